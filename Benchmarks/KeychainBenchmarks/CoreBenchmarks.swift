@@ -1,0 +1,54 @@
+import Foundation
+import KeychainCore
+
+/// Latency of the engine's operations on a keychain of `items` generic passwords.
+enum CoreBenchmarks {
+    static func run(items: Int, in directory: URL) throws -> [Measurement] {
+        let location = KeychainLocation(directory: directory.appendingPathComponent("core"))
+        var open = Measurement("core: open (new keychain)")
+        let keychain = try open.time { try Keychain(location: location, options: KeychainOptions(defaultAccessGroup: "bench")) }
+        var add = Measurement("core: add genp (durable commit)")
+        var findData = Measurement("core: find one by service+account, data")
+        var findAttributes = Measurement("core: find one, attributes")
+        var findMissing = Measurement("core: find missing item")
+        var update = Measurement("core: update data")
+        var delete = Measurement("core: delete one")
+        let secret = Data(repeating: 0x5A, count: 64)
+        func key(_ index: Int) -> [AttributeKey: AttributeValue] {
+            [.service: .string("service-\(index % 10)"), .account: .string("account-\(index)")]
+        }
+        for index in 0..<items {
+            try add.time { _ = try keychain.add(NewItem(.genericPassword, attributes: key(index), data: secret)) }
+        }
+        for index in 0..<items {
+            _ = try findData.time { try keychain.find(Query(.genericPassword, key(index), limit: .one), returning: .data) }
+            _ = try findAttributes.time { try keychain.find(Query(.genericPassword, key(index), limit: .one), returning: .attributes) }
+            _ = findMissing.time { try? keychain.find(Query(.genericPassword, [.account: .string("missing-\(index)")], limit: .one)) }
+        }
+        for index in 0..<items {
+            try update.time { _ = try keychain.update(Query(.genericPassword, key(index)), with: ItemChanges(data: secret)) }
+        }
+        var list = Measurement("core: list all attributes (\(items) items)")
+        _ = try list.time { try keychain.find(Query(.genericPassword), returning: .attributes) }
+        var reopen = Measurement("core: open (existing keychain)")
+        _ = try reopen.time { try Keychain(location: location) }
+        for index in 0..<items {
+            try delete.time { _ = try keychain.delete(Query(.genericPassword, key(index))) }
+        }
+        return [open, reopen, add, findData, findAttributes, findMissing, update, delete, list]
+    }
+
+    /// The passphrase KDF at its calibrated, production setting: set (includes calibration) and unlock.
+    static func passphrase(in directory: URL) throws -> [Measurement] {
+        let location = KeychainLocation(directory: directory.appendingPathComponent("passphrase"))
+        let keychain = try Keychain(location: location)
+        var set = Measurement("core: setPassphrase (calibrated scrypt)")
+        try set.time { try keychain.setPassphrase("benchmark passphrase") }
+        var unlock = Measurement("core: unlock (\(keychain.passphraseParameters?.description ?? "?"))")
+        for _ in 0..<3 {
+            let fresh = try Keychain(location: location)
+            try unlock.time { try fresh.unlock(passphrase: "benchmark passphrase") }
+        }
+        return [set, unlock]
+    }
+}

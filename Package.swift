@@ -1,0 +1,65 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Platforms where `KeychainServices` is our own implementation rather than Apple's Security framework.
+let nonApplePlatforms: [Platform] = [.linux, .android, .windows, .wasi, .openbsd]
+
+let package = Package(
+    name: "SecureStorage",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "KeychainCore", targets: ["KeychainCore"]),
+        .library(name: "KeychainServices", targets: ["KeychainServices"]),
+        .library(name: "SecureStorage", targets: ["SecureStorage"]),
+        .executable(name: "keychain", targets: ["keychain"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "KeychainCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "KeychainServices",
+            dependencies: [
+                .target(name: "KeychainCore", condition: .when(platforms: nonApplePlatforms)),
+            ]
+        ),
+        .target(
+            name: "SecureStorage",
+            dependencies: [
+                "KeychainServices",
+                .target(name: "KeychainCore", condition: .when(platforms: nonApplePlatforms)),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "keychain",
+            dependencies: [
+                "KeychainCore",
+                "KeychainServices",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "KeychainBenchmarks",
+            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage"],
+            path: "Benchmarks/KeychainBenchmarks"
+        ),
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore"]),
+        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore"]),
+    ]
+)

@@ -1,0 +1,34 @@
+import Crypto
+import Foundation
+
+/// Derives the key-encryption keys from the device secret D and the passphrase key K_P
+/// (ARCHITECTURE decision 5, design brief §5.2):
+///
+/// - KEK_device = HKDF-SHA256(D, salt: vault id, info: "sv1/kek/device")
+/// - KEK_user   = HKDF-SHA256(K_P ‖ D, salt: vault id, info: "sv1/kek/user")
+///   or, without a passphrase, HKDF-SHA256(D, salt: vault id, info: "sv1/kek/user-no-passphrase")
+enum KeyHierarchy {
+    static func deviceKEK(deviceKey: SymmetricKey, vaultID: UUID) -> SymmetricKey {
+        derive(deviceKey, vaultID: vaultID, info: "sv1/kek/device")
+    }
+
+    static func userKEK(deviceKey: SymmetricKey, passphraseKey: SymmetricKey?, vaultID: UUID) -> SymmetricKey {
+        guard let passphraseKey else {
+            return derive(deviceKey, vaultID: vaultID, info: "sv1/kek/user-no-passphrase")
+        }
+        var material = Data()
+        passphraseKey.withUnsafeBytes { material.append(contentsOf: $0) }
+        deviceKey.withUnsafeBytes { material.append(contentsOf: $0) }
+        defer { material.resetBytes(in: 0..<material.count) }
+        return derive(SymmetricKey(data: material), vaultID: vaultID, info: "sv1/kek/user")
+    }
+
+    /// A subkey of a class key for one purpose ("sv1/meta" or "sv1/secret").
+    static func subkey(of key: SymmetricKey, purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data(purpose.utf8), outputByteCount: 32)
+    }
+
+    private static func derive(_ key: SymmetricKey, vaultID: UUID, info: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key, salt: vaultID.bytes, info: Data(info.utf8), outputByteCount: 32)
+    }
+}

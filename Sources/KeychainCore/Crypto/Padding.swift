@@ -1,0 +1,28 @@
+import Foundation
+
+/// Length-hiding padding (design brief D10): `x ‖ 0x80 ‖ 0x00…` up to the next bucket —
+/// 32-byte steps up to 256 bytes, then powers of two up to 64 KiB, then multiples of 64 KiB.
+enum Padding {
+    static func pad(_ bytes: Data) -> Data {
+        var padded = bytes
+        padded.append(0x80)
+        padded.append(Data(count: bucketSize(for: padded.count) - padded.count))
+        return padded
+    }
+
+    static func unpad(_ padded: Data) -> Data? {
+        guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else { return nil }
+        return padded[padded.startIndex..<marker]
+    }
+
+    static func bucketSize(for length: Int) -> Int {
+        if length <= 256 { return max(32, (length + 31) / 32 * 32) }
+        let largeBucket = 64 * 1024
+        if length <= largeBucket {
+            var size = 512
+            while size < length { size *= 2 }
+            return size
+        }
+        return (length + largeBucket - 1) / largeBucket * largeBucket
+    }
+}

@@ -1,0 +1,72 @@
+import CryptoExtras
+import Foundation
+
+/// Cost parameters of the scrypt passphrase KDF, stored in the keychain header.
+public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
+    /// log2 of N, the CPU/memory cost. Memory used is 128 · N · r bytes.
+    public var logN: Int
+    /// r, the block size.
+    public var blockSize: Int
+    /// p, the number of sequential repetitions (raises time without raising memory).
+    public var parallelism: Int
+
+    /// Creates parameters.
+    public init(logN: Int, blockSize: Int = 8, parallelism: Int = 1) {
+        self.logN = logN
+        self.blockSize = blockSize
+        self.parallelism = parallelism
+    }
+
+    /// The floor recommended by OWASP and the design brief: N = 2^17, r = 8, p = 1 (128 MiB).
+    public static let floor = ScryptParameters(logN: 17)
+
+    /// Cheap parameters for unit tests only (N = 2^10). Never use them for real keychains:
+    /// they make a passphrase about 100 times cheaper to guess.
+    public static let insecureForTestingOnly = ScryptParameters(logN: 10)
+
+    /// The memory one derivation needs, in MiB (128 · N · r bytes).
+    public var memoryMiB: Int { ((128 * blockSize) << logN) >> 20 }
+
+    /// `"scrypt(N=2^17, r=8, p=1)"`.
+    public var description: String { "scrypt(N=2^\(logN), r=\(blockSize), p=\(parallelism))" }
+
+    /// Derives the 32-byte passphrase key K_P.
+    func deriveKey(passphrase: String, salt: Data) throws(KeychainError) -> SymmetricKey {
+        guard (1...30).contains(logN), blockSize >= 1, parallelism >= 1 else {
+            throw KeychainError(.integrityViolation, "The stored passphrase parameters (\(self)) are out of range; the keychain header was modified.")
+        }
+        do {
+            return try KDF.Scrypt.deriveKey(
+                from: Data(passphrase.utf8), salt: salt, outputByteCount: 32,
+                rounds: 1 << logN, blockSize: blockSize, parallelism: parallelism)
+        } catch {
+            throw KeychainError(.outOfMemory, "scrypt with \(self) failed; the machine may not have \(memoryMiB) MiB of memory to spare.")
+        }
+    }
+}
+
+/// How hard a passphrase is made to guess when it is set or changed.
+public enum PassphraseHardening: Sendable, Hashable {
+    /// Keep N at the memory budget `2^memoryLogN` and raise p until one derivation takes at
+    /// least `target` on this machine (never below ``ScryptParameters/floor``).
+    case calibrated(target: Duration = .milliseconds(500), memoryLogN: Int = 17)
+    /// Use exactly these parameters.
+    case fixed(ScryptParameters)
+
+    /// The parameters to use for a new passphrase on this machine.
+    func parameters() throws(KeychainError) -> ScryptParameters {
+        switch self {
+        case .fixed(let parameters):
+            return parameters
+        case .calibrated(let target, let memoryLogN):
+            let base = ScryptParameters(logN: max(memoryLogN, ScryptParameters.floor.logN))
+            let clock = ContinuousClock()
+            let start = clock.now
+            _ = try base.deriveKey(passphrase: "calibration", salt: Data(count: 16))
+            let elapsed = clock.now - start
+            let ratio = target / max(elapsed, .milliseconds(1))
+            return ScryptParameters(logN: base.logN, blockSize: base.blockSize,
+                                    parallelism: max(1, min(64, Int(ratio.rounded(.up)))))
+        }
+    }
+}

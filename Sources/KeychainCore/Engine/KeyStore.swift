@@ -1,0 +1,170 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The keys a keychain instance holds in memory, and its lock state (ARCHITECTURE decision 7).
+///
+/// - Opening unwraps the device tier (index key, class D keys). Without a passphrase it also
+///   unwraps the user tier with a KEK derived from the device key alone: the keychain is unlocked.
+/// - ``unlock(passphrase:)`` derives KEK_user from the passphrase and unwraps every user-tier key.
+/// - ``lock()`` drops the class A and passcode-set keys; class C keys stay until the instance goes.
+///
+/// Every transaction first calls ``refresh(_:)``: when another process changed the keybag
+/// (passphrase set, changed or removed), the header and keys are reloaded.
+final class KeyStore: @unchecked Sendable {
+    private struct State {
+        var header: VaultHeader
+        var lockState: LockState
+        var classKeys: [Accessibility: ClassKeys]
+    }
+
+    let deviceKey: SymmetricKey
+    let indexer: BlindIndexer
+    private let state: Locked<State>
+
+    /// Loads the keybag of an opened keychain and unwraps what the device key alone allows.
+    init(header: VaultHeader, deviceKey: SymmetricKey, keybag: [KeybagSlot: Data]) throws(KeychainError) {
+        self.deviceKey = deviceKey
+        let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
+        guard let wrappedIndex = keybag[.index] else { throw .tampered("the keybag has no index key") }
+        do {
+            indexer = BlindIndexer(key: try KeybagSlot.index.unwrap(wrappedIndex, with: deviceKEK, vaultID: header.vaultID))
+        } catch {
+            throw KeychainError(.keychainUnavailable, "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one.")
+        }
+        state = Locked(State(header: header, lockState: .beforeFirstUnlock, classKeys: [:]))
+        try reload(header: header, keybag: keybag)
+    }
+
+    // MARK: - State
+
+    var header: VaultHeader { state.withLock { $0.header } }
+    var lockState: LockState { state.withLock { $0.lockState } }
+
+    /// The keys of one accessibility, or the error Apple's keychain gives when they are unavailable.
+    func classKeys(for accessibility: Accessibility) throws(KeychainError) -> ClassKeys {
+        let (keys, lockState, hasPassphrase) = state.withLock { ($0.classKeys[accessibility], $0.lockState, $0.header.hasPassphrase) }
+        if let keys { return keys }
+        if accessibility == .whenPasscodeSetThisDeviceOnly && !hasPassphrase { throw .passcodeNotSet() }
+        throw lockState == .beforeFirstUnlock ? .notYetUnlocked(accessibility) : .locked(accessibility)
+    }
+
+    /// Reloads the header and keys when another process changed the keybag since we last looked.
+    func refresh(_ db: Database) throws {
+        guard try VaultHeader.fetchGeneration(db) != header.keybagGeneration else { return }
+        guard let current = try VaultHeader.fetch(db) else { throw KeychainError.tampered("the keychain header is missing") }
+        try reload(header: current, keybag: Self.fetchKeybag(db))
+    }
+
+    private func reload(header: VaultHeader, keybag: [KeybagSlot: Data]) throws(KeychainError) {
+        let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
+        var deviceKeys: [Accessibility: ClassKeys] = [:]
+        for accessibility in Accessibility.allCases where KeybagSlot.classKey(accessibility).tier == .device {
+            deviceKeys[accessibility] = try Self.unwrapClassKey(accessibility, keybag, kek: deviceKEK, vaultID: header.vaultID)
+        }
+        var userKeys: [Accessibility: ClassKeys]?
+        if !header.hasPassphrase {
+            let userKEK = KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: nil, vaultID: header.vaultID)
+            do {
+                userKeys = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
+            } catch where error.code == .authFailed {
+                // No passphrase is involved: a key that does not unwrap was altered.
+                throw .tampered("a class key in the keybag does not unwrap with the device key")
+            }
+        }
+        state.withLock { state in
+            state.header = header
+            state.classKeys.merge(deviceKeys) { _, new in new }
+            if let userKeys {
+                state.classKeys.merge(userKeys) { _, new in new }
+                state.classKeys[.whenPasscodeSetThisDeviceOnly] = nil
+                state.lockState = .unlocked
+            }
+        }
+    }
+
+    // MARK: - Transitions
+
+    /// Unlocks with the passphrase; `.authFailed` when it is wrong (the state does not change).
+    func unlock(passphrase: String, keybag: [KeybagSlot: Data]) throws(KeychainError) {
+        let header = self.header
+        guard let stored = header.passphrase else {
+            throw KeychainError(.invalidState, "This keychain has no passphrase, so it is always unlocked. Set one with setPassphrase(_:) to make it lockable.")
+        }
+        let userKEK = try userKEK(passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
+        let userKeys = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
+        state.withLock { state in
+            state.classKeys.merge(userKeys) { _, new in new }
+            state.lockState = .unlocked
+        }
+    }
+
+    /// Drops the class A and passcode-set keys.
+    func lock() throws(KeychainError) {
+        try state.withLock { (state: inout State) throws(KeychainError) in
+            guard state.header.hasPassphrase else {
+                throw KeychainError(.invalidState, "A keychain without a passphrase cannot be locked, like a device without a passcode. Set a passphrase with setPassphrase(_:) first.")
+            }
+            for accessibility in Accessibility.allCases where [.whenUnlocked, .whenPasscodeSet].contains(accessibility.protectionClass) {
+                state.classKeys[accessibility] = nil
+            }
+            if state.lockState == .unlocked { state.lockState = .locked }
+        }
+    }
+
+    /// KEK_user for a passphrase: scrypt, then HKDF with the device key.
+    func userKEK(passphrase: String, salt: Data, parameters: ScryptParameters, header: VaultHeader) throws(KeychainError) -> SymmetricKey {
+        let passphraseKey = try parameters.deriveKey(passphrase: passphrase, salt: salt)
+        return KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: passphraseKey, vaultID: header.vaultID)
+    }
+
+    /// Records a keybag this instance just wrote, with the user-tier keys it now holds.
+    func adopt(header: VaultHeader, userKeys: [Accessibility: ClassKeys]) {
+        state.withLock { state in
+            state.header = header
+            state.classKeys = state.classKeys.filter { KeybagSlot.classKey($0.key).tier == .device }
+            state.classKeys.merge(userKeys) { _, new in new }
+            state.lockState = .unlocked
+        }
+    }
+
+    // MARK: - Keybag rows
+
+    static func fetchKeybag(_ db: Database) throws -> [KeybagSlot: Data] {
+        var keybag: [KeybagSlot: Data] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT slot, wrapped_key FROM keybag") {
+            guard let slot = KeybagSlot(name: row["slot"]) else { throw KeychainError.tampered("the keybag has an unknown slot") }
+            keybag[slot] = row["wrapped_key"]
+        }
+        return keybag
+    }
+
+    /// Unwraps every user-tier class key present in the keybag; `.authFailed` if the KEK is wrong.
+    static func unwrapUserKeys(_ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError) -> [Accessibility: ClassKeys] {
+        try unwrapUserClassKeys(keybag, kek: kek, vaultID: vaultID).mapValues(ClassKeys.init(classKey:))
+    }
+
+    /// The raw user-tier class keys (for rewrapping under a new KEK).
+    static func unwrapUserClassKeys(_ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError) -> [Accessibility: SymmetricKey] {
+        var keys: [Accessibility: SymmetricKey] = [:]
+        for accessibility in Accessibility.allCases where KeybagSlot.classKey(accessibility).tier == .user {
+            guard let wrapped = keybag[.classKey(accessibility)] else { continue }
+            do {
+                keys[accessibility] = try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID)
+            } catch {
+                throw KeychainError(.authFailed, "The passphrase is not correct. The keychain is unchanged; try again.")
+            }
+        }
+        guard keys[.afterFirstUnlock] != nil else { throw KeychainError.tampered("the keybag has no class C key") }
+        return keys
+    }
+
+    private static func unwrapClassKey(_ accessibility: Accessibility, _ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError) -> ClassKeys {
+        guard let wrapped = keybag[.classKey(accessibility)] else { throw .tampered("the keybag has no \(accessibility.rawValue) key") }
+        do {
+            return ClassKeys(classKey: try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID))
+        } catch {
+            throw .tampered("the \(accessibility.rawValue) class key does not unwrap with the device key")
+        }
+    }
+}

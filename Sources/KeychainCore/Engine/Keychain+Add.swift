@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+
+extension Keychain {
+    /// Adds an item.
+    ///
+    /// Missing attributes get Apple's defaults (§1.4). The item is sealed under fresh per-item
+    /// keys and inserted in one transaction.
+    ///
+    /// - Returns: the stored item, with the parts `returning` asks for.
+    /// - Throws: `.duplicateItem` when a live item has the same primary key (whatever its
+    ///   accessibility or label); `.interactionNotAllowed` when the item's class is locked;
+    ///   `.authFailed` for a passcode-set item without a passphrase; `.noSuchAttribute`,
+    ///   `.invalidParameter` for bad attributes.
+    @discardableResult
+    public func add(_ item: NewItem, returning options: ReturnOptions = []) throws(KeychainError) -> FoundItem {
+        guard item.itemClass.isStored else {
+            throw KeychainError(.invalidParameter, "An identity cannot be added on its own: add its certificate and its private key (addIdentity(certificate:privateKey:)).")
+        }
+        let attributes = try ItemAttributes.forNewItem(item, defaultAccessGroup: self.options.defaultAccessGroup, now: Date())
+        let data = item.data ?? Data()
+        let stored = try write { db in try self.insert(item.itemClass, attributes: attributes, data: data, db) }
+        logger.debug("added item", metadata: ["class": "\(item.itemClass.rawValue)"])
+        return result(stored, returning: options)
+    }
+
+    /// Adds a certificate and its private key in one transaction; together they form an identity
+    /// (the key's application label must equal the certificate's public-key hash).
+    ///
+    /// - Returns: the identity as ``find(_:returning:)`` would return it.
+    @discardableResult
+    public func addIdentity(certificate: NewItem, privateKey: NewItem, returning options: ReturnOptions = []) throws(KeychainError) -> FoundItem {
+        guard certificate.itemClass == .certificate, privateKey.itemClass == .key else {
+            throw KeychainError(.invalidParameter, "An identity is a certificate item plus a key item.")
+        }
+        let now = Date()
+        let certificateAttributes = try ItemAttributes.forNewItem(certificate, defaultAccessGroup: self.options.defaultAccessGroup, now: now)
+        let keyAttributes = try ItemAttributes.forNewItem(privateKey, defaultAccessGroup: self.options.defaultAccessGroup, now: now)
+        guard keyAttributes[.keyClass]?.numberValue == 1,
+              let label = keyAttributes[.applicationLabel]?.dataValue, !label.isEmpty,
+              certificateAttributes[.publicKeyHash]?.dataValue == label else {
+            throw KeychainError(.invalidParameter, "The key must be a private key (kcls 1) whose application label equals the certificate's public-key hash.")
+        }
+        let certificateRow = try write { db -> ItemRow in
+            let stored = try self.insert(.certificate, attributes: certificateAttributes, data: certificate.data ?? Data(), db)
+            _ = try self.insert(.key, attributes: keyAttributes, data: privateKey.data ?? Data(), db)
+            return stored.row
+        }
+        var query = Query(.identity)
+        query.persistentReference = PersistentReference(itemClass: .identity, uuid: certificateRow.itemID)
+        query.synchronizable = .any
+        guard let identity = try find(query, returning: options).first else { throw .itemNotFound() }
+        return identity
+    }
+
+    /// Seals and inserts one item inside the current transaction; returns it as stored.
+    func insert(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, _ db: Database) throws -> OpenedItem {
+        let accessibility = ItemAttributes.accessibility(of: attributes)
+        let classKeys = try keys.classKeys(for: accessibility)
+        var attributes = attributes
+        attributes[.sha1] = .data(ItemAttributes.digest(itemClass: itemClass, attributes: attributes, data: data))
+        let indexes = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer)
+        var row = ItemRow(rowID: nil, itemID: UUID(), itemClass: itemClass, accessibility: accessibility,
+                          synchronizable: attributes[.synchronizable]?.numberValue == 1, indexes: indexes, rowVersion: 1,
+                          sealed: SealedItem(wrappedMetadataKey: Data(), metadata: Data(), wrappedSecretKey: Data(), secret: Data()))
+        row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
+                                         binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
+        row.rowID = try row.insert(db)
+        return OpenedItem(row: row, attributes: attributes, data: data)
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import GRDB
+
+extension Keychain {
+    /// Deletes every item the query matches (the query's limit is ignored), in one transaction.
+    ///
+    /// Deleting needs no class key, so it works while the keychain is locked, as on iOS.
+    /// Freed pages are zeroed (`secure_delete`) and the write-ahead log is checkpointed afterwards,
+    /// so deleted ciphertext does not linger in the log.
+    ///
+    /// - Returns: how many items were deleted (at least 1).
+    /// - Throws: `.itemNotFound` when nothing matches.
+    @discardableResult
+    public func delete(_ query: Query) throws(KeychainError) -> Int {
+        var resolved = try ResolvedQuery(query)
+        resolved.limit = .all
+        let count = try write { db -> Int in
+            let ids = try self.rowsToChange(resolved, db).compactMap(\.rowID)
+            if ids.isEmpty { throw KeychainError.itemNotFound() }
+            for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
+                try db.cachedStatement(sql: "DELETE FROM items WHERE id IN (\(marks))").execute(arguments: StatementArguments(Array(chunk)))
+            }
+            return ids.count
+        }
+        checkpoint()
+        logger.debug("deleted items", metadata: ["class": "\(resolved.itemClass.rawValue)", "count": "\(count)"])
+        return count
+    }
+
+    /// Moves the write-ahead log into the database and truncates it, when no reader is in the way.
+    /// Best effort: a busy log is checkpointed by a later write.
+    func checkpoint() {
+        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+    }
+}

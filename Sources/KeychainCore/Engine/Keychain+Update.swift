@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+extension Keychain {
+    /// Changes every item the query matches (the query's limit is ignored), in one transaction.
+    ///
+    /// Each item is re-encrypted under fresh per-item keys with a new row version; its
+    /// modification date moves forward. Changing `pdmn` moves it to another protection class.
+    ///
+    /// - Returns: how many items changed (at least 1).
+    /// - Throws: `.itemNotFound` when nothing matches; `.duplicateItem` when the change would give
+    ///   an item the primary key of another live item — then **nothing** changes;
+    ///   `.interactionNotAllowed` when a matched item's old or new class is locked.
+    @discardableResult
+    public func update(_ query: Query, with changes: ItemChanges) throws(KeychainError) -> Int {
+        var resolved = try ResolvedQuery(query)
+        resolved.limit = .all
+        let changed = try ItemAttributes.coerce(changes.attributes, for: resolved.itemClass)
+        let count = try write { db -> Int in
+            let rows = try self.rowsToChange(resolved, db)
+            if rows.isEmpty { throw KeychainError.itemNotFound() }
+            let now = Date()
+            for row in rows {
+                let current = try self.open(row, includingData: true)
+                let ownChanges = changed.filter { ItemSchema.of(row.itemClass).accepts($0.key) }
+                // An identity's data is its certificate's; its private key keeps its own.
+                let newData = resolved.itemClass == .identity && row.itemClass == .key ? nil : changes.data
+                try self.rewrite(current, attributes: ItemAttributes.applying(ownChanges, to: current.attributes, itemClass: row.itemClass, now: now),
+                                 data: newData ?? current.data ?? Data(), db)
+            }
+            return rows.count
+        }
+        logger.debug("updated items", metadata: ["class": "\(resolved.itemClass.rawValue)", "count": "\(count)"])
+        return count
+    }
+
+    /// Every stored row an update or delete affects: the items themselves, or both halves of identities.
+    func rowsToChange(_ query: ResolvedQuery, _ db: Database) throws -> [ItemRow] {
+        guard query.itemClass == .identity else { return try matchingRows(query, limit: nil, db) }
+        var seen = Set<Int64>()
+        return try matchingIdentities(query, limit: nil, db)
+            .flatMap { [$0.certificate, $0.key] }
+            .filter { seen.insert($0).inserted }
+            .map { try row(id: $0, db) }
+    }
+
+    /// Re-seals an item with new attributes and data under fresh keys and the next row version.
+    private func rewrite(_ item: OpenedItem, attributes: [AttributeKey: AttributeValue], data: Data, _ db: Database) throws {
+        var attributes = attributes
+        let accessibility = ItemAttributes.accessibility(of: attributes)
+        let classKeys = try keys.classKeys(for: accessibility)
+        attributes[.sha1] = .data(ItemAttributes.digest(itemClass: item.row.itemClass, attributes: attributes, data: data))
+        var row = item.row
+        row.accessibility = accessibility
+        row.synchronizable = attributes[.synchronizable]?.numberValue == 1
+        row.indexes = ItemIndexes(itemClass: row.itemClass, attributes: attributes, indexer: keys.indexer)
+        row.rowVersion += 1
+        row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
+                                         binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
+        try row.update(db)
+    }
+}

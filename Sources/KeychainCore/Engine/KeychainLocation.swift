@@ -1,0 +1,53 @@
+import Foundation
+
+/// Where a keychain's database and its device key live.
+///
+/// The device key is kept outside the data directory, so a copy or backup of the data directory
+/// alone decrypts nothing (ARCHITECTURE decision 5).
+///
+/// | Setting | Database | Device key |
+/// |---|---|---|
+/// | `SECURE_STORAGE_HOME=/x` | `/x/data/keychain.db` | `/x/state/device.key` |
+/// | default | `$XDG_DATA_HOME/secure-storage/keychain.db` (`~/.local/share/…`) | `$XDG_STATE_HOME/secure-storage/device.key` (`~/.local/state/…`) |
+/// | explicit | ``init(databaseURL:deviceKeyURL:)`` | |
+public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The SQLite database holding the items.
+    public var databaseURL: URL
+    /// The 0600 file holding the device secret.
+    public var deviceKeyURL: URL
+
+    /// A keychain at explicit paths; overrides every environment variable.
+    public init(databaseURL: URL, deviceKeyURL: URL) {
+        self.databaseURL = databaseURL
+        self.deviceKeyURL = deviceKeyURL
+    }
+
+    /// A keychain inside one directory, laid out like `SECURE_STORAGE_HOME`:
+    /// `data/keychain.db` and `state/device.key`.
+    public init(directory: URL) {
+        self.init(databaseURL: directory.appendingPathComponent("data/keychain.db"),
+                  deviceKeyURL: directory.appendingPathComponent("state/device.key"))
+    }
+
+    /// The default keychain of the current user, as the environment decides.
+    public static var `default`: KeychainLocation { resolve(environment: ProcessInfo.processInfo.environment) }
+
+    /// The default location for a given environment (`SECURE_STORAGE_HOME`, `XDG_DATA_HOME`,
+    /// `XDG_STATE_HOME`, `HOME`). Relative XDG paths are ignored, as the XDG spec requires.
+    public static func resolve(environment: [String: String]) -> KeychainLocation {
+        if let home = environment["SECURE_STORAGE_HOME"], !home.isEmpty {
+            return KeychainLocation(directory: URL(fileURLWithPath: home, isDirectory: true))
+        }
+        let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        func base(_ variable: String, fallback: String) -> URL {
+            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
+            return URL(fileURLWithPath: userHome, isDirectory: true).appendingPathComponent(fallback)
+        }
+        return KeychainLocation(
+            databaseURL: base("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("secure-storage/keychain.db"),
+            deviceKeyURL: base("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("secure-storage/device.key"))
+    }
+
+    /// `"<database> (device key <path>)"`.
+    public var description: String { "\(databaseURL.path) (device key \(deviceKeyURL.path))" }
+}

@@ -1,0 +1,20 @@
+/// Settings of an opened ``Keychain``.
+public struct KeychainOptions: Sendable, Hashable {
+    /// How passphrases are stretched when set or changed (default: scrypt calibrated to 0.5 s).
+    public var passphraseHardening: PassphraseHardening
+    /// How long a write waits for another process holding the database before failing with `.busy`.
+    public var busyTimeout: Duration
+    /// The access group of items added without `kSecAttrAccessGroup`.
+    public var defaultAccessGroup: String
+
+    /// Creates options; the default access group is the current application's (``ApplicationIdentity``).
+    public init(
+        passphraseHardening: PassphraseHardening = .calibrated(),
+        busyTimeout: Duration = .seconds(5),
+        defaultAccessGroup: String? = nil
+    ) {
+        self.passphraseHardening = passphraseHardening
+        self.busyTimeout = busyTimeout
+        self.defaultAccessGroup = defaultAccessGroup ?? ApplicationIdentity.current.defaultAccessGroup
+    }
+}

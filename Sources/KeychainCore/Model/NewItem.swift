@@ -1,0 +1,59 @@
+import Foundation
+
+/// An item to add to the keychain: its class, attributes and secret data.
+///
+/// Attributes left out get Apple's defaults (§1.4): an empty account and service, the caller's
+/// default access group, `whenUnlocked` accessibility (`always` for certificates), and the
+/// current date as creation and modification date.
+///
+/// ```swift
+/// let item = NewItem(.genericPassword,
+///                    attributes: [.service: "api.example.com", .account: "alice"],
+///                    data: Data("s3cret".utf8),
+///                    accessibility: .afterFirstUnlockThisDeviceOnly)
+/// try keychain.add(item)
+/// ```
+public struct NewItem: Sendable, Hashable {
+    /// The class of the item; ``ItemClass/identity`` cannot be added this way (add the
+    /// certificate and the private key instead).
+    public var itemClass: ItemClass
+    /// The item's attributes, by Apple's raw names.
+    public var attributes: [AttributeKey: AttributeValue]
+    /// The secret (`kSecValueData`). `nil` stores an item without data.
+    public var data: Data?
+
+    /// Creates an item, optionally with an explicit accessibility.
+    public init(
+        _ itemClass: ItemClass,
+        attributes: [AttributeKey: AttributeValue] = [:],
+        data: Data? = nil,
+        accessibility: Accessibility? = nil
+    ) {
+        self.itemClass = itemClass
+        self.attributes = attributes
+        self.data = data
+        if let accessibility { self.attributes[.accessible] = .string(accessibility.rawValue) }
+    }
+
+    /// The accessibility given in the attributes, if any.
+    public var accessibility: Accessibility? {
+        attributes[.accessible]?.stringValue.flatMap(Accessibility.init(rawValue:))
+    }
+}
+
+/// What an update changes on every matching item (`SecItemUpdate`'s `attributesToUpdate`).
+public struct ItemChanges: Sendable, Hashable {
+    /// Attributes to set; the others keep their values.
+    public var attributes: [AttributeKey: AttributeValue]
+    /// New secret data, or `nil` to keep the current data.
+    public var data: Data?
+
+    /// Creates a change set.
+    public init(attributes: [AttributeKey: AttributeValue] = [:], data: Data? = nil) {
+        self.attributes = attributes
+        self.data = data
+    }
+
+    /// Whether the change set changes nothing.
+    public var isEmpty: Bool { attributes.isEmpty && data == nil }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+
+/// One row of the `items` table.
+struct ItemRow: Sendable {
+    var rowID: Int64?
+    var itemID: UUID
+    var itemClass: ItemClass
+    var accessibility: Accessibility
+    var synchronizable: Bool
+    var indexes: ItemIndexes
+    var rowVersion: Int64
+    var sealed: SealedItem
+
+    static let columns = "id, item_id, item_class, accessibility, synchronizable, group_index, service_index, account_index, server_index, link_index, primary_key_index, row_version, metadata_key, metadata, secret_key, secret"
+
+    init(rowID: Int64?, itemID: UUID, itemClass: ItemClass, accessibility: Accessibility, synchronizable: Bool,
+         indexes: ItemIndexes, rowVersion: Int64, sealed: SealedItem) {
+        self.rowID = rowID
+        self.itemID = itemID
+        self.itemClass = itemClass
+        self.accessibility = accessibility
+        self.synchronizable = synchronizable
+        self.indexes = indexes
+        self.rowVersion = rowVersion
+        self.sealed = sealed
+    }
+
+    /// Reads a row, refusing values no code of ours writes (they mean the file was edited).
+    init(row: Row) throws {
+        guard let idBytes: Data = row["item_id"], let itemID = UUID(bytes: idBytes) else {
+            throw KeychainError.tampered("an item row has no valid item id")
+        }
+        guard let className: String = row["item_class"], let itemClass = ItemClass(rawValue: className), itemClass.isStored else {
+            throw KeychainError.tampered("an item row names an unknown class")
+        }
+        guard let accessName: String = row["accessibility"], let accessibility = Accessibility(rawValue: accessName) else {
+            throw KeychainError.tampered("an item row names an unknown accessibility")
+        }
+        self.init(
+            rowID: row["id"], itemID: itemID, itemClass: itemClass, accessibility: accessibility,
+            synchronizable: row["synchronizable"],
+            indexes: ItemIndexes(group: row["group_index"], service: row["service_index"], account: row["account_index"],
+                                 server: row["server_index"], identityLink: row["link_index"],
+                                 primaryKey: row["primary_key_index"], tags: []),
+            rowVersion: row["row_version"],
+            sealed: SealedItem(wrappedMetadataKey: row["metadata_key"], metadata: row["metadata"],
+                               wrappedSecretKey: row["secret_key"], secret: row["secret"]))
+    }
+
+    func binding(vaultID: UUID) -> ItemBinding {
+        ItemBinding(vaultID: vaultID, itemID: itemID, itemClass: itemClass, accessibility: accessibility,
+                    primaryKeyIndex: indexes.primaryKey, rowVersion: rowVersion)
+    }
+
+    var persistentReference: PersistentReference { PersistentReference(itemClass: itemClass, uuid: itemID) }
+
+    private var columnValues: [(any DatabaseValueConvertible)?] {
+        [itemID.bytes, itemClass.rawValue, accessibility.rawValue, synchronizable, indexes.group,
+         indexes.service, indexes.account, indexes.server, indexes.identityLink, indexes.primaryKey,
+         rowVersion, sealed.wrappedMetadataKey, sealed.metadata, sealed.wrappedSecretKey, sealed.secret]
+    }
+
+    /// Inserts the row and its tags; returns the new row id.
+    func insert(_ db: Database) throws -> Int64 {
+        try db.cachedStatement(sql: """
+            INSERT INTO items (item_id, item_class, accessibility, synchronizable, group_index, service_index,
+              account_index, server_index, link_index, primary_key_index, row_version, metadata_key, metadata,
+              secret_key, secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: StatementArguments(columnValues))
+        let rowID = db.lastInsertedRowID
+        try Self.insertTags(indexes.tags, rowID: rowID, db)
+        return rowID
+    }
+
+    /// Rewrites the row in place (keeping its row id, so insertion order is stable) and its tags.
+    func update(_ db: Database) throws {
+        guard let rowID else { return }
+        try db.cachedStatement(sql: """
+            UPDATE items SET item_id = ?, item_class = ?, accessibility = ?, synchronizable = ?, group_index = ?,
+              service_index = ?, account_index = ?, server_index = ?, link_index = ?, primary_key_index = ?,
+              row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ? WHERE id = ?
+            """).execute(arguments: StatementArguments(columnValues + [rowID]))
+        try db.cachedStatement(sql: "DELETE FROM item_tags WHERE item_rowid = ?").execute(arguments: [rowID])
+        try Self.insertTags(indexes.tags, rowID: rowID, db)
+    }
+
+    private static func insertTags(_ tags: Set<Data>, rowID: Int64, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "INSERT INTO item_tags (tag, item_rowid) VALUES (?, ?)")
+        for tag in tags { try statement.execute(arguments: [tag, rowID]) }
+    }
+}
+
+/// The blind indexes of one item: dedicated columns for the common lookups, and a tag for every
+/// other attribute so any exact-match filter runs in SQL without decrypting.
+struct ItemIndexes: Sendable {
+    var group: Data
+    var service: Data?
+    var account: Data?
+    var server: Data?
+    var identityLink: Data?
+    var primaryKey: Data
+    var tags: Set<Data>
+
+    /// Attributes with a column of their own (not stored as tags).
+    static let columnAttributes: [AttributeKey: String] = [
+        .accessGroup: "group_index", .service: "service_index", .account: "account_index", .server: "server_index",
+    ]
+    /// Attributes stored in clear columns.
+    static let clearAttributes: [AttributeKey: String] = [.accessible: "accessibility", .synchronizable: "synchronizable"]
+
+    init(group: Data, service: Data?, account: Data?, server: Data?, identityLink: Data?, primaryKey: Data, tags: Set<Data>) {
+        self.group = group
+        self.service = service
+        self.account = account
+        self.server = server
+        self.identityLink = identityLink
+        self.primaryKey = primaryKey
+        self.tags = tags
+    }
+
+    /// Computes every index of an item from its complete, coerced attributes.
+    init(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) {
+        func column(_ key: AttributeKey) -> Data? { attributes[key].map { indexer.attribute(key, $0) } }
+        group = column(.accessGroup) ?? indexer.accessGroup("")
+        service = column(.service)
+        account = column(.account)
+        server = column(.server)
+        primaryKey = indexer.primaryKey(of: itemClass, attributes: attributes)
+        switch itemClass {
+        case .certificate:
+            identityLink = attributes[.publicKeyHash]?.dataValue.flatMap { $0.isEmpty ? nil : indexer.identityLink($0) }
+        case .key where attributes[.keyClass]?.numberValue == 1:
+            identityLink = attributes[.applicationLabel]?.dataValue.flatMap { $0.isEmpty ? nil : indexer.identityLink($0) }
+        default:
+            identityLink = nil
+        }
+        tags = Set(attributes.compactMap { key, value in
+            Self.columnAttributes[key] == nil && Self.clearAttributes[key] == nil ? indexer.attribute(key, value) : nil
+        })
+    }
+}

@@ -1,0 +1,62 @@
+import GRDB
+
+/// The database schema, created and upgraded by a GRDB migrator.
+///
+/// In clear: row id, item UUID, class, accessibility, synchronizable flag, row version and
+/// keyed blind indexes. Everything else — attribute values, dates, the secret — is encrypted.
+enum KeychainSchema {
+    /// The newest keychain format this library writes and reads.
+    static let formatVersion = 1
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE vault_header (
+                  id INTEGER PRIMARY KEY CHECK (id = 1),
+                  format_version INTEGER NOT NULL,
+                  vault_id BLOB NOT NULL,
+                  keybag_generation INTEGER NOT NULL,
+                  scrypt_salt BLOB,
+                  scrypt_log_n INTEGER,
+                  scrypt_block_size INTEGER,
+                  scrypt_parallelism INTEGER,
+                  created_at REAL NOT NULL
+                );
+                CREATE TABLE keybag (
+                  slot TEXT PRIMARY KEY NOT NULL,
+                  wrapped_key BLOB NOT NULL
+                );
+                CREATE TABLE items (
+                  id INTEGER PRIMARY KEY,
+                  item_id BLOB NOT NULL UNIQUE,
+                  item_class TEXT NOT NULL,
+                  accessibility TEXT NOT NULL,
+                  synchronizable INTEGER NOT NULL,
+                  group_index BLOB NOT NULL,
+                  service_index BLOB,
+                  account_index BLOB,
+                  server_index BLOB,
+                  link_index BLOB,
+                  primary_key_index BLOB NOT NULL UNIQUE,
+                  row_version INTEGER NOT NULL,
+                  metadata_key BLOB NOT NULL,
+                  metadata BLOB NOT NULL,
+                  secret_key BLOB NOT NULL,
+                  secret BLOB NOT NULL
+                );
+                CREATE INDEX items_by_service ON items (item_class, service_index, account_index);
+                CREATE INDEX items_by_account ON items (item_class, account_index);
+                CREATE INDEX items_by_server ON items (item_class, server_index);
+                CREATE INDEX items_by_link ON items (link_index) WHERE link_index IS NOT NULL;
+                CREATE TABLE item_tags (
+                  tag BLOB NOT NULL,
+                  item_rowid INTEGER NOT NULL REFERENCES items (id) ON DELETE CASCADE,
+                  PRIMARY KEY (tag, item_rowid)
+                ) WITHOUT ROWID;
+                CREATE INDEX item_tags_by_item ON item_tags (item_rowid);
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// The single `vault_header` row: the keychain's identity, format, and passphrase parameters.
+struct VaultHeader: Sendable, Equatable {
+    var formatVersion: Int
+    var vaultID: UUID
+    /// Bumped by every keybag change (passphrase set, changed or removed), so other open
+    /// instances notice and reload.
+    var keybagGeneration: Int64
+    /// The scrypt salt and parameters; `nil` when no passphrase is set.
+    var passphrase: (salt: Data, parameters: ScryptParameters)?
+
+    var hasPassphrase: Bool { passphrase != nil }
+
+    static func == (lhs: VaultHeader, rhs: VaultHeader) -> Bool {
+        lhs.formatVersion == rhs.formatVersion && lhs.vaultID == rhs.vaultID
+            && lhs.keybagGeneration == rhs.keybagGeneration
+            && lhs.passphrase?.salt == rhs.passphrase?.salt && lhs.passphrase?.parameters == rhs.passphrase?.parameters
+    }
+
+    static func fetch(_ db: Database) throws -> VaultHeader? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM vault_header WHERE id = 1")) else { return nil }
+        guard let idBytes: Data = row["vault_id"], let vaultID = UUID(bytes: idBytes) else {
+            throw KeychainError.tampered("the keychain header has no valid vault id")
+        }
+        var header = VaultHeader(formatVersion: row["format_version"], vaultID: vaultID,
+                                 keybagGeneration: row["keybag_generation"], passphrase: nil)
+        if let salt: Data = row["scrypt_salt"] {
+            header.passphrase = (salt, ScryptParameters(logN: row["scrypt_log_n"], blockSize: row["scrypt_block_size"],
+                                                        parallelism: row["scrypt_parallelism"]))
+        }
+        return header
+    }
+
+    /// The keybag generation alone: the cheap check every transaction makes.
+    static func fetchGeneration(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT keybag_generation FROM vault_header WHERE id = 1"))
+    }
+
+    func insert(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO vault_header (id, format_version, vault_id, keybag_generation, created_at)
+            VALUES (1, ?, ?, ?, ?)
+            """, arguments: [formatVersion, vaultID.bytes, keybagGeneration, Date().timeIntervalSince1970])
+    }
+
+    /// Writes the passphrase parameters and the generation.
+    func updateKeybagState(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE vault_header SET keybag_generation = ?, scrypt_salt = ?, scrypt_log_n = ?,
+              scrypt_block_size = ?, scrypt_parallelism = ? WHERE id = 1
+            """, arguments: [keybagGeneration, passphrase?.salt, passphrase?.parameters.logN,
+                             passphrase?.parameters.blockSize, passphrase?.parameters.parallelism])
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// Builds unambiguous binary encodings: fixed-width integers and length-prefixed fields.
+struct ByteWriter {
+    private(set) var data = Data()
+
+    mutating func append(_ bytes: Data) { data.append(bytes) }
+    mutating func append(_ byte: UInt8) { data.append(byte) }
+    mutating func append<T: FixedWidthInteger>(bigEndian value: T) {
+        withUnsafeBytes(of: value.bigEndian) { data.append(contentsOf: $0) }
+    }
+    /// Appends a 32-bit big-endian length followed by the bytes.
+    mutating func appendLengthPrefixed(_ bytes: Data) {
+        append(bigEndian: UInt32(bytes.count))
+        data.append(bytes)
+    }
+    mutating func appendLengthPrefixed(_ text: String) { appendLengthPrefixed(Data(text.utf8)) }
+}
+
+/// Reads what ``ByteWriter`` wrote; every read fails cleanly at the end of the input.
+struct ByteReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ data: Data) { bytes = [UInt8](data) }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func readByte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func readBigEndian<T: FixedWidthInteger>(_: T.Type) -> T? {
+        let size = MemoryLayout<T>.size
+        guard bytes.count - offset >= size else { return nil }
+        var value: T = 0
+        for byte in bytes[offset..<offset + size] { value = value << 8 | T(byte) }
+        offset += size
+        return value
+    }
+
+    mutating func readLengthPrefixed() -> Data? {
+        guard let length = readBigEndian(UInt32.self), bytes.count - offset >= Int(length) else { return nil }
+        defer { offset += Int(length) }
+        return Data(bytes[offset..<offset + Int(length)])
+    }
+}

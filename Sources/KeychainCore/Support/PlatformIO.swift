@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Android)
+@preconcurrency import Android
+#endif
+import Foundation
+
+/// Thin wrappers over POSIX calls the keychain needs for private files: exclusive creation with
+/// mode 0600, ownership and mode checks, fsync, and advisory locks.
+enum PlatformIO {
+    /// The effective user id of this process.
+    static var currentUserID: UInt32 { UInt32(geteuid()) }
+
+    /// Owner and permission bits of a path, without following a final symbolic link.
+    static func ownerAndMode(of path: String) -> (owner: UInt32, mode: UInt32, isSymlink: Bool)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        let isSymlink = (UInt32(info.st_mode) & UInt32(S_IFMT)) == UInt32(S_IFLNK)
+        return (UInt32(info.st_uid), UInt32(info.st_mode) & 0o7777, isSymlink)
+    }
+
+    static func fileExists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Creates a directory with mode 0700 (ignoring the umask) if it is missing; parents are
+    /// created with the default mode.
+    static func makePrivateDirectory(_ url: URL) throws(KeychainError) {
+        let path = url.path
+        if fileExists(path) { return }
+        let parent = url.deletingLastPathComponent()
+        if !fileExists(parent.path) {
+            do { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
+                throw KeychainError(.keychainUnavailable, "Cannot create the directory \(parent.path): \(error.localizedDescription)")
+            }
+        }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw posixError("Cannot create the directory \(path)")
+        }
+        _ = chmod(path, 0o700)
+    }
+
+    /// Creates an empty file with mode 0600 if it does not exist yet.
+    static func createPrivateFileIfMissing(_ path: String) throws(KeychainError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            if errno == EEXIST { return }
+            throw posixError("Cannot create \(path)")
+        }
+        _ = fchmod(fd, 0o600)
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    /// Writes `data` to a new file at `path` atomically and durably: a temporary file (0600,
+    /// exclusive) is written and synced, then hard-linked into place, which fails if `path`
+    /// appeared meanwhile. Returns `false` when another writer won the race.
+    static func writeNewPrivateFile(_ data: Data, to path: String) throws(KeychainError) -> Bool {
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw posixError("Cannot create \(temporary)") }
+        defer { unlink(temporary) }
+        _ = fchmod(fd, 0o600)
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == data.count, synced else {
+            throw errno == ENOSPC
+                ? KeychainError(.diskFull, "The disk is full: cannot write \(path). Free some space and retry; nothing was changed.")
+                : posixError("Cannot write \(temporary)")
+        }
+        if link(temporary, path) != 0 {
+            if errno == EEXIST { return false }
+            throw posixError("Cannot create \(path)")
+        }
+        syncDirectory(of: path)
+        return true
+    }
+
+    /// Reads a whole file without following a symbolic link.
+    static func readFile(_ path: String) throws(KeychainError) -> Data {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw posixError("Cannot read \(path)") }
+        defer { close(fd) }
+        var result = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            if count < 0 { throw posixError("Cannot read \(path)") }
+            if count == 0 { break }
+            result.append(contentsOf: buffer[0..<count])
+        }
+        return result
+    }
+
+    /// Makes a rename or link in the file's directory durable.
+    static func syncDirectory(of path: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    /// Holds an exclusive advisory lock (`flock`) on a directory while `body` runs, so that two
+    /// processes creating the same keychain do it one after the other.
+    static func withExclusiveLock<T>(onDirectory url: URL, _ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw posixError("Cannot open the directory \(url.path)") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            if errno != EINTR { throw posixError("Cannot lock the directory \(url.path)") }
+        }
+        defer { _ = flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    static func posixError(_ what: String) -> KeychainError {
+        let code = errno
+        let reason = String(cString: strerror(code))
+        switch code {
+        case ENOSPC, EDQUOT:
+            return KeychainError(.diskFull, "\(what): \(reason). Free some space and retry; nothing was changed.")
+        case EACCES, EPERM:
+            return KeychainError(.keychainUnavailable, "\(what): \(reason). Check that the current user owns the keychain directories.")
+        case EROFS:
+            return KeychainError(.readOnly, "\(what): \(reason).")
+        case ELOOP:
+            return KeychainError(.keychainUnavailable, "\(what): the path is a symbolic link, which the keychain refuses to follow. Replace it with a regular file.")
+        default:
+            return KeychainError(.ioError, "\(what): \(reason).")
+        }
+    }
+}

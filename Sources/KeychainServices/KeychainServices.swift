@@ -1,0 +1,1 @@
+// KeychainServices: implemented in the next step.

@@ -1,0 +1,1 @@
+// SecureStorage facade: implemented later.

@@ -1,0 +1,78 @@
+import Foundation
+import KeychainCore
+
+/// A JSON value, rendered with sorted keys.
+enum JSONValue: Encodable {
+    case string(String)
+    case number(Int64)
+    case bool(Bool)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+/// JSON output for `--json`: attributes by raw name; data as `"base64:…"`, dates in ISO 8601.
+enum JSONText {
+    static func render(_ object: [String: JSONValue]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(object), as: UTF8.self)
+    }
+
+    static func item(_ item: FoundItem) -> [String: JSONValue] {
+        [
+            "class": .string(item.itemClass.rawValue),
+            "persistentReference": .string(item.persistentReference.data.base64EncodedString()),
+            "attributes": .object(Dictionary(uniqueKeysWithValues: item.attributes.map { ($0.key.rawValue, value($0.value)) })),
+        ]
+    }
+
+    static func value(_ value: AttributeValue) -> JSONValue {
+        switch value {
+        case .string(let text): .string(text)
+        case .data(let bytes): .string("base64:" + bytes.base64EncodedString())
+        case .number(let number): .number(number)
+        case .bool(let flag): .bool(flag)
+        case .date(let date): .string(ISO8601DateFormatter().string(from: date))
+        }
+    }
+}
+
+/// Text output: one attribute per line, in the spirit of `security find-generic-password`.
+enum ItemText {
+    static func render(_ item: FoundItem) -> String {
+        var lines = ["class: \(item.itemClass.rawValue)", "attributes:"]
+        for (key, value) in item.attributes.sorted(by: { $0.key < $1.key }) {
+            lines.append("    \"\(key.rawValue)\"<\(typeName(value))>=\(text(value))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func typeName(_ value: AttributeValue) -> String {
+        switch value {
+        case .string, .data: "blob"
+        case .number, .bool: "uint32"
+        case .date: "timedate"
+        }
+    }
+
+    private static func text(_ value: AttributeValue) -> String {
+        switch value {
+        case .string(let text): "\"\(text)\""
+        case .data(let bytes): bytes.isEmpty ? "<empty>" : "0x" + bytes.map { String(format: "%02X", $0) }.joined()
+        case .number(let number): "\(number)"
+        case .bool(let flag): flag ? "1" : "0"
+        case .date(let date): "\"\(ISO8601DateFormatter().string(from: date))\""
+        }
+    }
+}

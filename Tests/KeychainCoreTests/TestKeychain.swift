@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import KeychainCore
+
+/// A keychain in a fresh temporary directory, removed when the test ends.
+/// Passphrases use cheap scrypt parameters so tests stay fast.
+final class TestKeychain {
+    let directory: URL
+    let location: KeychainLocation
+    let options: KeychainOptions
+    private(set) var keychain: Keychain
+
+    init(defaultAccessGroup: String = "TEAM.test.app") throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-test-\(UUID().uuidString)")
+        location = KeychainLocation(directory: directory)
+        options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: defaultAccessGroup)
+        keychain = try Keychain(location: location, options: options)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Opens another, independent instance on the same files.
+    func openAnother() throws -> Keychain { try Keychain(location: location, options: options) }
+
+    /// Replaces the instance with a freshly opened one (as after a restart).
+    func reopen() throws { keychain = try openAnother() }
+
+    /// Runs raw SQL on the database file, as an attacker with the file would.
+    func tamper(_ body: (Database) throws -> Void) throws {
+        let queue = try DatabaseQueue(path: location.databaseURL.path)
+        try queue.writeWithoutTransaction { db in try body(db) }
+        try queue.close()
+    }
+}
+
+/// Asserts that `body` throws a ``KeychainError`` with `code`.
+func XCTAssertKeychainError<T>(_ code: KeychainError.Code, _ body: @autoclosure () throws -> T, _ message: String = "",
+                               file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
+        XCTAssertEqual((error as? KeychainError)?.code, code, "\(message): \(error)", file: file, line: line)
+    }
+}
+
+func password(_ service: String, _ account: String, _ secret: String = "s3cret",
+              _ accessibility: Accessibility? = nil, extra: [AttributeKey: AttributeValue] = [:]) -> NewItem {
+    NewItem(.genericPassword, attributes: [.service: .string(service), .account: .string(account)].merging(extra) { $1 },
+            data: Data(secret.utf8), accessibility: accessibility)
+}
+
+func query(_ service: String, _ account: String? = nil, limit: MatchLimit = .all) -> Query {
+    var attributes: [AttributeKey: AttributeValue] = [.service: .string(service)]
+    if let account { attributes[.account] = .string(account) }
+    return Query(.genericPassword, attributes, limit: limit)
+}
