@@ -33,6 +33,7 @@ let package = Package(
             name: "KeychainServices",
             dependencies: [
                 .target(name: "KeychainCore", condition: .when(platforms: nonApplePlatforms)),
+                .product(name: "Logging", package: "swift-log", condition: .when(platforms: nonApplePlatforms)),
             ]
         ),
         .target(

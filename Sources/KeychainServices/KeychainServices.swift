@@ -1,1 +1,0 @@
-// KeychainServices: implemented in the next step.

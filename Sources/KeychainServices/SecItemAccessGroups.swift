@@ -1,0 +1,47 @@
+#if !canImport(Security)
+import Foundation
+import KeychainCore
+
+/// The access-group rules of `spec/keychain-semantics.md` §6 for the calling application.
+struct SecItemAccessGroups {
+    let identity: ApplicationIdentity
+
+    /// No entitlement at all: every call fails, like a test bundle without a host app (§10.7).
+    func requireAnyEntitlement() throws(KeychainError) {
+        guard !identity.accessGroups.isEmpty else {
+            throw KeychainError(.missingEntitlement, "Client has neither application-identifier nor keychain-access-groups entitlements. Set KEYCHAIN_APPLICATION_IDENTIFIER or SecItemEnvironment.applicationIdentity.")
+        }
+    }
+
+    /// The groups a search covers: the explicit group (which must be entitled) or every entitled group.
+    func searchGroups(explicit: AttributeValue?) throws(KeychainError) -> [String]? {
+        try requireAnyEntitlement()
+        if let explicit {
+            let group = try name(explicit)
+            guard identity.canRead(group) else { throw notEntitled(group) }
+            return [group]
+        }
+        if identity.isEntitledToEveryGroup { return nil }
+        return identity.accessGroups.filter { $0 != "*" } + [ApplicationIdentity.tokenGroup]
+    }
+
+    /// The group an item is written to: the explicit one (which must be writable) or the default.
+    func writeGroup(explicit: AttributeValue?) throws(KeychainError) -> String {
+        try requireAnyEntitlement()
+        guard let explicit else { return identity.defaultAccessGroup }
+        let group = try name(explicit)
+        guard identity.canWrite(group) else { throw notEntitled(group) }
+        return group
+    }
+
+    private func name(_ value: AttributeValue) throws(KeychainError) -> String {
+        if let text = value.stringValue { return text }
+        if let bytes = value.dataValue, let text = String(data: bytes, encoding: .utf8) { return text }
+        throw SecItemStatus.parameter("kSecAttrAccessGroup must be a string.")
+    }
+
+    private func notEntitled(_ group: String) -> KeychainError {
+        KeychainError(.missingEntitlement, "Client explicitly specifies access group \(group) but is only entitled for \(identity.accessGroups). Add it to KEYCHAIN_ACCESS_GROUPS or SecItemEnvironment.applicationIdentity.")
+    }
+}
+#endif

@@ -1,0 +1,103 @@
+#if !canImport(Security)
+import Foundation
+import KeychainCore
+
+/// Finds items (`spec/keychain-semantics.md` §5.3).
+///
+/// The result follows §4.4: nothing, a bare value for one `kSecReturn…` key, a dictionary for
+/// several, an array when `kSecMatchLimit` is above one. A `nil` result pointer is accepted.
+///
+/// - Returns: `errSecSuccess`, `errSecItemNotFound` (-25300), `errSecParam` (-50),
+///   `errSecNoSuchClass` (-25306), `errSecNoSuchAttr` (-25303), `errSecUnimplemented` (-4) for
+///   certificate filters, `errSecMissingEntitlement` (-34018), and `errSecInteractionNotAllowed`
+///   (-25308) when any matched item is locked. A row that fails its integrity check gives
+///   `errSecDecode` (-26275) instead of being skipped and deleted as iOS does: we never delete data.
+@discardableResult
+public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    SecItemStatus.run("SecItemCopyMatching") { () throws(KeychainError) in
+        let request = SecItemDictionary(query)
+        try request.checkClientRules(allowsSkip: true)
+        let groups = try SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
+            .searchGroups(explicit: request.attributes[.accessGroup])
+        try request.checkParsed()
+        guard !request.useItemList else { throw SecItemStatus.parameter("kSecUseItemList is not supported by the data-protection keychain.") }
+        if let reference = request.persistentReference, !reference.isLegacy, request.hasAttributesBesideReference {
+            throw SecItemStatus.parameter("A persistent reference cannot be combined with attributes in SecItemCopyMatching.")
+        }
+        var query = try SecItemQueryBuilder.query(request, groups: groups)
+        let hostFilter = try CertificateMatchKeys.check(request, itemClass: query.itemClass ?? request.persistentReference?.itemClass)
+        if request.returnRef, let itemClass = query.itemClass ?? request.persistentReference?.itemClass,
+           itemClass != .genericPassword, itemClass != .internetPassword {
+            throw KeychainError(.unimplemented, "kSecReturnRef for keys, certificates and identities needs SecKey/SecCertificate/SecIdentity, which this platform does not provide yet. Ask for kSecReturnData or kSecReturnPersistentRef.")
+        }
+        let limit = query.limit
+        var options = request.returnOptions
+        if hostFilter != nil {
+            query.limit = .all
+            options.insert(.attributes)
+        }
+        let keychain = try SecItemEnvironment.keychain()
+        var found = try keychain.find(query, returning: options)
+        if let host = hostFilter {
+            found = Array(found.filter { host.matches($0.attributes[.server]) }.prefix(limit.count ?? .max))
+            guard !found.isEmpty else { throw KeychainError(.itemNotFound, "No internet password for that host or its subdomains.") }
+        }
+        switch limit {
+        case .one: result?.pointee = SecItemResult.value(found[0], request)
+        case .all, .count: result?.pointee = SecItemResult.array(found, request)
+        }
+    }
+}
+
+extension MatchLimit {
+    /// The number of items, or `nil` for all.
+    var count: Int? {
+        switch self {
+        case .one: 1
+        case .all: nil
+        case .count(let count): count
+        }
+    }
+}
+
+/// The certificate-filtering `kSecMatch…` keys (§4.1) and `kSecMatchHostOrSubdomainOfHost`.
+enum CertificateMatchKeys {
+    static let certificateOnly = ["m_Policy", "m_Issuers"]
+    static let certificateFilters = ["m_EmailAddressIfPresent", "m_SubjectContains", "m_SubjectStartsWith",
+                                     "m_SubjectEndsWith", "m_SubjectWholeString", "m_TrustedOnly", "m_ValidOnDate"]
+
+    /// `errSecUnimplemented` where Apple gives it (policy/issuers on other classes, host matching
+    /// on other classes) and where certificate parsing would be needed, which this platform
+    /// does not do yet. Returns the host filter of an internet-password query.
+    static func check(_ request: SecItemDictionary, itemClass: ItemClass?) throws(KeychainError) -> HostFilter? {
+        let isCertificate = itemClass == .certificate || itemClass == .identity
+        for key in certificateOnly where request.matchKeys[key] != nil {
+            throw KeychainError(.unimplemented, isCertificate
+                ? "\(key) needs certificate trust evaluation, which this platform does not provide yet."
+                : "\(key) applies to certificates and identities only.")
+        }
+        for key in certificateFilters where request.matchKeys[key] != nil && (isCertificate || itemClass == .key) {
+            throw KeychainError(.unimplemented, "\(key) needs certificate parsing, which this platform does not provide yet.")
+        }
+        guard let value = request.matchKeys["m_HostOrSubdomainOfHost"] else { return nil }
+        guard itemClass == .internetPassword else {
+            throw KeychainError(.unimplemented, "kSecMatchHostOrSubdomainOfHost applies to internet passwords only.")
+        }
+        guard let host = SecValue.string(value), !host.isEmpty else {
+            throw SecItemStatus.parameter("kSecMatchHostOrSubdomainOfHost must be a host name.")
+        }
+        return HostFilter(host: host)
+    }
+}
+
+/// Matches a server equal to a host or one of its subdomains, ignoring case (host names are).
+struct HostFilter {
+    let host: String
+
+    func matches(_ server: AttributeValue?) -> Bool {
+        guard let server = server?.stringValue?.lowercased() else { return false }
+        let host = self.host.lowercased()
+        return server == host || server.hasSuffix("." + host)
+    }
+}
+#endif

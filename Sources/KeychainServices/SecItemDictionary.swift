@@ -1,0 +1,269 @@
+#if !canImport(Security)
+import Foundation
+import KeychainCore
+
+/// A SecItem dictionary taken apart by the key-parsing rules of `spec/keychain-semantics.md` §4.2.
+///
+/// Parsing never stops at the first problem: errors of the client library (§5.1 step 1) and of
+/// the dictionary parser (step 3) are kept, so each operation can report them in Apple's order,
+/// after the entitlement checks of step 2.
+struct SecItemDictionary {
+    /// `kSecAttrSynchronizable`, which may also be `kSecAttrSynchronizableAny`.
+    enum Synchronizable: Equatable {
+        case value(Bool)
+        case any
+    }
+
+    var itemClass: ItemClass?
+    var classWasGiven = false
+    /// Attributes by raw key, not yet checked against the class.
+    var attributes: [AttributeKey: AttributeValue] = [:]
+    var synchronizable: Synchronizable?
+    var accessControl: SecAccessControl?
+    var returnData = false
+    var returnAttributes = false
+    var returnRef = false
+    var returnPersistentRef = false
+    var matchLimit: MatchLimit?
+    /// Every `m_…` key given (their values are checked by the operations that use them).
+    var matchKeys: [String: Any] = [:]
+    var valueData: Data?
+    var valueRef: Any?
+    var persistentReference: PersistentReference?
+    var authenticationUI: String?
+    var hasAuthenticationContext = false
+    var hasCredentialReference = false
+    var useItemList = false
+
+    /// A problem the client library reports before entitlements are checked.
+    private(set) var clientError: KeychainError?
+    /// The first problem the dictionary parser found.
+    private(set) var parseError: KeychainError?
+
+    /// Apple refuses dictionaries with more keys than this.
+    static let maximumKeyCount = 128
+
+    init(_ dictionary: CFDictionary) {
+        if dictionary.count > Self.maximumKeyCount {
+            fail(SecItemStatus.parameter("The dictionary has \(dictionary.count) keys; at most \(Self.maximumKeyCount) are accepted."))
+        }
+        for (rawKey, value) in dictionary {
+            guard let key = SecValue.string(rawKey) else {
+                fail(SecItemStatus.parameter("A dictionary key is not a string (\(type(of: rawKey)))."))
+                continue
+            }
+            if value is NSNull {
+                fail(SecItemStatus.parameter("The value of \(key) is null."))
+                continue
+            }
+            parse(key, value)
+        }
+        validateAttributesAgainstClass()
+    }
+
+    // MARK: - Keys
+
+    private mutating func parse(_ key: String, _ value: Any) {
+        if key.utf16.count == 4 {
+            parseAttribute(key, value)
+            return
+        }
+        switch key.first {
+        case "c":
+            guard key == "class" else { return fail(SecItemStatus.parameter("Unknown key \(key).")) }
+            parseClass(value)
+        case "m":
+            parseMatch(key, value)
+        case "r":
+            parseReturn(key, value)
+        case "u":
+            parseUse(key, value)
+        case "v":
+            parseValue(key, value)
+        case "f":
+            break
+        default:
+            fail(SecItemStatus.parameter("Unknown key \(key)."))
+        }
+    }
+
+    private mutating func parseClass(_ value: Any) {
+        classWasGiven = true
+        guard let name = SecValue.string(value) else {
+            return fail(SecItemStatus.parameter("The value of kSecClass is not a string."))
+        }
+        guard let itemClass = ItemClass(rawValue: name) else {
+            return fail(KeychainError(.noSuchClass, "'\(name)' is not a keychain item class; use one of the kSecClass… constants."))
+        }
+        self.itemClass = itemClass
+    }
+
+    private mutating func parseAttribute(_ key: String, _ value: Any) {
+        switch key {
+        case "nleg":
+            return
+        case "clip":
+            return fail(SecItemStatus.parameter("The private attribute clip is not accepted."))
+        case "accc":
+            guard let control = value as? SecAccessControl else {
+                clientError = clientError ?? SecItemStatus.parameter("kSecAttrAccessControl must be a SecAccessControl.")
+                return
+            }
+            accessControl = control
+        case "sync":
+            if SecValue.string(value) == "syna" {
+                synchronizable = .any
+            } else if let flag = SecValue.boolean(value) {
+                synchronizable = .value(flag)
+            } else if case .integer(let number) = SecValue.integer(value) {
+                synchronizable = .value(number != 0)
+            } else if let text = SecValue.string(value), let number = Int(text) {
+                synchronizable = .value(number != 0)
+            } else {
+                fail(SecItemStatus.parameter("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny."))
+            }
+        default:
+            do {
+                attributes[AttributeKey(rawValue: key)] = try SecValue.attribute(value, key: key)
+            } catch {
+                fail(error)
+            }
+        }
+    }
+
+    private mutating func parseMatch(_ key: String, _ value: Any) {
+        matchKeys[key] = value
+        guard key == "m_Limit" else { return }
+        if let name = SecValue.string(value) {
+            switch name {
+            case "m_LimitOne": matchLimit = .one
+            case "m_LimitAll": matchLimit = .all
+            default: fail(SecItemStatus.parameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number."))
+            }
+        } else if case .integer(let count) = SecValue.integer(value) {
+            switch count {
+            case -1: matchLimit = .all
+            case 1: matchLimit = .one
+            case 2...: matchLimit = .count(Int(clamping: count))
+            default: fail(SecItemStatus.parameter("kSecMatchLimit \(count) is not valid; use a positive number or -1."))
+            }
+        } else {
+            fail(SecItemStatus.parameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number."))
+        }
+    }
+
+    private mutating func parseReturn(_ key: String, _ value: Any) {
+        guard ["r_Data", "r_Attributes", "r_Ref", "r_PersistentRef"].contains(key) else {
+            return fail(SecItemStatus.parameter("Unknown return key \(key)."))
+        }
+        guard let flag = SecValue.boolean(value) else {
+            return fail(SecItemStatus.parameter("\(key) must be a boolean (true or kCFBooleanTrue), not \(type(of: value))."))
+        }
+        switch key {
+        case "r_Data": returnData = flag
+        case "r_Attributes": returnAttributes = flag
+        case "r_Ref": returnRef = flag
+        default: returnPersistentRef = flag
+        }
+    }
+
+    private static let knownUseKeys: Set<String> = [
+        "u_AuthUI", "u_AuthCtx", "u_OpPrompt", "u_NoAuthUI", "u_ItemList", "u_Keychain", "u_CredRef", "u_Tomb",
+        "u_CallerName", "u_SystemKeychain", "u_SystemKeychainAlways", "u_SyncBubbleKeychain", "u_TokenRawItems",
+        "u_UserIndependentKeychain",
+    ]
+
+    private mutating func parseUse(_ key: String, _ value: Any) {
+        guard Self.knownUseKeys.contains(key) else { return fail(SecItemStatus.parameter("Unknown use key \(key).")) }
+        switch key {
+        case "u_AuthUI":
+            guard let choice = SecValue.string(value), ["u_AuthUIA", "u_AuthUIF", "u_AuthUIS"].contains(choice) else {
+                return fail(SecItemStatus.parameter("kSecUseAuthenticationUI must be one of the kSecUseAuthenticationUI… constants."))
+            }
+            authenticationUI = choice
+        case "u_NoAuthUI":
+            guard let flag = SecValue.boolean(value) else { return fail(SecItemStatus.parameter("kSecUseNoAuthenticationUI must be a boolean.")) }
+            if flag { authenticationUI = authenticationUI ?? "u_AuthUIF" }
+        case "u_AuthCtx":
+            hasAuthenticationContext = true
+        case "u_CredRef":
+            hasCredentialReference = true
+        case "u_ItemList":
+            useItemList = true
+        default:
+            break
+        }
+    }
+
+    private mutating func parseValue(_ key: String, _ value: Any) {
+        switch key {
+        case "v_Data":
+            guard let bytes = SecValue.data(value) else {
+                return fail(SecItemStatus.parameter("kSecValueData must be Data (CFData), not \(type(of: value)); convert strings with Data(string.utf8)."))
+            }
+            valueData = bytes
+        case "v_Ref":
+            valueRef = value
+        case "v_PersistentRef":
+            guard let bytes = SecValue.data(value), let reference = PersistentReference(data: bytes) else {
+                return fail(SecItemStatus.parameter("kSecValuePersistentRef is not a persistent reference."))
+            }
+            persistentReference = reference
+        default:
+            fail(SecItemStatus.parameter("Unknown value key \(key)."))
+        }
+    }
+
+    /// §1.2: a four-character key the class does not have is `errSecNoSuchAttr`.
+    private mutating func validateAttributesAgainstClass() {
+        guard let itemClass = itemClass ?? persistentReference?.itemClass else { return }
+        let schema = ItemSchema.of(itemClass)
+        for key in attributes.keys.sorted() where !schema.accepts(key) {
+            fail(KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass.rawValue) items (errSecNoSuchAttr)."))
+        }
+    }
+
+    private mutating func fail(_ error: KeychainError) {
+        parseError = parseError ?? error
+    }
+
+    // MARK: - Derived
+
+    /// Whether any `kSecReturn…` key is true.
+    var returnsAnything: Bool { returnData || returnAttributes || returnRef || returnPersistentRef }
+
+    /// How many `kSecReturn…` keys are true (one gives a bare value, several a dictionary).
+    var returnKeyCount: Int { [returnData, returnAttributes, returnRef, returnPersistentRef].filter { $0 }.count }
+
+    /// What the engine must decrypt and return: attributes also for a reference, whose
+    /// dictionary carries every attribute.
+    var returnOptions: ReturnOptions {
+        var options: ReturnOptions = [.persistentReference]
+        if returnData { options.insert(.data) }
+        if returnAttributes || returnRef { options.insert(.attributes) }
+        return options
+    }
+
+    /// Whether the dictionary names attributes next to a persistent reference (which some
+    /// operations refuse, §4.1). `kSecAttrSynchronizableAny` does not count.
+    var hasAttributesBesideReference: Bool {
+        !attributes.isEmpty || accessControl != nil || (synchronizable != nil && synchronizable != .any)
+    }
+
+    /// Step 1 of §5.1: the checks Apple's client library makes before anything else.
+    func checkClientRules(allowsSkip: Bool) throws(KeychainError) {
+        if let clientError { throw clientError }
+        if authenticationUI == "u_AuthUIS" && !allowsSkip {
+            throw SecItemStatus.parameter("kSecUseAuthenticationUISkip is only valid in SecItemCopyMatching.")
+        }
+        if hasAuthenticationContext && hasCredentialReference {
+            throw SecItemStatus.parameter("kSecUseAuthenticationContext cannot be combined with a credential reference.")
+        }
+    }
+
+    /// Step 3 of §5.1: the dictionary parser's verdict.
+    func checkParsed() throws(KeychainError) {
+        if let parseError { throw parseError }
+    }
+}
+#endif

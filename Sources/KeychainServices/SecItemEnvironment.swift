@@ -1,0 +1,73 @@
+#if !canImport(Security)
+import Foundation
+import KeychainCore
+import Synchronization
+
+/// **Linux only.** The keychain and application identity behind `SecItemAdd`,
+/// `SecItemCopyMatching`, `SecItemUpdate` and `SecItemDelete` — what the operating system and
+/// the app's signature provide on Apple platforms.
+///
+/// - The keychain is opened on first use at ``KeychainLocation/default`` (`SECURE_STORAGE_HOME`,
+///   else the XDG directories), unless ``useKeychain(_:)`` chose another.
+/// - The application identity comes from ``ApplicationIdentity/current`` — the variables
+///   `KEYCHAIN_APPLICATION_IDENTIFIER` and `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else
+///   `Bundle.main.bundleIdentifier`, else `local.<process name>` — unless
+///   ``applicationIdentity`` is set.
+///
+/// Tests use it to reproduce locked-device behaviour:
+///
+/// ```swift
+/// try SecItemEnvironment.keychain().setPassphrase("pass")
+/// try SecItemEnvironment.lock()
+/// XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &result), errSecInteractionNotAllowed)
+/// try SecItemEnvironment.unlock(passphrase: "pass")
+/// ```
+///
+/// Wrap code that uses it in `#if !canImport(Security)`: it does not exist on Apple platforms.
+public enum SecItemEnvironment {
+    private struct State: Sendable {
+        var keychain: Keychain?
+        var identity: ApplicationIdentity?
+    }
+
+    private static let state = Mutex(State())
+
+    /// The identity whose entitlements SecItem calls are checked against.
+    public static var applicationIdentity: ApplicationIdentity {
+        get { state.withLock { $0.identity } ?? .current }
+        set { state.withLock { $0.identity = newValue } }
+    }
+
+    /// Makes every SecItem call use `keychain`; `nil` returns to the default keychain.
+    public static func useKeychain(_ keychain: Keychain?) {
+        state.withLock { $0.keychain = keychain }
+    }
+
+    /// Forgets the chosen keychain and identity, so both are resolved again on next use.
+    public static func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    /// The keychain SecItem calls use, opening the default one on first use.
+    public static func keychain() throws(KeychainError) -> Keychain {
+        try state.withLock { (state: inout State) throws(KeychainError) -> Keychain in
+            if let keychain = state.keychain { return keychain }
+            let keychain = try Keychain(location: .default)
+            state.keychain = keychain
+            return keychain
+        }
+    }
+
+    /// Locks the keychain, as locking the device does: class A and passcode-set items answer
+    /// `errSecInteractionNotAllowed` until ``unlock(passphrase:)``.
+    public static func lock() throws(KeychainError) { try keychain().lock() }
+
+    /// Unlocks the keychain with its passphrase.
+    public static func unlock(passphrase: String) throws(KeychainError) { try keychain().unlock(passphrase: passphrase) }
+
+    /// The lock state of the keychain.
+    public static var lockState: LockState {
+        get throws(KeychainError) { try keychain().lockState }
+    }
+}
+#endif

@@ -1,0 +1,29 @@
+#if !canImport(Security)
+import Foundation
+import KeychainCore
+import Logging
+
+/// Runs SecItem operations and turns their errors into OSStatus codes.
+enum SecItemStatus {
+    private static let logger = Logger(label: "SecureStorage.KeychainServices")
+
+    /// Runs `body`; a ``KeychainError`` becomes its OSStatus, and its message is logged at
+    /// debug level (messages never contain secrets).
+    static func run(_ operation: String, _ body: () throws(KeychainError) -> Void) -> OSStatus {
+        do {
+            try body()
+            return errSecSuccess
+        } catch {
+            logger.debug("\(operation) failed", metadata: ["status": "\(error.osStatus)", "reason": "\(error.message)"])
+            return error.osStatus
+        }
+    }
+
+    /// A `CFError` in `NSOSStatusErrorDomain`, as Apple's APIs hand out.
+    static func cfError(_ status: OSStatus, _ reason: String) -> CFError {
+        NSError(domain: NSOSStatusErrorDomain, code: Int(status), userInfo: [NSLocalizedDescriptionKey: reason])
+    }
+
+    static func parameter(_ message: String) -> KeychainError { KeychainError(.invalidParameter, message) }
+}
+#endif

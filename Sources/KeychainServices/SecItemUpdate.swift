@@ -1,0 +1,112 @@
+#if !canImport(Security)
+import Foundation
+import KeychainCore
+
+/// Changes every item the query matches (`spec/keychain-semantics.md` §5.4).
+///
+/// - Returns: `errSecSuccess`, `errSecItemNotFound` (-25300), `errSecParam` (-50) for a query with
+///   `kSecReturn…` true or any `kSecMatch…` key (including `kSecMatchLimit`),
+///   `errSecNoSuchAttr` (-25303) for an unknown or non-attribute key in `attributesToUpdate`,
+///   `errSecDuplicateItem` (-25299) when the change would collide — then nothing changes —,
+///   `errSecMissingEntitlement` (-34018), `errSecInteractionNotAllowed` (-25308) while locked.
+@discardableResult
+public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
+    SecItemStatus.run("SecItemUpdate") { () throws(KeychainError) in
+        let request = SecItemDictionary(query)
+        try request.checkClientRules(allowsSkip: false)
+        let changes = SecItemChanges(attributesToUpdate)
+        try SecItemQueryBuilder.requireSupported(changes.accessControl)
+        if changes.accessControl?.requiresAuthentication == true && (request.synchronizable == .value(true) || changes.synchronizable == true) {
+            throw SecItemStatus.parameter("Items with access-control constraints cannot be synchronizable.")
+        }
+        let accessGroups = SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
+        let groups = try accessGroups.searchGroups(explicit: request.attributes[.accessGroup])
+        if let newGroup = changes.attributes[.accessGroup] { _ = try accessGroups.writeGroup(explicit: newGroup) }
+        try request.checkParsed()
+        if request.returnsAnything { throw SecItemStatus.parameter("SecItemUpdate's query cannot ask to return anything (kSecReturn… true).") }
+        guard request.matchKeys.isEmpty, !request.useItemList else {
+            throw SecItemStatus.parameter("SecItemUpdate's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; updates always apply to every match.")
+        }
+        if let reference = request.persistentReference, reference.isLegacy, request.hasAttributesBesideReference {
+            throw SecItemStatus.parameter("A legacy persistent reference cannot be combined with attributes.")
+        }
+        var itemChanges = try changes.itemChanges(for: request.itemClass ?? request.persistentReference?.itemClass)
+        if let control = changes.accessControl, itemChanges.attributes[.accessible] != nil, control.accessibility.rawValue != itemChanges.attributes[.accessible]?.stringValue {
+            throw SecItemStatus.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both.")
+        }
+        if let control = changes.accessControl { itemChanges.attributes[.accessible] = .string(control.accessibility.rawValue) }
+        var engineQuery = try SecItemQueryBuilder.query(request, groups: groups)
+        engineQuery.limit = .all
+        try SecItemEnvironment.keychain().update(engineQuery, with: itemChanges)
+    }
+}
+
+/// SecItemUpdate's `attributesToUpdate`: `kSecValueData` sets the data, `musr` is ignored, and
+/// every other key is treated as an attribute — so `class`, `r_…`, `m_…`, `u_…` and unknown keys
+/// are `errSecNoSuchAttr` (§4.2).
+struct SecItemChanges {
+    var attributes: [AttributeKey: AttributeValue] = [:]
+    var data: Data?
+    var accessControl: SecAccessControl?
+    var synchronizable: Bool?
+    private var error: KeychainError?
+
+    init(_ dictionary: CFDictionary) {
+        for (rawKey, value) in dictionary {
+            guard let key = SecValue.string(rawKey) else {
+                record(SecItemStatus.parameter("A key of attributesToUpdate is not a string."))
+                continue
+            }
+            switch key {
+            case "v_Data":
+                guard let bytes = SecValue.data(value) else {
+                    record(SecItemStatus.parameter("kSecValueData must be Data (CFData), not \(type(of: value))."))
+                    continue
+                }
+                data = bytes
+            case "musr", "nleg":
+                continue
+            case "accc":
+                guard let control = value as? SecAccessControl else {
+                    record(SecItemStatus.parameter("kSecAttrAccessControl must be a SecAccessControl."))
+                    continue
+                }
+                accessControl = control
+            case "sync":
+                guard let flag = SecValue.boolean(value) ?? SecValue.integer(value).flatMap({ if case .integer(let n) = $0 { n != 0 } else { nil } }) else {
+                    record(SecItemStatus.parameter("kSecAttrSynchronizable in attributesToUpdate must be a boolean."))
+                    continue
+                }
+                synchronizable = flag
+                attributes[.synchronizable] = .bool(flag)
+            default:
+                guard key.utf16.count == 4 else {
+                    record(KeychainError(.noSuchAttribute, "\(key) is not an attribute and cannot be updated (errSecNoSuchAttr)."))
+                    continue
+                }
+                do {
+                    attributes[AttributeKey(rawValue: key)] = try SecValue.attribute(value, key: key)
+                } catch {
+                    record(error)
+                }
+            }
+        }
+    }
+
+    private mutating func record(_ error: KeychainError) {
+        self.error = self.error ?? error
+    }
+
+    /// The engine change set, after checking every attribute exists for the class.
+    func itemChanges(for itemClass: ItemClass?) throws(KeychainError) -> ItemChanges {
+        if let error { throw error }
+        if let itemClass {
+            let schema = ItemSchema.of(itemClass)
+            for key in attributes.keys.sorted() where !schema.accepts(key) {
+                throw KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass.rawValue) items (errSecNoSuchAttr).")
+            }
+        }
+        return ItemChanges(attributes: attributes, data: data)
+    }
+}
+#endif
