@@ -61,6 +61,6 @@ let package = Package(
         ),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore"]),
-        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore"]),
+        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

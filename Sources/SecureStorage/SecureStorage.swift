@@ -1,1 +1,197 @@
-// SecureStorage facade: implemented later.
+import Foundation
+import KeychainServices
+import Logging
+
+/// Secure storage for one service: values in the keychain, each protected as its
+/// ``Sensitivity`` says. Written once against the SecItem API, so the same code runs on Apple
+/// platforms (the real Keychain) and on Linux (SecureStorage's encrypted keychain).
+///
+/// ```swift
+/// let storage = SecureStorage(service: "com.acme.app")
+/// try storage.storeSecret(Data("eyJhbGciOi…".utf8), for: "auth.token")      // .secret
+/// try storage.set(refreshToken, for: "auth.refresh", sensitivity: .private)  // readable in background
+/// let token = try storage.readSecret(for: "auth.token")
+/// try storage.deleteSecret(for: "auth.token")
+/// ```
+///
+/// Writes never lose the previous value: ``storeSecret(_:for:sensitivity:)`` updates in place
+/// and adds only when nothing exists, so while the device is locked it fails with `.locked` and
+/// the old value stays (unlike delete-then-add, which deletes it, seeds/002). Values are never
+/// logged or printed.
+public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
+    /// What to do when a ``Sensitivity/topSecret`` value cannot be stored because no passcode is set.
+    public enum PasscodeFallback: Sendable, Hashable {
+        /// Fail with ``SecureStorageError/passcodeRequired`` (the default).
+        case fail
+        /// Store the value as ``Sensitivity/secret`` instead.
+        case storeAsSecret
+    }
+
+    /// The service all keys belong to (`kSecAttrService`).
+    public let service: String
+    /// The access group shared with other apps or extensions, or `nil` for the app's default group.
+    public let accessGroup: String?
+    /// The sensitivity of values stored without one.
+    public let defaultSensitivity: Sensitivity
+    /// What happens to ``Sensitivity/topSecret`` values without a passcode.
+    public let passcodeFallback: PasscodeFallback
+
+    /// Creates storage for a service.
+    public init(service: String, accessGroup: String? = nil, defaultSensitivity: Sensitivity = .secret,
+                passcodeFallback: PasscodeFallback = .fail) {
+        self.service = service
+        self.accessGroup = accessGroup
+        self.defaultSensitivity = defaultSensitivity
+        self.passcodeFallback = passcodeFallback
+    }
+
+    /// The service and group; never any value.
+    public var description: String {
+        "SecureStorage(service: \(service)\(accessGroup.map { ", accessGroup: \($0)" } ?? ""), default: \(defaultSensitivity))"
+    }
+
+    static let logger = Logger(label: "SecureStorage")
+
+    // MARK: - SecureStore
+
+    /// Stores `value`, replacing any previous one atomically: an update of the existing item
+    /// (data and protection in one transaction), or an add when there is none.
+    public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
+        try write(value, for: key, protection: try protection(for: sensitivity), insertOnly: false)
+    }
+
+    /// Stores `value` only if nothing is stored under `key` yet.
+    public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
+        try write(value, for: key, protection: try protection(for: sensitivity), insertOnly: true)
+    }
+
+    public func storedValue(for key: String) throws(SecureStorageError) -> StoredValue? {
+        try entry(for: key)?.value
+    }
+
+    @discardableResult
+    public func deleteSecret(for key: String) throws(SecureStorageError) -> Bool {
+        let status = SecItemDelete(query(key) as CFDictionary)
+        if status == errSecItemNotFound { return false }
+        try check(status)
+        return true
+    }
+
+    public func contains(_ key: String) throws(SecureStorageError) -> Bool {
+        let status = SecItemCopyMatching(query(key) as CFDictionary, nil)
+        if status == errSecItemNotFound { return false }
+        try check(status)
+        return true
+    }
+
+    public func allKeys() throws(SecureStorageError) -> [String] {
+        var query = self.query(nil)
+        query[kSecMatchLimit as String] = kSecMatchLimitAll
+        query[kSecReturnAttributes as String] = true
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return [] }
+        try check(status)
+        return ((result as? [[String: Any]]) ?? []).compactMap { attributes in
+            let account = attributes[kSecAttrAccount as String]
+            return account as? String ?? (account as? Data).flatMap { String(data: $0, encoding: .utf8) }
+        }
+    }
+
+    public func removeAll() throws(SecureStorageError) {
+        let status = SecItemDelete(query(nil) as CFDictionary)
+        if status != errSecItemNotFound { try check(status) }
+    }
+
+    // MARK: - Protection
+
+    /// Moves the value under `key` to another protection in one update: there is exactly one
+    /// item before and after, and never a moment without it. While locked, a move that needs
+    /// the device unlocked fails with `.locked` and changes nothing.
+    public func changeProtection(of key: String, to sensitivity: Sensitivity) throws(SecureStorageError) {
+        let protection = try protection(for: sensitivity)
+        try check(SecItemUpdate(query(key) as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary),
+                  protection: protection)
+    }
+
+    /// Moves every value of this service stored with `old` protection (e.g. the deprecated
+    /// `.always`) to `sensitivity`, in one transaction.
+    /// - Returns: `false` when no value had the old protection.
+    @discardableResult
+    public func migrateProtection(from old: Protection, to sensitivity: Sensitivity) throws(SecureStorageError) -> Bool {
+        let protection = try protection(for: sensitivity)
+        var query = self.query(nil)
+        query[kSecAttrAccessible as String] = old.secAttrAccessible
+        let status = SecItemUpdate(query as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary)
+        if status == errSecItemNotFound { return false }
+        try check(status, protection: protection)
+        return true
+    }
+
+    /// The protection the value under `key` is stored with, or `nil`.
+    public func protection(of key: String) throws(SecureStorageError) -> Protection? {
+        try entry(for: key)?.protection
+    }
+
+    // MARK: - Internals
+
+    /// The value and protection under `key`.
+    func entry(for key: String) throws(SecureStorageError) -> (value: StoredValue, protection: Protection?)? {
+        var query = self.query(key)
+        query[kSecReturnData as String] = true
+        query[kSecReturnAttributes as String] = true
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return nil }
+        try check(status)
+        guard let attributes = result as? [String: Any] else { throw .underlying(errSecInternalComponent) }
+        let typeCode = (attributes[kSecAttrType as String] as? NSNumber)?.int64Value
+        let value = StoredValue(data: attributes[kSecValueData as String] as? Data ?? Data(), kind: StoredValue.Kind(typeCode: typeCode))
+        return (value, (attributes[kSecAttrAccessible as String] as? String).flatMap(Protection.init(secAttrAccessible:)))
+    }
+
+    private func write(_ value: StoredValue, for key: String, protection: Protection, insertOnly: Bool) throws(SecureStorageError) {
+        var attributes: [String: Any] = [kSecValueData as String: value.data, kSecAttrAccessible as String: protection.secAttrAccessible]
+        if let code = value.kind.typeCode { attributes[kSecAttrType as String] = NSNumber(value: code) }
+        do {
+            if !insertOnly {
+                let status = SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary)
+                if status != errSecItemNotFound { return try check(status, protection: protection) }
+            }
+            let status = SecItemAdd(query(key).merging(attributes) { $1 } as CFDictionary, nil)
+            if status == errSecDuplicateItem && !insertOnly {
+                // Another writer added it between our update and add: update theirs.
+                return try check(SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary), protection: protection)
+            }
+            try check(status, protection: protection)
+        } catch .passcodeRequired where passcodeFallback == .storeAsSecret {
+            Self.logger.notice("no passcode: storing a topSecret value as secret", metadata: ["service": "\(service)"])
+            try write(value, for: key, protection: Sensitivity.secret.protection, insertOnly: insertOnly)
+        }
+    }
+
+    private func protection(for sensitivity: Sensitivity?) throws(SecureStorageError) -> Protection {
+        (sensitivity ?? defaultSensitivity).protection
+    }
+
+    /// The query naming one key (or, with `nil`, every key) of this service.
+    func query(_ key: String?) -> [String: Any] {
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrService as String: service,
+            kSecUseDataProtectionKeychain as String: true,
+        ]
+        if let key { query[kSecAttrAccount as String] = key }
+        if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+        return query
+    }
+
+    /// Throws the error for a status; a missing passcode for a passcode-only protection is
+    /// reported as ``SecureStorageError/passcodeRequired``.
+    private func check(_ status: OSStatus, protection: Protection? = nil) throws(SecureStorageError) {
+        guard let error = SecureStorageError(status: status) else { return }
+        if error == .authenticationFailed && protection == .whenPasscodeSetThisDeviceOnly { throw .passcodeRequired }
+        Self.logger.debug("keychain call failed", metadata: ["service": "\(service)", "status": "\(status)"])
+        throw error
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import KeychainCore
+import KeychainServices
+import SecureStorage
+import XCTest
+
+/// Each test gets a fresh keychain behind the SecItem API and a known application identity.
+class StorageTestCase: XCTestCase {
+    var directory: URL!
+    var keychain: Keychain!
+    var storage: SecureStorage!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("storage-\(UUID().uuidString)")
+        keychain = try Keychain(location: KeychainLocation(directory: directory),
+                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
+        SecItemEnvironment.useKeychain(keychain)
+        SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "TEAM.com.acme.app", accessGroups: ["TEAM.com.acme.shared"])
+        storage = SecureStorage(service: "com.acme.app")
+    }
+
+    override func tearDownWithError() throws {
+        SecItemEnvironment.reset()
+        keychain = nil
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Gives the keychain a passphrase (a device with a passcode) and locks it.
+    func lockWithPassphrase() throws {
+        if !keychain.hasPassphrase { try keychain.setPassphrase("device passcode") }
+        try SecItemEnvironment.lock()
+    }
+
+    func unlock() throws { try SecItemEnvironment.unlock(passphrase: "device passcode") }
+}
+
+func XCTAssertStorageError<T>(_ expected: SecureStorageError, _ body: @autoclosure () throws -> T, _ message: String = "",
+                              file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
+        XCTAssertEqual(error as? SecureStorageError, expected, "\(message) \(error)", file: file, line: line)
+    }
+}
