@@ -32,9 +32,18 @@ public enum SecItemEnvironment {
 
     private static let state = Mutex(State())
 
-    /// The identity whose entitlements SecItem calls are checked against.
+    /// The identity whose entitlements SecItem calls are checked against. Unless set, it is
+    /// resolved from the environment on first use and kept (an app's identity does not change
+    /// while it runs); ``reset()`` resolves it again.
     public static var applicationIdentity: ApplicationIdentity {
-        get { state.withLock { $0.identity } ?? .current }
+        get {
+            state.withLock { state in
+                if let identity = state.identity { return identity }
+                let identity = ApplicationIdentity.current
+                state.identity = identity
+                return identity
+            }
+        }
         set { state.withLock { $0.identity = newValue } }
     }
 

@@ -65,10 +65,13 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         try write(value, for: key, protection: try protection(for: sensitivity), insertOnly: true)
     }
 
+    /// The value stored under `key` with its kind, or `nil` when there is none.
     public func storedValue(for key: String) throws(SecureStorageError) -> StoredValue? {
         try entry(for: key)?.value
     }
 
+    /// Deletes the value under `key`.
+    /// - Returns: `false` when there was nothing to delete.
     @discardableResult
     public func deleteSecret(for key: String) throws(SecureStorageError) -> Bool {
         let status = SecItemDelete(query(key) as CFDictionary)
@@ -77,6 +80,8 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         return true
     }
 
+    /// Whether a value is stored under `key`, without decrypting it. Throws `.locked` when the
+    /// value's protection needs the device unlocked and it is locked.
     public func contains(_ key: String) throws(SecureStorageError) -> Bool {
         let status = SecItemCopyMatching(query(key) as CFDictionary, nil)
         if status == errSecItemNotFound { return false }
@@ -84,6 +89,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         return true
     }
 
+    /// Every key of this service (and access group), in the order they were first stored.
     public func allKeys() throws(SecureStorageError) -> [String] {
         var query = self.query(nil)
         query[kSecMatchLimit as String] = kSecMatchLimitAll
@@ -92,12 +98,13 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         if status == errSecItemNotFound { return [] }
         try check(status)
-        return ((result as? [[String: Any]]) ?? []).compactMap { attributes in
+        return ((result as? [NSDictionary]) ?? []).compactMap { attributes in
             let account = attributes[kSecAttrAccount as String]
             return account as? String ?? (account as? Data).flatMap { String(data: $0, encoding: .utf8) }
         }
     }
 
+    /// Deletes every value of this service (and access group), in one transaction.
     public func removeAll() throws(SecureStorageError) {
         let status = SecItemDelete(query(nil) as CFDictionary)
         if status != errSecItemNotFound { try check(status) }
@@ -144,7 +151,9 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
         try check(status)
-        guard let attributes = result as? [String: Any] else { throw .underlying(errSecInternalComponent) }
+        // Read the three keys straight from the dictionary: bridging all of it to
+        // `[String: Any]` would cost more than the keychain lookup itself.
+        guard let attributes = result as? NSDictionary else { throw .underlying(errSecInternalComponent) }
         let typeCode = (attributes[kSecAttrType as String] as? NSNumber)?.int64Value
         let value = StoredValue(data: attributes[kSecValueData as String] as? Data ?? Data(), kind: StoredValue.Kind(typeCode: typeCode))
         return (value, (attributes[kSecAttrAccessible as String] as? String).flatMap(Protection.init(secAttrAccessible:)))

@@ -79,6 +79,12 @@ extension SecureStore {
         get throws(SecureStorageError) { try string(for: key) }
     }
 
+    /// The value of type `Value` under `key`, or `nil`: `try storage["profile", as: Profile.self]`.
+    /// - Throws: `.decodingFailed` when the stored value is not a `Value`.
+    public subscript<Value: Decodable>(key: String, as type: Value.Type) -> Value? {
+        get throws(SecureStorageError) { try value(type, for: key) }
+    }
+
     /// The boolean under `key`, or `nil`.
     public func bool(for key: String) throws(SecureStorageError) -> Bool? { try value(Bool.self, for: key) }
 

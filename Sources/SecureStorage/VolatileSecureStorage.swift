@@ -13,7 +13,7 @@ import KeychainServices
 /// try session.persist()          // now also in the keychain
 /// session.clear()                // gone from memory
 /// ```
-public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, @unchecked Sendable {
+public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, Sendable {
     /// The per-process key; it never leaves memory and dies with the process.
     private static let processKey = SymmetricKey(size: .bits256)
 
@@ -61,6 +61,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
 
     // MARK: - SecureStore
 
+    /// Seals `value` under the per-process key, replacing any previous value in place.
     public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
         let entry = try seal(value, key: key, sensitivity: sensitivity ?? defaultSensitivity)
         contents.withLock { contents in
@@ -71,6 +72,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
         }
     }
 
+    /// Seals `value` only if nothing is stored under `key`; otherwise throws `.duplicate`.
     public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
         let entry = try seal(value, key: key, sensitivity: sensitivity ?? defaultSensitivity)
         try contents.withLock { (contents: inout Contents) throws(SecureStorageError) in
@@ -80,24 +82,30 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
         }
     }
 
+    /// Opens the value under `key`, or returns `nil`.
     public func storedValue(for key: String) throws(SecureStorageError) -> StoredValue? {
         guard let entry = contents.withLock({ $0.entries[key] }) else { return nil }
         return try open(entry, key: key)
     }
 
+    /// Wipes the value under `key`.
+    /// - Returns: `false` when there was nothing to wipe.
     @discardableResult
     public func deleteSecret(for key: String) throws(SecureStorageError) -> Bool {
         contents.withLock { $0.wipe(key) }
     }
 
+    /// Whether a value is held under `key`.
     public func contains(_ key: String) throws(SecureStorageError) -> Bool {
         contents.withLock { $0.entries[key] != nil }
     }
 
+    /// Every key held, in the order first stored.
     public func allKeys() throws(SecureStorageError) -> [String] {
         contents.withLock { $0.order }
     }
 
+    /// Wipes every value; the same as ``clear()``.
     public func removeAll() throws(SecureStorageError) { clear() }
 
     /// Wipes every value from memory.

@@ -87,6 +87,27 @@ final class TamperTests: XCTestCase {
         XCTAssertKeychainError(.integrityViolation, try test.keychain.find(query("svc", "acct"), returning: .data))
     }
 
+    /// Values of the wrong type (SQLite columns accept any) are integrity errors, not crashes.
+    func testWrongTypedColumnValuesAreDetectedWithoutCrashing() throws {
+        for edit in ["row_version = 'seven'", "secret = 12", "item_id = 'text'", "synchronizable = x'00ff'", "synchronizable = 1"] {
+            let test = try TestKeychain()
+            try test.keychain.add(password("svc", "acct", "value"))
+            try test.tamper { db in try db.execute(sql: "UPDATE items SET \(edit)") }
+            var anySync = query("svc", "acct")
+            anySync.synchronizable = .any
+            XCTAssertKeychainError(.integrityViolation, try test.keychain.find(anySync, returning: .data), edit)
+        }
+    }
+
+    func testWrongTypedHeaderOrKeybagValuesAreRefusedWithoutCrashing() throws {
+        for edit in ["UPDATE vault_header SET keybag_generation = 'x'", "UPDATE vault_header SET vault_id = 42",
+                     "UPDATE vault_header SET scrypt_salt = x'00'", "UPDATE keybag SET wrapped_key = 7"] {
+            let test = try TestKeychain()
+            try test.tamper { db in try db.execute(sql: edit) }
+            XCTAssertKeychainError(.integrityViolation, try test.reopen(), edit)
+        }
+    }
+
     func testTamperedKeybagOrHeaderIsRefused() throws {
         let test = try TestKeychain()
         try test.tamper { db in

@@ -48,6 +48,8 @@ final class TypedValueTests: StorageTestCase {
                               tags: ["a", "b"], limits: ["daily": 1000.5], expires: Date(timeIntervalSince1970: 1_900_000_000), nickname: nil)
         try storage.set(profile, for: "profile", sensitivity: .private)
         XCTAssertEqual(try storage.value(Profile.self, for: "profile"), profile)
+        XCTAssertEqual(try storage["profile", as: Profile.self], profile)
+        XCTAssertStorageError(.decodingFailed(type: "Int"), try storage["profile", as: Int.self])
         XCTAssertEqual(try storage.value([Address].self, for: "missing"), nil)
     }
 

@@ -5,7 +5,13 @@ import Foundation
 /// truncated to 16 bytes. They let SQLite match attributes and enforce Apple's duplicate rule
 /// without storing any name in clear; without the key they cannot be tested against guesses.
 struct BlindIndexer: Sendable {
-    let key: SymmetricKey
+    /// HMAC state with the key already absorbed; each index copies it, which saves the key
+    /// schedule (padding, two hash blocks, allocations) on every lookup.
+    private let keyed: HMAC<SHA256>
+
+    init(key: SymmetricKey) {
+        keyed = HMAC(key: key)
+    }
 
     static let length = 16
 
@@ -40,7 +46,9 @@ struct BlindIndexer: Sendable {
         var writer = ByteWriter()
         writer.appendLengthPrefixed(domain)
         for part in parts { writer.appendLengthPrefixed(part) }
-        return Data(HMAC<SHA256>.authenticationCode(for: writer.data, using: key)).prefix(Self.length)
+        var hmac = keyed
+        hmac.update(data: writer.data)
+        return Data(hmac.finalize()).prefix(Self.length)
     }
 
     /// Bytes that compare equal exactly when Apple's keychain compares values equal: strings and

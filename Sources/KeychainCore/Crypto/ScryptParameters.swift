@@ -44,29 +44,3 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-/// How hard a passphrase is made to guess when it is set or changed.
-public enum PassphraseHardening: Sendable, Hashable {
-    /// Keep N at the memory budget `2^memoryLogN` and raise p until one derivation takes at
-    /// least `target` on this machine (never below ``ScryptParameters/floor``).
-    case calibrated(target: Duration = .milliseconds(500), memoryLogN: Int = 17)
-    /// Use exactly these parameters.
-    case fixed(ScryptParameters)
-
-    /// The parameters to use for a new passphrase on this machine.
-    func parameters() throws(KeychainError) -> ScryptParameters {
-        switch self {
-        case .fixed(let parameters):
-            return parameters
-        case .calibrated(let target, let memoryLogN):
-            let base = ScryptParameters(logN: max(memoryLogN, ScryptParameters.floor.logN))
-            let clock = ContinuousClock()
-            let start = clock.now
-            _ = try base.deriveKey(passphrase: "calibration", salt: Data(count: 16))
-            let elapsed = clock.now - start
-            let ratio = target / max(elapsed, .milliseconds(1))
-            return ScryptParameters(logN: base.logN, blockSize: base.blockSize,
-                                    parallelism: max(1, min(64, Int(ratio.rounded(.up)))))
-        }
-    }
-}

@@ -133,8 +133,10 @@ final class KeyStore: @unchecked Sendable {
     static func fetchKeybag(_ db: Database) throws -> [KeybagSlot: Data] {
         var keybag: [KeybagSlot: Data] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT slot, wrapped_key FROM keybag") {
-            guard let slot = KeybagSlot(name: row["slot"]) else { throw KeychainError.tampered("the keybag has an unknown slot") }
-            keybag[slot] = row["wrapped_key"]
+            guard let slot = KeybagSlot(name: try row.checked(0, "slot", in: "keybag")) else {
+                throw KeychainError.tampered("the keybag has an unknown slot")
+            }
+            keybag[slot] = try row.checked(1, "wrapped_key", in: "keybag")
         }
         return keybag
     }

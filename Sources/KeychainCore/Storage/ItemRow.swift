@@ -12,6 +12,8 @@ struct ItemRow: Sendable {
     var rowVersion: Int64
     var sealed: SealedItem
 
+    /// The columns ``init(row:)`` reads, in this order (it reads by position: a name lookup is
+    /// case-insensitive and costs more than the rest of decoding a row).
     static let columns = "id, item_id, item_class, accessibility, synchronizable, group_index, service_index, account_index, server_index, link_index, primary_key_index, row_version, metadata_key, metadata, secret_key, secret"
 
     init(rowID: Int64?, itemID: UUID, itemClass: ItemClass, accessibility: Accessibility, synchronizable: Bool,
@@ -26,26 +28,32 @@ struct ItemRow: Sendable {
         self.sealed = sealed
     }
 
-    /// Reads a row, refusing values no code of ours writes (they mean the file was edited).
+    /// Reads a row selected with ``columns``, refusing values no code of ours writes (they mean
+    /// the file was edited): a wrong type or a NULL is an integrity error, never a crash.
     init(row: Row) throws {
-        guard let idBytes: Data = row["item_id"], let itemID = UUID(bytes: idBytes) else {
+        func column<Value: DatabaseValueConvertible>(_ index: Int, _ name: String) throws -> Value {
+            try row.checked(index, name, in: "items")
+        }
+        guard row.count == 16 else { throw KeychainError.tampered("an item row has \(row.count) columns, not 16") }
+        guard let itemID = UUID(bytes: try column(1, "item_id")) else {
             throw KeychainError.tampered("an item row has no valid item id")
         }
-        guard let className: String = row["item_class"], let itemClass = ItemClass(rawValue: className), itemClass.isStored else {
+        guard let itemClass = ItemClass(rawValue: try column(2, "item_class")), itemClass.isStored else {
             throw KeychainError.tampered("an item row names an unknown class")
         }
-        guard let accessName: String = row["accessibility"], let accessibility = Accessibility(rawValue: accessName) else {
+        guard let accessibility = Accessibility(rawValue: try column(3, "accessibility")) else {
             throw KeychainError.tampered("an item row names an unknown accessibility")
         }
         self.init(
-            rowID: row["id"], itemID: itemID, itemClass: itemClass, accessibility: accessibility,
-            synchronizable: row["synchronizable"],
-            indexes: ItemIndexes(group: row["group_index"], service: row["service_index"], account: row["account_index"],
-                                 server: row["server_index"], identityLink: row["link_index"],
-                                 primaryKey: row["primary_key_index"], tags: []),
-            rowVersion: row["row_version"],
-            sealed: SealedItem(wrappedMetadataKey: row["metadata_key"], metadata: row["metadata"],
-                               wrappedSecretKey: row["secret_key"], secret: row["secret"]))
+            rowID: try column(0, "id"), itemID: itemID, itemClass: itemClass, accessibility: accessibility,
+            synchronizable: try column(4, "synchronizable"),
+            indexes: ItemIndexes(group: try column(5, "group_index"), service: try column(6, "service_index"),
+                                 account: try column(7, "account_index"), server: try column(8, "server_index"),
+                                 identityLink: try column(9, "link_index"), primaryKey: try column(10, "primary_key_index"),
+                                 tags: []),
+            rowVersion: try column(11, "row_version"),
+            sealed: SealedItem(wrappedMetadataKey: try column(12, "metadata_key"), metadata: try column(13, "metadata"),
+                               wrappedSecretKey: try column(14, "secret_key"), secret: try column(15, "secret")))
     }
 
     func binding(vaultID: UUID) -> ItemBinding {

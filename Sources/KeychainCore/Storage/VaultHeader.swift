@@ -21,14 +21,15 @@ struct VaultHeader: Sendable, Equatable {
 
     static func fetch(_ db: Database) throws -> VaultHeader? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM vault_header WHERE id = 1")) else { return nil }
-        guard let idBytes: Data = row["vault_id"], let vaultID = UUID(bytes: idBytes) else {
+        func column<Value: DatabaseValueConvertible>(_ name: String) throws -> Value { try row.checked(name, in: "vault_header") }
+        guard let vaultID = UUID(bytes: try column("vault_id")) else {
             throw KeychainError.tampered("the keychain header has no valid vault id")
         }
-        var header = VaultHeader(formatVersion: row["format_version"], vaultID: vaultID,
-                                 keybagGeneration: row["keybag_generation"], passphrase: nil)
-        if let salt: Data = row["scrypt_salt"] {
-            header.passphrase = (salt, ScryptParameters(logN: row["scrypt_log_n"], blockSize: row["scrypt_block_size"],
-                                                        parallelism: row["scrypt_parallelism"]))
+        var header = VaultHeader(formatVersion: try column("format_version"), vaultID: vaultID,
+                                 keybagGeneration: try column("keybag_generation"), passphrase: nil)
+        if let salt: Data = try column("scrypt_salt") {
+            header.passphrase = (salt, ScryptParameters(logN: try column("scrypt_log_n"), blockSize: try column("scrypt_block_size"),
+                                                        parallelism: try column("scrypt_parallelism")))
         }
         return header
     }
