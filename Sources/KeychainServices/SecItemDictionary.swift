@@ -9,10 +9,7 @@ import KeychainCore
 /// after the entitlement checks of step 2.
 struct SecItemDictionary {
     /// `kSecAttrSynchronizable`, which may also be `kSecAttrSynchronizableAny`.
-    enum Synchronizable: Equatable {
-        case value(Bool)
-        case any
-    }
+    typealias Synchronizable = SecValue.Synchronizable
 
     var itemClass: ItemClass?
     var classWasGiven = false
@@ -49,7 +46,9 @@ struct SecItemDictionary {
         }
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
-                fail(SecItemStatus.parameter("A dictionary key is not a string (\(type(of: rawKey)))."))
+                fail(SecValue.isNumber(rawKey)
+                     ? KeychainError(.noSuchAttribute, "A dictionary key is a number (\(rawKey)), which names no attribute.")
+                     : SecItemStatus.parameter("A dictionary key is not a string (\(type(of: rawKey)))."))
                 continue
             }
             if value is NSNull {
@@ -68,6 +67,7 @@ struct SecItemDictionary {
             parseAttribute(key, value)
             return
         }
+        guard key.utf16.count > 1 else { return fail(SecItemStatus.parameter("Unknown key \(key).")) }
         switch key.first {
         case "c":
             guard key == "class" else { return fail(SecItemStatus.parameter("Unknown key \(key).")) }
@@ -111,17 +111,10 @@ struct SecItemDictionary {
             }
             accessControl = control
         case "sync":
-            if SecValue.string(value) == "syna" {
-                synchronizable = .any
-            } else if let flag = SecValue.boolean(value) {
-                synchronizable = .value(flag)
-            } else if case .integer(let number) = SecValue.integer(value) {
-                synchronizable = .value(number != 0)
-            } else if let text = SecValue.string(value), let number = Int(text) {
-                synchronizable = .value(number != 0)
-            } else {
-                fail(SecItemStatus.parameter("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny."))
+            guard let setting = SecValue.synchronizable(value) else {
+                return fail(SecItemStatus.parameter("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny."))
             }
+            synchronizable = setting
         default:
             do {
                 attributes[AttributeKey(rawValue: key)] = try SecValue.attribute(value, key: key)
@@ -206,6 +199,10 @@ struct SecItemDictionary {
             valueRef = value
         case "v_PersistentRef":
             guard let bytes = SecValue.data(value), let reference = PersistentReference(data: bytes) else {
+                if let bytes = SecValue.data(value), [12, 20].contains(bytes.count), bytes.prefix(4) == Data("apls".utf8) {
+                    // A well-formed reference to the legacy AppleShare class, which has no table (§1.1).
+                    return fail(KeychainError(.noSuchClass, "kSecValuePersistentRef names kSecClassAppleSharePassword, which this keychain does not store."))
+                }
                 return fail(SecItemStatus.parameter("kSecValuePersistentRef is not a persistent reference."))
             }
             persistentReference = reference

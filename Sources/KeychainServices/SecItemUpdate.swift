@@ -31,7 +31,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
             throw SecItemStatus.parameter("A legacy persistent reference cannot be combined with attributes.")
         }
         var itemChanges = try changes.itemChanges(for: request.itemClass ?? request.persistentReference?.itemClass)
-        if let control = changes.accessControl, itemChanges.attributes[.accessible] != nil, control.accessibility.rawValue != itemChanges.attributes[.accessible]?.stringValue {
+        if changes.accessControl != nil, itemChanges.attributes[.accessible] != nil {
             throw SecItemStatus.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both.")
         }
         if let control = changes.accessControl { itemChanges.attributes[.accessible] = .string(control.accessibility.rawValue) }
@@ -54,7 +54,9 @@ struct SecItemChanges {
     init(_ dictionary: CFDictionary) {
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
-                record(SecItemStatus.parameter("A key of attributesToUpdate is not a string."))
+                record(SecValue.isNumber(rawKey)
+                       ? KeychainError(.noSuchAttribute, "A key of attributesToUpdate is a number (\(rawKey)), which names no attribute.")
+                       : SecItemStatus.parameter("A key of attributesToUpdate is not a string."))
                 continue
             }
             switch key {
@@ -66,6 +68,8 @@ struct SecItemChanges {
                 data = bytes
             case "musr", "nleg":
                 continue
+            case "clip":
+                record(SecItemStatus.parameter("The private attribute clip is not accepted."))
             case "accc":
                 guard let control = value as? SecAccessControl else {
                     record(SecItemStatus.parameter("kSecAttrAccessControl must be a SecAccessControl."))
@@ -73,8 +77,8 @@ struct SecItemChanges {
                 }
                 accessControl = control
             case "sync":
-                guard let flag = SecValue.boolean(value) ?? SecValue.integer(value).flatMap({ if case .integer(let n) = $0 { n != 0 } else { nil } }) else {
-                    record(SecItemStatus.parameter("kSecAttrSynchronizable in attributesToUpdate must be a boolean."))
+                guard case .value(let flag) = SecValue.synchronizable(value) else {
+                    record(SecItemStatus.parameter("kSecAttrSynchronizable in attributesToUpdate must be a boolean (kSecAttrSynchronizableAny is only for searches)."))
                     continue
                 }
                 synchronizable = flag

@@ -44,6 +44,27 @@ enum SecValue {
         case fractional
     }
 
+    /// Whether a dictionary key is a number (Apple treats such a key as an unknown attribute).
+    static func isNumber(_ value: Any) -> Bool {
+        value is NSNumber && !(value is String) && !(value is NSString)
+    }
+
+    /// `kSecAttrSynchronizable`'s value: a boolean, a number or a numeric string (§2.3), or
+    /// `kSecAttrSynchronizableAny` (`nil` for anything else).
+    static func synchronizable(_ value: Any) -> Synchronizable? {
+        if string(value) == "syna" { return .any }
+        if let flag = boolean(value) { return .value(flag) }
+        if case .integer(let number) = integer(value) { return .value(number != 0) }
+        if let text = string(value), let number = Int(text) { return .value(number != 0) }
+        return nil
+    }
+
+    /// A `kSecAttrSynchronizable` setting.
+    enum Synchronizable: Equatable {
+        case value(Bool)
+        case any
+    }
+
     static func date(_ value: Any) -> Date? {
         if let date = value as? Date { return date }
         return (value as? NSDate).map { Date(timeIntervalSinceReferenceDate: $0.timeIntervalSinceReferenceDate) }

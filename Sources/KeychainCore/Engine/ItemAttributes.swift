@@ -26,7 +26,8 @@ enum ItemAttributes {
             attributes[key] = value
         }
         attributes[.accessGroup] = attributes[.accessGroup] ?? .string(defaultAccessGroup)
-        attributes[.accessible] = attributes[.accessible] ?? .string(item.itemClass.defaultAccessibility.rawValue)
+        attributes[.accessible] = attributes[.accessible]
+            ?? .string(item.itemClass.defaultAccessibility(inAccessGroup: attributes[.accessGroup]?.stringValue).rawValue)
         attributes[.synchronizable] = .number(attributes[.synchronizable]?.numberValue.map { $0 != 0 ? 1 : 0 } ?? 0)
         attributes[.creationDate] = .date(now)
         attributes[.modificationDate] = .date(now)

@@ -76,9 +76,13 @@ extension Keychain {
                   data: options.contains(.data) ? (item.data ?? Data()) : nil)
     }
 
-    /// Attributes as Apple returns them: `sha1` only together with data (§4.5).
+    /// Attributes that reveal or derive from secret data, returned only when data is asked for
+    /// too: the data's SHA-1 and the internet-password extra secret blobs (§1.2).
+    static let secretDerivedAttributes: Set<AttributeKey> = ["sha1", "binn", "bini", "bin0", "bin1", "bin2", "bin3"]
+
+    /// Attributes as Apple returns them: ``secretDerivedAttributes`` only together with data (§4.5).
     static func returnedAttributes(_ attributes: [AttributeKey: AttributeValue], options: ReturnOptions) -> [AttributeKey: AttributeValue] {
         guard options.contains(.attributes) else { return [:] }
-        return options.contains(.data) ? attributes : attributes.filter { $0.key != .sha1 }
+        return options.contains(.data) ? attributes : attributes.filter { !secretDerivedAttributes.contains($0.key) }
     }
 }

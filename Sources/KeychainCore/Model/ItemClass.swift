@@ -26,4 +26,11 @@ public enum ItemClass: String, CaseIterable, Sendable, Hashable, Codable {
     public var defaultAccessibility: Accessibility {
         self == .certificate ? .always : .whenUnlocked
     }
+
+    /// The default accessibility of an item of this class added to `accessGroup`: items of the
+    /// push service's group `com.apple.apsd` are `kSecAttrAccessibleAlwaysThisDeviceOnly` whatever
+    /// their class (Apple checks the group before the class), others ``defaultAccessibility``.
+    public func defaultAccessibility(inAccessGroup accessGroup: String?) -> Accessibility {
+        accessGroup == "com.apple.apsd" ? .alwaysThisDeviceOnly : defaultAccessibility
+    }
 }
