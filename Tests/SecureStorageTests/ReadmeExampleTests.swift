@@ -1,0 +1,48 @@
+import Foundation
+import KeychainServices
+import SecureStorage
+import XCTest
+
+/// The README's "SecureStorage in five minutes" snippets, run as written, so the documentation
+/// cannot drift from the API.
+final class ReadmeExampleTests: StorageTestCase {
+    struct Profile: Codable, Equatable { var id: Int; var scopes: [String] }
+
+    func testFiveMinuteTour() throws {
+        let apiKey = "key-123", refreshToken = "refresh-456"
+
+        try storage.storeSecret(Data(apiKey.utf8), for: "api.key")
+        try storage.set(refreshToken, for: "auth.refresh", sensitivity: .private)
+        try storage.set(Profile(id: 7, scopes: ["read"]), for: "profile")
+        try storage.set(true, for: "onboarded", sensitivity: .public)
+
+        let key = try storage.readSecret(for: "api.key")
+        let refresh = try storage.string(for: "auth.refresh")
+        let profile = try storage.value(Profile.self, for: "profile")
+        let onboarded = try storage["onboarded", as: Bool.self]
+        let keys = try storage.allKeys()
+        XCTAssertEqual(key, Data(apiKey.utf8))
+        XCTAssertEqual(refresh, refreshToken)
+        XCTAssertEqual(profile, Profile(id: 7, scopes: ["read"]))
+        XCTAssertEqual(onboarded, true)
+        XCTAssertEqual(keys, ["api.key", "auth.refresh", "profile", "onboarded"])
+        XCTAssertEqual(try storage.protection(of: "api.key"), .whenUnlockedThisDeviceOnly)
+        XCTAssertEqual(try storage.protection(of: "auth.refresh"), .afterFirstUnlockThisDeviceOnly)
+        XCTAssertEqual(try storage.protection(of: "onboarded"), .afterFirstUnlock)
+
+        XCTAssertTrue(try storage.deleteSecret(for: "api.key"))
+        try storage.removeAll()
+        XCTAssertEqual(try storage.allKeys(), [])
+    }
+
+    func testVolatileTour() throws {
+        let otpSeed = Data([1, 2, 3])
+        let session = VolatileSecureStorage(persistingTo: storage)
+        try session.set(otpSeed, for: "otp.seed")
+        try session.persist()
+        XCTAssertEqual(try storage.readSecret(for: "otp.seed"), otpSeed)
+        session.clear()
+        XCTAssertEqual(try session.load(), 1)
+        XCTAssertEqual(try session.value(Data.self, for: "otp.seed"), otpSeed)
+    }
+}
