@@ -46,6 +46,12 @@ final class SecurityAPISurfaceTests: XCTestCase {
             (errSecDecode, -26275, "Unable to decode the provided data."),
             (errSecMissingEntitlement, -34018, "A required entitlement isn't present."),
             (errSecRestrictedAPI, -34020, "Client is restricted and is not permitted to perform this operation."),
+            // SecBase.h beyond the spec's table: the certificate, trust and CSSM ranges.
+            (errSecCreateChainFailed, -25318, "One or more certificates required to validate this certificate cannot be found."),
+            (errSecServiceNotAvailable, -67585, "The required service is not available."),
+            (errSecConversionError, -67594, "A conversion error has occurred."),
+            (errSecNotTrusted, -67843, "The certificate was not trusted."),
+            (errSecInvalidEncoding, -67853, "The encoding was not valid."),
         ]
         for (constant, value, message) in expected {
             XCTAssertEqual(constant, value)
