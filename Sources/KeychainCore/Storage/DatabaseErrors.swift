@@ -20,7 +20,7 @@ enum DatabaseErrors {
         case .SQLITE_READONLY:
             return KeychainError(.readOnly, "The keychain at \(path) is read-only: \(reason).")
         case .SQLITE_IOERR:
-            return KeychainError(.ioError, "I/O error on the keychain at \(path): \(reason).")
+            return KeychainError(.ioError, "I/O error on the keychain at \(path): \(reason). The disk may be full, over a size limit or failing; the operation did not complete and stored items are unchanged. Free some space or check the disk, then retry.")
         case .SQLITE_NOMEM:
             return KeychainError(.outOfMemory, "Out of memory while using the keychain at \(path).")
         case .SQLITE_NOTADB:
