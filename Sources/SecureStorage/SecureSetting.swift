@@ -14,7 +14,9 @@ import Foundation
 ///
 /// Property getters and setters cannot throw: reading gives `nil` on failure and a failed write
 /// leaves the previous value in place; ``SecureSettingAccess/lastError`` tells what went wrong.
-/// Use the projected value (`$token`) where failures matter. Setting `nil` deletes the value.
+/// Use the projected value (`$token`) where failures matter. Setting `nil` deletes the value if
+/// it is readable now (a read that failed while locked must not turn into a delete);
+/// `$token.remove()` deletes it regardless.
 @propertyWrapper
 public struct SecureSetting<Value: Codable & Sendable>: Sendable {
     /// The throwing view of the setting (`$name`).
@@ -26,9 +28,19 @@ public struct SecureSetting<Value: Codable & Sendable>: Sendable {
     }
 
     /// The value, or `nil` when none is stored or it cannot be read.
+    ///
+    /// Setting `nil` deletes the value only when it is readable now: `token = token.map(refresh)`
+    /// while the device is locked reads `nil` and must not delete the stored token (the seeds/002
+    /// loss). Use `$token.remove()` to delete regardless.
     public var wrappedValue: Value? {
         get { try? projectedValue.read() }
-        nonmutating set { try? projectedValue.write(newValue) }
+        nonmutating set {
+            if let newValue {
+                try? projectedValue.write(newValue)
+            } else {
+                try? projectedValue.removeIfReadable()
+            }
+        }
     }
 }
 
@@ -60,6 +72,19 @@ public struct SecureSettingAccess<Value: Codable & Sendable>: Sendable {
     public func write(_ value: Value?) throws(SecureStorageError) {
         try recording { () throws(SecureStorageError) in
             if let value { try store.set(value, for: key, sensitivity: sensitivity) } else { try store.deleteSecret(for: key) }
+        }
+    }
+
+    /// Deletes the value, even while it cannot be read (deletes work on a locked device).
+    public func remove() throws(SecureStorageError) {
+        try write(nil)
+    }
+
+    /// Deletes the value only if it can be read now; throws `.locked` (and keeps it) otherwise.
+    func removeIfReadable() throws(SecureStorageError) {
+        try recording { () throws(SecureStorageError) in
+            _ = try store.storedValue(for: key)
+            try store.deleteSecret(for: key)
         }
     }
 

@@ -29,7 +29,12 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
 
     /// The service all keys belong to (`kSecAttrService`).
     public let service: String
-    /// The access group shared with other apps or extensions, or `nil` for the app's default group.
+    /// The access group shared with other apps or extensions.
+    ///
+    /// With `nil`, new values go to the app's default group (its first entitled group) and reads,
+    /// ``allKeys()`` and ``removeAll()`` cover this service in *every* group the app is entitled
+    /// to, as Apple's keychain searches do. Give a group to confine a storage to it, e.g. so a
+    /// logout in the app does not remove an extension's values.
     public let accessGroup: String?
     /// The sensitivity of values stored without one.
     public let defaultSensitivity: Sensitivity
@@ -54,15 +59,20 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
 
     // MARK: - SecureStore
 
-    /// Stores `value`, replacing any previous one atomically: an update of the existing item
-    /// (data and protection in one transaction), or an add when there is none.
+    /// Stores `value`, replacing any previous one atomically: an update of the existing item, or
+    /// an add when there is none.
+    ///
+    /// With a `sensitivity`, the value is (re)protected accordingly in the same transaction.
+    /// Without one, an existing value keeps its protection (a token refresh never weakens a
+    /// `.topSecret` value or makes a `.private` one unreadable in the background) and a new value
+    /// gets ``defaultSensitivity``.
     public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
-        try write(value, for: key, protection: try protection(for: sensitivity), insertOnly: false)
+        try write(value, for: key, sensitivity: sensitivity, insertOnly: false)
     }
 
     /// Stores `value` only if nothing is stored under `key` yet.
     public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
-        try write(value, for: key, protection: try protection(for: sensitivity), insertOnly: true)
+        try write(value, for: key, sensitivity: sensitivity, insertOnly: true)
     }
 
     /// The value stored under `key` with its kind, or `nil` when there is none.
@@ -89,7 +99,9 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         return true
     }
 
-    /// Every key of this service (and access group), in the order they were first stored.
+    /// Every key of this service (in ``accessGroup``, or in every entitled group when it is
+    /// `nil`), in the order the keychain returns them: the order first stored on Linux.
+    /// Throws `.locked` while any of them needs the device unlocked.
     public func allKeys() throws(SecureStorageError) -> [String] {
         var query = self.query(nil)
         query[kSecMatchLimit as String] = kSecMatchLimitAll
@@ -104,7 +116,8 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Deletes every value of this service (and access group), in one transaction.
+    /// Deletes every value of this service (in ``accessGroup``, or in every entitled group when
+    /// it is `nil`), in one transaction. Works while locked.
     public func removeAll() throws(SecureStorageError) {
         let status = SecItemDelete(query(nil) as CFDictionary)
         if status != errSecItemNotFound { try check(status) }
@@ -116,9 +129,10 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// item before and after, and never a moment without it. While locked, a move that needs
     /// the device unlocked fails with `.locked` and changes nothing.
     public func changeProtection(of key: String, to sensitivity: Sensitivity) throws(SecureStorageError) {
-        let protection = try protection(for: sensitivity)
-        try check(SecItemUpdate(query(key) as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary),
-                  protection: protection)
+        try withPasscodeFallback(sensitivity) { (protection) throws(SecureStorageError) in
+            try check(SecItemUpdate(query(key) as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary),
+                      protection: protection)
+        }
     }
 
     /// Moves every value of this service stored with `old` protection (e.g. the deprecated
@@ -126,13 +140,14 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// - Returns: `false` when no value had the old protection.
     @discardableResult
     public func migrateProtection(from old: Protection, to sensitivity: Sensitivity) throws(SecureStorageError) -> Bool {
-        let protection = try protection(for: sensitivity)
         var query = self.query(nil)
         query[kSecAttrAccessible as String] = old.secAttrAccessible
-        let status = SecItemUpdate(query as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary)
-        if status == errSecItemNotFound { return false }
-        try check(status, protection: protection)
-        return true
+        return try withPasscodeFallback(sensitivity) { (protection) throws(SecureStorageError) -> Bool in
+            let status = SecItemUpdate(query as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary)
+            if status == errSecItemNotFound { return false }
+            try check(status, protection: protection)
+            return true
+        }
     }
 
     /// The protection the value under `key` is stored with, or `nil`.
@@ -159,28 +174,41 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         return (value, (attributes[kSecAttrAccessible as String] as? String).flatMap(Protection.init(secAttrAccessible:)))
     }
 
-    private func write(_ value: StoredValue, for key: String, protection: Protection, insertOnly: Bool) throws(SecureStorageError) {
-        var attributes: [String: Any] = [kSecValueData as String: value.data, kSecAttrAccessible as String: protection.secAttrAccessible]
-        if let code = value.kind.typeCode { attributes[kSecAttrType as String] = NSNumber(value: code) }
-        do {
-            if !insertOnly {
-                let status = SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary)
-                if status != errSecItemNotFound { return try check(status, protection: protection) }
-            }
-            let status = SecItemAdd(query(key).merging(attributes) { $1 } as CFDictionary, nil)
-            if status == errSecDuplicateItem && !insertOnly {
+    /// How many times a write retries when another writer adds or deletes the same key between
+    /// its update and its add.
+    private static let writeAttempts = 8
+
+    private func write(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, insertOnly: Bool) throws(SecureStorageError) {
+        var contents: [String: Any] = [kSecValueData as String: value.data]
+        if let code = value.kind.typeCode { contents[kSecAttrType as String] = NSNumber(value: code) }
+        try withPasscodeFallback(sensitivity ?? defaultSensitivity) { (protection) throws(SecureStorageError) in
+            var created = contents
+            created[kSecAttrAccessible as String] = protection.secAttrAccessible
+            // Without an explicit sensitivity an existing value keeps its protection.
+            let changes = sensitivity == nil ? contents : created
+            for _ in 0..<Self.writeAttempts {
+                if !insertOnly {
+                    let status = SecItemUpdate(query(key) as CFDictionary, changes as CFDictionary)
+                    if status != errSecItemNotFound { return try check(status, protection: protection) }
+                }
+                let status = SecItemAdd(query(key).merging(created) { $1 } as CFDictionary, nil)
                 // Another writer added it between our update and add: update theirs.
-                return try check(SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary), protection: protection)
+                if status == errSecDuplicateItem && !insertOnly { continue }
+                return try check(status, protection: protection, adding: true)
             }
-            try check(status, protection: protection)
-        } catch .passcodeRequired where passcodeFallback == .storeAsSecret {
-            Self.logger.notice("no passcode: storing a topSecret value as secret", metadata: ["service": "\(service)"])
-            try write(value, for: key, protection: Sensitivity.secret.protection, insertOnly: insertOnly)
+            throw .underlying(errSecDuplicateItem)
         }
     }
 
-    private func protection(for sensitivity: Sensitivity?) throws(SecureStorageError) -> Protection {
-        (sensitivity ?? defaultSensitivity).protection
+    /// Runs `body` with the protection of `sensitivity`; when that is `.topSecret`, no passcode
+    /// is set and ``passcodeFallback`` allows it, runs it again with `.secret`'s.
+    private func withPasscodeFallback<T>(_ sensitivity: Sensitivity, _ body: (Protection) throws(SecureStorageError) -> T) throws(SecureStorageError) -> T {
+        do {
+            return try body(sensitivity.protection)
+        } catch .passcodeRequired where passcodeFallback == .storeAsSecret {
+            Self.logger.notice("no passcode: storing a topSecret value as secret", metadata: ["service": "\(service)"])
+            return try body(Sensitivity.secret.protection)
+        }
     }
 
     /// The query naming one key (or, with `nil`, every key) of this service.
@@ -196,10 +224,13 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     }
 
     /// Throws the error for a status; a missing passcode for a passcode-only protection is
-    /// reported as ``SecureStorageError/passcodeRequired``.
-    private func check(_ status: OSStatus, protection: Protection? = nil) throws(SecureStorageError) {
+    /// reported as ``SecureStorageError/passcodeRequired`` (iOS says `errSecAuthFailed`; before
+    /// iOS 9.2 an add said `errSecDecode`, which for an add cannot mean a damaged item).
+    private func check(_ status: OSStatus, protection: Protection? = nil, adding: Bool = false) throws(SecureStorageError) {
         guard let error = SecureStorageError(status: status) else { return }
-        if error == .authenticationFailed && protection == .whenPasscodeSetThisDeviceOnly { throw .passcodeRequired }
+        if protection == .whenPasscodeSetThisDeviceOnly && (error == .authenticationFailed || (adding && error == .integrityViolation)) {
+            throw .passcodeRequired
+        }
         Self.logger.debug("keychain call failed", metadata: ["service": "\(service)", "status": "\(status)"])
         throw error
     }

@@ -30,6 +30,9 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
     case integrityViolation
     /// The stored value is not a `type`.
     case decodingFailed(type: String)
+    /// A value of `type` could not be encoded for storage (e.g. a `Double.nan` as JSON); nothing
+    /// was stored.
+    case encodingFailed(type: String)
     /// Any other keychain status.
     case underlying(OSStatus)
 
@@ -56,7 +59,7 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
         case .duplicate: errSecDuplicateItem
         case .missingEntitlement: errSecMissingEntitlement
         case .integrityViolation: errSecDecode
-        case .decodingFailed: nil
+        case .decodingFailed, .encodingFailed: nil
         case .underlying(let status): status
         }
     }
@@ -65,11 +68,11 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .notFound:
-            "No value is stored under this key."
+            "No value is stored under this key. Store one first, or read with a method that returns nil for a missing value (data(for:), string(for:), value(_:for:))."
         case .locked:
-            "The device is locked and this value's protection needs it unlocked. Nothing was changed: the previous value is still stored. Retry after the user unlocks, or store values needed in the background as .private."
+            "The device is locked and this value's protection needs it unlocked. The value was not read or written; a stored value is kept as it was. Retry after the user unlocks, or store values needed in the background as .private."
         case .authenticationFailed:
-            "Authentication failed (wrong passphrase or credentials). Nothing was changed; ask again."
+            "Authentication failed (wrong passphrase or credentials). Nothing was changed. Ask the user for the passphrase again."
         case .passcodeRequired:
             ".topSecret values need a device passcode (on Linux, a keychain passphrase) and none is set. Ask the user to set one, or store the value as .secret."
         case .duplicate:
@@ -79,10 +82,18 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
         case .integrityViolation:
             "The stored value failed its integrity check: the keychain was modified outside this library or is corrupted. It was not returned. Delete and store it again."
         case .decodingFailed(let type):
-            "The stored value is not a \(type). Read it with the type it was stored as, or store it again."
+            "The stored value cannot be read as \(type). Read it with the type it was stored as, or store it again."
+        case .encodingFailed(let type):
+            "A \(type) value could not be encoded for storage (JSON cannot hold it, e.g. NaN or infinity); nothing was stored. Store a representable value."
         case .underlying(let status):
-            "Keychain error \(status): \((SecCopyErrorMessageString(status, nil) as String?) ?? "unknown")."
+            "Keychain error \(status): \(Self.message(of: status)). Look up this errSec status to decide whether to retry."
         }
+    }
+
+    /// Apple's message for a status, without its final period.
+    private static func message(of status: OSStatus) -> String {
+        let message = (SecCopyErrorMessageString(status, nil) as String?) ?? "OSStatus \(status)"
+        return message.hasSuffix(".") ? String(message.dropLast()) : message
     }
 
     /// Same as ``description``.

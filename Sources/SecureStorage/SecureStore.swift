@@ -102,7 +102,7 @@ extension SecureStore {
         do {
             return StoredValue(data: try encoder.encode(value), kind: .json)
         } catch {
-            throw .decodingFailed(type: "\(Value.self) (it could not be encoded as JSON)")
+            throw .encodingFailed(type: "\(Value.self)")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A stored value's bytes and how they were written, so a read with the wrong type fails clearly.
-public struct StoredValue: Sendable, Hashable, CustomStringConvertible {
+public struct StoredValue: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// How the bytes encode the value.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Raw bytes (`Data`).
@@ -27,6 +27,14 @@ public struct StoredValue: Sendable, Hashable, CustomStringConvertible {
 
     /// The kind and size only; never the bytes.
     public var description: String { "StoredValue(\(kind), \(data.count) bytes, redacted)" }
+
+    /// The same as ``description``: debugger output never shows the bytes either.
+    public var debugDescription: String { description }
+
+    /// The kind and size only, so `dump(_:)` and other reflection never print the bytes.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["kind": kind, "byteCount": data.count], displayStyle: .struct)
+    }
 }
 
 extension StoredValue.Kind {

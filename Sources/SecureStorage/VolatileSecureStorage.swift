@@ -3,8 +3,8 @@ import Foundation
 import KeychainServices
 
 /// Secure storage that lives only in memory: the same API as ``SecureStorage``, values sealed
-/// with AES-GCM under a random key that exists only in this process, wiped on ``clear()`` and
-/// when the storage is released. It never touches the disk. Use it for session tokens and
+/// with AES-GCM under a random key that exists only in this process (one per instance, replaced
+/// by ``clear()``), wiped on ``clear()`` and when the storage is released. It never touches the disk. Use it for session tokens and
 /// values under construction; ``persist()`` and ``load()`` copy to and from a permanent store.
 ///
 /// ```swift
@@ -14,9 +14,6 @@ import KeychainServices
 /// session.clear()                // gone from memory
 /// ```
 public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, Sendable {
-    /// The per-process key; it never leaves memory and dies with the process.
-    private static let processKey = SymmetricKey(size: .bits256)
-
     private struct Entry {
         var sealed: Data
         var kind: StoredValue.Kind
@@ -26,6 +23,9 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
     private struct Contents {
         var entries: [String: Entry] = [:]
         var order: [String] = []
+        /// The key sealing this instance's values; it never leaves memory, and ``wipeAll()``
+        /// replaces it so nothing sealed before a clear can be opened again.
+        var key = SymmetricKey(size: .bits256)
 
         /// Removes one entry, overwriting its ciphertext; returns whether there was one.
         @discardableResult
@@ -36,9 +36,10 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
             return true
         }
 
-        /// Removes every entry, overwriting each ciphertext.
+        /// Removes every entry, overwriting each ciphertext, and replaces the sealing key.
         mutating func wipeAll() {
             for key in order { wipe(key) }
+            key = SymmetricKey(size: .bits256)
         }
     }
 
@@ -63,8 +64,8 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
 
     /// Seals `value` under the per-process key, replacing any previous value in place.
     public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
-        let entry = try seal(value, key: key, sensitivity: sensitivity ?? defaultSensitivity)
-        contents.withLock { contents in
+        try contents.withLock { (contents: inout Contents) throws(SecureStorageError) in
+            let entry = try Self.seal(value, name: key, sensitivity: sensitivity ?? defaultSensitivity, with: contents.key)
             let position = contents.order.firstIndex(of: key)
             contents.wipe(key)
             contents.order.insert(key, at: position ?? contents.order.endIndex)
@@ -74,9 +75,9 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
 
     /// Seals `value` only if nothing is stored under `key`; otherwise throws `.duplicate`.
     public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
-        let entry = try seal(value, key: key, sensitivity: sensitivity ?? defaultSensitivity)
         try contents.withLock { (contents: inout Contents) throws(SecureStorageError) in
             guard contents.entries[key] == nil else { throw .duplicate }
+            let entry = try Self.seal(value, name: key, sensitivity: sensitivity ?? defaultSensitivity, with: contents.key)
             contents.order.append(key)
             contents.entries[key] = entry
         }
@@ -84,8 +85,15 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
 
     /// Opens the value under `key`, or returns `nil`.
     public func storedValue(for key: String) throws(SecureStorageError) -> StoredValue? {
-        guard let entry = contents.withLock({ $0.entries[key] }) else { return nil }
-        return try open(entry, key: key)
+        try entry(for: key)?.value
+    }
+
+    /// The opened value and sensitivity under `key`.
+    private func entry(for key: String) throws(SecureStorageError) -> (value: StoredValue, sensitivity: Sensitivity)? {
+        try contents.withLock { (contents: inout Contents) throws(SecureStorageError) in
+            guard let entry = contents.entries[key] else { return nil }
+            return (try Self.open(entry, name: key, with: contents.key), entry.sensitivity)
+        }
     }
 
     /// Wipes the value under `key`.
@@ -116,22 +124,41 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
     // MARK: - Permanent store
 
     /// Writes every value to the permanent store, each atomically, with its sensitivity.
-    /// Stops at the first failure (e.g. `.locked`); values written before it stay written.
-    public func persist() throws(SecureStorageError) {
+    ///
+    /// Every value is attempted even when one fails (e.g. `.locked` for a `.secret` value while
+    /// the device is locked, when `.private` ones can still be written); then the first failure
+    /// is thrown. Each write either replaced the stored value or left it as it was, so calling
+    /// `persist()` again after unlocking completes the copy.
+    /// - Returns: the keys that were written.
+    @discardableResult
+    public func persist() throws(SecureStorageError) -> [String] {
         let store = try requirePermanentStore()
+        var written: [String] = []
+        var firstFailure: SecureStorageError?
         for key in try allKeys() {
-            guard let entry = contents.withLock({ $0.entries[key] }) else { continue }
-            try store.store(try open(entry, key: key), for: key, sensitivity: entry.sensitivity)
+            do {
+                guard let (value, sensitivity) = try entry(for: key) else { continue }
+                try store.store(value, for: key, sensitivity: sensitivity)
+                written.append(key)
+            } catch {
+                firstFailure = firstFailure ?? error
+            }
         }
+        if let firstFailure { throw firstFailure }
+        return written
     }
 
-    /// Copies every value of the permanent store into memory, keeping each one's protection.
+    /// Copies the values of the permanent store into memory, keeping each one's protection.
+    ///
+    /// A key already held in memory keeps its in-memory value (it is the newer one) unless
+    /// `replacingValuesInMemory` is `true`; keys held only in memory stay.
     /// - Returns: the number of values loaded.
     @discardableResult
-    public func load() throws(SecureStorageError) -> Int {
+    public func load(replacingValuesInMemory: Bool = false) throws(SecureStorageError) -> Int {
         let store = try requirePermanentStore()
         var loaded = 0
         for key in try store.allKeys() {
+            if !replacingValuesInMemory, try contains(key) { continue }
             guard let (value, protection) = try store.entry(for: key) else { continue }
             try self.store(value, for: key, sensitivity: protection.map(Sensitivity.custom) ?? defaultSensitivity)
             loaded += 1
@@ -140,25 +167,28 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
     }
 
     private func requirePermanentStore() throws(SecureStorageError) -> SecureStorage {
-        guard let permanentStore else { throw .underlying(errSecNoDefaultKeychain) }
+        guard let permanentStore else {
+            SecureStorage.logger.error("persist() or load() on a VolatileSecureStorage created without persistingTo:")
+            throw .underlying(errSecNoDefaultKeychain)
+        }
         return permanentStore
     }
 
     // MARK: - Sealing
 
-    private func seal(_ value: StoredValue, key: String, sensitivity: Sensitivity) throws(SecureStorageError) -> Entry {
+    private static func seal(_ value: StoredValue, name: String, sensitivity: Sensitivity, with key: SymmetricKey) throws(SecureStorageError) -> Entry {
         do {
-            let box = try AES.GCM.seal(value.data, using: Self.processKey, authenticating: Self.associatedData(key: key, kind: value.kind))
+            let box = try AES.GCM.seal(value.data, using: key, authenticating: associatedData(name: name, kind: value.kind))
             return Entry(sealed: box.combined!, kind: value.kind, sensitivity: sensitivity)
         } catch {
             throw .underlying(errSecAllocate)
         }
     }
 
-    private func open(_ entry: Entry, key: String) throws(SecureStorageError) -> StoredValue {
+    private static func open(_ entry: Entry, name: String, with key: SymmetricKey) throws(SecureStorageError) -> StoredValue {
         do {
-            let data = try AES.GCM.open(AES.GCM.SealedBox(combined: entry.sealed), using: Self.processKey,
-                                        authenticating: Self.associatedData(key: key, kind: entry.kind))
+            let data = try AES.GCM.open(AES.GCM.SealedBox(combined: entry.sealed), using: key,
+                                        authenticating: associatedData(name: name, kind: entry.kind))
             return StoredValue(data: data, kind: entry.kind)
         } catch {
             throw .integrityViolation
@@ -166,7 +196,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
     }
 
     /// Binds each ciphertext to its key and kind, so values cannot be swapped in memory.
-    private static func associatedData(key: String, kind: StoredValue.Kind) -> Data {
-        Data("SSV1\u{0}\(kind.rawValue)\u{0}\(key)".utf8)
+    private static func associatedData(name: String, kind: StoredValue.Kind) -> Data {
+        Data("SSV1\u{0}\(kind.rawValue)\u{0}\(name)".utf8)
     }
 }

@@ -100,11 +100,20 @@ final class TypedValueTests: StorageTestCase {
         let stored = try XCTUnwrap(storage.storedValue(for: "k"))
         XCTAssertFalse("\(stored)".contains("SUPERSECRETVALUE"))
         XCTAssertFalse(String(reflecting: stored).contains("SUPERSECRETVALUE"))
+        var dumped = ""
+        dump(stored, to: &dumped)
+        XCTAssertFalse(dumped.contains("83"), "dump shows no bytes: \(dumped)")  // 0x53 'S' as a byte
+        XCTAssertTrue(dumped.contains("byteCount"))
+        let actions = ["Retry", "Store", "Read", "Ask", "Use", "Add", "Delete", "Look up"]
         for error in [SecureStorageError.notFound, .locked, .authenticationFailed, .passcodeRequired, .duplicate,
-                      .missingEntitlement, .integrityViolation, .decodingFailed(type: "Int"), .underlying(-50)] {
-            XCTAssertFalse(error.description.isEmpty)
+                      .missingEntitlement, .integrityViolation, .decodingFailed(type: "Int"), .encodingFailed(type: "Double"),
+                      .underlying(-50)] {
+            XCTAssertTrue(actions.contains { error.description.contains($0) }, "says what to do: \(error.description)")
             XCTAssertNotNil(error.errorDescription)
         }
+        XCTAssertFalse(SecureStorageError.underlying(-50).description.contains(".."))
+        XCTAssertStorageError(.encodingFailed(type: "Double"), try storage.set(Double.nan, for: "nan"))
+        XCTAssertFalse(try storage.contains("nan"), "nothing stored")
     }
 
     func testMissingEntitlementForAnAccessGroup() throws {
