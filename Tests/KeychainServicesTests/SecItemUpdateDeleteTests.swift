@@ -1,3 +1,6 @@
+#if !canImport(Security)
+// Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
+// SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
 import KeychainCore
 import KeychainServices
@@ -125,3 +128,4 @@ final class SecItemUpdateDeleteTests: SecItemTestCase {
         XCTAssertEqual(copy([kSecValuePersistentRef as String: reference]).status, errSecItemNotFound)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+#if !canImport(Security)
+// Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
+// SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
 import KeychainServices
 import XCTest
@@ -141,3 +144,4 @@ final class SecurityAPISurfaceTests: XCTestCase {
 }
 
 import KeychainCore
+#endif

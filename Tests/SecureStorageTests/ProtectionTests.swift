@@ -1,3 +1,6 @@
+#if !canImport(Security)
+// Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
+// SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
 import GRDB
 import KeychainCore
@@ -138,3 +141,4 @@ final class ProtectionTests: StorageTestCase {
         XCTAssertTrue(properties.description.contains("fileKeychain"))
     }
 }
+#endif

@@ -1,3 +1,6 @@
+#if !canImport(Security)
+// Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
+// SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
 import KeychainServices
 import SecureStorage
@@ -46,3 +49,4 @@ final class ReadmeExampleTests: StorageTestCase {
         XCTAssertEqual(try session.value(Data.self, for: "otp.seed"), otpSeed)
     }
 }
+#endif

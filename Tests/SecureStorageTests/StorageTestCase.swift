@@ -1,3 +1,6 @@
+#if !canImport(Security)
+// Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
+// SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
 import KeychainCore
 import KeychainServices
@@ -40,3 +43,4 @@ func XCTAssertStorageError<T>(_ expected: SecureStorageError, _ body: @autoclosu
         XCTAssertEqual(error as? SecureStorageError, expected, "\(message) \(error)", file: file, line: line)
     }
 }
+#endif

@@ -1,3 +1,6 @@
+#if !canImport(Security)
+// Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
+// SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
 import KeychainServices
 import SecureStorage
@@ -136,3 +139,4 @@ final class TypedValueTests: StorageTestCase {
         XCTAssertEqual(SecureStorageError.locked.status, errSecInteractionNotAllowed)
     }
 }
+#endif

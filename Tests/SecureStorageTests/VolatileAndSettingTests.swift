@@ -1,3 +1,6 @@
+#if !canImport(Security)
+// Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
+// SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
 import KeychainServices
 import SecureStorage
@@ -105,3 +108,4 @@ final class VolatileAndSettingTests: StorageTestCase {
         XCTAssertNil(try storage.string(for: "api.key"), "nil deletes")
     }
 }
+#endif

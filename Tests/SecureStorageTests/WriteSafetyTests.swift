@@ -1,3 +1,6 @@
+#if !canImport(Security)
+// Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
+// SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
 import KeychainServices
 import SecureStorage
@@ -126,3 +129,4 @@ private final class LockedCounter: @unchecked Sendable {
     func add() { lock.lock(); count += 1; lock.unlock() }
     var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
+#endif
