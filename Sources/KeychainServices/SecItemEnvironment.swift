@@ -57,6 +57,12 @@ public enum SecItemEnvironment {
         state.withLock { $0 = State() }
     }
 
+    /// The keychain SecItem calls use if one is open or chosen; unlike ``keychain()`` it never
+    /// opens (and so never creates) the default keychain.
+    public static var openedKeychain: Keychain? {
+        state.withLock { $0.keychain }
+    }
+
     /// The keychain SecItem calls use, opening the default one on first use.
     public static func keychain() throws(KeychainError) -> Keychain {
         try state.withLock { (state: inout State) throws(KeychainError) -> Keychain in

@@ -76,6 +76,13 @@ extension SecureStorage {
             return SecurityProperties(backend: .appleKeychain, passcodeSet: passcodeSet, lockStatus: .unknown,
                                       deviceBinding: .secureHardware, keychainPath: nil, detectsRollback: false)
             #else
+            let location = SecItemEnvironment.openedKeychain?.location ?? KeychainLocation.default
+            guard SecItemEnvironment.openedKeychain != nil || FileManager.default.fileExists(atPath: location.databaseURL.path) else {
+                // Asking must not create a keychain: describe the one the first write will create.
+                return SecurityProperties(backend: .fileKeychain, passcodeSet: false, lockStatus: .unlocked,
+                                          deviceBinding: .keyFile(path: location.deviceKeyURL.path),
+                                          keychainPath: location.databaseURL.path, detectsRollback: false)
+            }
             let keychain: Keychain
             do { keychain = try SecItemEnvironment.keychain() } catch { throw .underlying(error.osStatus) }
             let lockStatus: SecurityProperties.LockStatus = switch keychain.lockState {
