@@ -143,19 +143,13 @@ final class ProtectionTests: StorageTestCase {
 
     /// Reading the diagnostics never creates a keychain or a device key.
     func testSecurityPropertiesDoNotCreateAKeychain() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("props-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let previous = ProcessInfo.processInfo.environment["SECURE_STORAGE_HOME"]
-        setenv("SECURE_STORAGE_HOME", home.path, 1)
-        defer { if let previous { setenv("SECURE_STORAGE_HOME", previous, 1) } else { unsetenv("SECURE_STORAGE_HOME") } }
-        SecItemEnvironment.reset()
-
-        let properties = try SecureStorage.securityProperties
-        XCTAssertEqual(properties.keychainPath, home.appendingPathComponent("data/keychain.db").path)
-        XCTAssertEqual(properties.lockStatus, .unlocked)
-        XCTAssertEqual(properties.passcodeSet, false)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home.path), [], "nothing was created")
+        try withEmptyDefaultHome { home in
+            let properties = try SecureStorage.securityProperties
+            XCTAssertEqual(properties.keychainPath, home.appendingPathComponent("data/keychain.db").path)
+            XCTAssertEqual(properties.lockStatus, .unlocked)
+            XCTAssertEqual(properties.passcodeSet, false)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home.path), [], "nothing was created")
+        }
     }
 }
 #endif

@@ -35,6 +35,19 @@ class StorageTestCase: XCTestCase {
     }
 
     func unlock() throws { try SecItemEnvironment.unlock(passphrase: "device passcode") }
+
+    /// Runs `body` with `SECURE_STORAGE_HOME` pointing at a fresh empty directory and no keychain
+    /// chosen, so the default keychain would be created there; restores everything afterwards.
+    func withEmptyDefaultHome(_ body: (URL) throws -> Void) throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("home-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let previous = ProcessInfo.processInfo.environment["SECURE_STORAGE_HOME"]
+        setenv("SECURE_STORAGE_HOME", home.path, 1)
+        defer { if let previous { setenv("SECURE_STORAGE_HOME", previous, 1) } else { unsetenv("SECURE_STORAGE_HOME") } }
+        SecItemEnvironment.reset()
+        try body(home)
+    }
 }
 
 func XCTAssertStorageError<T>(_ expected: SecureStorageError, _ body: @autoclosure () throws -> T, _ message: String = "",

@@ -30,21 +30,15 @@ final class VolatileAndSettingTests: StorageTestCase {
 
     /// Volatile storage never touches the disk: no keychain is created, no file appears.
     func testVolatileStorageNeverCreatesAFile() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("volatile-home-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let previous = ProcessInfo.processInfo.environment["SECURE_STORAGE_HOME"]
-        setenv("SECURE_STORAGE_HOME", home.path, 1)
-        defer { if let previous { setenv("SECURE_STORAGE_HOME", previous, 1) } else { unsetenv("SECURE_STORAGE_HOME") } }
-        SecItemEnvironment.reset()
-
-        do {
-            let volatile = VolatileSecureStorage()
-            for index in 0..<100 { try volatile.set("value \(index)", for: "k\(index)", sensitivity: .topSecret) }
-            XCTAssertEqual(try volatile.string(for: "k7"), "value 7")
-            try volatile.removeAll()
+        try withEmptyDefaultHome { home in
+            do {
+                let volatile = VolatileSecureStorage()
+                for index in 0..<100 { try volatile.set("value \(index)", for: "k\(index)", sensitivity: .topSecret) }
+                XCTAssertEqual(try volatile.string(for: "k7"), "value 7")
+                try volatile.removeAll()
+            }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home.path), [], "nothing was written")
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home.path), [], "nothing was written")
     }
 
     func testPersistAndLoadBetweenVolatileAndPermanent() throws {
