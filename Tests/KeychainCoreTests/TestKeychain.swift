@@ -13,7 +13,9 @@ final class TestKeychain {
 
     init(defaultAccessGroup: String = "TEAM.test.app") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-test-\(UUID().uuidString)")
-        location = KeychainLocation(directory: directory)
+        location = KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
+                                    deviceKeyURL: directory.appendingPathComponent("state/device.key"),
+                                    runtimeDirectoryURL: directory.appendingPathComponent("run"))
         options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: defaultAccessGroup)
         keychain = try Keychain(location: location, options: options)
     }

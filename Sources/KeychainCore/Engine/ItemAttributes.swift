@@ -36,6 +36,20 @@ enum ItemAttributes {
         return attributes
     }
 
+    /// Attributes the keychain sets itself, which a restored item takes from the backup or recomputes.
+    private static let serverSetAttributes: Set<AttributeKey> = [.creationDate, .modificationDate, .multiUser, .tombstone, .sha1]
+
+    /// The complete attributes of an item restored from a backup: validated like a new item,
+    /// keeping its creation and modification dates.
+    static func forRestoredItem(_ record: BackupRecord, defaultAccessGroup: String, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
+        let item = NewItem(record.itemClass, attributes: record.attributes.filter { !serverSetAttributes.contains($0.key) })
+        var attributes = try forNewItem(item, defaultAccessGroup: defaultAccessGroup, now: now)
+        for key in [AttributeKey.creationDate, .modificationDate] {
+            if let date = record.attributes[key]?.dateValue { attributes[key] = .date(date) }
+        }
+        return attributes
+    }
+
     /// The attributes of an item after an update: the changes applied over the current values,
     /// with a modification date later than the previous one. `musr` is ignored, `ggrp` refused (§4.2, §5.4).
     static func applying(_ changes: [AttributeKey: AttributeValue], to current: [AttributeKey: AttributeValue],

@@ -86,12 +86,20 @@ final class KeyStore: @unchecked Sendable {
     // MARK: - Transitions
 
     /// Unlocks with the passphrase; `.authFailed` when it is wrong (the state does not change).
-    func unlock(passphrase: String, keybag: [KeybagSlot: Data]) throws(KeychainError) {
+    /// - Returns: the user-tier KEK it derived, for an unlock session.
+    @discardableResult
+    func unlock(passphrase: String, keybag: [KeybagSlot: Data]) throws(KeychainError) -> SymmetricKey {
         let header = self.header
         guard let stored = header.passphrase else {
             throw KeychainError(.invalidState, "This keychain has no passphrase, so it is always unlocked. Set one with setPassphrase(_:) to make it lockable.")
         }
         let userKEK = try userKEK(passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
+        try unlock(userKEK: userKEK, keybag: keybag)
+        return userKEK
+    }
+
+    /// Unlocks with an already derived user-tier KEK; `.authFailed` when it does not fit.
+    func unlock(userKEK: SymmetricKey, keybag: [KeybagSlot: Data]) throws(KeychainError) {
         let userKeys = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
         state.withLock { state in
             state.classKeys.merge(userKeys) { _, new in new }

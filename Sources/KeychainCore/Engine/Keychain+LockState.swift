@@ -15,12 +15,15 @@ extension Keychain {
 
     /// Locks the keychain: class A (`whenUnlocked…`) and passcode-set items become unavailable
     /// (`.interactionNotAllowed`) until the next ``unlock(passphrase:)``; `afterFirstUnlock` and
-    /// `always` items stay readable. Deleting still works.
+    /// `always` items stay readable. Deleting still works. An unlock session
+    /// (``unlock(passphrase:keepingSessionFor:)``) ends too; other processes that are already
+    /// unlocked keep their own state.
     ///
     /// - Throws: `.invalidState` when no passphrase is set: like a device without a passcode,
     ///   such a keychain cannot be locked.
     public func lock() throws(KeychainError) {
         try keys.lock()
+        endUnlockSession()
         checkpoint()
         logger.info("keychain locked")
     }
@@ -125,6 +128,7 @@ extension Keychain {
             return destroyed
         }
         keys.adopt(header: header, userKeys: classKeys.mapValues(ClassKeys.init(classKey:)))
+        endUnlockSession()
         return destroyed
     }
 }

@@ -45,6 +45,7 @@ public final class Keychain: Sendable {
         (database, keys) = try PlatformIO.withExclusiveLock(onDirectory: directory) { () throws(KeychainError) in
             try Self.openLocked(location: location, options: options)
         }
+        if options.resumesUnlockSession && hasPassphrase { resumeUnlockSession() }
         logger.debug("opened keychain", metadata: ["path": "\(location.databaseURL.path)", "state": "\(keys.lockState)"])
     }
 

@@ -52,6 +52,10 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
         case ioError
         /// Memory could not be allocated (`errSecAllocate`, -108).
         case outOfMemory
+        /// No keychain exists at the location (`errSecNoSuchKeychain`, -25294).
+        case noSuchKeychain
+        /// A keychain already exists at the location (`errSecDuplicateKeychain`, -25296).
+        case duplicateKeychain
 
         /// The OSStatus Apple's keychain returns in the same situation (`spec` §5.7, §5.8).
         public var osStatus: Int32 {
@@ -73,6 +77,8 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
             case .readOnly: -25292
             case .ioError: -36
             case .outOfMemory: -108
+            case .noSuchKeychain: -25294
+            case .duplicateKeychain: -25296
             }
         }
     }

@@ -9,17 +9,32 @@ import Foundation
 /// |---|---|---|
 /// | `SECURE_STORAGE_HOME=/x` | `/x/data/keychain.db` | `/x/state/device.key` |
 /// | default | `$XDG_DATA_HOME/secure-storage/keychain.db` (`~/.local/share/…`) | `$XDG_STATE_HOME/secure-storage/device.key` (`~/.local/state/…`) |
-/// | explicit | ``init(databaseURL:deviceKeyURL:)`` | |
+/// | explicit | ``init(databaseURL:deviceKeyURL:runtimeDirectoryURL:)`` | |
+///
+/// Unlock sessions (``Keychain/unlock(passphrase:keepingSessionFor:)``) are kept in
+/// ``runtimeDirectoryURL``: `$XDG_RUNTIME_DIR/secure-storage` (a per-user tmpfs emptied at
+/// logout) when it is set, else the device key's directory.
 public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     /// The SQLite database holding the items.
     public var databaseURL: URL
     /// The 0600 file holding the device secret.
     public var deviceKeyURL: URL
+    /// The 0700 directory holding unlock-session tickets.
+    public var runtimeDirectoryURL: URL
 
-    /// A keychain at explicit paths; overrides every environment variable.
-    public init(databaseURL: URL, deviceKeyURL: URL) {
+    /// A keychain at explicit paths; overrides every environment variable except
+    /// `XDG_RUNTIME_DIR` when `runtimeDirectoryURL` is omitted.
+    public init(databaseURL: URL, deviceKeyURL: URL, runtimeDirectoryURL: URL? = nil) {
         self.databaseURL = databaseURL
         self.deviceKeyURL = deviceKeyURL
+        self.runtimeDirectoryURL = runtimeDirectoryURL
+            ?? Self.runtimeDirectory(environment: ProcessInfo.processInfo.environment, fallback: deviceKeyURL.deletingLastPathComponent())
+    }
+
+    /// `$XDG_RUNTIME_DIR/secure-storage` when the variable holds an absolute path, else `fallback`.
+    static func runtimeDirectory(environment: [String: String], fallback: URL) -> URL {
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return fallback }
+        return URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent("secure-storage")
     }
 
     /// A keychain inside one directory, laid out like `SECURE_STORAGE_HOME`:
@@ -36,16 +51,21 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     /// `XDG_STATE_HOME`, `HOME`). Relative XDG paths are ignored, as the XDG spec requires.
     public static func resolve(environment: [String: String]) -> KeychainLocation {
         if let home = environment["SECURE_STORAGE_HOME"], !home.isEmpty {
-            return KeychainLocation(directory: URL(fileURLWithPath: home, isDirectory: true))
+            let directory = URL(fileURLWithPath: home, isDirectory: true)
+            return KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
+                                    deviceKeyURL: directory.appendingPathComponent("state/device.key"),
+                                    runtimeDirectoryURL: runtimeDirectory(environment: environment, fallback: directory.appendingPathComponent("state")))
         }
         let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         func base(_ variable: String, fallback: String) -> URL {
             if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
             return URL(fileURLWithPath: userHome, isDirectory: true).appendingPathComponent(fallback)
         }
+        let deviceKey = base("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("secure-storage/device.key")
         return KeychainLocation(
             databaseURL: base("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("secure-storage/keychain.db"),
-            deviceKeyURL: base("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("secure-storage/device.key"))
+            deviceKeyURL: deviceKey,
+            runtimeDirectoryURL: runtimeDirectory(environment: environment, fallback: deviceKey.deletingLastPathComponent()))
     }
 
     /// `"<database> (device key <path>)"`.

@@ -6,13 +6,18 @@ public struct KeychainOptions: Sendable, Hashable {
     public var busyTimeout: Duration
     /// The access group of items added without `kSecAttrAccessGroup`.
     public var defaultAccessGroup: String
+    /// Whether opening a keychain with a passphrase resumes a valid unlock session
+    /// (``Keychain/unlock(passphrase:keepingSessionFor:)``), so it opens unlocked. Default `true`.
+    public var resumesUnlockSession: Bool
 
     /// Creates options; the default access group is the current application's (``ApplicationIdentity``).
     public init(
         passphraseHardening: PassphraseHardening = .calibrated(),
         busyTimeout: Duration = .seconds(5),
-        defaultAccessGroup: String? = nil
+        defaultAccessGroup: String? = nil,
+        resumesUnlockSession: Bool = true
     ) {
+        self.resumesUnlockSession = resumesUnlockSession
         self.passphraseHardening = passphraseHardening
         self.busyTimeout = busyTimeout
         self.defaultAccessGroup = defaultAccessGroup ?? ApplicationIdentity.current.defaultAccessGroup

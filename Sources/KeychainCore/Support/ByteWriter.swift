@@ -41,6 +41,15 @@ struct ByteReader {
         return value
     }
 
+    mutating func readBytes(_ count: Int) -> Data? {
+        guard count >= 0, bytes.count - offset >= count else { return nil }
+        defer { offset += count }
+        return Data(bytes[offset..<offset + count])
+    }
+
+    /// The bytes not read yet.
+    mutating func readRemaining() -> Data { readBytes(bytes.count - offset) ?? Data() }
+
     mutating func readLengthPrefixed() -> Data? {
         guard let length = readBigEndian(UInt32.self), bytes.count - offset >= Int(length) else { return nil }
         defer { offset += Int(length) }

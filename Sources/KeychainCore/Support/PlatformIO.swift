@@ -82,6 +82,29 @@ enum PlatformIO {
         return true
     }
 
+    /// Writes all of `data` to `fd`, retrying short writes and interruptions.
+    static func writeAll(_ data: Data, to fd: Int32, path: String) throws(KeychainError) {
+        var failure: KeychainError?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = posixError("Cannot write \(path)")
+                    return
+                }
+                offset += count
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Removes a file if it exists.
+    static func removeFile(_ path: String) {
+        _ = unlink(path)
+    }
+
     /// Reads a whole file without following a symbolic link.
     static func readFile(_ path: String) throws(KeychainError) -> Data {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)

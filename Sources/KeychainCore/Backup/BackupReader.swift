@@ -1,0 +1,93 @@
+import Crypto
+import Foundation
+
+/// Reads a backup in ``BackupFormat``: checks the header, unwraps the root key with the
+/// passphrase, and opens chunks in order. Every failure is a ``KeychainError`` that says whether
+/// the passphrase is wrong or the file was damaged.
+struct BackupReader {
+    let archiveID: UUID
+    let created: Date
+    let parameters: ScryptParameters
+    private let checksum: Data
+    private let chunkKey: SymmetricKey
+    private(set) var nextChunkIndex: UInt64 = 0
+
+    /// Parses the first ``BackupFormat/headerSize`` bytes and unwraps the root key.
+    /// - Throws: `.invalidParameter` for a file that is not a backup, `.unsupportedVersion`,
+    ///   `.integrityViolation` for a damaged header, `.authFailed` for a wrong passphrase.
+    init(header: Data, passphrase: String, source: String) throws(KeychainError) {
+        var reader = ByteReader(header)
+        guard header.count == BackupFormat.headerSize, reader.readBytes(BackupFormat.magic.count) == BackupFormat.magic else {
+            throw KeychainError(.invalidParameter, "\(source) is not a SecureStorage keychain backup (it does not start with the backup header). Check the file name.")
+        }
+        guard reader.readByte() == BackupFormat.version else {
+            throw KeychainError(.unsupportedVersion, "\(source) is a keychain backup of a newer format than this version of SecureStorage reads. Upgrade to import it.")
+        }
+        let prefix = header.prefix(BackupFormat.headerSize - 32)
+        guard Data(SHA256.hash(data: prefix)) == header.suffix(32) else {
+            throw Self.damaged(source, "its header is corrupted (checksum mismatch)")
+        }
+        guard let id = reader.readBytes(16), let archiveID = UUID(bytes: id),
+              let created = reader.readBigEndian(Int64.self), let logN = reader.readByte(),
+              let blockSize = reader.readBigEndian(UInt32.self), let parallelism = reader.readBigEndian(UInt32.self),
+              let salt = reader.readBytes(BackupFormat.saltSize), let wrapped = reader.readBytes(BackupFormat.wrappedKeySize) else {
+            throw Self.damaged(source, "its header is malformed")
+        }
+        let parameters = ScryptParameters(logN: Int(logN), blockSize: Int(blockSize), parallelism: Int(parallelism))
+        guard BackupFormat.acceptsKDF(parameters) else {
+            throw Self.damaged(source, "its header asks for key-derivation parameters out of range (\(parameters))")
+        }
+        let kek = BackupFormat.passphraseKEK(try parameters.deriveKey(passphrase: passphrase, salt: salt), archiveID: archiveID)
+        let root: Data
+        do {
+            root = try AES.GCM.open(AES.GCM.SealedBox(combined: wrapped), using: kek,
+                                    authenticating: header.prefix(BackupFormat.headerSize - 32 - BackupFormat.wrappedKeySize))
+        } catch {
+            throw KeychainError(.authFailed, "The backup passphrase for \(source) is not correct. Nothing was imported; try again.")
+        }
+        self.archiveID = archiveID
+        self.created = Date(timeIntervalSince1970: TimeInterval(created))
+        self.parameters = parameters
+        self.checksum = Data(header.suffix(32))
+        self.chunkKey = BackupFormat.chunkKey(SymmetricKey(data: root))
+    }
+
+    /// Opens the next chunk; `isLast` says whether the file ends right after it.
+    /// - Returns: its item records, and the trailer when it is the last chunk.
+    mutating func openChunk(_ sealed: Data, isLast: Bool, source: String) throws(KeychainError) -> (records: [BackupRecord], trailer: BackupTrailer?) {
+        let ad = BackupFormat.chunkAssociatedData(checksum: checksum, index: nextChunkIndex, isLast: isLast)
+        var plaintext: Data
+        do { plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: chunkKey, authenticating: ad) } catch {
+            throw Self.damaged(source, "chunk \(nextChunkIndex) failed authentication (edited, reordered, or the file was cut short)")
+        }
+        defer { plaintext.resetBytes(in: 0..<plaintext.count) }
+        nextChunkIndex += 1
+        var reader = ByteReader(plaintext)
+        var records: [BackupRecord] = []
+        while !reader.isAtEnd {
+            switch reader.readByte().flatMap(BackupFormat.RecordKind.init(rawValue:)) {
+            case .item:
+                guard let classBytes = reader.readLengthPrefixed(),
+                      let itemClass = ItemClass(rawValue: String(decoding: classBytes, as: UTF8.self)), itemClass.isStored,
+                      let encoded = reader.readLengthPrefixed(), let attributes = AttributeCodec.decode(encoded),
+                      let data = reader.readLengthPrefixed() else {
+                    throw Self.damaged(source, "a record in chunk \(nextChunkIndex - 1) is malformed")
+                }
+                records.append(BackupRecord(itemClass: itemClass, attributes: attributes, data: data))
+            case .trailer:
+                guard isLast, let count = reader.readBigEndian(UInt64.self), let skipped = reader.readBigEndian(UInt64.self), reader.isAtEnd else {
+                    throw Self.damaged(source, "its trailer is misplaced or malformed")
+                }
+                return (records, BackupTrailer(itemCount: count, skippedThisDeviceOnly: skipped))
+            case nil:
+                throw Self.damaged(source, "a record in chunk \(nextChunkIndex - 1) has an unknown kind")
+            }
+        }
+        if isLast { throw Self.damaged(source, "its last chunk has no trailer") }
+        return (records, nil)
+    }
+
+    static func damaged(_ source: String, _ what: String) -> KeychainError {
+        KeychainError(.integrityViolation, "The backup \(source) is damaged or was tampered with: \(what). Nothing was imported. Use another copy of the backup.")
+    }
+}

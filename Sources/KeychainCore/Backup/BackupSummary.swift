@@ -1,0 +1,38 @@
+import Foundation
+
+/// What ``Keychain/exportBackup(to:passphrase:replacingExisting:progress:)`` wrote.
+public struct BackupExportSummary: Sendable, Hashable {
+    /// The random identifier of the backup file.
+    public let archiveID: UUID
+    /// Items written to the backup.
+    public let exportedItems: Int
+    /// `…ThisDeviceOnly` and passcode-set items left out, as Apple leaves them out of backups.
+    public let skippedThisDeviceOnlyItems: Int
+}
+
+/// What ``Keychain/importBackup(from:passphrase:onDuplicate:progress:)`` did.
+public struct BackupImportSummary: Sendable, Hashable {
+    /// The identifier of the backup file.
+    public let archiveID: UUID
+    /// When the backup was made.
+    public let created: Date
+    /// Items added.
+    public let addedItems: Int
+    /// Existing items overwritten (``BackupDuplicatePolicy/replace``).
+    public let replacedItems: Int
+    /// Backup items not imported because an item with the same primary key exists
+    /// (``BackupDuplicatePolicy/keepExisting``).
+    public let keptExistingItems: Int
+    /// How many this-device-only items the exporting keychain left out.
+    public let skippedAtExport: Int
+}
+
+/// What an import does with a backup item whose primary key matches an existing item.
+public enum BackupDuplicatePolicy: String, Sendable, Hashable, CaseIterable {
+    /// Keep the existing item and skip the backup's (the default: an import never overwrites).
+    case keepExisting = "keep"
+    /// Replace the existing item with the backup's.
+    case replace
+    /// Abort the whole import; nothing is imported.
+    case fail
+}

@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+
+extension Keychain {
+    /// Writes an encrypted, authenticated backup of every item that may leave this device.
+    ///
+    /// As on Apple platforms, `…ThisDeviceOnly` and passcode-set items are never exported; a
+    /// backup restores elsewhere because its key comes from `passphrase` (scrypt with
+    /// ``KeychainOptions/passphraseHardening``), not from the device key. The file is written to
+    /// a temporary file and moved into place (mode 0600) only when complete.
+    ///
+    /// ```swift
+    /// let summary = try keychain.exportBackup(to: URL(fileURLWithPath: "keychain.backup"), passphrase: backupPassphrase)
+    /// print(summary.exportedItems, summary.skippedThisDeviceOnlyItems)
+    /// ```
+    ///
+    /// - Parameter progress: called with (items done, total) as the export goes.
+    /// - Throws: `.interactionNotAllowed` when an exportable item's class is locked (unlock
+    ///   first); `.invalidParameter` when the file exists and `replacingExisting` is false.
+    @discardableResult
+    public func exportBackup(to url: URL, passphrase: String, replacingExisting: Bool = false,
+                             progress: ((Int, Int) -> Void)? = nil) throws(KeychainError) -> BackupExportSummary {
+        var backup = try BackupWriter(passphrase: passphrase, parameters: options.passphraseHardening.parameters())
+        let file = try PrivateFileWriter(path: url.path)
+        try file.write(backup.header)
+        let skipped = try read { db -> UInt64 in
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
+            var done = 0
+            var skipped: UInt64 = 0
+            while let raw = try rows.next() {
+                let row = try ItemRow(row: raw)
+                done += 1
+                if row.accessibility.isThisDeviceOnly {
+                    skipped += 1
+                } else {
+                    let item = try open(row, includingData: true)
+                    if let chunk = try backup.append(BackupRecord(itemClass: row.itemClass, attributes: item.attributes, data: item.data ?? Data())) {
+                        try file.write(chunk)
+                    }
+                }
+                if done % 256 == 0 || done == total { progress?(done, total) }
+            }
+            return skipped
+        }
+        try file.write(backup.finish(skippedThisDeviceOnly: skipped))
+        try file.commit(replacingExisting: replacingExisting)
+        logger.info("exported a backup", metadata: ["items": "\(backup.itemCount)", "skipped": "\(skipped)"])
+        return BackupExportSummary(archiveID: backup.archiveID, exportedItems: Int(backup.itemCount), skippedThisDeviceOnlyItems: Int(skipped))
+    }
+
+    /// Restores the items of a backup made by ``exportBackup(to:passphrase:replacingExisting:progress:)``,
+    /// on this or another device, keeping each item's class, accessibility, access group and dates.
+    ///
+    /// The whole import is one transaction: a wrong passphrase, a damaged or truncated file, a
+    /// locked class or a duplicate under ``BackupDuplicatePolicy/fail`` leaves the keychain unchanged.
+    ///
+    /// - Parameter progress: called with (bytes read, file size) after each chunk.
+    /// - Throws: `.authFailed` for a wrong passphrase; `.integrityViolation` for a damaged or
+    ///   tampered file; `.invalidParameter` for a file that is not a backup; `.duplicateItem`
+    ///   under ``BackupDuplicatePolicy/fail``; `.interactionNotAllowed` when a class is locked.
+    @discardableResult
+    public func importBackup(from url: URL, passphrase: String, onDuplicate policy: BackupDuplicatePolicy = .keepExisting,
+                             progress: ((Int, Int) -> Void)? = nil) throws(KeychainError) -> BackupImportSummary {
+        let source = url.path
+        let input = try BackupInput(path: source)
+        var backup = try BackupReader(header: input.read(BackupFormat.headerSize), passphrase: passphrase, source: source)
+        let now = Date()
+        let counts = try write { db -> (added: Int, replaced: Int, kept: Int, skipped: UInt64) in
+            var added = 0, replaced = 0, kept = 0, seen: UInt64 = 0
+            while true {
+                let (sealed, isLast) = try input.nextChunk(source: source)
+                let (records, trailer) = try backup.openChunk(sealed, isLast: isLast, source: source)
+                seen += UInt64(records.count)
+                for record in records where !ItemAttributes.accessibility(of: record.attributes).isThisDeviceOnly {
+                    let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
+                    let primaryKey = ItemIndexes(itemClass: record.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
+                    if let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE primary_key_index = ?"), arguments: [primaryKey]) {
+                        switch policy {
+                        case .keepExisting:
+                            kept += 1
+                            continue
+                        case .fail:
+                            throw KeychainError(.duplicateItem, "The backup holds a \(record.itemClass.rawValue) item that already exists in the keychain; nothing was imported. Import with the keep or replace policy.")
+                        case .replace:
+                            try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [existing])
+                            replaced += 1
+                        }
+                    } else {
+                        added += 1
+                    }
+                    _ = try insert(record.itemClass, attributes: attributes, data: record.data, db)
+                }
+                progress?(input.bytesRead, input.size)
+                if let trailer {
+                    guard trailer.itemCount == seen else {
+                        throw BackupReader.damaged(source, "it holds \(seen) items but its trailer says \(trailer.itemCount)")
+                    }
+                    return (added, replaced, kept, trailer.skippedThisDeviceOnly)
+                }
+            }
+        }
+        checkpoint()
+        logger.info("imported a backup", metadata: ["added": "\(counts.added)", "replaced": "\(counts.replaced)", "kept": "\(counts.kept)"])
+        return BackupImportSummary(archiveID: backup.archiveID, created: backup.created, addedItems: counts.added,
+                                   replacedItems: counts.replaced, keptExistingItems: counts.kept, skippedAtExport: Int(counts.skipped))
+    }
+}
+
+/// Reads a backup file piece by piece: the header, then one framed chunk at a time, knowing
+/// whether the file ends after it.
+private final class BackupInput {
+    private let handle: FileHandle
+    private var lookahead: Data?
+    /// The file's size, and how much of it was read.
+    let size: Int
+    private(set) var bytesRead = 0
+
+    init(path: String) throws(KeychainError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw KeychainError(.invalidParameter, "Cannot open the backup \(path): no such readable file.")
+        }
+        self.handle = handle
+        size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+    }
+
+    deinit { try? handle.close() }
+
+    func read(_ count: Int) throws(KeychainError) -> Data {
+        var result = lookahead ?? Data()
+        lookahead = nil
+        while result.count < count {
+            let piece: Data?
+            do { piece = try handle.read(upToCount: count - result.count) } catch {
+                throw KeychainError(.ioError, "Reading the backup failed: \(error.localizedDescription).")
+            }
+            guard let piece, !piece.isEmpty else { break }
+            bytesRead += piece.count
+            result.append(piece)
+        }
+        return result
+    }
+
+    /// The next sealed chunk, and whether no byte follows it.
+    func nextChunk(source: String) throws(KeychainError) -> (sealed: Data, isLast: Bool) {
+        var reader = ByteReader(try read(4))
+        guard let length = reader.readBigEndian(UInt32.self) else {
+            throw BackupReader.damaged(source, "it ends before its last chunk")
+        }
+        guard Int(length) <= BackupFormat.maximumChunkBytes else {
+            throw BackupReader.damaged(source, "a chunk claims \(length) bytes")
+        }
+        let sealed = try read(Int(length))
+        guard sealed.count == Int(length) else { throw BackupReader.damaged(source, "it ends inside a chunk") }
+        let next = try read(1)
+        lookahead = next.isEmpty ? nil : next
+        return (sealed, next.isEmpty)
+    }
+}

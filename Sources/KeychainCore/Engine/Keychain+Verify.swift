@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+
+extension Keychain {
+    /// Checks the whole keychain: SQLite's structural check, then every item — its row, the
+    /// authenticity of its attributes and secret, and that its lookup indexes match its
+    /// attributes. Damaged items are reported, not thrown; nothing is changed.
+    ///
+    /// Items of locked classes cannot be decrypted and are counted in
+    /// ``IntegrityReport/lockedItems``: unlock first for a complete check.
+    ///
+    /// - Parameter progress: called with (items checked, total) as the check goes.
+    /// - Throws: only when the keychain cannot be read at all.
+    public func verify(progress: ((Int, Int) -> Void)? = nil) throws(KeychainError) -> IntegrityReport {
+        try read { db in
+            var report = IntegrityReport()
+            let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            if problems != ["ok"] { report.databaseProblems = problems }
+            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
+            var checked = 0
+            while let row = try rows.next() {
+                verifyRow(row, into: &report)
+                checked += 1
+                if checked % 256 == 0 || checked == total { progress?(checked, total) }
+            }
+            if total == 0 { progress?(0, 0) }
+            return report
+        }
+    }
+
+    private func verifyRow(_ raw: Row, into report: inout IntegrityReport) {
+        let rowID: Int64 = (try? raw.checked(0, "id", in: "items")) ?? -1
+        let storedClass = (raw[2] as String?) ?? "?"
+        func damaged(_ problem: String, _ reference: PersistentReference?) {
+            report.damagedItems.append(DamagedItem(rowID: rowID, persistentReference: reference, itemClass: storedClass, problem: problem))
+        }
+        let row: ItemRow
+        do { row = try ItemRow(row: raw) } catch {
+            damaged(Self.problem(error), nil)
+            return
+        }
+        do {
+            let opened = try open(row, includingData: true)
+            let expected = ItemIndexes(itemClass: row.itemClass, attributes: opened.attributes, indexer: keys.indexer)
+            guard expected.group == row.indexes.group, expected.service == row.indexes.service,
+                  expected.account == row.indexes.account, expected.server == row.indexes.server,
+                  expected.identityLink == row.indexes.identityLink, expected.primaryKey == row.indexes.primaryKey else {
+                damaged("its lookup indexes do not match its attributes (the row's clear columns were edited)", row.persistentReference)
+                return
+            }
+            report.verifiedItems += 1
+        } catch where error.code == .interactionNotAllowed || (error.code == .authFailed && row.accessibility == .whenPasscodeSetThisDeviceOnly) {
+            report.lockedItems[row.accessibility, default: 0] += 1
+        } catch {
+            damaged(Self.problem(error), row.persistentReference)
+        }
+    }
+
+    private static func problem(_ error: any Error) -> String {
+        guard let error = error as? KeychainError else { return "\(error)" }
+        return error.code == .integrityViolation ? "authentication failed (edited, swapped, moved or replayed)" : error.message
+    }
+}
