@@ -45,10 +45,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "CProcessHardening"),
         .executableTarget(
             name: "keychain",
             dependencies: [
                 "KeychainCore",
+                "CProcessHardening",
                 "KeychainServices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -61,6 +63,8 @@ let package = Package(
         ),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore"]),
+        .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

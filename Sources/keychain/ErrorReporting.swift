@@ -1,4 +1,10 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
+import CProcessHardening
 import Foundation
 import KeychainCore
 import Logging
@@ -14,33 +20,79 @@ let loggingConfigured: Void = {
     }
 }()
 
+/// Keeps secrets in this process's memory out of core dumps: no core file, and not dumpable
+/// (which also stops other processes of the user from attaching with ptrace).
+func disableCoreDumps() {
+    var none = rlimit(rlim_cur: 0, rlim_max: 0)
+    #if os(Linux)
+    _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+    #else
+    _ = setrlimit(RLIMIT_CORE, &none)
+    #endif
+    _ = process_hardening_disable_dumping()
+}
+
 /// Writes a line to standard error.
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
+/// Prints a usage problem found while running (not while parsing) and returns the exit to throw:
+/// status 64 without the usage text, which would bury the message.
+func usageFailure(_ message: String) -> ExitCode {
+    printError("keychain: \(message)")
+    return ExitCode(ExitStatus.usage)
+}
+
+/// The documented exit statuses (`keychain --help`).
+enum ExitStatus {
+    static let notFound: Int32 = 44
+    static let duplicate: Int32 = 45
+    static let authFailed: Int32 = 50
+    static let locked: Int32 = 51
+    static let integrity: Int32 = 52
+    static let unavailable: Int32 = 53
+    static let usage: Int32 = 64
+
+    /// The help text that lists them.
+    static let help = """
+        Exit status: 0 success; 44 item not found (as macOS security); 45 duplicate item or \
+        keychain already exists; 50 wrong passphrase, or a passcode-set item without one; \
+        51 keychain locked (run `keychain unlock` or add --unlock); 52 integrity violation \
+        (tampered keychain or backup, or verify found damage); 53 no keychain, or it cannot be \
+        used (device key, permissions, disk); 64 usage error; 1 any other error.
+        """
+
+    static func of(_ code: KeychainError.Code) -> Int32 {
+        switch code {
+        case .itemNotFound: notFound
+        case .duplicateItem, .duplicateKeychain: duplicate
+        case .authFailed: authFailed
+        case .interactionNotAllowed: locked
+        case .integrityViolation: integrity
+        case .keychainUnavailable, .invalidKeychain, .unsupportedVersion, .diskFull, .busy, .readOnly, .ioError, .noSuchKeychain: unavailable
+        case .invalidParameter, .noSuchAttribute, .noSuchClass, .invalidState: usage
+        case .missingEntitlement, .unimplemented, .outOfMemory: 1
+        }
+    }
+}
+
 /// Runs a keychain operation; a ``KeychainError`` is printed to standard error (its message never
-/// contains secrets) and becomes the documented exit status.
+/// contains secrets), with a hint for the next step, and becomes the documented exit status.
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as KeychainError {
         printError("keychain: \(error)")
-        if error.code == .interactionNotAllowed { printError("hint: add --unlock to enter the keychain passphrase") }
-        throw ExitCode(exitStatus(for: error.code))
+        if let hint = hint(for: error.code) { printError("hint: \(hint)") }
+        throw ExitCode(ExitStatus.of(error.code))
     }
 }
 
-/// The exit status of each failure (documented in `keychain --help`); 44 for "not found" matches macOS `security`.
-func exitStatus(for code: KeychainError.Code) -> Int32 {
+private func hint(for code: KeychainError.Code) -> String? {
     switch code {
-    case .itemNotFound: 44
-    case .duplicateItem: 45
-    case .authFailed: 50
-    case .interactionNotAllowed: 51
-    case .integrityViolation: 52
-    case .keychainUnavailable, .invalidKeychain, .unsupportedVersion, .diskFull, .busy, .readOnly, .ioError: 53
-    case .invalidParameter, .noSuchAttribute, .noSuchClass, .invalidState: 64
-    default: 1
+    case .interactionNotAllowed: "run `keychain unlock` (or add --unlock to this command) and retry."
+    case .duplicateItem: "add -U to update the existing item instead."
+    default: nil
     }
 }

@@ -8,6 +8,7 @@ enum JSONValue: Encodable {
     case bool(Bool)
     case array([JSONValue])
     case object([String: JSONValue])
+    case null
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -17,6 +18,7 @@ enum JSONValue: Encodable {
         case .bool(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
+        case .null: try container.encodeNil()
         }
     }
 }
@@ -35,6 +37,11 @@ enum JSONText {
             "persistentReference": .string(item.persistentReference.data.base64EncodedString()),
             "attributes": .object(Dictionary(uniqueKeysWithValues: item.attributes.map { ($0.key.rawValue, value($0.value)) })),
         ]
+    }
+
+    /// A secret as text when it is UTF-8, else `"base64:…"`.
+    static func secret(_ data: Data) -> JSONValue {
+        String(data: data, encoding: .utf8).map(JSONValue.string) ?? .string("base64:" + data.base64EncodedString())
     }
 
     static func value(_ value: AttributeValue) -> JSONValue {
@@ -58,6 +65,14 @@ enum ItemText {
         return lines.joined(separator: "\n")
     }
 
+    /// A secret as `"text"` when it is printable UTF-8, else `0x…` hex.
+    static func secret(_ data: Data) -> String {
+        if let text = String(data: data, encoding: .utf8), !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "\"\(text)\""
+        }
+        return text(.data(data))
+    }
+
     private static func typeName(_ value: AttributeValue) -> String {
         switch value {
         case .string, .data: "blob"
@@ -66,7 +81,7 @@ enum ItemText {
         }
     }
 
-    private static func text(_ value: AttributeValue) -> String {
+    static func text(_ value: AttributeValue) -> String {
         switch value {
         case .string(let text): "\"\(text)\""
         case .data(let bytes): bytes.isEmpty ? "<empty>" : "0x" + bytes.map { String(format: "%02X", $0) }.joined()

@@ -5,27 +5,41 @@ import ArgumentParser
 struct KeychainTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychain",
-        abstract: "Manage items in the SecureStorage keychain (an encrypted, Apple-compatible keychain).",
+        abstract: "Manage the SecureStorage keychain (an encrypted, Apple-compatible keychain) from a terminal.",
         discussion: """
-            Works on the default keychain: $SECURE_STORAGE_HOME if set, else \
-            $XDG_DATA_HOME/secure-storage (data) and $XDG_STATE_HOME/secure-storage (device key).
+            Works on the default keychain ($SECURE_STORAGE_HOME if set, else \
+            $XDG_DATA_HOME/secure-storage with the device key in $XDG_STATE_HOME/secure-storage), \
+            or on the one given with --keychain PATH. Secrets are never needed on the command line: \
+            leave -w last (or out) to be prompted without echo, or pipe them in.
 
             Examples:
-              keychain add-generic-password -s api.example.com -a alice -w 's3cret'
+              keychain add-generic-password -s api.example.com -a alice -w
               keychain find-generic-password -s api.example.com -a alice -w
-              keychain find-generic-password -s api.example.com --json
-              keychain set-passphrase            # prompts; makes the keychain lockable
-              keychain show-keychain-info --json
+              keychain list --json
+              keychain set-passphrase && keychain unlock --timeout 600
+              keychain export ~/keychain.backup && keychain import ~/keychain.backup --keychain ~/other
+              keychain verify --unlock
 
-            Exit status: 0 success, 44 item not found, 45 duplicate item, 50 wrong passphrase or \
-            passcode required, 51 keychain locked (use --unlock), 52 integrity violation, \
-            53 keychain unavailable, 64 usage error, 1 other error.
+            \(ExitStatus.help)
             """,
         subcommands: [
             AddGenericPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
             AddInternetPassword.self, FindInternetPassword.self, DeleteInternetPassword.self,
-            DumpKeychain.self, ShowKeychainInfo.self,
+            List.self, DumpKeychain.self,
+            Create.self, Status.self, Lock.self, Unlock.self, Verify.self,
             SetPassphrase.self, ChangePassphrase.self, RemovePassphrase.self,
+            Export.self, Import.self,
         ]
     )
+
+    /// Runs the tool; `-w` as the last argument of an add command means "prompt for it", as in
+    /// macOS `security`, so it is dropped before parsing.
+    static func main() {
+        main(Self.promptingForTrailingSecret(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    static func promptingForTrailingSecret(_ arguments: [String]) -> [String] {
+        guard let command = arguments.first, command.hasPrefix("add-"), arguments.last == "-w", arguments.count > 1 else { return arguments }
+        return Array(arguments.dropLast())
+    }
 }

@@ -7,80 +7,106 @@ protocol PasswordCommand {
     static var itemClass: ItemClass { get }
     var keychain: KeychainSelection { get }
     var item: ItemOptions { get }
-    func classAttributes() -> [AttributeKey: AttributeValue]
+    func classAttributes() throws -> [AttributeKey: AttributeValue]
 }
 
 extension PasswordCommand {
-    var attributes: [AttributeKey: AttributeValue] { item.attributes().merging(classAttributes()) { $1 } }
+    func attributes() throws -> [AttributeKey: AttributeValue] {
+        try item.attributes().merging(classAttributes()) { $1 }
+    }
 
-    var query: Query {
-        var query = Query(Self.itemClass, attributes)
+    func query() throws -> Query {
+        var query = Query(Self.itemClass, try attributes())
         if let group = item.accessGroup { query.accessGroups = [group] }
         return query
     }
 
     func add(_ secret: SecretOptions) throws {
+        let attributes = try self.attributes().merging(secret.accessibilityAttribute) { $1 }
+        let keychain = try self.keychain.open(.creatingIfMissing)
         let data = try secret.secretData()
-        let attributes = self.attributes.merging(try secret.accessibilityAttribute()) { $1 }
-        let keychain = try self.keychain.open()
         try reportingErrors {
             do {
                 try keychain.add(NewItem(Self.itemClass, attributes: attributes, data: data))
             } catch let error as KeychainError where error.code == .duplicateItem && secret.updateIfExists {
-                var changes = ItemChanges(data: data)
-                changes.attributes = attributes.filter { $0.key == .label || $0.key == .accessible }
-                try keychain.update(query, with: changes)
+                // The existing item is the one with the same primary key (omitted parts take their
+                // defaults, as the add did); everything else given is changed.
+                let schema = ItemSchema.of(Self.itemClass)
+                let primaryKey = Set(schema.primaryKey)
+                let identifying = schema.defaults.filter { primaryKey.contains($0.key) }.merging(attributes.filter { primaryKey.contains($0.key) }) { $1 }
+                var existing = Query(Self.itemClass, identifying.filter { $0.key != .accessGroup })
+                existing.accessGroups = [item.accessGroup ?? keychain.options.defaultAccessGroup]
+                try keychain.update(existing, with: ItemChanges(attributes: attributes.filter { !primaryKey.contains($0.key) }, data: data))
             }
         }
     }
 
-    func find(printSecretOnly: Bool, output: OutputOptions) throws {
+    /// Prints the first match: attributes (`-g` adds the password), or only the password (`-w`).
+    func find(printing printed: FoundOutput, output: OutputOptions) throws {
         let keychain = try self.keychain.open()
-        let found = try reportingErrors {
-            try keychain.find(with(query) { $0.limit = .one }, returning: printSecretOnly ? [.data] : [.attributes])
-        }
-        guard let first = found.first else { return }
-        if printSecretOnly {
-            let secret = first.data ?? Data()
-            if output.json {
-                print(try JSONText.render(["password": String(data: secret, encoding: .utf8).map(JSONValue.string) ?? .string(secret.base64EncodedString())]))
-            } else {
-                FileHandle.standardOutput.write(secret + Data("\n".utf8))
-            }
-        } else {
-            print(output.json ? try JSONText.render(JSONText.item(first)) : ItemText.render(first))
+        var query = try query()
+        query.limit = .one
+        let returning: ReturnOptions = printed == .attributes ? .attributes : printed == .secretOnly ? .data : [.attributes, .data]
+        guard let item = try reportingErrors({ try keychain.find(query, returning: returning) }).first else { return }
+        switch (printed, output.json) {
+        case (.secretOnly, false):
+            FileHandle.standardOutput.write((item.data ?? Data()) + Data("\n".utf8))
+        case (.secretOnly, true):
+            print(try JSONText.render(["password": JSONText.secret(item.data ?? Data())]))
+        case (_, true):
+            var object = JSONText.item(item)
+            if printed == .attributesAndSecret { object["password"] = JSONText.secret(item.data ?? Data()) }
+            print(try JSONText.render(object))
+        case (_, false):
+            print(ItemText.render(item))
+            if printed == .attributesAndSecret { print("password: \(ItemText.secret(item.data ?? Data()))") }
         }
     }
 
     func delete() throws {
         let keychain = try self.keychain.open()
+        let query = try query()
         let count = try reportingErrors { try keychain.delete(query) }
         printError("deleted \(count) item\(count == 1 ? "" : "s")")
     }
 }
 
-func with<T>(_ value: T, _ change: (inout T) -> Void) -> T {
-    var copy = value
-    change(&copy)
-    return copy
+/// What a find command prints.
+enum FoundOutput { case attributes, attributesAndSecret, secretOnly }
+
+/// `-g` and `-w` of the find commands.
+struct FindOutputOptions: ParsableArguments {
+    @Flag(name: .customShort("g"), help: "Print the password too, after the attributes.") var withSecret = false
+    @Flag(name: .customShort("w"), help: "Print only the password (raw bytes and a newline).") var secretOnly = false
+    @OptionGroup var output: OutputOptions
+
+    var printed: FoundOutput { secretOnly ? .secretOnly : withSecret ? .attributesAndSecret : .attributes }
 }
 
 // MARK: - Generic passwords
 
 /// Options naming a generic password.
 struct GenericPasswordOptions: ParsableArguments {
-    @Option(name: .short, help: "Service name (kSecAttrService).")
-    var service: String?
+    @Option(name: .short, help: "Service name (kSecAttrService).") var service: String?
+    @Option(name: .customShort("G"), help: ArgumentHelp("Generic attribute value (kSecAttrGeneric).", valueName: "value")) var generic: String?
 
     func attributes() -> [AttributeKey: AttributeValue] {
-        service.map { [.service: .string($0)] } ?? [:]
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        if let service { attributes[.service] = .string(service) }
+        if let generic { attributes[.generic] = .data(Data(generic.utf8)) }
+        return attributes
     }
 }
 
 struct AddGenericPassword: ParsableCommand, PasswordCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add-generic-password", abstract: "Add a generic password.",
-        discussion: "Example: keychain add-generic-password -s api.example.com -a alice -w 's3cret' --accessibility cku")
+        commandName: "add-generic-password", abstract: "Add a generic password (creates the keychain if needed).",
+        discussion: """
+            Examples:
+              keychain add-generic-password -s api.example.com -a alice -w      # prompts, no echo
+              printf %s "$TOKEN" | keychain add-generic-password -s api -a ci --stdin
+              keychain add-generic-password -s api.example.com -a alice -U --accessibility cku -w
+            """)
     static let itemClass = ItemClass.genericPassword
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var item: ItemOptions
@@ -92,16 +118,15 @@ struct AddGenericPassword: ParsableCommand, PasswordCommand {
 
 struct FindGenericPassword: ParsableCommand, PasswordCommand {
     static let configuration = CommandConfiguration(
-        commandName: "find-generic-password", abstract: "Find the first matching generic password and print its attributes, or its secret with -w.",
+        commandName: "find-generic-password", abstract: "Find the first matching generic password; print its attributes, -g with the password, -w the password only.",
         discussion: "Example: keychain find-generic-password -s api.example.com -a alice -w")
     static let itemClass = ItemClass.genericPassword
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var item: ItemOptions
     @OptionGroup var generic: GenericPasswordOptions
-    @Flag(name: .customShort("w"), help: "Print only the secret.") var printSecret = false
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var found: FindOutputOptions
     func classAttributes() -> [AttributeKey: AttributeValue] { generic.attributes() }
-    func run() throws { try find(printSecretOnly: printSecret, output: output) }
+    func run() throws { try find(printing: found.printed, output: found.output) }
 }
 
 struct DeleteGenericPassword: ParsableCommand, PasswordCommand {
@@ -122,10 +147,10 @@ struct DeleteGenericPassword: ParsableCommand, PasswordCommand {
 struct InternetPasswordOptions: ParsableArguments {
     @Option(name: .short, help: "Server name (kSecAttrServer).") var server: String?
     @Option(name: .short, help: "Security domain (kSecAttrSecurityDomain).") var domain: String?
-    @Option(name: .customShort("r"), help: "Protocol, a four-character code such as htps (kSecAttrProtocol).") var `protocol`: String?
+    @Option(name: .customShort("r"), help: "Protocol, a four-character code such as htps or ftp (kSecAttrProtocol).") var `protocol`: String?
     @Option(name: .customShort("P"), help: "Port (kSecAttrPort).") var port: Int64?
     @Option(name: .short, help: "Path (kSecAttrPath).") var path: String?
-    @Option(name: .short, help: "Authentication type, a four-character code such as form (kSecAttrAuthenticationType).") var type: String?
+    @Option(name: .short, help: "Authentication type, a four-character code such as form or dflt (kSecAttrAuthenticationType).") var type: String?
 
     func attributes() -> [AttributeKey: AttributeValue] {
         var attributes: [AttributeKey: AttributeValue] = [:]
@@ -141,8 +166,8 @@ struct InternetPasswordOptions: ParsableArguments {
 
 struct AddInternetPassword: ParsableCommand, PasswordCommand {
     static let configuration = CommandConfiguration(
-        commandName: "add-internet-password", abstract: "Add an internet password.",
-        discussion: "Example: keychain add-internet-password -s example.com -a bob -r htps -P 443 -w 'pw'")
+        commandName: "add-internet-password", abstract: "Add an internet password (creates the keychain if needed).",
+        discussion: "Example: keychain add-internet-password -s example.com -a bob -r htps -P 443 -p /login -w")
     static let itemClass = ItemClass.internetPassword
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var item: ItemOptions
@@ -154,21 +179,21 @@ struct AddInternetPassword: ParsableCommand, PasswordCommand {
 
 struct FindInternetPassword: ParsableCommand, PasswordCommand {
     static let configuration = CommandConfiguration(
-        commandName: "find-internet-password", abstract: "Find the first matching internet password.",
+        commandName: "find-internet-password", abstract: "Find the first matching internet password; -g adds the password, -w prints it alone.",
         discussion: "Example: keychain find-internet-password -s example.com -a bob -w")
     static let itemClass = ItemClass.internetPassword
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var item: ItemOptions
     @OptionGroup var internet: InternetPasswordOptions
-    @Flag(name: .customShort("w"), help: "Print only the secret.") var printSecret = false
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var found: FindOutputOptions
     func classAttributes() -> [AttributeKey: AttributeValue] { internet.attributes() }
-    func run() throws { try find(printSecretOnly: printSecret, output: output) }
+    func run() throws { try find(printing: found.printed, output: found.output) }
 }
 
 struct DeleteInternetPassword: ParsableCommand, PasswordCommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete-internet-password", abstract: "Delete every matching internet password.")
+        commandName: "delete-internet-password", abstract: "Delete every matching internet password.",
+        discussion: "Example: keychain delete-internet-password -s example.com -a bob")
     static let itemClass = ItemClass.internetPassword
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var item: ItemOptions

@@ -1,31 +1,86 @@
 #if canImport(Glibc)
-import Glibc
+@preconcurrency import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import ArgumentParser
 import Foundation
 
-/// Reads secrets without echoing them: from the terminal when there is one, else one line of
-/// standard input (so scripts can pipe them in and keep them out of the process list).
+/// Reads secrets without echoing them: on a terminal, a prompt on standard error and a line typed
+/// with echo switched off; otherwise one line of standard input, so scripts can pipe secrets in
+/// and keep them out of the process list and the shell history.
 enum SecretInput {
+    /// Whether standard input is a terminal (prompts are shown and new secrets confirmed).
+    static var isInteractive: Bool { isatty(STDIN_FILENO) != 0 }
+
+    /// Reads one secret.
     static func read(prompt: String) throws -> String {
-        if isatty(STDIN_FILENO) != 0, let typed = getpass(prompt) {
-            return String(cString: typed)
+        if isInteractive {
+            let line = withEchoOff {
+                FileHandle.standardError.write(Data(prompt.utf8))
+                return Swift.readLine(strippingNewline: true)
+            }
+            FileHandle.standardError.write(Data("\n".utf8))
+            guard let line else { throw usageFailure("No input (end of file) at the prompt '\(prompt.trimmingCharacters(in: .whitespaces))'.") }
+            return line
         }
         guard let line = Swift.readLine(strippingNewline: true) else {
-            throw ValidationError("Expected a secret on standard input (\(prompt.trimmingCharacters(in: .whitespaces)))")
+            throw usageFailure("Expected \(prompt.trimmingCharacters(in: .whitespaces).lowercased().trimmingCharacters(in: [":"])) as a line on standard input; pipe it in or run in a terminal to be prompted.")
         }
         return line
     }
 
-    /// Reads a new secret; on a terminal it is asked twice and must match.
+    /// Reads a new secret; on a terminal it is asked twice and must match. Empty is refused.
     static func readNew(prompt: String) throws -> String {
         let first = try read(prompt: prompt)
-        if isatty(STDIN_FILENO) != 0 {
-            guard try read(prompt: "Again: ") == first else { throw ValidationError("The two entries differ.") }
+        guard !first.isEmpty else { throw usageFailure("An empty passphrase is not allowed.") }
+        if isInteractive {
+            guard try read(prompt: "Retype to confirm: ") == first else { throw usageFailure("The two entries differ; nothing was changed.") }
         }
-        guard !first.isEmpty else { throw ValidationError("A passphrase cannot be empty.") }
         return first
     }
+
+    /// All of standard input (for `--stdin`), without one trailing newline: multi-line secrets
+    /// such as PEM keys stay intact.
+    static func readAll() -> Data {
+        var data = FileHandle.standardInput.readDataToEndOfFile()
+        if data.last == UInt8(ascii: "\n") { data.removeLast() }
+        if data.last == UInt8(ascii: "\r") { data.removeLast() }
+        return data
+    }
+
+    /// Asks a yes/no question on the terminal; `false` when not interactive.
+    static func confirm(_ question: String) -> Bool {
+        guard isInteractive else { return false }
+        FileHandle.standardError.write(Data("\(question) [y/N] ".utf8))
+        return Swift.readLine()?.lowercased().hasPrefix("y") ?? false
+    }
+
+    /// Runs `body` with terminal echo switched off (before the prompt is shown, so nothing typed
+    /// after it is echoed), restoring the terminal afterwards — also on Ctrl-C.
+    private static func withEchoOff<T>(_ body: () -> T) -> T {
+        var original = termios()
+        guard tcgetattr(STDIN_FILENO, &original) == 0 else { return body() }
+        var silent = original
+        silent.c_lflag &= ~tcflag_t(ECHO)
+        savedTerminal = original
+        signal(SIGINT, restoreTerminalAndExit)
+        signal(SIGTERM, restoreTerminalAndExit)
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &silent)
+        defer {
+            _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
+            signal(SIGINT, SIG_DFL)
+            signal(SIGTERM, SIG_DFL)
+            savedTerminal = nil
+        }
+        return body()
+    }
+}
+
+/// The terminal settings to restore if a signal arrives while echo is off.
+nonisolated(unsafe) private var savedTerminal: termios?
+
+private func restoreTerminalAndExit(_ signal: Int32) {
+    if var terminal = savedTerminal { _ = tcsetattr(STDIN_FILENO, TCSANOW, &terminal) }
+    _exit(128 + signal)
 }

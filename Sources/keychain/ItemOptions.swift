@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+
+/// The attributes every password command takes, with macOS `security`'s letters.
+struct ItemOptions: ParsableArguments {
+    @Option(name: .short, help: "Account name (kSecAttrAccount).")
+    var account: String?
+
+    @Option(name: .short, help: "Label (kSecAttrLabel).")
+    var label: String?
+
+    @Option(name: .customShort("j"), help: "Comment (kSecAttrComment).")
+    var comment: String?
+
+    @Option(name: .customShort("D"), help: ArgumentHelp("Kind, a human-readable description (kSecAttrDescription).", valueName: "kind"))
+    var kind: String?
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Creator, a four-character code (kSecAttrCreator).", valueName: "creator"))
+    var creator: String?
+
+    @Option(name: .customShort("C"), help: ArgumentHelp("Type, a four-character code (kSecAttrType).", valueName: "type"))
+    var type: String?
+
+    @Option(name: .customLong("access-group"), help: "Access group (kSecAttrAccessGroup). Searches cover every group when omitted; adds use the application's default group.")
+    var accessGroup: String?
+
+    func attributes() throws -> [AttributeKey: AttributeValue] {
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        if let account { attributes[.account] = .string(account) }
+        if let label { attributes[.label] = .string(label) }
+        if let comment { attributes[.comment] = .string(comment) }
+        if let kind { attributes[.itemDescription] = .string(kind) }
+        if let creator { attributes[.creator] = .number(try FourCharacterCode.number(creator, option: "-c")) }
+        if let type { attributes[.type] = .number(try FourCharacterCode.number(type, option: "-C")) }
+        if let accessGroup { attributes[.accessGroup] = .string(accessGroup) }
+        return attributes
+    }
+}
+
+/// Four-character codes (`'aapl'`) as the 32-bit numbers Apple stores them as.
+enum FourCharacterCode {
+    static func number(_ code: String, option: String) throws -> Int64 {
+        let bytes = Array(code.utf8)
+        guard bytes.count == 4 else { throw ValidationError("\(option) takes exactly four characters, such as 'aapl'.") }
+        return bytes.reduce(0) { $0 << 8 | Int64($1) }
+    }
+}
+
+/// Where a new secret comes from: `-w SECRET`, `--stdin`, or (when neither is given, or `-w`
+/// ends the command line) a no-echo prompt / one line of standard input.
+struct SecretOptions: ParsableArguments {
+    @Option(name: .customShort("w"), help: ArgumentHelp("The secret. Better: put -w last (or leave it out) to be prompted without echo, or pipe it in, which keeps it out of the process list and shell history.", valueName: "password"))
+    var secret: String?
+
+    @Flag(name: .customLong("stdin"), help: "Read the secret from all of standard input (one trailing newline removed): multi-line secrets such as PEM keys work.")
+    var fromStandardInput = false
+
+    @Option(name: .customLong("accessibility"), help: "When the item may be read: ak, ck, dk, aku, cku, dku, akpu (kSecAttrAccessible…). Default ak.")
+    var accessibility: String?
+
+    @Flag(name: .customShort("U"), help: "Update the item if it already exists.")
+    var updateIfExists = false
+
+    func validate() throws {
+        if secret != nil && fromStandardInput { throw ValidationError("Give the secret with -w or --stdin, not both.") }
+        if let accessibility, Accessibility(rawValue: accessibility) == nil {
+            throw ValidationError("Unknown accessibility '\(accessibility)'; use one of \(Accessibility.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func secretData() throws -> Data {
+        if let secret { return Data(secret.utf8) }
+        if fromStandardInput { return SecretInput.readAll() }
+        return Data(try SecretInput.read(prompt: "Password: ").utf8)
+    }
+
+    var accessibilityAttribute: [AttributeKey: AttributeValue] {
+        accessibility.map { [.accessible: .string($0)] } ?? [:]
+    }
+}

@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+
+/// `--keychain PATH` and `--unlock`: which keychain a command works on, and whether to unlock it first.
+struct KeychainSelection: ParsableArguments {
+    @Option(name: .customLong("keychain"), help: ArgumentHelp(
+        "Use the keychain in this directory (data/keychain.db and state/device.key, as SECURE_STORAGE_HOME lays them out) instead of the default keychain.",
+        valueName: "path"))
+    var path: String?
+
+    @Flag(name: .customLong("unlock"), help: "Unlock with the passphrase first, for this command only (prompted, or one line of standard input). `keychain unlock` unlocks for later commands too.")
+    var unlock = false
+
+    var location: KeychainLocation {
+        guard let path else { return .default }
+        let directory = URL(fileURLWithPath: path, isDirectory: true)
+        return KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
+                                deviceKeyURL: directory.appendingPathComponent("state/device.key"))
+    }
+
+    /// How a command opens the keychain.
+    enum Opening {
+        /// Fail with "no such keychain" when it does not exist (reading commands).
+        case existing
+        /// Create it when it does not exist (adding commands).
+        case creatingIfMissing
+    }
+
+    /// Opens the keychain, unlocking it when asked and not already unlocked by a session.
+    func open(_ opening: Opening = .existing) throws -> Keychain {
+        loggingConfigured
+        disableCoreDumps()
+        return try reportingErrors {
+            if opening == .existing && !Keychain.exists(at: location) {
+                throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it with `keychain create\(path.map { " --keychain \($0)" } ?? "")` or by adding an item.")
+            }
+            let keychain = try Keychain(location: location)
+            if unlock && keychain.hasPassphrase && keychain.lockState != .unlocked {
+                try keychain.unlock(passphrase: SecretInput.read(prompt: "Passphrase for \(location.databaseURL.path): "))
+            }
+            return keychain
+        }
+    }
+}
+
+/// `--json` for scripts.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .customLong("json"), help: "Print JSON (one document on standard output) instead of text.")
+    var json = false
+}

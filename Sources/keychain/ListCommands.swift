@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+
+/// Which classes `list` covers.
+enum ClassSelection: String, ExpressibleByArgument, CaseIterable {
+    case genp, inet, cert, keys, all
+
+    var classes: [ItemClass] {
+        switch self {
+        case .genp: [.genericPassword]
+        case .inet: [.internetPassword]
+        case .cert: [.certificate]
+        case .keys: [.key]
+        case .all: ItemClass.storedClasses
+        }
+    }
+}
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List items, one line each (class, service or server, account, label, protection, access group); never secrets.",
+        discussion: """
+            Examples:
+              keychain list
+              keychain list --class genp -s api.example.com --json
+              keychain list --accessibility aku
+            """)
+    @OptionGroup var keychain: KeychainSelection
+    @Option(name: .customLong("class"), help: "Item class: genp, inet, cert, keys or all.") var itemClass: ClassSelection = .all
+    @Option(name: .short, help: "Only items with this service (generic passwords) or server (internet passwords).") var service: String?
+    @Option(name: .short, help: "Only items with this account.") var account: String?
+    @Option(name: .short, help: "Only items with this label.") var label: String?
+    @Option(name: .customLong("access-group"), help: "Only items in this access group.") var accessGroup: String?
+    @Option(name: .customLong("accessibility"), help: "Only items with this protection (ak, ck, dk, aku, cku, dku, akpu).") var accessibility: String?
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let accessibility, Accessibility(rawValue: accessibility) == nil {
+            throw ValidationError("Unknown accessibility '\(accessibility)'; use one of \(Accessibility.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+    }
+
+    func run() throws {
+        let keychain = try self.keychain.open()
+        let items = try reportingErrors {
+            try itemClass.classes.compactMap(query(for:)).flatMap { query in try keychain.findAll(query, returning: .attributes) }
+        }
+        if output.json {
+            print(try JSONText.render(["items": .array(items.map { .object(JSONText.item($0)) })]))
+            return
+        }
+        for item in items {
+            let a = item.attributes
+            let name = (a[.service] ?? a[.server] ?? a[.applicationTag] ?? a[.subject]).map(ItemText.text) ?? "-"
+            let columns = [item.itemClass.rawValue, name, a[.account].map(ItemText.text) ?? "-", a[.label].map(ItemText.text) ?? "-",
+                           a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"]
+            print(columns.joined(separator: "  "))
+        }
+        printError("\(items.count) item\(items.count == 1 ? "" : "s")")
+    }
+
+    /// The query for one class; `nil` when the class lacks a filtered attribute (nothing can match).
+    private func query(for itemClass: ItemClass) -> Query? {
+        var attributes: [AttributeKey: AttributeValue] = [:]
+        if let service { attributes[itemClass == .internetPassword ? .server : .service] = .string(service) }
+        if let account { attributes[.account] = .string(account) }
+        if let label { attributes[.label] = .string(label) }
+        if let accessibility { attributes[.accessible] = .string(accessibility) }
+        let schema = ItemSchema.of(itemClass)
+        guard attributes.keys.allSatisfy(schema.accepts) else { return nil }
+        var query = Query(itemClass, attributes, synchronizable: .any)
+        if let accessGroup { query.accessGroups = [accessGroup] }
+        return query
+    }
+}
+
+struct DumpKeychain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump-keychain", abstract: "Print every item's attributes, in every access group; -d adds the secrets.",
+        discussion: """
+            Secrets are printed only with -d, which needs every class unlocked.
+            Examples:
+              keychain dump-keychain --json
+              keychain dump-keychain -d --unlock
+            """)
+    @OptionGroup var keychain: KeychainSelection
+    @Flag(name: .short, help: "Include each item's secret data.") var data = false
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let keychain = try self.keychain.open()
+        let items = try reportingErrors {
+            try ItemClass.storedClasses.flatMap { itemClass in
+                try keychain.findAll(Query(itemClass, synchronizable: .any), returning: data ? [.attributes, .data] : .attributes)
+            }
+        }
+        if output.json {
+            let objects = items.map { item -> JSONValue in
+                var object = JSONText.item(item)
+                if let secret = item.data { object["data"] = JSONText.secret(secret) }
+                return .object(object)
+            }
+            print(try JSONText.render(["items": .array(objects)]))
+            return
+        }
+        for item in items {
+            print(ItemText.render(item))
+            if let secret = item.data { print("data:\n\(ItemText.secret(secret))") }
+        }
+    }
+}

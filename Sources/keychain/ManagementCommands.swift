@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+
+struct Create: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create", abstract: "Create a new keychain (fails with status 45 if one exists); --passphrase protects it at once.",
+        discussion: "Examples:\n  keychain create --keychain ~/work-keychain --passphrase\n  keychain create")
+    @OptionGroup var keychain: KeychainSelection
+    @Flag(name: .customLong("passphrase"), help: "Ask for a passphrase (twice on a terminal) and set it.") var withPassphrase = false
+
+    func run() throws {
+        loggingConfigured
+        disableCoreDumps()
+        let location = keychain.location
+        let passphrase = withPassphrase ? try SecretInput.readNew(prompt: "New keychain passphrase: ") : nil
+        let created = try reportingErrors { try Keychain.create(at: location) }
+        if let passphrase { try reportingErrors { try created.setPassphrase(passphrase) } }
+        printError("created \(location.databaseURL.path)\(passphrase == nil ? "" : " with a passphrase (\(created.passphraseParameters?.description ?? "?"))")")
+    }
+}
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the keychain's paths, lock state, passphrase, item counts, device binding and format.",
+        discussion: "Example: keychain status --json",
+        aliases: ["show-keychain-info"])
+    @OptionGroup var keychain: KeychainSelection
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let keychain = try self.keychain.open()
+        let inventory = try reportingErrors { try keychain.inventory() }
+        var info: [String: JSONValue] = [
+            "path": .string(keychain.location.databaseURL.path),
+            "lockState": .string(keychain.lockState.rawValue),
+            "hasPassphrase": .bool(keychain.hasPassphrase),
+            "deviceBinding": .object(["kind": .string("key-file"), "path": .string(keychain.location.deviceKeyURL.path)]),
+            "formatVersion": .number(Int64(keychain.formatVersion)),
+            "vaultID": .string(keychain.vaultID.uuidString),
+            "defaultAccessGroup": .string(keychain.options.defaultAccessGroup),
+            "items": .object(Dictionary(uniqueKeysWithValues: ItemClass.storedClasses.map { ($0.rawValue, .number(Int64(inventory.byClass[$0] ?? 0))) })),
+            "itemsByAccessibility": .object(Dictionary(uniqueKeysWithValues: inventory.byAccessibility.map { ($0.key.rawValue, .number(Int64($0.value))) })),
+            "passphraseKDF": keychain.passphraseParameters.map { .string($0.description) } ?? .null,
+            "unlockSession": keychain.unlockSession.map { session in
+                .object(["expires": session.expiry.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .string("at lock or logout")])
+            } ?? .null,
+        ]
+        info["totalItems"] = .number(Int64(inventory.total))
+        if output.json {
+            print(try JSONText.render(info))
+            return
+        }
+        let session = keychain.unlockSession.map { " (unlock session until \($0.expiry.map { ISO8601DateFormatter().string(from: $0) } ?? "lock or logout"))" } ?? ""
+        print("""
+            keychain:        \(keychain.location.databaseURL.path)
+            device binding:  key file \(keychain.location.deviceKeyURL.path)
+            format version:  \(keychain.formatVersion)
+            passphrase:      \(keychain.passphraseParameters.map { "set, \($0)" } ?? "none (always unlocked)")
+            lock state:      \(keychain.lockState.rawValue)\(session)
+            access group:    \(keychain.options.defaultAccessGroup) (default for new items)
+            items:           \(inventory.total) (\(ItemClass.storedClasses.map { "\($0.rawValue) \(inventory.byClass[$0] ?? 0)" }.joined(separator: ", ")))
+            """)
+    }
+}
+
+struct Lock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lock", abstract: "Lock the keychain: end the unlock session, so later commands need the passphrase for whenUnlocked items.",
+        discussion: "Processes that already unlocked the keychain keep their own state until they lock or exit.")
+    @OptionGroup var keychain: KeychainSelection
+
+    func run() throws {
+        let keychain = try self.keychain.open()
+        try reportingErrors { try keychain.lock() }
+        printError("locked \(keychain.location.databaseURL.path)")
+    }
+}
+
+struct Unlock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock", abstract: "Unlock the keychain for later commands of this user until --timeout passes or `keychain lock`.",
+        discussion: """
+            The unlock is kept as a ticket in $XDG_RUNTIME_DIR/secure-storage (memory-backed, \
+            cleared at logout), sealed under the device key; without XDG_RUNTIME_DIR it is kept \
+            beside the device key.
+            Examples:
+              keychain unlock                 # prompts; 15 minutes
+              keychain unlock --timeout 0     # until `keychain lock` or logout
+            """)
+    @OptionGroup var keychain: KeychainSelection
+    @Option(name: .customLong("timeout"), help: "Seconds the unlock lasts; 0 means until `keychain lock` or logout.") var timeout: Int = 900
+
+    func validate() throws {
+        if timeout < 0 { throw ValidationError("--timeout must be 0 or more seconds.") }
+    }
+
+    func run() throws {
+        let keychain = try self.keychain.open()
+        guard keychain.hasPassphrase else {
+            printError("keychain: \(keychain.location.databaseURL.path) has no passphrase, so it is always unlocked. Set one with `keychain set-passphrase`.")
+            throw ExitCode(ExitStatus.usage)
+        }
+        let passphrase = try SecretInput.read(prompt: "Passphrase for \(keychain.location.databaseURL.path): ")
+        try reportingErrors { try keychain.unlock(passphrase: passphrase, keepingSessionFor: timeout == 0 ? nil : .seconds(timeout)) }
+        printError("unlocked \(timeout == 0 ? "until `keychain lock` or logout" : "for \(timeout) seconds")")
+    }
+}
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify", abstract: "Check the whole keychain: SQLite structure, and every item's authenticity and indexes. Exit 52 on damage.",
+        discussion: "Items of locked classes cannot be checked; unlock first (--unlock) for a complete check.\nExample: keychain verify --unlock --json")
+    @OptionGroup var keychain: KeychainSelection
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let keychain = try self.keychain.open()
+        let bar = ProgressBar("verifying")
+        let report = try reportingErrors { try keychain.verify { bar.update($0, of: $1) } }
+        bar.finish()
+        if output.json {
+            print(try JSONText.render([
+                "clean": .bool(report.isClean),
+                "verifiedItems": .number(Int64(report.verifiedItems)),
+                "lockedItems": .number(Int64(report.lockedItemCount)),
+                "damagedItems": .array(report.damagedItems.map { item in
+                    .object(["row": .number(item.rowID), "class": .string(item.itemClass), "problem": .string(item.problem),
+                             "persistentReference": item.persistentReference.map { .string($0.data.base64EncodedString()) } ?? .null])
+                }),
+                "databaseProblems": .array(report.databaseProblems.map(JSONValue.string)),
+            ]))
+        } else {
+            print("verified \(report.verifiedItems) item\(report.verifiedItems == 1 ? "" : "s")")
+            for problem in report.databaseProblems { print("database: \(problem)") }
+            for item in report.damagedItems { print("DAMAGED \(item)") }
+            if report.lockedItemCount > 0 {
+                printError("\(report.lockedItemCount) item(s) not checked because the keychain is locked; run with --unlock for a complete check.")
+            }
+        }
+        if !report.isClean {
+            printError("keychain: \(report.damagedItems.count) damaged item(s)\(report.databaseProblems.isEmpty ? "" : " and database damage"). Delete them, or restore the keychain from a backup (`keychain import`).")
+            throw ExitCode(ExitStatus.integrity)
+        }
+    }
+}

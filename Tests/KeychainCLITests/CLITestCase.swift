@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import XCTest
+
+/// What one run of the `keychain` executable produced.
+struct CLIResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    /// Standard output parsed as a JSON object.
+    func json(file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+        return try XCTUnwrap(object as? [String: Any], "not a JSON object: \(stdout)", file: file, line: line)
+    }
+}
+
+/// Runs the built `keychain` executable as a separate process on a keychain in a fresh
+/// temporary `SECURE_STORAGE_HOME`, with its own `XDG_RUNTIME_DIR` for unlock sessions.
+class CLITestCase: XCTestCase {
+    var home: URL!
+    var scratch: URL!
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("kc-cli-\(UUID().uuidString)")
+        home = scratch.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("run"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+    }
+
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+
+    /// The `keychain` executable built beside the test bundle.
+    static let executable: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain").path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("keychain")
+    }()
+
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SECURE_STORAGE_HOME"] = home.path
+        environment["XDG_RUNTIME_DIR"] = scratch.appendingPathComponent("run").path
+        environment["KEYCHAIN_LOG_LEVEL"] = nil
+        return environment
+    }
+
+    /// Runs `keychain arguments…` with `input` on standard input (empty when nil).
+    @discardableResult
+    func keychain(_ arguments: String..., input: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> CLIResult {
+        try run(arguments, input: input.map { Data($0.utf8) } ?? Data())
+    }
+
+    func run(_ arguments: [String], input: Data) throws -> CLIResult {
+        let path = Self.executable.path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw XCTSkip("The keychain executable is not built at \(path); run `swift build --build-tests` first.")
+        }
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = environment
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+        let output = Collected(stdout.fileHandleForReading), errors = Collected(stderr.fileHandleForReading)
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
+    }
+
+    func XCTAssertStatus(_ result: CLIResult, _ status: Int32, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(result.status, status, "stdout: \(result.stdout)\nstderr: \(result.stderr)", file: file, line: line)
+    }
+}
+
+/// Drains a pipe on a background thread, so a chatty child never blocks on a full pipe.
+final class Collected: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func text() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import XCTest
+
+/// The item commands, with macOS `security`'s flags, text and JSON output, and exit codes.
+final class ItemCommandTests: CLITestCase {
+    func testGenericPasswordLifecycleWithSecurityFlags() throws {
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "api.example.com", "-a", "alice", "-l", "API", "-j", "a comment",
+                                     "-D", "token", "-c", "aapl", "-C", "note", "-G", "extra", "-w", "s3cret-1"), 0)
+        let shown = try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice")
+        XCTAssertStatus(shown, 0)
+        XCTAssertTrue(shown.stdout.contains("\"labl\"<blob>=\"API\""), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("\"icmt\"<blob>=\"a comment\""), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("\"crtr\"<uint32>=1633775724"), "aapl as a four-character code: \(shown.stdout)")
+        XCTAssertFalse(shown.stdout.contains("s3cret-1"), "no secret without -g or -w")
+
+        let withSecret = try keychain("find-generic-password", "-s", "api.example.com", "-g")
+        XCTAssertTrue(withSecret.stdout.hasSuffix("password: \"s3cret-1\"\n"), withSecret.stdout)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "-w").stdout, "s3cret-1\n")
+
+        let json = try keychain("find-generic-password", "-s", "api.example.com", "--json", "-g").json()
+        let attributes = try XCTUnwrap(json["attributes"] as? [String: Any])
+        XCTAssertEqual(json["class"] as? String, "genp")
+        XCTAssertEqual(json["password"] as? String, "s3cret-1")
+        XCTAssertEqual(attributes["acct"] as? String, "alice")
+        XCTAssertEqual(attributes["desc"] as? String, "token")
+        XCTAssertEqual(attributes["type"] as? Int, 0x6E6F_7465)
+        XCTAssertEqual(attributes["gena"] as? String, "base64:ZXh0cmE=", "kSecAttrGeneric is data")
+        XCTAssertEqual(attributes["pdmn"] as? String, "ak")
+
+        let duplicate = try keychain("add-generic-password", "-s", "api.example.com", "-a", "alice", "-w", "other")
+        XCTAssertStatus(duplicate, 45)
+        XCTAssertTrue(duplicate.stderr.contains("-U"), "says what to do: \(duplicate.stderr)")
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "api.example.com", "-a", "alice", "-U", "-l", "Renamed",
+                                     "--accessibility", "cku", "-w", "s3cret-2"), 0)
+        try keychain("add-generic-password", "-s", "api.example.com", "-w", "no-account")
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "api.example.com", "-U", "-w", "no-account-2"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "api.example.com", "-a", "", "-w").stdout, "no-account-2\n",
+                       "-U without -a updates the item with the default (empty) account only")
+        let updated = try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "-g", "--json").json()
+        XCTAssertEqual(updated["password"] as? String, "s3cret-2")
+        XCTAssertEqual((updated["attributes"] as? [String: Any])?["labl"] as? String, "Renamed")
+        XCTAssertEqual((updated["attributes"] as? [String: Any])?["pdmn"] as? String, "cku")
+
+        let deleted = try keychain("delete-generic-password", "-s", "api.example.com", "-a", "alice")
+        XCTAssertStatus(deleted, 0)
+        XCTAssertTrue(deleted.stderr.contains("deleted 1 item"))
+        let missing = try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice")
+        XCTAssertStatus(missing, 44)
+        XCTAssertStatus(try keychain("delete-generic-password", "-s", "api.example.com"), 0)
+        XCTAssertStatus(try keychain("delete-generic-password", "-s", "api.example.com"), 44)
+    }
+
+    func testInternetPasswordFlags() throws {
+        XCTAssertStatus(try keychain("add-internet-password", "-s", "example.com", "-a", "bob", "-d", "realm", "-r", "htps",
+                                     "-P", "8443", "-p", "/login", "-t", "form", "-w", "web-secret"), 0)
+        let json = try keychain("find-internet-password", "-s", "example.com", "-r", "htps", "-P", "8443", "--json").json()
+        let attributes = try XCTUnwrap(json["attributes"] as? [String: Any])
+        XCTAssertEqual(json["class"] as? String, "inet")
+        XCTAssertEqual(attributes["srvr"] as? String, "example.com")
+        XCTAssertEqual(attributes["sdmn"] as? String, "realm")
+        XCTAssertEqual(attributes["ptcl"] as? String, "htps")
+        XCTAssertEqual(attributes["port"] as? Int, 8443)
+        XCTAssertEqual(attributes["path"] as? String, "/login")
+        XCTAssertEqual(attributes["atyp"] as? String, "form")
+        XCTAssertNil(json["password"])
+        XCTAssertStatus(try keychain("find-internet-password", "-s", "example.com", "-P", "443"), 44)
+        XCTAssertEqual(try keychain("find-internet-password", "-s", "example.com", "-w").stdout, "web-secret\n")
+        XCTAssertStatus(try keychain("delete-internet-password", "-s", "example.com", "-a", "bob"), 0)
+        XCTAssertStatus(try keychain("find-internet-password", "-s", "example.com"), 44)
+    }
+
+    func testSecretsFromStandardInputNeverFromTheCommandLine() throws {
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "piped", input: "line-secret\nignored\n"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "piped", "-w").stdout, "line-secret\n")
+
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "trailing", "-w", input: "after-w\n"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "trailing", "-w").stdout, "after-w\n")
+
+        let pem = "-----BEGIN KEY-----\nAAAA\nBBBB\n-----END KEY-----"
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "pem", "--stdin", input: pem + "\n"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "pem", "-w").stdout, pem + "\n")
+
+        let noInput = try keychain("add-generic-password", "-s", "svc", "-a", "nothing")
+        XCTAssertStatus(noInput, 64)
+        XCTAssertTrue(noInput.stderr.contains("standard input"), noInput.stderr)
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "nothing"), 44)
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "x", "-w", "a", "--stdin"), 64)
+    }
+
+    func testListAndDumpNeverShowSecretsUnlessAsked() throws {
+        try keychain("add-generic-password", "-s", "alpha", "-a", "one", "-w", "secret-one")
+        try keychain("add-generic-password", "-s", "beta", "-a", "two", "-w", "secret-two", "--accessibility", "cku")
+        try keychain("add-internet-password", "-s", "example.com", "-a", "one", "-w", "secret-three")
+
+        let list = try keychain("list")
+        XCTAssertStatus(list, 0)
+        XCTAssertEqual(list.stdout.split(separator: "\n").count, 3)
+        XCTAssertTrue(list.stderr.contains("3 items"))
+        let filtered = try keychain("list", "--class", "genp", "-a", "one", "--json").json()
+        let items = try XCTUnwrap(filtered["items"] as? [[String: Any]])
+        XCTAssertEqual(items.count, 1)
+        XCTAssertEqual((items.first?["attributes"] as? [String: Any])?["svce"] as? String, "alpha")
+        XCTAssertEqual(try XCTUnwrap(try keychain("list", "-a", "one", "--json").json()["items"] as? [Any]).count, 2)
+        XCTAssertEqual(try XCTUnwrap(try keychain("list", "--accessibility", "cku", "--json").json()["items"] as? [Any]).count, 1)
+        XCTAssertEqual(try XCTUnwrap(try keychain("list", "--class", "cert", "-a", "one", "--json").json()["items"] as? [Any]).count, 0)
+        XCTAssertStatus(try keychain("list", "--class", "nonsense"), 64)
+
+        for output in [try keychain("list"), try keychain("list", "--json"), try keychain("dump-keychain"), try keychain("dump-keychain", "--json")] {
+            XCTAssertFalse(output.stdout.contains("secret-"), "no secret without -d: \(output.stdout)")
+        }
+        let dump = try keychain("dump-keychain", "-d", "--json").json()
+        let secrets = try XCTUnwrap(dump["items"] as? [[String: Any]]).compactMap { $0["data"] as? String }
+        XCTAssertEqual(Set(secrets), ["secret-one", "secret-two", "secret-three"])
+        XCTAssertTrue(try keychain("dump-keychain", "-d").stdout.contains("\"secret-two\""))
+    }
+
+    func testHelpDocumentsExitCodesAndUsageErrorsExit64() throws {
+        let help = try keychain("--help")
+        XCTAssertStatus(help, 0)
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for text in ["44 item not found", "51 keychain locked", "52 integrity violation", "64 usage error", "export", "verify"] {
+            XCTAssertTrue(words.contains(text), "help mentions \(text): \(words)")
+        }
+        XCTAssertStatus(try keychain("find-generic-password", "--no-such-flag"), 64)
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "s", "-w", "x", "--accessibility", "sometimes"), 64)
+        let missing = try keychain("find-generic-password", "-s", "s")
+        XCTAssertStatus(missing, 53)
+        XCTAssertTrue(missing.stderr.contains("keychain create"), "says what to do: \(missing.stderr)")
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+import XCTest
+
+/// create, status, passphrases, lock/unlock sessions and verify, through the executable.
+final class KeychainManagementTests: CLITestCase {
+    func testCreateAndStatus() throws {
+        XCTAssertStatus(try keychain("status"), 53)
+        XCTAssertStatus(try keychain("create"), 0)
+        XCTAssertStatus(try keychain("create"), 45)
+        try keychain("add-generic-password", "-s", "svc", "-a", "a", "-w", "1")
+        try keychain("add-generic-password", "-s", "svc", "-a", "b", "-w", "2", "--accessibility", "cku")
+        try keychain("add-internet-password", "-s", "example.com", "-w", "3")
+
+        let status = try keychain("status", "--json").json()
+        XCTAssertEqual(status["path"] as? String, home.appendingPathComponent("data/keychain.db").path)
+        XCTAssertEqual(status["lockState"] as? String, "unlocked")
+        XCTAssertEqual(status["hasPassphrase"] as? Bool, false)
+        XCTAssertEqual(status["formatVersion"] as? Int, 1)
+        XCTAssertEqual(status["totalItems"] as? Int, 3)
+        XCTAssertEqual(status["items"] as? [String: Int], ["genp": 2, "inet": 1, "cert": 0, "keys": 0])
+        XCTAssertEqual(status["itemsByAccessibility"] as? [String: Int], ["ak": 2, "cku": 1])
+        XCTAssertEqual((status["deviceBinding"] as? [String: Any])?["path"] as? String, home.appendingPathComponent("state/device.key").path)
+        let text = try keychain("show-keychain-info")
+        XCTAssertTrue(text.stdout.contains("items:           3 (genp 2, inet 1, cert 0, keys 0)"), text.stdout)
+
+        let other = scratch.appendingPathComponent("other").path
+        XCTAssertStatus(try keychain("create", "--keychain", other), 0)
+        XCTAssertEqual(try keychain("status", "--keychain", other, "--json").json()["totalItems"] as? Int, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: other + "/data/keychain.db"))
+    }
+
+    func testPassphraseLockUnlockAndSessions() throws {
+        XCTAssertStatus(try keychain("create", "--passphrase", input: "first pass\n"), 0)
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "-w", "ak-secret"), 51)
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "-w", "ak-secret", "--unlock", input: "first pass\n"), 0)
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ps", "-w", "ps-secret", "--accessibility", "akpu",
+                                     "--unlock", input: "first pass\n"), 0)
+        XCTAssertEqual(try keychain("status", "--json").json()["lockState"] as? String, "beforeFirstUnlock")
+
+        let locked = try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w")
+        XCTAssertStatus(locked, 51)
+        XCTAssertTrue(locked.stderr.contains("keychain unlock"), "says what to do: \(locked.stderr)")
+        XCTAssertStatus(try keychain("unlock", input: "wrong\n"), 50)
+        XCTAssertStatus(try keychain("unlock", "--timeout", "600", input: "first pass\n"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w").stdout, "ak-secret\n", "the session unlocks later commands")
+        let status = try keychain("status", "--json").json()
+        XCTAssertEqual(status["lockState"] as? String, "unlocked")
+        XCTAssertNotNil((status["unlockSession"] as? [String: Any])?["expires"])
+        XCTAssertStatus(try keychain("lock"), 0)
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w"), 51)
+
+        XCTAssertStatus(try keychain("change-passphrase", input: "wrong\nsecond pass\n"), 50)
+        XCTAssertStatus(try keychain("change-passphrase", input: "first pass\nsecond pass\n"), 0)
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w", "--unlock", input: "first pass\n"), 50)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w", "--unlock", input: "second pass\n").stdout, "ak-secret\n")
+
+        let refused = try keychain("remove-passphrase", input: "second pass\n")
+        XCTAssertStatus(refused, 64)
+        XCTAssertTrue(refused.stderr.contains("--yes"), refused.stderr)
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ps", "-w", "--unlock", input: "second pass\n"), 0)
+        let removed = try keychain("remove-passphrase", "--yes", input: "second pass\n")
+        XCTAssertStatus(removed, 0)
+        XCTAssertTrue(removed.stderr.contains("1 passcode-set item destroyed"), removed.stderr)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w").stdout, "ak-secret\n", "always unlocked now")
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ps"), 44)
+        XCTAssertStatus(try keychain("lock"), 64)
+    }
+
+    func testVerifyReportsDamagedItems() throws {
+        for account in ["a", "b", "c"] { try keychain("add-generic-password", "-s", "svc", "-a", account, "-w", "value-\(account)") }
+        let clean = try keychain("verify", "--json")
+        XCTAssertStatus(clean, 0)
+        XCTAssertEqual(try clean.json()["verifiedItems"] as? Int, 3)
+        XCTAssertEqual(try clean.json()["clean"] as? Bool, true)
+
+        let database = try DatabaseQueue(path: home.appendingPathComponent("data/keychain.db").path)
+        try database.write { db in
+            var secret = try XCTUnwrap(Data.fetchOne(db, sql: "SELECT secret FROM items WHERE id = 2"))
+            secret[0] ^= 0x40
+            try db.execute(sql: "UPDATE items SET secret = ? WHERE id = 2", arguments: [secret])
+        }
+        try database.close()
+        let damaged = try keychain("verify", "--json")
+        XCTAssertStatus(damaged, 52)
+        let report = try damaged.json()
+        XCTAssertEqual(report["clean"] as? Bool, false)
+        XCTAssertEqual(report["verifiedItems"] as? Int, 2)
+        let items = try XCTUnwrap(report["damagedItems"] as? [[String: Any]])
+        XCTAssertEqual(items.count, 1)
+        XCTAssertEqual(items.first?["row"] as? Int, 2)
+        XCTAssertEqual(items.first?["class"] as? String, "genp")
+        let text = try keychain("verify")
+        XCTAssertStatus(text, 52)
+        XCTAssertTrue(text.stdout.contains("DAMAGED row 2 (genp)"), text.stdout)
+        XCTAssertTrue(text.stderr.contains("restore"), text.stderr)
+        XCTAssertFalse((text.stdout + text.stderr).contains("value-"), "no secret in the report")
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "c", "-w").stdout, "value-c\n", "the others still read")
+    }
+}
