@@ -20,11 +20,9 @@ struct Export: ParsableCommand {
     func run() throws {
         let keychain = try self.keychain.open()
         let passphrase = try SecretInput.readNew(prompt: "Backup passphrase: ")
-        let bar = ProgressBar("exporting")
-        let summary = try reportingErrors {
-            try keychain.exportBackup(to: URL(fileURLWithPath: file), passphrase: passphrase, replacingExisting: force) { bar.update($0, of: $1) }
+        let summary = try withProgress("exporting") { progress in
+            try keychain.exportBackup(to: URL(fileURLWithPath: file), passphrase: passphrase, replacingExisting: force, progress: progress)
         }
-        bar.finish()
         if output.json {
             print(try JSONText.render(["file": .string(file), "exportedItems": .number(Int64(summary.exportedItems)),
                                        "skippedThisDeviceOnlyItems": .number(Int64(summary.skippedThisDeviceOnlyItems))]))
@@ -50,11 +48,9 @@ struct Import: ParsableCommand {
     func run() throws {
         let keychain = try self.keychain.open(.creatingIfMissing)
         let passphrase = try SecretInput.read(prompt: "Backup passphrase: ")
-        let bar = ProgressBar("importing")
-        let summary = try reportingErrors {
-            try keychain.importBackup(from: URL(fileURLWithPath: file), passphrase: passphrase, onDuplicate: onDuplicate) { bar.update($0, of: $1) }
+        let summary = try withProgress("importing") { progress in
+            try keychain.importBackup(from: URL(fileURLWithPath: file), passphrase: passphrase, onDuplicate: onDuplicate, progress: progress)
         }
-        bar.finish()
         if output.json {
             print(try JSONText.render(["added": .number(Int64(summary.addedItems)), "replaced": .number(Int64(summary.replacedItems)),
                                        "keptExisting": .number(Int64(summary.keptExistingItems)),

@@ -116,9 +116,7 @@ struct Verify: ParsableCommand {
 
     func run() throws {
         let keychain = try self.keychain.open()
-        let bar = ProgressBar("verifying")
-        let report = try reportingErrors { try keychain.verify { bar.update($0, of: $1) } }
-        bar.finish()
+        let report = try withProgress("verifying") { progress in try keychain.verify(progress: progress) }
         if output.json {
             print(try JSONText.render([
                 "clean": .bool(report.isClean),

@@ -35,3 +35,10 @@ final class ProgressBar {
         drawn = false
     }
 }
+
+/// Runs long keychain work with a progress bar; keychain errors become exit statuses.
+func withProgress<T>(_ title: String, _ body: (_ update: @escaping (Int, Int) -> Void) throws -> T) throws -> T {
+    let bar = ProgressBar(title)
+    defer { bar.finish() }
+    return try reportingErrors { try body { bar.update($0, of: $1) } }
+}

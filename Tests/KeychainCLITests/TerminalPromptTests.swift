@@ -87,6 +87,28 @@ final class TerminalPromptTests: CLITestCase {
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "typed", "-w").stdout, "typed-secret-123\n")
     }
 
+    func testProgressBarOnlyWhenStandardErrorIsATerminal() throws {
+        for index in 0..<3 { try keychain("add-generic-password", "-s", "svc", "-a", "\(index)", "-w", "v") }
+        XCTAssertFalse(try keychain("verify").stderr.contains("verifying ["), "no bar in a pipe or log")
+
+        let terminal = try PseudoTerminal()
+        defer { terminal.shutDown() }
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["verify"]
+        process.environment = environment
+        process.standardError = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        try process.run()
+        let output = Collected(stdout.fileHandleForReading)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(output.text(), "verified 3 items\n")
+        let shown = terminal.displayed()
+        XCTAssertTrue(shown.contains("verifying [##############################] 100% 3/3"), shown)
+    }
+
     func testNewPassphraseIsAskedTwiceAndMustMatch() throws {
         try keychain("create")
         let mismatch = try runOnTerminal(["set-passphrase"], answers: [("New passphrase: ", "first"), ("Retype to confirm: ", "second")])
