@@ -14,6 +14,7 @@ do {
     var results = try CoreBenchmarks.run(items: items, in: directory)
     if !arguments.contains("--no-passphrase") { results += try CoreBenchmarks.passphrase(in: directory) }
     results += try ExtraBenchmarks.run(items: items, in: directory)
+    results += try MaintenanceBenchmarks.run(items: items, in: directory)
     if json {
         let data = try JSONSerialization.data(withJSONObject: ["items": items, "results": results.map(\.json)], options: [.prettyPrinted, .sortedKeys])
         print(String(decoding: data, as: UTF8.self))

@@ -53,7 +53,7 @@ struct SecretOptions: ParsableArguments {
     @Option(name: .customShort("w"), help: ArgumentHelp("The secret. Better: put -w last (or leave it out) to be prompted without echo, or pipe it in, which keeps it out of the process list and shell history.", valueName: "password"))
     var secret: String?
 
-    @Flag(name: .customLong("stdin"), help: "Read the secret from all of standard input (one trailing newline removed): multi-line secrets such as PEM keys work.")
+    @Flag(name: .customLong("stdin"), help: "Read the secret from all of standard input: multi-line text such as PEM keys (one trailing newline removed) or binary data (kept byte for byte).")
     var fromStandardInput = false
 
     @Option(name: .customLong("accessibility"), help: "When the item may be read: ak, ck, dk, aku, cku, dku, akpu (kSecAttrAccessible…). Default ak.")
@@ -71,7 +71,7 @@ struct SecretOptions: ParsableArguments {
 
     func secretData() throws -> Data {
         if let secret { return Data(secret.utf8) }
-        if fromStandardInput { return SecretInput.readAll() }
+        if fromStandardInput { return try SecretInput.readAll() }
         return Data(try SecretInput.read(prompt: "Password: ").utf8)
     }
 

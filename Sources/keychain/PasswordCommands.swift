@@ -26,17 +26,11 @@ extension PasswordCommand {
         let keychain = try self.keychain.open(.creatingIfMissing)
         let data = try secret.secretData()
         try reportingErrors {
-            do {
-                try keychain.add(NewItem(Self.itemClass, attributes: attributes, data: data))
-            } catch let error as KeychainError where error.code == .duplicateItem && secret.updateIfExists {
-                // The existing item is the one with the same primary key (omitted parts take their
-                // defaults, as the add did); everything else given is changed.
-                let schema = ItemSchema.of(Self.itemClass)
-                let primaryKey = Set(schema.primaryKey)
-                let identifying = schema.defaults.filter { primaryKey.contains($0.key) }.merging(attributes.filter { primaryKey.contains($0.key) }) { $1 }
-                var existing = Query(Self.itemClass, identifying.filter { $0.key != .accessGroup })
-                existing.accessGroups = [item.accessGroup ?? keychain.options.defaultAccessGroup]
-                try keychain.update(existing, with: ItemChanges(attributes: attributes.filter { !primaryKey.contains($0.key) }, data: data))
+            let item = NewItem(Self.itemClass, attributes: attributes, data: data)
+            if secret.updateIfExists {
+                try keychain.addOrUpdate(item)      // one transaction: only the colliding item is updated
+            } else {
+                try keychain.add(item)
             }
         }
     }
@@ -63,9 +57,13 @@ extension PasswordCommand {
         }
     }
 
-    func delete() throws {
-        let keychain = try self.keychain.open()
+    /// Deletes every match; with no attribute given, only when `all` says so.
+    func delete(all: Bool) throws {
         let query = try query()
+        if query.attributes.isEmpty && query.accessGroups == nil && !all {
+            throw usageFailure("No attribute given, so every \(Self.itemClass.rawValue) item would be deleted. Name the item (-s, -a, …) or pass --all.")
+        }
+        let keychain = try self.keychain.open()
         let count = try reportingErrors { try keychain.delete(query) }
         printError("deleted \(count) item\(count == 1 ? "" : "s")")
     }
@@ -138,7 +136,8 @@ struct DeleteGenericPassword: ParsableCommand, PasswordCommand {
     @OptionGroup var item: ItemOptions
     @OptionGroup var generic: GenericPasswordOptions
     func classAttributes() -> [AttributeKey: AttributeValue] { generic.attributes() }
-    func run() throws { try delete() }
+    @Flag(name: .customLong("all"), help: "Allow deleting every item of the class when no attribute is given.") var all = false
+    func run() throws { try delete(all: all) }
 }
 
 // MARK: - Internet passwords
@@ -199,5 +198,6 @@ struct DeleteInternetPassword: ParsableCommand, PasswordCommand {
     @OptionGroup var item: ItemOptions
     @OptionGroup var internet: InternetPasswordOptions
     func classAttributes() -> [AttributeKey: AttributeValue] { internet.attributes() }
-    func run() throws { try delete() }
+    @Flag(name: .customLong("all"), help: "Allow deleting every item of the class when no attribute is given.") var all = false
+    func run() throws { try delete(all: all) }
 }

@@ -40,12 +40,23 @@ enum SecretInput {
         return first
     }
 
-    /// All of standard input (for `--stdin`), without one trailing newline: multi-line secrets
-    /// such as PEM keys stay intact.
-    static func readAll() -> Data {
-        var data = FileHandle.standardInput.readDataToEndOfFile()
-        if data.last == UInt8(ascii: "\n") { data.removeLast() }
-        if data.last == UInt8(ascii: "\r") { data.removeLast() }
+    /// All of standard input (for `--stdin`). Read through the same buffered C stream as the
+    /// line prompts, so a passphrase line read first (`--unlock`) takes exactly its line. A text
+    /// secret loses one trailing newline (`\n` or `\r\n`); binary input is kept byte for byte.
+    static func readAll() throws -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, stdin)
+            if count > 0 { data.append(contentsOf: buffer[0..<count]) }
+            if count < buffer.count { break }
+        }
+        if ferror(stdin) != 0 { throw usageFailure("Reading the secret from standard input failed.") }
+        guard !data.isEmpty else { throw usageFailure("Standard input was empty; nothing was stored. Pipe the secret in, or use -w to be prompted.") }
+        if String(data: data, encoding: .utf8) != nil, data.last == UInt8(ascii: "\n") {
+            data.removeLast()
+            if data.last == UInt8(ascii: "\r") { data.removeLast() }
+        }
         return data
     }
 
@@ -64,13 +75,12 @@ enum SecretInput {
         var silent = original
         silent.c_lflag &= ~tcflag_t(ECHO)
         savedTerminal = original
-        signal(SIGINT, restoreTerminalAndExit)
-        signal(SIGTERM, restoreTerminalAndExit)
+        let signals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+        let previous = signals.map { signal($0, restoreTerminalAndExit) }
         _ = tcsetattr(STDIN_FILENO, TCSANOW, &silent)
         defer {
             _ = tcsetattr(STDIN_FILENO, TCSANOW, &original)
-            signal(SIGINT, SIG_DFL)
-            signal(SIGTERM, SIG_DFL)
+            for (number, handler) in zip(signals, previous) { signal(number, handler) }
             savedTerminal = nil
         }
         return body()

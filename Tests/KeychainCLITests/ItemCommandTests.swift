@@ -41,6 +41,9 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertEqual((updated["attributes"] as? [String: Any])?["labl"] as? String, "Renamed")
         XCTAssertEqual((updated["attributes"] as? [String: Any])?["pdmn"] as? String, "cku")
 
+        let unnamed = try keychain("delete-generic-password")
+        XCTAssertStatus(unnamed, 64)
+        XCTAssertTrue(unnamed.stderr.contains("--all"), unnamed.stderr)
         let deleted = try keychain("delete-generic-password", "-s", "api.example.com", "-a", "alice")
         XCTAssertStatus(deleted, 0)
         XCTAssertTrue(deleted.stderr.contains("deleted 1 item"))
@@ -48,6 +51,10 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertStatus(missing, 44)
         XCTAssertStatus(try keychain("delete-generic-password", "-s", "api.example.com"), 0)
         XCTAssertStatus(try keychain("delete-generic-password", "-s", "api.example.com"), 44)
+        try keychain("add-generic-password", "-s", "one", "-w", "1")
+        try keychain("add-generic-password", "-s", "two", "-w", "2")
+        XCTAssertStatus(try keychain("delete-generic-password", "--all"), 0)
+        XCTAssertStatus(try keychain("find-generic-password"), 44)
     }
 
     func testInternetPasswordFlags() throws {
@@ -79,6 +86,12 @@ final class ItemCommandTests: CLITestCase {
         let pem = "-----BEGIN KEY-----\nAAAA\nBBBB\n-----END KEY-----"
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "pem", "--stdin", input: pem + "\n"), 0)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "pem", "-w").stdout, pem + "\n")
+
+        let binary = Data([0xFF, 0x00, 0xFE, 0x0D, 0x0A])     // not UTF-8, ends in CR LF: kept byte for byte
+        XCTAssertStatus(try run(["add-generic-password", "-s", "svc", "-a", "binary", "--stdin"], input: binary), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "binary", "-w", "--json").json()["password"] as? String,
+                       "base64:" + binary.base64EncodedString())
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "empty", "--stdin"), 64)
 
         let noInput = try keychain("add-generic-password", "-s", "svc", "-a", "nothing")
         XCTAssertStatus(noInput, 64)

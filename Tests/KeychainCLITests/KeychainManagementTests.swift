@@ -33,7 +33,8 @@ final class KeychainManagementTests: CLITestCase {
     func testPassphraseLockUnlockAndSessions() throws {
         XCTAssertStatus(try keychain("create", "--passphrase", input: "first pass\n"), 0)
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "-w", "ak-secret"), 51)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "-w", "ak-secret", "--unlock", input: "first pass\n"), 0)
+        // The passphrase line and then the secret, both on standard input: each read takes exactly its part.
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "--unlock", "--stdin", input: "first pass\nak-secret\n"), 0)
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ps", "-w", "ps-secret", "--accessibility", "akpu",
                                      "--unlock", input: "first pass\n"), 0)
         XCTAssertEqual(try keychain("status", "--json").json()["lockState"] as? String, "beforeFirstUnlock")

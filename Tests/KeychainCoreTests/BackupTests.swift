@@ -151,6 +151,39 @@ final class BackupTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path), ["b"])
     }
 
+    func testNonExtractableKeysStayBehind() throws {
+        let source = try TestKeychain()
+        try source.keychain.add(NewItem(.key, attributes: [.applicationTag: .data(Data("exportable".utf8)), .keyClass: 1],
+                                        data: Data("key-1".utf8), accessibility: .afterFirstUnlock))
+        try source.keychain.add(NewItem(.key, attributes: [.applicationTag: .data(Data("bound".utf8)), .keyClass: 1, .isExtractable: 0],
+                                        data: Data("key-2".utf8), accessibility: .afterFirstUnlock))
+        let file = scratch.appendingPathComponent("b")
+        let exported = try source.keychain.exportBackup(to: file, passphrase: "pw")
+        XCTAssertEqual([exported.exportedItems, exported.skippedNonExtractableKeys, exported.skippedThisDeviceOnlyItems], [1, 1, 0])
+        let target = try TestKeychain()
+        let imported = try target.keychain.importBackup(from: file, passphrase: "pw")
+        XCTAssertEqual([imported.addedItems, imported.skippedAtExport], [1, 1])
+        let keys = try target.keychain.findAll(Query(.key), returning: [.attributes, .data])
+        XCTAssertEqual(keys.map(\.data), [Data("key-1".utf8)])
+    }
+
+    func testWriterRefusesParametersNoReaderAccepts() throws {
+        XCTAssertKeychainError(.invalidParameter, try BackupWriter(passphrase: "pw", parameters: ScryptParameters(logN: 22)))
+        XCTAssertKeychainError(.invalidParameter, try BackupWriter(passphrase: "pw", parameters: ScryptParameters(logN: 12, blockSize: 16)))
+        XCTAssertKeychainError(.invalidParameter, try BackupWriter(passphrase: "", parameters: .insecureForTestingOnly))
+        let capped = try BackupWriter(passphrase: "pw", parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 40))
+        XCTAssertNoThrow(try BackupReader(header: capped.header, passphrase: "pw", source: "test"), "p is capped to what readers accept")
+    }
+
+    func testLargeItemsCloseChunksEarly() throws {
+        var writer = try BackupWriter(passphrase: "pw", parameters: .insecureForTestingOnly)
+        let big = BackupRecord(itemClass: .genericPassword, attributes: [:], data: Data(count: 700_000))
+        XCTAssertEqual(try writer.append(big).count, 0)
+        XCTAssertEqual(try writer.append(big).count, 1, "the first item's chunk is sealed before the second would pass 1 MiB")
+        let huge = BackupRecord(itemClass: .genericPassword, attributes: [:], data: Data(count: BackupFormat.maximumChunkBytes))
+        XCTAssertKeychainError(.invalidParameter, try writer.append(huge))
+    }
+
     private func flipped(_ data: Data, at offset: Int) -> Data {
         var copy = data
         copy[offset] ^= 0x01

@@ -22,7 +22,7 @@ final class UnlockSessionTests: XCTestCase {
         XCTAssertEqual(try later.find(query("svc", "acct"), returning: .data).first?.data, Data("value".utf8))
         let expiry = try XCTUnwrap(later.unlockSession?.expiry)
         XCTAssertEqual(expiry.timeIntervalSinceNow, 600, accuracy: 5)
-        let mode = try XCTUnwrap(PlatformIO.ownerAndMode(of: later.unlockTicketURL.path)).mode
+        let mode = try XCTUnwrap(PlatformIO.ownerAndMode(of: later.ticketURL.path)).mode
         XCTAssertEqual(mode, 0o600)
 
         try later.lock()
@@ -45,40 +45,54 @@ final class UnlockSessionTests: XCTestCase {
     func testWrongPassphraseWritesNoSession() throws {
         let test = try lockedKeychainWithSecret()
         XCTAssertKeychainError(.authFailed, try test.keychain.unlock(passphrase: "wrong", keepingSessionFor: .seconds(60)))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: test.keychain.unlockTicketURL.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: test.keychain.ticketURL.path))
     }
 
     func testPassphraseChangeEndsTheSession() throws {
         let test = try lockedKeychainWithSecret()
         try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(600))
-        let ticket = try Data(contentsOf: test.keychain.unlockTicketURL)
+        let ticket = try Data(contentsOf: test.keychain.ticketURL)
         try test.keychain.changePassphrase(from: "correct horse", to: "battery staple")
         XCTAssertEqual(try test.openAnother().lockState, .beforeFirstUnlock)
         // Even a saved copy of the old ticket no longer fits the new keybag.
-        try writePrivate(ticket, to: test.keychain.unlockTicketURL)
+        try writePrivate(ticket, to: test.keychain.ticketURL)
         XCTAssertEqual(try test.openAnother().lockState, .beforeFirstUnlock)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: test.keychain.unlockTicketURL.path), "an unusable ticket is removed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: test.keychain.ticketURL.path), "an unusable ticket is removed")
     }
 
     func testExpiredOrEditedTicketsAreRefusedAndRemoved() throws {
         let test = try lockedKeychainWithSecret()
-        try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(0))
-        Thread.sleep(forTimeInterval: 1.1)
+        try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .milliseconds(300))
+        Thread.sleep(forTimeInterval: 1.4)
         XCTAssertEqual(try test.openAnother().lockState, .beforeFirstUnlock, "expired")
 
         for offset in [35, 60] {             // a byte of the expiry, a byte of the sealed key
             try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(600))
-            var ticket = try Data(contentsOf: test.keychain.unlockTicketURL)
+            var ticket = try Data(contentsOf: test.keychain.ticketURL)
             ticket[offset] ^= 1
-            try writePrivate(ticket, to: test.keychain.unlockTicketURL)
+            try writePrivate(ticket, to: test.keychain.ticketURL)
             XCTAssertEqual(try test.openAnother().lockState, .beforeFirstUnlock, "byte \(offset)")
         }
+    }
+
+    func testSessionsNeedAPositiveDurationAndAMemoryBackedDirectory() throws {
+        let test = try lockedKeychainWithSecret()
+        XCTAssertKeychainError(.invalidParameter, try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .zero))
+        var location = test.location
+        location.runtimeDirectoryURL = nil
+        let withoutRuntime = try Keychain(location: location, options: test.options)
+        XCTAssertKeychainError(.keychainUnavailable, try withoutRuntime.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(60)))
+        XCTAssertEqual(withoutRuntime.lockState, .beforeFirstUnlock, "refused before unlocking")
+        XCTAssertNil(withoutRuntime.unlockSession)
+        XCTAssertEqual(KeychainLocation.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])?.path, "/run/user/1000/secure-storage")
+        XCTAssertEqual(KeychainLocation.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": "relative"])?.path.hasPrefix("/dev/shm/secure-storage-"),
+                       FileManager.default.fileExists(atPath: "/dev/shm") ? true : nil)
     }
 
     func testTicketIsUselessWithAnotherDeviceKey() throws {
         let test = try lockedKeychainWithSecret()
         try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(600))
-        let ticket = try Data(contentsOf: test.keychain.unlockTicketURL)
+        let ticket = try Data(contentsOf: test.keychain.ticketURL)
         XCTAssertNotNil(UnlockTicket.open(ticket, deviceKey: test.keychain.keys.deviceKey, vaultID: test.keychain.vaultID))
         XCTAssertNil(UnlockTicket.open(ticket, deviceKey: .init(size: .bits256), vaultID: test.keychain.vaultID))
         XCTAssertNil(UnlockTicket.open(ticket, deviceKey: test.keychain.keys.deviceKey, vaultID: UUID()))
@@ -89,4 +103,9 @@ final class UnlockSessionTests: XCTestCase {
 func writePrivate(_ data: Data, to url: URL) throws {
     try? FileManager.default.removeItem(at: url)
     XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]))
+}
+
+extension Keychain {
+    /// The ticket path of a keychain whose location has a runtime directory.
+    var ticketURL: URL { unlockTicketURL! }
 }

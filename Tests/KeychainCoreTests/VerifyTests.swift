@@ -41,6 +41,24 @@ final class VerifyTests: XCTestCase {
         XCTAssertFalse(report.damagedItems.map(\.description).joined().contains("value-"), "no secrets in the report")
     }
 
+    func testForgedAndOrphanLookupTagsAreReported() throws {
+        let test = try TestKeychain()
+        try test.keychain.add(password("svc", "victim", "v", extra: [.label: "mine"]))
+        try test.keychain.add(password("svc", "other", "o"))
+        let forged = test.keychain.keys.indexer.attribute(.label, .string("old"))
+        try test.tamper { db in
+            // Makes `delete -l old` reach the victim without decrypting it.
+            try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) VALUES (?, 1)", arguments: [forged])
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) VALUES (?, 99)", arguments: [forged])
+        }
+        let report = try test.keychain.verify()
+        XCTAssertEqual(report.damagedItems.map(\.rowID), [1])
+        XCTAssertTrue(report.damagedItems[0].problem.contains("tags"), report.damagedItems[0].problem)
+        XCTAssertEqual(report.databaseProblems, ["1 lookup tag(s) point to no item (the file was edited)"])
+        XCTAssertEqual(report.verifiedItems, 1)
+    }
+
     func testLockedItemsAreCountedNotDamaged() throws {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("pw")

@@ -14,7 +14,7 @@ import Foundation
 ///
 /// A record is `1 ‖ class ‖ attributes ‖ data` (length-prefixed; attributes in the keychain's
 /// own attribute encoding) or, last in the last chunk, the trailer `2 ‖ item count (u64) ‖
-/// skipped this-device-only items (u64)`. Editing, reordering, dropping or appending a chunk,
+/// skipped this-device-only items (u64) ‖ skipped non-extractable keys (u64)`. Editing, reordering, dropping or appending a chunk,
 /// or cutting the file short, fails authentication or the trailer check.
 enum BackupFormat {
     static let magic = Data("SSBACKUP".utf8)
@@ -62,6 +62,12 @@ struct BackupRecord {
 
 /// The counts the last chunk carries.
 struct BackupTrailer: Equatable {
+    /// Items the export left out, by reason (never by name).
+    struct Skipped: Equatable {
+        var thisDeviceOnly: UInt64 = 0
+        var nonExtractableKeys: UInt64 = 0
+    }
+
     var itemCount: UInt64
-    var skippedThisDeviceOnly: UInt64
+    var skipped: Skipped
 }

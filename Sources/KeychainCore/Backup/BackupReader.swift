@@ -60,7 +60,7 @@ struct BackupReader {
         do { plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: chunkKey, authenticating: ad) } catch {
             throw Self.damaged(source, "chunk \(nextChunkIndex) failed authentication (edited, reordered, or the file was cut short)")
         }
-        defer { plaintext.resetBytes(in: 0..<plaintext.count) }
+        defer { plaintext.resetBytes(in: 0..<plaintext.count) }  // best effort: the records keep their own copies
         nextChunkIndex += 1
         var reader = ByteReader(plaintext)
         var records: [BackupRecord] = []
@@ -75,10 +75,11 @@ struct BackupReader {
                 }
                 records.append(BackupRecord(itemClass: itemClass, attributes: attributes, data: data))
             case .trailer:
-                guard isLast, let count = reader.readBigEndian(UInt64.self), let skipped = reader.readBigEndian(UInt64.self), reader.isAtEnd else {
+                guard isLast, let count = reader.readBigEndian(UInt64.self), let thisDeviceOnly = reader.readBigEndian(UInt64.self),
+                      let nonExtractable = reader.readBigEndian(UInt64.self), reader.isAtEnd else {
                     throw Self.damaged(source, "its trailer is misplaced or malformed")
                 }
-                return (records, BackupTrailer(itemCount: count, skippedThisDeviceOnly: skipped))
+                return (records, BackupTrailer(itemCount: count, skipped: .init(thisDeviceOnly: thisDeviceOnly, nonExtractableKeys: nonExtractable)))
             case nil:
                 throw Self.damaged(source, "a record in chunk \(nextChunkIndex - 1) has an unknown kind")
             }

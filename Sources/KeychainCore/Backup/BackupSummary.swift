@@ -8,6 +8,8 @@ public struct BackupExportSummary: Sendable, Hashable {
     public let exportedItems: Int
     /// `…ThisDeviceOnly` and passcode-set items left out, as Apple leaves them out of backups.
     public let skippedThisDeviceOnlyItems: Int
+    /// Key items marked non-extractable (`kSecAttrIsExtractable` false), left out.
+    public let skippedNonExtractableKeys: Int
 }
 
 /// What ``Keychain/importBackup(from:passphrase:onDuplicate:progress:)`` did.
@@ -23,7 +25,7 @@ public struct BackupImportSummary: Sendable, Hashable {
     /// Backup items not imported because an item with the same primary key exists
     /// (``BackupDuplicatePolicy/keepExisting``).
     public let keptExistingItems: Int
-    /// How many this-device-only items the exporting keychain left out.
+    /// How many items the exporting keychain left out (this-device-only items, non-extractable keys).
     public let skippedAtExport: Int
 }
 

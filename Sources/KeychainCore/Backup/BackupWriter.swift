@@ -14,8 +14,15 @@ struct BackupWriter {
     private(set) var itemCount: UInt64 = 0
 
     /// Derives the passphrase key (scrypt with `parameters`) and wraps a fresh random root key.
+    /// Parallelism above what readers accept is capped (it only adds time); other parameters a
+    /// reader would refuse are an error, so no backup is written that cannot be imported.
     init(passphrase: String, parameters: ScryptParameters, archiveID: UUID = UUID(), created: Date = Date()) throws(KeychainError) {
         guard !passphrase.isEmpty else { throw KeychainError(.invalidParameter, "A backup passphrase cannot be empty.") }
+        var parameters = parameters
+        parameters.parallelism = min(parameters.parallelism, 16)
+        guard BackupFormat.acceptsKDF(parameters) else {
+            throw KeychainError(.invalidParameter, "Backups need scrypt parameters within N=2^10…2^20, r ≤ 8, p ≤ 16, and \(parameters) is outside them. Use other passphrase hardening for the export.")
+        }
         let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
         let root = SymmetricKey(size: .bits256)
         var writer = ByteWriter()
@@ -42,27 +49,41 @@ struct BackupWriter {
         self.chunkKey = BackupFormat.chunkKey(root)
     }
 
-    /// Adds an item; returns a framed chunk to write when one is full.
-    mutating func append(_ record: BackupRecord) throws(KeychainError) -> Data? {
-        pending.append(BackupFormat.RecordKind.item.rawValue)
-        pending.appendLengthPrefixed(record.itemClass.rawValue)
-        pending.appendLengthPrefixed(AttributeCodec.encode(record.attributes))
-        pending.appendLengthPrefixed(record.data)
+    /// Adds an item; returns the framed chunks (usually none) that became full.
+    /// - Throws: `.invalidParameter` for an item too large for any chunk a reader accepts.
+    mutating func append(_ record: BackupRecord) throws(KeychainError) -> [Data] {
+        var encoded = ByteWriter()
+        encoded.append(BackupFormat.RecordKind.item.rawValue)
+        encoded.appendLengthPrefixed(record.itemClass.rawValue)
+        encoded.appendLengthPrefixed(AttributeCodec.encode(record.attributes))
+        encoded.appendLengthPrefixed(record.data)
+        guard encoded.data.count <= BackupFormat.maximumChunkBytes - 1024 else {
+            throw KeychainError(.invalidParameter, "A \(record.itemClass.rawValue) item of \(record.data.count) bytes is too large for a backup (at most about \(BackupFormat.maximumChunkBytes >> 20) MiB per item); nothing was exported.")
+        }
+        var sealed: [Data] = []
+        if pendingRecords > 0 && pending.data.count + encoded.data.count > BackupFormat.chunkBytes {
+            sealed.append(try sealPending(isLast: false))
+        }
+        pending.append(encoded.data)
         pendingRecords += 1
         itemCount += 1
-        guard pendingRecords >= BackupFormat.chunkRecords || pending.data.count >= BackupFormat.chunkBytes else { return nil }
-        return try sealPending(isLast: false)
+        if pendingRecords >= BackupFormat.chunkRecords || pending.data.count >= BackupFormat.chunkBytes {
+            sealed.append(try sealPending(isLast: false))
+        }
+        return sealed
     }
 
     /// Seals the last chunk, ending with the trailer.
-    mutating func finish(skippedThisDeviceOnly: UInt64) throws(KeychainError) -> Data {
+    mutating func finish(skipped: BackupTrailer.Skipped) throws(KeychainError) -> Data {
         pending.append(BackupFormat.RecordKind.trailer.rawValue)
         pending.append(bigEndian: itemCount)
-        pending.append(bigEndian: skippedThisDeviceOnly)
+        pending.append(bigEndian: skipped.thisDeviceOnly)
+        pending.append(bigEndian: skipped.nonExtractableKeys)
         return try sealPending(isLast: true)
     }
 
     private mutating func sealPending(isLast: Bool) throws(KeychainError) -> Data {
+        // Best effort: this copy is wiped; copies made while the chunk grew are not.
         var plaintext = pending.data
         defer { plaintext.resetBytes(in: 0..<plaintext.count) }
         let ad = BackupFormat.chunkAssociatedData(checksum: checksum, index: chunkIndex, isLast: isLast)

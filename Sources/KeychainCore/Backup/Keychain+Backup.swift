@@ -4,7 +4,9 @@ import GRDB
 extension Keychain {
     /// Writes an encrypted, authenticated backup of every item that may leave this device.
     ///
-    /// As on Apple platforms, `…ThisDeviceOnly` and passcode-set items are never exported; a
+    /// As on Apple platforms, `…ThisDeviceOnly` and passcode-set items are never exported, nor are
+    /// keys marked non-extractable (`kSecAttrIsExtractable` false); `always` items are, as Apple's
+    /// backups include them. A
     /// backup restores elsewhere because its key comes from `passphrase` (scrypt with
     /// ``KeychainOptions/passphraseHardening``), not from the device key. The file is written to
     /// a temporary file and moved into place (mode 0600) only when complete.
@@ -23,30 +25,34 @@ extension Keychain {
         var backup = try BackupWriter(passphrase: passphrase, parameters: options.passphraseHardening.parameters())
         let file = try PrivateFileWriter(path: url.path)
         try file.write(backup.header)
-        let skipped = try read { db -> UInt64 in
+        let skipped = try read { db -> BackupTrailer.Skipped in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
             var done = 0
-            var skipped: UInt64 = 0
+            var skipped = BackupTrailer.Skipped()
             while let raw = try rows.next() {
                 let row = try ItemRow(row: raw)
                 done += 1
                 if row.accessibility.isThisDeviceOnly {
-                    skipped += 1
+                    skipped.thisDeviceOnly += 1
                 } else {
                     let item = try open(row, includingData: true)
-                    if let chunk = try backup.append(BackupRecord(itemClass: row.itemClass, attributes: item.attributes, data: item.data ?? Data())) {
-                        try file.write(chunk)
+                    if row.itemClass == .key && item.attributes[.isExtractable]?.numberValue == 0 {
+                        skipped.nonExtractableKeys += 1
+                    } else {
+                        let record = BackupRecord(itemClass: row.itemClass, attributes: item.attributes, data: item.data ?? Data())
+                        for chunk in try backup.append(record) { try file.write(chunk) }
                     }
                 }
                 if done % 256 == 0 || done == total { progress?(done, total) }
             }
             return skipped
         }
-        try file.write(backup.finish(skippedThisDeviceOnly: skipped))
+        try file.write(backup.finish(skipped: skipped))
         try file.commit(replacingExisting: replacingExisting)
-        logger.info("exported a backup", metadata: ["items": "\(backup.itemCount)", "skipped": "\(skipped)"])
-        return BackupExportSummary(archiveID: backup.archiveID, exportedItems: Int(backup.itemCount), skippedThisDeviceOnlyItems: Int(skipped))
+        logger.info("exported a backup", metadata: ["items": "\(backup.itemCount)", "skipped": "\(skipped.thisDeviceOnly + skipped.nonExtractableKeys)"])
+        return BackupExportSummary(archiveID: backup.archiveID, exportedItems: Int(backup.itemCount),
+                                   skippedThisDeviceOnlyItems: Int(skipped.thisDeviceOnly), skippedNonExtractableKeys: Int(skipped.nonExtractableKeys))
     }
 
     /// Restores the items of a backup made by ``exportBackup(to:passphrase:replacingExisting:progress:)``,
@@ -54,6 +60,8 @@ extension Keychain {
     ///
     /// The whole import is one transaction: a wrong passphrase, a damaged or truncated file, a
     /// locked class or a duplicate under ``BackupDuplicatePolicy/fail`` leaves the keychain unchanged.
+    /// While it runs, other writers wait (up to their busy timeout, 5 s by default): import large
+    /// backups while nothing else writes.
     ///
     /// - Parameter progress: called with (bytes read, file size) after each chunk.
     /// - Throws: `.authFailed` for a wrong passphrase; `.integrityViolation` for a damaged or
@@ -66,7 +74,7 @@ extension Keychain {
         let input = try BackupInput(path: source)
         var backup = try BackupReader(header: input.read(BackupFormat.headerSize), passphrase: passphrase, source: source)
         let now = Date()
-        let counts = try write { db -> (added: Int, replaced: Int, kept: Int, skipped: UInt64) in
+        let counts = try write { db -> (added: Int, replaced: Int, kept: Int, skipped: BackupTrailer.Skipped) in
             var added = 0, replaced = 0, kept = 0, seen: UInt64 = 0
             while true {
                 let (sealed, isLast) = try input.nextChunk(source: source)
@@ -96,14 +104,15 @@ extension Keychain {
                     guard trailer.itemCount == seen else {
                         throw BackupReader.damaged(source, "it holds \(seen) items but its trailer says \(trailer.itemCount)")
                     }
-                    return (added, replaced, kept, trailer.skippedThisDeviceOnly)
+                    return (added, replaced, kept, trailer.skipped)
                 }
             }
         }
         checkpoint()
         logger.info("imported a backup", metadata: ["added": "\(counts.added)", "replaced": "\(counts.replaced)", "kept": "\(counts.kept)"])
         return BackupImportSummary(archiveID: backup.archiveID, created: backup.created, addedItems: counts.added,
-                                   replacedItems: counts.replaced, keptExistingItems: counts.kept, skippedAtExport: Int(counts.skipped))
+                                   replacedItems: counts.replaced, keptExistingItems: counts.kept,
+                                   skippedAtExport: Int(counts.skipped.thisDeviceOnly + counts.skipped.nonExtractableKeys))
     }
 }
 
@@ -121,7 +130,10 @@ private final class BackupInput {
             throw KeychainError(.invalidParameter, "Cannot open the backup \(path): no such readable file.")
         }
         self.handle = handle
-        size = ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int) ?? 0
+        size = Int((try? handle.seekToEnd()) ?? 0)
+        do { try handle.seek(toOffset: 0) } catch {
+            throw KeychainError(.ioError, "Cannot read the backup \(path): \(error.localizedDescription).")
+        }
     }
 
     deinit { try? handle.close() }

@@ -6,8 +6,9 @@ import Foundation
 /// unlock-keychain` does for a login session).
 ///
 /// The ticket alone opens nothing: it is sealed under HKDF(device key, vault id,
-/// "sv1/unlock-ticket"), and the KEK it holds stops working when the passphrase changes (the
-/// keybag generation is bound too). Layout: `"SSUT"` ‖ version 1 ‖ vault id (16) ‖ keybag
+/// "sv1/unlock-ticket" ‖ boot id), so a reboot voids it, and the KEK it holds stops working when
+/// the passphrase changes (the keybag generation is bound too). The expiry is enforced by the
+/// readers, which remove expired tickets. Layout: `"SSUT"` ‖ version 1 ‖ vault id (16) ‖ keybag
 /// generation (8) ‖ expiry (8, seconds since 1970, 0 = none) ‖ AES-GCM(KEK) with the preceding
 /// bytes as associated data.
 struct UnlockTicket {
@@ -54,6 +55,10 @@ struct UnlockTicket {
     }
 
     private static func ticketKey(_ deviceKey: SymmetricKey, vaultID: UUID) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: deviceKey, salt: vaultID.bytes, info: Data("sv1/unlock-ticket".utf8), outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: deviceKey, salt: vaultID.bytes, info: Data("sv1/unlock-ticket".utf8) + bootID,
+                               outputByteCount: 32)
     }
+
+    /// This boot's identifier (Linux `/proc/sys/kernel/random/boot_id`); empty where there is none.
+    static let bootID: Data = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/sys/kernel/random/boot_id"))) ?? Data()
 }

@@ -20,10 +20,7 @@ extension Keychain {
 
     /// Creates a new keychain at `location`, failing with `.duplicateKeychain` when one exists.
     public static func create(at location: KeychainLocation, options: KeychainOptions = KeychainOptions()) throws(KeychainError) -> Keychain {
-        guard !exists(at: location) else {
-            throw KeychainError(.duplicateKeychain, "A keychain already exists at \(location.databaseURL.path). Use it, or choose another location.")
-        }
-        return try Keychain(location: location, options: options)
+        try Keychain(location: location, options: options, mustCreate: true)
     }
 
     /// The format version of the keychain file.

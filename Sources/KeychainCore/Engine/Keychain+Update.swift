@@ -45,7 +45,7 @@ extension Keychain {
     }
 
     /// Re-seals an item with new attributes and data under fresh keys and the next row version.
-    private func rewrite(_ item: OpenedItem, attributes: [AttributeKey: AttributeValue], data: Data, _ db: Database) throws {
+    func rewrite(_ item: OpenedItem, attributes: [AttributeKey: AttributeValue], data: Data, _ db: Database) throws {
         var attributes = attributes
         let accessibility = ItemAttributes.accessibility(of: attributes)
         let classKeys = try keys.classKeys(for: accessibility)

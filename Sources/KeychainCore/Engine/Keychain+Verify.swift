@@ -16,11 +16,13 @@ extension Keychain {
             var report = IntegrityReport()
             let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             if problems != ["ok"] { report.databaseProblems = problems }
+            let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_tags WHERE item_rowid NOT IN (SELECT id FROM items)") ?? 0
+            if orphans > 0 { report.databaseProblems.append("\(orphans) lookup tag(s) point to no item (the file was edited)") }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
             var checked = 0
             while let row = try rows.next() {
-                verifyRow(row, into: &report)
+                try verifyRow(row, db, into: &report)
                 checked += 1
                 if checked % 256 == 0 || checked == total { progress?(checked, total) }
             }
@@ -29,7 +31,7 @@ extension Keychain {
         }
     }
 
-    private func verifyRow(_ raw: Row, into report: inout IntegrityReport) {
+    private func verifyRow(_ raw: Row, _ db: Database, into report: inout IntegrityReport) throws {
         let rowID: Int64 = (try? raw.checked(0, "id", in: "items")) ?? -1
         let storedClass = (raw[2] as String?) ?? "?"
         func damaged(_ problem: String, _ reference: PersistentReference?) {
@@ -49,10 +51,15 @@ extension Keychain {
                 damaged("its lookup indexes do not match its attributes (the row's clear columns were edited)", row.persistentReference)
                 return
             }
+            let storedTags = try Set(Data.fetchAll(db.cachedStatement(sql: "SELECT tag FROM item_tags WHERE item_rowid = ?"), arguments: [row.rowID]))
+            guard storedTags == expected.tags else {
+                damaged("its lookup tags do not match its attributes (tag rows were added or removed)", row.persistentReference)
+                return
+            }
             report.verifiedItems += 1
-        } catch where error.code == .interactionNotAllowed || (error.code == .authFailed && row.accessibility == .whenPasscodeSetThisDeviceOnly) {
+        } catch let error as KeychainError where error.code == .interactionNotAllowed || (error.code == .authFailed && row.accessibility == .whenPasscodeSetThisDeviceOnly) {
             report.lockedItems[row.accessibility, default: 0] += 1
-        } catch {
+        } catch let error as KeychainError {
             damaged(Self.problem(error), row.persistentReference)
         }
     }

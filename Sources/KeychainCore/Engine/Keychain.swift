@@ -37,25 +37,33 @@ public final class Keychain: Sendable {
     ///
     /// - Throws: `.keychainUnavailable` for unsafe permissions or a missing/wrong device key,
     ///   `.invalidKeychain` for a file that is not a keychain, `.unsupportedVersion` for a newer format.
-    public init(location: KeychainLocation = .default, options: KeychainOptions = KeychainOptions()) throws(KeychainError) {
+    public convenience init(location: KeychainLocation = .default, options: KeychainOptions = KeychainOptions()) throws(KeychainError) {
+        try self.init(location: location, options: options, mustCreate: false)
+    }
+
+    /// Opens or, with `mustCreate`, creates a keychain (`.duplicateKeychain` when the file
+    /// exists; decided under the directory lock, so two creators cannot both succeed).
+    init(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool) throws(KeychainError) {
         self.location = location
         self.options = options
         let directory = location.databaseURL.deletingLastPathComponent()
         try PlatformIO.makePrivateDirectory(directory)
         (database, keys) = try PlatformIO.withExclusiveLock(onDirectory: directory) { () throws(KeychainError) in
-            try Self.openLocked(location: location, options: options)
+            try Self.openLocked(location: location, options: options, mustCreate: mustCreate)
         }
         if options.resumesUnlockSession && hasPassphrase { resumeUnlockSession() }
         logger.debug("opened keychain", metadata: ["path": "\(location.databaseURL.path)", "state": "\(keys.lockState)"])
     }
 
     /// Runs under the directory lock, so concurrent creators initialise the file once.
-    private static func openLocked(location: KeychainLocation, options: KeychainOptions) throws(KeychainError) -> (DatabasePool, KeyStore) {
+    private static func openLocked(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool) throws(KeychainError) -> (DatabasePool, KeyStore) {
         let path = location.databaseURL.path
         for suffix in ["", "-wal", "-shm"] {
             try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
         }
-        try PlatformIO.createPrivateFileIfMissing(path)
+        if try !PlatformIO.createPrivateFileIfMissing(path) && mustCreate {
+            throw KeychainError(.duplicateKeychain, "A keychain already exists at \(path). Use it, or choose another location.")
+        }
         let database = try openDatabase(path: path, busyTimeout: options.busyTimeout)
         return try perform(path: path) { () throws -> (DatabasePool, KeyStore) in
             try requireKeychainSchema(database, path: path)

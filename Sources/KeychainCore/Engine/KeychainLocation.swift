@@ -12,29 +12,34 @@ import Foundation
 /// | explicit | ``init(databaseURL:deviceKeyURL:runtimeDirectoryURL:)`` | |
 ///
 /// Unlock sessions (``Keychain/unlock(passphrase:keepingSessionFor:)``) are kept in
-/// ``runtimeDirectoryURL``: `$XDG_RUNTIME_DIR/secure-storage` (a per-user tmpfs emptied at
-/// logout) when it is set, else the device key's directory.
+/// ``runtimeDirectoryURL``, which must be memory-backed: `$XDG_RUNTIME_DIR/secure-storage` (a
+/// per-user tmpfs emptied at logout) when it is set, else `/dev/shm/secure-storage-<uid>`; with
+/// neither, sessions are refused rather than written to disk.
 public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     /// The SQLite database holding the items.
     public var databaseURL: URL
     /// The 0600 file holding the device secret.
     public var deviceKeyURL: URL
-    /// The 0700 directory holding unlock-session tickets.
-    public var runtimeDirectoryURL: URL
+    /// The 0700 memory-backed directory holding unlock-session tickets; `nil` when there is none.
+    public var runtimeDirectoryURL: URL?
 
     /// A keychain at explicit paths; overrides every environment variable except
     /// `XDG_RUNTIME_DIR` when `runtimeDirectoryURL` is omitted.
     public init(databaseURL: URL, deviceKeyURL: URL, runtimeDirectoryURL: URL? = nil) {
         self.databaseURL = databaseURL
         self.deviceKeyURL = deviceKeyURL
-        self.runtimeDirectoryURL = runtimeDirectoryURL
-            ?? Self.runtimeDirectory(environment: ProcessInfo.processInfo.environment, fallback: deviceKeyURL.deletingLastPathComponent())
+        self.runtimeDirectoryURL = runtimeDirectoryURL ?? Self.runtimeDirectory(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// `$XDG_RUNTIME_DIR/secure-storage` when the variable holds an absolute path, else `fallback`.
-    static func runtimeDirectory(environment: [String: String], fallback: URL) -> URL {
-        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return fallback }
-        return URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent("secure-storage")
+    /// `$XDG_RUNTIME_DIR/secure-storage` when the variable holds an absolute path, else
+    /// `/dev/shm/secure-storage-<uid>` when `/dev/shm` exists, else `nil`.
+    static func runtimeDirectory(environment: [String: String]) -> URL? {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent("secure-storage")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        return URL(fileURLWithPath: "/dev/shm/secure-storage-\(PlatformIO.currentUserID)", isDirectory: true)
     }
 
     /// A keychain inside one directory, laid out like `SECURE_STORAGE_HOME`:
@@ -54,7 +59,7 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
             let directory = URL(fileURLWithPath: home, isDirectory: true)
             return KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
                                     deviceKeyURL: directory.appendingPathComponent("state/device.key"),
-                                    runtimeDirectoryURL: runtimeDirectory(environment: environment, fallback: directory.appendingPathComponent("state")))
+                                    runtimeDirectoryURL: runtimeDirectory(environment: environment))
         }
         let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         func base(_ variable: String, fallback: String) -> URL {
@@ -65,7 +70,7 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
         return KeychainLocation(
             databaseURL: base("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("secure-storage/keychain.db"),
             deviceKeyURL: deviceKey,
-            runtimeDirectoryURL: runtimeDirectory(environment: environment, fallback: deviceKey.deletingLastPathComponent()))
+            runtimeDirectoryURL: runtimeDirectory(environment: environment))
     }
 
     /// `"<database> (device key <path>)"`.

@@ -45,16 +45,18 @@ enum PlatformIO {
         _ = chmod(path, 0o700)
     }
 
-    /// Creates an empty file with mode 0600 if it does not exist yet.
-    static func createPrivateFileIfMissing(_ path: String) throws(KeychainError) {
+    /// Creates an empty file with mode 0600 if it does not exist yet; returns whether it did.
+    @discardableResult
+    static func createPrivateFileIfMissing(_ path: String) throws(KeychainError) -> Bool {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd < 0 {
-            if errno == EEXIST { return }
+            if errno == EEXIST { return false }
             throw posixError("Cannot create \(path)")
         }
         _ = fchmod(fd, 0o600)
         _ = fsync(fd)
         close(fd)
+        return true
     }
 
     /// Writes `data` to a new file at `path` atomically and durably: a temporary file (0600,

@@ -1,0 +1,33 @@
+import Foundation
+import XCTest
+@testable import KeychainCore
+
+/// `addOrUpdate` adds, or updates exactly the item `add` would collide with, in one transaction.
+final class AddOrUpdateTests: XCTestCase {
+    func testAddsThenUpdatesOnlyTheCollidingItem() throws {
+        let test = try TestKeychain()
+        XCTAssertEqual(try test.keychain.addOrUpdate(password("svc", "acct", "v1", extra: [.label: "first"])), .added)
+        // Same service and account but another token id: a different primary key, not to be touched.
+        try test.keychain.add(password("svc", "acct", "token-bound", extra: [.tokenID: "com.example.token"]))
+        XCTAssertEqual(try test.keychain.addOrUpdate(password("svc", "acct", "v2", .afterFirstUnlock, extra: [.comment: "note"])), .updated)
+
+        let items = try test.keychain.findAll(query("svc", "acct"), returning: [.attributes, .data])
+        XCTAssertEqual(items.count, 2)
+        let updated = try XCTUnwrap(items.first { $0.attributes[.tokenID] == nil })
+        XCTAssertEqual(updated.data, Data("v2".utf8))
+        XCTAssertEqual(updated.attributes[.label], "first", "attributes not given keep their values")
+        XCTAssertEqual(updated.attributes[.comment], "note")
+        XCTAssertEqual(updated.accessibility, .afterFirstUnlock)
+        XCTAssertEqual(items.first { $0.attributes[.tokenID] != nil }?.data, Data("token-bound".utf8))
+    }
+
+    func testLockedExistingItemIsNotChanged() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("pw")
+        try test.keychain.add(password("svc", "acct", "kept", .whenUnlocked))
+        try test.keychain.lock()
+        XCTAssertKeychainError(.interactionNotAllowed, try test.keychain.addOrUpdate(password("svc", "acct", "new", .afterFirstUnlock)))
+        try test.keychain.unlock(passphrase: "pw")
+        XCTAssertEqual(try test.keychain.find(query("svc", "acct"), returning: .data).first?.data, Data("kept".utf8))
+    }
+}
