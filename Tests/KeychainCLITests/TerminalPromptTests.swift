@@ -115,6 +115,12 @@ final class TerminalPromptTests: CLITestCase {
         XCTAssertStatus(mismatch.result, 64)
         XCTAssertTrue(mismatch.result.stderr.contains("differ"))
         XCTAssertEqual(try keychain("status", "--json").json()["hasPassphrase"] as? Bool, false, "nothing changed")
+
+        let matching = try runOnTerminal(["set-passphrase"], answers: [("New passphrase: ", "same words"), ("Retype to confirm: ", "same words")])
+        XCTAssertStatus(matching.result, 0)
+        XCTAssertFalse(matching.displayed.contains("same words"), "not echoed")
+        XCTAssertEqual(try keychain("status", "--json").json()["hasPassphrase"] as? Bool, true)
+        XCTAssertStatus(try keychain("unlock", input: "same words\n"), 0)
     }
 }
 
