@@ -1,0 +1,49 @@
+import Crypto
+import Foundation
+
+/// The state of one source's migration, kept in the keychain itself (service
+/// `SecureStorage.migrations`, one item per source path), so a run killed at any step resumes.
+/// Holds key names and hashes, never values.
+struct MigrationJournal: Codable, Equatable {
+    /// The steps, in order; each is recorded only after it completed.
+    enum State: String, Codable, Comparable {
+        case planned, imported, verified, scrubbed, done
+
+        private var rank: Int { [.planned, .imported, .verified, .scrubbed, .done].firstIndex(of: self)! }
+        static func < (lhs: State, rhs: State) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    var state: State
+    /// SHA-256 of the source as planned.
+    var sourceHash: String
+    /// SHA-256 of the source once scrubbed; `nil` when the source is kept.
+    var scrubbedHash: String?
+    var keys: [String]
+    var service: String
+    var updated: Date
+
+    static func hash(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// Reads and writes journal records through the facade (so the same code runs on Apple platforms).
+struct MigrationJournalStore {
+    let storage: SecureStorage
+
+    init(accessGroup: String?) {
+        storage = SecureStorage(service: "SecureStorage.migrations", accessGroup: accessGroup, defaultSensitivity: .private)
+    }
+
+    static func key(for path: String) -> String { "source:" + MigrationJournal.hash(Data(path.utf8)) }
+
+    func load(_ path: String) throws(MigrationError) -> MigrationJournal? {
+        do { return try storage.value(MigrationJournal.self, for: Self.key(for: path)) } catch { throw .keychain(error) }
+    }
+
+    func save(_ journal: MigrationJournal, for path: String) throws(MigrationError) {
+        var journal = journal
+        journal.updated = Date()
+        do { try storage.set(journal, for: Self.key(for: path), sensitivity: .private) } catch { throw .keychain(error) }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A value read from an insecure store, typed as the store typed it.
+public enum SourceValue: Sendable, Hashable {
+    /// Text.
+    case string(String)
+    /// Bytes (property-list `<data>`).
+    case data(Data)
+    /// An integer (`<integer>`, SharedPreferences `<int>`/`<long>`, a JSON integer).
+    case integer(Int64)
+    /// A floating-point number.
+    case double(Double)
+    /// A boolean.
+    case bool(Bool)
+    /// A set or array of strings (SharedPreferences `<set>`, a property-list array of strings).
+    case strings([String])
+
+    /// The type's name, for plans and errors (never the value).
+    public var typeName: String {
+        switch self {
+        case .string: "string"
+        case .data: "data"
+        case .integer: "integer"
+        case .double: "double"
+        case .bool: "bool"
+        case .strings: "string set"
+        }
+    }
+
+    /// How the value is stored in the keychain: strings as text, bytes as bytes, the rest as
+    /// JSON, so the typed accessors (`string(for:)`, `integer(for:)`, `value([String].self, …)`) read it back.
+    var storedValue: StoredValue {
+        switch self {
+        case .string(let text): StoredValue(data: Data(text.utf8), kind: .string)
+        case .data(let bytes): StoredValue(data: bytes, kind: .data)
+        case .integer(let number): StoredValue(data: Data(String(number).utf8), kind: .json)
+        case .double(let number): StoredValue(data: (try? JSONEncoder().encode(number)) ?? Data(), kind: .json)
+        case .bool(let flag): StoredValue(data: Data((flag ? "true" : "false").utf8), kind: .json)
+        case .strings(let texts): StoredValue(data: (try? JSONEncoder().encode(texts)) ?? Data(), kind: .json)
+        }
+    }
+}
+
+/// One key of a source and its value. `description` never shows the value.
+public struct SourceEntry: Sendable, Hashable, CustomStringConvertible {
+    /// The key: a plist or SharedPreferences key, an environment variable, or a JSON path
+    /// such as `auth.tokens[0].secret`.
+    public let key: String
+    /// The value.
+    public let value: SourceValue
+
+    /// `"<key> (<type>)"`.
+    public var description: String { "\(key) (\(value.typeName))" }
+}

@@ -1,0 +1,146 @@
+#if !canImport(Security)
+import Foundation
+@testable import SecureStorage
+import XCTest
+
+/// The source parsers read real formats, report malformed input by position, and remove keys
+/// while keeping everything else equal in meaning.
+final class MigrationSourceTests: XCTestCase {
+    private func parse(_ text: String, _ format: SourceFormat) throws -> any SourceDocument {
+        try SourceParser.parse(Data(text.utf8), format: format, file: "fixture")
+    }
+
+    private func values(_ document: any SourceDocument) -> [String: SourceValue] {
+        Dictionary(uniqueKeysWithValues: document.entries.map { ($0.key, $0.value) })
+    }
+
+    func testPropertyListsXMLAndBinary() throws {
+        let defaults: [String: Any] = ["authToken": "tok-123", "launchCount": 7, "ratio": 0.5, "onboarded": true,
+                                       "blob": Data([1, 2, 3]), "scopes": ["read", "write"], "nested": ["a": 1], "when": Date()]
+        for format in [PropertyListSerialization.PropertyListFormat.xml, .binary] {
+            let contents = try PropertyListSerialization.data(fromPropertyList: defaults, format: format, options: 0)
+            XCTAssertEqual(SourceFormat.detect(contents: contents, fileName: "com.acme.app.plist"), .propertyList)
+            let document = try SourceParser.parse(contents, format: .propertyList, file: "prefs.plist")
+            XCTAssertEqual(values(document), ["authToken": .string("tok-123"), "launchCount": .integer(7), "ratio": .double(0.5),
+                                              "onboarded": .bool(true), "blob": .data(Data([1, 2, 3])), "scopes": .strings(["read", "write"])])
+            let scrubbed = try document.removing(["authToken", "blob"])
+            var written = PropertyListSerialization.PropertyListFormat.xml
+            let rest = try XCTUnwrap(PropertyListSerialization.propertyList(from: scrubbed, options: [], format: &written) as? [String: Any])
+            XCTAssertEqual(written, format, "the format is kept")
+            XCTAssertEqual(Set(rest.keys), ["launchCount", "ratio", "onboarded", "scopes", "nested", "when"], "everything else stays, dates and dictionaries too")
+            XCTAssertEqual(rest["nested"] as? [String: Int], ["a": 1])
+        }
+        XCTAssertThrowsError(try parse("<?xml version=\"1.0\"?><plist><dict><key>a</key></dict></plist>", .propertyList)) { error in
+            guard case .malformedSource(let file, _, _) = error as? MigrationError else { return XCTFail("\(error)") }
+            XCTAssertEqual(file, "fixture")
+        }
+    }
+
+    func testSharedPreferences() throws {
+        let xml = """
+            <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+            <map>
+                <string name="auth_token">eyJhbGciOiJIUzI1NiJ9.e30.sig&amp;more</string>
+                <int name="launches" value="3" />
+                <long name="installed" value="1700000000000" />
+                <boolean name="onboarded" value="true" />
+                <float name="volume" value="0.75" />
+                <set name="scopes">
+                    <string>read</string>
+                    <string>write</string>
+                </set>
+                <string name="key_blob">q83vASNFZ4mrze8BI0VniavN7wEjRWeJ</string>
+            </map>
+            """
+        XCTAssertEqual(SourceFormat.detect(contents: Data(xml.utf8), fileName: "prefs.xml"), .sharedPreferences)
+        let document = try parse(xml, .sharedPreferences)
+        XCTAssertEqual(values(document), ["auth_token": .string("eyJhbGciOiJIUzI1NiJ9.e30.sig&more"), "launches": .integer(3),
+                                          "installed": .integer(1_700_000_000_000), "onboarded": .bool(true), "volume": .double(0.75),
+                                          "scopes": .strings(["read", "write"]), "key_blob": .string("q83vASNFZ4mrze8BI0VniavN7wEjRWeJ")])
+        let rest = try parse(String(decoding: try document.removing(["auth_token", "key_blob"]), as: UTF8.self), .sharedPreferences)
+        XCTAssertEqual(values(rest), ["launches": .integer(3), "installed": .integer(1_700_000_000_000), "onboarded": .bool(true),
+                                      "volume": .double(0.75), "scopes": .strings(["read", "write"])])
+        XCTAssertTrue(String(decoding: try document.removing([]), as: UTF8.self).contains("<long name=\"installed\" value=\"1700000000000\" />"))
+
+        XCTAssertThrowsError(try parse("<map>\n<int name=\"x\" value=\"notanumber\" />\n</map>", .sharedPreferences)) { error in
+            guard case .malformedSource(_, let position, let reason) = error as? MigrationError else { return XCTFail("\(error)") }
+            XCTAssertTrue(position.hasPrefix("2:"), position)
+            XCTAssertTrue(reason.contains("not a int"), reason)
+        }
+        XCTAssertThrowsError(try parse("<map><string name=\"a\">unclosed</map>", .sharedPreferences))
+    }
+
+    func testDotEnv() throws {
+        let env = """
+            # credentials
+            export API_KEY=sk_live_abcdef123456 # inline comment
+            DATABASE_URL="postgres://u:p@h/db"
+            SINGLE='literal $HOME \\n'
+            MULTI="line one
+            line two \\"quoted\\""
+            EMPTY=
+            PORT=8080
+
+            """
+        let document = try parse(env, .dotEnv)
+        XCTAssertEqual(values(document), ["API_KEY": .string("sk_live_abcdef123456"), "DATABASE_URL": .string("postgres://u:p@h/db"),
+                                          "SINGLE": .string("literal $HOME \\n"), "MULTI": .string("line one\nline two \"quoted\""),
+                                          "EMPTY": .string(""), "PORT": .string("8080")])
+        let scrubbed = String(decoding: try document.removing(["API_KEY", "MULTI"]), as: UTF8.self)
+        XCTAssertEqual(scrubbed, """
+            # credentials
+            DATABASE_URL="postgres://u:p@h/db"
+            SINGLE='literal $HOME \\n'
+            EMPTY=
+            PORT=8080
+
+            """, "other lines are kept byte for byte")
+        for (bad, line) in [("A=1\nB=\"open\n", "2"), ("GOOD=1\nnot an assignment\n", "2"), ("1BAD=x\n", "1"), ("Q='x\n", "1")] {
+            XCTAssertThrowsError(try parse(bad, .dotEnv)) { error in
+                guard case .malformedSource(_, let position, _) = error as? MigrationError else { return XCTFail("\(error)") }
+                XCTAssertEqual(position, line, bad)
+            }
+        }
+    }
+
+    func testJSONPaths() throws {
+        let json = """
+            {
+              "auth": { "token": "abc", "refresh": "def", "expires": 3600 },
+              "accounts": [ { "user": "alice", "password": "pw1" }, { "user": "bob", "password": "pw2" } ],
+              "debug": false,
+              "ratio": 1.5
+            }
+            """
+        let document = try parse(json, .json)
+        XCTAssertEqual(values(document), ["auth.token": .string("abc"), "auth.refresh": .string("def"), "auth.expires": .integer(3600),
+                                          "accounts[0].user": .string("alice"), "accounts[0].password": .string("pw1"),
+                                          "accounts[1].user": .string("bob"), "accounts[1].password": .string("pw2"),
+                                          "debug": .bool(false), "ratio": .double(1.5)])
+        let rest = try parse(String(decoding: try document.removing(["auth.token", "accounts[0].password", "accounts[1].password"]), as: UTF8.self), .json)
+        XCTAssertEqual(values(rest), ["auth.refresh": .string("def"), "auth.expires": .integer(3600), "accounts[0].user": .string("alice"),
+                                      "accounts[1].user": .string("bob"), "debug": .bool(false), "ratio": .double(1.5)])
+        XCTAssertThrowsError(try parse("{\"a\": [1, 2,, 3]}", .json)) { error in
+            guard case .malformedSource = error as? MigrationError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testSelectionAndDetector() {
+        func entry(_ key: String, _ value: String) -> SourceEntry { SourceEntry(key: key, value: .string(value)) }
+        let detector = KeySelection()
+        XCTAssertNotNil(detector.reason(for: entry("authToken", "x")))
+        XCTAssertNotNil(detector.reason(for: entry("DB_PASSWORD", "x")))
+        XCTAssertNotNil(detector.reason(for: entry("stripe", "sk_live_4eC39HqLyjWDarjtT1zdp7dc")))
+        XCTAssertNotNil(detector.reason(for: entry("opaque", "q83vASNFZ4mrze8BI0VniavN7wEjRWeJ")), "high entropy")
+        XCTAssertNil(detector.reason(for: entry("theme", "dark")))
+        XCTAssertNil(detector.reason(for: entry("homepage", "https://example.com/a/very/long/path/indeed/2024")))
+        XCTAssertNil(detector.reason(for: SourceEntry(key: "launchCount", value: .integer(7))))
+
+        let explicit = KeySelection(names: ["theme"], patterns: ["*_ID"])
+        XCTAssertEqual(explicit.reason(for: entry("theme", "dark")), "named")
+        XCTAssertEqual(explicit.reason(for: entry("client_id", "x")), "matches *_ID")
+        XCTAssertNil(explicit.reason(for: entry("authToken", "x")), "the detector is off when keys are named")
+        XCTAssertNotNil(KeySelection(names: ["theme"], detectSecrets: true).reason(for: entry("authToken", "x")))
+    }
+}
+#endif
