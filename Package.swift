@@ -52,6 +52,7 @@ let package = Package(
                 "KeychainCore",
                 "CProcessHardening",
                 "KeychainServices",
+                "SecureStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

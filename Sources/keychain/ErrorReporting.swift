@@ -7,6 +7,7 @@ import ArgumentParser
 import CProcessHardening
 import Foundation
 import KeychainCore
+import SecureStorage
 import Logging
 
 /// Routes library logs to standard error at the level of `KEYCHAIN_LOG_LEVEL` (default: warning),
@@ -53,6 +54,8 @@ enum ExitStatus {
     static let integrity: Int32 = 52
     static let unavailable: Int32 = 53
     static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let fileError: Int32 = 74
 
     /// The help text that lists them.
     static let help = """
@@ -60,8 +63,26 @@ enum ExitStatus {
         keychain already exists; 50 wrong passphrase, or a passcode-set item without one; \
         51 keychain locked (run `keychain unlock` or add --unlock); 52 integrity violation \
         (tampered keychain or backup, or verify found damage); 53 no keychain, or it cannot be \
-        used (device key, permissions, disk); 64 usage error; 1 any other error.
+        used (device key, permissions, disk); 64 usage error; 65 malformed or unsupported \
+        migration source; 74 a source file cannot be read or rewritten; 1 any other error.
         """
+
+    static func of(_ error: MigrationError) -> Int32 {
+        switch error {
+        case .malformedSource, .unsupportedSource, .unknownKey: dataError
+        case .fileError: fileError
+        case .verificationFailed: integrity
+        case .conflict: duplicate
+        case .keychain(let error):
+            switch error {
+            case .locked: locked
+            case .authenticationFailed, .passcodeRequired: authFailed
+            case .integrityViolation: integrity
+            case .duplicate: duplicate
+            default: 1
+            }
+        }
+    }
 
     static func of(_ code: KeychainError.Code) -> Int32 {
         switch code {

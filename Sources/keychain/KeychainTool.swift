@@ -19,6 +19,7 @@ struct KeychainTool: ParsableCommand {
               keychain set-passphrase && keychain unlock --timeout 600
               keychain export ~/keychain.backup && keychain import ~/keychain.backup --keychain ~/other
               keychain verify --unlock
+              keychain migrate --from .env            # dry run: what would move
 
             \(ExitStatus.help)
             """,
@@ -28,7 +29,7 @@ struct KeychainTool: ParsableCommand {
             List.self, DumpKeychain.self,
             Create.self, Status.self, Lock.self, Unlock.self, Verify.self,
             SetPassphrase.self, ChangePassphrase.self, RemovePassphrase.self,
-            Export.self, Import.self,
+            Export.self, Import.self, Migrate.self,
         ]
     )
 

@@ -92,7 +92,7 @@ public struct SourceMigration: Sendable {
     ///   was verified in the keychain first.
     @discardableResult
     public func run(keepSource: Bool = false, keepBackupCopy: Bool = false,
-                    progress: (@Sendable (Int, Int) -> Void)? = nil) throws(MigrationError) -> MigrationReport {
+                    progress: ((Int, Int) -> Void)? = nil) throws(MigrationError) -> MigrationReport {
         let journals = MigrationJournalStore(accessGroup: accessGroup)
         let (contents, document, format) = try read()
         let hash = MigrationJournal.hash(contents)

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+import KeychainServices
+import SecureStorage
+
+struct Migrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate", abstract: "Move secrets out of UserDefaults plists, SharedPreferences XML, .env or JSON files into the keychain.",
+        discussion: """
+            A dry run by default: prints the plan (keys, types, target service/account, protection), \
+            never values. --apply runs plan → import → verify (read back and compare) → scrub the \
+            source (atomic rewrite, same permissions). Each step is recorded in the keychain: if the \
+            run is interrupted, run the same command again and it finishes the job. Without --key \
+            or --match, secret-looking keys are selected (names like token/password/secret/api_key, \
+            credential prefixes, high-entropy values).
+            Examples:
+              keychain migrate --from Library/Preferences/com.acme.app.plist
+              keychain migrate --from .env --key API_TOKEN --match '*_PASSWORD' --apply
+              keychain migrate --from shared_prefs/auth.xml --service com.acme.app --sensitivity secret --apply --keep-source
+            """)
+    @OptionGroup var keychain: KeychainSelection
+    @Option(name: .customLong("from"), help: "The file to migrate from.") var file: String
+    @Option(name: .customLong("format"), help: "plist, shared-prefs, env or json (default: detected).") var format: SourceFormat?
+    @Option(name: .customLong("key"), help: "A key to migrate (repeatable); JSON keys are paths such as auth.token or users[0].password.") var keys: [String] = []
+    @Option(name: .customLong("match"), help: "A glob of keys to migrate (repeatable), e.g. '*token*'.") var patterns: [String] = []
+    @Flag(name: .customLong("detect"), help: "Also select secret-looking keys when --key or --match is given.") var detect = false
+    @Option(name: .customLong("service"), help: "The keychain service the values go to (default: the file name without extension).") var service: String?
+    @Option(name: .customLong("sensitivity"), help: "public, private (default: background-readable, this device only), secret, topSecret.") var sensitivity: SensitivityArgument = .private
+    @Option(name: .customLong("access-group"), help: "The access group of the migrated items.") var accessGroup: String?
+    @Flag(name: .customLong("apply"), help: "Run the migration (without it, only the plan is shown).") var apply = false
+    @Flag(name: .customLong("keep-source"), help: "Leave the source file as it is.") var keepSource = false
+    @Flag(name: .customLong("backup-copy"), help: "Before scrubbing, copy the source to FILE.pre-migration (0600).") var backupCopy = false
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let migration = SourceMigration(file: URL(fileURLWithPath: file), format: format,
+                                        selection: KeySelection(names: keys, patterns: patterns, detectSecrets: detect || (keys.isEmpty && patterns.isEmpty)),
+                                        service: service, sensitivity: sensitivity.value, accessGroup: accessGroup)
+        let plan = try reportingMigrationErrors { try migration.plan() }
+        guard apply else {
+            if output.json { print(try JSONText.render(Self.json(plan, report: nil))) } else { Self.printPlan(plan) }
+            printError("dry run: nothing changed. Add --apply to migrate \(plan.items.count) key\(plan.items.count == 1 ? "" : "s").")
+            return
+        }
+        SecItemEnvironment.useKeychain(try keychain.open(.creatingIfMissing))   // only now: a dry run or a bad file creates nothing
+        let bar = ProgressBar("migrating")
+        let report = try reportingMigrationErrors {
+            try migration.run(keepSource: keepSource, keepBackupCopy: backupCopy) { done, total in bar.update(done, of: total) }
+        }
+        bar.finish()
+        if output.json {
+            print(try JSONText.render(Self.json(report.plan, report: report)))
+        } else {
+            Self.printPlan(report.plan)
+        }
+        let source = report.sourceScrubbed ? "removed from \(file)" : "still in \(file) (--keep-source)"
+        printError(report.migratedKeys.isEmpty && !report.resumed
+                   ? "already migrated: nothing to do."
+                   : "migrated \(report.migratedKeys.count) key(s)\(report.resumed ? " (finished an interrupted run)" : ""); verified in the keychain; \(source).")
+        printError("recommendation: \(report.recommendation)")
+    }
+
+    private static func printPlan(_ plan: MigrationPlan) {
+        print("\(plan.file) (\(plan.format.rawValue)) → service \(plan.service), \(plan.sensitivity)")
+        for item in plan.items {
+            print("  \(item.key)  \(item.type)  → account \(item.account)  [\(item.reason)]")
+        }
+        print("  \(plan.untouchedKeys) other key\(plan.untouchedKeys == 1 ? " stays" : "s stay") in the file")
+    }
+
+    private static func json(_ plan: MigrationPlan, report: MigrationReport?) -> [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "file": .string(plan.file), "format": .string(plan.format.rawValue), "service": .string(plan.service),
+            "protection": .string("\(plan.sensitivity.protection)"), "untouchedKeys": .number(Int64(plan.untouchedKeys)),
+            "items": .array(plan.items.map { .object(["key": .string($0.key), "type": .string($0.type), "account": .string($0.account), "reason": .string($0.reason)]) }),
+            "applied": .bool(report != nil),
+        ]
+        if let report {
+            object["migratedKeys"] = .array(report.migratedKeys.map(JSONValue.string))
+            object["sourceScrubbed"] = .bool(report.sourceScrubbed)
+            object["resumed"] = .bool(report.resumed)
+            object["recommendation"] = .string(report.recommendation)
+        }
+        return object
+    }
+
+    /// Prints a migration failure and exits with its documented status.
+    private func reportingMigrationErrors<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as MigrationError {
+            printError("keychain: \(error)")
+            throw ExitCode(ExitStatus.of(error))
+        }
+    }
+}
+
+/// `--sensitivity`.
+enum SensitivityArgument: String, ExpressibleByArgument, CaseIterable {
+    case `public`, `private`, secret, topSecret
+
+    var value: Sensitivity {
+        switch self {
+        case .public: .public
+        case .private: .private
+        case .secret: .secret
+        case .topSecret: .topSecret
+        }
+    }
+}
+
+extension SourceFormat: ExpressibleByArgument {}

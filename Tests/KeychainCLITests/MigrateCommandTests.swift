@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+/// `keychain migrate`: dry run by default, --apply, --keep-source, clear errors, and nothing
+/// changed when the keychain refuses the values.
+final class MigrateCommandTests: CLITestCase {
+    private func write(_ name: String, _ contents: Data, mode: Int = 0o600) -> String {
+        let path = scratch.appendingPathComponent(name).path
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: contents, attributes: [.posixPermissions: mode]))
+        return path
+    }
+
+    func testDryRunThenApplyFromABinaryPlist() throws {
+        let defaults: [String: Any] = ["authToken": "tok-0123456789", "refresh_token": "rt-abcdef", "launchCount": 12, "theme": "dark"]
+        let plist = try PropertyListSerialization.data(fromPropertyList: defaults, format: .binary, options: 0)
+        let file = write("com.acme.app.plist", plist, mode: 0o644)
+
+        let dryRun = try keychain("migrate", "--from", file, "--json")
+        XCTAssertStatus(dryRun, 0)
+        let plan = try dryRun.json()
+        XCTAssertEqual(plan["applied"] as? Bool, false)
+        XCTAssertEqual(plan["service"] as? String, "com.acme.app")
+        XCTAssertEqual((plan["items"] as? [[String: Any]])?.compactMap { $0["key"] as? String }, ["authToken", "refresh_token"])
+        XCTAssertFalse(dryRun.stdout.contains("tok-0123456789"), "the plan shows no values")
+        XCTAssertTrue(dryRun.stderr.contains("--apply"))
+        XCTAssertEqual(FileManager.default.contents(atPath: file), plist, "a dry run changes nothing")
+
+        let applied = try keychain("migrate", "--from", file, "--apply", "--json")
+        XCTAssertStatus(applied, 0)
+        XCTAssertEqual(try applied.json()["sourceScrubbed"] as? Bool, true)
+        XCTAssertTrue(applied.stderr.contains("Rotate"), "recommends rotating: \(applied.stderr)")
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "com.acme.app", "-a", "authToken", "-w").stdout, "tok-0123456789\n")
+        var format = PropertyListSerialization.PropertyListFormat.xml
+        let rest = try XCTUnwrap(PropertyListSerialization.propertyList(from: XCTUnwrap(FileManager.default.contents(atPath: file)),
+                                                                         options: [], format: &format) as? [String: Any])
+        XCTAssertEqual(format, .binary)
+        XCTAssertEqual(Set(rest.keys), ["launchCount", "theme"])
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber).intValue
+        XCTAssertEqual(mode, 0o644)
+
+        let again = try keychain("migrate", "--from", file, "--apply")
+        XCTAssertStatus(again, 0)
+        XCTAssertTrue(again.stderr.contains("already migrated"), again.stderr)
+    }
+
+    func testKeepSourceAndExplicitKeys() throws {
+        let env = "API_TOKEN=tok_4f9a8b7c6d5e4f3a2b1c\nDB_PASSWORD=hunter2\nCLIENT_ID=abc\n"
+        let file = write(".env", Data(env.utf8))
+        let kept = try keychain("migrate", "--from", file, "--key", "CLIENT_ID", "--match", "*PASS*", "--service", "svc",
+                                "--sensitivity", "public", "--apply", "--keep-source")
+        XCTAssertStatus(kept, 0)
+        XCTAssertEqual(FileManager.default.contents(atPath: file), Data(env.utf8))
+        let listed = try XCTUnwrap(try keychain("list", "-s", "svc", "--json").json()["items"] as? [[String: Any]])
+        XCTAssertEqual(Set(listed.compactMap { ($0["attributes"] as? [String: Any])?["acct"] as? String }), ["CLIENT_ID", "DB_PASSWORD"])
+        XCTAssertEqual(Set(listed.compactMap { ($0["attributes"] as? [String: Any])?["pdmn"] as? String }), ["ck"])
+    }
+
+    func testBadInputAndLockedKeychainChangeNothing() throws {
+        let broken = write("broken.xml", Data("<map>\n<int name=\"n\" value=\"x\" />\n</map>".utf8))
+        let malformed = try keychain("migrate", "--from", broken, "--apply")
+        XCTAssertStatus(malformed, 65)
+        XCTAssertTrue(malformed.stderr.contains("broken.xml:2"), malformed.stderr)
+        XCTAssertStatus(try keychain("migrate", "--from", scratch.appendingPathComponent("missing.env").path), 74)
+        let env = write("app.env", Data("SECRET_KEY=s3cr3t\n".utf8))
+        XCTAssertStatus(try keychain("migrate", "--from", env, "--key", "NOPE"), 65)
+
+        XCTAssertStatus(try keychain("create", "--passphrase", input: "pw\n"), 0)
+        let locked = try keychain("migrate", "--from", env, "--sensitivity", "secret", "--apply")
+        XCTAssertStatus(locked, 51)
+        XCTAssertEqual(FileManager.default.contents(atPath: env), Data("SECRET_KEY=s3cr3t\n".utf8), "the source is untouched")
+        XCTAssertStatus(try keychain("migrate", "--from", env, "--sensitivity", "secret", "--apply", "--unlock", input: "pw\n"), 0)
+        XCTAssertEqual(FileManager.default.contents(atPath: env), Data())
+    }
+}
