@@ -43,17 +43,12 @@ struct Migrate: ParsableCommand {
             printError("dry run: nothing changed. Add --apply to migrate \(plan.items.count) key\(plan.items.count == 1 ? "" : "s").")
             return
         }
+        if !output.json { Self.printPlan(plan) }          // shown before anything moves
         SecItemEnvironment.useKeychain(try keychain.open(.creatingIfMissing))   // only now: a dry run or a bad file creates nothing
-        let bar = ProgressBar("migrating")
         let report = try reportingMigrationErrors {
-            try migration.run(keepSource: keepSource, keepBackupCopy: backupCopy) { done, total in bar.update(done, of: total) }
+            try withProgress("migrating") { progress in try migration.run(keepSource: keepSource, keepBackupCopy: backupCopy, progress: progress) }
         }
-        bar.finish()
-        if output.json {
-            print(try JSONText.render(Self.json(report.plan, report: report)))
-        } else {
-            Self.printPlan(report.plan)
-        }
+        if output.json { print(try JSONText.render(Self.json(report.plan, report: report))) }
         let source = report.sourceScrubbed ? "removed from \(file)" : "still in \(file) (--keep-source)"
         printError(report.migratedKeys.isEmpty && !report.resumed
                    ? "already migrated: nothing to do."

@@ -40,21 +40,7 @@ struct JSONDocument: SourceDocument {
         case let array as [Any]:
             for (index, element) in array.enumerated() { collect(element, path: "\(path)[\(index)]", into: &entries) }
         default:
-            if let value = leaf(node) { entries.append(SourceEntry(key: path, value: value)) }
-        }
-    }
-
-    private static func leaf(_ node: Any) -> SourceValue? {
-        if type(of: node) == Bool.self, let flag = node as? Bool { return .bool(flag) }
-        switch node {
-        case let text as String: return .string(text)
-        case let number as NSNumber:
-            switch String(cString: number.objCType) {
-            case "c", "B": return .bool(number.boolValue)
-            case "f", "d": return .double(number.doubleValue)
-            default: return .integer(number.int64Value)
-            }
-        default: return nil
+            if let value = SourceValue.scalar(node) { entries.append(SourceEntry(key: path, value: value)) }
         }
     }
 

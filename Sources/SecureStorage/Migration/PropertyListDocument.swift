@@ -28,16 +28,9 @@ struct PropertyListDocument: SourceDocument {
 
     /// The migratable value of a property-list object, or `nil` for dictionaries, dates and mixed arrays.
     static func value(_ object: Any) -> SourceValue? {
-        if type(of: object) == Bool.self, let flag = object as? Bool { return .bool(flag) }
+        if let scalar = SourceValue.scalar(object) { return scalar }
         switch object {
-        case let text as String: return .string(text)
         case let bytes as Data: return .data(bytes)
-        case let number as NSNumber:
-            switch String(cString: number.objCType) {
-            case "c", "B": return .bool(number.boolValue)
-            case "f", "d": return .double(number.doubleValue)
-            default: return .integer(number.int64Value)
-            }
         case let array as [Any]:
             let texts = array.compactMap { $0 as? String }
             return texts.count == array.count ? .strings(texts) : nil

@@ -27,6 +27,22 @@ public enum SourceValue: Sendable, Hashable {
         }
     }
 
+    /// A string, number or boolean decoded by Foundation (plists, JSON): booleans come as `Bool`
+    /// on Linux and as `NSNumber` of type `c` on Apple platforms; `nil` for anything else.
+    static func scalar(_ object: Any) -> SourceValue? {
+        if type(of: object) == Bool.self, let flag = object as? Bool { return .bool(flag) }
+        switch object {
+        case let text as String: return .string(text)
+        case let number as NSNumber:
+            switch String(cString: number.objCType) {
+            case "c", "B": return .bool(number.boolValue)
+            case "f", "d": return .double(number.doubleValue)
+            default: return .integer(number.int64Value)
+            }
+        default: return nil
+        }
+    }
+
     /// How the value is stored in the keychain: strings as text, bytes as bytes, the rest as
     /// JSON, so the typed accessors (`string(for:)`, `integer(for:)`, `value([String].self, …)`) read it back.
     var storedValue: StoredValue {
