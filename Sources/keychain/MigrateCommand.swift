@@ -50,9 +50,14 @@ struct Migrate: ParsableCommand {
         }
         if output.json { print(try JSONText.render(Self.json(report.plan, report: report))) }
         let source = report.sourceScrubbed ? "removed from \(file)" : "still in \(file) (--keep-source)"
-        printError(report.migratedKeys.isEmpty && !report.resumed
-                   ? "already migrated: nothing to do."
-                   : "migrated \(report.migratedKeys.count) key(s)\(report.resumed ? " (finished an interrupted run)" : ""); verified in the keychain; \(source).")
+        if report.alreadyMigrated {
+            printError("already migrated: nothing to do.")
+        } else if report.migratedKeys.isEmpty {
+            printError("no key selected: nothing to do, the file was not touched.")
+            return
+        } else {
+            printError("migrated \(report.migratedKeys.count) key(s)\(report.resumed ? " (finished an interrupted run)" : ""); verified in the keychain; \(source).")
+        }
         printError("recommendation: \(report.recommendation)")
     }
 

@@ -84,16 +84,24 @@ final class MigrationRunTests: StorageTestCase {
     }
 
     func testCrashBetweenScrubAndItsRecordFinishesTheBookkeeping() throws {
-        // Scrub the file exactly as planned, but "crash" before the journal says so.
+        // Do what run() does up to the rename — record the scrubbed hash, replace the file — then "crash".
         var migration = migration()
         migration.afterStep = { step in if step == .verified { throw SimulatedCrash() } }
         XCTAssertThrowsError(try migration.run())
-        let plan = try self.migration().plan()
+        let journals = MigrationJournalStore(accessGroup: nil)
+        var record = try XCTUnwrap(journals.load(source.path))
+        XCTAssertEqual(record.state, .verified)
         let document = try SourceParser.parse(Data(env.utf8), format: .dotEnv, file: source.path)
-        try document.removing(Set(plan.items.map(\.key))).write(to: source)
+        let cleaned = try document.removing(Set(record.keys))
+        record.scrubbedHash = MigrationJournal.hash(cleaned)
+        try journals.save(record, for: source.path)
+        try SourceFileRewriter.replace(source.path, with: cleaned)
+
         let finished = try self.migration().run()
         XCTAssertTrue(finished.resumed)
-        XCTAssertEqual(try storage.allKeys().sorted(), ["API_TOKEN", "DB_PASSWORD"])
+        XCTAssertTrue(finished.sourceScrubbed)
+        XCTAssertEqual(try journals.load(source.path)?.state, .done)
+        try assertMigrated()
     }
 
     func testLockedKeychainLeavesTheSourceUntouched() throws {
@@ -144,7 +152,55 @@ final class MigrationRunTests: StorageTestCase {
         XCTAssertEqual(try storage.allKeys(), [])
     }
 
-    func testSharedPreferencesScrubRemovesTheBakFile() throws {
+    func testReverifiesBeforeScrubbingAndChecksConflictsOnResume() throws {
+        var stopped = migration()
+        stopped.afterStep = { step in if step == .verified { throw SimulatedCrash() } }
+        XCTAssertThrowsError(try stopped.run())
+        _ = try storage.deleteSecret(for: "DB_PASSWORD")             // the keychain changed since it was verified
+        XCTAssertThrowsError(try migration().run()) { error in
+            guard case .verificationFailed(_, "DB_PASSWORD") = error as? MigrationError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(sourceText, env, "nothing removed on a stale verification")
+
+        try tearDownWithError()
+        try setUpWithError()
+        var planned = migration()
+        planned.afterStep = { step in if step == .planned { throw SimulatedCrash() } }
+        XCTAssertThrowsError(try planned.run())
+        try storage.set("written by someone else", for: "API_TOKEN")
+        XCTAssertThrowsError(try migration().run()) { error in
+            guard case .conflict(_, "API_TOKEN", _) = error as? MigrationError else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try storage.string(for: "API_TOKEN"), "written by someone else", "a resumed run never overwrites")
+        XCTAssertThrowsError(try SourceMigration(file: source, service: "elsewhere").run()) { error in
+            guard case .interruptedMigrationPending(_, "com.acme.app") = error as? MigrationError else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testLaterRunsWithANewSelectionAndEmptySelections() throws {
+        try migration(KeySelection(names: ["API_TOKEN"])).run()
+        XCTAssertEqual(try storage.allKeys(), ["API_TOKEN"])
+        let second = try migration(KeySelection(names: ["DB_PASSWORD"])).run()
+        XCTAssertEqual(second.migratedKeys, ["DB_PASSWORD"], "a finished migration does not hide a new selection")
+        XCTAssertEqual(sourceText, "# app settings\nTHEME=dark\n")
+        let nothing = try migration(KeySelection(patterns: ["NO_SUCH_*"])).run()
+        XCTAssertTrue(nothing.migratedKeys.isEmpty)
+        XCTAssertEqual(sourceText, "# app settings\nTHEME=dark\n", "an empty selection leaves the file alone")
+        XCTAssertEqual(SourceMigration(file: URL(fileURLWithPath: "/x/.env.production")).service, ".env.production")
+        XCTAssertEqual(SourceMigration(file: URL(fileURLWithPath: "/x/com.acme.app.plist")).service, "com.acme.app")
+    }
+
+    func testLinkedSourcesAreRefused() throws {
+        let link = directory.appendingPathComponent("link.env")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: source)
+        XCTAssertThrowsError(try SourceMigration(file: link).run()) { error in XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)") }
+        let hard = directory.appendingPathComponent("hard.env")
+        try FileManager.default.linkItem(at: source, to: hard)
+        XCTAssertThrowsError(try migration().run()) { error in XCTAssertTrue("\(error)".contains("hard links"), "\(error)") }
+        XCTAssertEqual(sourceText, env)
+    }
+
+    func testSharedPreferencesWithAPendingBakFileIsRefused() throws {
         let prefs = directory.appendingPathComponent("auth.xml")
         try Data("""
             <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
@@ -153,10 +209,14 @@ final class MigrationRunTests: StorageTestCase {
                 <int name="launches" value="3" />
             </map>
             """.utf8).write(to: prefs)
-        try Data("stale".utf8).write(to: URL(fileURLWithPath: prefs.path + ".bak"))
+        let bak = URL(fileURLWithPath: prefs.path + ".bak")
+        try Data("pending".utf8).write(to: bak)
+        XCTAssertThrowsError(try SourceMigration(file: prefs, service: "com.acme.app").plan()) { error in
+            XCTAssertTrue("\(error)".contains(".bak exists"), "\(error)")
+        }
+        try FileManager.default.removeItem(at: bak)
         try SourceMigration(file: prefs, service: "com.acme.app").run()
         XCTAssertEqual(try storage.string(for: "access_token"), "q83vASNFZ4mrze8BI0VniavN7wEjRWeJ")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: prefs.path + ".bak"))
         let rest = String(decoding: try Data(contentsOf: prefs), as: UTF8.self)
         XCTAssertTrue(rest.contains("<int name=\"launches\" value=\"3\" />"))
         XCTAssertFalse(rest.contains("access_token"))

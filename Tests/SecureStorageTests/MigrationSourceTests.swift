@@ -62,6 +62,12 @@ final class MigrationSourceTests: XCTestCase {
                                       "volume": .double(0.75), "scopes": .strings(["read", "write"])])
         XCTAssertTrue(String(decoding: try document.removing([]), as: UTF8.self).contains("<long name=\"installed\" value=\"1700000000000\" />"))
 
+        let special = try parse("<map><string name=\"cdata\"><![CDATA[s3cr&t<>]]></string><float name=\"nan\" value=\"NaN\" /><float name=\"f\" value=\"1.10\" /></map>",
+                                .sharedPreferences)
+        XCTAssertEqual(values(special)["cdata"], .string("s3cr&t<>"), "CDATA is read")
+        let rewritten = String(decoding: try special.removing(["cdata"]), as: UTF8.self)
+        XCTAssertTrue(rewritten.contains("<float name=\"nan\" value=\"NaN\" />") && rewritten.contains("value=\"1.10\""), "numbers verbatim: \(rewritten)")
+
         XCTAssertThrowsError(try parse("<map>\n<int name=\"x\" value=\"notanumber\" />\n</map>", .sharedPreferences)) { error in
             guard case .malformedSource(_, let position, let reason) = error as? MigrationError else { return XCTFail("\(error)") }
             XCTAssertTrue(position.hasPrefix("2:"), position)
@@ -103,6 +109,23 @@ final class MigrationSourceTests: XCTestCase {
         }
     }
 
+    func testDotEnvEdgeCases() throws {
+        let crlf = "# head\r\nAPI_TOKEN=abc\r\nDB_HOST=db\r\nexport\tPORT=5432\r\n"
+        let document = try parse(crlf, .dotEnv)
+        XCTAssertEqual(values(document), ["API_TOKEN": .string("abc"), "DB_HOST": .string("db"), "PORT": .string("5432")], "CRLF lines")
+        XCTAssertEqual(String(decoding: try document.removing(["API_TOKEN"]), as: UTF8.self), "# head\r\nDB_HOST=db\r\nexport\tPORT=5432\r\n",
+                       "kept lines keep their CRLF")
+        let comments = try parse("A=abc\t# note\nB= # only a comment\nC=x#y\nD=\"q # not a comment\" # comment\nexport E\n", .dotEnv)
+        XCTAssertEqual(values(comments), ["A": .string("abc"), "B": .string(""), "C": .string("x#y"), "D": .string("q # not a comment")])
+        XCTAssertThrowsError(try parse("A=\"x\"junk\n", .dotEnv)) { error in
+            guard case .malformedSource(_, "1", let reason) = error as? MigrationError else { return XCTFail("\(error)") }
+            XCTAssertTrue(reason.contains("after the closing quote"))
+        }
+        XCTAssertThrowsError(try parse("PRIVATE_KEY=-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC=abc\n", .dotEnv)) { error in
+            XCTAssertFalse("\(error)".contains("MIIEvQ"), "the line's text is never echoed: \(error)")
+        }
+    }
+
     func testJSONPaths() throws {
         let json = """
             {
@@ -120,6 +143,13 @@ final class MigrationSourceTests: XCTestCase {
         let rest = try parse(String(decoding: try document.removing(["auth.token", "accounts[0].password", "accounts[1].password"]), as: UTF8.self), .json)
         XCTAssertEqual(values(rest), ["auth.refresh": .string("def"), "auth.expires": .integer(3600), "accounts[0].user": .string("alice"),
                                       "accounts[1].user": .string("bob"), "debug": .bool(false), "ratio": .double(1.5)])
+        let tricky = try parse("{\"auth\": {\"token\": \"A\"}, \"auth.token\": \"B\", \"args\": [\"--token\", \"ghp_x\", \"-v\"]}", .json)
+        XCTAssertEqual(values(tricky), ["auth.token": .string("A"), "[\"auth.token\"]": .string("B"), "args[0]": .string("--token"),
+                                        "args[1]": .string("ghp_x"), "args[2]": .string("-v")], "a dotted key never shares a path")
+        let pruned = try XCTUnwrap(JSONSerialization.jsonObject(with: tricky.removing(["args[1]", "auth.token"])) as? [String: Any])
+        XCTAssertEqual(pruned["auth.token"] as? String, "B")
+        XCTAssertEqual((pruned["args"] as? [Any])?.count, 3, "array positions are kept (null in place)")
+        XCTAssertTrue((pruned["args"] as? [Any])?[1] is NSNull)
         XCTAssertThrowsError(try parse("{\"a\": [1, 2,, 3]}", .json)) { error in
             guard case .malformedSource = error as? MigrationError else { return XCTFail("\(error)") }
         }

@@ -1,8 +1,10 @@
 import Foundation
 
 /// A JSON file, flat or nested. Every string, number and boolean leaf is an entry addressed by
-/// its path: `token`, `auth.refresh`, `accounts[0].password`. Removing entries rewrites the
-/// document without them (pretty-printed if the original spanned several lines).
+/// its path: `token`, `auth.refresh`, `accounts[0].password`; a key containing `.`, `[`, `]` or
+/// `"` is written `["a.b"]`, so two leaves never share a path. Removing entries rewrites the
+/// document without them (pretty-printed if the original spanned several lines); an array
+/// element becomes `null`, so the elements after it keep their positions.
 struct JSONDocument: SourceDocument {
     private let root: Any
     private let pretty: Bool
@@ -31,7 +33,12 @@ struct JSONDocument: SourceDocument {
         return data
     }
 
-    private static func child(_ path: String, key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    private static func child(_ path: String, key: String) -> String {
+        if key.isEmpty || key.contains(where: { ".[]\"".contains($0) }) {
+            return "\(path)[\"\(key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"]"
+        }
+        return path.isEmpty ? key : "\(path).\(key)"
+    }
 
     private static func collect(_ node: Any, path: String, into entries: inout [SourceEntry]) {
         switch node {
@@ -53,8 +60,9 @@ struct JSONDocument: SourceDocument {
             }
             return result
         case let array as [Any]:
-            return array.enumerated().filter { !keys.contains("\(path)[\($0.offset)]") }
-                .map { prune($0.element, path: "\(path)[\($0.offset)]", removing: keys) }
+            return array.enumerated().map { index, element -> Any in
+                keys.contains("\(path)[\(index)]") ? NSNull() : prune(element, path: "\(path)[\(index)]", removing: keys)
+            }
         default:
             return node
         }

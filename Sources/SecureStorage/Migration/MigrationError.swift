@@ -14,6 +14,8 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     case verificationFailed(file: String, key: String)
     /// The keychain already holds a different value where a source value would go.
     case conflict(file: String, key: String, account: String)
+    /// An interrupted migration of this file to another service or access group must be finished first.
+    case interruptedMigrationPending(file: String, service: String)
     /// The keychain refused a write or read; the source was left untouched.
     case keychain(SecureStorageError)
 
@@ -32,6 +34,8 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(file): the value of \(key) read back from the keychain differs from the source. The source was left untouched; run the migration again."
         case .conflict(let file, let key, let account):
             "\(file): \(key) would go to the keychain account \(account), which already holds a different value. Nothing was changed; choose another --service, or remove that item first."
+        case .interruptedMigrationPending(let file, let service):
+            "\(file): an interrupted migration of this file to service \(service) is pending. Run it again with that service (and the same access group) to finish it."
         case .keychain(let error):
             "The keychain refused the migration: \(error) The source was left untouched; fix the cause and run the migration again (it resumes)."
         }

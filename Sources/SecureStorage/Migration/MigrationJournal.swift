@@ -16,10 +16,11 @@ struct MigrationJournal: Codable, Equatable {
     var state: State
     /// SHA-256 of the source as planned.
     var sourceHash: String
-    /// SHA-256 of the source once scrubbed; `nil` when the source is kept.
+    /// SHA-256 of the scrubbed source, recorded just before it replaces the file; `nil` until then.
     var scrubbedHash: String?
     var keys: [String]
     var service: String
+    var accessGroup: String?
     var updated: Date
 
     static func hash(_ data: Data) -> String {

@@ -8,8 +8,9 @@ import FoundationXML
 /// Android's `XmlUtils` writes.
 struct SharedPreferencesDocument: SourceDocument {
     let entries: [SourceEntry]
-    /// Every element in file order, including ones that are not migrated (`<null>`).
-    private let elements: [(name: String, tag: String, value: SourceValue?)]
+    /// Every element in file order, including ones that are not migrated (`<null>`), with the
+    /// raw `value` attribute of numbers and booleans, written back verbatim.
+    private let elements: [(name: String, tag: String, value: SourceValue?, raw: String?)]
 
     init(_ contents: Data, file: String) throws(MigrationError) {
         let reader = Reader()
@@ -34,9 +35,7 @@ struct SharedPreferencesDocument: SourceDocument {
             let name = Self.escape(element.name)
             switch element.value {
             case .string(let text): lines.append("    <string name=\"\(name)\">\(Self.escape(text))</string>")
-            case .bool(let flag): lines.append("    <boolean name=\"\(name)\" value=\"\(flag)\" />")
-            case .integer(let number): lines.append("    <\(element.tag) name=\"\(name)\" value=\"\(number)\" />")
-            case .double(let number): lines.append("    <float name=\"\(name)\" value=\"\(Float(number))\" />")
+            case .bool, .integer, .double: lines.append("    <\(element.tag) name=\"\(name)\" value=\"\(Self.escape(element.raw ?? ""))\" />")
             case .strings(let texts):
                 lines.append("    <set name=\"\(name)\">")
                 lines += texts.map { "        <string>\(Self.escape($0))</string>" }
@@ -51,12 +50,12 @@ struct SharedPreferencesDocument: SourceDocument {
     static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&apos;")
+            .replacingOccurrences(of: "'", with: "&apos;").replacingOccurrences(of: "\r", with: "&#13;")
     }
 
     /// Collects the elements of `<map>`; records the first problem as `failure` and stops.
     private final class Reader: NSObject, XMLParserDelegate {
-        var elements: [(name: String, tag: String, value: SourceValue?)] = []
+        var elements: [(name: String, tag: String, value: SourceValue?, raw: String?)] = []
         var failure: String?
         var sawMap = false
         private var open: (name: String, tag: String)?
@@ -82,7 +81,7 @@ struct SharedPreferencesDocument: SourceDocument {
             switch tag {
             case "string": open = (name, tag); text = ""
             case "set": open = (name, tag); set = []
-            case "null": elements.append((name, tag, nil))
+            case "null": elements.append((name, tag, nil, nil))
             case "int", "long", "boolean", "float":
                 guard let raw = attributes["value"] else { return fail("<\(tag) name=\"\(name)\"> has no value attribute") }
                 let value: SourceValue? = switch tag {
@@ -91,13 +90,15 @@ struct SharedPreferencesDocument: SourceDocument {
                 default: Int64(raw).map(SourceValue.integer)
                 }
                 guard let value else { return fail("<\(tag) name=\"\(name)\"> has a value that is not a \(tag)") }
-                elements.append((name, tag, value))
+                elements.append((name, tag, value, raw))
             default:
                 fail("<\(tag)> is not a SharedPreferences element")
             }
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        func parser(_ parser: XMLParser, foundCDATA block: Data) { text += String(decoding: block, as: UTF8.self) }
 
         /// Where the first error was seen, as `line:column`.
         var failurePosition: String?
@@ -119,7 +120,7 @@ struct SharedPreferencesDocument: SourceDocument {
                 set?.append(text)
                 inSetString = false
             } else if let element = open, tag == element.tag {
-                elements.append((element.name, tag, tag == "set" ? .strings(set ?? []) : .string(text)))
+                elements.append((element.name, tag, tag == "set" ? .strings(set ?? []) : .string(text), nil))
                 open = nil
                 set = nil
             }

@@ -5,13 +5,27 @@ import Glibc
 import Darwin
 #endif
 
-/// Rewrites a source file atomically and durably, keeping its permissions: a temporary file in
+/// Rewrites a source file atomically and durably, keeping its permissions and owner: a temporary file in
 /// the same directory is written, synced and renamed over the original, then the directory is
 /// synced. A crash leaves either the old or the new file, never a mix.
 enum SourceFileRewriter {
+    /// Refuses sources whose rewrite would leave the secrets elsewhere: a symbolic link (the
+    /// rename would replace the link, not its target) or a file with other hard links.
+    static func requireSingleRegularFile(_ path: String) throws(MigrationError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }     // a missing file is reported by the reader
+        if (info.st_mode & S_IFMT) == S_IFLNK {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "its target"
+            throw .fileError(file: path, reason: "is a symbolic link; migrate \(target) instead, so the file that holds the secrets is the one scrubbed")
+        }
+        if info.st_nlink > 1 {
+            throw .fileError(file: path, reason: "has \(info.st_nlink) hard links; the other names would keep the secrets. Remove them first")
+        }
+    }
+
     static func replace(_ path: String, with contents: Data) throws(MigrationError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw failure(path, "cannot read its permissions") }
+        guard lstat(path, &info) == 0 else { throw failure(path, "cannot read its permissions") }
         let temporary = path + ".migrating-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw failure(path, "cannot create a temporary file beside it") }
@@ -25,6 +39,7 @@ enum SourceFileRewriter {
             }
             return true
         }
+        _ = fchown(fd, info.st_uid, info.st_gid)     // keeps the owner when run as root; a no-op otherwise
         ok = ok && fchmod(fd, info.st_mode & 0o7777) == 0 && fsync(fd) == 0
         close(fd)
         guard ok, rename(temporary, path) == 0 else {
@@ -41,11 +56,6 @@ enum SourceFileRewriter {
               FileManager.default.createFile(atPath: copy, contents: contents, attributes: [.posixPermissions: 0o600]) else {
             throw failure(path, "cannot write the backup copy \(copy)")
         }
-    }
-
-    static func remove(_ path: String) {
-        unlink(path)
-        syncDirectory(of: path)
     }
 
     private static func syncDirectory(of path: String) {

@@ -23,7 +23,7 @@ public struct SourceMigration: Sendable {
     public let format: SourceFormat?
     /// Which keys move.
     public let selection: KeySelection
-    /// Where they go: the service of the values (default: the file's name without extension).
+    /// Where they go: the service of the values (default: the file's name; without `.plist` or `.xml`).
     public let service: String
     /// The protection they get (default ``Sensitivity/private``: readable in the background, never leaves the device).
     public let sensitivity: Sensitivity
@@ -38,7 +38,10 @@ public struct SourceMigration: Sendable {
         self.file = file.standardizedFileURL
         self.format = format
         self.selection = selection
-        self.service = service ?? file.deletingPathExtension().lastPathComponent
+        // `com.acme.app.plist` → `com.acme.app`, `auth.xml` → `auth`; `.env.production` and
+        // `config.json` keep their whole name, so sibling files never share a service.
+        let name = file.lastPathComponent
+        self.service = service ?? ([".plist", ".xml"].contains { name.lowercased().hasSuffix($0) } ? file.deletingPathExtension().lastPathComponent : name)
         self.sensitivity = sensitivity
         self.accessGroup = accessGroup
     }
@@ -57,26 +60,39 @@ public struct SourceMigration: Sendable {
     }
 
     private func read() throws(MigrationError) -> (Data, any SourceDocument, SourceFormat) {
+        try SourceFileRewriter.requireSingleRegularFile(path)
         guard let contents = FileManager.default.contents(atPath: path) else {
             throw .fileError(file: path, reason: "cannot be read (missing, or no permission)")
         }
         guard let format = format ?? SourceFormat.detect(contents: contents, fileName: file.lastPathComponent) else {
             throw .unsupportedSource(file: path, reason: "its format is not recognised; pass the format (plist, shared-prefs, env, json)")
         }
+        if format == .sharedPreferences && FileManager.default.fileExists(atPath: path + ".bak") {
+            throw .unsupportedSource(file: path, reason: "\(file.lastPathComponent).bak exists: Android restores it over this file on the next load, so this file may not hold the current values. Open the app once (Android resolves the backup), or check and remove the .bak, then migrate again")
+        }
         return (contents, try SourceParser.parse(contents, format: format, file: path), format)
     }
 
-    private func plan(_ document: any SourceDocument, format: SourceFormat, keys: [String]?) throws(MigrationError) -> MigrationPlan {
-        let available = Set(document.entries.map(\.key))
-        for name in keys ?? selection.names where !available.contains(name) {
-            throw .unknownKey(file: path, key: name, reason: "not in the file, or its value is a dictionary or date, which cannot be migrated")
+    private func plan(_ document: any SourceDocument, format: SourceFormat, keys: [String]?,
+                      checkingNames: Bool = true) throws(MigrationError) -> MigrationPlan {
+        var seen = Set<String>()
+        let duplicated = Set(document.entries.map(\.key).filter { !seen.insert($0).inserted })
+        if checkingNames {
+            for name in keys ?? selection.names where !seen.contains(name) {
+                throw .unknownKey(file: path, key: name, reason: "not in the file, or its value is a dictionary or date, which cannot be migrated")
+            }
         }
-        let chosen = document.entries.compactMap { entry -> MigrationPlan.Item? in
-            let reason = keys.map { $0.contains(entry.key) ? "resumed" : nil } ?? selection.reason(for: entry)
-            return reason.map { MigrationPlan.Item(key: entry.key, type: entry.value.typeName, reason: $0, account: entry.key) }
+        var chosen: [MigrationPlan.Item] = []
+        for entry in document.entries {
+            guard let reason = keys.map({ $0.contains(entry.key) ? "resumed" : nil }) ?? selection.reason(for: entry),
+                  !chosen.contains(where: { $0.key == entry.key }) else { continue }
+            if duplicated.contains(entry.key) {
+                throw .unknownKey(file: path, key: entry.key, reason: "appears more than once, so removing it could remove a value that was not stored")
+            }
+            chosen.append(MigrationPlan.Item(key: entry.key, type: entry.value.typeName, reason: reason, account: entry.key))
         }
         return MigrationPlan(file: path, format: format, service: service, sensitivity: sensitivity, items: chosen,
-                             untouchedKeys: document.entries.count - chosen.count)
+                             untouchedKeys: seen.count - chosen.count)
     }
 
     // MARK: - Run
@@ -96,35 +112,36 @@ public struct SourceMigration: Sendable {
         let journals = MigrationJournalStore(accessGroup: accessGroup)
         let (contents, document, format) = try read()
         let hash = MigrationJournal.hash(contents)
-        var journal = try journals.load(path)
-        if let record = journal, record.state == .done {
-            if record.scrubbedHash == hash {
-                return MigrationReport(plan: try plan(document, format: format, keys: []), migratedKeys: [], sourceScrubbed: true, resumed: false)
-            }
-            journal = nil   // done earlier with the source kept, or the file changed since: plan again
+        let loaded = try journals.load(path)
+        var journal = loaded
+        if var record = journal, record.state >= .verified, record.state < .done, record.scrubbedHash == hash {
+            // The scrub happened but was not recorded: only the bookkeeping is left.
+            record.state = .done
+            try journals.save(record, for: path)
+            return MigrationReport(plan: try plan(document, format: format, keys: record.keys, checkingNames: false),
+                                   migratedKeys: record.keys, sourceScrubbed: true, resumed: true, alreadyMigrated: false)
         }
-        if let record = journal, record.sourceHash != hash {
-            if record.scrubbedHash == hash {
-                // Scrubbed before the crash, not yet recorded: only the bookkeeping is left.
-                journal?.state = .done
-                try journals.save(journal!, for: path)
-                return MigrationReport(plan: try plan(document, format: format, keys: []), migratedKeys: record.keys, sourceScrubbed: true, resumed: true)
+        if let record = journal, record.state < .done, record.sourceHash == hash {
+            guard record.service == service, record.accessGroup == accessGroup else {
+                throw .interruptedMigrationPending(file: path, service: record.service)
             }
-            journal = nil   // the file changed since: plan again
+        } else {
+            journal = nil   // finished earlier, or the file changed since: plan anew
         }
         let resumed = journal != nil
         let plan = try plan(document, format: format, keys: journal?.keys)
+        guard !plan.items.isEmpty else {
+            let finished = loaded?.state == .done && loaded?.scrubbedHash == hash
+            return MigrationReport(plan: plan, migratedKeys: [], sourceScrubbed: finished, resumed: false, alreadyMigrated: finished)
+        }
         let values = Dictionary(document.entries.map { ($0.key, $0.value.storedValue) }, uniquingKeysWith: { $1 })
         let storage = self.storage
-        var record = journal ?? MigrationJournal(state: .planned, sourceHash: hash, scrubbedHash: nil,
-                                                  keys: plan.items.map(\.key), service: service, updated: Date())
-        if !resumed {
-            try checkConflicts(plan, values: values, storage: storage)
-            if !keepSource {
-                do { record.scrubbedHash = MigrationJournal.hash(try document.removing(Set(record.keys))) } catch {
-                    throw .fileError(file: path, reason: "cannot compute the scrubbed file: \(error)")
-                }
-            }
+        var record = journal ?? MigrationJournal(state: .planned, sourceHash: hash, scrubbedHash: nil, keys: plan.items.map(\.key),
+                                                  service: service, accessGroup: accessGroup, updated: Date())
+        if record.state < .imported {
+            try checkConflicts(plan, values: values, storage: storage)   // equal values (our own earlier writes) pass
+        }
+        if journal == nil {
             try journals.save(record, for: path)
             try reached(.planned)
         }
@@ -136,32 +153,41 @@ public struct SourceMigration: Sendable {
             try advance(&record, to: .imported, journals)
         }
         if record.state < .verified {
-            for (index, item) in plan.items.enumerated() {
-                let stored: StoredValue?
-                do { stored = try storage.storedValue(for: item.account) } catch { throw .keychain(error) }
-                guard let stored, Self.constantTimeEqual(stored, values[item.key]!) else { throw .verificationFailed(file: path, key: item.key) }
-                progress?(plan.items.count + index + 1, plan.items.count * 2)
-            }
+            try verify(plan, values: values, storage: storage, progress: progress)
             try advance(&record, to: .verified, journals)
         }
         var scrubbed = false
-        if record.state < .scrubbed, let target = record.scrubbedHash, !keepSource {
+        if record.state < .scrubbed && !keepSource {
+            // Verify again right before removing anything: the keychain may have changed since an
+            // earlier run verified it.
+            try verify(plan, values: values, storage: storage, progress: nil)
             let cleaned: Data
             do { cleaned = try document.removing(Set(record.keys)) } catch {
                 throw .fileError(file: path, reason: "cannot compute the scrubbed file: \(error)")
             }
-            guard MigrationJournal.hash(cleaned) == target else {
-                throw .fileError(file: path, reason: "the scrubbed file differs from the one planned; nothing was removed")
+            guard FileManager.default.contents(atPath: path).map(MigrationJournal.hash) == record.sourceHash else {
+                throw .fileError(file: path, reason: "the file changed while it was being migrated; nothing was removed. Run the migration again")
             }
+            record.scrubbedHash = MigrationJournal.hash(cleaned)      // recorded first, so a crash after the rename is recognised
+            try journals.save(record, for: path)
             if keepBackupCopy { try SourceFileRewriter.copy(path, to: path + ".pre-migration") }
             try SourceFileRewriter.replace(path, with: cleaned)
-            if format == .sharedPreferences { SourceFileRewriter.remove(path + ".bak") }
             scrubbed = true
             try advance(&record, to: .scrubbed, journals)
         }
         try advance(&record, to: .done, journals)
-        return MigrationReport(plan: plan, migratedKeys: record.keys, sourceScrubbed: scrubbed || record.scrubbedHash != nil && !keepSource,
-                               resumed: resumed)
+        return MigrationReport(plan: plan, migratedKeys: record.keys, sourceScrubbed: scrubbed, resumed: resumed, alreadyMigrated: false)
+    }
+
+    /// Reads every planned value back and compares it with the source, in constant time.
+    private func verify(_ plan: MigrationPlan, values: [String: StoredValue], storage: SecureStorage,
+                        progress: ((Int, Int) -> Void)?) throws(MigrationError) {
+        for (index, item) in plan.items.enumerated() {
+            let stored: StoredValue?
+            do { stored = try storage.storedValue(for: item.account) } catch { throw .keychain(error) }
+            guard let stored, Self.constantTimeEqual(stored, values[item.key]!) else { throw .verificationFailed(file: path, key: item.key) }
+            progress?(plan.items.count + index + 1, plan.items.count * 2)
+        }
     }
 
     private func advance(_ record: inout MigrationJournal, to state: MigrationJournal.State, _ journals: MigrationJournalStore) throws(MigrationError) {
@@ -203,6 +229,8 @@ public struct MigrationReport: Sendable, Hashable {
     public let sourceScrubbed: Bool
     /// Whether this run finished an interrupted one.
     public let resumed: Bool
+    /// Whether an earlier run had already migrated everything selected.
+    public let alreadyMigrated: Bool
 
     /// The honest advice after moving secrets out of plaintext.
     public var recommendation: String {
