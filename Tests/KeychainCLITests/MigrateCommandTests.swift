@@ -72,3 +72,37 @@ final class MigrateCommandTests: CLITestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: env), Data())
     }
 }
+
+/// Kills `keychain migrate --apply` with SIGKILL at random moments, then runs it again: every
+/// value ends up in the keychain exactly once and the source is scrubbed exactly of them.
+final class MigrateKillTests: CLITestCase {
+    func testKilledMigrationsFinishWhenRunAgain() throws {
+        let count = 200
+        let env = (0..<count).map { "SECRET_\($0)=value-\($0)-q83vASNFZ4mrze8B" }.joined(separator: "\n") + "\nTHEME=dark\n"
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<6 {
+            let file = scratch.appendingPathComponent("round\(round).env").path
+            XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(env.utf8), attributes: [.posixPermissions: 0o600]))
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = ["migrate", "--from", file, "--service", "round\(round)", "--apply"]
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: Double.random(in: 0.05...1.5, using: &generator))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let text = String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self)
+            XCTAssertTrue(text == env || text == "THEME=dark\n", "round \(round): the source is whole or scrubbed, never half")
+            let finished = try keychain("migrate", "--from", file, "--service", "round\(round)", "--apply")
+            XCTAssertStatus(finished, 0)
+            XCTAssertEqual(FileManager.default.contents(atPath: file), Data("THEME=dark\n".utf8), "round \(round)")
+            let items = try XCTUnwrap(try keychain("list", "-s", "round\(round)", "--json").json()["items"] as? [Any])
+            XCTAssertEqual(items.count, count, "round \(round): every value once")
+            XCTAssertEqual(try keychain("find-generic-password", "-s", "round\(round)", "-a", "SECRET_\(count - 1)", "-w").stdout,
+                           "value-\(count - 1)-q83vASNFZ4mrze8B\n")
+        }
+    }
+}
