@@ -102,3 +102,23 @@ final class FileSecurityTests: XCTestCase {
         }
     }
 }
+
+/// Network file systems are recognised and refused by default (issue 7: WAL is unsafe there).
+final class NetworkFileSystemTests: XCTestCase {
+    func testNetworkFileSystemsAreRecognised() {
+        let mounts = """
+            /dev/sda1 / ext4 rw,relatime 0 0
+            tmpfs /run/user/1000 tmpfs rw 0 0
+            server:/export /home/alice/nfs nfs4 rw,vers=4.2 0 0
+            //nas/share /mnt/my\\040share cifs rw 0 0
+            """
+        XCTAssertEqual(FileSystemKind.type(of: "/home/alice/nfs/keychain/data", mounts: mounts), "nfs4")
+        XCTAssertEqual(FileSystemKind.type(of: "/home/alice/nfsother", mounts: mounts), "ext4", "a prefix is not a parent")
+        XCTAssertEqual(FileSystemKind.type(of: "/mnt/my share/kc", mounts: mounts), "cifs")
+        XCTAssertEqual(FileSystemKind.type(of: "/run/user/1000/secure-storage", mounts: mounts), "tmpfs")
+        XCTAssertTrue(FileSystemKind.networkTypes.isSuperset(of: ["nfs4", "cifs"]))
+        XCTAssertFalse(FileSystemKind.networkTypes.contains("ext4"))
+        XCTAssertNil(FileSystemKind.networkFileSystem(at: FileManager.default.temporaryDirectory.path), "the test directory is local")
+        XCTAssertFalse(KeychainOptions().allowsNetworkFileSystem)
+    }
+}

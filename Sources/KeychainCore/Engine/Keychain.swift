@@ -48,6 +48,9 @@ public final class Keychain: Sendable {
         self.options = options
         let directory = location.databaseURL.deletingLastPathComponent()
         try PlatformIO.makePrivateDirectory(directory)
+        if let network = FileSystemKind.networkFileSystem(at: directory.path), !options.allowsNetworkFileSystem {
+            throw KeychainError(.keychainUnavailable, "The keychain directory \(directory.path) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it.")
+        }
         (database, keys) = try PlatformIO.withExclusiveLock(onDirectory: directory) { () throws(KeychainError) in
             try Self.openLocked(location: location, options: options, mustCreate: mustCreate)
         }

@@ -9,15 +9,21 @@ public struct KeychainOptions: Sendable, Hashable {
     /// Whether opening a keychain with a passphrase resumes a valid unlock session
     /// (``Keychain/unlock(passphrase:keepingSessionFor:)``), so it opens unlocked. Default `true`.
     public var resumesUnlockSession: Bool
+    /// Whether a keychain on a network file system (NFS, SMB, …) may be opened. Default `false`:
+    /// SQLite's write-ahead log is unsafe there when several machines or processes write. Set it
+    /// only when a single process ever uses the keychain.
+    public var allowsNetworkFileSystem: Bool
 
     /// Creates options; the default access group is the current application's (``ApplicationIdentity``).
     public init(
         passphraseHardening: PassphraseHardening = .calibrated(),
         busyTimeout: Duration = .seconds(5),
         defaultAccessGroup: String? = nil,
-        resumesUnlockSession: Bool = true
+        resumesUnlockSession: Bool = true,
+        allowsNetworkFileSystem: Bool = false
     ) {
         self.resumesUnlockSession = resumesUnlockSession
+        self.allowsNetworkFileSystem = allowsNetworkFileSystem
         self.passphraseHardening = passphraseHardening
         self.busyTimeout = busyTimeout
         self.defaultAccessGroup = defaultAccessGroup ?? ApplicationIdentity.current.defaultAccessGroup

@@ -3,7 +3,7 @@ import Foundation
 /// What a find (or an add) returns for each item, as requested by ``ReturnOptions``.
 ///
 /// `description` never shows the data.
-public struct FoundItem: Sendable, Hashable, CustomStringConvertible {
+public struct FoundItem: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The class of the item (``ItemClass/identity`` for an identity).
     public let itemClass: ItemClass
     /// A reference that finds this item again, stable across updates.
@@ -36,6 +36,15 @@ public struct FoundItem: Sendable, Hashable, CustomStringConvertible {
         let names = attributes.keys.sorted().map(\.rawValue).joined(separator: ",")
         let size = data.map { "\($0.count) bytes (redacted)" } ?? "not returned"
         return "FoundItem(\(persistentReference), attributes: [\(names)], data: \(size))"
+    }
+
+    /// The same as ``description``: debugger output never shows the data either.
+    public var debugDescription: String { description }
+
+    /// Class, reference, attributes and the data's size, so `dump(_:)` never prints the data.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["itemClass": itemClass, "persistentReference": persistentReference, "attributes": attributes,
+                                "dataByteCount": data?.count as Any], displayStyle: .struct)
     }
 }
 

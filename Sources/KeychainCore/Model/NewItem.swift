@@ -13,7 +13,7 @@ import Foundation
 ///                    accessibility: .afterFirstUnlockThisDeviceOnly)
 /// try keychain.add(item)
 /// ```
-public struct NewItem: Sendable, Hashable {
+public struct NewItem: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The class of the item; ``ItemClass/identity`` cannot be added this way (add the
     /// certificate and the private key instead).
     public var itemClass: ItemClass
@@ -39,10 +39,23 @@ public struct NewItem: Sendable, Hashable {
     public var accessibility: Accessibility? {
         attributes[.accessible]?.stringValue.flatMap(Accessibility.init(rawValue:))
     }
+
+    /// Class, attribute names and the data's size; never the data.
+    public var description: String {
+        "NewItem(\(itemClass.rawValue), attributes: [\(attributes.keys.sorted().map(\.rawValue).joined(separator: ","))], data: \(data.map { "\($0.count) bytes (redacted)" } ?? "none"))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Class, attributes and the data's size, so `dump(_:)` never prints the data.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["itemClass": itemClass, "attributes": attributes, "dataByteCount": data?.count as Any], displayStyle: .struct)
+    }
 }
 
 /// What an update changes on every matching item (`SecItemUpdate`'s `attributesToUpdate`).
-public struct ItemChanges: Sendable, Hashable {
+public struct ItemChanges: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Attributes to set; the others keep their values.
     public var attributes: [AttributeKey: AttributeValue]
     /// New secret data, or `nil` to keep the current data.
@@ -56,4 +69,17 @@ public struct ItemChanges: Sendable, Hashable {
 
     /// Whether the change set changes nothing.
     public var isEmpty: Bool { attributes.isEmpty && data == nil }
+
+    /// Attribute names and the new data's size; never the data.
+    public var description: String {
+        "ItemChanges(attributes: [\(attributes.keys.sorted().map(\.rawValue).joined(separator: ","))], data: \(data.map { "\($0.count) bytes (redacted)" } ?? "unchanged"))"
+    }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Attributes and the data's size, so `dump(_:)` never prints the data.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["attributes": attributes, "dataByteCount": data?.count as Any], displayStyle: .struct)
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A value read from an insecure store, typed as the store typed it.
-public enum SourceValue: Sendable, Hashable {
+public enum SourceValue: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// Text.
     case string(String)
     /// Bytes (property-list `<data>`).
@@ -14,6 +14,15 @@ public enum SourceValue: Sendable, Hashable {
     case bool(Bool)
     /// A set or array of strings (SharedPreferences `<set>`, a property-list array of strings).
     case strings([String])
+
+    /// `"<type> (redacted)"`: the value is never printed.
+    public var description: String { "\(typeName) (redacted)" }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The type only, so `dump(_:)` never prints the value.
+    public var customMirror: Mirror { Mirror(self, children: ["type": typeName], displayStyle: .enum) }
 
     /// The type's name, for plans and errors (never the value).
     public var typeName: String {
@@ -58,7 +67,7 @@ public enum SourceValue: Sendable, Hashable {
 }
 
 /// One key of a source and its value. `description` never shows the value.
-public struct SourceEntry: Sendable, Hashable, CustomStringConvertible {
+public struct SourceEntry: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The key: a plist or SharedPreferences key, an environment variable, or a JSON path
     /// such as `auth.tokens[0].secret`.
     public let key: String
@@ -67,4 +76,10 @@ public struct SourceEntry: Sendable, Hashable, CustomStringConvertible {
 
     /// `"<key> (<type>)"`.
     public var description: String { "\(key) (\(value.typeName))" }
+
+    /// The same as ``description``.
+    public var debugDescription: String { description }
+
+    /// The key and the value's type, so `dump(_:)` never prints the value.
+    public var customMirror: Mirror { Mirror(self, children: ["key": key, "type": value.typeName], displayStyle: .struct) }
 }
