@@ -127,17 +127,19 @@ struct Verify: ParsableCommand {
                              "persistentReference": item.persistentReference.map { .string($0.data.base64EncodedString()) } ?? .null])
                 }),
                 "databaseProblems": .array(report.databaseProblems.map(JSONValue.string)),
+                "stateProblem": report.stateProblem.map(JSONValue.string) ?? .null,
             ]))
         } else {
             print("verified \(report.verifiedItems) item\(report.verifiedItems == 1 ? "" : "s")")
             for problem in report.databaseProblems { print("database: \(problem)") }
             for item in report.damagedItems { print("DAMAGED \(item)") }
+            if let problem = report.stateProblem { print("STATE: \(problem)") }
             if report.lockedItemCount > 0 {
                 printError("\(report.lockedItemCount) item(s) not checked because the keychain is locked; run with --unlock for a complete check.")
             }
         }
         if !report.isClean {
-            printError("keychain: \(report.damagedItems.count) damaged item(s)\(report.databaseProblems.isEmpty ? "" : " and database damage"). Delete them, or restore the keychain from a backup (`keychain import`).")
+            printError("keychain: \(report.damagedItems.count) damaged item(s)\(report.databaseProblems.isEmpty ? "" : ", database damage")\(report.stateProblem == nil ? "" : ", rows missing, added, edited or replayed"). Delete damaged items, or restore the keychain from a backup (`keychain import`).")
             throw ExitCode(ExitStatus.integrity)
         }
     }

@@ -91,6 +91,7 @@ final class KeychainManagementTests: CLITestCase {
         XCTAssertEqual(items.count, 1)
         XCTAssertEqual(items.first?["row"] as? Int, 2)
         XCTAssertEqual(items.first?["class"] as? String, "genp")
+        XCTAssertNotNil(report["stateProblem"] as? String, "an edited row also changes the state digest")
         let text = try keychain("verify")
         XCTAssertStatus(text, 52)
         XCTAssertTrue(text.stdout.contains("DAMAGED row 2 (genp)"), text.stdout)

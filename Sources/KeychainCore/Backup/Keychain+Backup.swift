@@ -91,6 +91,7 @@ extension Keychain {
                         case .fail:
                             throw KeychainError(.duplicateItem, "The backup holds a \(record.itemClass.rawValue) item that already exists in the keychain; nothing was imported. Import with the keep or replace policy.")
                         case .replace:
+                            try self.recordRemoval(of: [existing], db)
                             try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [existing])
                             replaced += 1
                         }

@@ -18,9 +18,12 @@ public struct IntegrityReport: Sendable, Hashable {
     public internal(set) var lockedItems: [Accessibility: Int] = [:]
     /// What SQLite's own `PRAGMA integrity_check` reported, when it was not "ok".
     public internal(set) var databaseProblems: [String] = []
+    /// Why the rows do not match the keychain's recorded state (rows deleted, added or replayed
+    /// outside the library, or the state record edited), or `nil` when they match.
+    public internal(set) var stateProblem: String?
 
     /// Whether nothing is damaged (locked items are not damage, but were not checked).
-    public var isClean: Bool { damagedItems.isEmpty && databaseProblems.isEmpty }
+    public var isClean: Bool { damagedItems.isEmpty && databaseProblems.isEmpty && stateProblem == nil }
 
     /// How many items could not be checked because the keychain is locked.
     public var lockedItemCount: Int { lockedItems.values.reduce(0, +) }

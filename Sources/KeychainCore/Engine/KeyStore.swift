@@ -20,11 +20,14 @@ final class KeyStore: @unchecked Sendable {
 
     let deviceKey: SymmetricKey
     let indexer: BlindIndexer
+    /// The keyed digest of all rows (tamper evidence beyond single rows).
+    let stateDigest: StateDigest
     private let state: Locked<State>
 
     /// Loads the keybag of an opened keychain and unwraps what the device key alone allows.
     init(header: VaultHeader, deviceKey: SymmetricKey, keybag: [KeybagSlot: Data]) throws(KeychainError) {
         self.deviceKey = deviceKey
+        stateDigest = StateDigest(deviceKey: deviceKey, vaultID: header.vaultID)
         let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
         guard let wrappedIndex = keybag[.index] else { throw .tampered("the keybag has no index key") }
         do {

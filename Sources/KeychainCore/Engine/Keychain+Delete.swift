@@ -17,6 +17,7 @@ extension Keychain {
         let count = try write { db -> Int in
             let ids = try self.rowsToChange(resolved, db).compactMap(\.rowID)
             if ids.isEmpty { throw KeychainError.itemNotFound() }
+            try self.recordRemoval(of: ids, db)
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
                 let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
                 try db.cachedStatement(sql: "DELETE FROM items WHERE id IN (\(marks))").execute(arguments: StatementArguments(Array(chunk)))
@@ -26,6 +27,13 @@ extension Keychain {
         checkpoint()
         logger.debug("deleted items", metadata: ["class": "\(resolved.itemClass.rawValue)", "count": "\(count)"])
         return count
+    }
+
+    /// Folds the rows about to be deleted out of the state digest (same transaction as the delete).
+    func recordRemoval(of ids: [Int64], _ db: Database) throws {
+        var change = StateDigest.zero
+        for id in ids { change = StateDigest.xor(change, try keys.stateDigest.fingerprint(rowID: id, db)) }
+        try keys.stateDigest.record(change, db)
     }
 
     /// Moves the write-ahead log into the database and truncates it, when no reader is in the way.

@@ -120,6 +120,8 @@ extension Keychain {
             if newPassphrase == nil {
                 destroyed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE accessibility = ?",
                                              arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue]) ?? 0
+                let doomed = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE accessibility = ?", arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
+                try self.recordRemoval(of: doomed, db)
                 try db.execute(sql: "DELETE FROM items WHERE accessibility = ?", arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
                 try db.execute(sql: "DELETE FROM keybag WHERE slot = ?", arguments: [KeybagSlot.classKey(.whenPasscodeSetThisDeviceOnly).name])
             }

@@ -57,6 +57,8 @@ extension Keychain {
         row.rowVersion += 1
         row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
                                          binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
+        let before = try keys.stateDigest.fingerprint(rowID: row.rowID ?? -1, db)
         try row.update(db)
+        try keys.stateDigest.record(StateDigest.xor(before, keys.stateDigest.fingerprint(rowID: row.rowID ?? -1, db)), db)
     }
 }

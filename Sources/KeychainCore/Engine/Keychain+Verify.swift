@@ -21,12 +21,15 @@ extension Keychain {
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
             var checked = 0
+            var digest = StateDigest.zero
             while let row = try rows.next() {
+                digest = StateDigest.xor(digest, keys.stateDigest.fingerprint(row))
                 try verifyRow(row, db, into: &report)
                 checked += 1
                 if checked % 256 == 0 || checked == total { progress?(checked, total) }
             }
             if total == 0 { progress?(0, 0) }
+            report.stateProblem = try stateProblem(recomputed: digest, db)
             return report
         }
     }
@@ -62,6 +65,20 @@ extension Keychain {
         } catch let error as KeychainError {
             damaged(Self.problem(error), row.persistentReference)
         }
+    }
+
+    /// Compares the recomputed digest of all rows with the recorded one (design brief §5.12).
+    private func stateProblem(recomputed digest: [UInt8], _ db: Database) throws -> String? {
+        guard let recorded = try keys.stateDigest.recorded(db) else {
+            return "the keychain has no state record (its header was edited)"
+        }
+        guard recorded.authentic else {
+            return "the keychain's state record fails its MAC: the header was edited"
+        }
+        guard recorded.digest == digest else {
+            return "the rows do not add up to the recorded state (after \(recorded.counter) changes): rows were deleted, added, edited or replaced by older versions outside this library. Rows that are missing or replayed cannot be named; restore the keychain from a backup"
+        }
+        return nil
     }
 
     private static func problem(_ error: any Error) -> String {

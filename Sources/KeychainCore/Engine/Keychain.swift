@@ -80,9 +80,12 @@ public final class Keychain: Sendable {
                         }
                         let deviceKey = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false)
                         result = (header, try KeyStore.fetchKeybag(db), deviceKey)
+                        let digest = StateDigest(deviceKey: deviceKey, vaultID: header.vaultID)
+                        if try digest.recorded(db) == nil { try digest.initialize(db) }   // written before the digest existed
                     } else {
                         let deviceKey = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: true)
                         result = try createKeybag(db, deviceKey: deviceKey)
+                        try StateDigest(deviceKey: deviceKey, vaultID: result.0.vaultID).initialize(db)
                     }
                     return .commit
                 }

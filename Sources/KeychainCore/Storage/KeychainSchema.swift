@@ -57,6 +57,13 @@ enum KeychainSchema {
                 CREATE INDEX item_tags_by_item ON item_tags (item_rowid);
                 """)
         }
+        migrator.registerMigration("v2-state-digest") { db in
+            try db.execute(sql: """
+                ALTER TABLE vault_header ADD COLUMN state_counter INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE vault_header ADD COLUMN state_digest BLOB;
+                ALTER TABLE vault_header ADD COLUMN state_mac BLOB;
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import KeychainCore
+
+/// Tamper evidence beyond single rows (design brief §5.12): deleting, adding or replaying rows
+/// outside the library, or editing the state record, shows in `verify()`; every write of the
+/// library keeps the record exact.
+final class StateDigestTests: XCTestCase {
+    private func assertClean(_ keychain: Keychain, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let report = try keychain.verify()
+        XCTAssertNil(report.stateProblem, message, file: file, line: line)
+        XCTAssertTrue(report.isClean, message, file: file, line: line)
+    }
+
+    func testEveryKindOfWriteKeepsTheStateExact() throws {
+        let test = try TestKeychain()
+        try assertClean(test.keychain, "new")
+        for index in 0..<5 { try test.keychain.add(password("svc", "a\(index)", "v\(index)")) }
+        try assertClean(test.keychain, "add")
+        try test.keychain.update(query("svc", "a1"), with: ItemChanges(data: Data("changed".utf8)))
+        try test.keychain.addOrUpdate(password("svc", "a2", "upserted"))
+        try test.keychain.addOrUpdate(password("svc", "new", "added"))
+        try assertClean(test.keychain, "update / addOrUpdate")
+        try test.keychain.delete(query("svc", "a0"))
+        try assertClean(test.keychain, "delete")
+        try test.keychain.setPassphrase("pw")
+        try test.keychain.add(password("svc", "ps", "p", .whenPasscodeSetThisDeviceOnly))
+        try test.keychain.removePassphrase(current: "pw")
+        try assertClean(test.keychain, "passcode-set items destroyed")
+        let backup = test.directory.appendingPathComponent("b")
+        try test.keychain.exportBackup(to: backup, passphrase: "x")
+        try test.keychain.importBackup(from: backup, passphrase: "x", onDuplicate: .replace)
+        try assertClean(test.keychain, "import replacing")
+        try assertClean(try test.openAnother(), "another instance")
+    }
+
+    func testRowsDeletedAddedOrReplayedOutsideTheLibraryAreReported() throws {
+        // Deleted.
+        var test = try TestKeychain()
+        for index in 0..<3 { try test.keychain.add(password("svc", "a\(index)", "v")) }
+        try test.tamper { db in try db.execute(sql: "DELETE FROM items WHERE id = 2") }
+        var report = try test.keychain.verify()
+        XCTAssertEqual(report.damagedItems, [], "every remaining row is genuine")
+        XCTAssertTrue(report.stateProblem?.contains("deleted") ?? false, "\(report)")
+        // …and a later write does not launder it.
+        try test.keychain.add(password("svc", "later", "v"))
+        XCTAssertNotNil(try test.keychain.verify().stateProblem)
+
+        // Truncated table.
+        test = try TestKeychain()
+        for index in 0..<3 { try test.keychain.add(password("svc", "a\(index)", "v")) }
+        try test.tamper { db in try db.execute(sql: "DELETE FROM items") }
+        XCTAssertNotNil(try test.keychain.verify().stateProblem)
+
+        // An old version of a row put back: its own authentication still holds.
+        test = try TestKeychain()
+        try test.keychain.add(password("svc", "acct", "old password"))
+        let old = try DatabaseQueue(path: test.location.databaseURL.path).read { db in try Row.fetchOne(db, sql: "SELECT * FROM items WHERE id = 1")! }
+        try test.keychain.update(query("svc", "acct"), with: ItemChanges(data: Data("new password".utf8)))
+        try test.tamper { db in
+            try db.execute(sql: "UPDATE items SET row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ? WHERE id = 1",
+                           arguments: [old["row_version"] as Int64, old["metadata_key"] as Data, old["metadata"] as Data,
+                                       old["secret_key"] as Data, old["secret"] as Data])
+        }
+        XCTAssertEqual(try test.keychain.find(query("svc", "acct"), returning: .data).first?.data, Data("old password".utf8),
+                       "the replayed row reads as valid on its own…")
+        report = try test.keychain.verify()
+        XCTAssertNotNil(report.stateProblem, "…but the state shows it")
+    }
+
+    func testEditedOrMissingStateRecord() throws {
+        let test = try TestKeychain()
+        try test.keychain.add(password("svc", "acct", "v"))
+        try test.tamper { db in try db.execute(sql: "UPDATE vault_header SET state_counter = state_counter + 5") }
+        XCTAssertTrue(try test.keychain.verify().stateProblem?.contains("MAC") ?? false)
+
+        // A keychain written before the digest existed gets one when opened.
+        try test.tamper { db in try db.execute(sql: "UPDATE vault_header SET state_counter = 0, state_digest = NULL, state_mac = NULL") }
+        try assertClean(try test.openAnother(), "initialised on open")
+    }
+}
