@@ -75,8 +75,36 @@ final class StateDigestTests: XCTestCase {
         try test.tamper { db in try db.execute(sql: "UPDATE vault_header SET state_counter = state_counter + 5") }
         XCTAssertTrue(try test.keychain.verify().stateProblem?.contains("MAC") ?? false)
 
-        // A keychain written before the digest existed gets one when opened.
-        try test.tamper { db in try db.execute(sql: "UPDATE vault_header SET state_counter = 0, state_digest = NULL, state_mac = NULL") }
-        try assertClean(try test.openAnother(), "initialised on open")
+        // Removing the record does not get the tampering certified: it is never recreated.
+        try test.tamper { db in try db.execute(sql: "UPDATE vault_header SET state_digest = NULL, state_mac = NULL") }
+        let reopened = try test.openAnother()
+        try reopened.add(password("svc", "later", "v"))
+        XCTAssertTrue(try reopened.verify().stateProblem?.contains("missing") ?? false)
+    }
+
+    func testAnOlderKeychainGetsItsRecordOnceWhenUpgraded() throws {
+        let test = try TestKeychain()
+        for index in 0..<3 { try test.keychain.add(password("svc", "a\(index)", "v")) }
+        // Turn the file back into format 1, as an older version of the library wrote it.
+        try test.tamper { db in
+            try db.execute(sql: """
+                ALTER TABLE vault_header DROP COLUMN state_mac; ALTER TABLE vault_header DROP COLUMN state_digest;
+                ALTER TABLE vault_header DROP COLUMN state_counter; UPDATE vault_header SET format_version = 1;
+                DELETE FROM grdb_migrations WHERE identifier = 'v2-state-digest';
+                """)
+        }
+        let upgraded = try test.openAnother()
+        XCTAssertEqual(upgraded.formatVersion, 2)
+        try assertClean(upgraded, "recorded on upgrade")
+        try upgraded.delete(query("svc", "a0"))
+        try assertClean(upgraded, "kept exact afterwards")
+    }
+
+    func testSumsDoNotCancelLikeXOR() {
+        let a = (0..<32).map { UInt8($0 * 7 & 0xFF) }
+        let b = (0..<32).map { UInt8(255 - $0) }
+        XCTAssertEqual(StateDigest.subtracting(StateDigest.adding(a, b), b), a)
+        XCTAssertNotEqual(StateDigest.adding(StateDigest.adding(StateDigest.zero, b), b), StateDigest.zero, "a duplicated row shows")
+        XCTAssertEqual(StateDigest.adding([UInt8](repeating: 0xFF, count: 32), [UInt8](repeating: 0, count: 31) + [1]), StateDigest.zero, "mod 2^256")
     }
 }

@@ -66,7 +66,7 @@ extension Keychain {
         row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
                                          binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
         row.rowID = try row.insert(db)
-        try keys.stateDigest.record(keys.stateDigest.fingerprint(rowID: row.rowID!, db), db)
+        try keys.stateDigest.record(adding: [keys.stateDigest.fingerprint(rowID: row.rowID!, db)], db)
         return OpenedItem(row: row, attributes: attributes, data: data)
     }
 }

@@ -31,9 +31,7 @@ extension Keychain {
 
     /// Folds the rows about to be deleted out of the state digest (same transaction as the delete).
     func recordRemoval(of ids: [Int64], _ db: Database) throws {
-        var change = StateDigest.zero
-        for id in ids { change = StateDigest.xor(change, try keys.stateDigest.fingerprint(rowID: id, db)) }
-        try keys.stateDigest.record(change, db)
+        try keys.stateDigest.record(removing: ids.map { id in try keys.stateDigest.fingerprint(rowID: id, db) }, db)
     }
 
     /// Moves the write-ahead log into the database and truncates it, when no reader is in the way.

@@ -23,7 +23,7 @@ extension Keychain {
             var checked = 0
             var digest = StateDigest.zero
             while let row = try rows.next() {
-                digest = StateDigest.xor(digest, keys.stateDigest.fingerprint(row))
+                digest = StateDigest.adding(digest, keys.stateDigest.fingerprint(row))
                 try verifyRow(row, db, into: &report)
                 checked += 1
                 if checked % 256 == 0 || checked == total { progress?(checked, total) }
@@ -70,7 +70,7 @@ extension Keychain {
     /// Compares the recomputed digest of all rows with the recorded one (design brief §5.12).
     private func stateProblem(recomputed digest: [UInt8], _ db: Database) throws -> String? {
         guard let recorded = try keys.stateDigest.recorded(db) else {
-            return "the keychain has no state record (its header was edited)"
+            return "the keychain's state record is missing or malformed: the header was edited"
         }
         guard recorded.authentic else {
             return "the keychain's state record fails its MAC: the header was edited"

@@ -70,6 +70,9 @@ public final class Keychain: Sendable {
         let database = try openDatabase(path: path, busyTimeout: options.busyTimeout)
         return try perform(path: path) { () throws -> (DatabasePool, KeyStore) in
             try requireKeychainSchema(database, path: path)
+            let upgradingToStateDigest = try database.read { db in
+                try db.tableExists("vault_header") && !KeychainSchema.migrator.appliedIdentifiers(db).contains(KeychainSchema.stateDigestMigration)
+            }
             try KeychainSchema.migrator.migrate(database)
             let (header, keybag, deviceKey) = try database.writeWithoutTransaction { db in
                 var result: (VaultHeader, [KeybagSlot: Data], SymmetricKey)!
@@ -80,8 +83,9 @@ public final class Keychain: Sendable {
                         }
                         let deviceKey = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false)
                         result = (header, try KeyStore.fetchKeybag(db), deviceKey)
-                        let digest = StateDigest(deviceKey: deviceKey, vaultID: header.vaultID)
-                        if try digest.recorded(db) == nil { try digest.initialize(db) }   // written before the digest existed
+                        if upgradingToStateDigest {   // written before the digest existed: record its rows once
+                            try StateDigest(deviceKey: deviceKey, vaultID: header.vaultID).initialize(db)
+                        }
                     } else {
                         let deviceKey = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: true)
                         result = try createKeybag(db, deviceKey: deviceKey)

@@ -6,7 +6,11 @@ import GRDB
 /// keyed blind indexes. Everything else — attribute values, dates, the secret — is encrypted.
 enum KeychainSchema {
     /// The newest keychain format this library writes and reads.
-    static let formatVersion = 1
+    static let formatVersion = 2
+
+    /// The migration that added the state digest (format 2); older libraries refuse format 2, so
+    /// none of them can write rows without updating the digest.
+    static let stateDigestMigration = "v2-state-digest"
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -57,11 +61,12 @@ enum KeychainSchema {
                 CREATE INDEX item_tags_by_item ON item_tags (item_rowid);
                 """)
         }
-        migrator.registerMigration("v2-state-digest") { db in
+        migrator.registerMigration(stateDigestMigration) { db in
             try db.execute(sql: """
                 ALTER TABLE vault_header ADD COLUMN state_counter INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE vault_header ADD COLUMN state_digest BLOB;
                 ALTER TABLE vault_header ADD COLUMN state_mac BLOB;
+                UPDATE vault_header SET format_version = 2;
                 """)
         }
         return migrator

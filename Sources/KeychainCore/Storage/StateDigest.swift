@@ -2,14 +2,19 @@ import Crypto
 import Foundation
 import GRDB
 
-/// Tamper evidence beyond single rows (design brief §5.12): the XOR of a keyed fingerprint of
-/// every `items` row, with a change counter, kept in the header under a MAC and updated in the
-/// same transaction as every write. Deleting a row, replaying an old version of one, adding one
+/// Tamper evidence beyond single rows (design brief §5.12): the sum (mod 2^256) of a keyed
+/// fingerprint of every `items` row — a sum, not a XOR, so two identical rows do not cancel —
+/// with a change counter, kept in the header under a MAC and updated in the same transaction as
+/// every write. Deleting a row, replaying an old version of one, adding one
 /// or truncating the table changes what ``Keychain/verify(progress:)`` recomputes, so it reports
 /// the mismatch. Restoring a complete older copy of the file (header included) cannot be told
-/// apart without an anchor outside the file.
+/// apart without an anchor outside the file, nor can an older `items` table restored together
+/// with its older state record; `item_tags` is not covered (verify checks tags of the items it
+/// can decrypt).
 ///
-/// The key is derived from the device key, so the check works in every lock state.
+/// The record is created with the keychain, or once when an older keychain is upgraded; a
+/// missing record is never recreated afterwards (that would certify tampered rows): `verify`
+/// reports it. The key is derived from the device key, so the check works in every lock state.
 struct StateDigest {
     let key: SymmetricKey
     let vaultID: UUID
@@ -44,31 +49,56 @@ struct StateDigest {
 
     static let zero = [UInt8](repeating: 0, count: 32)
 
-    static func xor(_ lhs: [UInt8], _ rhs: [UInt8]) -> [UInt8] { zip(lhs, rhs).map { $0 ^ $1 } }
+    /// `lhs + rhs` mod 2^256, both big-endian.
+    static func adding(_ lhs: [UInt8], _ rhs: [UInt8]) -> [UInt8] {
+        var result = zero
+        var carry = 0
+        for index in stride(from: 31, through: 0, by: -1) {
+            let sum = Int(lhs[index]) + Int(rhs[index]) + carry
+            result[index] = UInt8(sum & 0xFF)
+            carry = sum >> 8
+        }
+        return result
+    }
+
+    /// `lhs - rhs` mod 2^256, both big-endian.
+    static func subtracting(_ lhs: [UInt8], _ rhs: [UInt8]) -> [UInt8] {
+        var result = zero
+        var borrow = 0
+        for index in stride(from: 31, through: 0, by: -1) {
+            var difference = Int(lhs[index]) - Int(rhs[index]) - borrow
+            borrow = difference < 0 ? 1 : 0
+            if difference < 0 { difference += 256 }
+            result[index] = UInt8(difference)
+        }
+        return result
+    }
 
     func mac(counter: Int64, digest: [UInt8]) -> Data {
-        var mac = HMAC<SHA256>(key: key)
-        mac.update(data: Data("SV1S".utf8) + vaultID.bytes)
-        mac.update(data: withUnsafeBytes(of: counter.bigEndian, Array.init))
-        mac.update(data: digest)
-        return Data(mac.finalize())
+        Data(HMAC<SHA256>.authenticationCode(for: macInput(counter: counter, digest: digest), using: key))
     }
 
-    /// The recorded state: counter, digest, and whether its MAC holds (`nil` before the first record).
+    private func macInput(counter: Int64, digest: [UInt8]) -> Data {
+        Data("SV1S".utf8) + vaultID.bytes + withUnsafeBytes(of: counter.bigEndian, Array.init) + digest
+    }
+
+    /// The recorded state: counter, digest, and whether its MAC holds; `nil` when there is no
+    /// record or it has values of the wrong type (both are tampering once the record exists).
     func recorded(_ db: Database) throws -> (counter: Int64, digest: [UInt8], authentic: Bool)? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT state_counter, state_digest, state_mac FROM vault_header WHERE id = 1")),
-              let digest: Data = try row.checked(1, "state_digest", in: "vault_header"),
-              let mac: Data = try row.checked(2, "state_mac", in: "vault_header") else { return nil }
-        let counter: Int64 = try row.checked(0, "state_counter", in: "vault_header")
-        return (counter, Array(digest), digest.count == 32 && self.mac(counter: counter, digest: Array(digest)) == mac)
+              let counter = row[0] as Int64?, let digest = row[1] as Data?, let mac = row[2] as Data? else { return nil }
+        let authentic = digest.count == 32 && HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: macInput(counter: counter, digest: Array(digest)), using: key)
+        return (counter, Array(digest), authentic)
     }
 
-    /// Folds a change into the recorded state (the XOR of the fingerprints removed and added).
-    /// A state whose MAC does not hold is left as it is, so `verify` keeps reporting the tampering.
-    func record(_ change: [UInt8], _ db: Database) throws {
-        guard let (counter, digest, authentic) = try recorded(db) else { return try initialize(db) }
-        guard authentic else { return }
-        let next = Self.xor(digest, change)
+    /// Folds a change into the recorded state: the fingerprints of the rows removed are
+    /// subtracted, those of the rows added are added. A missing record, or one whose MAC does not
+    /// hold, is left as it is, so `verify` keeps reporting the tampering.
+    func record(removing removed: [[UInt8]] = [], adding added: [[UInt8]] = [], _ db: Database) throws {
+        guard let (counter, digest, authentic) = try recorded(db), authentic else { return }
+        var next = digest
+        for fingerprint in removed { next = Self.subtracting(next, fingerprint) }
+        for fingerprint in added { next = Self.adding(next, fingerprint) }
         try db.cachedStatement(sql: "UPDATE vault_header SET state_counter = ?, state_digest = ?, state_mac = ? WHERE id = 1")
             .execute(arguments: [counter + 1, Data(next), mac(counter: counter + 1, digest: next)])
     }
@@ -77,7 +107,7 @@ struct StateDigest {
     func initialize(_ db: Database) throws {
         var digest = Self.zero
         let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items")
-        while let row = try rows.next() { digest = Self.xor(digest, fingerprint(row)) }
+        while let row = try rows.next() { digest = Self.adding(digest, fingerprint(row)) }
         try db.execute(sql: "UPDATE vault_header SET state_counter = 0, state_digest = ?, state_mac = ? WHERE id = 1",
                        arguments: [Data(digest), mac(counter: 0, digest: digest)])
     }
