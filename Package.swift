@@ -66,6 +66,11 @@ let package = Package(
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Crash-safety and concurrency suites: the workload runs in `keychain-stress` processes
+        // that the tests kill with SIGKILL or run four at a time.
+        .target(name: "StressSupport", dependencies: ["KeychainCore"], path: "Tests/StressSupport"),
+        .executableTarget(name: "keychain-stress", dependencies: ["KeychainCore", "StressSupport"], path: "Tests/StressHelper"),
+        .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport"]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -1,0 +1,112 @@
+import Foundation
+import KeychainCore
+import StressSupport
+import XCTest
+
+/// Issue 7's crash-safety suite: `keychain-stress crash-loop` writes, updates, upserts and
+/// deletes until it is killed with SIGKILL at a random moment, over and over on one keychain.
+/// After every kill the keychain must open, verify clean (rows, blind indexes, state digest), and
+/// hold exactly the latest acknowledged value of every item; only the one operation the kill
+/// interrupted may have happened or not.
+///
+/// `STRESS_KILLS` sets the number of kills (default 200).
+final class CrashSafetyTests: XCTestCase {
+    func testEveryAcknowledgedWriteSurvivesSIGKILL() throws {
+        let kills = ProcessInfo.processInfo.environment["STRESS_KILLS"].flatMap(Int.init) ?? 200
+        let scratch = try ScratchDirectory("kc-crash")
+        let home = scratch.file("keychain")
+        var state = AcknowledgedState()
+        var sequence = 0
+        var statistics = CrashStatistics()
+        for round in 0..<kills {
+            let journalURL = scratch.file("journal-\(round)")
+            let helper = try StressHelper.start(
+                ["crash-loop", "--keychain", home.path, "--journal", journalURL.path, "--first-sequence", "\(sequence)"],
+                output: scratch.file("stdout"), errors: scratch.file("stderr"))
+            // Most kills land among writes; one in eight lands anywhere from process start,
+            // including while the keychain is being created or opened.
+            if round % 8 != 0 { try waitForFirstAcknowledgement(journalURL, helper: helper, errors: scratch.file("stderr")) }
+            usleep(UInt32.random(in: 0...25_000))
+            StressHelper.killHard(helper)
+            guard helper.terminationReason == .uncaughtSignal else {
+                return XCTFail("round \(round): keychain-stress exited by itself (\(helper.terminationStatus)): \(try String(contentsOf: scratch.file("stderr"), encoding: .utf8))")
+            }
+
+            // Killed before it opened the journal, the helper wrote nothing at all.
+            let written = FileManager.default.contents(atPath: journalURL.path) ?? Data()
+            let journal = try CrashJournal(String(decoding: written, as: UTF8.self))
+            for entry in journal.acknowledged {
+                if let complaint = state.apply(entry) { return XCTFail("round \(round): \(complaint)") }
+            }
+            sequence = journal.nextSequence(after: sequence)
+            statistics.count(journal)
+            try checkKeychain(at: home, against: &state, inFlight: journal.inFlight, round: round, statistics: &statistics)
+            try? FileManager.default.removeItem(at: journalURL)
+        }
+        print("crash safety: \(statistics.summary(kills: kills))")
+    }
+
+    /// Opens the keychain as the next process would, verifies it, and compares every item.
+    private func checkKeychain(at home: URL, against state: inout AcknowledgedState, inFlight: JournalEntry?, round: Int,
+                               statistics: inout CrashStatistics) throws {
+        guard FileManager.default.fileExists(atPath: home.appendingPathComponent("data/keychain.db").path) else {
+            XCTAssertTrue(state.values.isEmpty, "round \(round): the keychain vanished")
+            return
+        }
+        let keychain = try Keychain(location: KeychainLocation(directory: home))
+        let report = try keychain.verify()
+        XCTAssertTrue(report.isClean, "round \(round): \(report.damagedItems) \(report.databaseProblems) \(report.stateProblem ?? "")")
+        var stored: [String: Int] = [:]
+        for item in try keychain.findAll(Query(.genericPassword, [.service: "crash"]), returning: [.attributes, .data]) {
+            let key = try XCTUnwrap(item.attributes[.account]?.stringValue)
+            let data = try XCTUnwrap(item.data)
+            let sequence = try XCTUnwrap(stressSequence(of: data), "round \(round): \(key) holds a value no operation wrote")
+            XCTAssertEqual(data, stressValue(sequence: sequence), "round \(round): \(key) holds a damaged value")
+            XCTAssertNil(stored.updateValue(sequence, forKey: key), "round \(round): \(key) exists twice")
+        }
+        var expected = state.values
+        if let inFlight {
+            let before = state.values[inFlight.key], after = inFlight.operation.result(sequence: inFlight.sequence, on: before)
+            let found = stored[inFlight.key]
+            XCTAssertTrue(found == before || found == after,
+                          "round \(round): \(inFlight.key) holds \(found.map(String.init) ?? "nothing") after the interrupted \(inFlight.operation.rawValue) #\(inFlight.sequence); expected \(before.map(String.init) ?? "nothing") or \(after.map(String.init) ?? "nothing")")
+            if before != after { statistics.interrupted(completed: found == after) }
+            state.resolve(inFlight.key, to: found)
+            expected[inFlight.key] = found
+        }
+        XCTAssertEqual(stored, expected, "round \(round): the keychain differs from the acknowledged writes")
+    }
+
+    private func waitForFirstAcknowledgement(_ journal: URL, helper: Process, errors: URL) throws {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let data = FileManager.default.contents(atPath: journal.path), data.contains(UInt8(ascii: "A")) { return }
+            guard helper.isRunning else {
+                throw JournalError("keychain-stress stopped before its first write: \(try String(contentsOf: errors, encoding: .utf8))")
+            }
+            usleep(1_000)
+        }
+        throw JournalError("keychain-stress acknowledged nothing within 30 s")
+    }
+}
+
+/// Counts for the summary line the suite prints.
+struct CrashStatistics {
+    private var acknowledged = 0
+    private var killsBeforeFirstWrite = 0
+    private var interruptedApplied = 0
+    private var interruptedLost = 0
+
+    mutating func count(_ journal: CrashJournal) {
+        acknowledged += journal.acknowledged.count
+        if journal.acknowledged.isEmpty { killsBeforeFirstWrite += 1 }
+    }
+
+    mutating func interrupted(completed: Bool) {
+        if completed { interruptedApplied += 1 } else { interruptedLost += 1 }
+    }
+
+    func summary(kills: Int) -> String {
+        "\(kills) SIGKILLs, \(acknowledged) acknowledged writes all present, \(killsBeforeFirstWrite) kills before the first write, interrupted writes: \(interruptedApplied) committed, \(interruptedLost) rolled back"
+    }
+}

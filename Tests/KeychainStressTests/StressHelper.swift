@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import XCTest
+
+/// The `keychain-stress` executable built beside the test bundle (Tests/StressHelper).
+enum StressHelper {
+    static let executable: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain-stress").path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("keychain-stress")
+    }()
+
+    /// Starts `keychain-stress arguments…` with standard output and error going to files.
+    static func start(_ arguments: [String], output: URL, errors: URL) throws -> Process {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw XCTSkip("keychain-stress is not built at \(executable.path); run `swift build --build-tests` first.")
+        }
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"   // a crash report would outlive SIGKILL's point
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        return process
+    }
+
+    /// Kills `process` with SIGKILL, as a power cut or the OOM killer would, and reaps it.
+    static func killHard(_ process: Process) {
+        _ = kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// A fresh temporary directory for one test, removed afterwards.
+final class ScratchDirectory {
+    let url: URL
+
+    init(_ prefix: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func file(_ name: String) -> URL { url.appendingPathComponent(name) }
+}
