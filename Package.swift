@@ -66,6 +66,13 @@ let package = Package(
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
+        // scripts/fuzz builds with -sanitize=fuzzer,address and by FuzzRegressionTests.
+        .target(name: "FuzzTargets", dependencies: ["KeychainCore", "KeychainServices"], path: "Fuzz/FuzzTargets"),
+        .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
+        .executableTarget(name: "fuzz-secitem", dependencies: ["FuzzTargets", "CFuzzerDriver"], path: "Fuzz/SecItemFuzzer"),
+        .executableTarget(name: "fuzz-backup", dependencies: ["FuzzTargets", "CFuzzerDriver"], path: "Fuzz/BackupFuzzer"),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "KeychainServices"]),
         // Crash-safety and concurrency suites: the workload runs in `keychain-stress` processes
         // that the tests kill with SIGKILL or run four at a time.
         .target(name: "StressSupport", dependencies: ["KeychainCore"], path: "Tests/StressSupport"),

@@ -1,13 +1,19 @@
 #include "process_hardening.h"
 
+#include <sys/resource.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
+#endif
 
 int process_hardening_disable_dumping(void) {
-    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-}
-#else
-int process_hardening_disable_dumping(void) {
-    return -1;
-}
+    // No core file whatever the kernel's core_pattern says: the limit is 0 and cannot be raised
+    // again by this process (the hard limit drops too).
+    struct rlimit none = { 0, 0 };
+    int result = setrlimit(RLIMIT_CORE, &none);
+#if defined(__linux__)
+    // Not dumpable: no core even through a core_pattern pipe, no ptrace attach by other
+    // processes of the same user, /proc/self/mem unreadable to them.
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) result = -1;
 #endif
+    return result;
+}

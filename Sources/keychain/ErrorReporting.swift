@@ -24,12 +24,6 @@ let loggingConfigured: Void = {
 /// Keeps secrets in this process's memory out of core dumps: no core file, and not dumpable
 /// (which also stops other processes of the user from attaching with ptrace).
 func disableCoreDumps() {
-    var none = rlimit(rlim_cur: 0, rlim_max: 0)
-    #if os(Linux)
-    _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
-    #else
-    _ = setrlimit(RLIMIT_CORE, &none)
-    #endif
     _ = process_hardening_disable_dumping()
 }
 

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import Foundation
+import KeychainCore
 
 /// Reads secrets without echoing them: on a terminal, a prompt on standard error and a line typed
 /// with echo switched off; otherwise one line of standard input, so scripts can pipe secrets in
@@ -46,6 +47,7 @@ enum SecretInput {
     static func readAll() throws -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        defer { SecretWiping.wipe(&buffer) }
         while true {
             let count = fread(&buffer, 1, buffer.count, stdin)
             if count > 0 { data.append(contentsOf: buffer[0..<count]) }

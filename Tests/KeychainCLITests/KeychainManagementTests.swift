@@ -100,3 +100,32 @@ final class KeychainManagementTests: CLITestCase {
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "c", "-w").stdout, "value-c\n", "the others still read")
     }
 }
+
+/// The tool keeps secrets out of core dumps (issue 7, memory hygiene).
+final class ProcessHardeningTests: CLITestCase {
+    func testCoreDumpsAreDisabledWhileASecretIsRead() throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["add-generic-password", "-s", "hardening", "-a", "core"]
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The tool now waits for the secret on standard input, with the secret's buffer about to exist.
+        let limits = "/proc/\(process.processIdentifier)/limits"
+        var coreLimit = ""
+        for _ in 0..<500 {
+            coreLimit = (try? String(contentsOfFile: limits, encoding: .utf8))?
+                .split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
+            if coreLimit.split(separator: " ").suffix(3).prefix(2) == ["0", "0"] { break }
+            usleep(10_000)
+        }
+        input.fileHandleForWriting.write(Data("s3cret\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertEqual(coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"], "soft and hard core limits must be 0: \(coreLimit)")
+    }
+}

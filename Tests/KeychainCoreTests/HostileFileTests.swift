@@ -55,6 +55,37 @@ final class HostileFileTests: XCTestCase {
         XCTAssertKeychainError(.invalidKeychain, try test.openAnother())
     }
 
+    func testValidSQLiteFilesWithForeignSchemasAreRefused() throws {
+        let schemas = [
+            "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, password TEXT); INSERT INTO users VALUES (1, 'a', 'b')",
+            // A look-alike: a vault_header table, but not ours.
+            "CREATE TABLE vault_header (x); INSERT INTO vault_header VALUES (42)",
+            "CREATE TABLE vault_header (id INTEGER PRIMARY KEY, format_version TEXT); CREATE TABLE items (id INTEGER PRIMARY KEY)",
+        ]
+        for sql in schemas {
+            let test = try TestKeychain()
+            try FileManager.default.removeItem(at: test.location.databaseURL)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: test.location.databaseURL.path + suffix) }
+            let queue = try DatabaseQueue(path: test.location.databaseURL.path)
+            try queue.write { db in try db.execute(sql: sql) }
+            try queue.close()
+            chmod(test.location.databaseURL.path, 0o600)
+            let error = openAndReadAll(test)
+            XCTAssertNotNil(error, sql)
+            if let error { XCTAssertTrue(Self.acceptable.contains(error.code) || error.code == .unsupportedVersion, "\(sql): \(error)") }
+        }
+    }
+
+    func testDeviceKeyOfAnotherKeychainIsRefused() throws {
+        let victim = try populated()
+        let other = try TestKeychain()
+        try FileManager.default.removeItem(at: victim.location.deviceKeyURL)
+        try FileManager.default.copyItem(at: other.location.deviceKeyURL, to: victim.location.deviceKeyURL)
+        let error = openAndReadAll(victim)
+        XCTAssertNotNil(error, "a well-formed device key of another keychain must not open this one")
+        if let error { XCTAssertTrue(Self.acceptable.contains(error.code), "\(error)") }
+    }
+
     func testKeybagFromAnotherKeychainIsRefused() throws {
         let victim = try populated()
         let other = try TestKeychain()

@@ -55,13 +55,8 @@ struct BackupReader {
     /// Opens the next chunk; `isLast` says whether the file ends right after it.
     /// - Returns: its item records, and the trailer when it is the last chunk.
     mutating func openChunk(_ sealed: Data, isLast: Bool, source: String) throws(KeychainError) -> (records: [BackupRecord], trailer: BackupTrailer?) {
-        let ad = BackupFormat.chunkAssociatedData(checksum: checksum, index: nextChunkIndex, isLast: isLast)
-        var plaintext: Data
-        do { plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: chunkKey, authenticating: ad) } catch {
-            throw Self.damaged(source, "chunk \(nextChunkIndex) failed authentication (edited, reordered, or the file was cut short)")
-        }
-        defer { plaintext.resetBytes(in: 0..<plaintext.count) }  // best effort: the records keep their own copies
-        nextChunkIndex += 1
+        var plaintext = try openPlaintext(sealed, isLast: isLast, source: source)
+        defer { SecretWiping.wipe(&plaintext) }  // best effort: the records keep their own copies
         var reader = ByteReader(plaintext)
         var records: [BackupRecord] = []
         while !reader.isAtEnd {
@@ -86,6 +81,18 @@ struct BackupReader {
         }
         if isLast { throw Self.damaged(source, "its last chunk has no trailer") }
         return (records, nil)
+    }
+
+    /// Authenticates and decrypts the next chunk, without parsing its records.
+    mutating func openPlaintext(_ sealed: Data, isLast: Bool, source: String) throws(KeychainError) -> Data {
+        let ad = BackupFormat.chunkAssociatedData(checksum: checksum, index: nextChunkIndex, isLast: isLast)
+        do {
+            let plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: sealed), using: chunkKey, authenticating: ad)
+            nextChunkIndex += 1
+            return plaintext
+        } catch {
+            throw Self.damaged(source, "chunk \(nextChunkIndex) failed authentication (edited, reordered, or the file was cut short)")
+        }
     }
 
     static func damaged(_ source: String, _ what: String) -> KeychainError {

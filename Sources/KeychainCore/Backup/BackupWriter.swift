@@ -85,15 +85,21 @@ struct BackupWriter {
     private mutating func sealPending(isLast: Bool) throws(KeychainError) -> Data {
         // Best effort: this copy is wiped; copies made while the chunk grew are not.
         var plaintext = pending.data
-        defer { plaintext.resetBytes(in: 0..<plaintext.count) }
-        let ad = BackupFormat.chunkAssociatedData(checksum: checksum, index: chunkIndex, isLast: isLast)
+        defer { SecretWiping.wipe(&plaintext) }
+        let framed = try sealChunk(plaintext, index: chunkIndex, isLast: isLast)
+        pending = ByteWriter()
+        pendingRecords = 0
+        chunkIndex += 1
+        return framed
+    }
+
+    /// Seals one chunk's records under this backup's chunk key, framed with its length.
+    func sealChunk(_ plaintext: Data, index: UInt64, isLast: Bool) throws(KeychainError) -> Data {
+        let ad = BackupFormat.chunkAssociatedData(checksum: checksum, index: index, isLast: isLast)
         let sealed: Data
         do { sealed = try AES.GCM.seal(plaintext, using: chunkKey, authenticating: ad).combined! } catch {
             throw KeychainError(.outOfMemory, "Sealing a backup chunk failed: \(error).")
         }
-        pending = ByteWriter()
-        pendingRecords = 0
-        chunkIndex += 1
         var framed = ByteWriter()
         framed.appendLengthPrefixed(sealed)
         return framed.data

@@ -119,7 +119,7 @@ extension Keychain {
 
 /// Reads a backup file piece by piece: the header, then one framed chunk at a time, knowing
 /// whether the file ends after it.
-private final class BackupInput {
+final class BackupInput {
     private let handle: FileHandle
     private var lookahead: Data?
     /// The file's size, and how much of it was read.

@@ -19,13 +19,18 @@ enum ItemCipher {
     static func seal(metadata: Data, secret: Data, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) -> SealedItem {
         let metadataKey = SymmetricKey(size: .bits256)
         let secretKey = SymmetricKey(size: .bits256)
+        var paddedMetadata = Padding.pad(metadata), paddedSecret = Padding.pad(secret)
+        defer {
+            SecretWiping.wipe(&paddedMetadata)
+            SecretWiping.wipe(&paddedSecret)
+        }
         do {
             return SealedItem(
                 wrappedMetadataKey: try AES.KeyWrap.wrap(metadataKey, using: keys.metadata),
-                metadata: try AES.GCM.seal(Padding.pad(metadata), using: metadataKey,
+                metadata: try AES.GCM.seal(paddedMetadata, using: metadataKey,
                                            authenticating: binding.associatedData(.metadata)).combined!,
                 wrappedSecretKey: try AES.KeyWrap.wrap(secretKey, using: keys.secret),
-                secret: try AES.GCM.seal(Padding.pad(secret), using: secretKey,
+                secret: try AES.GCM.seal(paddedSecret, using: secretKey,
                                          authenticating: binding.associatedData(.secret)).combined!)
         } catch {
             throw KeychainError(.outOfMemory, "Encrypting the item failed: \(error).")
@@ -49,13 +54,14 @@ enum ItemCipher {
         } catch {
             throw .tampered("the \(name) key of a \(binding.itemClass.rawValue) item does not unwrap with the keys of its protection class \(binding.accessibility.rawValue)")
         }
-        let padded: Data
+        var padded: Data
         do {
             padded = try AES.GCM.open(AES.GCM.SealedBox(combined: ciphertext), using: itemKey,
                                       authenticating: binding.associatedData(half))
         } catch {
             throw .tampered("the \(name) of a \(binding.itemClass.rawValue) item do not authenticate against its row")
         }
+        defer { SecretWiping.wipe(&padded) }
         guard let plaintext = Padding.unpad(padded) else {
             throw .tampered("the \(name) of a \(binding.itemClass.rawValue) item have invalid padding")
         }

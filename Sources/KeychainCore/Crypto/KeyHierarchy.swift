@@ -19,7 +19,7 @@ enum KeyHierarchy {
         var material = Data()
         passphraseKey.withUnsafeBytes { material.append(contentsOf: $0) }
         deviceKey.withUnsafeBytes { material.append(contentsOf: $0) }
-        defer { material.resetBytes(in: 0..<material.count) }
+        defer { SecretWiping.wipe(&material) }
         return derive(SymmetricKey(data: material), vaultID: vaultID, info: "sv1/kek/user")
     }
 

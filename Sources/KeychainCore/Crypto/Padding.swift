@@ -4,15 +4,17 @@ import Foundation
 /// 32-byte steps up to 256 bytes, then powers of two up to 64 KiB, then multiples of 64 KiB.
 enum Padding {
     static func pad(_ bytes: Data) -> Data {
-        var padded = bytes
+        var padded = Data(capacity: bucketSize(for: bytes.count + 1))
+        padded.append(bytes)
         padded.append(0x80)
         padded.append(Data(count: bucketSize(for: padded.count) - padded.count))
         return padded
     }
 
+    /// The bytes before the padding, in a buffer of their own (so the padded one can be wiped).
     static func unpad(_ padded: Data) -> Data? {
         guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else { return nil }
-        return padded[padded.startIndex..<marker]
+        return Data(padded[padded.startIndex..<marker])
     }
 
     static func bucketSize(for length: Int) -> Int {

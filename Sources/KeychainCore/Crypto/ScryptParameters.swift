@@ -35,9 +35,11 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
         guard (1...30).contains(logN), blockSize >= 1, parallelism >= 1 else {
             throw KeychainError(.integrityViolation, "The stored passphrase parameters (\(self)) are out of range; the keychain header was modified.")
         }
+        var password = Data(passphrase.utf8)
+        defer { SecretWiping.wipe(&password) }
         do {
             return try KDF.Scrypt.deriveKey(
-                from: Data(passphrase.utf8), salt: salt, outputByteCount: 32,
+                from: password, salt: salt, outputByteCount: 32,
                 rounds: 1 << logN, blockSize: blockSize, parallelism: parallelism)
         } catch {
             throw KeychainError(.outOfMemory, "scrypt with \(self) failed; the machine may not have \(memoryMiB) MiB of memory to spare.")

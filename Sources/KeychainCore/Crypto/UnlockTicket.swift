@@ -22,7 +22,8 @@ struct UnlockTicket {
 
     func sealed(deviceKey: SymmetricKey) throws -> Data {
         let header = Self.header(vaultID: vaultID, generation: keybagGeneration, expiry: expiry)
-        let plaintext = userKEK.withUnsafeBytes { Data($0) }
+        var plaintext = userKEK.withUnsafeBytes { Data($0) }
+        defer { SecretWiping.wipe(&plaintext) }
         let box = try AES.GCM.seal(plaintext, using: Self.ticketKey(deviceKey, vaultID: vaultID), authenticating: header)
         return header + box.combined!
     }
@@ -37,8 +38,9 @@ struct UnlockTicket {
               let id = reader.readBytes(16), UUID(bytes: id) == vaultID,
               let generation = reader.readBigEndian(Int64.self), let seconds = reader.readBigEndian(UInt64.self),
               let box = try? AES.GCM.SealedBox(combined: bytes.dropFirst(headerSize)),
-              let kek = try? AES.GCM.open(box, using: ticketKey(deviceKey, vaultID: vaultID), authenticating: header)
+              var kek = try? AES.GCM.open(box, using: ticketKey(deviceKey, vaultID: vaultID), authenticating: header)
         else { return nil }
+        defer { SecretWiping.wipe(&kek) }
         return UnlockTicket(vaultID: vaultID, keybagGeneration: generation,
                             expiry: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)),
                             userKEK: SymmetricKey(data: kek))
