@@ -8,7 +8,7 @@ import Foundation
 /// plaintexts separated by ``chunkSeparator``, sealed with the real key schedule under the
 /// passphrase "fuzz" before import, so mutations reach the record and attribute parsers behind
 /// authentication (the attacker who also tells the victim the passphrase). Bits 1–2 pick the
-/// duplicate policy. Any thrown ``KeychainError`` is fine; a crash, a hang or a leak is a finding.
+/// duplicate policy. Any thrown ``KeychainError`` is fine; a crash, a hang or a memory error is a finding.
 public enum BackupFuzzTarget {
     public static let passphrase = "fuzz"
     public static let chunkSeparator = Data("|CHUNK|".utf8)

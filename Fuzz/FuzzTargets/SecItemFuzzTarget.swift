@@ -6,7 +6,7 @@ import KeychainServices
 /// dictionaries of arbitrary keys and values (every `kSec…` constant, strings, data, numbers,
 /// booleans, dates, nulls, arrays, nested dictionaries, access-control objects), which go to
 /// `SecItemAdd`, `SecItemCopyMatching`, `SecItemUpdate` or `SecItemDelete` on a throw-away
-/// keychain. Any OSStatus is fine; a crash, a hang or a leak is a finding.
+/// keychain. Any OSStatus is fine; a crash, a hang or a memory error is a finding.
 public enum SecItemFuzzTarget {
     /// Runs one input; returns the OSStatus the call answered.
     @discardableResult
