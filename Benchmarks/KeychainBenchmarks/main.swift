@@ -11,10 +11,12 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("k
 defer { try? FileManager.default.removeItem(at: directory) }
 
 do {
-    var results = try CoreBenchmarks.run(items: items, in: directory)
-    if !arguments.contains("--no-passphrase") { results += try CoreBenchmarks.passphrase(in: directory) }
-    results += try ExtraBenchmarks.run(items: items, in: directory)
-    results += try MaintenanceBenchmarks.run(items: items, in: directory)
+    let only = arguments.firstIndex(of: "--only").map { arguments[$0 + 1] }
+    var results: [Measurement] = []
+    if only == nil || only == "core" { results += try CoreBenchmarks.run(items: items, in: directory) }
+    if only == nil && !arguments.contains("--no-passphrase") { results += try CoreBenchmarks.passphrase(in: directory) }
+    if only == nil || only == "api" { results += try ExtraBenchmarks.run(items: items, in: directory) }
+    if only == nil || only == "maintenance" { results += try MaintenanceBenchmarks.run(items: items, in: directory) }
     if json {
         let data = try JSONSerialization.data(withJSONObject: ["items": items, "results": results.map(\.json)], options: [.prettyPrinted, .sortedKeys])
         print(String(decoding: data, as: UTF8.self))

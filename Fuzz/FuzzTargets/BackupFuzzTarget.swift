@@ -3,19 +3,22 @@ import Foundation
 
 /// Fuzzes backup import (`Keychain.importBackup`) with files an attacker could hand a user.
 ///
-/// The first byte picks the mode. Even: the rest is the backup file as is, so mutations hit the
-/// header, the KDF parameters, chunk framing and authentication. Odd: the rest is chunk
+/// The first byte picks the mode. Even: the rest is the backup file, so mutations hit the magic,
+/// version, chunk framing and authentication; with bit 3 set, the header's checksum (an unkeyed
+/// SHA-256 a mutation cannot forge) is recomputed first, so mutations of the archive id, the
+/// KDF parameters, the salt and the wrapped key get past it. Odd: the rest is chunk
 /// plaintexts separated by ``chunkSeparator``, sealed with the real key schedule under the
 /// passphrase "fuzz" before import, so mutations reach the record and attribute parsers behind
 /// authentication (the attacker who also tells the victim the passphrase). Bits 1–2 pick the
-/// duplicate policy. Any thrown ``KeychainError`` is fine; a crash, a hang or a memory error is a finding.
+/// duplicate policy. The target keychain is emptied before each input. Any thrown ``KeychainError`` is fine; a crash, a hang or a memory error is a finding.
 public enum BackupFuzzTarget {
+    /// The passphrase of every backup the target imports (and of its seeds).
     public static let passphrase = "fuzz"
+    /// Separates chunk plaintexts in crafted-mode inputs.
     public static let chunkSeparator = Data("|CHUNK|".utf8)
 
     private static let crafter = try! BackupCrafter(passphrase: passphrase)
-    private static let keychain = try! Keychain(location: KeychainLocation(directory: FuzzEnvironment.home.appendingPathComponent("backup-target")),
-                                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
+    private static let keychain = FuzzEnvironment.keychain("backup-target")
     private static let file = FuzzEnvironment.home.appendingPathComponent("input.backup")
 
     /// Runs one input; returns what happened ("imported 3 added…", the error's code, or why
@@ -30,7 +33,7 @@ public enum BackupFuzzTarget {
             // creation time (8). Readers accept up to 2^20 (1 GiB, seconds): a unit test covers
             // that cap, the fuzzer skips costly inputs to keep its speed.
             if body.count > 33, body[body.startIndex + 33] > 12 { return "skipped: costly KDF" }
-            backup = Data(body)
+            backup = mode & 8 == 0 ? Data(body) : BackupCrafter.fixingHeaderChecksum(of: Data(body))
         } else {
             guard let crafted = try? crafter.backup(chunkPlaintexts: split(Data(body))) else { return "skipped: cannot seal" }
             backup = crafted
@@ -38,6 +41,7 @@ public enum BackupFuzzTarget {
         guard FileManager.default.createFile(atPath: file.path, contents: backup, attributes: [.posixPermissions: 0o600]) else {
             return "skipped: cannot write \(file.path)"
         }
+        FuzzEnvironment.empty(keychain)
         let policy: BackupDuplicatePolicy = [.keepExisting, .replace, .fail, .keepExisting][Int(mode >> 1) & 3]
         do {
             let summary = try keychain.importBackup(from: file, passphrase: passphrase, onDuplicate: policy)
@@ -60,12 +64,13 @@ public enum BackupFuzzTarget {
         let url = directory.appendingPathComponent("seed.backup")
         try source.exportBackup(to: url, passphrase: passphrase)
         let raw = Data([0]) + (try Data(contentsOf: url))
+        let rawWithChecksumFixing = Data([8]) + (try Data(contentsOf: url))
         var crafted = Data([1])
         for (index, plaintext) in try BackupCrafter.chunkPlaintexts(ofBackupAt: url, passphrase: passphrase).enumerated() {
             if index > 0 { crafted.append(chunkSeparator) }
             crafted.append(plaintext)
         }
-        return [raw, crafted]
+        return [raw, rawWithChecksumFixing, crafted]
     }
 
     private static func split(_ body: Data) -> [Data] {

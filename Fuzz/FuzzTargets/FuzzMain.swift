@@ -8,6 +8,7 @@ import Foundation
 /// ran, which is how a crash file from a fuzzing run becomes a reproducible case;
 /// `fuzz-backup --write-seeds DIR` writes the target's seed inputs.
 public enum FuzzMain {
+    /// Runs the replayer (or, with `--write-seeds DIR`, writes `seeds` there); returns the exit status.
     public static func replay(seeds: () throws -> [Data], _ target: (Data) -> Void) -> Int32 {
         let arguments = CommandLine.arguments
         if arguments.count == 3, arguments[1] == "--write-seeds" {
@@ -38,7 +39,7 @@ public enum FuzzMain {
         return 0
     }
 
-    /// The file at `url`, or the regular files under it.
+    /// The file at `url`, or the regular files under it, sorted by name.
     public static func files(at url: URL) -> [URL] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return [] }

@@ -2,8 +2,10 @@
 import Foundation
 import KeychainServices
 
-/// Every `kSec…` constant KeychainServices defines: keys and values alike, so the fuzzer can put
-/// a value where a key belongs and the other way round.
+/// Every `kSec…` constant KeychainServices defines, keys and values alike (so the fuzzer can put
+/// a value where a key belongs and the other way round), plus the keys Apple's parser knows
+/// without a public constant. Swift string comparisons run in the uninstrumented standard
+/// library, so libFuzzer could not discover these names by itself.
 enum SecVocabulary {
     static let constants: [String] = ([
         kSecClass, kSecClassGenericPassword, kSecClassInternetPassword, kSecClassCertificate,
@@ -53,6 +55,10 @@ enum SecVocabulary {
         kSecUseAuthenticationUISkip, kSecUseAuthenticationContext, kSecUseOperationPrompt,
         kSecUseNoAuthenticationUI, kSecUseDataProtectionKeychain, kSecUseItemList, kSecUseKeychain,
         kSecPrivateKeyAttrs, kSecPublicKeyAttrs,
-    ] as [CFString]).map { $0 as String }
+    ] as [CFString]).map { $0 as String } + [
+        "nleg", "clip", "accc", "u_CredRef", "u_Tomb", "u_CallerName", "u_SystemKeychain", "u_SystemKeychainAlways",
+        "u_SyncBubbleKeychain", "u_TokenRawItems", "u_UserIndependentKeychain", "binn", "sha1", "musr", "tomb",
+        "m_Limit", "r_", "u_", "v_", "c", "m", "r", "u", "v", "f",
+    ]
 }
 #endif

@@ -101,9 +101,13 @@ final class KeychainManagementTests: CLITestCase {
     }
 }
 
+#if os(Linux)
 /// The tool keeps secrets out of core dumps (issue 7, memory hygiene).
 final class ProcessHardeningTests: CLITestCase {
     func testCoreDumpsAreDisabledWhileASecretIsRead() throws {
+        var inherited = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &inherited)
+        guard inherited.rlim_max != 0 else { throw XCTSkip("the hard core limit is already 0 here, so the tool's own setting cannot be observed") }
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["add-generic-password", "-s", "hardening", "-a", "core"]
@@ -116,7 +120,7 @@ final class ProcessHardeningTests: CLITestCase {
         // The tool now waits for the secret on standard input, with the secret's buffer about to exist.
         let limits = "/proc/\(process.processIdentifier)/limits"
         var coreLimit = ""
-        for _ in 0..<500 {
+        for _ in 0..<3000 {   // up to 30 s on a loaded machine
             coreLimit = (try? String(contentsOfFile: limits, encoding: .utf8))?
                 .split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
             if coreLimit.split(separator: " ").suffix(3).prefix(2) == ["0", "0"] { break }
@@ -129,3 +133,4 @@ final class ProcessHardeningTests: CLITestCase {
         XCTAssertEqual(coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"], "soft and hard core limits must be 0: \(coreLimit)")
     }
 }
+#endif

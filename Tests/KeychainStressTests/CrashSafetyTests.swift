@@ -18,19 +18,24 @@ final class CrashSafetyTests: XCTestCase {
         var state = AcknowledgedState()
         var sequence = 0
         var statistics = CrashStatistics()
+        var startup = StartupTimes()
         for round in 0..<kills {
             let journalURL = scratch.file("journal-\(round)")
             let helper = try StressHelper.start(
                 ["crash-loop", "--keychain", home.path, "--journal", journalURL.path, "--first-sequence", "\(sequence)"],
                 output: scratch.file("stdout"), errors: scratch.file("stderr"))
-            // Most kills land among writes; one in eight lands anywhere from process start,
-            // including while the keychain is being created or opened.
-            if round % 8 != 0 { try waitForFirstAcknowledgement(journalURL, helper: helper, errors: scratch.file("stderr")) }
-            usleep(UInt32.random(in: 0...25_000))
-            StressHelper.killHard(helper)
-            guard helper.terminationReason == .uncaughtSignal else {
-                return XCTFail("round \(round): keychain-stress exited by itself (\(helper.terminationStatus)): \(try String(contentsOf: scratch.file("stderr"), encoding: .utf8))")
+            // Most kills land among writes; one in eight lands anywhere between process start
+            // and the first write, which includes opening the keychain.
+            if round % 8 != 0 {
+                let started = Date()
+                try waitForFirstAcknowledgement(journalURL, helper: helper, errors: scratch.file("stderr"))
+                startup.record(Date().timeIntervalSince(started))
+                usleep(UInt32.random(in: 0...25_000))
+            } else {
+                usleep(UInt32(Double.random(in: 0...startup.typical) * 1_000_000))
             }
+            StressHelper.killHard(helper)
+            try requireKilledBySIGKILL(helper, round: round, errors: scratch.file("stderr"))
 
             // Killed before it opened the journal, the helper wrote nothing at all.
             let written = FileManager.default.contents(atPath: journalURL.path) ?? Data()
@@ -44,6 +49,41 @@ final class CrashSafetyTests: XCTestCase {
             try? FileManager.default.removeItem(at: journalURL)
         }
         print("crash safety: \(statistics.summary(kills: kills))")
+    }
+
+    /// Kills while a keychain is being created — device key, database, header, keybag — then
+    /// checks that the next open works, verifies clean, and leaves no temporary key file behind.
+    func testKillsWhileCreatingAKeychainLeaveAUsableOne() throws {
+        let scratch = try ScratchDirectory("kc-create")
+        var startup = StartupTimes()
+        for round in 0..<24 {
+            let home = scratch.file("keychain-\(round)")
+            let journalURL = scratch.file("journal-\(round)")
+            let helper = try StressHelper.start(
+                ["crash-loop", "--keychain", home.path, "--journal", journalURL.path, "--first-sequence", "0"],
+                output: scratch.file("stdout"), errors: scratch.file("stderr"))
+            if round < 4 {   // learn how long creating a keychain takes here
+                let started = Date()
+                try waitForFirstAcknowledgement(journalURL, helper: helper, errors: scratch.file("stderr"))
+                startup.record(Date().timeIntervalSince(started))
+            } else {
+                usleep(UInt32(Double.random(in: 0...startup.typical) * 1_000_000))
+            }
+            StressHelper.killHard(helper)
+            try requireKilledBySIGKILL(helper, round: round, errors: scratch.file("stderr"))
+            let keychain = try Keychain(location: KeychainLocation(directory: home))
+            let report = try keychain.verify()
+            XCTAssertTrue(report.isClean, "round \(round): \(report.damagedItems) \(report.databaseProblems) \(report.stateProblem ?? "")")
+            let leftovers = try FileManager.default.subpathsOfDirectory(atPath: home.path).filter { $0.contains(".tmp-") }
+            XCTAssertEqual(leftovers, [], "round \(round): temporary files survived the next open")
+        }
+    }
+
+    private func requireKilledBySIGKILL(_ helper: Process, round: Int, errors: URL) throws {
+        // A Swift trap or a segfault in the engine is also an uncaught signal: only SIGKILL is ours.
+        guard helper.terminationReason == .uncaughtSignal, helper.terminationStatus == SIGKILL else {
+            throw JournalError("round \(round): keychain-stress ended by itself (status \(helper.terminationStatus)): \(try String(contentsOf: errors, encoding: .utf8))")
+        }
     }
 
     /// Opens the keychain as the next process would, verifies it, and compares every item.
@@ -77,10 +117,16 @@ final class CrashSafetyTests: XCTestCase {
         XCTAssertEqual(stored, expected, "round \(round): the keychain differs from the acknowledged writes")
     }
 
+    /// Returns once the journal acknowledges a write; on failure the helper is killed first.
     private func waitForFirstAcknowledgement(_ journal: URL, helper: Process, errors: URL) throws {
+        var acknowledged = false
+        defer { if !acknowledged { StressHelper.killHard(helper) } }
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
-            if let data = FileManager.default.contents(atPath: journal.path), data.contains(UInt8(ascii: "A")) { return }
+            if let data = FileManager.default.contents(atPath: journal.path), data.contains(UInt8(ascii: "A")) {
+                acknowledged = true
+                return
+            }
             guard helper.isRunning else {
                 throw JournalError("keychain-stress stopped before its first write: \(try String(contentsOf: errors, encoding: .utf8))")
             }
@@ -88,6 +134,17 @@ final class CrashSafetyTests: XCTestCase {
         }
         throw JournalError("keychain-stress acknowledged nothing within 30 s")
     }
+}
+
+/// How long the helper takes from spawn to its first acknowledged write on this machine, so kills
+/// aimed at start-up land across all of it, however fast or slow the machine is.
+struct StartupTimes {
+    private var samples: [TimeInterval] = []
+
+    mutating func record(_ seconds: TimeInterval) { samples.append(seconds) }
+
+    /// The median so far (50 ms before the first sample).
+    var typical: TimeInterval { samples.isEmpty ? 0.05 : samples.sorted()[samples.count / 2] }
 }
 
 /// Counts for the summary line the suite prints.

@@ -23,7 +23,10 @@ final class MixedConcurrencyTests: XCTestCase {
         }
         var merged = MixedReport()
         for (process, helper) in helpers.enumerated() {
-            helper.waitUntilExit()
+            guard StressHelper.wait(for: helper, timeout: 600) else {
+                helpers.forEach(StressHelper.killHard)
+                return XCTFail("process \(process) did not finish within 10 minutes (killed)")
+            }
             let output = try Data(contentsOf: scratch.file("out-\(process)"))
             let errors = try String(contentsOf: scratch.file("err-\(process)"), encoding: .utf8)
             XCTAssertEqual(helper.terminationStatus, 0, "process \(process): \(errors)")
@@ -49,11 +52,14 @@ final class MixedConcurrencyTests: XCTestCase {
         for index in 0..<6 {
             let key = "s\(index)"
             let balance = merged.sharedSuccesses["\(key)/add", default: 0] - merged.sharedSuccesses["\(key)/delete", default: 0]
+            XCTAssertLessThanOrEqual(present[key]?.count ?? 0, 1, "\(key) exists more than once")
             XCTAssertEqual(balance, present[key]?.count ?? 0, "\(key): successful adds minus deletes must equal the copies that exist")
         }
         let hot = try keychain.findAll(Query(.genericPassword, [.service: "hot"]), returning: [.attributes, .data])
         XCTAssertEqual(hot.count, 1, "the upserted item must exist exactly once")
-        XCTAssertTrue(hot.first?.data.map { String(decoding: $0, as: UTF8.self).hasPrefix("hot-p") } ?? false)
+        // The last upsert wins, and whichever thread wrote last, it was that thread's last write.
+        let hotValue = hot.first?.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        XCTAssertTrue(hotValue.hasPrefix("hot-p") && hotValue.hasSuffix("-\(operations - 1)"), "the hot item holds \(hotValue), not a thread's last write")
 
         let report = try keychain.verify()
         XCTAssertTrue(report.isClean, "\(report.damagedItems) \(report.databaseProblems) \(report.stateProblem ?? "")")

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Backup files with chosen chunk contents, sealed exactly as ``Keychain/exportBackup(to:passphrase:replacingExisting:progress:)``
@@ -26,6 +27,17 @@ public struct BackupCrafter: Sendable {
             file.append(try writer.sealChunk(plaintext, index: UInt64(index), isLast: index == chunkPlaintexts.count - 1))
         }
         return file
+    }
+
+    /// `file` with its header checksum recomputed over its (possibly edited) header, so the
+    /// reader gets past the checksum to the fields behind it. Files shorter than a header are
+    /// returned as they are.
+    public static func fixingHeaderChecksum(of file: Data) -> Data {
+        guard file.count >= BackupFormat.headerSize else { return file }
+        var fixed = file
+        let checksumStart = fixed.startIndex + BackupFormat.headerSize - 32
+        fixed.replaceSubrange(checksumStart..<checksumStart + 32, with: Data(SHA256.hash(data: fixed[fixed.startIndex..<checksumStart])))
+        return fixed
     }
 
     /// The decrypted chunk contents of the backup at `url`, in order.

@@ -38,7 +38,7 @@ struct BackupReader {
             throw Self.damaged(source, "its header asks for key-derivation parameters out of range (\(parameters))")
         }
         let kek = BackupFormat.passphraseKEK(try parameters.deriveKey(passphrase: passphrase, salt: salt), archiveID: archiveID)
-        let root: Data
+        var root: Data
         do {
             root = try AES.GCM.open(AES.GCM.SealedBox(combined: wrapped), using: kek,
                                     authenticating: header.prefix(BackupFormat.headerSize - 32 - BackupFormat.wrappedKeySize))
@@ -50,6 +50,7 @@ struct BackupReader {
         self.parameters = parameters
         self.checksum = Data(header.suffix(32))
         self.chunkKey = BackupFormat.chunkKey(SymmetricKey(data: root))
+        SecretWiping.wipe(&root)
     }
 
     /// Opens the next chunk; `isLast` says whether the file ends right after it.
@@ -58,6 +59,7 @@ struct BackupReader {
         var plaintext = try openPlaintext(sealed, isLast: isLast, source: source)
         defer { SecretWiping.wipe(&plaintext) }  // best effort: the records keep their own copies
         var reader = ByteReader(plaintext)
+        defer { reader.wipe() }
         var records: [BackupRecord] = []
         while !reader.isAtEnd {
             switch reader.readByte().flatMap(BackupFormat.RecordKind.init(rawValue:)) {

@@ -8,7 +8,7 @@ struct BackupWriter {
     let archiveID: UUID
     private let checksum: Data
     private let chunkKey: SymmetricKey
-    private var pending = ByteWriter()
+    private var pending = ByteWriter(capacity: BackupWriter.pendingCapacity)
     private var pendingRecords = 0
     private var chunkIndex: UInt64 = 0
     private(set) var itemCount: UInt64 = 0
@@ -35,8 +35,10 @@ struct BackupWriter {
         writer.append(bigEndian: UInt32(parameters.parallelism))
         writer.append(salt)
         let kek = BackupFormat.passphraseKEK(try parameters.deriveKey(passphrase: passphrase, salt: salt), archiveID: archiveID)
+        var rootBytes = root.withUnsafeBytes { Data($0) }
+        defer { SecretWiping.wipe(&rootBytes) }
         do {
-            let wrapped = try AES.GCM.seal(root.withUnsafeBytes { Data($0) }, using: kek, authenticating: writer.data)
+            let wrapped = try AES.GCM.seal(rootBytes, using: kek, authenticating: writer.data)
             writer.append(wrapped.combined!)
         } catch {
             throw KeychainError(.outOfMemory, "Sealing the backup key failed: \(error).")
@@ -82,12 +84,14 @@ struct BackupWriter {
         return try sealPending(isLast: true)
     }
 
+    /// Room for a full chunk and one more record of ordinary size, reserved up front so the
+    /// plaintext buffer is rarely reallocated (which would leave an unwiped copy).
+    private static let pendingCapacity = BackupFormat.chunkBytes + 64 * 1024
+
     private mutating func sealPending(isLast: Bool) throws(KeychainError) -> Data {
-        // Best effort: this copy is wiped; copies made while the chunk grew are not.
-        var plaintext = pending.data
-        defer { SecretWiping.wipe(&plaintext) }
-        let framed = try sealChunk(plaintext, index: chunkIndex, isLast: isLast)
-        pending = ByteWriter()
+        let framed = try sealChunk(pending.data, index: chunkIndex, isLast: isLast)
+        pending.wipe()
+        pending = ByteWriter(capacity: Self.pendingCapacity)
         pendingRecords = 0
         chunkIndex += 1
         return framed

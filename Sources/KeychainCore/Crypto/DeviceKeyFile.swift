@@ -19,14 +19,20 @@ enum DeviceKeyFile {
                 throw KeychainError(.keychainUnavailable, "The device key file \(path) is missing, and the keychain was created with it. Without it the keychain cannot be decrypted: restore the file from a backup of this machine, or move the keychain aside to start a new one.")
             }
             try PlatformIO.makePrivateDirectory(url.deletingLastPathComponent())
-            _ = try PlatformIO.writeNewPrivateFile(encode(SymmetricKey(size: .bits256)), to: path)
+            var encoded = encode(SymmetricKey(size: .bits256))
+            defer { SecretWiping.wipe(&encoded) }
+            _ = try PlatformIO.writeNewPrivateFile(encoded, to: path)
         }
         try FilePermissions.requirePrivate(path, role: "device key file")
-        return try decode(PlatformIO.readFile(path), path: path)
+        PlatformIO.removeAbandonedTemporaryFiles(of: path)
+        var bytes = try PlatformIO.readFile(path)
+        defer { SecretWiping.wipe(&bytes) }
+        return try decode(bytes, path: path)
     }
 
     private static func encode(_ key: SymmetricKey) -> Data {
-        var body = magic
+        var body = Data(capacity: fileSize)
+        body.append(magic)
         body.append(version)
         key.withUnsafeBytes { body.append(contentsOf: $0) }
         body.append(contentsOf: SHA256.hash(data: body))

@@ -2,7 +2,14 @@ import Foundation
 
 /// Builds unambiguous binary encodings: fixed-width integers and length-prefixed fields.
 struct ByteWriter {
-    private(set) var data = Data()
+    private(set) var data: Data
+
+    /// An empty writer; `capacity` reserves room up front, so a buffer that will hold secrets is
+    /// not reallocated (leaving unwiped copies behind) while it grows.
+    init(capacity: Int = 0) { data = Data(capacity: capacity) }
+
+    /// Zeroes what was written (for buffers that held secrets).
+    mutating func wipe() { SecretWiping.wipe(&data) }
 
     mutating func append(_ bytes: Data) { data.append(bytes) }
     mutating func append(_ byte: UInt8) { data.append(byte) }
@@ -19,10 +26,13 @@ struct ByteWriter {
 
 /// Reads what ``ByteWriter`` wrote; every read fails cleanly at the end of the input.
 struct ByteReader {
-    private let bytes: [UInt8]
+    private var bytes: [UInt8]
     private var offset = 0
 
     init(_ data: Data) { bytes = [UInt8](data) }
+
+    /// Zeroes the reader's copy of its input (for inputs that held secrets).
+    mutating func wipe() { SecretWiping.wipe(&bytes) }
 
     var isAtEnd: Bool { offset == bytes.count }
 

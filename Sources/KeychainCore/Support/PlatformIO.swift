@@ -84,6 +84,19 @@ enum PlatformIO {
         return true
     }
 
+    /// Removes the temporary files ``writeNewPrivateFile(_:to:)`` left next to `path` when its
+    /// process was killed between creating and unlinking them (they may hold a copy of a key).
+    /// Files of processes still running are left alone: they may be mid-write.
+    static func removeAbandonedTemporaryFiles(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + ".tmp-"
+        let directory = url.deletingLastPathComponent().path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
+        }
+    }
+
     /// Writes all of `data` to `fd`, retrying short writes and interruptions.
     static func writeAll(_ data: Data, to fd: Int32, path: String) throws(KeychainError) {
         var failure: KeychainError?
