@@ -31,3 +31,38 @@ final class AddOrUpdateTests: XCTestCase {
         XCTAssertEqual(try test.keychain.find(query("svc", "acct"), returning: .data).first?.data, Data("kept".utf8))
     }
 }
+
+/// `add(contentsOf:)`: one transaction, all or nothing, the state digest exact.
+final class BatchAddTests: XCTestCase {
+    func testBatchAddsEveryItemAndVerifiesClean() throws {
+        let test = try TestKeychain()
+        try test.keychain.add(password("existing", "one"))
+        let items = (0..<250).map { password("batch", "account-\($0)", "secret-\($0)") }
+        XCTAssertEqual(try test.keychain.add(contentsOf: items), 250)
+        let found = try test.keychain.findAll(Query(.genericPassword, [.service: "batch"]), returning: [.attributes, .data])
+        XCTAssertEqual(found.count, 250)
+        XCTAssertEqual(found.first { $0.attributes[.account]?.stringValue == "account-7" }?.data, Data("secret-7".utf8))
+        let report = try test.keychain.verify()
+        XCTAssertTrue(report.isClean, "\(report.stateProblem ?? "") \(report.damagedItems)")
+        XCTAssertEqual(try test.keychain.add(contentsOf: []), 0)
+    }
+
+    func testADuplicateAnywhereAddsNothing() throws {
+        let test = try TestKeychain()
+        try test.keychain.add(password("batch", "taken"))
+        XCTAssertKeychainError(.duplicateItem, try test.keychain.add(contentsOf: [password("batch", "new-1"), password("batch", "taken")]))
+        XCTAssertKeychainError(.duplicateItem, try test.keychain.add(contentsOf: [password("batch", "twice"), password("batch", "twice")]))
+        XCTAssertEqual(try test.keychain.findAll(Query(.genericPassword, [.service: "batch"])).count, 1, "nothing of a failed batch remains")
+        XCTAssertTrue(try test.keychain.verify().isClean)
+    }
+
+    func testALockedClassAddsNothing() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("pass")
+        try test.keychain.lock()
+        XCTAssertKeychainError(.interactionNotAllowed, try test.keychain.add(contentsOf: [
+            password("batch", "always", "x", .always), password("batch", "locked", "y", .whenUnlocked),
+        ]))
+        XCTAssertEqual(try test.keychain.findAll(Query(.genericPassword, [.service: "batch"])).count, 0)
+    }
+}

@@ -76,6 +76,7 @@ extension Keychain {
         let now = Date()
         let counts = try write { db -> (added: Int, replaced: Int, kept: Int, skipped: BackupTrailer.Skipped) in
             var added = 0, replaced = 0, kept = 0, seen: UInt64 = 0
+            var fingerprints: [[UInt8]] = []   // folded into the state digest once, at the end
             while true {
                 let (sealed, isLast) = try input.nextChunk(source: source)
                 let (records, trailer) = try backup.openChunk(sealed, isLast: isLast, source: source)
@@ -98,13 +99,15 @@ extension Keychain {
                     } else {
                         added += 1
                     }
-                    _ = try insert(record.itemClass, attributes: attributes, data: record.data, db)
+                    let stored = try insert(record.itemClass, attributes: attributes, data: record.data, recordingState: false, db)
+                    fingerprints.append(try keys.stateDigest.fingerprint(rowID: stored.row.rowID!, db))
                 }
                 progress?(input.bytesRead, input.size)
                 if let trailer {
                     guard trailer.itemCount == seen else {
                         throw BackupReader.damaged(source, "it holds \(seen) items but its trailer says \(trailer.itemCount)")
                     }
+                    try keys.stateDigest.record(adding: fingerprints, db)
                     return (added, replaced, kept, trailer.skipped)
                 }
             }

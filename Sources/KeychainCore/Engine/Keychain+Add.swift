@@ -54,7 +54,10 @@ extension Keychain {
     }
 
     /// Seals and inserts one item inside the current transaction; returns it as stored.
-    func insert(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, _ db: Database) throws -> OpenedItem {
+    /// With `recordingState` false the caller folds the row into the state digest itself (batch
+    /// writers record a whole batch with one header update).
+    func insert(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, recordingState: Bool = true,
+                _ db: Database) throws -> OpenedItem {
         let accessibility = ItemAttributes.accessibility(of: attributes)
         let classKeys = try keys.classKeys(for: accessibility)
         var attributes = attributes
@@ -66,7 +69,7 @@ extension Keychain {
         row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
                                          binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
         row.rowID = try row.insert(db)
-        try keys.stateDigest.record(adding: [keys.stateDigest.fingerprint(rowID: row.rowID!, db)], db)
+        if recordingState { try keys.stateDigest.record(adding: [keys.stateDigest.fingerprint(rowID: row.rowID!, db)], db) }
         return OpenedItem(row: row, attributes: attributes, data: data)
     }
 }
