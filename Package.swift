@@ -59,7 +59,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "KeychainBenchmarks",
-            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage"],
+            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage",
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/KeychainBenchmarks"
         ),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", .product(name: "GRDB", package: "GRDB.swift")]),

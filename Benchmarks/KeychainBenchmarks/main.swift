@@ -1,17 +1,24 @@
 import Foundation
 
 // Benchmarks for SecureStorage. Run in release mode:
-//   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase]
-// Each run uses a fresh temporary keychain on the same file system as $TMPDIR.
+//   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance]
+//   swift run -c release KeychainBenchmarks --scale 1000,10000,100000 [--samples 1000] [--json]
+// Each run uses fresh temporary keychains on the file system of $TMPDIR.
 
 let arguments = CommandLine.arguments
-let items = arguments.firstIndex(of: "--items").flatMap { Int(arguments[$0 + 1]) } ?? 1000
+func value(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } }
+let items = value("--items").flatMap(Int.init) ?? 1000
 let json = arguments.contains("--json")
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-bench-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: directory) }
 
 do {
-    let only = arguments.firstIndex(of: "--only").map { arguments[$0 + 1] }
+    if let sizes = value("--scale") {
+        try ScaleReport.run(sizes: sizes.split(separator: ",").compactMap { Int($0) }, samples: value("--samples").flatMap(Int.init) ?? 1000,
+                            json: json, in: directory)
+        exit(0)
+    }
+    let only = value("--only")
     var results: [Measurement] = []
     if only == nil || only == "core" { results += try CoreBenchmarks.run(items: items, in: directory) }
     if only == nil && !arguments.contains("--no-passphrase") { results += try CoreBenchmarks.passphrase(in: directory) }

@@ -1,0 +1,78 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The floors ours is compared with, measured in the same run (issue 8):
+/// a plain SQLite table with the keychain's durability settings and no encryption, and AES-GCM
+/// alone on the same payloads.
+enum FloorBenchmarks {
+    /// A table like the keychain's `items` without encryption or blind indexes, holding `size`
+    /// rows; then `samples` durable inserts (one commit each) and point reads by (service, account).
+    static func sqlite(size: Int, samples: Int, in directory: URL) throws -> (insert: Measurement, read: Measurement, bulk: Measurement) {
+        let path = directory.appendingPathComponent("floor-\(size).sqlite").path
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
+        let database = try DatabasePool(path: path, configuration: configuration)
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: """
+                CREATE TABLE items (id INTEGER PRIMARY KEY, service BLOB NOT NULL, account BLOB NOT NULL, data BLOB NOT NULL,
+                                    UNIQUE (service, account))
+                """)
+        }
+        let payload = Data(repeating: 0x5A, count: 64)
+        var bulk = Measurement("floor: SQLite batch insert of \(size) rows (whole run)")
+        try bulk.time {
+            for start in stride(from: 0, to: size, by: 10_000) {
+                try database.write { db in
+                    let insert = try db.cachedStatement(sql: "INSERT INTO items (service, account, data) VALUES (?, ?, ?)")
+                    for index in start..<min(size, start + 10_000) {
+                        try insert.execute(arguments: [Data("service-\(index % 10)".utf8), Data("account-\(index)".utf8), payload])
+                    }
+                }
+            }
+        }
+        var insert = Measurement("floor: SQLite insert (durable commit)")
+        var read = Measurement("floor: SQLite point read by service+account")
+        for sample in 0..<samples {
+            try insert.time {
+                try database.write { db in
+                    try db.cachedStatement(sql: "INSERT INTO items (service, account, data) VALUES (?, ?, ?)")
+                        .execute(arguments: [Data("service-x".utf8), Data("sample-\(sample)".utf8), payload])
+                }
+            }
+        }
+        for index in SampleKeys.spread(samples, over: size) {
+            _ = try read.time {
+                try database.read { db in
+                    try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM items WHERE service = ? AND account = ?"),
+                                      arguments: [Data("service-\(index % 10)".utf8), Data("account-\(index)".utf8)])
+                }
+            }
+        }
+        try database.close()
+        return (insert, read, bulk)
+    }
+
+    /// AES-256-GCM seal and open of a 64-byte payload: the cryptographic work per item, alone.
+    static func aesGCM(samples: Int) throws -> [Measurement] {
+        let key = SymmetricKey(size: .bits256)
+        let payload = Data(repeating: 0x5A, count: 64)
+        var seal = Measurement("floor: AES-GCM seal 64 B")
+        var open = Measurement("floor: AES-GCM open 64 B")
+        for _ in 0..<samples {
+            let box = try seal.time { try AES.GCM.seal(payload, using: key) }
+            _ = try open.time { try AES.GCM.open(box, using: key) }
+        }
+        return [seal, open]
+    }
+}
+
+/// Which of `size` stored items a run of `count` samples touches: spread evenly, so reads hit
+/// the whole key space rather than a hot corner of it.
+enum SampleKeys {
+    static func spread(_ count: Int, over size: Int) -> [Int] {
+        guard size > 0 else { return [] }
+        return (0..<count).map { ($0 &* 7919 &+ 13) % size }
+    }
+}

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import KeychainCore
+import KeychainServices
+import SecureStorage
+
+/// Issue 8's scaling run for one size N: a keychain filled with N generic passwords by batch add,
+/// then `samples` operations of each kind at that size, beside the SQLite floor holding the same
+/// N rows. Reads are spread over the whole key space.
+enum ScaleBenchmarks {
+    struct Result {
+        var size: Int
+        var measurements: [Measurement]
+        /// Ours over the floor, by p50.
+        var addRatio: Double
+        var readRatio: Double
+        var batchItemsPerSecond: Double
+        var diskBytes: Int64
+        var peakMemoryBytes: Int64
+    }
+
+    static func run(size: Int, samples: Int, in directory: URL) throws -> Result {
+        let home = directory.appendingPathComponent("scale-\(size)")
+        let location = KeychainLocation(directory: home)
+        let options = KeychainOptions(passphraseHardening: .fixed(.floor), defaultAccessGroup: "bench")
+        var open = Measurement("N=\(size): open (new keychain)")
+        var keychain = try open.time { try Keychain(location: location, options: options) }
+        let secret = Data(repeating: 0x5A, count: 64)
+        func key(_ index: Int) -> [AttributeKey: AttributeValue] {
+            [.service: .string("service-\(index % 10)"), .account: .string("account-\(index)")]
+        }
+
+        var batch = Measurement("N=\(size): batch add, \(size) items in batches of 5000")
+        try batch.time {
+            for start in stride(from: 0, to: size, by: 5000) {
+                try keychain.add(contentsOf: (start..<min(size, start + 5000)).map { NewItem(.genericPassword, attributes: key($0), data: secret) })
+            }
+        }
+        let batchRate = Double(size) / max(batch.total, 1e-9)
+
+        var reopen = Measurement("N=\(size): open (existing keychain)")
+        keychain = try reopen.time { try Keychain(location: location, options: options) }
+
+        var add = Measurement("N=\(size): add (one durable commit each)")
+        var read = Measurement("N=\(size): find one by service+account, data")
+        var update = Measurement("N=\(size): update data")
+        var delete = Measurement("N=\(size): delete one")
+        for sample in 0..<samples {
+            try add.time { _ = try keychain.add(NewItem(.genericPassword, attributes: [.service: "sample", .account: .string("s\(sample)")], data: secret)) }
+        }
+        for index in SampleKeys.spread(samples, over: size) {
+            _ = try read.time { try keychain.findFirst(Query(.genericPassword, key(index)), returning: .data) }
+        }
+        for index in SampleKeys.spread(samples, over: size) {
+            try update.time { _ = try keychain.update(Query(.genericPassword, key(index)), with: ItemChanges(data: secret)) }
+        }
+        for sample in 0..<samples {
+            try delete.time { _ = try keychain.delete(Query(.genericPassword, [.service: "sample", .account: .string("s\(sample)")])) }
+        }
+
+        // The layers above the engine, at the same size.
+        SecItemEnvironment.useKeychain(keychain)
+        SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "bench")
+        defer { SecItemEnvironment.reset() }
+        var secItemRead = Measurement("N=\(size): SecItemCopyMatching, return data")
+        for index in SampleKeys.spread(samples, over: size) {
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service-\(index % 10)",
+                                        kSecAttrAccount as String: "account-\(index)", kSecReturnData as String: true]
+            var result: CFTypeRef?
+            let status = secItemRead.time { SecItemCopyMatching(query as CFDictionary, &result) }
+            guard status == errSecSuccess else { throw BenchmarkFailure("SecItemCopyMatching answered \(status)") }
+        }
+        let storage = SecureStorage(service: "bench.facade", accessGroup: "bench", defaultSensitivity: .private)
+        for sample in 0..<samples { try storage.set("token-\(sample)", for: "k\(sample)") }
+        var facadeRead = Measurement("N=\(size): SecureStorage.string(for:)")
+        for sample in 0..<samples { _ = try facadeRead.time { try storage.string(for: "k\(sample)") } }
+
+        var measurements = [open, reopen, batch, add, read, update, delete, secItemRead, facadeRead]
+        if size <= 100_000 {
+            var list = Measurement("N=\(size): list all attributes")
+            _ = try list.time { try keychain.findAll(Query(.genericPassword), returning: .attributes) }
+            measurements.append(list)
+        }
+        // The sample deletes just truncated the write-ahead log, so this is the database itself.
+        let disk = fileSize(location.databaseURL.path) + fileSize(location.databaseURL.path + "-wal")
+
+        let floor = try FloorBenchmarks.sqlite(size: size, samples: samples, in: directory)
+        measurements += [floor.bulk, floor.insert, floor.read]
+        return Result(size: size, measurements: measurements,
+                      addRatio: add.median / max(floor.insert.median, 1e-9), readRatio: read.median / max(floor.read.median, 1e-9),
+                      batchItemsPerSecond: batchRate, diskBytes: disk, peakMemoryBytes: peakResidentBytes())
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    /// The process's peak resident memory so far (getrusage); sizes run in ascending order, so
+    /// each size's figure covers it and every smaller one.
+    static func peakResidentBytes() -> Int64 {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Int64(usage.ru_maxrss) * 1024
+    }
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Runs ``ScaleBenchmarks`` for each size in ascending order and prints one Markdown report (or
+/// JSON): every measurement, then the summary of ratios to the floors issue 8 sets targets for.
+enum ScaleReport {
+    static func run(sizes: [Int], samples: Int, json: Bool, in directory: URL) throws {
+        var results: [ScaleBenchmarks.Result] = []
+        for size in sizes.sorted() {
+            FileHandle.standardError.write(Data("N=\(size)…\n".utf8))
+            results.append(try ScaleBenchmarks.run(size: size, samples: samples, in: directory))
+        }
+        let crypto = try FloorBenchmarks.aesGCM(samples: samples)
+        if json {
+            let object: [String: Any] = [
+                "samples": samples,
+                "sizes": results.map { result -> [String: Any] in
+                    ["size": result.size, "addOverFloor": result.addRatio, "readOverFloor": result.readRatio,
+                     "batchItemsPerSecond": result.batchItemsPerSecond, "diskBytes": result.diskBytes,
+                     "peakMemoryBytes": result.peakMemoryBytes, "results": result.measurements.map(\.json)]
+                },
+                "crypto": crypto.map(\.json),
+            ]
+            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+            return
+        }
+        print("SecureStorage scaling run: sizes \(sizes.map(String.init).joined(separator: ", ")), \(samples) samples per operation, \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+        print("| operation | n | p50 µs | p90 µs | p99 µs | ops/s |\n|---|---|---|---|---|---|")
+        for result in results { result.measurements.forEach { print($0.markdownRow) } }
+        crypto.forEach { print($0.markdownRow) }
+        print("\n| N | add p50 / SQLite insert p50 | read p50 / SQLite read p50 | batch add items/s | on disk | peak memory |\n|---|---|---|---|---|---|")
+        for result in results {
+            print(String(format: "| %d | %.2f× | %.2f× | %.0f | %.1f MiB | %.0f MiB |", result.size, result.addRatio, result.readRatio,
+                         result.batchItemsPerSecond, Double(result.diskBytes) / 1_048_576, Double(result.peakMemoryBytes) / 1_048_576))
+        }
+        if let first = results.first, let last = results.last, first.size != last.size,
+           let small = first.measurements.first(where: { $0.name.hasSuffix("find one by service+account, data") }),
+           let large = last.measurements.first(where: { $0.name.hasSuffix("find one by service+account, data") }) {
+            print(String(format: "\nPoint read p50 at N=%d is %.2f× its p50 at N=%d.", last.size, large.median / max(small.median, 1e-9), first.size))
+        }
+    }
+}
