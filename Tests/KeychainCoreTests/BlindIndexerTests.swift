@@ -13,6 +13,13 @@ final class BlindIndexerTests: XCTestCase {
     func testKnownAnswers() {
         XCTAssertEqual(hex(indexer.attribute(.service, .string("svc"))), "e81abbb8378d160a00c0b99d8b043043")
         XCTAssertEqual(hex(indexer.accessGroup("TEAM.app")), "815b91e323c032943153cbe6e151375e")
+        XCTAssertEqual(hex(indexer.attribute(.port, .number(443))), "e65ea682a26fd4adca3305f8ae0f7553")
+        XCTAssertEqual(hex(indexer.attribute(.isInvisible, .bool(true))), "fc930d2609b24f05110238189850543f")
+        XCTAssertEqual(hex(indexer.attribute(.creationDate, .date(Date(timeIntervalSinceReferenceDate: 123456.5)))), "c9151c0665e9f8d5ac2518aa7d2f7aa1")
+        XCTAssertEqual(hex(indexer.attribute(.generic, .data(Data([0, 1, 255])))), "5b7aed28c1ea1016217d1890077b098e")
+        XCTAssertEqual(hex(indexer.primaryKey(of: .internetPassword, attributes: [.server: "example.com", .account: "alice", .port: 443])),
+                       "8d103740137895b3b6e740ce8cad67a3")
+        XCTAssertEqual(hex(indexer.identityLink(Data([9, 8, 7]))), "446404f611d6626a69aa2cebb72deb5d")
     }
 
     func testRepeatedUseOfTheKeyedStateGivesTheSameIndex() {

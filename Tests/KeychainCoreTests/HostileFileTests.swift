@@ -61,6 +61,8 @@ final class HostileFileTests: XCTestCase {
             // A look-alike: a vault_header table, but not ours.
             "CREATE TABLE vault_header (x); INSERT INTO vault_header VALUES (42)",
             "CREATE TABLE vault_header (id INTEGER PRIMARY KEY, format_version TEXT); CREATE TABLE items (id INTEGER PRIMARY KEY)",
+            // Another GRDB application's database.
+            "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('createUsers')",
         ]
         for sql in schemas {
             let test = try TestKeychain()
@@ -74,6 +76,22 @@ final class HostileFileTests: XCTestCase {
             XCTAssertNotNil(error, sql)
             if let error { XCTAssertTrue(Self.acceptable.contains(error.code) || error.code == .unsupportedVersion, "\(sql): \(error)") }
         }
+    }
+
+    /// Found by the crash suite: a creation killed after GRDB made its bookkeeping table, before
+    /// the first migration committed, must be finished by the next open, not refused.
+    func testAnInterruptedCreationIsFinished() throws {
+        let test = try TestKeychain()
+        let location = KeychainLocation(directory: test.directory.appendingPathComponent("interrupted"))
+        try FileManager.default.createDirectory(at: location.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let queue = try DatabaseQueue(path: location.databaseURL.path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+        try queue.close()
+        chmod(location.databaseURL.path, 0o600)
+        let keychain = try Keychain(location: location, options: test.options)
+        try keychain.add(password("svc", "after-interruption"))
+        XCTAssertTrue(try keychain.verify().isClean)
     }
 
     func testDeviceKeyOfAnotherKeychainIsRefused() throws {

@@ -56,7 +56,7 @@ final class CrashSafetyTests: XCTestCase {
     func testKillsWhileCreatingAKeychainLeaveAUsableOne() throws {
         let scratch = try ScratchDirectory("kc-create")
         var startup = StartupTimes()
-        for round in 0..<24 {
+        for round in 0..<64 {
             let home = scratch.file("keychain-\(round)")
             let journalURL = scratch.file("journal-\(round)")
             let helper = try StressHelper.start(

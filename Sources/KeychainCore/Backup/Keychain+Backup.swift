@@ -100,7 +100,7 @@ extension Keychain {
                         added += 1
                     }
                     let stored = try insert(record.itemClass, attributes: attributes, data: record.data, recordingState: false, db)
-                    fingerprints.append(try keys.stateDigest.fingerprint(rowID: stored.row.rowID!, db))
+                    fingerprints.append(try fingerprint(ofWritten: stored.row, db))
                 }
                 progress?(input.bytesRead, input.size)
                 if let trailer {

@@ -6,7 +6,7 @@ enum AttributeCodec {
     private static let version: UInt8 = 1
 
     static func encode(_ attributes: [AttributeKey: AttributeValue]) -> Data {
-        var writer = ByteWriter()
+        var writer = ByteWriter(capacity: 512)
         writer.append(version)
         writer.append(bigEndian: UInt32(attributes.count))
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {

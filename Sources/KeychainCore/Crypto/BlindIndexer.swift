@@ -18,7 +18,10 @@ struct BlindIndexer: Sendable {
     /// The index of one attribute value. Values must already be coerced to the attribute's kind,
     /// so that `"abc"` and `Data("abc".utf8)` of a blob attribute give the same index.
     func attribute(_ attribute: AttributeKey, _ value: AttributeValue) -> Data {
-        mac(domain: "attr", [Data(attribute.rawValue.utf8), Self.canonicalBytes(value)])
+        var input = MACInput(domain: "attr")
+        input.append(part: attribute.rawValue.utf8)
+        input.append(canonical: value)
+        return finish(input)
     }
 
     /// The index of an access group.
@@ -29,49 +32,76 @@ struct BlindIndexer: Sendable {
     /// The index of an item's whole primary key; equal exactly when Apple would report a duplicate.
     /// Missing optional parts (view hint, token id, sharing group) count as empty.
     func primaryKey(of itemClass: ItemClass, attributes: [AttributeKey: AttributeValue]) -> Data {
-        var parts = [Data(itemClass.rawValue.utf8)]
+        var input = MACInput(domain: "pk")
+        input.append(part: itemClass.rawValue.utf8)
         for key in ItemSchema.of(itemClass).primaryKey {
-            parts.append(Data(key.rawValue.utf8))
-            parts.append(attributes[key].map(Self.canonicalBytes) ?? Self.canonicalBytes(.string("")))
+            input.append(part: key.rawValue.utf8)
+            input.append(canonical: attributes[key] ?? .string(""))
         }
-        return mac(domain: "pk", parts)
+        return finish(input)
     }
 
     /// The identity join value: a certificate's public-key hash or a private key's application label.
     func identityLink(_ bytes: Data) -> Data {
-        mac(domain: "link", [bytes])
+        var input = MACInput(domain: "link")
+        input.append(part: bytes)
+        return finish(input)
     }
 
-    private func mac(domain: String, _ parts: [Data]) -> Data {
-        var writer = ByteWriter()
-        writer.appendLengthPrefixed(domain)
-        for part in parts { writer.appendLengthPrefixed(part) }
+    private func finish(_ input: MACInput) -> Data {
         var hmac = keyed
-        hmac.update(data: writer.data)
-        return Data(hmac.finalize()).prefix(Self.length)
+        hmac.update(data: input.bytes)
+        return hmac.finalize().withUnsafeBytes { Data($0.prefix(Self.length)) }
     }
 
-    /// Bytes that compare equal exactly when Apple's keychain compares values equal: strings and
-    /// data by their bytes, numbers by value, dates by their time.
-    static func canonicalBytes(_ value: AttributeValue) -> Data {
-        var writer = ByteWriter()
-        switch value {
-        case .string(let text):
-            writer.append(0)
-            writer.append(Data(text.utf8))
-        case .data(let bytes):
-            writer.append(0)
-            writer.append(bytes)
-        case .number(let number):
-            writer.append(1)
-            writer.append(bigEndian: number)
-        case .bool(let flag):
-            writer.append(1)
-            writer.append(bigEndian: Int64(flag ? 1 : 0))
-        case .date(let date):
-            writer.append(2)
-            writer.append(bigEndian: date.timeIntervalSinceReferenceDate.bitPattern)
+    /// The bytes an index MACs: the domain, then each part, each with a 32-bit big-endian length
+    /// (the format every stored index was made with; `BlindIndexerTests` pins it). Built in one
+    /// buffer: indexes are computed for every attribute of every item written.
+    private struct MACInput {
+        private(set) var bytes: [UInt8] = []
+
+        init(domain: StaticString) {
+            bytes.reserveCapacity(96)
+            domain.withUTF8Buffer { append(part: $0) }
         }
-        return writer.data
+
+        mutating func append(part: some Collection<UInt8>) {
+            appendLength(part.count)
+            bytes.append(contentsOf: part)
+        }
+
+        /// A part holding `value`'s canonical bytes, which compare equal exactly when Apple's
+        /// keychain compares the values equal: strings and data by their bytes (tag 0), numbers
+        /// and booleans as 64-bit integers (tag 1), dates by their time (tag 2).
+        mutating func append(canonical value: AttributeValue) {
+            switch value {
+            case .string(let text):
+                appendLength(1 + text.utf8.count)
+                bytes.append(0)
+                bytes.append(contentsOf: text.utf8)
+            case .data(let data):
+                appendLength(1 + data.count)
+                bytes.append(0)
+                bytes.append(contentsOf: data)
+            case .number(let number):
+                appendLength(9)
+                bytes.append(1)
+                appendBigEndian(number)
+            case .bool(let flag):
+                appendLength(9)
+                bytes.append(1)
+                appendBigEndian(Int64(flag ? 1 : 0))
+            case .date(let date):
+                appendLength(9)
+                bytes.append(2)
+                appendBigEndian(date.timeIntervalSinceReferenceDate.bitPattern)
+            }
+        }
+
+        private mutating func appendLength(_ count: Int) { appendBigEndian(UInt32(count)) }
+
+        private mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        }
     }
 }

@@ -53,6 +53,14 @@ extension Keychain {
         return identity
     }
 
+    /// The state-digest fingerprint of a row this transaction just wrote, from the values written
+    /// (no read-back). Debug builds check it against the row as read back.
+    func fingerprint(ofWritten row: ItemRow, _ db: Database) throws -> [UInt8] {
+        let fingerprint = keys.stateDigest.fingerprint(values: row.storedValues(rowID: row.rowID!))
+        assert(try! fingerprint == keys.stateDigest.fingerprint(rowID: row.rowID!, db), "a written row's fingerprint differs from the stored row's")
+        return fingerprint
+    }
+
     /// Seals and inserts one item inside the current transaction; returns it as stored.
     /// With `recordingState` false the caller folds the row into the state digest itself (batch
     /// writers record a whole batch with one header update).
@@ -69,7 +77,7 @@ extension Keychain {
         row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
                                          binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
         row.rowID = try row.insert(db)
-        if recordingState { try keys.stateDigest.record(adding: [keys.stateDigest.fingerprint(rowID: row.rowID!, db)], db) }
+        if recordingState { try keys.stateDigest.record(adding: [fingerprint(ofWritten: row, db)], db) }
         return OpenedItem(row: row, attributes: attributes, data: data)
     }
 }

@@ -38,7 +38,7 @@ extension Keychain {
             added.reserveCapacity(prepared.count)
             for (itemClass, attributes, data) in prepared {
                 let stored = try self.insert(itemClass, attributes: attributes, data: data, recordingState: false, db)
-                added.append(try self.keys.stateDigest.fingerprint(rowID: stored.row.rowID!, db))
+                added.append(try self.fingerprint(ofWritten: stored.row, db))
             }
             try self.keys.stateDigest.record(adding: added, db)
         }

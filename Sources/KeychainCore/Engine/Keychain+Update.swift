@@ -59,6 +59,6 @@ extension Keychain {
                                          binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
         let before = try keys.stateDigest.fingerprint(rowID: row.rowID ?? -1, db)
         try row.update(db)
-        try keys.stateDigest.record(removing: [before], adding: [keys.stateDigest.fingerprint(rowID: row.rowID ?? -1, db)], db)
+        try keys.stateDigest.record(removing: [before], adding: [fingerprint(ofWritten: row, db)], db)
     }
 }

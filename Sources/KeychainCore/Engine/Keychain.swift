@@ -126,12 +126,20 @@ public final class Keychain: Sendable {
         }
     }
 
-    /// Refuses SQLite files that hold something other than a keychain.
+    /// Refuses SQLite files that hold something other than a keychain. A file whose creation was
+    /// interrupted (killed after the migrator created its bookkeeping table, before the first
+    /// migration committed) holds nothing but that table with none but our migrations recorded:
+    /// it is finished, not refused.
     private static func requireKeychainSchema(_ database: DatabasePool, path: String) throws {
-        let tables = try database.read { db in
-            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        let foreign = try database.read { db -> Bool in
+            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+            if tables.contains("vault_header") { return false }
+            guard tables.isSubset(of: ["grdb_migrations"]) else { return true }
+            guard tables.contains("grdb_migrations") else { return false }
+            let recorded = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+            return !recorded.isSubset(of: KeychainSchema.migrator.migrations)
         }
-        if !tables.isEmpty && !tables.contains("vault_header") {
+        if foreign {
             throw KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a keychain. Move it aside or choose another location.")
         }
     }

@@ -69,6 +69,12 @@ struct ItemRow: Sendable {
          rowVersion, sealed.wrappedMetadataKey, sealed.metadata, sealed.wrappedSecretKey, sealed.secret]
     }
 
+    /// The row's values as SQLite stores them, in ``columns`` order: what the state digest
+    /// fingerprints, known to a writer without reading the row back.
+    func storedValues(rowID: Int64) -> [DatabaseValue] {
+        [rowID.databaseValue] + columnValues.map { $0?.databaseValue ?? .null }
+    }
+
     /// Inserts the row and its tags; returns the new row id.
     func insert(_ db: Database) throws -> Int64 {
         try db.cachedStatement(sql: """

@@ -26,17 +26,25 @@ struct StateDigest {
 
     /// The fingerprint of a row as stored: an HMAC over every column, its id included.
     func fingerprint(_ row: Row) -> [UInt8] {
-        var mac = HMAC<SHA256>(key: key)
-        for value in row.databaseValues {
+        fingerprint(values: row.databaseValues)
+    }
+
+    /// The fingerprint of a row from its column values in ``ItemRow/columns`` order, as a writer
+    /// knows them without reading the row back (``ItemRow/storedValues(rowID:)``).
+    func fingerprint(values: some Sequence<DatabaseValue>) -> [UInt8] {
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(1024)
+        func append<T: FixedWidthInteger>(_ number: T) { withUnsafeBytes(of: number.bigEndian) { encoded.append(contentsOf: $0) } }
+        for value in values {
             switch value.storage {
-            case .null: mac.update(data: [0])
-            case .int64(let number): mac.update(data: [1] + withUnsafeBytes(of: number.bigEndian, Array.init))
-            case .double(let number): mac.update(data: [2] + withUnsafeBytes(of: number.bitPattern.bigEndian, Array.init))
-            case .string(let text): mac.update(data: [3] + withUnsafeBytes(of: UInt32(text.utf8.count).bigEndian, Array.init) + Array(text.utf8))
-            case .blob(let bytes): mac.update(data: [4] + withUnsafeBytes(of: UInt32(bytes.count).bigEndian, Array.init) + Array(bytes))
+            case .null: encoded.append(0)
+            case .int64(let number): encoded.append(1); append(number)
+            case .double(let number): encoded.append(2); append(number.bitPattern)
+            case .string(let text): encoded.append(3); append(UInt32(text.utf8.count)); encoded.append(contentsOf: text.utf8)
+            case .blob(let bytes): encoded.append(4); append(UInt32(bytes.count)); encoded.append(contentsOf: bytes)
             }
         }
-        return Array(mac.finalize())
+        return Array(HMAC<SHA256>.authenticationCode(for: encoded, using: key))
     }
 
     /// The fingerprint of the row with `id` as it is now, or zeros when there is none.

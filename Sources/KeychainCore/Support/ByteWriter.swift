@@ -21,7 +21,10 @@ struct ByteWriter {
         append(bigEndian: UInt32(bytes.count))
         data.append(bytes)
     }
-    mutating func appendLengthPrefixed(_ text: String) { appendLengthPrefixed(Data(text.utf8)) }
+    mutating func appendLengthPrefixed(_ text: String) {
+        append(bigEndian: UInt32(text.utf8.count))
+        data.append(contentsOf: text.utf8)
+    }
 }
 
 /// Reads what ``ByteWriter`` wrote; every read fails cleanly at the end of the input.
