@@ -17,7 +17,10 @@ enum ScaleBenchmarks {
         var addRatio: Double
         var readRatio: Double
         var batchItemsPerSecond: Double
+        /// The database of N items, write-ahead log truncated.
         var diskBytes: Int64
+        /// Peak resident memory of the process after filling and point operations at this size,
+        /// before listing all its items (runs at smaller sizes, their lists included, came first).
         var peakMemoryBytes: Int64
     }
 
@@ -60,6 +63,18 @@ enum ScaleBenchmarks {
             try delete.time { _ = try keychain.delete(Query(.genericPassword, [.service: "sample", .account: .string("s\(sample)")])) }
         }
 
+        // Measured here, before anything else writes: the deletes above end by truncating the
+        // write-ahead log, so this is the database of N items itself; memory so far is what
+        // filling and point operations needed (listing everything comes next).
+        let disk = fileSize(location.databaseURL.path) + fileSize(location.databaseURL.path + "-wal")
+        let pointMemory = peakResidentBytes()
+        var measurements = [open, reopen, batch, add, read, update, delete]
+        if size <= 100_000 {
+            var list = Measurement("N=\(size): list all attributes")
+            _ = try list.time { try keychain.findAll(Query(.genericPassword), returning: .attributes) }
+            measurements.append(list)
+        }
+
         // The layers above the engine, at the same size.
         SecItemEnvironment.useKeychain(keychain)
         SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "bench")
@@ -76,21 +91,13 @@ enum ScaleBenchmarks {
         for sample in 0..<samples { try storage.set("token-\(sample)", for: "k\(sample)") }
         var facadeRead = Measurement("N=\(size): SecureStorage.string(for:)")
         for sample in 0..<samples { _ = try facadeRead.time { try storage.string(for: "k\(sample)") } }
-
-        var measurements = [open, reopen, batch, add, read, update, delete, secItemRead, facadeRead]
-        if size <= 100_000 {
-            var list = Measurement("N=\(size): list all attributes")
-            _ = try list.time { try keychain.findAll(Query(.genericPassword), returning: .attributes) }
-            measurements.append(list)
-        }
-        // The sample deletes just truncated the write-ahead log, so this is the database itself.
-        let disk = fileSize(location.databaseURL.path) + fileSize(location.databaseURL.path + "-wal")
+        measurements += [secItemRead, facadeRead]
 
         let floor = try FloorBenchmarks.sqlite(size: size, samples: samples, in: directory)
         measurements += [floor.bulk, floor.insert, floor.read]
         return Result(size: size, measurements: measurements,
                       addRatio: add.median / max(floor.insert.median, 1e-9), readRatio: read.median / max(floor.read.median, 1e-9),
-                      batchItemsPerSecond: batchRate, diskBytes: disk, peakMemoryBytes: peakResidentBytes())
+                      batchItemsPerSecond: batchRate, diskBytes: disk, peakMemoryBytes: pointMemory)
     }
 
     private static func fileSize(_ path: String) -> Int64 {

@@ -10,13 +10,17 @@ func value(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap {
 let items = value("--items").flatMap(Int.init) ?? 1000
 let json = arguments.contains("--json")
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-bench-\(UUID().uuidString)")
-defer { try? FileManager.default.removeItem(at: directory) }
+/// Ends the run, removing its keychains (`exit` skips `defer`).
+func finish(_ status: Int32) -> Never {
+    try? FileManager.default.removeItem(at: directory)
+    exit(status)
+}
 
 do {
     if let sizes = value("--scale") {
         try ScaleReport.run(sizes: sizes.split(separator: ",").compactMap { Int($0) }, samples: value("--samples").flatMap(Int.init) ?? 1000,
                             json: json, in: directory)
-        exit(0)
+        finish(0)
     }
     let only = value("--only")
     var results: [Measurement] = []
@@ -34,5 +38,6 @@ do {
     }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
-    exit(1)
+    finish(1)
 }
+finish(0)

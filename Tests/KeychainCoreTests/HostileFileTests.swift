@@ -63,6 +63,10 @@ final class HostileFileTests: XCTestCase {
             "CREATE TABLE vault_header (id INTEGER PRIMARY KEY, format_version TEXT); CREATE TABLE items (id INTEGER PRIMARY KEY)",
             // Another GRDB application's database.
             "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('createUsers')",
+            // Our own migration names without our tables: no interrupted creation leaves this.
+            "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1')",
+            // An empty bookkeeping table plus a trigger that would run inside our migrations.
+            "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); CREATE TRIGGER seed AFTER INSERT ON grdb_migrations BEGIN SELECT 1; END",
         ]
         for sql in schemas {
             let test = try TestKeychain()

@@ -56,8 +56,9 @@ extension Keychain {
     /// The state-digest fingerprint of a row this transaction just wrote, from the values written
     /// (no read-back). Debug builds check it against the row as read back.
     func fingerprint(ofWritten row: ItemRow, _ db: Database) throws -> [UInt8] {
-        let fingerprint = keys.stateDigest.fingerprint(values: row.storedValues(rowID: row.rowID!))
-        assert(try! fingerprint == keys.stateDigest.fingerprint(rowID: row.rowID!, db), "a written row's fingerprint differs from the stored row's")
+        guard let rowID = row.rowID else { preconditionFailure("a written row has a row id") }
+        let fingerprint = keys.stateDigest.fingerprint(values: row.storedValues(rowID: rowID))
+        assert(try! fingerprint == keys.stateDigest.fingerprint(rowID: rowID, db), "a written row's fingerprint differs from the stored row's")
         return fingerprint
     }
 

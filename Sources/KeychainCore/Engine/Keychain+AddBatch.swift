@@ -19,7 +19,8 @@ extension Keychain {
     ///
     /// - Returns: how many items were added.
     /// - Throws: `.duplicateItem` when an item duplicates a stored one or another item of the
-    ///   batch; `.interactionNotAllowed` when a class is locked; `.invalidParameter` for an
+    ///   batch; `.interactionNotAllowed` when a class is locked; `.authFailed` for a
+    ///   passcode-set item without a passphrase; `.noSuchAttribute`, `.invalidParameter` for an
     ///   identity or bad attributes. Nothing is added then.
     @discardableResult
     public func add(contentsOf items: [NewItem]) throws(KeychainError) -> Int {

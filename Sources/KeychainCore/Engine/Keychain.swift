@@ -127,17 +127,17 @@ public final class Keychain: Sendable {
     }
 
     /// Refuses SQLite files that hold something other than a keychain. A file whose creation was
-    /// interrupted (killed after the migrator created its bookkeeping table, before the first
-    /// migration committed) holds nothing but that table with none but our migrations recorded:
-    /// it is finished, not refused.
+    /// interrupted (killed after the migrator created its empty bookkeeping table, before the
+    /// first migration committed) holds exactly that table, empty, and nothing else (no index,
+    /// trigger or view): it is finished, not refused.
     private static func requireKeychainSchema(_ database: DatabasePool, path: String) throws {
         let foreign = try database.read { db -> Bool in
-            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
-            if tables.contains("vault_header") { return false }
-            guard tables.isSubset(of: ["grdb_migrations"]) else { return true }
-            guard tables.contains("grdb_migrations") else { return false }
-            let recorded = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
-            return !recorded.isSubset(of: KeychainSchema.migrator.migrations)
+            let objects = try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+                .map { (type: $0[0] as String? ?? "", name: $0[1] as String? ?? "") }
+            if objects.contains(where: { $0.type == "table" && $0.name == "vault_header" }) { return false }
+            if objects.isEmpty { return false }
+            guard objects.count == 1, objects[0].type == "table", objects[0].name == "grdb_migrations" else { return true }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") != 0
         }
         if foreign {
             throw KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a keychain. Move it aside or choose another location.")
