@@ -69,10 +69,10 @@ let package = Package(
         .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
         // scripts/fuzz builds with -sanitize=fuzzer,address and by FuzzRegressionTests.
-        .target(name: "FuzzTargets", dependencies: ["KeychainCore", "KeychainServices"], path: "Fuzz/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["KeychainCore", "KeychainServices", "CFuzzerDriver"], path: "Fuzz/FuzzTargets"),
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
-        .executableTarget(name: "fuzz-secitem", dependencies: ["FuzzTargets", "CFuzzerDriver"], path: "Fuzz/SecItemFuzzer"),
-        .executableTarget(name: "fuzz-backup", dependencies: ["FuzzTargets", "CFuzzerDriver"], path: "Fuzz/BackupFuzzer"),
+        .executableTarget(name: "fuzz-secitem", dependencies: ["FuzzTargets"], path: "Fuzz/SecItemFuzzer"),
+        .executableTarget(name: "fuzz-backup", dependencies: ["FuzzTargets"], path: "Fuzz/BackupFuzzer"),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "KeychainServices"]),
         // Crash-safety and concurrency suites: the workload runs in `keychain-stress` processes
         // that the tests kill with SIGKILL or run four at a time.

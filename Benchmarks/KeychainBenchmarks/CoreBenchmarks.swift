@@ -14,26 +14,23 @@ enum CoreBenchmarks {
         var update = Measurement("core: update data")
         var delete = Measurement("core: delete one")
         let secret = Data(repeating: 0x5A, count: 64)
-        func key(_ index: Int) -> [AttributeKey: AttributeValue] {
-            [.service: .string("service-\(index % 10)"), .account: .string("account-\(index)")]
+        for index in 0..<items {
+            try add.time { _ = try keychain.add(NewItem(.genericPassword, attributes: SampleKeys.attributes(index), data: secret)) }
         }
         for index in 0..<items {
-            try add.time { _ = try keychain.add(NewItem(.genericPassword, attributes: key(index), data: secret)) }
-        }
-        for index in 0..<items {
-            _ = try findData.time { try keychain.find(Query(.genericPassword, key(index), limit: .one), returning: .data) }
-            _ = try findAttributes.time { try keychain.find(Query(.genericPassword, key(index), limit: .one), returning: .attributes) }
+            _ = try findData.time { try keychain.find(Query(.genericPassword, SampleKeys.attributes(index), limit: .one), returning: .data) }
+            _ = try findAttributes.time { try keychain.find(Query(.genericPassword, SampleKeys.attributes(index), limit: .one), returning: .attributes) }
             _ = findMissing.time { try? keychain.find(Query(.genericPassword, [.account: .string("missing-\(index)")], limit: .one)) }
         }
         for index in 0..<items {
-            try update.time { _ = try keychain.update(Query(.genericPassword, key(index)), with: ItemChanges(data: secret)) }
+            try update.time { _ = try keychain.update(Query(.genericPassword, SampleKeys.attributes(index)), with: ItemChanges(data: secret)) }
         }
         var list = Measurement("core: list all attributes (\(items) items)")
         _ = try list.time { try keychain.find(Query(.genericPassword), returning: .attributes) }
         var reopen = Measurement("core: open (existing keychain)")
         _ = try reopen.time { try Keychain(location: location) }
         for index in 0..<items {
-            try delete.time { _ = try keychain.delete(Query(.genericPassword, key(index))) }
+            try delete.time { _ = try keychain.delete(Query(.genericPassword, SampleKeys.attributes(index))) }
         }
         return [open, reopen, add, findData, findAttributes, findMissing, update, delete, list]
     }

@@ -27,7 +27,7 @@ enum FloorBenchmarks {
                 try database.write { db in
                     let insert = try db.cachedStatement(sql: "INSERT INTO items (service, account, data) VALUES (?, ?, ?)")
                     for index in start..<min(size, start + 10_000) {
-                        try insert.execute(arguments: [Data("service-\(index % 10)".utf8), Data("account-\(index)".utf8), payload])
+                        try insert.execute(arguments: [Data(SampleKeys.service(index).utf8), Data(SampleKeys.account(index).utf8), payload])
                     }
                 }
             }
@@ -46,7 +46,7 @@ enum FloorBenchmarks {
             _ = try read.time {
                 try database.read { db in
                     try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM items WHERE service = ? AND account = ?"),
-                                      arguments: [Data("service-\(index % 10)".utf8), Data("account-\(index)".utf8)])
+                                      arguments: [Data(SampleKeys.service(index).utf8), Data(SampleKeys.account(index).utf8)])
                 }
             }
         }
@@ -65,14 +65,5 @@ enum FloorBenchmarks {
             _ = try open.time { try AES.GCM.open(box, using: key) }
         }
         return [seal, open]
-    }
-}
-
-/// Which of `size` stored items a run of `count` samples touches: spread evenly, so reads hit
-/// the whole key space rather than a hot corner of it.
-enum SampleKeys {
-    static func spread(_ count: Int, over size: Int) -> [Int] {
-        guard size > 0 else { return [] }
-        return (0..<count).map { ($0 &* 7919 &+ 13) % size }
     }
 }

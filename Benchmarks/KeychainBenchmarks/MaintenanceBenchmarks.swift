@@ -9,7 +9,7 @@ enum MaintenanceBenchmarks {
         let source = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("maintenance-source")), options: options)
         let secret = Data(repeating: 0x5A, count: 64)
         for index in 0..<items {
-            try source.add(NewItem(.genericPassword, attributes: [.service: .string("service-\(index % 10)"), .account: .string("account-\(index)")],
+            try source.add(NewItem(.genericPassword, attributes: SampleKeys.attributes(index),
                                    data: secret, accessibility: .afterFirstUnlock))
         }
         var verify = Measurement("maintenance: verify \(items) items")

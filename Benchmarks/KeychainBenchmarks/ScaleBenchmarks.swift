@@ -31,14 +31,11 @@ enum ScaleBenchmarks {
         var open = Measurement("N=\(size): open (new keychain)")
         var keychain = try open.time { try Keychain(location: location, options: options) }
         let secret = Data(repeating: 0x5A, count: 64)
-        func key(_ index: Int) -> [AttributeKey: AttributeValue] {
-            [.service: .string("service-\(index % 10)"), .account: .string("account-\(index)")]
-        }
 
         var batch = Measurement("N=\(size): batch add, \(size) items in batches of 5000")
         try batch.time {
             for start in stride(from: 0, to: size, by: 5000) {
-                try keychain.add(contentsOf: (start..<min(size, start + 5000)).map { NewItem(.genericPassword, attributes: key($0), data: secret) })
+                try keychain.add(contentsOf: (start..<min(size, start + 5000)).map { NewItem(.genericPassword, attributes: SampleKeys.attributes($0), data: secret) })
             }
         }
         let batchRate = Double(size) / max(batch.total, 1e-9)
@@ -54,10 +51,10 @@ enum ScaleBenchmarks {
             try add.time { _ = try keychain.add(NewItem(.genericPassword, attributes: [.service: "sample", .account: .string("s\(sample)")], data: secret)) }
         }
         for index in SampleKeys.spread(samples, over: size) {
-            _ = try read.time { try keychain.findFirst(Query(.genericPassword, key(index)), returning: .data) }
+            _ = try read.time { try keychain.findFirst(Query(.genericPassword, SampleKeys.attributes(index)), returning: .data) }
         }
         for index in SampleKeys.spread(samples, over: size) {
-            try update.time { _ = try keychain.update(Query(.genericPassword, key(index)), with: ItemChanges(data: secret)) }
+            try update.time { _ = try keychain.update(Query(.genericPassword, SampleKeys.attributes(index)), with: ItemChanges(data: secret)) }
         }
         for sample in 0..<samples {
             try delete.time { _ = try keychain.delete(Query(.genericPassword, [.service: "sample", .account: .string("s\(sample)")])) }
@@ -81,8 +78,8 @@ enum ScaleBenchmarks {
         defer { SecItemEnvironment.reset() }
         var secItemRead = Measurement("N=\(size): SecItemCopyMatching, return data")
         for index in SampleKeys.spread(samples, over: size) {
-            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "service-\(index % 10)",
-                                        kSecAttrAccount as String: "account-\(index)", kSecReturnData as String: true]
+            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: SampleKeys.service(index),
+                                        kSecAttrAccount as String: SampleKeys.account(index), kSecReturnData as String: true]
             var result: CFTypeRef?
             let status = secItemRead.time { SecItemCopyMatching(query as CFDictionary, &result) }
             guard status == errSecSuccess else { throw BenchmarkFailure("SecItemCopyMatching answered \(status)") }

@@ -1,4 +1,7 @@
 import Foundation
+#if FUZZING
+import CFuzzerDriver
+#endif
 
 /// The `main` of the fuzzer executables (`fuzz-secitem`, `fuzz-backup`).
 ///
@@ -8,6 +11,23 @@ import Foundation
 /// ran, which is how a crash file from a fuzzing run becomes a reproducible case;
 /// `fuzz-backup --write-seeds DIR` writes the target's seed inputs.
 public enum FuzzMain {
+    /// libFuzzer's `LLVMFuzzerTestOneInput`: one input, always answering 0.
+    public typealias Callback = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+
+    /// Runs the fuzzer executable: libFuzzer's driver over `callback` in a fuzzing build, the
+    /// replayer (feeding each input to the same `callback`) otherwise; then exits.
+    public static func run(_ callback: Callback, seeds: () throws -> [Data]) -> Never {
+        #if FUZZING
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv, callback))
+        #else
+        exit(replay(seeds: seeds) { input in
+            _ = input.withUnsafeBytes { callback($0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
+        })
+        #endif
+    }
+
     /// Runs the replayer (or, with `--write-seeds DIR`, writes `seeds` there); returns the exit status.
     public static func replay(seeds: () throws -> [Data], _ target: (Data) -> Void) -> Int32 {
         let arguments = CommandLine.arguments

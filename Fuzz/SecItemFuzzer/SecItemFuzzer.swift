@@ -7,28 +7,16 @@ enum SecItemFuzzer {
     static func main() { print("fuzz-secitem fuzzes KeychainServices' own SecItem implementation, which exists off Apple platforms only.") }
 }
 #else
-#if FUZZING
-import CFuzzerDriver
-
-/// libFuzzer's callback: one input through SecItemFuzzTarget.
+/// libFuzzer's callback: one input through ``SecItemFuzzTarget``.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSecItem(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     _ = SecItemFuzzTarget.run(bytes.map { Data(bytes: $0, count: count) } ?? Data())
     return 0
 }
-#endif
 
 /// `fuzz-secitem`: libFuzzer over SecItemFuzzTarget when built by scripts/fuzz, else a replayer.
 @main
 enum SecItemFuzzer {
-    static func main() {
-        #if FUZZING
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzSecItem))
-        #else
-        exit(FuzzMain.replay(seeds: { SecItemFuzzTarget.seeds }) { _ = SecItemFuzzTarget.run($0) })
-        #endif
-    }
+    static func main() { FuzzMain.run(fuzzSecItem, seeds: { SecItemFuzzTarget.seeds }) }
 }
 #endif

@@ -21,21 +21,10 @@ final class CrashSafetyTests: XCTestCase {
         var startup = StartupTimes()
         for round in 0..<kills {
             let journalURL = scratch.file("journal-\(round)")
-            let helper = try StressHelper.start(
-                ["crash-loop", "--keychain", home.path, "--journal", journalURL.path, "--first-sequence", "\(sequence)"],
-                output: scratch.file("stdout"), errors: scratch.file("stderr"))
             // Most kills land among writes; one in eight lands anywhere between process start
             // and the first write, which includes opening the keychain.
-            if round % 8 != 0 {
-                let started = Date()
-                try waitForFirstAcknowledgement(journalURL, helper: helper, errors: scratch.file("stderr"))
-                startup.record(Date().timeIntervalSince(started))
-                usleep(UInt32.random(in: 0...25_000))
-            } else {
-                usleep(UInt32(Double.random(in: 0...startup.typical) * 1_000_000))
-            }
-            StressHelper.killHard(helper)
-            try requireKilledBySIGKILL(helper, round: round, errors: scratch.file("stderr"))
+            try runCrashLoop(on: home, journal: journalURL, firstSequence: sequence, killed: round % 8 != 0 ? .amongWrites : .duringStartUp,
+                             round: round, startup: &startup, scratch: scratch)
 
             // Killed before it opened the journal, the helper wrote nothing at all.
             let written = FileManager.default.contents(atPath: journalURL.path) ?? Data()
@@ -58,25 +47,48 @@ final class CrashSafetyTests: XCTestCase {
         var startup = StartupTimes()
         for round in 0..<64 {
             let home = scratch.file("keychain-\(round)")
-            let journalURL = scratch.file("journal-\(round)")
-            let helper = try StressHelper.start(
-                ["crash-loop", "--keychain", home.path, "--journal", journalURL.path, "--first-sequence", "0"],
-                output: scratch.file("stdout"), errors: scratch.file("stderr"))
-            if round < 4 {   // learn how long creating a keychain takes here
-                let started = Date()
-                try waitForFirstAcknowledgement(journalURL, helper: helper, errors: scratch.file("stderr"))
-                startup.record(Date().timeIntervalSince(started))
-            } else {
-                usleep(UInt32(Double.random(in: 0...startup.typical) * 1_000_000))
-            }
-            StressHelper.killHard(helper)
-            try requireKilledBySIGKILL(helper, round: round, errors: scratch.file("stderr"))
-            let keychain = try Keychain(location: KeychainLocation(directory: home))
-            let report = try keychain.verify()
-            XCTAssertTrue(report.isClean, "round \(round): \(report.damagedItems) \(report.databaseProblems) \(report.stateProblem ?? "")")
+            // The first rounds learn how long creating a keychain takes here.
+            try runCrashLoop(on: home, journal: scratch.file("journal-\(round)"), firstSequence: 0,
+                             killed: round < 4 ? .afterFirstWrite : .duringStartUp, round: round, startup: &startup, scratch: scratch)
+            try assertVerifiesClean(Keychain(location: KeychainLocation(directory: home)), round: round)
             let leftovers = try FileManager.default.subpathsOfDirectory(atPath: home.path).filter { $0.contains(".tmp-") }
             XCTAssertEqual(leftovers, [], "round \(round): temporary files survived the next open")
         }
+    }
+
+    /// When a round's SIGKILL lands.
+    private enum KillMoment {
+        /// 0–25 ms after the first acknowledged write.
+        case amongWrites
+        /// Right after the first acknowledged write.
+        case afterFirstWrite
+        /// Anywhere from process start to the typical time of the first write.
+        case duringStartUp
+    }
+
+    /// Starts `keychain-stress crash-loop` on `home`, kills it with SIGKILL at `moment` (start-up
+    /// times learnt from rounds that wait for a write), and checks that the kill was ours.
+    private func runCrashLoop(on home: URL, journal: URL, firstSequence: Int, killed moment: KillMoment, round: Int,
+                              startup: inout StartupTimes, scratch: ScratchDirectory) throws {
+        let errors = scratch.file("stderr")
+        let helper = try StressHelper.start(
+            ["crash-loop", "--keychain", home.path, "--journal", journal.path, "--first-sequence", "\(firstSequence)"],
+            output: scratch.file("stdout"), errors: errors)
+        if moment == .duringStartUp {
+            usleep(UInt32(Double.random(in: 0...startup.typical) * 1_000_000))
+        } else {
+            let started = Date()
+            try waitForFirstAcknowledgement(journal, helper: helper, errors: errors)
+            startup.record(Date().timeIntervalSince(started))
+            if moment == .amongWrites { usleep(UInt32.random(in: 0...25_000)) }
+        }
+        StressHelper.killHard(helper)
+        try requireKilledBySIGKILL(helper, round: round, errors: errors)
+    }
+
+    private func assertVerifiesClean(_ keychain: Keychain, round: Int) throws {
+        let report = try keychain.verify()
+        XCTAssertTrue(report.isClean, "round \(round): \(report.damagedItems) \(report.databaseProblems) \(report.stateProblem ?? "")")
     }
 
     private func requireKilledBySIGKILL(_ helper: Process, round: Int, errors: URL) throws {
@@ -94,8 +106,7 @@ final class CrashSafetyTests: XCTestCase {
             return
         }
         let keychain = try Keychain(location: KeychainLocation(directory: home))
-        let report = try keychain.verify()
-        XCTAssertTrue(report.isClean, "round \(round): \(report.damagedItems) \(report.databaseProblems) \(report.stateProblem ?? "")")
+        try assertVerifiesClean(keychain, round: round)
         var stored: [String: Int] = [:]
         for item in try keychain.findAll(Query(.genericPassword, [.service: "crash"]), returning: [.attributes, .data]) {
             let key = try XCTUnwrap(item.attributes[.account]?.stringValue)

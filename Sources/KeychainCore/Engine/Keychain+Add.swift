@@ -14,14 +14,21 @@ extension Keychain {
     ///   `.invalidParameter` for bad attributes.
     @discardableResult
     public func add(_ item: NewItem, returning options: ReturnOptions = []) throws(KeychainError) -> FoundItem {
+        let prepared = try prepareForAdd(item, now: Date())
+        let stored = try write { db in try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db) }
+        logger.debug("added item", metadata: ["class": "\(item.itemClass.rawValue)"])
+        return result(stored, returning: options)
+    }
+
+    /// An item as ``insert(_:attributes:data:recordingState:_:)`` takes it.
+    typealias PreparedItem = (itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data)
+
+    /// Checks that `item` can be added on its own and fills in Apple's defaults (§1.4).
+    func prepareForAdd(_ item: NewItem, now: Date) throws(KeychainError) -> PreparedItem {
         guard item.itemClass.isStored else {
             throw KeychainError(.invalidParameter, "An identity cannot be added on its own: add its certificate and its private key (addIdentity(certificate:privateKey:)).")
         }
-        let attributes = try ItemAttributes.forNewItem(item, defaultAccessGroup: self.options.defaultAccessGroup, now: Date())
-        let data = item.data ?? Data()
-        let stored = try write { db in try self.insert(item.itemClass, attributes: attributes, data: data, db) }
-        logger.debug("added item", metadata: ["class": "\(item.itemClass.rawValue)"])
-        return result(stored, returning: options)
+        return (item.itemClass, try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now), item.data ?? Data())
     }
 
     /// Adds a certificate and its private key in one transaction; together they form an identity

@@ -25,14 +25,9 @@ extension Keychain {
     @discardableResult
     public func add(contentsOf items: [NewItem]) throws(KeychainError) -> Int {
         let now = Date()
-        var prepared: [(ItemClass, [AttributeKey: AttributeValue], Data)] = []
+        var prepared: [PreparedItem] = []
         prepared.reserveCapacity(items.count)
-        for item in items {
-            guard item.itemClass.isStored else {
-                throw KeychainError(.invalidParameter, "An identity cannot be added on its own: add its certificate and its private key (addIdentity(certificate:privateKey:)).")
-            }
-            prepared.append((item.itemClass, try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now), item.data ?? Data()))
-        }
+        for item in items { prepared.append(try prepareForAdd(item, now: now)) }
         guard !prepared.isEmpty else { return 0 }
         try write { db in
             var added: [[UInt8]] = []
