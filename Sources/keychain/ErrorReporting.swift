@@ -83,7 +83,7 @@ enum ExitStatus {
         switch code {
         case .itemNotFound: notFound
         case .duplicateItem, .duplicateKeychain: duplicate
-        case .authFailed: authFailed
+        case .authFailed, .userCanceled: authFailed
         case .interactionNotAllowed: locked
         case .integrityViolation: integrity
         case .keychainUnavailable, .invalidKeychain, .unsupportedVersion, .diskFull, .busy, .readOnly, .ioError, .noSuchKeychain: unavailable

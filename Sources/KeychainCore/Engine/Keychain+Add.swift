@@ -24,11 +24,19 @@ extension Keychain {
     typealias PreparedItem = (itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data)
 
     /// Checks that `item` can be added on its own and fills in Apple's defaults (§1.4).
-    func prepareForAdd(_ item: NewItem, now: Date) throws(KeychainError) -> PreparedItem {
+    /// Keys with the Secure Enclave token ID come only from ``generateTokenKey(_:attributes:policy:)``
+    /// (`allowingTokenKey`): such a key cannot be imported. An ``AccessPolicy`` is checked and
+    /// gets the authenticator's enrolment state.
+    func prepareForAdd(_ item: NewItem, now: Date, allowingTokenKey: Bool = false) throws(KeychainError) -> PreparedItem {
         guard item.itemClass.isStored else {
             throw KeychainError(.invalidParameter, "An identity cannot be added on its own: add its certificate and its private key (addIdentity(certificate:privateKey:)).")
         }
-        return (item.itemClass, try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now), item.data ?? Data())
+        let attributes = try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now)
+        let isTokenKey = item.itemClass == .key && attributes[.tokenID]?.stringValue == TokenKeys.tokenID
+        if isTokenKey && !allowingTokenKey {
+            throw KeychainError(.invalidParameter, "A key with kSecAttrTokenIDSecureEnclave is generated inside the keychain (SecKeyCreateRandomKey); existing key material cannot be imported into the token.")
+        }
+        return (item.itemClass, try sealingAccessPolicy(attributes, isTokenKey: isTokenKey), item.data ?? Data())
     }
 
     /// Adds a certificate and its private key in one transaction; together they form an identity

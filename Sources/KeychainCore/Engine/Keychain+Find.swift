@@ -13,18 +13,42 @@ extension Keychain {
     ///   `.noSuchClass` for a malformed query; `.interactionNotAllowed`, `.integrityViolation`.
     public func find(_ query: Query, returning options: ReturnOptions = [.attributes]) throws(KeychainError) -> [FoundItem] {
         let resolved = try ResolvedQuery(query)
-        let found = try read { db -> [FoundItem] in
+        // Rows are read and their attributes decrypted in one snapshot; user authentication and
+        // the data's decryption happen after it, so a prompt never holds a transaction open.
+        let candidates = try read { db -> [(item: OpenedItem, key: OpenedItem?)] in
             if resolved.itemClass == .identity {
                 return try self.matchingIdentities(resolved, limit: resolved.limit.rowLimit, db).map { pair in
-                    try self.identityResult(certificate: self.row(id: pair.certificate, db), key: self.row(id: pair.key, db), returning: options)
+                    (try self.open(self.row(id: pair.certificate, db), includingData: false),
+                     try self.open(self.row(id: pair.key, db), includingData: false))
                 }
             }
-            return try self.matchingRows(resolved, limit: resolved.limit.rowLimit, db).map { row in
-                self.result(try self.open(row, includingData: options.contains(.data)), returning: options)
+            return try self.matchingRows(resolved, limit: resolved.limit.rowLimit, db).map { (try self.open($0, includingData: false), nil) }
+        }
+        var found: [FoundItem] = []
+        for var (item, key) in candidates {
+            if options.contains(.data) {
+                guard try revealData(of: &item, authentication: resolved.authentication) else { continue }
             }
+            found.append(key.map { identityResult(certificate: item, key: $0, returning: options) } ?? result(item, returning: options))
         }
         guard !found.isEmpty else { throw .itemNotFound() }
         return found
+    }
+
+    /// Decrypts an opened item's data after the authentication its ``AccessPolicy`` asks for.
+    /// A key generated inside the keychain reveals no data (empty), whatever is asked.
+    /// Returns false when the item is left out (``AuthenticationOptions/Interaction/skip``).
+    func revealData(of item: inout OpenedItem, authentication: AuthenticationOptions) throws(KeychainError) -> Bool {
+        if item.isTokenKey {
+            item.data = Data()
+            return true
+        }
+        if let policy = item.accessPolicy, policy.guardsData {
+            guard try authorize(policy, operation: "data", options: authentication) else { return false }
+        }
+        let classKeys = try keys.classKeys(for: item.row.accessibility)
+        item.data = try ItemCipher.openSecret(item.row.sealed, binding: item.row.binding(vaultID: keys.header.vaultID), keys: classKeys)
+        return true
     }
 
     /// Finds every match like ``find(_:returning:)``, but returns an empty array instead of
@@ -45,15 +69,13 @@ extension Keychain {
     }
 
     /// An identity: the certificate's attributes over the key's, the certificate's data.
-    private func identityResult(certificate: ItemRow, key: ItemRow, returning options: ReturnOptions) throws -> FoundItem {
-        let openedCertificate = try open(certificate, includingData: options.contains(.data))
-        let openedKey = try open(key, includingData: false)
-        let attributes = openedKey.attributes.merging(openedCertificate.attributes) { _, certificateValue in certificateValue }
+    private func identityResult(certificate: OpenedItem, key: OpenedItem, returning options: ReturnOptions) -> FoundItem {
+        let attributes = key.attributes.merging(certificate.attributes) { _, certificateValue in certificateValue }
         return FoundItem(
             itemClass: .identity,
-            persistentReference: PersistentReference(itemClass: .identity, uuid: certificate.itemID),
+            persistentReference: PersistentReference(itemClass: .identity, uuid: certificate.row.itemID),
             attributes: Self.returnedAttributes(attributes, options: options),
-            data: options.contains(.data) ? (openedCertificate.data ?? Data()) : nil,
-            identityComponents: IdentityComponents(certificate: certificate.persistentReference, privateKey: key.persistentReference))
+            data: options.contains(.data) ? (certificate.data ?? Data()) : nil,
+            identityComponents: IdentityComponents(certificate: certificate.row.persistentReference, privateKey: key.row.persistentReference))
     }
 }

@@ -8,6 +8,12 @@ extension Keychain {
         var row: ItemRow
         var attributes: [AttributeKey: AttributeValue]
         var data: Data?
+
+        /// The item's access-control policy, if it has one.
+        var accessPolicy: AccessPolicy? { attributes[.accessControl]?.dataValue.flatMap(AccessPolicy.init(encoded:)) }
+
+        /// Whether the item is a private key generated inside the keychain, whose data never leaves it.
+        var isTokenKey: Bool { row.itemClass == .key && attributes[.tokenID]?.stringValue == TokenKeys.tokenID }
     }
 
     /// The rows of stored items a query matches, in insertion order.

@@ -16,6 +16,7 @@ extension Keychain {
         var resolved = try ResolvedQuery(query)
         resolved.limit = .all
         let changed = try ItemAttributes.coerce(changes.attributes, for: resolved.itemClass)
+        if changed[.accessControl] != nil { try authorizePolicyChange(resolved) }
         let count = try write { db -> Int in
             let rows = try self.rowsToChange(resolved, db)
             if rows.isEmpty { throw KeychainError.itemNotFound() }
@@ -25,13 +26,34 @@ extension Keychain {
                 let ownChanges = changed.filter { ItemSchema.of(row.itemClass).accepts($0.key) }
                 // An identity's data is its certificate's; its private key keeps its own.
                 let newData = resolved.itemClass == .identity && row.itemClass == .key ? nil : changes.data
-                try self.rewrite(current, attributes: ItemAttributes.applying(ownChanges, to: current.attributes, itemClass: row.itemClass, now: now),
-                                 data: newData ?? current.data ?? Data(), db)
+                var updated = try ItemAttributes.applying(ownChanges, to: current.attributes, itemClass: row.itemClass, now: now)
+                let staysTokenKey = row.itemClass == .key && updated[.tokenID]?.stringValue == TokenKeys.tokenID
+                if current.isTokenKey != staysTokenKey || (current.isTokenKey && newData != nil) {
+                    throw KeychainError(.invalidParameter, "A key generated inside the keychain keeps its token ID and key material; neither can be changed, and no key can be moved into the token.")
+                }
+                if ownChanges[.accessControl] != nil {
+                    updated = try self.sealingAccessPolicy(updated, isTokenKey: current.isTokenKey)
+                } else if current.accessPolicy?.requiresAuthentication == true, updated[.synchronizable]?.numberValue == 1 {
+                    throw KeychainError(.invalidParameter, "Items with access-control constraints cannot be synchronizable.")
+                }
+                try self.rewrite(current, attributes: updated, data: newData ?? current.data ?? Data(), db)
             }
             return rows.count
         }
         logger.debug("updated items", metadata: ["class": "\(resolved.itemClass.rawValue)", "count": "\(count)"])
         return count
+    }
+
+    /// Changing an item's access control needs the authentication its current policy asks for
+    /// (otherwise removing the policy would bypass it). Runs before the write transaction, so a
+    /// prompt never holds the database.
+    private func authorizePolicyChange(_ query: ResolvedQuery) throws(KeychainError) {
+        let policies = try read { db in try self.rowsToChange(query, db).compactMap { try self.open($0, includingData: false).accessPolicy } }
+        for policy in Set(policies) where policy.requiresAuthentication {
+            guard try authorize(policy, operation: "access control", options: query.authentication) else {
+                throw KeychainError(.interactionNotAllowed, "Changing the item's access control needs user authentication.")
+            }
+        }
     }
 
     /// Every stored row an update or delete affects: the items themselves, or both halves of identities.

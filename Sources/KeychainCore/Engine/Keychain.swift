@@ -28,6 +28,8 @@ public final class Keychain: Sendable {
 
     let database: DatabasePool
     let keys: KeyStore
+    /// The ``authenticator``.
+    let authenticatorSlot = Locked<(any Authenticator)?>(nil)
     let logger = Logger(label: "SecureStorage.KeychainCore")
 
     /// Opens (creating if needed) the keychain at `location`.

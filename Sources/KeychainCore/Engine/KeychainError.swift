@@ -20,6 +20,8 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
         case interactionNotAllowed
         /// Wrong passphrase, or a passcode-set item without a passphrase (`errSecAuthFailed`, -25293).
         case authFailed
+        /// The user cancelled an authentication (`errSecUserCanceled`, -128).
+        case userCanceled
         /// A malformed query, attribute value or argument (`errSecParam`, -50).
         case invalidParameter
         /// The attribute does not exist for the item's class (`errSecNoSuchAttr`, -25303).
@@ -64,6 +66,7 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
             case .duplicateItem: -25299
             case .interactionNotAllowed: -25308
             case .authFailed: -25293
+            case .userCanceled: -128
             case .invalidParameter: -50
             case .noSuchAttribute: -25303
             case .noSuchClass: -25306

@@ -8,6 +8,7 @@ struct ResolvedQuery {
     var accessGroups: [String]?
     var limit: MatchLimit
     var persistentReference: PersistentReference?
+    var authentication: AuthenticationOptions
 
     init(_ query: Query) throws(KeychainError) {
         if let reference = query.persistentReference {
@@ -29,6 +30,7 @@ struct ResolvedQuery {
         accessGroups = query.accessGroups
         limit = query.limit
         persistentReference = query.persistentReference
+        authentication = query.authentication
         if case .count(let count) = limit, count < 1 {
             throw KeychainError(.invalidParameter, "A match limit must be at least 1 (got \(count)).")
         }

@@ -33,6 +33,9 @@ extension AttributeKey {
     public static let syncViewHint: AttributeKey = "vwht"
     /// `kSecAttrTokenID`. Part of every primary key.
     public static let tokenID: AttributeKey = "tkid"
+    /// `kSecAttrAccessControl` (`"accc"`): the item's ``AccessPolicy``, stored encrypted with its
+    /// metadata (set it with ``NewItem/protected(by:)``, read it with ``FoundItem/accessPolicy``).
+    public static let accessControl: AttributeKey = "accc"
     /// `kSecAttrMultiUser` (internal): the user the item belongs to. Part of every primary key.
     public static let multiUser: AttributeKey = "musr"
     /// `kSecAttrSharingGroup`. Part of every primary key.

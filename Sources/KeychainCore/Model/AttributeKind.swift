@@ -21,7 +21,7 @@ public enum AttributeKind: Sendable, Hashable {
         case "agrp", "vwht", "tkid", "ggrp": .string
         case "pdmn": .accessibility
         case "cdat", "mdat", "sdat", "edat": .date
-        case "subj", "issr", "slnr", "skid", "pkhh", "klbl", "sha1": .data
+        case "subj", "issr", "slnr", "skid", "pkhh", "klbl", "sha1", "accc": .data
         case "sync", "tomb", "crtr", "type", "scrp", "invi", "nega", "cusi", "ptcl", "port",
              "ctyp", "cenc", "kcls", "bsiz", "esiz", "perm", "priv", "modi", "sens", "asen",
              "extr", "next", "encr", "decr", "drve", "sign", "vrfy", "snrc", "vyrc", "wrap", "unwp":

@@ -30,7 +30,7 @@ public struct ItemSchema: Sendable {
 
     private static let common: Set<AttributeKey> = [
         .accessGroup, .synchronizable, .syncViewHint, .tokenID, .multiUser, .sharingGroup,
-        .accessible, .creationDate, .modificationDate, .label, .sha1, .tombstone,
+        .accessible, .accessControl, .creationDate, .modificationDate, .label, .sha1, .tombstone,
     ]
     private static let commonPrimaryKey: [AttributeKey] = [
         .accessGroup, .synchronizable, .syncViewHint, .tokenID, .multiUser, .sharingGroup,

@@ -21,6 +21,8 @@ public struct Query: Sendable, Hashable {
     public var limit: MatchLimit
     /// A lookup of one item by its persistent reference. It skips the synchronizable filter.
     public var persistentReference: PersistentReference?
+    /// How the call may authenticate the user for items whose ``AccessPolicy`` requires it.
+    public var authentication = AuthenticationOptions()
 
     /// Creates a query for items of a class.
     public init(

@@ -1,0 +1,115 @@
+import Crypto
+import Foundation
+
+/// Keys generated inside the keychain ("token keys", Apple's Secure Enclave keys off Apple
+/// platforms): the private scalar is created here, stored as the secret half of a key item
+/// bound to this device, used here, and never returned in any form.
+public enum TokenKeys {
+    /// The token ID of such keys: `kSecAttrTokenIDSecureEnclave`.
+    public static let tokenID = "com.apple.setoken"
+    /// `kSecAttrKeyTypeECSECPrimeRandom`.
+    public static let ecKeyType: Int64 = 73
+}
+
+extension Keychain {
+    /// Generates a private EC key inside the keychain and stores it as a permanent key item.
+    ///
+    /// The item gets the key attributes Apple gives a Secure Enclave key: class private (`kcls`
+    /// 1), type 73, the curve's size, application label = SHA-1 of the X9.63 public key, token
+    /// ID `com.apple.setoken`, permanent, sensitive, not extractable, usable to sign, derive and
+    /// decrypt. `attributes` may add an application tag, label, access group and a
+    /// `ThisDeviceOnly` accessibility (default `whenUnlockedThisDeviceOnly`); `policy` may guard
+    /// its use (``AccessPolicy/Flags/privateKeyUsage``).
+    ///
+    /// ```swift
+    /// let key = try keychain.generateTokenKey(.p256, attributes: [.applicationTag: .data(Data("com.acme.signing".utf8))])
+    /// let signature = try keychain.signWithTokenKey(key.persistentReference, digest: Data(SHA256.hash(data: message)))
+    /// ```
+    ///
+    /// - Returns: the stored item with its attributes.
+    /// - Throws: `.duplicateItem` when an identical key item exists, `.invalidParameter` for an
+    ///   accessibility that is not `ThisDeviceOnly` or attributes a key cannot have.
+    @discardableResult
+    public func generateTokenKey(_ curve: EllipticCurve, attributes: [AttributeKey: AttributeValue] = [:],
+                                 policy: AccessPolicy? = nil) throws(KeychainError) -> FoundItem {
+        guard curve != .p521 else {
+            throw KeychainError(.invalidParameter, "Keys generated inside the keychain are P-256 or P-384 (the Secure Enclave's P-256 and its larger sibling).")
+        }
+        let material = ECPrivateKeyMaterial.generate(curve)
+        let publicKey: Data
+        do { publicKey = try material.publicKeyX963() } catch { throw KeychainError(.invalidParameter, "EC key generation failed.") }
+        var item = NewItem(.key, attributes: attributes, data: material.scalar)
+        if let policy { item = item.protected(by: policy) }
+        if let accessibility = item.accessibility, !accessibility.isThisDeviceOnly {
+            throw KeychainError(.invalidParameter, "A key generated inside the keychain never leaves this device: give a …ThisDeviceOnly accessibility (\(accessibility.rawValue) would let it into backups).")
+        }
+        let fixed: [AttributeKey: AttributeValue] = [
+            .keyClass: 1, .type: .number(TokenKeys.ecKeyType), .keySizeInBits: .number(Int64(curve.rawValue)),
+            .effectiveKeySize: .number(Int64(curve.rawValue)), .applicationLabel: .data(Data(Insecure.SHA1.hash(data: publicKey))),
+            .tokenID: .string(TokenKeys.tokenID), .isPermanent: 1, .isPrivate: 1, .isModifiable: 1, .isSensitive: 1,
+            .wasAlwaysSensitive: 1, .isExtractable: 0, .wasNeverExtractable: 1, .canSign: 1, .canDerive: 1, .canDecrypt: 1,
+            .canEncrypt: 0, .canVerify: 0, .canWrap: 0, .canUnwrap: 0, .canSignRecover: 0, .canVerifyRecover: 0,
+        ]
+        item.attributes.merge(fixed) { _, generated in generated }
+        item.attributes[.accessible] = item.attributes[.accessible] ?? .string(Accessibility.whenUnlockedThisDeviceOnly.rawValue)
+        let prepared = try prepareForAdd(item, now: Date(), allowingTokenKey: true)
+        let stored = try write { db in try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db) }
+        logger.debug("generated a key inside the keychain", metadata: ["bits": "\(curve.rawValue)"])
+        return result(stored, returning: [.attributes, .persistentReference])
+    }
+
+    /// The X9.63 public key (`04 ‖ X ‖ Y`) of a key generated inside the keychain. Needs no
+    /// authentication.
+    /// - Throws: `.itemNotFound`, `.invalidParameter` when the item is not such a key,
+    ///   `.interactionNotAllowed` when its class is locked.
+    public func tokenKeyPublicKey(_ reference: PersistentReference) throws(KeychainError) -> Data {
+        let material = try tokenKeyMaterial(reference, operation: nil, authentication: AuthenticationOptions())
+        do { return try material.publicKeyX963() } catch { throw .tampered("a stored private key is not a valid EC key") }
+    }
+
+    /// Signs a digest with a key generated inside the keychain (ECDSA, DER-encoded X9.62
+    /// signature), after the authentication its ``AccessPolicy`` asks for.
+    /// - Throws: as ``tokenKeyPublicKey(_:)``, plus `.userCanceled`, `.authFailed` and
+    ///   `.interactionNotAllowed` from authentication.
+    public func signWithTokenKey(_ reference: PersistentReference, digest: Data,
+                                 authentication: AuthenticationOptions = AuthenticationOptions()) throws(KeychainError) -> Data {
+        try tokenKeyMaterial(reference, operation: "private key", authentication: authentication).signature(forDigest: digest)
+    }
+
+    /// The raw ECDH shared secret of a key generated inside the keychain and a peer's X9.63
+    /// public key, after the authentication its ``AccessPolicy`` asks for.
+    public func keyAgreementWithTokenKey(_ reference: PersistentReference, peerPublicKey: Data,
+                                         authentication: AuthenticationOptions = AuthenticationOptions()) throws(KeychainError) -> Data {
+        try tokenKeyMaterial(reference, operation: "private key", authentication: authentication).sharedSecret(withPeerX963: peerPublicKey)
+    }
+
+    /// Loads a token key's scalar; with an operation, authenticates its use first.
+    private func tokenKeyMaterial(_ reference: PersistentReference, operation: String?,
+                                  authentication: AuthenticationOptions) throws(KeychainError) -> ECPrivateKeyMaterial {
+        guard reference.itemClass == .key else {
+            throw KeychainError(.invalidParameter, "The reference names a \(reference.itemClass.rawValue) item, not a key.")
+        }
+        var item = try read { db -> OpenedItem in
+            guard let row = try self.matchingRows(ResolvedQuery(Query(persistentReference: reference)), limit: 1, db).first else {
+                throw KeychainError.itemNotFound()
+            }
+            return try self.open(row, includingData: false)
+        }
+        guard item.isTokenKey, let bits = item.attributes[.keySizeInBits]?.numberValue,
+              let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
+            throw KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
+        }
+        if operation != nil, let policy = item.accessPolicy, policy.guardsKeyUsage {
+            guard try authorize(policy, operation: "private key", options: authentication) else {
+                throw KeychainError(.interactionNotAllowed, "Using the key needs user authentication, which the call skips.")
+            }
+        }
+        let classKeys = try keys.classKeys(for: item.row.accessibility)
+        item.data = try ItemCipher.openSecret(item.row.sealed, binding: item.row.binding(vaultID: keys.header.vaultID), keys: classKeys)
+        do {
+            return try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data())
+        } catch {
+            throw .tampered("a stored private key is not a valid EC key")
+        }
+    }
+}
