@@ -77,6 +77,19 @@ public final class SecAccessControl: Hashable, CustomStringConvertible, @uncheck
     }
 }
 
+extension SecAccessControl {
+    /// The engine's policy for these flags, or `nil` when they ask for no authentication.
+    var accessPolicy: AccessPolicy? {
+        guard requiresAuthentication || flags.contains(.privateKeyUsage) else { return nil }
+        return try? AccessPolicy(flags: AccessPolicy.Flags(rawValue: UInt32(truncatingIfNeeded: flags.rawValue)))
+    }
+
+    /// The access control of a stored item: its accessibility and its policy's flags.
+    convenience init(accessibility: Accessibility, policy: AccessPolicy?) {
+        self.init(accessibility: accessibility, flags: SecAccessControlCreateFlags(rawValue: CFOptionFlags(policy?.flags.rawValue ?? 0)))
+    }
+}
+
 /// Creates an access-control object, validating as Apple does (§7): `protection` must be a
 /// `kSecAttrAccessible…` constant; `.or` with `.and`, `.biometryAny` with `.biometryCurrentSet`,
 /// and `.userPresence` with anything but `.applicationPassword`/`.privateKeyUsage` are `errSecParam`.

@@ -29,6 +29,10 @@ struct SecItemDictionary {
     var persistentReference: PersistentReference?
     var authenticationUI: String?
     var hasAuthenticationContext = false
+    /// `kSecUseAuthenticationContext`'s context.
+    var authenticationContext: AuthenticationContext?
+    /// `kSecUseOperationPrompt`.
+    var operationPrompt: String?
     var hasCredentialReference = false
     var useItemList = false
 
@@ -179,6 +183,13 @@ struct SecItemDictionary {
             if flag { authenticationUI = authenticationUI ?? "u_AuthUIF" }
         case "u_AuthCtx":
             hasAuthenticationContext = true
+            guard let context = value as? AuthenticationContext else {
+                return fail(SecItemStatus.parameter("kSecUseAuthenticationContext must be an LAContext (AuthenticationContext)."))
+            }
+            authenticationContext = context
+        case "u_OpPrompt":
+            guard let prompt = SecValue.string(value) else { return fail(SecItemStatus.parameter("kSecUseOperationPrompt must be a string.")) }
+            operationPrompt = prompt
         case "u_CredRef":
             hasCredentialReference = true
         case "u_ItemList":
@@ -239,6 +250,17 @@ struct SecItemDictionary {
         if returnData { options.insert(.data) }
         if returnAttributes || returnRef { options.insert(.attributes) }
         return options
+    }
+
+    /// How the engine may authenticate the user: the context, `kSecUseAuthenticationUI`
+    /// (`kSecUseNoAuthenticationUI` counts as Fail) and the prompt.
+    var authenticationOptions: AuthenticationOptions {
+        let interaction: AuthenticationOptions.Interaction = switch authenticationUI {
+        case "u_AuthUIF": .fail
+        case "u_AuthUIS": .skip
+        default: .allow
+        }
+        return AuthenticationOptions(context: authenticationContext, interaction: interaction, reason: operationPrompt ?? "")
     }
 
     /// Whether the dictionary names attributes next to a persistent reference (which some
