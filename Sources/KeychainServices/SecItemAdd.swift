@@ -17,7 +17,6 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
     SecItemStatus.run("SecItemAdd") { () throws(KeychainError) in
         let request = SecItemDictionary(attributes)
         try request.checkClientRules(allowsSkip: false)
-        try SecItemQueryBuilder.requireSupported(request.accessControl)
         if request.accessControl?.requiresAuthentication == true, request.synchronizable == .value(true) {
             throw SecItemStatus.parameter("Items with access-control constraints cannot be synchronizable.")
         }
@@ -41,7 +40,10 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
         }
         var attributes = request.attributes
         attributes[.accessGroup] = .string(group)
-        if let control = request.accessControl { attributes[.accessible] = .string(control.accessibility.rawValue) }
+        if let control = request.accessControl {
+            attributes[.accessible] = .string(control.accessibility.rawValue)
+            if let policy = control.accessPolicy { attributes[.accessControl] = policy.attributeValue }
+        }
         if case .value(let flag) = request.synchronizable { attributes[.synchronizable] = .bool(flag) }
         let keychain = try SecItemEnvironment.keychain()
         let added = try keychain.add(NewItem(itemClass, attributes: attributes, data: request.valueData), returning: request.returnOptions)

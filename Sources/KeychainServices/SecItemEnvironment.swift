@@ -28,6 +28,7 @@ public enum SecItemEnvironment {
     private struct State: Sendable {
         var keychain: Keychain?
         var identity: ApplicationIdentity?
+        var authenticator: (any Authenticator)?
     }
 
     private static let state = Mutex(State())
@@ -45,6 +46,23 @@ public enum SecItemEnvironment {
             }
         }
         set { state.withLock { $0.identity = newValue } }
+    }
+
+    /// Who authenticates the user for items with `kSecAttrAccessControl` constraints — what
+    /// Face ID, Touch ID and the passcode do on Apple platforms (README "Access control").
+    /// Setting it applies to the keychain in use and to the default keychain when it is opened.
+    ///
+    /// ```swift
+    /// SecItemEnvironment.authenticator = try PINAuthenticator(directory: appSupport) { request in askUserForPIN(request.reason) }
+    /// ```
+    public static var authenticator: (any Authenticator)? {
+        get { state.withLock { $0.authenticator } }
+        set {
+            state.withLock { state in
+                state.authenticator = newValue
+                state.keychain?.authenticator = newValue
+            }
+        }
     }
 
     /// Makes every SecItem call use `keychain`; `nil` returns to the default keychain.
@@ -68,6 +86,7 @@ public enum SecItemEnvironment {
         try state.withLock { (state: inout State) throws(KeychainError) -> Keychain in
             if let keychain = state.keychain { return keychain }
             let keychain = try Keychain(location: .default)
+            if let authenticator = state.authenticator { keychain.authenticator = authenticator }
             state.keychain = keychain
             return keychain
         }

@@ -13,6 +13,7 @@ enum SecItemQueryBuilder {
             throw SecItemStatus.parameter("kSecValueRef needs SecKey/SecCertificate/SecIdentity objects, which this platform does not provide yet.")
         }
         var query = Query(itemClass, attributes(request), accessGroups: groups, limit: request.matchLimit ?? .one)
+        query.authentication = request.authenticationOptions
         if let reference = request.persistentReference {
             query.persistentReference = reference
             query.itemClass = request.itemClass
@@ -33,12 +34,6 @@ enum SecItemQueryBuilder {
         attributes[.accessGroup] = nil
         if let control = request.accessControl { attributes[.accessible] = .string(control.accessibility.rawValue) }
         return attributes
-    }
-
-    /// Refuses access-control constraints this platform cannot evaluate (no biometry or passcode prompt).
-    static func requireSupported(_ control: SecAccessControl?) throws(KeychainError) {
-        guard let control, control.requiresAuthentication else { return }
-        throw KeychainError(.unimplemented, "Access-control constraints (\(control)) need user authentication (biometry, passcode), which is not available on this platform yet. Use an accessibility without constraints.")
     }
 }
 #endif

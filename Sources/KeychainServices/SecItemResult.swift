@@ -41,7 +41,7 @@ enum SecItemResult {
             dictionary[NSString(string: key.rawValue)] = SecValue.object(value)
         }
         if let accessibility = item.accessibility {
-            dictionary[NSString(string: "accc")] = SecAccessControl(accessibility: accessibility, flags: [])
+            dictionary[NSString(string: "accc")] = SecAccessControl(accessibility: accessibility, policy: item.accessPolicy)
         }
         if includingClass { dictionary[NSString(string: "class")] = NSString(string: item.itemClass.rawValue) }
         return dictionary

@@ -15,7 +15,6 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         let request = SecItemDictionary(query)
         try request.checkClientRules(allowsSkip: false)
         let changes = SecItemChanges(attributesToUpdate)
-        try SecItemQueryBuilder.requireSupported(changes.accessControl)
         if changes.accessControl?.requiresAuthentication == true && (request.synchronizable == .value(true) || changes.synchronizable == true) {
             throw SecItemStatus.parameter("Items with access-control constraints cannot be synchronizable.")
         }
@@ -34,7 +33,10 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         if changes.accessControl != nil, itemChanges.attributes[.accessible] != nil {
             throw SecItemStatus.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both.")
         }
-        if let control = changes.accessControl { itemChanges.attributes[.accessible] = .string(control.accessibility.rawValue) }
+        if let control = changes.accessControl {
+            itemChanges.attributes[.accessible] = .string(control.accessibility.rawValue)
+            itemChanges.attributes[.accessControl] = (control.accessPolicy ?? (try? AccessPolicy(flags: [])))?.attributeValue
+        }
         var engineQuery = try SecItemQueryBuilder.query(request, groups: groups)
         engineQuery.limit = .all
         try SecItemEnvironment.keychain().update(engineQuery, with: itemChanges)

@@ -103,6 +103,9 @@ public struct AccessPolicy: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Stored form (attribute `accc`)
 
+    /// The value stored under ``AttributeKey/accessControl`` (for ``ItemChanges``).
+    public var attributeValue: AttributeValue { .data(encoded) }
+
     private static let encodingVersion: UInt8 = 1
 
     /// The bytes stored in the item's metadata: version, flags (big-endian), enrolment state.

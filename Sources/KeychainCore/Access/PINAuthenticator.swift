@@ -1,0 +1,156 @@
+import Foundation
+
+/// A built-in ``Authenticator`` that stands in for the device passcode: it asks the app for a
+/// PIN (or passphrase) and checks it against a verifier stored with scrypt, with a limit of free
+/// attempts and growing waiting times after that (``PINAttemptPolicy``).
+///
+/// ```swift
+/// let keychain = try Keychain()
+/// let pin = try PINAuthenticator(keychain: keychain.location) { request in
+///     readPIN(prompt: request.reason)            // nil when the user cancels
+/// }
+/// if !pin.isPINSet { try pin.setPIN("482916") }
+/// keychain.authenticator = pin
+/// ```
+///
+/// It offers ``AuthenticationMethod/passcode`` only, and has no biometry, so items protected by
+/// `biometryAny` or `biometryCurrentSet` stay unreadable with it; `userPresence` and
+/// `devicePasscode` items work. The PIN file (0600) lives next to the device key, outside the data
+/// directory. Its failure count protects against guessing through this library; someone who can
+/// write the file as the same user can reset it (README "Access control").
+public final class PINAuthenticator: Authenticator {
+    /// Asks the user for the PIN; returns `nil` when the user cancels.
+    public typealias Prompt = @Sendable (AuthenticationRequest) -> String?
+
+    /// The PIN file.
+    public let fileURL: URL
+    /// The KDF cost for new PINs.
+    public let parameters: ScryptParameters
+    /// The attempt limits.
+    public let attemptPolicy: PINAttemptPolicy
+    private let prompt: Prompt
+    private let now: @Sendable () -> Date
+
+    /// Creates an authenticator whose PIN file is `fileURL`.
+    /// - Parameters:
+    ///   - parameters: scrypt cost for new PINs (default: the passphrase floor, N = 2^17, r = 8).
+    ///   - attemptPolicy: free attempts and waiting times.
+    ///   - clock: the time source (tests move it).
+    ///   - prompt: asks the user for the PIN.
+    public init(fileURL: URL, parameters: ScryptParameters = .floor, attemptPolicy: PINAttemptPolicy = PINAttemptPolicy(),
+                clock: @escaping @Sendable () -> Date = { Date() }, prompt: @escaping Prompt) throws(KeychainError) {
+        self.fileURL = fileURL
+        self.parameters = parameters
+        self.attemptPolicy = attemptPolicy
+        self.prompt = prompt
+        now = clock
+        try PlatformIO.makePrivateDirectory(fileURL.deletingLastPathComponent())
+        try FilePermissions.requirePrivate(fileURL.path, role: "PIN file")
+    }
+
+    /// Creates an authenticator whose PIN file sits next to the keychain's device key
+    /// (`state/authenticator/pin`).
+    public convenience init(keychain location: KeychainLocation, parameters: ScryptParameters = .floor,
+                            attemptPolicy: PINAttemptPolicy = PINAttemptPolicy(),
+                            clock: @escaping @Sendable () -> Date = { Date() }, prompt: @escaping Prompt) throws(KeychainError) {
+        let url = location.deviceKeyURL.deletingLastPathComponent().appendingPathComponent("authenticator/pin")
+        try self.init(fileURL: url, parameters: parameters, attemptPolicy: attemptPolicy, clock: clock, prompt: prompt)
+    }
+
+    // MARK: - Authenticator
+
+    /// ``AuthenticationMethod/passcode`` once a PIN is set; nothing before.
+    public var availableMethods: Set<AuthenticationMethod> { isPINSet ? [.passcode] : [] }
+
+    /// Always `nil`: a PIN is not biometry.
+    public var enrollmentState: Data? { nil }
+
+    /// Prompts for the PIN and checks it. A locked-out PIN fails without prompting; a wrong one
+    /// counts as a failure; an empty answer cancels.
+    public func authenticate(_ request: AuthenticationRequest) -> AuthenticationOutcome {
+        guard request.allowedMethods.contains(.passcode), isPINSet, (try? remainingLockout()) == 0 else { return .failed }
+        guard let pin = prompt(request), !pin.isEmpty else { return .canceled }
+        return (try? verify(pin)) == true ? .authenticated(.passcode) : .failed
+    }
+
+    // MARK: - Managing the PIN
+
+    /// Whether a PIN has been set.
+    public var isPINSet: Bool { PlatformIO.fileExists(fileURL.path) }
+
+    /// Sets the PIN. Changing an existing PIN needs the current one (checked like any attempt).
+    /// - Throws: `.authFailed` when `current` is wrong, missing or locked out;
+    ///   `.invalidParameter` for an empty PIN.
+    public func setPIN(_ pin: String, current: String? = nil) throws(KeychainError) {
+        guard !pin.isEmpty else { throw KeychainError(.invalidParameter, "A PIN cannot be empty.") }
+        if isPINSet {
+            guard let current, try verify(current) else {
+                throw KeychainError(.authFailed, "Changing the PIN needs the current PIN.")
+            }
+        }
+        let record = try PINVerifierRecord(pin: pin, parameters: parameters)
+        try locked { () throws(KeychainError) in try self.store(record) }
+    }
+
+    /// Checks a PIN, counting failures.
+    /// - Returns: whether it is the PIN.
+    /// - Throws: `.authFailed` while locked out after too many failures (the message says how
+    ///   long), or when no PIN is set.
+    public func verify(_ pin: String) throws(KeychainError) -> Bool {
+        try locked { () throws(KeychainError) -> Bool in
+            var record = try self.load()
+            let wait = self.lockout(of: record)
+            if wait > 0 {
+                throw KeychainError(.authFailed, "Too many wrong PINs: try again in \(Int(wait.rounded(.up))) s.")
+            }
+            if try record.matches(pin) {
+                if record.failures != 0 {
+                    record.failures = 0
+                    record.lastFailure = nil
+                    try self.store(record)
+                }
+                return true
+            }
+            record.failures += 1
+            record.lastFailure = self.now()
+            try self.store(record)
+            return false
+        }
+    }
+
+    /// Seconds until the next attempt is allowed (0 when one is allowed now).
+    public func remainingLockout() throws(KeychainError) -> TimeInterval {
+        try locked { () throws(KeychainError) in self.lockout(of: try self.load()) }
+    }
+
+    /// Consecutive wrong PINs since the last correct one.
+    public func failedAttempts() throws(KeychainError) -> Int {
+        try locked { () throws(KeychainError) in try self.load().failures }
+    }
+
+    // MARK: - File
+
+    private func lockout(of record: PINVerifierRecord) -> TimeInterval {
+        let delay = attemptPolicy.delay(afterFailures: record.failures)
+        guard delay > 0, let last = record.lastFailure else { return 0 }
+        // A clock set back does not shorten the wait: time before the last failure counts as none.
+        let elapsed = max(0, now().timeIntervalSince(last))
+        return max(0, delay - elapsed)
+    }
+
+    private func locked<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
+        try PlatformIO.withExclusiveLock(onDirectory: fileURL.deletingLastPathComponent(), body)
+    }
+
+    private func load() throws(KeychainError) -> PINVerifierRecord {
+        guard isPINSet else { throw KeychainError(.authFailed, "No PIN is set; set one with setPIN(_:).") }
+        try FilePermissions.requirePrivate(fileURL.path, role: "PIN file")
+        return try PINVerifierRecord(encoded: PlatformIO.readFile(fileURL.path), path: fileURL.path)
+    }
+
+    private func store(_ record: PINVerifierRecord) throws(KeychainError) {
+        let writer = try PrivateFileWriter(path: fileURL.path)
+        try writer.write(record.encoded)
+        try writer.commit(replacingExisting: true)
+    }
+}
