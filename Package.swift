@@ -63,8 +63,9 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/KeychainBenchmarks"
         ),
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore"]),
+        .target(name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"),
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "AuthenticationTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport"]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
@@ -79,6 +80,6 @@ let package = Package(
         .target(name: "StressSupport", dependencies: ["KeychainCore"], path: "Tests/StressSupport"),
         .executableTarget(name: "keychain-stress", dependencies: ["KeychainCore", "StressSupport"], path: "Tests/StressHelper"),
         .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport"]),
-        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

@@ -70,6 +70,32 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         try write(value, for: key, sensitivity: sensitivity, insertOnly: false)
     }
 
+    /// Stores `value` so that reading it needs the user: biometry or the device passcode on
+    /// Apple platforms (`kSecAccessControlUserPresence`); elsewhere the keychain's
+    /// ``KeychainServices/SecItemEnvironment/authenticator`` (README "Access control").
+    /// Replacing the value later keeps that requirement; writing never prompts.
+    ///
+    /// ```swift
+    /// try storage.storeSecret(recoveryCode, for: "recovery", requireUserPresence: true)
+    /// let code = try storage.readSecret(for: "recovery")   // prompts; .userCanceled if dismissed
+    /// ```
+    ///
+    /// With `requireUserPresence` false it is ``store(_:for:sensitivity:)``.
+    public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool) throws(SecureStorageError) {
+        try write(value, for: key, sensitivity: sensitivity, insertOnly: false, requireUserPresence: requireUserPresence)
+    }
+
+    /// ``store(_:for:sensitivity:requireUserPresence:)`` for raw bytes.
+    public func storeSecret(_ data: Data, for key: String, sensitivity: Sensitivity? = nil, requireUserPresence: Bool) throws(SecureStorageError) {
+        try store(StoredValue(data: data, kind: .data), for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
+    }
+
+    /// ``store(_:for:sensitivity:requireUserPresence:)`` for any `Encodable` value (strings as UTF-8).
+    public func set<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil,
+                                      requireUserPresence: Bool) throws(SecureStorageError) {
+        try store(Self.encode(value), for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
+    }
+
     /// Stores `value` only if nothing is stored under `key` yet.
     public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
         try write(value, for: key, sensitivity: sensitivity, insertOnly: true)
@@ -150,9 +176,22 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The protection the value under `key` is stored with, or `nil`.
+    /// The protection the value under `key` is stored with, or `nil`. Reads attributes only, so
+    /// it never prompts for a value stored with `requireUserPresence`.
     public func protection(of key: String) throws(SecureStorageError) -> Protection? {
-        try entry(for: key)?.protection
+        guard let attributes = try attributes(of: key) else { return nil }
+        return (attributes[kSecAttrAccessible as String] as? String).flatMap(Protection.init(secAttrAccessible:))
+    }
+
+    /// The attributes of the value under `key` (no data), or `nil`.
+    private func attributes(of key: String) throws(SecureStorageError) -> NSDictionary? {
+        var query = self.query(key)
+        query[kSecReturnAttributes as String] = true
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return nil }
+        try check(status)
+        return result as? NSDictionary
     }
 
     // MARK: - Internals
@@ -178,14 +217,23 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// its update and its add.
     private static let writeAttempts = 8
 
-    private func write(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, insertOnly: Bool) throws(SecureStorageError) {
+    private func write(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, insertOnly: Bool,
+                       requireUserPresence: Bool = false) throws(SecureStorageError) {
         var contents: [String: Any] = [kSecValueData as String: value.data]
         if let code = value.kind.typeCode { contents[kSecAttrType as String] = NSNumber(value: code) }
         try withPasscodeFallback(sensitivity ?? defaultSensitivity) { (protection) throws(SecureStorageError) in
             var created = contents
-            created[kSecAttrAccessible as String] = protection.secAttrAccessible
-            // Without an explicit sensitivity an existing value keeps its protection.
-            let changes = sensitivity == nil ? contents : created
+            if requireUserPresence {
+                guard let control = SecAccessControlCreateWithFlags(nil, protection.secAttrAccessible, .userPresence, nil) else {
+                    throw .underlying(errSecParam)
+                }
+                created[kSecAttrAccessControl as String] = control
+            } else {
+                created[kSecAttrAccessible as String] = protection.secAttrAccessible
+            }
+            // Without an explicit sensitivity an existing value keeps its protection, unless
+            // user presence is asked for.
+            let changes = sensitivity == nil && !requireUserPresence ? contents : created
             for _ in 0..<Self.writeAttempts {
                 if !insertOnly {
                     let status = SecItemUpdate(query(key) as CFDictionary, changes as CFDictionary)

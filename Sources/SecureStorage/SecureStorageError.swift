@@ -19,6 +19,9 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
     case locked
     /// Authentication failed (`errSecAuthFailed`), e.g. a wrong passphrase.
     case authenticationFailed
+    /// The user cancelled the authentication a value stored with `requireUserPresence` needs
+    /// (`errSecUserCanceled`). Nothing was read; ask again when the user wants to continue.
+    case userCanceled
     /// ``Sensitivity/topSecret`` needs a device passcode (on Linux, a keychain passphrase) and
     /// none is set (`errSecAuthFailed` from the keychain).
     case passcodeRequired
@@ -43,6 +46,7 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
         case errSecItemNotFound: self = .notFound
         case errSecInteractionNotAllowed: self = .locked
         case errSecAuthFailed: self = .authenticationFailed
+        case errSecUserCanceled: self = .userCanceled
         case errSecDuplicateItem: self = .duplicate
         case errSecMissingEntitlement: self = .missingEntitlement
         case errSecDecode: self = .integrityViolation
@@ -56,6 +60,7 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
         case .notFound: errSecItemNotFound
         case .locked: errSecInteractionNotAllowed
         case .authenticationFailed, .passcodeRequired: errSecAuthFailed
+        case .userCanceled: errSecUserCanceled
         case .duplicate: errSecDuplicateItem
         case .missingEntitlement: errSecMissingEntitlement
         case .integrityViolation: errSecDecode
@@ -72,7 +77,9 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
         case .locked:
             "The device is locked and this value's protection needs it unlocked. The value was not read or written; a stored value is kept as it was. Retry after the user unlocks, or store values needed in the background as .private."
         case .authenticationFailed:
-            "Authentication failed (wrong passphrase or credentials). Nothing was changed. Ask the user for the passphrase again."
+            "Authentication failed (wrong passphrase or credentials, or a value protected by enrolled biometry that changed since). Nothing was changed. Ask the user again; a value bound to the old biometry must be deleted and stored anew."
+        case .userCanceled:
+            "The user cancelled the authentication this value needs. Nothing was read or changed; ask again when the user wants to continue."
         case .passcodeRequired:
             ".topSecret values need a device passcode (on Linux, a keychain passphrase) and none is set. Ask the user to set one, or store the value as .secret."
         case .duplicate:

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import AuthenticationTestSupport
 @testable import KeychainCore
 
 /// Items with an ``AccessPolicy``: prompts counted exactly, reuse windows, UI fail/skip, cancel,

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import AuthenticationTestSupport
 @testable import KeychainCore
 
 /// The built-in PIN authenticator: verifier with scrypt, attempts with backoff that survive a

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import XCTest
+import AuthenticationTestSupport
 @testable import KeychainCore
 
 /// Keys generated inside the keychain: they sign and agree keys there, verify with swift-crypto,

@@ -75,7 +75,7 @@ final class SecItemAddTests: SecItemTestCase {
                 $0.add($0.password("a", [kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip]))
             },
             StatusCase("an identity without kSecValueRef", "§1.1", errSecParam) { $0.add([kSecClass as String: kSecClassIdentity]) },
-            StatusCase("access-control constraints (no authenticator on this platform)", "§7", errSecUnimplemented) {
+            StatusCase("access-control constraints with no authenticator configured", "§7", errSecAuthFailed) {
                 let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)!
                 return $0.add($0.password("a", [kSecAttrAccessControl as String: control]))
             },
