@@ -62,6 +62,9 @@ struct SecretOptions: ParsableArguments {
     @Flag(name: .customShort("U"), help: "Update the item if it already exists.")
     var updateIfExists = false
 
+    @Flag(name: .customLong("require-user-presence"), help: "Reading the password needs the keychain PIN (kSecAccessControlUserPresence); set one first with `keychain set-pin`.")
+    var requireUserPresence = false
+
     func validate() throws {
         if secret != nil && fromStandardInput { throw ValidationError("Give the secret with -w or --stdin, not both.") }
         if let accessibility, Accessibility(rawValue: accessibility) == nil {

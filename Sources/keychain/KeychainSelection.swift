@@ -36,6 +36,9 @@ struct KeychainSelection: ParsableArguments {
                 throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it with `keychain create\(path.map { " --keychain \($0)" } ?? "")` or by adding an item.")
             }
             let keychain = try Keychain(location: location)
+            if FileManager.default.fileExists(atPath: PINAuthenticator.fileURL(for: location).path) {
+                keychain.authenticator = try PINAuthenticator.terminal(for: location)
+            }
             if unlock && keychain.hasPassphrase && keychain.lockState != .unlocked {
                 try keychain.unlock(passphrase: SecretInput.read(prompt: "Passphrase for \(location.databaseURL.path): "))
             }

@@ -28,7 +28,7 @@ struct KeychainTool: ParsableCommand {
             AddInternetPassword.self, FindInternetPassword.self, DeleteInternetPassword.self,
             List.self, DumpKeychain.self,
             Create.self, Status.self, Lock.self, Unlock.self, Verify.self,
-            SetPassphrase.self, ChangePassphrase.self, RemovePassphrase.self,
+            SetPassphrase.self, ChangePassphrase.self, RemovePassphrase.self, SetPIN.self,
             Export.self, Import.self, Migrate.self,
         ]
     )

@@ -26,7 +26,8 @@ extension PasswordCommand {
         let keychain = try self.keychain.open(.creatingIfMissing)
         let data = try secret.secretData()
         try reportingErrors {
-            let item = NewItem(Self.itemClass, attributes: attributes, data: data)
+            var item = NewItem(Self.itemClass, attributes: attributes, data: data)
+            if secret.requireUserPresence { item = item.protected(by: try AccessPolicy(flags: [.userPresence])) }
             if secret.updateIfExists {
                 try keychain.addOrUpdate(item)      // one transaction: only the colliding item is updated
             } else {

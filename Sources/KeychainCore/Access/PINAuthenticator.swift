@@ -53,8 +53,13 @@ public final class PINAuthenticator: Authenticator {
     public convenience init(keychain location: KeychainLocation, parameters: ScryptParameters = .floor,
                             attemptPolicy: PINAttemptPolicy = PINAttemptPolicy(),
                             clock: @escaping @Sendable () -> Date = { Date() }, prompt: @escaping Prompt) throws(KeychainError) {
-        let url = location.deviceKeyURL.deletingLastPathComponent().appendingPathComponent("authenticator/pin")
-        try self.init(fileURL: url, parameters: parameters, attemptPolicy: attemptPolicy, clock: clock, prompt: prompt)
+        try self.init(fileURL: Self.fileURL(for: location), parameters: parameters, attemptPolicy: attemptPolicy, clock: clock, prompt: prompt)
+    }
+
+    /// Where ``init(keychain:parameters:attemptPolicy:clock:prompt:)`` keeps the PIN of a keychain:
+    /// `state/authenticator/pin`, beside the device key.
+    public static func fileURL(for location: KeychainLocation) -> URL {
+        location.deviceKeyURL.deletingLastPathComponent().appendingPathComponent("authenticator/pin")
     }
 
     // MARK: - Authenticator

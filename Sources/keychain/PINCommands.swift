@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+
+extension PINAuthenticator {
+    /// The keychain's PIN authenticator, asking on the terminal (no echo) or reading one line of
+    /// standard input; an empty answer cancels.
+    static func terminal(for location: KeychainLocation) throws(KeychainError) -> PINAuthenticator {
+        try PINAuthenticator(keychain: location) { request in
+            let reason = request.reason.isEmpty ? "" : " (\(request.reason))"
+            return try? SecretInput.read(prompt: "Keychain PIN to use the \(request.operation)\(reason): ")
+        }
+    }
+}
+
+/// `keychain set-pin`: the PIN that items added with `--require-user-presence` need.
+struct SetPIN: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-pin", abstract: "Set or change the PIN that protected items (--require-user-presence) ask for.",
+        discussion: """
+            The PIN stands in for Face ID / Touch ID and the device passcode of Apple platforms. It \
+            is checked against an scrypt verifier kept beside the device key (state/authenticator/pin, \
+            0600); after five wrong PINs each further one makes you wait 30 s, 1 min, 2 min, … up to \
+            an hour. Changing it asks for the current PIN.
+
+            Examples:
+              keychain set-pin
+              keychain add-generic-password -s bank -a me --require-user-presence -w
+              keychain find-generic-password -s bank -a me -w      # asks for the PIN
+            """)
+    @OptionGroup var keychain: KeychainSelection
+
+    func run() throws {
+        let keychain = try self.keychain.open(.creatingIfMissing)
+        try reportingErrors {
+            let pin = try PINAuthenticator.terminal(for: keychain.location)
+            let current = pin.isPINSet ? try SecretInput.read(prompt: "Current PIN: ") : nil
+            let new = try SecretInput.readNew(prompt: "New PIN: ")
+            try pin.setPIN(new, current: current)
+        }
+        printError("PIN set")
+    }
+}
