@@ -34,6 +34,7 @@ let package = Package(
             dependencies: [
                 .target(name: "KeychainCore", condition: .when(platforms: nonApplePlatforms)),
                 .product(name: "Logging", package: "swift-log", condition: .when(platforms: nonApplePlatforms)),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: nonApplePlatforms)),
             ]
         ),
         .target(
@@ -64,7 +65,7 @@ let package = Package(
             path: "Benchmarks/KeychainBenchmarks"
         ),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore"]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
