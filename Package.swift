@@ -34,6 +34,7 @@ let package = Package(
             dependencies: [
                 .target(name: "KeychainCore", condition: .when(platforms: nonApplePlatforms)),
                 .product(name: "Logging", package: "swift-log", condition: .when(platforms: nonApplePlatforms)),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: nonApplePlatforms)),
             ]
         ),
         .target(
@@ -65,7 +66,7 @@ let package = Package(
         ),
         .target(name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"),
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "AuthenticationTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport"]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that

@@ -5,17 +5,30 @@ import KeychainCore
 /// Adds an item to the keychain (`spec/keychain-semantics.md` §5.2).
 ///
 /// - Parameters:
-///   - attributes: the class, attributes, `kSecValueData`, and optional `kSecReturn…` keys.
+///   - attributes: the class, attributes, `kSecValueData`, and optional `kSecReturn…` keys; or
+///     `kSecValueRef` with a ``SecKey``, which adds that key as a key item (§4.1).
 ///   - result: receives what the return keys ask for (§4.4, never an array); may be `nil`.
 /// - Returns: `errSecSuccess`, `errSecDuplicateItem` (-25299) when an item with the same primary key
 ///   exists, `errSecParam` (-50) for a malformed dictionary — including any `kSecMatch…` key, where
 ///   iOS reports success without storing anything (a documented Apple bug we do not copy) —,
 ///   `errSecMissingEntitlement` (-34018), `errSecInteractionNotAllowed` (-25308) while locked,
-///   `errSecAuthFailed` (-25293) for a passcode-set item without a passphrase.
+///   `errSecAuthFailed` (-25293) for a passcode-set item without a passphrase. A key generated
+///   inside the keychain (`kSecAttrTokenIDSecureEnclave`) given as `kSecValueRef` is stored
+///   already: `errSecDuplicateItem`.
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemStatus.run("SecItemAdd") { () throws(KeychainError) in
-        let request = SecItemDictionary(attributes)
+        let added = try SecItemAddition.add(SecItemDictionary(attributes))
+        result?.pointee = added.result
+    }
+}
+
+/// The work of ``SecItemAdd(_:_:)``, also used to store the keys `SecKeyCreateRandomKey` makes
+/// permanent.
+enum SecItemAddition {
+    /// Adds the item a parsed dictionary describes.
+    /// - Returns: the stored item (with its attributes) and the result §4.4 asks for.
+    static func add(_ request: SecItemDictionary) throws(KeychainError) -> (item: FoundItem, result: AnyObject?) {
         try request.checkClientRules(allowsSkip: false)
         if request.accessControl?.requiresAuthentication == true, request.synchronizable == .value(true) {
             throw SecItemStatus.parameter("Items with access-control constraints cannot be synchronizable.")
@@ -32,13 +45,30 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
         if request.accessControl != nil && request.attributes[.accessible] != nil {
             throw SecItemStatus.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
         }
-        guard let itemClass = request.itemClass else {
-            throw SecItemStatus.parameter("The dictionary has no kSecClass.")
-        }
-        guard itemClass != .identity, request.valueRef == nil else {
-            throw SecItemStatus.parameter("Identities, keys and certificates added by kSecValueRef need SecIdentity/SecKey/SecCertificate objects, which this platform does not provide yet.")
-        }
         var attributes = request.attributes
+        var data = request.valueData
+        let itemClass: ItemClass
+        if let reference = request.valueRef {
+            // The client expands a reference into its attributes; the caller's explicit ones win (§4.1).
+            guard let key = reference as? SecKey else {
+                throw SecItemStatus.parameter("kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
+            }
+            guard request.itemClass == nil || request.itemClass == .key else {
+                throw SecItemStatus.parameter("kSecValueRef is a SecKey but kSecClass is not kSecClassKey.")
+            }
+            let keyItem = try key.itemForAdding()
+            attributes.merge(keyItem.attributes) { explicit, _ in explicit }
+            data = data ?? keyItem.data
+            itemClass = .key
+        } else {
+            guard let given = request.itemClass else {
+                throw SecItemStatus.parameter("The dictionary has no kSecClass.")
+            }
+            guard given != .identity else {
+                throw SecItemStatus.parameter("Identities are added by kSecValueRef with a SecIdentity, which this platform does not provide yet.")
+            }
+            itemClass = given
+        }
         attributes[.accessGroup] = .string(group)
         if let control = request.accessControl {
             attributes[.accessible] = .string(control.accessibility.rawValue)
@@ -46,11 +76,11 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
         }
         if case .value(let flag) = request.synchronizable { attributes[.synchronizable] = .bool(flag) }
         let keychain = try SecItemEnvironment.keychain()
-        let added = try keychain.add(NewItem(itemClass, attributes: attributes, data: request.valueData), returning: request.returnOptions)
-        if request.returnRef && itemClass != .genericPassword && itemClass != .internetPassword {
-            throw KeychainError(.unimplemented, "kSecReturnRef for keys and certificates needs SecKey/SecCertificate, which this platform does not provide yet; the item was added.")
+        let added = try keychain.add(NewItem(itemClass, attributes: attributes, data: data), returning: request.returnOptions.union(.attributes))
+        if request.returnRef && itemClass == .certificate {
+            throw KeychainError(.unimplemented, "kSecReturnRef for certificates needs SecCertificate, which this platform does not provide yet; the item was added.")
         }
-        result?.pointee = SecItemResult.value(added, request)
+        return (added, try SecItemResult.value(added, request, keychain: keychain))
     }
 }
 #endif

@@ -6,6 +6,8 @@ import KeychainCore
 ///
 /// The result follows §4.4: nothing, a bare value for one `kSecReturn…` key, a dictionary for
 /// several, an array when `kSecMatchLimit` is above one. A `nil` result pointer is accepted.
+/// `kSecReturnRef` on keys gives ``SecKey`` objects; `kSecValueRef` with a SecKey finds that
+/// key's item.
 ///
 /// - Returns: `errSecSuccess`, `errSecItemNotFound` (-25300), `errSecParam` (-50),
 ///   `errSecNoSuchClass` (-25306), `errSecNoSuchAttr` (-25303), `errSecUnimplemented` (-4) for
@@ -27,8 +29,8 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
         var query = try SecItemQueryBuilder.query(request, groups: groups)
         let hostFilter = try CertificateMatchKeys.check(request, itemClass: query.itemClass ?? request.persistentReference?.itemClass)
         if request.returnRef, let itemClass = query.itemClass ?? request.persistentReference?.itemClass,
-           itemClass != .genericPassword, itemClass != .internetPassword {
-            throw KeychainError(.unimplemented, "kSecReturnRef for keys, certificates and identities needs SecKey/SecCertificate/SecIdentity, which this platform does not provide yet. Ask for kSecReturnData or kSecReturnPersistentRef.")
+           itemClass == .certificate || itemClass == .identity {
+            throw KeychainError(.unimplemented, "kSecReturnRef for certificates and identities needs SecCertificate/SecIdentity, which this platform does not provide yet. Ask for kSecReturnData or kSecReturnPersistentRef.")
         }
         let limit = query.limit
         var options = request.returnOptions
@@ -43,8 +45,8 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
             guard !found.isEmpty else { throw KeychainError(.itemNotFound, "No internet password for that host or its subdomains.") }
         }
         switch limit {
-        case .one: result?.pointee = SecItemResult.value(found[0], request)
-        case .all, .count: result?.pointee = SecItemResult.array(found, request)
+        case .one: result?.pointee = try SecItemResult.value(found[0], request, keychain: keychain)
+        case .all, .count: result?.pointee = try SecItemResult.array(found, request, keychain: keychain)
         }
     }
 }

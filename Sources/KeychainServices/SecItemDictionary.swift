@@ -244,10 +244,12 @@ struct SecItemDictionary {
     var returnKeyCount: Int { [returnData, returnAttributes, returnRef, returnPersistentRef].filter { $0 }.count }
 
     /// What the engine must decrypt and return: attributes also for a reference, whose
-    /// dictionary carries every attribute.
+    /// dictionary carries every attribute, and the data of a key whose reference (a SecKey)
+    /// is built from it.
     var returnOptions: ReturnOptions {
         var options: ReturnOptions = [.persistentReference]
-        if returnData { options.insert(.data) }
+        let keyClass = itemClass ?? persistentReference?.itemClass ?? (valueRef is SecKey ? .key : nil)
+        if returnData || (returnRef && keyClass == .key) { options.insert(.data) }
         if returnAttributes || returnRef { options.insert(.attributes) }
         return options
     }

@@ -6,11 +6,9 @@ import KeychainCore
 /// the caller's access groups, and non-synchronizable items unless the dictionary says otherwise.
 enum SecItemQueryBuilder {
     static func query(_ request: SecItemDictionary, groups: [String]?) throws(KeychainError) -> Query {
-        guard let itemClass = request.itemClass ?? request.persistentReference?.itemClass else {
+        let key = try referencedKey(request)
+        guard let itemClass = request.itemClass ?? request.persistentReference?.itemClass ?? (key != nil ? .key : nil) else {
             throw SecItemStatus.parameter("The dictionary has no kSecClass (and no persistent reference).")
-        }
-        if request.valueRef != nil {
-            throw SecItemStatus.parameter("kSecValueRef needs SecKey/SecCertificate/SecIdentity objects, which this platform does not provide yet.")
         }
         var query = Query(itemClass, attributes(request), accessGroups: groups, limit: request.matchLimit ?? .one)
         query.authentication = request.authenticationOptions
@@ -19,12 +17,30 @@ enum SecItemQueryBuilder {
             query.itemClass = request.itemClass
             query.synchronizable = .any
         }
+        if let filter = key?.itemFilter {
+            // The key's own attributes; the caller's explicit ones win (§4.1).
+            query.persistentReference = filter.reference ?? query.persistentReference
+            query.attributes.merge(filter.attributes) { explicit, _ in explicit }
+        }
         switch request.synchronizable {
         case .any: query.synchronizable = .any
         case .value(let flag): query.attributes[.synchronizable] = .bool(flag)
         case nil: break
         }
         return query
+    }
+
+    /// The key `kSecValueRef` names, whose item the search is to find.
+    /// - Throws: `errSecParam` for another object, or a class other than `kSecClassKey`.
+    private static func referencedKey(_ request: SecItemDictionary) throws(KeychainError) -> SecKey? {
+        guard let reference = request.valueRef else { return nil }
+        guard let key = reference as? SecKey else {
+            throw SecItemStatus.parameter("kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
+        }
+        guard request.itemClass == nil || request.itemClass == .key else {
+            throw SecItemStatus.parameter("kSecValueRef is a SecKey but kSecClass is not kSecClassKey.")
+        }
+        return key
     }
 
     /// The attribute filters: the access group becomes the group filter, and an access-control

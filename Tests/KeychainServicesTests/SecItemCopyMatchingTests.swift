@@ -65,9 +65,17 @@ final class SecItemCopyMatchingTests: SecItemTestCase {
                 $0.add($0.password())
                 return $0.copy($0.password("alice", [kSecValueData as String: Data("not the secret".utf8)])).status
             },
-            StatusCase("kSecReturnRef on a key (SecKey not yet on this platform)", "§4.4", errSecUnimplemented) {
+            StatusCase("kSecReturnRef on a key item that holds no EC key (no type, no data)", "§4.4 / §8", errSecDecode) {
                 $0.add([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("t".utf8)])
                 return $0.copy([kSecClass as String: kSecClassKey, kSecReturnRef as String: true]).status
+            },
+            StatusCase("kSecReturnRef on an RSA key item (RSA keys not on this platform)", "§4.4 / §8", errSecUnimplemented) {
+                $0.add([kSecClass as String: kSecClassKey, kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate])
+                return $0.copy([kSecClass as String: kSecClassKey, kSecReturnRef as String: true]).status
+            },
+            StatusCase("kSecReturnRef on a certificate (SecCertificate not yet on this platform)", "§4.4", errSecUnimplemented) {
+                $0.add([kSecClass as String: kSecClassCertificate, kSecAttrSerialNumber as String: Data([1])])
+                return $0.copy([kSecClass as String: kSecClassCertificate, kSecReturnRef as String: true]).status
             },
         ])
     }

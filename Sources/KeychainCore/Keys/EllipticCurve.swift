@@ -18,15 +18,6 @@ public enum EllipticCurve: Int, Sendable, Hashable, CaseIterable {
 
     /// The size of an uncompressed X9.63 public key (`04 ‖ X ‖ Y`).
     public var publicKeyByteCount: Int { 1 + 2 * coordinateByteCount }
-
-    /// The curve of an X9.63 public key (`04 ‖ X ‖ Y`) or private key (`04 ‖ X ‖ Y ‖ K`) by its size.
-    public static func of(x963ByteCount count: Int) -> (curve: EllipticCurve, isPrivate: Bool)? {
-        for curve in allCases {
-            if count == curve.publicKeyByteCount { return (curve, false) }
-            if count == curve.publicKeyByteCount + curve.coordinateByteCount { return (curve, true) }
-        }
-        return nil
-    }
 }
 
 /// A private EC key's scalar with the curve it belongs to, and the operations the keychain

@@ -1,0 +1,111 @@
+#if !canImport(Security)
+import Foundation
+import KeychainCore
+
+/// Generates a new elliptic-curve key pair and returns its private key (spec §8).
+///
+/// `parameters` needs `kSecAttrKeyType` = `kSecAttrKeyTypeECSECPrimeRandom` and
+/// `kSecAttrKeySizeInBits` = 256, 384 or 521. Attributes of each half may be given at the top
+/// level or inside `kSecPrivateKeyAttrs` / `kSecPublicKeyAttrs` (those win):
+/// `kSecAttrIsPermanent`, `kSecAttrApplicationTag`, `kSecAttrLabel`, `kSecAttrAccessGroup`,
+/// `kSecAttrAccessible` or `kSecAttrAccessControl`, and the `kSecUse…` authentication keys.
+///
+/// - A **software key** lives in the returned object. With `kSecAttrIsPermanent` true the
+///   private key is also stored as a key item, as `SecItemAdd` with `kSecValueRef` would store
+///   it (data: X9.63 `04 ‖ X ‖ Y ‖ K`; attributes: class private, type 73, size, application
+///   label = SHA-1 of the public key, tag, label, …), so it can be found again with
+///   `SecItemCopyMatching` and `kSecReturnRef`.
+/// - With `kSecAttrTokenID` = `kSecAttrTokenIDSecureEnclave` the key is **generated inside the
+///   keychain** (P-256 or P-384), always stored — whatever `kSecAttrIsPermanent` says — under a
+///   `…ThisDeviceOnly` accessibility (default `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`),
+///   and its private scalar never leaves KeychainCore: the returned key signs, decrypts and
+///   exchanges keys through the keychain. `kSecAttrAccessControl` becomes the key's access
+///   policy; with `.privateKeyUsage` its constraints guard every use of the key (the keychain's
+///   `Authenticator` is asked; the `kSecUseAuthenticationContext` given here is kept for that).
+/// - With `kSecAttrIsPermanent` true in the public attributes, the public key is stored too.
+///
+/// - Returns: the private key, or `nil` with `error` set: `errSecParam` (-50) for a missing or
+///   unknown key type, malformed attributes, `.privateKeyUsage` on a software key, or P-521
+///   for a token key; `errSecUnimplemented` (-4) for RSA and other key types;
+///   `errSecKeySizeNotAllowed` (-25311) for a missing or unsupported size;
+///   `errSecDuplicateItem` (-25299) when a permanent key's item exists already;
+///   `errSecMissingEntitlement` (-34018), `errSecInteractionNotAllowed` (-25308) and the other
+///   statuses of `SecItemAdd` when storing it fails.
+public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
+    SecKeyCall.run("SecKeyCreateRandomKey", error) { () throws(SecKeyFailure) -> SecKey in
+        let parameters = try SecKeyParameters(parameters)
+        let privateKey = parameters.isTokenKey
+            ? try SecKeyGeneration.tokenKey(parameters)
+            : try SecKeyGeneration.softwareKey(parameters)
+        if SecKeyParameters.isPermanent(parameters.publicAttributes) {
+            try SecKeyGeneration.storePublicKey(of: privateKey, parameters)
+        }
+        return privateKey
+    }
+}
+
+/// The two ways ``SecKeyCreateRandomKey(_:_:)`` makes a key.
+enum SecKeyGeneration {
+    /// A software key, stored as a key item when permanent.
+    static func softwareKey(_ parameters: SecKeyParameters) throws(SecKeyFailure) -> SecKey {
+        let attributes = parameters.privateAttributes
+        if let control = attributes["accc"] {
+            guard let control = control as? SecAccessControl else {
+                throw SecKeyFailure(errSecParam, "kSecAttrAccessControl must be a SecAccessControl.")
+            }
+            if control.flags.contains(.privateKeyUsage) {
+                throw SecKeyFailure(errSecParam, "kSecAccessControlPrivateKeyUsage guards keys generated inside the keychain (add kSecAttrTokenID: kSecAttrTokenIDSecureEnclave); a software key's item is protected when its data is read, so drop .privateKeyUsage.")
+            }
+        }
+        let material = ECPrivateKeyMaterial.generate(parameters.curve)
+        let key = try SecKey.softwarePrivate(material)
+        guard SecKeyParameters.isPermanent(attributes) else { return key }
+        let request = SecItemDictionary(SecKeyParameters.itemDictionary(attributes, adding: ["v_Ref": key]))
+        let added = try SecKeyCall.engine { () throws(KeychainError) in try SecItemAddition.add(request) }
+        return try SecKey.softwarePrivate(material, storedItem: SecKey.StoredItem(added.item))
+    }
+
+    /// A key generated inside the keychain, through ``Keychain/generateTokenKey(_:attributes:policy:)``,
+    /// with the access-group and protection rules of `SecItemAdd`.
+    static func tokenKey(_ parameters: SecKeyParameters) throws(SecKeyFailure) -> SecKey {
+        let request = SecItemDictionary(SecKeyParameters.itemDictionary(parameters.privateAttributes))
+        return try SecKeyCall.engine { () throws(KeychainError) -> SecKey in
+            try request.checkClientRules(allowsSkip: false)
+            let group = try SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
+                .writeGroup(explicit: request.attributes[.accessGroup])
+            try request.checkParsed()
+            if request.accessControl != nil && request.attributes[.accessible] != nil {
+                throw SecItemStatus.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
+            }
+            if request.synchronizable == .value(true) {
+                throw SecItemStatus.parameter("A key generated inside the keychain never leaves this device; it cannot be synchronizable.")
+            }
+            var attributes = request.attributes
+            attributes[.accessGroup] = .string(group)
+            if let control = request.accessControl { attributes[.accessible] = .string(control.accessibility.rawValue) }
+            let keychain = try SecItemEnvironment.keychain()
+            let item = try keychain.generateTokenKey(parameters.curve, attributes: attributes, policy: request.accessControl?.accessPolicy)
+            let publicKey = try keychain.tokenKeyPublicKey(item.persistentReference)
+            return .tokenPrivate(parameters.curve, publicKeyX963: publicKey, keychain: keychain, item: SecKey.StoredItem(item),
+                                 authentication: request.authenticationOptions)
+        }
+    }
+
+    /// Stores the public half as a key item (`kSecAttrIsPermanent` in the public attributes).
+    /// When that fails, a private key stored by this call is deleted again, so the call has no
+    /// effect.
+    static func storePublicKey(of privateKey: SecKey, _ parameters: SecKeyParameters) throws(SecKeyFailure) {
+        var attributes = parameters.publicAttributes
+        attributes["tkid"] = nil
+        let request = SecItemDictionary(SecKeyParameters.itemDictionary(attributes, adding: ["v_Ref": privateKey.publicHalf]))
+        do {
+            _ = try SecItemAddition.add(request)
+        } catch {
+            if let stored = privateKey.storedItem, let keychain = try? SecItemEnvironment.keychain() {
+                _ = try? keychain.delete(Query(persistentReference: stored.reference))
+            }
+            throw SecKeyFailure(error)
+        }
+    }
+}
+#endif

@@ -1,0 +1,118 @@
+#if !canImport(Security)
+import Foundation
+import KeychainCore
+
+/// The dictionary of ``SecKeyCreateRandomKey(_:_:)`` (spec §8), taken apart.
+///
+/// As Apple's `SecKeyGeneratePair` does, the attributes of each half are its subdictionary
+/// (`kSecPrivateKeyAttrs`, `kSecPublicKeyAttrs`) with the top-level entries added where the
+/// subdictionary has none, minus the entries that only belong at the top (type, size and the
+/// two subdictionaries).
+struct SecKeyParameters {
+    /// The curve chosen by `kSecAttrKeyType` and `kSecAttrKeySizeInBits`.
+    let curve: EllipticCurve
+    /// Whether `kSecAttrTokenID` asks for a key generated inside the keychain.
+    let isTokenKey: Bool
+    /// The private key's attributes, keys normalised to strings.
+    let privateAttributes: [String: Any]
+    /// The public key's attributes, keys normalised to strings.
+    let publicAttributes: [String: Any]
+
+    /// Parses the dictionary.
+    /// - Throws: `errSecParam` (-50) for a missing or unknown key type or a subdictionary that
+    ///   is not a dictionary; `errSecUnimplemented` (-4) for RSA and the other key types this
+    ///   platform cannot generate; `errSecKeySizeNotAllowed` (-25311) for a missing or
+    ///   unsupported size (as Apple's EC key generation); `errSecItemNotFound` (-25300) for a
+    ///   token other than the Secure Enclave's (CryptoTokenKit's "token not found", §5.8).
+    init(_ dictionary: CFDictionary) throws(SecKeyFailure) {
+        let top = Self.normalized(dictionary)
+        guard let type = top["type"].flatMap(Self.number) else {
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyType is missing or not a key type; use kSecAttrKeyTypeECSECPrimeRandom.")
+        }
+        switch type {
+        case TokenKeys.ecKeyType:
+            break
+        case 42:
+            throw SecKeyFailure(errSecUnimplemented, "RSA keys (kSecAttrKeyTypeRSA) are not available on this platform; use kSecAttrKeyTypeECSECPrimeRandom (P-256, P-384 or P-521).")
+        case 105...111:
+            throw SecKeyFailure(errSecUnimplemented, "Keys of type \(type) are not available on this platform; use kSecAttrKeyTypeECSECPrimeRandom.")
+        default:
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyType \(type) is not a key type SecKeyCreateRandomKey knows; use kSecAttrKeyTypeECSECPrimeRandom.")
+        }
+        guard let bits = top["bsiz"].flatMap(Self.number), let curve = EllipticCurve(keySizeInBits: Int(clamping: bits)) else {
+            throw SecKeyFailure(errSecKeySizeNotAllowed, "kSecAttrKeySizeInBits must be 256, 384 or 521 for an EC key.")
+        }
+        self.curve = curve
+        if let token = top["tkid"] {
+            guard SecValue.string(token) == TokenKeys.tokenID else {
+                throw SecKeyFailure(errSecItemNotFound, "The only token on this platform is kSecAttrTokenIDSecureEnclave (keys generated inside the keychain).")
+            }
+            guard curve != .p521 else {
+                throw SecKeyFailure(errSecParam, "Keys generated inside the keychain (kSecAttrTokenIDSecureEnclave) are P-256 (as the Secure Enclave's) or P-384, not P-521.")
+            }
+            isTokenKey = true
+        } else {
+            isTokenKey = false
+        }
+        privateAttributes = try Self.merged(top, subdictionary: "private")
+        publicAttributes = try Self.merged(top, subdictionary: "public")
+    }
+
+    /// `kSecAttrIsPermanent` of one half (default false).
+    static func isPermanent(_ attributes: [String: Any]) -> Bool {
+        guard let value = attributes["perm"] else { return false }
+        if let flag = SecValue.boolean(value) { return flag }
+        return number(value).map { $0 != 0 } ?? false
+    }
+
+    /// A half's attributes as a SecItem dictionary for a key item (`kSecClass` = keys), so they
+    /// are read with SecItemAdd's rules.
+    static func itemDictionary(_ attributes: [String: Any], adding extra: [String: Any] = [:]) -> NSDictionary {
+        let dictionary = NSMutableDictionary()
+        for (key, value) in attributes.merging(extra, uniquingKeysWith: { $1 }) { dictionary[NSString(string: key)] = value }
+        dictionary[NSString(string: "class")] = NSString(string: ItemClass.key.rawValue)
+        return dictionary
+    }
+
+    /// The subdictionary over the top level, without the top-level-only entries.
+    private static func merged(_ top: [String: Any], subdictionary name: String) throws(SecKeyFailure) -> [String: Any] {
+        var result = top
+        if let value = top[name] {
+            guard let sub = dictionary(value) else {
+                throw SecKeyFailure(errSecParam, "\(name == "private" ? "kSecPrivateKeyAttrs" : "kSecPublicKeyAttrs") must be a dictionary.")
+            }
+            result.merge(sub) { _, own in own }
+        }
+        for key in ["private", "public", "type", "bsiz"] { result[key] = nil }
+        return result
+    }
+
+    /// The entries with string keys (NSString or String); other keys are dropped.
+    private static func normalized(_ dictionary: NSDictionary) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (key, value) in dictionary {
+            if let name = SecValue.string(key) { result[name] = value }
+        }
+        return result
+    }
+
+    /// A nested dictionary, which `[String: Any] as CFDictionary` may keep as a Swift dictionary.
+    private static func dictionary(_ value: Any) -> [String: Any]? {
+        if let swift = value as? [AnyHashable: Any] {
+            var result: [String: Any] = [:]
+            for (key, value) in swift {
+                if let name = SecValue.string(key.base) { result[name] = value }
+            }
+            return result
+        }
+        return (value as? NSDictionary).map(normalized)
+    }
+
+    /// A number given as a number or a decimal string (`kSecAttrKeyTypeECSECPrimeRandom` is `"73"`).
+    static func number(_ value: Any) -> Int64? {
+        if case .integer(let number) = SecValue.integer(value) { return number }
+        if let text = SecValue.string(value) { return Int64(text) }
+        return nil
+    }
+}
+#endif

@@ -1,0 +1,85 @@
+#if !canImport(Security)
+import Foundation
+import KeychainCore
+
+/// The public key of a key pair.
+///
+/// - Returns: a new public key for a private key (software or keychain-generated), the key
+///   itself for a public key. Never `nil` on this platform (every key has its public key).
+public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
+    key.publicHalf
+}
+
+/// The key's external representation (spec §8): X9.63 `04 ‖ X ‖ Y` for a public key,
+/// `04 ‖ X ‖ Y ‖ K` for a software private key — the forms ``SecKeyCreateWithData(_:_:_:)``
+/// and Apple's platforms read.
+///
+/// - Returns: the bytes, or `nil` with `error` set to `errSecUnimplemented` (-4) for a key
+///   generated inside the keychain: like a Secure Enclave key its private key cannot be
+///   exported (export its public key instead).
+public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    SecKeyCall.run("SecKeyCopyExternalRepresentation", error) { () throws(SecKeyFailure) -> CFData in
+        switch key.kind {
+        case .publicKey:
+            return NSData(data: key.publicKeyX963)
+        case .softwarePrivate(let material):
+            do { return NSData(data: try material.x963Representation()) } catch {
+                throw SecKeyFailure(errSecDecode, "The private key is not a valid EC key.")
+            }
+        case .tokenPrivate:
+            throw SecKeyFailure(errSecUnimplemented, "The private key was generated inside the keychain (kSecAttrTokenIDSecureEnclave) and cannot be exported; export its public key (SecKeyCopyPublicKey) instead.")
+        }
+    }
+}
+
+/// Makes a key from its external representation (spec §8).
+///
+/// `attributes` needs `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom`) and
+/// `kSecAttrKeyClass` (`kSecAttrKeyClassPublic` for `04 ‖ X ‖ Y`, `kSecAttrKeyClassPrivate` for
+/// `04 ‖ X ‖ Y ‖ K`); `kSecAttrKeySizeInBits` is optional and, when given, must match the
+/// data's curve. The key is not stored; add it with `SecItemAdd` and `kSecValueRef`.
+///
+/// - Returns: the key, or `nil` with `error` set: `errSecParam` (-50) for a missing or unknown
+///   type or class, a size that does not match, or `kSecAttrTokenID` (keys cannot be imported
+///   into the token); `errSecUnimplemented` (-4) for RSA, symmetric and other key types;
+///   `errSecDecode` (-26275) when the data is not such a key (wrong length, a point not on the
+///   curve, a private scalar that does not belong to the public key).
+public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
+    SecKeyCall.run("SecKeyCreateWithData", error) { () throws(SecKeyFailure) -> SecKey in
+        var values: [String: Any] = [:]
+        for (key, value) in attributes {
+            if let name = SecValue.string(key) { values[name] = value }
+        }
+        guard let type = values["type"].flatMap(SecKeyParameters.number) else {
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyType is missing; use kSecAttrKeyTypeECSECPrimeRandom.")
+        }
+        guard type == TokenKeys.ecKeyType else {
+            if type == 42 || (105...111).contains(type) {
+                throw SecKeyFailure(errSecUnimplemented, "Keys of type \(type) are not available on this platform; only kSecAttrKeyTypeECSECPrimeRandom keys are.")
+            }
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyType \(type) is not a key type; use kSecAttrKeyTypeECSECPrimeRandom.")
+        }
+        guard let keyClass = values["kcls"].flatMap(SecKeyParameters.number) else {
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyClass is missing; use kSecAttrKeyClassPublic or kSecAttrKeyClassPrivate.")
+        }
+        guard keyClass == 0 || keyClass == 1 else {
+            if keyClass == 2 { throw SecKeyFailure(errSecUnimplemented, "Symmetric keys (kSecAttrKeyClassSymmetric) are not SecKeys on this platform.") }
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyClass must be kSecAttrKeyClassPublic or kSecAttrKeyClassPrivate.")
+        }
+        if values["tkid"] != nil {
+            throw SecKeyFailure(errSecParam, "Existing key material cannot be imported into the token (kSecAttrTokenID); generate the key with SecKeyCreateRandomKey instead.")
+        }
+        let data = Data(referencing: keyData)
+        guard let curve = EllipticCurve.of(x963ByteCount: data.count, isPrivate: keyClass == 1) else {
+            let form = keyClass == 1 ? "04 ‖ X ‖ Y ‖ K" : "04 ‖ X ‖ Y"
+            throw SecKeyFailure(errSecDecode, "The data (\(data.count) bytes) is not an X9.63 EC \(keyClass == 1 ? "private" : "public") key (\(form)) on P-256, P-384 or P-521.")
+        }
+        if let bits = values["bsiz"] {
+            guard SecKeyParameters.number(bits) == Int64(curve.rawValue) else {
+                throw SecKeyFailure(errSecParam, "kSecAttrKeySizeInBits does not match the data, which holds a \(curve.rawValue)-bit key.")
+            }
+        }
+        return try SecKey.decode(data, curve: curve, isPrivate: keyClass == 1)
+    }
+}
+#endif

@@ -1,0 +1,44 @@
+#if !canImport(Security)
+import Crypto
+import Foundation
+import KeychainCore
+
+/// The ANSI X9.63 key derivation function (SEC 1 v2 §3.6.1; RFC 8418 §2.1) that Apple's
+/// `…X963SHA…` key-exchange and ECIES algorithms use:
+/// `Hash(Z ‖ counter ‖ SharedInfo)` for a 32-bit big-endian counter starting at 1, blocks
+/// concatenated and cut to the requested size.
+enum X963KDF {
+    /// The most bytes one derivation may produce here (1 MiB; the standard's limit of
+    /// `hashLength × (2³² − 1)` is far beyond any key).
+    static let maximumByteCount = 1 << 20
+
+    /// `byteCount` bytes derived from the shared secret `secret` and `sharedInfo`.
+    /// `hash` must be available and `byteCount` in `1...maximumByteCount` (callers check).
+    static func derive(_ hash: SecKeyAlgorithmMeaning.Hash, secret: Data, sharedInfo: Data, byteCount: Int) -> Data {
+        switch hash {
+        case .sha1: derive(Insecure.SHA1.self, secret: secret, sharedInfo: sharedInfo, byteCount: byteCount)
+        case .sha256: derive(SHA256.self, secret: secret, sharedInfo: sharedInfo, byteCount: byteCount)
+        case .sha384: derive(SHA384.self, secret: secret, sharedInfo: sharedInfo, byteCount: byteCount)
+        case .sha512: derive(SHA512.self, secret: secret, sharedInfo: sharedInfo, byteCount: byteCount)
+        case .sha224: preconditionFailure("SHA-224 is refused before deriving")
+        }
+    }
+
+    private static func derive<H: HashFunction>(_: H.Type, secret: Data, sharedInfo: Data, byteCount: Int) -> Data {
+        var output = Data()
+        output.reserveCapacity(byteCount + H.Digest.byteCount)
+        var counter: UInt32 = 1
+        while output.count < byteCount {
+            var hasher = H()
+            hasher.update(data: secret)
+            withUnsafeBytes(of: counter.bigEndian) { hasher.update(bufferPointer: $0) }
+            hasher.update(data: sharedInfo)
+            hasher.finalize().withUnsafeBytes { output.append(contentsOf: $0) }
+            counter += 1
+        }
+        let result = Data(output.prefix(byteCount))
+        SecretWiping.wipe(&output)
+        return result
+    }
+}
+#endif

@@ -1,0 +1,36 @@
+import Foundation
+import XCTest
+
+/// `set-pin` and `--require-user-presence`: protected items need the PIN to be read, never to be listed.
+final class PINCommandTests: CLITestCase {
+    func testProtectedItemNeedsThePINToBeRead() throws {
+        let noPIN = try keychain("add-generic-password", "-s", "bank", "-a", "me", "--require-user-presence", "-w", "s3cret")
+        XCTAssertStatus(noPIN, 50)
+        XCTAssertTrue(noPIN.stderr.contains("authenticator"), noPIN.stderr)
+
+        XCTAssertStatus(try keychain("set-pin", input: "2468\n"), 0)
+        let mode = try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("state/authenticator/pin").path)[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "bank", "-a", "me", "--require-user-presence", "-w", "s3cret"), 0)
+
+        let listed = try keychain("find-generic-password", "-s", "bank", "-a", "me")
+        XCTAssertStatus(listed, 0)
+        XCTAssertFalse(listed.stderr.contains("PIN"), "attributes need no PIN: \(listed.stderr)")
+
+        let read = try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w", input: "2468\n")
+        XCTAssertStatus(read, 0)
+        XCTAssertEqual(read.stdout, "s3cret\n")
+
+        let wrong = try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w", input: "1111\n")
+        XCTAssertStatus(wrong, 50)
+        XCTAssertEqual(wrong.stdout, "")
+        let cancelled = try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w")
+        XCTAssertStatus(cancelled, 50)
+        XCTAssertTrue(cancelled.stderr.contains("-128"), "a dismissed prompt is errSecUserCanceled: \(cancelled.stderr)")
+
+        XCTAssertStatus(try keychain("set-pin", input: "0000\n9999\n"), 50)
+        XCTAssertStatus(try keychain("set-pin", input: "2468\n1357\n"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w", input: "1357\n").stdout, "s3cret\n")
+        XCTAssertStatus(try keychain("delete-generic-password", "-s", "bank", "-a", "me"), 0)
+    }
+}
