@@ -83,6 +83,10 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     public func sign(_ message: Data, reason: String = "Sign with your device key") throws(SecureStorageError) -> Data {
         guard let privateKey = try Self.privateKey(tag: tag, accessGroup: accessGroup, prompt: reason) else { throw .notFound }
         var error: Unmanaged<CFError>?
+        // The key under the tag must still be this key, not one stored there since.
+        guard let current = SecKeyCopyPublicKey(privateKey), SecKeyCopyExternalRepresentation(current, &error) as Data? == publicKey else {
+            throw .notFound
+        }
         guard let signature = SecKeyCreateSignature(privateKey, .ecdsaSignatureMessageX962SHA256, message as CFData, &error) as Data? else {
             throw Self.error(error)
         }

@@ -22,6 +22,9 @@ extension Keychain {
         if policy.flags.contains(.privateKeyUsage) && !isTokenKey {
             throw KeychainError(.invalidParameter, "privateKeyUsage applies to private keys generated inside the keychain (kSecAttrTokenIDSecureEnclave); other items are protected when their data is read.")
         }
+        if isTokenKey && policy.requiresAuthentication && !policy.flags.contains(.privateKeyUsage) {
+            throw KeychainError(.invalidParameter, "The access control of a key generated inside the keychain must include privateKeyUsage: its data is never read, so other constraints would guard nothing.")
+        }
         var attributes = attributes
         policy.enrollmentState = nil
         if policy.requiresAuthentication {
@@ -29,7 +32,7 @@ extension Keychain {
                 throw KeychainError(.authFailed, "The item requires user authentication (\(policy)) but the keychain has no authenticator, so it could never be read. Set Keychain.authenticator (for example a PINAuthenticator) first.")
             }
             if policy.flags.contains(.biometryCurrentSet) {
-                guard let state = authenticator.enrollmentState, authenticator.availableMethods.contains(.biometry) else {
+                guard let state = authenticator.enrollmentState, !state.isEmpty, authenticator.availableMethods.contains(.biometry) else {
                     throw KeychainError(.authFailed, "biometryCurrentSet needs enrolled biometry, and the authenticator reports none.")
                 }
                 policy.enrollmentState = state
@@ -56,10 +59,22 @@ extension Keychain {
         guard let authenticator else {
             throw KeychainError(.authFailed, "The item requires user authentication (\(policy)) and the keychain has no authenticator. Set Keychain.authenticator.")
         }
-        if policy.flags.contains(.biometryCurrentSet) && authenticator.enrollmentState != policy.enrollmentState {
-            throw KeychainError(.authFailed, "The enrolled biometry changed since this item was written, and it is protected by biometryCurrentSet: it can never be read again. Delete it and write it anew.")
+        if !policy.flags.isDisjoint(with: [.companion, .applicationPassword]) {
+            throw KeychainError(.authFailed, "The item needs a companion device or an application password, which this platform cannot check.")
         }
-        for methods in policy.requiredAuthentications {
+        var required = policy.requiredAuthentications
+        if policy.flags.contains(.biometryCurrentSet) && authenticator.enrollmentState != policy.enrollmentState {
+            // The enrolment the item was bound to is gone: biometry can never satisfy it again.
+            // With .or another constraint (the passcode) still can.
+            required = policy.flags.contains(.or) ? required.map { $0.subtracting([.biometry]) } : [[]]
+            if required.contains(where: \.isEmpty) {
+                throw KeychainError(.authFailed, "The enrolled biometry changed since this item was written, and it is protected by biometryCurrentSet: it can never be read again. Delete it and write it anew.")
+            }
+        }
+        guard !required.isEmpty else {
+            throw KeychainError(.authFailed, "The item's access control names no constraint this platform can check.")
+        }
+        for methods in required {
             if options.context?.reusableAuthentication(among: methods) != nil { continue }
             switch options.interaction {
             case .skip: return false

@@ -108,18 +108,16 @@ public final class PINAuthenticator: Authenticator {
             if wait > 0 {
                 throw KeychainError(.authFailed, "Too many wrong PINs: try again in \(Int(wait.rounded(.up))) s.")
             }
-            if try record.matches(pin) {
-                if record.failures != 0 {
-                    record.failures = 0
-                    record.lastFailure = nil
-                    try self.store(record)
-                }
-                return true
-            }
+            // The attempt is counted on disk before the PIN is checked, so an attempt whose
+            // failure could not be recorded (a full disk, a killed process) is never free.
             record.failures += 1
             record.lastFailure = self.now()
             try self.store(record)
-            return false
+            guard try record.matches(pin) else { return false }
+            record.failures = 0
+            record.lastFailure = nil
+            try self.store(record)
+            return true
         }
     }
 

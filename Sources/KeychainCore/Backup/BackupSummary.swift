@@ -8,8 +8,13 @@ public struct BackupExportSummary: Sendable, Hashable {
     public let exportedItems: Int
     /// `…ThisDeviceOnly` and passcode-set items left out, as Apple leaves them out of backups.
     public let skippedThisDeviceOnlyItems: Int
-    /// Key items marked non-extractable (`kSecAttrIsExtractable` false), left out.
+    /// Key items marked non-extractable (`kSecAttrIsExtractable` false) or generated inside
+    /// the keychain, left out.
     public let skippedNonExtractableKeys: Int
+    /// Items whose access control needs the user (`kSecAttrAccessControl` constraints), left
+    /// out: a backup must not become a way to read them without authentication. They are not
+    /// counted in the file's trailer.
+    public let skippedProtectedItems: Int
 }
 
 /// What ``Keychain/importBackup(from:passphrase:onDuplicate:progress:)`` did.
@@ -23,7 +28,8 @@ public struct BackupImportSummary: Sendable, Hashable {
     /// Existing items overwritten (``BackupDuplicatePolicy/replace``).
     public let replacedItems: Int
     /// Backup items not imported because an item with the same primary key exists
-    /// (``BackupDuplicatePolicy/keepExisting``).
+    /// (``BackupDuplicatePolicy/keepExisting``, and always for an existing item whose access
+    /// control needs the user or a key generated inside the keychain: an import never replaces those).
     public let keptExistingItems: Int
     /// How many items the exporting keychain left out (this-device-only items, non-extractable keys).
     public let skippedAtExport: Int

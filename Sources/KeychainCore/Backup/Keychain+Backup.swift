@@ -25,11 +25,12 @@ extension Keychain {
         var backup = try BackupWriter(passphrase: passphrase, parameters: options.passphraseHardening.parameters())
         let file = try PrivateFileWriter(path: url.path)
         try file.write(backup.header)
-        let skipped = try read { db -> BackupTrailer.Skipped in
+        let (skipped, protected) = try read { db -> (BackupTrailer.Skipped, Int) in
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
             var done = 0
             var skipped = BackupTrailer.Skipped()
+            var protected = 0
             while let raw = try rows.next() {
                 let row = try ItemRow(row: raw)
                 done += 1
@@ -37,8 +38,10 @@ extension Keychain {
                     skipped.thisDeviceOnly += 1
                 } else {
                     let item = try open(row, includingData: true)
-                    if row.itemClass == .key && item.attributes[.isExtractable]?.numberValue == 0 {
+                    if item.isTokenKey || (row.itemClass == .key && item.attributes[.isExtractable]?.numberValue == 0) {
                         skipped.nonExtractableKeys += 1
+                    } else if item.accessPolicy?.requiresAuthentication == true {
+                        protected += 1
                     } else {
                         let record = BackupRecord(itemClass: row.itemClass, attributes: item.attributes, data: item.data ?? Data())
                         for chunk in try backup.append(record) { try file.write(chunk) }
@@ -46,13 +49,14 @@ extension Keychain {
                 }
                 if done % 256 == 0 || done == total { progress?(done, total) }
             }
-            return skipped
+            return (skipped, protected)
         }
         try file.write(backup.finish(skipped: skipped))
         try file.commit(replacingExisting: replacingExisting)
         logger.info("exported a backup", metadata: ["items": "\(backup.itemCount)", "skipped": "\(skipped.thisDeviceOnly + skipped.nonExtractableKeys)"])
         return BackupExportSummary(archiveID: backup.archiveID, exportedItems: Int(backup.itemCount),
-                                   skippedThisDeviceOnlyItems: Int(skipped.thisDeviceOnly), skippedNonExtractableKeys: Int(skipped.nonExtractableKeys))
+                                   skippedThisDeviceOnlyItems: Int(skipped.thisDeviceOnly), skippedNonExtractableKeys: Int(skipped.nonExtractableKeys),
+                                   skippedProtectedItems: protected)
     }
 
     /// Restores the items of a backup made by ``exportBackup(to:passphrase:replacingExisting:progress:)``,
@@ -82,9 +86,14 @@ extension Keychain {
                 let (records, trailer) = try backup.openChunk(sealed, isLast: isLast, source: source)
                 seen += UInt64(records.count)
                 for record in records where !ItemAttributes.accessibility(of: record.attributes).isThisDeviceOnly {
-                    let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
+                    let attributes = try restorable(record, now: now)
                     let primaryKey = ItemIndexes(itemClass: record.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
-                    if let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE primary_key_index = ?"), arguments: [primaryKey]) {
+                    if let existing = try existingRow(primaryKey, db) {
+                        let current = try open(row(id: existing, db), includingData: false)
+                        if current.isTokenKey || current.accessPolicy?.requiresAuthentication == true {
+                            kept += 1   // replacing it would change its protection without the user
+                            continue
+                        }
                         switch policy {
                         case .keepExisting:
                             kept += 1
@@ -117,6 +126,17 @@ extension Keychain {
         return BackupImportSummary(archiveID: backup.archiveID, created: backup.created, addedItems: counts.added,
                                    replacedItems: counts.replaced, keptExistingItems: counts.kept,
                                    skippedAtExport: Int(counts.skipped.thisDeviceOnly + counts.skipped.nonExtractableKeys))
+    }
+
+    /// A backup record's attributes as an add would store them: a key claiming the token ID
+    /// (key material chosen by whoever made the file) is refused, and an access control is
+    /// checked and sealed as on an add.
+    private func restorable(_ record: BackupRecord, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
+        let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
+        if record.itemClass == .key && attributes[.tokenID]?.stringValue == TokenKeys.tokenID {
+            throw KeychainError(.invalidParameter, "The backup holds a key marked as generated inside a keychain (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted. Nothing was imported.")
+        }
+        return try sealingAccessPolicy(attributes, isTokenKey: false)
     }
 }
 

@@ -49,8 +49,8 @@ extension Keychain {
             throw KeychainError(.invalidParameter, "An identity is a certificate item plus a key item.")
         }
         let now = Date()
-        let certificateAttributes = try ItemAttributes.forNewItem(certificate, defaultAccessGroup: self.options.defaultAccessGroup, now: now)
-        let keyAttributes = try ItemAttributes.forNewItem(privateKey, defaultAccessGroup: self.options.defaultAccessGroup, now: now)
+        let certificateAttributes = try prepareForAdd(certificate, now: now).attributes
+        let keyAttributes = try prepareForAdd(privateKey, now: now).attributes
         guard keyAttributes[.keyClass]?.numberValue == 1,
               let label = keyAttributes[.applicationLabel]?.dataValue, !label.isEmpty,
               certificateAttributes[.publicKeyHash]?.dataValue == label else {

@@ -31,16 +31,30 @@ extension Keychain {
         let primaryKeyIndex = ItemIndexes(itemClass: item.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
         let primaryKey = Set(ItemSchema.of(item.itemClass).primaryKey)
         let changes = try ItemAttributes.coerce(item.attributes, for: item.itemClass).filter { !primaryKey.contains($0.key) }
+        // Replacing an existing item's access control needs the authentication its policy asks
+        // for, before the transaction (a prompt never holds the database).
+        var authorized: Set<AccessPolicy> = []
+        if changes[.accessControl] != nil {
+            let existingPolicy = try read { db in
+                try self.existingRow(primaryKeyIndex, db).flatMap { try self.open(self.row(id: $0, db), includingData: false).accessPolicy }
+            }
+            authorized = try authorizePolicyChange(of: Set([existingPolicy].compactMap { $0 }), options: AuthenticationOptions())
+        }
         return try write { db -> AddOrUpdateOutcome in
-            let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE primary_key_index = ?"), arguments: [primaryKeyIndex])
-            guard let existing else {
-                _ = try self.insert(item.itemClass, attributes: attributes, data: item.data ?? Data(), db)
+            guard let existing = try self.existingRow(primaryKeyIndex, db) else {
+                let prepared = try self.prepareForAdd(item, now: now)
+                _ = try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db)
                 return .added
             }
             let current = try self.open(self.row(id: existing, db), includingData: true)
-            try self.rewrite(current, attributes: ItemAttributes.applying(changes, to: current.attributes, itemClass: item.itemClass, now: now),
-                             data: item.data ?? current.data ?? Data(), db)
+            let updated = try self.guardedChange(of: current, changes: changes, replacingData: item.data != nil, authorized: authorized, now: now)
+            try self.rewrite(current, attributes: updated, data: item.data ?? current.data ?? Data(), db)
             return .updated
         }
+    }
+
+    /// The row id of the live item with this primary-key index, if any.
+    func existingRow(_ primaryKeyIndex: Data, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE primary_key_index = ?"), arguments: [primaryKeyIndex])
     }
 }

@@ -16,7 +16,7 @@ extension Keychain {
         var resolved = try ResolvedQuery(query)
         resolved.limit = .all
         let changed = try ItemAttributes.coerce(changes.attributes, for: resolved.itemClass)
-        if changed[.accessControl] != nil { try authorizePolicyChange(resolved) }
+        let authorized = changed[.accessControl] != nil ? try authorizePolicyChange(resolved) : []
         let count = try write { db -> Int in
             let rows = try self.rowsToChange(resolved, db)
             if rows.isEmpty { throw KeychainError.itemNotFound() }
@@ -26,16 +26,7 @@ extension Keychain {
                 let ownChanges = changed.filter { ItemSchema.of(row.itemClass).accepts($0.key) }
                 // An identity's data is its certificate's; its private key keeps its own.
                 let newData = resolved.itemClass == .identity && row.itemClass == .key ? nil : changes.data
-                var updated = try ItemAttributes.applying(ownChanges, to: current.attributes, itemClass: row.itemClass, now: now)
-                let staysTokenKey = row.itemClass == .key && updated[.tokenID]?.stringValue == TokenKeys.tokenID
-                if current.isTokenKey != staysTokenKey || (current.isTokenKey && newData != nil) {
-                    throw KeychainError(.invalidParameter, "A key generated inside the keychain keeps its token ID and key material; neither can be changed, and no key can be moved into the token.")
-                }
-                if ownChanges[.accessControl] != nil {
-                    updated = try self.sealingAccessPolicy(updated, isTokenKey: current.isTokenKey)
-                } else if current.accessPolicy?.requiresAuthentication == true, updated[.synchronizable]?.numberValue == 1 {
-                    throw KeychainError(.invalidParameter, "Items with access-control constraints cannot be synchronizable.")
-                }
+                let updated = try self.guardedChange(of: current, changes: ownChanges, replacingData: newData != nil, authorized: authorized, now: now)
                 try self.rewrite(current, attributes: updated, data: newData ?? current.data ?? Data(), db)
             }
             return rows.count
@@ -47,13 +38,52 @@ extension Keychain {
     /// Changing an item's access control needs the authentication its current policy asks for
     /// (otherwise removing the policy would bypass it). Runs before the write transaction, so a
     /// prompt never holds the database.
-    private func authorizePolicyChange(_ query: ResolvedQuery) throws(KeychainError) {
+    /// Returns the policies authorized; the write checks that each changed item still has one of them.
+    func authorizePolicyChange(_ query: ResolvedQuery) throws(KeychainError) -> Set<AccessPolicy> {
         let policies = try read { db in try self.rowsToChange(query, db).compactMap { try self.open($0, includingData: false).accessPolicy } }
-        for policy in Set(policies) where policy.requiresAuthentication {
-            guard try authorize(policy, operation: "access control", options: query.authentication) else {
+        return try authorizePolicyChange(of: Set(policies), options: query.authentication)
+    }
+
+    func authorizePolicyChange(of policies: Set<AccessPolicy>, options: AuthenticationOptions) throws(KeychainError) -> Set<AccessPolicy> {
+        for policy in policies where policy.requiresAuthentication {
+            guard try authorize(policy, operation: "access control", options: options) else {
                 throw KeychainError(.interactionNotAllowed, "Changing the item's access control needs user authentication.")
             }
         }
+        return policies
+    }
+
+    /// The attributes of an existing item after `changes`, under the rules every change of a
+    /// stored item follows (update, add-or-update):
+    /// - a key generated inside the keychain keeps its key material, token ID, key properties and
+    ///   a `ThisDeviceOnly` accessibility, and no key is moved into the token;
+    /// - a new access control is sealed (enrolment recorded), and only replaces a policy the
+    ///   caller authenticated for (`authorized`, checked in this transaction, so a policy changed
+    ///   by another writer in between is not overwritten unseen);
+    /// - constrained items stay non-synchronizable.
+    func guardedChange(of current: OpenedItem, changes: [AttributeKey: AttributeValue], replacingData: Bool,
+                       authorized: Set<AccessPolicy>, now: Date) throws -> [AttributeKey: AttributeValue] {
+        let itemClass = current.row.itemClass
+        let effective = changes.filter { current.attributes[$0.key] != $0.value }
+        var updated = try ItemAttributes.applying(changes, to: current.attributes, itemClass: itemClass, now: now)
+        if current.isTokenKey {
+            let changeable: Set<AttributeKey> = [.label, .applicationTag, .accessGroup, .accessControl, .accessible, .alias]
+            let accessibility = ItemAttributes.accessibility(of: updated)
+            if replacingData || !Set(effective.keys).isSubset(of: changeable) || !accessibility.isThisDeviceOnly {
+                throw KeychainError(.invalidParameter, "A key generated inside the keychain keeps its key material, token ID and key properties, and a …ThisDeviceOnly accessibility; only its label, tag, access group, access control and device-only accessibility can change.")
+            }
+        } else if itemClass == .key && updated[.tokenID]?.stringValue == TokenKeys.tokenID {
+            throw KeychainError(.invalidParameter, "No key can be moved into the token (kSecAttrTokenIDSecureEnclave): such keys are generated inside the keychain.")
+        }
+        if effective[.accessControl] != nil {
+            if let policy = current.accessPolicy, policy.requiresAuthentication, !authorized.contains(policy) {
+                throw KeychainError(.interactionNotAllowed, "The item's access control changed while this call authenticated for it; nothing was changed. Retry.")
+            }
+            updated = try sealingAccessPolicy(updated, isTokenKey: current.isTokenKey)
+        } else if current.accessPolicy?.requiresAuthentication == true, updated[.synchronizable]?.numberValue == 1 {
+            throw KeychainError(.invalidParameter, "Items with access-control constraints cannot be synchronizable.")
+        }
+        return updated
     }
 
     /// Every stored row an update or delete affects: the items themselves, or both halves of identities.

@@ -23,11 +23,17 @@ public enum EllipticCurve: Int, Sendable, Hashable, CaseIterable {
 /// A private EC key's scalar with the curve it belongs to, and the operations the keychain
 /// performs with it (signing a digest, ECDH). Used for keys generated inside the keychain,
 /// whose scalar never leaves KeychainCore, and for software keys.
-public struct ECPrivateKeyMaterial: Sendable {
+public struct ECPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomReflectable {
     /// The curve.
     public let curve: EllipticCurve
     /// The private scalar, big-endian, ``EllipticCurve/coordinateByteCount`` bytes.
     let scalar: Data
+
+    /// `ECPrivateKeyMaterial(P-256)`: never the scalar.
+    public var description: String { "ECPrivateKeyMaterial(P-\(curve.rawValue))" }
+
+    /// The curve only, so `dump(_:)` never prints the scalar.
+    public var customMirror: Mirror { Mirror(self, children: ["curve": curve], displayStyle: .struct) }
 
     /// Generates a new random key.
     public static func generate(_ curve: EllipticCurve) -> ECPrivateKeyMaterial {

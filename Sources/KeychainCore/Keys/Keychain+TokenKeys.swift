@@ -99,7 +99,8 @@ extension Keychain {
               let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
             throw KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
         }
-        if operation != nil, let policy = item.accessPolicy, policy.guardsKeyUsage {
+        // Any constraint on a token key guards its use (its data is never read).
+        if operation != nil, let policy = item.accessPolicy, policy.requiresAuthentication {
             guard try authorize(policy, operation: "private key", options: authentication) else {
                 throw KeychainError(.interactionNotAllowed, "Using the key needs user authentication, which the call skips.")
             }
