@@ -90,11 +90,11 @@ final class StateDigestTests: XCTestCase {
             try db.execute(sql: """
                 ALTER TABLE vault_header DROP COLUMN state_mac; ALTER TABLE vault_header DROP COLUMN state_digest;
                 ALTER TABLE vault_header DROP COLUMN state_counter; UPDATE vault_header SET format_version = 1;
-                DELETE FROM grdb_migrations WHERE identifier = 'v2-state-digest';
+                DELETE FROM grdb_migrations WHERE identifier IN ('v2-state-digest', 'v3-untagged-server-attributes');
                 """)
         }
         let upgraded = try test.openAnother()
-        XCTAssertEqual(upgraded.formatVersion, 2)
+        XCTAssertEqual(upgraded.formatVersion, 3)
         try assertClean(upgraded, "recorded on upgrade")
         try upgraded.delete(query("svc", "a0"))
         try assertClean(upgraded, "kept exact afterwards")

@@ -9,6 +9,8 @@ struct ItemFilter {
     private(set) var arguments: [(any DatabaseValueConvertible)?] = []
     /// Set when the query can match nothing (an empty list of access groups).
     private(set) var matchesNothing = false
+    /// Filters on ``ItemIndexes/untaggedAttributes``, checked on decrypted attributes.
+    private(set) var residual: [AttributeKey: AttributeValue] = [:]
 
     /// Conditions on the rows of `table` for a class, its coerced attribute filters, the
     /// synchronizable filter and the access groups.
@@ -36,6 +38,8 @@ struct ItemFilter {
             add("\(table).accessibility = ?", value.stringValue)
         } else if key == .synchronizable {
             add("\(table).synchronizable = ?", value.numberValue == 0 ? 0 : 1)
+        } else if ItemIndexes.untaggedAttributes.contains(key) {
+            residual[key] = value
         } else if let column = ItemIndexes.columnAttributes[key] {
             add("\(table).\(column) = ?", indexer.attribute(key, value))
         } else {
@@ -49,5 +53,13 @@ struct ItemFilter {
     }
 
     var sql: String { conditions.isEmpty ? "1" : conditions.joined(separator: " AND ") }
+
+    /// Whether decrypted attributes pass the residual filters, compared as the blind indexes
+    /// compare (by the canonical bytes of each value).
+    func residualMatches(_ attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) -> Bool {
+        residual.allSatisfy { key, value in
+            attributes[key].map { indexer.attribute(key, $0) == indexer.attribute(key, value) } ?? false
+        }
+    }
     var statementArguments: StatementArguments { StatementArguments(arguments) }
 }

@@ -27,8 +27,11 @@ extension Keychain {
             }
         }
         var sql = "SELECT \(ItemRow.columns) FROM items WHERE \(filter.sql) ORDER BY id"
-        if let limit { sql += " LIMIT \(limit)" }
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: filter.statementArguments).map(ItemRow.init(row:))
+        if let limit, filter.residual.isEmpty { sql += " LIMIT \(limit)" }
+        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: filter.statementArguments).map(ItemRow.init(row:))
+        guard !filter.residual.isEmpty else { return rows }
+        return Array(try rows.filter { try filter.residualMatches(open($0, includingData: false).attributes, indexer: keys.indexer) }
+            .prefix(limit ?? .max))
     }
 
     /// The (certificate row id, private key row id) pairs of the identities a query matches.
@@ -47,9 +50,15 @@ extension Keychain {
             SELECT c.id, k.id FROM items c JOIN items k ON k.link_index = c.link_index
             WHERE \(certificate.sql) AND \(key.sql) ORDER BY c.id, k.id
             """
-        if let limit { sql += " LIMIT \(limit)" }
+        let residual = !certificate.residual.isEmpty || !key.residual.isEmpty
+        if let limit, !residual { sql += " LIMIT \(limit)" }
         let arguments = certificate.statementArguments + key.statementArguments
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { ($0[0], $0[1]) }
+        let pairs: [(certificate: Int64, key: Int64)] = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { ($0[0], $0[1]) }
+        guard residual else { return pairs }
+        return Array(try pairs.filter { pair in
+            try certificate.residualMatches(open(row(id: pair.certificate, db), includingData: false).attributes, indexer: keys.indexer)
+                && key.residualMatches(open(row(id: pair.key, db), includingData: false).attributes, indexer: keys.indexer)
+        }.prefix(limit ?? .max))
     }
 
     func row(id: Int64, _ db: Database) throws -> ItemRow {

@@ -55,7 +55,9 @@ extension Keychain {
                 return
             }
             let storedTags = try Set(Data.fetchAll(db.cachedStatement(sql: "SELECT tag FROM item_tags WHERE item_rowid = ?"), arguments: [row.rowID]))
-            guard storedTags == expected.tags else {
+            // Items written before format 3 may also hold the tags of the attributes no longer tagged.
+            let legacy = expected.tags.union(ItemIndexes.legacyTags(attributes: opened.attributes, indexer: keys.indexer))
+            guard storedTags == expected.tags || storedTags == legacy else {
                 damaged("its lookup tags do not match its attributes (tag rows were added or removed)", row.persistentReference)
                 return
             }

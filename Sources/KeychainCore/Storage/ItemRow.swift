@@ -122,6 +122,11 @@ struct ItemIndexes: Sendable {
     ]
     /// Attributes stored in clear columns.
     static let clearAttributes: [AttributeKey: String] = [.accessible: "accessibility", .synchronizable: "synchronizable"]
+    /// Attributes the keychain sets itself and queries rarely name: dates and the digest are
+    /// unique per item, so a tag for each would cost a random B-tree insert on every write (about
+    /// a third of a durable add); `musr` and `tomb` are the same on every item. Filters on them
+    /// are applied to the decrypted attributes of the rows the other filters select (format 3).
+    static let untaggedAttributes: Set<AttributeKey> = [.creationDate, .modificationDate, .sha1, .multiUser, .tombstone]
 
     init(group: Data, service: Data?, account: Data?, server: Data?, identityLink: Data?, primaryKey: Data, tags: Set<Data>) {
         self.group = group
@@ -150,7 +155,14 @@ struct ItemIndexes: Sendable {
             identityLink = nil
         }
         tags = Set(attributes.compactMap { key, value in
-            Self.columnAttributes[key] == nil && Self.clearAttributes[key] == nil ? indexer.attribute(key, value) : nil
+            Self.columnAttributes[key] == nil && Self.clearAttributes[key] == nil && !Self.untaggedAttributes.contains(key)
+                ? indexer.attribute(key, value) : nil
         })
+    }
+
+    /// The tags keychains of format 2 also wrote for ``untaggedAttributes``; items written before
+    /// the upgrade keep them until they are next rewritten.
+    static func legacyTags(attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) -> Set<Data> {
+        Set(attributes.compactMap { untaggedAttributes.contains($0.key) ? indexer.attribute($0.key, $0.value) : nil })
     }
 }

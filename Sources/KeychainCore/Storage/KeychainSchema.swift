@@ -6,7 +6,7 @@ import GRDB
 /// keyed blind indexes. Everything else — attribute values, dates, the secret — is encrypted.
 enum KeychainSchema {
     /// The newest keychain format this library writes and reads.
-    static let formatVersion = 2
+    static let formatVersion = 3
 
     /// The migration that added the state digest (format 2); older libraries refuse format 2, so
     /// none of them can write rows without updating the digest.
@@ -68,6 +68,11 @@ enum KeychainSchema {
                 ALTER TABLE vault_header ADD COLUMN state_mac BLOB;
                 UPDATE vault_header SET format_version = 2;
                 """)
+        }
+        // Format 3: dates, the digest, musr and tomb are no longer tagged (ItemIndexes.untaggedAttributes).
+        // Older libraries would look them up by tag and miss new items, so they must refuse the file.
+        migrator.registerMigration("v3-untagged-server-attributes") { db in
+            try db.execute(sql: "UPDATE vault_header SET format_version = 3")
         }
         return migrator
     }
