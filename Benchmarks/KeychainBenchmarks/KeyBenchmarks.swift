@@ -1,0 +1,61 @@
+import Foundation
+import KeychainCore
+import KeychainServices
+
+/// SecKey operations: a key generated inside the keychain (the Secure Enclave stand-in) against a
+/// software key, for signing, verifying, ECIES and ECDH, and a PIN authentication's cost.
+enum KeyBenchmarks {
+    static func run(samples: Int, in directory: URL) throws -> [Measurement] {
+        let location = KeychainLocation(directory: directory.appendingPathComponent("keys"))
+        let keychain = try Keychain(location: location)
+        SecItemEnvironment.useKeychain(keychain)
+        SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "BENCH.keys")
+        defer { SecItemEnvironment.reset() }
+
+        var results: [Measurement] = []
+        let message = Data(repeating: 0x42, count: 256)
+        var create = Measurement("SecKeyCreateRandomKey, token P-256 (stored)")
+        var tokenKeys: [SecKey] = []
+        for index in 0..<min(samples, 200) {
+            let parameters: [String: Any] = [
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
+                kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+                kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("bench-\(index)".utf8)],
+            ]
+            tokenKeys.append(try create.time { try unwrap { SecKeyCreateRandomKey(parameters as CFDictionary, $0) } })
+        }
+        results.append(create)
+        let software = try unwrap { SecKeyCreateRandomKey([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                                                           kSecAttrKeySizeInBits as String: 256] as CFDictionary, $0) }
+        for (name, key) in [("token", tokenKeys[0]), ("software", software)] {
+            let publicKey = try unwrap { _ in SecKeyCopyPublicKey(key) }
+            var sign = Measurement("SecKeyCreateSignature, \(name) P-256, 256 B message")
+            var verify = Measurement("SecKeyVerifySignature, \(name) P-256")
+            var encrypt = Measurement("SecKeyCreateEncryptedData, ECIES P-256, 256 B")
+            var decrypt = Measurement("SecKeyCreateDecryptedData, \(name) P-256, 256 B")
+            for _ in 0..<samples {
+                let signature = try sign.time { try unwrap { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message as CFData, $0) } }
+                _ = verify.time { SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message as CFData, signature, nil) }
+                let sealed = try encrypt.time { try unwrap { SecKeyCreateEncryptedData(publicKey, .eciesEncryptionStandardVariableIVX963SHA256AESGCM, message as CFData, $0) } }
+                _ = try decrypt.time { try unwrap { SecKeyCreateDecryptedData(key, .eciesEncryptionStandardVariableIVX963SHA256AESGCM, sealed, $0) } }
+            }
+            results += name == "token" ? [sign, verify, decrypt] : [sign, verify, encrypt, decrypt]
+        }
+
+        let pin = try PINAuthenticator(keychain: location) { _ in "482916" }
+        try pin.setPIN("482916")
+        var authenticate = Measurement("PINAuthenticator.verify (scrypt N=2^17, r=8)")
+        for _ in 0..<3 { _ = try authenticate.time { try pin.verify("482916") } }
+        results.append(authenticate)
+        return results
+    }
+
+    private struct Failed: Error { let message: String }
+
+    /// The value of a SecKey call, or its CFError as a thrown error.
+    private static func unwrap<T>(_ body: (UnsafeMutablePointer<Unmanaged<CFError>?>) -> T?) throws -> T {
+        var error: Unmanaged<CFError>?
+        guard let value = body(&error) else { throw Failed(message: "\(error?.takeRetainedValue() as Any)") }
+        return value
+    }
+}
