@@ -25,9 +25,12 @@ struct Export: ParsableCommand {
         }
         if output.json {
             print(try JSONText.render(["file": .string(file), "exportedItems": .number(Int64(summary.exportedItems)),
-                                       "skippedThisDeviceOnlyItems": .number(Int64(summary.skippedThisDeviceOnlyItems))]))
+                                       "skippedThisDeviceOnlyItems": .number(Int64(summary.skippedThisDeviceOnlyItems)),
+                                       "skippedNonExtractableKeys": .number(Int64(summary.skippedNonExtractableKeys)),
+                                       "skippedProtectedItems": .number(Int64(summary.skippedProtectedItems))]))
         }
-        printError("exported \(summary.exportedItems) item(s) to \(file); \(summary.skippedThisDeviceOnlyItems) this-device-only item(s) left out")
+        printError("exported \(summary.exportedItems) item(s) to \(file); left out: \(summary.skippedThisDeviceOnlyItems) this-device-only item(s), "
+                   + "\(summary.skippedNonExtractableKeys) non-extractable key(s), \(summary.skippedProtectedItems) item(s) whose access control needs the user")
     }
 }
 

@@ -33,10 +33,13 @@ final class ProtectionBypassTests: XCTestCase {
     func testAnInvalidatedItemCannotBeRevived() throws {
         try keychain.add(password("bank", "me").protected(by: AccessPolicy(flags: [.biometryCurrentSet])))
         authenticator.enroll("someone else")
-        for attempt in [try AccessPolicy(flags: []), try AccessPolicy(flags: [.biometryCurrentSet])] {
-            XCTAssertKeychainError(.authFailed, try self.keychain.addOrUpdate(password("bank", "me").protected(by: attempt)))
-            XCTAssertKeychainError(.authFailed, try self.keychain.update(query("bank", "me"), with: ItemChanges(attributes: [.accessControl: attempt.attributeValue])))
-        }
+        let removed = try AccessPolicy(flags: [])
+        XCTAssertKeychainError(.authFailed, try self.keychain.addOrUpdate(password("bank", "me").protected(by: removed)))
+        XCTAssertKeychainError(.authFailed, try self.keychain.update(query("bank", "me"), with: ItemChanges(attributes: [.accessControl: removed.attributeValue])))
+        // The same flags again change nothing: the stored enrolment state is kept, not refreshed.
+        let same = try AccessPolicy(flags: [.biometryCurrentSet])
+        XCTAssertEqual(try keychain.addOrUpdate(password("bank", "me").protected(by: same)), .updated)
+        try keychain.update(query("bank", "me"), with: ItemChanges(attributes: [.accessControl: same.attributeValue]))
         XCTAssertKeychainError(.authFailed, try self.keychain.find(query("bank", "me"), returning: .data))
         XCTAssertEqual(authenticator.prompts, 0)
     }
@@ -82,6 +85,16 @@ final class ProtectionBypassTests: XCTestCase {
         XCTAssertEqual(imported.replacedItems, 0)
         XCTAssertEqual(imported.keptExistingItems, 1)
         XCTAssertEqual(try keychain.find(query("bank", "open")).first?.accessPolicy?.flags, [.devicePasscode])
+        XCTAssertKeychainError(.duplicateItem, try self.keychain.importBackup(from: file, passphrase: "backup", onDuplicate: .fail))
+        XCTAssertEqual(try keychain.importBackup(from: file, passphrase: "backup").keptExistingItems, 1)
+        XCTAssertEqual(authenticator.prompts, 0)
+    }
+
+    func testRepeatingTheSamePolicyNeverPrompts() throws {
+        try keychain.add(password("bank", "me").protected(by: AccessPolicy(flags: [.userPresence])))
+        try keychain.addOrUpdate(password("bank", "me", "v2").protected(by: AccessPolicy(flags: [.userPresence])))
+        try keychain.update(query("bank", "me"), with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: [.userPresence]).attributeValue]))
+        XCTAssertEqual(authenticator.prompts, 0)
     }
 
     func testOrKeepsThePasscodeWhenBiometryChanged() throws {

@@ -31,6 +31,34 @@ final class UntaggedAttributeTests: XCTestCase {
         XCTAssertTrue(try keychain.verify().isClean)
     }
 
+    func testResidualFiltersOverALockedClassFailInsteadOfGuessing() throws {
+        let test = try TestKeychain()
+        let keychain = test.keychain
+        try keychain.add(password("svc", "always", "v", .alwaysThisDeviceOnly))
+        try keychain.add(password("svc", "unlocked", "v", .whenUnlocked))
+        let created = try XCTUnwrap(keychain.findFirst(query("svc", "always"))?.attributes[.creationDate])
+        try keychain.setPassphrase("pass")
+        try keychain.lock()
+        XCTAssertKeychainError(.interactionNotAllowed, try keychain.delete(Query(.genericPassword, [.creationDate: created])),
+                               "a locked row cannot be ruled out without its attributes")
+        XCTAssertEqual(try keychain.find(Query(.genericPassword, [.creationDate: created], limit: .one)).count, 1,
+                       "the scan stops at the limit, before the locked row")
+        XCTAssertEqual(try keychain.delete(query("svc", "unlocked")), 1, "indexed filters still delete while locked")
+    }
+
+    func testItemIdentifiersFollowRowOrderAndCarryNoTime() throws {
+        let test = try TestKeychain()
+        var identifiers: [UUID] = []
+        for index in 0..<3 {
+            let item = try test.keychain.add(password("svc", "a\(index)"), returning: .persistentReference)
+            guard case .uuid(let uuid) = item.persistentReference.target else { return XCTFail("not a UUID reference") }
+            identifiers.append(uuid)
+        }
+        XCTAssertEqual(identifiers.map { Array($0.bytes.prefix(6)) }, [[0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 2], [0, 0, 0, 0, 0, 3]])
+        XCTAssertEqual(identifiers.map { $0.bytes[6] >> 4 }, [8, 8, 8], "RFC 9562 version 8")
+        XCTAssertEqual(Set(identifiers).count, 3)
+    }
+
     func testItemsWrittenByFormat2VerifyCleanAndForeignTagsDoNot() throws {
         let test = try TestKeychain()
         try test.keychain.add(password("svc", "old"))

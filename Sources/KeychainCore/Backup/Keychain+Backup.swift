@@ -5,8 +5,10 @@ extension Keychain {
     /// Writes an encrypted, authenticated backup of every item that may leave this device.
     ///
     /// As on Apple platforms, `…ThisDeviceOnly` and passcode-set items are never exported, nor are
-    /// keys marked non-extractable (`kSecAttrIsExtractable` false); `always` items are, as Apple's
-    /// backups include them. A
+    /// keys marked non-extractable (`kSecAttrIsExtractable` false) or generated inside the
+    /// keychain; items whose access control needs the user are left out too (a backup must not be
+    /// a way around it; ``BackupExportSummary/skippedProtectedItems`` counts them). `always` items
+    /// are exported, as Apple's backups include them. A
     /// backup restores elsewhere because its key comes from `passphrase` (scrypt with
     /// ``KeychainOptions/passphraseHardening``), not from the device key. The file is written to
     /// a temporary file and moved into place (mode 0600) only when complete.
@@ -37,12 +39,14 @@ extension Keychain {
                 if row.accessibility.isThisDeviceOnly {
                     skipped.thisDeviceOnly += 1
                 } else {
-                    let item = try open(row, includingData: true)
+                    var item = try open(row, includingData: false)
                     if item.isTokenKey || (row.itemClass == .key && item.attributes[.isExtractable]?.numberValue == 0) {
                         skipped.nonExtractableKeys += 1
                     } else if item.accessPolicy?.requiresAuthentication == true {
                         protected += 1
                     } else {
+                        item.data = try ItemCipher.openSecret(row.sealed, binding: row.binding(vaultID: keys.header.vaultID),
+                                                              keys: keys.classKeys(for: row.accessibility))
                         let record = BackupRecord(itemClass: row.itemClass, attributes: item.attributes, data: item.data ?? Data())
                         for chunk in try backup.append(record) { try file.write(chunk) }
                     }
@@ -53,7 +57,8 @@ extension Keychain {
         }
         try file.write(backup.finish(skipped: skipped))
         try file.commit(replacingExisting: replacingExisting)
-        logger.info("exported a backup", metadata: ["items": "\(backup.itemCount)", "skipped": "\(skipped.thisDeviceOnly + skipped.nonExtractableKeys)"])
+        logger.info("exported a backup", metadata: ["items": "\(backup.itemCount)", "skipped": "\(skipped.thisDeviceOnly + skipped.nonExtractableKeys)",
+                                                    "protected": "\(protected)"])
         return BackupExportSummary(archiveID: backup.archiveID, exportedItems: Int(backup.itemCount),
                                    skippedThisDeviceOnlyItems: Int(skipped.thisDeviceOnly), skippedNonExtractableKeys: Int(skipped.nonExtractableKeys),
                                    skippedProtectedItems: protected)
@@ -89,11 +94,6 @@ extension Keychain {
                     let attributes = try restorable(record, now: now)
                     let primaryKey = ItemIndexes(itemClass: record.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
                     if let existing = try existingRow(primaryKey, db) {
-                        let current = try open(row(id: existing, db), includingData: false)
-                        if current.isTokenKey || current.accessPolicy?.requiresAuthentication == true {
-                            kept += 1   // replacing it would change its protection without the user
-                            continue
-                        }
                         switch policy {
                         case .keepExisting:
                             kept += 1
@@ -101,6 +101,11 @@ extension Keychain {
                         case .fail:
                             throw KeychainError(.duplicateItem, "The backup holds a \(record.itemClass.rawValue) item that already exists in the keychain; nothing was imported. Import with the keep or replace policy.")
                         case .replace:
+                            let current = try open(row(id: existing, db), includingData: false)
+                            if current.isTokenKey || current.accessPolicy?.requiresAuthentication == true {
+                                kept += 1   // replacing it would change its protection without the user
+                                continue
+                            }
                             try self.recordRemoval(of: [existing], db)
                             try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [existing])
                             replaced += 1

@@ -87,7 +87,8 @@ extension Keychain {
         var attributes = attributes
         attributes[.sha1] = .data(ItemAttributes.digest(itemClass: itemClass, attributes: attributes, data: data))
         let indexes = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer)
-        var row = ItemRow(rowID: nil, itemID: .timeOrdered(), itemClass: itemClass, accessibility: accessibility,
+        let sequence = try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM items")) ?? 1
+        var row = ItemRow(rowID: nil, itemID: .sequential(sequence), itemClass: itemClass, accessibility: accessibility,
                           synchronizable: attributes[.synchronizable]?.numberValue == 1, indexes: indexes, rowVersion: 1,
                           sealed: SealedItem(wrappedMetadataKey: Data(), metadata: Data(), wrappedSecretKey: Data(), secret: Data()))
         row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,

@@ -38,7 +38,8 @@ extension Keychain {
             let existingPolicy = try read { db in
                 try self.existingRow(primaryKeyIndex, db).flatMap { try self.open(self.row(id: $0, db), includingData: false).accessPolicy }
             }
-            authorized = try authorizePolicyChange(of: Set([existingPolicy].compactMap { $0 }), options: AuthenticationOptions())
+            let changing = [existingPolicy].compactMap { $0 }.filter { Self.changesPolicy(changes[.accessControl], of: $0) }
+            authorized = try authorizePolicyChange(of: Set(changing), options: AuthenticationOptions())
         }
         return try write { db -> AddOrUpdateOutcome in
             guard let existing = try self.existingRow(primaryKeyIndex, db) else {

@@ -28,10 +28,19 @@ extension Keychain {
         }
         var sql = "SELECT \(ItemRow.columns) FROM items WHERE \(filter.sql) ORDER BY id"
         if let limit, filter.residual.isEmpty { sql += " LIMIT \(limit)" }
-        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: filter.statementArguments).map(ItemRow.init(row:))
-        guard !filter.residual.isEmpty else { return rows }
-        return Array(try rows.filter { try filter.residualMatches(open($0, includingData: false).attributes, indexer: keys.indexer) }
-            .prefix(limit ?? .max))
+        guard !filter.residual.isEmpty else {
+            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: filter.statementArguments).map(ItemRow.init(row:))
+        }
+        // Residual filters need the decrypted attributes: rows are opened one at a time and the
+        // scan stops at the limit. A row whose class is locked cannot be ruled out, so the call
+        // fails as a find over a locked item does (interactionNotAllowed), even for a delete.
+        var matches: [ItemRow] = []
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: filter.statementArguments)
+        while let raw = try cursor.next(), matches.count < limit ?? .max {
+            let row = try ItemRow(row: raw)
+            if try filter.residualMatches(open(row, includingData: false).attributes, indexer: keys.indexer) { matches.append(row) }
+        }
+        return matches
     }
 
     /// The (certificate row id, private key row id) pairs of the identities a query matches.
@@ -55,10 +64,14 @@ extension Keychain {
         let arguments = certificate.statementArguments + key.statementArguments
         let pairs: [(certificate: Int64, key: Int64)] = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { ($0[0], $0[1]) }
         guard residual else { return pairs }
-        return Array(try pairs.filter { pair in
-            try certificate.residualMatches(open(row(id: pair.certificate, db), includingData: false).attributes, indexer: keys.indexer)
-                && key.residualMatches(open(row(id: pair.key, db), includingData: false).attributes, indexer: keys.indexer)
-        }.prefix(limit ?? .max))
+        var matches: [(certificate: Int64, key: Int64)] = []
+        for pair in pairs where matches.count < limit ?? .max {
+            func passes(_ filter: ItemFilter, _ id: Int64) throws -> Bool {
+                try filter.residual.isEmpty || filter.residualMatches(open(row(id: id, db), includingData: false).attributes, indexer: keys.indexer)
+            }
+            if try passes(certificate, pair.certificate), try passes(key, pair.key) { matches.append(pair) }
+        }
+        return matches
     }
 
     func row(id: Int64, _ db: Database) throws -> ItemRow {

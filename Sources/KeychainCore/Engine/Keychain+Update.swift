@@ -16,7 +16,7 @@ extension Keychain {
         var resolved = try ResolvedQuery(query)
         resolved.limit = .all
         let changed = try ItemAttributes.coerce(changes.attributes, for: resolved.itemClass)
-        let authorized = changed[.accessControl] != nil ? try authorizePolicyChange(resolved) : []
+        let authorized = changed[.accessControl] != nil ? try authorizePolicyChange(resolved, to: changed[.accessControl]) : []
         let count = try write { db -> Int in
             let rows = try self.rowsToChange(resolved, db)
             if rows.isEmpty { throw KeychainError.itemNotFound() }
@@ -39,9 +39,18 @@ extension Keychain {
     /// (otherwise removing the policy would bypass it). Runs before the write transaction, so a
     /// prompt never holds the database.
     /// Returns the policies authorized; the write checks that each changed item still has one of them.
-    func authorizePolicyChange(_ query: ResolvedQuery) throws(KeychainError) -> Set<AccessPolicy> {
+    func authorizePolicyChange(_ query: ResolvedQuery, to newValue: AttributeValue?) throws(KeychainError) -> Set<AccessPolicy> {
         let policies = try read { db in try self.rowsToChange(query, db).compactMap { try self.open($0, includingData: false).accessPolicy } }
-        return try authorizePolicyChange(of: Set(policies), options: query.authentication)
+        return try authorizePolicyChange(of: Set(policies.filter { Self.changesPolicy(newValue, of: $0) }), options: query.authentication)
+    }
+
+    /// Whether a new access-control value changes an item's policy: its flags, or an unreadable
+    /// value. The same flags keep the stored policy, enrolment state included (which a caller can
+    /// neither set nor refresh).
+    static func changesPolicy(_ newValue: AttributeValue?, of current: AccessPolicy?) -> Bool {
+        guard let newValue else { return false }
+        guard let new = newValue.dataValue.flatMap(AccessPolicy.init(encoded:)) else { return true }
+        return new.flags != (current?.flags ?? [])
     }
 
     func authorizePolicyChange(of policies: Set<AccessPolicy>, options: AuthenticationOptions) throws(KeychainError) -> Set<AccessPolicy> {
@@ -64,7 +73,10 @@ extension Keychain {
     func guardedChange(of current: OpenedItem, changes: [AttributeKey: AttributeValue], replacingData: Bool,
                        authorized: Set<AccessPolicy>, now: Date) throws -> [AttributeKey: AttributeValue] {
         let itemClass = current.row.itemClass
-        let effective = changes.filter { current.attributes[$0.key] != $0.value }
+        var changes = changes
+        if !Self.changesPolicy(changes[.accessControl], of: current.accessPolicy) { changes[.accessControl] = nil }
+        let indexer = keys.indexer
+        let effective = changes.filter { key, value in current.attributes[key].map { indexer.attribute(key, $0) } != indexer.attribute(key, value) }
         var updated = try ItemAttributes.applying(changes, to: current.attributes, itemClass: itemClass, now: now)
         if current.isTokenKey {
             let changeable: Set<AttributeKey> = [.label, .applicationTag, .accessGroup, .accessControl, .accessible, .alias]
