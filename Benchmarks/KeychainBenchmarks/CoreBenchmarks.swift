@@ -35,6 +35,22 @@ enum CoreBenchmarks {
         return [open, reopen, add, findData, findAttributes, findMissing, update, delete, list]
     }
 
+    /// Point reads alone, for profiling the read path (`--only reads`): `items` items added in
+    /// batches, then `items` finds of one item's data spread over the key space.
+    static func reads(items: Int, in directory: URL) throws -> [Measurement] {
+        let keychain = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("reads")),
+                                    options: KeychainOptions(defaultAccessGroup: "bench"))
+        let secret = Data(repeating: 0x5A, count: 64)
+        for start in stride(from: 0, to: items, by: 5000) {
+            try keychain.add(contentsOf: (start..<min(start + 5000, items)).map { NewItem(.genericPassword, attributes: SampleKeys.attributes($0), data: secret) })
+        }
+        var find = Measurement("core: find one by service+account, data (\(items) items)")
+        for index in SampleKeys.spread(items, over: items) {
+            _ = try find.time { try keychain.find(Query(.genericPassword, SampleKeys.attributes(index), limit: .one), returning: .data) }
+        }
+        return [find]
+    }
+
     /// The passphrase KDF at its calibrated, production setting: set (includes calibration) and unlock.
     static func passphrase(in directory: URL) throws -> [Measurement] {
         let location = KeychainLocation(directory: directory.appendingPathComponent("passphrase"))

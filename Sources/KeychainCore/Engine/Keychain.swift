@@ -30,6 +30,8 @@ public final class Keychain: Sendable {
     let keys: KeyStore
     /// The ``authenticator``.
     let authenticatorSlot = Locked<(any Authenticator)?>(nil)
+    /// The database path for error messages, computed once (`URL.path` costs a few µs per call).
+    let databasePath: String
     let logger = Logger(label: "SecureStorage.KeychainCore")
 
     /// Opens (creating if needed) the keychain at `location`.
@@ -48,6 +50,7 @@ public final class Keychain: Sendable {
     init(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool) throws(KeychainError) {
         self.location = location
         self.options = options
+        databasePath = location.databaseURL.path
         let directory = location.databaseURL.deletingLastPathComponent()
         try PlatformIO.makePrivateDirectory(directory)
         if let network = FileSystemKind.networkFileSystem(at: directory.path), !options.allowsNetworkFileSystem {
@@ -187,7 +190,7 @@ public final class Keychain: Sendable {
 
     /// Runs a write in one `BEGIN IMMEDIATE` transaction after reloading a changed keybag.
     func write<T>(_ body: (Database) throws -> T) throws(KeychainError) -> T {
-        try Self.perform(path: location.databaseURL.path) {
+        try Self.perform(path: databasePath) {
             try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
@@ -202,7 +205,7 @@ public final class Keychain: Sendable {
 
     /// Runs a read on a consistent snapshot after reloading a changed keybag.
     func read<T>(_ body: (Database) throws -> T) throws(KeychainError) -> T {
-        try Self.perform(path: location.databaseURL.path) {
+        try Self.perform(path: databasePath) {
             try database.read { db in
                 try keys.refresh(db)
                 return try body(db)
