@@ -75,6 +75,7 @@ let package = Package(
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
         .executableTarget(name: "fuzz-secitem", dependencies: ["FuzzTargets"], path: "Fuzz/SecItemFuzzer"),
         .executableTarget(name: "fuzz-backup", dependencies: ["FuzzTargets"], path: "Fuzz/BackupFuzzer"),
+        .executableTarget(name: "fuzz-seckey", dependencies: ["FuzzTargets"], path: "Fuzz/SecKeyFuzzer"),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "KeychainServices"]),
         // Crash-safety and concurrency suites: the workload runs in `keychain-stress` processes
         // that the tests kill with SIGKILL or run four at a time.

@@ -43,6 +43,25 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertEqual(BackupFuzzTarget.run(edited), "refused: authFailed", "checksum fixing must reach the fields behind the checksum")
     }
 
+    func testSecKeyCorpusReplaysAndSeedsSucceed() throws {
+        let files = FuzzMain.files(at: Self.corpus.appendingPathComponent("seckey"))
+        XCTAssertFalse(files.isEmpty, "no corpus at \(Self.corpus.path)")
+        for file in files { SecKeyFuzzTarget.run(try Data(contentsOf: file)) }
+        let outcomes = SecKeyFuzzTarget.seeds.map(SecKeyFuzzTarget.run)
+        XCTAssertEqual(outcomes, ["ok", "ok", "error -67808", "ok", "ok"],
+                       "the seeds import a public key, seal, verify a bad signature, agree a key and sign with a token key")
+    }
+
+    func testMutatedSecKeyInputsRunClean() {
+        var random = SplitMix64(seed: 0x5EC4E7)
+        let seeds = SecKeyFuzzTarget.seeds
+        var outcomes: Set<String> = []
+        for _ in 0..<mutations(default: 2000) {
+            outcomes.insert(SecKeyFuzzTarget.run(Mutator.mutate(seeds.randomElement(using: &random)!, using: &random)))
+        }
+        XCTAssertGreaterThan(outcomes.count, 3, "mutations should reach many different outcomes: \(outcomes.sorted())")
+    }
+
     func testMutatedSecItemInputsRunClean() {
         var random = SplitMix64(seed: 0x5EC17E)
         let seeds = SecItemFuzzTarget.seeds
