@@ -8,7 +8,7 @@ import XCTest
 /// without a crash, the seeds still reach deep into each target, and a fixed number of
 /// deterministic mutations of them runs clean.
 ///
-/// `FUZZ_MUTATIONS` sets the mutations per target (default 3000 for SecItem, 1000 for backups).
+/// `FUZZ_MUTATIONS` sets the mutations per target (default 3000 for SecItem, 2000 for SecKey, 1000 for backups).
 final class FuzzRegressionTests: XCTestCase {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Fuzz/Corpus").standardizedFileURL
@@ -53,38 +53,30 @@ final class FuzzRegressionTests: XCTestCase {
     }
 
     func testMutatedSecKeyInputsRunClean() {
-        var random = SplitMix64(seed: 0x5EC4E7)
-        let seeds = SecKeyFuzzTarget.seeds
-        var outcomes: Set<String> = []
-        for _ in 0..<mutations(default: 2000) {
-            outcomes.insert(SecKeyFuzzTarget.run(Mutator.mutate(seeds.randomElement(using: &random)!, using: &random)))
-        }
-        XCTAssertGreaterThan(outcomes.count, 3, "mutations should reach many different outcomes: \(outcomes.sorted())")
+        assertMutationsRunClean(seeds: SecKeyFuzzTarget.seeds, generator: 0x5EC4E7, count: 2000, moreOutcomesThan: 3, SecKeyFuzzTarget.run)
     }
 
     func testMutatedSecItemInputsRunClean() {
-        var random = SplitMix64(seed: 0x5EC17E)
-        let seeds = SecItemFuzzTarget.seeds
-        var statuses: Set<OSStatus> = []
-        for _ in 0..<mutations(default: 3000) {
-            statuses.insert(SecItemFuzzTarget.run(Mutator.mutate(seeds.randomElement(using: &random)!, using: &random)))
-        }
-        XCTAssertGreaterThan(statuses.count, 5, "mutations should reach many different outcomes: \(statuses.sorted())")
+        assertMutationsRunClean(seeds: SecItemFuzzTarget.seeds, generator: 0x5EC17E, count: 3000, moreOutcomesThan: 5, SecItemFuzzTarget.run)
     }
     #endif
 
     func testMutatedBackupsRunClean() throws {
-        var random = SplitMix64(seed: 0xBAC0)
-        let seeds = try BackupFuzzTarget.seeds()
-        var outcomes: Set<String> = []
-        for _ in 0..<mutations(default: 1000) {
-            outcomes.insert(BackupFuzzTarget.run(Mutator.mutate(seeds.randomElement(using: &random)!, using: &random)))
-        }
-        XCTAssertGreaterThan(outcomes.count, 3, "mutations should reach many different outcomes: \(outcomes.sorted())")
+        assertMutationsRunClean(seeds: try BackupFuzzTarget.seeds(), generator: 0xBAC0, count: 1000, moreOutcomesThan: 3, BackupFuzzTarget.run)
     }
 
-    private func mutations(default count: Int) -> Int {
-        ProcessInfo.processInfo.environment["FUZZ_MUTATIONS"].flatMap(Int.init) ?? count
+    /// Runs `count` deterministic mutations of `seeds` (`FUZZ_MUTATIONS` overrides the count)
+    /// through a target, and checks they reach more than `minimum` different outcomes.
+    private func assertMutationsRunClean<Outcome: Hashable & Comparable>(
+        seeds: [Data], generator seed: UInt64, count: Int, moreOutcomesThan minimum: Int, _ target: (Data) -> Outcome,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        var random = SplitMix64(seed: seed)
+        var outcomes: Set<Outcome> = []
+        for _ in 0..<(ProcessInfo.processInfo.environment["FUZZ_MUTATIONS"].flatMap(Int.init) ?? count) {
+            outcomes.insert(target(Mutator.mutate(seeds.randomElement(using: &random)!, using: &random)))
+        }
+        XCTAssertGreaterThan(outcomes.count, minimum, "mutations should reach many different outcomes: \(outcomes.sorted())", file: file, line: line)
     }
 }
 

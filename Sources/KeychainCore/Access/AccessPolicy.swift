@@ -77,9 +77,6 @@ public struct AccessPolicy: Sendable, Hashable, CustomStringConvertible {
     /// private-key use only).
     public var guardsData: Bool { requiresAuthentication && !flags.contains(.privateKeyUsage) }
 
-    /// Whether using the item's private key needs authentication.
-    public var guardsKeyUsage: Bool { requiresAuthentication && flags.contains(.privateKeyUsage) }
-
     /// The authentications the policy asks for: each inner set lists the methods that satisfy
     /// one constraint. With ``Flags/or`` one set holds every method.
     var requiredAuthentications: [Set<AuthenticationMethod>] {

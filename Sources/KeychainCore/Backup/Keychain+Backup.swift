@@ -45,8 +45,7 @@ extension Keychain {
                     } else if item.accessPolicy?.requiresAuthentication == true {
                         protected += 1
                     } else {
-                        item.data = try ItemCipher.openSecret(row.sealed, binding: row.binding(vaultID: keys.header.vaultID),
-                                                              keys: keys.classKeys(for: row.accessibility))
+                        try openData(of: &item)
                         let record = BackupRecord(itemClass: row.itemClass, attributes: item.attributes, data: item.data ?? Data())
                         for chunk in try backup.append(record) { try file.write(chunk) }
                     }
@@ -138,7 +137,7 @@ extension Keychain {
     /// checked and sealed as on an add.
     private func restorable(_ record: BackupRecord, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
-        if record.itemClass == .key && attributes[.tokenID]?.stringValue == TokenKeys.tokenID {
+        if TokenKeys.isTokenKey(record.itemClass, attributes) {
             throw KeychainError(.invalidParameter, "The backup holds a key marked as generated inside a keychain (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted. Nothing was imported.")
         }
         return try sealingAccessPolicy(attributes, isTokenKey: false)

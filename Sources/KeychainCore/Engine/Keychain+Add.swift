@@ -32,7 +32,7 @@ extension Keychain {
             throw KeychainError(.invalidParameter, "An identity cannot be added on its own: add its certificate and its private key (addIdentity(certificate:privateKey:)).")
         }
         let attributes = try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now)
-        let isTokenKey = item.itemClass == .key && attributes[.tokenID]?.stringValue == TokenKeys.tokenID
+        let isTokenKey = TokenKeys.isTokenKey(item.itemClass, attributes)
         if isTokenKey && !allowingTokenKey {
             throw KeychainError(.invalidParameter, "A key with kSecAttrTokenIDSecureEnclave is generated inside the keychain (SecKeyCreateRandomKey); existing key material cannot be imported into the token.")
         }

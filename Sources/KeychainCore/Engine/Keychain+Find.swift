@@ -25,7 +25,7 @@ extension Keychain {
             return try self.matchingRows(resolved, limit: resolved.limit.rowLimit, db).map { (try self.open($0, includingData: false), nil) }
         }
         var found: [FoundItem] = []
-        for var (item, key) in candidates {
+        for case (var item, let key) in candidates {
             if options.contains(.data) {
                 guard try revealData(of: &item, authentication: resolved.authentication) else { continue }
             }
@@ -46,8 +46,7 @@ extension Keychain {
         if let policy = item.accessPolicy, policy.guardsData {
             guard try authorize(policy, operation: "data", options: authentication) else { return false }
         }
-        let classKeys = try keys.classKeys(for: item.row.accessibility)
-        item.data = try ItemCipher.openSecret(item.row.sealed, binding: item.row.binding(vaultID: keys.header.vaultID), keys: classKeys)
+        try openData(of: &item)
         return true
     }
 

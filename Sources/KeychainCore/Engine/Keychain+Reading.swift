@@ -13,7 +13,7 @@ extension Keychain {
         var accessPolicy: AccessPolicy? { attributes[.accessControl]?.dataValue.flatMap(AccessPolicy.init(encoded:)) }
 
         /// Whether the item is a private key generated inside the keychain, whose data never leaves it.
-        var isTokenKey: Bool { row.itemClass == .key && attributes[.tokenID]?.stringValue == TokenKeys.tokenID }
+        var isTokenKey: Bool { TokenKeys.isTokenKey(row.itemClass, attributes) }
     }
 
     /// The rows of stored items a query matches, in insertion order.
@@ -95,6 +95,12 @@ extension Keychain {
         }
         let data = includingData ? try ItemCipher.openSecret(row.sealed, binding: binding, keys: classKeys) : nil
         return OpenedItem(row: row, attributes: attributes, data: data)
+    }
+
+    /// Decrypts the data of an item whose attributes were opened without it.
+    func openData(of item: inout OpenedItem) throws(KeychainError) {
+        let row = item.row
+        item.data = try ItemCipher.openSecret(row.sealed, binding: row.binding(vaultID: keys.header.vaultID), keys: keys.classKeys(for: row.accessibility))
     }
 
     /// The public result for an opened item.

@@ -84,7 +84,7 @@ extension Keychain {
             if replacingData || !Set(effective.keys).isSubset(of: changeable) || !accessibility.isThisDeviceOnly {
                 throw KeychainError(.invalidParameter, "A key generated inside the keychain keeps its key material, token ID and key properties, and a …ThisDeviceOnly accessibility; only its label, tag, access group, access control and device-only accessibility can change.")
             }
-        } else if itemClass == .key && updated[.tokenID]?.stringValue == TokenKeys.tokenID {
+        } else if TokenKeys.isTokenKey(itemClass, updated) {
             throw KeychainError(.invalidParameter, "No key can be moved into the token (kSecAttrTokenIDSecureEnclave): such keys are generated inside the keychain.")
         }
         if effective[.accessControl] != nil {

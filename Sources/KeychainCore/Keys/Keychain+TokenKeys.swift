@@ -9,6 +9,11 @@ public enum TokenKeys {
     public static let tokenID = "com.apple.setoken"
     /// `kSecAttrKeyTypeECSECPrimeRandom`.
     public static let ecKeyType: Int64 = 73
+
+    /// Whether an item with these attributes is a key generated inside the keychain.
+    public static func isTokenKey(_ itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue]) -> Bool {
+        itemClass == .key && attributes[.tokenID]?.stringValue == tokenID
+    }
 }
 
 extension Keychain {
@@ -105,8 +110,7 @@ extension Keychain {
                 throw KeychainError(.interactionNotAllowed, "Using the key needs user authentication, which the call skips.")
             }
         }
-        let classKeys = try keys.classKeys(for: item.row.accessibility)
-        item.data = try ItemCipher.openSecret(item.row.sealed, binding: item.row.binding(vaultID: keys.header.vaultID), keys: classKeys)
+        try openData(of: &item)
         do {
             return try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data())
         } catch {

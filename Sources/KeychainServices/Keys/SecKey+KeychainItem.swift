@@ -27,7 +27,7 @@ extension SecKey {
     static func fromItem(_ item: FoundItem, keychain: Keychain, authentication: AuthenticationOptions) throws(KeychainError) -> SecKey {
         let attributes = item.attributes
         let stored = StoredItem(item)
-        if attributes[.tokenID]?.stringValue == TokenKeys.tokenID {
+        if TokenKeys.isTokenKey(item.itemClass, attributes) {
             guard let bits = attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
                 throw KeychainError(.integrityViolation, "A key generated inside the keychain has no supported key size.")
             }

@@ -75,17 +75,11 @@ extension SecKey {
     /// The raw ECDH shared secret of this private key and `peer` (X9.63 public key): here for a
     /// software key, inside the keychain for a keychain-generated one.
     func sharedSecret(withPeer peer: Data) throws(SecKeyFailure) -> Data {
-        switch kind {
-        case .softwarePrivate(let material):
-            return try SecKeyCall.engine { () throws(KeychainError) in try material.sharedSecret(withPeerX963: peer) }
-        case .tokenPrivate(let keychain):
-            guard let reference = storedItem?.reference else { throw SecKeyFailure(errSecInvalidKeyRef, "The key has no key item.") }
-            return try SecKeyCall.engine { () throws(KeychainError) in
-                try keychain.keyAgreementWithTokenKey(reference, peerPublicKey: peer, authentication: authentication)
-            }
-        case .publicKey:
-            throw SecKeyFailure(errSecParam, "A public key cannot perform a key exchange.")
-        }
+        try withPrivateKey("perform a key exchange",
+                           software: { (material) throws(KeychainError) in try material.sharedSecret(withPeerX963: peer) },
+                           token: { (keychain, reference) throws(KeychainError) in
+                               try keychain.keyAgreementWithTokenKey(reference, peerPublicKey: peer, authentication: authentication)
+                           })
     }
 }
 #endif

@@ -89,16 +89,27 @@ extension SecKey {
     /// A DER (X9.62) ECDSA signature of `digest` by this private key: here for a software key,
     /// inside the keychain for a keychain-generated one.
     func signature(forDigest digest: Data) throws(SecKeyFailure) -> Data {
+        try withPrivateKey("sign",
+                           software: { (material) throws(KeychainError) in try material.signature(forDigest: digest) },
+                           token: { (keychain, reference) throws(KeychainError) in
+                               try keychain.signWithTokenKey(reference, digest: digest, authentication: authentication)
+                           })
+    }
+
+    /// Runs a private-key operation where the key lives: `software` with the material of a
+    /// software key, `token` inside the keychain for a keychain-generated one. A public key
+    /// "cannot `operation`" (`errSecParam`).
+    func withPrivateKey(_ operation: String,
+                        software: (ECPrivateKeyMaterial) throws(KeychainError) -> Data,
+                        token: (Keychain, PersistentReference) throws(KeychainError) -> Data) throws(SecKeyFailure) -> Data {
         switch kind {
         case .softwarePrivate(let material):
-            return try SecKeyCall.engine { () throws(KeychainError) in try material.signature(forDigest: digest) }
+            return try SecKeyCall.engine { () throws(KeychainError) in try software(material) }
         case .tokenPrivate(let keychain):
             guard let reference = storedItem?.reference else { throw SecKeyFailure(errSecInvalidKeyRef, "The key has no key item.") }
-            return try SecKeyCall.engine { () throws(KeychainError) in
-                try keychain.signWithTokenKey(reference, digest: digest, authentication: authentication)
-            }
+            return try SecKeyCall.engine { () throws(KeychainError) in try token(keychain, reference) }
         case .publicKey:
-            throw SecKeyFailure(errSecParam, "A public key cannot sign.")
+            throw SecKeyFailure(errSecParam, "A public key cannot \(operation).")
         }
     }
 }
