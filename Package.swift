@@ -27,8 +27,11 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                "CSQLiteHardening",
             ]
         ),
+        // SQLite's defensive mode for the keychain's connections (a C shim: sqlite3_db_config is variadic).
+        .target(name: "CSQLiteHardening", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "KeychainServices",
             dependencies: [

@@ -14,8 +14,8 @@ struct Create: ParsableCommand {
         disableCoreDumps()
         let location = keychain.location
         let passphrase = withPassphrase ? try SecretInput.readNew(prompt: "New keychain passphrase: ") : nil
-        let created = try reportingErrors { try Keychain.create(at: location) }
-        if let passphrase { try reportingErrors { try created.setPassphrase(passphrase) } }
+        // One transaction: the keychain never exists without its passphrase.
+        let created = try reportingErrors { try Keychain.create(at: location, passphrase: passphrase) }
         printError("created \(location.databaseURL.path)\(passphrase == nil ? "" : " with a passphrase (\(created.passphraseParameters?.description ?? "?"))")")
     }
 }

@@ -85,16 +85,13 @@ final class StateDigestTests: XCTestCase {
     func testAnOlderKeychainGetsItsRecordOnceWhenUpgraded() throws {
         let test = try TestKeychain()
         for index in 0..<3 { try test.keychain.add(password("svc", "a\(index)", "v")) }
-        // Turn the file back into format 1, as an older version of the library wrote it.
-        try test.tamper { db in
-            try db.execute(sql: """
-                ALTER TABLE vault_header DROP COLUMN state_mac; ALTER TABLE vault_header DROP COLUMN state_digest;
-                ALTER TABLE vault_header DROP COLUMN state_counter; UPDATE vault_header SET format_version = 1;
-                DELETE FROM grdb_migrations WHERE identifier IN ('v2-state-digest', 'v3-untagged-server-attributes');
-                """)
-        }
+        // Turn the file back into format 1, as an older version of the library wrote it; such a
+        // keychain predates the format anchor, so there is none beside its device key.
+        try test.downgradeToFormat1()
+        try FileManager.default.removeItem(at: test.anchorURL)
         let upgraded = try test.openAnother()
-        XCTAssertEqual(upgraded.formatVersion, 3)
+        XCTAssertEqual(upgraded.formatVersion, 4)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: test.anchorURL.path), "the upgrade anchors the new format")
         try assertClean(upgraded, "recorded on upgrade")
         try upgraded.delete(query("svc", "a0"))
         try assertClean(upgraded, "kept exact afterwards")

@@ -28,6 +28,24 @@ final class TestKeychain {
     /// Replaces the instance with a freshly opened one (as after a restart).
     func reopen() throws { keychain = try openAnother() }
 
+    /// The format anchor beside the device key.
+    var anchorURL: URL { FormatAnchor.url(for: location, vaultID: keychain.vaultID) }
+
+    /// Turns the file back into format 1 exactly as an older library wrote it (every later
+    /// column and migration record dropped): what a genuine old keychain looks like, and what an
+    /// attacker laundering edited rows would produce.
+    func downgradeToFormat1() throws {
+        try tamper { db in
+            try db.execute(sql: """
+                ALTER TABLE items DROP COLUMN row_seal; ALTER TABLE vault_header DROP COLUMN session_kek;
+                ALTER TABLE vault_header DROP COLUMN session_id; ALTER TABLE vault_header DROP COLUMN header_mac;
+                ALTER TABLE vault_header DROP COLUMN state_mac; ALTER TABLE vault_header DROP COLUMN state_digest;
+                ALTER TABLE vault_header DROP COLUMN state_counter; UPDATE vault_header SET format_version = 1;
+                DELETE FROM grdb_migrations WHERE identifier <> 'v1';
+                """)
+        }
+    }
+
     /// Runs raw SQL on the database file, as an attacker with the file would.
     func tamper(_ body: (Database) throws -> Void) throws {
         let queue = try DatabaseQueue(path: location.databaseURL.path)

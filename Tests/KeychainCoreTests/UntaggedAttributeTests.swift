@@ -65,11 +65,16 @@ final class UntaggedAttributeTests: XCTestCase {
         let attributes = try XCTUnwrap(test.keychain.findFirst(query("svc", "old"), returning: [.attributes, .data])).attributes
         let legacy = ItemIndexes.legacyTags(attributes: attributes, indexer: test.keychain.keys.indexer)
         XCTAssertEqual(legacy.count, 5)
+        // A row format 2 wrote, as the upgrade to format 4 sealed it (tags and all).
         try test.tamper { db in
             for tag in legacy { try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) VALUES (?, 1)", arguments: [tag]) }
+            try test.keychain.keys.rowSealer.sealAllRows(db)
         }
         XCTAssertTrue(try test.openAnother().verify().isClean, "the tags format 2 wrote are accepted")
-        try test.tamper { db in try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) VALUES (?, 1)", arguments: [Data(repeating: 7, count: 16)]) }
+        try test.tamper { db in
+            try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) VALUES (?, 1)", arguments: [Data(repeating: 7, count: 16)])
+            try test.keychain.keys.rowSealer.sealAllRows(db)   // even with a seal forged by the device key's holder
+        }
         XCTAssertFalse(try test.openAnother().verify().isClean, "any other tag is damage")
     }
 }

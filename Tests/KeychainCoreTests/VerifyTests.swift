@@ -35,7 +35,7 @@ final class VerifyTests: XCTestCase {
         XCTAssertFalse(report.isClean)
         XCTAssertEqual(report.verifiedItems, 1)
         XCTAssertEqual(report.damagedItems.map(\.rowID), [2, 3, 4])
-        XCTAssertTrue(report.damagedItems[1].problem.contains("lookup indexes"), report.damagedItems[1].problem)
+        XCTAssertTrue(report.damagedItems[1].problem.contains("row seal"), report.damagedItems[1].problem)
         XCTAssertEqual(report.damagedItems[2].itemClass, "nonsense")
         XCTAssertNil(report.damagedItems[2].persistentReference)
         XCTAssertFalse(report.damagedItems.map(\.description).joined().contains("value-"), "no secrets in the report")

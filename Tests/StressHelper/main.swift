@@ -8,6 +8,10 @@
 //       so whatever the journal acknowledges has returned from the engine.
 //   keychain-stress mixed --keychain DIR --process P [--threads 4] [--operations 100]
 //       Mixed operations from several threads on two instances; prints a JSON summary.
+//   keychain-stress rotate-loop --keychain DIR --journal FILE --from N
+//       Changes the passphrase step after step (class keys rotated each time) until killed.
+//   keychain-stress read-loop --keychain DIR --seconds S --items N
+//       Reads while another process rotates; prints a JSON summary.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -63,6 +67,8 @@ do {
     switch arguments.mode {
     case "crash-loop": try CrashLoop(arguments).run()
     case "mixed": try MixedWorkload(arguments).run()
+    case "rotate-loop": try RotateLoop(arguments).run()
+    case "read-loop": try ReadLoop(arguments).run()
     default: throw StressFailure("unknown mode \(arguments.mode)")
     }
 } catch {

@@ -53,11 +53,11 @@ struct PINVerifierRecord: Equatable {
 
     init(encoded bytes: Data, path: String) throws(KeychainError) {
         let bytes = Array(bytes)
-        guard bytes.count == Self.byteCount, Data(bytes[0..<4]) == Self.magic, bytes[4] == Self.version,
-              (1...30).contains(bytes[5]), bytes[6] >= 1, bytes[7] >= 1 else {
+        guard bytes.count == Self.byteCount, Data(bytes[0..<4]) == Self.magic, bytes[4] == Self.version else {
             throw KeychainError(.integrityViolation, "The PIN file \(path) is damaged or not a PIN file. Restore it, or delete it and set the PIN again.")
         }
         parameters = ScryptParameters(logN: Int(bytes[5]), blockSize: Int(bytes[6]), parallelism: Int(bytes[7]))
+        try parameters.requireWithinBounds(in: "the PIN file \(path)")
         salt = Data(bytes[8..<24])
         verifier = Data(bytes[24..<56])
         failures = Int(bytes[56..<60].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })

@@ -28,9 +28,10 @@ enum BackupFormat {
     /// The largest chunk a reader accepts (a forged length must not allocate gigabytes).
     static let maximumChunkBytes = 64 << 20
     /// The costliest scrypt a reader accepts from a header (a forged header must not make the
-    /// reader allocate without bound): N ≤ 2^20 and r ≤ 8 (at most 1 GiB), p ≤ 16.
+    /// reader allocate or compute without bound): the bounds every stored parameter set obeys
+    /// (``ScryptParameters/bounds``).
     static func acceptsKDF(_ parameters: ScryptParameters) -> Bool {
-        (10...20).contains(parameters.logN) && (1...8).contains(parameters.blockSize) && (1...16).contains(parameters.parallelism)
+        parameters.isWithinBounds
     }
 
     enum RecordKind: UInt8 { case item = 1, trailer = 2 }

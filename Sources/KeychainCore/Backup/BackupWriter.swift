@@ -20,7 +20,8 @@ struct BackupWriter {
         guard !passphrase.isEmpty else { throw KeychainError(.invalidParameter, "A backup passphrase cannot be empty.") }
         var parameters = parameters
         parameters.parallelism = min(parameters.parallelism, 16)
-        guard BackupFormat.acceptsKDF(parameters) else {
+        // r ≤ 8 and p ≤ 16 as well, so that readers of earlier versions accept the backup too.
+        guard BackupFormat.acceptsKDF(parameters), parameters.blockSize <= 8, parameters.parallelism <= 16 else {
             throw KeychainError(.invalidParameter, "Backups need scrypt parameters within N=2^10…2^20, r ≤ 8, p ≤ 16, and \(parameters) is outside them. Use other passphrase hardening for the export.")
         }
         let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })

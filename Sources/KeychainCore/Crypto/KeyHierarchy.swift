@@ -23,6 +23,13 @@ enum KeyHierarchy {
         return derive(SymmetricKey(data: material), vaultID: vaultID, info: "sv1/kek/user")
     }
 
+    /// A key derived from the device key for authenticating what cannot be encrypted: the
+    /// header and keybag ("sv4/header"), each row's clear columns ("sv4/row-seal") and the format
+    /// anchor ("sv4/format-anchor"). Available in every lock state, like the device tier.
+    static func integrityKey(deviceKey: SymmetricKey, vaultID: UUID, purpose: String) -> SymmetricKey {
+        derive(deviceKey, vaultID: vaultID, info: purpose)
+    }
+
     /// A subkey of a class key for one purpose ("sv1/meta" or "sv1/secret").
     static func subkey(of key: SymmetricKey, purpose: String) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data(purpose.utf8), outputByteCount: 32)

@@ -30,11 +30,35 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     /// `"scrypt(N=2^17, r=8, p=1)"`.
     public var description: String { "scrypt(N=2^\(logN), r=\(blockSize), p=\(parallelism))" }
 
-    /// Derives the 32-byte passphrase key K_P.
-    func deriveKey(passphrase: String, salt: Data) throws(KeychainError) -> SymmetricKey {
-        guard (1...30).contains(logN), blockSize >= 1, parallelism >= 1 else {
-            throw KeychainError(.integrityViolation, "The stored passphrase parameters (\(self)) are out of range; the keychain header was modified.")
+    /// The largest parameters any keychain, PIN file or backup may ask for. Stored parameters
+    /// come from files an attacker may have written, so they are checked against these bounds
+    /// before scrypt runs: without them a forged header could make every unlock take hours
+    /// (p = 100000), allocate gigabytes (log N = 22) or overflow (r = 2^57).
+    ///
+    /// - log N from 10 to 20, r from 1 to 16, p from 1 to 64;
+    /// - memory 128 · N · r at most 1 GiB;
+    /// - work N · r · p at most 2^27 (128 times the ``floor``; calibration stays within 64 times
+    ///   it, and backups written by earlier versions within 128 times: about 45 s here).
+    public static let bounds = (logN: 10...20, blockSize: 1...16, parallelism: 1...64, memoryMiB: 1024, workLog2: 27)
+
+    /// Whether the parameters are inside ``bounds``. Checked without overflow: each factor is
+    /// range-checked before any product is formed.
+    public var isWithinBounds: Bool {
+        guard Self.bounds.logN.contains(logN), Self.bounds.blockSize.contains(blockSize),
+              Self.bounds.parallelism.contains(parallelism) else { return false }
+        return memoryMiB <= Self.bounds.memoryMiB && (blockSize * parallelism) << logN <= 1 << Self.bounds.workLog2
+    }
+
+    /// Throws `.integrityViolation` naming `source` when the parameters are outside ``bounds``.
+    func requireWithinBounds(in source: String) throws(KeychainError) {
+        guard isWithinBounds else {
+            throw KeychainError(.integrityViolation, "The passphrase parameters stored in \(source) (\(self)) are outside the bounds this library accepts (log N 10–20, r 1–16, p 1–64, at most \(Self.bounds.memoryMiB) MiB of memory and N · r · p at most 2^\(Self.bounds.workLog2)), so they were not used: the file was modified or forged. Restore it from a backup.")
         }
+    }
+
+    /// Derives the 32-byte passphrase key K_P. Parameters outside ``bounds`` are refused before scrypt runs.
+    func deriveKey(passphrase: String, salt: Data) throws(KeychainError) -> SymmetricKey {
+        try requireWithinBounds(in: "the keychain")
         var password = Data(passphrase.utf8)
         defer { SecretWiping.wipe(&password) }
         do {

@@ -10,7 +10,10 @@ import GRDB
 /// - ``lock()`` drops the class A and passcode-set keys; class C keys stay until the instance goes.
 ///
 /// Every transaction first calls ``refresh(_:)``: when another process changed the keybag
-/// (passphrase set, changed or removed), the header and keys are reloaded.
+/// (passphrase set, changed or removed), the header and keybag are checked against their MAC
+/// and reloaded. Such a change rotates the user-tier class keys, so the keys this instance held
+/// no longer open anything: without a passphrase the new ones unwrap with the device key; with
+/// one, the instance is back before its first unlock until ``unlock(passphrase:keybag:)``.
 final class KeyStore: @unchecked Sendable {
     private struct State {
         var header: VaultHeader
@@ -22,12 +25,15 @@ final class KeyStore: @unchecked Sendable {
     let indexer: BlindIndexer
     /// The keyed digest of all rows (tamper evidence beyond single rows).
     let stateDigest: StateDigest
+    /// The MAC of each row's clear columns and tags.
+    let rowSealer: RowSealer
     private let state: Locked<State>
 
     /// Loads the keybag of an opened keychain and unwraps what the device key alone allows.
     init(header: VaultHeader, deviceKey: SymmetricKey, keybag: [KeybagSlot: Data]) throws(KeychainError) {
         self.deviceKey = deviceKey
         stateDigest = StateDigest(deviceKey: deviceKey, vaultID: header.vaultID)
+        rowSealer = RowSealer(deviceKey: deviceKey, vaultID: header.vaultID)
         let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
         guard let wrappedIndex = keybag[.index] else { throw .tampered("the keybag has no index key") }
         do {
@@ -36,7 +42,7 @@ final class KeyStore: @unchecked Sendable {
             throw KeychainError(.keychainUnavailable, "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one.")
         }
         state = Locked(State(header: header, lockState: .beforeFirstUnlock, classKeys: [:]))
-        try reload(header: header, keybag: keybag)
+        try reload(header: header, keybag: keybag, keybagChanged: false)
     }
 
     // MARK: - State
@@ -55,11 +61,14 @@ final class KeyStore: @unchecked Sendable {
     /// Reloads the header and keys when another process changed the keybag since we last looked.
     func refresh(_ db: Database) throws {
         guard try VaultHeader.fetchGeneration(db) != header.keybagGeneration else { return }
-        guard let current = try VaultHeader.fetch(db) else { throw KeychainError.tampered("the keychain header is missing") }
-        try reload(header: current, keybag: Self.fetchKeybag(db))
+        let (current, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey)
+        guard current.vaultID == header.vaultID else { throw KeychainError.tampered("the keychain header names another vault") }
+        try reload(header: current, keybag: keybag, keybagChanged: true)
     }
 
-    private func reload(header: VaultHeader, keybag: [KeybagSlot: Data]) throws(KeychainError) {
+    /// Takes a verified header and keybag. When the keybag changed under an open instance, the
+    /// user-tier keys it held were rotated away and are dropped.
+    private func reload(header: VaultHeader, keybag: [KeybagSlot: Data], keybagChanged: Bool) throws(KeychainError) {
         let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
         var deviceKeys: [Accessibility: ClassKeys] = [:]
         for accessibility in Accessibility.allCases where KeybagSlot.classKey(accessibility).tier == .device {
@@ -77,6 +86,10 @@ final class KeyStore: @unchecked Sendable {
         }
         state.withLock { state in
             state.header = header
+            if keybagChanged {
+                state.classKeys = [:]
+                state.lockState = .beforeFirstUnlock
+            }
             state.classKeys.merge(deviceKeys) { _, new in new }
             if let userKeys {
                 state.classKeys.merge(userKeys) { _, new in new }
@@ -127,6 +140,11 @@ final class KeyStore: @unchecked Sendable {
     func userKEK(passphrase: String, salt: Data, parameters: ScryptParameters, header: VaultHeader) throws(KeychainError) -> SymmetricKey {
         let passphraseKey = try parameters.deriveKey(passphrase: passphrase, salt: salt)
         return KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: passphraseKey, vaultID: header.vaultID)
+    }
+
+    /// Records the unlock session this instance just wrote or removed (no key changes).
+    func adopt(session: UnlockSessionRecord?) {
+        state.withLock { $0.header.session = session }
     }
 
     /// Records a keybag this instance just wrote, with the user-tier keys it now holds.

@@ -88,12 +88,12 @@ extension Keychain {
         attributes[.sha1] = .data(ItemAttributes.digest(itemClass: itemClass, attributes: attributes, data: data))
         let indexes = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer)
         let sequence = try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM items")) ?? 1
-        var row = ItemRow(rowID: nil, itemID: .sequential(sequence), itemClass: itemClass, accessibility: accessibility,
+        var row = ItemRow(rowID: sequence, itemID: .sequential(sequence), itemClass: itemClass, accessibility: accessibility,
                           synchronizable: attributes[.synchronizable]?.numberValue == 1, indexes: indexes, rowVersion: 1,
                           sealed: SealedItem(wrappedMetadataKey: Data(), metadata: Data(), wrappedSecretKey: Data(), secret: Data()))
         row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
                                          binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
-        row.rowID = try row.insert(db)
+        try row.insert(rowID: sequence, seal: keys.rowSealer.seal(row, rowID: sequence, tags: indexes.tags), db)
         if recordingState { try keys.stateDigest.record(adding: [fingerprint(ofWritten: row, db)], db) }
         return OpenedItem(row: row, attributes: attributes, data: data)
     }

@@ -54,8 +54,15 @@ extension Keychain {
         }
     }
 
-    /// The row id of the live item with this primary-key index, if any.
+    /// The row id of the live item with this primary-key index, if any. The row's own column is
+    /// compared too (SQLite's index is data in the file); the primary-key index is bound into the
+    /// item's ciphertexts, so opening the row then proves it is that item.
     func existingRow(_ primaryKeyIndex: Data, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM items WHERE primary_key_index = ?"), arguments: [primaryKeyIndex])
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, primary_key_index FROM items WHERE primary_key_index = ?"),
+                                         arguments: [primaryKeyIndex]) else { return nil }
+        guard (row[1] as Data?) == primaryKeyIndex else {
+            throw KeychainError.tampered("a primary-key lookup selected a row with another primary key (an index was edited)")
+        }
+        return try row.checked(0, "id", in: "items")
     }
 }

@@ -4,7 +4,10 @@ import GRDB
 extension Keychain {
     /// Deletes every item the query matches (the query's limit is ignored), in one transaction.
     ///
-    /// Deleting needs no class key, so it works while the keychain is locked, as on iOS.
+    /// Deleting needs no class key, so it works while the keychain is locked, as on iOS: each
+    /// selected row is checked against its row seal instead of its decrypted attributes, so an
+    /// edited lookup column stops the delete with `.integrityViolation` rather than removing
+    /// another item.
     /// Freed pages are zeroed (`secure_delete`) and the write-ahead log is checkpointed afterwards,
     /// so deleted ciphertext does not linger in the log.
     ///
@@ -15,7 +18,7 @@ extension Keychain {
         var resolved = try ResolvedQuery(query)
         resolved.limit = .all
         let count = try write { db -> Int in
-            let ids = try self.rowsToChange(resolved, db).compactMap(\.rowID)
+            let ids = try self.rowsToChange(resolved, proof: .seal, db).compactMap(\.row.rowID)
             if ids.isEmpty { throw KeychainError.itemNotFound() }
             try self.recordRemoval(of: ids, db)
             for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {

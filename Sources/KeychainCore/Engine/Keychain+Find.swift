@@ -13,16 +13,15 @@ extension Keychain {
     ///   `.noSuchClass` for a malformed query; `.interactionNotAllowed`, `.integrityViolation`.
     public func find(_ query: Query, returning options: ReturnOptions = [.attributes]) throws(KeychainError) -> [FoundItem] {
         let resolved = try ResolvedQuery(query)
-        // Rows are read and their attributes decrypted in one snapshot; user authentication and
+        // Rows are read, their attributes decrypted and checked against the query in one snapshot; user authentication and
         // the data's decryption happen after it, so a prompt never holds a transaction open.
         let candidates = try read { db -> [(item: OpenedItem, key: OpenedItem?)] in
             if resolved.itemClass == .identity {
-                return try self.matchingIdentities(resolved, limit: resolved.limit.rowLimit, db).map { pair in
-                    (try self.open(self.row(id: pair.certificate, db), includingData: false),
-                     try self.open(self.row(id: pair.key, db), includingData: false))
+                return try self.matchingIdentities(resolved, limit: resolved.limit.rowLimit, proof: .attributes, db).map { pair in
+                    (pair.certificate.opened!, pair.key.opened!)
                 }
             }
-            return try self.matchingRows(resolved, limit: resolved.limit.rowLimit, db).map { (try self.open($0, includingData: false), nil) }
+            return try self.matchingItems(resolved, limit: resolved.limit.rowLimit, proof: .attributes, db).map { ($0.opened!, nil) }
         }
         var found: [FoundItem] = []
         for case (var item, let key) in candidates {

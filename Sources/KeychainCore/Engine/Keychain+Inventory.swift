@@ -19,8 +19,19 @@ extension Keychain {
     }
 
     /// Creates a new keychain at `location`, failing with `.duplicateKeychain` when one exists.
-    public static func create(at location: KeychainLocation, options: KeychainOptions = KeychainOptions()) throws(KeychainError) -> Keychain {
-        try Keychain(location: location, options: options, mustCreate: true)
+    ///
+    /// With a `passphrase`, the keychain is created with it in one transaction (its class keys
+    /// are never written under the device key alone) and is returned unlocked.
+    ///
+    /// ```swift
+    /// let keychain = try Keychain.create(at: KeychainLocation(directory: url), passphrase: passphrase)
+    /// ```
+    ///
+    /// - Throws: `.duplicateKeychain` when a keychain exists there, `.invalidParameter` for an
+    ///   empty passphrase.
+    public static func create(at location: KeychainLocation, passphrase: String? = nil,
+                              options: KeychainOptions = KeychainOptions()) throws(KeychainError) -> Keychain {
+        try Keychain(location: location, options: options, mustCreate: true, initialPassphrase: passphrase)
     }
 
     /// The format version of the keychain file.

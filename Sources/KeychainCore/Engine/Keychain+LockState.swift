@@ -15,23 +15,27 @@ extension Keychain {
 
     /// Locks the keychain: class A (`whenUnlocked…`) and passcode-set items become unavailable
     /// (`.interactionNotAllowed`) until the next ``unlock(passphrase:)``; `afterFirstUnlock` and
-    /// `always` items stay readable. Deleting still works. An unlock session
-    /// (``unlock(passphrase:keepingSessionFor:)``) ends too; other processes that are already
-    /// unlocked keep their own state.
+    /// `always` items stay readable. Deleting still works. The unlock session
+    /// (``unlock(passphrase:keepingSessionFor:)``) ends for every process and every copy of its
+    /// ticket, whatever environment this runs in; other processes that are already unlocked keep
+    /// their own state.
     ///
     /// - Throws: `.invalidState` when no passphrase is set: like a device without a passcode,
     ///   such a keychain cannot be locked.
     public func lock() throws(KeychainError) {
         try keys.lock()
-        endUnlockSession()
+        try endUnlockSession()
         checkpoint()
         logger.info("keychain locked")
     }
 
     /// Sets the first passphrase. The keychain stays unlocked. Passcode-set items can be added from now on.
     ///
-    /// Only the class keys are rewrapped (O(1) in the number of items); the passphrase is
-    /// stretched with scrypt as ``KeychainOptions/passphraseHardening`` says.
+    /// New class keys are generated for every class the passphrase protects, and every item of
+    /// those classes is moved to them (its two item keys rewrapped, in the same transaction), so a
+    /// copy of the keychain from before the passphrase — with the device key — opens nothing added
+    /// or changed afterwards. The passphrase is stretched with scrypt as
+    /// ``KeychainOptions/passphraseHardening`` says. Other open instances must unlock again.
     ///
     /// - Throws: `.invalidState` when a passphrase is already set (use ``changePassphrase(from:to:)``),
     ///   `.invalidParameter` for an empty passphrase.
@@ -40,34 +44,36 @@ extension Keychain {
         guard !hasPassphrase else {
             throw KeychainError(.invalidState, "The keychain already has a passphrase; change it with changePassphrase(from:to:).")
         }
-        var classKeys = try Self.rawUserKeys(keys: keys, passphrase: nil, keybag: read { db in try KeyStore.fetchKeybag(db) })
-        classKeys[.whenPasscodeSetThisDeviceOnly] = SymmetricKey(size: .bits256)
-        try rewrapUserTier(classKeys, newPassphrase: passphrase, expecting: keys.header)
+        let header = keys.header
+        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: nil, keybag: read { db in try KeyStore.fetchKeybag(db) })
+        try rotateUserTier(from: classKeys, newPassphrase: passphrase, expecting: header)
         logger.info("keychain passphrase set")
     }
 
-    /// Replaces the passphrase. Items keep their keys; only the class keys are rewrapped.
+    /// Replaces the passphrase, with new class keys (see ``setPassphrase(_:)``): the old
+    /// passphrase, an old keybag or an old unlock ticket opens nothing written or rewrapped after
+    /// the change, which is how to recover from a passphrase that leaked.
     ///
     /// - Throws: `.authFailed` when `current` is wrong (nothing changes).
     public func changePassphrase(from current: String, to new: String) throws(KeychainError) {
         guard !new.isEmpty else { throw KeychainError(.invalidParameter, "A passphrase cannot be empty.") }
         let header = keys.header
         let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyStore.fetchKeybag(db) })
-        try rewrapUserTier(classKeys, newPassphrase: new, expecting: header)
+        try rotateUserTier(from: classKeys, newPassphrase: new, expecting: header)
         logger.info("keychain passphrase changed")
     }
 
     /// Removes the passphrase, as removing a device passcode does: the keychain becomes always
     /// unlocked, and every `whenPasscodeSetThisDeviceOnly` item is destroyed with its class key.
+    /// The other classes get new class keys, as a passphrase change gives them.
     ///
     /// - Returns: how many passcode-set items were destroyed.
     /// - Throws: `.authFailed` when `current` is wrong (nothing changes).
     @discardableResult
     public func removePassphrase(current: String) throws(KeychainError) -> Int {
         let header = keys.header
-        var classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyStore.fetchKeybag(db) })
-        classKeys[.whenPasscodeSetThisDeviceOnly] = nil
-        let destroyed = try rewrapUserTier(classKeys, newPassphrase: nil, expecting: header)
+        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyStore.fetchKeybag(db) })
+        let destroyed = try rotateUserTier(from: classKeys, newPassphrase: nil, expecting: header)
         checkpoint()
         logger.info("keychain passphrase removed", metadata: ["destroyedItems": "\(destroyed)"])
         return destroyed
@@ -87,50 +93,59 @@ extension Keychain {
         return try KeyStore.unwrapUserClassKeys(keybag, kek: kek, vaultID: header.vaultID)
     }
 
-    /// Wraps the user-tier class keys under the KEK of `newPassphrase` (or of no passphrase) and
-    /// records the new parameters, in one transaction. Without a passphrase the passcode-set slot
-    /// and its items are deleted. Fails with `.invalidState` if another process changed the
+    /// Replaces every user-tier class key with a new random one wrapped under the KEK of
+    /// `newPassphrase` (or of no passphrase), moves every item of those classes to the new keys
+    /// (``ItemKeyRotation``), records the new parameters, bumps the keybag generation, ends the
+    /// unlock session and updates the header MAC — all in one transaction, so a crash leaves
+    /// either the old passphrase working or the new one. Without a passphrase the passcode-set
+    /// slot and its items are deleted. Fails with `.invalidState` if another process changed the
     /// keybag since `expecting` was read.
     @discardableResult
-    private func rewrapUserTier(_ classKeys: [Accessibility: SymmetricKey], newPassphrase: String?, expecting: VaultHeader) throws(KeychainError) -> Int {
+    private func rotateUserTier(from oldKeys: [Accessibility: SymmetricKey], newPassphrase: String?, expecting: VaultHeader) throws(KeychainError) -> Int {
+        let passphrase = try newPassphrase.map { passphrase throws(KeychainError) in
+            try NewPassphrase(passphrase, hardening: options.passphraseHardening)
+        }
         var header = expecting
         header.keybagGeneration += 1
-        var kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: nil, vaultID: header.vaultID)
-        header.passphrase = nil
-        if let newPassphrase {
-            let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
-            let parameters = try options.passphraseHardening.parameters()
-            kek = try keys.userKEK(passphrase: newPassphrase, salt: salt, parameters: parameters, header: header)
-            header.passphrase = (salt, parameters)
+        header.session = nil
+        header.passphrase = passphrase.map { ($0.salt, $0.parameters) }
+        let kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: passphrase?.key, vaultID: header.vaultID)
+        var newKeys: [Accessibility: SymmetricKey] = [:]
+        for accessibility in Accessibility.allCases where KeybagSlot.classKey(accessibility).tier == .user {
+            if accessibility == .whenPasscodeSetThisDeviceOnly && passphrase == nil { continue }
+            newKeys[accessibility] = SymmetricKey(size: .bits256)
         }
-        var keybag: [KeybagSlot: Data] = [:]
+        var wrapped: [KeybagSlot: Data] = [:]
         do {
-            for (accessibility, key) in classKeys {
+            for (accessibility, key) in newKeys {
                 let slot = KeybagSlot.classKey(accessibility)
-                keybag[slot] = try slot.wrap(key, with: kek, vaultID: header.vaultID)
+                wrapped[slot] = try slot.wrap(key, with: kek, vaultID: header.vaultID)
             }
         } catch {
             throw KeychainError(.outOfMemory, "Wrapping the class keys failed: \(error).")
         }
-        let destroyed = try write { db -> Int in
+        let rotation = ItemKeyRotation(old: oldKeys.mapValues(ClassKeys.init(classKey:)), new: newKeys.mapValues(ClassKeys.init(classKey:)))
+        let (destroyed, outcome) = try write { db -> (Int, ItemKeyRotation.Outcome) in
             guard try VaultHeader.fetch(db) == expecting else {
                 throw KeychainError(.invalidState, "Another process changed the keychain's passphrase meanwhile; nothing was changed. Retry.")
             }
             var destroyed = 0
-            if newPassphrase == nil {
-                destroyed = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items WHERE accessibility = ?",
-                                             arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue]) ?? 0
+            if passphrase == nil {
                 let doomed = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE accessibility = ?", arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
+                destroyed = doomed.count
                 try self.recordRemoval(of: doomed, db)
                 try db.execute(sql: "DELETE FROM items WHERE accessibility = ?", arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
                 try db.execute(sql: "DELETE FROM keybag WHERE slot = ?", arguments: [KeybagSlot.classKey(.whenPasscodeSetThisDeviceOnly).name])
             }
-            try Self.writeKeybag(keybag, db)
+            let outcome = try rotation.run(db, stateDigest: self.keys.stateDigest)
+            try Self.writeKeybag(wrapped, db)
             try header.updateKeybagState(db)
-            return destroyed
+            try HeaderAuthenticator(deviceKey: self.keys.deviceKey, vaultID: header.vaultID).store(header, keybag: KeyStore.fetchKeybag(db), db)
+            return (destroyed, outcome)
         }
-        keys.adopt(header: header, userKeys: classKeys.mapValues(ClassKeys.init(classKey:)))
-        endUnlockSession()
+        keys.adopt(header: header, userKeys: newKeys.mapValues(ClassKeys.init(classKey:)))
+        removeUnlockTicket()
+        logger.info("class keys rotated", metadata: ["items": "\(outcome.rewrapped)", "damagedItemsLeftAsTheyWere": "\(outcome.damaged)"])
         return destroyed
     }
 }

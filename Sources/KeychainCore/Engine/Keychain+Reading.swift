@@ -16,8 +16,31 @@ extension Keychain {
         var isTokenKey: Bool { TokenKeys.isTokenKey(row.itemClass, attributes) }
     }
 
-    /// The rows of stored items a query matches, in insertion order.
-    func matchingRows(_ query: ResolvedQuery, limit: Int?, _ db: Database) throws -> [ItemRow] {
+    /// How a row SQLite selected is shown to be the one the query asked for, before anything
+    /// acts on it. SQLite selects by blind indexes, tags and its own B-tree indexes, all plain
+    /// data in the file: an edited one must give `.integrityViolation`, never another item's
+    /// data and never a wrong delete.
+    enum MatchProof {
+        /// Decrypt the row's attributes and check them against the query (find, update): this
+        /// holds even against someone who can forge device-keyed MACs.
+        case attributes
+        /// Check the row's seal and its clear columns and tags against the query, without any
+        /// class key (delete, which works while the keychain is locked).
+        case seal
+    }
+
+    /// A row a query selected and proved, with its decrypted attributes when they were opened.
+    struct MatchedItem {
+        var row: ItemRow
+        var opened: OpenedItem?
+    }
+
+    /// The stored items a query matches, in insertion order, each proved as `proof` says
+    /// (rows that residual filters rule out are skipped; they need decrypting whatever the proof).
+    ///
+    /// - Throws: `.integrityViolation` when a selected row is not what the query asked for;
+    ///   `.interactionNotAllowed` when a row must be decrypted and its class is locked.
+    func matchingItems(_ query: ResolvedQuery, limit: Int?, proof: MatchProof, _ db: Database) throws -> [MatchedItem] {
         var filter = query.filter(table: "items", itemClass: query.itemClass, attributes: query.attributes, indexer: keys.indexer)
         if filter.matchesNothing { return [] }
         if let reference = query.persistentReference {
@@ -28,23 +51,47 @@ extension Keychain {
         }
         var sql = "SELECT \(ItemRow.columns) FROM items WHERE \(filter.sql) ORDER BY id"
         if let limit, filter.residual.isEmpty { sql += " LIMIT \(limit)" }
-        guard !filter.residual.isEmpty else {
-            return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: filter.statementArguments).map(ItemRow.init(row:))
-        }
-        // Residual filters need the decrypted attributes: rows are opened one at a time and the
-        // scan stops at the limit. A row whose class is locked cannot be ruled out, so the call
-        // fails as a find over a locked item does (interactionNotAllowed), even for a delete.
-        var matches: [ItemRow] = []
+        // Rows are proved one at a time and the scan stops at the limit. A row that must be
+        // decrypted and whose class is locked cannot be ruled out, so the call fails as a find
+        // over a locked item does (interactionNotAllowed), even for a delete.
+        var matches: [MatchedItem] = []
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: filter.statementArguments)
-        while let raw = try cursor.next(), matches.count < limit ?? .max {
-            let row = try ItemRow(row: raw)
-            if try filter.residualMatches(open(row, includingData: false).attributes, indexer: keys.indexer) { matches.append(row) }
+        while matches.count < limit ?? .max, let raw = try cursor.next() {
+            if let match = try prove(ItemRow(row: raw), filter, reference: query.persistentReference, proof: proof, db) {
+                matches.append(match)
+            }
         }
         return matches
     }
 
-    /// The (certificate row id, private key row id) pairs of the identities a query matches.
-    func matchingIdentities(_ query: ResolvedQuery, limit: Int?, _ db: Database) throws -> [(certificate: Int64, key: Int64)] {
+    /// Proves one selected row; `nil` when residual filters rule it out.
+    private func prove(_ row: ItemRow, _ filter: ItemFilter, reference: PersistentReference?, proof: MatchProof, _ db: Database) throws -> MatchedItem? {
+        var referenceHolds = true
+        switch reference?.target {
+        case .uuid(let uuid): referenceHolds = row.itemID == uuid
+        case .rowID(let rowID): referenceHolds = try row.rowID == rowID && keys.rowSealer.isValid(row, db)   // the seal covers the row id
+        case nil: break
+        }
+        guard referenceHolds else { throw KeychainError.tampered("a persistent reference selected a row that is not the item it names (row ids or item ids were edited)") }
+        guard proof == .attributes || !filter.residual.isEmpty else {
+            guard let rowID = row.rowID, try keys.rowSealer.isValid(row, db),
+                  filter.isSatisfied(bySealed: row, tags: try RowSealer.tags(of: rowID, db)) else {
+                throw KeychainError.tampered("a row selected by its lookup columns fails its row seal or does not have them (lookup columns, tags or indexes were edited)")
+            }
+            return MatchedItem(row: row, opened: nil)
+        }
+        let opened = try open(row, includingData: false)
+        guard filter.residualMatches(opened.attributes, indexer: keys.indexer) else { return nil }
+        guard filter.isSatisfied(byDecrypted: opened, indexer: keys.indexer) else {
+            throw KeychainError.tampered("a row was selected by lookup values its own attributes do not have (lookup columns, tags or indexes were edited)")
+        }
+        return MatchedItem(row: row, opened: opened)
+    }
+
+    /// The (certificate, private key) pairs of the identities a query matches, each half proved
+    /// against its part of the query and the pair's link (the certificate's public-key hash is
+    /// the key's application label) proved too.
+    func matchingIdentities(_ query: ResolvedQuery, limit: Int?, proof: MatchProof, _ db: Database) throws -> [(certificate: MatchedItem, key: MatchedItem)] {
         let split = query.identitySplit
         var certificate = query.filter(table: "c", itemClass: .certificate, attributes: split.certificate, indexer: keys.indexer)
         let key = query.filter(table: "k", itemClass: .key, attributes: split.key, indexer: keys.indexer)
@@ -63,13 +110,19 @@ extension Keychain {
         if let limit, !residual { sql += " LIMIT \(limit)" }
         let arguments = certificate.statementArguments + key.statementArguments
         let pairs: [(certificate: Int64, key: Int64)] = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { ($0[0], $0[1]) }
-        guard residual else { return pairs }
-        var matches: [(certificate: Int64, key: Int64)] = []
+        var matches: [(certificate: MatchedItem, key: MatchedItem)] = []
         for pair in pairs where matches.count < limit ?? .max {
-            func passes(_ filter: ItemFilter, _ id: Int64) throws -> Bool {
-                try filter.residual.isEmpty || filter.residualMatches(open(row(id: id, db), includingData: false).attributes, indexer: keys.indexer)
+            guard let certificateItem = try prove(row(id: pair.certificate, db), certificate, reference: query.persistentReference, proof: proof, db),
+                  let keyItem = try prove(row(id: pair.key, db), key, reference: nil, proof: proof, db) else { continue }
+            let linked: Bool
+            if let certificateAttributes = certificateItem.opened?.attributes, let keyAttributes = keyItem.opened?.attributes {
+                let hash = certificateAttributes[.publicKeyHash]?.dataValue
+                linked = hash != nil && hash?.isEmpty == false && hash == keyAttributes[.applicationLabel]?.dataValue
+            } else {
+                linked = certificateItem.row.indexes.identityLink != nil && certificateItem.row.indexes.identityLink == keyItem.row.indexes.identityLink
             }
-            if try passes(certificate, pair.certificate), try passes(key, pair.key) { matches.append(pair) }
+            guard linked else { throw KeychainError.tampered("an identity joined a certificate and a key that do not belong together (link columns were edited)") }
+            matches.append((certificateItem, keyItem))
         }
         return matches
     }

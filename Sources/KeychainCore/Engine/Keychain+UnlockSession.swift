@@ -12,12 +12,17 @@ extension Keychain {
     /// Unlocks the keychain and remembers the unlock for later processes of this user until
     /// `duration` has passed (`nil`: until ``lock()`` or logout), like `security unlock-keychain`.
     ///
-    /// The session is a ticket in ``KeychainLocation/runtimeDirectoryURL`` (memory-backed:
-    /// `$XDG_RUNTIME_DIR` or `/dev/shm`, never the disk): the user-tier key sealed under a key
-    /// derived from the device key and this boot's id, so the ticket alone opens nothing, a
-    /// reboot voids it, and a passphrase change ends it. Anyone who can read both the device
-    /// key and the ticket — the same user, or root — can read the keychain until the session
-    /// ends, exactly as they could while it is unlocked in memory.
+    /// A session has two halves. The ticket, in ``KeychainLocation/runtimeDirectoryURL``
+    /// (memory-backed: `$XDG_RUNTIME_DIR` or `/dev/shm`, never the disk), holds a random session
+    /// key sealed under a key derived from the device key and this boot's id: alone it opens
+    /// nothing, and a reboot voids it. The keychain header holds the session record: the
+    /// passphrase-derived key sealed under the session key. ``lock()`` — from any process and any
+    /// environment of the user — removes the record, and a passphrase change replaces the keys,
+    /// so every copy of the ticket stops working at once. A new session replaces the previous one.
+    ///
+    /// Anyone who can read the device key, the ticket and the keychain file while the session
+    /// lasts — the same user, or root — can read the keychain, exactly as they could while it is
+    /// unlocked in memory.
     ///
     /// ```swift
     /// try keychain.unlock(passphrase: passphrase, keepingSessionFor: .seconds(900))
@@ -36,39 +41,50 @@ extension Keychain {
             throw KeychainError(.keychainUnavailable, "Unlock sessions need a memory-backed runtime directory ($XDG_RUNTIME_DIR or /dev/shm) and there is none, so none is written to disk. Set XDG_RUNTIME_DIR, or unlock in each process instead.")
         }
         let keybag = try read { db in try KeyStore.fetchKeybag(db) }
+        let generation = keys.header.keybagGeneration
         let kek = try keys.unlock(passphrase: passphrase, keybag: keybag)
         let expiry = duration.map { Date().addingTimeInterval(TimeInterval($0.components.seconds) + TimeInterval($0.components.attoseconds) / 1e18) }
-        let ticket = UnlockTicket(vaultID: vaultID, keybagGeneration: keys.header.keybagGeneration, expiry: expiry, userKEK: kek)
-        let sealed: Data
-        do { sealed = try ticket.sealed(deviceKey: keys.deviceKey) } catch {
+        let ticket = UnlockTicket(vaultID: vaultID, expiry: expiry)
+        let sealed: Data, record: UnlockSessionRecord
+        do {
+            sealed = try ticket.sealed(deviceKey: keys.deviceKey)
+            record = try ticket.record(sealing: kek, keybagGeneration: generation)
+        } catch {
             throw KeychainError(.outOfMemory, "Sealing the unlock session failed: \(error).")
         }
         try PlatformIO.makePrivateDirectory(directory)
         try FilePermissions.requirePrivate(directory.path, role: "runtime directory")
+        try storeSessionRecord(record)
         let writer = try PrivateFileWriter(path: directory.appendingPathComponent("\(vaultID.uuidString).unlock").path)
         try writer.write(sealed)
         try writer.commit(replacingExisting: true)
         logger.info("keychain unlocked with a session", metadata: ["expires": "\(expiry.map { "\($0)" } ?? "at lock or logout")"])
     }
 
-    /// The current unlock session, if a valid one exists (expired or foreign tickets are removed).
+    /// The current unlock session, if this environment has a valid ticket for it.
     public var unlockSession: UnlockSession? {
-        validTicket().map { UnlockSession(expiry: $0.expiry) }
+        currentSession().map { UnlockSession(expiry: $0.ticket.expiry) }
     }
 
     /// Unlocks this instance from a valid unlock session; returns whether it did.
     /// ``Keychain/init(location:options:)`` calls it when ``KeychainOptions/resumesUnlockSession`` is set.
     @discardableResult
     public func resumeUnlockSession() -> Bool {
-        guard hasPassphrase, let ticket = validTicket(),
-              let keybag = try? read({ db in try KeyStore.fetchKeybag(db) }),
-              (try? keys.unlock(userKEK: ticket.userKEK, keybag: keybag)) != nil else { return false }
+        guard hasPassphrase, let session = currentSession(),
+              (try? keys.unlock(userKEK: session.userKEK, keybag: session.keybag)) != nil else { return false }
         logger.debug("resumed an unlock session")
         return true
     }
 
-    /// Removes the unlock session's ticket, if any.
-    func endUnlockSession() {
+    /// Ends the unlock session everywhere: removes the session record from the header (every
+    /// copy of the ticket is void from then on) and this environment's ticket.
+    func endUnlockSession() throws(KeychainError) {
+        removeUnlockTicket()
+        if try read({ db in try VaultHeader.fetch(db)?.session }) != nil { try storeSessionRecord(nil) }
+    }
+
+    /// Removes this environment's ticket file, if any.
+    func removeUnlockTicket() {
         if let path = unlockTicketURL?.path { PlatformIO.removeFile(path) }
     }
 
@@ -76,24 +92,33 @@ extension Keychain {
         location.runtimeDirectoryURL?.appendingPathComponent("\(vaultID.uuidString).unlock")
     }
 
-    /// The ticket of this keychain when it exists, is ours, fits the current keybag and has not
-    /// expired. A ticket that is expired, from an older passphrase, or does not open (another
-    /// boot, device key or vault) is removed; one that cannot be read right now is left alone.
-    private func validTicket() -> UnlockTicket? {
+    /// Writes (or, with `nil`, removes) the session record, with a new header MAC.
+    private func storeSessionRecord(_ record: UnlockSessionRecord?) throws(KeychainError) {
+        try write { db in
+            var (header, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey)
+            header.session = record
+            try header.updateKeybagState(db)
+            try HeaderAuthenticator(deviceKey: self.keys.deviceKey, vaultID: header.vaultID).store(header, keybag: keybag, db)
+        }
+        keys.adopt(session: record)
+    }
+
+    /// This environment's ticket with the KEK it opens from the header's session record, when
+    /// both are valid. A ticket that is expired, does not open (another boot, device key or
+    /// vault) or whose session was ended (locked, replaced, passphrase changed) is removed; one
+    /// that cannot be read right now is left alone.
+    private func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data])? {
         guard let path = unlockTicketURL?.path, PlatformIO.fileExists(path),
               (try? FilePermissions.requirePrivate(path, role: "unlock session")) != nil,
-              let bytes = try? PlatformIO.readFile(path) else { return nil }
-        _ = try? read { _ in }      // brings the header up to date with other processes' changes
+              let bytes = try? PlatformIO.readFile(path),
+              let (header, keybag) = try? read({ db in try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey) })
+        else { return nil }
         guard let ticket = UnlockTicket.open(bytes, deviceKey: keys.deviceKey, vaultID: vaultID),
-              ticket.keybagGeneration >= keys.header.keybagGeneration else {
+              ticket.expiry.map({ $0 > Date() }) ?? true,
+              let kek = ticket.userKEK(from: header.session, keybagGeneration: header.keybagGeneration) else {
             PlatformIO.removeFile(path)
             return nil
         }
-        guard ticket.keybagGeneration == keys.header.keybagGeneration else { return nil }   // newer than we know: not ours to judge
-        if let expiry = ticket.expiry, expiry <= Date() {
-            PlatformIO.removeFile(path)
-            return nil
-        }
-        return ticket
+        return (ticket, kek, keybag)
     }
 }

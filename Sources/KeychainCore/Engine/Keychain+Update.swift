@@ -18,11 +18,13 @@ extension Keychain {
         let changed = try ItemAttributes.coerce(changes.attributes, for: resolved.itemClass)
         let authorized = changed[.accessControl] != nil ? try authorizePolicyChange(resolved, to: changed[.accessControl]) : []
         let count = try write { db -> Int in
-            let rows = try self.rowsToChange(resolved, db)
+            let rows = try self.rowsToChange(resolved, proof: .attributes, db)
             if rows.isEmpty { throw KeychainError.itemNotFound() }
             let now = Date()
-            for row in rows {
-                let current = try self.open(row, includingData: true)
+            for match in rows {
+                let row = match.row
+                var current = match.opened!
+                try self.openData(of: &current)
                 let ownChanges = changed.filter { ItemSchema.of(row.itemClass).accepts($0.key) }
                 // An identity's data is its certificate's; its private key keeps its own.
                 let newData = resolved.itemClass == .identity && row.itemClass == .key ? nil : changes.data
@@ -40,7 +42,7 @@ extension Keychain {
     /// prompt never holds the database.
     /// Returns the policies authorized; the write checks that each changed item still has one of them.
     func authorizePolicyChange(_ query: ResolvedQuery, to newValue: AttributeValue?) throws(KeychainError) -> Set<AccessPolicy> {
-        let policies = try read { db in try self.rowsToChange(query, db).compactMap { try self.open($0, includingData: false).accessPolicy } }
+        let policies = try read { db in try self.rowsToChange(query, proof: .attributes, db).compactMap { $0.opened?.accessPolicy } }
         return try authorizePolicyChange(of: Set(policies.filter { Self.changesPolicy(newValue, of: $0) }), options: query.authentication)
     }
 
@@ -98,14 +100,14 @@ extension Keychain {
         return updated
     }
 
-    /// Every stored row an update or delete affects: the items themselves, or both halves of identities.
-    func rowsToChange(_ query: ResolvedQuery, _ db: Database) throws -> [ItemRow] {
-        guard query.itemClass == .identity else { return try matchingRows(query, limit: nil, db) }
+    /// Every stored row an update or delete affects, proved as `proof` says: the items
+    /// themselves, or both halves of identities.
+    func rowsToChange(_ query: ResolvedQuery, proof: MatchProof, _ db: Database) throws -> [MatchedItem] {
+        guard query.itemClass == .identity else { return try matchingItems(query, limit: nil, proof: proof, db) }
         var seen = Set<Int64>()
-        return try matchingIdentities(query, limit: nil, db)
+        return try matchingIdentities(query, limit: nil, proof: proof, db)
             .flatMap { [$0.certificate, $0.key] }
-            .filter { seen.insert($0).inserted }
-            .map { try row(id: $0, db) }
+            .filter { seen.insert($0.row.rowID ?? -1).inserted }
     }
 
     /// Re-seals an item with new attributes and data under fresh keys and the next row version.
@@ -122,7 +124,7 @@ extension Keychain {
         row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
                                          binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
         let before = try keys.stateDigest.fingerprint(rowID: row.rowID ?? -1, db)
-        try row.update(db)
+        try row.update(seal: keys.rowSealer.seal(row, rowID: row.rowID ?? -1, tags: row.indexes.tags), db)
         try keys.stateDigest.record(removing: [before], adding: [fingerprint(ofWritten: row, db)], db)
     }
 }

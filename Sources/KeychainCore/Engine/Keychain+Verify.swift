@@ -2,12 +2,15 @@ import Foundation
 import GRDB
 
 extension Keychain {
-    /// Checks the whole keychain: SQLite's structural check, then every item — its row, the
+    /// Checks the whole keychain: SQLite's structural check, the exact schema, the header and
+    /// keybag MAC, then every item — its row seal (its clear columns and tags as written), the
     /// authenticity of its attributes and secret, and that its lookup indexes match its
-    /// attributes. Damaged items are reported, not thrown; nothing is changed.
+    /// attributes — and finally the state digest over all rows. Damaged items are reported, not
+    /// thrown; nothing is changed.
     ///
     /// Items of locked classes cannot be decrypted and are counted in
-    /// ``IntegrityReport/lockedItems``: unlock first for a complete check.
+    /// ``IntegrityReport/lockedItems`` (their row seals are still checked): unlock first for a
+    /// complete check.
     ///
     /// - Parameter progress: called with (items checked, total) as the check goes.
     /// - Throws: only when the keychain cannot be read at all.
@@ -18,6 +21,10 @@ extension Keychain {
             if problems != ["ok"] { report.databaseProblems = problems }
             let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_tags WHERE item_rowid NOT IN (SELECT id FROM items)") ?? 0
             if orphans > 0 { report.databaseProblems.append("\(orphans) lookup tag(s) point to no item (the file was edited)") }
+            report.databaseProblems += try SchemaGuard.problems(db)
+            do { _ = try HeaderAuthenticator.fetchVerified(db, deviceKey: keys.deviceKey) } catch {
+                report.databaseProblems.append("the header or keybag fails its authentication check (edited, or partly replaced by an older copy)")
+            }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
             var checked = 0
@@ -43,6 +50,10 @@ extension Keychain {
         let row: ItemRow
         do { row = try ItemRow(row: raw) } catch {
             damaged(Self.problem(error), nil)
+            return
+        }
+        guard try keys.rowSealer.isValid(row, db) else {
+            damaged("its row seal does not hold (its clear columns, lookup tags or row id were edited)", row.persistentReference)
             return
         }
         do {

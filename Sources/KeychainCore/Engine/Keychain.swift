@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import Logging
+import CSQLiteHardening
 
 /// An encrypted keychain file with Apple's data model: the engine behind `KeychainServices`.
 ///
@@ -32,6 +33,8 @@ public final class Keychain: Sendable {
     let authenticatorSlot = Locked<(any Authenticator)?>(nil)
     /// The database path for error messages, computed once (`URL.path` costs a few µs per call).
     let databasePath: String
+    /// The `PRAGMA schema_version` at which the schema was last found exact.
+    let checkedSchemaVersion = Locked<Int64?>(nil)
     let logger = Logger(label: "SecureStorage.KeychainCore")
 
     /// Opens (creating if needed) the keychain at `location`.
@@ -46,8 +49,10 @@ public final class Keychain: Sendable {
     }
 
     /// Opens or, with `mustCreate`, creates a keychain (`.duplicateKeychain` when the file
-    /// exists; decided under the directory lock, so two creators cannot both succeed).
-    init(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool) throws(KeychainError) {
+    /// exists; decided under the directory lock, so two creators cannot both succeed). A new
+    /// keychain gets `initialPassphrase` in the transaction that creates it: no keybag without
+    /// the passphrase is ever committed.
+    init(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool, initialPassphrase: String? = nil) throws(KeychainError) {
         self.location = location
         self.options = options
         databasePath = location.databaseURL.path
@@ -57,14 +62,20 @@ public final class Keychain: Sendable {
             throw KeychainError(.keychainUnavailable, "The keychain directory \(directory.path) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it.")
         }
         (database, keys) = try PlatformIO.withExclusiveLock(onDirectory: directory) { () throws(KeychainError) in
-            try Self.openLocked(location: location, options: options, mustCreate: mustCreate)
+            try Self.openLocked(location: location, options: options, mustCreate: mustCreate, initialPassphrase: initialPassphrase)
         }
-        if options.resumesUnlockSession && hasPassphrase { resumeUnlockSession() }
+        if options.resumesUnlockSession && hasPassphrase && keys.lockState != .unlocked { resumeUnlockSession() }
         logger.debug("opened keychain", metadata: ["path": "\(location.databaseURL.path)", "state": "\(keys.lockState)"])
     }
 
-    /// Runs under the directory lock, so concurrent creators initialise the file once.
-    private static func openLocked(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool) throws(KeychainError) -> (DatabasePool, KeyStore) {
+    /// Runs under the directory lock, so concurrent creators initialise the file once and
+    /// concurrent openers upgrade it once.
+    ///
+    /// Order matters: the schema is checked exactly before anything else reads the file; the
+    /// anchor beside the device key decides whether an old format may be upgraded; the header
+    /// and keybag MAC and the KDF bounds are checked before any key is unwrapped or derived.
+    private static func openLocked(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool,
+                                   initialPassphrase: String?) throws(KeychainError) -> (DatabasePool, KeyStore) {
         let path = location.databaseURL.path
         for suffix in ["", "-wal", "-shm"] {
             try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
@@ -73,34 +84,62 @@ public final class Keychain: Sendable {
             throw KeychainError(.duplicateKeychain, "A keychain already exists at \(path). Use it, or choose another location.")
         }
         let database = try openDatabase(path: path, busyTimeout: options.busyTimeout)
-        return try perform(path: path) { () throws -> (DatabasePool, KeyStore) in
-            try requireKeychainSchema(database, path: path)
-            let upgradingToStateDigest = try database.read { db in
-                try db.tableExists("vault_header") && !KeychainSchema.migrator.appliedIdentifiers(db).contains(KeychainSchema.stateDigestMigration)
-            }
-            try KeychainSchema.migrator.migrate(database)
-            let (header, keybag, deviceKey) = try database.writeWithoutTransaction { db in
-                var result: (VaultHeader, [KeybagSlot: Data], SymmetricKey)!
-                try db.inTransaction(.immediate) {
-                    if let header = try VaultHeader.fetch(db) {
-                        guard header.formatVersion <= KeychainSchema.formatVersion else {
-                            throw KeychainError(.unsupportedVersion, "The keychain at \(path) has format \(header.formatVersion); this library reads format \(KeychainSchema.formatVersion) and older. Upgrade SecureStorage to open it.")
-                        }
-                        let deviceKey = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false)
-                        result = (header, try KeyStore.fetchKeybag(db), deviceKey)
-                        if upgradingToStateDigest {   // written before the digest existed: record its rows once
-                            try StateDigest(deviceKey: deviceKey, vaultID: header.vaultID).initialize(db)
-                        }
-                    } else {
-                        let deviceKey = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: true)
-                        result = try createKeybag(db, deviceKey: deviceKey)
-                        try StateDigest(deviceKey: deviceKey, vaultID: result.0.vaultID).initialize(db)
-                    }
-                    return .commit
+        let contents = try perform(path: path) { try database.read { db in try SchemaGuard.inspect(db, path: path) } }
+        if contents != .new && mustCreate {
+            throw KeychainError(.duplicateKeychain, "A keychain already exists at \(path). Use it, or choose another location.")
+        }
+        let deviceKey = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: contents == .new)
+        var createdKEK: SymmetricKey?
+        try perform(path: path) { () throws in
+            switch contents {
+            case .new:
+                let passphrase = try initialPassphrase.map { passphrase throws(KeychainError) in
+                    try NewPassphrase(passphrase, hardening: options.passphraseHardening)
                 }
-                return result
+                try KeychainSchema.migrator(deviceKey: deviceKey).migrate(database)
+                let vaultID = UUID()
+                createdKEK = passphrase.map { KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: $0.key, vaultID: vaultID) }
+                try database.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) {
+                        try createKeybag(db, vaultID: vaultID, deviceKey: deviceKey, passphrase: passphrase.map { ($0.salt, $0.parameters, createdKEK!) })
+                        return .commit
+                    }
+                }
+                try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion).write(for: location, deviceKey: deviceKey)
+            case .keychain(let applied):
+                try upgradeIfNeeded(database, location: location, deviceKey: deviceKey,
+                                    fileFormat: KeychainSchema.migrations[applied - 1].format)
             }
-            return (database, try KeyStore(header: header, deviceKey: deviceKey, keybag: keybag))
+        }
+        let (header, keybag) = try perform(path: path) {
+            try database.read { db in try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey) }
+        }
+        let keyStore = try KeyStore(header: header, deviceKey: deviceKey, keybag: keybag)
+        if let createdKEK { try keyStore.unlock(userKEK: createdKEK, keybag: keybag) }
+        return (database, keyStore)
+    }
+
+    /// Brings an existing keychain to the current format, as its anchor allows.
+    ///
+    /// - A file older than its anchor is refused (`.integrityViolation`): its format records
+    ///   were stripped or it was replaced by an older copy.
+    /// - A file without an anchor predates format 4 (or its creation stopped before the anchor
+    ///   was written): it is upgraded with its rows as they are, once, and logged.
+    private static func upgradeIfNeeded(_ database: DatabasePool, location: KeychainLocation, deviceKey: SymmetricKey, fileFormat: Int) throws {
+        guard let vaultID = try database.read({ db in try VaultHeader.fetch(db)?.vaultID }) else {
+            throw KeychainError.tampered("the keychain header is missing")
+        }
+        let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey)
+        if let anchor, fileFormat < anchor.formatVersion {
+            throw KeychainError(.integrityViolation, "The keychain at \(location.databaseURL.path) is in format \(fileFormat), but this machine recorded that it reached format \(anchor.formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
+        }
+        if anchor == nil && fileFormat < KeychainSchema.formatVersion {
+            Logger(label: "SecureStorage.KeychainCore").notice("upgrading keychain from format \(fileFormat) to \(KeychainSchema.formatVersion); its rows are accepted as they are (run verify to check them)",
+                                                              metadata: ["path": "\(location.databaseURL.path)"])
+        }
+        try KeychainSchema.migrator(deviceKey: deviceKey).migrate(database)
+        if anchor?.formatVersion != KeychainSchema.formatVersion {
+            try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion).write(for: location, deviceKey: deviceKey)
         }
     }
 
@@ -109,6 +148,12 @@ public final class Keychain: Sendable {
         configuration.busyMode = .timeout(TimeInterval(busyTimeout.components.seconds) + TimeInterval(busyTimeout.components.attoseconds) / 1e18)
         configuration.label = "SecureStorage.Keychain"
         configuration.prepareDatabase { db in
+            // The schema is checked to be exactly ours, and nothing in it is trusted anyway: no
+            // function runs from a trigger, view or index, and SQL cannot corrupt the file.
+            guard let connection = db.sqliteConnection, sqlite_hardening_enable_defensive(connection) == 1 else {
+                throw KeychainError(.keychainUnavailable, "SQLite refused defensive mode (SQLITE_DBCONFIG_DEFENSIVE); this SQLite is too old for the keychain (3.26 or newer is needed).")
+            }
+            try db.execute(sql: "PRAGMA trusted_schema = OFF")
             try db.execute(sql: "PRAGMA secure_delete = ON")
             #if canImport(Darwin)
             try db.execute(sql: "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
@@ -123,47 +168,35 @@ public final class Keychain: Sendable {
                 let synchronous = try Int.fetchOne(db, sql: "PRAGMA synchronous")
                 let secureDelete = try Int.fetchOne(db, sql: "PRAGMA secure_delete")
                 let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode")
-                guard synchronous == 2, secureDelete == 1, journal == "wal" else {
-                    throw KeychainError(.keychainUnavailable, "SQLite did not accept the durability settings (synchronous=\(synchronous ?? -1), secure_delete=\(secureDelete ?? -1), journal=\(journal ?? "?")).")
+                let trustedSchema = try Int.fetchOne(db, sql: "PRAGMA trusted_schema")
+                guard synchronous == 2, secureDelete == 1, journal == "wal", trustedSchema == 0 else {
+                    throw KeychainError(.keychainUnavailable, "SQLite did not accept the durability and safety settings (synchronous=\(synchronous ?? -1), secure_delete=\(secureDelete ?? -1), journal=\(journal ?? "?"), trusted_schema=\(trustedSchema ?? -1)).")
                 }
             }
             return database
         }
     }
 
-    /// Refuses SQLite files that hold something other than a keychain. A file whose creation was
-    /// interrupted (killed after the migrator created its empty bookkeeping table, before the
-    /// first migration committed) holds exactly that table, empty, and nothing else (no index,
-    /// trigger or view): it is finished, not refused.
-    private static func requireKeychainSchema(_ database: DatabasePool, path: String) throws {
-        let foreign = try database.read { db -> Bool in
-            let objects = try Row.fetchAll(db, sql: "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
-                .map { (type: $0[0] as String? ?? "", name: $0[1] as String? ?? "") }
-            if objects.contains(where: { $0.type == "table" && $0.name == "vault_header" }) { return false }
-            if objects.isEmpty { return false }
-            guard objects.count == 1, objects[0].type == "table", objects[0].name == "grdb_migrations" else { return true }
-            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") != 0
-        }
-        if foreign {
-            throw KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a keychain. Move it aside or choose another location.")
-        }
-    }
-
     /// Creates the header and keybag of a new keychain: random index and class keys, wrapped
-    /// under the device KEK (index, `always` classes) and the passphrase-less user KEK (the rest).
-    private static func createKeybag(_ db: Database, deviceKey: SymmetricKey) throws -> (VaultHeader, [KeybagSlot: Data], SymmetricKey) {
-        let header = VaultHeader(formatVersion: KeychainSchema.formatVersion, vaultID: UUID(), keybagGeneration: 1, passphrase: nil)
+    /// under the device KEK (index, `always` classes) and the user KEK — of the passphrase when
+    /// one is given (the passcode-set class then exists too), else of the device key alone —
+    /// with the header MAC and the initial state record, all in the caller's transaction.
+    private static func createKeybag(_ db: Database, vaultID: UUID, deviceKey: SymmetricKey,
+                                     passphrase: (salt: Data, parameters: ScryptParameters, kek: SymmetricKey)?) throws {
+        var header = VaultHeader(formatVersion: KeychainSchema.formatVersion, vaultID: vaultID, keybagGeneration: 1, passphrase: nil)
+        if let passphrase { header.passphrase = (passphrase.salt, passphrase.parameters) }
         try header.insert(db)
-        let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
-        let userKEK = KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: nil, vaultID: header.vaultID)
+        let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID)
+        let userKEK = passphrase?.kek ?? KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: nil, vaultID: vaultID)
         var keybag: [KeybagSlot: Data] = [:]
         var slots: [KeybagSlot] = [.index]
-        slots += Accessibility.allCases.filter { $0 != .whenPasscodeSetThisDeviceOnly }.map(KeybagSlot.classKey)
+        slots += Accessibility.allCases.filter { $0 != .whenPasscodeSetThisDeviceOnly || passphrase != nil }.map(KeybagSlot.classKey)
         for slot in slots {
-            keybag[slot] = try slot.wrap(SymmetricKey(size: .bits256), with: slot.tier == .device ? deviceKEK : userKEK, vaultID: header.vaultID)
+            keybag[slot] = try slot.wrap(SymmetricKey(size: .bits256), with: slot.tier == .device ? deviceKEK : userKEK, vaultID: vaultID)
         }
         try writeKeybag(keybag, db)
-        return (header, keybag, deviceKey)
+        try HeaderAuthenticator(deviceKey: deviceKey, vaultID: vaultID).store(header, keybag: keybag, db)
+        try StateDigest(deviceKey: deviceKey, vaultID: vaultID).initialize(db)
     }
 
     static func writeKeybag(_ keybag: [KeybagSlot: Data], _ db: Database) throws {
@@ -188,12 +221,15 @@ public final class Keychain: Sendable {
 
     // MARK: - Transactions
 
-    /// Runs a write in one `BEGIN IMMEDIATE` transaction after reloading a changed keybag.
+    /// Runs a write in one `BEGIN IMMEDIATE` transaction after reloading a changed keybag and,
+    /// when the schema changed since it was last checked, checking it is still exactly ours (a
+    /// trigger added to an open keychain must never run inside our writes).
     func write<T>(_ body: (Database) throws -> T) throws(KeychainError) -> T {
         try Self.perform(path: databasePath) {
             try database.writeWithoutTransaction { db in
                 var result: T?
                 try db.inTransaction(.immediate) {
+                    try requireExactSchema(db)
                     try keys.refresh(db)
                     result = try body(db)
                     return .commit
@@ -211,6 +247,15 @@ public final class Keychain: Sendable {
                 return try body(db)
             }
         }
+    }
+
+    private func requireExactSchema(_ db: Database) throws {
+        let version = try Int64.fetchOne(db, sql: "PRAGMA schema_version")
+        guard checkedSchemaVersion.withLock({ $0 }) != version else { return }
+        guard try SchemaGuard.inspect(db, path: databasePath) == .keychain(appliedMigrations: KeychainSchema.migrations.count) else {
+            throw KeychainError.tampered("the keychain's tables are gone")
+        }
+        checkedSchemaVersion.withLock { $0 = version }
     }
 
     static func perform<T>(path: String, _ body: () throws -> T) throws(KeychainError) -> T {

@@ -95,10 +95,10 @@ extension Keychain {
             throw KeychainError(.invalidParameter, "The reference names a \(reference.itemClass.rawValue) item, not a key.")
         }
         var item = try read { db -> OpenedItem in
-            guard let row = try self.matchingRows(ResolvedQuery(Query(persistentReference: reference)), limit: 1, db).first else {
+            guard let item = try self.matchingItems(ResolvedQuery(Query(persistentReference: reference)), limit: 1, proof: .attributes, db).first?.opened else {
                 throw KeychainError.itemNotFound()
             }
-            return try self.open(row, includingData: false)
+            return item
         }
         guard item.isTokenKey, let bits = item.attributes[.keySizeInBits]?.numberValue,
               let curve = EllipticCurve(keySizeInBits: Int(bits)) else {

@@ -75,26 +75,24 @@ struct ItemRow: Sendable {
         [rowID.databaseValue] + columnValues.map { $0?.databaseValue ?? .null }
     }
 
-    /// Inserts the row and its tags; returns the new row id.
-    func insert(_ db: Database) throws -> Int64 {
+    /// Inserts the row under `rowID` with its tags and its seal.
+    func insert(rowID: Int64, seal: Data, _ db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO items (item_id, item_class, accessibility, synchronizable, group_index, service_index,
+            INSERT INTO items (id, item_id, item_class, accessibility, synchronizable, group_index, service_index,
               account_index, server_index, link_index, primary_key_index, row_version, metadata_key, metadata,
-              secret_key, secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments(columnValues))
-        let rowID = db.lastInsertedRowID
+              secret_key, secret, row_seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: StatementArguments([rowID] + columnValues + [seal]))
         try Self.insertTags(indexes.tags, rowID: rowID, db)
-        return rowID
     }
 
-    /// Rewrites the row in place (keeping its row id, so insertion order is stable) and its tags.
-    func update(_ db: Database) throws {
+    /// Rewrites the row in place (keeping its row id, so insertion order is stable), its tags and its seal.
+    func update(seal: Data, _ db: Database) throws {
         guard let rowID else { return }
         try db.cachedStatement(sql: """
             UPDATE items SET item_id = ?, item_class = ?, accessibility = ?, synchronizable = ?, group_index = ?,
               service_index = ?, account_index = ?, server_index = ?, link_index = ?, primary_key_index = ?,
-              row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ? WHERE id = ?
-            """).execute(arguments: StatementArguments(columnValues + [rowID]))
+              row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ?, row_seal = ? WHERE id = ?
+            """).execute(arguments: StatementArguments(columnValues + [seal, rowID]))
         try db.cachedStatement(sql: "DELETE FROM item_tags WHERE item_rowid = ?").execute(arguments: [rowID])
         try Self.insertTags(indexes.tags, rowID: rowID, db)
     }
@@ -120,6 +118,17 @@ struct ItemIndexes: Sendable {
     static let columnAttributes: [AttributeKey: String] = [
         .accessGroup: "group_index", .service: "service_index", .account: "account_index", .server: "server_index",
     ]
+    /// The stored index of an attribute that has a column of its own (``columnAttributes``).
+    func column(for key: AttributeKey) -> Data? {
+        switch key {
+        case .accessGroup: group
+        case .service: service
+        case .account: account
+        case .server: server
+        default: nil
+        }
+    }
+
     /// Attributes stored in clear columns.
     static let clearAttributes: [AttributeKey: String] = [.accessible: "accessibility", .synchronizable: "synchronizable"]
     /// Attributes the keychain sets itself and queries rarely name: dates and the digest are

@@ -1,18 +1,28 @@
+import Crypto
 import GRDB
 
 /// The database schema, created and upgraded by a GRDB migrator.
 ///
-/// In clear: row id, item UUID, class, accessibility, synchronizable flag, row version and
-/// keyed blind indexes. Everything else — attribute values, dates, the secret — is encrypted.
+/// In clear: row id, item UUID, class, accessibility, synchronizable flag, row version, keyed
+/// blind indexes and the row seal. Everything else — attribute values, dates, the secret — is
+/// encrypted.
 enum KeychainSchema {
     /// The newest keychain format this library writes and reads.
-    static let formatVersion = 3
+    static let formatVersion = 4
+
+    /// The migrations, in order, with the format each one brings the file to.
+    static let migrations: [(identifier: String, format: Int)] = [
+        ("v1", 1), (stateDigestMigration, 2), ("v3-untagged-server-attributes", 3), ("v4-authenticated-header", 4),
+    ]
 
     /// The migration that added the state digest (format 2); older libraries refuse format 2, so
     /// none of them can write rows without updating the digest.
     static let stateDigestMigration = "v2-state-digest"
 
-    static var migrator: DatabaseMigrator {
+    /// The migrator. For an existing keychain, the upgrade steps that need keys use `deviceKey`:
+    /// the state digest of a format-1 file (its rows recorded as they are) and, for format 4,
+    /// the row seals and the header MAC. On a new, empty database those steps have nothing to do.
+    static func migrator(deviceKey: SymmetricKey) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
@@ -68,11 +78,29 @@ enum KeychainSchema {
                 ALTER TABLE vault_header ADD COLUMN state_mac BLOB;
                 UPDATE vault_header SET format_version = 2;
                 """)
+            if let header = try VaultHeader.fetch(db) {   // written before the digest existed: record its rows once
+                try StateDigest(deviceKey: deviceKey, vaultID: header.vaultID).initialize(db)
+            }
         }
         // Format 3: dates, the digest, musr and tomb are no longer tagged (ItemIndexes.untaggedAttributes).
         // Older libraries would look them up by tag and miss new items, so they must refuse the file.
         migrator.registerMigration("v3-untagged-server-attributes") { db in
             try db.execute(sql: "UPDATE vault_header SET format_version = 3")
+        }
+        // Format 4: an authenticated header and keybag, unlock-session records, and row seals.
+        // Older libraries would write rows without seals and keybags without MACs, so they must
+        // refuse the file.
+        migrator.registerMigration("v4-authenticated-header") { db in
+            try db.execute(sql: """
+                ALTER TABLE vault_header ADD COLUMN header_mac BLOB;
+                ALTER TABLE vault_header ADD COLUMN session_id BLOB;
+                ALTER TABLE vault_header ADD COLUMN session_kek BLOB;
+                ALTER TABLE items ADD COLUMN row_seal BLOB;
+                UPDATE vault_header SET format_version = 4;
+                """)
+            guard let header = try VaultHeader.fetch(db) else { return }
+            try RowSealer(deviceKey: deviceKey, vaultID: header.vaultID).sealAllRows(db)
+            try HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).store(header, keybag: KeyStore.fetchKeybag(db), db)
         }
         return migrator
     }
