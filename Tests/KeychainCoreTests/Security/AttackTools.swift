@@ -1,0 +1,50 @@
+import Crypto
+import Foundation
+import GRDB
+import XCTest
+@testable import KeychainCore
+
+/// What an attacker with the files does, in SQL and with copies.
+extension TestKeychain {
+    /// A copy of the database as it is now (checkpointed first, so one file holds everything).
+    func snapshot() throws -> URL {
+        keychain.checkpoint()
+        let copy = directory.appendingPathComponent("snapshot-\(UUID().uuidString).db")
+        try FileManager.default.copyItem(at: location.databaseURL, to: copy)
+        return copy
+    }
+
+    /// The device key, as someone who can read the state directory has it.
+    func stolenDeviceKey() throws -> SymmetricKey { try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false) }
+
+    /// Recomputes the header MAC of the file as it now is, as only a holder of the device key can.
+    func forgeHeaderMAC(_ db: Database) throws {
+        guard let header = try VaultHeader.fetch(db) else { return XCTFail("no header") }
+        try HeaderAuthenticator(deviceKey: stolenDeviceKey(), vaultID: header.vaultID).store(header, keybag: KeyStore.fetchKeybag(db), db)
+    }
+
+    /// Replaces the keybag and the passphrase columns of the live file with those of `old`.
+    func spliceKeybagAndPassphrase(from old: URL, forgingMAC: Bool) throws {
+        try tamper { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old.path])
+            try db.execute(sql: """
+                DELETE FROM main.keybag; INSERT INTO main.keybag SELECT * FROM old.keybag;
+                UPDATE main.vault_header SET (scrypt_salt, scrypt_log_n, scrypt_block_size, scrypt_parallelism) =
+                  (SELECT scrypt_salt, scrypt_log_n, scrypt_block_size, scrypt_parallelism FROM old.vault_header);
+                """)
+            try db.execute(sql: "DETACH DATABASE old")
+            if forgingMAC { try forgeHeaderMAC(db) }
+        }
+    }
+}
+
+/// Asserts that `body` throws a ``KeychainError`` with `code` whose text reveals none of `secrets`.
+func XCTAssertKeychainError<T>(_ code: KeychainError.Code, revealing secrets: [String], _ body: @autoclosure () throws -> T,
+                               _ message: String = "", file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
+        XCTAssertEqual((error as? KeychainError)?.code, code, "\(message): \(error)", file: file, line: line)
+        for secret in secrets {
+            XCTAssertFalse("\(error)".contains(secret), "\(message): the error reveals \(secret)", file: file, line: line)
+        }
+    }
+}

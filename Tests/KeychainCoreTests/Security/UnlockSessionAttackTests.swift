@@ -1,0 +1,54 @@
+import Crypto
+import Foundation
+import XCTest
+@testable import KeychainCore
+
+/// Finding 7 of the adversarial review: a copy of an unlock ticket must not outlive `lock()`,
+/// whichever environment locks, and a ticket must not carry a long-term key.
+final class UnlockSessionAttackTests: XCTestCase {
+    func testACopiedTicketDoesNotOutliveALockFromAnotherEnvironment() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("p")
+        try test.keychain.add(password("svc", "a", "secret-a", .whenUnlocked))
+        try test.keychain.unlock(passphrase: "p", keepingSessionFor: nil)
+        let ticketURL = try XCTUnwrap(test.keychain.unlockTicketURL)
+        let copy = try Data(contentsOf: ticketURL)
+        XCTAssertEqual(try test.openAnother().lockState, .unlocked, "the session resumes in another process")
+
+        // `keychain lock` run with another XDG_RUNTIME_DIR: it never sees the ticket file.
+        let elsewhere = KeychainLocation(databaseURL: test.location.databaseURL, deviceKeyURL: test.location.deviceKeyURL,
+                                         runtimeDirectoryURL: test.directory.appendingPathComponent("other-run"))
+        let locker = try Keychain(location: elsewhere, options: test.options)
+        XCTAssertNil(locker.unlockSession)
+        try locker.unlock(passphrase: "p")
+        try locker.lock()
+
+        try copy.write(to: ticketURL)   // the copy, written back
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ticketURL.path))
+        let resumed = try test.openAnother()
+        XCTAssertEqual(resumed.lockState, .beforeFirstUnlock, "the written-back ticket resumes nothing")
+        XCTAssertNil(resumed.unlockSession)
+        XCTAssertKeychainError(.interactionNotAllowed, revealing: ["secret-a"], try resumed.find(query("svc", "a"), returning: .data))
+    }
+
+    func testATicketHoldsNoLongTermKey() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("p")
+        try test.keychain.unlock(passphrase: "p", keepingSessionFor: .seconds(600))
+        let bytes = try Data(contentsOf: XCTUnwrap(test.keychain.unlockTicketURL))
+        let ticket = try XCTUnwrap(UnlockTicket.open(bytes, deviceKey: test.stolenDeviceKey(), vaultID: test.keychain.vaultID))
+        let keybag = try test.keychain.read { db in try KeyStore.fetchKeybag(db) }
+        XCTAssertKeychainError(.authFailed, try KeyStore.unwrapUserClassKeys(keybag, kek: ticket.sessionKey, vaultID: test.keychain.vaultID),
+                               "the session key is not the passphrase's KEK")
+    }
+
+    func testAPassphraseChangeEndsTheSession() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("p")
+        try test.keychain.unlock(passphrase: "p", keepingSessionFor: nil)
+        let copy = try Data(contentsOf: XCTUnwrap(test.keychain.unlockTicketURL))
+        try test.keychain.changePassphrase(from: "p", to: "q")
+        try copy.write(to: XCTUnwrap(test.keychain.unlockTicketURL))
+        XCTAssertEqual(try test.openAnother().lockState, .beforeFirstUnlock)
+    }
+}
