@@ -1,7 +1,7 @@
 import Foundation
 
 // Benchmarks for SecureStorage. Run in release mode:
-//   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance|keys|reads]
+//   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance|keys|reads|rotation]
 //   swift run -c release KeychainBenchmarks --scale 1000,10000,100000 [--samples 1000] [--json]
 // Each run uses fresh temporary keychains on the file system of $TMPDIR.
 
@@ -29,6 +29,7 @@ do {
     if only == nil || only == "api" { results += try ExtraBenchmarks.run(items: items, in: directory) }
     if only == nil || only == "maintenance" { results += try MaintenanceBenchmarks.run(items: items, in: directory) }
     if only == "reads" { results += try CoreBenchmarks.reads(items: items, in: directory) }
+    if only == "rotation" { results += try RotationBenchmarks.run(items: items, in: directory) }
     if only == nil || only == "keys" { results += try KeyBenchmarks.run(samples: items, in: directory) }
     if json {
         let data = try JSONSerialization.data(withJSONObject: ["items": items, "results": results.map(\.json)], options: [.prettyPrinted, .sortedKeys])
