@@ -148,7 +148,7 @@ public final class PINAuthenticator: Authenticator {
     private func load() throws(KeychainError) -> PINVerifierRecord {
         guard isPINSet else { throw KeychainError(.authFailed, "No PIN is set; set one with setPIN(_:).") }
         try FilePermissions.requirePrivate(fileURL.path, role: "PIN file")
-        return try PINVerifierRecord(encoded: PlatformIO.readFile(fileURL.path), path: fileURL.path)
+        return try PINVerifierRecord(encoded: PlatformIO.readFile(fileURL.path, maximumSize: PINVerifierRecord.byteCount), path: fileURL.path)
     }
 
     private func store(_ record: PINVerifierRecord) throws(KeychainError) {

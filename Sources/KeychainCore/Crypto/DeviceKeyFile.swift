@@ -25,7 +25,7 @@ enum DeviceKeyFile {
         }
         try FilePermissions.requirePrivate(path, role: "device key file")
         PlatformIO.removeAbandonedTemporaryFiles(of: path)
-        var bytes = try PlatformIO.readFile(path)
+        var bytes = try PlatformIO.readFile(path, maximumSize: fileSize)
         defer { SecretWiping.wipe(&bytes) }
         return try decode(bytes, path: path)
     }

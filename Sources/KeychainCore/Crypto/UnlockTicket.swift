@@ -17,6 +17,8 @@ struct UnlockTicket {
     private static let magic = Data("SSUT".utf8)
     private static let version: UInt8 = 2
     private static let headerSize = 4 + 1 + 16 + 16 + 8
+    /// A ticket's exact size: the header and a sealed 32-byte key (nonce 12, tag 16).
+    static let maximumSize = headerSize + 12 + 32 + 16
 
     var vaultID: UUID
     var sessionID: Data

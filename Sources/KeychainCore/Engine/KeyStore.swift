@@ -27,11 +27,14 @@ final class KeyStore: @unchecked Sendable {
     let stateDigest: StateDigest
     /// The MAC of each row's clear columns and tags.
     let rowSealer: RowSealer
+    /// Where the keychain's files are (the format anchor lives beside the device key).
+    let location: KeychainLocation
     private let state: Locked<State>
 
     /// Loads the keybag of an opened keychain and unwraps what the device key alone allows.
-    init(header: VaultHeader, deviceKey: SymmetricKey, keybag: [KeybagSlot: Data]) throws(KeychainError) {
+    init(header: VaultHeader, deviceKey: SymmetricKey, keybag: [KeybagSlot: Data], location: KeychainLocation) throws(KeychainError) {
         self.deviceKey = deviceKey
+        self.location = location
         stateDigest = StateDigest(deviceKey: deviceKey, vaultID: header.vaultID)
         rowSealer = RowSealer(deviceKey: deviceKey, vaultID: header.vaultID)
         let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
@@ -39,7 +42,7 @@ final class KeyStore: @unchecked Sendable {
         do {
             indexer = BlindIndexer(key: try KeybagSlot.index.unwrap(wrappedIndex, with: deviceKEK, vaultID: header.vaultID))
         } catch {
-            throw KeychainError(.keychainUnavailable, "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one.")
+            throw KeychainError.wrongDeviceKey()
         }
         state = Locked(State(header: header, lockState: .beforeFirstUnlock, classKeys: [:]))
         try reload(header: header, keybag: keybag, keybagChanged: false)
@@ -61,8 +64,9 @@ final class KeyStore: @unchecked Sendable {
     /// Reloads the header and keys when another process changed the keybag since we last looked.
     func refresh(_ db: Database) throws {
         guard try VaultHeader.fetchGeneration(db) != header.keybagGeneration else { return }
-        let (current, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey)
+        let (current, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
         guard current.vaultID == header.vaultID else { throw KeychainError.tampered("the keychain header names another vault") }
+        guard current.keybagGeneration > header.keybagGeneration else { throw KeychainError.tampered("the keybag generation went backwards") }
         try reload(header: current, keybag: keybag, keybagChanged: true)
     }
 

@@ -40,6 +40,25 @@ extension Keychain {
     /// Moves the write-ahead log into the database and truncates it, when no reader is in the way.
     /// Best effort: a busy log is checkpointed by a later write.
     func checkpoint() {
-        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try? checkpointNow()
+    }
+
+    /// Moves the write-ahead log into the database and truncates it, waiting for readers up to
+    /// the busy timeout; throws when they stay in the way.
+    func checkpointNow() throws(KeychainError) {
+        try Self.perform(path: databasePath) {
+            try database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        }
+    }
+
+    /// Phase two of a header change (see ``FormatAnchor``): once the change committed, the
+    /// anchor keeps only the header MAC the file carries. A failure leaves the anchor accepting
+    /// the previous header too until the next open settles it; it is logged.
+    func settleAnchor() {
+        do {
+            try write { db in try HeaderAuthenticator.settleAnchor(db, location: self.location, deviceKey: self.keys.deviceKey) }
+        } catch {
+            logger.warning("the format anchor could not be settled; the next open settles it", metadata: ["error": "\(error.code)"])
+        }
     }
 }

@@ -126,12 +126,21 @@ extension Keychain {
         }
         let rotation = ItemKeyRotation(old: oldKeys.mapValues(ClassKeys.init(classKey:)), new: newKeys.mapValues(ClassKeys.init(classKey:)))
         let (destroyed, outcome) = try write { db -> (Int, ItemKeyRotation.Outcome) in
-            guard try VaultHeader.fetch(db) == expecting else {
+            guard try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location).0 == expecting else {
                 throw KeychainError(.invalidState, "Another process changed the keychain's passphrase meanwhile; nothing was changed. Retry.")
             }
             var destroyed = 0
             if passphrase == nil {
-                let doomed = try Int64.fetchAll(db, sql: "SELECT id FROM items WHERE accessibility = ?", arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
+                // Each row is proved by its seal first: its clear accessibility column alone must
+                // never decide that an item is destroyed.
+                let doomed = try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items WHERE accessibility = ?",
+                                              arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue]).map { raw in
+                    let row = try ItemRow(row: raw)
+                    guard let rowID = row.rowID, try self.keys.rowSealer.isValid(row, db) else {
+                        throw KeychainError.tampered("a row marked whenPasscodeSetThisDeviceOnly fails its row seal (its accessibility column was edited); the passphrase was not removed and nothing was deleted")
+                    }
+                    return rowID
+                }
                 destroyed = doomed.count
                 try self.recordRemoval(of: doomed, db)
                 try db.execute(sql: "DELETE FROM items WHERE accessibility = ?", arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
@@ -140,10 +149,16 @@ extension Keychain {
             let outcome = try rotation.run(db, stateDigest: self.keys.stateDigest)
             try Self.writeKeybag(wrapped, db)
             try header.updateKeybagState(db)
-            try HeaderAuthenticator(deviceKey: self.keys.deviceKey, vaultID: header.vaultID).store(header, keybag: KeyStore.fetchKeybag(db), db)
+            try HeaderAuthenticator.storeChange(header, keybag: KeyStore.fetchKeybag(db), location: self.location, deviceKey: self.keys.deviceKey, db)
             return (destroyed, outcome)
         }
         keys.adopt(header: header, userKeys: newKeys.mapValues(ClassKeys.init(classKey:)))
+        settleAnchor()
+        // The old keybag and item keys stay in the database file until the write-ahead log is
+        // checkpointed into it; do it now, waiting for readers up to the busy timeout.
+        do { try checkpointNow() } catch {
+            logger.warning("the passphrase changed, but the keychain file could not be checkpointed yet: until a later write checkpoints it, a copy of the main file alone (without its -wal) still opens with the previous passphrase", metadata: ["error": "\(error.code)"])
+        }
         removeUnlockTicket()
         logger.info("class keys rotated", metadata: ["items": "\(outcome.rewrapped)", "damagedItemsLeftAsTheyWere": "\(outcome.damaged)"])
         return destroyed

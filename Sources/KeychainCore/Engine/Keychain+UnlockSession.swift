@@ -95,12 +95,13 @@ extension Keychain {
     /// Writes (or, with `nil`, removes) the session record, with a new header MAC.
     private func storeSessionRecord(_ record: UnlockSessionRecord?) throws(KeychainError) {
         try write { db in
-            var (header, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey)
+            var (header, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location)
             header.session = record
             try header.updateKeybagState(db)
-            try HeaderAuthenticator(deviceKey: self.keys.deviceKey, vaultID: header.vaultID).store(header, keybag: keybag, db)
+            try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
         }
         keys.adopt(session: record)
+        settleAnchor()
     }
 
     /// This environment's ticket with the KEK it opens from the header's session record, when
@@ -110,8 +111,8 @@ extension Keychain {
     private func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data])? {
         guard let path = unlockTicketURL?.path, PlatformIO.fileExists(path),
               (try? FilePermissions.requirePrivate(path, role: "unlock session")) != nil,
-              let bytes = try? PlatformIO.readFile(path),
-              let (header, keybag) = try? read({ db in try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey) })
+              let bytes = try? PlatformIO.readFile(path, maximumSize: UnlockTicket.maximumSize),
+              let (header, keybag) = try? read({ db in try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location) })
         else { return nil }
         guard let ticket = UnlockTicket.open(bytes, deviceKey: keys.deviceKey, vaultID: vaultID),
               ticket.expiry.map({ $0 > Date() }) ?? true,

@@ -22,8 +22,8 @@ extension Keychain {
             let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_tags WHERE item_rowid NOT IN (SELECT id FROM items)") ?? 0
             if orphans > 0 { report.databaseProblems.append("\(orphans) lookup tag(s) point to no item (the file was edited)") }
             report.databaseProblems += try SchemaGuard.problems(db)
-            do { _ = try HeaderAuthenticator.fetchVerified(db, deviceKey: keys.deviceKey) } catch {
-                report.databaseProblems.append("the header or keybag fails its authentication check (edited, or partly replaced by an older copy)")
+            do { _ = try HeaderAuthenticator.fetchVerified(db, deviceKey: keys.deviceKey, location: location) } catch {
+                report.databaseProblems.append("the header or keybag fails its authentication check, or is not the one recorded beside the device key (edited, or replaced by an older copy)")
             }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")

@@ -99,22 +99,34 @@ public final class Keychain: Sendable {
                 try KeychainSchema.migrator(deviceKey: deviceKey).migrate(database)
                 let vaultID = UUID()
                 createdKEK = passphrase.map { KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: $0.key, vaultID: vaultID) }
-                try database.writeWithoutTransaction { db in
+                let headerMAC = try database.writeWithoutTransaction { db -> Data? in
                     try db.inTransaction(.immediate) {
                         try createKeybag(db, vaultID: vaultID, deviceKey: deviceKey, passphrase: passphrase.map { ($0.salt, $0.parameters, createdKEK!) })
                         return .commit
                     }
+                    return try HeaderAuthenticator.storedCode(db)
                 }
-                try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion).write(for: location, deviceKey: deviceKey)
+                // Killed before this, the next open finds a format-4 file without an anchor and anchors it.
+                try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: headerMAC.map { [$0] } ?? [])
+                    .write(for: location, deviceKey: deviceKey)
             case .keychain(let applied):
                 try upgradeIfNeeded(database, location: location, deviceKey: deviceKey,
                                     fileFormat: KeychainSchema.migrations[applied - 1].format)
             }
         }
         let (header, keybag) = try perform(path: path) {
-            try database.read { db in try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey) }
+            try database.writeWithoutTransaction { db in
+                var verified: (VaultHeader, [KeybagSlot: Data])!
+                try db.inTransaction(.immediate) {
+                    verified = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
+                    // A change that committed (or not) before its writer settled the anchor.
+                    try HeaderAuthenticator.settleAnchor(db, location: location, deviceKey: deviceKey)
+                    return .commit
+                }
+                return verified
+            }
         }
-        let keyStore = try KeyStore(header: header, deviceKey: deviceKey, keybag: keybag)
+        let keyStore = try KeyStore(header: header, deviceKey: deviceKey, keybag: keybag, location: location)
         if let createdKEK { try keyStore.unlock(userKEK: createdKEK, keybag: keybag) }
         return (database, keyStore)
     }
@@ -126,10 +138,29 @@ public final class Keychain: Sendable {
     /// - A file without an anchor predates format 4 (or its creation stopped before the anchor
     ///   was written): it is upgraded with its rows as they are, once, and logged.
     private static func upgradeIfNeeded(_ database: DatabasePool, location: KeychainLocation, deviceKey: SymmetricKey, fileFormat: Int) throws {
-        guard let vaultID = try database.read({ db in try VaultHeader.fetch(db)?.vaultID }) else {
+        guard let (header, keybag) = try database.read({ db in try VaultHeader.fetch(db).map { ($0, try KeyStore.fetchKeybag(db)) } }) else {
             throw KeychainError.tampered("the keychain header is missing")
         }
+        let vaultID = header.vaultID
+        // An anchor that verifies proves the device key. Without one, nothing is written — no
+        // upgrade, no anchor — under a device key that is not this keychain's: the index key
+        // must unwrap with it (an AES-GCM open, no KDF).
         let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey)
+        if anchor == nil {
+            let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID)
+            guard let wrappedIndex = keybag[.index], (try? KeybagSlot.index.unwrap(wrappedIndex, with: deviceKEK, vaultID: vaultID)) != nil else {
+                throw KeychainError.wrongDeviceKey()
+            }
+        }
+        if anchor == nil && fileFormat >= KeychainSchema.formatVersion {
+            // A format-4 file whose creation stopped before its anchor was written: anchored as
+            // it is, but only if its header MAC holds.
+            let storedMAC = try database.read { db in try HeaderAuthenticator.storedCode(db) }
+            let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: vaultID).code(for: header, keybag: keybag)
+            guard let storedMAC, HeaderAuthenticator.constantTimeEqual(storedMAC, expected) else {
+                throw KeychainError(.integrityViolation, "The keychain's header or keybag fails its authentication check and this machine has no record of the keychain's format beside its device key. Nothing was unlocked or derived. Restore the keychain (and its .anchor file) from a backup.")
+            }
+        }
         if let anchor, fileFormat < anchor.formatVersion {
             throw KeychainError(.integrityViolation, "The keychain at \(location.databaseURL.path) is in format \(fileFormat), but this machine recorded that it reached format \(anchor.formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
         }
@@ -138,8 +169,12 @@ public final class Keychain: Sendable {
                                                               metadata: ["path": "\(location.databaseURL.path)"])
         }
         try KeychainSchema.migrator(deviceKey: deviceKey).migrate(database)
-        if anchor?.formatVersion != KeychainSchema.formatVersion {
-            try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion).write(for: location, deviceKey: deviceKey)
+        if anchor == nil || anchor!.formatVersion < KeychainSchema.formatVersion {
+            // The file's header as it is now (upgraded, or a format-4 file whose creation stopped
+            // before its anchor was written) becomes the one this machine records.
+            let headerMAC = try database.read { db in try HeaderAuthenticator.storedCode(db) }
+            try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: headerMAC.map { [$0] } ?? [])
+                .write(for: location, deviceKey: deviceKey)
         }
     }
 

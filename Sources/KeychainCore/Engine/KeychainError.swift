@@ -121,6 +121,11 @@ extension KeychainError {
         KeychainError(.authFailed, "Items with kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly need a keychain passphrase, and none is set. Set one with setPassphrase(_:) or choose another accessibility.")
     }
 
+    /// The device key file is not the one this keychain was created with.
+    static func wrongDeviceKey() -> KeychainError {
+        KeychainError(.keychainUnavailable, "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one.")
+    }
+
     static func tampered(_ what: String) -> KeychainError {
         KeychainError(.integrityViolation, "Integrity check failed: \(what). The keychain file was modified outside this library or is corrupted; the item was not returned and nothing was changed. Restore the keychain from a backup.")
     }

@@ -50,29 +50,67 @@ struct HeaderAuthenticator {
         return Data(HMAC<SHA256>.authenticationCode(for: writer.data, using: key))
     }
 
-    /// Stores the MAC of the header and keybag as they now are in this transaction.
+    /// Stores the MAC of the header and keybag as they now are in this transaction (creation and
+    /// the upgrade to format 4; changes go through ``storeChange(_:keybag:location:deviceKey:_:)``).
     func store(_ header: VaultHeader, keybag: [KeybagSlot: Data], _ db: Database) throws {
         try db.execute(sql: "UPDATE vault_header SET header_mac = ? WHERE id = 1", arguments: [code(for: header, keybag: keybag)])
     }
 
-    /// The header and keybag, after checking their MAC and the KDF parameters' bounds.
+    /// The stored header MAC.
+    static func storedCode(_ db: Database) throws -> Data? {
+        try Data.fetchOne(db.cachedStatement(sql: "SELECT header_mac FROM vault_header WHERE id = 1"))
+    }
+
+    /// Stores the MAC of a changed header and keybag in the current transaction, after letting
+    /// the anchor accept it beside the current one (phase one of ``FormatAnchor``'s two-phase
+    /// change; ``settleAnchor(_:location:deviceKey:)`` is phase two, once the transaction committed).
+    static func storeChange(_ header: VaultHeader, keybag: [KeybagSlot: Data], location: KeychainLocation,
+                            deviceKey: SymmetricKey, _ db: Database) throws {
+        let next = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: keybag)
+        guard let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey) else {
+            throw KeychainError.tampered("the keychain's format anchor is missing")
+        }
+        let current = try storedCode(db).flatMap { anchor.accepts($0) ? $0 : nil }
+        try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion,
+                         headerMACs: (current.map { [$0] } ?? []) + [next]).write(for: location, deviceKey: deviceKey)
+        try db.execute(sql: "UPDATE vault_header SET header_mac = ? WHERE id = 1", arguments: [next])
+    }
+
+    /// Phase two: the anchor keeps only the header MAC the file now carries. Run in a write
+    /// transaction, so that it never interleaves with another process's change.
+    static func settleAnchor(_ db: Database, location: KeychainLocation, deviceKey: SymmetricKey) throws {
+        guard let header = try VaultHeader.fetch(db), let stored = try storedCode(db),
+              let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey),
+              anchor.headerMACs.count > 1, anchor.accepts(stored) else { return }
+        try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion, headerMACs: [stored]).write(for: location, deviceKey: deviceKey)
+    }
+
+    /// The header and keybag, after checking their MAC, that the format anchor beside the device
+    /// key accepts that MAC (so an older header and keybag spliced back in are refused), and the
+    /// KDF parameters' bounds.
     ///
     /// - Throws: `.integrityViolation` when the MAC is missing or does not hold (the header or a
-    ///   keybag row was edited, replaced by an older copy, or belongs to another device key), or
-    ///   when the passphrase parameters are out of bounds.
-    static func fetchVerified(_ db: Database, deviceKey: SymmetricKey) throws -> (VaultHeader, [KeybagSlot: Data]) {
+    ///   keybag row was edited), when the anchor is missing or does not accept it (an older
+    ///   header or keybag), or when the passphrase parameters are out of bounds;
+    ///   `.keychainUnavailable` when the device key is not this keychain's.
+    static func fetchVerified(_ db: Database, deviceKey: SymmetricKey, location: KeychainLocation) throws -> (VaultHeader, [KeybagSlot: Data]) {
         guard let header = try VaultHeader.fetch(db) else { throw KeychainError.tampered("the keychain header is missing") }
         let keybag = try KeyStore.fetchKeybag(db)
-        let stored = try Data.fetchOne(db.cachedStatement(sql: "SELECT header_mac FROM vault_header WHERE id = 1"))
+        let stored = try storedCode(db)
         let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: keybag)
+        // An anchor that verifies proves the device key is this keychain's.
+        let anchor = try? FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey)
         guard let stored, constantTimeEqual(stored, expected) else {
-            // Tell a wrong device key from an edited header: with the right key, the index key
-            // unwraps (an AES-GCM open, no KDF).
+            // Without an anchor, tell a wrong device key from an edited header: with the right
+            // key, the index key unwraps (an AES-GCM open, no KDF).
             let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
-            if let wrapped = keybag[.index], (try? KeybagSlot.index.unwrap(wrapped, with: deviceKEK, vaultID: header.vaultID)) == nil {
-                throw KeychainError(.keychainUnavailable, "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one.")
+            if anchor == nil, let wrapped = keybag[.index], (try? KeybagSlot.index.unwrap(wrapped, with: deviceKEK, vaultID: header.vaultID)) == nil {
+                throw KeychainError.wrongDeviceKey()
             }
-            throw KeychainError(.integrityViolation, "The keychain's header or keybag fails its authentication check: it was edited, partly replaced by an older copy, or does not belong to this device key. Nothing was unlocked or derived. Restore the keychain from a backup.")
+            throw KeychainError(.integrityViolation, "The keychain's header or keybag fails its authentication check: it was edited or partly replaced. Nothing was unlocked or derived. Restore the keychain from a backup.")
+        }
+        guard let anchor, anchor.accepts(stored) else {
+            throw KeychainError(.integrityViolation, "The keychain's header and keybag are not the ones this machine recorded beside its device key (\(FormatAnchor.url(for: location, vaultID: header.vaultID).lastPathComponent)): an older header or keybag was put back, or the anchor is missing or damaged. Nothing was unlocked or derived. Restore the keychain from a backup.")
         }
         try header.passphrase?.parameters.requireWithinBounds(in: "the keychain header")
         return (header, keybag)

@@ -120,18 +120,32 @@ enum PlatformIO {
         _ = unlink(path)
     }
 
-    /// Reads a whole file without following a symbolic link.
-    static func readFile(_ path: String) throws(KeychainError) -> Data {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    /// Reads a small file whole, without following a symbolic link and without blocking: a FIFO,
+    /// device or directory planted in its place is refused (opening a FIFO for reading would
+    /// wait for a writer forever), and so is a file longer than `maximumSize` (a sparse 20 GB
+    /// file must not be read into memory).
+    static func readFile(_ path: String, maximumSize: Int) throws(KeychainError) -> Data {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw posixError("Cannot read \(path)") }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw posixError("Cannot read \(path)") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw KeychainError(.keychainUnavailable, "\(path) is not a regular file (a pipe, device or directory is in its place). Remove it; the keychain does not read from it.")
+        }
+        guard Int(info.st_size) <= maximumSize else {
+            throw KeychainError(.keychainUnavailable, "\(path) holds \(info.st_size) bytes, more than the \(maximumSize) such a file can hold: it is not the file the keychain wrote. Remove or restore it.")
+        }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
+        while result.count <= maximumSize {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 { throw posixError("Cannot read \(path)") }
             if count == 0 { break }
             result.append(contentsOf: buffer[0..<count])
+        }
+        guard result.count <= maximumSize else {
+            throw KeychainError(.keychainUnavailable, "\(path) grew past the \(maximumSize) bytes such a file can hold while it was read. Remove or restore it.")
         }
         return result
     }

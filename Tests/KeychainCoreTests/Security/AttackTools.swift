@@ -23,6 +23,30 @@ extension TestKeychain {
         try HeaderAuthenticator(deviceKey: stolenDeviceKey(), vaultID: header.vaultID).store(header, keybag: KeyStore.fetchKeybag(db), db)
     }
 
+    /// Rewrites the format anchor to accept the header MAC the file now carries, as only a holder
+    /// of the device key who can also write the state directory can.
+    func forgeAnchor() throws {
+        var headerMAC: Data?
+        try tamper { db in headerMAC = try HeaderAuthenticator.storedCode(db) }
+        try FormatAnchor(vaultID: keychain.vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: [XCTUnwrap(headerMAC)])
+            .write(for: location, deviceKey: stolenDeviceKey())
+    }
+
+    /// Puts back the header row (generation, passphrase, session and header MAC) and the keybag
+    /// of `old`, as they were: no key needed.
+    func restoreHeaderAndKeybag(from old: URL) throws {
+        try tamper { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old.path])
+            try db.execute(sql: """
+                DELETE FROM main.keybag; INSERT INTO main.keybag SELECT * FROM old.keybag;
+                UPDATE main.vault_header SET (keybag_generation, scrypt_salt, scrypt_log_n, scrypt_block_size, scrypt_parallelism,
+                  session_id, session_kek, header_mac) = (SELECT keybag_generation, scrypt_salt, scrypt_log_n, scrypt_block_size,
+                  scrypt_parallelism, session_id, session_kek, header_mac FROM old.vault_header);
+                """)
+            try db.execute(sql: "DETACH DATABASE old")
+        }
+    }
+
     /// Replaces the keybag and the passphrase columns of the live file with those of `old`.
     func spliceKeybagAndPassphrase(from old: URL, forgingMAC: Bool) throws {
         try tamper { db in

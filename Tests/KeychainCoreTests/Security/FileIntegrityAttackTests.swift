@@ -39,6 +39,39 @@ final class FileIntegrityAttackTests: XCTestCase {
         XCTAssertKeychainError(.integrityViolation, try test.openAnother())
     }
 
+    /// Something other than a small regular file where the anchor or a ticket belongs: refused
+    /// at once (a FIFO would block a reader forever, a sparse 1 GB file would be read into memory).
+    func testPipesAndHugeFilesInPlaceOfTheAnchorOrATicketDoNotHang() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("p")
+        let anchor = test.anchorURL
+        try FileManager.default.removeItem(at: anchor)
+        XCTAssertEqual(mkfifo(anchor.path, 0o600), 0)
+        let start = ContinuousClock.now
+        XCTAssertKeychainError(.keychainUnavailable, try test.openAnother(), "a FIFO as the anchor")
+        try FileManager.default.removeItem(at: anchor)
+        XCTAssertTrue(FileManager.default.createFile(atPath: anchor.path, contents: nil, attributes: [.posixPermissions: 0o600]))
+        let handle = try FileHandle(forWritingTo: anchor)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        XCTAssertKeychainError(.keychainUnavailable, try test.openAnother(), "a 1 GB anchor")
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+
+        let other = try TestKeychain()
+        try other.keychain.setPassphrase("p")
+        let ticket = try XCTUnwrap(other.keychain.unlockTicketURL)
+        try FileManager.default.createDirectory(at: ticket.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        XCTAssertEqual(mkfifo(ticket.path, 0o600), 0)
+        XCTAssertEqual(try other.openAnother().lockState, .beforeFirstUnlock, "a FIFO as the ticket is ignored, not waited on")
+    }
+
+    /// An edited keybag row is tampering, not "another device key": the anchor proves the key.
+    func testAnEditedKeybagIsReportedAsTampering() throws {
+        let test = try TestKeychain()
+        try test.tamper { db in try db.execute(sql: "UPDATE keybag SET wrapped_key = x'00' WHERE slot = 'index'") }
+        XCTAssertKeychainError(.integrityViolation, try test.openAnother())
+    }
+
     // MARK: Finding 4: hostile KDF parameters
 
     func testHostileKDFParametersAreRefusedBeforeScryptRuns() throws {
@@ -52,6 +85,7 @@ final class FileIntegrityAttackTests: XCTestCase {
                                    arguments: [parameters.logN, parameters.r, parameters.p])
                     if forging { try test.forgeHeaderMAC(db) }
                 }
+                if forging { try test.forgeAnchor() }
                 let start = ContinuousClock.now
                 XCTAssertKeychainError(.integrityViolation, try test.openAnother().unlock(passphrase: "p"), "\(parameters), MAC forged: \(forging)")
                 XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "refused before scrypt ran")

@@ -20,8 +20,16 @@ final class KeyRotationAttackTests: XCTestCase {
         try test.spliceKeybagAndPassphrase(from: old, forgingMAC: false)
         XCTAssertKeychainError(.integrityViolation, try test.openAnother(), "a spliced keybag fails the header MAC")
 
-        // With it, the file becomes passphrase-less, but the old class keys open no item.
+        // Nor does an older header and keybag put back whole: the anchor beside the device key
+        // no longer accepts their MAC.
+        try test.restoreHeaderAndKeybag(from: old)
+        XCTAssertKeychainError(.integrityViolation, try test.openAnother(), "an older header is not the recorded one")
+
+        // With the device key, forging the header MAC and the anchor too, the file becomes
+        // passphrase-less — but the old class keys open no item.
         try test.spliceKeybagAndPassphrase(from: old, forgingMAC: true)
+        XCTAssertKeychainError(.integrityViolation, try test.openAnother(), "a forged header MAC alone does not match the anchor")
+        try test.forgeAnchor()
         let spliced = try test.openAnother()
         XCTAssertFalse(spliced.hasPassphrase)
         for account in ["before", "after", "after-c"] {
@@ -40,12 +48,45 @@ final class KeyRotationAttackTests: XCTestCase {
         try test.keychain.add(password("bank", "new", "secret-new", .whenUnlocked))
 
         try test.spliceKeybagAndPassphrase(from: old, forgingMAC: true)
+        try test.forgeAnchor()
         let spliced = try test.openAnother()
         try spliced.unlock(passphrase: "leaked")   // the old keybag does open with the old passphrase…
         for account in ["kept", "new"] {            // …and its keys open nothing in the file any more
             XCTAssertKeychainError(.integrityViolation, revealing: ["secret-kept", "secret-new"],
                                    try spliced.find(query("bank", account, limit: .one), returning: .data), account)
         }
+    }
+
+    /// A passphrase change checkpoints the log: the main database file alone (a copy made without
+    /// its -wal, or the file once the log is gone) no longer opens with the old passphrase.
+    func testAfterAChangeTheMainFileAloneNoLongerOpensWithTheOldPassphrase() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("leaked")
+        try test.keychain.add(password("bank", "a", "secret-a", .whenUnlocked))
+        try test.keychain.changePassphrase(from: "leaked", to: "fresh")
+        let copy = KeychainLocation(directory: test.directory.appendingPathComponent("main-file-only"))
+        try FileManager.default.createDirectory(at: copy.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: copy.deviceKeyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: test.location.databaseURL, to: copy.databaseURL)
+        try FileManager.default.copyItem(at: test.location.deviceKeyURL, to: copy.deviceKeyURL)
+        try FileManager.default.copyItem(at: test.anchorURL, to: FormatAnchor.url(for: copy, vaultID: test.keychain.vaultID))
+        let stolen = try Keychain(location: copy, options: test.options)
+        XCTAssertKeychainError(.authFailed, try stolen.unlock(passphrase: "leaked"))
+        try stolen.unlock(passphrase: "fresh")
+        XCTAssertEqual(try stolen.find(query("bank", "a"), returning: .data).first?.data, Data("secret-a".utf8))
+    }
+
+    /// Removing the passphrase destroys passcode-set items; an item whose clear accessibility
+    /// column was edited to look like one is not destroyed: its seal gives the edit away.
+    func testRemovingThePassphraseDestroysOnlyProvenPasscodeSetItems() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("p")
+        try test.keychain.add(password("svc", "passcode", "secret-p", .whenPasscodeSetThisDeviceOnly))
+        try test.keychain.add(password("svc", "important", "secret-i", .always))
+        try test.tamper { db in try db.execute(sql: "UPDATE items SET accessibility = 'akpu' WHERE id = 2") }
+        XCTAssertKeychainError(.integrityViolation, try test.keychain.removePassphrase(current: "p"))
+        try test.tamper { db in XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items"), 2, "nothing was deleted") }
+        XCTAssertTrue(test.keychain.hasPassphrase)
     }
 
     func testCreatingWithAPassphraseNeverCommitsADeviceOnlyKeybag() throws {
@@ -72,6 +113,7 @@ final class KeyRotationAttackTests: XCTestCase {
         try test.keychain.add(password("svc", "x", "secret-x", .afterFirstUnlock))
         try test.keychain.removePassphrase(current: "p")
         try test.spliceKeybagAndPassphrase(from: old, forgingMAC: true)
+        try test.forgeAnchor()
         let spliced = try test.openAnother()
         try spliced.unlock(passphrase: "p")
         XCTAssertKeychainError(.integrityViolation, revealing: ["secret-x"], try spliced.find(query("svc", "x"), returning: .data))

@@ -31,6 +31,22 @@ final class UnlockSessionAttackTests: XCTestCase {
         XCTAssertKeychainError(.interactionNotAllowed, revealing: ["secret-a"], try resumed.find(query("svc", "a"), returning: .data))
     }
 
+    /// The session record put back from a copy of the file taken while the session lasted, with
+    /// the ticket: the header MAC it carries is no longer the one recorded beside the device key.
+    func testALockIsNotUndoneByPuttingTheOldSessionRecordBack() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("p")
+        try test.keychain.add(password("svc", "a", "secret-a", .whenUnlocked))
+        try test.keychain.unlock(passphrase: "p", keepingSessionFor: nil)
+        let ticketURL = try XCTUnwrap(test.keychain.unlockTicketURL)
+        let ticket = try Data(contentsOf: ticketURL)
+        let old = try test.snapshot()
+        try test.keychain.lock()
+        try test.restoreHeaderAndKeybag(from: old)
+        try ticket.write(to: ticketURL)
+        XCTAssertKeychainError(.integrityViolation, revealing: ["secret-a"], try test.openAnother().find(query("svc", "a"), returning: .data))
+    }
+
     func testATicketHoldsNoLongTermKey() throws {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("p")
