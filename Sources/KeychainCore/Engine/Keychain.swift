@@ -89,6 +89,10 @@ public final class Keychain: Sendable {
             throw KeychainError(.duplicateKeychain, "A keychain already exists at \(path). Use it, or choose another location.")
         }
         let deviceKey = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: contents == .new)
+        // Anchors being written when a process was killed, of this or an uncommitted keychain.
+        PlatformIO.removeAbandonedTemporaryFiles(in: location.deviceKeyURL.deletingLastPathComponent().path) {
+            $0.hasPrefix("keychain-") && $0.hasSuffix(".anchor")
+        }
         var createdKEK: SymmetricKey?
         try perform(path: path) { () throws in
             switch contents {
@@ -96,19 +100,16 @@ public final class Keychain: Sendable {
                 let passphrase = try initialPassphrase.map { passphrase throws(KeychainError) in
                     try NewPassphrase(passphrase, hardening: options.passphraseHardening)
                 }
-                try KeychainSchema.migrator(deviceKey: deviceKey).migrate(database)
+                try KeychainSchema.migrator(deviceKey: deviceKey, location: nil).migrate(database)
                 let vaultID = UUID()
                 createdKEK = passphrase.map { KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: $0.key, vaultID: vaultID) }
-                let headerMAC = try database.writeWithoutTransaction { db -> Data? in
+                try database.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
-                        try createKeybag(db, vaultID: vaultID, deviceKey: deviceKey, passphrase: passphrase.map { ($0.salt, $0.parameters, createdKEK!) })
+                        try createKeybag(db, vaultID: vaultID, deviceKey: deviceKey, passphrase: passphrase.map { ($0.salt, $0.parameters, createdKEK!) },
+                                         location: location)
                         return .commit
                     }
-                    return try HeaderAuthenticator.storedCode(db)
                 }
-                // Killed before this, the next open finds a format-4 file without an anchor and anchors it.
-                try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: headerMAC.map { [$0] } ?? [])
-                    .write(for: location, deviceKey: deviceKey)
             case .keychain(let applied):
                 try upgradeIfNeeded(database, location: location, deviceKey: deviceKey,
                                     fileFormat: KeychainSchema.migrations[applied - 1].format)
@@ -153,28 +154,21 @@ public final class Keychain: Sendable {
             }
         }
         if anchor == nil && fileFormat >= KeychainSchema.formatVersion {
-            // A format-4 file whose creation stopped before its anchor was written: anchored as
-            // it is, but only if its header MAC holds.
-            let storedMAC = try database.read { db in try HeaderAuthenticator.storedCode(db) }
-            let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: vaultID).code(for: header, keybag: keybag)
-            guard let storedMAC, HeaderAuthenticator.constantTimeEqual(storedMAC, expected) else {
-                throw KeychainError(.integrityViolation, "The keychain's header or keybag fails its authentication check and this machine has no record of the keychain's format beside its device key. Nothing was unlocked or derived. Restore the keychain (and its .anchor file) from a backup.")
-            }
+            // Every format-4 keychain is created or upgraded with its anchor: one without it had
+            // its anchor removed, and its header could be any older one.
+            throw KeychainError(.integrityViolation, "The keychain at \(location.databaseURL.path) is in format \(fileFormat), but the record of its format and header that lives beside the device key (\(FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)) is missing. Without it an older header could have been put back, so the keychain was not opened. Restore that file from a backup of this machine.")
         }
         if let anchor, fileFormat < anchor.formatVersion {
             throw KeychainError(.integrityViolation, "The keychain at \(location.databaseURL.path) is in format \(fileFormat), but this machine recorded that it reached format \(anchor.formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
         }
-        if anchor == nil && fileFormat < KeychainSchema.formatVersion {
+        if anchor == nil {
             Logger(label: "SecureStorage.KeychainCore").notice("upgrading keychain from format \(fileFormat) to \(KeychainSchema.formatVersion); its rows are accepted as they are (run verify to check them)",
                                                               metadata: ["path": "\(location.databaseURL.path)"])
         }
-        try KeychainSchema.migrator(deviceKey: deviceKey).migrate(database)
-        if anchor == nil || anchor!.formatVersion < KeychainSchema.formatVersion {
-            // The file's header as it is now (upgraded, or a format-4 file whose creation stopped
-            // before its anchor was written) becomes the one this machine records.
-            let headerMAC = try database.read { db in try HeaderAuthenticator.storedCode(db) }
-            try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: headerMAC.map { [$0] } ?? [])
-                .write(for: location, deviceKey: deviceKey)
+        try KeychainSchema.migrator(deviceKey: deviceKey, location: location).migrate(database)
+        if let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey), anchor.formatVersion < KeychainSchema.formatVersion {
+            // The upgrade committed: the anchor now says format 4 (header MACs as they were).
+            try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: anchor.headerMACs).write(for: location, deviceKey: deviceKey)
         }
     }
 
@@ -216,8 +210,11 @@ public final class Keychain: Sendable {
     /// under the device KEK (index, `always` classes) and the user KEK — of the passphrase when
     /// one is given (the passcode-set class then exists too), else of the device key alone —
     /// with the header MAC and the initial state record, all in the caller's transaction.
+    /// The anchor is written before the transaction commits: killed in between, the file has no
+    /// header and is created afresh (under a new vault id) at the next open, so a format-4 file
+    /// never exists without its anchor.
     private static func createKeybag(_ db: Database, vaultID: UUID, deviceKey: SymmetricKey,
-                                     passphrase: (salt: Data, parameters: ScryptParameters, kek: SymmetricKey)?) throws {
+                                     passphrase: (salt: Data, parameters: ScryptParameters, kek: SymmetricKey)?, location: KeychainLocation) throws {
         var header = VaultHeader(formatVersion: KeychainSchema.formatVersion, vaultID: vaultID, keybagGeneration: 1, passphrase: nil)
         if let passphrase { header.passphrase = (passphrase.salt, passphrase.parameters) }
         try header.insert(db)
@@ -230,8 +227,11 @@ public final class Keychain: Sendable {
             keybag[slot] = try slot.wrap(SymmetricKey(size: .bits256), with: slot.tier == .device ? deviceKEK : userKEK, vaultID: vaultID)
         }
         try writeKeybag(keybag, db)
-        try HeaderAuthenticator(deviceKey: deviceKey, vaultID: vaultID).store(header, keybag: keybag, db)
+        let authenticator = HeaderAuthenticator(deviceKey: deviceKey, vaultID: vaultID)
+        try authenticator.store(header, keybag: keybag, db)
         try StateDigest(deviceKey: deviceKey, vaultID: vaultID).initialize(db)
+        try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: [authenticator.code(for: header, keybag: keybag)])
+            .write(for: location, deviceKey: deviceKey)
     }
 
     static func writeKeybag(_ keybag: [KeybagSlot: Data], _ db: Database) throws {

@@ -21,8 +21,10 @@ enum KeychainSchema {
 
     /// The migrator. For an existing keychain, the upgrade steps that need keys use `deviceKey`:
     /// the state digest of a format-1 file (its rows recorded as they are) and, for format 4,
-    /// the row seals and the header MAC. On a new, empty database those steps have nothing to do.
-    static func migrator(deviceKey: SymmetricKey) -> DatabaseMigrator {
+    /// the row seals, the header MAC and — before the upgrade commits — a format anchor that
+    /// accepts the file in format 3 or 4 with that MAC (the opener settles it on format 4 once
+    /// the upgrade committed). On a new, empty database those steps have nothing to do.
+    static func migrator(deviceKey: SymmetricKey, location: KeychainLocation?) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
@@ -101,6 +103,9 @@ enum KeychainSchema {
             guard let header = try VaultHeader.fetch(db) else { return }
             try RowSealer(deviceKey: deviceKey, vaultID: header.vaultID).sealAllRows(db)
             try HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).store(header, keybag: KeyStore.fetchKeybag(db), db)
+            if let location, let headerMAC = try HeaderAuthenticator.storedCode(db) {
+                try FormatAnchor(vaultID: header.vaultID, formatVersion: 3, headerMACs: [headerMAC]).write(for: location, deviceKey: deviceKey)
+            }
         }
         return migrator
     }

@@ -34,7 +34,7 @@ enum SchemaGuard {
     static let expectedSchemas: [Set<SchemaObject>] = {
         do {
             let queue = try DatabaseQueue()
-            let migrator = KeychainSchema.migrator(deviceKey: SymmetricKey(size: .bits256))   // no header: keyed steps do nothing
+            let migrator = KeychainSchema.migrator(deviceKey: SymmetricKey(size: .bits256), location: nil)   // no header: keyed steps do nothing
             var schemas: [Set<SchemaObject>] = []
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")

@@ -89,10 +89,15 @@ enum PlatformIO {
     /// Files of processes still running are left alone: they may be mid-write.
     static func removeAbandonedTemporaryFiles(of path: String) {
         let url = URL(fileURLWithPath: path)
-        let prefix = url.lastPathComponent + ".tmp-"
-        let directory = url.deletingLastPathComponent().path
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
-            guard let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
+        removeAbandonedTemporaryFiles(in: url.deletingLastPathComponent().path) { $0 == url.lastPathComponent }
+    }
+
+    /// Removes the ``PrivateFileWriter`` temporary files (`<name>.tmp-<pid>-<random>`) in
+    /// `directory` whose `<name>` passes `matches` and whose writer process is gone.
+    static func removeAbandonedTemporaryFiles(in directory: String, matching matches: (Substring) -> Bool) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
+            guard let marker = name.range(of: ".tmp-", options: .backwards), matches(name[..<marker.lowerBound]),
+                  let pid = name[marker.upperBound...].split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
         }
     }

@@ -31,6 +31,19 @@ final class FileIntegrityAttackTests: XCTestCase {
         XCTAssertEqual(try FormatAnchor.read(for: test.location, vaultID: test.keychain.vaultID, deviceKey: test.stolenDeviceKey())?.formatVersion, 4)
     }
 
+    /// Deleting the anchor of a format-4 keychain and putting an older header back: refused,
+    /// since every format-4 keychain is created or upgraded together with its anchor.
+    func testADeletedAnchorDoesNotLetAnOlderHeaderBack() throws {
+        let test = try TestKeychain()
+        try test.keychain.add(password("svc", "a", "secret-a", .whenUnlocked))
+        let old = try test.snapshot()
+        try test.keychain.setPassphrase("p")
+        try test.restoreHeaderAndKeybag(from: old)
+        try FileManager.default.removeItem(at: test.anchorURL)
+        XCTAssertKeychainError(.integrityViolation, revealing: ["secret-a"], try test.openAnother())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: test.anchorURL.path), "no anchor is made up for it")
+    }
+
     func testAForgedAnchorIsRefused() throws {
         let test = try TestKeychain()
         var bytes = try Data(contentsOf: test.anchorURL)
