@@ -109,7 +109,9 @@ extension Keychain {
     /// vault) or whose session was ended (locked, replaced, passphrase changed) is removed; one
     /// that cannot be read right now is left alone.
     private func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data])? {
-        guard let path = unlockTicketURL?.path, PlatformIO.fileExists(path),
+        guard let path = unlockTicketURL?.path else { return nil }
+        PlatformIO.removeAbandonedTemporaryFiles(of: path)   // tickets whose writer was killed
+        guard PlatformIO.fileExists(path),
               (try? FilePermissions.requirePrivate(path, role: "unlock session")) != nil,
               let bytes = try? PlatformIO.readFile(path, maximumSize: UnlockTicket.maximumSize),
               let (header, keybag) = try? read({ db in try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location) })
@@ -117,7 +119,8 @@ extension Keychain {
         guard let ticket = UnlockTicket.open(bytes, deviceKey: keys.deviceKey, vaultID: vaultID),
               ticket.expiry.map({ $0 > Date() }) ?? true,
               let kek = ticket.userKEK(from: header.session, keybagGeneration: header.keybagGeneration) else {
-            PlatformIO.removeFile(path)
+            // Only the ticket that was judged: a concurrent unlock may have put a new one there.
+            if (try? PlatformIO.readFile(path, maximumSize: UnlockTicket.maximumSize)) == bytes { PlatformIO.removeFile(path) }
             return nil
         }
         return (ticket, kek, keybag)

@@ -15,16 +15,20 @@ extension Keychain {
     /// - Parameter progress: called with (items checked, total) as the check goes.
     /// - Throws: only when the keychain cannot be read at all.
     public func verify(progress: ((Int, Int) -> Void)? = nil) throws(KeychainError) -> IntegrityReport {
-        try read { db in
+        // The header check runs on its own (retried) snapshot, so that a passphrase change or an
+        // unlock session committed by another process while verify runs is not taken for damage.
+        var headerProblem: String?
+        do { _ = try read { db in try HeaderAuthenticator.fetchVerified(db, deviceKey: keys.deviceKey, location: location) } } catch {
+            headerProblem = "the header or keybag fails its authentication check, or is not the one recorded beside the device key (edited, or replaced by an older copy)"
+        }
+        return try read { db in
             var report = IntegrityReport()
+            if let headerProblem { report.databaseProblems.append(headerProblem) }
             let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             if problems != ["ok"] { report.databaseProblems = problems }
             let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_tags WHERE item_rowid NOT IN (SELECT id FROM items)") ?? 0
             if orphans > 0 { report.databaseProblems.append("\(orphans) lookup tag(s) point to no item (the file was edited)") }
             report.databaseProblems += try SchemaGuard.problems(db)
-            do { _ = try HeaderAuthenticator.fetchVerified(db, deviceKey: keys.deviceKey, location: location) } catch {
-                report.databaseProblems.append("the header or keybag fails its authentication check, or is not the one recorded beside the device key (edited, or replaced by an older copy)")
-            }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
             let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
             var checked = 0

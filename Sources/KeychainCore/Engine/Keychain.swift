@@ -61,10 +61,13 @@ public final class Keychain: Sendable {
         if let network = FileSystemKind.networkFileSystem(at: directory.path), !options.allowsNetworkFileSystem {
             throw KeychainError(.keychainUnavailable, "The keychain directory \(directory.path) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it.")
         }
-        (database, keys) = try PlatformIO.withExclusiveLock(onDirectory: directory) { () throws(KeychainError) in
+        let changeRolledBack: Bool
+        (database, keys, changeRolledBack) = try PlatformIO.withExclusiveLock(onDirectory: directory) { () throws(KeychainError) in
             try Self.openLocked(location: location, options: options, mustCreate: mustCreate, initialPassphrase: initialPassphrase)
         }
-        if options.resumesUnlockSession && hasPassphrase && keys.lockState != .unlocked { resumeUnlockSession() }
+        // After a lock whose process died before it settled the anchor, the file's session
+        // record may be one that was put back: the session is not resumed (unlock again).
+        if options.resumesUnlockSession && hasPassphrase && keys.lockState != .unlocked && !changeRolledBack { resumeUnlockSession() }
         logger.debug("opened keychain", metadata: ["path": "\(location.databaseURL.path)", "state": "\(keys.lockState)"])
     }
 
@@ -74,8 +77,10 @@ public final class Keychain: Sendable {
     /// Order matters: the schema is checked exactly before anything else reads the file; the
     /// anchor beside the device key decides whether an old format may be upgraded; the header
     /// and keybag MAC and the KDF bounds are checked before any key is unwrapped or derived.
+    /// - Returns: the database, the keys, and whether a header change (a lock, a passphrase
+    ///   change) was found not to have committed.
     private static func openLocked(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool,
-                                   initialPassphrase: String?) throws(KeychainError) -> (DatabasePool, KeyStore) {
+                                   initialPassphrase: String?) throws(KeychainError) -> (DatabasePool, KeyStore, Bool) {
         let path = location.databaseURL.path
         for suffix in ["", "-wal", "-shm"] {
             try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
@@ -115,13 +120,14 @@ public final class Keychain: Sendable {
                                     fileFormat: KeychainSchema.migrations[applied - 1].format)
             }
         }
+        var changeRolledBack = false
         let (header, keybag) = try perform(path: path) {
             try database.writeWithoutTransaction { db in
                 var verified: (VaultHeader, [KeybagSlot: Data])!
                 try db.inTransaction(.immediate) {
                     verified = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
                     // A change that committed (or not) before its writer settled the anchor.
-                    try HeaderAuthenticator.settleAnchor(db, location: location, deviceKey: deviceKey)
+                    changeRolledBack = try HeaderAuthenticator.settleAnchorAtOpen(db, location: location, deviceKey: deviceKey)
                     return .commit
                 }
                 return verified
@@ -129,7 +135,7 @@ public final class Keychain: Sendable {
         }
         let keyStore = try KeyStore(header: header, deviceKey: deviceKey, keybag: keybag, location: location)
         if let createdKEK { try keyStore.unlock(userKEK: createdKEK, keybag: keybag) }
-        return (database, keyStore)
+        return (database, keyStore, changeRolledBack)
     }
 
     /// Brings an existing keychain to the current format, as its anchor allows.
@@ -274,12 +280,21 @@ public final class Keychain: Sendable {
         }
     }
 
-    /// Runs a read on a consistent snapshot after reloading a changed keybag.
+    /// Runs a read on a consistent snapshot after reloading a changed keybag. A snapshot that
+    /// predates a header change whose anchor has since settled is retried on a fresh one
+    /// (``UnrecordedHeader``); only a header the anchor still rejects then is tampering.
     func read<T>(_ body: (Database) throws -> T) throws(KeychainError) -> T {
         try Self.perform(path: databasePath) {
-            try database.read { db in
-                try keys.refresh(db)
-                return try body(db)
+            var attempts = 0
+            while true {
+                do {
+                    return try database.read { db in
+                        try keys.refresh(db)
+                        return try body(db)
+                    }
+                } catch is UnrecordedHeader where attempts < 3 {
+                    attempts += 1
+                }
             }
         }
     }

@@ -5,6 +5,7 @@ import GRDB
 enum DatabaseErrors {
     static func map(_ error: any Error, path: String) -> KeychainError {
         if let error = error as? KeychainError { return error }
+        if let unrecorded = error as? UnrecordedHeader { return unrecorded.error }
         guard let error = error as? DatabaseError else {
             return KeychainError(.keychainUnavailable, "Keychain access failed: \(error).")
         }

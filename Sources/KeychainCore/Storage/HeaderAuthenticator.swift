@@ -110,10 +110,21 @@ struct HeaderAuthenticator {
             throw KeychainError(.integrityViolation, "The keychain's header or keybag fails its authentication check: it was edited or partly replaced. Nothing was unlocked or derived. Restore the keychain from a backup.")
         }
         guard let anchor, anchor.accepts(stored) else {
-            throw KeychainError(.integrityViolation, "The keychain's header and keybag are not the ones this machine recorded beside its device key (\(FormatAnchor.url(for: location, vaultID: header.vaultID).lastPathComponent)): an older header or keybag was put back, or the anchor is missing or damaged. Nothing was unlocked or derived. Restore the keychain from a backup.")
+            throw UnrecordedHeader(error: KeychainError(.integrityViolation, "The keychain's header and keybag are not the ones this machine recorded beside its device key (\(FormatAnchor.url(for: location, vaultID: header.vaultID).lastPathComponent)): an older header or keybag was put back, or the anchor is missing or damaged. Nothing was unlocked or derived. Restore the keychain from a backup."))
         }
         try header.passphrase?.parameters.requireWithinBounds(in: "the keychain header")
         return (header, keybag)
+    }
+
+    /// Settles the anchor after a change, as ``settleAnchor(_:location:deviceKey:)`` does, and
+    /// tells whether the anchor held a change that did not commit (the file carries the header
+    /// from before it): the opener then does not resume an unlock session from that header.
+    static func settleAnchorAtOpen(_ db: Database, location: KeychainLocation, deviceKey: SymmetricKey) throws -> Bool {
+        guard let header = try VaultHeader.fetch(db), let stored = try storedCode(db),
+              let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey),
+              anchor.headerMACs.count > 1 else { return false }
+        try settleAnchor(db, location: location, deviceKey: deviceKey)
+        return constantTimeEqual(anchor.headerMACs[0], stored)
     }
 
     /// Compares two MACs in time that depends only on their length.
@@ -123,4 +134,12 @@ struct HeaderAuthenticator {
         for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
         return difference == 0
     }
+}
+
+/// The header a transaction sees is not one the format anchor accepts. In a read this may only
+/// mean that the snapshot predates a change whose anchor has since settled, so ``Keychain``
+/// retries the read on a fresh snapshot before reporting ``error`` (anchor changes happen only
+/// inside write transactions, so a write always sees the file and its anchor agree).
+struct UnrecordedHeader: Error {
+    let error: KeychainError
 }

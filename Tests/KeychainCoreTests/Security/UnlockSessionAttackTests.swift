@@ -47,6 +47,24 @@ final class UnlockSessionAttackTests: XCTestCase {
         XCTAssertKeychainError(.integrityViolation, revealing: ["secret-a"], try test.openAnother().find(query("svc", "a"), returning: .data))
     }
 
+    /// Not an attack, the false positive the anchor must never produce: a read whose snapshot was
+    /// taken before another instance started a session (a header change, settled at once) sees
+    /// the old header while the anchor accepts only the new one. It is retried on a fresh
+    /// snapshot, not reported as tampering.
+    func testASnapshotOlderThanASettledHeaderChangeIsRetriedNotTakenForTampering() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("p")
+        let other = try test.openAnother()
+        var attempts = 0
+        try test.keychain.read { db in
+            attempts += 1
+            if attempts == 1 { try other.unlock(passphrase: "p", keepingSessionFor: nil) }   // commits and settles meanwhile
+            _ = try HeaderAuthenticator.fetchVerified(db, deviceKey: test.keychain.keys.deviceKey, location: test.location)
+        }
+        XCTAssertEqual(attempts, 2, "the first snapshot was stale and the read ran again")
+        XCTAssertTrue(try test.keychain.verify().isClean)
+    }
+
     func testATicketHoldsNoLongTermKey() throws {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("p")
