@@ -140,36 +140,32 @@ public final class Keychain: Sendable {
 
     /// Brings an existing keychain to the current format, as its anchor allows.
     ///
-    /// - A file older than its anchor is refused (`.integrityViolation`): its format records
-    ///   were stripped or it was replaced by an older copy.
-    /// - A file without an anchor predates format 4 (or its creation stopped before the anchor
-    ///   was written): it is upgraded with its rows as they are, once, and logged.
+    /// - With an anchor, a file older than the anchor says is refused (`.integrityViolation`):
+    ///   its format records were stripped or it was replaced by an older copy.
+    /// - Without one, the file must predate format 4 (every format-4 keychain is created or
+    ///   upgraded together with its anchor) and open with this device key: it is then upgraded
+    ///   with its rows as they are, once, and logged. Nothing is written under a device key that
+    ///   is not this keychain's (its index key must unwrap: an AES-GCM open, no KDF).
     private static func upgradeIfNeeded(_ database: DatabasePool, location: KeychainLocation, deviceKey: SymmetricKey, fileFormat: Int) throws {
         guard let (header, keybag) = try database.read({ db in try VaultHeader.fetch(db).map { ($0, try KeyStore.fetchKeybag(db)) } }) else {
             throw KeychainError.tampered("the keychain header is missing")
         }
         let vaultID = header.vaultID
-        // An anchor that verifies proves the device key. Without one, nothing is written — no
-        // upgrade, no anchor — under a device key that is not this keychain's: the index key
-        // must unwrap with it (an AES-GCM open, no KDF).
-        let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey)
-        if anchor == nil {
+        let path = location.databaseURL.path
+        if let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey) {
+            guard fileFormat >= anchor.formatVersion else {
+                throw KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but this machine recorded that it reached format \(anchor.formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
+            }
+        } else {
             let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID)
             guard let wrappedIndex = keybag[.index], (try? KeybagSlot.index.unwrap(wrappedIndex, with: deviceKEK, vaultID: vaultID)) != nil else {
                 throw KeychainError.wrongDeviceKey()
             }
-        }
-        if anchor == nil && fileFormat >= KeychainSchema.formatVersion {
-            // Every format-4 keychain is created or upgraded with its anchor: one without it had
-            // its anchor removed, and its header could be any older one.
-            throw KeychainError(.integrityViolation, "The keychain at \(location.databaseURL.path) is in format \(fileFormat), but the record of its format and header that lives beside the device key (\(FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)) is missing. Without it an older header could have been put back, so the keychain was not opened. Restore that file from a backup of this machine.")
-        }
-        if let anchor, fileFormat < anchor.formatVersion {
-            throw KeychainError(.integrityViolation, "The keychain at \(location.databaseURL.path) is in format \(fileFormat), but this machine recorded that it reached format \(anchor.formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
-        }
-        if anchor == nil {
+            guard fileFormat < KeychainSchema.formatVersion else {
+                throw KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but the record of its format and header that lives beside the device key (\(FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)) is missing. Without it an older header could have been put back, so the keychain was not opened. Restore that file from a backup of this machine.")
+            }
             Logger(label: "SecureStorage.KeychainCore").notice("upgrading keychain from format \(fileFormat) to \(KeychainSchema.formatVersion); its rows are accepted as they are (run verify to check them)",
-                                                              metadata: ["path": "\(location.databaseURL.path)"])
+                                                              metadata: ["path": "\(path)"])
         }
         try KeychainSchema.migrator(deviceKey: deviceKey, location: location).migrate(database)
         if let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey), anchor.formatVersion < KeychainSchema.formatVersion {
