@@ -14,8 +14,13 @@ struct ItemFilter {
     private(set) var arguments: [(any DatabaseValueConvertible)?] = []
     /// Set when the query can match nothing (an empty list of access groups).
     private(set) var matchesNothing = false
-    /// Filters on ``ItemIndexes/untaggedAttributes``, checked on decrypted attributes.
+    /// Filters on ``ItemIndexes/untaggedAttributes`` and on values derived from secret data,
+    /// checked on decrypted attributes.
     private(set) var residual: [AttributeKey: AttributeValue] = [:]
+    /// Whether the query filters on values derived from an item's data (the data's SHA-1, the
+    /// internet-password secret blobs): they are never matched in SQL and never against an item
+    /// whose data needs authentication (see ``Keychain/matchingItems(_:limit:proof:_:)``).
+    var filtersOnSecretDerivedValues: Bool { residual.keys.contains { Keychain.secretDerivedAttributes.contains($0) } }
 
     /// The class the rows must have.
     private(set) var itemClass: ItemClass?
@@ -64,7 +69,9 @@ struct ItemFilter {
             let flag = value.numberValue == 0 ? 0 : 1
             add("\(table).synchronizable = ?", flag)
             synchronizableFlags.append(flag)
-        } else if ItemIndexes.untaggedAttributes.contains(key) {
+        } else if ItemIndexes.untaggedAttributes.contains(key) || Keychain.secretDerivedAttributes.contains(key) {
+            // Secret-derived blobs are tagged on every item, but selecting by their tag would
+            // tell a caller whether a guess of a protected item's data is right.
             residual[key] = value
         } else if let column = ItemIndexes.columnAttributes[key] {
             let index = indexer.attribute(key, value)

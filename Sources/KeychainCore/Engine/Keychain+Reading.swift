@@ -81,6 +81,10 @@ extension Keychain {
             return MatchedItem(row: row, opened: nil)
         }
         let opened = try open(row, includingData: false)
+        // Refused before any comparison, so a right and a wrong guess look the same.
+        if filter.filtersOnSecretDerivedValues, opened.isTokenKey || opened.accessPolicy?.guardsData == true {
+            throw KeychainError(.authFailed, "A query cannot match an item protected by access control on values derived from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller test guesses of the data without authenticating. Find the item by its other attributes, then read its data.")
+        }
         guard filter.residualMatches(opened.attributes, indexer: keys.indexer) else { return nil }
         guard filter.isSatisfied(byDecrypted: opened, indexer: keys.indexer) else {
             throw KeychainError.tampered("a row was selected by lookup values its own attributes do not have (lookup columns, tags or indexes were edited)")
