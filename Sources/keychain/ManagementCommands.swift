@@ -81,9 +81,11 @@ struct Unlock: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unlock", abstract: "Unlock the keychain for later commands of this user until --timeout passes or `keychain lock`.",
         discussion: """
-            The unlock is kept as a ticket in $XDG_RUNTIME_DIR/secure-storage (memory-backed, \
-            cleared at logout), sealed under the device key; without XDG_RUNTIME_DIR it is kept \
-            beside the device key.
+            The unlock is kept as a ticket in $XDG_RUNTIME_DIR/secure-storage, or in \
+            /run/user/<uid>/secure-storage without XDG_RUNTIME_DIR; the directory must be your own \
+            (0700) and memory-backed (tmpfs), or unlock refuses (status 53) rather than write to \
+            disk. The ticket holds only a session key; `keychain lock`, from any shell, ends the \
+            session for every copy of it.
             Examples:
               keychain unlock                 # prompts; 15 minutes
               keychain unlock --timeout 0     # until `keychain lock` or logout

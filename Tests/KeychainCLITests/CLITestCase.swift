@@ -24,15 +24,21 @@ struct CLIResult {
 class CLITestCase: XCTestCase {
     var home: URL!
     var scratch: URL!
+    /// `XDG_RUNTIME_DIR`: private and on tmpfs, as unlock sessions require.
+    var runtime: URL!
 
     override func setUpWithError() throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("kc-cli-\(UUID().uuidString)")
         home = scratch.appendingPathComponent("home")
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("run"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        runtime = URL(fileURLWithPath: "/dev/shm/kc-cli-run-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: scratch) }
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: scratch)
+        try? FileManager.default.removeItem(at: runtime)
+    }
 
     /// The `keychain` executable built beside the test bundle.
     static let executable: URL = {
@@ -46,7 +52,7 @@ class CLITestCase: XCTestCase {
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["SECURE_STORAGE_HOME"] = home.path
-        environment["XDG_RUNTIME_DIR"] = scratch.appendingPathComponent("run").path
+        environment["XDG_RUNTIME_DIR"] = runtime.path
         environment["KEYCHAIN_LOG_LEVEL"] = nil
         return environment
     }

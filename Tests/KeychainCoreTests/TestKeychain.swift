@@ -13,14 +13,28 @@ final class TestKeychain {
 
     init(defaultAccessGroup: String = "TEAM.test.app") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-test-\(UUID().uuidString)")
+        runtimeBase = try Self.makeMemoryBackedDirectory()
         location = KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
                                     deviceKeyURL: directory.appendingPathComponent("state/device.key"),
-                                    runtimeDirectoryURL: directory.appendingPathComponent("run"))
+                                    runtimeDirectoryURL: runtimeBase.appendingPathComponent("secure-storage"))
         options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: defaultAccessGroup)
         keychain = try Keychain(location: location, options: options)
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    /// A private directory on tmpfs standing in for `$XDG_RUNTIME_DIR` (unlock sessions are kept
+    /// only in memory-backed directories).
+    let runtimeBase: URL
+
+    static func makeMemoryBackedDirectory() throws -> URL {
+        let url = URL(fileURLWithPath: "/dev/shm/kc-test-run-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        return url
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: runtimeBase)
+    }
 
     /// Opens another, independent instance on the same files.
     func openAnother() throws -> Keychain { try Keychain(location: location, options: options) }

@@ -13,7 +13,7 @@ extension Keychain {
     /// `duration` has passed (`nil`: until ``lock()`` or logout), like `security unlock-keychain`.
     ///
     /// A session has two halves. The ticket, in ``KeychainLocation/runtimeDirectoryURL``
-    /// (memory-backed: `$XDG_RUNTIME_DIR` or `/dev/shm`, never the disk), holds a random session
+    /// (`$XDG_RUNTIME_DIR` or `/run/user/<uid>`: the user's own, memory-backed, never the disk), holds a random session
     /// key sealed under a key derived from the device key and this boot's id: alone it opens
     /// nothing, and a reboot voids it. The keychain header holds the session record: the
     /// passphrase-derived key sealed under the session key. ``lock()`` — from any process and any
@@ -38,8 +38,9 @@ extension Keychain {
             throw KeychainError(.invalidParameter, "An unlock session must last a positive time; pass nil for one that lasts until lock or logout.")
         }
         guard let directory = location.runtimeDirectoryURL else {
-            throw KeychainError(.keychainUnavailable, "Unlock sessions need a memory-backed runtime directory ($XDG_RUNTIME_DIR or /dev/shm) and there is none, so none is written to disk. Set XDG_RUNTIME_DIR, or unlock in each process instead.")
+            throw KeychainError(.keychainUnavailable, "Unlock sessions need a memory-backed runtime directory of your own ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and there is none, so no session is written. Set XDG_RUNTIME_DIR to such a directory, or unlock in each process instead.")
         }
+        try Self.requireSessionDirectory(directory)
         let keybag = try read { db in try KeyStore.fetchKeybag(db) }
         let generation = keys.header.keybagGeneration
         let kek = try keys.unlock(passphrase: passphrase, keybag: keybag)
@@ -54,6 +55,9 @@ extension Keychain {
         }
         try PlatformIO.makePrivateDirectory(directory)
         try FilePermissions.requirePrivate(directory.path, role: "runtime directory")
+        guard FileSystemKind.isMemoryBacked(directory.path) else {
+            throw KeychainError(.keychainUnavailable, "\(directory.path) is not on a memory-backed file system, so no unlock session is written there.")
+        }
         try storeSessionRecord(record)
         let writer = try PrivateFileWriter(path: directory.appendingPathComponent("\(vaultID.uuidString).unlock").path)
         try writer.write(sealed)
@@ -92,6 +96,22 @@ extension Keychain {
         location.runtimeDirectoryURL?.appendingPathComponent("\(vaultID.uuidString).unlock")
     }
 
+    /// Checks the directory that holds `directory` (`$XDG_RUNTIME_DIR`): it must be the user's own,
+    /// private, and memory-backed (tmpfs or ramfs), so that a ticket never lands on a disk or in
+    /// a place another user controls. Only then is anything written or read there.
+    static func requireSessionDirectory(_ directory: URL) throws(KeychainError) {
+        let base = directory.deletingLastPathComponent().path
+        guard let info = PlatformIO.ownerAndMode(of: base), !info.isSymlink else {
+            throw KeychainError(.keychainUnavailable, "The runtime directory \(base) does not exist or is a symbolic link; no unlock session is kept there. Set XDG_RUNTIME_DIR to your own memory-backed runtime directory.")
+        }
+        guard info.owner == PlatformIO.currentUserID, info.mode & 0o077 == 0 else {
+            throw KeychainError(.keychainUnavailable, "The runtime directory \(base) belongs to another user or is open to other users (owner \(info.owner), mode \(String(info.mode, radix: 8))); no unlock session is kept there. Set XDG_RUNTIME_DIR to a directory of your own (mode 0700), such as the /run/user/\(PlatformIO.currentUserID) systemd makes.")
+        }
+        guard FileSystemKind.isMemoryBacked(base) else {
+            throw KeychainError(.keychainUnavailable, "The runtime directory \(base) is not on a memory-backed file system (tmpfs or ramfs): a ticket there would reach the disk, so no unlock session is kept. Set XDG_RUNTIME_DIR to a tmpfs directory of your own, such as /run/user/\(PlatformIO.currentUserID).")
+        }
+    }
+
     /// Writes (or, with `nil`, removes) the session record, with a new header MAC.
     private func storeSessionRecord(_ record: UnlockSessionRecord?) throws(KeychainError) {
         try write { db in
@@ -109,7 +129,8 @@ extension Keychain {
     /// vault) or whose session was ended (locked, replaced, passphrase changed) is removed; one
     /// that cannot be read right now is left alone.
     private func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data])? {
-        guard let path = unlockTicketURL?.path else { return nil }
+        guard let directory = location.runtimeDirectoryURL, (try? Self.requireSessionDirectory(directory)) != nil,
+              let path = unlockTicketURL?.path else { return nil }
         PlatformIO.removeAbandonedTemporaryFiles(of: path)   // tickets whose writer was killed
         guard PlatformIO.fileExists(path),
               (try? FilePermissions.requirePrivate(path, role: "unlock session")) != nil,

@@ -12,15 +12,18 @@ import Foundation
 /// | explicit | ``init(databaseURL:deviceKeyURL:runtimeDirectoryURL:)`` | |
 ///
 /// Unlock sessions (``Keychain/unlock(passphrase:keepingSessionFor:)``) are kept in
-/// ``runtimeDirectoryURL``, which must be memory-backed: `$XDG_RUNTIME_DIR/secure-storage` (a
-/// per-user tmpfs emptied at logout) when it is set, else `/dev/shm/secure-storage-<uid>`; with
-/// neither, sessions are refused rather than written to disk.
+/// ``runtimeDirectoryURL``: `$XDG_RUNTIME_DIR/secure-storage` (a per-user tmpfs emptied at
+/// logout) when it is set, else `/run/user/<uid>/secure-storage` when systemd-logind made that
+/// directory (only root can create it, so no other user can squat it). It must be memory-backed
+/// (tmpfs or ramfs) and the user's own, or sessions are refused rather than written to disk or to
+/// a shared, predictable place.
 public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     /// The SQLite database holding the items.
     public var databaseURL: URL
     /// The 0600 file holding the device secret.
     public var deviceKeyURL: URL
     /// The 0700 memory-backed directory holding unlock-session tickets; `nil` when there is none.
+    /// It is checked (memory-backed, owned by the user) each time a session is written or read.
     public var runtimeDirectoryURL: URL?
 
     /// A keychain at explicit paths; overrides every environment variable except
@@ -32,14 +35,17 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `$XDG_RUNTIME_DIR/secure-storage` when the variable holds an absolute path, else
-    /// `/dev/shm/secure-storage-<uid>` when `/dev/shm` exists, else `nil`.
+    /// `/run/user/<uid>/secure-storage` when `/run/user/<uid>` exists, else `nil`. Never a
+    /// predictable name in a directory every user can write (such as `/dev/shm`), which another
+    /// user could create first.
     static func runtimeDirectory(environment: [String: String]) -> URL? {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             return URL(fileURLWithPath: runtime, isDirectory: true).appendingPathComponent("secure-storage")
         }
+        let perUser = "/run/user/\(PlatformIO.currentUserID)"
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
-        return URL(fileURLWithPath: "/dev/shm/secure-storage-\(PlatformIO.currentUserID)", isDirectory: true)
+        guard FileManager.default.fileExists(atPath: perUser, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        return URL(fileURLWithPath: perUser, isDirectory: true).appendingPathComponent("secure-storage")
     }
 
     /// A keychain inside one directory, laid out like `SECURE_STORAGE_HOME`:

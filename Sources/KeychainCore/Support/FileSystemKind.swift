@@ -12,6 +12,17 @@ enum FileSystemKind {
         "lustre", "afs", "coda", "gfs2", "ocfs2", "fuse.sshfs", "fuse.s3fs", "fuse.gcsfuse", "davfs",
     ]
 
+    /// Whether `path` is on a memory-backed file system (tmpfs or ramfs, from the mount that
+    /// holds it), so that what is written there never reaches a disk. Unknown counts as no.
+    static func isMemoryBacked(_ path: String) -> Bool {
+        #if os(Linux) || os(Android)
+        guard let type = type(at: path) else { return false }
+        return type == "tmpfs" || type == "ramfs"
+        #else
+        return false
+        #endif
+    }
+
     /// The network file system `path` is on, or `nil` for a local (or unknown) one.
     static func networkFileSystem(at path: String) -> String? {
         guard let type = type(at: path) else { return nil }

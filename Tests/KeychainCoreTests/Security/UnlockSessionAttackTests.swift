@@ -65,6 +65,45 @@ final class UnlockSessionAttackTests: XCTestCase {
         XCTAssertTrue(try test.keychain.verify().isClean)
     }
 
+    /// Issue 16, finding 5: tickets only in the user's own memory-backed runtime directory.
+    func testATicketIsNeverWrittenToDiskOrToAnotherUsersDirectory() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("p")
+        func sessionLocation(_ base: URL) -> KeychainLocation {
+            KeychainLocation(databaseURL: test.location.databaseURL, deviceKeyURL: test.location.deviceKeyURL,
+                             runtimeDirectoryURL: base.appendingPathComponent("secure-storage"))
+        }
+        // XDG_RUNTIME_DIR pointed at a disk directory.
+        let onDisk = test.directory.appendingPathComponent("disk-runtime")
+        try FileManager.default.createDirectory(at: onDisk, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let diskKeychain = try Keychain(location: sessionLocation(onDisk), options: test.options)
+        XCTAssertKeychainError(.keychainUnavailable, try diskKeychain.unlock(passphrase: "p", keepingSessionFor: nil))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: onDisk.path), [], "nothing reached the disk")
+        // A memory-backed directory other users can write, and one owned by another user.
+        let shared = try TestKeychain.makeMemoryBackedDirectory()
+        defer { try? FileManager.default.removeItem(at: shared) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: shared.path)
+        XCTAssertKeychainError(.keychainUnavailable, try Keychain(location: sessionLocation(shared), options: test.options)
+            .unlock(passphrase: "p", keepingSessionFor: nil))
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: shared.path)
+        XCTAssertEqual(getuid(), 0, "CI runs as root, so the test can hand the directory to another user")
+        XCTAssertEqual(chown(shared.path, 65534, 65534), 0)
+        let squatted = try Keychain(location: sessionLocation(shared), options: test.options)
+        XCTAssertThrowsError(try squatted.unlock(passphrase: "p", keepingSessionFor: nil)) { error in
+            XCTAssertEqual((error as? KeychainError)?.code, .keychainUnavailable)
+            XCTAssertFalse("\(error)".contains("chown"), "the victim is not told to chown a directory they do not own: \(error)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shared.path), [])
+        XCTAssertNil(squatted.unlockSession)
+    }
+
+    /// Without XDG_RUNTIME_DIR no predictable name in a shared directory is used.
+    func testWithoutXDGRuntimeDirectoryNoSharedPredictableNameIsUsed() {
+        let resolved = KeychainLocation.runtimeDirectory(environment: [:])
+        XCTAssertTrue(resolved == nil || resolved?.path == "/run/user/\(getuid())/secure-storage", "\(String(describing: resolved))")
+        XCTAssertEqual(KeychainLocation.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": "relative/path"]), resolved, "a relative XDG path is ignored")
+    }
+
     func testATicketHoldsNoLongTermKey() throws {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("p")
