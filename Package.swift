@@ -44,17 +44,18 @@ let package = Package(
             name: "SecureStorage",
             dependencies: [
                 "KeychainServices",
+                "CProcessHardening",
                 .target(name: "KeychainCore", condition: .when(platforms: nonApplePlatforms)),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // No core dumps, not dumpable: SecureStorage.hardenProcess() (the tool calls it first).
         .target(name: "CProcessHardening"),
         .executableTarget(
             name: "keychain",
             dependencies: [
                 "KeychainCore",
-                "CProcessHardening",
                 "KeychainServices",
                 "SecureStorage",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -4,7 +4,6 @@
 import Darwin
 #endif
 import ArgumentParser
-import CProcessHardening
 import Foundation
 import KeychainCore
 import SecureStorage
@@ -20,12 +19,6 @@ let loggingConfigured: Void = {
         return handler
     }
 }()
-
-/// Keeps secrets in this process's memory out of core dumps: no core file, and not dumpable
-/// (which also stops other processes of the user from attaching with ptrace).
-func disableCoreDumps() {
-    _ = process_hardening_disable_dumping()
-}
 
 /// Writes a line to standard error.
 func printError(_ message: String) {

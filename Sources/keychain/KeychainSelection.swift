@@ -30,7 +30,6 @@ struct KeychainSelection: ParsableArguments {
     /// Opens the keychain, unlocking it when asked and not already unlocked by a session.
     func open(_ opening: Opening = .existing) throws -> Keychain {
         loggingConfigured
-        disableCoreDumps()
         return try reportingErrors {
             if opening == .existing && !Keychain.exists(at: location) {
                 throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it with `keychain create\(path.map { " --keychain \($0)" } ?? "")` or by adding an item.")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SecureStorage
 
 /// `keychain`: the command-line tool for the SecureStorage keychain, modelled on macOS `security`.
 @main
@@ -36,6 +37,8 @@ struct KeychainTool: ParsableCommand {
     /// Runs the tool; `-w` as the last argument of an add command means "prompt for it", as in
     /// macOS `security`, so it is dropped before parsing.
     static func main() {
+        // Before anything is parsed or read: every command may hold a secret or a class key.
+        SecureStorage.hardenProcess()
         main(Self.promptingForTrailingSecret(Array(CommandLine.arguments.dropFirst())))
     }
 

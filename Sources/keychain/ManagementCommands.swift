@@ -11,7 +11,6 @@ struct Create: ParsableCommand {
 
     func run() throws {
         loggingConfigured
-        disableCoreDumps()
         let location = keychain.location
         let passphrase = withPassphrase ? try SecretInput.readNew(prompt: "New keychain passphrase: ") : nil
         // One transaction: the keychain never exists without its passphrase.

@@ -132,5 +132,39 @@ final class ProcessHardeningTests: CLITestCase {
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertEqual(coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"], "soft and hard core limits must be 0: \(coreLimit)")
     }
+
+    /// `migrate` used to parse every secret of its source before it hardened: the tool now calls
+    /// `SecureStorage.hardenProcess()` before it even parses its arguments. The source here is a
+    /// FIFO, so the process waits to read it; its limits are checked while it waits.
+    func testMigrateIsHardenedBeforeItReadsTheSource() throws {
+        var inherited = rlimit()
+        getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &inherited)
+        guard inherited.rlim_max != 0 else { throw XCTSkip("the hard core limit is already 0 here, so the tool's own setting cannot be observed") }
+        let source = scratch.appendingPathComponent("app.env").path
+        XCTAssertEqual(mkfifo(source, 0o600), 0)
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["migrate", "--from", source]
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let limits = "/proc/\(process.processIdentifier)/limits"
+        var coreLimit = ""
+        for _ in 0..<3000 where process.isRunning {
+            coreLimit = (try? String(contentsOfFile: limits, encoding: .utf8))?
+                .split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
+            if coreLimit.split(separator: " ").suffix(3).prefix(2) == ["0", "0"] { break }
+            usleep(10_000)
+        }
+        XCTAssertTrue(process.isRunning, "still waiting for the source when its limits were read")
+        // Let it go: a writer on the FIFO with one secret, then end of file.
+        let writer = FileHandle(forWritingAtPath: source)
+        writer?.write(Data("API_TOKEN=tok-0123456789\n".utf8))
+        try writer?.close()
+        process.waitUntilExit()
+        XCTAssertEqual(coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"], "hardened before the source was read: \(coreLimit)")
+    }
 }
 #endif
