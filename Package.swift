@@ -69,7 +69,9 @@ let package = Package(
             path: "Benchmarks/KeychainBenchmarks"
         ),
         .target(name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"),
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "AuthenticationTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
+        // Fixtures/ holds keychains of earlier formats, read from the source tree (not bundled).
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "AuthenticationTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),

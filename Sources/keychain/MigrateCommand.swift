@@ -30,7 +30,7 @@ struct Migrate: ParsableCommand {
     @Option(name: .customLong("access-group"), help: "The access group of the migrated items.") var accessGroup: String?
     @Flag(name: .customLong("apply"), help: "Run the migration (without it, only the plan is shown).") var apply = false
     @Flag(name: .customLong("keep-source"), help: "Leave the source file as it is.") var keepSource = false
-    @Flag(name: .customLong("backup-copy"), help: "Before scrubbing, copy the source to FILE.pre-migration (0600).") var backupCopy = false
+    @Flag(name: .customLong("backup-copy"), help: "Before scrubbing, copy the source to FILE.pre-migration (0600 from its first byte; a file of another user in the way stops the run).") var backupCopy = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {

@@ -17,7 +17,9 @@ import Foundation
 /// `biometryAny` or `biometryCurrentSet` stay unreadable with it; `userPresence` and
 /// `devicePasscode` items work. The PIN file (0600) lives next to the device key, outside the data
 /// directory. Its failure count protects against guessing through this library; someone who can
-/// write the file as the same user can reset it (README "Access control").
+/// write the file as the same user can reset it (README "Access control"). Its directory must be
+/// the user's own, not a link and not writable by others (`.keychainUnavailable` otherwise), and
+/// each operation waits at most 10 s for another process using the PIN file (`.busy` after that).
 public final class PINAuthenticator: Authenticator {
     /// Asks the user for the PIN; returns `nil` when the user cancels.
     public typealias Prompt = @Sendable (AuthenticationRequest) -> String?
@@ -44,7 +46,7 @@ public final class PINAuthenticator: Authenticator {
         self.attemptPolicy = attemptPolicy
         self.prompt = prompt
         now = clock
-        try PlatformIO.makePrivateDirectory(fileURL.deletingLastPathComponent())
+        try PlatformIO.makePrivateDirectory(fileURL.deletingLastPathComponent(), role: "authenticator directory")
         try FilePermissions.requirePrivate(fileURL.path, role: "PIN file")
     }
 
@@ -141,8 +143,11 @@ public final class PINAuthenticator: Authenticator {
         return max(0, delay - elapsed)
     }
 
+    /// Runs `body` holding the PIN directory's lock; another process holding it for more than
+    /// 10 s gives `.busy` rather than a hang.
     private func locked<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
-        try PlatformIO.withExclusiveLock(onDirectory: fileURL.deletingLastPathComponent(), body)
+        try PlatformIO.requirePrivateDirectory(fileURL.deletingLastPathComponent(), role: "authenticator directory")
+        return try PlatformIO.withExclusiveLock(onDirectory: fileURL.deletingLastPathComponent(), waitingAtMost: .seconds(10), body)
     }
 
     private func load() throws(KeychainError) -> PINVerifierRecord {

@@ -12,13 +12,17 @@ enum DeviceKeyFile {
 
     /// Loads the device key, creating it first when `mayCreate` is true and no file exists.
     /// Two processes creating it at once end up with the same key (the first one written).
+    /// The state directory holding it is checked whenever it exists (owned by this user, not a
+    /// link, not writable by others); a new key file is made by ``PlatformIO/createSecretFile(_:)``.
     static func load(at url: URL, mayCreate: Bool) throws(KeychainError) -> SymmetricKey {
         let path = url.path
+        let directory = url.deletingLastPathComponent()
+        if PlatformIO.fileExists(directory.path) { try PlatformIO.requirePrivateDirectory(directory, role: "state directory") }
         if !PlatformIO.fileExists(path) {
             guard mayCreate else {
                 throw KeychainError(.keychainUnavailable, "The device key file \(path) is missing, and the keychain was created with it. Without it the keychain cannot be decrypted: restore the file from a backup of this machine, or move the keychain aside to start a new one.")
             }
-            try PlatformIO.makePrivateDirectory(url.deletingLastPathComponent())
+            try PlatformIO.makePrivateDirectory(directory, role: "state directory")
             var encoded = encode(SymmetricKey(size: .bits256))
             defer { SecretWiping.wipe(&encoded) }
             _ = try PlatformIO.writeNewPrivateFile(encoded, to: path)

@@ -43,7 +43,9 @@ public final class Keychain: Sendable {
     /// ``LockState/beforeFirstUnlock``: only `always` items are available until ``unlock(passphrase:)``.
     ///
     /// - Throws: `.keychainUnavailable` for unsafe permissions or a missing/wrong device key,
-    ///   `.invalidKeychain` for a file that is not a keychain, `.unsupportedVersion` for a newer format.
+    ///   `.invalidKeychain` for a file that is not a keychain, `.unsupportedVersion` for a newer
+    ///   format, `.integrityViolation` for a tampered one, `.busy` when another process holds the
+    ///   keychain directory's lock past the busy timeout (at least 10 s).
     public convenience init(location: KeychainLocation = .default, options: KeychainOptions = KeychainOptions()) throws(KeychainError) {
         try self.init(location: location, options: options, mustCreate: false)
     }
@@ -57,12 +59,14 @@ public final class Keychain: Sendable {
         self.options = options
         databasePath = location.databaseURL.path
         let directory = location.databaseURL.deletingLastPathComponent()
-        try PlatformIO.makePrivateDirectory(directory)
+        try PlatformIO.makePrivateDirectory(directory, role: "data directory")
         if let network = FileSystemKind.networkFileSystem(at: directory.path), !options.allowsNetworkFileSystem {
             throw KeychainError(.keychainUnavailable, "The keychain directory \(directory.path) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it.")
         }
         let changeRolledBack: Bool
-        (database, keys, changeRolledBack) = try PlatformIO.withExclusiveLock(onDirectory: directory) { () throws(KeychainError) in
+        // Bounded: a process holding the lock for ever gives `.busy`, never a hang (at least 10 s,
+        // for a creator running scrypt or an upgrade; longer when the busy timeout is).
+        (database, keys, changeRolledBack) = try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))) { () throws(KeychainError) in
             try Self.openLocked(location: location, options: options, mustCreate: mustCreate, initialPassphrase: initialPassphrase)
         }
         // After a lock whose process died before it settled the anchor, the file's session

@@ -2,12 +2,16 @@ import Foundation
 
 /// Checks that a keychain file belongs to the current user and is private to them (decision 8).
 enum FilePermissions {
-    /// Throws unless the file at `path` is a regular file owned by the current user with no
-    /// group or other permission bits. A missing file passes (it will be created with 0600).
+    /// Throws unless the file at `path` is owned by the current user with no group or other
+    /// permission bits, and is not a symbolic link, FIFO, socket or device (SQLite or a read
+    /// would block on a FIFO for ever). A missing file passes (it will be created with 0600).
     static func requirePrivate(_ path: String, role: String) throws(KeychainError) {
         guard let info = PlatformIO.ownerAndMode(of: path) else { return }
         if info.isSymlink {
             throw KeychainError(.keychainUnavailable, "The \(role) at \(path) is a symbolic link, which the keychain refuses to follow. Replace it with the file it points to.")
+        }
+        if PlatformIO.isSpecialFile(path) {
+            throw KeychainError(.keychainUnavailable, "The \(role) at \(path) is not a regular file (a pipe, socket or device is in its place), so the keychain does not open it. Remove it, and restore the file from a backup if it was replaced.")
         }
         if info.owner != PlatformIO.currentUserID {
             throw KeychainError(.keychainUnavailable, "The \(role) at \(path) is owned by user id \(info.owner), not by the current user (\(PlatformIO.currentUserID)). Run as its owner, or fix it with `chown $(id -u) \(path)`.")

@@ -10,7 +10,8 @@ import Darwin
 import Foundation
 
 /// Thin wrappers over POSIX calls the keychain needs for private files: exclusive creation with
-/// mode 0600, ownership and mode checks, fsync, and advisory locks.
+/// mode 0600 (``createSecretFile(_:)``), ownership and mode checks (``makePrivateDirectory(_:role:)``),
+/// bounded reads, fsync, and bounded advisory locks (``withExclusiveLock(onDirectory:waitingAtMost:_:)``).
 enum PlatformIO {
     /// The effective user id of this process.
     static var currentUserID: UInt32 { UInt32(geteuid()) }
@@ -23,59 +24,49 @@ enum PlatformIO {
         return (UInt32(info.st_uid), UInt32(info.st_mode) & 0o7777, isSymlink)
     }
 
+    /// Whether `path` (not followed when it is a symbolic link) is neither a regular file nor a
+    /// directory: a FIFO, socket or device, which the keychain never creates.
+    static func isSpecialFile(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        let type = info.st_mode & S_IFMT
+        return type != S_IFREG && type != S_IFDIR && type != S_IFLNK
+    }
+
     static func fileExists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0
     }
 
-    /// Creates a directory with mode 0700 (ignoring the umask) if it is missing; parents are
-    /// created with the default mode.
-    static func makePrivateDirectory(_ url: URL) throws(KeychainError) {
-        let path = url.path
-        if fileExists(path) { return }
-        let parent = url.deletingLastPathComponent()
-        if !fileExists(parent.path) {
-            do { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
-                throw KeychainError(.keychainUnavailable, "Cannot create the directory \(parent.path): \(error.localizedDescription)")
-            }
-        }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw posixError("Cannot create the directory \(path)")
-        }
-        _ = chmod(path, 0o700)
-    }
-
     /// Creates an empty file with mode 0600 if it does not exist yet; returns whether it did.
+    /// It goes through ``createSecretFile(_:)``, like every file that will hold a secret.
     @discardableResult
     static func createPrivateFileIfMissing(_ path: String) throws(KeychainError) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        if fd < 0 {
-            if errno == EEXIST { return false }
-            throw posixError("Cannot create \(path)")
-        }
-        _ = fchmod(fd, 0o600)
-        _ = fsync(fd)
-        close(fd)
+        guard let fd = try createSecretFile(path) else { return false }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw posixError("Cannot write \(path)") }
         return true
     }
 
-    /// Writes `data` to a new file at `path` atomically and durably: a temporary file (0600,
-    /// exclusive) is written and synced, then hard-linked into place, which fails if `path`
-    /// appeared meanwhile. Returns `false` when another writer won the race.
+    /// Writes `data` to a new file at `path` atomically and durably: a temporary file (created
+    /// by ``createSecretFile(_:)``) is written and synced, then hard-linked into place, which
+    /// fails if `path` appeared meanwhile. Returns `false` when another writer won the race.
     static func writeNewPrivateFile(_ data: Data, to path: String) throws(KeychainError) -> Bool {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw posixError("Cannot create \(temporary)") }
-        defer { unlink(temporary) }
-        _ = fchmod(fd, 0o600)
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced else {
-            throw errno == ENOSPC
-                ? KeychainError(.diskFull, "The disk is full: cannot write \(path). Free some space and retry; nothing was changed.")
-                : posixError("Cannot write \(temporary)")
+        guard let fd = try createSecretFile(temporary) else {
+            throw KeychainError(.keychainUnavailable, "Cannot create \(temporary): a file of that name is already there. Remove it and retry.")
         }
+        defer { unlink(temporary) }
+        do {
+            try writeAll(data, to: fd, path: temporary)
+        } catch {
+            close(fd)
+            throw error
+        }
+        let synced = fsync(fd) == 0
+        let syncError = synced ? nil : posixError("Cannot write \(temporary)")
+        close(fd)
+        if let syncError { throw syncError }
         if link(temporary, path) != 0 {
             if errno == EEXIST { return false }
             throw posixError("Cannot create \(path)")
@@ -162,19 +153,6 @@ enum PlatformIO {
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
-    }
-
-    /// Holds an exclusive advisory lock (`flock`) on a directory while `body` runs, so that two
-    /// processes creating the same keychain do it one after the other.
-    static func withExclusiveLock<T>(onDirectory url: URL, _ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw posixError("Cannot open the directory \(url.path)") }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            if errno != EINTR { throw posixError("Cannot lock the directory \(url.path)") }
-        }
-        defer { _ = flock(fd, LOCK_UN) }
-        return try body()
     }
 
     static func posixError(_ what: String) -> KeychainError {

@@ -101,8 +101,10 @@ public struct SourceMigration: Sendable {
     ///
     /// - Parameters:
     ///   - keepSource: leave the source file as it is (it still holds the secrets).
-    ///   - keepBackupCopy: before scrubbing, copy the source to `<file>.pre-migration` (0600).
-    ///     Off by default: a copy is one more plaintext file to forget.
+    ///   - keepBackupCopy: before scrubbing, copy the source to `<file>.pre-migration`, mode 0600
+    ///     from its first byte and owned by the source's owner. Another user's file (or anything
+    ///     but an earlier copy) at that name stops the run before the scrub. Off by default: a copy
+    ///     is one more plaintext file to forget.
     ///   - progress: called with (values done, total) while importing and verifying.
     /// - Throws: ``MigrationError``. Whatever fails, the source is untouched unless every value
     ///   was verified in the keychain first.
@@ -165,12 +167,13 @@ public struct SourceMigration: Sendable {
             do { cleaned = try document.removing(Set(record.keys)) } catch {
                 throw .fileError(file: path, reason: "cannot compute the scrubbed file: \(error)")
             }
-            guard FileManager.default.contents(atPath: path).map(MigrationJournal.hash) == record.sourceHash else {
+            guard let current = FileManager.default.contents(atPath: path), MigrationJournal.hash(current) == record.sourceHash else {
                 throw .fileError(file: path, reason: "the file changed while it was being migrated; nothing was removed. Run the migration again")
             }
             record.scrubbedHash = MigrationJournal.hash(cleaned)      // recorded first, so a crash after the rename is recognised
             try journals.save(record, for: path)
-            if keepBackupCopy { try SourceFileRewriter.copy(path, to: path + ".pre-migration") }
+            // The copy holds exactly the bytes just checked; it is private from its first byte.
+            if keepBackupCopy { try SourceFileRewriter.copy(current, of: path, to: path + ".pre-migration") }
             try SourceFileRewriter.replace(path, with: cleaned)
             scrubbed = true
             try advance(&record, to: .scrubbed, journals)

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Musl)
+@preconcurrency import Musl
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Android)
+@preconcurrency import Android
+#endif
+import Foundation
+
+extension PlatformIO {
+    /// Holds an exclusive advisory lock (`flock`) on a directory while `body` runs, so that two
+    /// processes creating the same keychain (or changing the same PIN file) do it one after the
+    /// other.
+    ///
+    /// The directory is opened with `O_DIRECTORY | O_NOFOLLOW`. The lock is tried without
+    /// blocking and retried with short pauses for at most `timeout`: a process that holds it
+    /// forever (stopped, hung, or hostile) makes this fail with `.busy`, naming the directory,
+    /// instead of hanging the caller.
+    static func withExclusiveLock<T>(onDirectory url: URL, waitingAtMost timeout: Duration,
+                                      _ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
+        let path = url.path
+        let fd = try openDirectory(path, role: "directory")
+        defer { close(fd) }
+        try lockExclusively(fd, path: path, waitingAtMost: timeout)
+        defer { _ = flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    private static func lockExclusively(_ fd: Int32, path: String, waitingAtMost timeout: Duration) throws(KeychainError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: max(timeout, .zero))
+        var pause = Duration.milliseconds(1)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            if code == EINTR { continue }
+            guard code == EWOULDBLOCK || code == EAGAIN else {
+                errno = code
+                throw posixError("Cannot lock the directory \(path)")
+            }
+            let remaining = clock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                throw KeychainError(.busy, "The directory \(path) is locked by another process and was still locked after \(seconds(timeout)) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it.")
+            }
+            let nap = min(pause, remaining)
+            usleep(useconds_t(clamping: nap.components.seconds * 1_000_000 + nap.components.attoseconds / 1_000_000_000_000))
+            pause = min(pause * 2, .milliseconds(25))
+        }
+    }
+
+    /// `"10 s"`, `"0.5 s"`.
+    private static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value == value.rounded() ? "\(Int64(value)) s" : "\(value) s"
+    }
+}
