@@ -135,7 +135,8 @@ final class ProcessHardeningTests: CLITestCase {
 
     /// `migrate` used to parse every secret of its source before it hardened: the tool now calls
     /// `SecureStorage.hardenProcess()` before it even parses its arguments. The source here is a
-    /// FIFO, so the process waits to read it; its limits are checked while it waits.
+    /// FIFO with no writer, so the process waits in `open`; its limits are checked while it
+    /// waits, then it is killed.
     func testMigrateIsHardenedBeforeItReadsTheSource() throws {
         var inherited = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &inherited)
@@ -159,10 +160,8 @@ final class ProcessHardeningTests: CLITestCase {
             usleep(10_000)
         }
         XCTAssertTrue(process.isRunning, "still waiting for the source when its limits were read")
-        // Let it go: a writer on the FIFO with one secret, then end of file.
-        let writer = FileHandle(forWritingAtPath: source)
-        writer?.write(Data("API_TOKEN=tok-0123456789\n".utf8))
-        try writer?.close()
+        // Stopped, not fed: writing to the FIFO after the reader went would raise SIGPIPE here.
+        _ = kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         XCTAssertEqual(coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"], "hardened before the source was read: \(coreLimit)")
     }
