@@ -69,8 +69,10 @@ let package = Package(
             path: "Benchmarks/KeychainBenchmarks"
         ),
         .target(name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"),
+        // A second local user (uid 65534 through setpriv) for the file-system attack tests.
+        .target(name: "AttackTestSupport", path: "Tests/AttackTestSupport"),
         // Fixtures/ holds keychains of earlier formats, read from the source tree (not bundled).
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "AuthenticationTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
@@ -88,6 +90,6 @@ let package = Package(
         .target(name: "StressSupport", dependencies: ["KeychainCore"], path: "Tests/StressSupport"),
         .executableTarget(name: "keychain-stress", dependencies: ["KeychainCore", "StressSupport"], path: "Tests/StressHelper"),
         .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport"]),
-        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
     ]
 )

@@ -6,6 +6,7 @@ import Foundation
 import KeychainServices
 @testable import SecureStorage
 import XCTest
+import AttackTestSupport
 
 /// Issue 16, part 6, for migrations: the files a migration writes beside a source in a shared
 /// directory (`<file>.migrating-<pid>`, the `--backup-copy` `<file>.pre-migration`) are created
@@ -58,12 +59,12 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
     /// The attacker creates `app.env.migrating-<pid>` (0666) before the victim migrates, hoping
     /// the scrubbed file is written into a file they can read and later rewrite.
     func testAPlantedTemporaryFileStopsTheScrubAndReceivesNothing() throws {
-        let attacker = try MigrationAttacker.required()
+        let attacker = try AnotherUser.required()
         let trap = shared.appendingPathComponent("app.env.migrating-\(getpid())")
         try attacker.write(trap, "trap", mode: 0o666)
         assertRefused(try migration().run(), mentioning: ["another user (user id 65534)", trap.path, "nothing was written to it"])
         XCTAssertEqual(text(trap), "trap", "nothing was written to the attacker's file")
-        XCTAssertEqual(owner(trap), MigrationAttacker.uid)
+        XCTAssertEqual(owner(trap), AnotherUser.uid)
         XCTAssertEqual(text(source), env, "the source was not touched")
         // Once the planted file is gone, the same run resumes and finishes.
         try FileManager.default.removeItem(at: trap)
@@ -77,14 +78,14 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
     /// The attacker plants `app.env.pre-migration` — a file of theirs, or a link to one — hoping
     /// `--backup-copy` writes the plaintext into it.
     func testAPlantedBackupCopyStopsTheRunAndReceivesNothing() throws {
-        let attacker = try MigrationAttacker.required()
+        let attacker = try AnotherUser.required()
         let copy = shared.appendingPathComponent("app.env.pre-migration")
         let loot = shared.appendingPathComponent("loot")
         try attacker.write(loot, "", mode: 0o666)
         try attacker.write(copy, "trap", mode: 0o666)
         assertRefused(try migration().run(keepBackupCopy: true), mentioning: ["belongs to another user (user id 65534)", "nothing was written to it"])
         XCTAssertEqual(text(copy), "trap")
-        XCTAssertEqual(owner(copy), MigrationAttacker.uid)
+        XCTAssertEqual(owner(copy), AnotherUser.uid)
         XCTAssertEqual(text(source), env, "not scrubbed without its copy")
 
         try FileManager.default.removeItem(at: copy)
@@ -100,7 +101,7 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
     /// in the directory in a loop (through `setpriv`) while the migration runs 30 times, and a
     /// watcher in this process records every mode the copy ever had.
     func testTheBackupCopyIsNeverReadableByAnotherUser() throws {
-        let attacker = try MigrationAttacker.required()
+        let attacker = try AnotherUser.required()
         let copy = shared.appendingPathComponent("app.env.pre-migration")
         let reader = try attacker.startReadingEverything(in: shared)
         let watcher = CopyModeWatcher(directory: shared.path, prefix: "app.env.pre-migration")
@@ -126,126 +127,19 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
     /// Root migrating another user's file gives the scrubbed file and the copy to that user
     /// (`fchown`, checked, before the first byte), mode 0600.
     func testRootMigratingAnotherUsersFileKeepsItsOwner() throws {
-        _ = try MigrationAttacker.required()
-        XCTAssertEqual(chown(source.path, MigrationAttacker.uid, MigrationAttacker.uid), 0)
+        _ = try AnotherUser.required()
+        XCTAssertEqual(chown(source.path, AnotherUser.uid, AnotherUser.uid), 0)
         let report = try migration().run(keepBackupCopy: true)
         XCTAssertTrue(report.sourceScrubbed)
         let copy = shared.appendingPathComponent("app.env.pre-migration")
-        XCTAssertEqual(owner(source), MigrationAttacker.uid)
+        XCTAssertEqual(owner(source), AnotherUser.uid)
         XCTAssertEqual(mode(source), 0o600)
-        XCTAssertEqual(owner(copy), MigrationAttacker.uid)
+        XCTAssertEqual(owner(copy), AnotherUser.uid)
         XCTAssertEqual(mode(copy), 0o600)
         XCTAssertEqual(text(copy), env)
     }
 }
 
-/// uid/gid 65534 (`nobody`), acting through `setpriv` (util-linux) when it is installed; without
-/// it, root creates what it would create and hands it over with `chown`.
-private struct MigrationAttacker {
-    static let uid: uid_t = 65534
-    let setpriv: String?
-
-    static func required(file: StaticString = #filePath, line: UInt = #line) throws -> MigrationAttacker {
-        guard getuid() == 0 else {
-            let message = "acting as another user (uid 65534) needs root, as CI runs"
-            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil {
-                XCTFail(message, file: file, line: line)
-                throw CocoaError(.featureUnsupported)
-            }
-            throw XCTSkip(message)
-        }
-        return MigrationAttacker(setpriv: ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) })
-    }
-
-    private func process(_ script: String, _ arguments: [String]) -> Process? {
-        guard let setpriv else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: setpriv)
-        process.arguments = ["--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "--", "/bin/sh", "-c", script, "sh"] + arguments
-        return process
-    }
-
-    private func run(_ script: String, _ arguments: String..., input: Data = Data()) throws -> Int32 {
-        guard let process = process(script, arguments) else { return -1 }
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    func write(_ url: URL, _ text: String, mode: Int) throws {
-        if setpriv != nil {
-            XCTAssertEqual(try run("umask 0; cat > \"$1\" && chmod \(String(mode, radix: 8)) \"$1\"", url.path, input: Data(text.utf8)), 0)
-        } else {
-            try Data(text.utf8).write(to: url)
-            XCTAssertEqual(chown(url.path, Self.uid, Self.uid), 0)
-            XCTAssertEqual(chmod(url.path, mode_t(mode)), 0)
-        }
-        var info = stat()
-        XCTAssertEqual(lstat(url.path, &info), 0)
-        XCTAssertEqual(info.st_uid, Self.uid)
-    }
-
-    func symlink(_ url: URL, to target: URL) throws {
-        if setpriv != nil {
-            XCTAssertEqual(try run("ln -s \"$2\" \"$1\"", url.path, target.path), 0)
-        } else {
-            try FileManager.default.createSymbolicLink(at: url, withDestinationURL: target)
-            XCTAssertEqual(lchown(url.path, Self.uid, Self.uid), 0)
-        }
-    }
-
-    /// Reads every file in `directory` in a tight loop as the other user until stopped; `nil`
-    /// without `setpriv` (the in-process mode watcher then stands in for the reader).
-    func startReadingEverything(in directory: URL) throws -> Reader {
-        let reader = Reader(process(#"echo started; while :; do for f in "$1"/*; do cat "$f" 2>/dev/null; done; done"#, [directory.path]))
-        try reader.start()
-        return reader
-    }
-
-    final class Reader {
-        private let process: Process?
-        private var output: Pipe?
-        private var collected = Data()
-        private let done = DispatchSemaphore(value: 0)
-
-        init(_ process: Process?) { self.process = process }
-
-        func start() throws {
-            guard let process else { return }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            output = pipe
-            let handle = pipe.fileHandleForReading
-            let box = Box()
-            Thread.detachNewThread { [done] in
-                box.data = handle.readDataToEndOfFile()
-                done.signal()
-            }
-            self.box = box
-        }
-
-        private var box: Box?
-        private final class Box: @unchecked Sendable { var data = Data() }
-
-        /// Everything the other user managed to read.
-        func stop() -> String? {
-            guard let process, let box else { return nil }
-            process.terminate()
-            process.waitUntilExit()
-            done.wait()
-            collected = box.data
-            return String(decoding: collected, as: UTF8.self)
-        }
-    }
-}
 
 /// Records every mode that files named `prefix…` in `directory` had, from another thread.
 private final class CopyModeWatcher: @unchecked Sendable {

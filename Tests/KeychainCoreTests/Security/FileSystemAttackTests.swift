@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import XCTest
+import AttackTestSupport
 @testable import KeychainCore
 
 /// Issue 16, parts 3, 4 and 6: "a file system that gives nothing away". Each attack is done as
@@ -302,90 +303,6 @@ final class FileSystemAttackTests: XCTestCase {
 
 // MARK: - Tools
 
-/// Another local user (uid/gid 65534, `nobody`): commands run as it through `setpriv` (util-linux);
-/// without `setpriv`, what it would create is created by root and handed to it with `chown`.
-struct AnotherUser {
-    static let uid: uid_t = 65534
-    let setpriv: String?
-
-    /// The attacker, or a failure (under `REQUIRE_TEST_EXECUTABLES`) or skip when this process
-    /// is not root and so cannot act as, or give files to, another user.
-    static func required(file: StaticString = #filePath, line: UInt = #line) throws -> AnotherUser {
-        guard getuid() == 0 else {
-            let message = "acting as another user (uid 65534) needs root, as CI runs"
-            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil {
-                XCTFail(message, file: file, line: line)
-                throw CocoaError(.featureUnsupported)
-            }
-            throw XCTSkip(message)
-        }
-        return AnotherUser(setpriv: ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) })
-    }
-
-    /// Runs `/bin/sh -c script` as the other user; returns its exit status.
-    @discardableResult
-    func run(_ script: String, _ arguments: String..., input: Data = Data()) throws -> Int32 {
-        guard let setpriv else { return -1 }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: setpriv)
-        process.arguments = ["--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "--", "/bin/sh", "-c", script, "sh"] + arguments
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    func makeDirectory(_ url: URL, mode: Int) throws {
-        if setpriv != nil {
-            XCTAssertEqual(try run("mkdir -m \(String(mode, radix: 8)) \"$1\"", url.path), 0, "the other user creates \(url.path)")
-        } else {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-            try handOver(url, mode: mode)
-        }
-        XCTAssertEqual(PlatformIO.ownerAndMode(of: url.path)?.owner, Self.uid)
-    }
-
-    func write(_ url: URL, _ text: String, mode: Int) throws {
-        if setpriv != nil {
-            XCTAssertEqual(try run("umask 0; cat > \"$1\" && chmod \(String(mode, radix: 8)) \"$1\"", url.path, input: Data(text.utf8)), 0)
-        } else {
-            try Data(text.utf8).write(to: url)
-            try handOver(url, mode: mode)
-        }
-        XCTAssertEqual(PlatformIO.ownerAndMode(of: url.path)?.owner, Self.uid)
-    }
-
-    func symlink(_ url: URL, to target: URL) throws {
-        if setpriv != nil {
-            XCTAssertEqual(try run("ln -s \"$2\" \"$1\"", url.path, target.path), 0)
-        } else {
-            try FileManager.default.createSymbolicLink(at: url, withDestinationURL: target)
-            XCTAssertEqual(lchown(url.path, Self.uid, Self.uid), 0)
-        }
-    }
-
-    /// Gives an existing (or new) directory or file to the other user, as only root can.
-    func handOver(_ url: URL, mode: Int = 0o700) throws {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-        }
-        XCTAssertEqual(chown(url.path, Self.uid, Self.uid), 0)
-        XCTAssertEqual(chmod(url.path, mode_t(mode)), 0)
-    }
-
-    /// Whether the other user can open `url` for reading (tried as that user when `setpriv` is
-    /// there; from the permission bits otherwise).
-    func canRead(_ url: URL) throws -> Bool {
-        if setpriv != nil { return try run("cat \"$1\" > /dev/null", url.path) == 0 }
-        guard let info = PlatformIO.ownerAndMode(of: url.path) else { return false }
-        return info.owner == Self.uid ? info.mode & 0o400 != 0 : info.mode & 0o004 != 0
-    }
-}
 
 /// Another process holding an exclusive `flock` on a directory until stopped (`flock --no-fork
 /// DIR sleep`, so the process that is killed is the one that holds the lock).
