@@ -31,6 +31,14 @@ enum KeybagSlot: Hashable, Sendable {
         }
     }
 
+    /// Whether `keybag`'s index key unwraps with the KEK of `deviceKey`: the check, without any
+    /// KDF, that a device key is this keychain's before anything is written under it.
+    static func indexOpens(_ keybag: [KeybagSlot: Data], deviceKey: SymmetricKey, vaultID: UUID) -> Bool {
+        guard let wrapped = keybag[.index] else { return false }
+        let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID)
+        return (try? index.unwrap(wrapped, with: deviceKEK, vaultID: vaultID)) != nil
+    }
+
     /// Seals a key under a KEK with AES-GCM; the associated data binds the vault, the slot and its tier.
     func wrap(_ key: SymmetricKey, with kek: SymmetricKey, vaultID: UUID) throws -> Data {
         let plaintext = key.withUnsafeBytes { Data($0) }

@@ -131,7 +131,7 @@ public final class Keychain: Sendable {
                 try db.inTransaction(.immediate) {
                     verified = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
                     // A change that committed (or not) before its writer settled the anchor.
-                    changeRolledBack = try HeaderAuthenticator.settleAnchorAtOpen(db, location: location, deviceKey: deviceKey)
+                    changeRolledBack = try HeaderAuthenticator.settleAnchor(db, location: location, deviceKey: deviceKey)
                     return .commit
                 }
                 return verified
@@ -161,8 +161,7 @@ public final class Keychain: Sendable {
                 throw KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but this machine recorded that it reached format \(anchor.formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
             }
         } else {
-            let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID)
-            guard let wrappedIndex = keybag[.index], (try? KeybagSlot.index.unwrap(wrappedIndex, with: deviceKEK, vaultID: vaultID)) != nil else {
+            guard KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: vaultID) else {
                 throw KeychainError.wrongDeviceKey()
             }
             guard fileFormat < KeychainSchema.formatVersion else {

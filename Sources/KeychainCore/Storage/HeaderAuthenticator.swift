@@ -78,11 +78,16 @@ struct HeaderAuthenticator {
 
     /// Phase two: the anchor keeps only the header MAC the file now carries. Run in a write
     /// transaction, so that it never interleaves with another process's change.
-    static func settleAnchor(_ db: Database, location: KeychainLocation, deviceKey: SymmetricKey) throws {
+    ///
+    /// - Returns: whether the anchor held a change that did not commit (the file carries the
+    ///   header from before it): the opener then does not resume an unlock session from it.
+    @discardableResult
+    static func settleAnchor(_ db: Database, location: KeychainLocation, deviceKey: SymmetricKey) throws -> Bool {
         guard let header = try VaultHeader.fetch(db), let stored = try storedCode(db),
               let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey),
-              anchor.headerMACs.count > 1, anchor.accepts(stored) else { return }
+              anchor.headerMACs.count > 1, anchor.accepts(stored) else { return false }
         try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion, headerMACs: [stored]).write(for: location, deviceKey: deviceKey)
+        return constantTimeEqual(anchor.headerMACs[0], stored)
     }
 
     /// The header and keybag, after checking their MAC, that the format anchor beside the device
@@ -103,8 +108,7 @@ struct HeaderAuthenticator {
         guard let stored, constantTimeEqual(stored, expected) else {
             // Without an anchor, tell a wrong device key from an edited header: with the right
             // key, the index key unwraps (an AES-GCM open, no KDF).
-            let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
-            if anchor == nil, let wrapped = keybag[.index], (try? KeybagSlot.index.unwrap(wrapped, with: deviceKEK, vaultID: header.vaultID)) == nil {
+            if anchor == nil, !KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: header.vaultID) {
                 throw KeychainError.wrongDeviceKey()
             }
             throw KeychainError(.integrityViolation, "The keychain's header or keybag fails its authentication check: it was edited or partly replaced. Nothing was unlocked or derived. Restore the keychain from a backup.")
@@ -114,17 +118,6 @@ struct HeaderAuthenticator {
         }
         try header.passphrase?.parameters.requireWithinBounds(in: "the keychain header")
         return (header, keybag)
-    }
-
-    /// Settles the anchor after a change, as ``settleAnchor(_:location:deviceKey:)`` does, and
-    /// tells whether the anchor held a change that did not commit (the file carries the header
-    /// from before it): the opener then does not resume an unlock session from that header.
-    static func settleAnchorAtOpen(_ db: Database, location: KeychainLocation, deviceKey: SymmetricKey) throws -> Bool {
-        guard let header = try VaultHeader.fetch(db), let stored = try storedCode(db),
-              let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey),
-              anchor.headerMACs.count > 1 else { return false }
-        try settleAnchor(db, location: location, deviceKey: deviceKey)
-        return constantTimeEqual(anchor.headerMACs[0], stored)
     }
 
     /// Compares two MACs in time that depends only on their length.

@@ -48,30 +48,17 @@ enum PlatformIO {
         return true
     }
 
-    /// Writes `data` to a new file at `path` atomically and durably: a temporary file (created
-    /// by ``createSecretFile(_:)``) is written and synced, then hard-linked into place, which
-    /// fails if `path` appeared meanwhile. Returns `false` when another writer won the race.
+    /// Writes `data` to a new file at `path` atomically and durably, through ``PrivateFileWriter``
+    /// (a temporary file written and synced, then hard-linked into place, which fails if `path`
+    /// appeared meanwhile). Returns `false` when another writer won the race.
     static func writeNewPrivateFile(_ data: Data, to path: String) throws(KeychainError) -> Bool {
-        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard let fd = try createSecretFile(temporary) else {
-            throw KeychainError(.keychainUnavailable, "Cannot create \(temporary): a file of that name is already there. Remove it and retry.")
-        }
-        defer { unlink(temporary) }
+        let writer = try PrivateFileWriter(path: path)
+        try writer.write(data)
         do {
-            try writeAll(data, to: fd, path: temporary)
-        } catch {
-            close(fd)
-            throw error
+            try writer.commit(replacingExisting: false)
+        } catch where error.code == .invalidParameter {   // another process's file is already there
+            return false
         }
-        let synced = fsync(fd) == 0
-        let syncError = synced ? nil : posixError("Cannot write \(temporary)")
-        close(fd)
-        if let syncError { throw syncError }
-        if link(temporary, path) != 0 {
-            if errno == EEXIST { return false }
-            throw posixError("Cannot create \(path)")
-        }
-        syncDirectory(of: path)
         return true
     }
 
