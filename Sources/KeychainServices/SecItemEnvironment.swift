@@ -49,11 +49,15 @@ public enum SecItemEnvironment {
     }
 
     /// Who authenticates the user for items with `kSecAttrAccessControl` constraints — what
-    /// Face ID, Touch ID and the passcode do on Apple platforms (README "Access control").
-    /// Setting it applies to the keychain in use and to the default keychain when it is opened.
+    /// Face ID, Touch ID and the passcode do on Apple platforms (README "Keys and access
+    /// control"). Setting it applies to the keychain in use and to the default keychain when it
+    /// is opened. Its secret must be enrolled in the keychain once (setting a PIN does it), since
+    /// protected items are sealed to a key only an enrolled secret opens.
     ///
     /// ```swift
-    /// SecItemEnvironment.authenticator = try PINAuthenticator(directory: appSupport) { request in askUserForPIN(request.reason) }
+    /// let pin = try PINAuthenticator(keychain: .default) { request in askUserForPIN(request.reason) }
+    /// if !pin.isPINSet { try pin.setPIN(chosenPIN, in: SecItemEnvironment.keychain()) }
+    /// SecItemEnvironment.authenticator = pin
     /// ```
     public static var authenticator: (any Authenticator)? {
         get { state.withLock { $0.authenticator } }

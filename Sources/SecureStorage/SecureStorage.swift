@@ -72,7 +72,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
 
     /// Stores `value` so that reading it needs the user: biometry or the device passcode on
     /// Apple platforms (`kSecAccessControlUserPresence`); elsewhere the keychain's
-    /// ``KeychainServices/SecItemEnvironment/authenticator`` (README "Access control").
+    /// ``KeychainServices/SecItemEnvironment/authenticator`` (README "Keys and access control").
     /// Replacing the value later keeps that requirement; writing never prompts.
     ///
     /// ```swift

@@ -35,7 +35,9 @@ struct KeychainSelection: ParsableArguments {
                 throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it with `keychain create\(path.map { " --keychain \($0)" } ?? "")` or by adding an item.")
             }
             let keychain = try Keychain(location: location)
-            if FileManager.default.fileExists(atPath: PINAuthenticator.fileURL(for: location).path) {
+            // With an enrolled PIN the authenticator is installed even when its file is gone, so
+            // that a deleted PIN file is reported as the tampering it is (status 52).
+            if FileManager.default.fileExists(atPath: PINAuthenticator.fileURL(for: location).path) || !keychain.enrolledMethods.isEmpty {
                 keychain.authenticator = try PINAuthenticator.terminal(for: location)
             }
             if unlock && keychain.hasPassphrase && keychain.lockState != .unlocked {

@@ -18,10 +18,15 @@ struct SetPIN: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set-pin", abstract: "Set or change the PIN that protected items (--require-user-presence) ask for.",
         discussion: """
-            The PIN stands in for Face ID / Touch ID and the device passcode of Apple platforms. It \
-            is checked against an scrypt verifier kept beside the device key (state/authenticator/pin, \
-            0600); after five wrong PINs each further one makes you wait 30 s, 1 min, 2 min, … up to \
-            an hour. Changing it asks for the current PIN.
+            The PIN stands in for Face ID / Touch ID and the device passcode of Apple platforms, \
+            and it is a key: protected items are sealed to the keychain's presence key, which only \
+            the secret scrypt derives from the PIN unwraps. The PIN file (state/authenticator/pin, \
+            0600, beside the device key) holds the scrypt salt, a verifier and the attempt count; \
+            after five wrong PINs each further one makes you wait 30 s, 1 min, 2 min, … up to an \
+            hour. Changing it asks for the current PIN. Deleting or replacing the PIN file does not \
+            reset it: the protected items then fail with status 52 until the file is restored. The \
+            first PIN moves existing protected items under the presence key, so the keychain must \
+            be unlocked (--unlock).
 
             Examples:
               keychain set-pin
@@ -36,7 +41,7 @@ struct SetPIN: ParsableCommand {
             let pin = try PINAuthenticator.terminal(for: keychain.location)
             let current = pin.isPINSet ? try SecretInput.read(prompt: "Current PIN: ") : nil
             let new = try SecretInput.readNew(prompt: "New PIN: ")
-            try pin.setPIN(new, current: current)
+            try pin.setPIN(new, current: current, in: keychain)
         }
         printError("PIN set")
     }

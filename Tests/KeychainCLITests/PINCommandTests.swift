@@ -33,4 +33,23 @@ final class PINCommandTests: CLITestCase {
         XCTAssertEqual(try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w", input: "1357\n").stdout, "s3cret\n")
         XCTAssertStatus(try keychain("delete-generic-password", "-s", "bank", "-a", "me"), 0)
     }
+
+    /// `rm state/authenticator/pin && keychain set-pin` used to install a new PIN that opened the
+    /// protected items. Now the deleted file is tampering (52), no new PIN is set, and the item
+    /// stays closed.
+    func testADeletedPINFileIsTamperingAndNoNewPINOpensTheItems() throws {
+        XCTAssertStatus(try keychain("set-pin", input: "2468\n"), 0)
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "bank", "-a", "me", "--require-user-presence", "--stdin", input: "s3cret"), 0)
+        let pinFile = home.appendingPathComponent("state/authenticator/pin")
+        try FileManager.default.removeItem(at: pinFile)
+        let reset = try keychain("set-pin", input: "1111\n")
+        XCTAssertStatus(reset, 52)
+        XCTAssertTrue(reset.stderr.contains("missing"), reset.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: pinFile.path), "no new PIN file")
+        let read = try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w", input: "1111\n")
+        XCTAssertStatus(read, 52)
+        XCTAssertEqual(read.stdout, "")
+        XCTAssertFalse(read.stderr.contains("s3cret"), read.stderr)
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "bank", "-a", "me"), 0)   // its attributes stay listed
+    }
 }

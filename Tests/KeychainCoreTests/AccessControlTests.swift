@@ -14,6 +14,7 @@ final class AccessControlTests: XCTestCase {
         test = try TestKeychain()
         authenticator = ScriptedAuthenticator()
         keychain.authenticator = authenticator
+        try authenticator.enroll(in: keychain)
     }
 
     func addProtected(_ account: String, _ flags: AccessPolicy.Flags, secret: String = "s3cret") throws {
@@ -149,7 +150,7 @@ final class AccessControlTests: XCTestCase {
         XCTAssertEqual(try readData("or"), "s3cret")
         XCTAssertEqual(authenticator.requests.last?.allowedMethods, [.biometry, .passcode])
         XCTAssertEqual(authenticator.prompts, 3)
-        authenticator.script([.authenticated(.biometry), .canceled])
+        authenticator.script([.success(.biometry), .canceled])
         XCTAssertKeychainError(.userCanceled, try self.readData("and"))
     }
 

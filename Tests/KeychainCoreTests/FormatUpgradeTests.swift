@@ -1,9 +1,12 @@
 import Foundation
+import GRDB
 import XCTest
+import AuthenticationTestSupport
 @testable import KeychainCore
 
-/// Keychains written by the previous release (format 3, committed under Fixtures/, see its
-/// README) open with this library, upgrade to format 4 once, and lose nothing.
+/// Keychains written by earlier releases (formats 3 and 4, committed under Fixtures/, see its
+/// README) open with this library, upgrade to the current format once, and lose nothing; their
+/// protected items move under the presence key when the PIN is enrolled.
 final class FormatUpgradeTests: XCTestCase {
     private var scratch: URL!
 
@@ -19,11 +22,10 @@ final class FormatUpgradeTests: XCTestCase {
         let copy = scratch.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: source, to: copy)
-        for directory in ["data", "state"] {
-            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: copy.appendingPathComponent(directory).path)
-        }
-        for file in ["data/keychain.db", "state/device.key"] {
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy.appendingPathComponent(file).path)
+        let enumerator = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: [.isDirectoryKey])
+        while let url = enumerator?.nextObject() as? URL {
+            let isDirectory = try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true
+            try FileManager.default.setAttributes([.posixPermissions: isDirectory ? 0o700 : 0o600], ofItemAtPath: url.path)
         }
         return KeychainLocation(databaseURL: copy.appendingPathComponent("data/keychain.db"), deviceKeyURL: copy.appendingPathComponent("state/device.key"),
                                 runtimeDirectoryURL: scratch.appendingPathComponent("run"))
@@ -48,8 +50,8 @@ final class FormatUpgradeTests: XCTestCase {
     func testAFormat3KeychainWithAPassphraseUpgradesWithoutLosingAnItem() throws {
         let location = try fixture("format3-passphrase")
         let keychain = try Keychain(location: location, options: options)
-        XCTAssertEqual(keychain.formatVersion, 4)
-        XCTAssertEqual(try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?.formatVersion, 4)
+        XCTAssertEqual(keychain.formatVersion, 5)
+        XCTAssertEqual(try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?.formatVersion, 5)
         XCTAssertEqual(keychain.lockState, .beforeFirstUnlock)
         try keychain.unlock(passphrase: "fixture passphrase 3")
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku", "akpu"])
@@ -67,7 +69,7 @@ final class FormatUpgradeTests: XCTestCase {
     func testAFormat3KeychainWithoutAPassphraseUpgradesWithoutLosingAnItem() throws {
         let location = try fixture("format3-plain")
         let keychain = try Keychain(location: location, options: options)
-        XCTAssertEqual(keychain.formatVersion, 4)
+        XCTAssertEqual(keychain.formatVersion, 5)
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku"], secretPrefix: "\n")
         let report = try keychain.verify()
         XCTAssertTrue(report.isClean, "\(report)")
@@ -78,6 +80,81 @@ final class FormatUpgradeTests: XCTestCase {
     /// copy: it is refused rather than upgraded again with whatever it holds.
     func testTheFormat3CopyOfAnUpgradedKeychainIsRefused() throws {
         let location = try fixture("format3-plain")
+        let original = try Data(contentsOf: location.databaseURL)
+        _ = try Keychain(location: location, options: options)
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix) }
+        try original.write(to: location.databaseURL)
+        XCTAssertKeychainError(.integrityViolation, try Keychain(location: location, options: options))
+    }
+
+    // MARK: - Format 4
+
+    private func pin(_ location: KeychainLocation, answering answer: String) throws -> PINAuthenticator {
+        try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in answer }
+    }
+
+    private func protectedData(_ keychain: Keychain, _ account: String) throws -> Data? {
+        try keychain.find(query("com.example.protected", account, limit: .one), returning: .data).first?.data
+    }
+
+    func testAFormat4KeychainUpgradesAndItsProtectedItemsMoveUnderThePresenceKeyWhenThePINIsEnrolled() throws {
+        let location = try fixture("format4-passphrase")
+        let keychain = try Keychain(location: location, options: options)
+        XCTAssertEqual(keychain.formatVersion, 5)
+        XCTAssertEqual(try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?.formatVersion, 5)
+        try keychain.unlock(passphrase: "fixture passphrase 4")
+        try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku", "akpu"])
+        XCTAssertEqual(keychain.enrolledMethods, [])
+
+        // Until a PIN is enrolled, the old items are read as before, with the old PIN file.
+        keychain.authenticator = try pin(location, answering: "fixture pin 4")
+        XCTAssertEqual(try protectedData(keychain, "ak"), Data("protected-ak".utf8))
+        XCTAssertKeychainError(.authFailed, try keychain.add(password("com.example.new", "a").protected(by: AccessPolicy(flags: [.userPresence]))),
+                               "a new protected item needs an enrolled authenticator")
+
+        // Enrolling needs every protected item's class unlocked: they move in the same transaction.
+        try keychain.lock()
+        XCTAssertKeychainError(.interactionNotAllowed, try self.pin(location, answering: "").setPIN("new pin", current: "fixture pin 4", in: keychain))
+        XCTAssertEqual(keychain.enrolledMethods, [])
+        try keychain.unlock(passphrase: "fixture passphrase 4")
+        try pin(location, answering: "").setPIN("new pin", current: "fixture pin 4", in: keychain)
+        XCTAssertEqual(keychain.enrolledMethods, [.passcode])
+        let sealed = try keychain.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:)).filter(\.sealed.isPresenceSealed).count
+        }
+        XCTAssertEqual(sealed, 2, "both protected items are sealed to the presence key")
+
+        keychain.authenticator = try pin(location, answering: "new pin")
+        XCTAssertEqual(try protectedData(keychain, "ak"), Data("protected-ak".utf8))
+        XCTAssertEqual(try protectedData(keychain, "dku"), Data("protected-dku".utf8))
+        keychain.authenticator = ScriptedAuthenticator.alwaysYes(claimingEnrolmentsOf: keychain)
+        XCTAssertKeychainError(.authFailed, try self.protectedData(keychain, "ak"), "an authenticator without the PIN's secret opens nothing")
+        try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku", "akpu"])
+        XCTAssertTrue(try keychain.verify().isClean)
+    }
+
+    func testAFormat4KeychainWithoutAPassphraseUpgradesWithoutLosingAnItem() throws {
+        let location = try fixture("format4-plain")
+        let keychain = try Keychain(location: location, options: options)
+        XCTAssertEqual(keychain.formatVersion, 5)
+        try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku"])
+        keychain.authenticator = try pin(location, answering: "fixture pin 4")
+        XCTAssertEqual(try protectedData(keychain, "ck"), Data("protected-ck".utf8))
+        let report = try keychain.verify()
+        XCTAssertTrue(report.isClean, "\(report)")
+        XCTAssertEqual(report.verifiedItems, 8)
+    }
+
+    /// An edited format-4 header is not laundered by the upgrade into a valid format-5 one, and
+    /// once upgraded, the format-4 copy is an old copy.
+    func testAnEditedOrOldFormat4KeychainIsRefused() throws {
+        let edited = try fixture("format4-plain")
+        let queue = try DatabaseQueue(path: edited.databaseURL.path)
+        try queue.write { db in try db.execute(sql: "UPDATE vault_header SET keybag_generation = keybag_generation + 7") }
+        try queue.close()
+        XCTAssertKeychainError(.integrityViolation, try Keychain(location: edited, options: options))
+
+        let location = try fixture("format4-passphrase")
         let original = try Data(contentsOf: location.databaseURL)
         _ = try Keychain(location: location, options: options)
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix) }

@@ -16,6 +16,7 @@ final class ProtectionBypassTests: XCTestCase {
         test = try TestKeychain()
         authenticator = ScriptedAuthenticator()
         keychain.authenticator = authenticator
+        try authenticator.enroll(in: keychain)
     }
 
     func testAddOrUpdateCannotStripAPolicyWithoutTheUser() throws {

@@ -90,7 +90,7 @@ final class StateDigestTests: XCTestCase {
         try test.downgradeToFormat1()
         try FileManager.default.removeItem(at: test.anchorURL)
         let upgraded = try test.openAnother()
-        XCTAssertEqual(upgraded.formatVersion, 4)
+        XCTAssertEqual(upgraded.formatVersion, KeychainSchema.formatVersion)
         XCTAssertTrue(FileManager.default.fileExists(atPath: test.anchorURL.path), "the upgrade anchors the new format")
         try assertClean(upgraded, "recorded on upgrade")
         try upgraded.delete(query("svc", "a0"))

@@ -76,6 +76,7 @@ final class TokenKeyTests: XCTestCase {
     func testPrivateKeyUsagePolicyPromptsForUseNotForPublicKey() throws {
         let authenticator = ScriptedAuthenticator()
         keychain.authenticator = authenticator
+        try authenticator.enroll(in: keychain)
         let key = try keychain.generateTokenKey(.p256, policy: AccessPolicy(flags: [.privateKeyUsage, .biometryCurrentSet]))
         _ = try keychain.tokenKeyPublicKey(key.persistentReference)
         _ = try keychain.find(Query(persistentReference: key.persistentReference), returning: .all)

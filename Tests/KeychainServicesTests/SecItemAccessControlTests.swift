@@ -14,6 +14,7 @@ final class SecItemAccessControlTests: SecItemTestCase {
         try super.setUpWithError()
         authenticator = ScriptedAuthenticator()
         SecItemEnvironment.authenticator = authenticator
+        try authenticator.enroll(in: SecItemEnvironment.keychain())
     }
 
     func control(_ flags: SecAccessControlCreateFlags) -> SecAccessControl {

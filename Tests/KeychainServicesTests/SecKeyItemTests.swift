@@ -91,8 +91,9 @@ final class SecKeyItemTests: SecItemTestCase {
 
     func testTokenKeyWithPrivateKeyUsageAsksTheAuthenticator() throws {
         let authenticator = ScriptedAuthenticator()
-        authenticator.script([.authenticated(.biometry), .canceled, .authenticated(.passcode)], fallback: .failed)
+        authenticator.script([.success(.biometry), .canceled, .success(.passcode)], fallback: .failed)
         keychain.authenticator = authenticator
+        try authenticator.enroll(in: keychain)
         let control = try XCTUnwrap(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .userPresence], nil))
         let context = LAContext(reuseDuration: 0)
         let key = try makeKey(token: true, [kSecAttrAccessControl as String: control, kSecAttrApplicationTag as String: Data("guarded".utf8)],

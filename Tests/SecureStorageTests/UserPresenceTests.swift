@@ -15,6 +15,7 @@ final class UserPresenceTests: StorageTestCase {
         try super.setUpWithError()
         authenticator = ScriptedAuthenticator()
         SecItemEnvironment.authenticator = authenticator
+        try authenticator.enroll(in: keychain)
     }
 
     func testRequireUserPresencePromptsOnReadOnly() throws {

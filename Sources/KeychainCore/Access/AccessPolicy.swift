@@ -5,10 +5,11 @@ import Foundation
 /// key — needs.
 ///
 /// The policy is stored inside the item's encrypted, authenticated metadata (attribute `accc`),
-/// so it cannot be removed or changed without the keychain noticing. Off Apple platforms it is
-/// enforced by this library through the keychain's ``Authenticator``: it keeps the secret from
-/// code that asks the keychain for it without the user's consent, not from someone who holds
-/// the device key and the keychain file (README "Access control").
+/// so it cannot be removed or changed without the keychain noticing. Off Apple platforms the
+/// item's data key is also sealed to the keychain's presence key, which only the secret of an
+/// enrolled ``Authenticator`` unwraps: without the user's authentication the data stays closed,
+/// even to someone who holds the device key, the passphrase and the keychain file (README "Keys
+/// and access control" says what such a person can still do).
 ///
 /// ```swift
 /// let policy = try AccessPolicy(flags: [.biometryCurrentSet])

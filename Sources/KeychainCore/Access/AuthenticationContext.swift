@@ -13,6 +13,10 @@ import Foundation
 ///
 /// ``invalidate()`` ends it: later uses fail with `errSecAuthFailed` (Apple's behaviour for an
 /// invalidated `LAContext`). Thread-safe.
+///
+/// While the window lasts, the context holds in memory the presence key each authentication
+/// unwrapped (per keychain), which is what lets later reads open protected items without a
+/// prompt; ``invalidate()`` drops it, and so does the end of the window.
 public final class AuthenticationContext: Sendable, Hashable, CustomStringConvertible {
     /// The longest reuse window accepted (Apple's `LATouchIDAuthenticationMaximumAllowableReuseDuration`, 5 minutes).
     public static let maximumReuseDuration: TimeInterval = 300
@@ -22,6 +26,8 @@ public final class AuthenticationContext: Sendable, Hashable, CustomStringConver
         var interactionNotAllowed = false
         var isInvalidated = false
         var lastAuthentication: [AuthenticationMethod: Date] = [:]
+        /// The presence key each keychain's last authentication with a method unwrapped.
+        var presenceKeys: [AuthenticationMethod: [UUID: PresencePrivateKey]] = [:]
     }
 
     private let state: Locked<State>
@@ -65,24 +71,41 @@ public final class AuthenticationContext: Sendable, Hashable, CustomStringConver
         state.withLock {
             $0.isInvalidated = true
             $0.lastAuthentication = [:]
+            $0.presenceKeys = [:]
         }
     }
 
-    /// The method of a still-valid earlier authentication among `methods`, if any.
-    func reusableAuthentication(among methods: Set<AuthenticationMethod>) -> AuthenticationMethod? {
+    /// A still-valid earlier authentication among `methods` for the keychain `vaultID`: the
+    /// method and the presence key it unwrapped. With `needingKey`, only one that unwrapped
+    /// this keychain's presence key counts. Expired authentications are forgotten, keys included.
+    func reusableAuthentication(among methods: Set<AuthenticationMethod>, vaultID: UUID,
+                                needingKey: Bool) -> (method: AuthenticationMethod, presenceKey: PresencePrivateKey?)? {
         let time = now()
         return state.withLock { state in
-            methods.sorted { $0.rawValue < $1.rawValue }.first { method in
-                guard let last = state.lastAuthentication[method] else { return false }
-                return time >= last && time.timeIntervalSince(last) <= state.reuseDuration
+            for method in methods.sorted(by: { $0.rawValue < $1.rawValue }) {
+                guard let last = state.lastAuthentication[method] else { continue }
+                guard time >= last && time.timeIntervalSince(last) <= state.reuseDuration else {
+                    state.lastAuthentication[method] = nil
+                    state.presenceKeys[method] = nil
+                    continue
+                }
+                let key = state.presenceKeys[method]?[vaultID]
+                if needingKey && key == nil { continue }
+                return (method, key)
             }
+            return nil
         }
     }
 
-    /// Records a successful authentication.
-    func record(_ method: AuthenticationMethod) {
+    /// Records a successful authentication and the presence key it unwrapped, if any.
+    func record(_ method: AuthenticationMethod, vaultID: UUID, presenceKey: PresencePrivateKey?) {
         let time = now()
-        state.withLock { if !$0.isInvalidated { $0.lastAuthentication[method] = time } }
+        state.withLock { state in
+            guard !state.isInvalidated else { return }
+            if state.lastAuthentication[method] != time { state.presenceKeys[method] = [:] }
+            state.lastAuthentication[method] = time
+            if let presenceKey { state.presenceKeys[method, default: [:]][vaultID] = presenceKey }
+        }
     }
 
     /// Identity: two contexts are equal only when they are the same object.

@@ -3,15 +3,23 @@ import Foundation
 /// Stands in for biometry and the device passcode off Apple platforms: the keychain asks it
 /// before returning the data of an item whose ``AccessPolicy`` requires user authentication.
 ///
-/// Implement it to prompt for a PIN, touch a hardware token, or — in tests — answer from a
-/// script. ``PINAuthenticator`` is a ready-made passcode authenticator.
+/// Authenticating is not a yes or no: on success the authenticator releases the secret of its
+/// enrolment (``AuthenticationSecret``), and only that secret unwraps the keychain's presence
+/// key, without which a protected item's data key does not unwrap. An authenticator is
+/// enrolled once with ``Keychain/enroll(_:for:authorizedBy:authentication:)``;
+/// ``PINAuthenticator`` does it when its PIN is set.
+///
+/// Implement it to prompt for a PIN, touch a hardware token that derives a secret (a FIDO2
+/// `hmac-secret`), or — in tests — answer from a script.
 ///
 /// ```swift
 /// struct TouchKey: Authenticator {
 ///     var availableMethods: Set<AuthenticationMethod> { [.biometry] }
 ///     var enrollmentState: Data? { currentFingerprintSetHash() }
+///     func enrollmentIdentifier(for method: AuthenticationMethod) -> Data? { method == .biometry ? tokenID : nil }
 ///     func authenticate(_ request: AuthenticationRequest) -> AuthenticationOutcome {
-///         waitForTouch(reason: request.reason) ? .authenticated(.biometry) : .canceled
+///         guard let secret = waitForTouchAndDeriveSecret(reason: request.reason) else { return .canceled }
+///         return .authenticated(.biometry, try! AuthenticationSecret(identifier: tokenID, keyMaterial: secret))
 ///     }
 /// }
 /// keychain.authenticator = TouchKey()
@@ -29,7 +37,15 @@ public protocol Authenticator: Sendable {
     /// unreadable when it changes.
     var enrollmentState: Data? { get }
 
-    /// Asks the user to authenticate with one of `request.allowedMethods`.
+    /// The identifier of the enrolment this authenticator holds for `method` (the
+    /// ``AuthenticationSecret/identifier`` its secrets for that method carry), or `nil` when it
+    /// holds none (for a PIN: no PIN file). The keychain compares it with the enrolment it
+    /// recorded before prompting, so a deleted or replaced enrolment is reported as such
+    /// instead of costing the user an attempt.
+    func enrollmentIdentifier(for method: AuthenticationMethod) -> Data?
+
+    /// Asks the user to authenticate with one of `request.allowedMethods`; on success returns
+    /// the method used and the secret of its enrolment.
     func authenticate(_ request: AuthenticationRequest) -> AuthenticationOutcome
 }
 
@@ -47,7 +63,7 @@ public struct AuthenticationRequest: Sendable, Hashable {
     public let allowedMethods: Set<AuthenticationMethod>
     /// Why the app asks (`kSecUseOperationPrompt` / the context's reason), to show the user.
     public let reason: String
-    /// What is being accessed: `"data"` or `"private key"`.
+    /// What is being accessed: `"data"`, `"private key"`, `"access control"` or `"enrolment"`.
     public let operation: String
 
     /// Creates a request.
@@ -59,9 +75,9 @@ public struct AuthenticationRequest: Sendable, Hashable {
 }
 
 /// How an authentication ended.
-public enum AuthenticationOutcome: Sendable, Hashable {
-    /// The user authenticated with this method.
-    case authenticated(AuthenticationMethod)
+public enum AuthenticationOutcome: Sendable, Equatable {
+    /// The user authenticated with this method, which released this enrolment secret.
+    case authenticated(AuthenticationMethod, AuthenticationSecret)
     /// The user cancelled (`errSecUserCanceled`, -128).
     case canceled
     /// The user failed to authenticate, or is locked out (`errSecAuthFailed`, -25293).

@@ -40,19 +40,58 @@ extension Keychain {
             if attributes[.synchronizable]?.numberValue == 1 {
                 throw KeychainError(.invalidParameter, "Items with access-control constraints cannot be synchronizable.")
             }
+            if policy.guardsData, let blob = attributes.keys.first(where: { Self.secretDerivedAttributes.contains($0) && $0 != .sha1 }) {
+                throw KeychainError(.invalidParameter, "An item protected by access control cannot carry the secret blob attribute \(blob.rawValue): it would be readable without the authentication its data needs. Store it in the item's data.")
+            }
+            try requireEnrolment(for: policy)
         }
         attributes[.accessControl] = .data(policy.encoded)
         return attributes
     }
 
+    /// What a successful ``authorize(_:operation:options:)`` yields: the presence key the
+    /// authentication unwrapped, or `nil` in a keychain where no authenticator was ever enrolled
+    /// (one upgraded from format 4, whose protected items are not yet sealed to a presence key).
+    struct Authorization {
+        var presenceKey: PresencePrivateKey?
+    }
+
+    /// A protected item is sealed to the presence key, so each of its constraints needs an
+    /// enrolled method: otherwise it could never be read.
+    private func requireEnrolment(for policy: AccessPolicy) throws(KeychainError) {
+        let presence = keys.presence
+        guard presence.isEstablished else {
+            throw KeychainError(.authFailed, "The item requires user authentication (\(policy)), but no authenticator is enrolled in this keychain, so it could never be read. Enrol one first: set a PIN (PINAuthenticator.setPIN(_:current:in:) or `keychain set-pin`), or call enroll(_:for:authorizedBy:authentication:).")
+        }
+        for methods in policy.requiredAuthentications where methods.isDisjoint(with: presence.enrolledMethods) {
+            throw KeychainError(.authFailed, "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and no authenticator is enrolled for it in this keychain, so it could never be read.")
+        }
+    }
+
+    /// The presence key a new version of an item with these attributes is sealed to: the
+    /// keychain's, when its policy requires authentication (for its data, or for using a key
+    /// generated inside the keychain); `nil` otherwise.
+    /// `establishing` is the key the first enrolment is creating, before the keychain adopted it.
+    func presenceSealing(_ attributes: [AttributeKey: AttributeValue], establishing: PresencePublicKey? = nil) throws(KeychainError) -> PresencePublicKey? {
+        guard let policy = attributes[.accessControl]?.dataValue.flatMap(AccessPolicy.init(encoded:)), policy.requiresAuthentication else { return nil }
+        guard let publicKey = keys.presence.publicKey ?? establishing else {
+            throw KeychainError(.authFailed, "The item requires user authentication (\(policy)), but no authenticator is enrolled in this keychain. Enrol one first (a PIN: `keychain set-pin`).")
+        }
+        return publicKey
+    }
+
     /// Asks for the authentications `policy` requires before `operation` (reading data or using
-    /// a private key). Returns false when the item is to be left out (``AuthenticationOptions/Interaction/skip``).
+    /// a private key), and unwraps the presence key with the secret the authenticator releases.
+    /// Returns `nil` when the item is to be left out (``AuthenticationOptions/Interaction/skip``).
     ///
     /// - Throws: `.userCanceled` (-128) when the user cancels, `.authFailed` (-25293) when
-    ///   authentication fails, is impossible or the enrolled biometry changed since the item was
-    ///   written, `.interactionNotAllowed` (-25308) when a prompt is needed but not allowed.
-    func authorize(_ policy: AccessPolicy, operation: String, options: AuthenticationOptions) throws(KeychainError) -> Bool {
-        guard policy.requiresAuthentication else { return true }
+    ///   authentication fails, is impossible, the enrolled biometry changed since the item was
+    ///   written, or the authenticator's secret does not open the enrolment (whatever it
+    ///   answered); `.interactionNotAllowed` (-25308) when a prompt is needed but not allowed;
+    ///   `.integrityViolation` when the keychain's enrolment is not held by the authenticator
+    ///   (a deleted or replaced PIN file).
+    func authorize(_ policy: AccessPolicy, operation: String, options: AuthenticationOptions) throws(KeychainError) -> Authorization? {
+        guard policy.requiresAuthentication else { return Authorization(presenceKey: nil) }
         if let context = options.context, context.isInvalidated {
             throw KeychainError(.authFailed, "The authentication context was invalidated; create a new one.")
         }
@@ -74,33 +113,83 @@ extension Keychain {
         guard !required.isEmpty else {
             throw KeychainError(.authFailed, "The item's access control names no constraint this platform can check.")
         }
+        var presenceKey: PresencePrivateKey?
         for methods in required {
-            if options.context?.reusableAuthentication(among: methods) != nil { continue }
-            switch options.interaction {
-            case .skip: return false
-            case .fail: throw KeychainError(.interactionNotAllowed, "Reading the item needs user authentication and the call does not allow prompting (kSecUseAuthenticationUIFail).")
-            case .allow: break
-            }
-            if options.context?.interactionNotAllowed == true {
-                throw KeychainError(.interactionNotAllowed, "Reading the item needs user authentication and the authentication context does not allow interaction.")
-            }
-            let available = methods.intersection(authenticator.availableMethods)
-            guard !available.isEmpty else {
-                throw KeychainError(.authFailed, "The item needs \(methods.map(\.rawValue).sorted().joined(separator: " or ")) and the authenticator offers none of them.")
-            }
-            let request = AuthenticationRequest(allowedMethods: available, reason: options.reason, operation: operation)
-            switch authenticator.authenticate(request) {
-            case .authenticated(let method) where available.contains(method):
-                options.context?.record(method)
-                logger.debug("user authenticated", metadata: ["method": "\(method.rawValue)", "operation": "\(operation)"])
-            case .authenticated:
-                throw KeychainError(.authFailed, "The authenticator used a method the item does not accept.")
-            case .canceled:
-                throw KeychainError(.userCanceled, "The user cancelled the authentication.")
-            case .failed:
-                throw KeychainError(.authFailed, "User authentication failed.")
-            }
+            let key = try authenticate(methods, with: authenticator, operation: operation, options: options)
+            guard let key else { return nil }
+            presenceKey = presenceKey ?? key.presenceKey
         }
-        return true
+        return Authorization(presenceKey: presenceKey)
+    }
+
+    /// One constraint: an authentication with one of `methods`, reused from the context or
+    /// prompted for. Returns `nil` to skip the item.
+    func authenticate(_ methods: Set<AuthenticationMethod>, with authenticator: any Authenticator, operation: String,
+                              options: AuthenticationOptions) throws(KeychainError) -> Authorization? {
+        let presence = keys.presence
+        let vaultID = keys.header.vaultID
+        if let reused = options.context?.reusableAuthentication(among: methods, vaultID: vaultID, needingKey: presence.isEstablished) {
+            return Authorization(presenceKey: reused.presenceKey)
+        }
+        switch options.interaction {
+        case .skip: return nil
+        case .fail: throw KeychainError(.interactionNotAllowed, "Reading the item needs user authentication and the call does not allow prompting (kSecUseAuthenticationUIFail).")
+        case .allow: break
+        }
+        if options.context?.interactionNotAllowed == true {
+            throw KeychainError(.interactionNotAllowed, "Reading the item needs user authentication and the authentication context does not allow interaction.")
+        }
+        let available = try enrolledMethods(methods.intersection(authenticator.availableMethods), of: authenticator, constraint: methods, presence)
+        let request = AuthenticationRequest(allowedMethods: available, reason: options.reason, operation: operation)
+        switch authenticator.authenticate(request) {
+        case .authenticated(let method, let secret) where available.contains(method):
+            var key: PresencePrivateKey?
+            if presence.isEstablished {
+                guard let wrapped = presence.enrollment(method, identifier: secret.identifier) else {
+                    throw KeychainError(.authFailed, "The authenticator released a secret of an enrolment this keychain does not have, so nothing protected was opened.")
+                }
+                let unwrapped = try PresenceEnrollment.unwrap(wrapped, secret: secret, method: method, vaultID: vaultID)
+                guard unwrapped.publicKey == presence.publicKey else {
+                    throw KeychainError.tampered("an enrolment holds a key that is not the keychain's presence key")
+                }
+                key = unwrapped
+            }
+            options.context?.record(method, vaultID: vaultID, presenceKey: key)
+            logger.debug("user authenticated", metadata: ["method": "\(method.rawValue)", "operation": "\(operation)"])
+            return Authorization(presenceKey: key)
+        case .authenticated:
+            throw KeychainError(.authFailed, "The authenticator used a method the item does not accept.")
+        case .canceled:
+            throw KeychainError(.userCanceled, "The user cancelled the authentication.")
+        case .failed:
+            throw KeychainError(.authFailed, "User authentication failed.")
+        }
+    }
+
+    /// Of the methods the authenticator offers now, those whose enrolment it holds and the
+    /// keychain recorded (all of them while no authenticator was ever enrolled). An enrolment the
+    /// keychain recorded but the authenticator does not hold — a deleted or replaced PIN file —
+    /// is reported as tampering before anyone is prompted.
+    private func enrolledMethods(_ offered: Set<AuthenticationMethod>, of authenticator: any Authenticator,
+                                 constraint methods: Set<AuthenticationMethod>, _ presence: PresenceRecords) throws(KeychainError) -> Set<AuthenticationMethod> {
+        let names = { (set: Set<AuthenticationMethod>) in set.map(\.rawValue).sorted().joined(separator: " or ") }
+        var usable = offered
+        if presence.isEstablished {
+            let recorded = methods.intersection(presence.enrolledMethods)
+            guard !recorded.isEmpty else {
+                throw KeychainError(.authFailed, "The item needs \(names(methods)) and no authenticator is enrolled for it in this keychain.")
+            }
+            let held = recorded.filter { method in
+                authenticator.enrollmentIdentifier(for: method).map { presence.enrollment(method, identifier: $0) != nil } ?? false
+            }
+            guard !held.isEmpty else {
+                throw KeychainError(.integrityViolation, "This keychain's enrolled \(names(recorded)) is not held by the installed authenticator: its enrolment was deleted or replaced (for a PIN, the file \(PINAuthenticator.fileURL(for: location).path)), or another authenticator is installed. Protected items open only with the enrolled secret: restore the enrolment from a backup of this machine.")
+            }
+            usable = offered.intersection(held)
+        }
+        guard !usable.isEmpty else {
+            throw KeychainError(.authFailed, "The item needs \(names(methods)) and the authenticator offers none of them now.")
+        }
+        return usable
     }
 }

@@ -1,24 +1,28 @@
 import Foundation
 
 /// A built-in ``Authenticator`` that stands in for the device passcode: it asks the app for a
-/// PIN (or passphrase) and checks it against a verifier stored with scrypt, with a limit of free
-/// attempts and growing waiting times after that (``PINAttemptPolicy``).
+/// PIN (or passphrase), checks it against a verifier stored with scrypt, with a limit of free
+/// attempts and growing waiting times after that (``PINAttemptPolicy``), and on success
+/// releases the secret scrypt derives from the PIN, which unwraps the keychain's presence key.
 ///
 /// ```swift
 /// let keychain = try Keychain()
 /// let pin = try PINAuthenticator(keychain: keychain.location) { request in
 ///     readPIN(prompt: request.reason)            // nil when the user cancels
 /// }
-/// if !pin.isPINSet { try pin.setPIN("482916") }
+/// if !pin.isPINSet { try pin.setPIN("482916", in: keychain) }   // enrols it
 /// keychain.authenticator = pin
 /// ```
 ///
 /// It offers ``AuthenticationMethod/passcode`` only, and has no biometry, so items protected by
 /// `biometryAny` or `biometryCurrentSet` stay unreadable with it; `userPresence` and
 /// `devicePasscode` items work. The PIN file (0600) lives next to the device key, outside the data
-/// directory. Its failure count protects against guessing through this library; someone who can
-/// write the file as the same user can reset it (README "Access control"). Its directory must be
-/// the user's own, not a link and not writable by others (`.keychainUnavailable` otherwise), and
+/// directory, and records the identifier of the PIN's enrolment: deleting or replacing it does
+/// not give anyone the protected items (the keychain reports `.integrityViolation`). Its failure
+/// count protects against guessing through this library; someone who can write the file as the
+/// same user can reset the count, and someone with a copy of the files can guess offline at the
+/// cost of one scrypt per guess (README "Keys and access control"). Its directory must be the
+/// user's own, not a link and not writable by others (`.keychainUnavailable` otherwise), and
 /// each operation waits at most 10 s for another process using the PIN file (`.busy` after that).
 public final class PINAuthenticator: Authenticator {
     /// Asks the user for the PIN; returns `nil` when the user cancels.
@@ -72,12 +76,20 @@ public final class PINAuthenticator: Authenticator {
     /// Always `nil`: a PIN is not biometry.
     public var enrollmentState: Data? { nil }
 
-    /// Prompts for the PIN and checks it. A locked-out PIN fails without prompting; a wrong one
-    /// counts as a failure; an empty answer cancels.
+    /// The identifier of the PIN's enrolment (from the PIN file); `nil` without a PIN file or
+    /// with one written before PINs were enrolled.
+    public func enrollmentIdentifier(for method: AuthenticationMethod) -> Data? {
+        guard method == .passcode, isPINSet else { return nil }
+        return try? locked { () throws(KeychainError) in try self.load().identifier }
+    }
+
+    /// Prompts for the PIN and checks it; the right PIN releases its secret. A locked-out PIN
+    /// fails without prompting; a wrong one counts as a failure; an empty answer cancels.
     public func authenticate(_ request: AuthenticationRequest) -> AuthenticationOutcome {
         guard request.allowedMethods.contains(.passcode), isPINSet, (try? remainingLockout()) == 0 else { return .failed }
         guard let pin = prompt(request), !pin.isEmpty else { return .canceled }
-        return (try? verify(pin)) == true ? .authenticated(.passcode) : .failed
+        guard let secret = try? checkedSecret(pin) else { return .failed }
+        return .authenticated(.passcode, secret)
     }
 
     // MARK: - Managing the PIN
@@ -85,18 +97,33 @@ public final class PINAuthenticator: Authenticator {
     /// Whether a PIN has been set.
     public var isPINSet: Bool { PlatformIO.fileExists(fileURL.path) }
 
-    /// Sets the PIN. Changing an existing PIN needs the current one (checked like any attempt).
+    /// Sets the PIN and enrols it in `keychain`, so that it opens the items protected there.
+    /// Changing an existing PIN needs the current one (checked like any attempt): its secret
+    /// authorizes the new enrolment, and the old enrolment is removed once the new PIN file is
+    /// in place (if the process dies in between, both PINs work until the next change).
+    ///
     /// - Throws: `.authFailed` when `current` is wrong, missing or locked out;
-    ///   `.invalidParameter` for an empty PIN.
-    public func setPIN(_ pin: String, current: String? = nil) throws(KeychainError) {
+    ///   `.invalidParameter` for an empty PIN; `.integrityViolation` when the keychain has an
+    ///   enrolled PIN but the PIN file is gone (a new PIN cannot open what the old one
+    ///   protects: restore the file); what ``Keychain/enroll(_:for:authorizedBy:authentication:)``
+    ///   throws (for the first PIN of a keychain with protected items, a locked class).
+    public func setPIN(_ pin: String, current: String? = nil, in keychain: Keychain) throws(KeychainError) {
         guard !pin.isEmpty else { throw KeychainError(.invalidParameter, "A PIN cannot be empty.") }
+        var existing: AuthenticationSecret?
         if isPINSet {
-            guard let current, try verify(current) else {
+            guard let current, let secret = try checkedSecret(current) else {
                 throw KeychainError(.authFailed, "Changing the PIN needs the current PIN.")
             }
+            existing = secret
+        } else if keychain.enrolledMethods.contains(.passcode) {
+            throw KeychainError(.integrityViolation, "The keychain has an enrolled PIN, but the PIN file \(fileURL.path) is missing: it was deleted or moved. A new PIN cannot open what the enrolled one protects, so none was set. Restore the file from a backup of this machine.")
         }
-        let record = try PINVerifierRecord(pin: pin, parameters: parameters)
+        let (record, secret) = try PINVerifierRecord.new(pin: pin, parameters: parameters)
+        let authorizing = existing.flatMap { keychain.enrollmentIdentifiers(for: .passcode).contains($0.identifier) ? (AuthenticationMethod.passcode, $0) : nil }
+        try keychain.enroll(secret, for: .passcode, authorizedBy: authorizing)
         try locked { () throws(KeychainError) in try self.store(record) }
+        // The old PIN's enrolment goes; if this fails, the next change removes it.
+        try? keychain.removeEnrollments(for: .passcode, keeping: record.identifier)
     }
 
     /// Checks a PIN, counting failures.
@@ -104,7 +131,12 @@ public final class PINAuthenticator: Authenticator {
     /// - Throws: `.authFailed` while locked out after too many failures (the message says how
     ///   long), or when no PIN is set.
     public func verify(_ pin: String) throws(KeychainError) -> Bool {
-        try locked { () throws(KeychainError) -> Bool in
+        try checkedSecret(pin) != nil
+    }
+
+    /// Checks a PIN, counting failures; the secret it releases when it is the PIN.
+    private func checkedSecret(_ pin: String) throws(KeychainError) -> AuthenticationSecret? {
+        try locked { () throws(KeychainError) -> AuthenticationSecret? in
             var record = try self.load()
             let wait = self.lockout(of: record)
             if wait > 0 {
@@ -115,11 +147,11 @@ public final class PINAuthenticator: Authenticator {
             record.failures += 1
             record.lastFailure = self.now()
             try self.store(record)
-            guard try record.matches(pin) else { return false }
+            guard let secret = try record.secret(ifMatching: pin) else { return nil }
             record.failures = 0
             record.lastFailure = nil
             try self.store(record)
-            return true
+            return secret
         }
     }
 

@@ -1,50 +1,74 @@
 import Crypto
 import Foundation
 
-/// What a ``PINAuthenticator`` keeps on disk: the scrypt parameters and salt, a verifier (an
-/// HMAC keyed by the scrypt output, so the file holds nothing from which the PIN can be checked
-/// without paying the KDF), and the failure count with the time of the last failure.
+/// What a ``PINAuthenticator`` keeps on disk: the scrypt parameters and salt, the identifier of
+/// the PIN's enrolment in the keychain, a verifier (an HMAC keyed by the scrypt output, so the
+/// file holds nothing from which the PIN can be checked without paying the KDF), and the
+/// failure count with the time of the last failure.
 ///
-/// Layout: `"SSPN"`, version 1, logN, r, p (one byte each), salt (16), verifier (32),
-/// failures (UInt32 big-endian), last failure (seconds since 2001, Float64 bits big-endian).
+/// The secret the PIN releases is HKDF(scrypt output, info: "SecureStorage PIN release v2" ‖
+/// identifier): independent of the verifier, and found only by paying the KDF for each guess.
+///
+/// Layout, version 2: `"SSPN"`, 2, logN, r, p (one byte each), salt (16), enrolment identifier
+/// (16), verifier (32), failures (UInt32 big-endian), last failure (seconds since 2001, Float64
+/// bits big-endian). Version 1 (written before PINs were enrolled) has no identifier.
 struct PINVerifierRecord: Equatable {
     var parameters: ScryptParameters
     var salt: Data
+    /// The enrolment identifier; `nil` in a version-1 file.
+    var identifier: Data?
     var verifier: Data
     var failures: Int
     var lastFailure: Date?
 
     private static let magic = Data("SSPN".utf8)
-    private static let version: UInt8 = 1
-    static let byteCount = 4 + 1 + 3 + 16 + 32 + 4 + 8
+    /// The size of a version-2 file, the largest there is.
+    static let byteCount = 4 + 1 + 3 + 16 + 16 + 32 + 4 + 8
+    private static let legacyByteCount = byteCount - 16
     private static let context = Data("SecureStorage PIN verifier v1".utf8)
+    /// What a version-1 file's secret is identified by (no keychain ever enrolled it).
+    private static let legacyIdentifier = Data(count: 16)
 
-    /// A record for a new PIN, with a fresh salt and no failures.
-    init(pin: String, parameters: ScryptParameters) throws(KeychainError) {
+    /// A record for a new PIN, with a fresh salt, a fresh enrolment identifier and no failures,
+    /// and the secret the PIN releases.
+    static func new(pin: String, parameters: ScryptParameters) throws(KeychainError) -> (PINVerifierRecord, AuthenticationSecret) {
+        let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
+        let identifier = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
+        let key = try parameters.deriveKey(passphrase: pin, salt: salt)
+        let record = PINVerifierRecord(parameters: parameters, salt: salt, identifier: identifier,
+                                       verifier: Data(HMAC<SHA256>.authenticationCode(for: context, using: key)), failures: 0, lastFailure: nil)
+        return (record, try record.secret(from: key))
+    }
+
+    private init(parameters: ScryptParameters, salt: Data, identifier: Data?, verifier: Data, failures: Int, lastFailure: Date?) {
         self.parameters = parameters
-        salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
-        verifier = Data()
-        failures = 0
-        lastFailure = nil
-        verifier = try Self.verifier(pin: pin, parameters: parameters, salt: salt)
+        self.salt = salt
+        self.identifier = identifier
+        self.verifier = verifier
+        self.failures = failures
+        self.lastFailure = lastFailure
     }
 
-    private static func verifier(pin: String, parameters: ScryptParameters, salt: Data) throws(KeychainError) -> Data {
+    /// The secret `pin` releases when it is the PIN (pays the KDF; compares in constant time);
+    /// `nil` when it is not.
+    func secret(ifMatching pin: String) throws(KeychainError) -> AuthenticationSecret? {
         let key = try parameters.deriveKey(passphrase: pin, salt: salt)
-        return Data(HMAC<SHA256>.authenticationCode(for: context, using: key))
+        guard HMAC<SHA256>.isValidAuthenticationCode(verifier, authenticating: Self.context, using: key) else { return nil }
+        return try secret(from: key)
     }
 
-    /// Whether `pin` is the PIN (pays the KDF; compares in constant time).
-    func matches(_ pin: String) throws(KeychainError) -> Bool {
-        let key = try parameters.deriveKey(passphrase: pin, salt: salt)
-        return HMAC<SHA256>.isValidAuthenticationCode(verifier, authenticating: Self.context, using: key)
+    private func secret(from key: SymmetricKey) throws(KeychainError) -> AuthenticationSecret {
+        let identifier = identifier ?? Self.legacyIdentifier
+        let material = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("SecureStorage PIN release v2".utf8) + identifier, outputByteCount: 32)
+        return try AuthenticationSecret(identifier: identifier, keyMaterial: material)
     }
 
     var encoded: Data {
         var bytes = Self.magic
-        bytes.append(Self.version)
+        bytes.append(identifier == nil ? 1 : 2)
         bytes.append(contentsOf: [UInt8(parameters.logN), UInt8(parameters.blockSize), UInt8(parameters.parallelism)])
         bytes.append(salt)
+        if let identifier { bytes.append(identifier) }
         bytes.append(verifier)
         withUnsafeBytes(of: UInt32(clamping: failures).bigEndian) { bytes.append(contentsOf: $0) }
         withUnsafeBytes(of: (lastFailure?.timeIntervalSinceReferenceDate ?? 0).bitPattern.bigEndian) { bytes.append(contentsOf: $0) }
@@ -53,15 +77,21 @@ struct PINVerifierRecord: Equatable {
 
     init(encoded bytes: Data, path: String) throws(KeychainError) {
         let bytes = Array(bytes)
-        guard bytes.count == Self.byteCount, Data(bytes[0..<4]) == Self.magic, bytes[4] == Self.version else {
-            throw KeychainError(.integrityViolation, "The PIN file \(path) is damaged or not a PIN file. Restore it, or delete it and set the PIN again.")
+        let version: UInt8? = bytes.count >= 5 && Data(bytes[0..<4]) == Self.magic ? bytes[4] : nil
+        guard (version == 1 && bytes.count == Self.legacyByteCount) || (version == 2 && bytes.count == Self.byteCount) else {
+            throw KeychainError(.integrityViolation, "The PIN file \(path) is damaged or not a PIN file. Restore it from a backup: items protected by the PIN open only with the file it was enrolled with.")
         }
         parameters = ScryptParameters(logN: Int(bytes[5]), blockSize: Int(bytes[6]), parallelism: Int(bytes[7]))
         try parameters.requireWithinBounds(in: "the PIN file \(path)")
         salt = Data(bytes[8..<24])
-        verifier = Data(bytes[24..<56])
-        failures = Int(bytes[56..<60].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-        let seconds = Double(bitPattern: bytes[60..<68].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        var offset = 24
+        if version == 2 {
+            identifier = Data(bytes[24..<40])
+            offset = 40
+        }
+        verifier = Data(bytes[offset..<offset + 32])
+        failures = Int(bytes[offset + 32..<offset + 36].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        let seconds = Double(bitPattern: bytes[offset + 36..<offset + 44].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         lastFailure = failures == 0 || !seconds.isFinite ? nil : Date(timeIntervalSinceReferenceDate: seconds)
     }
 }

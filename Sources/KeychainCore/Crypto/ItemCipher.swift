@@ -7,16 +7,29 @@ struct SealedItem: Sendable {
     var wrappedMetadataKey: Data
     /// AES-256-GCM of the padded attribute encoding.
     var metadata: Data
-    /// The per-item secret key, wrapped (AES-KW) by the class's secret subkey.
+    /// The per-item secret key, wrapped (AES-KW) by the class's secret subkey; for a protected
+    /// item, what is wrapped is the secret key already wrapped to the presence key.
     var wrappedSecretKey: Data
     /// AES-256-GCM of the padded secret data.
     var secret: Data
 }
 
+extension SealedItem {
+    /// AES-KW of a 256-bit key: 40 bytes; of a presence wrap (``PresencePublicKey/sealedLength``): 80.
+    private static let presenceWrappedLength = PresencePublicKey.sealedLength + 8
+
+    /// Whether the secret key is also wrapped to the presence key (a protected item written by
+    /// format 5; lengths are not secret, and the row seal and the wrap itself keep them honest).
+    var isPresenceSealed: Bool { wrappedSecretKey.count == Self.presenceWrappedLength }
+}
+
 /// Seals and opens items: fresh random metadata and secret keys for every write, each wrapped by
-/// the class keys, and AES-GCM with the item's binding as associated data.
+/// the class keys, and AES-GCM with the item's binding as associated data. A protected item's
+/// secret key is first wrapped to the presence key, so its data opens only with both the class
+/// key (the lock state) and the presence key (an enrolled authenticator's secret).
 enum ItemCipher {
-    static func seal(metadata: Data, secret: Data, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) -> SealedItem {
+    static func seal(metadata: Data, secret: Data, binding: ItemBinding, keys: ClassKeys,
+                     presence: PresencePublicKey? = nil) throws(KeychainError) -> SealedItem {
         let metadataKey = SymmetricKey(size: .bits256)
         let secretKey = SymmetricKey(size: .bits256)
         var paddedMetadata = Padding.pad(metadata), paddedSecret = Padding.pad(secret)
@@ -24,12 +37,13 @@ enum ItemCipher {
             SecretWiping.wipe(&paddedMetadata)
             SecretWiping.wipe(&paddedSecret)
         }
+        let classWrapped = try presence.map { presence throws(KeychainError) in SymmetricKey(data: try presence.seal(secretKey, vaultID: binding.vaultID)) } ?? secretKey
         do {
             return SealedItem(
                 wrappedMetadataKey: try AES.KeyWrap.wrap(metadataKey, using: keys.metadata),
                 metadata: try AES.GCM.seal(paddedMetadata, using: metadataKey,
                                            authenticating: binding.associatedData(.metadata)).combined!,
-                wrappedSecretKey: try AES.KeyWrap.wrap(secretKey, using: keys.secret),
+                wrappedSecretKey: try AES.KeyWrap.wrap(classWrapped, using: keys.secret),
                 secret: try AES.GCM.seal(paddedSecret, using: secretKey,
                                          authenticating: binding.associatedData(.secret)).combined!)
         } catch {
@@ -37,23 +51,64 @@ enum ItemCipher {
         }
     }
 
-    static func openMetadata(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) -> Data {
-        try open(sealed.metadata, wrappedKey: sealed.wrappedMetadataKey, kek: keys.metadata, binding: binding, half: .metadata)
-    }
-
-    static func openSecret(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) -> Data {
-        try open(sealed.secret, wrappedKey: sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
-    }
-
-    private static func open(_ ciphertext: Data, wrappedKey: Data, kek: SymmetricKey,
-                             binding: ItemBinding, half: ItemBinding.Half) throws(KeychainError) -> Data {
-        let name = half == .metadata ? "attributes" : "data"
-        let itemKey: SymmetricKey
+    /// New attributes for an item whose data stays as sealed (to the presence key): a fresh
+    /// metadata key and ciphertext under `binding`, the data ciphertext kept, and its wrapped
+    /// key moved from the old class key to the new one (the presence wrap inside is kept).
+    static func reseal(metadata: Data, keepingDataOf sealed: SealedItem, binding: ItemBinding,
+                       from old: ClassKeys, to new: ClassKeys) throws(KeychainError) -> SealedItem {
+        let inner = try unwrap(sealed.wrappedSecretKey, kek: old.secret, binding: binding, half: .secret)
+        let metadataKey = SymmetricKey(size: .bits256)
+        var paddedMetadata = Padding.pad(metadata)
+        defer { SecretWiping.wipe(&paddedMetadata) }
         do {
-            itemKey = try AES.KeyWrap.unwrap(wrappedKey, using: kek)
+            return SealedItem(
+                wrappedMetadataKey: try AES.KeyWrap.wrap(metadataKey, using: new.metadata),
+                metadata: try AES.GCM.seal(paddedMetadata, using: metadataKey, authenticating: binding.associatedData(.metadata)).combined!,
+                wrappedSecretKey: try AES.KeyWrap.wrap(inner, using: new.secret),
+                secret: sealed.secret)
         } catch {
-            throw .tampered("the \(name) key of a \(binding.itemClass.rawValue) item does not unwrap with the keys of its protection class \(binding.accessibility.rawValue)")
+            throw KeychainError(.outOfMemory, "Encrypting the item failed: \(error).")
         }
+    }
+
+    static func openMetadata(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) -> Data {
+        try open(sealed.metadata, itemKey: unwrap(sealed.wrappedMetadataKey, kek: keys.metadata, binding: binding, half: .metadata),
+                 binding: binding, half: .metadata)
+    }
+
+    /// Opens the data; a presence-sealed item needs `presenceKey`.
+    /// - Throws: `.authFailed` for a presence-sealed item without the presence key,
+    ///   `.integrityViolation` when anything does not unwrap or authenticate.
+    static func openSecret(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys, presenceKey: PresencePrivateKey? = nil) throws(KeychainError) -> Data {
+        var itemKey = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
+        if sealed.isPresenceSealed {
+            guard let presenceKey else {
+                throw KeychainError(.authFailed, "The item's data is sealed to the keychain's presence key, which only an enrolled authenticator's secret opens; authenticate to read it.")
+            }
+            itemKey = try presenceKey.open(itemKey.withUnsafeBytes { Data($0) }, vaultID: binding.vaultID)
+        } else if itemKey.bitCount != 256 {
+            throw .tampered("the data key of a \(binding.itemClass.rawValue) item has the wrong length")
+        }
+        return try open(sealed.secret, itemKey: itemKey, binding: binding, half: .secret)
+    }
+
+    /// Checks what can be checked of a presence-sealed item's data without the presence key:
+    /// the class wrap opens to a well-formed presence wrap.
+    static func checkPresenceWrap(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) {
+        let wrapped = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
+        guard wrapped.bitCount == PresencePublicKey.sealedLength * 8 else { throw .tampered("an item's presence wrap has the wrong length") }
+    }
+
+    private static func unwrap(_ wrappedKey: Data, kek: SymmetricKey, binding: ItemBinding, half: ItemBinding.Half) throws(KeychainError) -> SymmetricKey {
+        do {
+            return try AES.KeyWrap.unwrap(wrappedKey, using: kek)
+        } catch {
+            throw .tampered("the \(half == .metadata ? "attributes" : "data") key of a \(binding.itemClass.rawValue) item does not unwrap with the keys of its protection class \(binding.accessibility.rawValue)")
+        }
+    }
+
+    private static func open(_ ciphertext: Data, itemKey: SymmetricKey, binding: ItemBinding, half: ItemBinding.Half) throws(KeychainError) -> Data {
+        let name = half == .metadata ? "attributes" : "data"
         var padded: Data
         do {
             padded = try AES.GCM.open(AES.GCM.SealedBox(combined: ciphertext), using: itemKey,

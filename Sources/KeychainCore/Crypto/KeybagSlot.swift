@@ -7,6 +7,10 @@ enum KeybagSlot: Hashable, Sendable {
     case index
     /// The class key of one accessibility value.
     case classKey(Accessibility)
+    /// The presence public key, in clear (``PresencePublicKey``).
+    case presencePublicKey
+    /// One enrolled authenticator's wrap of the presence private key (``PresenceEnrollment``).
+    case presenceEnrollment(AuthenticationMethod, identifier: Data)
 
     /// Which KEK wraps the slot.
     enum Tier: UInt8 { case device = 1, user = 2 }
@@ -15,18 +19,37 @@ enum KeybagSlot: Hashable, Sendable {
         switch self {
         case .index: "index"
         case .classKey(let accessibility): accessibility.rawValue
+        case .presencePublicKey: "presence"
+        case .presenceEnrollment(let method, let identifier): "presence.\(method.rawValue).\(identifier.map { String(format: "%02x", $0) }.joined())"
         }
     }
 
     init?(name: String) {
         if name == "index" { self = .index } else if let accessibility = Accessibility(rawValue: name) {
             self = .classKey(accessibility)
+        } else if name == "presence" {
+            self = .presencePublicKey
+        } else if name.hasPrefix("presence.") {
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, let method = AuthenticationMethod(rawValue: String(parts[1])),
+                  let identifier = Data(hexadecimal: parts[2]), !identifier.isEmpty else { return nil }
+            self = .presenceEnrollment(method, identifier: identifier)
+            guard self.name == name else { return nil }   // one spelling per slot: lowercase hex
         } else { return nil }
     }
 
+    /// Whether the slot holds a class key (the slots a passphrase change rotates or keeps).
+    var isClassKey: Bool {
+        if case .classKey = self { return true }
+        return false
+    }
+
+    /// The tier whose KEK wraps the slot. Presence slots are wrapped by no tier (the public key
+    /// is clear, enrolments are wrapped by authenticator secrets); they count as device tier,
+    /// which only the key-wrapping associated data uses.
     var tier: Tier {
         switch self {
-        case .index: .device
+        case .index, .presencePublicKey, .presenceEnrollment: .device
         case .classKey(let accessibility): accessibility.protectionClass == .always ? .device : .user
         }
     }
@@ -58,5 +81,22 @@ enum KeybagSlot: Hashable, Sendable {
         writer.appendLengthPrefixed(name)
         writer.append(tier.rawValue)
         return writer.data
+    }
+}
+
+extension Data {
+    /// Bytes from lowercase or uppercase hexadecimal; `nil` for an odd length or another character.
+    init?(hexadecimal text: Substring) {
+        guard text.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count / 2)
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(index, offsetBy: 2)
+            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+            bytes.append(byte)
+            index = next
+        }
+        self.init(bytes)
     }
 }

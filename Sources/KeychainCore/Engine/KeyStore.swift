@@ -19,6 +19,10 @@ final class KeyStore: @unchecked Sendable {
         var header: VaultHeader
         var lockState: LockState
         var classKeys: [Accessibility: ClassKeys]
+        /// The user-tier class-key slots as last loaded: when another process changes them, the
+        /// keys this instance holds were rotated away.
+        var userClassSlots: [KeybagSlot: Data]
+        var presence: PresenceRecords
     }
 
     let deviceKey: SymmetricKey
@@ -44,14 +48,17 @@ final class KeyStore: @unchecked Sendable {
         } catch {
             throw KeychainError.wrongDeviceKey()
         }
-        state = Locked(State(header: header, lockState: .beforeFirstUnlock, classKeys: [:]))
-        try reload(header: header, keybag: keybag, keybagChanged: false)
+        state = Locked(State(header: header, lockState: .beforeFirstUnlock, classKeys: [:],
+                             userClassSlots: Self.userClassSlots(of: keybag), presence: try PresenceRecords(keybag: keybag)))
+        try reload(header: header, keybag: keybag)
     }
 
     // MARK: - State
 
     var header: VaultHeader { state.withLock { $0.header } }
     var lockState: LockState { state.withLock { $0.lockState } }
+    /// The presence key and enrolments.
+    var presence: PresenceRecords { state.withLock { $0.presence } }
 
     /// The keys of one accessibility, or the error Apple's keychain gives when they are unavailable.
     func classKeys(for accessibility: Accessibility) throws(KeychainError) -> ClassKeys {
@@ -67,12 +74,15 @@ final class KeyStore: @unchecked Sendable {
         let (current, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
         guard current.vaultID == header.vaultID else { throw KeychainError.tampered("the keychain header names another vault") }
         guard current.keybagGeneration > header.keybagGeneration else { throw KeychainError.tampered("the keybag generation went backwards") }
-        try reload(header: current, keybag: keybag, keybagChanged: true)
+        try reload(header: current, keybag: keybag)
     }
 
-    /// Takes a verified header and keybag. When the keybag changed under an open instance, the
-    /// user-tier keys it held were rotated away and are dropped.
-    private func reload(header: VaultHeader, keybag: [KeybagSlot: Data], keybagChanged: Bool) throws(KeychainError) {
+    /// Takes a verified header and keybag. When the user-tier class keys changed under an open
+    /// instance, the keys it held were rotated away and are dropped (an enrolment changes only
+    /// presence slots and keeps them).
+    private func reload(header: VaultHeader, keybag: [KeybagSlot: Data]) throws(KeychainError) {
+        let presence = try PresenceRecords(keybag: keybag)
+        let userClassSlots = Self.userClassSlots(of: keybag)
         let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
         var deviceKeys: [Accessibility: ClassKeys] = [:]
         for accessibility in Accessibility.allCases where KeybagSlot.classKey(accessibility).tier == .device {
@@ -90,9 +100,11 @@ final class KeyStore: @unchecked Sendable {
         }
         state.withLock { state in
             state.header = header
-            if keybagChanged {
+            state.presence = presence
+            if state.userClassSlots != userClassSlots {
                 state.classKeys = [:]
                 state.lockState = .beforeFirstUnlock
+                state.userClassSlots = userClassSlots
             }
             state.classKeys.merge(deviceKeys) { _, new in new }
             if let userKeys {
@@ -151,10 +163,19 @@ final class KeyStore: @unchecked Sendable {
         state.withLock { $0.header.session = session }
     }
 
-    /// Records a keybag this instance just wrote, with the user-tier keys it now holds.
-    func adopt(header: VaultHeader, userKeys: [Accessibility: ClassKeys]) {
+    /// Records presence slots this instance just wrote (an enrolment; no class key changed).
+    func adopt(header: VaultHeader, presence: PresenceRecords) {
         state.withLock { state in
             state.header = header
+            state.presence = presence
+        }
+    }
+
+    /// Records a keybag this instance just wrote, with the user-tier keys it now holds.
+    func adopt(header: VaultHeader, keybag: [KeybagSlot: Data], userKeys: [Accessibility: ClassKeys]) {
+        state.withLock { state in
+            state.header = header
+            state.userClassSlots = Self.userClassSlots(of: keybag)
             state.classKeys = state.classKeys.filter { KeybagSlot.classKey($0.key).tier == .device }
             state.classKeys.merge(userKeys) { _, new in new }
             state.lockState = .unlocked
@@ -162,6 +183,10 @@ final class KeyStore: @unchecked Sendable {
     }
 
     // MARK: - Keybag rows
+
+    private static func userClassSlots(of keybag: [KeybagSlot: Data]) -> [KeybagSlot: Data] {
+        keybag.filter { $0.key.isClassKey && $0.key.tier == .user }
+    }
 
     static func fetchKeybag(_ db: Database) throws -> [KeybagSlot: Data] {
         var keybag: [KeybagSlot: Data] = [:]

@@ -68,6 +68,14 @@ extension Keychain {
         return identity
     }
 
+    /// The attributes sealed in an item's metadata: all of them, except that a protected item's
+    /// data digest (`sha1`) is left out, because the metadata opens without the user and the
+    /// digest would let anyone holding the class key test guesses of the data. It is computed
+    /// again when the data is opened.
+    static func storedAttributes(_ attributes: [AttributeKey: AttributeValue], presenceSealed: Bool) -> [AttributeKey: AttributeValue] {
+        presenceSealed ? attributes.filter { $0.key != .sha1 } : attributes
+    }
+
     /// The state-digest fingerprint of a row this transaction just wrote, from the values written
     /// (no read-back). Debug builds check it against the row as read back.
     func fingerprint(ofWritten row: ItemRow, _ db: Database) throws -> [UInt8] {
@@ -84,6 +92,7 @@ extension Keychain {
                 _ db: Database) throws -> OpenedItem {
         let accessibility = ItemAttributes.accessibility(of: attributes)
         let classKeys = try keys.classKeys(for: accessibility)
+        let presence = try presenceSealing(attributes)
         var attributes = attributes
         attributes[.sha1] = .data(ItemAttributes.digest(itemClass: itemClass, attributes: attributes, data: data))
         let indexes = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer)
@@ -91,8 +100,9 @@ extension Keychain {
         var row = ItemRow(rowID: sequence, itemID: .sequential(sequence), itemClass: itemClass, accessibility: accessibility,
                           synchronizable: attributes[.synchronizable]?.numberValue == 1, indexes: indexes, rowVersion: 1,
                           sealed: SealedItem(wrappedMetadataKey: Data(), metadata: Data(), wrappedSecretKey: Data(), secret: Data()))
-        row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
-                                         binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
+        if presence != nil { attributes[SecretBinding.attribute] = SecretBinding(row.binding(vaultID: keys.header.vaultID)).attributeValue }
+        row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: presence != nil)), secret: data,
+                                         binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys, presence: presence)
         try row.insert(rowID: sequence, seal: keys.rowSealer.seal(row, rowID: sequence, tags: indexes.tags), db)
         if recordingState { try keys.stateDigest.record(adding: [fingerprint(ofWritten: row, db)], db) }
         return OpenedItem(row: row, attributes: attributes, data: data)

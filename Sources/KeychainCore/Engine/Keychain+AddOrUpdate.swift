@@ -33,13 +33,10 @@ extension Keychain {
         let changes = try ItemAttributes.coerce(item.attributes, for: item.itemClass).filter { !primaryKey.contains($0.key) }
         // Replacing an existing item's access control needs the authentication its policy asks
         // for, before the transaction (a prompt never holds the database).
-        var authorized: Set<AccessPolicy> = []
+        var authorization = RewriteAuthorization()
         if changes[.accessControl] != nil {
-            let existingPolicy = try read { db in
-                try self.existingRow(primaryKeyIndex, db).flatMap { try self.open(self.row(id: $0, db), includingData: false).accessPolicy }
-            }
-            let changing = [existingPolicy].compactMap { $0 }.filter { Self.changesPolicy(changes[.accessControl], of: $0) }
-            authorized = try authorizePolicyChange(of: Set(changing), options: AuthenticationOptions())
+            let existingItem = try read { db in try self.existingRow(primaryKeyIndex, db).map { try self.open(self.row(id: $0, db), includingData: false) } }
+            authorization = try authorizeRewrite(of: existingItem.map { [$0] } ?? [], newPolicy: changes[.accessControl], options: AuthenticationOptions())
         }
         return try write { db -> AddOrUpdateOutcome in
             guard let existing = try self.existingRow(primaryKeyIndex, db) else {
@@ -47,9 +44,12 @@ extension Keychain {
                 _ = try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db)
                 return .added
             }
-            let current = try self.open(self.row(id: existing, db), includingData: true)
-            let updated = try self.guardedChange(of: current, changes: changes, replacingData: item.data != nil, authorized: authorized, now: now)
-            try self.rewrite(current, attributes: updated, data: item.data ?? current.data ?? Data(), db)
+            var current = try self.open(self.row(id: existing, db), includingData: false)
+            if item.data == nil && (!current.row.sealed.isPresenceSealed || authorization.presenceKey != nil) {
+                try self.openData(of: &current, presenceKey: authorization.presenceKey)
+            }
+            let updated = try self.guardedChange(of: current, changes: changes, replacingData: item.data != nil, authorized: authorization.policies, now: now)
+            try self.rewrite(current, attributes: updated, data: item.data ?? current.data, db)
             return .updated
         }
     }

@@ -42,10 +42,12 @@ extension Keychain {
             item.data = Data()
             return true
         }
+        var presenceKey: PresencePrivateKey?
         if let policy = item.accessPolicy, policy.guardsData {
-            guard try authorize(policy, operation: "data", options: authentication) else { return false }
+            guard let granted = try authorize(policy, operation: "data", options: authentication) else { return false }
+            presenceKey = granted.presenceKey
         }
-        try openData(of: &item)
+        try openData(of: &item, presenceKey: presenceKey)
         return true
     }
 

@@ -125,7 +125,7 @@ extension Keychain {
             throw KeychainError(.outOfMemory, "Wrapping the class keys failed: \(error).")
         }
         let rotation = ItemKeyRotation(old: oldKeys.mapValues(ClassKeys.init(classKey:)), new: newKeys.mapValues(ClassKeys.init(classKey:)))
-        let (destroyed, outcome) = try write { db -> (Int, ItemKeyRotation.Outcome) in
+        let (destroyed, outcome, keybag) = try write { db -> (Int, ItemKeyRotation.Outcome, [KeybagSlot: Data]) in
             guard try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location).0 == expecting else {
                 throw KeychainError(.invalidState, "Another process changed the keychain's passphrase meanwhile; nothing was changed. Retry.")
             }
@@ -149,10 +149,11 @@ extension Keychain {
             let outcome = try rotation.run(db, stateDigest: self.keys.stateDigest)
             try Self.writeKeybag(wrapped, db)
             try header.updateKeybagState(db)
-            try HeaderAuthenticator.storeChange(header, keybag: KeyStore.fetchKeybag(db), location: self.location, deviceKey: self.keys.deviceKey, db)
-            return (destroyed, outcome)
+            let keybag = try KeyStore.fetchKeybag(db)
+            try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
+            return (destroyed, outcome, keybag)
         }
-        keys.adopt(header: header, userKeys: newKeys.mapValues(ClassKeys.init(classKey:)))
+        keys.adopt(header: header, keybag: keybag, userKeys: newKeys.mapValues(ClassKeys.init(classKey:)))
         settleAnchor()
         // The old keybag and item keys stay in the database file until the write-ahead log is
         // checkpointed into it; do it now, waiting for readers up to the busy timeout.

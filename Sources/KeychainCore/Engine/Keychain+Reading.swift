@@ -14,6 +14,10 @@ extension Keychain {
 
         /// Whether the item is a private key generated inside the keychain, whose data never leaves it.
         var isTokenKey: Bool { TokenKeys.isTokenKey(row.itemClass, attributes) }
+
+        /// Whether its policy requires authentication, so that its data key must be sealed to
+        /// the presence key.
+        var requiresPresenceSeal: Bool { accessPolicy?.requiresAuthentication == true }
     }
 
     /// How a row SQLite selected is shown to be the one the query asked for, before anything
@@ -138,10 +142,11 @@ extension Keychain {
         return try ItemRow(row: row)
     }
 
-    /// Decrypts a row's attributes (always, which also verifies the row) and, if asked, its data.
+    /// Decrypts a row's attributes (always, which also verifies the row) and, if asked, its data
+    /// (a protected item's needs `presenceKey`).
     /// - Throws: `.interactionNotAllowed` / `.authFailed` when its class is unavailable,
     ///   `.integrityViolation` when the row was tampered with.
-    func open(_ row: ItemRow, includingData: Bool) throws(KeychainError) -> OpenedItem {
+    func open(_ row: ItemRow, includingData: Bool, presenceKey: PresencePrivateKey? = nil) throws(KeychainError) -> OpenedItem {
         let classKeys = try keys.classKeys(for: row.accessibility)
         let binding = row.binding(vaultID: keys.header.vaultID)
         let metadata = try ItemCipher.openMetadata(row.sealed, binding: binding, keys: classKeys)
@@ -150,14 +155,26 @@ extension Keychain {
               attributes[.synchronizable]?.numberValue == (row.synchronizable ? 1 : 0) else {
             throw .tampered("the attributes of a \(row.itemClass.rawValue) item disagree with its row")
         }
-        let data = includingData ? try ItemCipher.openSecret(row.sealed, binding: binding, keys: classKeys) : nil
-        return OpenedItem(row: row, attributes: attributes, data: data)
+        var item = OpenedItem(row: row, attributes: attributes, data: nil)
+        if includingData { try openData(of: &item, presenceKey: presenceKey) }
+        return item
     }
 
-    /// Decrypts the data of an item whose attributes were opened without it.
-    func openData(of item: inout OpenedItem) throws(KeychainError) {
+    /// Decrypts the data of an item whose attributes were opened without it; a protected item's
+    /// needs `presenceKey` (from ``authorize(_:operation:options:)``). The data's digest
+    /// (`sha1`), which a protected item does not store beside its attributes, is added.
+    func openData(of item: inout OpenedItem, presenceKey: PresencePrivateKey? = nil) throws(KeychainError) {
         let row = item.row
-        item.data = try ItemCipher.openSecret(row.sealed, binding: row.binding(vaultID: keys.header.vaultID), keys: keys.classKeys(for: row.accessibility))
+        if item.requiresPresenceSeal, keys.presence.isEstablished, !row.sealed.isPresenceSealed {
+            throw .tampered("a protected item's data key is not sealed to the keychain's presence key")
+        }
+        var binding = row.binding(vaultID: keys.header.vaultID)
+        if row.sealed.isPresenceSealed { binding = try SecretBinding(attributes: item.attributes).applied(to: binding) }
+        let data = try ItemCipher.openSecret(row.sealed, binding: binding, keys: keys.classKeys(for: row.accessibility), presenceKey: presenceKey)
+        if row.sealed.isPresenceSealed {
+            item.attributes[.sha1] = .data(ItemAttributes.digest(itemClass: row.itemClass, attributes: item.attributes, data: data))
+        }
+        item.data = data
     }
 
     /// The public result for an opened item.
@@ -174,6 +191,7 @@ extension Keychain {
     /// Attributes as Apple returns them: ``secretDerivedAttributes`` only together with data (§4.5).
     static func returnedAttributes(_ attributes: [AttributeKey: AttributeValue], options: ReturnOptions) -> [AttributeKey: AttributeValue] {
         guard options.contains(.attributes) else { return [:] }
-        return options.contains(.data) ? attributes : attributes.filter { !secretDerivedAttributes.contains($0.key) }
+        let visible = attributes.filter { !ItemIndexes.internalAttributes.contains($0.key) }
+        return options.contains(.data) ? visible : visible.filter { !secretDerivedAttributes.contains($0.key) }
     }
 }

@@ -16,7 +16,11 @@ extension Keychain {
         var resolved = try ResolvedQuery(query)
         resolved.limit = .all
         let changed = try ItemAttributes.coerce(changes.attributes, for: resolved.itemClass)
-        let authorized = changed[.accessControl] != nil ? try authorizePolicyChange(resolved, to: changed[.accessControl]) : []
+        // An identity's data is its certificate's; its private key keeps its own.
+        let keepsData = { (itemClass: ItemClass) in changes.data == nil || (resolved.itemClass == .identity && itemClass == .key) }
+        let authorization = changed[.accessControl] == nil ? RewriteAuthorization() : try authorizeRewrite(
+            of: read { db in try self.rowsToChange(resolved, proof: .attributes, db).compactMap(\.opened) },
+            newPolicy: changed[.accessControl], options: resolved.authentication)
         let count = try write { db -> Int in
             let rows = try self.rowsToChange(resolved, proof: .attributes, db)
             if rows.isEmpty { throw KeychainError.itemNotFound() }
@@ -24,12 +28,15 @@ extension Keychain {
             for match in rows {
                 let row = match.row
                 var current = match.opened!
-                try self.openData(of: &current)
+                // Protected data is re-encrypted only when the user authenticated anyway; otherwise
+                // it is kept as sealed (an attribute change never prompts).
+                if keepsData(row.itemClass) && (!row.sealed.isPresenceSealed || authorization.presenceKey != nil) {
+                    try self.openData(of: &current, presenceKey: authorization.presenceKey)
+                }
                 let ownChanges = changed.filter { ItemSchema.of(row.itemClass).accepts($0.key) }
-                // An identity's data is its certificate's; its private key keeps its own.
-                let newData = resolved.itemClass == .identity && row.itemClass == .key ? nil : changes.data
-                let updated = try self.guardedChange(of: current, changes: ownChanges, replacingData: newData != nil, authorized: authorized, now: now)
-                try self.rewrite(current, attributes: updated, data: newData ?? current.data ?? Data(), db)
+                let newData = keepsData(row.itemClass) ? nil : changes.data
+                let updated = try self.guardedChange(of: current, changes: ownChanges, replacingData: newData != nil, authorized: authorization.policies, now: now)
+                try self.rewrite(current, attributes: updated, data: newData ?? current.data, db)
             }
             return rows.count
         }
@@ -37,13 +44,29 @@ extension Keychain {
         return count
     }
 
-    /// Changing an item's access control needs the authentication its current policy asks for
+    /// What rewriting items was authorized for: the policies the user authenticated to replace,
+    /// and the presence key that authentication unwrapped (the data of those items is then
+    /// re-encrypted under its new policy).
+    struct RewriteAuthorization {
+        var policies: Set<AccessPolicy> = []
+        var presenceKey: PresencePrivateKey?
+    }
+
+    /// Replacing an item's access control needs the authentication its current policy asks for
     /// (otherwise removing the policy would bypass it). Runs before the write transaction, so a
-    /// prompt never holds the database.
-    /// Returns the policies authorized; the write checks that each changed item still has one of them.
-    func authorizePolicyChange(_ query: ResolvedQuery, to newValue: AttributeValue?) throws(KeychainError) -> Set<AccessPolicy> {
-        let policies = try read { db in try self.rowsToChange(query, proof: .attributes, db).compactMap { $0.opened?.accessPolicy } }
-        return try authorizePolicyChange(of: Set(policies.filter { Self.changesPolicy(newValue, of: $0) }), options: query.authentication)
+    /// prompt never holds the database; each distinct policy is asked for once. Other changes,
+    /// data included, never prompt.
+    func authorizeRewrite(of items: [OpenedItem], newPolicy: AttributeValue?, options: AuthenticationOptions) throws(KeychainError) -> RewriteAuthorization {
+        var authorization = RewriteAuthorization()
+        let changing = Set(items.compactMap(\.accessPolicy).filter { $0.requiresAuthentication && Self.changesPolicy(newPolicy, of: $0) })
+        for policy in changing.sorted(by: { $0.description < $1.description }) {
+            guard let granted = try authorize(policy, operation: "access control", options: options) else {
+                throw KeychainError(.interactionNotAllowed, "Changing the item's access control needs user authentication.")
+            }
+            authorization.policies.insert(policy)
+            authorization.presenceKey = authorization.presenceKey ?? granted.presenceKey
+        }
+        return authorization
     }
 
     /// Whether a new access-control value changes an item's policy: its flags, or an unreadable
@@ -53,15 +76,6 @@ extension Keychain {
         guard let newValue else { return false }
         guard let new = newValue.dataValue.flatMap(AccessPolicy.init(encoded:)) else { return true }
         return new.flags != (current?.flags ?? [])
-    }
-
-    func authorizePolicyChange(of policies: Set<AccessPolicy>, options: AuthenticationOptions) throws(KeychainError) -> Set<AccessPolicy> {
-        for policy in policies where policy.requiresAuthentication {
-            guard try authorize(policy, operation: "access control", options: options) else {
-                throw KeychainError(.interactionNotAllowed, "Changing the item's access control needs user authentication.")
-            }
-        }
-        return policies
     }
 
     /// The attributes of an existing item after `changes`, under the rules every change of a
@@ -111,18 +125,47 @@ extension Keychain {
     }
 
     /// Re-seals an item with new attributes and data under fresh keys and the next row version.
-    func rewrite(_ item: OpenedItem, attributes: [AttributeKey: AttributeValue], data: Data, _ db: Database) throws {
+    ///
+    /// With `data` nil, the item's data must be sealed to the presence key and stay so: its data
+    /// ciphertext and presence wrap are kept (they cannot be re-encrypted without the user), only
+    /// the class wrap moves to the new class key, and the attributes keep the record of how the
+    /// data was sealed (``SecretBinding``). `sealingTo` is the presence key the first enrolment
+    /// is creating (see ``presenceSealing(_:establishing:)``).
+    func rewrite(_ item: OpenedItem, attributes: [AttributeKey: AttributeValue], data: Data?, sealingTo establishing: PresencePublicKey? = nil,
+                 _ db: Database) throws {
+        // The data half was not opened (it is replaced, or kept sealed): authenticate what can be
+        // without the user, so a damaged item is reported rather than silently overwritten.
+        if item.data == nil {
+            let binding = item.row.binding(vaultID: keys.header.vaultID), classKeys = try keys.classKeys(for: item.row.accessibility)
+            if item.row.sealed.isPresenceSealed {
+                try ItemCipher.checkPresenceWrap(item.row.sealed, binding: binding, keys: classKeys)
+            } else {
+                _ = try ItemCipher.openSecret(item.row.sealed, binding: binding, keys: classKeys)
+            }
+        }
         var attributes = attributes
         let accessibility = ItemAttributes.accessibility(of: attributes)
         let classKeys = try keys.classKeys(for: accessibility)
-        attributes[.sha1] = .data(ItemAttributes.digest(itemClass: item.row.itemClass, attributes: attributes, data: data))
+        let presence = try presenceSealing(attributes, establishing: establishing)
         var row = item.row
         row.accessibility = accessibility
         row.synchronizable = attributes[.synchronizable]?.numberValue == 1
         row.indexes = ItemIndexes(itemClass: row.itemClass, attributes: attributes, indexer: keys.indexer)
         row.rowVersion += 1
-        row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(attributes), secret: data,
-                                         binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys)
+        let binding = row.binding(vaultID: keys.header.vaultID)
+        if let data {
+            attributes[.sha1] = .data(ItemAttributes.digest(itemClass: row.itemClass, attributes: attributes, data: data))
+            attributes[SecretBinding.attribute] = presence.map { _ in SecretBinding(binding).attributeValue }
+            row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: presence != nil)), secret: data,
+                                             binding: binding, keys: classKeys, presence: presence)
+        } else {
+            guard presence != nil, item.row.sealed.isPresenceSealed, attributes[SecretBinding.attribute] != nil else {
+                throw KeychainError(.authFailed, "Changing the item re-encrypts its data, which needs user authentication.")
+            }
+            row.sealed = try ItemCipher.reseal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: true)),
+                                               keepingDataOf: item.row.sealed, binding: binding,
+                                               from: keys.classKeys(for: item.row.accessibility), to: classKeys)
+        }
         let before = try keys.stateDigest.fingerprint(rowID: row.rowID ?? -1, db)
         try row.update(seal: keys.rowSealer.seal(row, rowID: row.rowID ?? -1, tags: row.indexes.tags), db)
         try keys.stateDigest.record(removing: [before], adding: [fingerprint(ofWritten: row, db)], db)

@@ -8,6 +8,9 @@ extension Keychain {
     /// attributes — and finally the state digest over all rows. Damaged items are reported, not
     /// thrown; nothing is changed.
     ///
+    /// The data of a protected item is sealed to the presence key, which needs the user: for it,
+    /// verify checks that its class wrap opens to a well-formed presence wrap, not the data.
+    ///
     /// Items of locked classes cannot be decrypted and are counted in
     /// ``IntegrityReport/lockedItems`` (their row seals are still checked): unlock first for a
     /// complete check.
@@ -61,7 +64,12 @@ extension Keychain {
             return
         }
         do {
-            let opened = try open(row, includingData: true)
+            // Data sealed to the presence key opens only after user authentication: verify checks
+            // its class wrap and that it is a well-formed presence wrap.
+            let opened = try open(row, includingData: !row.sealed.isPresenceSealed)
+            if row.sealed.isPresenceSealed {
+                try ItemCipher.checkPresenceWrap(row.sealed, binding: row.binding(vaultID: keys.header.vaultID), keys: keys.classKeys(for: row.accessibility))
+            }
             let expected = ItemIndexes(itemClass: row.itemClass, attributes: opened.attributes, indexer: keys.indexer)
             guard expected.group == row.indexes.group, expected.service == row.indexes.service,
                   expected.account == row.indexes.account, expected.server == row.indexes.server,
@@ -84,7 +92,7 @@ extension Keychain {
         }
     }
 
-    /// Compares the recomputed digest of all rows with the recorded one (design brief §5.12).
+    /// Compares the recomputed digest of all rows with the recorded one (tamper evidence beyond single rows).
     private func stateProblem(recomputed digest: [UInt8], _ db: Database) throws -> String? {
         guard let recorded = try keys.stateDigest.recorded(db) else {
             return "the keychain's state record is missing or malformed: the header was edited"

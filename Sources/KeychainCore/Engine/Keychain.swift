@@ -146,7 +146,7 @@ public final class Keychain: Sendable {
     ///
     /// - With an anchor, a file older than the anchor says is refused (`.integrityViolation`):
     ///   its format records were stripped or it was replaced by an older copy.
-    /// - Without one, the file must predate format 4 (every format-4 keychain is created or
+    /// - Without one, the file must predate format 4 (every keychain of format 4 or later is created or
     ///   upgraded together with its anchor) and open with this device key: it is then upgraded
     ///   with its rows as they are, once, and logged. Nothing is written under a device key that
     ///   is not this keychain's (its index key must unwrap: an AES-GCM open, no KDF).
@@ -172,7 +172,7 @@ public final class Keychain: Sendable {
         }
         try KeychainSchema.migrator(deviceKey: deviceKey, location: location).migrate(database)
         if let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey), anchor.formatVersion < KeychainSchema.formatVersion {
-            // The upgrade committed: the anchor now says format 4 (header MACs as they were).
+            // The upgrade committed: the anchor now says the current format (header MACs as they were).
             try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: anchor.headerMACs).write(for: location, deviceKey: deviceKey)
         }
     }
@@ -216,7 +216,7 @@ public final class Keychain: Sendable {
     /// one is given (the passcode-set class then exists too), else of the device key alone —
     /// with the header MAC and the initial state record, all in the caller's transaction.
     /// The anchor is written before the transaction commits: killed in between, the file has no
-    /// header and is created afresh (under a new vault id) at the next open, so a format-4 file
+    /// header and is created afresh (under a new vault id) at the next open, so a format-4-or-later file
     /// never exists without its anchor.
     private static func createKeybag(_ db: Database, vaultID: UUID, deviceKey: SymmetricKey,
                                      passphrase: (salt: Data, parameters: ScryptParameters, kek: SymmetricKey)?, location: KeychainLocation) throws {

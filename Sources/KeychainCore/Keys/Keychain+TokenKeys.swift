@@ -10,6 +10,11 @@ public enum TokenKeys {
     /// `kSecAttrKeyTypeECSECPrimeRandom`.
     public static let ecKeyType: Int64 = 73
 
+    /// Where the X9.63 public key of a key generated inside the keychain is kept in its
+    /// (encrypted) attributes, so that reading it needs no authentication even when the private
+    /// scalar is sealed to the presence key. Never returned to callers.
+    static let publicKeyAttribute: AttributeKey = "tkpk"
+
     /// Whether an item with these attributes is a key generated inside the keychain.
     public static func isTokenKey(_ itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue]) -> Bool {
         itemClass == .key && attributes[.tokenID]?.stringValue == tokenID
@@ -57,7 +62,8 @@ extension Keychain {
         ]
         item.attributes.merge(fixed) { _, generated in generated }
         item.attributes[.accessible] = item.attributes[.accessible] ?? .string(Accessibility.whenUnlockedThisDeviceOnly.rawValue)
-        let prepared = try prepareForAdd(item, now: Date(), allowingTokenKey: true)
+        var prepared = try prepareForAdd(item, now: Date(), allowingTokenKey: true)
+        prepared.attributes[TokenKeys.publicKeyAttribute] = .data(publicKey)
         let stored = try write { db in try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db) }
         logger.debug("generated a key inside the keychain", metadata: ["bits": "\(curve.rawValue)"])
         return result(stored, returning: [.attributes, .persistentReference])
@@ -68,6 +74,10 @@ extension Keychain {
     /// - Throws: `.itemNotFound`, `.invalidParameter` when the item is not such a key,
     ///   `.interactionNotAllowed` when its class is locked.
     public func tokenKeyPublicKey(_ reference: PersistentReference) throws(KeychainError) -> Data {
+        let item = try tokenKeyItem(reference)
+        if let publicKey = item.attributes[TokenKeys.publicKeyAttribute]?.dataValue { return publicKey }
+        // Keys generated before the public key was kept: derive it (their scalar is not sealed
+        // to the presence key).
         let material = try tokenKeyMaterial(reference, operation: nil, authentication: AuthenticationOptions())
         do { return try material.publicKeyX963() } catch { throw .tampered("a stored private key is not a valid EC key") }
     }
@@ -88,29 +98,39 @@ extension Keychain {
         try tokenKeyMaterial(reference, operation: "private key", authentication: authentication).sharedSecret(withPeerX963: peerPublicKey)
     }
 
-    /// Loads a token key's scalar; with an operation, authenticates its use first.
-    private func tokenKeyMaterial(_ reference: PersistentReference, operation: String?,
-                                  authentication: AuthenticationOptions) throws(KeychainError) -> ECPrivateKeyMaterial {
+    /// The attributes of the key generated inside the keychain that `reference` names.
+    private func tokenKeyItem(_ reference: PersistentReference) throws(KeychainError) -> OpenedItem {
         guard reference.itemClass == .key else {
             throw KeychainError(.invalidParameter, "The reference names a \(reference.itemClass.rawValue) item, not a key.")
         }
-        var item = try read { db -> OpenedItem in
+        let item = try read { db -> OpenedItem in
             guard let item = try self.matchingItems(ResolvedQuery(Query(persistentReference: reference)), limit: 1, proof: .attributes, db).first?.opened else {
                 throw KeychainError.itemNotFound()
             }
             return item
         }
-        guard item.isTokenKey, let bits = item.attributes[.keySizeInBits]?.numberValue,
-              let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
+        guard item.isTokenKey else {
+            throw KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
+        }
+        return item
+    }
+
+    /// Loads a token key's scalar; with an operation, authenticates its use first.
+    private func tokenKeyMaterial(_ reference: PersistentReference, operation: String?,
+                                  authentication: AuthenticationOptions) throws(KeychainError) -> ECPrivateKeyMaterial {
+        var item = try tokenKeyItem(reference)
+        guard let bits = item.attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
             throw KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
         }
         // Any constraint on a token key guards its use (its data is never read).
+        var presenceKey: PresencePrivateKey?
         if operation != nil, let policy = item.accessPolicy, policy.requiresAuthentication {
-            guard try authorize(policy, operation: "private key", options: authentication) else {
+            guard let granted = try authorize(policy, operation: "private key", options: authentication) else {
                 throw KeychainError(.interactionNotAllowed, "Using the key needs user authentication, which the call skips.")
             }
+            presenceKey = granted.presenceKey
         }
-        try openData(of: &item)
+        try openData(of: &item, presenceKey: presenceKey)
         do {
             return try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data())
         } catch {

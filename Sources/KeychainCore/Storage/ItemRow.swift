@@ -137,6 +137,10 @@ struct ItemIndexes: Sendable {
     /// are applied to the decrypted attributes of the rows the other filters select (format 3).
     static let untaggedAttributes: Set<AttributeKey> = [.creationDate, .modificationDate, .sha1, .multiUser, .tombstone]
 
+    /// Attributes the keychain keeps for itself (never returned, never queried): the public key
+    /// of a key generated inside the keychain, and how a protected item's data was sealed.
+    static let internalAttributes: Set<AttributeKey> = [TokenKeys.publicKeyAttribute, SecretBinding.attribute]
+
     init(group: Data, service: Data?, account: Data?, server: Data?, identityLink: Data?, primaryKey: Data, tags: Set<Data>) {
         self.group = group
         self.service = service
@@ -165,6 +169,7 @@ struct ItemIndexes: Sendable {
         }
         tags = Set(attributes.compactMap { key, value in
             Self.columnAttributes[key] == nil && Self.clearAttributes[key] == nil && !Self.untaggedAttributes.contains(key)
+                && !Self.internalAttributes.contains(key)
                 ? indexer.attribute(key, value) : nil
         })
     }

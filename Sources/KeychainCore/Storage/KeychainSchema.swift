@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import GRDB
 
 /// The database schema, created and upgraded by a GRDB migrator.
@@ -8,12 +9,17 @@ import GRDB
 /// encrypted.
 enum KeychainSchema {
     /// The newest keychain format this library writes and reads.
-    static let formatVersion = 4
+    static let formatVersion = 5
 
     /// The migrations, in order, with the format each one brings the file to.
     static let migrations: [(identifier: String, format: Int)] = [
         ("v1", 1), (stateDigestMigration, 2), ("v3-untagged-server-attributes", 3), ("v4-authenticated-header", 4),
+        (presenceMigration, 5),
     ]
+
+    /// The migration to format 5: the keybag may hold the presence key and enrolments, which a
+    /// format-4 library would take for unknown slots, so it must refuse the file instead.
+    static let presenceMigration = "v5-presence-key"
 
     /// The migration that added the state digest (format 2); older libraries refuse format 2, so
     /// none of them can write rows without updating the digest.
@@ -106,6 +112,32 @@ enum KeychainSchema {
             if let location, let headerMAC = try HeaderAuthenticator.storedCode(db) {
                 try FormatAnchor(vaultID: header.vaultID, formatVersion: 3, headerMACs: [headerMAC]).write(for: location, deviceKey: deviceKey)
             }
+        }
+        // Format 5: presence slots in the keybag (no table changes). The header is verified
+        // before it is MAC'd again, so an edited format-4 header is never laundered; the anchor
+        // accepts the old and new MAC until the opener settles it.
+        migrator.registerMigration(presenceMigration) { db in
+            guard let location, try VaultHeader.fetch(db) != nil else {
+                try db.execute(sql: "UPDATE vault_header SET format_version = 5")
+                return
+            }
+            let (verified, keybag): (VaultHeader, [KeybagSlot: Data])
+            do {
+                (verified, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
+            } catch let unrecorded as UnrecordedHeader {
+                throw unrecorded.error
+            }
+            var header = verified
+            header.formatVersion = 5
+            try db.execute(sql: "UPDATE vault_header SET format_version = 5")
+            let authenticator = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID)
+            let previous = try HeaderAuthenticator.storedCode(db)
+            if let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey) {
+                try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion,
+                                 headerMACs: [previous].compactMap { $0 } + [authenticator.code(for: header, keybag: keybag)])
+                    .write(for: location, deviceKey: deviceKey)
+            }
+            try authenticator.store(header, keybag: keybag, db)
         }
         return migrator
     }

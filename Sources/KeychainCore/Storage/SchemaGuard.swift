@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 
-/// The exact schema a keychain file must have (format 4 and the formats it upgrades from).
+/// The exact schema a keychain file must have (the current format and the formats it upgrades from).
 ///
 /// A file is refused unless its `sqlite_master` is exactly what our migrations create — no
 /// extra trigger, view, table or index, nothing missing, the same SQL text — and its migration

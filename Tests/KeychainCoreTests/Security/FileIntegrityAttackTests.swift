@@ -25,10 +25,10 @@ final class FileIntegrityAttackTests: XCTestCase {
         }
         XCTAssertNotNil(try test.openAnother().verify().stateProblem, "the state digest sees the replay")
         // Now make the file look like a format-1 keychain, so that an upgrade would record the
-        // tampered rows as they are: the anchor beside the device key says it reached format 4.
+        // tampered rows as they are: the anchor beside the device key says it reached the current format.
         try test.downgradeToFormat1()
         XCTAssertKeychainError(.integrityViolation, try test.openAnother(), "a stripped file is not upgraded")
-        XCTAssertEqual(try FormatAnchor.read(for: test.location, vaultID: test.keychain.vaultID, deviceKey: test.stolenDeviceKey())?.formatVersion, 4)
+        XCTAssertEqual(try FormatAnchor.read(for: test.location, vaultID: test.keychain.vaultID, deviceKey: test.stolenDeviceKey())?.formatVersion, KeychainSchema.formatVersion)
     }
 
     /// Deleting the anchor of a format-4 keychain and putting an older header back: refused,
@@ -114,7 +114,7 @@ final class FileIntegrityAttackTests: XCTestCase {
             XCTAssertFalse(outside.isWithinBounds, "\(outside)")
             XCTAssertFalse(BackupFormat.acceptsKDF(outside), "\(outside) in a backup")
         }
-        var record = try PINVerifierRecord(pin: "1234", parameters: .insecureForTestingOnly).encoded
+        var record = try PINVerifierRecord.new(pin: "1234", parameters: .insecureForTestingOnly).0.encoded
         record[5] = 22   // log N
         XCTAssertKeychainError(.integrityViolation, try PINVerifierRecord(encoded: record, path: "pin"))
         record[5] = 17

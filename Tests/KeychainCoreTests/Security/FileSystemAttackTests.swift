@@ -183,9 +183,9 @@ final class FileSystemAttackTests: XCTestCase {
 
     /// The same for the PIN file's directory (a fixed 10 s), and for the lock itself with a short bound.
     func testAPINDirectoryLockHeldForeverGivesBusy() throws {
-        _ = try Keychain(location: location, options: options)
+        let keychain = try Keychain(location: location, options: options)
         let authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly, prompt: { _ in "1234" })
-        try authenticator.setPIN("1234")
+        try authenticator.setPIN("1234", in: keychain)
         let directory = authenticator.fileURL.deletingLastPathComponent()
         let holder = try LockHolder(holding: directory)
         defer { holder.stop() }
@@ -254,7 +254,7 @@ final class FileSystemAttackTests: XCTestCase {
             try keychain.exportBackup(to: exports.appendingPathComponent("backup-\(round)"), passphrase: "b")
             try keychain.exportBackup(to: exports.appendingPathComponent("backup-\(round)"), passphrase: "b", replacingExisting: true)
             let authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly, prompt: { _ in nil })
-            try authenticator.setPIN("pin-\(round)", current: round == 0 ? nil : "pin-\(round - 1)")
+            try authenticator.setPIN("pin-\(round)", current: round == 0 ? nil : "pin-\(round - 1)", in: keychain)
         }
         let seen = watcher.stop()
         XCTAssertGreaterThan(seen.files, 10, "the watcher saw the files being made")

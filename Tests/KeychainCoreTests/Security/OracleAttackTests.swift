@@ -20,6 +20,7 @@ final class OracleAttackTests: XCTestCase {
         let test = try TestKeychain()
         let authenticator = ScriptedAuthenticator()
         test.keychain.authenticator = authenticator
+        try authenticator.enroll(in: test.keychain)
         try test.keychain.add(password("bank", "pin", "123456").protected(by: AccessPolicy(flags: [.userPresence])))
         try test.keychain.add(password("bank", "open", "123456"))
         let stored = try XCTUnwrap(test.keychain.findFirst(query("bank", "pin"))).attributes
@@ -38,18 +39,34 @@ final class OracleAttackTests: XCTestCase {
         XCTAssertKeychainError(.authFailed, try test.keychain.delete(digestQuery("pin", guess: "123456")), "a delete is no oracle either")
         XCTAssertEqual(authenticator.prompts, 0)
         XCTAssertNotNil(try test.keychain.findFirst(query("bank", "pin")), "nothing was deleted")
+        // Offline, with the class keys (the same user, the keychain unlocked), the metadata holds
+        // no digest to test guesses against: only opening the data computes it.
+        let row = try test.keychain.read { db in try test.keychain.row(id: 1, db) }
+        XCTAssertTrue(row.sealed.isPresenceSealed)
+        let metadata = try ItemCipher.openMetadata(row.sealed, binding: row.binding(vaultID: test.keychain.vaultID),
+                                                   keys: test.keychain.keys.classKeys(for: row.accessibility))
+        XCTAssertNil(AttributeCodec.decode(metadata)?[.sha1], "a protected item's metadata holds no data digest")
+        let opened = try XCTUnwrap(test.keychain.find(query("bank", "pin"), returning: [.attributes, .data]).first)
+        XCTAssertEqual(opened.attributes[.sha1], digestQuery("pin", guess: "123456").attributes[.sha1], "returned with the data, as Apple does")
     }
 
-    func testSecretBlobsAreNotMatchedByTag() throws {
+    /// The internet-password secret blobs (`bin*`) would sit in the metadata, which opens without
+    /// the user: a protected item refuses them, so there is nothing to match or decrypt offline.
+    func testSecretBlobsAreRefusedOnProtectedItems() throws {
         let test = try TestKeychain()
-        test.keychain.authenticator = ScriptedAuthenticator()
+        let authenticator = ScriptedAuthenticator()
+        test.keychain.authenticator = authenticator
+        try authenticator.enroll(in: test.keychain)
         let blob: AttributeKey = "bin0"
         let item = NewItem(.internetPassword, attributes: [.server: "bank.example.com", .account: "alice", blob: .data(Data("answer-42".utf8))],
                            data: Data("s3cret".utf8))
-        try test.keychain.add(item.protected(by: AccessPolicy(flags: [.userPresence])))
-        for guess in ["answer-42", "answer-41"] {
-            let byBlob = Query(.internetPassword, [.server: "bank.example.com", blob: .data(Data(guess.utf8))], limit: .all)
-            XCTAssertEqual(attempt(test.keychain, byBlob), .authFailed, guess)
-        }
+        XCTAssertKeychainError(.invalidParameter, try test.keychain.add(item.protected(by: AccessPolicy(flags: [.userPresence]))))
+        try test.keychain.add(item)
+        XCTAssertKeychainError(.invalidParameter, try test.keychain.update(
+            Query(.internetPassword, [.server: "bank.example.com"]), with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: [.userPresence]).attributeValue])),
+            "protecting an item that carries a blob is refused too")
+        let byBlob = Query(.internetPassword, [.server: "bank.example.com", blob: .data(Data("answer-42".utf8))], limit: .all)
+        XCTAssertNil(attempt(test.keychain, byBlob), "unprotected items still match their blobs")
+        XCTAssertEqual(authenticator.prompts, 0)
     }
 }
