@@ -56,8 +56,8 @@ enum KeyBenchmarks {
         var addPlain = Measurement("add, plain item")
         for index in 0..<samples {
             let secret = Data("secret-\(index)".utf8)
-            try addProtected.time { try keychain.add(NewItem(.genericPassword, attributes: [.service: "protected", .account: .string("a\(index)")], data: secret).protected(by: policy)) }
-            try addPlain.time { try keychain.add(NewItem(.genericPassword, attributes: [.service: "plain", .account: .string("a\(index)")], data: secret)) }
+            _ = try addProtected.time { try keychain.add(NewItem(.genericPassword, attributes: [.service: "protected", .account: .string("a\(index)")], data: secret).protected(by: policy)) }
+            _ = try addPlain.time { try keychain.add(NewItem(.genericPassword, attributes: [.service: "plain", .account: .string("a\(index)")], data: secret)) }
         }
         var options = AuthenticationOptions(context: AuthenticationContext(reuseDuration: 300))
         options.reason = "benchmark"
