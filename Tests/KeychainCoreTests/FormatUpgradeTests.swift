@@ -109,6 +109,8 @@ final class FormatUpgradeTests: XCTestCase {
         // Until a PIN is enrolled, the old items are read as before, with the old PIN file.
         keychain.authenticator = try pin(location, answering: "fixture pin 4")
         XCTAssertEqual(try protectedData(keychain, "ak"), Data("protected-ak".utf8))
+        try keychain.update(query("com.example.protected", "ak"), with: ItemChanges(data: Data("updated-ak".utf8)))
+        XCTAssertEqual(try protectedData(keychain, "ak"), Data("updated-ak".utf8), "and updated as before")
         XCTAssertKeychainError(.authFailed, try keychain.add(password("com.example.new", "a").protected(by: AccessPolicy(flags: [.userPresence]))),
                                "a new protected item needs an enrolled authenticator")
 
@@ -125,7 +127,7 @@ final class FormatUpgradeTests: XCTestCase {
         XCTAssertEqual(sealed, 2, "both protected items are sealed to the presence key")
 
         keychain.authenticator = try pin(location, answering: "new pin")
-        XCTAssertEqual(try protectedData(keychain, "ak"), Data("protected-ak".utf8))
+        XCTAssertEqual(try protectedData(keychain, "ak"), Data("updated-ak".utf8))
         XCTAssertEqual(try protectedData(keychain, "dku"), Data("protected-dku".utf8))
         keychain.authenticator = ScriptedAuthenticator.alwaysYes(claimingEnrolmentsOf: keychain)
         XCTAssertKeychainError(.authFailed, try self.protectedData(keychain, "ak"), "an authenticator without the PIN's secret opens nothing")

@@ -70,14 +70,13 @@ extension Keychain {
 
     /// The presence key a new version of an item with these attributes is sealed to: the
     /// keychain's, when its policy requires authentication (for its data, or for using a key
-    /// generated inside the keychain); `nil` otherwise.
+    /// generated inside the keychain); `nil` otherwise, and in a keychain where nothing was ever
+    /// enrolled (one upgraded from format 4: its protected items stay as they were until the
+    /// first enrolment seals them; new ones cannot be added before it).
     /// `establishing` is the key the first enrolment is creating, before the keychain adopted it.
-    func presenceSealing(_ attributes: [AttributeKey: AttributeValue], establishing: PresencePublicKey? = nil) throws(KeychainError) -> PresencePublicKey? {
+    func presenceSealing(_ attributes: [AttributeKey: AttributeValue], establishing: PresencePublicKey? = nil) -> PresencePublicKey? {
         guard let policy = attributes[.accessControl]?.dataValue.flatMap(AccessPolicy.init(encoded:)), policy.requiresAuthentication else { return nil }
-        guard let publicKey = keys.presence.publicKey ?? establishing else {
-            throw KeychainError(.authFailed, "The item requires user authentication (\(policy)), but no authenticator is enrolled in this keychain. Enrol one first (a PIN: `keychain set-pin`).")
-        }
-        return publicKey
+        return keys.presence.publicKey ?? establishing
     }
 
     /// Asks for the authentications `policy` requires before `operation` (reading data or using

@@ -92,7 +92,7 @@ extension Keychain {
                 _ db: Database) throws -> OpenedItem {
         let accessibility = ItemAttributes.accessibility(of: attributes)
         let classKeys = try keys.classKeys(for: accessibility)
-        let presence = try presenceSealing(attributes)
+        let presence = presenceSealing(attributes)
         var attributes = attributes
         attributes[.sha1] = .data(ItemAttributes.digest(itemClass: itemClass, attributes: attributes, data: data))
         let indexes = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer)

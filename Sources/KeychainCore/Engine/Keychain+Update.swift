@@ -146,7 +146,7 @@ extension Keychain {
         var attributes = attributes
         let accessibility = ItemAttributes.accessibility(of: attributes)
         let classKeys = try keys.classKeys(for: accessibility)
-        let presence = try presenceSealing(attributes, establishing: establishing)
+        let presence = presenceSealing(attributes, establishing: establishing)
         var row = item.row
         row.accessibility = accessibility
         row.synchronizable = attributes[.synchronizable]?.numberValue == 1
