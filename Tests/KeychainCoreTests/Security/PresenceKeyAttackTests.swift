@@ -231,4 +231,36 @@ final class PresenceKeyAttackTests: XCTestCase {
         answers.withLock { $0 = ["2468"] }
         XCTAssertKeychainError(.integrityViolation, revealing: secrets + ["new-secret"], try self.readData(self.keychain, "presence"))
     }
+
+    /// The documented limit: with the device key (the same user can read it) the keybag can be
+    /// re-signed with a presence public key of the attacker's. Items sealed before stay closed;
+    /// an item added afterwards is sealed to the attacker's key; and the next authentication
+    /// with the enrolled PIN reports the substitution.
+    func testASubstitutedPresenceKeyExposesOnlyLaterItemsAndIsReported() throws {
+        _ = try protectedKeychain()
+        let attackerKey = PresencePrivateKey.generate()
+        try test.tamper { db in
+            try db.execute(sql: "UPDATE keybag SET wrapped_key = ? WHERE slot = 'presence'", arguments: [attackerKey.publicKey.rawRepresentation])
+            try db.execute(sql: "UPDATE vault_header SET keybag_generation = keybag_generation + 1")
+            try test.forgeHeaderMAC(db)
+        }
+        try test.forgeAnchor()
+        let victim = try test.openAnother()
+        victim.authenticator = try pinAuthenticator()
+        try victim.add(password("bank", "later", "later-secret").protected(by: AccessPolicy(flags: [.userPresence])))
+        // The attacker opens the later item with their key and the class keys.
+        let rows = try victim.read { db in try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:)) }
+        let later = try XCTUnwrap(rows.last)
+        let opened = try victim.open(later, includingData: false)
+        let binding = try SecretBinding(attributes: opened.attributes).applied(to: later.binding(vaultID: victim.vaultID))
+        XCTAssertEqual(try ItemCipher.openSecret(later.sealed, binding: binding, keys: victim.keys.classKeys(for: later.accessibility), presenceKey: attackerKey),
+                       Data("later-secret".utf8))
+        // ...but not the items sealed before.
+        let first = try victim.open(rows[0], includingData: false)
+        let firstBinding = try SecretBinding(attributes: first.attributes).applied(to: rows[0].binding(vaultID: victim.vaultID))
+        XCTAssertKeychainError(.integrityViolation, revealing: secrets, try ItemCipher.openSecret(rows[0].sealed, binding: firstBinding,
+                                                                                                 keys: victim.keys.classKeys(for: rows[0].accessibility), presenceKey: attackerKey))
+        answers.withLock { $0 = ["2468"] }
+        XCTAssertKeychainError(.integrityViolation, revealing: secrets, try self.readData(victim, "presence"), "the enrolled PIN's key is not the keybag's presence key")
+    }
 }
