@@ -119,8 +119,17 @@ final class FormatUpgradeTests: XCTestCase {
         XCTAssertKeychainError(.interactionNotAllowed, try self.pin(location, answering: "").setPIN("new pin", current: "fixture pin 4", in: keychain))
         XCTAssertEqual(keychain.enrolledMethods, [])
         try keychain.unlock(passphrase: "fixture passphrase 4")
+        let legacyRows = try keychain.read { db in try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:)) }
+            .filter { try keychain.open($0, includingData: false).requiresPresenceSeal }
+        XCTAssertEqual(legacyRows.count, 2)
         try pin(location, answering: "").setPIN("new pin", current: "fixture pin 4", in: keychain)
         XCTAssertEqual(keychain.enrolledMethods, [.passcode])
+        // Their class-key-only ciphertexts are gone from the files at once (checkpointed, and
+        // secure_delete overwrote them), not left for the class keys to open.
+        for file in [location.databaseURL.path, location.databaseURL.path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+            for row in legacyRows { XCTAssertNil(bytes.range(of: row.sealed.secret), "an old ciphertext left in \(file)") }
+        }
         let sealed = try keychain.read { db in
             try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:)).filter(\.sealed.isPresenceSealed).count
         }

@@ -125,6 +125,13 @@ public struct AccessPolicy: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
+extension AccessPolicy {
+    /// The policy stored in complete item attributes, if any.
+    static func of(_ attributes: [AttributeKey: AttributeValue]) -> AccessPolicy? {
+        attributes[.accessControl]?.dataValue.flatMap(AccessPolicy.init(encoded:))
+    }
+}
+
 extension NewItem {
     /// The item with an access-control policy: reading its data (or using its key) will need
     /// the authentications the policy names.

@@ -66,6 +66,17 @@ extension Keychain {
         for methods in policy.requiredAuthentications where methods.isDisjoint(with: presence.enrolledMethods) {
             throw KeychainError(.authFailed, "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and no authenticator is enrolled for it in this keychain, so it could never be read.")
         }
+        // The installed authenticator must hold one of those enrolments: an enrolment someone
+        // else made (the first one in a keychain is whoever's comes first) must not receive the
+        // app's new secrets unseen.
+        for methods in policy.requiredAuthentications {
+            let held = methods.contains { method in
+                authenticator?.enrollmentIdentifier(for: method).map { presence.enrollment(method, identifier: $0) != nil } ?? false
+            }
+            guard held else {
+                throw KeychainError(.authFailed, "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and the installed authenticator holds none of this keychain's enrolments for it (they were made by another authenticator, or its own was replaced). Set up the authenticator first (for a PIN: `keychain set-pin`).")
+            }
+        }
     }
 
     /// The presence key a new version of an item with these attributes is sealed to: the
@@ -128,6 +139,9 @@ extension Keychain {
         let presence = keys.presence
         let vaultID = keys.header.vaultID
         if let reused = options.context?.reusableAuthentication(among: methods, vaultID: vaultID, needingKey: presence.isEstablished) {
+            if let key = reused.presenceKey, key.publicKey != presence.publicKey {
+                throw KeychainError.tampered("the keybag's presence key is not the one the authentication unwrapped: it was replaced")
+            }
             return Authorization(presenceKey: reused.presenceKey)
         }
         switch options.interaction {

@@ -4,12 +4,19 @@ import GRDB
 extension Keychain {
     /// The authentication methods enrolled in this keychain: those whose authenticators can
     /// release the presence key that protected items are sealed to.
-    public var enrolledMethods: Set<AuthenticationMethod> { keys.presence.enrolledMethods }
+    /// (Read from the file as it is now; empty if it cannot be read.)
+    public var enrolledMethods: Set<AuthenticationMethod> { currentPresence.enrolledMethods }
 
     /// The identifiers of the enrolments for `method` (usually one; two for a moment while a
-    /// PIN changes).
+    /// PIN changes), read from the file as it is now.
     public func enrollmentIdentifiers(for method: AuthenticationMethod) -> Set<Data> {
-        Set(keys.presence.enrollments[method]?.keys ?? [:].keys)
+        Set(currentPresence.enrollments[method]?.keys ?? [:].keys)
+    }
+
+    /// The presence records after taking in another process's keybag change.
+    private var currentPresence: PresenceRecords {
+        guard (try? refreshKeys()) != nil else { return PresenceRecords.none }
+        return keys.presence
     }
 
     /// Enrols an authenticator's secret for `method`: from now on, authenticating with it
@@ -39,6 +46,7 @@ extension Keychain {
     public func enroll(_ secret: AuthenticationSecret, for method: AuthenticationMethod,
                        authorizedBy existing: (method: AuthenticationMethod, secret: AuthenticationSecret)? = nil,
                        authentication: AuthenticationOptions = AuthenticationOptions()) throws(KeychainError) {
+        try refreshKeys()
         let expected = keys.header
         let presence = keys.presence
         if presence.enrollment(method, identifier: secret.identifier) != nil {
@@ -55,6 +63,9 @@ extension Keychain {
         let (header, keybag, moved) = try changeKeybag(expecting: expected) { db throws -> Int in
             var moved = 0
             if !established {
+                // Items sealed to a presence key in a keybag that has none: its presence slots
+                // were removed. A new key would leave them closed for ever, silently.
+                if try Self.hasPresenceSealedItems(db) { throw KeychainError.presenceSlotsRemoved() }
                 try Self.writeKeybag([.presencePublicKey: presenceKey.publicKey.rawRepresentation], db)
                 moved = try self.sealProtectedItems(to: presenceKey.publicKey, db)
             }
@@ -63,26 +74,67 @@ extension Keychain {
         }
         keys.adopt(header: header, presence: try PresenceRecords(keybag: keybag))
         settleAnchor()
+        if moved > 0 { checkpointAfterRewrap("protected items moved under the presence key") }
         logger.info("authenticator enrolled", metadata: ["method": "\(method.rawValue)", "protectedItemsSealed": "\(moved)"])
     }
 
-    /// Removes the enrolments for `method` other than `keeping` (after a PIN change, the old
-    /// PIN's). The last enrolment of the keychain cannot be removed: protected items would
-    /// never open again.
+    /// Replaces the enrolment of `method` that `current` opens with `new`, as a PIN change does.
+    ///
+    /// When `method` is the only enrolled method, the presence key itself is replaced too: every
+    /// protected item's data key is unwrapped with the old presence key and sealed to the new
+    /// one, in one transaction (their classes must be unlocked). Old copies of the keybag and
+    /// the old secret then open nothing protected that is in the file, as a passphrase change
+    /// does for class keys. With other methods enrolled the presence key stays (their secrets
+    /// are not at hand to wrap a new one), and only the enrolment changes.
+    ///
+    /// Until ``removeEnrollment(_:for:)`` drops it, the old secret keeps an enrolment
+    /// too, so that a process killed before the authenticator's own record changed (the PIN
+    /// file) loses nothing.
+    ///
+    /// - Throws: `.authFailed` when `current` is not an enrolment of this keychain or does not
+    ///   open it; `.interactionNotAllowed` when a protected item's class is locked.
+    public func replaceEnrollment(of method: AuthenticationMethod, current: AuthenticationSecret, with new: AuthenticationSecret) throws(KeychainError) {
+        try refreshKeys()
+        let expected = keys.header
+        let presence = keys.presence
+        let oldKey = try currentPresenceKey(authorizedBy: (method, current), authentication: AuthenticationOptions())
+        let rotating = presence.enrolledMethods == [method]
+        let newKey = rotating ? PresencePrivateKey.generate() : oldKey
+        var slots: [KeybagSlot: Data] = [.presenceEnrollment(method, identifier: new.identifier):
+                                            try PresenceEnrollment.wrap(newKey, secret: new, method: method, vaultID: expected.vaultID)]
+        if rotating {
+            slots[.presencePublicKey] = newKey.publicKey.rawRepresentation
+            slots[.presenceEnrollment(method, identifier: current.identifier)] = try PresenceEnrollment.wrap(newKey, secret: current, method: method, vaultID: expected.vaultID)
+        }
+        let (header, keybag, moved) = try changeKeybag(expecting: expected) { db throws -> Int in
+            let moved = rotating ? try self.resealProtectedItems(from: oldKey, to: newKey.publicKey, db) : 0
+            if rotating {
+                for identifier in presence.enrollments[method]?.keys ?? [:].keys where identifier != current.identifier {
+                    try db.execute(sql: "DELETE FROM keybag WHERE slot = ?", arguments: [KeybagSlot.presenceEnrollment(method, identifier: identifier).name])
+                }
+            }
+            try Self.writeKeybag(slots, db)
+            return moved
+        }
+        keys.adopt(header: header, presence: try PresenceRecords(keybag: keybag))
+        settleAnchor()
+        if rotating { checkpointAfterRewrap("the presence key was replaced") }
+        logger.info("enrolment replaced", metadata: ["method": "\(method.rawValue)", "presenceKeyReplaced": "\(rotating)", "protectedItemsResealed": "\(moved)"])
+    }
+
+    /// Removes one enrolment (after a PIN change, the old PIN's). The last enrolment of the
+    /// keychain cannot be removed: protected items would never open again.
     ///
     /// - Throws: `.invalidState` when nothing else would remain enrolled.
-    public func removeEnrollments(for method: AuthenticationMethod, keeping: Data? = nil) throws(KeychainError) {
+    public func removeEnrollment(_ identifier: Data, for method: AuthenticationMethod) throws(KeychainError) {
+        try refreshKeys()
         let presence = keys.presence
-        let doomed = (presence.enrollments[method] ?? [:]).keys.filter { $0 != keeping }
-        guard !doomed.isEmpty else { return }
-        let remaining = presence.enrollments.values.reduce(0) { $0 + $1.count } - doomed.count
-        guard remaining > 0 else {
+        guard presence.enrollment(method, identifier: identifier) != nil else { return }
+        guard presence.enrollments.values.reduce(0, { $0 + $1.count }) > 1 else {
             throw KeychainError(.invalidState, "That is the keychain's last enrolment: without it, protected items could never be read again. Enrol another authenticator first.")
         }
         let (header, keybag, _) = try changeKeybag(expecting: keys.header) { db throws in
-            for identifier in doomed {
-                try db.execute(sql: "DELETE FROM keybag WHERE slot = ?", arguments: [KeybagSlot.presenceEnrollment(method, identifier: identifier).name])
-            }
+            try db.execute(sql: "DELETE FROM keybag WHERE slot = ?", arguments: [KeybagSlot.presenceEnrollment(method, identifier: identifier).name])
         }
         keys.adopt(header: header, presence: try PresenceRecords(keybag: keybag))
         settleAnchor()
@@ -151,5 +203,54 @@ extension Keychain {
             moved += 1
         }
         return moved
+    }
+
+    /// Moves every item sealed to `old` to the presence key `publicKey`: the class wrap is opened,
+    /// the data key unwrapped with `old` and sealed to the new key, the class wrap closed again.
+    /// The data, its binding and the row version stay; only the wrapped data key changes.
+    private func resealProtectedItems(from old: PresencePrivateKey, to publicKey: PresencePublicKey, _ db: Database) throws -> Int {
+        var removed: [[UInt8]] = [], added: [[UInt8]] = []
+        let rows = try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items WHERE length(secret_key) = ? ORDER BY id",
+                                    arguments: [SealedItem.presenceWrappedLength]).map(ItemRow.init(row:))
+        for var row in rows where row.sealed.isPresenceSealed {
+            guard (try? keys.classKeys(for: row.accessibility)) != nil else {
+                throw KeychainError(.interactionNotAllowed, "Replacing the presence key moves every protected item to the new one, and some are in a locked class (\(row.accessibility.rawValue)). Unlock the keychain and retry; nothing was changed.")
+            }
+            let binding = row.binding(vaultID: keys.header.vaultID)
+            let classKeys = try keys.classKeys(for: row.accessibility)
+            row.sealed.wrappedSecretKey = try ItemCipher.resealPresenceWrap(row.sealed, binding: binding, keys: classKeys, from: old, to: publicKey)
+            guard let rowID = row.rowID else { continue }
+            removed.append(try keys.stateDigest.fingerprint(rowID: rowID, db))
+            try db.execute(sql: "UPDATE items SET secret_key = ? WHERE id = ?", arguments: [row.sealed.wrappedSecretKey, rowID])
+            added.append(keys.stateDigest.fingerprint(values: row.storedValues(rowID: rowID)))
+        }
+        try keys.stateDigest.record(removing: removed, adding: added, db)
+        return rows.count
+    }
+
+    /// Takes in a keybag another process changed (an enrolment, a passphrase change) before a
+    /// change is computed from this instance's copy.
+    private func refreshKeys() throws(KeychainError) {
+        try read { _ in () }
+    }
+
+    /// Whether any item's data key is sealed to a presence key.
+    static func hasPresenceSealedItems(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM items WHERE length(secret_key) = ?)", arguments: [SealedItem.presenceWrappedLength]) ?? false
+    }
+
+    /// The old wrapped keys stay in the database file until the write-ahead log is checkpointed
+    /// into it (secure_delete then overwrites them); do it now.
+    private func checkpointAfterRewrap(_ what: String) {
+        do { try checkpointNow() } catch {
+            logger.warning("\(what), but the keychain file could not be checkpointed yet: until a later write checkpoints it, the previous wrapped keys stay in its write-ahead log", metadata: ["error": "\(error.code)"])
+        }
+    }
+}
+
+extension KeychainError {
+    /// Items are sealed to a presence key, but the keybag holds none.
+    static func presenceSlotsRemoved() -> KeychainError {
+        .tampered("protected items are sealed to a presence key, but the keybag holds none: its presence slots were removed")
     }
 }

@@ -98,32 +98,53 @@ public final class PINAuthenticator: Authenticator {
     public var isPINSet: Bool { PlatformIO.fileExists(fileURL.path) }
 
     /// Sets the PIN and enrols it in `keychain`, so that it opens the items protected there.
-    /// Changing an existing PIN needs the current one (checked like any attempt): its secret
-    /// authorizes the new enrolment, and the old enrolment is removed once the new PIN file is
-    /// in place (if the process dies in between, both PINs work until the next change).
+    ///
+    /// Changing an existing PIN needs the current one (checked like any attempt). When the PIN is
+    /// the keychain's only enrolled method, the change also replaces the presence key and moves
+    /// every protected item to the new one (their classes must be unlocked), so old copies of the
+    /// files and the old PIN open nothing protected afterwards
+    /// (``Keychain/replaceEnrollment(of:current:with:)``). The whole change holds the PIN
+    /// file's lock, and the old PIN's enrolment is removed only once the new PIN file is in
+    /// place: a process killed in between leaves the old PIN working.
     ///
     /// - Throws: `.authFailed` when `current` is wrong, missing or locked out;
     ///   `.invalidParameter` for an empty PIN; `.integrityViolation` when the keychain has an
-    ///   enrolled PIN but the PIN file is gone (a new PIN cannot open what the old one
-    ///   protects: restore the file); what ``Keychain/enroll(_:for:authorizedBy:authentication:)``
-    ///   throws (for the first PIN of a keychain with protected items, a locked class).
+    ///   enrolled PIN but the PIN file is gone or is not the enrolled one (a new PIN cannot open
+    ///   what the old one protects: restore the file); `.interactionNotAllowed` when protected
+    ///   items must move and a class is locked; what
+    ///   ``Keychain/enroll(_:for:authorizedBy:authentication:)`` throws.
     public func setPIN(_ pin: String, current: String? = nil, in keychain: Keychain) throws(KeychainError) {
         guard !pin.isEmpty else { throw KeychainError(.invalidParameter, "A PIN cannot be empty.") }
-        var existing: AuthenticationSecret?
-        if isPINSet {
-            guard let current, let secret = try checkedSecret(current) else {
-                throw KeychainError(.authFailed, "Changing the PIN needs the current PIN.")
+        try locked { () throws(KeychainError) in
+            let enrolled = keychain.enrollmentIdentifiers(for: .passcode)
+            var existing: AuthenticationSecret?
+            if self.isPINSet {
+                guard let current, let secret = try self.checkedSecretHoldingLock(current) else {
+                    throw KeychainError(.authFailed, "Changing the PIN needs the current PIN.")
+                }
+                existing = secret
             }
-            existing = secret
-        } else if keychain.enrolledMethods.contains(.passcode) {
-            throw KeychainError(.integrityViolation, "The keychain has an enrolled PIN, but the PIN file \(fileURL.path) is missing: it was deleted or moved. A new PIN cannot open what the enrolled one protects, so none was set. Restore the file from a backup of this machine.")
+            if !enrolled.isEmpty && !(existing.map { enrolled.contains($0.identifier) } ?? false) {
+                throw KeychainError(.integrityViolation, "The keychain has an enrolled PIN, but the PIN file \(self.fileURL.path) is \(existing == nil ? "missing: it was deleted or moved" : "not the enrolled one: it was replaced"). A new PIN cannot open what the enrolled one protects, so none was set. Restore the file from a backup of this machine.")
+            }
+            let (record, secret) = try PINVerifierRecord.new(pin: pin, parameters: self.parameters)
+            if let existing, enrolled.contains(existing.identifier) {
+                try keychain.replaceEnrollment(of: .passcode, current: existing, with: secret)
+                try self.store(record)
+                // The old PIN's enrolment goes; if this fails, both PINs work until the next change.
+                try? keychain.removeEnrollment(existing.identifier, for: .passcode)
+            } else {
+                // The file first: if enrolling fails, the file goes and nothing was enrolled; if
+                // the process dies in between, the file is there and enrolling again works.
+                let previous = self.isPINSet ? try self.load() : nil
+                try self.store(record)
+                let enrolled = Result { () throws(KeychainError) in try keychain.enroll(secret, for: .passcode) }
+                if case .failure = enrolled {
+                    if let previous { try? self.store(previous) } else { PlatformIO.removeFile(self.fileURL.path) }
+                }
+                try enrolled.get()
+            }
         }
-        let (record, secret) = try PINVerifierRecord.new(pin: pin, parameters: parameters)
-        let authorizing = existing.flatMap { keychain.enrollmentIdentifiers(for: .passcode).contains($0.identifier) ? (AuthenticationMethod.passcode, $0) : nil }
-        try keychain.enroll(secret, for: .passcode, authorizedBy: authorizing)
-        try locked { () throws(KeychainError) in try self.store(record) }
-        // The old PIN's enrolment goes; if this fails, the next change removes it.
-        try? keychain.removeEnrollments(for: .passcode, keeping: record.identifier)
     }
 
     /// Checks a PIN, counting failures.
@@ -136,28 +157,31 @@ public final class PINAuthenticator: Authenticator {
 
     /// Checks a PIN, counting failures; the secret it releases when it is the PIN.
     private func checkedSecret(_ pin: String) throws(KeychainError) -> AuthenticationSecret? {
-        try locked { () throws(KeychainError) -> AuthenticationSecret? in
-            var record = try self.load()
-            let wait = self.lockout(of: record)
-            if wait > 0 {
-                throw KeychainError(.authFailed, "Too many wrong PINs: try again in \(Int(wait.rounded(.up))) s.")
-            }
-            // The attempt is counted on disk before the PIN is checked, so an attempt whose
-            // failure could not be recorded (a full disk, a killed process) is never free.
-            record.failures += 1
-            record.lastFailure = self.now()
-            try self.store(record)
-            guard let secret = try record.secret(ifMatching: pin) else { return nil }
-            record.failures = 0
-            record.lastFailure = nil
-            try self.store(record)
-            return secret
+        try locked { () throws(KeychainError) in try self.checkedSecretHoldingLock(pin) }
+    }
+
+    /// ``checkedSecret(_:)`` for a caller that holds the PIN file's lock.
+    private func checkedSecretHoldingLock(_ pin: String) throws(KeychainError) -> AuthenticationSecret? {
+        var record = try loadSettlingClock()
+        let wait = lockout(of: record)
+        if wait > 0 {
+            throw KeychainError(.authFailed, "Too many wrong PINs: try again in \(Int(wait.rounded(.up))) s.")
         }
+        // The attempt is counted on disk before the PIN is checked, so an attempt whose
+        // failure could not be recorded (a full disk, a killed process) is never free.
+        record.failures += 1
+        record.lastFailure = now()
+        try store(record)
+        guard let secret = try record.secret(ifMatching: pin) else { return nil }
+        record.failures = 0
+        record.lastFailure = nil
+        try store(record)
+        return secret
     }
 
     /// Seconds until the next attempt is allowed (0 when one is allowed now).
     public func remainingLockout() throws(KeychainError) -> TimeInterval {
-        try locked { () throws(KeychainError) in self.lockout(of: try self.load()) }
+        try locked { () throws(KeychainError) in self.lockout(of: try self.loadSettlingClock()) }
     }
 
     /// Consecutive wrong PINs since the last correct one.
@@ -180,6 +204,19 @@ public final class PINAuthenticator: Authenticator {
     private func locked<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
         try PlatformIO.requirePrivateDirectory(fileURL.deletingLastPathComponent(), role: "authenticator directory")
         return try PlatformIO.withExclusiveLock(onDirectory: fileURL.deletingLastPathComponent(), waitingAtMost: .seconds(10), body)
+    }
+
+    /// The record, with a last failure later than now (a clock set back, or a file edited to
+    /// lock the PIN for ever) taken as now and stored so: the wait then runs from now, never
+    /// shorter, never endless.
+    private func loadSettlingClock() throws(KeychainError) -> PINVerifierRecord {
+        var record = try load()
+        let time = now()
+        if let last = record.lastFailure, !(last <= time) {
+            record.lastFailure = time
+            try store(record)
+        }
+        return record
     }
 
     private func load() throws(KeychainError) -> PINVerifierRecord {

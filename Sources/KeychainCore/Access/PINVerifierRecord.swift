@@ -92,6 +92,8 @@ struct PINVerifierRecord: Equatable {
         verifier = Data(bytes[offset..<offset + 32])
         failures = Int(bytes[offset + 32..<offset + 36].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         let seconds = Double(bitPattern: bytes[offset + 36..<offset + 44].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-        lastFailure = failures == 0 || !seconds.isFinite ? nil : Date(timeIntervalSinceReferenceDate: seconds)
+        // A failure time that is not a number fails closed: it is taken as later than now, and
+        // the authenticator then counts the wait from now.
+        lastFailure = failures == 0 ? nil : Date(timeIntervalSinceReferenceDate: seconds.isFinite ? seconds : .greatestFiniteMagnitude)
     }
 }

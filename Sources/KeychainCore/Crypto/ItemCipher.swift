@@ -16,7 +16,7 @@ struct SealedItem: Sendable {
 
 extension SealedItem {
     /// AES-KW of a 256-bit key: 40 bytes; of a presence wrap (``PresencePublicKey/sealedLength``): 80.
-    private static let presenceWrappedLength = PresencePublicKey.sealedLength + 8
+    static let presenceWrappedLength = PresencePublicKey.sealedLength + 8
 
     /// Whether the secret key is also wrapped to the presence key (a protected item written by
     /// format 5; lengths are not secret, and the row seal and the wrap itself keep them honest).
@@ -68,6 +68,20 @@ enum ItemCipher {
                 secret: sealed.secret)
         } catch {
             throw KeychainError(.outOfMemory, "Encrypting the item failed: \(error).")
+        }
+    }
+
+    /// The wrapped data key of a presence-sealed item, moved from the presence key `old` to
+    /// `new` (class wrap opened and closed with the same class keys).
+    static func resealPresenceWrap(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys,
+                                   from old: PresencePrivateKey, to new: PresencePublicKey) throws(KeychainError) -> Data {
+        let inner = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
+        var itemKey = try old.open(inner.withUnsafeBytes { Data($0) }, vaultID: binding.vaultID)
+        defer { itemKey = SymmetricKey(size: .bits128) }
+        do {
+            return try AES.KeyWrap.wrap(SymmetricKey(data: try new.seal(itemKey, vaultID: binding.vaultID)), using: keys.secret)
+        } catch {
+            throw KeychainError(.outOfMemory, "Wrapping an item key failed: \(error).")
         }
     }
 

@@ -54,8 +54,13 @@ struct PresencePublicKey: Sendable, Equatable {
 /// The presence private key, in memory only after a successful authentication.
 struct PresencePrivateKey: Sendable {
     let key: Curve25519.KeyAgreement.PrivateKey
+    /// Its public half, derived once.
+    let publicKey: PresencePublicKey
 
-    var publicKey: PresencePublicKey { PresencePublicKey(key.publicKey) }
+    init(key: Curve25519.KeyAgreement.PrivateKey) {
+        self.key = key
+        publicKey = PresencePublicKey(key.publicKey)
+    }
 
     /// A new random key pair (the first enrolment creates it).
     static func generate() -> PresencePrivateKey { PresencePrivateKey(key: Curve25519.KeyAgreement.PrivateKey()) }

@@ -42,6 +42,7 @@ extension Keychain {
             item.data = Data()
             return true
         }
+        try requireIntactPresence(item)
         var presenceKey: PresencePrivateKey?
         if let policy = item.accessPolicy, policy.guardsData {
             guard let granted = try authorize(policy, operation: "data", options: authentication) else { return false }

@@ -165,9 +165,7 @@ extension Keychain {
     /// (`sha1`), which a protected item does not store beside its attributes, is added.
     func openData(of item: inout OpenedItem, presenceKey: PresencePrivateKey? = nil) throws(KeychainError) {
         let row = item.row
-        if item.requiresPresenceSeal, keys.presence.isEstablished, !row.sealed.isPresenceSealed {
-            throw .tampered("a protected item's data key is not sealed to the keychain's presence key")
-        }
+        try requireIntactPresence(item)
         var binding = row.binding(vaultID: keys.header.vaultID)
         if row.sealed.isPresenceSealed { binding = try SecretBinding(attributes: item.attributes).applied(to: binding) }
         let data = try ItemCipher.openSecret(row.sealed, binding: binding, keys: keys.classKeys(for: row.accessibility), presenceKey: presenceKey)
@@ -175,6 +173,17 @@ extension Keychain {
             item.attributes[.sha1] = .data(ItemAttributes.digest(itemClass: row.itemClass, attributes: item.attributes, data: data))
         }
         item.data = data
+    }
+
+    /// Checks that a protected item and the keybag agree before anything is asked or opened: an
+    /// item sealed to a presence key needs the keybag's presence key (the presence slots were
+    /// removed otherwise), and once the keychain has one, every protected item is sealed to it.
+    func requireIntactPresence(_ item: OpenedItem) throws(KeychainError) {
+        let established = keys.presence.isEstablished
+        if item.row.sealed.isPresenceSealed && !established { throw .presenceSlotsRemoved() }
+        if item.requiresPresenceSeal && established && !item.row.sealed.isPresenceSealed {
+            throw .tampered("a protected item's data key is not sealed to the keychain's presence key")
+        }
     }
 
     /// The public result for an opened item.

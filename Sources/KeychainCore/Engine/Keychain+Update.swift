@@ -147,6 +147,11 @@ extension Keychain {
         let accessibility = ItemAttributes.accessibility(of: attributes)
         let classKeys = try keys.classKeys(for: accessibility)
         let presence = presenceSealing(attributes, establishing: establishing)
+        // Never sealed plain while items sealed to a presence key exist (the keybag's presence
+        // slots were removed: re-sealing without one would hand the data to the class key).
+        if presence == nil, AccessPolicy.of(attributes)?.requiresAuthentication == true, try Self.hasPresenceSealedItems(db) {
+            throw KeychainError.presenceSlotsRemoved()
+        }
         var row = item.row
         row.accessibility = accessibility
         row.synchronizable = attributes[.synchronizable]?.numberValue == 1

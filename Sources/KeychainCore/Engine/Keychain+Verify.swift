@@ -63,6 +63,10 @@ extension Keychain {
             damaged("its row seal does not hold (its clear columns, lookup tags or row id were edited)", row.persistentReference)
             return
         }
+        if row.sealed.isPresenceSealed && !keys.presence.isEstablished {
+            damaged("its data is sealed to a presence key, but the keybag holds none (its presence slots were removed)", row.persistentReference)
+            return
+        }
         do {
             // Data sealed to the presence key opens only after user authentication: verify checks
             // its class wrap and that it is a well-formed presence wrap.

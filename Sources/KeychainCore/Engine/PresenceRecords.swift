@@ -8,6 +8,11 @@ struct PresenceRecords: Sendable, Equatable {
     var publicKey: PresencePublicKey?
     var enrollments: [AuthenticationMethod: [Data: Data]] = [:]
 
+    /// No presence key and no enrolment.
+    static let none = PresenceRecords()
+
+    private init() {}
+
     init(keybag: [KeybagSlot: Data]) throws(KeychainError) {
         for (slot, value) in keybag {
             switch slot {

@@ -76,6 +76,7 @@ extension Keychain {
     public func tokenKeyPublicKey(_ reference: PersistentReference) throws(KeychainError) -> Data {
         let item = try tokenKeyItem(reference)
         if let publicKey = item.attributes[TokenKeys.publicKeyAttribute]?.dataValue { return publicKey }
+        if item.row.sealed.isPresenceSealed { throw .tampered("a protected key's attributes lost its public key") }
         // Keys generated before the public key was kept: derive it (their scalar is not sealed
         // to the presence key).
         let material = try tokenKeyMaterial(reference, operation: nil, authentication: AuthenticationOptions())
@@ -123,6 +124,7 @@ extension Keychain {
             throw KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
         }
         // Any constraint on a token key guards its use (its data is never read).
+        try requireIntactPresence(item)
         var presenceKey: PresencePrivateKey?
         if operation != nil, let policy = item.accessPolicy, policy.requiresAuthentication {
             guard let granted = try authorize(policy, operation: "private key", options: authentication) else {

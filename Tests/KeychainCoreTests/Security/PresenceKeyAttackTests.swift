@@ -263,4 +263,145 @@ final class PresenceKeyAttackTests: XCTestCase {
         answers.withLock { $0 = ["2468"] }
         XCTAssertKeychainError(.integrityViolation, revealing: secrets, try self.readData(victim, "presence"), "the enrolled PIN's key is not the keybag's presence key")
     }
+
+    // MARK: - Found by the review of the first version
+
+    /// The presence slots deleted and the header re-signed with the device key: every use of a
+    /// sealed item reports it, nothing is re-sealed without a presence key, nobody can enrol a
+    /// new key over the sealed items, and verify reports it.
+    func testStrippedPresenceSlotsAreReportedAndNothingGoesPlainOrIsLost() throws {
+        let key = try protectedKeychain()
+        try test.tamper { db in
+            try db.execute(sql: "DELETE FROM keybag WHERE slot LIKE 'presence%'")
+            try db.execute(sql: "UPDATE vault_header SET keybag_generation = keybag_generation + 1")
+            try test.forgeHeaderMAC(db)
+        }
+        try test.forgeAnchor()
+        let victim = try test.openAnother()
+        XCTAssertFalse(victim.keys.presence.isEstablished)
+        let pin = try pinAuthenticator()
+        victim.authenticator = pin
+        answers.withLock { $0 = ["2468"] }
+        XCTAssertKeychainError(.integrityViolation, revealing: secrets, try self.readData(victim, "presence"))
+        XCTAssertEqual(answers.withLock { $0.count }, 1, "reported before the user is asked")
+        XCTAssertKeychainError(.integrityViolation, try victim.signWithTokenKey(key, digest: Data(count: 32)))
+        XCTAssertKeychainError(.integrityViolation, try victim.update(query("bank", "passcode"), with: ItemChanges(data: Data("rotated-secret".utf8))))
+        XCTAssertKeychainError(.integrityViolation, try victim.addOrUpdate(password("bank", "presence", "rotated-2").protected(by: AccessPolicy(flags: [.userPresence]))))
+        let own = try AuthenticationSecret(identifier: Data(repeating: 7, count: 16), keyMaterial: Data(repeating: 1, count: 32))
+        XCTAssertKeychainError(.integrityViolation, try victim.enroll(own, for: .passcode), "no new presence key over sealed items")
+        XCTAssertKeychainError(.integrityViolation, try pin.setPIN("1357", current: "2468", in: victim))
+        XCTAssertEqual(victim.enrolledMethods, [])
+        let report = try victim.verify()
+        XCTAssertEqual(report.damagedItems.count, 3, "\(report)")
+        let rows = try victim.read { db in try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:)) }
+        XCTAssertTrue(rows.allSatisfy(\.sealed.isPresenceSealed), "nothing was re-sealed without the presence key")
+    }
+
+    /// Changing the PIN replaces the presence key: the old PIN with copies of the old PIN file and
+    /// keybag opens nothing in the file afterwards, old items included.
+    func testAChangedPINLocksOutOldCopiesOfThePINAndTheKeybag() throws {
+        _ = try protectedKeychain()
+        let oldFile = try Data(contentsOf: PINAuthenticator.fileURL(for: test.location))
+        let oldEnrolments = try XCTUnwrap(keychain.keys.presence.enrollments[.passcode])
+        try pinAuthenticator().setPIN("9753", current: "2468", in: keychain)
+        XCTAssertTrue(keychain.enrollmentIdentifiers(for: .passcode).isDisjoint(with: oldEnrolments.keys))
+        try keychain.add(password("bank", "after-change", "added-after-pin-change").protected(by: AccessPolicy(flags: [.devicePasscode])))
+        let record = try PINVerifierRecord(encoded: oldFile, path: "old copy")
+        let secret = try XCTUnwrap(record.secret(ifMatching: "2468"))
+        let oldKey = try PresenceEnrollment.unwrap(XCTUnwrap(oldEnrolments[secret.identifier]), secret: secret, method: .passcode, vaultID: keychain.vaultID)
+        let rows = try keychain.read { db in try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:)) }
+        for row in rows where row.sealed.isPresenceSealed {
+            let opened = try keychain.open(row, includingData: false)
+            let binding = try SecretBinding(attributes: opened.attributes).applied(to: row.binding(vaultID: keychain.vaultID))
+            XCTAssertKeychainError(.integrityViolation, revealing: secrets + ["added-after-pin-change"],
+                                   try ItemCipher.openSecret(row.sealed, binding: binding, keys: self.keychain.keys.classKeys(for: row.accessibility), presenceKey: oldKey))
+        }
+        keychain.authenticator = try pinAuthenticator()
+        answers.withLock { $0 = ["9753", "9753"] }
+        XCTAssertEqual(try readData(keychain, "presence"), Data("presence-secret".utf8))
+        XCTAssertEqual(try readData(keychain, "after-change"), Data("added-after-pin-change".utf8))
+    }
+
+    /// Two processes changing the PIN at once: one wins, the other is told the current PIN is
+    /// wrong, and the PIN file left is always the enrolled one.
+    func testConcurrentPINChangesNeverLoseTheItems() throws {
+        _ = try protectedKeychain()
+        var current = "2468"
+        for round in 0..<8 {
+            let instances = try (0..<2).map { _ in try test.openAnother() }
+            let candidates = ["a\(round)", "b\(round)"]
+            let outcomes = Locked<[Int: Bool]>([:])
+            let location = test.location, previous = current
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let pin = try! PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in nil }
+                let succeeded = (try? pin.setPIN(candidates[index], current: previous, in: instances[index])) != nil
+                outcomes.withLock { $0[index] = succeeded }
+            }
+            let winners = outcomes.withLock { $0 }.filter(\.value).map(\.key)
+            XCTAssertEqual(winners.count, 1, "round \(round): exactly one change wins")
+            current = candidates[winners.first ?? 0]
+            let check = try test.openAnother()
+            let pin = try pinAuthenticator()
+            XCTAssertTrue(check.enrollmentIdentifiers(for: .passcode).contains(try XCTUnwrap(pin.enrollmentIdentifier(for: .passcode))))
+            check.authenticator = pin
+            answers.withLock { $0 = [current] }
+            XCTAssertEqual(try readData(check, "presence"), Data("presence-secret".utf8), "round \(round)")
+        }
+    }
+
+    /// A presence key substituted while an authentication context holds the real one is
+    /// reported at the next reuse.
+    func testAContextReusingItsKeyReportsASubstitutedPresenceKey() throws {
+        _ = try protectedKeychain()
+        var reading = query("bank", "presence", limit: .one)
+        reading.authentication = AuthenticationOptions(context: AuthenticationContext(reuseDuration: 300))
+        answers.withLock { $0 = ["2468"] }
+        XCTAssertEqual(try keychain.find(reading, returning: .data).first?.data, Data("presence-secret".utf8))
+        try test.tamper { db in
+            try db.execute(sql: "UPDATE keybag SET wrapped_key = ? WHERE slot = 'presence'", arguments: [PresencePrivateKey.generate().publicKey.rawRepresentation])
+            try db.execute(sql: "UPDATE vault_header SET keybag_generation = keybag_generation + 1")
+            try test.forgeHeaderMAC(db)
+        }
+        try test.forgeAnchor()
+        XCTAssertKeychainError(.integrityViolation, revealing: secrets, try self.keychain.find(reading, returning: .data))
+    }
+
+    /// Another program enrolling first (before the app set its PIN) gets none of the app's
+    /// secrets: the app's PIN cannot be enrolled without it, and its protected adds are refused
+    /// because its authenticator holds none of the keychain's enrolments.
+    func testAnEnrolmentMadeByAnotherProgramReceivesNothing() throws {
+        let attacker = try test.openAnother()
+        let own = try AuthenticationSecret(identifier: Data(repeating: 9, count: 16), keyMaterial: Data(repeating: 2, count: 32))
+        try attacker.enroll(own, for: .biometry)
+        let pin = try pinAuthenticator()
+        XCTAssertKeychainError(.authFailed, try pin.setPIN("2468", in: self.keychain), "enrolling needs an existing enrolment's authentication")
+        XCTAssertFalse(pin.isPINSet, "no PIN file is left behind")
+        keychain.authenticator = pin
+        XCTAssertKeychainError(.authFailed, try self.keychain.add(password("bank", "tofu", "tofu-secret").protected(by: AccessPolicy(flags: [.userPresence]))))
+        keychain.authenticator = ScriptedAuthenticator()
+        XCTAssertKeychainError(.authFailed, try self.keychain.add(password("bank", "tofu", "tofu-secret").protected(by: AccessPolicy(flags: [.userPresence]))))
+        XCTAssertKeychainError(.itemNotFound, try self.keychain.find(query("bank", "tofu")))
+    }
+
+    /// A PIN file edited to lock the PIN for ever (a last failure far in the future, or not a
+    /// number) locks it for the policy's wait from now, never longer.
+    func testAnEditedFailureTimeNeverLocksThePINForEver() throws {
+        let clock = ManualClock()
+        let pin = try PINAuthenticator(keychain: test.location, parameters: .insecureForTestingOnly,
+                                       attemptPolicy: PINAttemptPolicy(freeAttempts: 1, baseDelay: 30, maximumDelay: 60), clock: clock.reading) { _ in nil }
+        try pin.setPIN("2468", in: keychain)
+        XCTAssertFalse(try pin.verify("0000"))
+        XCTAssertFalse(try pin.verify("0000"))
+        for seconds in [1e300, Double.nan] {
+            var bytes = try Data(contentsOf: pin.fileURL)
+            withUnsafeBytes(of: seconds.bitPattern.bigEndian) { bytes.replaceSubrange(bytes.count - 8..<bytes.count, with: $0) }
+            try bytes.write(to: pin.fileURL)
+            XCTAssertGreaterThan(try pin.remainingLockout(), 0)
+            clock.advance(61)
+            XCTAssertEqual(try pin.remainingLockout(), 0, "\(seconds): the wait ran from when it was noticed")
+            XCTAssertTrue(try pin.verify("2468"))
+            XCTAssertFalse(try pin.verify("0000"))
+            XCTAssertFalse(try pin.verify("0000"))
+        }
+    }
 }
