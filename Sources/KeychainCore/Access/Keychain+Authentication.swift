@@ -138,10 +138,11 @@ extension Keychain {
                               options: AuthenticationOptions) throws(KeychainError) -> Authorization? {
         let presence = keys.presence
         let vaultID = keys.header.vaultID
-        if let reused = options.context?.reusableAuthentication(among: methods, vaultID: vaultID, needingKey: presence.isEstablished) {
-            if let key = reused.presenceKey, key.publicKey != presence.publicKey {
-                throw KeychainError.tampered("the keybag's presence key is not the one the authentication unwrapped: it was replaced")
-            }
+        // A cached key that is no longer the keybag's (a PIN change replaced it, or someone
+        // substituted it) is not reused: the user is asked again, and the enrolment's key is
+        // then checked against the keybag's.
+        if let reused = options.context?.reusableAuthentication(among: methods, vaultID: vaultID, needingKey: presence.isEstablished),
+           reused.presenceKey.map({ $0.publicKey == presence.publicKey }) ?? true {
             return Authorization(presenceKey: reused.presenceKey)
         }
         switch options.interaction {

@@ -349,8 +349,8 @@ final class PresenceKeyAttackTests: XCTestCase {
         }
     }
 
-    /// A presence key substituted while an authentication context holds the real one is
-    /// reported at the next reuse.
+    /// A presence key substituted while an authentication context holds the real one: the
+    /// cached key is not reused, and the new authentication reports the substitution.
     func testAContextReusingItsKeyReportsASubstitutedPresenceKey() throws {
         _ = try protectedKeychain()
         var reading = query("bank", "presence", limit: .one)
@@ -363,7 +363,23 @@ final class PresenceKeyAttackTests: XCTestCase {
             try test.forgeHeaderMAC(db)
         }
         try test.forgeAnchor()
+        answers.withLock { $0 = ["2468"] }
         XCTAssertKeychainError(.integrityViolation, revealing: secrets, try self.keychain.find(reading, returning: .data))
+        XCTAssertEqual(answers.withLock { $0.count }, 0, "asked again instead of reusing the cached key")
+    }
+
+    /// A PIN change in another process replaces the presence key: a context that cached the old
+    /// one asks again and reads on, without a false alarm.
+    func testAContextAsksAgainAfterAPINChangeElsewhere() throws {
+        _ = try protectedKeychain()
+        var reading = query("bank", "presence", limit: .one)
+        reading.authentication = AuthenticationOptions(context: AuthenticationContext(reuseDuration: 300))
+        answers.withLock { $0 = ["2468"] }
+        XCTAssertEqual(try keychain.find(reading, returning: .data).first?.data, Data("presence-secret".utf8))
+        try pinAuthenticator().setPIN("1357", current: "2468", in: test.openAnother())
+        answers.withLock { $0 = ["1357"] }
+        XCTAssertEqual(try keychain.find(reading, returning: .data).first?.data, Data("presence-secret".utf8))
+        XCTAssertEqual(answers.withLock { $0.count }, 0)
     }
 
     /// Another program enrolling first (before the app set its PIN) gets none of the app's
