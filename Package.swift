@@ -89,6 +89,8 @@ let package = Package(
         // that the tests kill with SIGKILL or run four at a time.
         .target(name: "StressSupport", dependencies: ["KeychainCore"], path: "Tests/StressSupport"),
         .executableTarget(name: "keychain-stress", dependencies: ["KeychainCore", "StressSupport"], path: "Tests/StressHelper"),
+        // An app reading through the SecureStorage facade, for the CLI-then-app round trip.
+        .executableTarget(name: "secure-storage-sample", dependencies: ["SecureStorage", "KeychainServices"], path: "Tests/SampleApp"),
         .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport"]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
     ]

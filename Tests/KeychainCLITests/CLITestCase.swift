@@ -41,19 +41,24 @@ class CLITestCase: XCTestCase {
     }
 
     /// The `keychain` executable built beside the test bundle.
-    static let executable: URL = {
+    static let executable = builtExecutable("keychain")
+
+    /// An executable of this package built beside the test bundle.
+    static func builtExecutable(_ name: String) -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain").path) {
+        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
             directory.deleteLastPathComponent()
         }
-        return directory.appendingPathComponent("keychain")
-    }()
+        return directory.appendingPathComponent(name)
+    }
 
     var environment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["SECURE_STORAGE_HOME"] = home.path
         environment["XDG_RUNTIME_DIR"] = runtime.path
         environment["KEYCHAIN_LOG_LEVEL"] = nil
+        environment["KEYCHAIN_APPLICATION_IDENTIFIER"] = nil
+        environment["KEYCHAIN_ACCESS_GROUPS"] = nil
         return environment
     }
 
@@ -63,16 +68,21 @@ class CLITestCase: XCTestCase {
         try run(arguments, input: input.map { Data($0.utf8) } ?? Data())
     }
 
-    func run(_ arguments: [String], input: Data) throws -> CLIResult {
-        let path = Self.executable.path
+    /// Runs `executable` (by default the `keychain` tool) with the test's environment, changed by
+    /// `changes` (a nil value removes a variable).
+    func run(_ arguments: [String], input: Data, executable: URL = executable,
+             changing changes: [String: String?] = [:]) throws -> CLIResult {
+        let path = executable.path
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            let message = "The keychain executable is not built at \(path); run `swift build --build-tests` first."
+            let message = "The executable is not built at \(path); run `swift build --build-tests` first."
             if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail(message) }
             throw XCTSkip(message)
         }
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments
+        var environment = self.environment
+        for (name, value) in changes { environment[name] = value }
         process.environment = environment
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin

@@ -52,15 +52,19 @@ final class SecItemFiltersTests: SecItemTestCase {
         XCTAssertEqual(SecItemDelete(password() as CFDictionary), errSecMissingEntitlement)
     }
 
-    /// linux-compat §6: identity from KEYCHAIN_APPLICATION_IDENTIFIER and KEYCHAIN_ACCESS_GROUPS.
+    /// The identity comes from KEYCHAIN_APPLICATION_IDENTIFIER and KEYCHAIN_ACCESS_GROUPS, else the shared default.
     func testIdentityFromEnvironment() {
         let identity = ApplicationIdentity.resolve(environment: ["KEYCHAIN_APPLICATION_IDENTIFIER": "TEAM.com.acme.app",
                                                                  "KEYCHAIN_ACCESS_GROUPS": "TEAM.com.acme.shared, group.com.acme"])
         XCTAssertEqual(identity.accessGroups, ["TEAM.com.acme.shared", "group.com.acme", "TEAM.com.acme.app"])
         XCTAssertEqual(identity.defaultAccessGroup, "TEAM.com.acme.shared")
+        // Without configuration: the shared default, whatever the executable is called.
         let fallback = ApplicationIdentity.resolve(environment: [:])
-        XCTAssertTrue(fallback.applicationIdentifier.hasPrefix("local.") || Bundle.main.bundleIdentifier != nil)
-        XCTAssertEqual(fallback.accessGroups, [fallback.applicationIdentifier])
+        XCTAssertEqual(fallback, .sharedDefault)
+        XCTAssertEqual(fallback.defaultAccessGroup, "local.keychain")
+        XCTAssertTrue(fallback.isEntitledToEveryGroup, "it sees what the tool and other unconfigured processes wrote")
+        XCTAssertFalse(fallback.isConfigured)
+        XCTAssertEqual(ApplicationIdentity.resolve(environment: ["KEYCHAIN_APPLICATION_IDENTIFIER": ""]), .sharedDefault)
     }
 
     /// §4.6: persistent references need no class, ignore the sync filter, survive updates.

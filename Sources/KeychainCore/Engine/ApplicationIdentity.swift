@@ -1,15 +1,20 @@
 import Foundation
 
 /// Who the calling application is, and which access groups it is entitled to — what Apple reads
-/// from a signed app's entitlements (`spec` §6, `linux-compat.md` §6).
+/// from a signed app's entitlements.
 ///
-/// Resolved from, in order: the Swift API (``init(applicationIdentifier:accessGroups:)``), the
+/// Off Apple platforms nothing signs an app, so the identity comes from explicit configuration
+/// only, never from the executable's name: the Swift API (``init(applicationIdentifier:accessGroups:includeApplicationIdentifier:)``,
+/// set as `SecItemEnvironment.applicationIdentity` or through ``KeychainOptions``), else the
 /// environment variables `KEYCHAIN_APPLICATION_IDENTIFIER` and `KEYCHAIN_ACCESS_GROUPS`
-/// (comma-separated), `Bundle.main.bundleIdentifier`, and finally `local.<process name>`.
+/// (comma-separated), else the shared default identity (``sharedDefault``): every process
+/// without a configured identity — the `keychain` tool included — adds to the group
+/// `local.keychain` and sees every item.
 ///
 /// The entitled groups are the configured access groups followed by the application identifier,
 /// as on Apple platforms; the first is where items are added by default. The group `"*"`
-/// entitles every group.
+/// entitles every group. On Linux, access groups separate applications by agreement, not by
+/// force: any process of the same user can configure any identity.
 public struct ApplicationIdentity: Sendable, Hashable, CustomStringConvertible {
     /// The application identifier (`TEAMID.bundle.id` on Apple platforms).
     public var applicationIdentifier: String
@@ -26,11 +31,25 @@ public struct ApplicationIdentity: Sendable, Hashable, CustomStringConvertible {
         self.accessGroups = groups
     }
 
-    /// The identity the environment describes.
+    /// The group shared by every process without a configured identity, the `keychain` tool
+    /// included: `local.keychain`.
+    public static let sharedGroup = "local.keychain"
+
+    /// The identity of a process without configuration: application identifier and default group
+    /// ``sharedGroup``, entitled to every group (`"*"`), as the `keychain` tool always was. So the
+    /// tool and unconfigured apps see the same items, including those earlier versions put in
+    /// `local.<process name>` groups; an app that configures an identity sees only its groups.
+    public static let sharedDefault = ApplicationIdentity(applicationIdentifier: sharedGroup, accessGroups: [sharedGroup, "*"])
+
+    /// Whether this is an identity someone configured (not ``sharedDefault``).
+    public var isConfigured: Bool { self != Self.sharedDefault }
+
+    /// The identity the environment describes: `KEYCHAIN_APPLICATION_IDENTIFIER` and
+    /// `KEYCHAIN_ACCESS_GROUPS`, else ``sharedDefault``.
     public static func resolve(environment: [String: String]) -> ApplicationIdentity {
-        let identifier = environment["KEYCHAIN_APPLICATION_IDENTIFIER"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Bundle.main.bundleIdentifier
-            ?? "local.\(ProcessInfo.processInfo.processName)"
+        guard let identifier = environment["KEYCHAIN_APPLICATION_IDENTIFIER"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            return sharedDefault
+        }
         let groups = environment["KEYCHAIN_ACCESS_GROUPS"]?
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
         return ApplicationIdentity(applicationIdentifier: identifier, accessGroups: groups)

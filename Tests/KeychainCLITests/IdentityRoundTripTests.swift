@@ -1,0 +1,52 @@
+import Foundation
+import XCTest
+
+/// "Set secrets with the tool, read them from the service": the `keychain` tool writes, and a
+/// separate app process reads through the SecureStorage facade. Without configuration both
+/// share one identity, whatever the app's executable is called; an app with a configured
+/// identity sees the item only when entitled to its group.
+final class IdentityRoundTripTests: CLITestCase {
+    private let sample = CLITestCase.builtExecutable("secure-storage-sample")
+
+    private func app(_ arguments: String..., identity: String? = nil, groups: String? = nil, executable: URL? = nil) throws -> CLIResult {
+        try run(arguments, input: Data(), executable: executable ?? sample,
+                changing: ["KEYCHAIN_APPLICATION_IDENTIFIER": identity, "KEYCHAIN_ACCESS_GROUPS": groups])
+    }
+
+    func testTheToolWritesAndAnUnconfiguredAppReadsWhateverItIsCalled() throws {
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "com.acme.app", "-a", "db", "--stdin", input: "pa55"), 0)
+        let listed = try keychain("list")
+        XCTAssertTrue(listed.stdout.contains("local.keychain"), "list shows the group: \(listed.stdout)")
+
+        let read = try app("get", "com.acme.app", "db")
+        XCTAssertStatus(read, 0)
+        XCTAssertEqual(read.stdout, "pa55\n")
+        XCTAssertEqual(try app("identity").stdout, "local.keychain\n")
+
+        // The same binary under another name: the same identity, the same items.
+        let renamed = scratch.appendingPathComponent("renamed-server")
+        try FileManager.default.copyItem(at: sample, to: renamed)
+        XCTAssertEqual(try app("keys", "com.acme.app", executable: renamed).stdout, "db\n")
+        XCTAssertEqual(try app("get", "com.acme.app", "db", executable: renamed).stdout, "pa55\n")
+    }
+
+    func testAConfiguredAppSeesTheToolsItemOnlyWhenEntitled() throws {
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "com.acme.app", "-a", "db", "--stdin", input: "pa55"), 0)
+        XCTAssertStatus(try app("get", "com.acme.app", "db", identity: "TEAM.com.acme.app"), 44)
+        XCTAssertEqual(try app("keys", "com.acme.app", identity: "TEAM.com.acme.app").stdout, "")
+        let entitled = try app("get", "com.acme.app", "db", identity: "TEAM.com.acme.app", groups: "local.keychain")
+        XCTAssertStatus(entitled, 0)
+        XCTAssertEqual(entitled.stdout, "pa55\n")
+        // The tool can write straight into the app's own group.
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "com.acme.app", "-a", "api", "--access-group", "TEAM.com.acme.app", "--stdin", input: "k3y"), 0)
+        XCTAssertEqual(try app("get", "com.acme.app", "api", identity: "TEAM.com.acme.app").stdout, "k3y\n")
+        XCTAssertEqual(try app("keys", "com.acme.app").stdout, "api\ndb\n", "an unconfigured app sees every group, as the tool does")
+    }
+
+    /// Earlier versions put an unconfigured app's items in `local.<process name>`: they stay
+    /// reachable, since unconfigured processes see every group.
+    func testItemsOfEarlierVersionsPerProcessGroupsStayReachable() throws {
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "com.acme.app", "-a", "legacy", "--access-group", "local.my-server", "--stdin", input: "old"), 0)
+        XCTAssertEqual(try app("get", "com.acme.app", "legacy").stdout, "old\n")
+    }
+}
