@@ -9,8 +9,13 @@ struct KeychainSelection: ParsableArguments {
         valueName: "path"))
     var path: String?
 
-    @Flag(name: .customLong("unlock"), help: "Unlock with the passphrase first, for this command only (prompted, or one line of standard input). `keychain unlock` unlocks for later commands too.")
+    @Flag(name: .customLong("unlock"), help: "Unlock with the passphrase first, for this command only: from --passphrase-file, else the systemd credential secure-storage-passphrase, else prompted (or one line of standard input). `keychain unlock` unlocks for later commands too.")
     var unlock = false
+
+    @Option(name: .customLong("passphrase-file"), help: ArgumentHelp(
+        "Read the passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting; with --unlock or `keychain unlock`.",
+        valueName: "file"))
+    var passphraseFile: String?
 
     var location: KeychainLocation {
         guard let path else { return .default }
@@ -41,10 +46,21 @@ struct KeychainSelection: ParsableArguments {
                 keychain.authenticator = try PINAuthenticator.terminal(for: location)
             }
             if unlock && keychain.hasPassphrase && keychain.lockState != .unlocked {
-                try keychain.unlock(passphrase: SecretInput.read(prompt: "Passphrase for \(location.databaseURL.path): "))
+                try keychain.unlock(passphrase: passphrase(for: keychain))
             }
             return keychain
         }
+    }
+}
+
+extension KeychainSelection {
+    /// The passphrase for unlocking: from `--passphrase-file`, else from the systemd credential
+    /// `secure-storage-passphrase` when the process has one, else prompted.
+    func passphrase(for keychain: Keychain) throws -> String {
+        if let passphraseFile { return try PassphraseSource.file(URL(fileURLWithPath: passphraseFile)).read() }
+        let credential = PassphraseSource.systemdCredential()
+        if let path = try? credential.path(), FileManager.default.fileExists(atPath: path) { return try credential.read() }
+        return try SecretInput.read(prompt: "Passphrase for \(keychain.location.databaseURL.path): ")
     }
 }
 

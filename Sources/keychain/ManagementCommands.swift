@@ -85,9 +85,13 @@ struct Unlock: ParsableCommand {
             (0700) and memory-backed (tmpfs), or unlock refuses (status 53) rather than write to \
             disk. The ticket holds only a session key; `keychain lock`, from any shell, ends the \
             session for every copy of it.
+            Services unlock without a prompt: from a file (--passphrase-file, which must be yours \
+            and unreadable by others), or from the systemd credential secure-storage-passphrase, \
+            which is used when $CREDENTIALS_DIRECTORY holds it (LoadCredential=).
             Examples:
               keychain unlock                 # prompts; 15 minutes
               keychain unlock --timeout 0     # until `keychain lock` or logout
+              keychain unlock --passphrase-file /etc/acme/keychain-passphrase --timeout 0
             """)
     @OptionGroup var keychain: KeychainSelection
     @Option(name: .customLong("timeout"), help: "Seconds the unlock lasts; 0 means until `keychain lock` or logout.") var timeout: Int = 900
@@ -102,8 +106,10 @@ struct Unlock: ParsableCommand {
             printError("keychain: \(keychain.location.databaseURL.path) has no passphrase, so it is always unlocked. Set one with `keychain set-passphrase`.")
             throw ExitCode(ExitStatus.usage)
         }
-        let passphrase = try SecretInput.read(prompt: "Passphrase for \(keychain.location.databaseURL.path): ")
-        try reportingErrors { try keychain.unlock(passphrase: passphrase, keepingSessionFor: timeout == 0 ? nil : .seconds(timeout)) }
+        try reportingErrors {
+            let passphrase = try self.keychain.passphrase(for: keychain)
+            try keychain.unlock(passphrase: passphrase, keepingSessionFor: timeout == 0 ? nil : .seconds(timeout))
+        }
         printError("unlocked \(timeout == 0 ? "until `keychain lock` or logout" : "for \(timeout) seconds")")
     }
 }

@@ -50,3 +50,40 @@ final class IdentityRoundTripTests: CLITestCase {
         XCTAssertEqual(try app("get", "com.acme.app", "legacy").stdout, "old\n")
     }
 }
+
+/// `keychain unlock --passphrase-file` and the systemd credential, as a service unlocks.
+final class UnattendedUnlockCommandTests: CLITestCase {
+    private func secretFile(_ name: String, _ text: String, mode: Int) throws -> URL {
+        let url = scratch.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: url.path)
+        return url
+    }
+
+    func testAPassphraseFileOrCredentialUnlocksWithoutAPrompt() throws {
+        XCTAssertStatus(try keychain("create", "--passphrase", input: "s3rvice pass\n"), 0)
+        XCTAssertStatus(try keychain("add-generic-password", "--unlock", "-s", "com.acme.app", "-a", "db", "--stdin", input: "s3rvice pass\npa55"), 0)
+        let readable = try secretFile("open", "s3rvice pass\n", mode: 0o644)
+        let refused = try keychain("unlock", "--passphrase-file", readable.path)
+        XCTAssertStatus(refused, 53)
+        XCTAssertTrue(refused.stderr.contains("chmod 600"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("s3rvice"), "the passphrase is never echoed")
+
+        let file = try secretFile("pass", "s3rvice pass\n", mode: 0o600)
+        XCTAssertStatus(try keychain("unlock", "--passphrase-file", file.path, "--timeout", "60"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "com.acme.app", "-a", "db", "-w").stdout, "pa55\n")
+        XCTAssertStatus(try keychain("lock"), 0)
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "com.acme.app", "-a", "db", "-w"), 51)
+
+        // A systemd service: LoadCredential=secure-storage-passphrase:… puts it in $CREDENTIALS_DIRECTORY.
+        let credentials = scratch.appendingPathComponent("credentials")
+        try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: credentials.path)
+        _ = try Data("s3rvice pass".utf8).write(to: credentials.appendingPathComponent("secure-storage-passphrase"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: credentials.appendingPathComponent("secure-storage-passphrase").path)
+        let unattended = try run(["find-generic-password", "--unlock", "-s", "com.acme.app", "-a", "db", "-w"], input: Data(),
+                                 changing: ["CREDENTIALS_DIRECTORY": credentials.path])
+        XCTAssertStatus(unattended, 0)
+        XCTAssertEqual(unattended.stdout, "pa55\n")
+    }
+}

@@ -107,7 +107,7 @@ enum PlatformIO {
     /// device or directory planted in its place is refused (opening a FIFO for reading would
     /// wait for a writer forever), and so is a file longer than `maximumSize` (a sparse 20 GB
     /// file must not be read into memory).
-    static func readFile(_ path: String, maximumSize: Int) throws(KeychainError) -> Data {
+    static func readFile(_ path: String, maximumSize: Int, requiringOwnerOnly: Bool = false) throws(KeychainError) -> Data {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw posixError("Cannot read \(path)") }
         defer { close(fd) }
@@ -115,6 +115,12 @@ enum PlatformIO {
         guard fstat(fd, &info) == 0 else { throw posixError("Cannot read \(path)") }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw KeychainError(.keychainUnavailable, "\(path) is not a regular file (a pipe, device or directory is in its place). Remove it; the keychain does not read from it.")
+        }
+        // Checked on the open descriptor, so the file read is the file checked.
+        if requiringOwnerOnly && (info.st_uid != currentUserID || info.st_mode & 0o077 != 0) {
+            throw KeychainError(.keychainUnavailable, info.st_uid != currentUserID
+                ? "\(path) is owned by user id \(info.st_uid), not by the current user (\(currentUserID)); a passphrase file must be your own."
+                : "\(path) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))), so its passphrase is not used. Fix it with `chmod 600 \(path)`.")
         }
         guard Int(info.st_size) <= maximumSize else {
             throw KeychainError(.keychainUnavailable, "\(path) holds \(info.st_size) bytes, more than the \(maximumSize) such a file can hold: it is not the file the keychain wrote. Remove or restore it.")

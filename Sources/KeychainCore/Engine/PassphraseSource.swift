@@ -1,0 +1,104 @@
+import Foundation
+
+/// Where an unattended service finds its keychain passphrase, so that it can unlock without a
+/// person at a terminal and without the passphrase on its command line or in its environment.
+///
+/// ```swift
+/// let keychain = try Keychain()
+/// try keychain.unlock(from: .systemdCredential())            // LoadCredential=secure-storage-passphrase:…
+/// try keychain.unlock(from: .file(URL(fileURLWithPath: "/run/secrets/keychain-passphrase")))
+/// ```
+///
+/// The file must be a regular file of the current user, readable by nobody else (mode 0600 or
+/// 0400), at most 4 KiB; one trailing newline is ignored. systemd writes credentials that way
+/// (`LoadCredential=`, `SetCredentialEncrypted=`) into `$CREDENTIALS_DIRECTORY`, a directory
+/// only the service can read.
+public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
+    /// A file holding the passphrase.
+    case file(URL)
+    /// The systemd credential `name` in `$CREDENTIALS_DIRECTORY`.
+    case systemdCredential(name: String = PassphraseSource.credentialName)
+
+    /// The credential name the keychain tool and ``Keychain/unlockFromCredentialsIfPresent(environment:)``
+    /// look for: `secure-storage-passphrase`.
+    public static let credentialName = "secure-storage-passphrase"
+
+    /// The largest passphrase file read.
+    static let maximumSize = 4096
+
+    /// Reads the passphrase.
+    ///
+    /// - Throws: `.keychainUnavailable` when the file is missing, not a regular file, not the
+    ///   user's, readable by others or too large, or when `$CREDENTIALS_DIRECTORY` is not set
+    ///   for a credential; `.invalidParameter` when it is empty. Messages name the file, never
+    ///   its contents.
+    public func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> String {
+        let path = try self.path(environment: environment)
+        var bytes = try PlatformIO.readFile(path, maximumSize: Self.maximumSize, requiringOwnerOnly: true)
+        defer { SecretWiping.wipe(&bytes) }
+        if bytes.last == 0x0A { bytes.removeLast() }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        guard !bytes.isEmpty else {
+            throw KeychainError(.invalidParameter, "The passphrase file \(path) is empty.")
+        }
+        guard let passphrase = String(data: bytes, encoding: .utf8) else {
+            throw KeychainError(.invalidParameter, "The passphrase file \(path) is not UTF-8 text.")
+        }
+        return passphrase
+    }
+
+    /// The file's path.
+    public func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> String {
+        switch self {
+        case .file(let url):
+            return url.path
+        case .systemdCredential(let name):
+            guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
+                throw KeychainError(.keychainUnavailable, "The systemd credential \(name) was asked for, but CREDENTIALS_DIRECTORY is not set: run the service with LoadCredential=\(name):<file> (or SetCredentialEncrypted=).")
+            }
+            return URL(fileURLWithPath: directory).appendingPathComponent(name).path
+        }
+    }
+
+    /// `file(/path)` or `systemdCredential(name)`.
+    public var description: String {
+        switch self {
+        case .file(let url): "file(\(url.path))"
+        case .systemdCredential(let name): "systemdCredential(\(name))"
+        }
+    }
+}
+
+extension Keychain {
+    /// Unlocks with the passphrase read from `source`, for this process (see
+    /// ``unlock(passphrase:)``), or, with `keepingSessionFor`, for later processes of this user
+    /// too (see ``unlock(passphrase:keepingSessionFor:)``).
+    ///
+    /// - Throws: what ``PassphraseSource/read(environment:)`` throws, then `.authFailed` for a
+    ///   wrong passphrase and `.invalidState` when the keychain has none.
+    public func unlock(from source: PassphraseSource, keepingSessionFor duration: Duration? = nil,
+                       environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) {
+        let passphrase = try source.read(environment: environment)
+        if let duration {
+            try unlock(passphrase: passphrase, keepingSessionFor: duration)
+        } else {
+            try unlock(passphrase: passphrase)
+        }
+    }
+
+    /// Unlocks from the systemd credential ``PassphraseSource/credentialName`` when the process
+    /// has one (`$CREDENTIALS_DIRECTORY/secure-storage-passphrase` exists) and the keychain is
+    /// not unlocked yet.
+    ///
+    /// - Returns: whether a credential was found and used.
+    /// - Throws: as ``unlock(from:keepingSessionFor:environment:)`` when the credential exists
+    ///   but cannot be used.
+    @discardableResult
+    public func unlockFromCredentialsIfPresent(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> Bool {
+        let source = PassphraseSource.systemdCredential()
+        guard hasPassphrase, lockState != .unlocked, let path = try? source.path(environment: environment),
+              PlatformIO.ownerAndMode(of: path) != nil else { return false }
+        try unlock(from: source, environment: environment)
+        return true
+    }
+}
