@@ -65,4 +65,18 @@ final class PassphraseSourceTests: XCTestCase {
         XCTAssertFalse(try test.keychain.unlockFromCredentialsIfPresent(environment: credentials), "already unlocked")
         XCTAssertEqual(PassphraseSource.systemdCredential().description, "systemdCredential(secure-storage-passphrase)")
     }
+
+    /// systemd may grant the service user read access to a root-owned credential with an ACL,
+    /// whose mask shows in the group bits: those are accepted for a credential (not for a plain
+    /// file); access for others never is.
+    func testACredentialMayShowAnACLMaskButNeverOtherAccess() throws {
+        let credentials = ["CREDENTIALS_DIRECTORY": files.path]
+        _ = try write(passphrase, named: PassphraseSource.credentialName, mode: 0o440)
+        XCTAssertKeychainError(.keychainUnavailable, try self.test.keychain.unlock(from: .file(self.files.appendingPathComponent(PassphraseSource.credentialName))))
+        try test.keychain.unlock(from: .systemdCredential(), environment: credentials)
+        XCTAssertEqual(test.keychain.lockState, .unlocked)
+        try test.reopen()
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: files.appendingPathComponent(PassphraseSource.credentialName).path)
+        XCTAssertKeychainError(.keychainUnavailable, revealing: [passphrase], try self.test.keychain.unlock(from: .systemdCredential(), environment: credentials))
+    }
 }

@@ -9,10 +9,11 @@ import Foundation
 /// try keychain.unlock(from: .file(URL(fileURLWithPath: "/run/secrets/keychain-passphrase")))
 /// ```
 ///
-/// The file must be a regular file of the current user, readable by nobody else (mode 0600 or
-/// 0400), at most 4 KiB; one trailing newline is ignored. systemd writes credentials that way
-/// (`LoadCredential=`, `SetCredentialEncrypted=`) into `$CREDENTIALS_DIRECTORY`, a directory
-/// only the service can read.
+/// A file must be a regular file of the current user, readable by nobody else (mode 0600 or
+/// 0400), at most 4 KiB; one trailing newline is ignored. A systemd credential
+/// (`LoadCredential=`, `LoadCredentialEncrypted=`) lives in `$CREDENTIALS_DIRECTORY`, which only
+/// the service can read; systemd may leave it owned by root and grant the service user read
+/// access with an ACL, so there it must be the user's or root's, with no access for others.
 public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
     /// A file holding the passphrase.
     case file(URL)
@@ -34,7 +35,7 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
     ///   its contents.
     public func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> String {
         let path = try self.path(environment: environment)
-        var bytes = try PlatformIO.readFile(path, maximumSize: Self.maximumSize, requiringOwnerOnly: true)
+        var bytes = try PlatformIO.readFile(path, maximumSize: Self.maximumSize, access: access)
         defer { SecretWiping.wipe(&bytes) }
         if bytes.last == 0x0A { bytes.removeLast() }
         if bytes.last == 0x0D { bytes.removeLast() }
@@ -45,6 +46,14 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
             throw KeychainError(.invalidParameter, "The passphrase file \(path) is not UTF-8 text.")
         }
         return passphrase
+    }
+
+    /// What the file's owner and mode must be.
+    private var access: PlatformIO.SecretFileAccess {
+        switch self {
+        case .file: .ownerOnly
+        case .systemdCredential: .systemdCredential
+        }
     }
 
     /// The file's path.

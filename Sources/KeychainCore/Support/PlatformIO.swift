@@ -107,7 +107,19 @@ enum PlatformIO {
     /// device or directory planted in its place is refused (opening a FIFO for reading would
     /// wait for a writer forever), and so is a file longer than `maximumSize` (a sparse 20 GB
     /// file must not be read into memory).
-    static func readFile(_ path: String, maximumSize: Int, requiringOwnerOnly: Bool = false) throws(KeychainError) -> Data {
+    /// Who may own and read a file holding a secret, checked on its open descriptor.
+    enum SecretFileAccess {
+        /// Anyone may (files whose type and size alone are checked).
+        case unchecked
+        /// Only the current user: owned by them, no group or other permission bits.
+        case ownerOnly
+        /// A systemd credential: owned by the current user or by root (systemd keeps it root's
+        /// and grants the service user read access with an ACL, whose mask shows in the group
+        /// bits), and no permission for others.
+        case systemdCredential
+    }
+
+    static func readFile(_ path: String, maximumSize: Int, access: SecretFileAccess = .unchecked) throws(KeychainError) -> Data {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw posixError("Cannot read \(path)") }
         defer { close(fd) }
@@ -117,8 +129,10 @@ enum PlatformIO {
             throw KeychainError(.keychainUnavailable, "\(path) is not a regular file (a pipe, device or directory is in its place). Remove it; the keychain does not read from it.")
         }
         // Checked on the open descriptor, so the file read is the file checked.
-        if requiringOwnerOnly && (info.st_uid != currentUserID || info.st_mode & 0o077 != 0) {
-            throw KeychainError(.keychainUnavailable, info.st_uid != currentUserID
+        let owners: [UInt32] = access == .systemdCredential ? [currentUserID, 0] : [currentUserID]
+        let forbidden: mode_t = access == .systemdCredential ? 0o007 : 0o077
+        if access != .unchecked && (!owners.contains(info.st_uid) || info.st_mode & forbidden != 0) {
+            throw KeychainError(.keychainUnavailable, !owners.contains(info.st_uid)
                 ? "\(path) is owned by user id \(info.st_uid), not by the current user (\(currentUserID)); a passphrase file must be your own."
                 : "\(path) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))), so its passphrase is not used. Fix it with `chmod 600 \(path)`.")
         }
