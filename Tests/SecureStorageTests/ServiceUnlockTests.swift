@@ -33,3 +33,25 @@ final class ServiceUnlockTests: StorageTestCase {
     }
 }
 #endif
+
+#if !canImport(Security)
+/// The facade's `async` calls, many at once.
+final class AsyncStorageTests: StorageTestCase {
+    func testConcurrentAsyncReadsAfterAnAsyncUnlock() async throws {
+        for index in 0..<20 { try storage.set("value-\(index)", for: "key-\(index)") }
+        try lockWithPassphrase()
+        try await SecureStorage.unlock(passphrase: "device passcode")
+        let storage = self.storage!
+        let values = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for round in 0..<200 { group.addTask { (round % 20, try await storage.string(for: "key-\(round % 20)")) } }
+            var values: [(Int, String?)] = []
+            for try await value in group { values.append(value) }
+            return values
+        }
+        XCTAssertEqual(values.count, 200)
+        for (index, value) in values { XCTAssertEqual(value, "value-\(index)") }
+        let missing: String? = try await storage.string(for: "absent")
+        XCTAssertNil(missing)
+    }
+}
+#endif

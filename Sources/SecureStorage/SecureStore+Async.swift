@@ -1,0 +1,51 @@
+import Foundation
+
+/// `async` reads: a value stored with `requireUserPresence` waits for the user, and a locked
+/// keychain's first unlock runs scrypt, so these run on a global dispatch queue, off the
+/// caller's executor (an event loop or the main actor never waits on them).
+///
+/// ```swift
+/// let code = try await storage.readSecret(for: "recovery")   // the prompt does not block the caller
+/// ```
+extension SecureStore {
+    /// ``readSecret(for:)`` off the caller's executor.
+    public func readSecret(for key: String) async throws(SecureStorageError) -> Data {
+        try await offloadedStorageCall { () throws(SecureStorageError) in try self.readSecret(for: key) }
+    }
+
+    /// ``data(for:)`` off the caller's executor.
+    public func data(for key: String) async throws(SecureStorageError) -> Data? {
+        try await offloadedStorageCall { () throws(SecureStorageError) in try self.data(for: key) }
+    }
+
+    /// ``string(for:)`` off the caller's executor.
+    public func string(for key: String) async throws(SecureStorageError) -> String? {
+        try await offloadedStorageCall { () throws(SecureStorageError) in try self.string(for: key) }
+    }
+}
+
+#if !canImport(Security)
+import KeychainCore
+
+extension SecureStorage {
+    /// ``unlock(from:)`` off the caller's executor (scrypt takes about 0.5 s).
+    public static func unlock(from source: PassphraseSource) async throws(SecureStorageError) {
+        try await offloadedStorageCall { () throws(SecureStorageError) in try unlock(from: source) }
+    }
+
+    /// ``unlock(passphrase:)`` off the caller's executor.
+    public static func unlock(passphrase: String) async throws(SecureStorageError) {
+        try await offloadedStorageCall { () throws(SecureStorageError) in try unlock(passphrase: passphrase) }
+    }
+}
+#endif
+
+/// Runs `body` on a global queue and resumes the caller with its result.
+func offloadedStorageCall<T: Sendable>(_ body: @escaping @Sendable () throws(SecureStorageError) -> T) async throws(SecureStorageError) -> T {
+    let result: Result<T, SecureStorageError> = await withCheckedContinuation { continuation in
+        DispatchQueue.global(qos: .userInitiated).async {
+            continuation.resume(returning: Result { () throws(SecureStorageError) in try body() })
+        }
+    }
+    return try result.get()
+}
