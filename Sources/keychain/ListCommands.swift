@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeychainCore
+import SecureStorage
 
 /// Which classes `list` covers.
 enum ClassSelection: String, ExpressibleByArgument, CaseIterable {
@@ -21,6 +22,8 @@ struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List items, one line each (class, service or server, account, label, protection, access group); never secrets.",
         discussion: """
+            The journal items of `keychain migrate` (service SecureStorage.migrations) are not \
+            shown unless asked for with -s SecureStorage.migrations.
             Examples:
               keychain list
               keychain list --class genp -s api.example.com --json
@@ -43,9 +46,11 @@ struct List: ParsableCommand {
 
     func run() throws {
         let keychain = try self.keychain.open()
-        let items = try reportingErrors {
+        let found = try reportingErrors {
             try itemClass.classes.compactMap(query(for:)).flatMap { query in try keychain.findAll(query, returning: .attributes) }
         }
+        let items = found.filter { service == SourceMigration.journalService || !Self.isMigrationJournal($0) }
+        let hidden = found.count - items.count
         if output.json {
             print(try JSONText.render(["items": .array(items.map { .object(JSONText.item($0)) })]))
             return
@@ -57,7 +62,13 @@ struct List: ParsableCommand {
                            a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"]
             print(columns.joined(separator: "  "))
         }
-        printError("\(items.count) item\(items.count == 1 ? "" : "s")")
+        let hiddenNote = hidden == 0 ? "" : " (and \(hidden) migration journal item\(hidden == 1 ? "" : "s"): -s \(SourceMigration.journalService))"
+        printError("\(items.count) item\(items.count == 1 ? "" : "s")\(hiddenNote)")
+    }
+
+    /// Whether `item` is bookkeeping of `keychain migrate` rather than a user's item.
+    private static func isMigrationJournal(_ item: FoundItem) -> Bool {
+        item.itemClass == .genericPassword && item.attributes[.service]?.stringValue == SourceMigration.journalService
     }
 
     /// The query for one class; `nil` when the class lacks a filtered attribute (nothing can match).

@@ -13,7 +13,9 @@ struct Migrate: ParsableCommand {
             source (atomic rewrite, same permissions). Each step is recorded in the keychain: if the \
             run is interrupted, run the same command again and it finishes the job. Without --key \
             or --match, secret-looking keys are selected (names like token/password/secret/api_key, \
-            credential prefixes, high-entropy values).
+            credential prefixes, URLs with a password or a token parameter such as \
+            DATABASE_URL=postgres://app:pa55@db/app, high-entropy values); with them, the detector \
+            is off unless --detect adds it.
             Examples:
               keychain migrate --from Library/Preferences/com.acme.app.plist
               keychain migrate --from .env --key API_TOKEN --match '*_PASSWORD' --apply
@@ -38,6 +40,9 @@ struct Migrate: ParsableCommand {
                                         selection: KeySelection(names: keys, patterns: patterns, detectSecrets: detect || (keys.isEmpty && patterns.isEmpty)),
                                         service: service, sensitivity: sensitivity.value, accessGroup: accessGroup)
         let plan = try reportingMigrationErrors { try migration.plan() }
+        if !migration.selection.detectSecrets {
+            printError("note: only the keys --key and --match name are selected; add --detect to select secret-looking keys too.")
+        }
         guard apply else {
             if output.json { print(try JSONText.render(Self.json(plan, report: nil))) } else { Self.printPlan(plan) }
             printError("dry run: nothing changed. Add --apply to migrate \(plan.items.count) key\(plan.items.count == 1 ? "" : "s").")

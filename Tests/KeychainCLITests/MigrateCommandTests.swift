@@ -55,6 +55,38 @@ final class MigrateCommandTests: CLITestCase {
         XCTAssertEqual(Set(listed.compactMap { ($0["attributes"] as? [String: Any])?["pdmn"] as? String }), ["ck"])
     }
 
+    func testConnectionStringsAreDetectedAndTheJournalStaysOutOfList() throws {
+        let env = "DATABASE_URL=postgres://app:pa55@db/app\nAPP_NAME=shop\nLOG_URL=https://logs.example.com/in\n"
+        let file = write(".env", Data(env.utf8))
+        let dryRun = try keychain("migrate", "--from", file, "--service", "com.acme.api")
+        XCTAssertStatus(dryRun, 0)
+        XCTAssertTrue(dryRun.stdout.contains("DATABASE_URL") && dryRun.stdout.contains("a password (user:password@)"), dryRun.stdout)
+        XCTAssertFalse(dryRun.stdout.contains("LOG_URL") || dryRun.stdout.contains("APP_NAME"), dryRun.stdout)
+        XCTAssertFalse((dryRun.stdout + dryRun.stderr).contains("pa55"), "the plan never shows the password")
+
+        let named = try keychain("migrate", "--from", file, "--service", "com.acme.api", "--key", "APP_NAME")
+        XCTAssertTrue(named.stderr.contains("add --detect"), "says that --key turned the detector off: \(named.stderr)")
+        XCTAssertFalse(named.stdout.contains("DATABASE_URL"), named.stdout)
+        let both = try keychain("migrate", "--from", file, "--service", "com.acme.api", "--key", "APP_NAME", "--detect")
+        XCTAssertTrue(both.stdout.contains("DATABASE_URL") && both.stdout.contains("APP_NAME"), both.stdout)
+
+        XCTAssertStatus(try keychain("migrate", "--from", file, "--service", "com.acme.api", "--apply"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "com.acme.api", "-a", "DATABASE_URL", "-w").stdout,
+                       "postgres://app:pa55@db/app\n")
+        XCTAssertEqual(String(decoding: try XCTUnwrap(FileManager.default.contents(atPath: file)), as: UTF8.self),
+                       "APP_NAME=shop\nLOG_URL=https://logs.example.com/in\n")
+
+        let listed = try keychain("list")
+        XCTAssertStatus(listed, 0)
+        XCTAssertEqual(listed.stdout.split(separator: "\n").count, 1, "only the migrated item: \(listed.stdout)")
+        XCTAssertFalse(listed.stdout.contains("SecureStorage.migrations"))
+        XCTAssertTrue(listed.stderr.contains("1 item (and 1 migration journal item: -s SecureStorage.migrations)"), listed.stderr)
+        let listedJSON = try XCTUnwrap(try keychain("list", "--json").json()["items"] as? [[String: Any]])
+        XCTAssertEqual(listedJSON.count, 1)
+        let journal = try keychain("list", "-s", "SecureStorage.migrations")
+        XCTAssertEqual(journal.stdout.split(separator: "\n").count, 1, "asked for, the journal is listed: \(journal.stdout)")
+    }
+
     func testBadInputAndLockedKeychainChangeNothing() throws {
         let broken = write("broken.xml", Data("<map>\n<int name=\"n\" value=\"x\" />\n</map>".utf8))
         let malformed = try keychain("migrate", "--from", broken, "--apply")

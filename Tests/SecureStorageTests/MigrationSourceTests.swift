@@ -166,6 +166,24 @@ final class MigrationSourceTests: XCTestCase {
         XCTAssertNil(detector.reason(for: entry("homepage", "https://example.com/a/very/long/path/indeed/2024")))
         XCTAssertNil(detector.reason(for: SourceEntry(key: "launchCount", value: .integer(7))))
 
+        // Connection strings: the password (or a secret query parameter) selects the whole URL,
+        // and the reason never quotes it.
+        let databaseURL = detector.reason(for: entry("DATABASE_URL", "postgres://app:pa55@db/app"))
+        XCTAssertEqual(databaseURL, "value is a URL with a password (user:password@)")
+        XCTAssertFalse(databaseURL?.contains("pa55") ?? true)
+        XCTAssertNotNil(detector.reason(for: entry("CACHE", "redis://:s3cret@cache:6379/0")), "an empty user name")
+        XCTAssertNotNil(detector.reason(for: entry("PRIMARY", "postgresql://app:p%40ss@db1:5432,db2:5432/app?sslmode=require")), "several hosts")
+        XCTAssertNotNil(detector.reason(for: entry("BROKER", "amqps://user:pw@rabbit/vhost")))
+        XCTAssertEqual(detector.reason(for: entry("WEBHOOK", "https://hooks.example.com/in?channel=ops&access_token=abc")),
+                       "value is a URL with a 'access_token' query parameter")
+        XCTAssertNotNil(detector.reason(for: entry("UPLOAD", "https://bucket.s3.amazonaws.com/f?X-Amz-Signature=ab12")))
+        XCTAssertNil(detector.reason(for: entry("DATABASE_HOST_URL", "postgres://app@db/app")), "a user name alone is no secret")
+        XCTAssertNil(detector.reason(for: entry("DOCS", "https://example.com/page?lang=en&page=2")))
+        XCTAssertNil(detector.reason(for: entry("PROXY", "http://proxy:3128/")), "a port is not a password")
+        XCTAssertNil(detector.reason(for: entry("EMPTY_PASS", "postgres://app:@db/app")), "an empty password")
+        XCTAssertNil(detector.reason(for: entry("PATH_AT", "https://example.com/users/@me:x")), "an @ in the path is not user info")
+        XCTAssertNil(detector.reason(for: entry("NOTE", "see the wiki: user:pw@host")), "no scheme, no URL")
+
         let explicit = KeySelection(names: ["theme"], patterns: ["*_ID"])
         XCTAssertEqual(explicit.reason(for: entry("theme", "dark")), "named")
         XCTAssertEqual(explicit.reason(for: entry("client_id", "x")), "matches *_ID")

@@ -31,7 +31,12 @@ public struct KeySelection: Sendable, Hashable {
 }
 
 /// Spots secret-looking entries by key name (token, password, secret, api key, auth, credential,
-/// private key…) or value (PEM and JWT markers, well-known key prefixes, high-entropy strings).
+/// private key…) or value (PEM and JWT markers, well-known key prefixes, URLs that carry a
+/// password or a secret query parameter, high-entropy strings).
+///
+/// A connection string such as `DATABASE_URL=postgres://app:pa55@db/app` is selected because of
+/// its `user:password@` part; the whole value moves to the keychain, since that is what the app
+/// reads. The reason names the part, never the password.
 public enum SecretDetector {
     static let nameMarkers = ["token", "password", "passwd", "pwd", "secret", "apikey", "api_key", "api-key", "auth",
                               "credential", "private_key", "privatekey", "private-key", "session", "bearer", "jwt", "signing", "cookie"]
@@ -48,6 +53,7 @@ public enum SecretDetector {
         }
         for text in texts {
             if let marker = valueMarkers.first(where: text.hasPrefix) { return "value starts like a credential (\(marker)…)" }
+            if let part = URLCredential.secretPart(of: text) { return "value is a URL with \(part)" }
             if isHighEntropy(text) { return "high-entropy value" }
         }
         return nil

@@ -33,7 +33,7 @@ struct MigrationJournalStore {
     let storage: SecureStorage
 
     init(accessGroup: String?) {
-        storage = SecureStorage(service: "SecureStorage.migrations", accessGroup: accessGroup, defaultSensitivity: .private)
+        storage = SecureStorage(service: SourceMigration.journalService, accessGroup: accessGroup, defaultSensitivity: .private)
     }
 
     static func key(for path: String) -> String { "source:" + MigrationJournal.hash(Data(path.utf8)) }

@@ -14,6 +14,10 @@ import Foundation
 /// print(report.recommendation)             // rotate the migrated credentials
 /// ```
 public struct SourceMigration: Sendable {
+    /// The service of the journal items that record each source's progress (one per source path,
+    /// key names and hashes only). `keychain list` hides them unless asked for this service.
+    public static let journalService = "SecureStorage.migrations"
+
     /// The steps a run goes through (for progress and for tests that stop a run midway).
     public enum Step: String, Sendable, CaseIterable { case planned, imported, verified, scrubbed, done }
 
