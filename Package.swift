@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "KeychainCore", targets: ["KeychainCore"]),
         .library(name: "KeychainServices", targets: ["KeychainServices"]),
         .library(name: "SecureStorage", targets: ["SecureStorage"]),
+        .library(name: "SecureStorageConfiguration", targets: ["SecureStorageConfiguration"]),
         .executable(name: "keychain", targets: ["keychain"]),
     ],
     dependencies: [
@@ -18,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -49,6 +51,11 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // Keychain secrets for swift-configuration's ConfigReader (KeychainConfigProvider).
+        .target(
+            name: "SecureStorageConfiguration",
+            dependencies: ["SecureStorage", .product(name: "Configuration", package: "swift-configuration")]
         ),
         // No core dumps, not dumpable: SecureStorage.hardenProcess() (the tool calls it first).
         .target(name: "CProcessHardening"),
@@ -91,6 +98,9 @@ let package = Package(
         .executableTarget(name: "keychain-stress", dependencies: ["KeychainCore", "StressSupport"], path: "Tests/StressHelper"),
         // An app reading through the SecureStorage facade, for the CLI-then-app round trip.
         .executableTarget(name: "secure-storage-sample", dependencies: ["SecureStorage", "KeychainServices"], path: "Tests/SampleApp"),
+        .testTarget(name: "SecureStorageConfigurationTests",
+                    dependencies: ["SecureStorageConfiguration", "SecureStorage", "KeychainServices", "KeychainCore",
+                                   .product(name: "Configuration", package: "swift-configuration")]),
         .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport"]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
     ]
