@@ -7,7 +7,7 @@ extension Keychain {
     func settleAnchor() {
         for attempt in 1...3 {
             do {
-                try write { db in try HeaderAuthenticator.settleAnchor(db, location: self.location, deviceKey: self.keys.deviceKey) }
+                _ = try write { db in try HeaderAuthenticator.settleAnchor(db, location: self.location, deviceKey: self.keys.deviceKey) }
                 return
             } catch where attempt < 3 {
                 continue
