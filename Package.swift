@@ -30,8 +30,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 "CSQLiteHardening",
+                "CExtendedAttributes",
             ]
         ),
+        // <sys/xattr.h> for reading a systemd credential's ACL.
+        .target(name: "CExtendedAttributes"),
         // SQLite's defensive mode for the keychain's connections (a C shim: sqlite3_db_config is variadic).
         .target(name: "CSQLiteHardening", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
@@ -79,7 +82,7 @@ let package = Package(
         // A second local user (uid 65534 through setpriv) for the file-system attack tests.
         .target(name: "AttackTestSupport", path: "Tests/AttackTestSupport"),
         // Fixtures/ holds keychains of earlier formats, read from the source tree (not bundled).
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "CExtendedAttributes", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),

@@ -27,9 +27,10 @@ final class LeakTests: XCTestCase {
             set { metadata[key] = newValue }
         }
 
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            let all = self.metadata.merging(metadata ?? [:]) { $1 }
-            lines.withLock { $0.append("\(level) \(label) \(message) \(all)") }
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { $1 }
+            let error = event.error.map { " error: \($0)" } ?? ""
+            lines.withLock { $0.append("\(event.level) \(label) \(event.message) \(all)\(error)") }
         }
     }
 

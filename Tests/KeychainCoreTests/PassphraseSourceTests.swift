@@ -1,3 +1,4 @@
+import CExtendedAttributes
 import Foundation
 import XCTest
 @testable import KeychainCore
@@ -66,17 +67,61 @@ final class PassphraseSourceTests: XCTestCase {
         XCTAssertEqual(PassphraseSource.systemdCredential().description, "systemdCredential(secure-storage-passphrase)")
     }
 
-    /// systemd may grant the service user read access to a root-owned credential with an ACL,
-    /// whose mask shows in the group bits: those are accepted for a credential (not for a plain
-    /// file); access for others never is.
-    func testACredentialMayShowAnACLMaskButNeverOtherAccess() throws {
+    /// systemd grants the service user read access to a root-owned credential with an ACL, whose
+    /// mask shows in the group bits: group bits are accepted only when the ACL proves they are that
+    /// mask and grants nobody but the owner and this user anything. A group that can read the
+    /// file, another user named in the ACL, or others are refused, and the error never echoes the
+    /// passphrase.
+    func testACredentialIsReadableOnlyByItsOwnerAndThisUser() throws {
         let credentials = ["CREDENTIALS_DIRECTORY": files.path]
-        _ = try write(passphrase, named: PassphraseSource.credentialName, mode: 0o440)
-        XCTAssertKeychainError(.keychainUnavailable, try self.test.keychain.unlock(from: .file(self.files.appendingPathComponent(PassphraseSource.credentialName))))
+        let credential = try write(passphrase, named: PassphraseSource.credentialName, mode: 0o400)
+        let me = getuid()
+        func refused(_ why: String, file: StaticString = #filePath, line: UInt = #line) {
+            XCTAssertKeychainError(.keychainUnavailable, revealing: [passphrase],
+                                   try self.test.keychain.unlock(from: .systemdCredential(), environment: credentials), why)
+        }
+
+        // What systemd writes: user::r, user:<service user>:r, group::-, mask::r, other::-.
+        try setACL(credential, [(0x01, 4, .max), (0x02, 4, me), (0x04, 0, .max), (0x10, 4, .max), (0x20, 0, .max)])
+        XCTAssertEqual(try mode(credential), 0o440, "the mask shows as group bits")
+        XCTAssertKeychainError(.keychainUnavailable, try self.test.keychain.unlock(from: .file(credential)), "a plain passphrase file stays owner-only")
         try test.keychain.unlock(from: .systemdCredential(), environment: credentials)
         XCTAssertEqual(test.keychain.lockState, .unlocked)
+
         try test.reopen()
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: files.appendingPathComponent(PassphraseSource.credentialName).path)
-        XCTAssertKeychainError(.keychainUnavailable, revealing: [passphrase], try self.test.keychain.unlock(from: .systemdCredential(), environment: credentials))
+        try setACL(credential, [(0x01, 4, .max), (0x02, 4, me), (0x02, 4, 1234), (0x04, 0, .max), (0x10, 4, .max), (0x20, 0, .max)])
+        refused("another user named in the ACL")
+        try setACL(credential, [(0x01, 4, .max), (0x04, 4, .max), (0x08, 4, 100), (0x10, 4, .max), (0x20, 0, .max)])
+        refused("a group named in the ACL")
+        try setACL(credential, [(0x01, 4, .max), (0x02, 4, me), (0x04, 4, .max), (0x10, 4, .max), (0x20, 0, .max)])
+        refused("the owning group in the ACL")
+        try setACL(credential, [(0x01, 4, .max), (0x02, 4, me), (0x04, 0, .max), (0x10, 4, .max), (0x20, 4, .max)])
+        refused("others in the ACL")
+        XCTAssertEqual(removexattr(credential.path, "system.posix_acl_access"), 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o440], ofItemAtPath: credential.path)
+        refused("group bits without an ACL are the group's real access")
+        try FileManager.default.setAttributes([.posixPermissions: 0o404], ofItemAtPath: credential.path)
+        refused("readable by every user")
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: credential.path)
+        try test.keychain.unlock(from: .systemdCredential(), environment: credentials)
+        XCTAssertEqual(test.keychain.lockState, .unlocked)
+    }
+
+    private func mode(_ url: URL) throws -> Int {
+        try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber).intValue
+    }
+
+    /// Sets the file's POSIX ACL (tag, permissions, id), as `setfacl` would.
+    private func setACL(_ url: URL, _ entries: [(tag: UInt16, permissions: UInt16, id: UInt32)]) throws {
+        var bytes: [UInt8] = [2, 0, 0, 0]
+        for entry in entries {
+            bytes += withUnsafeBytes(of: entry.tag.littleEndian, Array.init)
+            bytes += withUnsafeBytes(of: entry.permissions.littleEndian, Array.init)
+            bytes += withUnsafeBytes(of: entry.id.littleEndian, Array.init)
+        }
+        guard setxattr(url.path, "system.posix_acl_access", bytes, bytes.count, 0) == 0 else {
+            throw NSError(domain: NSPOSIXErrorDomain, code: Int(errno),
+                          userInfo: [NSLocalizedDescriptionKey: "setxattr system.posix_acl_access failed: the test directory's file system must keep POSIX ACLs"])
+        }
     }
 }

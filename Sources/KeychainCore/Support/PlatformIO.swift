@@ -113,9 +113,9 @@ enum PlatformIO {
         case unchecked
         /// Only the current user: owned by them, no group or other permission bits.
         case ownerOnly
-        /// A systemd credential: owned by the current user or by root (systemd keeps it root's
-        /// and grants the service user read access with an ACL, whose mask shows in the group
-        /// bits), and no permission for others.
+        /// A systemd credential: owned by the current user or by root, readable by nobody but
+        /// its owner and the current user (group bits only as the mask of an ACL that grants
+        /// nobody else anything: see `CredentialFileAccess`).
         case systemdCredential
     }
 
@@ -129,10 +129,10 @@ enum PlatformIO {
             throw KeychainError(.keychainUnavailable, "\(path) is not a regular file (a pipe, device or directory is in its place). Remove it; the keychain does not read from it.")
         }
         // Checked on the open descriptor, so the file read is the file checked.
-        let owners: [UInt32] = access == .systemdCredential ? [currentUserID, 0] : [currentUserID]
-        let forbidden: mode_t = access == .systemdCredential ? 0o007 : 0o077
-        if access != .unchecked && (!owners.contains(info.st_uid) || info.st_mode & forbidden != 0) {
-            throw KeychainError(.keychainUnavailable, !owners.contains(info.st_uid)
+        if access == .systemdCredential {
+            try CredentialFileAccess.check(fd: fd, info: info, path: path, currentUser: currentUserID)
+        } else if access == .ownerOnly && (info.st_uid != currentUserID || info.st_mode & 0o077 != 0) {
+            throw KeychainError(.keychainUnavailable, info.st_uid != currentUserID
                 ? "\(path) is owned by user id \(info.st_uid), not by the current user (\(currentUserID)); a passphrase file must be your own."
                 : "\(path) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))), so its passphrase is not used. Fix it with `chmod 600 \(path)`.")
         }
@@ -141,6 +141,7 @@ enum PlatformIO {
         }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
+        defer { for index in buffer.indices { buffer[index] = 0 } }   // held a secret
         while result.count <= maximumSize {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 { throw posixError("Cannot read \(path)") }

@@ -1,0 +1,2 @@
+// The header is all there is; SwiftPM needs a source file for a C target.
+#include "CExtendedAttributes.h"
