@@ -57,7 +57,7 @@ enum ExitStatus {
     static func of(_ error: MigrationError) -> Int32 {
         switch error {
         case .malformedSource, .unsupportedSource, .unknownKey: dataError
-        case .interruptedMigrationPending: usage
+        case .interruptedMigrationPending, .reservedService: usage
         case .fileError: fileError
         case .verificationFailed: integrity
         case .conflict: duplicate

@@ -13,7 +13,7 @@ struct KeychainSelection: ParsableArguments {
     var unlock = false
 
     @Option(name: .customLong("passphrase-file"), help: ArgumentHelp(
-        "Read the passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting; with --unlock or `keychain unlock`.",
+        "Read the passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting; implies --unlock.",
         valueName: "file"))
     var passphraseFile: String?
 
@@ -45,7 +45,7 @@ struct KeychainSelection: ParsableArguments {
             if FileManager.default.fileExists(atPath: PINAuthenticator.fileURL(for: location).path) || !keychain.enrolledMethods.isEmpty {
                 keychain.authenticator = try PINAuthenticator.terminal(for: location)
             }
-            if unlock && keychain.hasPassphrase && keychain.lockState != .unlocked {
+            if (unlock || passphraseFile != nil) && keychain.hasPassphrase && keychain.lockState != .unlocked {
                 try keychain.unlock(passphrase: passphrase(for: keychain))
             }
             return keychain

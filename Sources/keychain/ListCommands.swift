@@ -68,7 +68,8 @@ struct List: ParsableCommand {
 
     /// Whether `item` is bookkeeping of `keychain migrate` rather than a user's item.
     private static func isMigrationJournal(_ item: FoundItem) -> Bool {
-        item.itemClass == .genericPassword && item.attributes[.service]?.stringValue == SourceMigration.journalService
+        item.itemClass == .genericPassword
+            && SourceMigration.isJournalItem(service: item.attributes[.service]?.stringValue, account: item.attributes[.account]?.stringValue)
     }
 
     /// The query for one class; `nil` when the class lacks a filtered attribute (nothing can match).

@@ -74,6 +74,8 @@ final class UnattendedUnlockCommandTests: CLITestCase {
         XCTAssertEqual(try keychain("find-generic-password", "-s", "com.acme.app", "-a", "db", "-w").stdout, "pa55\n")
         XCTAssertStatus(try keychain("lock"), 0)
         XCTAssertStatus(try keychain("find-generic-password", "-s", "com.acme.app", "-a", "db", "-w"), 51)
+        let implied = try keychain("find-generic-password", "--passphrase-file", file.path, "-s", "com.acme.app", "-a", "db", "-w")
+        XCTAssertEqual(implied.stdout, "pa55\n", "--passphrase-file implies --unlock: \(implied.stderr)")
 
         // A systemd service: LoadCredential=secure-storage-passphrase:… puts it in $CREDENTIALS_DIRECTORY.
         let credentials = scratch.appendingPathComponent("credentials")

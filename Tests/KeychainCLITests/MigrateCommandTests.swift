@@ -85,6 +85,15 @@ final class MigrateCommandTests: CLITestCase {
         XCTAssertEqual(listedJSON.count, 1)
         let journal = try keychain("list", "-s", "SecureStorage.migrations")
         XCTAssertEqual(journal.stdout.split(separator: "\n").count, 1, "asked for, the journal is listed: \(journal.stdout)")
+
+        // Only journal records are hidden: an item of the user's in that service is listed, and no
+        // migration may put values there.
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "SecureStorage.migrations", "-a", "api_token", "-w", "x"), 0)
+        XCTAssertTrue(try keychain("list").stdout.contains("api_token"))
+        let reserved = write("SecureStorage.migrations.plist", try PropertyListSerialization.data(fromPropertyList: ["api_token": "t0k"], format: .xml, options: 0))
+        let refused = try keychain("migrate", "--from", reserved, "--apply")
+        XCTAssertStatus(refused, 64)
+        XCTAssertTrue(refused.stderr.contains("choose another --service"), refused.stderr)
     }
 
     func testBadInputAndLockedKeychainChangeNothing() throws {

@@ -65,6 +65,13 @@ final class SecItemFiltersTests: SecItemTestCase {
         XCTAssertTrue(fallback.isEntitledToEveryGroup, "it sees what the tool and other unconfigured processes wrote")
         XCTAssertFalse(fallback.isConfigured)
         XCTAssertEqual(ApplicationIdentity.resolve(environment: ["KEYCHAIN_APPLICATION_IDENTIFIER": ""]), .sharedDefault)
+        // Groups without an identifier restrict too (never silently the identity that sees everything).
+        let groupsOnly = ApplicationIdentity.resolve(environment: ["KEYCHAIN_ACCESS_GROUPS": "TEAM.com.acme.app, local.keychain"])
+        XCTAssertEqual(groupsOnly.applicationIdentifier, "TEAM.com.acme.app")
+        XCTAssertEqual(groupsOnly.accessGroups, ["TEAM.com.acme.app", "local.keychain"])
+        XCTAssertFalse(groupsOnly.canRead("TEAM.com.other.app"))
+        XCTAssertTrue(groupsOnly.isConfigured)
+        XCTAssertEqual(ApplicationIdentity.resolve(environment: ["KEYCHAIN_ACCESS_GROUPS": " , "]), .sharedDefault)
     }
 
     /// §4.6: persistent references need no class, ignore the sync filter, survive updates.

@@ -169,13 +169,40 @@ final class MigrationSourceTests: XCTestCase {
         // Connection strings: the password (or a secret query parameter) selects the whole URL,
         // and the reason never quotes it.
         let databaseURL = detector.reason(for: entry("DATABASE_URL", "postgres://app:pa55@db/app"))
-        XCTAssertEqual(databaseURL, "value is a URL with a password (user:password@)")
+        XCTAssertEqual(databaseURL, "value embeds a password (user:password@)")
         XCTAssertFalse(databaseURL?.contains("pa55") ?? true)
         XCTAssertNotNil(detector.reason(for: entry("CACHE", "redis://:s3cret@cache:6379/0")), "an empty user name")
         XCTAssertNotNil(detector.reason(for: entry("PRIMARY", "postgresql://app:p%40ss@db1:5432,db2:5432/app?sslmode=require")), "several hosts")
         XCTAssertNotNil(detector.reason(for: entry("BROKER", "amqps://user:pw@rabbit/vhost")))
         XCTAssertEqual(detector.reason(for: entry("WEBHOOK", "https://hooks.example.com/in?channel=ops&access_token=abc")),
-                       "value is a URL with a 'access_token' query parameter")
+                       "value embeds a token parameter")
+        // Forms an attack review found missed: each is selected, and no reason quotes the value.
+        let embedded = [
+            "JDBC": "jdbc:postgresql://db/app?user=app&password=Pa55word",
+            "SLASH": "postgres://app:Ab3/xyz+Q==@db/app",
+            "HASH": "redis://:p#ss@cache",
+            "QUESTION": "postgres://app:pa?ss@db",
+            "GIT_REMOTE": "https://ghp_0123456789abcdefABCDEF0123456789abcd@github.com/acme/repo.git",
+            "CALLBACK": "https://app/cb#access_token=ya29.a0AfH6SMBx",
+            "MAPS": "https://maps.googleapis.com/maps/api/geocode/json?key=AIzaSyD-123",
+            "LEGACY": "https://example.com/login?user=a&pass=hunter2",
+            "MSSQL": "sqlserver://db:1433;user=sa;password=hunter2",
+            "ADO": "Server=db;Database=app;User Id=sa;Password=hunter2;",
+            "AZURE": "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=c2VjcmV0;EndpointSuffix=core.windows.net",
+            "SLACK": "https://hooks.slack.com/services/T000/B000/XXXXXXXX",
+            "GO_DSN": "root:root@tcp(localhost:3306)/test",
+            "MANGLED": "redis://:Kd9?vTq7Wsig=Zp2@cache:6379/0",
+            "NAMED_LIKE_A_PASSWORD": "https://example.com/?hunter2_MyPassword_token=1",
+        ]
+        for (key, value) in embedded {
+            let reason = detector.reason(for: entry(key, value))
+            XCTAssertNotNil(reason, key)
+            for fragment in ["Pa55", "Ab3", "p#ss", "pa?ss", "ghp_0123", "ya29", "AIzaSyD", "hunter2", "c2VjcmV0", "Kd9", "vTq7", "root@"] {
+                XCTAssertFalse(reason?.contains(fragment) ?? false, "\(key): \(reason ?? "")")
+            }
+        }
+        XCTAssertNil(detector.reason(for: entry("PORT_PATH_AT", "https://example.com:8080/users/@me")), "a port and an @ in the path")
+        XCTAssertNil(detector.reason(for: entry("EMAIL", "https://example.com/?email=a@b.com")))
         XCTAssertNotNil(detector.reason(for: entry("UPLOAD", "https://bucket.s3.amazonaws.com/f?X-Amz-Signature=ab12")))
         XCTAssertNil(detector.reason(for: entry("DATABASE_HOST_URL", "postgres://app@db/app")), "a user name alone is no secret")
         XCTAssertNil(detector.reason(for: entry("DOCS", "https://example.com/page?lang=en&page=2")))

@@ -45,13 +45,15 @@ public struct ApplicationIdentity: Sendable, Hashable, CustomStringConvertible {
     public var isConfigured: Bool { self != Self.sharedDefault }
 
     /// The identity the environment describes: `KEYCHAIN_APPLICATION_IDENTIFIER` and
-    /// `KEYCHAIN_ACCESS_GROUPS`, else ``sharedDefault``.
+    /// `KEYCHAIN_ACCESS_GROUPS`, else ``sharedDefault``. Access groups given without an
+    /// identifier still restrict the process: its identifier is then the first group (what Apple
+    /// uses as the default group, too), never the shared identity that sees everything.
     public static func resolve(environment: [String: String]) -> ApplicationIdentity {
-        guard let identifier = environment["KEYCHAIN_APPLICATION_IDENTIFIER"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        let groups = environment["KEYCHAIN_ACCESS_GROUPS"]?
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
+        guard let identifier = environment["KEYCHAIN_APPLICATION_IDENTIFIER"].flatMap({ $0.isEmpty ? nil : $0 }) ?? groups.first else {
             return sharedDefault
         }
-        let groups = environment["KEYCHAIN_ACCESS_GROUPS"]?
-            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
         return ApplicationIdentity(applicationIdentifier: identifier, accessGroups: groups)
     }
 

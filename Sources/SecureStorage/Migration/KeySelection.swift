@@ -40,7 +40,8 @@ public struct KeySelection: Sendable, Hashable {
 public enum SecretDetector {
     static let nameMarkers = ["token", "password", "passwd", "pwd", "secret", "apikey", "api_key", "api-key", "auth",
                               "credential", "private_key", "privatekey", "private-key", "session", "bearer", "jwt", "signing", "cookie"]
-    static let valueMarkers = ["-----BEGIN", "eyJ", "sk_live_", "sk_test_", "ghp_", "github_pat_", "xoxb-", "xoxp-", "AKIA", "AIza"]
+    static let valueMarkers = ["-----BEGIN", "eyJ", "sk_live_", "sk_test_", "ghp_", "github_pat_", "xoxb-", "xoxp-", "AKIA", "AIza",
+                                "https://hooks.slack.com/services/", "https://discord.com/api/webhooks/"]
 
     /// Why the entry looks secret, or `nil`.
     public static func reason(for entry: SourceEntry) -> String? {
@@ -53,7 +54,7 @@ public enum SecretDetector {
         }
         for text in texts {
             if let marker = valueMarkers.first(where: text.hasPrefix) { return "value starts like a credential (\(marker)…)" }
-            if let part = URLCredential.secretPart(of: text) { return "value is a URL with \(part)" }
+            if let part = EmbeddedCredential.secretPart(of: text) { return "value embeds \(part)" }
             if isHighEntropy(text) { return "high-entropy value" }
         }
         return nil

@@ -16,6 +16,8 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     case conflict(file: String, key: String, account: String)
     /// An interrupted migration of this file to another service or access group must be finished first.
     case interruptedMigrationPending(file: String, service: String)
+    /// The target service is the one migrations keep their journal in.
+    case reservedService(String)
     /// The keychain refused a write or read; the source was left untouched.
     case keychain(SecureStorageError)
 
@@ -36,6 +38,8 @@ public enum MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(file): \(key) would go to the keychain account \(account), which already holds a different value. Nothing was changed; choose another --service, or remove that item first."
         case .interruptedMigrationPending(let file, let service):
             "\(file): an interrupted migration of this file to service \(service) is pending. Run it again with that service (and the same access group) to finish it."
+        case .reservedService(let service):
+            "The service \(service) holds the journal of migrations, so values cannot go there. Nothing was changed; choose another --service."
         case .keychain(let error):
             "The keychain refused the migration: \(error) The source was left untouched; fix the cause and run the migration again (it resumes)."
         }

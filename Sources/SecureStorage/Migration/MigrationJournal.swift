@@ -38,6 +38,11 @@ struct MigrationJournalStore {
 
     static func key(for path: String) -> String { "source:" + MigrationJournal.hash(Data(path.utf8)) }
 
+    /// Whether `account` names a journal record (`source:` and a SHA-256 in hex).
+    static func isJournalAccount(_ account: String) -> Bool {
+        account.count == 71 && account.hasPrefix("source:") && account.dropFirst(7).allSatisfy { "0123456789abcdef".contains($0) }
+    }
+
     func load(_ path: String) throws(MigrationError) -> MigrationJournal? {
         do { return try storage.value(MigrationJournal.self, for: Self.key(for: path)) } catch { throw .keychain(error) }
     }

@@ -18,6 +18,12 @@ public struct SourceMigration: Sendable {
     /// key names and hashes only). `keychain list` hides them unless asked for this service.
     public static let journalService = "SecureStorage.migrations"
 
+    /// Whether an item with this service and account is a journal record (the service and a
+    /// `source:<SHA-256 of the path>` account), not a value of the user's.
+    public static func isJournalItem(service: String?, account: String?) -> Bool {
+        service == journalService && account.map(MigrationJournalStore.isJournalAccount) == true
+    }
+
     /// The steps a run goes through (for progress and for tests that stop a run midway).
     public enum Step: String, Sendable, CaseIterable { case planned, imported, verified, scrubbed, done }
 
@@ -59,6 +65,7 @@ public struct SourceMigration: Sendable {
     /// - Throws: ``MigrationError`` for an unreadable, malformed or unsupported file, or a named
     ///   key that is missing.
     public func plan() throws(MigrationError) -> MigrationPlan {
+        guard service != Self.journalService else { throw .reservedService(service) }
         let (_, document, format) = try read()
         return try plan(document, format: format, keys: nil)
     }
