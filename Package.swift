@@ -102,7 +102,7 @@ let package = Package(
         // An app reading through the SecureStorage facade, for the CLI-then-app round trip.
         .executableTarget(name: "secure-storage-sample", dependencies: ["SecureStorage", "KeychainServices"], path: "Tests/SampleApp"),
         .testTarget(name: "SecureStorageConfigurationTests",
-                    dependencies: ["SecureStorageConfiguration", "SecureStorage", "KeychainServices", "KeychainCore",
+                    dependencies: ["SecureStorageConfiguration", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
                                    .product(name: "Configuration", package: "swift-configuration")]),
         .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport"]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),

@@ -274,7 +274,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Throws the error for a status; a missing passcode for a passcode-only protection is
     /// reported as ``SecureStorageError/passcodeRequired`` (iOS says `errSecAuthFailed`; before
     /// iOS 9.2 an add said `errSecDecode`, which for an add cannot mean a damaged item).
-    private func check(_ status: OSStatus, protection: Protection? = nil, adding: Bool = false) throws(SecureStorageError) {
+    func check(_ status: OSStatus, protection: Protection? = nil, adding: Bool = false) throws(SecureStorageError) {
         guard let error = SecureStorageError(status: status) else { return }
         if protection == .whenPasscodeSetThisDeviceOnly && (error == .authenticationFailed || (adding && error == .integrityViolation)) {
             throw .passcodeRequired

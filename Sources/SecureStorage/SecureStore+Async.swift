@@ -40,8 +40,11 @@ extension SecureStorage {
 }
 #endif
 
-/// Runs `body` on a global queue and resumes the caller with its result.
+/// Runs `body` on a global queue and resumes the caller with its result. A task cancelled before
+/// the call starts gets `.userCanceled` and nothing is read or changed; a call that started
+/// finishes, so a write is never abandoned halfway.
 func offloadedStorageCall<T: Sendable>(_ body: @escaping @Sendable () throws(SecureStorageError) -> T) async throws(SecureStorageError) -> T {
+    if Task.isCancelled { throw .userCanceled }
     let result: Result<T, SecureStorageError> = await withCheckedContinuation { continuation in
         DispatchQueue.global(qos: .userInitiated).async {
             continuation.resume(returning: Result { () throws(SecureStorageError) in try body() })

@@ -23,14 +23,17 @@ public import SecureStorage
 /// ```
 ///
 /// Reads go to the keychain every time, so a value changed with `keychain add-generic-password -U`
-/// is what the next read returns; `watchString` and the other watches poll every
-/// ``pollInterval`` and deliver a value when it changed. The `fetch` and `watch` calls read
+/// is what the next read returns; `watchString` and the other watches poll the items'
+/// modification dates every ``pollInterval`` and read and deliver a value when it changed. The `fetch` and `watch` calls read
 /// off the caller's executor (a keychain read may wait for an unlock or a prompt); the
 /// synchronous `string(forKey:)` reads on the calling thread.
 ///
 /// A keychain that cannot be read (locked, no entitlement, tampered with) is an error,
 /// ``KeychainConfigError/unreadable(key:service:account:_:)``, not a missing value: the reader does
-/// not quietly fall back to a stale value in the environment. Unlock a server's keychain at start-up
+/// not quietly fall back to a stale value in the environment. `required…` and `fetch…` calls throw
+/// it; swift-configuration's optional getters (`string(forKey:)`, `string(forKey:default:)`)
+/// report it to the access reporter and return `nil` or the default, so read secrets with
+/// `required…`. Unlock a server's keychain at start-up
 /// with `SecureStorage.unlock(from:)` or a systemd credential.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 public struct KeychainConfigProvider: ConfigProvider {
@@ -75,8 +78,10 @@ public struct KeychainConfigProvider: ConfigProvider {
         try await fetch(key, type: type)
     }
 
-    /// Delivers the value of `key` now and again whenever a poll finds it changed (an error too,
-    /// once, until the item reads again).
+    /// Delivers the value of `key` now, and again whenever a poll finds its item changed (written,
+    /// deleted, or the keychain locked or unlocked). Polls read only modification dates, so a
+    /// value stored with `requireUserPresence` asks the user when it is first delivered and after
+    /// it changed, never merely because time passed.
     public func watchValue<Return: ~Copyable>(
         forKey key: AbsoluteConfigKey, type: ConfigType,
         updatesHandler: nonisolated(nonsending) (
@@ -84,30 +89,32 @@ public struct KeychainConfigProvider: ConfigProvider {
         ) async throws -> Return
     ) async throws -> Return {
         let (updates, continuation) = AsyncStream<Result<LookupResult, any Error>>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let poller = poll(continuation: continuation) { () async -> Result<LookupResult, KeychainConfigError> in
-            do throws(KeychainConfigError) { return .success(try await fetch(key, type: type)) } catch { return .failure(error) }
-        } deliver: { result in result.mapError { $0 as any Error } }
+        let account = accountNaming.account(key)
+        let poller = poll(continuation: continuation) { dates in
+            account.map { account in dates.map { $0[account] } }
+        } deliver: {
+            do { return .success(try await fetch(key, type: type)) } catch { return .failure(error) }
+        }
         defer { poller.cancel() }
         return try await updatesHandler(ConfigUpdatesAsyncSequence(updates))
     }
 
-    /// Every item of the service as read now.
+    /// Every item of the service as read now, without asking the user (see ``KeychainConfigSnapshot``).
     public func snapshot() -> any ConfigSnapshot { currentSnapshot() }
 
     private func currentSnapshot() -> KeychainConfigSnapshot {
         KeychainConfigSnapshot(providerName: providerName, storage: storage, accountNaming: accountNaming)
     }
 
-    /// Delivers a snapshot now and a new one whenever a poll finds any item of the service changed.
+    /// Delivers a snapshot now, and a new one whenever a poll finds any item of the service
+    /// written, added or deleted. Polls read only modification dates and never ask the user.
     public func watchSnapshot<Return: ~Copyable>(
         updatesHandler: nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
     ) async throws -> Return {
         let (updates, continuation) = AsyncStream<any ConfigSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let poller = poll(continuation: continuation) { () async -> KeychainConfigSnapshot in
-            await withCheckedContinuation { done in
-                DispatchQueue.global().async { done.resume(returning: currentSnapshot()) }
-            }
-        } deliver: { $0 }
+        let poller = poll(continuation: continuation) { dates in dates } deliver: {
+            await offloaded { currentSnapshot() }
+        }
         defer { poller.cancel() }
         return try await updatesHandler(ConfigUpdatesAsyncSequence(updates))
     }
@@ -145,23 +152,34 @@ public struct KeychainConfigProvider: ConfigProvider {
 
     // MARK: - Watching
 
-    /// Reads with `read` now and every ``pollInterval`` until cancelled, and yields what changed.
-    private func poll<State: Equatable & Sendable, Element: Sendable>(
-        continuation: AsyncStream<Element>.Continuation, read: @escaping @Sendable () async -> State,
-        deliver: @escaping @Sendable (State) -> Element
+    /// Reads the service's modification dates now and every ``pollInterval`` until cancelled;
+    /// whenever the part of them that `relevant` picks changed (the first time included), yields
+    /// what `deliver` reads.
+    private func poll<Marker: Equatable & Sendable, Element: Sendable>(
+        continuation: AsyncStream<Element>.Continuation,
+        relevant: @escaping @Sendable (Result<[String: Date], SecureStorageError>) -> Marker,
+        deliver: @escaping @Sendable () async -> Element
     ) -> Task<Void, Never> {
         let interval = pollInterval
+        let storage = storage
         return Task {
-            var last: State?
+            var last: Marker?
             while !Task.isCancelled {
-                let state = await read()
-                if state != last {
-                    continuation.yield(deliver(state))
-                    last = state
+                let dates = await offloaded { Result { () throws(SecureStorageError) in try storage.modificationDates() } }
+                let marker = relevant(dates)
+                if marker != last {
+                    continuation.yield(await deliver())
+                    last = marker
                 }
                 do { try await Task.sleep(for: interval) } catch { break }
             }
             continuation.finish()
         }
     }
+}
+
+/// Runs a blocking keychain call on a global queue, off the caller's executor.
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+func offloaded<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { done in DispatchQueue.global().async { done.resume(returning: body()) } }
 }

@@ -34,6 +34,23 @@ final class AsyncAPITests: XCTestCase {
         }
     }
 
+    /// A cancelled task's call does not start: userCanceled, nothing read, nothing unlocked.
+    func testACancelledTaskStartsNoKeychainCall() async throws {
+        let test = try TestKeychain()
+        try test.keychain.add(password("svc", "acct", "secret"))
+        try test.keychain.setPassphrase("pass")
+        let keychain = try test.openAnother()
+        let codes = await Task { () async -> [KeychainError.Code?] in
+            withUnsafeCurrentTask { $0?.cancel() }
+            var codes: [KeychainError.Code?] = []
+            do throws(KeychainError) { _ = try await keychain.findFirst(query("svc", "acct"), returning: .data); codes.append(nil) } catch { codes.append(error.code) }
+            do throws(KeychainError) { try await keychain.unlock(passphrase: "pass"); codes.append(nil) } catch { codes.append(error.code) }
+            return codes
+        }.value
+        XCTAssertEqual(codes, [.userCanceled, .userCanceled], "neither call ran")
+        XCTAssertNotEqual(keychain.lockState, .unlocked)
+    }
+
     /// A prompt for a protected item, asked from the main actor, is not on the main thread.
     @MainActor
     func testAPromptAskedFromTheMainActorRunsOffIt() async throws {

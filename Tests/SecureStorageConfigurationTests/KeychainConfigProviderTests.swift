@@ -1,4 +1,5 @@
 #if !canImport(Security)
+import AuthenticationTestSupport
 import Configuration
 import Foundation
 import KeychainCore
@@ -145,6 +146,62 @@ final class KeychainConfigProviderTests: XCTestCase {
         XCTAssertThrowsError(try locked.requiredString(forKey: "database.password")) { error in
             guard case .unreadable(_, _, _, .locked) = error as? KeychainConfigError else { return XCTFail("\(error)") }
         }
+    }
+
+    /// Snapshots and polls never ask the user: a value stored with requireUserPresence is read
+    /// (with one prompt) only when a key naming it is read, and a watch asks again only after the
+    /// item changed. Neither `description` nor `dump` of a snapshot shows a value.
+    func testSnapshotsAndWatchesNeverPromptOnTheirOwn() async throws {
+        let authenticator = ScriptedAuthenticator()
+        SecItemEnvironment.authenticator = authenticator
+        try authenticator.enroll(in: keychain)
+        try storage.set("plain-value", for: "database.password")
+        try storage.storeSecret(Data("recovery-1".utf8), for: "recovery.code", requireUserPresence: true)
+        try storage.storeSecret(Data("signing-1".utf8), for: "signing.seed", requireUserPresence: true)
+        let config = reader(KeychainConfigProvider(service: "com.acme.api", pollInterval: .milliseconds(10)))
+
+        XCTAssertEqual(try config.requiredString(forKey: "database.password"), "plain-value")
+        let snapshot = config.snapshot()
+        XCTAssertEqual(snapshot.string(forKey: "database.password"), "plain-value")
+        XCTAssertEqual(authenticator.prompts, 0, "taking a snapshot and reading a plain value never asks")
+        XCTAssertEqual(snapshot.string(forKey: "recovery.code"), "recovery-1")
+        XCTAssertEqual(snapshot.string(forKey: "recovery.code"), "recovery-1")
+        XCTAssertEqual(authenticator.prompts, 1, "the protected value was asked for once")
+
+        let provider = KeychainConfigProvider(service: "com.acme.api")
+        let plainSnapshot = provider.snapshot()
+        var dumped = ""
+        dump(plainSnapshot, to: &dumped)
+        for shown in ["\(plainSnapshot)", dumped, String(reflecting: plainSnapshot)] {
+            XCTAssertFalse(shown.contains("plain-value") || shown.contains("112, 108, 97"), "no value shown: \(shown)")
+        }
+        XCTAssertEqual("\(plainSnapshot)", "KeychainConfigSnapshot(service: com.acme.api, 3 items)")
+
+        let storage = self.storage!
+        let seen = try await withDeadline(seconds: 30) {
+            try await config.watchString(forKey: "recovery.code") { updates in
+                var iterator = updates.makeAsyncIterator()
+                let first = try await iterator.next() ?? "end"
+                try await Task.sleep(for: .milliseconds(200))            // about 20 polls
+                try storage.storeSecret(Data("recovery-2".utf8), for: "recovery.code")
+                let second = try await iterator.next() ?? "end"
+                return [first, second]
+            }
+        }
+        XCTAssertEqual(seen, ["recovery-1", "recovery-2"])
+        XCTAssertEqual(authenticator.prompts, 3, "one prompt per delivered value, none per poll")
+
+        let snapshots = try await withDeadline(seconds: 30) {
+            try await config.watchSnapshot { updates in
+                var iterator = updates.makeAsyncIterator()
+                _ = try await iterator.next()
+                try await Task.sleep(for: .milliseconds(200))
+                try storage.set("plain-2", for: "database.password")
+                return try await iterator.next()?.string(forKey: "database.password")
+            }
+        }
+        XCTAssertEqual(snapshots, "plain-2")
+        XCTAssertEqual(authenticator.prompts, 3, "snapshot watches never ask")
     }
 
     func testWatchesDeliverChanges() async throws {
