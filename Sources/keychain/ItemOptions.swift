@@ -4,13 +4,13 @@ import KeychainCore
 
 /// The attributes every password command takes, with macOS `security`'s letters.
 struct ItemOptions: ParsableArguments {
-    @Option(name: .short, help: "Account name (kSecAttrAccount).")
+    @Option(name: .short, help: ArgumentHelp("Account name (kSecAttrAccount).", valueName: "account"))
     var account: String?
 
-    @Option(name: .short, help: "Label (kSecAttrLabel).")
+    @Option(name: .short, help: ArgumentHelp("Label (kSecAttrLabel).", valueName: "label"))
     var label: String?
 
-    @Option(name: .customShort("j"), help: "Comment (kSecAttrComment).")
+    @Option(name: .customShort("j"), help: ArgumentHelp("Comment (kSecAttrComment).", valueName: "comment"))
     var comment: String?
 
     @Option(name: .customShort("D"), help: ArgumentHelp("Kind, a human-readable description (kSecAttrDescription).", valueName: "kind"))
@@ -22,7 +22,7 @@ struct ItemOptions: ParsableArguments {
     @Option(name: .customShort("C"), help: ArgumentHelp("Type, a four-character code (kSecAttrType).", valueName: "type"))
     var type: String?
 
-    @Option(name: .customLong("access-group"), help: "Access group (kSecAttrAccessGroup). Searches cover every group when omitted; adds use the application's default group.")
+    @Option(name: .customLong("access-group"), help: ArgumentHelp("Access group (kSecAttrAccessGroup). Searches cover every group when omitted; adds use the application's default group. (-G is the generic attribute, as in macOS `security`.)", valueName: "group"))
     var accessGroup: String?
 
     func attributes() throws -> [AttributeKey: AttributeValue] {
@@ -56,20 +56,24 @@ struct SecretOptions: ParsableArguments {
     @Flag(name: .customLong("stdin"), help: "Read the secret from all of standard input: multi-line text such as PEM keys (one trailing newline removed) or binary data (kept byte for byte).")
     var fromStandardInput = false
 
-    @Option(name: .customLong("accessibility"), help: "When the item may be read: ak, ck, dk, aku, cku, dku, akpu (kSecAttrAccessible…). Default ak.")
+    @Option(name: .customLong("accessibility"), help: ArgumentHelp("When the item may be read: whenUnlocked (ak), afterFirstUnlock (ck), whenUnlockedThisDeviceOnly (aku), afterFirstUnlockThisDeviceOnly (cku), whenPasscodeSetThisDeviceOnly (akpu), always (dk), alwaysThisDeviceOnly (dku). Default whenUnlocked.", valueName: "accessibility"))
     var accessibility: String?
 
     @Flag(name: .customShort("U"), help: "Update the item if it already exists.")
     var updateIfExists = false
+
+    @Option(name: .customShort("T"), help: ArgumentHelp("Accepted for macOS `security` scripts and ignored: Linux has no per-application access lists; access groups decide which apps read an item.", valueName: "app"))
+    var trustedApplications: [String] = []
+
+    @Flag(name: .customShort("A"), help: "Accepted for macOS `security` scripts and ignored (see -T).")
+    var allowAnyApplication = false
 
     @Flag(name: .customLong("require-user-presence"), help: "Reading the password needs the keychain PIN (kSecAccessControlUserPresence); set one first with `keychain set-pin`.")
     var requireUserPresence = false
 
     func validate() throws {
         if secret != nil && fromStandardInput { throw ValidationError("Give the secret with -w or --stdin, not both.") }
-        if let accessibility, Accessibility(rawValue: accessibility) == nil {
-            throw ValidationError("Unknown accessibility '\(accessibility)'; use one of \(Accessibility.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
+        if let accessibility { _ = try AttributeNames.accessibility(accessibility) }
     }
 
     func secretData() throws -> Data {
@@ -79,6 +83,13 @@ struct SecretOptions: ParsableArguments {
     }
 
     var accessibilityAttribute: [AttributeKey: AttributeValue] {
-        accessibility.map { [.accessible: .string($0)] } ?? [:]
+        guard let accessibility, let value = try? AttributeNames.accessibility(accessibility) else { return [:] }
+        return [.accessible: .string(value.rawValue)]
+    }
+
+    /// The note `-T`/`-A` get, or `nil` when neither was given.
+    var ignoredApplicationAccessNote: String? {
+        trustedApplications.isEmpty && !allowAnyApplication ? nil
+            : "note: -T and -A are ignored: Linux keychains have no per-application access lists; access groups decide which apps read an item (README, \"Identity and access groups\")."
     }
 }

@@ -23,7 +23,8 @@ enum JSONValue: Encodable {
     }
 }
 
-/// JSON output for `--json`: attributes by raw name; data as `"base64:…"`, dates in ISO 8601.
+/// JSON output for `--json`: attributes by raw name; bytes as `{"base64": "…"}` (never a string,
+/// so a text value that starts with "base64:" cannot be mistaken for bytes), dates in ISO 8601.
 enum JSONText {
     static func render(_ object: [String: JSONValue]) throws -> String {
         let encoder = JSONEncoder()
@@ -39,15 +40,18 @@ enum JSONText {
         ]
     }
 
-    /// A secret as text when it is UTF-8, else `"base64:…"`.
+    /// A secret as a string when it is UTF-8 text, else `{"base64": "…"}`.
     static func secret(_ data: Data) -> JSONValue {
-        String(data: data, encoding: .utf8).map(JSONValue.string) ?? .string("base64:" + data.base64EncodedString())
+        String(data: data, encoding: .utf8).map(JSONValue.string) ?? bytes(data)
     }
+
+    /// Bytes as `{"base64": "…"}`.
+    static func bytes(_ data: Data) -> JSONValue { .object(["base64": .string(data.base64EncodedString())]) }
 
     static func value(_ value: AttributeValue) -> JSONValue {
         switch value {
         case .string(let text): .string(text)
-        case .data(let bytes): .string("base64:" + bytes.base64EncodedString())
+        case .data(let data): bytes(data)
         case .number(let number): .number(number)
         case .bool(let flag): .bool(flag)
         case .date(let date): .string(ISO8601DateFormatter().string(from: date))

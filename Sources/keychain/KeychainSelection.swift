@@ -24,6 +24,21 @@ struct KeychainSelection: ParsableArguments {
                                 deviceKeyURL: directory.appendingPathComponent("state/device.key"))
     }
 
+    /// Whether the command works on the default keychain and none was created yet (a fresh
+    /// machine): reading commands then answer as an empty keychain does, as macOS `security` does.
+    var isFreshDefault: Bool { path == nil && !Keychain.exists(at: location) }
+
+    /// Refuses `--keychain` naming a file: it takes the keychain's directory.
+    private func checkPathIsADirectory() throws {
+        guard let path else { return }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return }
+        let url = URL(fileURLWithPath: path)
+        let suggestion = url.path.hasSuffix("/data/keychain.db") || url.path.hasSuffix("/state/device.key")
+            ? url.deletingLastPathComponent().deletingLastPathComponent().path : url.deletingLastPathComponent().path
+        throw usageFailure("--keychain takes the keychain's directory (the one holding data/ and state/), not a file. Did you mean --keychain \(suggestion)?")
+    }
+
     /// How a command opens the keychain.
     enum Opening {
         /// Fail with "no such keychain" when it does not exist (reading commands).
@@ -35,6 +50,7 @@ struct KeychainSelection: ParsableArguments {
     /// Opens the keychain, unlocking it when asked and not already unlocked by a session.
     func open(_ opening: Opening = .existing) throws -> Keychain {
         loggingConfigured
+        try checkPathIsADirectory()
         return try reportingErrors {
             if opening == .existing && !Keychain.exists(at: location) {
                 throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it with `keychain create\(path.map { " --keychain \($0)" } ?? "")` or by adding an item.")

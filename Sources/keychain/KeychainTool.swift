@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainCore
 import SecureStorage
 
 /// `keychain`: the command-line tool for the SecureStorage keychain, modelled on macOS `security`.
@@ -24,6 +25,7 @@ struct KeychainTool: ParsableCommand {
 
             \(ExitStatus.help)
             """,
+        version: "keychain (SecureStorage) \(SecureStorageVersion.string), keychain format \(SecureStorageVersion.keychainFormat)",
         subcommands: [
             AddGenericPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
             AddInternetPassword.self, FindInternetPassword.self, DeleteInternetPassword.self,

@@ -20,7 +20,7 @@ enum ClassSelection: String, ExpressibleByArgument, CaseIterable {
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List items, one line each (class, service or server, account, label, protection, access group); never secrets.",
+        commandName: "list", abstract: "List items, one line each (class, service or protocol://server:port, account, label, protection, access group); never secrets.",
         discussion: """
             The journal items of `keychain migrate` (service SecureStorage.migrations) are not \
             shown unless asked for with -s SecureStorage.migrations.
@@ -39,15 +39,18 @@ struct List: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        if let accessibility, Accessibility(rawValue: accessibility) == nil {
-            throw ValidationError("Unknown accessibility '\(accessibility)'; use one of \(Accessibility.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
+        if let accessibility { _ = try AttributeNames.accessibility(accessibility) }
     }
 
     func run() throws {
+        if keychain.isFreshDefault {                    // nothing stored yet: an empty list
+            if output.json { print(try JSONText.render(["items": .array([])])) }
+            printError("0 items (no keychain yet at \(keychain.location.databaseURL.path))")
+            return
+        }
         let keychain = try self.keychain.open()
         let found = try reportingErrors {
-            try itemClass.classes.compactMap(query(for:)).flatMap { query in try keychain.findAll(query, returning: .attributes) }
+            try itemClass.classes.compactMap { try query(for: $0) }.flatMap { query in try keychain.findAll(query, returning: .attributes) }
         }
         let items = found.filter { service == SourceMigration.journalService || !Self.isMigrationJournal($0) }
         let hidden = found.count - items.count
@@ -57,13 +60,22 @@ struct List: ParsableCommand {
         }
         for item in items {
             let a = item.attributes
-            let name = (a[.service] ?? a[.server] ?? a[.applicationTag] ?? a[.subject]).map(ItemText.text) ?? "-"
+            let name = item.itemClass == .internetPassword ? Self.location(a)
+                : (a[.service] ?? a[.applicationTag] ?? a[.subject]).map(ItemText.text) ?? "-"
             let columns = [item.itemClass.rawValue, name, a[.account].map(ItemText.text) ?? "-", a[.label].map(ItemText.text) ?? "-",
                            a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"]
             print(columns.joined(separator: "  "))
         }
         let hiddenNote = hidden == 0 ? "" : " (and \(hidden) migration journal item\(hidden == 1 ? "" : "s"): -s \(SourceMigration.journalService))"
         printError("\(items.count) item\(items.count == 1 ? "" : "s")\(hiddenNote)")
+    }
+
+    /// An internet password's protocol, server and port as one column: `htps://example.com:8443`.
+    private static func location(_ attributes: [AttributeKey: AttributeValue]) -> String {
+        let server = attributes[.server]?.stringValue ?? "-"
+        let scheme = attributes[.protocol]?.stringValue.map { $0.trimmingCharacters(in: .whitespaces) + "://" } ?? ""
+        let port = attributes[.port].flatMap { if case .number(let port) = $0, port != 0 { ":\(port)" } else { nil } } ?? ""
+        return scheme + server + port
     }
 
     /// Whether `item` is bookkeeping of `keychain migrate` rather than a user's item.
@@ -73,12 +85,12 @@ struct List: ParsableCommand {
     }
 
     /// The query for one class; `nil` when the class lacks a filtered attribute (nothing can match).
-    private func query(for itemClass: ItemClass) -> Query? {
+    private func query(for itemClass: ItemClass) throws -> Query? {
         var attributes: [AttributeKey: AttributeValue] = [:]
         if let service { attributes[itemClass == .internetPassword ? .server : .service] = .string(service) }
         if let account { attributes[.account] = .string(account) }
         if let label { attributes[.label] = .string(label) }
-        if let accessibility { attributes[.accessible] = .string(accessibility) }
+        if let accessibility { attributes[.accessible] = .string(try AttributeNames.accessibility(accessibility).rawValue) }
         let schema = ItemSchema.of(itemClass)
         guard attributes.keys.allSatisfy(schema.accepts) else { return nil }
         var query = Query(itemClass, attributes, synchronizable: .any)

@@ -5,7 +5,8 @@ import KeychainCore
 struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create", abstract: "Create a new keychain (fails with status 45 if one exists); --passphrase protects it at once.",
-        discussion: "Examples:\n  keychain create --keychain ~/work-keychain --passphrase\n  keychain create")
+        discussion: "Examples:\n  keychain create --keychain ~/work-keychain --passphrase\n  keychain create",
+        aliases: ["create-keychain"])
     @OptionGroup var keychain: KeychainSelection
     @Flag(name: .customLong("passphrase"), help: "Ask for a passphrase (twice on a terminal) and set it.") var withPassphrase = false
 
@@ -66,7 +67,8 @@ struct Status: ParsableCommand {
 struct Lock: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lock", abstract: "Lock the keychain: end the unlock session, so later commands need the passphrase for whenUnlocked items.",
-        discussion: "Processes that already unlocked the keychain keep their own state until they lock or exit.")
+        discussion: "Processes that already unlocked the keychain keep their own state until they lock or exit.",
+        aliases: ["lock-keychain"])
     @OptionGroup var keychain: KeychainSelection
 
     func run() throws {
@@ -92,7 +94,8 @@ struct Unlock: ParsableCommand {
               keychain unlock                 # prompts; 15 minutes
               keychain unlock --timeout 0     # until `keychain lock` or logout
               keychain unlock --passphrase-file /etc/acme/keychain-passphrase --timeout 0
-            """)
+            """,
+        aliases: ["unlock-keychain"])
     @OptionGroup var keychain: KeychainSelection
     @Option(name: .customLong("timeout"), help: "Seconds the unlock lasts; 0 means until `keychain lock` or logout.") var timeout: Int = 900
 

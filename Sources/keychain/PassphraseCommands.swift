@@ -19,7 +19,8 @@ struct SetPassphrase: ParsableCommand {
 struct ChangePassphrase: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "change-passphrase", abstract: "Change the passphrase: reads the current one, then the new one (twice on a terminal).",
-        discussion: "Only the class keys are rewrapped, so this takes the same time for ten items as for a million. Unlock sessions end.")
+        discussion: "Only the class keys are rewrapped, so this takes the same time for ten items as for a million. Unlock sessions end. Also answers to set-keychain-password, as in macOS `security`.",
+        aliases: ["set-keychain-password"])
     @OptionGroup var keychain: KeychainSelection
 
     func run() throws {

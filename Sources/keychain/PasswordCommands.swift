@@ -23,6 +23,7 @@ extension PasswordCommand {
 
     func add(_ secret: SecretOptions) throws {
         let attributes = try self.attributes().merging(secret.accessibilityAttribute) { $1 }
+        if let note = secret.ignoredApplicationAccessNote { printError(note) }
         let keychain = try self.keychain.open(.creatingIfMissing)
         let data = try secret.secretData()
         try reportingErrors {
@@ -38,6 +39,11 @@ extension PasswordCommand {
 
     /// Prints the first match: attributes (`-g` adds the password), or only the password (`-w`).
     func find(printing printed: FoundOutput, output: OutputOptions) throws {
+        if self.keychain.isFreshDefault {               // nothing stored yet: not found, as an empty keychain
+            _ = try reportingErrors { () throws(KeychainError) -> Int in
+                throw KeychainError(.itemNotFound, "The specified item could not be found in the keychain (no keychain yet at \(self.keychain.location.databaseURL.path)).")
+            }
+        }
         let keychain = try self.keychain.open()
         var query = try query()
         query.limit = .one
@@ -54,7 +60,8 @@ extension PasswordCommand {
             print(try JSONText.render(object))
         case (_, false):
             print(ItemText.render(item))
-            if printed == .attributesAndSecret { print("password: \(ItemText.secret(item.data ?? Data()))") }
+            // As macOS `security -g`: the password goes to standard error, the attributes to standard output.
+            if printed == .attributesAndSecret { printError("password: \(ItemText.secret(item.data ?? Data()))") }
         }
     }
 
@@ -75,7 +82,7 @@ enum FoundOutput { case attributes, attributesAndSecret, secretOnly }
 
 /// `-g` and `-w` of the find commands.
 struct FindOutputOptions: ParsableArguments {
-    @Flag(name: .customShort("g"), help: "Print the password too, after the attributes.") var withSecret = false
+    @Flag(name: .customShort("g"), help: "Print the password too, on standard error (as macOS `security -g`); with --json it is in the JSON.") var withSecret = false
     @Flag(name: .customShort("w"), help: "Print only the password (raw bytes and a newline).") var secretOnly = false
     @OptionGroup var output: OutputOptions
 
@@ -86,7 +93,7 @@ struct FindOutputOptions: ParsableArguments {
 
 /// Options naming a generic password.
 struct GenericPasswordOptions: ParsableArguments {
-    @Option(name: .short, help: "Service name (kSecAttrService).") var service: String?
+    @Option(name: .short, help: ArgumentHelp("Service name (kSecAttrService).", valueName: "service")) var service: String?
     @Option(name: .customShort("G"), help: ArgumentHelp("Generic attribute value (kSecAttrGeneric).", valueName: "value")) var generic: String?
 
     func attributes() -> [AttributeKey: AttributeValue] {
@@ -145,21 +152,26 @@ struct DeleteGenericPassword: ParsableCommand, PasswordCommand {
 
 /// Options naming an internet password.
 struct InternetPasswordOptions: ParsableArguments {
-    @Option(name: .short, help: "Server name (kSecAttrServer).") var server: String?
-    @Option(name: .short, help: "Security domain (kSecAttrSecurityDomain).") var domain: String?
-    @Option(name: .customShort("r"), help: "Protocol, a four-character code such as htps or ftp (kSecAttrProtocol).") var `protocol`: String?
-    @Option(name: .customShort("P"), help: "Port (kSecAttrPort).") var port: Int64?
-    @Option(name: .short, help: "Path (kSecAttrPath).") var path: String?
-    @Option(name: .short, help: "Authentication type, a four-character code such as form or dflt (kSecAttrAuthenticationType).") var type: String?
+    @Option(name: .short, help: ArgumentHelp("Server name (kSecAttrServer).", valueName: "server")) var server: String?
+    @Option(name: .short, help: ArgumentHelp("Security domain (kSecAttrSecurityDomain).", valueName: "domain")) var domain: String?
+    @Option(name: .customShort("r"), help: ArgumentHelp("Protocol: a name such as https or ftp, or Apple's code (htps, 'ftp ') (kSecAttrProtocol).", valueName: "protocol")) var `protocol`: String?
+    @Option(name: .customShort("P"), help: ArgumentHelp("Port (kSecAttrPort).", valueName: "port")) var port: Int64?
+    @Option(name: .short, help: ArgumentHelp("Path (kSecAttrPath).", valueName: "path")) var path: String?
+    @Option(name: .short, help: ArgumentHelp("Authentication type: a name such as htmlForm or default, or Apple's code (form, dflt) (kSecAttrAuthenticationType).", valueName: "type")) var type: String?
 
-    func attributes() -> [AttributeKey: AttributeValue] {
+    func validate() throws {
+        if let `protocol` { _ = try AttributeNames.protocolCode(`protocol`) }
+        if let type { _ = try AttributeNames.authenticationTypeCode(type) }
+    }
+
+    func attributes() throws -> [AttributeKey: AttributeValue] {
         var attributes: [AttributeKey: AttributeValue] = [:]
         if let server { attributes[.server] = .string(server) }
         if let domain { attributes[.securityDomain] = .string(domain) }
-        if let `protocol` { attributes[.protocol] = .string(`protocol`) }
+        if let `protocol` { attributes[.protocol] = .string(try AttributeNames.protocolCode(`protocol`)) }
         if let port { attributes[.port] = .number(port) }
         if let path { attributes[.path] = .string(path) }
-        if let type { attributes[.authenticationType] = .string(type) }
+        if let type { attributes[.authenticationType] = .string(try AttributeNames.authenticationTypeCode(type)) }
         return attributes
     }
 }
@@ -173,7 +185,7 @@ struct AddInternetPassword: ParsableCommand, PasswordCommand {
     @OptionGroup var item: ItemOptions
     @OptionGroup var internet: InternetPasswordOptions
     @OptionGroup var secret: SecretOptions
-    func classAttributes() -> [AttributeKey: AttributeValue] { internet.attributes() }
+    func classAttributes() throws -> [AttributeKey: AttributeValue] { try internet.attributes() }
     func run() throws { try add(secret) }
 }
 
@@ -186,7 +198,7 @@ struct FindInternetPassword: ParsableCommand, PasswordCommand {
     @OptionGroup var item: ItemOptions
     @OptionGroup var internet: InternetPasswordOptions
     @OptionGroup var found: FindOutputOptions
-    func classAttributes() -> [AttributeKey: AttributeValue] { internet.attributes() }
+    func classAttributes() throws -> [AttributeKey: AttributeValue] { try internet.attributes() }
     func run() throws { try find(printing: found.printed, output: found.output) }
 }
 
@@ -198,7 +210,7 @@ struct DeleteInternetPassword: ParsableCommand, PasswordCommand {
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var item: ItemOptions
     @OptionGroup var internet: InternetPasswordOptions
-    func classAttributes() -> [AttributeKey: AttributeValue] { internet.attributes() }
+    func classAttributes() throws -> [AttributeKey: AttributeValue] { try internet.attributes() }
     @Flag(name: .customLong("all"), help: "Allow deleting every item of the class when no attribute is given.") var all = false
     func run() throws { try delete(all: all) }
 }

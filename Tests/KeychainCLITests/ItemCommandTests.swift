@@ -14,7 +14,7 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertFalse(shown.stdout.contains("s3cret-1"), "no secret without -g or -w")
 
         let withSecret = try keychain("find-generic-password", "-s", "api.example.com", "-g")
-        XCTAssertTrue(withSecret.stdout.hasSuffix("password: \"s3cret-1\"\n"), withSecret.stdout)
+        XCTAssertTrue(withSecret.stderr.hasSuffix("password: \"s3cret-1\"\n"), "on standard error, as macOS security: \(withSecret.stderr)")
         XCTAssertEqual(try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "-w").stdout, "s3cret-1\n")
 
         let json = try keychain("find-generic-password", "-s", "api.example.com", "--json", "-g").json()
@@ -24,7 +24,7 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertEqual(attributes["acct"] as? String, "alice")
         XCTAssertEqual(attributes["desc"] as? String, "token")
         XCTAssertEqual(attributes["type"] as? Int, 0x6E6F_7465)
-        XCTAssertEqual(attributes["gena"] as? String, "base64:ZXh0cmE=", "kSecAttrGeneric is data")
+        XCTAssertEqual(attributes["gena"] as? [String: String], ["base64": "ZXh0cmE="], "kSecAttrGeneric is data")
         XCTAssertEqual(attributes["pdmn"] as? String, "ak")
 
         let duplicate = try keychain("add-generic-password", "-s", "api.example.com", "-a", "alice", "-w", "other")
@@ -89,8 +89,11 @@ final class ItemCommandTests: CLITestCase {
 
         let binary = Data([0xFF, 0x00, 0xFE, 0x0D, 0x0A])     // not UTF-8, ends in CR LF: kept byte for byte
         XCTAssertStatus(try run(["add-generic-password", "-s", "svc", "-a", "binary", "--stdin"], input: binary), 0)
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "binary", "-w", "--json").json()["password"] as? String,
-                       "base64:" + binary.base64EncodedString())
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "binary", "-w", "--json").json()["password"] as? [String: String],
+                       ["base64": binary.base64EncodedString()])
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "looks-encoded", "-w", "base64:AAAA"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "looks-encoded", "-w", "--json").json()["password"] as? String,
+                       "base64:AAAA", "text that looks encoded stays text")
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "empty", "--stdin"), 64)
 
         let noInput = try keychain("add-generic-password", "-s", "svc", "-a", "nothing")
@@ -137,7 +140,10 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertStatus(try keychain("find-generic-password", "--no-such-flag"), 64)
         XCTAssertStatus(try keychain("add-generic-password", "-s", "s", "-w", "x", "--accessibility", "sometimes"), 64)
         let missing = try keychain("find-generic-password", "-s", "s")
-        XCTAssertStatus(missing, 53)
-        XCTAssertTrue(missing.stderr.contains("keychain create"), "says what to do: \(missing.stderr)")
+        XCTAssertStatus(missing, 44)
+        XCTAssertTrue(missing.stderr.contains("no keychain yet"), "says why: \(missing.stderr)")
+        let explicit = try keychain("find-generic-password", "-s", "s", "--keychain", scratch.appendingPathComponent("none").path)
+        XCTAssertStatus(explicit, 53)
+        XCTAssertTrue(explicit.stderr.contains("keychain create"), "says what to do: \(explicit.stderr)")
     }
 }

@@ -220,7 +220,7 @@ public final class PINAuthenticator: Authenticator {
     }
 
     private func load() throws(KeychainError) -> PINVerifierRecord {
-        guard isPINSet else { throw KeychainError(.authFailed, "No PIN is set; set one with setPIN(_:).") }
+        guard isPINSet else { throw KeychainError(.authFailed, "No PIN is set; set one (`keychain set-pin`, or PINAuthenticator.setPIN in code).") }
         try FilePermissions.requirePrivate(fileURL.path, role: "PIN file")
         return try PINVerifierRecord(encoded: PlatformIO.readFile(fileURL.path, maximumSize: PINVerifierRecord.byteCount), path: fileURL.path)
     }

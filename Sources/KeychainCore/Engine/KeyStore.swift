@@ -123,7 +123,7 @@ final class KeyStore: @unchecked Sendable {
     func unlock(passphrase: String, keybag: [KeybagSlot: Data]) throws(KeychainError) -> SymmetricKey {
         let header = self.header
         guard let stored = header.passphrase else {
-            throw KeychainError(.invalidState, "This keychain has no passphrase, so it is always unlocked. Set one with setPassphrase(_:) to make it lockable.")
+            throw KeychainError(.invalidState, "This keychain has no passphrase, so it is always unlocked. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) to make it lockable.")
         }
         let userKEK = try userKEK(passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
         try unlock(userKEK: userKEK, keybag: keybag)
@@ -143,7 +143,7 @@ final class KeyStore: @unchecked Sendable {
     func lock() throws(KeychainError) {
         try state.withLock { (state: inout State) throws(KeychainError) in
             guard state.header.hasPassphrase else {
-                throw KeychainError(.invalidState, "A keychain without a passphrase cannot be locked, like a device without a passcode. Set a passphrase with setPassphrase(_:) first.")
+                throw KeychainError(.invalidState, "A keychain without a passphrase cannot be locked, like a device without a passcode. Set a passphrase first (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
             }
             for accessibility in Accessibility.allCases where [.whenUnlocked, .whenPasscodeSet].contains(accessibility.protectionClass) {
                 state.classKeys[accessibility] = nil

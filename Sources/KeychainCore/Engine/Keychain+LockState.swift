@@ -42,7 +42,7 @@ extension Keychain {
     public func setPassphrase(_ passphrase: String) throws(KeychainError) {
         guard !passphrase.isEmpty else { throw KeychainError(.invalidParameter, "A passphrase cannot be empty.") }
         guard !hasPassphrase else {
-            throw KeychainError(.invalidState, "The keychain already has a passphrase; change it with changePassphrase(from:to:).")
+            throw KeychainError(.invalidState, "The keychain already has a passphrase; change it (`keychain change-passphrase`, or Keychain.changePassphrase in code).")
         }
         let header = keys.header
         let classKeys = try Self.rawUserKeys(keys: keys, passphrase: nil, keybag: read { db in try KeyStore.fetchKeybag(db) })
@@ -88,7 +88,7 @@ extension Keychain {
         } else if passphrase == nil && !header.hasPassphrase {
             kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: nil, vaultID: header.vaultID)
         } else {
-            throw KeychainError(.invalidState, "The keychain has no passphrase; set one with setPassphrase(_:).")
+            throw KeychainError(.invalidState, "The keychain has no passphrase; set one (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
         }
         return try KeyStore.unwrapUserClassKeys(keybag, kek: kek, vaultID: header.vaultID)
     }

@@ -110,15 +110,15 @@ extension KeychainError {
     }
 
     static func locked(_ accessibility: Accessibility) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain is locked and the item's protection (\(accessibility.rawValue)) needs it unlocked. Unlock it with unlock(passphrase:) and retry, or store items read in the background with an afterFirstUnlock accessibility.")
+        KeychainError(.interactionNotAllowed, "The keychain is locked and the item's protection (\(accessibility.rawValue)) needs it unlocked. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry, or store items read in the background with an afterFirstUnlock accessibility.")
     }
 
     static func notYetUnlocked(_ accessibility: Accessibility) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain has not been unlocked since it was opened, so items with protection \(accessibility.rawValue) are unavailable. Unlock it with unlock(passphrase:) and retry.")
+        KeychainError(.interactionNotAllowed, "The keychain has not been unlocked since it was opened, so items with protection \(accessibility.rawValue) are unavailable. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry.")
     }
 
     static func passcodeNotSet() -> KeychainError {
-        KeychainError(.authFailed, "Items with kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly need a keychain passphrase, and none is set. Set one with setPassphrase(_:) or choose another accessibility.")
+        KeychainError(.authFailed, "Items with kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly need a keychain passphrase, and none is set. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) or choose another accessibility.")
     }
 
     /// The device key file is not the one this keychain was created with.
