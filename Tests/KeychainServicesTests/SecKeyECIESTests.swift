@@ -95,9 +95,14 @@ final class SecKeyECIESTests: SecItemTestCase {
 
     /// Ciphertexts made by Apple's `SecKeyCreateEncryptedData` in Swift, with their private keys
     /// (SEC1 DER), as published in the test suite of jedda/ECIES (`ecies_test.go`,
-    /// `TestExternalDecryptSuccess`); each plaintext is the case's name. The SHA-224 cases are
-    /// left out (this platform has no SHA-224).
+    /// `TestExternalDecryptSuccess`); each plaintext is the case's name.
     static let appleVectors: [(name: String, algorithm: SecKeyAlgorithm, key: String, ciphertext: String)] = [
+        ("P256-SHA224-0IV", .eciesEncryptionCofactorX963SHA224AESGCM,
+         "MHcCAQEEIJyzfcyptwjYkgdcFhfJlztLPmcfyzyCFs7NoQuCbAAhoAoGCCqGSM49AwEHoUQDQgAE7WttwmG8qki5bU2utMaugBWbWD9Jx/UPzgnGxthgHteyqPGofBjBwPZTbxj+lrIGNyHRdbOkSusD7051WG8nmg==",
+         "BPIMheQOrz0l9wEjcOHQEQ16D9Go8Sm8bEM3LAgMEHUf/eHy3u0oVlfh2po9ocPCuKG2bQ28wlsQ0N6SNJ3O3auS/QeoUogLVcJ3+R1OOeixEJyqeUkn6zB8LcqoZ+Y2"),
+        ("P256-SHA224-VIV", .eciesEncryptionCofactorVariableIVX963SHA224AESGCM,
+         "MHcCAQEEICc4dTt4v3ZjEQ7aJppfTHLNJKrQUH1pm6127OQsXfjeoAoGCCqGSM49AwEHoUQDQgAEv8iTB0Jx55bGTD/lTVkD8AUqBgMtHiHnO94/I/CGjUEja/TE3dx3aFCjONumJDsW5RPwCK5yTl85yS14/ZeP0g==",
+         "BOFS+T9khqnasOma28IAIkquBbdx0yWd71niMjA6Xh+hYRzLrdFEIvNar8oskIL6MbiszIptf4UgoYPnqf+9b/9sM/kljjogttA9lt9zIUJBnRByTg/NScAa5i/nOe96"),
         ("P256-SHA256-VIV", .eciesEncryptionCofactorVariableIVX963SHA256AESGCM,
          "MHcCAQEEIHGhxnpu3kG/nW5ozDZJ+TTFQvL6MynCcQWD6jHV4p0UoAoGCCqGSM49AwEHoUQDQgAEzgFYw3Rqc72IIYHV7JH6M245n/nLnxyre1A7sc5nOt31ZyfJQLXGs4dY0cggne28ueXHID5lKz1JNChY49NHYg==",
          "BI6sBCGyf916GQSV3DHOvmFxOmzbV9pq08wcOdKaepP2/Qtepj9M71dYkzXf6OqIstDyyVIxfnAMfUpxZzoCHDbalYRzzwhqHwg7K6RNl1F29PVdLNtJH498yJSfloW/"),
@@ -130,6 +135,8 @@ final class SecKeyECIESTests: SecItemTestCase {
             XCTAssertEqual(outcome.value as Data?, Data(vector.name.utf8), "\(vector.name): \(outcome.message ?? "")")
             // The IV kind matters: the other variant of the same hash cannot open it.
             let otherKind: SecKeyAlgorithm = switch vector.algorithm {
+            case .eciesEncryptionCofactorX963SHA224AESGCM: .eciesEncryptionCofactorVariableIVX963SHA224AESGCM
+            case .eciesEncryptionCofactorVariableIVX963SHA224AESGCM: .eciesEncryptionCofactorX963SHA224AESGCM
             case .eciesEncryptionCofactorVariableIVX963SHA256AESGCM: .eciesEncryptionCofactorX963SHA256AESGCM
             case .eciesEncryptionCofactorVariableIVX963SHA384AESGCM: .eciesEncryptionCofactorX963SHA384AESGCM
             case .eciesEncryptionCofactorVariableIVX963SHA512AESGCM: .eciesEncryptionCofactorX963SHA512AESGCM
@@ -169,7 +176,8 @@ final class SecKeyECIESTests: SecItemTestCase {
         XCTAssertEqual(encrypt(key, algorithm, Data()).status, errSecParam, "encrypting needs the public key")
         XCTAssertEqual(decrypt(publicKey, algorithm, ciphertext).status, errSecParam, "decrypting needs the private key")
         XCTAssertEqual(encrypt(publicKey, .rsaEncryptionOAEPSHA256AESGCM, Data()).status, errSecParam, "RSA algorithm with an EC key")
-        XCTAssertEqual(encrypt(publicKey, .eciesEncryptionStandardVariableIVX963SHA224AESGCM, Data()).status, errSecUnimplemented)
+        let sha224 = try XCTUnwrap(encrypt(publicKey, .eciesEncryptionStandardVariableIVX963SHA224AESGCM, Data("224".utf8)).value as Data?)
+        XCTAssertEqual(decrypt(key, .eciesEncryptionStandardVariableIVX963SHA224AESGCM, sha224).value as Data?, Data("224".utf8), "SHA-224, as Apple")
         XCTAssertEqual(encrypt(publicKey, .ecdsaSignatureMessageX962SHA256, Data()).status, errSecParam)
         var tampered = ciphertext
         tampered[tampered.index(before: tampered.endIndex)] ^= 1

@@ -7,8 +7,7 @@ import Foundation
 /// As on Apple platforms each algorithm is a static member (`.ecdsaSignatureMessageX962SHA256`)
 /// and a global constant (`kSecKeyAlgorithmECDSASignatureMessageX962SHA256`). Which of them a key
 /// can perform is answered by ``SecKeyIsAlgorithmSupported(_:_:_:)``: elliptic-curve keys perform
-/// the ECDSA, ECDH and ECIES algorithms (except those built on SHA-224, which this platform's
-/// crypto library does not provide); RSA keys do not exist on this platform, so the RSA
+/// the ECDSA, ECDH and ECIES algorithms, SHA-224 variants included; RSA keys do not exist on this platform, so the RSA
 /// algorithms are never supported.
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The raw string, for example `"algid:sign:ECDSA:message-X962:SHA256"`.

@@ -22,17 +22,14 @@ enum SecKeyAlgorithmMeaning: Equatable {
             }
         }
 
-        /// Whether swift-crypto provides it (it has no SHA-224).
-        var isAvailable: Bool { self != .sha224 }
-
-        /// The digest of `message`. Only for available hashes.
+        /// The digest of `message` (SHA-224 by our own ``SHA224``, the others by swift-crypto).
         func digest(_ message: Data) -> Data {
             switch self {
             case .sha1: Data(Insecure.SHA1.hash(data: message))
+            case .sha224: SHA224.hash(message)
             case .sha256: Data(SHA256.hash(data: message))
             case .sha384: Data(SHA384.hash(data: message))
             case .sha512: Data(SHA512.hash(data: message))
-            case .sha224: preconditionFailure("SHA-224 is refused before hashing")
             }
         }
     }
@@ -166,7 +163,7 @@ extension SecKey {
     /// - Throws: `errSecParam` (-50) with Apple's "algorithm not supported by the key" when the
     ///   algorithm is unknown, is RSA, does not serve the operation, or needs the other half of
     ///   the key pair (signing with a public key, verifying with a private one, as Apple's EC
-    ///   keys); `errSecUnimplemented` (-4) for the SHA-224 algorithms, which this platform lacks.
+    ///   keys).
     func meaning(of algorithm: SecKeyAlgorithm, for operation: SecKeyOperationType) throws(SecKeyFailure) -> SecKeyAlgorithmMeaning {
         guard let meaning = SecKeyAlgorithmMeaning(algorithm), meaning.serves(operation) else {
             throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self) (operation: \(operation.verb)).")
@@ -175,16 +172,12 @@ extension SecKey {
             let needed = operation.needsPrivateKey ? "a private key" : "a public key (SecKeyCopyPublicKey)"
             throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self); \(operation.verb) needs \(needed).")
         }
-        if let hash = meaning.hash, !hash.isAvailable {
-            throw SecKeyFailure(errSecUnimplemented, "\(algorithm.name): SHA-224 is not available on this platform; use the SHA-256 variant.")
-        }
         return meaning
     }
 }
 
 /// Whether `key` can perform `algorithm` for `operation`: EC private keys sign, decrypt (ECIES)
-/// and exchange keys; EC public keys verify and encrypt (ECIES). RSA and SHA-224 algorithms
-/// are never supported on this platform.
+/// and exchange keys; EC public keys verify and encrypt (ECIES).
 ///
 /// - Returns: `true` when ``SecKeyCreateSignature(_:_:_:_:)`` and the other calls would accept
 ///   the combination; never sets an error.

@@ -11,8 +11,7 @@ import KeychainCore
 /// Apple does.
 ///
 /// - Returns: the ciphertext, or `nil` with `error` set: `errSecParam` (-50) when the key is
-///   not a public key or the algorithm is not an ECIES one; `errSecUnimplemented` (-4) for
-///   SHA-224.
+///   not a public key or the algorithm is not an ECIES one.
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     SecKeyCall.run("SecKeyCreateEncryptedData", error) { () throws(SecKeyFailure) -> CFData in
@@ -31,8 +30,8 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 /// - Returns: the plaintext, or `nil` with `error` set: `errSecParam` (-50) when the key is not
 ///   a private key, the algorithm is not an ECIES one, the input is too short, its ephemeral key
 ///   is not on the curve, or the ciphertext fails authentication (wrong key, algorithm or
-///   tampered data — Apple reports these as `errSecParam` too); `errSecUnimplemented` (-4)
-///   for SHA-224; the authentication statuses of ``SecKeyCreateSignature(_:_:_:_:)`` for
+///   tampered data — Apple reports these as `errSecParam` too); the authentication statuses
+///   of ``SecKeyCreateSignature(_:_:_:_:)`` for
 ///   keychain-generated keys.
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {

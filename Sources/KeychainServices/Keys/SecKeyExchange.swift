@@ -16,7 +16,7 @@ import KeychainCore
 /// - Returns: the shared secret or derived key, or `nil` with `error` set: `errSecParam` (-50)
 ///   when the private key cannot perform the algorithm, `publicKey` is not a public key on the
 ///   same curve, the requested size is missing or out of range, or the shared info is not data;
-///   `errSecUnimplemented` (-4) for SHA-224; the authentication statuses of
+///   the authentication statuses of
 ///   ``SecKeyCreateSignature(_:_:_:_:)`` for keychain-generated keys.
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey, _ parameters: CFDictionary,
                                         _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {

@@ -12,7 +12,7 @@ import KeychainCore
 ///
 /// - Returns: the signature, or `nil` with `error` set: `errSecParam` (-50) when the key cannot
 ///   perform the algorithm (a public key, an RSA or unknown algorithm) or the digest has the
-///   wrong size; `errSecUnimplemented` (-4) for SHA-224; for keychain-generated keys
+///   wrong size; for keychain-generated keys
 ///   `errSecUserCanceled` (-128), `errSecAuthFailed` (-25293), `errSecInteractionNotAllowed`
 ///   (-25308) from authentication or a locked keychain, `errSecItemNotFound` (-25300) when the
 ///   key item was deleted.
@@ -40,7 +40,7 @@ public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 /// - Returns: `true` when the signature is valid. `false` with `error` set otherwise:
 ///   `errSecVerifyFailed` (-67808) for a signature that does not match (or is malformed);
 ///   `errSecParam` (-50) when the key cannot perform the algorithm (a private key, an RSA or
-///   unknown algorithm) or a digest has the wrong size; `errSecUnimplemented` (-4) for SHA-224.
+///   unknown algorithm) or a digest has the wrong size.
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
     SecKeyCall.run("SecKeyVerifySignature", error) { () throws(SecKeyFailure) -> Bool in

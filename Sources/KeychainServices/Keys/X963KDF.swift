@@ -13,27 +13,17 @@ enum X963KDF {
     static let maximumByteCount = 1 << 20
 
     /// `byteCount` bytes derived from the shared secret `secret` and `sharedInfo`.
-    /// `hash` must be available and `byteCount` in `1...maximumByteCount` (callers check).
+    /// `byteCount` must be in `1...maximumByteCount` (callers check).
     static func derive(_ hash: SecKeyAlgorithmMeaning.Hash, secret: Data, sharedInfo: Data, byteCount: Int) -> Data {
-        switch hash {
-        case .sha1: derive(Insecure.SHA1.self, secret: secret, sharedInfo: sharedInfo, byteCount: byteCount)
-        case .sha256: derive(SHA256.self, secret: secret, sharedInfo: sharedInfo, byteCount: byteCount)
-        case .sha384: derive(SHA384.self, secret: secret, sharedInfo: sharedInfo, byteCount: byteCount)
-        case .sha512: derive(SHA512.self, secret: secret, sharedInfo: sharedInfo, byteCount: byteCount)
-        case .sha224: preconditionFailure("SHA-224 is refused before deriving")
-        }
-    }
-
-    private static func derive<H: HashFunction>(_: H.Type, secret: Data, sharedInfo: Data, byteCount: Int) -> Data {
         var output = Data()
-        output.reserveCapacity(byteCount + H.Digest.byteCount)
+        output.reserveCapacity(byteCount + hash.byteCount)
         var counter: UInt32 = 1
         while output.count < byteCount {
-            var hasher = H()
-            hasher.update(data: secret)
-            withUnsafeBytes(of: counter.bigEndian) { hasher.update(bufferPointer: $0) }
-            hasher.update(data: sharedInfo)
-            hasher.finalize().withUnsafeBytes { output.append(contentsOf: $0) }
+            var block = secret
+            withUnsafeBytes(of: counter.bigEndian) { block.append(contentsOf: $0) }
+            block.append(sharedInfo)
+            output.append(hash.digest(block))
+            SecretWiping.wipe(&block)
             counter += 1
         }
         let result = Data(output.prefix(byteCount))
