@@ -2,7 +2,7 @@
 @_exported import Foundation
 
 // CoreFoundation names that Keychain code uses, as aliases onto the Foundation classes that
-// swift-corelibs-foundation provides (`linux-compat.md` §1). With them `query as CFDictionary`,
+// swift-corelibs-foundation provides. With them `query as CFDictionary`,
 // `kSecClass as String` and `result as? Data` compile and work as on Apple platforms.
 
 /// An `OSStatus` result code (`Int32`, as on Apple platforms).

@@ -2,7 +2,7 @@
 import Foundation
 import KeychainCore
 
-/// Options of ``SecAccessControlCreateWithFlags(_:_:_:_:)`` with Apple's member names and values (§7).
+/// Options of ``SecAccessControlCreateWithFlags(_:_:_:_:)`` with Apple's member names and values.
 public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
     /// The raw bits.
     public let rawValue: CFOptionFlags
@@ -90,7 +90,7 @@ extension SecAccessControl {
     }
 }
 
-/// Creates an access-control object, validating as Apple does (§7): `protection` must be a
+/// Creates an access-control object, validating as Apple does: `protection` must be a
 /// `kSecAttrAccessible…` constant; `.or` with `.and`, `.biometryAny` with `.biometryCurrentSet`,
 /// and `.userPresence` with anything but `.applicationPassword`/`.privateKeyUsage` are `errSecParam`.
 public func SecAccessControlCreateWithFlags(

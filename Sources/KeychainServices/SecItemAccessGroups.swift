@@ -2,11 +2,11 @@
 import Foundation
 import KeychainCore
 
-/// The access-group rules of `spec/keychain-semantics.md` §6 for the calling application.
+/// Apple's access-group rules for the calling application.
 struct SecItemAccessGroups {
     let identity: ApplicationIdentity
 
-    /// No entitlement at all: every call fails, like a test bundle without a host app (§10.7).
+    /// No entitlement at all: every call fails, like a test bundle without a host app.
     func requireAnyEntitlement() throws(KeychainError) {
         guard !identity.accessGroups.isEmpty else {
             throw KeychainError(.missingEntitlement, "Client has neither application-identifier nor keychain-access-groups entitlements. Set KEYCHAIN_APPLICATION_IDENTIFIER or SecItemEnvironment.applicationIdentity.")

@@ -2,12 +2,12 @@
 import Foundation
 import KeychainCore
 
-/// Adds an item to the keychain (`spec/keychain-semantics.md` §5.2).
+/// Adds an item to the keychain.
 ///
 /// - Parameters:
 ///   - attributes: the class, attributes, `kSecValueData`, and optional `kSecReturn…` keys; or
-///     `kSecValueRef` with a ``SecKey``, which adds that key as a key item (§4.1).
-///   - result: receives what the return keys ask for (§4.4, never an array); may be `nil`.
+///     `kSecValueRef` with a ``SecKey``, which adds that key as a key item.
+///   - result: receives what the return keys ask for (never an array); may be `nil`.
 /// - Returns: `errSecSuccess`, `errSecDuplicateItem` (-25299) when an item with the same primary key
 ///   exists, `errSecParam` (-50) for a malformed dictionary — including any `kSecMatch…` key, where
 ///   iOS reports success without storing anything (a documented Apple bug we do not copy) —,
@@ -27,7 +27,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 /// permanent.
 enum SecItemAddition {
     /// Adds the item a parsed dictionary describes.
-    /// - Returns: the stored item (with its attributes) and the result §4.4 asks for.
+    /// - Returns: the stored item (with its attributes) and the result the return keys ask for.
     static func add(_ request: SecItemDictionary) throws(KeychainError) -> (item: FoundItem, result: AnyObject?) {
         try request.checkClientRules(allowsSkip: false)
         if request.accessControl?.requiresAuthentication == true, request.synchronizable == .value(true) {
@@ -49,7 +49,7 @@ enum SecItemAddition {
         var data = request.valueData
         let itemClass: ItemClass
         if let reference = request.valueRef {
-            // The client expands a reference into its attributes; the caller's explicit ones win (§4.1).
+            // The client expands a reference into its attributes; the caller's explicit ones win.
             guard let key = reference as? SecKey else {
                 throw SecItemStatus.parameter("kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
             }

@@ -2,9 +2,9 @@
 import Foundation
 import KeychainCore
 
-/// Finds items (`spec/keychain-semantics.md` §5.3).
+/// Finds items.
 ///
-/// The result follows §4.4: nothing, a bare value for one `kSecReturn…` key, a dictionary for
+/// The result follows Apple's result-type matrix: nothing, a bare value for one `kSecReturn…` key, a dictionary for
 /// several, an array when `kSecMatchLimit` is above one. A `nil` result pointer is accepted.
 /// `kSecReturnRef` on keys gives ``SecKey`` objects; `kSecValueRef` with a SecKey finds that
 /// key's item.
@@ -62,7 +62,7 @@ extension MatchLimit {
     }
 }
 
-/// The certificate-filtering `kSecMatch…` keys (§4.1) and `kSecMatchHostOrSubdomainOfHost`.
+/// The certificate-filtering `kSecMatch…` keys and `kSecMatchHostOrSubdomainOfHost`.
 enum CertificateMatchKeys {
     static let certificateOnly = ["m_Policy", "m_Issuers"]
     static let certificateFilters = ["m_EmailAddressIfPresent", "m_SubjectContains", "m_SubjectStartsWith",

@@ -3,8 +3,8 @@ import Foundation
 import KeychainCore
 
 /// Deletes every item the query matches, in every access group of the caller unless one is
-/// given, non-synchronizable items only unless `kSecAttrSynchronizable` says otherwise
-/// (`spec/keychain-semantics.md` §5.5). Works while the keychain is locked.
+/// given, non-synchronizable items only unless `kSecAttrSynchronizable` says otherwise.
+/// Works while the keychain is locked.
 ///
 /// - Returns: `errSecSuccess`, `errSecItemNotFound` (-25300), `errSecParam` (-50) for any
 ///   `kSecMatch…` key (even `kSecMatchLimitAll`), `errSecMissingEntitlement` (-34018).

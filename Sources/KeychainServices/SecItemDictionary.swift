@@ -2,9 +2,9 @@
 import Foundation
 import KeychainCore
 
-/// A SecItem dictionary taken apart by the key-parsing rules of `spec/keychain-semantics.md` §4.2.
+/// A SecItem dictionary taken apart by the key-parsing rules of Apple's keychain.
 ///
-/// Parsing never stops at the first problem: errors of the client library (§5.1 step 1) and of
+/// Parsing never stops at the first problem: errors of the client library and of
 /// the dictionary parser (step 3) are kept, so each operation can report them in Apple's order,
 /// after the entitlement checks of step 2.
 struct SecItemDictionary {
@@ -211,7 +211,7 @@ struct SecItemDictionary {
         case "v_PersistentRef":
             guard let bytes = SecValue.data(value), let reference = PersistentReference(data: bytes) else {
                 if let bytes = SecValue.data(value), [12, 20].contains(bytes.count), bytes.prefix(4) == Data("apls".utf8) {
-                    // A well-formed reference to the legacy AppleShare class, which has no table (§1.1).
+                    // A well-formed reference to the legacy AppleShare class, which has no table.
                     return fail(KeychainError(.noSuchClass, "kSecValuePersistentRef names kSecClassAppleSharePassword, which this keychain does not store."))
                 }
                 return fail(SecItemStatus.parameter("kSecValuePersistentRef is not a persistent reference."))
@@ -222,7 +222,7 @@ struct SecItemDictionary {
         }
     }
 
-    /// §1.2: a four-character key the class does not have is `errSecNoSuchAttr`.
+    /// A four-character key the class does not have is `errSecNoSuchAttr`.
     private mutating func validateAttributesAgainstClass() {
         guard let itemClass = itemClass ?? persistentReference?.itemClass else { return }
         let schema = ItemSchema.of(itemClass)
@@ -266,12 +266,12 @@ struct SecItemDictionary {
     }
 
     /// Whether the dictionary names attributes next to a persistent reference (which some
-    /// operations refuse, §4.1). `kSecAttrSynchronizableAny` does not count.
+    /// operations refuse). `kSecAttrSynchronizableAny` does not count.
     var hasAttributesBesideReference: Bool {
         !attributes.isEmpty || accessControl != nil || (synchronizable != nil && synchronizable != .any)
     }
 
-    /// Step 1 of §5.1: the checks Apple's client library makes before anything else.
+    /// The checks Apple's client library makes before anything else.
     func checkClientRules(allowsSkip: Bool) throws(KeychainError) {
         if let clientError { throw clientError }
         if authenticationUI == "u_AuthUIS" && !allowsSkip {
@@ -282,7 +282,7 @@ struct SecItemDictionary {
         }
     }
 
-    /// Step 3 of §5.1: the dictionary parser's verdict.
+    /// The dictionary parser's verdict, after the client library's checks.
     func checkParsed() throws(KeychainError) {
         if let parseError { throw parseError }
     }

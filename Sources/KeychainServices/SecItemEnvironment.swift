@@ -7,12 +7,13 @@ import Synchronization
 /// `SecItemCopyMatching`, `SecItemUpdate` and `SecItemDelete` — what the operating system and
 /// the app's signature provide on Apple platforms.
 ///
-/// - The keychain is opened on first use at ``KeychainLocation/default`` (`SECURE_STORAGE_HOME`,
-///   else the XDG directories), unless ``useKeychain(_:)`` chose another.
-/// - The application identity comes from ``ApplicationIdentity/current`` — the variables
-///   `KEYCHAIN_APPLICATION_IDENTIFIER` and `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else
-///   `Bundle.main.bundleIdentifier`, else `local.<process name>` — unless
-///   ``applicationIdentity`` is set.
+/// - The keychain is opened on first use at `KeychainLocation.default` (`SECURE_STORAGE_HOME`,
+///   else the XDG directories), unless ``useKeychain(_:)`` chose another, or the environment
+///   describes a ``SimulatedDevice`` (`KEYCHAIN_SIMULATED_DEVICE`), whose own throw-away
+///   keychain is used then.
+/// - The application identity comes from `ApplicationIdentity.current` — the variables
+///   `KEYCHAIN_APPLICATION_IDENTIFIER` and `KEYCHAIN_ACCESS_GROUPS` (comma-separated), else the
+///   shared identity `local.keychain` — unless ``applicationIdentity`` is set.
 ///
 /// Tests use it to reproduce locked-device behaviour:
 ///
@@ -49,8 +50,8 @@ public enum SecItemEnvironment {
     }
 
     /// Who authenticates the user for items with `kSecAttrAccessControl` constraints — what
-    /// Face ID, Touch ID and the passcode do on Apple platforms (README "Keys and access
-    /// control"). Setting it applies to the keychain in use and to the default keychain when it
+    /// Face ID, Touch ID and the passcode do on Apple platforms (the article "Access
+    /// Control"). Setting it applies to the keychain in use and to the default keychain when it
     /// is opened. Its secret must be enrolled in the keychain once (setting a PIN does it), since
     /// protected items are sealed to a key only an enrolled secret opens.
     ///
@@ -89,7 +90,12 @@ public enum SecItemEnvironment {
     public static func keychain() throws(KeychainError) -> Keychain {
         try state.withLock { (state: inout State) throws(KeychainError) -> Keychain in
             if let keychain = state.keychain { return keychain }
-            let keychain = try Keychain(location: .default)
+            let keychain: Keychain
+            if let device = try SimulatedDevice.fromEnvironment() {
+                keychain = try SimulatedDeviceKeychain.make(for: device)
+            } else {
+                keychain = try Keychain(location: .default)
+            }
             if let authenticator = state.authenticator { keychain.authenticator = authenticator }
             state.keychain = keychain
             return keychain

@@ -2,7 +2,7 @@
 import Foundation
 import KeychainCore
 
-/// Turns a parsed search dictionary into an engine query with the implicit filters of §4.3:
+/// Turns a parsed search dictionary into an engine query with Apple's implicit filters:
 /// the caller's access groups, and non-synchronizable items unless the dictionary says otherwise.
 enum SecItemQueryBuilder {
     static func query(_ request: SecItemDictionary, groups: [String]?) throws(KeychainError) -> Query {
@@ -18,7 +18,7 @@ enum SecItemQueryBuilder {
             query.synchronizable = .any
         }
         if let filter = key?.itemFilter {
-            // The key's own attributes; the caller's explicit ones win (§4.1).
+            // The key's own attributes; the caller's explicit ones win.
             query.persistentReference = filter.reference ?? query.persistentReference
             query.attributes.merge(filter.attributes) { explicit, _ in explicit }
         }

@@ -3,7 +3,7 @@ import Foundation
 import KeychainCore
 
 /// Builds what `SecItemCopyMatching` and `SecItemAdd` hand back, following the result-type
-/// matrix of `spec/keychain-semantics.md` §4.4 and the attribute dictionaries of §4.5.
+/// matrix and the attribute dictionaries of Apple's keychain.
 enum SecItemResult {
     /// The result for one item: a bare value for one return key, a dictionary for several,
     /// `nil` for none — and `nil` for a reference to a password, which has no reference object.
@@ -42,14 +42,14 @@ enum SecItemResult {
 
     /// The reference object of a key item when `kSecReturnRef` asks for one: a ``SecKey`` that
     /// keeps the call's authentication options (`kSecUseAuthenticationContext`, …) for later
-    /// operations. Passwords have none (§10.11).
+    /// operations. Passwords have none.
     private static func reference(_ item: FoundItem, _ request: SecItemDictionary, keychain: Keychain) throws(KeychainError) -> SecKey? {
         guard request.returnRef, item.itemClass == .key else { return nil }
         return try SecKey.fromItem(item, keychain: keychain, authentication: request.authenticationOptions)
     }
 
     /// Attributes by raw key (`"acct"`, …), with `kSecAttrAccessControl` rebuilt from the
-    /// accessibility; `class` only when a reference was requested (§4.5); the item digest
+    /// accessibility; `class` only when a reference was requested; the item digest
     /// (`sha1`) only with the data.
     static func attributeDictionary(_ item: FoundItem, includingClass: Bool, includingDataDigest: Bool) -> NSMutableDictionary {
         let dictionary = NSMutableDictionary()

@@ -2,7 +2,7 @@
 import Foundation
 import KeychainCore
 
-/// Changes every item the query matches (`spec/keychain-semantics.md` §5.4).
+/// Changes every item the query matches.
 ///
 /// - Returns: `errSecSuccess`, `errSecItemNotFound` (-25300), `errSecParam` (-50) for a query with
 ///   `kSecReturn…` true or any `kSecMatch…` key (including `kSecMatchLimit`),
@@ -45,7 +45,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 
 /// SecItemUpdate's `attributesToUpdate`: `kSecValueData` sets the data, `musr` is ignored, and
 /// every other key is treated as an attribute — so `class`, `r_…`, `m_…`, `u_…` and unknown keys
-/// are `errSecNoSuchAttr` (§4.2).
+/// are `errSecNoSuchAttr`.
 struct SecItemChanges {
     var attributes: [AttributeKey: AttributeValue] = [:]
     var data: Data?

@@ -1,5 +1,5 @@
 #if !canImport(Security)
-// Every OSStatus of `spec/keychain-semantics.md` §5.7 and of Apple's `SecBase.h`, with the
+// Every OSStatus of Apple's keychain and of Apple's `SecBase.h`, with the
 // message `SecCopyErrorMessageString` returns for it.
 
 /// `0`: No error.

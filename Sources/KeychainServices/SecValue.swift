@@ -4,8 +4,7 @@ import KeychainCore
 
 /// Reads the values of SecItem dictionaries whatever form they arrive in on Linux: Swift values
 /// (`String`, `Bool`, `Int`, `Data`, `Date`) or their Foundation classes (`NSString`, `NSNumber`,
-/// `NSData`, `NSDate`), because `[String: Any] as CFDictionary` keeps some of each
-/// (`linux-compat.md` §2).
+/// `NSData`, `NSDate`), because `[String: Any] as CFDictionary` keeps some of each.
 enum SecValue {
     static func string(_ value: Any) -> String? {
         if let text = value as? String { return text }
@@ -49,7 +48,7 @@ enum SecValue {
         value is NSNumber && !(value is String) && !(value is NSString)
     }
 
-    /// `kSecAttrSynchronizable`'s value: a boolean, a number or a numeric string (§2.3), or
+    /// `kSecAttrSynchronizable`'s value: a boolean, a number or a numeric string, or
     /// `kSecAttrSynchronizableAny` (`nil` for anything else).
     static func synchronizable(_ value: Any) -> Synchronizable? {
         if string(value) == "syna" { return .any }

@@ -30,8 +30,8 @@ public struct SecureSetting<Value: Codable & Sendable>: Sendable {
     /// The value, or `nil` when none is stored or it cannot be read.
     ///
     /// Setting `nil` deletes the value only when it is readable now: `token = token.map(refresh)`
-    /// while the device is locked reads `nil` and must not delete the stored token (the seeds/002
-    /// loss). Use `$token.remove()` to delete regardless.
+    /// while the device is locked reads `nil` and must not delete the stored token (the
+    /// delete-then-add loss). Use `$token.remove()` to delete regardless.
     public var wrappedValue: Value? {
         get { try? projectedValue.read() }
         nonmutating set {

@@ -20,7 +20,7 @@ extension SecureStorage {
         try mapped { () throws(KeychainError) in try SecItemEnvironment.keychain().unlock(passphrase: passphrase) }
     }
 
-    /// Unlocks with the passphrase a file or systemd credential holds (``PassphraseSource``:
+    /// Unlocks with the passphrase a file or systemd credential holds (`PassphraseSource` of `KeychainCore`:
     /// the file must be the user's and unreadable by others).
     public static func unlock(from source: PassphraseSource) throws(SecureStorageError) {
         try mapped { () throws(KeychainError) in try SecItemEnvironment.keychain().unlock(from: source) }

@@ -16,7 +16,7 @@ import Logging
 ///
 /// Writes never lose the previous value: ``storeSecret(_:for:sensitivity:)`` updates in place
 /// and adds only when nothing exists, so while the device is locked it fails with `.locked` and
-/// the old value stays (unlike delete-then-add, which deletes it, seeds/002). Values are never
+/// the old value stays (unlike delete-then-add, which deletes it). Values are never
 /// logged or printed.
 public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// What to do when a ``Sensitivity/topSecret`` value cannot be stored because no passcode is set.
@@ -72,7 +72,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
 
     /// Stores `value` so that reading it needs the user: biometry or the device passcode on
     /// Apple platforms (`kSecAccessControlUserPresence`); elsewhere the keychain's
-    /// ``KeychainServices/SecItemEnvironment/authenticator`` (README "Keys and access control").
+    /// `SecItemEnvironment.authenticator` (KeychainServices' article "Access Control").
     /// Replacing the value later keeps that requirement; writing never prompts.
     ///
     /// ```swift

@@ -4,7 +4,7 @@ import KeychainServices
 
 /// A P-256 signing key whose private part never leaves secure hardware: the Secure Enclave on
 /// Apple platforms, and off them a key generated inside the keychain engine that only ever signs
-/// there (a "token key", README "Keys"). Apps keep the tag and the public key; the private key
+/// there (a "token key": KeychainServices' article "Access Control"). Apps keep the tag and the public key; the private key
 /// is used by name.
 ///
 /// ```swift
@@ -31,6 +31,7 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     /// Creates a new key inside the secure hardware and stores it under `tag`.
     ///
     /// - Parameters:
+    ///   - tag: the key's application tag, by which ``find(tag:accessGroup:)`` finds it again.
     ///   - requireUserPresence: each signature needs the user (biometry or passcode; off Apple
     ///     platforms, the keychain's authenticator), as `[.privateKeyUsage, .userPresence]`.
     ///   - accessGroup: the access group to store it in.
@@ -76,7 +77,9 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Signs `message` (ECDSA P-256, SHA-256, DER) inside the secure hardware.
-    /// - Parameter reason: shown to the user when the key needs user presence.
+    /// - Parameters:
+    ///   - message: the bytes to sign; they are hashed with SHA-256.
+    ///   - reason: shown to the user when the key needs user presence.
     /// - Throws: ``SecureStorageError/notFound`` when the key was deleted,
     ///   ``SecureStorageError/userCanceled`` or ``SecureStorageError/authenticationFailed`` from
     ///   authentication, ``SecureStorageError/locked`` while the device is locked.

@@ -5,7 +5,7 @@ import KeychainServices
 /// Secure storage that lives only in memory: the same API as ``SecureStorage``, values sealed
 /// with AES-GCM under a random key that exists only in this process (one per instance, replaced
 /// by ``clear()``), wiped on ``clear()`` and when the storage is released. It never touches the disk. Use it for session tokens and
-/// values under construction; ``persist()`` and ``load()`` copy to and from a permanent store.
+/// values under construction; ``persist()`` and ``load(replacingValuesInMemory:)`` copy to and from a permanent store.
 ///
 /// ```swift
 /// let session = VolatileSecureStorage(persistingTo: SecureStorage(service: "com.acme.app"))
@@ -44,7 +44,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
     }
 
     private let contents = LockedValue(Contents())
-    /// The permanent store ``persist()`` writes to and ``load()`` reads from.
+    /// The permanent store ``persist()`` writes to and ``load(replacingValuesInMemory:)`` reads from.
     public let permanentStore: SecureStorage?
     /// The sensitivity of values stored without one (the permanent store's default, else `.secret`).
     public let defaultSensitivity: Sensitivity

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import KeychainCore
 
-/// Files 0600, directories 0700, and refusal of unsafe files (decision 8).
+/// Files 0600, directories 0700, and refusal of unsafe files.
 final class FileSecurityTests: XCTestCase {
     private func mode(_ url: URL) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? NSNumber)?.intValue ?? -1

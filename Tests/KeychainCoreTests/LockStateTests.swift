@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import KeychainCore
 
-/// Lock states and passphrases (ARCHITECTURE decisions 6 and 7, spec §3, §5.2–5.5).
+/// Lock states and passphrases.
 final class LockStateTests: XCTestCase {
     private func addOneOfEach(_ keychain: Keychain) throws {
         for accessibility in Accessibility.allCases {
@@ -24,7 +24,7 @@ final class LockStateTests: XCTestCase {
     }
 
     /// Every accessibility in every state: class A and passcode-set need unlocked, C needs a
-    /// first unlock, D is always available (spec §3).
+    /// first unlock, D is always available.
     func testLockStateMatrixForAllSevenAccessibilities() throws {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("correct horse")
@@ -66,8 +66,8 @@ final class LockStateTests: XCTestCase {
         }
     }
 
-    /// §5.3: a query over several rows fails entirely when any matched row is locked;
-    /// filtering on accessibility avoids the locked rows (§10.3).
+    /// A query over several rows fails entirely when any matched row is locked;
+    /// filtering on accessibility avoids the locked rows.
     func testWholeFindFailsWhenAnyMatchedRowIsLocked() throws {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("pw")
@@ -79,7 +79,7 @@ final class LockStateTests: XCTestCase {
         XCTAssertEqual(try test.keychain.find(query("svc", limit: .one), returning: .data).first?.data, Data("b".utf8), "only scanned rows count")
     }
 
-    /// §5.5, §10.2: delete needs no key and works while locked.
+    /// Delete needs no key and works while locked.
     func testDeleteWorksWhileLocked() throws {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("pw")

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import KeychainCore
 
-/// Add, find, update and delete for every class (spec §1, §5).
+/// Add, find, update and delete for every class.
 final class RoundTripTests: XCTestCase {
     func testGenericPasswordRoundTrip() throws {
         let test = try TestKeychain()

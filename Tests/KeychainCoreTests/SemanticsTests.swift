@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 @testable import KeychainCore
 
-/// Apple's data model: uniqueness keys, defaults, coercion and filters (spec §1.3, §1.4, §2.3, §6).
+/// Apple's data model: uniqueness keys, defaults, coercion and filters.
 final class SemanticsTests: XCTestCase {
-    /// §1.3: accessibility, label and data are not part of the primary key.
+    /// Accessibility, label and data are not part of the primary key.
     func testDuplicateOnPrimaryKeyRegardlessOfAccessibilityAndLabel() throws {
         let test = try TestKeychain()
         try test.keychain.add(password("svc", "acct", "one", .whenUnlocked, extra: [.label: "first"]))
@@ -16,7 +16,7 @@ final class SemanticsTests: XCTestCase {
         XCTAssertEqual(try test.keychain.find(query("svc")).count, 3, "account and access group are part of the key")
     }
 
-    /// §2.3: a string and the same bytes as data are equal for blob attributes, so they collide.
+    /// A string and the same bytes as data are equal for blob attributes, so they collide.
     func testStringAndDataAccountCollideAndMatch() throws {
         let test = try TestKeychain()
         try test.keychain.add(NewItem(.genericPassword, attributes: [.service: "svc", .account: .data(Data("acct".utf8))]))
@@ -25,7 +25,7 @@ final class SemanticsTests: XCTestCase {
         XCTAssertEqual(found.first?.attributes[.account], .data(Data("acct".utf8)), "results keep the type stored")
     }
 
-    /// §1.4: an item added without account or service has "" for both, and collides with another such item.
+    /// An item added without account or service has "" for both, and collides with another such item.
     func testDefaultsAppliedOnAdd() throws {
         let test = try TestKeychain(defaultAccessGroup: "TEAM.default.group")
         let before = Date()
@@ -58,7 +58,7 @@ final class SemanticsTests: XCTestCase {
         XCTAssertEqual(internet.attributes[.server], "")
     }
 
-    /// §6: sync is part of the primary key; queries see non-sync items unless they ask.
+    /// Sync is part of the primary key; queries see non-sync items unless they ask.
     func testSynchronizableAndLocalItemsWithTheSamePrimaryKeyCoexist() throws {
         let test = try TestKeychain()
         try test.keychain.add(password("svc", "acct", "local"))
@@ -74,7 +74,7 @@ final class SemanticsTests: XCTestCase {
         XCTAssertEqual(try test.keychain.delete(any), 1)
     }
 
-    /// §5.4: an update that would collide fails with -25299 and changes nothing.
+    /// An update that would collide fails with -25299 and changes nothing.
     func testUpdateCollisionLeavesEverythingUnchanged() throws {
         let test = try TestKeychain()
         try test.keychain.add(password("svc", "a", "secret-a"))
@@ -102,7 +102,7 @@ final class SemanticsTests: XCTestCase {
         XCTAssertKeychainError(.invalidParameter, try test.keychain.update(query("svc"), with: ItemChanges(attributes: [.sharingGroup: "g"])))
     }
 
-    /// §1.2, §2.3: attributes of another class and values of the wrong type are refused.
+    /// Attributes of another class and values of the wrong type are refused.
     func testUnknownAttributesAndWrongValueTypes() throws {
         let test = try TestKeychain()
         XCTAssertKeychainError(.noSuchAttribute, try test.keychain.add(NewItem(.genericPassword, attributes: [.applicationTag: "t"])))
@@ -113,7 +113,7 @@ final class SemanticsTests: XCTestCase {
         XCTAssertKeychainError(.invalidParameter, try test.keychain.find(Query(.key, [.keyClass: .data(Data([1]))])))
     }
 
-    /// §2.3: decimal strings become numbers for numeric attributes; accessibility filters.
+    /// Decimal strings become numbers for numeric attributes; accessibility filters.
     func testNumericCoercionAndAccessibilityFilter() throws {
         let test = try TestKeychain()
         try test.keychain.add(NewItem(.key, attributes: [.keyClass: "2", .keySizeInBits: "256", .applicationTag: "t"], data: Data([1])))

@@ -3,7 +3,7 @@ import GRDB
 import XCTest
 @testable import KeychainCore
 
-/// Tamper evidence beyond single rows (design brief §5.12): deleting, adding or replaying rows
+/// Tamper evidence beyond single rows: deleting, adding or replaying rows
 /// outside the library, or editing the state record, shows in `verify()`; every write of the
 /// library keeps the record exact.
 final class StateDigestTests: XCTestCase {

@@ -3,8 +3,8 @@ import GRDB
 import XCTest
 @testable import KeychainCore
 
-/// Edits an attacker can make with the database file alone are detected on read (decision 3),
-/// and the file alone reveals nothing (decision 5).
+/// Edits an attacker can make with the database file alone are detected on read,
+/// and the file alone reveals nothing.
 final class TamperTests: XCTestCase {
     private func flipLastByte(of column: String, account: String, _ test: TestKeychain) throws {
         let indexer = try XCTUnwrap(test.keychain.keys.indexer)

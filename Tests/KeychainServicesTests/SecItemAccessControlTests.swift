@@ -5,7 +5,7 @@ import KeychainCore
 import KeychainServices
 import XCTest
 
-/// `kSecAttrAccessControl` through the SecItem API (§7): prompts only for data, Apple's statuses
+/// `kSecAttrAccessControl` through the SecItem API: prompts only for data, Apple's statuses
 /// for cancel / UI fail / UI skip, `kSecUseAuthenticationContext` reuse, and the flags returned.
 final class SecItemAccessControlTests: SecItemTestCase {
     var authenticator: ScriptedAuthenticator!

@@ -6,7 +6,7 @@ import KeychainCore
 import KeychainServices
 import XCTest
 
-/// `spec/keychain-semantics.md` §5.2: every row of the SecItemAdd table.
+/// Every row of the SecItemAdd table.
 final class SecItemAddTests: SecItemTestCase {
     func testAddStatusTable() throws {
         try check([
@@ -89,7 +89,7 @@ final class SecItemAddTests: SecItemTestCase {
         ])
     }
 
-    /// §5.2 effects: defaults, server-set values, and the result (§4.4, never an array).
+    /// Defaults, server-set values, and the result (never an array).
     func testAddAppliesDefaultsAndReturnsWhatIsAsked() throws {
         var result: AnyObject?
         let status = SecItemAdd([kSecClass as String: kSecClassGenericPassword, kSecValueData as String: Data("x".utf8),

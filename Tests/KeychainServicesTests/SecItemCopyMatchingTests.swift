@@ -6,7 +6,7 @@ import KeychainCore
 import KeychainServices
 import XCTest
 
-/// `spec/keychain-semantics.md` §5.3 and the result-type matrix of §4.4.
+/// The status table of SecItemCopyMatching and the result-type matrix.
 final class SecItemCopyMatchingTests: SecItemTestCase {
     func testCopyMatchingStatusTable() throws {
         try check([
@@ -80,7 +80,7 @@ final class SecItemCopyMatchingTests: SecItemTestCase {
         ])
     }
 
-    /// §4.4: every combination of return keys, with limit one and limit all.
+    /// Every combination of return keys, with limit one and limit all.
     func testResultTypeMatrix() throws {
         add(password("a"), data: "A")
         add(password("b"), data: "B")
@@ -136,7 +136,7 @@ final class SecItemCopyMatchingTests: SecItemTestCase {
         XCTAssertEqual(SecItemCopyMatching(password("nobody") as CFDictionary, nil), errSecItemNotFound)
     }
 
-    /// §4.5: attribute dictionaries by raw key, no persistref/UUID, sync as a number, accc.
+    /// Attribute dictionaries by raw key, no persistref/UUID, sync as a number, accc.
     func testAttributeDictionaryContents() throws {
         add(password("a", [kSecAttrGeneric as String: Data([1, 2])]))
         let attributes = try XCTUnwrap(copy(password("a", [kSecReturnAttributes as String: true])).result as? [String: Any])
@@ -151,7 +151,7 @@ final class SecItemCopyMatchingTests: SecItemTestCase {
         XCTAssertEqual(attributes[kSecAttrGeneric as String] as? Data, Data([1, 2]))
     }
 
-    /// linux-compat §2: returned dictionaries answer to String keys and to kSec… constants.
+    /// Returned dictionaries answer to String keys and to kSec… constants.
     func testReturnedDictionariesWorkWithStringsAndConstants() throws {
         add(password("a"))
         let result = try XCTUnwrap(copy(password("a", [kSecReturnAttributes as String: true, kSecReturnData as String: true])).result)
@@ -163,7 +163,7 @@ final class SecItemCopyMatchingTests: SecItemTestCase {
         XCTAssertEqual((result as? [CFString: Any])?[kSecValueData] as? Data, Data("secret".utf8))
     }
 
-    /// §2.3: data-typed accounts match bytewise and come back as data.
+    /// Data-typed accounts match bytewise and come back as data.
     func testDataAccountsMatchBytewiseAndKeepTheirType() throws {
         XCTAssertEqual(add([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: Data("bytes".utf8)]), errSecSuccess)
         let found = try XCTUnwrap(copy([kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: "bytes",

@@ -48,7 +48,7 @@ final class SecItemEdgeCaseTests: SecItemTestCase {
         XCTAssertEqual(copy(password("alice", service: "svc", [kSecAttrSynchronizable as String: true])).status, errSecSuccess)
     }
 
-    /// §1.4: items of `com.apple.apsd` default to `dku`, whatever their class.
+    /// Items of `com.apple.apsd` default to `dku`, whatever their class.
     func testPushServiceGroupDefaultsToAlwaysThisDeviceOnly() throws {
         SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: Self.appGroup, accessGroups: ["com.apple.apsd"])
         add(password())
@@ -57,7 +57,7 @@ final class SecItemEdgeCaseTests: SecItemTestCase {
         XCTAssertEqual(attributes[kSecAttrAccessible as String] as? String, kSecAttrAccessibleAlwaysThisDeviceOnly as String)
     }
 
-    /// §1.2: the internet-password extra secret blobs come back only together with the data.
+    /// The internet-password extra secret blobs come back only together with the data.
     func testInternetPasswordSecretBlobsNeedReturnData() throws {
         let item: [String: Any] = [kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com",
                                    kSecAttrAccount as String: "bob", "binn": Data("NOTES".utf8)]

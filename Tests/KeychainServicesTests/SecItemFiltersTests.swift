@@ -6,10 +6,10 @@ import KeychainCore
 import KeychainServices
 import XCTest
 
-/// The implicit filters of §4.3, access groups and synchronizable items (§6), persistent
-/// references (§4.6), and lock state showing through.
+/// The implicit filters, access groups and synchronizable items, persistent
+/// references, and lock state showing through.
 final class SecItemFiltersTests: SecItemTestCase {
-    /// §6: a query without kSecAttrSynchronizable sees only local items; true only synced; Any both.
+    /// A query without kSecAttrSynchronizable sees only local items; true only synced; Any both.
     func testSynchronizableFilter() throws {
         add(password("acct"), data: "local")
         add(password("acct", [kSecAttrSynchronizable as String: kCFBooleanTrue!]), data: "synced")
@@ -20,7 +20,7 @@ final class SecItemFiltersTests: SecItemTestCase {
         XCTAssertEqual((both.result as? [Data])?.count, 2)
     }
 
-    /// §6: add goes to the first entitled group; searches without a group cover every entitled group;
+    /// Add goes to the first entitled group; searches without a group cover every entitled group;
     /// with a group, only that one; other apps' groups are invisible.
     func testAccessGroups() throws {
         add(password("default"))
@@ -43,7 +43,7 @@ final class SecItemFiltersTests: SecItemTestCase {
                                kSecReturnAttributes as String: true]).result) as? [Any])?.count, 3, "\"*\" entitles every group")
     }
 
-    /// §6 / §10.7: a client without any entitlement gets -34018 from every call.
+    /// A client without any entitlement gets -34018 from every call.
     func testNoEntitlementsMeansMissingEntitlementEverywhere() {
         SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "x", accessGroups: [], includeApplicationIdentifier: false)
         XCTAssertEqual(add(password()), errSecMissingEntitlement)
@@ -74,7 +74,7 @@ final class SecItemFiltersTests: SecItemTestCase {
         XCTAssertEqual(ApplicationIdentity.resolve(environment: ["KEYCHAIN_ACCESS_GROUPS": " , "]), .sharedDefault)
     }
 
-    /// §4.6: persistent references need no class, ignore the sync filter, survive updates.
+    /// Persistent references need no class, ignore the sync filter, survive updates.
     func testPersistentReferences() throws {
         let reference = try persistentReference(of: password("a", [kSecAttrSynchronizable as String: true]))
         XCTAssertEqual(reference.prefix(4), Data("genp".utf8))
@@ -99,7 +99,7 @@ final class SecItemFiltersTests: SecItemTestCase {
         XCTAssertEqual(copy(password("foreground", [kSecReturnData as String: true])).result as? Data, Data("f".utf8))
     }
 
-    /// The delete-then-add trap of seeds/002 and §10.2: while locked the delete succeeds and the
+    /// The delete-then-add trap: while locked the delete succeeds and the
     /// add fails, so the secret is gone. This is Apple's behaviour, reproduced exactly.
     func testDeleteThenAddWhileLockedLosesTheItemAsOnIOS() throws {
         add(password("token"), data: "v1")

@@ -6,7 +6,7 @@ import KeychainCore
 import KeychainServices
 import XCTest
 
-/// `spec/keychain-semantics.md` §5.4 (SecItemUpdate) and §5.5 (SecItemDelete).
+/// The status tables of SecItemUpdate and SecItemDelete.
 final class SecItemUpdateDeleteTests: SecItemTestCase {
     func testUpdateStatusTable() throws {
         let newData: [String: Any] = [kSecValueData as String: Data("new".utf8)]

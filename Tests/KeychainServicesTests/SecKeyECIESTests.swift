@@ -1,5 +1,5 @@
 #if !canImport(Security)
-// Tests of the Linux SecKey implementation (spec §8); on Apple platforms these are Apple's.
+// Tests of the Linux SecKey implementation; on Apple platforms these are Apple's.
 import Crypto
 import Foundation
 import KeychainCore

@@ -1,5 +1,5 @@
 #if !canImport(Security)
-// Tests of the Linux SecKey implementation (spec §8); on Apple platforms these are Apple's.
+// Tests of the Linux SecKey implementation; on Apple platforms these are Apple's.
 import Crypto
 import Foundation
 import KeychainCore
@@ -52,7 +52,7 @@ final class SecKeyTests: SecItemTestCase {
         XCTAssertEqual(kSecAttrKeyClassSymmetric as String, "2")
     }
 
-    /// Apple's Swift signatures, assignable to function-typed variables (linux-compat §4).
+    /// Apple's Swift signatures, assignable to function-typed variables.
     func testFunctionSignaturesMatchApples() throws {
         typealias ErrorOut = UnsafeMutablePointer<Unmanaged<CFError>?>?
         let create: (CFDictionary, ErrorOut) -> SecKey? = SecKeyCreateRandomKey

@@ -5,9 +5,9 @@ import Foundation
 import KeychainServices
 import XCTest
 
-/// The API surface existing code needs (`linux-compat.md` §1–§5, `spec` §1–§5.7, §7).
+/// The API surface existing code needs.
 final class SecurityAPISurfaceTests: XCTestCase {
-    /// Raw values of the constants (§1.1, §2, §3, §4.1).
+    /// Raw values of the constants.
     func testConstantsHaveApplesRawValues() {
         let expected: [(CFString, String)] = [
             (kSecClass, "class"), (kSecClassGenericPassword, "genp"), (kSecClassInternetPassword, "inet"),
@@ -33,7 +33,7 @@ final class SecurityAPISurfaceTests: XCTestCase {
         for (constant, raw) in expected { XCTAssertEqual(constant as String, raw) }
     }
 
-    /// §5.6 and §5.7: status values and messages.
+    /// Status values and messages.
     func testStatusCodesAndMessages() {
         let expected: [(OSStatus, OSStatus, String)] = [
             (errSecSuccess, 0, "No error."), (errSecUnimplemented, -4, "Function or operation not implemented."),
@@ -65,7 +65,7 @@ final class SecurityAPISurfaceTests: XCTestCase {
         XCTAssertEqual(noErr, 0)
     }
 
-    /// linux-compat §4: exact signatures, assignable to function-typed variables.
+    /// Exact signatures, assignable to function-typed variables.
     func testFunctionSignatures() {
         let add: (CFDictionary, UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus = SecItemAdd
         let copy: (CFDictionary, UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus = SecItemCopyMatching
@@ -77,7 +77,7 @@ final class SecurityAPISurfaceTests: XCTestCase {
         XCTAssertFalse(kCFBooleanFalse!.boolValue)
     }
 
-    /// §7: flags and validation of SecAccessControlCreateWithFlags.
+    /// Flags and validation of SecAccessControlCreateWithFlags.
     func testAccessControlFlagsAndValidation() throws {
         XCTAssertEqual(SecAccessControlCreateFlags.userPresence.rawValue, 1)
         XCTAssertEqual(SecAccessControlCreateFlags.biometryAny.rawValue, 2)

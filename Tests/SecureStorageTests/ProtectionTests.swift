@@ -8,7 +8,7 @@ import KeychainServices
 import SecureStorage
 import XCTest
 
-/// Sensitivity tags, the locked-device scenario of seeds/002, and protection changes.
+/// Sensitivity tags, the delete-then-add scenario on a locked device, and protection changes.
 final class ProtectionTests: StorageTestCase {
     func testSensitivityTagsMapToTheirDocumentedProtections() throws {
         try keychain.setPassphrase("device passcode")
@@ -44,7 +44,7 @@ final class ProtectionTests: StorageTestCase {
         XCTAssertEqual(try storage.protection(of: "payment"), .whenPasscodeSetThisDeviceOnly)
     }
 
-    /// seeds/002: SSKeychain-style code deletes then adds. While the device is locked the delete
+    /// SSKeychain-style code deletes then adds. While the device is locked the delete
     /// succeeds and the add fails, so the token is gone. SecureStorage updates instead: the write
     /// fails with `.locked` and the token is still there.
     func testLockedDeviceWriteNeverLosesTheOldValue() throws {

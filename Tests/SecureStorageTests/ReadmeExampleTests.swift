@@ -6,8 +6,8 @@ import KeychainServices
 import SecureStorage
 import XCTest
 
-/// The README's "SecureStorage in five minutes" snippets, run as written, so the documentation
-/// cannot drift from the API.
+/// The snippets of the README's five-minute tour and of the Getting Started article, run as
+/// written, so the documentation cannot drift from the API.
 final class ReadmeExampleTests: StorageTestCase {
     struct Profile: Codable, Equatable { var id: Int; var scopes: [String] }
 

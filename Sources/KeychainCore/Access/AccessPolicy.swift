@@ -1,6 +1,6 @@
 import Foundation
 
-/// The access-control constraints of an item (`kSecAttrAccessControl`'s flags, spec §7): which
+/// The access-control constraints of an item (`kSecAttrAccessControl`'s flags): which
 /// user authentication reading its data — or, with ``Flags/privateKeyUsage``, using its private
 /// key — needs.
 ///
@@ -8,8 +8,8 @@ import Foundation
 /// so it cannot be removed or changed without the keychain noticing. Off Apple platforms the
 /// item's data key is also sealed to the keychain's presence key, which only the secret of an
 /// enrolled ``Authenticator`` unwraps: without the user's authentication the data stays closed,
-/// even to someone who holds the device key, the passphrase and the keychain file (README "Keys
-/// and access control" says what such a person can still do).
+/// even to someone who holds the device key, the passphrase and the keychain file (the article
+/// "Access Control" of KeychainServices says what such a person can still do).
 ///
 /// ```swift
 /// let policy = try AccessPolicy(flags: [.biometryCurrentSet])
@@ -53,7 +53,7 @@ public struct AccessPolicy: Sendable, Hashable, CustomStringConvertible {
     /// when the item was written. Filled in by the keychain.
     public internal(set) var enrollmentState: Data?
 
-    /// Creates a policy, validating the flags as `SecAccessControlCreateWithFlags` does (§7).
+    /// Creates a policy, validating the flags as `SecAccessControlCreateWithFlags` does.
     /// - Throws: `.invalidParameter` for `.or` with `.and`, `.biometryAny` with
     ///   `.biometryCurrentSet`, or `.userPresence` with anything but `.applicationPassword`
     ///   and `.privateKeyUsage`.

@@ -24,6 +24,7 @@ public final class AuthenticationContext: Sendable, Hashable, CustomStringConver
     private struct State {
         var reuseDuration: TimeInterval
         var interactionNotAllowed = false
+        var localizedReason = ""
         var isInvalidated = false
         var lastAuthentication: [AuthenticationMethod: Date] = [:]
         /// The presence key each keychain's last authentication with a method unwrapped.
@@ -61,6 +62,13 @@ public final class AuthenticationContext: Sendable, Hashable, CustomStringConver
     public var interactionNotAllowed: Bool {
         get { state.withLock { $0.interactionNotAllowed } }
         set { state.withLock { $0.interactionNotAllowed = newValue } }
+    }
+
+    /// Why the app asks, shown by the authenticator when a call through this context gives no
+    /// reason of its own (`LAContext.localizedReason`).
+    public var localizedReason: String {
+        get { state.withLock { $0.localizedReason } }
+        set { state.withLock { $0.localizedReason = newValue } }
     }
 
     /// Whether ``invalidate()`` was called.

@@ -154,7 +154,8 @@ extension Keychain {
             throw KeychainError(.interactionNotAllowed, "Reading the item needs user authentication and the authentication context does not allow interaction.")
         }
         let available = try enrolledMethods(methods.intersection(authenticator.availableMethods), of: authenticator, constraint: methods, presence)
-        let request = AuthenticationRequest(allowedMethods: available, reason: options.reason, operation: operation)
+        let reason = options.reason.isEmpty ? options.context?.localizedReason ?? "" : options.reason
+        let request = AuthenticationRequest(allowedMethods: available, reason: reason, operation: operation)
         switch authenticator.authenticate(request) {
         case .authenticated(let method, let secret) where available.contains(method):
             var key: PresencePrivateKey?

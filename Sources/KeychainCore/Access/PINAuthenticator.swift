@@ -21,7 +21,7 @@ import Foundation
 /// not give anyone the protected items (the keychain reports `.integrityViolation`). Its failure
 /// count protects against guessing through this library; someone who can write the file as the
 /// same user can reset the count, and someone with a copy of the files can guess offline at the
-/// cost of one scrypt per guess (README "Keys and access control"). Its directory must be the
+/// cost of one scrypt per guess (KeychainServices' article "Access Control"). Its directory must be the
 /// user's own, not a link and not writable by others (`.keychainUnavailable` otherwise), and
 /// each operation waits at most 10 s for another process using the PIN file (`.busy` after that).
 public final class PINAuthenticator: Authenticator {
@@ -39,6 +39,7 @@ public final class PINAuthenticator: Authenticator {
 
     /// Creates an authenticator whose PIN file is `fileURL`.
     /// - Parameters:
+    ///   - fileURL: the PIN file.
     ///   - parameters: scrypt cost for new PINs (default: the passphrase floor, N = 2^17, r = 8).
     ///   - attemptPolicy: free attempts and waiting times.
     ///   - clock: the time source (tests move it).

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// The keychain backup file format (design brief §5.11), version 1.
+/// The keychain backup file format, version 1.
 ///
 /// ```
 /// header  "SSBACKUP" ‖ version 1 ‖ archive id (16) ‖ created (i64 s since 1970)

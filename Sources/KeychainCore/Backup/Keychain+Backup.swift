@@ -18,7 +18,11 @@ extension Keychain {
     /// print(summary.exportedItems, summary.skippedThisDeviceOnlyItems)
     /// ```
     ///
-    /// - Parameter progress: called with (items done, total) as the export goes.
+    /// - Parameters:
+    ///   - url: the backup file to write.
+    ///   - passphrase: the backup's own passphrase.
+    ///   - replacingExisting: whether an existing file at `url` may be replaced.
+    ///   - progress: called with (items done, total) as the export goes.
     /// - Throws: `.interactionNotAllowed` when an exportable item's class is locked (unlock
     ///   first); `.invalidParameter` when the file exists and `replacingExisting` is false.
     @discardableResult
@@ -71,7 +75,11 @@ extension Keychain {
     /// While it runs, other writers wait (up to their busy timeout, 5 s by default): import large
     /// backups while nothing else writes.
     ///
-    /// - Parameter progress: called with (bytes read, file size) after each chunk.
+    /// - Parameters:
+    ///   - url: the backup file to read.
+    ///   - passphrase: the passphrase the backup was exported with.
+    ///   - policy: what to do with an item that already exists.
+    ///   - progress: called with (bytes read, file size) after each chunk.
     /// - Throws: `.authFailed` for a wrong passphrase; `.integrityViolation` for a damaged or
     ///   tampered file; `.invalidParameter` for a file that is not a backup; `.duplicateItem`
     ///   under ``BackupDuplicatePolicy/fail``; `.interactionNotAllowed` when a class is locked.

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Keyed lookup values (ARCHITECTURE decision 4): HMAC-SHA256 under the keychain's index key,
+/// Keyed lookup values: HMAC-SHA256 under the keychain's index key,
 /// truncated to 16 bytes. They let SQLite match attributes and enforce Apple's duplicate rule
 /// without storing any name in clear; without the key they cannot be tested against guesses.
 struct BlindIndexer: Sendable {

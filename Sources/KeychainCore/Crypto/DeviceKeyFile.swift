@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 
-/// The device secret D: 256 random bits in a 0600 file kept outside the data directory
-/// (ARCHITECTURE decision 5). Without it the database alone decrypts nothing.
+/// The device secret D: 256 random bits in a 0600 file kept outside the data directory.
+/// Without it the database alone decrypts nothing.
 ///
 /// File layout (69 bytes): `"SSDK"` ‖ version 1 ‖ key (32) ‖ SHA-256 of the first 37 bytes (32).
 enum DeviceKeyFile {

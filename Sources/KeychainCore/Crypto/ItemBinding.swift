@@ -1,6 +1,6 @@
 import Foundation
 
-/// Everything an item's ciphertexts are bound to (ARCHITECTURE decision 3). Changing any of it
+/// Everything an item's ciphertexts are bound to. Changing any of it
 /// in the database — swapping rows, moving a row to another class, replaying another version —
 /// makes decryption fail.
 struct ItemBinding: Sendable {

@@ -1,8 +1,7 @@
 import Crypto
 import Foundation
 
-/// Derives the key-encryption keys from the device secret D and the passphrase key K_P
-/// (ARCHITECTURE decision 5, design brief §5.2):
+/// Derives the key-encryption keys from the device secret D and the passphrase key K_P:
 ///
 /// - KEK_device = HKDF-SHA256(D, salt: vault id, info: "sv1/kek/device")
 /// - KEK_user   = HKDF-SHA256(K_P ‖ D, salt: vault id, info: "sv1/kek/user")

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Length-hiding padding (design brief D10): `x ‖ 0x80 ‖ 0x00…` up to the next bucket —
+/// Length-hiding padding: `x ‖ 0x80 ‖ 0x00…` up to the next bucket —
 /// 32-byte steps up to 256 bytes, then powers of two up to 64 KiB, then multiples of 64 KiB.
 enum Padding {
     static func pad(_ bytes: Data) -> Data {

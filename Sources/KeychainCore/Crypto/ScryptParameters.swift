@@ -17,7 +17,7 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
         self.parallelism = parallelism
     }
 
-    /// The floor recommended by OWASP and the design brief: N = 2^17, r = 8, p = 1 (128 MiB).
+    /// The floor recommended by OWASP: N = 2^17, r = 8, p = 1 (128 MiB).
     public static let floor = ScryptParameters(logN: 17)
 
     /// Cheap parameters for unit tests only (N = 2^10). Never use them for real keychains:

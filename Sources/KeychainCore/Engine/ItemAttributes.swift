@@ -4,8 +4,8 @@ import Foundation
 /// Validation, coercion and defaults for the attributes of items being added, searched or updated.
 enum ItemAttributes {
     /// Checks every attribute against the class's schema and coerces each value to its kind.
-    /// - Throws: `.noSuchAttribute` for an attribute the class does not have (§1.2),
-    ///   `.invalidParameter` for a value of the wrong type (§2.3).
+    /// - Throws: `.noSuchAttribute` for an attribute the class does not have,
+    ///   `.invalidParameter` for a value of the wrong type.
     static func coerce(_ attributes: [AttributeKey: AttributeValue], for itemClass: ItemClass) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         let schema = ItemSchema.of(itemClass)
         var result: [AttributeKey: AttributeValue] = [:]
@@ -18,7 +18,7 @@ enum ItemAttributes {
         return result
     }
 
-    /// The complete attributes of an item being added: coerced, with Apple's defaults (§1.4),
+    /// The complete attributes of an item being added: coerced, with Apple's defaults,
     /// server-set values (dates, user, tombstone) and the item digest.
     static func forNewItem(_ item: NewItem, defaultAccessGroup: String, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         var attributes = try coerce(item.attributes, for: item.itemClass)
@@ -51,7 +51,7 @@ enum ItemAttributes {
     }
 
     /// The attributes of an item after an update: the changes applied over the current values,
-    /// with a modification date later than the previous one. `musr` is ignored, `ggrp` refused (§4.2, §5.4).
+    /// with a modification date later than the previous one. `musr` is ignored, `ggrp` refused.
     static func applying(_ changes: [AttributeKey: AttributeValue], to current: [AttributeKey: AttributeValue],
                          itemClass: ItemClass, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         if changes[.sharingGroup] != nil {

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 
-/// The keys a keychain instance holds in memory, and its lock state (ARCHITECTURE decision 7).
+/// The keys a keychain instance holds in memory, and its lock state.
 ///
 /// - Opening unwraps the device tier (index key, class D keys). Without a passphrase it also
 ///   unwraps the user tier with a KEK derived from the device key alone: the keychain is unlocked.

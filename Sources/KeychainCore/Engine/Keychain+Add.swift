@@ -4,7 +4,7 @@ import GRDB
 extension Keychain {
     /// Adds an item.
     ///
-    /// Missing attributes get Apple's defaults (§1.4). The item is sealed under fresh per-item
+    /// Missing attributes get Apple's defaults. The item is sealed under fresh per-item
     /// keys and inserted in one transaction.
     ///
     /// - Returns: the stored item, with the parts `returning` asks for.
@@ -23,7 +23,7 @@ extension Keychain {
     /// An item as ``insert(_:attributes:data:recordingState:_:)`` takes it.
     typealias PreparedItem = (itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data)
 
-    /// Checks that `item` can be added on its own and fills in Apple's defaults (§1.4).
+    /// Checks that `item` can be added on its own and fills in Apple's defaults.
     /// Keys with the Secure Enclave token ID come only from ``generateTokenKey(_:attributes:policy:)``
     /// (`allowingTokenKey`): such a key cannot be imported. An ``AccessPolicy`` is checked and
     /// gets the authenticator's enrolment state.
@@ -42,7 +42,7 @@ extension Keychain {
     /// Adds a certificate and its private key in one transaction; together they form an identity
     /// (the key's application label must equal the certificate's public-key hash).
     ///
-    /// - Returns: the identity as ``find(_:returning:)`` would return it.
+    /// - Returns: the identity as ``find(_:returning:)-5byhz`` would return it.
     @discardableResult
     public func addIdentity(certificate: NewItem, privateKey: NewItem, returning options: ReturnOptions = []) throws(KeychainError) -> FoundItem {
         guard certificate.itemClass == .certificate, privateKey.itemClass == .key else {

@@ -52,7 +52,7 @@ extension Keychain {
         return true
     }
 
-    /// Finds every match like ``find(_:returning:)``, but returns an empty array instead of
+    /// Finds every match like ``find(_:returning:)-5byhz``, but returns an empty array instead of
     /// throwing `.itemNotFound`.
     public func findAll(_ query: Query, returning options: ReturnOptions = [.attributes]) throws(KeychainError) -> [FoundItem] {
         do {

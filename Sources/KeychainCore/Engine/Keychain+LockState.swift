@@ -14,7 +14,7 @@ extension Keychain {
     }
 
     /// Locks the keychain: class A (`whenUnlocked…`) and passcode-set items become unavailable
-    /// (`.interactionNotAllowed`) until the next ``unlock(passphrase:)``; `afterFirstUnlock` and
+    /// (`.interactionNotAllowed`) until the next ``unlock(passphrase:)-9dovi``; `afterFirstUnlock` and
     /// `always` items stay readable. Deleting still works. The unlock session
     /// (``unlock(passphrase:keepingSessionFor:)``) ends for every process and every copy of its
     /// ticket, whatever environment this runs in; other processes that are already unlocked keep

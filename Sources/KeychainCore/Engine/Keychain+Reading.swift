@@ -194,10 +194,10 @@ extension Keychain {
     }
 
     /// Attributes that reveal or derive from secret data, returned only when data is asked for
-    /// too: the data's SHA-1 and the internet-password extra secret blobs (§1.2).
+    /// too: the data's SHA-1 and the internet-password extra secret blobs.
     static let secretDerivedAttributes: Set<AttributeKey> = ["sha1", "binn", "bini", "bin0", "bin1", "bin2", "bin3"]
 
-    /// Attributes as Apple returns them: ``secretDerivedAttributes`` only together with data (§4.5).
+    /// Attributes as Apple returns them: ``secretDerivedAttributes`` only together with data.
     static func returnedAttributes(_ attributes: [AttributeKey: AttributeValue], options: ReturnOptions) -> [AttributeKey: AttributeValue] {
         guard options.contains(.attributes) else { return [:] }
         let visible = attributes.filter { !ItemIndexes.internalAttributes.contains($0.key) }

@@ -40,7 +40,7 @@ public final class Keychain: Sendable {
     /// Opens (creating if needed) the keychain at `location`.
     ///
     /// A new keychain has no passphrase and opens unlocked. One with a passphrase opens in
-    /// ``LockState/beforeFirstUnlock``: only `always` items are available until ``unlock(passphrase:)``.
+    /// ``LockState/beforeFirstUnlock``: only `always` items are available until ``unlock(passphrase:)-9dovi``.
     ///
     /// - Throws: `.keychainUnavailable` for unsafe permissions or a missing/wrong device key,
     ///   `.invalidKeychain` for a file that is not a keychain, `.unsupportedVersion` for a newer

@@ -59,7 +59,7 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
         /// A keychain already exists at the location (`errSecDuplicateKeychain`, -25296).
         case duplicateKeychain
 
-        /// The OSStatus Apple's keychain returns in the same situation (`spec` §5.7, §5.8).
+        /// The OSStatus Apple's keychain returns in the same situation.
         public var osStatus: Int32 {
             switch self {
             case .itemNotFound: -25300

@@ -3,7 +3,7 @@ import Foundation
 /// Where a keychain's database and its device key live.
 ///
 /// The device key is kept outside the data directory, so a copy or backup of the data directory
-/// alone decrypts nothing (ARCHITECTURE decision 5).
+/// alone decrypts nothing.
 ///
 /// | Setting | Database | Device key |
 /// |---|---|---|

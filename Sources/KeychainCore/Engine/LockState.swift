@@ -1,4 +1,4 @@
-/// Whether the keychain's protection classes are available (ARCHITECTURE decision 7).
+/// Whether the keychain's protection classes are available.
 ///
 /// | State | whenUnlocked / whenPasscodeSet | afterFirstUnlock | always |
 /// |---|---|---|---|

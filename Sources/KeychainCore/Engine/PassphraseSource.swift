@@ -80,7 +80,7 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
 
 extension Keychain {
     /// Unlocks with the passphrase read from `source`, for this process (see
-    /// ``unlock(passphrase:)``), or, with `keepingSessionFor`, for later processes of this user
+    /// ``unlock(passphrase:)-9dovi``), or, with `keepingSessionFor`, for later processes of this user
     /// too (see ``unlock(passphrase:keepingSessionFor:)``).
     ///
     /// - Throws: what ``PassphraseSource/read(environment:)`` throws, then `.authFailed` for a
@@ -100,7 +100,7 @@ extension Keychain {
     /// not unlocked yet.
     ///
     /// - Returns: whether a credential was found and used.
-    /// - Throws: as ``unlock(from:keepingSessionFor:environment:)`` when the credential exists
+    /// - Throws: as ``unlock(from:keepingSessionFor:environment:)-7fq9k`` when the credential exists
     ///   but cannot be used.
     @discardableResult
     public func unlockFromCredentialsIfPresent(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> Bool {

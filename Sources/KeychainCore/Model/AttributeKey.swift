@@ -18,7 +18,7 @@ public struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable, Ex
     /// Orders keys by raw name, so encodings are deterministic.
     public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// How values of this attribute are stored and compared (§2.3).
+    /// How values of this attribute are stored and compared.
     public var kind: AttributeKind { AttributeKind.of(self) }
 }
 

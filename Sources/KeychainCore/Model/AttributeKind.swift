@@ -1,6 +1,6 @@
 import Foundation
 
-/// How an attribute's values are stored, coerced and compared (`spec/keychain-semantics.md` §2.3).
+/// How an attribute's values are stored, coerced and compared.
 public enum AttributeKind: Sendable, Hashable {
     /// Strings and data kept as given (a string stays a string); compared by their bytes, so
     /// `"abc"` and `Data("abc".utf8)` match and collide. Numbers are accepted too.

@@ -2,7 +2,7 @@ import Foundation
 
 /// The value of one keychain attribute.
 ///
-/// Values are typed the way Apple's keychain stores them (`spec/keychain-semantics.md` §2.3).
+/// Values are typed the way Apple's keychain stores them.
 /// When an item is stored or searched, each value is coerced to its attribute's kind
 /// (``AttributeKind``): for example the string `"42"` becomes the number 42 for a numeric
 /// attribute, and a string account matches the same bytes given as data.

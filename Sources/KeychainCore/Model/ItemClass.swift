@@ -2,7 +2,7 @@
 ///
 /// Four classes are stored; ``identity`` is virtual: an identity is a certificate together with
 /// the private key whose application label (`klbl`) equals the certificate's public-key hash
-/// (`pkhh`). See `spec/keychain-semantics.md` §1.1.
+/// (`pkhh`).
 public enum ItemClass: String, CaseIterable, Sendable, Hashable, Codable {
     /// `kSecClassGenericPassword` (`"genp"`).
     case genericPassword = "genp"
@@ -21,7 +21,7 @@ public enum ItemClass: String, CaseIterable, Sendable, Hashable, Codable {
     /// Whether items of this class are stored as rows (every class but ``identity``).
     public var isStored: Bool { self != .identity }
 
-    /// The accessibility Apple applies when an item of this class is added without one (§1.4):
+    /// The accessibility Apple applies when an item of this class is added without one:
     /// `kSecAttrAccessibleAlways` for certificates, `kSecAttrAccessibleWhenUnlocked` otherwise.
     public var defaultAccessibility: Accessibility {
         self == .certificate ? .always : .whenUnlocked

@@ -1,8 +1,7 @@
 import Foundation
 
 /// What Apple's keychain allows and assumes for each item class: the attributes a class accepts,
-/// the attributes that make up its primary key, and the defaults applied when an item is added
-/// (`spec/keychain-semantics.md` §1.2–§1.4).
+/// the attributes that make up its primary key, and the defaults applied when an item is added.
 public struct ItemSchema: Sendable {
     /// The class this schema describes.
     public let itemClass: ItemClass
@@ -79,7 +78,7 @@ public struct ItemSchema: Sendable {
         attributes: certificate.attributes.union(key.attributes),
         primaryKey: certificate.primaryKey)
 
-    // MARK: - Defaults (§1.4)
+    // MARK: - Defaults
 
     /// The values Apple's keychain stores for attributes an added item leaves out (`query_pre_add`).
     /// The access group, accessibility and dates depend on the caller and the clock, and are

@@ -2,7 +2,7 @@ import Foundation
 
 /// An item to add to the keychain: its class, attributes and secret data.
 ///
-/// Attributes left out get Apple's defaults (§1.4): an empty account and service, the caller's
+/// Attributes left out get Apple's defaults: an empty account and service, the caller's
 /// default access group, `whenUnlocked` accessibility (`always` for certificates), and the
 /// current date as creation and modification date.
 ///

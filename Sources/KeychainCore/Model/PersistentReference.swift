@@ -1,6 +1,6 @@
 import Foundation
 
-/// A reference to one stored item that stays valid across updates (`kSecValuePersistentRef`, §4.6).
+/// A reference to one stored item that stays valid across updates (`kSecValuePersistentRef`).
 ///
 /// The current form is 20 bytes: the four-character class followed by the item's 16-byte UUID.
 /// The legacy 12-byte form (class followed by a big-endian row id) is understood on input.

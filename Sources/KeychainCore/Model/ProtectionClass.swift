@@ -1,5 +1,4 @@
-/// The data-protection class that decides when an item's keys are available
-/// (`spec/keychain-semantics.md` §3, ARCHITECTURE decision 6).
+/// The data-protection class that decides when an item's keys are available.
 public enum ProtectionClass: String, Sendable, Hashable, CaseIterable {
     /// Class A: readable only while the keychain is unlocked.
     case whenUnlocked

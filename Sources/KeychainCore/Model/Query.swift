@@ -50,7 +50,7 @@ public struct Query: Sendable, Hashable {
     }
 }
 
-/// Which items a query matches by their synchronizable flag (`kSecAttrSynchronizable`, §6).
+/// Which items a query matches by their synchronizable flag (`kSecAttrSynchronizable`).
 public enum SynchronizableFilter: Sendable, Hashable {
     /// Only items that do not sync (the default, as on Apple platforms).
     case no

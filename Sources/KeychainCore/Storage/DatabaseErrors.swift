@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Maps SQLite failures to keychain errors the way Apple's keychain maps them (§5.8).
+/// Maps SQLite failures to keychain errors the way Apple's keychain maps them.
 enum DatabaseErrors {
     static func map(_ error: any Error, path: String) -> KeychainError {
         if let error = error as? KeychainError { return error }

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 
-/// Tamper evidence beyond single rows (design brief §5.12): the sum (mod 2^256) of a keyed
+/// Tamper evidence beyond single rows: the sum (mod 2^256) of a keyed
 /// fingerprint of every `items` row — a sum, not a XOR, so two identical rows do not cancel —
 /// with a change counter, kept in the header under a MAC and updated in the same transaction as
 /// every write. Deleting a row, replaying an old version of one, adding one

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Checks that a keychain file belongs to the current user and is private to them (decision 8).
+/// Checks that a keychain file belongs to the current user and is private to them.
 enum FilePermissions {
     /// Throws unless the file at `path` is owned by the current user with no group or other
     /// permission bits, and is not a symbolic link, FIFO, socket or device (SQLite or a read

@@ -7,7 +7,7 @@ import KeychainCore
 ///
 /// The output is Apple's format, so iOS and macOS decrypt it with `SecKeyCreateDecryptedData`
 /// and vice versa: ephemeral public key (X9.63 `04 ‖ X ‖ Y`) ‖ AES-GCM ciphertext ‖ 16-byte tag.
-/// See ``ECIES`` for the key derivation. Prefer the `…VariableIV…` algorithms in new code, as
+/// See `ECIES` for the key derivation. Prefer the `…VariableIV…` algorithms in new code, as
 /// Apple does.
 ///
 /// - Returns: the ciphertext, or `nil` with `error` set: `errSecParam` (-50) when the key is
