@@ -19,12 +19,19 @@ struct SetPassphrase: ParsableCommand {
 struct ChangePassphrase: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "change-passphrase", abstract: "Change the passphrase: reads the current one, then the new one (twice on a terminal).",
-        discussion: "Only the class keys are rewrapped, so this takes the same time for ten items as for a million. Unlock sessions end. Also answers to set-keychain-password, as in macOS `security`.",
+        discussion: "Only the class keys are rewrapped, so this takes the same time for ten items as for a million. Unlock sessions end. Also answers to set-keychain-password, as in macOS `security`; on a keychain without a passphrase it sets one (as set-passphrase).",
         aliases: ["set-keychain-password"])
     @OptionGroup var keychain: KeychainSelection
 
     func run() throws {
         let keychain = try self.keychain.open()
+        guard keychain.hasPassphrase else {
+            // macOS `security set-keychain-password` on a keychain without one just sets it.
+            let passphrase = try SecretInput.readNew(prompt: "New passphrase: ")
+            try reportingErrors { try keychain.setPassphrase(passphrase) }
+            printError("passphrase set (\(keychain.passphraseParameters?.description ?? "?"))")
+            return
+        }
         let current = try SecretInput.read(prompt: "Current passphrase: ")
         let new = try SecretInput.readNew(prompt: "New passphrase: ")
         try reportingErrors { try keychain.changePassphrase(from: current, to: new) }
