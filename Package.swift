@@ -33,8 +33,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "CSQLiteHardening",
                 "CExtendedAttributes",
+                "LockedState",
             ]
         ),
+        // `Locked`, the one lock-guarded value type the engine and the facade share (package access).
+        .target(name: "LockedState"),
         // <sys/xattr.h> for reading a systemd credential's ACL.
         .target(name: "CExtendedAttributes"),
         // SQLite's defensive mode for the keychain's connections (a C shim: sqlite3_db_config is variadic).
@@ -52,6 +55,7 @@ let package = Package(
             dependencies: [
                 "KeychainServices",
                 "CProcessHardening",
+                "LockedState",
                 .target(name: "KeychainCore", condition: .when(platforms: nonApplePlatforms)),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,7 +88,7 @@ let package = Package(
         // A second local user (uid 65534 through setpriv) for the file-system attack tests.
         .target(name: "AttackTestSupport", path: "Tests/AttackTestSupport"),
         // Fixtures/ holds keychains of earlier formats, read from the source tree (not bundled).
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "CExtendedAttributes", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "CExtendedAttributes", "LockedState", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),

@@ -1,4 +1,5 @@
 import Foundation
+import LockedState
 
 /// A stored setting that is secret, as a property:
 ///
@@ -52,7 +53,7 @@ public struct SecureSettingAccess<Value: Codable & Sendable>: Sendable {
     public let store: any SecureStore
     /// Its sensitivity (`nil`: the store's default).
     public let sensitivity: Sensitivity?
-    private let failure = LockedValue<SecureStorageError?>(nil)
+    private let failure = Locked<SecureStorageError?>(nil)
 
     init(key: String, store: any SecureStore, sensitivity: Sensitivity?) {
         self.key = key

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LockedState
 import KeychainServices
 
 /// Secure storage that lives only in memory: the same API as ``SecureStorage``, values sealed
@@ -43,7 +44,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
         }
     }
 
-    private let contents = LockedValue(Contents())
+    private let contents = Locked(Contents())
     /// The permanent store ``persist()`` writes to and ``load(replacingValuesInMemory:)`` reads from.
     public let permanentStore: SecureStorage?
     /// The sensitivity of values stored without one (the permanent store's default, else `.secret`).

@@ -1,4 +1,5 @@
 import Foundation
+import LockedState
 import XCTest
 @testable import KeychainCore
 

@@ -1,4 +1,5 @@
 import Foundation
+import LockedState
 import Logging
 import XCTest
 @testable import KeychainCore

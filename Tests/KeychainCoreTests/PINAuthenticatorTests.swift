@@ -1,4 +1,5 @@
 import Foundation
+import LockedState
 import XCTest
 import AuthenticationTestSupport
 @testable import KeychainCore

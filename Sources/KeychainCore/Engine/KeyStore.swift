@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LockedState
 import GRDB
 
 /// The keys a keychain instance holds in memory, and its lock state.

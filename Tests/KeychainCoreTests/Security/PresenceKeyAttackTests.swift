@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LockedState
 import GRDB
 import XCTest
 import AuthenticationTestSupport
