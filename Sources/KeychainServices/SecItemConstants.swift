@@ -1,10 +1,10 @@
 #if !canImport(Security)
 import Foundation
 
-// Every SecItem constant with Apple's raw value (`spec/keychain-semantics.md` §1–§4). Constants of
+// Every SecItem constant with Apple's raw value. Constants of
 // class type need `nonisolated(unsafe)` under Swift 6; they are immutable.
 
-// MARK: - Classes (§1.1)
+// MARK: - Classes
 
 /// `kSecClass` (`"class"`): the item class key of a SecItem dictionary
 nonisolated(unsafe) public let kSecClass: CFString = "class"
@@ -24,7 +24,7 @@ nonisolated(unsafe) public let kSecClassKey: CFString = "keys"
 /// `kSecClassIdentity` (`"idnt"`): identities: a certificate with its private key (virtual)
 nonisolated(unsafe) public let kSecClassIdentity: CFString = "idnt"
 
-// MARK: - Attributes (§2)
+// MARK: - Attributes
 
 /// `kSecAttrAccessible` (`"pdmn"`): when the item's data may be read
 nonisolated(unsafe) public let kSecAttrAccessible: CFString = "pdmn"
@@ -233,7 +233,7 @@ nonisolated(unsafe) public let kSecAttrAccessGroupToken: CFString = "com.apple.t
 /// `kSecAttrTokenIDSecureEnclave` (`"com.apple.setoken"`): the Secure Enclave token
 nonisolated(unsafe) public let kSecAttrTokenIDSecureEnclave: CFString = "com.apple.setoken"
 
-// MARK: - Accessibility (§3)
+// MARK: - Accessibility
 
 /// `kSecAttrAccessibleWhenUnlocked` (`"ak"`): readable while unlocked (the default)
 nonisolated(unsafe) public let kSecAttrAccessibleWhenUnlocked: CFString = "ak"
@@ -256,7 +256,7 @@ nonisolated(unsafe) public let kSecAttrAccessibleAlwaysThisDeviceOnly: CFString 
 /// `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly` (`"akpu"`): needs a passcode (passphrase); destroyed when it is removed
 nonisolated(unsafe) public let kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly: CFString = "akpu"
 
-// MARK: - Protocols (§2.2)
+// MARK: - Protocols
 
 /// `kSecAttrProtocolFTP` (`"ftp "`).
 nonisolated(unsafe) public let kSecAttrProtocolFTP: CFString = "ftp "
@@ -351,7 +351,7 @@ nonisolated(unsafe) public let kSecAttrProtocolIRCS: CFString = "ircs"
 /// `kSecAttrProtocolPOP3S` (`"pops"`).
 nonisolated(unsafe) public let kSecAttrProtocolPOP3S: CFString = "pops"
 
-// MARK: - Authentication types (§2.2)
+// MARK: - Authentication types
 
 /// `kSecAttrAuthenticationTypeNTLM` (`"ntlm"`).
 nonisolated(unsafe) public let kSecAttrAuthenticationTypeNTLM: CFString = "ntlm"
@@ -377,7 +377,7 @@ nonisolated(unsafe) public let kSecAttrAuthenticationTypeHTMLForm: CFString = "f
 /// `kSecAttrAuthenticationTypeDefault` (`"dflt"`).
 nonisolated(unsafe) public let kSecAttrAuthenticationTypeDefault: CFString = "dflt"
 
-// MARK: - Key types and classes (§2.2)
+// MARK: - Key types and classes
 
 /// `kSecAttrKeyTypeRSA` (`"42"`).
 nonisolated(unsafe) public let kSecAttrKeyTypeRSA: CFString = "42"
@@ -409,7 +409,7 @@ nonisolated(unsafe) public let kSecAttrKeyClassPrivate: CFString = "1"
 /// `kSecAttrKeyClassSymmetric` (`"2"`).
 nonisolated(unsafe) public let kSecAttrKeyClassSymmetric: CFString = "2"
 
-// MARK: - Search, return, value and use keys (§4.1)
+// MARK: - Search, return, value and use keys
 
 /// `kSecMatchLimit` (`"m_Limit"`): how many items SecItemCopyMatching returns
 nonisolated(unsafe) public let kSecMatchLimit: CFString = "m_Limit"
@@ -516,7 +516,7 @@ nonisolated(unsafe) public let kSecUseItemList: CFString = "u_ItemList"
 /// `kSecUseKeychain` (`"u_Keychain"`): macOS file keychain only
 nonisolated(unsafe) public let kSecUseKeychain: CFString = "u_Keychain"
 
-// MARK: - Key generation (§8)
+// MARK: - Key generation
 
 /// `kSecPrivateKeyAttrs` (`"private"`): attributes of the private key in SecKeyCreateRandomKey
 nonisolated(unsafe) public let kSecPrivateKeyAttrs: CFString = "private"

@@ -11,7 +11,7 @@ enum ItemAttributes {
         var result: [AttributeKey: AttributeValue] = [:]
         for (key, value) in attributes {
             guard schema.accepts(key) else {
-                throw KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass.rawValue) items. Remove it from the dictionary; see spec §1.2 for each class's attributes.")
+                throw KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass.rawValue) items. Remove it from the dictionary: each class accepts only its own attributes (Apple's SecItem documentation lists them per class).")
             }
             result[key] = try key.kind.coerce(value, for: key)
         }

@@ -90,7 +90,7 @@ public final class SecKey: Hashable, CustomStringConvertible, CustomDebugStringC
         return false
     }
 
-    /// `kSecAttrApplicationLabel`: the SHA-1 of the X9.63 public key (spec §2).
+    /// `kSecAttrApplicationLabel`: the SHA-1 of the X9.63 public key.
     var applicationLabel: Data { Data(Insecure.SHA1.hash(data: publicKeyX963)) }
 
     /// The public half of this key (itself for a public key).

@@ -2,7 +2,7 @@
 import Foundation
 
 /// An algorithm for the SecKey functions (`SecKeyCreateSignature`, `SecKeyCreateEncryptedData`,
-/// `SecKeyCopyKeyExchangeResult`, …), named by Apple's raw string (`spec/keychain-semantics.md` §8).
+/// `SecKeyCopyKeyExchangeResult`, …), named by Apple's raw string.
 ///
 /// As on Apple platforms each algorithm is a static member (`.ecdsaSignatureMessageX962SHA256`)
 /// and a global constant (`kSecKeyAlgorithmECDSASignatureMessageX962SHA256`). Which of them a key

@@ -2,7 +2,7 @@
 import Foundation
 import KeychainCore
 
-/// The key's attributes, as Apple's `SecKeyCopyAttributes` gives them (spec §8).
+/// The key's attributes, as Apple's `SecKeyCopyAttributes` gives them.
 ///
 /// Keys are raw names (`"kcls"`, `"type"`, …, usable as `kSecAttr…` constants): `class` =
 /// `kSecClassKey`; `kcls` and `type` as the **string** constants (`"1"` private, `"0"` public;

@@ -2,7 +2,7 @@
 import Foundation
 import KeychainCore
 
-/// Generates a new elliptic-curve key pair and returns its private key (spec §8).
+/// Generates a new elliptic-curve key pair and returns its private key.
 ///
 /// `parameters` needs `kSecAttrKeyType` = `kSecAttrKeyTypeECSECPrimeRandom` and
 /// `kSecAttrKeySizeInBits` = 256, 384 or 521. Attributes of each half may be given at the top

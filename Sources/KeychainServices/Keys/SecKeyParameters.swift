@@ -2,7 +2,7 @@
 import Foundation
 import KeychainCore
 
-/// The dictionary of ``SecKeyCreateRandomKey(_:_:)`` (spec §8), taken apart.
+/// The dictionary of ``SecKeyCreateRandomKey(_:_:)``, taken apart.
 ///
 /// As Apple's `SecKeyGeneratePair` does, the attributes of each half are its subdictionary
 /// (`kSecPrivateKeyAttrs`, `kSecPublicKeyAttrs`) with the top-level entries added where the
@@ -23,7 +23,7 @@ struct SecKeyParameters {
     ///   is not a dictionary; `errSecUnimplemented` (-4) for RSA and the other key types this
     ///   platform cannot generate; `errSecKeySizeNotAllowed` (-25311) for a missing or
     ///   unsupported size (as Apple's EC key generation); `errSecItemNotFound` (-25300) for a
-    ///   token other than the Secure Enclave's (CryptoTokenKit's "token not found", §5.8).
+    ///   token other than the Secure Enclave's (CryptoTokenKit's "token not found").
     init(_ dictionary: CFDictionary) throws(SecKeyFailure) {
         let top = Self.normalized(dictionary)
         guard let type = top["type"].flatMap(Self.number) else {

@@ -10,7 +10,7 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
     key.publicHalf
 }
 
-/// The key's external representation (spec §8): X9.63 `04 ‖ X ‖ Y` for a public key,
+/// The key's external representation: X9.63 `04 ‖ X ‖ Y` for a public key,
 /// `04 ‖ X ‖ Y ‖ K` for a software private key — the forms ``SecKeyCreateWithData(_:_:_:)``
 /// and Apple's platforms read.
 ///
@@ -32,7 +32,7 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
     }
 }
 
-/// Makes a key from its external representation (spec §8).
+/// Makes a key from its external representation.
 ///
 /// `attributes` needs `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom`) and
 /// `kSecAttrKeyClass` (`kSecAttrKeyClassPublic` for `04 ‖ X ‖ Y`, `kSecAttrKeyClassPrivate` for
