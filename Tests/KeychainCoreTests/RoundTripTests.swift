@@ -31,7 +31,7 @@ final class RoundTripTests: XCTestCase {
         try test.keychain.add(NewItem(.internetPassword, attributes: attributes, data: Data("pw".utf8)))
         let found = try test.keychain.find(Query(.internetPassword, [.server: "example.com", .port: 443]), returning: [.data, .attributes])
         XCTAssertEqual(found.first?.data, Data("pw".utf8))
-        XCTAssertEqual(found.first?.attributes[.protocol], "htps", "four-character protocol strings stay strings (§2.3)")
+        XCTAssertEqual(found.first?.attributes[.protocol], "htps", "four-character protocol strings stay strings")
         XCTAssertEqual(found.first?.attributes[.port], 443)
         XCTAssertKeychainError(.itemNotFound, try test.keychain.find(Query(.internetPassword, [.server: "example.com", .port: 80])))
     }
@@ -52,7 +52,7 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(identity.itemClass, .identity)
         XCTAssertEqual(identity.data, Data("DER certificate".utf8))
         XCTAssertEqual(identity.attributes[.label], "Alice's certificate")
-        XCTAssertEqual(identity.attributes[.keyClass], 1, "kcls is stored and returned as a number (§2)")
+        XCTAssertEqual(identity.attributes[.keyClass], 1, "kcls is stored and returned as a number")
         XCTAssertEqual(identity.attributes[.type], 73)
 
         let certificates = try test.keychain.find(Query(.certificate, [.serialNumber: .data(Data([1, 2, 3]))]), returning: .data)

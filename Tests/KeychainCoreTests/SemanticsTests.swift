@@ -38,7 +38,7 @@ final class SemanticsTests: XCTestCase {
         XCTAssertEqual(attributes[.synchronizable], 0)
         XCTAssertEqual(attributes[.tombstone], 0)
         XCTAssertEqual(attributes[.multiUser], .data(Data()))
-        XCTAssertNil(attributes[.sha1], "sha1 is returned only with data (§4.5)")
+        XCTAssertNil(attributes[.sha1], "sha1 is returned only with data")
         let created = try XCTUnwrap(attributes[.creationDate]?.dateValue)
         XCTAssertGreaterThanOrEqual(created, before.addingTimeInterval(-1), "a caller's cdat is overwritten")
         XCTAssertEqual(attributes[.modificationDate], attributes[.creationDate])
@@ -120,7 +120,7 @@ final class SemanticsTests: XCTestCase {
         XCTAssertEqual(try test.keychain.find(Query(.key, [.keyClass: 2, .keySizeInBits: 256])).count, 1)
         try test.keychain.add(password("svc", "a", "x", .afterFirstUnlock))
         XCTAssertEqual(try test.keychain.find(Query(.genericPassword, [.accessible: "ck"])).count, 1)
-        XCTAssertKeychainError(.itemNotFound, try test.keychain.find(Query(.genericPassword, [.accessible: "ak"])), "kSecAttrAccessible in a query is a filter (§10.4)")
+        XCTAssertKeychainError(.itemNotFound, try test.keychain.find(Query(.genericPassword, [.accessible: "ak"])), "kSecAttrAccessible in a query is a filter")
     }
 
     func testAccessGroupFilter() throws {
@@ -143,6 +143,6 @@ final class SemanticsTests: XCTestCase {
         try test.keychain.add(password("svc", "b", "x", extra: [.label: "L2"]))
         XCTAssertEqual(try test.keychain.find(Query(.genericPassword, [.label: "L2"]), returning: .attributes).first?.attributes[.account], "b")
         XCTAssertEqual(try test.keychain.find(Query(.genericPassword, [.generic: .data(Data([9]))]), returning: .attributes).first?.attributes[.account], "a")
-        XCTAssertKeychainError(.itemNotFound, try test.keychain.find(Query(.genericPassword, [.label: "l2"])), "matching is exact, never case-insensitive (§2.3)")
+        XCTAssertKeychainError(.itemNotFound, try test.keychain.find(Query(.genericPassword, [.label: "l2"])), "matching is exact, never case-insensitive")
     }
 }

@@ -10,80 +10,80 @@ import XCTest
 final class SecItemAddTests: SecItemTestCase {
     func testAddStatusTable() throws {
         try check([
-            StatusCase("success", "§5.2", errSecSuccess) { $0.add($0.password()) },
-            StatusCase("missing class", "§5.2", errSecParam) { $0.add([kSecAttrAccount as String: "a"]) },
-            StatusCase("kSecValueData not CFData (a String)", "§5.2 / §10.12", errSecParam) {
+            StatusCase("success", "Apple's status", errSecSuccess) { $0.add($0.password()) },
+            StatusCase("missing class", "Apple's status", errSecParam) { $0.add([kSecAttrAccount as String: "a"]) },
+            StatusCase("kSecValueData not CFData (a String)", "Apple's status", errSecParam) {
                 SecItemAdd($0.password().merging([kSecValueData as String: "secret"]) { $1 } as CFDictionary, nil)
             },
-            StatusCase("attribute of the wrong type", "§5.2 / §2.3", errSecParam) { $0.add($0.password("a", [kSecAttrCreationDate as String: "today"])) },
-            StatusCase("unknown r_ key", "§5.2 / §4.2", errSecParam) { $0.add($0.password("a", ["r_Nonsense": true])) },
-            StatusCase("unknown u_ key", "§5.2 / §4.2", errSecParam) { $0.add($0.password("a", ["u_Nonsense": true])) },
-            StatusCase("unknown v_ key", "§5.2 / §4.2", errSecParam) { $0.add($0.password("a", ["v_Nonsense": Data()])) },
-            StatusCase("key with an unknown first letter", "§4.2", errSecParam) { $0.add($0.password("a", ["zNonsense": 1])) },
-            StatusCase("kSecReturnData as a number, not a boolean", "§4.1", errSecParam) {
+            StatusCase("attribute of the wrong type", "Apple's status", errSecParam) { $0.add($0.password("a", [kSecAttrCreationDate as String: "today"])) },
+            StatusCase("unknown r_ key", "Apple's status", errSecParam) { $0.add($0.password("a", ["r_Nonsense": true])) },
+            StatusCase("unknown u_ key", "Apple's status", errSecParam) { $0.add($0.password("a", ["u_Nonsense": true])) },
+            StatusCase("unknown v_ key", "Apple's status", errSecParam) { $0.add($0.password("a", ["v_Nonsense": Data()])) },
+            StatusCase("key with an unknown first letter", "Apple's status", errSecParam) { $0.add($0.password("a", ["zNonsense": 1])) },
+            StatusCase("kSecReturnData as a number, not a boolean", "Apple's status", errSecParam) {
                 SecItemAdd($0.password().merging([kSecValueData as String: Data(), kSecReturnData as String: 1]) { $1 } as CFDictionary, nil)
             },
-            StatusCase("unknown class", "§5.2 / §1.1", errSecNoSuchClass) { $0.add([kSecClass as String: "nope"]) },
-            StatusCase("AppleShare class has no table", "§1.1", errSecNoSuchClass) { $0.add([kSecClass as String: "apls"]) },
-            StatusCase("unknown attribute for the class (kSecAttrApplicationTag on genp)", "§5.2 / §1.2", errSecNoSuchAttr) {
+            StatusCase("unknown class", "Apple's status", errSecNoSuchClass) { $0.add([kSecClass as String: "nope"]) },
+            StatusCase("AppleShare class has no table", "Apple's status", errSecNoSuchClass) { $0.add([kSecClass as String: "apls"]) },
+            StatusCase("unknown attribute for the class (kSecAttrApplicationTag on genp)", "Apple's status", errSecNoSuchAttr) {
                 $0.add($0.password("a", [kSecAttrApplicationTag as String: Data("t".utf8)]))
             },
-            StatusCase("legacy 12-byte persistent reference", "§5.2", errSecParam) {
+            StatusCase("legacy 12-byte persistent reference", "Apple's status", errSecParam) {
                 $0.add($0.password("a", [kSecValuePersistentRef as String: Data("genp".utf8) + Data(repeating: 0, count: 8)]))
             },
-            StatusCase("kSecMatchLimit (a reused search dictionary): -50, not iOS's silent no-op", "§5.2 quirk / §10.17", errSecParam) {
+            StatusCase("kSecMatchLimit (a reused search dictionary): -50, not iOS's silent no-op", "Apple's status (a quirk)", errSecParam) {
                 $0.add($0.password("a", [kSecMatchLimit as String: kSecMatchLimitOne]))
             },
-            StatusCase("kSecUseItemList", "§5.2", errSecParam) { $0.add($0.password("a", [kSecUseItemList as String: [Any]()])) },
-            StatusCase("invalid kSecAttrAccessible", "§5.2 / §3", errSecParam) { $0.add($0.password("a", [kSecAttrAccessible as String: "sometimes"])) },
-            StatusCase("both kSecAttrAccessible and kSecAttrAccessControl", "§5.2 / §10.13", errSecParam) {
+            StatusCase("kSecUseItemList", "Apple's status", errSecParam) { $0.add($0.password("a", [kSecUseItemList as String: [Any]()])) },
+            StatusCase("invalid kSecAttrAccessible", "Apple's status", errSecParam) { $0.add($0.password("a", [kSecAttrAccessible as String: "sometimes"])) },
+            StatusCase("both kSecAttrAccessible and kSecAttrAccessControl", "Apple's status", errSecParam) {
                 let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, [], nil)!
                 return $0.add($0.password("a", [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked, kSecAttrAccessControl as String: control]))
             },
-            StatusCase("kSecAttrAccessControl that is not a SecAccessControl", "§5.1", errSecParam) {
+            StatusCase("kSecAttrAccessControl that is not a SecAccessControl", "Apple's status", errSecParam) {
                 $0.add($0.password("a", [kSecAttrAccessControl as String: "ak"]))
             },
-            StatusCase("access group not entitled", "§5.2 / §6", errSecMissingEntitlement) {
+            StatusCase("access group not entitled", "Apple's status", errSecMissingEntitlement) {
                 $0.add($0.password("a", [kSecAttrAccessGroup as String: "OTHER.group"]))
             },
-            StatusCase("access group com.apple.token is read-only", "§5.2 / §6", errSecMissingEntitlement) {
+            StatusCase("access group com.apple.token is read-only", "Apple's status", errSecMissingEntitlement) {
                 $0.add($0.password("a", [kSecAttrAccessGroup as String: kSecAttrAccessGroupToken]))
             },
-            StatusCase("live item with the same primary key", "§5.2 / §1.3", errSecDuplicateItem) {
+            StatusCase("live item with the same primary key", "Apple's status", errSecDuplicateItem) {
                 $0.add($0.password())
                 return $0.add($0.password("alice", [kSecAttrLabel as String: "other label", kSecAttrAccessible as String: kSecAttrAccessibleAlways]))
             },
-            StatusCase("class A item while locked", "§5.2 / §3", errSecInteractionNotAllowed) {
+            StatusCase("class A item while locked", "Apple's status", errSecInteractionNotAllowed) {
                 try $0.keychain.setPassphrase("pw")
                 try SecItemEnvironment.lock()
                 return $0.add($0.password())
             },
-            StatusCase("class C item before the first unlock", "§5.2 / §3", errSecInteractionNotAllowed) {
+            StatusCase("class C item before the first unlock", "Apple's status", errSecInteractionNotAllowed) {
                 try $0.keychain.setPassphrase("pw")
                 SecItemEnvironment.useKeychain(try Keychain(location: $0.keychain.location, options: $0.keychain.options))
                 return $0.add($0.password("a", [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]))
             },
-            StatusCase("akpu with no passcode (passphrase)", "§5.2 / §3", errSecAuthFailed) {
+            StatusCase("akpu with no passcode (passphrase)", "Apple's status", errSecAuthFailed) {
                 $0.add($0.password("a", [kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly]))
             },
-            StatusCase("kSecUseDataProtectionKeychain is ignored", "§1.2 / §4.1", errSecSuccess) {
+            StatusCase("kSecUseDataProtectionKeychain is ignored", "Apple's status", errSecSuccess) {
                 $0.add($0.password("a", [kSecUseDataProtectionKeychain as String: true]))
             },
-            StatusCase("private attribute clip", "§4.2", errSecParam) { $0.add($0.password("a", ["clip": 1])) },
-            StatusCase("a null value", "§4.2", errSecParam) { $0.add($0.password("a", [kSecAttrLabel as String: NSNull()])) },
-            StatusCase("kSecUseAuthenticationUISkip outside CopyMatching", "§4.1 / §5.1", errSecParam) {
+            StatusCase("private attribute clip", "Apple's status", errSecParam) { $0.add($0.password("a", ["clip": 1])) },
+            StatusCase("a null value", "Apple's status", errSecParam) { $0.add($0.password("a", [kSecAttrLabel as String: NSNull()])) },
+            StatusCase("kSecUseAuthenticationUISkip outside CopyMatching", "Apple's status", errSecParam) {
                 $0.add($0.password("a", [kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip]))
             },
-            StatusCase("an identity without kSecValueRef", "§1.1", errSecParam) { $0.add([kSecClass as String: kSecClassIdentity]) },
-            StatusCase("access-control constraints with no authenticator configured", "§7", errSecAuthFailed) {
+            StatusCase("an identity without kSecValueRef", "Apple's status", errSecParam) { $0.add([kSecClass as String: kSecClassIdentity]) },
+            StatusCase("access-control constraints with no authenticator configured", "Apple's status", errSecAuthFailed) {
                 let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)!
                 return $0.add($0.password("a", [kSecAttrAccessControl as String: control]))
             },
-            StatusCase("access control without constraints", "§7", errSecSuccess) {
+            StatusCase("access control without constraints", "Apple's status", errSecSuccess) {
                 let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil)!
                 return $0.add($0.password("a", [kSecAttrAccessControl as String: control]))
             },
-            StatusCase("kSecAttrSynchronizableAny on add behaves as absent", "§5.2", errSecSuccess) {
+            StatusCase("kSecAttrSynchronizableAny on add behaves as absent", "Apple's status", errSecSuccess) {
                 $0.add($0.password("a", [kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]))
             },
         ])
@@ -96,9 +96,9 @@ final class SecItemAddTests: SecItemTestCase {
                                  kSecReturnAttributes as String: true] as CFDictionary, &result)
         XCTAssertEqual(status, errSecSuccess)
         let attributes = try XCTUnwrap(result as? [String: Any])
-        XCTAssertEqual(attributes[kSecAttrAccount as String] as? String, "", "§1.4: account defaults to \"\"")
+        XCTAssertEqual(attributes[kSecAttrAccount as String] as? String, "", "account defaults to \"\"")
         XCTAssertEqual(attributes[kSecAttrService as String] as? String, "")
-        XCTAssertEqual(attributes[kSecAttrAccessGroup as String] as? String, Self.sharedGroup, "§6: default group = first entitled group")
+        XCTAssertEqual(attributes[kSecAttrAccessGroup as String] as? String, Self.sharedGroup, "default group = first entitled group")
         XCTAssertEqual(attributes[kSecAttrAccessible as String] as? String, "ak")
         XCTAssertEqual(attributes[kSecAttrSynchronizable as String] as? Int, 0)
         XCTAssertNotNil(attributes[kSecAttrCreationDate as String] as? Date)
@@ -107,14 +107,14 @@ final class SecItemAddTests: SecItemTestCase {
         XCTAssertEqual(SecItemAdd(password("b").merging([kSecValueData as String: Data(), kSecReturnPersistentRef as String: true]) { $1 } as CFDictionary, &reference), errSecSuccess)
         XCTAssertEqual((reference as? Data)?.count, 20)
         XCTAssertEqual(add(password("c"), data: nil), errSecSuccess, "an item without data")
-        XCTAssertEqual(SecItemAdd(password("d").merging([kSecReturnData as String: true]) { $1 } as CFDictionary, nil), errSecSuccess, "§4.4: a nil result pointer is accepted")
+        XCTAssertEqual(SecItemAdd(password("d").merging([kSecReturnData as String: true]) { $1 } as CFDictionary, nil), errSecSuccess, "a nil result pointer is accepted")
     }
 
     func testCertificatesDefaultToAlwaysAccessible() throws {
         var result: AnyObject?
         XCTAssertEqual(SecItemAdd([kSecClass as String: kSecClassCertificate, kSecValueData as String: Data([0x30]),
                                    kSecReturnAttributes as String: true] as CFDictionary, &result), errSecSuccess)
-        XCTAssertEqual((result as? [String: Any])?[kSecAttrAccessible as String] as? String, "dk", "§1.4")
+        XCTAssertEqual((result as? [String: Any])?[kSecAttrAccessible as String] as? String, "dk", "certificates are always accessible by default")
     }
 }
 #endif

@@ -10,38 +10,38 @@ import XCTest
 final class SecItemCopyMatchingTests: SecItemTestCase {
     func testCopyMatchingStatusTable() throws {
         try check([
-            StatusCase("at least one match", "§5.3", errSecSuccess) { $0.add($0.password()); return $0.copy($0.password()).status },
-            StatusCase("no match", "§5.3", errSecItemNotFound) { $0.copy($0.password()).status },
-            StatusCase("missing class", "§5.3", errSecParam) { $0.copy([kSecAttrAccount as String: "a"]).status },
-            StatusCase("kSecUseItemList", "§5.3", errSecParam) { $0.copy($0.password("a", [kSecUseItemList as String: [Any]()])).status },
-            StatusCase("20-byte persistent reference plus attributes", "§5.3 / §10.14", errSecParam) {
+            StatusCase("at least one match", "Apple's status", errSecSuccess) { $0.add($0.password()); return $0.copy($0.password()).status },
+            StatusCase("no match", "Apple's status", errSecItemNotFound) { $0.copy($0.password()).status },
+            StatusCase("missing class", "Apple's status", errSecParam) { $0.copy([kSecAttrAccount as String: "a"]).status },
+            StatusCase("kSecUseItemList", "Apple's status", errSecParam) { $0.copy($0.password("a", [kSecUseItemList as String: [Any]()])).status },
+            StatusCase("20-byte persistent reference plus attributes", "Apple's status", errSecParam) {
                 let reference = try $0.persistentReference(of: $0.password())
                 return $0.copy([kSecValuePersistentRef as String: reference, kSecAttrAccount as String: "alice"]).status
             },
-            StatusCase("20-byte persistent reference plus kSecAttrSynchronizable true", "§4.1", errSecParam) {
+            StatusCase("20-byte persistent reference plus kSecAttrSynchronizable true", "Apple's status", errSecParam) {
                 let reference = try $0.persistentReference(of: $0.password())
                 return $0.copy([kSecValuePersistentRef as String: reference, kSecAttrSynchronizable as String: true]).status
             },
-            StatusCase("20-byte persistent reference plus kSecAttrSynchronizableAny is fine", "§4.1", errSecSuccess) {
+            StatusCase("20-byte persistent reference plus kSecAttrSynchronizableAny is fine", "Apple's status", errSecSuccess) {
                 let reference = try $0.persistentReference(of: $0.password())
                 return $0.copy([kSecValuePersistentRef as String: reference, kSecAttrSynchronizable as String: kSecAttrSynchronizableAny]).status
             },
-            StatusCase("unparseable persistent reference", "§4.6", errSecParam) { $0.copy([kSecValuePersistentRef as String: Data([1, 2, 3])]).status },
-            StatusCase("persistent reference whose class differs from kSecClass", "§4.1", errSecNoSuchClass) {
+            StatusCase("unparseable persistent reference", "Apple's status", errSecParam) { $0.copy([kSecValuePersistentRef as String: Data([1, 2, 3])]).status },
+            StatusCase("persistent reference whose class differs from kSecClass", "Apple's status", errSecNoSuchClass) {
                 let reference = try $0.persistentReference(of: $0.password())
                 return $0.copy([kSecClass as String: kSecClassInternetPassword, kSecValuePersistentRef as String: reference]).status
             },
-            StatusCase("unknown class", "§5.3", errSecNoSuchClass) { $0.copy([kSecClass as String: "zzzz"]).status },
-            StatusCase("unknown attribute", "§5.3", errSecNoSuchAttr) { $0.copy($0.password("a", ["zzzz": "x"])).status },
-            StatusCase("kSecMatchPolicy on a password", "§5.3", errSecUnimplemented) { $0.copy($0.password("a", [kSecMatchPolicy as String: "p"])).status },
-            StatusCase("kSecMatchIssuers on a password", "§5.3", errSecUnimplemented) { $0.copy($0.password("a", [kSecMatchIssuers as String: [Data()]])).status },
-            StatusCase("kSecMatchHostOrSubdomainOfHost on a generic password", "§5.3", errSecUnimplemented) {
+            StatusCase("unknown class", "Apple's status", errSecNoSuchClass) { $0.copy([kSecClass as String: "zzzz"]).status },
+            StatusCase("unknown attribute", "Apple's status", errSecNoSuchAttr) { $0.copy($0.password("a", ["zzzz": "x"])).status },
+            StatusCase("kSecMatchPolicy on a password", "Apple's status", errSecUnimplemented) { $0.copy($0.password("a", [kSecMatchPolicy as String: "p"])).status },
+            StatusCase("kSecMatchIssuers on a password", "Apple's status", errSecUnimplemented) { $0.copy($0.password("a", [kSecMatchIssuers as String: [Data()]])).status },
+            StatusCase("kSecMatchHostOrSubdomainOfHost on a generic password", "Apple's status", errSecUnimplemented) {
                 $0.copy($0.password("a", [kSecMatchHostOrSubdomainOfHost as String: "example.com"])).status
             },
-            StatusCase("explicit access group not entitled", "§5.3 / §6", errSecMissingEntitlement) {
+            StatusCase("explicit access group not entitled", "Apple's status", errSecMissingEntitlement) {
                 $0.copy($0.password("a", [kSecAttrAccessGroup as String: "OTHER.group"])).status
             },
-            StatusCase("a matched row's class is locked: the whole call fails", "§5.3 / §10.3", errSecInteractionNotAllowed) {
+            StatusCase("a matched row's class is locked: the whole call fails", "Apple's status", errSecInteractionNotAllowed) {
                 try $0.keychain.setPassphrase("pw")
                 $0.add($0.password("background", [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]))
                 $0.add($0.password("foreground"))
@@ -49,31 +49,31 @@ final class SecItemCopyMatchingTests: SecItemTestCase {
                 return $0.copy([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll,
                                 kSecReturnAttributes as String: true]).status
             },
-            StatusCase("attribute-only read of a locked class-A item", "§3", errSecInteractionNotAllowed) {
+            StatusCase("attribute-only read of a locked class-A item", "Apple's status", errSecInteractionNotAllowed) {
                 try $0.keychain.setPassphrase("pw")
                 $0.add($0.password())
                 try SecItemEnvironment.lock()
                 return $0.copy($0.password("alice", [kSecReturnAttributes as String: true])).status
             },
-            StatusCase("kSecReturnData as a number", "§4.1 / §10.12", errSecParam) { $0.copy($0.password("a", [kSecReturnData as String: 1])).status },
-            StatusCase("kSecMatchLimit an unknown string", "§4.1", errSecParam) { $0.copy($0.password("a", [kSecMatchLimit as String: "m_LimitSome"])).status },
-            StatusCase("kSecMatchCaseInsensitive is ignored, matching stays exact", "§2.3", errSecItemNotFound) {
+            StatusCase("kSecReturnData as a number", "Apple's status", errSecParam) { $0.copy($0.password("a", [kSecReturnData as String: 1])).status },
+            StatusCase("kSecMatchLimit an unknown string", "Apple's status", errSecParam) { $0.copy($0.password("a", [kSecMatchLimit as String: "m_LimitSome"])).status },
+            StatusCase("kSecMatchCaseInsensitive is ignored, matching stays exact", "Apple's status", errSecItemNotFound) {
                 $0.add($0.password())
                 return $0.copy($0.password("ALICE", [kSecMatchCaseInsensitive as String: true])).status
             },
-            StatusCase("kSecValueData in a search is ignored", "§4.1", errSecSuccess) {
+            StatusCase("kSecValueData in a search is ignored", "Apple's status", errSecSuccess) {
                 $0.add($0.password())
                 return $0.copy($0.password("alice", [kSecValueData as String: Data("not the secret".utf8)])).status
             },
-            StatusCase("kSecReturnRef on a key item that holds no EC key (no type, no data)", "§4.4 / §8", errSecDecode) {
+            StatusCase("kSecReturnRef on a key item that holds no EC key (no type, no data)", "Apple's status", errSecDecode) {
                 $0.add([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: Data("t".utf8)])
                 return $0.copy([kSecClass as String: kSecClassKey, kSecReturnRef as String: true]).status
             },
-            StatusCase("kSecReturnRef on an RSA key item (RSA keys not on this platform)", "§4.4 / §8", errSecUnimplemented) {
+            StatusCase("kSecReturnRef on an RSA key item (RSA keys not on this platform)", "Apple's status", errSecUnimplemented) {
                 $0.add([kSecClass as String: kSecClassKey, kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate])
                 return $0.copy([kSecClass as String: kSecClassKey, kSecReturnRef as String: true]).status
             },
-            StatusCase("kSecReturnRef on a certificate (SecCertificate not yet on this platform)", "§4.4", errSecUnimplemented) {
+            StatusCase("kSecReturnRef on a certificate (SecCertificate not yet on this platform)", "Apple's status", errSecUnimplemented) {
                 $0.add([kSecClass as String: kSecClassCertificate, kSecAttrSerialNumber as String: Data([1])])
                 return $0.copy([kSecClass as String: kSecClassCertificate, kSecReturnRef as String: true]).status
             },
@@ -109,7 +109,7 @@ final class SecItemCopyMatchingTests: SecItemTestCase {
         XCTAssertEqual((copy(query(all, reference)).result as? [Data])?.count, 2)
         // Ref only on passwords: nil / array without the password refs.
         XCTAssertEqual(copy(query(one, ref)).status, errSecSuccess)
-        XCTAssertNil(copy(query(one, ref)).result, "§10.11: ReturnRef on passwords returns nil on iOS")
+        XCTAssertNil(copy(query(one, ref)).result, "ReturnRef on passwords returns nil on iOS")
         XCTAssertEqual((copy(query(all, ref)).result as? [Any])?.count, 0)
         // Data + persistent reference: exactly v_Data and v_PersistentRef.
         let pair = try XCTUnwrap(copy(query(one, data, reference)).result as? [String: Any])
@@ -118,8 +118,8 @@ final class SecItemCopyMatchingTests: SecItemTestCase {
         let full = try XCTUnwrap(copy(query(one, data, attributes)).result as? [String: Any])
         XCTAssertEqual(full[kSecValueData as String] as? Data, Data("A".utf8))
         XCTAssertEqual(full[kSecAttrAccount as String] as? String, "a")
-        XCTAssertNotNil(full["sha1"], "§4.5: sha1 only when data is requested")
-        XCTAssertNil(full[kSecClass as String], "§4.5: no class without Ref")
+        XCTAssertNotNil(full["sha1"], "sha1 only when data is requested")
+        XCTAssertNil(full[kSecClass as String], "no class without Ref")
         // Ref with another key: class and full attributes (no v_Ref for a password).
         let withRef = try XCTUnwrap(copy(query(one, ref, reference)).result as? [String: Any])
         XCTAssertEqual(withRef[kSecClass as String] as? String, "genp")

@@ -10,32 +10,32 @@ import XCTest
 final class SecItemEdgeCaseTests: SecItemTestCase {
     func testKeyParsingEdgeCases() throws {
         try check([
-            StatusCase("one-character key m", "§4.2 length 1 → -50", errSecParam) { $0.copy($0.password().merging(["m": true]) { $1 }).status },
-            StatusCase("one-character key f", "§4.2 length 1 → -50", errSecParam) { $0.copy($0.password().merging(["f": true]) { $1 }).status },
-            StatusCase("a number as a key", "§4.2 CFNumber key is an attribute → -25303", errSecNoSuchAttr) { test in
+            StatusCase("one-character key m", "length 1 → -50", errSecParam) { $0.copy($0.password().merging(["m": true]) { $1 }).status },
+            StatusCase("one-character key f", "length 1 → -50", errSecParam) { $0.copy($0.password().merging(["f": true]) { $1 }).status },
+            StatusCase("a number as a key", "CFNumber key is an attribute → -25303", errSecNoSuchAttr) { test in
                 let query: [AnyHashable: Any] = [kSecClass as String: kSecClassGenericPassword, NSNumber(value: 5): "x"]
                 return SecItemCopyMatching(query as CFDictionary, nil)
             },
-            StatusCase("a number as a key of the changes", "§4.2 → -25303", errSecNoSuchAttr) { test in
+            StatusCase("a number as a key of the changes", "→ -25303", errSecNoSuchAttr) { test in
                 test.add(test.password())
                 let changes: [AnyHashable: Any] = [NSNumber(value: 5): "x"]
                 return SecItemUpdate(test.password() as CFDictionary, changes as CFDictionary)
             },
-            StatusCase("clip in the changes", "§4.2 private attribute clip → -50", errSecParam) { test in
+            StatusCase("clip in the changes", "private attribute clip → -50", errSecParam) { test in
                 test.add(test.password())
                 return test.update(test.password(), ["clip": 1])
             },
-            StatusCase("accc and pdmn together in the changes, same protection", "§5.2 both → -50", errSecParam) { test in
+            StatusCase("accc and pdmn together in the changes, same protection", "both → -50", errSecParam) { test in
                 test.add(test.password())
                 let control = try XCTUnwrap(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleAfterFirstUnlock, [], nil))
                 return test.update(test.password(), [kSecAttrAccessControl as String: control,
                                                      kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock])
             },
-            StatusCase("sync as a numeric string in the changes", "§2.3 numeric string accepted", errSecSuccess) { test in
+            StatusCase("sync as a numeric string in the changes", "numeric string accepted", errSecSuccess) { test in
                 test.add(test.password())
                 return test.update(test.password(), [kSecAttrSynchronizable as String: "0"])
             },
-            StatusCase("persistent reference to the apls class", "§1.1 apls has no table → -25306", errSecNoSuchClass) { test in
+            StatusCase("persistent reference to the apls class", "apls has no table → -25306", errSecNoSuchClass) { test in
                 test.copy([kSecValuePersistentRef as String: Data("apls".utf8) + Data(count: 16)]).status
             },
         ])

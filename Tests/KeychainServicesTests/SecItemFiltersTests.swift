@@ -30,7 +30,7 @@ final class SecItemFiltersTests: SecItemTestCase {
 
         let all = copy([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true])
         let visible = (all.result as? [[String: Any]])?.compactMap { $0[kSecAttrAccount as String] as? String }
-        XCTAssertEqual(visible, ["default", "app"], "§4.3: agrp IN (caller's groups)")
+        XCTAssertEqual(visible, ["default", "app"], "agrp IN (caller's groups)")
         let group = (all.result as? [[String: Any]])?.first?[kSecAttrAccessGroup as String] as? String
         XCTAssertEqual(group, Self.sharedGroup)
         let onlyApp = copy([kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: Self.appGroup,

@@ -78,9 +78,9 @@ final class SecKeyItemTests: SecItemTestCase {
         }
         XCTAssertEqual(dictionary[kSecAttrApplicationLabel as String] as? Data, Data(Insecure.SHA1.hash(data: publicBytes)),
                        "application label = SHA-1 of the X9.63 public key")
-        XCTAssertEqual(dictionary[kSecAttrKeyClass as String] as? Int, 1, "SecItem results give numbers (§4.5)")
+        XCTAssertEqual(dictionary[kSecAttrKeyClass as String] as? Int, 1, "SecItem results give numbers")
         XCTAssertEqual(dictionary[kSecAttrKeyType as String] as? Int, 73)
-        XCTAssertEqual(dictionary[kSecClass as String] as? String, "keys", "class comes with a reference (§4.4)")
+        XCTAssertEqual(dictionary[kSecClass as String] as? String, "keys", "class comes with a reference")
     }
 
     func testTokenKeyIsAlreadyStored() throws {

@@ -102,7 +102,7 @@ final class SecKeyTests: SecItemTestCase {
 
             let attributes = try XCTUnwrap(SecKeyCopyAttributes(key) as? [String: Any])
             XCTAssertEqual(attributes[kSecAttrKeyClass as String] as? String, "1")
-            XCTAssertEqual(attributes[kSecAttrKeyType as String] as? String, "73", "SecKeyCopyAttributes gives the string constant (§8)")
+            XCTAssertEqual(attributes[kSecAttrKeyType as String] as? String, "73", "SecKeyCopyAttributes gives the string constant")
             XCTAssertEqual(attributes[kSecAttrKeySizeInBits as String] as? Int, bits)
             XCTAssertEqual(attributes[kSecAttrEffectiveKeySize as String] as? Int, bits)
             XCTAssertEqual(attributes[kSecAttrApplicationLabel as String] as? Data, Data(Insecure.SHA1.hash(data: publicBytes)))

@@ -60,7 +60,7 @@ final class SecurityAPISurfaceTests: XCTestCase {
             XCTAssertEqual(constant, value)
             XCTAssertEqual(SecCopyErrorMessageString(value, nil) as String?, message)
         }
-        XCTAssertEqual(SecCopyErrorMessageString(errSecInternalComponent, nil) as String?, "OSStatus -2070", "§5.6: no string")
+        XCTAssertEqual(SecCopyErrorMessageString(errSecInternalComponent, nil) as String?, "OSStatus -2070", "no string")
         XCTAssertEqual(SecCopyErrorMessageString(12345, nil) as String?, "OSStatus 12345")
         XCTAssertEqual(noErr, 0)
     }

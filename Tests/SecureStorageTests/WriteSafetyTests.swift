@@ -38,7 +38,7 @@ final class WriteSafetyTests: StorageTestCase {
         session.token = session.token.map { $0 + "-refreshed" }
         XCTAssertEqual(session.$token.lastError, .locked)
         try unlock()
-        XCTAssertEqual(session.token, "t1", "the seeds/002 loss does not happen through the wrapper")
+        XCTAssertEqual(session.token, "t1", "a failed replacement keeps the previous token (no write-then-lose through the wrapper)")
 
         session.token = nil
         XCTAssertNil(try storage.string(for: "auth.token"), "nil deletes a readable value")
