@@ -38,7 +38,7 @@ final class WriteSafetyTests: StorageTestCase {
         session.token = session.token.map { $0 + "-refreshed" }
         XCTAssertEqual(session.$token.lastError, .locked)
         try unlock()
-        XCTAssertEqual(session.token, "t1", "a failed replacement keeps the previous token (no write-then-lose through the wrapper)")
+        XCTAssertEqual(session.token, "t1", "reading nil while locked and writing it back does not delete the token")
 
         session.token = nil
         XCTAssertNil(try storage.string(for: "auth.token"), "nil deletes a readable value")
