@@ -14,17 +14,9 @@ extension SecureStorage {
     /// ```
     /// - Throws: `.locked` while any of the items needs the device unlocked.
     public func modificationDates() throws(SecureStorageError) -> [String: Date] {
-        var query = self.query(nil)
-        query[kSecMatchLimit as String] = kSecMatchLimitAll
-        query[kSecReturnAttributes as String] = true
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return [:] }
-        try check(status)
         var dates: [String: Date] = [:]
-        for attributes in (result as? [NSDictionary]) ?? [] {
-            let account = attributes[kSecAttrAccount as String]
-            guard let key = account as? String ?? (account as? Data).flatMap({ String(data: $0, encoding: .utf8) }) else { continue }
+        for attributes in try allAttributes() {
+            guard let key = Self.key(of: attributes) else { continue }
             dates[key] = attributes[kSecAttrModificationDate as String] as? Date ?? .distantPast
         }
         return dates
@@ -38,10 +30,7 @@ extension SecureStorage {
         var query = self.query(key)
         query[kSecReturnData as String] = true
         query[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUISkip
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        try check(status)
+        guard let result = try copyMatching(query) else { return nil }
         return result as? Data ?? Data()
     }
 }

@@ -129,17 +129,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// `nil`), in the order the keychain returns them: the order first stored on Linux.
     /// Throws `.locked` while any of them needs the device unlocked.
     public func allKeys() throws(SecureStorageError) -> [String] {
-        var query = self.query(nil)
-        query[kSecMatchLimit as String] = kSecMatchLimitAll
-        query[kSecReturnAttributes as String] = true
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return [] }
-        try check(status)
-        return ((result as? [NSDictionary]) ?? []).compactMap { attributes in
-            let account = attributes[kSecAttrAccount as String]
-            return account as? String ?? (account as? Data).flatMap { String(data: $0, encoding: .utf8) }
-        }
+        try allAttributes().compactMap(Self.key(of:))
     }
 
     /// Deletes every value of this service (in ``accessGroup``, or in every entitled group when
@@ -201,10 +191,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         var query = self.query(key)
         query[kSecReturnData as String] = true
         query[kSecReturnAttributes as String] = true
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        try check(status)
+        guard let result = try copyMatching(query) else { return nil }
         // Read the three keys straight from the dictionary: bridging all of it to
         // `[String: Any]` would cost more than the keychain lookup itself.
         guard let attributes = result as? NSDictionary else { throw .underlying(errSecInternalComponent) }
@@ -257,6 +244,30 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
             Self.logger.notice("no passcode: storing a topSecret value as secret", metadata: ["service": "\(service)"])
             return try body(Sensitivity.secret.protection)
         }
+    }
+
+    /// The attributes of every item of this service (no data, so nobody is asked).
+    func allAttributes() throws(SecureStorageError) -> [NSDictionary] {
+        var query = self.query(nil)
+        query[kSecMatchLimit as String] = kSecMatchLimitAll
+        query[kSecReturnAttributes as String] = true
+        return (try copyMatching(query) ?? nil) as? [NSDictionary] ?? []
+    }
+
+    /// The key (account) of an item's attributes; `nil` for an account that is not text.
+    static func key(of attributes: NSDictionary) -> String? {
+        let account = attributes[kSecAttrAccount as String]
+        return account as? String ?? (account as? Data).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    /// `SecItemCopyMatching`'s result for `query` (itself `nil` when the query asked for none),
+    /// or `nil` when nothing matches.
+    func copyMatching(_ query: [String: Any]) throws(SecureStorageError) -> CFTypeRef?? {
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return nil }
+        try check(status)
+        return result
     }
 
     /// The query naming one key (or, with `nil`, every key) of this service.

@@ -123,26 +123,27 @@ public struct KeychainConfigProvider: ConfigProvider {
 
     private func fetch(_ key: AbsoluteConfigKey, type: ConfigType) async throws(KeychainConfigError) -> LookupResult {
         guard let account = accountNaming.account(key) else { return LookupResult(encodedKey: key.description, value: nil) }
-        let found: Data?
-        do { found = try await storage.data(for: account) } catch {
-            throw .unreadable(key: key.description, service: storage.service, account: account, error)
-        }
-        return try Self.lookupResult(found, key: key, type: type, service: storage.service, account: account)
+        let read: Result<Data?, SecureStorageError>
+        do { read = .success(try await storage.data(for: account)) } catch { read = .failure(error) }
+        return try Self.lookupResult(read, key: key, type: type, service: storage.service, account: account)
     }
 
     private func read(_ key: AbsoluteConfigKey, type: ConfigType) throws(KeychainConfigError) -> LookupResult {
         guard let account = accountNaming.account(key) else { return LookupResult(encodedKey: key.description, value: nil) }
-        let found: Data?
-        do { found = try storage.data(for: account) } catch {
-            throw .unreadable(key: key.description, service: storage.service, account: account, error)
-        }
-        return try Self.lookupResult(found, key: key, type: type, service: storage.service, account: account)
+        let read = Result { () throws(SecureStorageError) in try storage.data(for: account) }
+        return try Self.lookupResult(read, key: key, type: type, service: storage.service, account: account)
     }
 
-    /// The lookup result for an item's bytes (`nil`: no item): converted to `type`, marked secret.
-    static func lookupResult(_ data: Data?, key: AbsoluteConfigKey, type: ConfigType, service: String,
+    /// The lookup result for reading an item's bytes (`nil`: no item): converted to `type` and
+    /// marked secret, or the read's failure as ``KeychainConfigError/unreadable(key:service:account:_:)``.
+    static func lookupResult(_ read: Result<Data?, SecureStorageError>, key: AbsoluteConfigKey, type: ConfigType, service: String,
                              account: String) throws(KeychainConfigError) -> LookupResult {
         let encodedKey = "\(service)/\(account)"
+        let data: Data?
+        switch read {
+        case .success(let found): data = found
+        case .failure(let error): throw .unreadable(key: key.description, service: service, account: account, error)
+        }
         guard let data else { return LookupResult(encodedKey: encodedKey, value: nil) }
         guard let content = ConfigContent(keychainData: data, as: type) else {
             throw .notConvertible(key: key.description, service: service, account: account, type: type)

@@ -52,13 +52,8 @@ public final class KeychainConfigSnapshot: ConfigSnapshot, CustomStringConvertib
     /// - Throws: ``KeychainConfigError``.
     public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
         guard let account = accountNaming.account(key) else { return LookupResult(encodedKey: key.description, value: nil) }
-        let found: Data?
-        do {
-            found = try data(for: account)
-        } catch {
-            throw KeychainConfigError.unreadable(key: key.description, service: storage.service, account: account, error)
-        }
-        return try KeychainConfigProvider.lookupResult(found, key: key, type: type, service: storage.service, account: account)
+        let read = Result { () throws(SecureStorageError) in try data(for: account) }
+        return try KeychainConfigProvider.lookupResult(read, key: key, type: type, service: storage.service, account: account)
     }
 
     private func data(for account: String) throws(SecureStorageError) -> Data? {
