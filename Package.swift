@@ -1,8 +1,21 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 /// Platforms where `KeychainServices` is our own implementation rather than Apple's Security framework.
 let nonApplePlatforms: [Platform] = [.linux, .android, .windows, .wasi, .openbsd]
+
+/// `SECURE_STORAGE_FORCE_PORTABLE=1 swift build` builds the portable implementation (the file
+/// keychain of KeychainCore behind Apple's SecItem/SecKey API) on Apple platforms too, as
+/// swift-crypto's `CRYPTO_IN_SWIFTPM_FORCE_BUILD_API` does for Crypto: for testing the Linux
+/// behaviour on a Mac, and for tools that cannot have a Keychain entitlement.
+let forcePortable = ProcessInfo.processInfo.environment["SECURE_STORAGE_FORCE_PORTABLE"] != nil
+
+/// When the portable implementation's dependencies are linked: off Apple platforms, or everywhere when forced.
+let portableCondition: TargetDependencyCondition? = forcePortable ? nil : .when(platforms: nonApplePlatforms)
+
+/// The compilation condition that selects the portable implementation in `#if` lines.
+let portableSettings: [SwiftSetting] = forcePortable ? [.define("SECURE_STORAGE_FORCE_PORTABLE")] : []
 
 let package = Package(
     name: "SecureStorage",
@@ -45,9 +58,10 @@ let package = Package(
         .target(
             name: "KeychainServices",
             dependencies: [
-                .target(name: "KeychainCore", condition: .when(platforms: nonApplePlatforms)),
-                .product(name: "Logging", package: "swift-log", condition: .when(platforms: nonApplePlatforms)),
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "KeychainCore", condition: portableCondition),
+                .product(name: "Logging", package: "swift-log", condition: portableCondition),
+                .product(name: "Crypto", package: "swift-crypto", condition: portableCondition),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: portableCondition),
             ]
         ),
         .target(
@@ -56,7 +70,7 @@ let package = Package(
                 "KeychainServices",
                 "CProcessHardening",
                 "LockedState",
-                .target(name: "KeychainCore", condition: .when(platforms: nonApplePlatforms)),
+                .target(name: "KeychainCore", condition: portableCondition),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -117,3 +131,9 @@ let package = Package(
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
     ]
 )
+
+// Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
+let cTargets: Set<String> = ["CExtendedAttributes", "CSQLiteHardening", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver"]
+for target in package.targets where !cTargets.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + portableSettings
+}

@@ -1,3 +1,5 @@
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+// The SecItem API over the portable engine: on Apple platforms only in a SECURE_STORAGE_FORCE_PORTABLE build.
 import Foundation
 import KeychainCore
 import KeychainServices
@@ -85,3 +87,4 @@ enum KeyBenchmarks {
         return value
     }
 }
+#endif

@@ -72,7 +72,9 @@ enum ScaleBenchmarks {
             measurements.append(list)
         }
 
-        // The layers above the engine, at the same size.
+        // The layers above the engine, at the same size (on Apple platforms the SecItem API is
+        // Apple's, so only a SECURE_STORAGE_FORCE_PORTABLE build measures them over this engine).
+        #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
         SecItemEnvironment.useKeychain(keychain)
         SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "bench")
         defer { SecItemEnvironment.reset() }
@@ -89,6 +91,7 @@ enum ScaleBenchmarks {
         var facadeRead = Measurement("N=\(size): SecureStorage.string(for:)")
         for sample in 0..<samples { _ = try facadeRead.time { try storage.string(for: "k\(sample)") } }
         measurements += [secItemRead, facadeRead]
+        #endif
 
         let floor = try FloorBenchmarks.sqlite(size: size, samples: samples, in: directory)
         measurements += [floor.bulk, floor.insert, floor.read]

@@ -26,11 +26,18 @@ do {
     var results: [Measurement] = []
     if only == nil || only == "core" { results += try CoreBenchmarks.run(items: items, in: directory) }
     if only == nil && !arguments.contains("--no-passphrase") { results += try CoreBenchmarks.passphrase(in: directory) }
+    #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
     if only == nil || only == "api" { results += try ExtraBenchmarks.run(items: items, in: directory) }
+    if only == nil || only == "keys" { results += try KeyBenchmarks.run(samples: items, in: directory) }
+    #else
+    if only == "api" || only == "keys" {
+        FileHandle.standardError.write(Data("--only \(only!) measures the SecItem API over this engine: on Apple platforms build with SECURE_STORAGE_FORCE_PORTABLE=1.\n".utf8))
+        finish(64)
+    }
+    #endif
     if only == nil || only == "maintenance" { results += try MaintenanceBenchmarks.run(items: items, in: directory) }
     if only == "reads" { results += try CoreBenchmarks.reads(items: items, in: directory) }
     if only == "rotation" { results += try RotationBenchmarks.run(items: items, in: directory) }
-    if only == nil || only == "keys" { results += try KeyBenchmarks.run(samples: items, in: directory) }
     if json {
         let data = try JSONSerialization.data(withJSONObject: ["items": items, "results": results.map(\.json)], options: [.prettyPrinted, .sortedKeys])
         print(String(decoding: data, as: UTF8.self))

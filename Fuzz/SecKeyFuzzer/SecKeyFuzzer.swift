@@ -1,6 +1,6 @@
 import Foundation
 import FuzzTargets
-#if canImport(Security)
+#if canImport(Security) && !SECURE_STORAGE_FORCE_PORTABLE
 /// On Apple platforms SecKey is Apple's own implementation, which this project does not fuzz.
 @main
 enum SecKeyFuzzer {

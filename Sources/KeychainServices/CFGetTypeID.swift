@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 
 // Type identifiers for the `CFGetTypeID(x) == SecKeyGetTypeID()` checks keychain code makes on

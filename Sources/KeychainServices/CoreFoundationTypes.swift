@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 @_exported import Foundation
 
 // CoreFoundation names that Keychain code uses, as aliases onto the Foundation classes that

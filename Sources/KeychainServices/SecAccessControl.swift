@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -98,7 +98,7 @@ public func SecAccessControlCreateWithFlags(
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecAccessControl? {
     func fail(_ reason: String) -> SecAccessControl? {
-        error?.pointee = Unmanaged.passRetained(SecItemStatus.cfError(errSecParam, reason))
+        error?.pointee = Unmanaged.passRetained(SecItemCall.cfError(errSecParam, reason))
         return nil
     }
     guard let raw = SecValue.string(protection), let accessibility = Accessibility(rawValue: raw) else {

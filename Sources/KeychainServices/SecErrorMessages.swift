@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 
 /// The human-readable message of an OSStatus, as Apple's `SecErrorMessages.strings` gives it, or

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -37,7 +37,7 @@ struct SecItemAccessGroups {
     private func name(_ value: AttributeValue) throws(KeychainError) -> String {
         if let text = value.stringValue { return text }
         if let bytes = value.dataValue, let text = String(data: bytes, encoding: .utf8) { return text }
-        throw SecItemStatus.parameter("kSecAttrAccessGroup must be a string.")
+        throw SecItemCall.parameter("kSecAttrAccessGroup must be a string.")
     }
 
     private func notEntitled(_ group: String) -> KeychainError {

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -17,7 +17,7 @@ import KeychainCore
 ///   already: `errSecDuplicateItem`.
 @discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-    SecItemStatus.run("SecItemAdd") { () throws(KeychainError) in
+    SecItemCall.run("SecItemAdd") { () throws(KeychainError) in
         let added = try SecItemAddition.add(SecItemDictionary(attributes))
         result?.pointee = added.result
     }
@@ -31,19 +31,19 @@ enum SecItemAddition {
     static func add(_ request: SecItemDictionary) throws(KeychainError) -> (item: FoundItem, result: AnyObject?) {
         try request.checkClientRules(allowsSkip: false)
         if request.accessControl?.requiresAuthentication == true, request.synchronizable == .value(true) {
-            throw SecItemStatus.parameter("Items with access-control constraints cannot be synchronizable.")
+            throw SecItemCall.parameter("Items with access-control constraints cannot be synchronizable.")
         }
         let groups = SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
         let group = try groups.writeGroup(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
         guard request.matchKeys.isEmpty, !request.useItemList else {
-            throw SecItemStatus.parameter("SecItemAdd does not take kSecMatch… keys or kSecUseItemList; remove them (a search dictionary reused for an add). iOS reports success without storing the item in this case.")
+            throw SecItemCall.parameter("SecItemAdd does not take kSecMatch… keys or kSecUseItemList; remove them (a search dictionary reused for an add). iOS reports success without storing the item in this case.")
         }
         if request.persistentReference?.isLegacy == true {
-            throw SecItemStatus.parameter("SecItemAdd does not take a legacy persistent reference.")
+            throw SecItemCall.parameter("SecItemAdd does not take a legacy persistent reference.")
         }
         if request.accessControl != nil && request.attributes[.accessible] != nil {
-            throw SecItemStatus.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
+            throw SecItemCall.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
         }
         var attributes = request.attributes
         var data = request.valueData
@@ -51,10 +51,10 @@ enum SecItemAddition {
         if let reference = request.valueRef {
             // The client expands a reference into its attributes; the caller's explicit ones win.
             guard let key = reference as? SecKey else {
-                throw SecItemStatus.parameter("kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
+                throw SecItemCall.parameter("kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
             }
             guard request.itemClass == nil || request.itemClass == .key else {
-                throw SecItemStatus.parameter("kSecValueRef is a SecKey but kSecClass is not kSecClassKey.")
+                throw SecItemCall.parameter("kSecValueRef is a SecKey but kSecClass is not kSecClassKey.")
             }
             let keyItem = try key.itemForAdding()
             attributes.merge(keyItem.attributes) { explicit, _ in explicit }
@@ -62,10 +62,10 @@ enum SecItemAddition {
             itemClass = .key
         } else {
             guard let given = request.itemClass else {
-                throw SecItemStatus.parameter("The dictionary has no kSecClass.")
+                throw SecItemCall.parameter("The dictionary has no kSecClass.")
             }
             guard given != .identity else {
-                throw SecItemStatus.parameter("Identities are added by kSecValueRef with a SecIdentity, which this platform does not provide yet.")
+                throw SecItemCall.parameter("Identities are added by kSecValueRef with a SecIdentity, which this platform does not provide yet.")
             }
             itemClass = given
         }

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -16,15 +16,15 @@ import KeychainCore
 ///   `errSecDecode` (-26275) instead of being skipped and deleted as iOS does: we never delete data.
 @discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-    SecItemStatus.run("SecItemCopyMatching") { () throws(KeychainError) in
+    SecItemCall.run("SecItemCopyMatching") { () throws(KeychainError) in
         let request = SecItemDictionary(query)
         try request.checkClientRules(allowsSkip: true)
         let groups = try SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
             .searchGroups(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
-        guard !request.useItemList else { throw SecItemStatus.parameter("kSecUseItemList is not supported by the data-protection keychain.") }
+        guard !request.useItemList else { throw SecItemCall.parameter("kSecUseItemList is not supported by the data-protection keychain.") }
         if let reference = request.persistentReference, !reference.isLegacy, request.hasAttributesBesideReference {
-            throw SecItemStatus.parameter("A persistent reference cannot be combined with attributes in SecItemCopyMatching.")
+            throw SecItemCall.parameter("A persistent reference cannot be combined with attributes in SecItemCopyMatching.")
         }
         var query = try SecItemQueryBuilder.query(request, groups: groups)
         let hostFilter = try CertificateMatchKeys.check(request, itemClass: query.itemClass ?? request.persistentReference?.itemClass)
@@ -86,7 +86,7 @@ enum CertificateMatchKeys {
             throw KeychainError(.unimplemented, "kSecMatchHostOrSubdomainOfHost applies to internet passwords only.")
         }
         guard let host = SecValue.string(value), !host.isEmpty else {
-            throw SecItemStatus.parameter("kSecMatchHostOrSubdomainOfHost must be a host name.")
+            throw SecItemCall.parameter("kSecMatchHostOrSubdomainOfHost must be a host name.")
         }
         return HostFilter(host: host)
     }

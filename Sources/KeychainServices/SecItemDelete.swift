@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -10,17 +10,17 @@ import KeychainCore
 ///   `kSecMatch…` key (even `kSecMatchLimitAll`), `errSecMissingEntitlement` (-34018).
 @discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
-    SecItemStatus.run("SecItemDelete") { () throws(KeychainError) in
+    SecItemCall.run("SecItemDelete") { () throws(KeychainError) in
         let request = SecItemDictionary(query)
         try request.checkClientRules(allowsSkip: false)
         let groups = try SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
             .searchGroups(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
         guard request.matchKeys.isEmpty, !request.useItemList else {
-            throw SecItemStatus.parameter("SecItemDelete's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; a delete always removes every match.")
+            throw SecItemCall.parameter("SecItemDelete's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; a delete always removes every match.")
         }
         if let reference = request.persistentReference, reference.isLegacy, request.hasAttributesBesideReference {
-            throw SecItemStatus.parameter("A legacy persistent reference cannot be combined with attributes.")
+            throw SecItemCall.parameter("A legacy persistent reference cannot be combined with attributes.")
         }
         var engineQuery = try SecItemQueryBuilder.query(request, groups: groups)
         engineQuery.limit = .all

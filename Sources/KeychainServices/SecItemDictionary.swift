@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -46,17 +46,17 @@ struct SecItemDictionary {
 
     init(_ dictionary: CFDictionary) {
         if dictionary.count > Self.maximumKeyCount {
-            fail(SecItemStatus.parameter("The dictionary has \(dictionary.count) keys; at most \(Self.maximumKeyCount) are accepted."))
+            fail(SecItemCall.parameter("The dictionary has \(dictionary.count) keys; at most \(Self.maximumKeyCount) are accepted."))
         }
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
                 fail(SecValue.isNumber(rawKey)
                      ? KeychainError(.noSuchAttribute, "A dictionary key is a number (\(rawKey)), which names no attribute.")
-                     : SecItemStatus.parameter("A dictionary key is not a string (\(type(of: rawKey)))."))
+                     : SecItemCall.parameter("A dictionary key is not a string (\(type(of: rawKey)))."))
                 continue
             }
             if value is NSNull {
-                fail(SecItemStatus.parameter("The value of \(key) is null."))
+                fail(SecItemCall.parameter("The value of \(key) is null."))
                 continue
             }
             parse(key, value)
@@ -71,10 +71,10 @@ struct SecItemDictionary {
             parseAttribute(key, value)
             return
         }
-        guard key.utf16.count > 1 else { return fail(SecItemStatus.parameter("Unknown key \(key).")) }
+        guard key.utf16.count > 1 else { return fail(SecItemCall.parameter("Unknown key \(key).")) }
         switch key.first {
         case "c":
-            guard key == "class" else { return fail(SecItemStatus.parameter("Unknown key \(key).")) }
+            guard key == "class" else { return fail(SecItemCall.parameter("Unknown key \(key).")) }
             parseClass(value)
         case "m":
             parseMatch(key, value)
@@ -87,14 +87,14 @@ struct SecItemDictionary {
         case "f":
             break
         default:
-            fail(SecItemStatus.parameter("Unknown key \(key)."))
+            fail(SecItemCall.parameter("Unknown key \(key)."))
         }
     }
 
     private mutating func parseClass(_ value: Any) {
         classWasGiven = true
         guard let name = SecValue.string(value) else {
-            return fail(SecItemStatus.parameter("The value of kSecClass is not a string."))
+            return fail(SecItemCall.parameter("The value of kSecClass is not a string."))
         }
         guard let itemClass = ItemClass(rawValue: name) else {
             return fail(KeychainError(.noSuchClass, "'\(name)' is not a keychain item class; use one of the kSecClass… constants."))
@@ -107,16 +107,16 @@ struct SecItemDictionary {
         case "nleg":
             return
         case "clip":
-            return fail(SecItemStatus.parameter("The private attribute clip is not accepted."))
+            return fail(SecItemCall.parameter("The private attribute clip is not accepted."))
         case "accc":
             guard let control = value as? SecAccessControl else {
-                clientError = clientError ?? SecItemStatus.parameter("kSecAttrAccessControl must be a SecAccessControl.")
+                clientError = clientError ?? SecItemCall.parameter("kSecAttrAccessControl must be a SecAccessControl.")
                 return
             }
             accessControl = control
         case "sync":
             guard let setting = SecValue.synchronizable(value) else {
-                return fail(SecItemStatus.parameter("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny."))
+                return fail(SecItemCall.parameter("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny."))
             }
             synchronizable = setting
         default:
@@ -135,26 +135,26 @@ struct SecItemDictionary {
             switch name {
             case "m_LimitOne": matchLimit = .one
             case "m_LimitAll": matchLimit = .all
-            default: fail(SecItemStatus.parameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number."))
+            default: fail(SecItemCall.parameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number."))
             }
         } else if case .integer(let count) = SecValue.integer(value) {
             switch count {
             case -1: matchLimit = .all
             case 1: matchLimit = .one
             case 2...: matchLimit = .count(Int(clamping: count))
-            default: fail(SecItemStatus.parameter("kSecMatchLimit \(count) is not valid; use a positive number or -1."))
+            default: fail(SecItemCall.parameter("kSecMatchLimit \(count) is not valid; use a positive number or -1."))
             }
         } else {
-            fail(SecItemStatus.parameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number."))
+            fail(SecItemCall.parameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number."))
         }
     }
 
     private mutating func parseReturn(_ key: String, _ value: Any) {
         guard ["r_Data", "r_Attributes", "r_Ref", "r_PersistentRef"].contains(key) else {
-            return fail(SecItemStatus.parameter("Unknown return key \(key)."))
+            return fail(SecItemCall.parameter("Unknown return key \(key)."))
         }
         guard let flag = SecValue.boolean(value) else {
-            return fail(SecItemStatus.parameter("\(key) must be a boolean (true or kCFBooleanTrue), not \(type(of: value))."))
+            return fail(SecItemCall.parameter("\(key) must be a boolean (true or kCFBooleanTrue), not \(type(of: value))."))
         }
         switch key {
         case "r_Data": returnData = flag
@@ -171,24 +171,24 @@ struct SecItemDictionary {
     ]
 
     private mutating func parseUse(_ key: String, _ value: Any) {
-        guard Self.knownUseKeys.contains(key) else { return fail(SecItemStatus.parameter("Unknown use key \(key).")) }
+        guard Self.knownUseKeys.contains(key) else { return fail(SecItemCall.parameter("Unknown use key \(key).")) }
         switch key {
         case "u_AuthUI":
             guard let choice = SecValue.string(value), ["u_AuthUIA", "u_AuthUIF", "u_AuthUIS"].contains(choice) else {
-                return fail(SecItemStatus.parameter("kSecUseAuthenticationUI must be one of the kSecUseAuthenticationUI… constants."))
+                return fail(SecItemCall.parameter("kSecUseAuthenticationUI must be one of the kSecUseAuthenticationUI… constants."))
             }
             authenticationUI = choice
         case "u_NoAuthUI":
-            guard let flag = SecValue.boolean(value) else { return fail(SecItemStatus.parameter("kSecUseNoAuthenticationUI must be a boolean.")) }
+            guard let flag = SecValue.boolean(value) else { return fail(SecItemCall.parameter("kSecUseNoAuthenticationUI must be a boolean.")) }
             if flag { authenticationUI = authenticationUI ?? "u_AuthUIF" }
         case "u_AuthCtx":
             hasAuthenticationContext = true
             guard let context = value as? AuthenticationContext else {
-                return fail(SecItemStatus.parameter("kSecUseAuthenticationContext must be an LAContext (AuthenticationContext)."))
+                return fail(SecItemCall.parameter("kSecUseAuthenticationContext must be an LAContext (AuthenticationContext)."))
             }
             authenticationContext = context
         case "u_OpPrompt":
-            guard let prompt = SecValue.string(value) else { return fail(SecItemStatus.parameter("kSecUseOperationPrompt must be a string.")) }
+            guard let prompt = SecValue.string(value) else { return fail(SecItemCall.parameter("kSecUseOperationPrompt must be a string.")) }
             operationPrompt = prompt
         case "u_CredRef":
             hasCredentialReference = true
@@ -203,7 +203,7 @@ struct SecItemDictionary {
         switch key {
         case "v_Data":
             guard let bytes = SecValue.data(value) else {
-                return fail(SecItemStatus.parameter("kSecValueData must be Data (CFData), not \(type(of: value)); convert strings with Data(string.utf8)."))
+                return fail(SecItemCall.parameter("kSecValueData must be Data (CFData), not \(type(of: value)); convert strings with Data(string.utf8)."))
             }
             valueData = bytes
         case "v_Ref":
@@ -214,11 +214,11 @@ struct SecItemDictionary {
                     // A well-formed reference to the legacy AppleShare class, which has no table.
                     return fail(KeychainError(.noSuchClass, "kSecValuePersistentRef names kSecClassAppleSharePassword, which this keychain does not store."))
                 }
-                return fail(SecItemStatus.parameter("kSecValuePersistentRef is not a persistent reference."))
+                return fail(SecItemCall.parameter("kSecValuePersistentRef is not a persistent reference."))
             }
             persistentReference = reference
         default:
-            fail(SecItemStatus.parameter("Unknown value key \(key)."))
+            fail(SecItemCall.parameter("Unknown value key \(key)."))
         }
     }
 
@@ -275,10 +275,10 @@ struct SecItemDictionary {
     func checkClientRules(allowsSkip: Bool) throws(KeychainError) {
         if let clientError { throw clientError }
         if authenticationUI == "u_AuthUIS" && !allowsSkip {
-            throw SecItemStatus.parameter("kSecUseAuthenticationUISkip is only valid in SecItemCopyMatching.")
+            throw SecItemCall.parameter("kSecUseAuthenticationUISkip is only valid in SecItemCopyMatching.")
         }
         if hasAuthenticationContext && hasCredentialReference {
-            throw SecItemStatus.parameter("kSecUseAuthenticationContext cannot be combined with a credential reference.")
+            throw SecItemCall.parameter("kSecUseAuthenticationContext cannot be combined with a credential reference.")
         }
     }
 

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -8,7 +8,7 @@ enum SecItemQueryBuilder {
     static func query(_ request: SecItemDictionary, groups: [String]?) throws(KeychainError) -> Query {
         let key = try referencedKey(request)
         guard let itemClass = request.itemClass ?? request.persistentReference?.itemClass ?? (key != nil ? .key : nil) else {
-            throw SecItemStatus.parameter("The dictionary has no kSecClass (and no persistent reference).")
+            throw SecItemCall.parameter("The dictionary has no kSecClass (and no persistent reference).")
         }
         var query = Query(itemClass, attributes(request), accessGroups: groups, limit: request.matchLimit ?? .one)
         query.authentication = request.authenticationOptions
@@ -35,10 +35,10 @@ enum SecItemQueryBuilder {
     private static func referencedKey(_ request: SecItemDictionary) throws(KeychainError) -> SecKey? {
         guard let reference = request.valueRef else { return nil }
         guard let key = reference as? SecKey else {
-            throw SecItemStatus.parameter("kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
+            throw SecItemCall.parameter("kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
         }
         guard request.itemClass == nil || request.itemClass == .key else {
-            throw SecItemStatus.parameter("kSecValueRef is a SecKey but kSecClass is not kSecClassKey.")
+            throw SecItemCall.parameter("kSecValueRef is a SecKey but kSecClass is not kSecClassKey.")
         }
         return key
     }

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -11,27 +11,27 @@ import KeychainCore
 ///   `errSecMissingEntitlement` (-34018), `errSecInteractionNotAllowed` (-25308) while locked.
 @discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
-    SecItemStatus.run("SecItemUpdate") { () throws(KeychainError) in
+    SecItemCall.run("SecItemUpdate") { () throws(KeychainError) in
         let request = SecItemDictionary(query)
         try request.checkClientRules(allowsSkip: false)
         let changes = SecItemChanges(attributesToUpdate)
         if changes.accessControl?.requiresAuthentication == true && (request.synchronizable == .value(true) || changes.synchronizable == true) {
-            throw SecItemStatus.parameter("Items with access-control constraints cannot be synchronizable.")
+            throw SecItemCall.parameter("Items with access-control constraints cannot be synchronizable.")
         }
         let accessGroups = SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
         let groups = try accessGroups.searchGroups(explicit: request.attributes[.accessGroup])
         if let newGroup = changes.attributes[.accessGroup] { _ = try accessGroups.writeGroup(explicit: newGroup) }
         try request.checkParsed()
-        if request.returnsAnything { throw SecItemStatus.parameter("SecItemUpdate's query cannot ask to return anything (kSecReturn… true).") }
+        if request.returnsAnything { throw SecItemCall.parameter("SecItemUpdate's query cannot ask to return anything (kSecReturn… true).") }
         guard request.matchKeys.isEmpty, !request.useItemList else {
-            throw SecItemStatus.parameter("SecItemUpdate's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; updates always apply to every match.")
+            throw SecItemCall.parameter("SecItemUpdate's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; updates always apply to every match.")
         }
         if let reference = request.persistentReference, reference.isLegacy, request.hasAttributesBesideReference {
-            throw SecItemStatus.parameter("A legacy persistent reference cannot be combined with attributes.")
+            throw SecItemCall.parameter("A legacy persistent reference cannot be combined with attributes.")
         }
         var itemChanges = try changes.itemChanges(for: request.itemClass ?? request.persistentReference?.itemClass)
         if changes.accessControl != nil, itemChanges.attributes[.accessible] != nil {
-            throw SecItemStatus.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both.")
+            throw SecItemCall.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both.")
         }
         if let control = changes.accessControl {
             itemChanges.attributes[.accessible] = .string(control.accessibility.rawValue)
@@ -58,29 +58,29 @@ struct SecItemChanges {
             guard let key = SecValue.string(rawKey) else {
                 record(SecValue.isNumber(rawKey)
                        ? KeychainError(.noSuchAttribute, "A key of attributesToUpdate is a number (\(rawKey)), which names no attribute.")
-                       : SecItemStatus.parameter("A key of attributesToUpdate is not a string."))
+                       : SecItemCall.parameter("A key of attributesToUpdate is not a string."))
                 continue
             }
             switch key {
             case "v_Data":
                 guard let bytes = SecValue.data(value) else {
-                    record(SecItemStatus.parameter("kSecValueData must be Data (CFData), not \(type(of: value))."))
+                    record(SecItemCall.parameter("kSecValueData must be Data (CFData), not \(type(of: value))."))
                     continue
                 }
                 data = bytes
             case "musr", "nleg":
                 continue
             case "clip":
-                record(SecItemStatus.parameter("The private attribute clip is not accepted."))
+                record(SecItemCall.parameter("The private attribute clip is not accepted."))
             case "accc":
                 guard let control = value as? SecAccessControl else {
-                    record(SecItemStatus.parameter("kSecAttrAccessControl must be a SecAccessControl."))
+                    record(SecItemCall.parameter("kSecAttrAccessControl must be a SecAccessControl."))
                     continue
                 }
                 accessControl = control
             case "sync":
                 guard case .value(let flag) = SecValue.synchronizable(value) else {
-                    record(SecItemStatus.parameter("kSecAttrSynchronizable in attributesToUpdate must be a boolean (kSecAttrSynchronizableAny is only for searches)."))
+                    record(SecItemCall.parameter("kSecAttrSynchronizable in attributesToUpdate must be a boolean (kSecAttrSynchronizableAny is only for searches)."))
                     continue
                 }
                 synchronizable = flag

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 
 /// `kSecSharedPassword`: the password of a credential `SecRequestSharedWebCredential` returns.
@@ -13,7 +13,7 @@ public func SecAddSharedWebCredential(_ fqdn: CFString, _ account: CFString, _ p
                                       _ completionHandler: @escaping @Sendable (CFError?) -> Void) {
     let domain = fqdn as String
     DispatchQueue.global().async {
-        completionHandler(SecItemStatus.cfError(errSecAuthFailed, "\(domain) failed to approve this app: shared web credentials (associated domains) do not exist on this platform."))
+        completionHandler(SecItemCall.cfError(errSecAuthFailed, "\(domain) failed to approve this app: shared web credentials (associated domains) do not exist on this platform."))
     }
 }
 
@@ -23,7 +23,7 @@ public func SecAddSharedWebCredential(_ fqdn: CFString, _ account: CFString, _ p
 public func SecRequestSharedWebCredential(_ fqdn: CFString?, _ account: CFString?,
                                           _ completionHandler: @escaping @Sendable (CFArray?, CFError?) -> Void) {
     DispatchQueue.global().async {
-        completionHandler(nil, SecItemStatus.cfError(errSecItemNotFound, "No shared web credential matches: this platform has no shared web credentials."))
+        completionHandler(nil, SecItemCall.cfError(errSecItemNotFound, "No shared web credential matches: this platform has no shared web credentials."))
     }
 }
 

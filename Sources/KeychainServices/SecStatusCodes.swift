@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 // Every OSStatus of Apple's keychain and of Apple's `SecBase.h`, with the
 // message `SecCopyErrorMessageString` returns for it.
 

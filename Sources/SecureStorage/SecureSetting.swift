@@ -72,7 +72,7 @@ public struct SecureSettingAccess<Value: Codable & Sendable>: Sendable {
     /// Stores the value, or deletes it for `nil`.
     public func write(_ value: Value?) throws(SecureStorageError) {
         try recording { () throws(SecureStorageError) in
-            if let value { try store.set(value, for: key, sensitivity: sensitivity) } else { try store.deleteSecret(for: key) }
+            if let value { try store.set(value, for: key, sensitivity: sensitivity) } else { try store.removeValue(for: key) }
         }
     }
 
@@ -85,7 +85,7 @@ public struct SecureSettingAccess<Value: Codable & Sendable>: Sendable {
     func removeIfReadable() throws(SecureStorageError) {
         try recording { () throws(SecureStorageError) in
             _ = try store.storedValue(for: key)
-            try store.deleteSecret(for: key)
+            try store.removeValue(for: key)
         }
     }
 

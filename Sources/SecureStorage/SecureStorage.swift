@@ -8,13 +8,13 @@ import Logging
 ///
 /// ```swift
 /// let storage = SecureStorage(service: "com.acme.app")
-/// try storage.storeSecret(Data("eyJhbGciOi…".utf8), for: "auth.token")      // .secret
+/// try storage.set(Data("eyJhbGciOi…".utf8), for: "auth.token")              // .secret
 /// try storage.set(refreshToken, for: "auth.refresh", sensitivity: .private)  // readable in background
-/// let token = try storage.readSecret(for: "auth.token")
-/// try storage.deleteSecret(for: "auth.token")
+/// let token = try storage.data(for: "auth.token")                            // nil when absent
+/// try storage.removeValue(for: "auth.token")
 /// ```
 ///
-/// Writes never lose the previous value: ``storeSecret(_:for:sensitivity:)`` updates in place
+/// Writes never lose the previous value: ``set(_:for:sensitivity:)`` updates in place
 /// and adds only when nothing exists, so while the device is locked it fails with `.locked` and
 /// the old value stays (unlike delete-then-add, which deletes it). Values are never
 /// logged or printed.
@@ -76,8 +76,8 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Replacing the value later keeps that requirement; writing never prompts.
     ///
     /// ```swift
-    /// try storage.storeSecret(recoveryCode, for: "recovery", requireUserPresence: true)
-    /// let code = try storage.readSecret(for: "recovery")   // prompts; .userCanceled if dismissed
+    /// try storage.set(recoveryCode, for: "recovery", requireUserPresence: true)
+    /// let code = try storage.data(for: "recovery")   // prompts; .userCanceled if dismissed
     /// ```
     ///
     /// With `requireUserPresence` false it is ``store(_:for:sensitivity:)``.
@@ -86,6 +86,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     }
 
     /// ``store(_:for:sensitivity:requireUserPresence:)`` for raw bytes.
+    @available(*, deprecated, renamed: "set(_:for:sensitivity:requireUserPresence:)", message: "set stores Data as is.")
     public func storeSecret(_ data: Data, for key: String, sensitivity: Sensitivity? = nil, requireUserPresence: Bool) throws(SecureStorageError) {
         try store(StoredValue(data: data, kind: .data), for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
     }
@@ -109,7 +110,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Deletes the value under `key`.
     /// - Returns: `false` when there was nothing to delete.
     @discardableResult
-    public func deleteSecret(for key: String) throws(SecureStorageError) -> Bool {
+    public func removeValue(for key: String) throws(SecureStorageError) -> Bool {
         let status = SecItemDelete(query(key) as CFDictionary)
         if status == errSecItemNotFound { return false }
         try check(status)

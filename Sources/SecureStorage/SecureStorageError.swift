@@ -6,7 +6,7 @@ import KeychainServices
 ///
 /// ```swift
 /// do {
-///     try storage.storeSecret(token, for: "auth.token")
+///     try storage.set(token, for: "auth.token")
 /// } catch .locked {
 ///     // The device is locked; the previous token is still stored. Retry after unlock.
 /// }
@@ -83,7 +83,7 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
         case .passcodeRequired:
             ".topSecret values need a device passcode (on Linux, a keychain passphrase) and none is set. Ask the user to set one, or store the value as .secret."
         case .duplicate:
-            "A value is already stored under this key. Use storeSecret (which replaces it) or delete it first."
+            "A value is already stored under this key. Use set(_:for:) (which replaces it) or remove it first."
         case .missingEntitlement:
             "The app is not entitled to this access group. Add it to the keychain-access-groups entitlement (on Linux, KEYCHAIN_ACCESS_GROUPS)."
         case .integrityViolation:

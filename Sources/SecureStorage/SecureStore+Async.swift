@@ -5,10 +5,11 @@ import Foundation
 /// caller's executor (an event loop or the main actor never waits on them).
 ///
 /// ```swift
-/// let code = try await storage.readSecret(for: "recovery")   // the prompt does not block the caller
+/// let code = try await storage.data(for: "recovery")   // the prompt does not block the caller
 /// ```
 extension SecureStore {
-    /// ``readSecret(for:)`` off the caller's executor.
+    /// Raw bytes off the caller's executor; `.notFound` when nothing is stored.
+    @available(*, deprecated, message: "Use data(for:), which returns nil when nothing is stored.")
     public func readSecret(for key: String) async throws(SecureStorageError) -> Data {
         try await offloadedStorageCall { () throws(SecureStorageError) in try self.readSecret(for: key) }
     }
@@ -24,7 +25,7 @@ extension SecureStore {
     }
 }
 
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import KeychainCore
 
 extension SecureStorage {

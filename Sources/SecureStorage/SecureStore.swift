@@ -1,14 +1,20 @@
 import Foundation
 
 /// The storage API shared by the keychain-backed ``SecureStorage`` and the in-memory
-/// ``VolatileSecureStorage``: three primitives, and typed accessors built on them.
+/// ``VolatileSecureStorage``: primitives a store implements, and typed accessors built on them.
+///
+/// The accessors come in pairs: ``set(_:for:sensitivity:)`` writes (strings as UTF-8, `Data` as
+/// is, other `Codable` values as JSON); `data(for:)`, `string(for:)`, ``value(_:for:)`` (and
+/// `bool`, `integer`, `double`) read, returning `nil` when nothing is stored;
+/// ``removeValue(for:)`` and ``removeAll()`` delete.
 ///
 /// ```swift
 /// let storage = SecureStorage(service: "com.acme.app")
-/// try storage.storeSecret(Data(token.utf8), for: "auth.token")          // .secret by default
+/// try storage.set(Data(token.utf8), for: "auth.token")                 // .secret by default
 /// try storage.set("refresh-…", for: "auth.refresh", sensitivity: .private)
 /// try storage.set(Session(user: "alice", expires: .now), for: "session")
 /// let session = try storage.value(Session.self, for: "session")
+/// try storage.removeValue(for: "session")
 /// ```
 public protocol SecureStore: Sendable {
     /// Stores `value` under `key`, replacing what is there, never leaving a moment without a value.
@@ -19,7 +25,7 @@ public protocol SecureStore: Sendable {
     func storedValue(for key: String) throws(SecureStorageError) -> StoredValue?
     /// Deletes the value under `key`; returns whether there was one.
     @discardableResult
-    func deleteSecret(for key: String) throws(SecureStorageError) -> Bool
+    func removeValue(for key: String) throws(SecureStorageError) -> Bool
     /// Whether a value is stored under `key`.
     func contains(_ key: String) throws(SecureStorageError) -> Bool
     /// Every key with a value, in the order they were first stored.
@@ -31,15 +37,24 @@ public protocol SecureStore: Sendable {
 // MARK: - Data
 
 extension SecureStore {
-    /// Stores raw bytes (the seeds' `storeSecret`).
+    /// Stores raw bytes.
+    @available(*, deprecated, renamed: "set(_:for:sensitivity:)", message: "set(_:for:sensitivity:) stores Data as is.")
     public func storeSecret(_ data: Data, for key: String, sensitivity: Sensitivity? = nil) throws(SecureStorageError) {
         try store(StoredValue(data: data, kind: .data), for: key, sensitivity: sensitivity)
     }
 
-    /// Reads raw bytes (the seeds' `readSecret`); `.notFound` when nothing is stored.
+    /// Reads raw bytes; `.notFound` when nothing is stored.
+    @available(*, deprecated, message: "Use data(for:), which returns nil when nothing is stored.")
     public func readSecret(for key: String) throws(SecureStorageError) -> Data {
         guard let value = try storedValue(for: key) else { throw .notFound }
         return value.data
+    }
+
+    /// Deletes the value under `key`; returns whether there was one.
+    @available(*, deprecated, renamed: "removeValue(for:)")
+    @discardableResult
+    public func deleteSecret(for key: String) throws(SecureStorageError) -> Bool {
+        try removeValue(for: key)
     }
 
     /// The raw bytes stored under `key`, whatever type wrote them, or `nil`.
@@ -48,7 +63,7 @@ extension SecureStore {
     }
 
     /// The raw bytes under `key`, or `nil`: `try storage["token"]`. There is no setter, because a
-    /// setter cannot report a failure; use ``storeSecret(_:for:sensitivity:)``.
+    /// setter cannot report a failure; use ``set(_:for:sensitivity:)``.
     public subscript(key: String) -> Data? {
         get throws(SecureStorageError) { try data(for: key) }
     }

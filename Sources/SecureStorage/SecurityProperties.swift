@@ -1,9 +1,9 @@
 import Foundation
 import KeychainServices
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import KeychainCore
 #endif
-#if canImport(LocalAuthentication)
+#if canImport(LocalAuthentication) && !SECURE_STORAGE_FORCE_PORTABLE
 import LocalAuthentication
 #endif
 
@@ -68,9 +68,9 @@ extension SecureStorage {
     /// The protection behind every ``SecureStorage`` on this platform.
     public static var securityProperties: SecurityProperties {
         get throws(SecureStorageError) {
-            #if canImport(Security)
+            #if canImport(Security) && !SECURE_STORAGE_FORCE_PORTABLE
             var passcodeSet: Bool?
-            #if canImport(LocalAuthentication)
+            #if canImport(LocalAuthentication) && !SECURE_STORAGE_FORCE_PORTABLE
             passcodeSet = LAContext().canEvaluatePolicy(.deviceOwnerAuthentication, error: nil)
             #endif
             return SecurityProperties(backend: .appleKeychain, passcodeSet: passcodeSet, lockStatus: .unknown,

@@ -100,7 +100,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
     /// Wipes the value under `key`.
     /// - Returns: `false` when there was nothing to wipe.
     @discardableResult
-    public func deleteSecret(for key: String) throws(SecureStorageError) -> Bool {
+    public func removeValue(for key: String) throws(SecureStorageError) -> Bool {
         contents.withLock { $0.wipe(key) }
     }
 

@@ -49,7 +49,7 @@ struct Migrate: ParsableCommand {
             return
         }
         if !output.json { Self.printPlan(plan) }          // shown before anything moves
-        SecItemEnvironment.useKeychain(try keychain.open(.creatingIfMissing))   // only now: a dry run or a bad file creates nothing
+        try useTargetKeychain()   // only now: a dry run or a bad file creates nothing
         let report = try reportingMigrationErrors {
             try withProgress("migrating") { progress in try migration.run(keepSource: keepSource, keepBackupCopy: backupCopy, progress: progress) }
         }
@@ -64,6 +64,18 @@ struct Migrate: ParsableCommand {
             printError("migrated \(report.migratedKeys.count) key(s)\(report.resumed ? " (finished an interrupted run)" : ""); verified in the keychain; \(source).")
         }
         printError("recommendation: \(report.recommendation)")
+    }
+
+    /// Points the SecureStorage facade, which runs the migration, at the keychain the values go to.
+    private func useTargetKeychain() throws {
+        #if canImport(Security) && !SECURE_STORAGE_FORCE_PORTABLE
+        // On Apple platforms the facade stores in the system Keychain, where the apps read.
+        guard keychain.path == nil else {
+            throw usageFailure("On Apple platforms migrate stores in the system Keychain, where apps using SecureStorage read; --keychain cannot choose a file keychain here (a build with SECURE_STORAGE_FORCE_PORTABLE=1 can).")
+        }
+        #else
+        SecItemEnvironment.useKeychain(try keychain.open(.creatingIfMissing))
+        #endif
     }
 
     private static func printPlan(_ plan: MigrationPlan) {

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 // Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
 // SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 // Tests of the Linux SecKey implementation; on Apple platforms these are Apple's.
 import Crypto
 import Foundation

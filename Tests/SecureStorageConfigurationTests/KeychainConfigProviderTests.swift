@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import AuthenticationTestSupport
 import Configuration
 import Foundation
@@ -43,7 +43,7 @@ final class KeychainConfigProviderTests: XCTestCase {
         try storage.set("0.25", for: "api.sampleRate")
         try storage.set("admin, ops,dev", for: "api.roles")
         try storage.set("1,2, 3", for: "api.shards")
-        try storage.storeSecret(Data([0, 0xFF, 0x80, 7]), for: "signing.key")
+        try storage.set(Data([0, 0xFF, 0x80, 7]), for: "signing.key")
         let config = reader(fallback: ["database.password": "from-memory", "database.host": "db.internal"])
 
         XCTAssertEqual(try config.requiredString(forKey: "database.password"), "pa55 word ", "the keychain comes first, exact bytes")
@@ -110,7 +110,7 @@ final class KeychainConfigProviderTests: XCTestCase {
 
     func testValuesOfAnotherTypeAreRefusedWithoutShowingThem() throws {
         try storage.set("80x0", for: "api.port")
-        try storage.storeSecret(Data([0xC3, 0x28, 0xFF]), for: "api.token")
+        try storage.set(Data([0xC3, 0x28, 0xFF]), for: "api.token")
         try storage.set("1,two", for: "api.shards")
         let config = reader(fallback: ["api.port": 1])
 
@@ -131,7 +131,7 @@ final class KeychainConfigProviderTests: XCTestCase {
         let config = reader()
         let snapshot = config.snapshot()
         try storage.set("pass-2", for: "database.password")
-        try storage.deleteSecret(for: "database.user")
+        try storage.removeValue(for: "database.user")
 
         XCTAssertEqual(snapshot.string(forKey: "database.user"), "user-1")
         XCTAssertEqual(snapshot.string(forKey: "database.password"), "pass-1")
@@ -156,8 +156,8 @@ final class KeychainConfigProviderTests: XCTestCase {
         SecItemEnvironment.authenticator = authenticator
         try authenticator.enroll(in: keychain)
         try storage.set("plain-value", for: "database.password")
-        try storage.storeSecret(Data("recovery-1".utf8), for: "recovery.code", requireUserPresence: true)
-        try storage.storeSecret(Data("signing-1".utf8), for: "signing.seed", requireUserPresence: true)
+        try storage.set(Data("recovery-1".utf8), for: "recovery.code", requireUserPresence: true)
+        try storage.set(Data("signing-1".utf8), for: "signing.seed", requireUserPresence: true)
         let config = reader(KeychainConfigProvider(service: "com.acme.api", pollInterval: .milliseconds(10)))
 
         XCTAssertEqual(try config.requiredString(forKey: "database.password"), "plain-value")
@@ -183,7 +183,7 @@ final class KeychainConfigProviderTests: XCTestCase {
                 var iterator = updates.makeAsyncIterator()
                 let first = try await iterator.next() ?? "end"
                 try await Task.sleep(for: .milliseconds(200))            // about 20 polls
-                try storage.storeSecret(Data("recovery-2".utf8), for: "recovery.code")
+                try storage.set(Data("recovery-2".utf8), for: "recovery.code")
                 let second = try await iterator.next() ?? "end"
                 return [first, second]
             }
@@ -215,7 +215,7 @@ final class KeychainConfigProviderTests: XCTestCase {
                 seen.append(try await iterator.next() ?? "end")
                 try storage.set("v2", for: "api.token")
                 seen.append(try await iterator.next() ?? "end")
-                try storage.deleteSecret(for: "api.token")
+                try storage.removeValue(for: "api.token")
                 seen.append(try await iterator.next() ?? "end")
                 return seen
             }

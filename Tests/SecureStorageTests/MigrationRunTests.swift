@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainServices
 @testable import SecureStorage
@@ -124,7 +124,7 @@ final class MigrationRunTests: StorageTestCase {
         }
         XCTAssertEqual(sourceText, env)
         XCTAssertEqual(try storage.string(for: "API_TOKEN"), "something else", "never overwritten")
-        _ = try storage.deleteSecret(for: "API_TOKEN")
+        _ = try storage.removeValue(for: "API_TOKEN")
 
         let kept = try migration(KeySelection(names: ["DB_PASSWORD"])).run(keepSource: true)
         XCTAssertFalse(kept.sourceScrubbed)
@@ -156,7 +156,7 @@ final class MigrationRunTests: StorageTestCase {
         var stopped = migration()
         stopped.afterStep = { step in if step == .verified { throw SimulatedCrash() } }
         XCTAssertThrowsError(try stopped.run())
-        _ = try storage.deleteSecret(for: "DB_PASSWORD")             // the keychain changed since it was verified
+        _ = try storage.removeValue(for: "DB_PASSWORD")             // the keychain changed since it was verified
         XCTAssertThrowsError(try migration().run()) { error in
             guard case .verificationFailed(_, "DB_PASSWORD") = error as? MigrationError else { return XCTFail("\(error)") }
         }

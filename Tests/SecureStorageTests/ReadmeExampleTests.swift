@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 // Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
 // SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
@@ -14,12 +14,12 @@ final class ReadmeExampleTests: StorageTestCase {
     func testFiveMinuteTour() throws {
         let apiKey = "key-123", refreshToken = "refresh-456"
 
-        try storage.storeSecret(Data(apiKey.utf8), for: "api.key")
+        try storage.set(Data(apiKey.utf8), for: "api.key")
         try storage.set(refreshToken, for: "auth.refresh", sensitivity: .private)
         try storage.set(Profile(id: 7, scopes: ["read"]), for: "profile")
         try storage.set(true, for: "onboarded", sensitivity: .public)
 
-        let key = try storage.readSecret(for: "api.key")
+        let key = try storage.data(for: "api.key")
         let refresh = try storage.string(for: "auth.refresh")
         let profile = try storage.value(Profile.self, for: "profile")
         let onboarded = try storage["onboarded", as: Bool.self]
@@ -33,7 +33,7 @@ final class ReadmeExampleTests: StorageTestCase {
         XCTAssertEqual(try storage.protection(of: "auth.refresh"), .afterFirstUnlockThisDeviceOnly)
         XCTAssertEqual(try storage.protection(of: "onboarded"), .afterFirstUnlock)
 
-        XCTAssertTrue(try storage.deleteSecret(for: "api.key"))
+        XCTAssertTrue(try storage.removeValue(for: "api.key"))
         try storage.removeAll()
         XCTAssertEqual(try storage.allKeys(), [])
     }
@@ -43,7 +43,7 @@ final class ReadmeExampleTests: StorageTestCase {
         let session = VolatileSecureStorage(persistingTo: storage)
         try session.set(otpSeed, for: "otp.seed")
         try session.persist()
-        XCTAssertEqual(try storage.readSecret(for: "otp.seed"), otpSeed)
+        XCTAssertEqual(try storage.data(for: "otp.seed"), otpSeed)
         session.clear()
         XCTAssertEqual(try session.load(), 1)
         XCTAssertEqual(try session.value(Data.self, for: "otp.seed"), otpSeed)

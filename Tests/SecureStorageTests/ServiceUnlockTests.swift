@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 import KeychainServices
@@ -34,7 +34,7 @@ final class ServiceUnlockTests: StorageTestCase {
 }
 #endif
 
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 /// The facade's `async` calls, many at once.
 final class AsyncStorageTests: StorageTestCase {
     func testConcurrentAsyncReadsAfterAnAsyncUnlock() async throws {

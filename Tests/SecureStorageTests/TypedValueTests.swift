@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 // Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
 // SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
@@ -18,14 +18,13 @@ final class TypedValueTests: StorageTestCase {
         var nickname: String?
     }
 
-    func testSeedStyleThreeMethods() throws {
-        try storage.storeSecret(Data("token-1".utf8), for: "auth.token")
-        XCTAssertEqual(try storage.readSecret(for: "auth.token"), Data("token-1".utf8))
-        try storage.storeSecret(Data("token-2".utf8), for: "auth.token")
-        XCTAssertEqual(try storage.readSecret(for: "auth.token"), Data("token-2".utf8), "store replaces")
-        XCTAssertTrue(try storage.deleteSecret(for: "auth.token"))
-        XCTAssertFalse(try storage.deleteSecret(for: "auth.token"))
-        XCTAssertStorageError(.notFound, try storage.readSecret(for: "auth.token"))
+    func testSetReadRemovePair() throws {
+        try storage.set(Data("token-1".utf8), for: "auth.token")
+        XCTAssertEqual(try storage.data(for: "auth.token"), Data("token-1".utf8))
+        try storage.set(Data("token-2".utf8), for: "auth.token")
+        XCTAssertEqual(try storage.data(for: "auth.token"), Data("token-2".utf8), "store replaces")
+        XCTAssertTrue(try storage.removeValue(for: "auth.token"))
+        XCTAssertFalse(try storage.removeValue(for: "auth.token"))
         XCTAssertNil(try storage.data(for: "auth.token"))
     }
 
@@ -59,13 +58,13 @@ final class TypedValueTests: StorageTestCase {
     func testWrongTypeReadsFailWithDecodingFailed() throws {
         try storage.set("not a number", for: "text")
         try storage.set(42, for: "number")
-        try storage.storeSecret(Data([0xFF, 0xFE]), for: "bytes")
+        try storage.set(Data([0xFF, 0xFE]), for: "bytes")
         XCTAssertStorageError(.decodingFailed(type: "Int"), try storage.integer(for: "text"))
         XCTAssertStorageError(.decodingFailed(type: "String"), try storage.string(for: "number"), "a JSON number is not a string")
         XCTAssertStorageError(.decodingFailed(type: "String"), try storage.string(for: "bytes"), "bytes that are not UTF-8")
         XCTAssertStorageError(.decodingFailed(type: "Profile"), try storage.value(Profile.self, for: "number"))
         XCTAssertEqual(try storage.data(for: "number"), Data("42".utf8), "raw bytes are always readable")
-        try storage.storeSecret(Data("utf8 text".utf8), for: "utf8")
+        try storage.set(Data("utf8 text".utf8), for: "utf8")
         XCTAssertEqual(try storage.string(for: "utf8"), "utf8 text")
     }
 
@@ -86,7 +85,7 @@ final class TypedValueTests: StorageTestCase {
     func testInsertOnlyReportsDuplicate() throws {
         try storage.insert(StoredValue(data: Data("v".utf8), kind: .data), for: "k", sensitivity: nil)
         XCTAssertStorageError(.duplicate, try storage.insert(StoredValue(data: Data("w".utf8), kind: .data), for: "k", sensitivity: nil))
-        XCTAssertEqual(try storage.readSecret(for: "k"), Data("v".utf8))
+        XCTAssertEqual(try storage.data(for: "k"), Data("v".utf8))
     }
 
     func testValuesWrittenByOtherCodeAreReadable() throws {
@@ -94,7 +93,7 @@ final class TypedValueTests: StorageTestCase {
                                     kSecAttrAccount as String: "legacy", kSecValueData as String: Data("plain".utf8)]
         XCTAssertEqual(SecItemAdd(query as CFDictionary, nil), errSecSuccess)
         XCTAssertEqual(try storage.string(for: "legacy"), "plain")
-        XCTAssertEqual(try storage.readSecret(for: "legacy"), Data("plain".utf8))
+        XCTAssertEqual(try storage.data(for: "legacy"), Data("plain".utf8))
     }
 
     func testDescriptionsNeverShowValues() throws {

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import AuthenticationTestSupport
 import Crypto
 import Foundation
@@ -19,27 +19,27 @@ final class UserPresenceTests: StorageTestCase {
     }
 
     func testRequireUserPresencePromptsOnReadOnly() throws {
-        try storage.storeSecret(Data("recovery-1".utf8), for: "recovery", requireUserPresence: true)
+        try storage.set(Data("recovery-1".utf8), for: "recovery", requireUserPresence: true)
         try storage.set("open", for: "plain")
         XCTAssertEqual(try storage.allKeys().sorted(), ["plain", "recovery"])
         XCTAssertTrue(try storage.contains("recovery"))
         XCTAssertEqual(try storage.protection(of: "recovery"), .whenUnlockedThisDeviceOnly)
         XCTAssertEqual(authenticator.prompts, 0, "listing, contains and protection never prompt")
 
-        XCTAssertEqual(try storage.readSecret(for: "recovery"), Data("recovery-1".utf8))
+        XCTAssertEqual(try storage.data(for: "recovery"), Data("recovery-1".utf8))
         XCTAssertEqual(authenticator.prompts, 1)
         XCTAssertEqual(try storage.string(for: "plain"), "open")
         XCTAssertEqual(authenticator.prompts, 1)
 
-        try storage.storeSecret(Data("recovery-2".utf8), for: "recovery")
+        try storage.set(Data("recovery-2".utf8), for: "recovery")
         XCTAssertEqual(authenticator.prompts, 1, "replacing the value never prompts")
         authenticator.script([.canceled])
-        XCTAssertThrowsError(try storage.readSecret(for: "recovery")) { error in
+        XCTAssertThrowsError(try storage.data(for: "recovery")) { error in
             XCTAssertEqual(error as? SecureStorageError, .userCanceled)
         }
-        XCTAssertEqual(try storage.readSecret(for: "recovery"), Data("recovery-2".utf8), "the replacement kept the requirement")
+        XCTAssertEqual(try storage.data(for: "recovery"), Data("recovery-2".utf8), "the replacement kept the requirement")
         XCTAssertEqual(authenticator.prompts, 3)
-        XCTAssertTrue(try storage.deleteSecret(for: "recovery"))
+        XCTAssertTrue(try storage.removeValue(for: "recovery"))
     }
 
     func testRequireUserPresenceWithoutAuthenticatorFailsClearly() throws {

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 // Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
 // SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
@@ -15,7 +15,7 @@ final class WriteSafetyTests: StorageTestCase {
         try storage.set("card", for: "payment", sensitivity: .topSecret)
         try storage.set("refresh-1", for: "refresh", sensitivity: .private)
         try storage.set("card-2", for: "payment")
-        try storage.storeSecret(Data("refresh-2".utf8), for: "refresh")
+        try storage.set(Data("refresh-2".utf8), for: "refresh")
         XCTAssertEqual(try storage.protection(of: "payment"), .whenPasscodeSetThisDeviceOnly, "never weakened")
         XCTAssertEqual(try storage.protection(of: "refresh"), .afterFirstUnlockThisDeviceOnly, "still readable in the background")
         XCTAssertEqual(try storage.string(for: "payment"), "card-2")
@@ -112,7 +112,7 @@ final class WriteSafetyTests: StorageTestCase {
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
             for index in 0..<150 {
                 do {
-                    if worker == 0 { try storage.set("v\(index)", for: "contended") } else { try storage.deleteSecret(for: "contended") }
+                    if worker == 0 { try storage.set("v\(index)", for: "contended") } else { try storage.removeValue(for: "contended") }
                 } catch {
                     failures.add()
                 }

@@ -4,6 +4,9 @@
 // and checks each step's status. Prints one "step status" line per step.
 import Foundation
 import KeychainServices
+#if canImport(LocalAuthentication) && !SECURE_STORAGE_FORCE_PORTABLE
+import LocalAuthentication   // LAContext; on Linux KeychainServices provides it
+#endif
 
 func status(_ body: () -> OSStatus) -> OSStatus { body() }
 

@@ -175,7 +175,7 @@ extension Keychain {
             header.session = current.session
             let result = try body(db)
             try header.updateKeybagState(db)
-            let keybag = try KeyStore.fetchKeybag(db)
+            let keybag = try KeyRing.fetchKeybag(db)
             try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
             return (header, keybag, result)
         }

@@ -8,7 +8,7 @@ extension Keychain {
     /// - Throws: `.authFailed` for a wrong passphrase (nothing changes, try again);
     ///   `.invalidState` when no passphrase is set (such a keychain is always unlocked).
     public func unlock(passphrase: String) throws(KeychainError) {
-        let keybag = try read { db in try KeyStore.fetchKeybag(db) }
+        let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         try keys.unlock(passphrase: passphrase, keybag: keybag)
         logger.info("keychain unlocked")
     }
@@ -45,7 +45,7 @@ extension Keychain {
             throw KeychainError(.invalidState, "The keychain already has a passphrase; change it (`keychain change-passphrase`, or Keychain.changePassphrase in code).")
         }
         let header = keys.header
-        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: nil, keybag: read { db in try KeyStore.fetchKeybag(db) })
+        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: nil, keybag: read { db in try KeyRing.fetchKeybag(db) })
         try rotateUserTier(from: classKeys, newPassphrase: passphrase, expecting: header)
         logger.info("keychain passphrase set")
     }
@@ -58,7 +58,7 @@ extension Keychain {
     public func changePassphrase(from current: String, to new: String) throws(KeychainError) {
         guard !new.isEmpty else { throw KeychainError(.invalidParameter, "A passphrase cannot be empty.") }
         let header = keys.header
-        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyStore.fetchKeybag(db) })
+        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyRing.fetchKeybag(db) })
         try rotateUserTier(from: classKeys, newPassphrase: new, expecting: header)
         logger.info("keychain passphrase changed")
     }
@@ -72,7 +72,7 @@ extension Keychain {
     @discardableResult
     public func removePassphrase(current: String) throws(KeychainError) -> Int {
         let header = keys.header
-        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyStore.fetchKeybag(db) })
+        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyRing.fetchKeybag(db) })
         let destroyed = try rotateUserTier(from: classKeys, newPassphrase: nil, expecting: header)
         checkpoint()
         logger.info("keychain passphrase removed", metadata: ["destroyedItems": "\(destroyed)"])
@@ -80,7 +80,7 @@ extension Keychain {
     }
 
     /// The user-tier class keys, unwrapped with the given passphrase (or none).
-    private static func rawUserKeys(keys: KeyStore, passphrase: String?, keybag: [KeybagSlot: Data]) throws(KeychainError) -> [Accessibility: SymmetricKey] {
+    private static func rawUserKeys(keys: KeyRing, passphrase: String?, keybag: [KeybagSlot: Data]) throws(KeychainError) -> [Accessibility: SymmetricKey] {
         let header = keys.header
         let kek: SymmetricKey
         if let passphrase, let stored = header.passphrase {
@@ -90,7 +90,7 @@ extension Keychain {
         } else {
             throw KeychainError(.invalidState, "The keychain has no passphrase; set one (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
         }
-        return try KeyStore.unwrapUserClassKeys(keybag, kek: kek, vaultID: header.vaultID)
+        return try KeyRing.unwrapUserClassKeys(keybag, kek: kek, vaultID: header.vaultID)
     }
 
     /// Replaces every user-tier class key with a new random one wrapped under the KEK of
@@ -149,7 +149,7 @@ extension Keychain {
             let outcome = try rotation.run(db, stateDigest: self.keys.stateDigest)
             try Self.writeKeybag(wrapped, db)
             try header.updateKeybagState(db)
-            let keybag = try KeyStore.fetchKeybag(db)
+            let keybag = try KeyRing.fetchKeybag(db)
             try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
             return (destroyed, outcome, keybag)
         }

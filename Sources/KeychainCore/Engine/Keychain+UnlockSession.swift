@@ -41,7 +41,7 @@ extension Keychain {
             throw KeychainError(.keychainUnavailable, "Unlock sessions need a memory-backed runtime directory of your own ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and there is none, so no session is written. Set XDG_RUNTIME_DIR to such a directory, or unlock in each process instead.")
         }
         try Self.requireSessionDirectory(directory)
-        let keybag = try read { db in try KeyStore.fetchKeybag(db) }
+        let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         let generation = keys.header.keybagGeneration
         let kek = try keys.unlock(passphrase: passphrase, keybag: keybag)
         let expiry = duration.map { Date().addingTimeInterval(TimeInterval($0.components.seconds) + TimeInterval($0.components.attoseconds) / 1e18) }

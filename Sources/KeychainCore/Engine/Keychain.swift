@@ -29,7 +29,7 @@ public final class Keychain: Sendable {
     public let options: KeychainOptions
 
     let database: DatabasePool
-    let keys: KeyStore
+    let keys: KeyRing
     /// The ``authenticator``.
     let authenticatorSlot = Locked<(any Authenticator)?>(nil)
     /// The database path for error messages, computed once (`URL.path` costs a few µs per call).
@@ -85,7 +85,7 @@ public final class Keychain: Sendable {
     /// - Returns: the database, the keys, and whether a header change (a lock, a passphrase
     ///   change) was found not to have committed.
     private static func openLocked(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool,
-                                   initialPassphrase: String?) throws(KeychainError) -> (DatabasePool, KeyStore, Bool) {
+                                   initialPassphrase: String?) throws(KeychainError) -> (DatabasePool, KeyRing, Bool) {
         let path = location.databaseURL.path
         for suffix in ["", "-wal", "-shm"] {
             try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
@@ -138,7 +138,7 @@ public final class Keychain: Sendable {
                 return verified
             }
         }
-        let keyStore = try KeyStore(header: header, deviceKey: deviceKey, keybag: keybag, location: location)
+        let keyStore = try KeyRing(header: header, deviceKey: deviceKey, keybag: keybag, location: location)
         if let createdKEK { try keyStore.unlock(userKEK: createdKEK, keybag: keybag) }
         return (database, keyStore, changeRolledBack)
     }
@@ -152,7 +152,7 @@ public final class Keychain: Sendable {
     ///   with its rows as they are, once, and logged. Nothing is written under a device key that
     ///   is not this keychain's (its index key must unwrap: an AES-GCM open, no KDF).
     private static func upgradeIfNeeded(_ database: DatabasePool, location: KeychainLocation, deviceKey: SymmetricKey, fileFormat: Int) throws {
-        guard let (header, keybag) = try database.read({ db in try VaultHeader.fetch(db).map { ($0, try KeyStore.fetchKeybag(db)) } }) else {
+        guard let (header, keybag) = try database.read({ db in try VaultHeader.fetch(db).map { ($0, try KeyRing.fetchKeybag(db)) } }) else {
             throw KeychainError.tampered("the keychain header is missing")
         }
         let vaultID = header.vaultID
@@ -309,6 +309,6 @@ public final class Keychain: Sendable {
     }
 
     static func perform<T>(path: String, _ body: () throws -> T) throws(KeychainError) -> T {
-        do { return try body() } catch { throw DatabaseErrors.map(error, path: path) }
+        do { return try body() } catch { throw SQLiteErrorMapping.map(error, path: path) }
     }
 }

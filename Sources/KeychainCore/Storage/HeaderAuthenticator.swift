@@ -100,7 +100,7 @@ struct HeaderAuthenticator {
     ///   `.keychainUnavailable` when the device key is not this keychain's.
     static func fetchVerified(_ db: Database, deviceKey: SymmetricKey, location: KeychainLocation) throws -> (VaultHeader, [KeybagSlot: Data]) {
         guard let header = try VaultHeader.fetch(db) else { throw KeychainError.tampered("the keychain header is missing") }
-        let keybag = try KeyStore.fetchKeybag(db)
+        let keybag = try KeyRing.fetchKeybag(db)
         let stored = try storedCode(db)
         let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: keybag)
         // An anchor that verifies proves the device key is this keychain's.

@@ -108,7 +108,7 @@ enum KeychainSchema {
                 """)
             guard let header = try VaultHeader.fetch(db) else { return }
             try RowSealer(deviceKey: deviceKey, vaultID: header.vaultID).sealAllRows(db)
-            try HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).store(header, keybag: KeyStore.fetchKeybag(db), db)
+            try HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).store(header, keybag: KeyRing.fetchKeybag(db), db)
             if let location, let headerMAC = try HeaderAuthenticator.storedCode(db) {
                 try FormatAnchor(vaultID: header.vaultID, formatVersion: 3, headerMACs: [headerMAC]).write(for: location, deviceKey: deviceKey)
             }

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 
 /// SHA-224 (FIPS 180-4 §6.3): SHA-256's compression with its own initial value, cut to 28

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -18,12 +18,13 @@ extension SecKey {
     ///
     /// A key generated inside the keychain (token ID `com.apple.setoken`) becomes a reference to
     /// it with its public key; any other EC key item is read from its data: X9.63 `04 ‖ X ‖ Y ‖ K`
-    /// for a private key (`kcls` 1), `04 ‖ X ‖ Y` for a public key (`kcls` 0). `item` must carry
+    /// for a private key (`kcls` 1), `04 ‖ X ‖ Y` for a public key (`kcls` 0); an RSA key item
+    /// (`type` 42) from its PKCS#1 DER `RSAPrivateKey` or `RSAPublicKey`. `item` must carry
     /// its attributes, and its data unless it is a keychain-generated key.
     ///
-    /// - Throws: `.unimplemented` (-4) for RSA, symmetric and other key types this platform
-    ///   has no SecKey for; `.integrityViolation` (`errSecDecode`, -26275) when the item's data
-    ///   is not the key its attributes describe.
+    /// - Throws: `.unimplemented` (-4) for symmetric and other key types this platform has no
+    ///   SecKey for, and RSA keys it cannot use (under 1024 bits); `.integrityViolation`
+    ///   (`errSecDecode`, -26275) when the item's data is not the key its attributes describe.
     static func fromItem(_ item: FoundItem, keychain: Keychain, authentication: AuthenticationOptions) throws(KeychainError) -> SecKey {
         let attributes = item.attributes
         let stored = StoredItem(item)
@@ -35,10 +36,10 @@ extension SecKey {
             return .tokenPrivate(curve, publicKeyX963: publicKey, keychain: keychain, item: stored, authentication: authentication)
         }
         let type = attributes[.type]?.numberValue ?? 0
+        if type == RSAPublicKeyMaterial.keyType {
+            return try rsaFromItem(item, stored: stored)
+        }
         guard type == TokenKeys.ecKeyType else {
-            if type == 42 {
-                throw KeychainError(.unimplemented, "The key item holds an RSA key (kSecAttrKeyTypeRSA); RSA keys are not available on this platform, so it has no SecKey. Ask for kSecReturnData instead.")
-            }
             if (105...111).contains(type) {
                 throw KeychainError(.unimplemented, "The key item holds a key of type \(type), which this platform has no SecKey for. Ask for kSecReturnData instead.")
             }
@@ -56,6 +57,23 @@ extension SecKey {
             return try decode(data, curve: curve, isPrivate: keyClass == 1, storedItem: stored)
         } catch {
             throw KeychainError(.integrityViolation, "The key item's data is not a valid EC key: \(error.message)")
+        }
+    }
+
+    /// The RSA key of an RSA key item (`kcls` 1: `RSAPrivateKey`, 0: `RSAPublicKey`).
+    private static func rsaFromItem(_ item: FoundItem, stored: StoredItem) throws(KeychainError) -> SecKey {
+        let keyClass = item.attributes[.keyClass]?.numberValue ?? 0
+        guard keyClass == 0 || keyClass == 1 else {
+            throw KeychainError(.unimplemented, "The key item is a symmetric key (kSecAttrKeyClassSymmetric), which has no SecKey on this platform. Ask for kSecReturnData instead.")
+        }
+        let data = item.data ?? Data()
+        do throws(SecKeyFailure) {
+            return keyClass == 1 ? .rsaPrivate(try RSAPrivateKeyMaterial(pkcs1: data), storedItem: stored)
+                : .rsaPublic(try RSAPublicKeyMaterial(pkcs1: data), storedItem: stored)
+        } catch where error.status == errSecUnimplemented {
+            throw KeychainError(.unimplemented, "The key item holds an RSA key this platform cannot use: \(error.message) Ask for kSecReturnData instead.")
+        } catch {
+            throw KeychainError(.integrityViolation, "The key item's data is not a valid RSA \(keyClass == 1 ? "private" : "public") key (PKCS#1).")
         }
     }
 
@@ -83,8 +101,9 @@ extension SecKey {
 
     /// The attributes and data this key is stored with when added as an item
     /// (`kSecValueRef` in `SecItemAdd`, `kSecAttrIsPermanent`): Apple's attributes of a local
-    /// key — class, application label (SHA-1 of the public key), type 73, size, usage flags —
-    /// and the X9.63 external representation as data.
+    /// key — class, application label (SHA-1 of the public key), type (73 EC, 42 RSA), size,
+    /// usage flags (those of ``SecKeyCopyAttributes(_:)``) — and the external representation
+    /// (X9.63, or PKCS#1 DER for RSA) as data.
     ///
     /// - Throws: `.duplicateItem` (-25299) for a key generated inside the keychain: it is
     ///   stored already and cannot be added again.
@@ -101,14 +120,19 @@ extension SecKey {
                 throw KeychainError(.invalidParameter, "The private key is not a valid EC key.")
             }
             isPrivate = true
+        case .rsaPrivate(let material):
+            (isPrivate, data) = (true, material.pkcs1)
+        case .rsaPublic(let material):
+            (isPrivate, data) = (false, material.pkcs1)
         }
-        let bits = AttributeValue.number(Int64(curve.rawValue))
+        let isRSA = rsaPublicMaterial != nil
+        let bits = AttributeValue.number(Int64(keySizeInBits))
         let flag = { (value: Bool) in AttributeValue.number(value ? 1 : 0) }
         let attributes: [AttributeKey: AttributeValue] = [
-            .keyClass: flag(isPrivate), .applicationLabel: .data(applicationLabel), .type: .number(TokenKeys.ecKeyType),
+            .keyClass: flag(isPrivate), .applicationLabel: .data(applicationLabel), .type: .number(keyType),
             .keySizeInBits: bits, .effectiveKeySize: bits, .isPermanent: 1, .isPrivate: 1, .isModifiable: 1,
             .isSensitive: 0, .wasAlwaysSensitive: 0, .isExtractable: 1, .wasNeverExtractable: 0,
-            .canEncrypt: flag(!isPrivate), .canDecrypt: flag(isPrivate), .canDerive: flag(isPrivate),
+            .canEncrypt: flag(!isPrivate), .canDecrypt: flag(isPrivate || isRSA), .canDerive: flag(isPrivate && !isRSA),
             .canSign: flag(isPrivate), .canVerify: flag(!isPrivate), .canSignRecover: 0, .canVerifyRecover: 0,
             .canWrap: flag(!isPrivate), .canUnwrap: flag(isPrivate),
         ]
@@ -120,7 +144,7 @@ extension SecKey {
     /// reference; any other by its class, type and application label.
     var itemFilter: (reference: PersistentReference?, attributes: [AttributeKey: AttributeValue]) {
         if let storedItem { return (storedItem.reference, [:]) }
-        return (nil, [.keyClass: .number(isPrivate ? 1 : 0), .type: .number(TokenKeys.ecKeyType), .applicationLabel: .data(applicationLabel)])
+        return (nil, [.keyClass: .number(isPrivate ? 1 : 0), .type: .number(keyType), .applicationLabel: .data(applicationLabel)])
     }
 }
 #endif

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 
 /// An algorithm for the SecKey functions (`SecKeyCreateSignature`, `SecKeyCreateEncryptedData`,
@@ -7,8 +7,10 @@ import Foundation
 /// As on Apple platforms each algorithm is a static member (`.ecdsaSignatureMessageX962SHA256`)
 /// and a global constant (`kSecKeyAlgorithmECDSASignatureMessageX962SHA256`). Which of them a key
 /// can perform is answered by ``SecKeyIsAlgorithmSupported(_:_:_:)``: elliptic-curve keys perform
-/// the ECDSA, ECDH and ECIES algorithms, SHA-224 variants included; RSA keys do not exist on this platform, so the RSA
-/// algorithms are never supported.
+/// the ECDSA, ECDH and ECIES algorithms, SHA-224 variants included; RSA keys perform the RSA
+/// ones — PKCS#1 v1.5 and PSS signatures (digest, message and raw forms), raw, PKCS#1 v1.5 and
+/// OAEP encryption and the OAEP-wrapped AES-GCM variants — within Apple's limits on the modulus
+/// size (PSS and OAEP with SHA-512 need more than 1024 bits).
 public struct SecKeyAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The raw string, for example `"algid:sign:ECDSA:message-X962:SHA256"`.
     let name: String
@@ -70,7 +72,7 @@ public let kSecKeyKeyExchangeParameterSharedInfo = SecKeyKeyExchangeParameter.sh
 // source; the RFC 4754 digest/message names of iOS 17 as its binaries print them).
 
 extension SecKeyAlgorithm {
-    /// `"algid:sign:RSA:raw"`: raw RSA signature (RSA keys are not available on this platform).
+    /// `"algid:sign:RSA:raw"`: raw RSA signature, the private operation on a number below the modulus (RSA).
     public static let rsaSignatureRaw = SecKeyAlgorithm("algid:sign:RSA:raw")
     /// `"algid:sign:RSA:digest-PKCS1v15"`: PKCS#1 v1.5 signature of a digest without a DigestInfo (RSA).
     public static let rsaSignatureDigestPKCS1v15Raw = SecKeyAlgorithm("algid:sign:RSA:digest-PKCS1v15")

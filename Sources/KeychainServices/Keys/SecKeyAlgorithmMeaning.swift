@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Crypto
 import Foundation
 
@@ -57,7 +57,7 @@ enum SecKeyAlgorithmMeaning: Equatable {
     case keyExchange(kdf: Hash?)
     /// ECIES with an X9.63 KDF and AES-GCM; `variableIV` takes the IV from the KDF output.
     case ecies(Hash, variableIV: Bool)
-    /// An RSA algorithm (RSA keys do not exist on this platform).
+    /// An RSA algorithm, which elliptic-curve keys never perform (RSA keys: ``RSAAlgorithm``).
     case rsa
 
     init?(_ algorithm: SecKeyAlgorithm) {
@@ -163,9 +163,9 @@ extension SecKey {
     /// - Throws: `errSecParam` (-50) with Apple's "algorithm not supported by the key" when the
     ///   algorithm is unknown, is RSA, does not serve the operation, or needs the other half of
     ///   the key pair (signing with a public key, verifying with a private one, as Apple's EC
-    ///   keys).
+    ///   keys), and for every algorithm when this is an RSA key.
     func meaning(of algorithm: SecKeyAlgorithm, for operation: SecKeyOperationType) throws(SecKeyFailure) -> SecKeyAlgorithmMeaning {
-        guard let meaning = SecKeyAlgorithmMeaning(algorithm), meaning.serves(operation) else {
+        guard ellipticCurve != nil, let meaning = SecKeyAlgorithmMeaning(algorithm), meaning.serves(operation) else {
             throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self) (operation: \(operation.verb)).")
         }
         guard operation.needsPrivateKey == isPrivate else {
@@ -177,11 +177,16 @@ extension SecKey {
 }
 
 /// Whether `key` can perform `algorithm` for `operation`: EC private keys sign, decrypt (ECIES)
-/// and exchange keys; EC public keys verify and encrypt (ECIES).
+/// and exchange keys; EC public keys verify and encrypt (ECIES). RSA keys follow Apple's RSA
+/// rules: private keys sign (PSS only with a modulus of at least 2 × 8 × digest size + 9
+/// bits), verify and decrypt; public keys verify, encrypt (PKCS#1 with a modulus of at least
+/// 11 bytes, OAEP with at least 2 × digest size + 2) and decrypt the raw, PKCS#1 and OAEP
+/// algorithms with their public operation, as Apple's keys do.
 ///
 /// - Returns: `true` when ``SecKeyCreateSignature(_:_:_:_:)`` and the other calls would accept
 ///   the combination; never sets an error.
 public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
-    (try? key.meaning(of: algorithm, for: operation)) != nil
+    if key.rsaPublicMaterial != nil { return (try? key.rsaAlgorithm(algorithm, for: operation)) != nil }
+    return (try? key.meaning(of: algorithm, for: operation)) != nil
 }
 #endif

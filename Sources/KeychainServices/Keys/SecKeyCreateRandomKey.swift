@@ -1,20 +1,24 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
-/// Generates a new elliptic-curve key pair and returns its private key.
+/// Generates a new elliptic-curve or RSA key pair and returns its private key.
 ///
-/// `parameters` needs `kSecAttrKeyType` = `kSecAttrKeyTypeECSECPrimeRandom` and
-/// `kSecAttrKeySizeInBits` = 256, 384 or 521. Attributes of each half may be given at the top
+/// `parameters` needs `kSecAttrKeyType` = `kSecAttrKeyTypeECSECPrimeRandom` with
+/// `kSecAttrKeySizeInBits` = 256, 384 or 521, or `kSecAttrKeyTypeRSA` with a size of 1024 to
+/// 8192 bits in steps of 128 (2048, 3072 and 4096 are the usual ones; public exponent 65537).
+/// Apple accepts RSA sizes of 512 to 8192 bits; this platform cannot make keys under 1024
+/// bits or of sizes BoringSSL does not generate (not a multiple of 128). Attributes of each half may be given at the top
 /// level or inside `kSecPrivateKeyAttrs` / `kSecPublicKeyAttrs` (those win):
 /// `kSecAttrIsPermanent`, `kSecAttrApplicationTag`, `kSecAttrLabel`, `kSecAttrAccessGroup`,
 /// `kSecAttrAccessible` or `kSecAttrAccessControl`, and the `kSecUse…` authentication keys.
 ///
 /// - A **software key** lives in the returned object. With `kSecAttrIsPermanent` true the
 ///   private key is also stored as a key item, as `SecItemAdd` with `kSecValueRef` would store
-///   it (data: X9.63 `04 ‖ X ‖ Y ‖ K`; attributes: class private, type 73, size, application
-///   label = SHA-1 of the public key, tag, label, …), so it can be found again with
-///   `SecItemCopyMatching` and `kSecReturnRef`.
+///   it (data: X9.63 `04 ‖ X ‖ Y ‖ K`, or PKCS#1 DER `RSAPrivateKey` for RSA; attributes: class
+///   private, type 73 or 42, size, application label = SHA-1 of the public key, tag, label, …),
+///   so it can be found again with `SecItemCopyMatching` and `kSecReturnRef`. RSA keys are
+///   always software keys.
 /// - With `kSecAttrTokenID` = `kSecAttrTokenIDSecureEnclave` the key is **generated inside the
 ///   keychain** (P-256 or P-384), always stored — whatever `kSecAttrIsPermanent` says — under a
 ///   `…ThisDeviceOnly` accessibility (default `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`),
@@ -25,9 +29,11 @@ import KeychainCore
 /// - With `kSecAttrIsPermanent` true in the public attributes, the public key is stored too.
 ///
 /// - Returns: the private key, or `nil` with `error` set: `errSecParam` (-50) for a missing or
-///   unknown key type, malformed attributes, `.privateKeyUsage` on a software key, or P-521
-///   for a token key; `errSecUnimplemented` (-4) for RSA and other key types;
-///   `errSecKeySizeNotAllowed` (-25311) for a missing or unsupported size;
+///   unknown key type, malformed attributes, `.privateKeyUsage` on a software key, P-521 or RSA
+///   for a token key, and — as Apple's key-pair generation reports its size errors — a missing
+///   or unsupported EC size or an RSA size outside 512…8192; `errSecUnimplemented` (-4) for
+///   Ed25519 and the other key types this platform lacks, and RSA sizes Apple accepts that it
+///   cannot generate (under 1024 bits, not a multiple of 128);
 ///   `errSecDuplicateItem` (-25299) when a permanent key's item exists already;
 ///   `errSecMissingEntitlement` (-34018), `errSecInteractionNotAllowed` (-25308) and the other
 ///   statuses of `SecItemAdd` when storing it fails.
@@ -57,17 +63,35 @@ enum SecKeyGeneration {
                 throw SecKeyFailure(errSecParam, "kSecAccessControlPrivateKeyUsage guards keys generated inside the keychain (add kSecAttrTokenID: kSecAttrTokenIDSecureEnclave); a software key's item is protected when its data is read, so drop .privateKeyUsage.")
             }
         }
-        let material = ECPrivateKeyMaterial.generate(parameters.curve)
-        let key = try SecKey.softwarePrivate(material)
-        guard SecKeyParameters.isPermanent(attributes) else { return key }
+        switch parameters.algorithm {
+        case .ellipticCurve(let curve):
+            let material = ECPrivateKeyMaterial.generate(curve)
+            let key = try SecKey.softwarePrivate(material)
+            guard let stored = try store(key, attributes) else { return key }
+            return try SecKey.softwarePrivate(material, storedItem: stored)
+        case .rsa(let bits):
+            let material = try RSAPrivateKeyMaterial.generate(bits: bits)
+            let key = SecKey.rsaPrivate(material)
+            guard let stored = try store(key, attributes) else { return key }
+            return SecKey.rsaPrivate(material, storedItem: stored)
+        }
+    }
+
+    /// Adds a software private key as a key item when its attributes say `kSecAttrIsPermanent`.
+    /// - Returns: the item it was stored as, or `nil` for an ephemeral key.
+    private static func store(_ key: SecKey, _ attributes: [String: Any]) throws(SecKeyFailure) -> SecKey.StoredItem? {
+        guard SecKeyParameters.isPermanent(attributes) else { return nil }
         let request = SecItemDictionary(SecKeyParameters.itemDictionary(attributes, adding: ["v_Ref": key]))
         let added = try SecKeyCall.engine { () throws(KeychainError) in try SecItemAddition.add(request) }
-        return try SecKey.softwarePrivate(material, storedItem: SecKey.StoredItem(added.item))
+        return SecKey.StoredItem(added.item)
     }
 
     /// A key generated inside the keychain, through ``Keychain/generateTokenKey(_:attributes:policy:)``,
     /// with the access-group and protection rules of `SecItemAdd`.
     static func tokenKey(_ parameters: SecKeyParameters) throws(SecKeyFailure) -> SecKey {
+        guard case .ellipticCurve(let curve) = parameters.algorithm else {
+            throw SecKeyFailure(errSecParam, "Keys generated inside the keychain are EC keys.")
+        }
         let request = SecItemDictionary(SecKeyParameters.itemDictionary(parameters.privateAttributes))
         return try SecKeyCall.engine { () throws(KeychainError) -> SecKey in
             try request.checkClientRules(allowsSkip: false)
@@ -75,18 +99,18 @@ enum SecKeyGeneration {
                 .writeGroup(explicit: request.attributes[.accessGroup])
             try request.checkParsed()
             if request.accessControl != nil && request.attributes[.accessible] != nil {
-                throw SecItemStatus.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
+                throw SecItemCall.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
             }
             if request.synchronizable == .value(true) {
-                throw SecItemStatus.parameter("A key generated inside the keychain never leaves this device; it cannot be synchronizable.")
+                throw SecItemCall.parameter("A key generated inside the keychain never leaves this device; it cannot be synchronizable.")
             }
             var attributes = request.attributes
             attributes[.accessGroup] = .string(group)
             if let control = request.accessControl { attributes[.accessible] = .string(control.accessibility.rawValue) }
             let keychain = try SecItemEnvironment.keychain()
-            let item = try keychain.generateTokenKey(parameters.curve, attributes: attributes, policy: request.accessControl?.accessPolicy)
+            let item = try keychain.generateTokenKey(curve, attributes: attributes, policy: request.accessControl?.accessPolicy)
             let publicKey = try keychain.tokenKeyPublicKey(item.persistentReference)
-            return .tokenPrivate(parameters.curve, publicKeyX963: publicKey, keychain: keychain, item: SecKey.StoredItem(item),
+            return .tokenPrivate(curve, publicKeyX963: publicKey, keychain: keychain, item: SecKey.StoredItem(item),
                                  authentication: request.authenticationOptions)
         }
     }

@@ -1,9 +1,11 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Crypto
 import Foundation
 import KeychainCore
 
-/// Encrypts data to a public key with Apple's ECIES (`kSecKeyAlgorithmECIESEncryption…AESGCM`).
+/// Encrypts data to a public key: Apple's ECIES (`kSecKeyAlgorithmECIESEncryption…AESGCM`) for
+/// EC keys; for RSA keys `rsaEncryptionRaw`, `rsaEncryptionPKCS1`, `rsaEncryptionOAEPSHA1…512`
+/// and the `…OAEPSHA…AESGCM` variants (a random AES-GCM key wrapped with OAEP, in Apple's format).
 ///
 /// The output is Apple's format, so iOS and macOS decrypt it with `SecKeyCreateDecryptedData`
 /// and vice versa: ephemeral public key (X9.63 `04 ‖ X ‖ Y`) ‖ AES-GCM ciphertext ‖ 16-byte tag.
@@ -11,10 +13,12 @@ import KeychainCore
 /// Apple does.
 ///
 /// - Returns: the ciphertext, or `nil` with `error` set: `errSecParam` (-50) when the key is
-///   not a public key or the algorithm is not an ECIES one.
+///   not a public key, the algorithm is not one of its key type, an RSA modulus is too small
+///   for the padding, or the plaintext is too long for an RSA modulus and padding.
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     SecKeyCall.run("SecKeyCreateEncryptedData", error) { () throws(SecKeyFailure) -> CFData in
+        if key.rsaPublicMaterial != nil { return NSData(data: try key.rsaEncrypt(algorithm, Data(referencing: plaintext))) }
         let scheme = try ECIES(key, algorithm, .encrypt)
         var (ephemeralPublicKey, secret) = try key.curve.ephemeralAgreement(with: key.publicKeyX963)
         defer { SecretWiping.wipe(&secret) }
@@ -25,10 +29,13 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 /// Decrypts what ``SecKeyCreateEncryptedData(_:_:_:_:)`` (or Apple's) encrypted to this private
 /// key's public key, with the same algorithm. A key generated inside the keychain computes the
 /// ECDH there (after the authentication its access control asks for); only the shared secret
-/// leaves it.
+/// leaves it. RSA private keys decrypt the RSA algorithms; as Apple's, an RSA public key
+/// "decrypts" the raw, PKCS#1 and OAEP algorithms with its public operation (only the raw one
+/// gives a result: the padding never matches).
 ///
 /// - Returns: the plaintext, or `nil` with `error` set: `errSecParam` (-50) when the key is not
-///   a private key, the algorithm is not an ECIES one, the input is too short, its ephemeral key
+///   a private key, the algorithm is not one of its key type, an RSA ciphertext is longer than
+///   the modulus or its padding is wrong, the input is too short, its ephemeral key
 ///   is not on the curve, or the ciphertext fails authentication (wrong key, algorithm or
 ///   tampered data — Apple reports these as `errSecParam` too); the authentication statuses
 ///   of ``SecKeyCreateSignature(_:_:_:_:)`` for
@@ -36,6 +43,7 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     SecKeyCall.run("SecKeyCreateDecryptedData", error) { () throws(SecKeyFailure) -> CFData in
+        if key.rsaPublicMaterial != nil { return NSData(data: try key.rsaDecrypt(algorithm, Data(referencing: ciphertext))) }
         let scheme = try ECIES(key, algorithm, .decrypt)
         let packet = Data(referencing: ciphertext)
         let keyLength = key.curve.publicKeyByteCount

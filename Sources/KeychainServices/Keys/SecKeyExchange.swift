@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -25,7 +25,7 @@ public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKe
             throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(privateKey).")
         }
         let derivation = try kdf.map { hash throws(SecKeyFailure) in (hash, try SecKeyExchangeParameters(parameters)) }
-        guard !publicKey.isPrivate, publicKey.curve == privateKey.curve else {
+        guard !publicKey.isPrivate, publicKey.ellipticCurve != nil, publicKey.ellipticCurve == privateKey.ellipticCurve else {
             throw SecKeyFailure(errSecParam, "The other party's key must be a \(privateKey.curve.rawValue)-bit EC public key (SecKeyCopyPublicKey of theirs).")
         }
         var secret = try privateKey.sharedSecret(withPeer: publicKey.publicKeyX963)

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 import Logging
@@ -35,7 +35,7 @@ enum SecKeyCall {
             return try body()
         } catch {
             logger.debug("\(function) failed", metadata: ["status": "\(error.status)", "reason": "\(error.message)"])
-            errorPointer?.pointee = Unmanaged.passRetained(SecItemStatus.cfError(error.status, error.message))
+            errorPointer?.pointee = Unmanaged.passRetained(SecItemCall.cfError(error.status, error.message))
             return nil
         }
     }

@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -9,8 +9,16 @@ import KeychainCore
 /// subdictionary has none, minus the entries that only belong at the top (type, size and the
 /// two subdictionaries).
 struct SecKeyParameters {
-    /// The curve chosen by `kSecAttrKeyType` and `kSecAttrKeySizeInBits`.
-    let curve: EllipticCurve
+    /// The key chosen by `kSecAttrKeyType` and `kSecAttrKeySizeInBits`.
+    enum Algorithm: Equatable {
+        /// An EC key on this curve.
+        case ellipticCurve(EllipticCurve)
+        /// An RSA key with a modulus of this many bits (not yet checked).
+        case rsa(bits: Int)
+    }
+
+    /// The key to generate.
+    let algorithm: Algorithm
     /// Whether `kSecAttrTokenID` asks for a key generated inside the keychain.
     let isTokenKey: Bool
     /// The private key's attributes, keys normalised to strings.
@@ -19,33 +27,42 @@ struct SecKeyParameters {
     let publicAttributes: [String: Any]
 
     /// Parses the dictionary.
-    /// - Throws: `errSecParam` (-50) for a missing or unknown key type or a subdictionary that
-    ///   is not a dictionary; `errSecUnimplemented` (-4) for RSA and the other key types this
-    ///   platform cannot generate; `errSecKeySizeNotAllowed` (-25311) for a missing or
-    ///   unsupported size (as Apple's EC key generation); `errSecItemNotFound` (-25300) for a
-    ///   token other than the Secure Enclave's (CryptoTokenKit's "token not found").
+    /// - Throws: `errSecParam` (-50) for a missing or unknown key type, a subdictionary that is
+    ///   not a dictionary, or a missing or unsupported EC size (Apple's EC key initialiser says
+    ///   `errSecKeySizeNotAllowed`, but its key-pair generation reports every failure of that
+    ///   initialiser as `errSecParam`, "failed to generate key"), or an RSA key in the token;
+    ///   `errSecUnimplemented` (-4) for the key types this platform cannot generate (Ed25519,
+    ///   X25519, …); `errSecItemNotFound` (-25300) for a token other than the Secure Enclave's
+    ///   (CryptoTokenKit's "token not found"). RSA sizes are checked when the key is generated
+    ///   (``RSAPrivateKeyMaterial/generate(bits:)``).
     init(_ dictionary: CFDictionary) throws(SecKeyFailure) {
         let top = Self.normalized(dictionary)
         guard let type = top["type"].flatMap(Self.number) else {
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyType is missing or not a key type; use kSecAttrKeyTypeECSECPrimeRandom.")
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyType is missing or not a key type; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
         }
+        let bits = top["bsiz"].flatMap(Self.number).map { Int(clamping: $0) }
         switch type {
         case TokenKeys.ecKeyType:
-            break
-        case 42:
-            throw SecKeyFailure(errSecUnimplemented, "RSA keys (kSecAttrKeyTypeRSA) are not available on this platform; use kSecAttrKeyTypeECSECPrimeRandom (P-256, P-384 or P-521).")
+            guard let bits, let curve = EllipticCurve(keySizeInBits: bits) else {
+                throw SecKeyFailure(errSecParam, "kSecAttrKeySizeInBits must be 256, 384 or 521 for an EC key (failed to generate key).")
+            }
+            algorithm = .ellipticCurve(curve)
+        case RSAPublicKeyMaterial.keyType:
+            guard let bits else {
+                throw SecKeyFailure(errSecParam, "kSecAttrKeySizeInBits is missing; an RSA key has 1024 to 8192 bits (2048, 3072 or 4096 recommended).")
+            }
+            algorithm = .rsa(bits: bits)
         case 105...111:
-            throw SecKeyFailure(errSecUnimplemented, "Keys of type \(type) are not available on this platform; use kSecAttrKeyTypeECSECPrimeRandom.")
+            throw SecKeyFailure(errSecUnimplemented, "Keys of type \(type) are not available on this platform; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
         default:
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyType \(type) is not a key type SecKeyCreateRandomKey knows; use kSecAttrKeyTypeECSECPrimeRandom.")
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyType \(type) is not a key type SecKeyCreateRandomKey knows; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
         }
-        guard let bits = top["bsiz"].flatMap(Self.number), let curve = EllipticCurve(keySizeInBits: Int(clamping: bits)) else {
-            throw SecKeyFailure(errSecKeySizeNotAllowed, "kSecAttrKeySizeInBits must be 256, 384 or 521 for an EC key.")
-        }
-        self.curve = curve
         if let token = top["tkid"] {
             guard SecValue.string(token) == TokenKeys.tokenID else {
                 throw SecKeyFailure(errSecItemNotFound, "The only token on this platform is kSecAttrTokenIDSecureEnclave (keys generated inside the keychain).")
+            }
+            guard case .ellipticCurve(let curve) = algorithm else {
+                throw SecKeyFailure(errSecParam, "Keys generated inside the keychain (kSecAttrTokenIDSecureEnclave) are EC keys, as the Secure Enclave's; RSA keys are software keys.")
             }
             guard curve != .p521 else {
                 throw SecKeyFailure(errSecParam, "Keys generated inside the keychain (kSecAttrTokenIDSecureEnclave) are P-256 (as the Secure Enclave's) or P-384, not P-521.")

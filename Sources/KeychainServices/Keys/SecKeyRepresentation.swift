@@ -1,4 +1,4 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
@@ -10,9 +10,9 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
     key.publicHalf
 }
 
-/// The key's external representation: X9.63 `04 ‖ X ‖ Y` for a public key,
-/// `04 ‖ X ‖ Y ‖ K` for a software private key — the forms ``SecKeyCreateWithData(_:_:_:)``
-/// and Apple's platforms read.
+/// The key's external representation: X9.63 `04 ‖ X ‖ Y` for an EC public key,
+/// `04 ‖ X ‖ Y ‖ K` for a software EC private key, DER `RSAPublicKey` / `RSAPrivateKey`
+/// (PKCS#1) for RSA keys — the forms ``SecKeyCreateWithData(_:_:_:)`` and Apple's platforms read.
 ///
 /// - Returns: the bytes, or `nil` with `error` set to `errSecUnimplemented` (-4) for a key
 ///   generated inside the keychain: like a Secure Enclave key its private key cannot be
@@ -28,22 +28,30 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
             }
         case .tokenPrivate:
             throw SecKeyFailure(errSecUnimplemented, "The private key was generated inside the keychain (kSecAttrTokenIDSecureEnclave) and cannot be exported; export its public key (SecKeyCopyPublicKey) instead.")
+        case .rsaPrivate(let material):
+            return NSData(data: material.pkcs1)
+        case .rsaPublic(let material):
+            return NSData(data: material.pkcs1)
         }
     }
 }
 
 /// Makes a key from its external representation.
 ///
-/// `attributes` needs `kSecAttrKeyType` (`kSecAttrKeyTypeECSECPrimeRandom`) and
-/// `kSecAttrKeyClass` (`kSecAttrKeyClassPublic` for `04 ‖ X ‖ Y`, `kSecAttrKeyClassPrivate` for
-/// `04 ‖ X ‖ Y ‖ K`); `kSecAttrKeySizeInBits` is optional and, when given, must match the
-/// data's curve. The key is not stored; add it with `SecItemAdd` and `kSecValueRef`.
+/// `attributes` needs `kSecAttrKeyType` and `kSecAttrKeyClass`: for
+/// `kSecAttrKeyTypeECSECPrimeRandom`, `kSecAttrKeyClassPublic` with `04 ‖ X ‖ Y` or
+/// `kSecAttrKeyClassPrivate` with `04 ‖ X ‖ Y ‖ K`; for `kSecAttrKeyTypeRSA`, a DER
+/// `RSAPublicKey` or `RSAPrivateKey` (PKCS#1) of 1024 to 8192 bits. As on Apple platforms
+/// `kSecAttrKeySizeInBits` is not read: the data says the size. The key is not stored; add it
+/// with `SecItemAdd` and `kSecValueRef`.
 ///
 /// - Returns: the key, or `nil` with `error` set: `errSecParam` (-50) for a missing or unknown
-///   type or class, a size that does not match, or `kSecAttrTokenID` (keys cannot be imported
-///   into the token); `errSecUnimplemented` (-4) for RSA, symmetric and other key types;
-///   `errSecDecode` (-26275) when the data is not such a key (wrong length, a point not on the
-///   curve, a private scalar that does not belong to the public key).
+///   type or class, `kSecAttrTokenID` (keys cannot be imported into the token), and — as Apple's
+///   "EC/RSA public/private key creation from data failed" — data that is not such a key (wrong
+///   length, a point not on the curve, a private scalar that does not belong to the public key,
+///   malformed or inconsistent PKCS#1, an RSA modulus over 8192 bits); `errSecUnimplemented`
+///   (-4) for symmetric and other key types, and RSA keys this platform cannot use (under 1024
+///   bits or not in whole bytes).
 public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     SecKeyCall.run("SecKeyCreateWithData", error) { () throws(SecKeyFailure) -> SecKey in
         var values: [String: Any] = [:]
@@ -51,13 +59,13 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, 
             if let name = SecValue.string(key) { values[name] = value }
         }
         guard let type = values["type"].flatMap(SecKeyParameters.number) else {
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyType is missing; use kSecAttrKeyTypeECSECPrimeRandom.")
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyType is missing; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
         }
-        guard type == TokenKeys.ecKeyType else {
-            if type == 42 || (105...111).contains(type) {
-                throw SecKeyFailure(errSecUnimplemented, "Keys of type \(type) are not available on this platform; only kSecAttrKeyTypeECSECPrimeRandom keys are.")
+        guard type == TokenKeys.ecKeyType || type == RSAPublicKeyMaterial.keyType else {
+            if (105...111).contains(type) {
+                throw SecKeyFailure(errSecUnimplemented, "Keys of type \(type) are not available on this platform; only kSecAttrKeyTypeECSECPrimeRandom and kSecAttrKeyTypeRSA keys are.")
             }
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyType \(type) is not a key type; use kSecAttrKeyTypeECSECPrimeRandom.")
+            throw SecKeyFailure(errSecParam, "kSecAttrKeyType \(type) is not a key type; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
         }
         guard let keyClass = values["kcls"].flatMap(SecKeyParameters.number) else {
             throw SecKeyFailure(errSecParam, "kSecAttrKeyClass is missing; use kSecAttrKeyClassPublic or kSecAttrKeyClassPrivate.")
@@ -70,16 +78,19 @@ public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, 
             throw SecKeyFailure(errSecParam, "Existing key material cannot be imported into the token (kSecAttrTokenID); generate the key with SecKeyCreateRandomKey instead.")
         }
         let data = Data(referencing: keyData)
+        if type == RSAPublicKeyMaterial.keyType {
+            return keyClass == 1 ? .rsaPrivate(try RSAPrivateKeyMaterial(pkcs1: data)) : .rsaPublic(try RSAPublicKeyMaterial(pkcs1: data))
+        }
+        let half = keyClass == 1 ? "private" : "public"
         guard let curve = EllipticCurve.of(x963ByteCount: data.count, isPrivate: keyClass == 1) else {
             let form = keyClass == 1 ? "04 ‖ X ‖ Y ‖ K" : "04 ‖ X ‖ Y"
-            throw SecKeyFailure(errSecDecode, "The data (\(data.count) bytes) is not an X9.63 EC \(keyClass == 1 ? "private" : "public") key (\(form)) on P-256, P-384 or P-521.")
+            throw SecKeyFailure(errSecParam, "EC \(half) key creation from data failed: the data (\(data.count) bytes) is not an X9.63 key (\(form)) on P-256, P-384 or P-521.")
         }
-        if let bits = values["bsiz"] {
-            guard SecKeyParameters.number(bits) == Int64(curve.rawValue) else {
-                throw SecKeyFailure(errSecParam, "kSecAttrKeySizeInBits does not match the data, which holds a \(curve.rawValue)-bit key.")
-            }
+        do throws(SecKeyFailure) {
+            return try SecKey.decode(data, curve: curve, isPrivate: keyClass == 1)
+        } catch {
+            throw SecKeyFailure(errSecParam, "EC \(half) key creation from data failed: \(error.message)")
         }
-        return try SecKey.decode(data, curve: curve, isPrivate: keyClass == 1)
     }
 }
 #endif

@@ -1,8 +1,13 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 
-/// Signs data with a private key (ECDSA).
+/// Signs data with a private key (ECDSA or RSA).
+///
+/// RSA keys sign with the `…PKCS1v15…`, `…PSS…` and `rsaSignatureRaw` algorithms: see
+/// ``SecKeyAlgorithm``; the signature has the modulus size. The PKCS#1 v1.5 digest algorithms
+/// take the digest at any length that fits (as Apple's do); the PSS ones need exactly the
+/// hash's size.
 ///
 /// The `…MessageX962SHA256/384/512` (and SHA-1) algorithms hash `dataToSign` first; the
 /// `…DigestX962SHA…` ones take a digest of exactly that hash's size; `…DigestX962` takes a
@@ -11,14 +16,16 @@ import KeychainCore
 /// keychain signs there, after the authentication its access control asks for.
 ///
 /// - Returns: the signature, or `nil` with `error` set: `errSecParam` (-50) when the key cannot
-///   perform the algorithm (a public key, an RSA or unknown algorithm) or the digest has the
-///   wrong size; for keychain-generated keys
+///   perform the algorithm (a public key, an algorithm of the other key type or unknown, PSS
+///   on a modulus too small for the hash) or the digest has the wrong size; for RSA keys also
+///   when the input does not fit the modulus; for keychain-generated keys
 ///   `errSecUserCanceled` (-128), `errSecAuthFailed` (-25293), `errSecInteractionNotAllowed`
 ///   (-25308) from authentication or a locked keychain, `errSecItemNotFound` (-25300) when the
 ///   key item was deleted.
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     SecKeyCall.run("SecKeyCreateSignature", error) { () throws(SecKeyFailure) -> CFData in
+        if key.rsaPublicMaterial != nil { return NSData(data: try key.rsaSignature(algorithm, Data(referencing: dataToSign))) }
         let (input, format) = try SecKeySigning.signatureMeaning(key, algorithm, .sign)
         let digest = try SecKeySigning.digest(of: Data(referencing: dataToSign), input, algorithm)
         let signature = try key.signature(forDigest: digest)
@@ -34,16 +41,24 @@ public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
     }
 }
 
-/// Verifies a signature with a public key (ECDSA), for the same algorithms as
+/// Verifies a signature with a public key (ECDSA or RSA), for the same algorithms as
 /// ``SecKeyCreateSignature(_:_:_:_:)``.
+///
+/// As Apple's, an RSA *private* key also accepts verification (it applies its own raw
+/// operation, so the signature never matches: `errSecVerifyFailed`).
 ///
 /// - Returns: `true` when the signature is valid. `false` with `error` set otherwise:
 ///   `errSecVerifyFailed` (-67808) for a signature that does not match (or is malformed);
-///   `errSecParam` (-50) when the key cannot perform the algorithm (a private key, an RSA or
-///   unknown algorithm) or a digest has the wrong size.
+///   `errSecParam` (-50) when the key cannot perform the algorithm (an EC private key, an
+///   algorithm of the other key type or unknown), an ECDSA digest has the wrong size, or an
+///   RSA signature is longer than the modulus. An RSA digest of the wrong size does not match.
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
     SecKeyCall.run("SecKeyVerifySignature", error) { () throws(SecKeyFailure) -> Bool in
+        if key.rsaPublicMaterial != nil {
+            try key.rsaVerify(algorithm, Data(referencing: signedData), Data(referencing: signature))
+            return true
+        }
         let (input, format) = try SecKeySigning.signatureMeaning(key, algorithm, .verify)
         let digest = try SecKeySigning.digest(of: Data(referencing: signedData), input, algorithm)
         let given = Data(referencing: signature)
@@ -110,6 +125,8 @@ extension SecKey {
             return try SecKeyCall.engine { () throws(KeychainError) in try token(keychain, reference) }
         case .publicKey:
             throw SecKeyFailure(errSecParam, "A public key cannot \(operation).")
+        case .rsaPrivate, .rsaPublic:
+            throw SecKeyFailure(errSecParam, "An RSA key cannot \(operation) with an elliptic-curve algorithm.")
         }
     }
 }

@@ -20,7 +20,7 @@ extension TestKeychain {
     /// Recomputes the header MAC of the file as it now is, as only a holder of the device key can.
     func forgeHeaderMAC(_ db: Database) throws {
         guard let header = try VaultHeader.fetch(db) else { return XCTFail("no header") }
-        try HeaderAuthenticator(deviceKey: stolenDeviceKey(), vaultID: header.vaultID).store(header, keybag: KeyStore.fetchKeybag(db), db)
+        try HeaderAuthenticator(deviceKey: stolenDeviceKey(), vaultID: header.vaultID).store(header, keybag: KeyRing.fetchKeybag(db), db)
     }
 
     /// Rewrites the format anchor to accept the header MAC the file now carries, as only a holder

@@ -99,9 +99,9 @@ final class KeyRotationAttackTests: XCTestCase {
         // keybag ever committed had it.
         XCTAssertEqual(created.keys.header.keybagGeneration, 1)
         XCTAssertTrue(created.keys.header.hasPassphrase)
-        let keybag = try created.read { db in try KeyStore.fetchKeybag(db) }
+        let keybag = try created.read { db in try KeyRing.fetchKeybag(db) }
         let deviceOnly = KeyHierarchy.userKEK(deviceKey: created.keys.deviceKey, passphraseKey: nil, vaultID: created.vaultID)
-        XCTAssertKeychainError(.authFailed, try KeyStore.unwrapUserClassKeys(keybag, kek: deviceOnly, vaultID: created.vaultID))
+        XCTAssertKeychainError(.authFailed, try KeyRing.unwrapUserClassKeys(keybag, kek: deviceOnly, vaultID: created.vaultID))
         let reopened = try Keychain(location: location, options: test.options)
         XCTAssertEqual(reopened.lockState, .beforeFirstUnlock)
     }

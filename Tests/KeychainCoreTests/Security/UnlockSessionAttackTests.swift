@@ -110,8 +110,8 @@ final class UnlockSessionAttackTests: XCTestCase {
         try test.keychain.unlock(passphrase: "p", keepingSessionFor: .seconds(600))
         let bytes = try Data(contentsOf: XCTUnwrap(test.keychain.unlockTicketURL))
         let ticket = try XCTUnwrap(UnlockTicket.open(bytes, deviceKey: test.stolenDeviceKey(), vaultID: test.keychain.vaultID))
-        let keybag = try test.keychain.read { db in try KeyStore.fetchKeybag(db) }
-        XCTAssertKeychainError(.authFailed, try KeyStore.unwrapUserClassKeys(keybag, kek: ticket.sessionKey, vaultID: test.keychain.vaultID),
+        let keybag = try test.keychain.read { db in try KeyRing.fetchKeybag(db) }
+        XCTAssertKeychainError(.authFailed, try KeyRing.unwrapUserClassKeys(keybag, kek: ticket.sessionKey, vaultID: test.keychain.vaultID),
                                "the session key is not the passphrase's KEK")
     }
 

@@ -9,7 +9,7 @@ import SecureStorageConfiguration
 //   LoadCredential=secure-storage-passphrase:/etc/acme/keychain-passphrase
 // (or unlock explicitly with SecureStorage.unlock(from: .file(...))).
 
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 _ = try SecureStorage.unlockFromCredentialsIfPresent()      // before the event loops start
 #endif
 

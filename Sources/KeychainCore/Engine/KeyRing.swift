@@ -15,7 +15,7 @@ import GRDB
 /// and reloaded. Such a change rotates the user-tier class keys, so the keys this instance held
 /// no longer open anything: without a passphrase the new ones unwrap with the device key; with
 /// one, the instance is back before its first unlock until ``unlock(passphrase:keybag:)``.
-final class KeyStore: @unchecked Sendable {
+final class KeyRing: @unchecked Sendable {
     private struct State {
         var header: VaultHeader
         var lockState: LockState

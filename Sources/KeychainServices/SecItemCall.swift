@@ -1,10 +1,10 @@
-#if !canImport(Security)
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
 import Logging
 
 /// Runs SecItem operations and turns their errors into OSStatus codes.
-enum SecItemStatus {
+enum SecItemCall {
     private static let logger = Logger(label: "SecureStorage.KeychainServices")
 
     /// Runs `body`; a ``KeychainError`` becomes its OSStatus, and its message is logged at

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Maps SQLite failures to keychain errors the way Apple's keychain maps them.
-enum DatabaseErrors {
+enum SQLiteErrorMapping {
     static func map(_ error: any Error, path: String) -> KeychainError {
         if let error = error as? KeychainError { return error }
         if let unrecorded = error as? UnrecordedHeader { return unrecorded.error }
