@@ -1,43 +1,112 @@
 import Foundation
 import KeychainServices
 
-/// Everything that can go wrong, as cases a caller can act on. Messages say what to do and never
+/// Everything that can go wrong, as codes a caller can act on. Messages say what to do and never
 /// contain stored values.
+///
+/// Match an error with `catch` or `switch` on ``code``; a later version may add codes, so a
+/// `switch` keeps a `default`:
 ///
 /// ```swift
 /// do {
 ///     try storage.set(token, for: "auth.token")
 /// } catch .locked {
 ///     // The device is locked; the previous token is still stored. Retry after unlock.
+/// } catch {
+///     switch error.code {
+///     case .missingEntitlement: fatalError("add the access group to the entitlements")
+///     default: log(error)   // error.status: the OSStatus behind it, when there is one
+///     }
 /// }
 /// ```
-public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    /// What kind of failure an error is: the part of a ``SecureStorageError`` to switch on.
+    /// Later versions may add codes.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, for example `"locked"`.
+        public let rawValue: String
+
+        /// Creates a code from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The code's name.
+        public var description: String { rawValue }
+
+        /// See ``SecureStorageError/notFound``.
+        public static let notFound = Code(rawValue: "notFound")
+        /// See ``SecureStorageError/locked``.
+        public static let locked = Code(rawValue: "locked")
+        /// See ``SecureStorageError/authenticationFailed``.
+        public static let authenticationFailed = Code(rawValue: "authenticationFailed")
+        /// See ``SecureStorageError/userCanceled``.
+        public static let userCanceled = Code(rawValue: "userCanceled")
+        /// See ``SecureStorageError/passcodeRequired``.
+        public static let passcodeRequired = Code(rawValue: "passcodeRequired")
+        /// See ``SecureStorageError/duplicate``.
+        public static let duplicate = Code(rawValue: "duplicate")
+        /// See ``SecureStorageError/missingEntitlement``.
+        public static let missingEntitlement = Code(rawValue: "missingEntitlement")
+        /// See ``SecureStorageError/integrityViolation``.
+        public static let integrityViolation = Code(rawValue: "integrityViolation")
+        /// See ``SecureStorageError/decodingFailed(type:)``.
+        public static let decodingFailed = Code(rawValue: "decodingFailed")
+        /// See ``SecureStorageError/encodingFailed(type:)``.
+        public static let encodingFailed = Code(rawValue: "encodingFailed")
+        /// See ``SecureStorageError/underlying(_:)``.
+        public static let underlying = Code(rawValue: "underlying")
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+
+    /// The keychain status behind the error, when there is one.
+    public let status: OSStatus?
+
+    /// For ``Code/decodingFailed`` and ``Code/encodingFailed``: the type that could not be read
+    /// or stored.
+    public let typeName: String?
+
+    private init(_ code: Code, status: OSStatus?, typeName: String? = nil) {
+        self.code = code
+        self.status = status
+        self.typeName = typeName
+    }
+
     /// No value is stored under the key (`errSecItemNotFound`).
-    case notFound
+    public static let notFound = SecureStorageError(.notFound, status: errSecItemNotFound)
     /// The value's protection needs the device unlocked (`errSecInteractionNotAllowed`). Nothing
     /// was changed; retry after the user unlocks.
-    case locked
+    public static let locked = SecureStorageError(.locked, status: errSecInteractionNotAllowed)
     /// Authentication failed (`errSecAuthFailed`), e.g. a wrong passphrase.
-    case authenticationFailed
+    public static let authenticationFailed = SecureStorageError(.authenticationFailed, status: errSecAuthFailed)
     /// The user cancelled the authentication a value stored with `requireUserPresence` needs
     /// (`errSecUserCanceled`). Nothing was read; ask again when the user wants to continue.
-    case userCanceled
+    public static let userCanceled = SecureStorageError(.userCanceled, status: errSecUserCanceled)
     /// ``Sensitivity/topSecret`` needs a device passcode (on Linux, a keychain passphrase) and
     /// none is set (`errSecAuthFailed` from the keychain).
-    case passcodeRequired
+    public static let passcodeRequired = SecureStorageError(.passcodeRequired, status: errSecAuthFailed)
     /// A value already exists under the key (`errSecDuplicateItem`), from an insert-only call.
-    case duplicate
+    public static let duplicate = SecureStorageError(.duplicate, status: errSecDuplicateItem)
     /// The app is not entitled to the access group (`errSecMissingEntitlement`).
-    case missingEntitlement
+    public static let missingEntitlement = SecureStorageError(.missingEntitlement, status: errSecMissingEntitlement)
     /// Stored data failed its integrity check (`errSecDecode`): it was modified or corrupted.
-    case integrityViolation
+    public static let integrityViolation = SecureStorageError(.integrityViolation, status: errSecDecode)
+
     /// The stored value is not a `type`.
-    case decodingFailed(type: String)
+    public static func decodingFailed(type: String) -> SecureStorageError {
+        SecureStorageError(.decodingFailed, status: nil, typeName: type)
+    }
+
     /// A value of `type` could not be encoded for storage (e.g. a `Double.nan` as JSON); nothing
     /// was stored.
-    case encodingFailed(type: String)
+    public static func encodingFailed(type: String) -> SecureStorageError {
+        SecureStorageError(.encodingFailed, status: nil, typeName: type)
+    }
+
     /// Any other keychain status.
-    case underlying(OSStatus)
+    public static func underlying(_ status: OSStatus) -> SecureStorageError {
+        SecureStorageError(.underlying, status: status)
+    }
 
     /// The error for a keychain status; `nil` for `errSecSuccess`.
     public init?(status: OSStatus) {
@@ -54,46 +123,33 @@ public enum SecureStorageError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 
-    /// The keychain status behind the error, when there is one.
-    public var status: OSStatus? {
-        switch self {
-        case .notFound: errSecItemNotFound
-        case .locked: errSecInteractionNotAllowed
-        case .authenticationFailed, .passcodeRequired: errSecAuthFailed
-        case .userCanceled: errSecUserCanceled
-        case .duplicate: errSecDuplicateItem
-        case .missingEntitlement: errSecMissingEntitlement
-        case .integrityViolation: errSecDecode
-        case .decodingFailed, .encodingFailed: nil
-        case .underlying(let status): status
-        }
-    }
-
     /// What happened and what to do.
     public var description: String {
-        switch self {
+        let type = typeName ?? "the requested type"
+        switch code {
         case .notFound:
-            "No value is stored under this key. Store one first, or read with a method that returns nil for a missing value (data(for:), string(for:), value(_:for:))."
+            return "No value is stored under this key. Store one first, or read with a method that returns nil for a missing value (data(for:), string(for:), value(_:for:))."
         case .locked:
-            "The device is locked and this value's protection needs it unlocked. The value was not read or written; a stored value is kept as it was. Retry after the user unlocks, or store values needed in the background as .private."
+            return "The device is locked and this value's protection needs it unlocked. The value was not read or written; a stored value is kept as it was. Retry after the user unlocks, or store values needed in the background as .private."
         case .authenticationFailed:
-            "Authentication failed (wrong passphrase or credentials, or a value protected by enrolled biometry that changed since). Nothing was changed. Ask the user again; a value bound to the old biometry must be deleted and stored anew."
+            return "Authentication failed (wrong passphrase or credentials, or a value protected by enrolled biometry that changed since). Nothing was changed. Ask the user again; a value bound to the old biometry must be deleted and stored anew."
         case .userCanceled:
-            "The user cancelled the authentication this value needs. Nothing was read or changed; ask again when the user wants to continue."
+            return "The user cancelled the authentication this value needs. Nothing was read or changed; ask again when the user wants to continue."
         case .passcodeRequired:
-            ".topSecret values need a device passcode (on Linux, a keychain passphrase) and none is set. Ask the user to set one, or store the value as .secret."
+            return ".topSecret values need a device passcode (on Linux, a keychain passphrase) and none is set. Ask the user to set one, or store the value as .secret."
         case .duplicate:
-            "A value is already stored under this key. Use set(_:for:) (which replaces it) or remove it first."
+            return "A value is already stored under this key. Use set(_:for:) (which replaces it) or remove it first."
         case .missingEntitlement:
-            "The app is not entitled to this access group. Add it to the keychain-access-groups entitlement (on Linux, KEYCHAIN_ACCESS_GROUPS)."
+            return "The app is not entitled to this access group. Add it to the keychain-access-groups entitlement (on Linux, KEYCHAIN_ACCESS_GROUPS)."
         case .integrityViolation:
-            "The stored value failed its integrity check: the keychain was modified outside this library or is corrupted. It was not returned. Delete and store it again."
-        case .decodingFailed(let type):
-            "The stored value cannot be read as \(type). Read it with the type it was stored as, or store it again."
-        case .encodingFailed(let type):
-            "A \(type) value could not be encoded for storage (JSON cannot hold it, e.g. NaN or infinity); nothing was stored. Store a representable value."
-        case .underlying(let status):
-            "Keychain error \(status): \(Self.message(of: status)). Look up this errSec status to decide whether to retry."
+            return "The stored value failed its integrity check: the keychain was modified outside this library or is corrupted. It was not returned. Delete and store it again."
+        case .decodingFailed:
+            return "The stored value cannot be read as \(type). Read it with the type it was stored as, or store it again."
+        case .encodingFailed:
+            return "A \(type) value could not be encoded for storage (JSON cannot hold it, e.g. NaN or infinity); nothing was stored. Store a representable value."
+        default:
+            let status = status ?? errSecInternalComponent
+            return "Keychain error \(status): \(Self.message(of: status)). Look up this errSec status to decide whether to retry."
         }
     }
 

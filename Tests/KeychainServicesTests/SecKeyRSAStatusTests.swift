@@ -81,7 +81,7 @@ final class SecKeyRSAStatusTests: SecItemTestCase {
         let ciphertext = try XCTUnwrap(encryptOutcome(publicKey, .rsaEncryptionOAEPSHA256, message).value as Data?)
         XCTAssertEqual(decryptOutcome(publicKey, .rsaEncryptionOAEPSHA256, ciphertext).status, errSecParam)
         XCTAssertTrue(SecKeyIsAlgorithmSupported(publicKey, .decrypt, .rsaEncryptionOAEPSHA256), "as Apple's RSA public keys")
-        XCTAssertTrue(SecKeyIsAlgorithmSupported(key, .verify, .rsaSignatureMessagePSSSHA256), "as Apple's RSA private keys")
+        XCTAssertFalse(SecKeyIsAlgorithmSupported(key, .verify, .rsaSignatureMessagePSSSHA256), "a private key does not verify (Apple's would, and would accept forgeries)")
         // Algorithms of the other key type, and key exchange.
         for (rsaKey, operation, algorithm) in [(key, SecKeyOperationType.sign, SecKeyAlgorithm.ecdsaSignatureMessageX962SHA256),
                                                (publicKey, .verify, .ecdsaSignatureMessageX962SHA256),
@@ -121,7 +121,7 @@ final class SecKeyRSAStatusTests: SecItemTestCase {
         XCTAssertEqual(signOutcome(key, .rsaSignatureRaw, Data(repeating: 0xFF, count: 256)).status, errSecParam)
         XCTAssertEqual(encryptOutcome(publicKey, .rsaEncryptionRaw, Data(repeating: 0xFF, count: 256)).status, errSecParam)
         XCTAssertEqual(encryptOutcome(publicKey, .rsaEncryptionRaw, Data(count: 257)).status, errSecParam)
-        // Signatures longer than the modulus are a parameter error, shorter ones just do not match.
+        // Signatures longer than the modulus are a parameter error, shorter ones never match.
         let signature = try sign(key, .rsaSignatureMessagePKCS1v15SHA256, Data("m".utf8))
         XCTAssertEqual(verify(publicKey, .rsaSignatureMessagePKCS1v15SHA256, Data("m".utf8), Data([0]) + signature + [0]).status, errSecParam)
         XCTAssertEqual(verify(publicKey, .rsaSignatureMessagePKCS1v15SHA256, Data("m".utf8), signature.dropLast()).status, errSecVerifyFailed)

@@ -68,8 +68,9 @@ enum RSAAlgorithm: Equatable {
     /// SecKey chains its algorithm adaptors down to the key's raw operations:
     /// - sign: private keys; PSS also needs a modulus of at least 2 × 8 × digest size + 9 bits
     ///   (so a 1024-bit key cannot sign with PSS-SHA-512);
-    /// - verify: public keys, and private keys too (Apple verifies through the key's raw
-    ///   "decrypt" operation, which a private key also has; the result never matches);
+    /// - verify: public keys only. Apple also lets a private key "verify" through its raw private
+    ///   operation, which matches no genuine signature but does match a forgery made with the
+    ///   public key (`s = EM^e mod n`); this implementation refuses it with `errSecParam`;
     /// - encrypt: public keys; PKCS#1 v1.5 needs a modulus of at least 11 bytes, OAEP one of at
     ///   least 2 × digest size + 2 bytes (so a 1024-bit key has no OAEP-SHA-512);
     /// - decrypt: private keys, and public keys for the raw, PKCS#1 and OAEP algorithms (Apple's
@@ -84,7 +85,7 @@ enum RSAAlgorithm: Equatable {
         case (.sign, _):
             return key.isPrivate && isSignature
         case (.verify, _):
-            return isSignature
+            return !key.isPrivate && isSignature
         case (.encrypt, .rawEncryption):
             return !key.isPrivate
         case (.encrypt, .pkcs1v15Encryption):

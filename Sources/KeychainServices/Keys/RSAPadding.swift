@@ -1,5 +1,6 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
+import KeychainCore
 
 /// The RSA encodings that `_RSA` does not offer for caller-supplied digests or for SHA-224,
 /// SHA-384 and SHA-512 OAEP: EMSA-PKCS1-v1_5, EMSA-PSS, EME-OAEP, EME-PKCS1-v1_5 decoding and
@@ -122,10 +123,12 @@ enum RSAPadding {
     /// - Returns: `nil` when it is not such an encoding.
     static func oaepDecode(_ encoded: Data, hash: Hash) -> Data? {
         let hLen = hash.byteCount
-        let em = [UInt8](encoded)
+        var em = [UInt8](encoded)
+        defer { _ = SecretWiping.wipe(&em) }
         guard em.count >= 2 * hLen + 2 else { return nil }
         var seed = Array(em[1...hLen])
         var db = Array(em[(hLen + 1)...])
+        defer { _ = SecretWiping.wipe(&seed) }
         let seedMask = [UInt8](mgf1(hash, seed: Data(db), length: hLen))
         for index in seed.indices { seed[index] ^= seedMask[index] }
         let dbMask = [UInt8](mgf1(hash, seed: Data(seed), length: db.count))
@@ -163,10 +166,13 @@ enum RSAPadding {
         return Data(bytes[(zero + 1)...])
     }
 
-    /// `count` random bytes from the system's generator.
+    /// `count` random bytes from the system's generator (session keys among them: the
+    /// intermediate buffer is wiped).
     static func randomBytes(_ count: Int) -> Data {
         var generator = SystemRandomNumberGenerator()
-        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+        var bytes = (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        defer { _ = SecretWiping.wipe(&bytes) }
+        return Data(bytes)
     }
 }
 #endif

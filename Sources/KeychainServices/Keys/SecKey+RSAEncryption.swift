@@ -40,11 +40,13 @@ extension SecKey {
             guard plaintext.count <= size - 11 else { throw tooLong(size - 11) }
             return try swiftCryptoEncrypt(plaintext, rsa, ._WEAK_AND_INSECURE_PKCS_V1_5)
         case .oaep(let hash):
-            guard let encoded = RSAPadding.oaepEncode(plaintext, hash: hash, length: size) else { throw tooLong(size - 2 * hash.byteCount - 2) }
+            guard plaintext.count <= size - 2 * hash.byteCount - 2 else { throw tooLong(size - 2 * hash.byteCount - 2) }
             switch hash {
             case .sha1: return try swiftCryptoEncrypt(plaintext, rsa, .PKCS1_OAEP)
             case .sha256: return try swiftCryptoEncrypt(plaintext, rsa, .PKCS1_OAEP_SHA256)
             case .sha224, .sha384, .sha512:
+                guard var encoded = RSAPadding.oaepEncode(plaintext, hash: hash, length: size) else { throw tooLong(size - 2 * hash.byteCount - 2) }
+                defer { _ = SecretWiping.wipe(&encoded) }
                 guard let ciphertext = rsa.publicOperation(encoded) else { throw SecKeyFailure(errSecInternal, "The RSA public operation failed.") }
                 return ciphertext
             }

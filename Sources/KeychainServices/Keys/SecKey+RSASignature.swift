@@ -44,8 +44,10 @@ extension SecKey {
     /// Checks an RSA signature of `data` with this key.
     ///
     /// - Throws: `errSecVerifyFailed` (-67808) when the signature does not match (as Apple, a
-    ///   digest of the wrong size simply does not match); `errSecParam` (-50) when the key cannot
-    ///   perform the algorithm or the signature is longer than the modulus.
+    ///   digest of the wrong size simply does not match), including a signature shorter than the
+    ///   modulus (RFC 8017 requires exactly its length, so one signature has one byte string);
+    ///   `errSecParam` (-50) when the key cannot perform the algorithm (a private key among
+    ///   them) or the signature is longer than the modulus.
     func rsaVerify(_ algorithm: SecKeyAlgorithm, _ data: Data, _ signature: Data) throws(SecKeyFailure) {
         guard let rsa = rsaPublicMaterial else { throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).") }
         let meaning = try rsaAlgorithm(algorithm, for: .verify)
@@ -54,8 +56,12 @@ extension SecKey {
         switch (meaning, recovered) {
         case (_, nil):
             matches = false
+        case _ where signature.count != rsa.modulusByteCount:
+            matches = false
         case (.rawSignature, let recovered?):
-            matches = Data(recovered.drop { $0 == 0 }) == data
+            // Zero, whose signature is zero for every key, signs nothing.
+            let value = Data(recovered.drop { $0 == 0 })
+            matches = !value.isEmpty && value == data
         case (.pkcs1v15Signature(let input), let recovered?):
             let expected = RSAPadding.emsaPKCS1v15(digest: input.map { $0.digest(of: data) } ?? data, hash: input?.hash,
                                                    length: rsa.modulusByteCount)

@@ -44,8 +44,9 @@ public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 /// Verifies a signature with a public key (ECDSA or RSA), for the same algorithms as
 /// ``SecKeyCreateSignature(_:_:_:_:)``.
 ///
-/// As Apple's, an RSA *private* key also accepts verification (it applies its own raw
-/// operation, so the signature never matches: `errSecVerifyFailed`).
+/// Unlike Apple's, an RSA *private* key refuses verification (`errSecParam`): Apple's applies
+/// its raw private operation, which matches no genuine signature but matches a forgery built
+/// from the public key.
 ///
 /// - Returns: `true` when the signature is valid. `false` with `error` set otherwise:
 ///   `errSecVerifyFailed` (-67808) for a signature that does not match (or is malformed);
