@@ -55,20 +55,21 @@ enum ExitStatus {
         """
 
     static func of(_ error: MigrationError) -> Int32 {
-        switch error {
+        switch error.code {
         case .malformedSource, .unsupportedSource, .unknownKey: dataError
         case .interruptedMigrationPending, .reservedService: usage
         case .fileError: fileError
         case .verificationFailed: integrity
         case .conflict: duplicate
-        case .keychain(let error):
-            switch error {
+        case .keychain:
+            switch error.keychainError?.code {
             case .locked: locked
             case .authenticationFailed, .passcodeRequired: authFailed
             case .integrityViolation: integrity
             case .duplicate: duplicate
             default: 1
             }
+        default: 1
         }
     }
 

@@ -144,7 +144,7 @@ final class KeychainConfigProviderTests: XCTestCase {
         try SecItemEnvironment.lock()
         let locked = config.snapshot()
         XCTAssertThrowsError(try locked.requiredString(forKey: "database.password")) { error in
-            guard case .unreadable(_, _, _, .locked) = error as? KeychainConfigError else { return XCTFail("\(error)") }
+            guard let error = error as? KeychainConfigError, error.code == .unreadable, error.keychainError == .locked else { return XCTFail("\(error)") }
         }
     }
 

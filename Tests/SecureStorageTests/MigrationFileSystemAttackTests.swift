@@ -50,7 +50,7 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
     private func assertRefused<T>(_ body: @autoclosure () throws -> T, mentioning words: [String],
                                file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
-            guard case .fileError(_, let reason) = error as? MigrationError else { return XCTFail("\(error)", file: file, line: line) }
+            guard let error = error as? MigrationError, error.code == .fileError, let reason = error.reason else { return XCTFail("\(error)", file: file, line: line) }
             for word in words { XCTAssertTrue(reason.contains(word), reason, file: file, line: line) }
             XCTAssertFalse("\(error)".contains("tok_migration_canary"), "no secret in the error", file: file, line: line)
         }

@@ -108,7 +108,7 @@ final class MigrationRunTests: StorageTestCase {
         try lockWithPassphrase()
         let locked = SourceMigration(file: source, service: "com.acme.app", sensitivity: .secret)
         XCTAssertThrowsError(try locked.run()) { error in
-            guard case .keychain(.locked) = error as? MigrationError else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .keychain, error.keychainError == .locked else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(sourceText, env)
         try unlock()
@@ -119,7 +119,7 @@ final class MigrationRunTests: StorageTestCase {
     func testKeepSourceBackupCopyAndConflicts() throws {
         try storage.set("something else", for: "API_TOKEN")
         XCTAssertThrowsError(try migration().run()) { error in
-            guard case .conflict(_, let key, _) = error as? MigrationError else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .conflict, let key = error.key else { return XCTFail("\(error)") }
             XCTAssertEqual(key, "API_TOKEN")
         }
         XCTAssertEqual(sourceText, env)
@@ -145,7 +145,7 @@ final class MigrationRunTests: StorageTestCase {
         }
         try Data(env.utf8).write(to: source)
         XCTAssertThrowsError(try migration(KeySelection(names: ["MISSING"])).run()) { error in
-            guard case .unknownKey(_, let key, _) = error as? MigrationError else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .unknownKey, let key = error.key else { return XCTFail("\(error)") }
             XCTAssertEqual(key, "MISSING")
         }
         XCTAssertEqual(sourceText, env)
@@ -158,7 +158,7 @@ final class MigrationRunTests: StorageTestCase {
         XCTAssertThrowsError(try stopped.run())
         _ = try storage.removeValue(for: "DB_PASSWORD")             // the keychain changed since it was verified
         XCTAssertThrowsError(try migration().run()) { error in
-            guard case .verificationFailed(_, "DB_PASSWORD") = error as? MigrationError else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .verificationFailed, error.key == "DB_PASSWORD" else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(sourceText, env, "nothing removed on a stale verification")
 
@@ -169,11 +169,11 @@ final class MigrationRunTests: StorageTestCase {
         XCTAssertThrowsError(try planned.run())
         try storage.set("written by someone else", for: "API_TOKEN")
         XCTAssertThrowsError(try migration().run()) { error in
-            guard case .conflict(_, "API_TOKEN", _) = error as? MigrationError else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .conflict, error.key == "API_TOKEN" else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(try storage.string(for: "API_TOKEN"), "written by someone else", "a resumed run never overwrites")
         XCTAssertThrowsError(try SourceMigration(file: source, service: "elsewhere").run()) { error in
-            guard case .interruptedMigrationPending(_, "com.acme.app") = error as? MigrationError else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .interruptedMigrationPending, error.service == "com.acme.app" else { return XCTFail("\(error)") }
         }
     }
 

@@ -31,7 +31,7 @@ final class MigrationSourceTests: XCTestCase {
             XCTAssertEqual(rest["nested"] as? [String: Int], ["a": 1])
         }
         XCTAssertThrowsError(try parse("<?xml version=\"1.0\"?><plist><dict><key>a</key></dict></plist>", .propertyList)) { error in
-            guard case .malformedSource(let file, _, _) = error as? MigrationError else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .malformedSource, let file = error.file else { return XCTFail("\(error)") }
             XCTAssertEqual(file, "fixture")
         }
     }
@@ -69,7 +69,7 @@ final class MigrationSourceTests: XCTestCase {
         XCTAssertTrue(rewritten.contains("<float name=\"nan\" value=\"NaN\" />") && rewritten.contains("value=\"1.10\""), "numbers verbatim: \(rewritten)")
 
         XCTAssertThrowsError(try parse("<map>\n<int name=\"x\" value=\"notanumber\" />\n</map>", .sharedPreferences)) { error in
-            guard case .malformedSource(_, let position, let reason) = error as? MigrationError else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .malformedSource, let position = error.position, let reason = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(position.hasPrefix("2:"), position)
             XCTAssertTrue(reason.contains("not a int"), reason)
         }
@@ -103,7 +103,7 @@ final class MigrationSourceTests: XCTestCase {
             """, "other lines are kept byte for byte")
         for (bad, line) in [("A=1\nB=\"open\n", "2"), ("GOOD=1\nnot an assignment\n", "2"), ("1BAD=x\n", "1"), ("Q='x\n", "1")] {
             XCTAssertThrowsError(try parse(bad, .dotEnv)) { error in
-                guard case .malformedSource(_, let position, _) = error as? MigrationError else { return XCTFail("\(error)") }
+                guard let error = error as? MigrationError, error.code == .malformedSource, let position = error.position else { return XCTFail("\(error)") }
                 XCTAssertEqual(position, line, bad)
             }
         }
@@ -118,7 +118,7 @@ final class MigrationSourceTests: XCTestCase {
         let comments = try parse("A=abc\t# note\nB= # only a comment\nC=x#y\nD=\"q # not a comment\" # comment\nexport E\n", .dotEnv)
         XCTAssertEqual(values(comments), ["A": .string("abc"), "B": .string(""), "C": .string("x#y"), "D": .string("q # not a comment")])
         XCTAssertThrowsError(try parse("A=\"x\"junk\n", .dotEnv)) { error in
-            guard case .malformedSource(_, "1", let reason) = error as? MigrationError else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .malformedSource, error.position == "1", let reason = error.reason else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("after the closing quote"))
         }
         XCTAssertThrowsError(try parse("PRIVATE_KEY=-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC=abc\n", .dotEnv)) { error in
@@ -151,7 +151,7 @@ final class MigrationSourceTests: XCTestCase {
         XCTAssertEqual((pruned["args"] as? [Any])?.count, 3, "array positions are kept (null in place)")
         XCTAssertTrue((pruned["args"] as? [Any])?[1] is NSNull)
         XCTAssertThrowsError(try parse("{\"a\": [1, 2,, 3]}", .json)) { error in
-            guard case .malformedSource = error as? MigrationError else { return XCTFail("\(error)") }
+            guard (error as? MigrationError)?.code == .malformedSource else { return XCTFail("\(error)") }
         }
     }
 
