@@ -75,13 +75,14 @@ enum KeyBenchmarks {
             _ = try readPlain.time { try keychain.find(Query(.genericPassword, [.service: "plain", .account: .string("a\(index)")], limit: .one), returning: .data) }
         }
         results += [addProtected, addPlain, readProtected, readPlain]
+        results += try rsa(samples: samples)
         return results
     }
 
-    private struct Failed: Error { let message: String }
+    struct Failed: Error { let message: String }
 
     /// The value of a SecKey call, or its CFError as a thrown error.
-    private static func unwrap<T>(_ body: (UnsafeMutablePointer<Unmanaged<CFError>?>) -> T?) throws -> T {
+    static func unwrap<T>(_ body: (UnsafeMutablePointer<Unmanaged<CFError>?>) -> T?) throws -> T {
         var error: Unmanaged<CFError>?
         guard let value = body(&error) else { throw Failed(message: "\(error?.takeRetainedValue() as Any)") }
         return value
