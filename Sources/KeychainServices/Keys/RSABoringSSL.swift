@@ -27,13 +27,7 @@ enum RSABoringSSL {
     /// odd public exponent of at most 33 bits).
     static func publicKeyBitCount(pkcs1 der: Data) -> Int? {
         #if canImport(CCryptoBoringSSL)
-        let key = der.withUnsafeBytes { bytes -> OpaquePointer? in
-            guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return nil }
-            return CCryptoBoringSSL_RSA_public_key_from_bytes(base, bytes.count)
-        }
-        guard let key else { return nil }
-        defer { CCryptoBoringSSL_RSA_free(key) }
-        return Int(CCryptoBoringSSL_RSA_bits(key))
+        withKey(der, isPrivate: false) { Int(CCryptoBoringSSL_RSA_bits($0)) }
         #else
         return nil
         #endif
@@ -44,13 +38,7 @@ enum RSABoringSSL {
     /// primes, exponents and coefficient belong together).
     static func privateKeyBitCount(pkcs1 der: Data) -> Int? {
         #if canImport(CCryptoBoringSSL)
-        let key = der.withUnsafeBytes { bytes -> OpaquePointer? in
-            guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return nil }
-            return CCryptoBoringSSL_RSA_private_key_from_bytes(base, bytes.count)
-        }
-        guard let key else { return nil }
-        defer { CCryptoBoringSSL_RSA_free(key) }
-        return Int(CCryptoBoringSSL_RSA_bits(key))
+        withKey(der, isPrivate: true) { Int(CCryptoBoringSSL_RSA_bits($0)) }
         #else
         return nil
         #endif
@@ -62,28 +50,39 @@ enum RSABoringSSL {
     /// - Returns: `nil` when `input` is not smaller than the modulus (or the key is unusable).
     static func publicOperation(_ input: Data, pkcs1: Data) -> Data? {
         #if canImport(CCryptoBoringSSL)
-        let key = pkcs1.withUnsafeBytes { bytes -> OpaquePointer? in
-            guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return nil }
-            return CCryptoBoringSSL_RSA_public_key_from_bytes(base, bytes.count)
-        }
-        guard let key else { return nil }
-        defer { CCryptoBoringSSL_RSA_free(key) }
-        let size = Int(CCryptoBoringSSL_RSA_size(key))
-        guard input.count == size else { return nil }
-        var output = Data(count: size)
-        var written = 0
-        let status = output.withUnsafeMutableBytes { out in
-            input.withUnsafeBytes { source in
-                CCryptoBoringSSL_RSA_verify_raw(key, &written, out.bindMemory(to: UInt8.self).baseAddress, out.count,
-                                                source.bindMemory(to: UInt8.self).baseAddress, source.count, RSA_NO_PADDING)
+        withKey(pkcs1, isPrivate: false) { key -> Data? in
+            let size = Int(CCryptoBoringSSL_RSA_size(key))
+            guard input.count == size else { return nil }
+            var output = Data(count: size)
+            var written = 0
+            let status = output.withUnsafeMutableBytes { out in
+                input.withUnsafeBytes { source in
+                    CCryptoBoringSSL_RSA_verify_raw(key, &written, out.bindMemory(to: UInt8.self).baseAddress, out.count,
+                                                    source.bindMemory(to: UInt8.self).baseAddress, source.count, RSA_NO_PADDING)
+                }
             }
+            CCryptoBoringSSL_ERR_clear_error()
+            guard status == 1, written == size else { return nil }
+            return output
         }
-        CCryptoBoringSSL_ERR_clear_error()
-        guard status == 1, written == size else { return nil }
-        return output
         #else
         return nil
         #endif
     }
+
+    #if canImport(CCryptoBoringSSL)
+    /// Runs `body` with the BoringSSL key parsed from the PKCS#1 DER `der`, freed afterwards;
+    /// `nil` when `der` is not exactly one such key.
+    private static func withKey<Value>(_ der: Data, isPrivate: Bool, _ body: (OpaquePointer) -> Value?) -> Value? {
+        let key = der.withUnsafeBytes { bytes -> OpaquePointer? in
+            guard let base = bytes.bindMemory(to: UInt8.self).baseAddress else { return nil }
+            return isPrivate ? CCryptoBoringSSL_RSA_private_key_from_bytes(base, bytes.count)
+                : CCryptoBoringSSL_RSA_public_key_from_bytes(base, bytes.count)
+        }
+        guard let key else { return nil }
+        defer { CCryptoBoringSSL_RSA_free(key) }
+        return body(key)
+    }
+    #endif
 }
 #endif

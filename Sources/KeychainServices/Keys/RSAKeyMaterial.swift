@@ -2,6 +2,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import KeychainCore
 
 /// An RSA public key: its PKCS#1 `RSAPublicKey` DER (Apple's external representation of an
 /// RSA public key, and what Apple hashes for `kSecAttrApplicationLabel`) and its size.
@@ -89,7 +90,8 @@ struct RSAPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomReflectab
     var customMirror: Mirror { Mirror(self, children: ["bits": publicKey.bitCount], displayStyle: .struct) }
 
     private init(rawKey: _RSA.BlindSigning.PrivateKey<SHA384>) throws(SecKeyFailure) {
-        let der = rawKey.derRepresentation
+        var der = rawKey.derRepresentation   // a private DER this code alone holds: wiped
+        defer { _ = SecretWiping.wipe(&der) }
         do {
             decryptionKey = DecryptionKey(key: try _RSA.Encryption.PrivateKey(unsafeDERRepresentation: der))
         } catch {
