@@ -66,10 +66,10 @@ extension Keychain {
                 // Items sealed to a presence key in a keybag that has none: its presence slots
                 // were removed. A new key would leave them closed for ever, silently.
                 if try Self.hasPresenceSealedItems(db) { throw KeychainError.presenceSlotsRemoved() }
-                try Self.writeKeybag([.presencePublicKey: presenceKey.publicKey.rawRepresentation], db)
+                try KeybagTable.write(in: db, [.presencePublicKey: presenceKey.publicKey.rawRepresentation])
                 moved = try self.sealProtectedItems(to: presenceKey.publicKey, db)
             }
-            try Self.writeKeybag([.presenceEnrollment(method, identifier: secret.identifier): wrapped], db)
+            try KeybagTable.write(in: db, [.presenceEnrollment(method, identifier: secret.identifier): wrapped])
             return moved
         }
         keys.adopt(header: header, presence: try PresenceRecords(keybag: keybag))
@@ -110,10 +110,10 @@ extension Keychain {
             let moved = rotating ? try self.resealProtectedItems(from: oldKey, to: newKey.publicKey, db) : 0
             if rotating {
                 for identifier in presence.enrollments[method]?.keys ?? [:].keys where identifier != current.identifier {
-                    try db.execute(sql: "DELETE FROM keybag WHERE slot = ?", arguments: [KeybagSlot.presenceEnrollment(method, identifier: identifier).name])
+                    try KeybagTable.delete(in: db, slot: .presenceEnrollment(method, identifier: identifier))
                 }
             }
-            try Self.writeKeybag(slots, db)
+            try KeybagTable.write(in: db, slots)
             return moved
         }
         keys.adopt(header: header, presence: try PresenceRecords(keybag: keybag))
@@ -134,7 +134,7 @@ extension Keychain {
             throw KeychainError(.invalidState, "That is the keychain's last enrolment: without it, protected items could never be read again. Enrol another authenticator first.")
         }
         let (header, keybag, _) = try changeKeybag(expecting: keys.header) { db throws in
-            try db.execute(sql: "DELETE FROM keybag WHERE slot = ?", arguments: [KeybagSlot.presenceEnrollment(method, identifier: identifier).name])
+            try KeybagTable.delete(in: db, slot: .presenceEnrollment(method, identifier: identifier))
         }
         keys.adopt(header: header, presence: try PresenceRecords(keybag: keybag))
         settleAnchor()
@@ -186,7 +186,7 @@ extension Keychain {
     /// metadata no longer holds the data's digest. Every protected item's class must be unlocked.
     private func sealProtectedItems(to publicKey: PresencePublicKey, _ db: Database) throws -> Int {
         var moved = 0
-        let rows = try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:))
+        let rows = try ItemTable.allRows(in: db).map(ItemRow.init(row:))
         for row in rows where !row.sealed.isPresenceSealed {
             guard (try? keys.classKeys(for: row.accessibility)) != nil else {
                 throw KeychainError(.interactionNotAllowed, "Enrolling the first authenticator moves the keychain's protected items under the new presence key, and some items are in a locked class (\(row.accessibility.rawValue)). Unlock the keychain and retry; nothing was changed.")
@@ -210,8 +210,7 @@ extension Keychain {
     /// The data, its binding and the row version stay; only the wrapped data key changes.
     private func resealProtectedItems(from old: PresencePrivateKey, to publicKey: PresencePublicKey, _ db: Database) throws -> Int {
         var removed: [[UInt8]] = [], added: [[UInt8]] = []
-        let rows = try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items WHERE length(secret_key) = ? ORDER BY id",
-                                    arguments: [SealedItem.presenceWrappedLength]).map(ItemRow.init(row:))
+        let rows = try ItemTable.rows(in: db, secretKeyLength: SealedItem.presenceWrappedLength).map(ItemRow.init(row:))
         for var row in rows where row.sealed.isPresenceSealed {
             guard (try? keys.classKeys(for: row.accessibility)) != nil else {
                 throw KeychainError(.interactionNotAllowed, "Replacing the presence key moves every protected item to the new one, and some are in a locked class (\(row.accessibility.rawValue)). Unlock the keychain and retry; nothing was changed.")
@@ -221,7 +220,7 @@ extension Keychain {
             row.sealed.wrappedSecretKey = try ItemCipher.resealPresenceWrap(row.sealed, binding: binding, keys: classKeys, from: old, to: publicKey)
             guard let rowID = row.rowID else { continue }
             removed.append(try keys.stateDigest.fingerprint(rowID: rowID, db))
-            try db.execute(sql: "UPDATE items SET secret_key = ? WHERE id = ?", arguments: [row.sealed.wrappedSecretKey, rowID])
+            try ItemTable.setWrappedSecretKey(in: db, row.sealed.wrappedSecretKey, id: rowID)
             added.append(keys.stateDigest.fingerprint(values: row.storedValues(rowID: rowID)))
         }
         try keys.stateDigest.record(removing: removed, adding: added, db)
@@ -236,7 +235,7 @@ extension Keychain {
 
     /// Whether any item's data key is sealed to a presence key.
     static func hasPresenceSealedItems(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM items WHERE length(secret_key) = ?)", arguments: [SealedItem.presenceWrappedLength]) ?? false
+        try ItemTable.containsRow(in: db, secretKeyLength: SealedItem.presenceWrappedLength)
     }
 
     /// The old wrapped keys stay in the database file until the write-ahead log is checkpointed

@@ -32,8 +32,8 @@ extension Keychain {
         let file = try PrivateFileWriter(path: url.path)
         try file.write(backup.header)
         let (skipped, protected) = try read { db -> (BackupTrailer.Skipped, Int) in
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
+            let total = try ItemTable.count(in: db)
+            let rows = try ItemTable.cursorOverAllRows(in: db)
             var done = 0
             var skipped = BackupTrailer.Skipped()
             var protected = 0
@@ -114,7 +114,7 @@ extension Keychain {
                                 continue
                             }
                             try self.recordRemoval(of: [existing], db)
-                            try db.cachedStatement(sql: "DELETE FROM items WHERE id = ?").execute(arguments: [existing])
+                            try ItemTable.delete(in: db, id: existing)
                             replaced += 1
                         }
                     } else {

@@ -1,17 +1,16 @@
 import Foundation
-import GRDB
 
-/// Turns a ``Query`` into SQL conditions over blind indexes and clear columns, so every filter
-/// runs in SQLite and rows are decrypted only once they match (as Apple's keychain scans only
-/// rows whose columns match).
+/// Turns a ``Query`` into SQL conditions over blind indexes and clear columns (an
+/// ``ItemWhereClause``), so every filter runs in SQLite and rows are decrypted only once they
+/// match (as Apple's keychain scans only rows whose columns match).
 ///
 /// It also keeps what it asked for, so that a row SQLite selected can be checked before anything
 /// acts on it (``isSatisfied(byDecrypted:indexer:)``, ``isSatisfied(bySealed:tags:)``): lookup
 /// columns, tags and SQLite's own indexes are plain data in the file, and an edited one must
 /// never make a query act on another item.
 struct ItemFilter {
-    private(set) var conditions: [String] = []
-    private(set) var arguments: [(any DatabaseValueConvertible)?] = []
+    /// The conditions SQLite selects rows with.
+    var clause: ItemWhereClause
     /// Set when the query can match nothing (an empty list of access groups).
     private(set) var matchesNothing = false
     /// Filters on ``ItemIndexes/untaggedAttributes`` and on values derived from secret data,
@@ -35,39 +34,38 @@ struct ItemFilter {
 
     /// Conditions on the rows of `table` for a class, its coerced attribute filters, the
     /// synchronizable filter and the access groups.
-    init(table: String, itemClass: ItemClass?, attributes: [AttributeKey: AttributeValue],
+    init(table: ItemWhereClause.Source, itemClass: ItemClass?, attributes: [AttributeKey: AttributeValue],
          synchronizable: SynchronizableFilter, accessGroups: [String]?, indexer: BlindIndexer) {
+        clause = ItemWhereClause(table)
         self.itemClass = itemClass
-        if let itemClass { add("\(table).item_class = ?", itemClass.rawValue) }
+        if let itemClass { clause.itemClass(is: itemClass) }
         if let accessGroups {
             if accessGroups.isEmpty { matchesNothing = true }
-            let marks = Array(repeating: "?", count: accessGroups.count).joined(separator: ", ")
             let indexes = accessGroups.map { indexer.accessGroup($0) }
-            conditions.append("\(table).group_index IN (\(marks))")
-            arguments += indexes
+            clause.groupIndex(in: indexes)
             groupIndexes = Set(indexes)
         }
         switch synchronizable {
         case .no:
-            add("\(table).synchronizable = 0")
+            clause.synchronizable(is: false)
             synchronizableFlags.append(0)
         case .yes:
-            add("\(table).synchronizable = 1")
+            clause.synchronizable(is: true)
             synchronizableFlags.append(1)
         case .any: break
         }
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            addAttribute(key, value, table: table, indexer: indexer)
+            addAttribute(key, value, indexer: indexer)
         }
     }
 
-    mutating func addAttribute(_ key: AttributeKey, _ value: AttributeValue, table: String, indexer: BlindIndexer) {
+    mutating func addAttribute(_ key: AttributeKey, _ value: AttributeValue, indexer: BlindIndexer) {
         if key == .accessible {
-            add("\(table).accessibility = ?", value.stringValue)
+            clause.accessibility(is: value.stringValue)
             accessibilities.append(value.stringValue)
         } else if key == .synchronizable {
             let flag = value.numberValue == 0 ? 0 : 1
-            add("\(table).synchronizable = ?", flag)
+            clause.synchronizable(equalTo: flag)
             synchronizableFlags.append(flag)
         } else if ItemIndexes.untaggedAttributes.contains(key) || Keychain.secretDerivedAttributes.contains(key) {
             // Secret-derived blobs are tagged on every item, but selecting by their tag would
@@ -75,21 +73,14 @@ struct ItemFilter {
             residual[key] = value
         } else if let column = ItemIndexes.columnAttributes[key] {
             let index = indexer.attribute(key, value)
-            add("\(table).\(column) = ?", index)
+            clause.column(column, is: index)
             indexedAttributes.append((key, index))
         } else {
             let index = indexer.attribute(key, value)
-            add("\(table).id IN (SELECT item_rowid FROM item_tags WHERE tag = ?)", index)
+            clause.tagged(index)
             indexedAttributes.append((key, index))
         }
     }
-
-    mutating func add(_ condition: String, _ argument: (any DatabaseValueConvertible)?...) {
-        conditions.append(condition)
-        arguments += argument
-    }
-
-    var sql: String { conditions.isEmpty ? "1" : conditions.joined(separator: " AND ") }
 
     /// Whether decrypted attributes pass the residual filters, compared as the blind indexes
     /// compare (by the canonical bytes of each value).
@@ -98,7 +89,6 @@ struct ItemFilter {
             attributes[key].map { indexer.attribute(key, $0) == indexer.attribute(key, value) } ?? false
         }
     }
-    var statementArguments: StatementArguments { StatementArguments(arguments) }
 
     /// Whether an item's decrypted attributes are what the query asked for: its class, access
     /// group, accessibility, synchronizable flag and every filtered attribute, each compared by

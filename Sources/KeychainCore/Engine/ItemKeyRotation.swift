@@ -26,11 +26,10 @@ struct ItemKeyRotation {
     func run(_ db: Database, stateDigest: StateDigest) throws -> Outcome {
         var outcome = Outcome()
         var removed: [[UInt8]] = [], added: [[UInt8]] = []
-        let select = try db.makeStatement(sql: "SELECT \(ItemRow.columns) FROM items WHERE id > ? ORDER BY id LIMIT 1000")
-        let update = try db.makeStatement(sql: "UPDATE items SET metadata_key = ?, secret_key = ? WHERE id = ?")
+        let rewrite = try ItemTable.WrappedKeyRewrite(db)
         var lastID: Int64 = .min
         while true {
-            let chunk = try Row.fetchAll(select, arguments: [lastID])
+            let chunk = try rewrite.rows(after: lastID)
             guard let last = chunk.last else { break }
             lastID = last[0] ?? .max
             for raw in chunk {
@@ -44,7 +43,7 @@ struct ItemKeyRotation {
                 }
                 row.sealed.wrappedMetadataKey = try AES.KeyWrap.wrap(metadataKey, using: newKeys.metadata)
                 row.sealed.wrappedSecretKey = try AES.KeyWrap.wrap(secretKey, using: newKeys.secret)
-                try update.execute(arguments: [row.sealed.wrappedMetadataKey, row.sealed.wrappedSecretKey, rowID])
+                try rewrite.setWrappedKeys(metadata: row.sealed.wrappedMetadataKey, secret: row.sealed.wrappedSecretKey, id: rowID)
                 removed.append(stateDigest.fingerprint(raw))
                 added.append(stateDigest.fingerprint(values: row.storedValues(rowID: rowID)))
                 outcome.rewrapped += 1

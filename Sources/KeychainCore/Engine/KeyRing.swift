@@ -189,15 +189,9 @@ final class KeyRing: @unchecked Sendable {
         keybag.filter { $0.key.isClassKey && $0.key.tier == .user }
     }
 
+    /// The keybag as stored (``KeybagTable/slots(in:)``).
     static func fetchKeybag(_ db: Database) throws -> [KeybagSlot: Data] {
-        var keybag: [KeybagSlot: Data] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT slot, wrapped_key FROM keybag") {
-            guard let slot = KeybagSlot(name: try row.checked(0, "slot", in: "keybag")) else {
-                throw KeychainError.tampered("the keybag has an unknown slot")
-            }
-            keybag[slot] = try row.checked(1, "wrapped_key", in: "keybag")
-        }
-        return keybag
+        try KeybagTable.slots(in: db)
     }
 
     /// Unwraps every user-tier class key present in the keybag; `.authFailed` if the KEK is wrong.

@@ -96,7 +96,7 @@ extension Keychain {
         var attributes = attributes
         attributes[.sha1] = .data(ItemAttributes.digest(itemClass: itemClass, attributes: attributes, data: data))
         let indexes = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer)
-        let sequence = try Int64.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM items")) ?? 1
+        let sequence = try ItemTable.nextID(in: db)
         var row = ItemRow(rowID: sequence, itemID: .sequential(sequence), itemClass: itemClass, accessibility: accessibility,
                           synchronizable: attributes[.synchronizable]?.numberValue == 1, indexes: indexes, rowVersion: 1,
                           sealed: SealedItem(wrappedMetadataKey: Data(), metadata: Data(), wrappedSecretKey: Data(), secret: Data()))

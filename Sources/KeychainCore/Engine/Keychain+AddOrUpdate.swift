@@ -58,8 +58,7 @@ extension Keychain {
     /// compared too (SQLite's index is data in the file); the primary-key index is bound into the
     /// item's ciphertexts, so opening the row then proves it is that item.
     func existingRow(_ primaryKeyIndex: Data, _ db: Database) throws -> Int64? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, primary_key_index FROM items WHERE primary_key_index = ?"),
-                                         arguments: [primaryKeyIndex]) else { return nil }
+        guard let row = try ItemTable.row(in: db, primaryKeyIndex: primaryKeyIndex) else { return nil }
         guard (row[1] as Data?) == primaryKeyIndex else {
             throw KeychainError.tampered("a primary-key lookup selected a row with another primary key (an index was edited)")
         }

@@ -21,10 +21,7 @@ extension Keychain {
             let ids = try self.rowsToChange(resolved, proof: .seal, db).compactMap(\.row.rowID)
             if ids.isEmpty { throw KeychainError.itemNotFound() }
             try self.recordRemoval(of: ids, db)
-            for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-                try db.cachedStatement(sql: "DELETE FROM items WHERE id IN (\(marks))").execute(arguments: StatementArguments(Array(chunk)))
-            }
+            try ItemTable.delete(in: db, ids: ids)
             return ids.count
         }
         checkpoint()

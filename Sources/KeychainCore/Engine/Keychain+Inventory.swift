@@ -42,7 +42,7 @@ extension Keychain {
         try read { db in
             var byClass: [ItemClass: Int] = [:]
             var byAccessibility: [Accessibility: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT item_class, accessibility, COUNT(*) FROM items GROUP BY 1, 2") {
+            for row in try ItemTable.countsByClassAndAccessibility(in: db) {
                 guard let itemClass = ItemClass(rawValue: try row.checked(0, "item_class", in: "items")),
                       let accessibility = Accessibility(rawValue: try row.checked(1, "accessibility", in: "items")) else {
                     throw KeychainError.tampered("an item row names an unknown class or accessibility")

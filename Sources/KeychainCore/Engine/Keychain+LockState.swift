@@ -133,8 +133,7 @@ extension Keychain {
             if passphrase == nil {
                 // Each row is proved by its seal first: its clear accessibility column alone must
                 // never decide that an item is destroyed.
-                let doomed = try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items WHERE accessibility = ?",
-                                              arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue]).map { raw in
+                let doomed = try ItemTable.rows(in: db, accessibility: .whenPasscodeSetThisDeviceOnly).map { raw in
                     let row = try ItemRow(row: raw)
                     guard let rowID = row.rowID, try self.keys.rowSealer.isValid(row, db) else {
                         throw KeychainError.tampered("a row marked whenPasscodeSetThisDeviceOnly fails its row seal (its accessibility column was edited); the passphrase was not removed and nothing was deleted")
@@ -143,11 +142,11 @@ extension Keychain {
                 }
                 destroyed = doomed.count
                 try self.recordRemoval(of: doomed, db)
-                try db.execute(sql: "DELETE FROM items WHERE accessibility = ?", arguments: [Accessibility.whenPasscodeSetThisDeviceOnly.rawValue])
-                try db.execute(sql: "DELETE FROM keybag WHERE slot = ?", arguments: [KeybagSlot.classKey(.whenPasscodeSetThisDeviceOnly).name])
+                try ItemTable.delete(in: db, accessibility: .whenPasscodeSetThisDeviceOnly)
+                try KeybagTable.delete(in: db, slot: .classKey(.whenPasscodeSetThisDeviceOnly))
             }
             let outcome = try rotation.run(db, stateDigest: self.keys.stateDigest)
-            try Self.writeKeybag(wrapped, db)
+            try KeybagTable.write(in: db, wrapped)
             try header.updateKeybagState(db)
             let keybag = try KeyRing.fetchKeybag(db)
             try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)

@@ -45,21 +45,20 @@ extension Keychain {
     /// - Throws: `.integrityViolation` when a selected row is not what the query asked for;
     ///   `.interactionNotAllowed` when a row must be decrypted and its class is locked.
     func matchingItems(_ query: ResolvedQuery, limit: Int?, proof: MatchProof, _ db: Database) throws -> [MatchedItem] {
-        var filter = query.filter(table: "items", itemClass: query.itemClass, attributes: query.attributes, indexer: keys.indexer)
+        var filter = query.filter(table: .items, itemClass: query.itemClass, attributes: query.attributes, indexer: keys.indexer)
         if filter.matchesNothing { return [] }
         if let reference = query.persistentReference {
             switch reference.target {
-            case .uuid(let uuid): filter.add("items.item_id = ?", uuid.bytes)
-            case .rowID(let rowID): filter.add("items.id = ?", rowID)
+            case .uuid(let uuid): filter.clause.itemID(is: uuid.bytes)
+            case .rowID(let rowID): filter.clause.rowID(is: rowID)
             }
         }
-        var sql = "SELECT \(ItemRow.columns) FROM items WHERE \(filter.sql) ORDER BY id"
-        if let limit, filter.residual.isEmpty { sql += " LIMIT \(limit)" }
+        let sqlLimit = filter.residual.isEmpty ? limit : nil
         // Rows are proved one at a time and the scan stops at the limit. A row that must be
         // decrypted and whose class is locked cannot be ruled out, so the call fails as a find
         // over a locked item does (interactionNotAllowed), even for a delete.
         var matches: [MatchedItem] = []
-        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: filter.statementArguments)
+        let cursor = try ItemTable.rows(in: db, where: filter.clause, limit: sqlLimit)
         while matches.count < limit ?? .max, let raw = try cursor.next() {
             if let match = try prove(ItemRow(row: raw), filter, reference: query.persistentReference, proof: proof, db) {
                 matches.append(match)
@@ -101,23 +100,17 @@ extension Keychain {
     /// the key's application label) proved too.
     func matchingIdentities(_ query: ResolvedQuery, limit: Int?, proof: MatchProof, _ db: Database) throws -> [(certificate: MatchedItem, key: MatchedItem)] {
         let split = query.identitySplit
-        var certificate = query.filter(table: "c", itemClass: .certificate, attributes: split.certificate, indexer: keys.indexer)
-        let key = query.filter(table: "k", itemClass: .key, attributes: split.key, indexer: keys.indexer)
+        var certificate = query.filter(table: .identityCertificate, itemClass: .certificate, attributes: split.certificate, indexer: keys.indexer)
+        let key = query.filter(table: .identityKey, itemClass: .key, attributes: split.key, indexer: keys.indexer)
         if certificate.matchesNothing { return [] }
         if let reference = query.persistentReference {
             switch reference.target {
-            case .uuid(let uuid): certificate.add("c.item_id = ?", uuid.bytes)
-            case .rowID(let rowID): certificate.add("c.id = ?", rowID)
+            case .uuid(let uuid): certificate.clause.itemID(is: uuid.bytes)
+            case .rowID(let rowID): certificate.clause.rowID(is: rowID)
             }
         }
-        var sql = """
-            SELECT c.id, k.id FROM items c JOIN items k ON k.link_index = c.link_index
-            WHERE \(certificate.sql) AND \(key.sql) ORDER BY c.id, k.id
-            """
         let residual = !certificate.residual.isEmpty || !key.residual.isEmpty
-        if let limit, !residual { sql += " LIMIT \(limit)" }
-        let arguments = certificate.statementArguments + key.statementArguments
-        let pairs: [(certificate: Int64, key: Int64)] = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { ($0[0], $0[1]) }
+        let pairs = try ItemTable.identityPairs(in: db, certificates: certificate.clause, keys: key.clause, limit: residual ? nil : limit)
         var matches: [(certificate: MatchedItem, key: MatchedItem)] = []
         for pair in pairs where matches.count < limit ?? .max {
             guard let certificateItem = try prove(row(id: pair.certificate, db), certificate, reference: query.persistentReference, proof: proof, db),
@@ -136,7 +129,7 @@ extension Keychain {
     }
 
     func row(id: Int64, _ db: Database) throws -> ItemRow {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(ItemRow.columns) FROM items WHERE id = ?"), arguments: [id]) else {
+        guard let row = try ItemTable.row(in: db, id: id) else {
             throw KeychainError.itemNotFound()
         }
         return try ItemRow(row: row)

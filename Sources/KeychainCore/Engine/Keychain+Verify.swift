@@ -27,13 +27,13 @@ extension Keychain {
         return try read { db in
             var report = IntegrityReport()
             if let headerProblem { report.databaseProblems.append(headerProblem) }
-            let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            let problems = try ConnectionSettings.integrityCheck(in: db)
             if problems != ["ok"] { report.databaseProblems = problems }
-            let orphans = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_tags WHERE item_rowid NOT IN (SELECT id FROM items)") ?? 0
+            let orphans = try ItemTable.orphanTagCount(in: db)
             if orphans > 0 { report.databaseProblems.append("\(orphans) lookup tag(s) point to no item (the file was edited)") }
             report.databaseProblems += try SchemaGuard.problems(db)
-            let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
+            let total = try ItemTable.count(in: db)
+            let rows = try ItemTable.cursorOverAllRows(in: db)
             var checked = 0
             var digest = StateDigest.zero
             while let row = try rows.next() {
@@ -81,7 +81,7 @@ extension Keychain {
                 damaged("its lookup indexes do not match its attributes (the row's clear columns were edited)", row.persistentReference)
                 return
             }
-            let storedTags = try Set(Data.fetchAll(db.cachedStatement(sql: "SELECT tag FROM item_tags WHERE item_rowid = ?"), arguments: [row.rowID]))
+            let storedTags = try ItemTable.tags(in: db, ofItem: row.rowID)
             // Items written before format 3 may also hold the tags of the attributes no longer tagged.
             let legacy = expected.tags.union(ItemIndexes.legacyTags(attributes: opened.attributes, indexer: keys.indexer))
             guard storedTags == expected.tags || storedTags == legacy else {

@@ -188,24 +188,17 @@ public final class Keychain: Sendable {
             guard let connection = db.sqliteConnection, sqlite_hardening_enable_defensive(connection) == 1 else {
                 throw KeychainError(.keychainUnavailable, "SQLite refused defensive mode (SQLITE_DBCONFIG_DEFENSIVE); this SQLite is too old for the keychain (3.26 or newer is needed).")
             }
-            try db.execute(sql: "PRAGMA trusted_schema = OFF")
-            try db.execute(sql: "PRAGMA secure_delete = ON")
-            #if canImport(Darwin)
-            try db.execute(sql: "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
-            #endif
+            try ConnectionSettings.harden(in: db)
         }
         return try perform(path: path) { () throws -> DatabasePool in
             let database = try DatabasePool(path: path, configuration: configuration)
             // GRDB switches the writer to synchronous=NORMAL with WAL; an acknowledged write must
             // survive power loss, so set FULL (one fsync per commit) and check that it holds.
             try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-                let synchronous = try Int.fetchOne(db, sql: "PRAGMA synchronous")
-                let secureDelete = try Int.fetchOne(db, sql: "PRAGMA secure_delete")
-                let journal = try String.fetchOne(db, sql: "PRAGMA journal_mode")
-                let trustedSchema = try Int.fetchOne(db, sql: "PRAGMA trusted_schema")
-                guard synchronous == 2, secureDelete == 1, journal == "wal", trustedSchema == 0 else {
-                    throw KeychainError(.keychainUnavailable, "SQLite did not accept the durability and safety settings (synchronous=\(synchronous ?? -1), secure_delete=\(secureDelete ?? -1), journal=\(journal ?? "?"), trusted_schema=\(trustedSchema ?? -1)).")
+                try ConnectionSettings.setFullSynchronous(in: db)
+                let reported = try ConnectionSettings.reported(in: db)
+                guard reported.synchronous == 2, reported.secureDelete == 1, reported.journalMode == "wal", reported.trustedSchema == 0 else {
+                    throw KeychainError(.keychainUnavailable, "SQLite did not accept the durability and safety settings (synchronous=\(reported.synchronous ?? -1), secure_delete=\(reported.secureDelete ?? -1), journal=\(reported.journalMode ?? "?"), trusted_schema=\(reported.trustedSchema ?? -1)).")
                 }
             }
             return database
@@ -232,18 +225,12 @@ public final class Keychain: Sendable {
         for slot in slots {
             keybag[slot] = try slot.wrap(SymmetricKey(size: .bits256), with: slot.tier == .device ? deviceKEK : userKEK, vaultID: vaultID)
         }
-        try writeKeybag(keybag, db)
+        try KeybagTable.write(in: db, keybag)
         let authenticator = HeaderAuthenticator(deviceKey: deviceKey, vaultID: vaultID)
         try authenticator.store(header, keybag: keybag, db)
         try StateDigest(deviceKey: deviceKey, vaultID: vaultID).initialize(db)
         try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: [authenticator.code(for: header, keybag: keybag)])
             .write(for: location, deviceKey: deviceKey)
-    }
-
-    static func writeKeybag(_ keybag: [KeybagSlot: Data], _ db: Database) throws {
-        for (slot, wrapped) in keybag {
-            try db.execute(sql: "INSERT OR REPLACE INTO keybag (slot, wrapped_key) VALUES (?, ?)", arguments: [slot.name, wrapped])
-        }
     }
 
     // MARK: - State
@@ -300,7 +287,7 @@ public final class Keychain: Sendable {
     }
 
     private func requireExactSchema(_ db: Database) throws {
-        let version = try Int64.fetchOne(db, sql: "PRAGMA schema_version")
+        let version = try ConnectionSettings.schemaVersion(in: db)
         guard checkedSchemaVersion.withLock({ $0 }) != version else { return }
         guard try SchemaGuard.inspect(db, path: databasePath) == .keychain(appliedMigrations: KeychainSchema.migrations.count) else {
             throw KeychainError.tampered("the keychain's tables are gone")

@@ -36,8 +36,8 @@ struct ResolvedQuery {
         }
     }
 
-    /// The SQL conditions for rows of `table` of one stored class.
-    func filter(table: String, itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) -> ItemFilter {
+    /// The filter (and its SQL conditions) for rows of `table` of one stored class.
+    func filter(table: ItemWhereClause.Source, itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) -> ItemFilter {
         ItemFilter(table: table, itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
                    accessGroups: accessGroups, indexer: indexer)
     }

@@ -59,12 +59,12 @@ struct RowSealer: Sendable {
 
     /// The lookup tags stored for a row.
     static func tags(of rowID: Int64, _ db: Database) throws -> Set<Data> {
-        try Set(Data.fetchAll(db.cachedStatement(sql: "SELECT tag FROM item_tags WHERE item_rowid = ?"), arguments: [rowID]))
+        try ItemTable.tags(in: db, ofItem: rowID)
     }
 
     /// Seals every row as it is: the one-time step of the upgrade to format 4.
     func sealAllRows(_ db: Database) throws {
-        let rows = try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id")
+        let rows = try ItemTable.allRows(in: db)
         let update = try db.makeStatement(sql: "UPDATE items SET row_seal = ? WHERE id = ?")
         for raw in rows {
             // A row that cannot even be parsed stays unsealed; verify and every lookup report it.

@@ -49,7 +49,7 @@ struct StateDigest {
 
     /// The fingerprint of the row with `id` as it is now, or zeros when there is none.
     func fingerprint(rowID id: Int64, _ db: Database) throws -> [UInt8] {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(ItemRow.columns) FROM items WHERE id = ?"), arguments: [id]) else {
+        guard let row = try ItemTable.row(in: db, id: id) else {
             return Self.zero
         }
         return fingerprint(row)

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+
+/// The WHERE clause of a query over `items`: conditions on the rows of one table name or alias,
+/// joined with AND, and their arguments in order. ``ItemFilter`` builds it from a query;
+/// ``ItemTable`` runs it.
+struct ItemWhereClause {
+    /// The name under which a statement selects `items` rows.
+    enum Source: String {
+        /// The `items` table itself (``ItemTable/rows(in:where:limit:)``).
+        case items
+        /// The certificate side of the identity join (alias `c`, ``ItemTable/identityPairs(in:certificates:keys:limit:)``).
+        case identityCertificate = "c"
+        /// The private-key side of the identity join (alias `k`).
+        case identityKey = "k"
+    }
+
+    /// The table or alias every condition names.
+    let source: Source
+    private var conditions: [String] = []
+    private var arguments: [(any DatabaseValueConvertible)?] = []
+
+    /// A clause with no conditions yet (it selects every row).
+    init(_ source: Source) {
+        self.source = source
+    }
+
+    /// The conditions joined with AND, or `1` when there are none.
+    var sql: String { conditions.isEmpty ? "1" : conditions.joined(separator: " AND ") }
+
+    /// The arguments of ``sql``, in order.
+    var statementArguments: StatementArguments { StatementArguments(arguments) }
+
+    /// Rows of this class.
+    mutating func itemClass(is itemClass: ItemClass) {
+        add("\(source.rawValue).item_class = ?", itemClass.rawValue)
+    }
+
+    /// Rows with one of these access-group blind indexes.
+    mutating func groupIndex(in indexes: [Data]) {
+        let marks = Array(repeating: "?", count: indexes.count).joined(separator: ", ")
+        conditions.append("\(source.rawValue).group_index IN (\(marks))")
+        arguments += indexes
+    }
+
+    /// Rows with this synchronizable flag, written into the statement (the query's synchronizable filter).
+    mutating func synchronizable(is flag: Bool) {
+        conditions.append(flag ? "\(source.rawValue).synchronizable = 1" : "\(source.rawValue).synchronizable = 0")
+    }
+
+    /// Rows with this synchronizable flag, bound as an argument (a synchronizable attribute filter).
+    mutating func synchronizable(equalTo flag: Int) {
+        add("\(source.rawValue).synchronizable = ?", flag)
+    }
+
+    /// Rows with this accessibility (`pdmn`) value.
+    mutating func accessibility(is value: String?) {
+        add("\(source.rawValue).accessibility = ?", value)
+    }
+
+    /// Rows whose blind-index column `column` (one of ``ItemIndexes/columnAttributes``) holds `index`.
+    mutating func column(_ column: String, is index: Data) {
+        add("\(source.rawValue).\(column) = ?", index)
+    }
+
+    /// Rows that have this lookup tag in `item_tags`.
+    mutating func tagged(_ index: Data) {
+        add("\(source.rawValue).id IN (SELECT item_rowid FROM item_tags WHERE tag = ?)", index)
+    }
+
+    /// The row with this item id (its UUID's bytes).
+    mutating func itemID(is bytes: Data) {
+        add("\(source.rawValue).item_id = ?", bytes)
+    }
+
+    /// The row with this row id.
+    mutating func rowID(is id: Int64) {
+        add("\(source.rawValue).id = ?", id)
+    }
+
+    private mutating func add(_ condition: String, _ argument: (any DatabaseValueConvertible)?) {
+        conditions.append(condition)
+        arguments.append(argument)
+    }
+}
