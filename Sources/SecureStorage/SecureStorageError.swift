@@ -4,8 +4,9 @@ import KeychainServices
 /// Everything that can go wrong, as codes a caller can act on. Messages say what to do and never
 /// contain stored values.
 ///
-/// Match an error with `catch` or `switch` on ``code``; a later version may add codes, so a
-/// `switch` keeps a `default`:
+/// Match an error with `catch` (`catch .locked` where every call in the `do` block throws
+/// `SecureStorageError`, `catch SecureStorageError.locked` anywhere) or `switch` on ``code``; a
+/// later version may add codes, so a `switch` keeps a `default`:
 ///
 /// ```swift
 /// do {
@@ -106,6 +107,14 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
     /// Any other keychain status.
     public static func underlying(_ status: OSStatus) -> SecureStorageError {
         SecureStorageError(.underlying, status: status)
+    }
+
+    /// Matches any error against one of the errors above, so that
+    /// `catch SecureStorageError.locked` works in a `do` block whose other calls throw other
+    /// errors too (in a block where every call throws `SecureStorageError`, `catch .locked` is
+    /// enough). Errors match when they are equal: same code, status and type name.
+    public static func ~= (pattern: SecureStorageError, error: any Error) -> Bool {
+        (error as? SecureStorageError) == pattern
     }
 
     /// The error for a keychain status; `nil` for `errSecSuccess`.

@@ -1,4 +1,5 @@
 public import Configuration
+public import Foundation
 public import SecureStorage
 
 /// Why the keychain could not serve a configuration value. The description names the key, the
@@ -7,7 +8,7 @@ public import SecureStorage
 ///
 /// Match on ``code``; later versions may add codes, so a `switch` keeps a `default`.
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-public struct KeychainConfigError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct KeychainConfigError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// What kind of failure a ``KeychainConfigError`` is. Later versions may add codes.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The code's name, for example `"unreadable"`.
@@ -62,6 +63,14 @@ public struct KeychainConfigError: Error, Sendable, Hashable, CustomStringConver
     public static func notConvertible(key: String, service: String, account: String, type: ConfigType) -> KeychainConfigError {
         KeychainConfigError(.notConvertible, key: key, service: service, account: account, type: type)
     }
+
+    /// Matches any error against one of the errors above.
+    public static func ~= (pattern: KeychainConfigError, error: any Error) -> Bool {
+        (error as? KeychainConfigError) == pattern
+    }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
 
     /// What went wrong and what to do.
     public var description: String {

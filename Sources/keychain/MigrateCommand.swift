@@ -16,10 +16,11 @@ struct Migrate: ParsableCommand {
             credential prefixes, URLs with a password or a token parameter such as \
             DATABASE_URL=postgres://app:pa55@db/app, high-entropy values); with them, the detector \
             is off unless --detect adds it.
+
             Examples:
               keychain migrate --from Library/Preferences/com.acme.app.plist
               keychain migrate --from .env --key API_TOKEN --match '*_PASSWORD' --apply
-              keychain migrate --from shared_prefs/auth.xml --service com.acme.app --sensitivity secret --apply --keep-source
+              keychain migrate --from auth.xml --service com.acme.app --apply
             """)
     @OptionGroup var keychain: KeychainSelection
     @Option(name: .customLong("from"), help: "The file to migrate from.") var file: String
@@ -27,7 +28,7 @@ struct Migrate: ParsableCommand {
     @Option(name: .customLong("key"), help: "A key to migrate (repeatable); JSON keys are paths such as auth.token or users[0].password.") var keys: [String] = []
     @Option(name: .customLong("match"), help: "A glob of keys to migrate (repeatable), e.g. '*token*'.") var patterns: [String] = []
     @Flag(name: .customLong("detect"), help: "Also select secret-looking keys when --key or --match is given.") var detect = false
-    @Option(name: .customLong("service"), help: "The keychain service the values go to (default: the file name without extension).") var service: String?
+    @Option(name: .customLong("service"), help: "The keychain service the values go to (default: the file name, without .plist or .xml: com.acme.app.plist → com.acme.app, app.env → app.env).") var service: String?
     @Option(name: .customLong("sensitivity"), help: "public, private (default: background-readable, this device only), secret, topSecret.") var sensitivity: SensitivityArgument = .private
     @Option(name: .customLong("access-group"), help: "The access group of the migrated items.") var accessGroup: String?
     @Flag(name: .customLong("apply"), help: "Run the migration (without it, only the plan is shown).") var apply = false

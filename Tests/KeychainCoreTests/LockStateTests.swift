@@ -90,7 +90,7 @@ final class LockStateTests: XCTestCase {
         XCTAssertKeychainError(.itemNotFound, try test.keychain.find(query("svc", "acct")))
     }
 
-    /// Decision 6: without a passphrase the keychain is a device without passcode.
+    /// Without a passphrase the keychain is a device without a passcode.
     func testNoPassphraseMeansUnlockedAndNoPasscodeItems() throws {
         let test = try TestKeychain()
         XCTAssertFalse(test.keychain.hasPassphrase)

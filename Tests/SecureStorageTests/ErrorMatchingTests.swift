@@ -19,6 +19,17 @@ final class ErrorMatchingTests: StorageTestCase {
             caught = "other: \(error)"
         }
         XCTAssertEqual(caught, "locked")
+        // In a block whose calls throw other errors too, the type names the member.
+        caught = nil
+        do {
+            _ = try JSONSerialization.data(withJSONObject: ["ok": true])
+            try storage.set("v2", for: "k")
+        } catch SecureStorageError.locked {
+            caught = "locked"
+        } catch {
+            caught = "other: \(error)"
+        }
+        XCTAssertEqual(caught, "locked")
         do {
             _ = try storage.string(for: "k")
             XCTFail("a locked read succeeded")
@@ -57,6 +68,9 @@ final class ErrorMatchingTests: StorageTestCase {
         XCTAssertTrue(conflict.description.hasPrefix(".env: API_TOKEN would go to the keychain account API_TOKEN"), conflict.description)
         let refused = MigrationError.keychain(.locked)
         XCTAssertEqual(refused.keychainError, .locked)
+        XCTAssertTrue(MigrationError.keychain(.locked) ~= refused as any Error)
+        XCTAssertFalse(MigrationError.keychain(.duplicate) ~= refused as any Error)
+        XCTAssertEqual(refused.localizedDescription, refused.description, "LocalizedError gives the message")
         XCTAssertTrue(refused.description.contains("device is locked"), refused.description)
     }
 }

@@ -8,11 +8,11 @@ import Foundation
 /// ```swift
 /// do {
 ///     try migration.run()
-/// } catch let error as MigrationError where error.code == .conflict {
+/// } catch where error.code == .conflict {
 ///     print("\(error.key ?? "") is already in the keychain with another value")
 /// }
 /// ```
-public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// What kind of failure a ``MigrationError`` is. Later versions may add codes.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         /// The code's name, for example `"conflict"`.
@@ -117,6 +117,14 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
     public static func keychain(_ error: SecureStorageError) -> MigrationError {
         MigrationError(.keychain, keychainError: error)
     }
+
+    /// Matches any error against one of the errors above (`catch MigrationError.keychain(.locked)`).
+    public static func ~= (pattern: MigrationError, error: any Error) -> Bool {
+        (error as? MigrationError) == pattern
+    }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
 
     /// What went wrong and what to do.
     public var description: String {

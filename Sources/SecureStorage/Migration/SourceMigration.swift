@@ -25,7 +25,18 @@ public struct SourceMigration: Sendable {
     }
 
     /// The steps a run goes through (for progress and for tests that stop a run midway).
-    public enum Step: String, Sendable, CaseIterable { case planned, imported, verified, scrubbed, done }
+    public enum Step: String, Sendable, CaseIterable {
+        /// The plan is recorded in the journal; nothing is in the keychain yet.
+        case planned
+        /// The values are in the keychain.
+        case imported
+        /// Every value was read back and matches the source.
+        case verified
+        /// The values are removed from the source file.
+        case scrubbed
+        /// The run finished; its journal record is removed.
+        case done
+    }
 
     /// The source file.
     public let file: URL
