@@ -99,12 +99,13 @@ let package = Package(
             path: "Benchmarks/KeychainBenchmarks"
         ),
         .target(name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"),
-        // A second local user (uid 65534 through setpriv) for the file-system attack tests.
+        // A second local user (uid 65534 through setpriv) for the file-system attack tests, and the
+        // seeded generator of the fuzz and mutation loops.
         .target(name: "AttackTestSupport", path: "Tests/AttackTestSupport"),
         // Fixtures/ holds keychains of earlier formats, read from the source tree (not bundled).
         .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "CExtendedAttributes", "LockedState", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
         .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
@@ -114,7 +115,7 @@ let package = Package(
         .executableTarget(name: "fuzz-secitem", dependencies: ["FuzzTargets"], path: "Fuzz/SecItemFuzzer"),
         .executableTarget(name: "fuzz-backup", dependencies: ["FuzzTargets"], path: "Fuzz/BackupFuzzer"),
         .executableTarget(name: "fuzz-seckey", dependencies: ["FuzzTargets"], path: "Fuzz/SecKeyFuzzer"),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "KeychainServices"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "KeychainServices", "AttackTestSupport"]),
         // Crash-safety and concurrency suites: the workload runs in `keychain-stress` processes
         // that the tests kill with SIGKILL or run four at a time.
         .target(name: "StressSupport", dependencies: ["KeychainCore"], path: "Tests/StressSupport"),

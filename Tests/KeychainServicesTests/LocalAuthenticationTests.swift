@@ -1,5 +1,4 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
-import AuthenticationTestSupport
 import Foundation
 import KeychainCore
 import KeychainServices
@@ -7,16 +6,7 @@ import XCTest
 
 /// The `LAContext` members wrappers use, and the shared web credential functions, answering as
 /// Apple's do.
-final class LocalAuthenticationTests: SecItemTestCase {
-    var authenticator: ScriptedAuthenticator!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        authenticator = ScriptedAuthenticator()
-        SecItemEnvironment.authenticator = authenticator
-        try authenticator.enroll(in: SecItemEnvironment.keychain())
-    }
-
+final class LocalAuthenticationTests: AuthenticatedSecItemTestCase {
     func testLocalizedReasonAndAnEvaluatedPolicyAreUsedByKeychainReads() throws {
         let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)!
         XCTAssertEqual(add(password("alice", [kSecAttrAccessControl as String: control])), errSecSuccess)

@@ -1,5 +1,4 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
-import AuthenticationTestSupport
 import Foundation
 import KeychainCore
 import KeychainServices
@@ -7,16 +6,7 @@ import XCTest
 
 /// `kSecAttrAccessControl` through the SecItem API: prompts only for data, Apple's statuses
 /// for cancel / UI fail / UI skip, `kSecUseAuthenticationContext` reuse, and the flags returned.
-final class SecItemAccessControlTests: SecItemTestCase {
-    var authenticator: ScriptedAuthenticator!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        authenticator = ScriptedAuthenticator()
-        SecItemEnvironment.authenticator = authenticator
-        try authenticator.enroll(in: SecItemEnvironment.keychain())
-    }
-
+final class SecItemAccessControlTests: AuthenticatedSecItemTestCase {
     func control(_ flags: SecAccessControlCreateFlags) -> SecAccessControl {
         SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)!
     }

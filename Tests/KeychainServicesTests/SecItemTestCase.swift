@@ -1,6 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 // Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
 // SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
+import AuthenticationTestSupport
 import Foundation
 import KeychainCore
 import KeychainServices
@@ -83,6 +84,18 @@ extension SecItemTestCase {
             let status = try row.run(self)
             XCTAssertEqual(status, row.expected, "\(row.spec) \(row.situation): got \(status) (\(SecCopyErrorMessageString(status, nil) ?? ""))", file: file, line: line)
         }
+    }
+}
+/// A ``SecItemTestCase`` whose keychain has an enrolled ``ScriptedAuthenticator``, installed as
+/// `SecItemEnvironment.authenticator`: each test scripts what the "user" answers.
+class AuthenticatedSecItemTestCase: SecItemTestCase {
+    var authenticator: ScriptedAuthenticator!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        authenticator = ScriptedAuthenticator()
+        SecItemEnvironment.authenticator = authenticator
+        try authenticator.enroll(in: SecItemEnvironment.keychain())
     }
 }
 #endif

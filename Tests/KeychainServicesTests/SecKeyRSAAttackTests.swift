@@ -2,6 +2,7 @@
 // Attack tests of the Linux RSA SecKey implementation: forged and malformed signatures,
 // malformed ciphertexts and padding oracles, hostile key DER, leaks, and edited key items.
 import Crypto
+import AttackTestSupport
 import Foundation
 import KeychainCore
 import KeychainServices
@@ -52,18 +53,6 @@ private enum AttackDER {
             index += count
         }
         return result
-    }
-}
-
-/// A deterministic PRNG (SplitMix64) for the fuzz loops.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
@@ -212,7 +201,7 @@ final class SecKeyRSAAttackTests: SecItemTestCase {
         let modulusTop = try external(publicKey)[9] // first modulus byte (after 30 82 01 0a 02 82 01 01 00)
         let message = Data("pss message".utf8)
         let digest = sha256(message)
-        var rng = SplitMix64(state: 7)
+        var rng = SplitMix64(seed: 7)
         func salt(_ count: Int) -> Data { Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }) }
 
         let good = try rawSign(key, pssEncoding(digest: digest, salt: salt(32)))
@@ -340,7 +329,7 @@ final class SecKeyRSAAttackTests: SecItemTestCase {
         let key = try RSATestKeys.vectorKey()
         let publicKey = try self.publicKey(of: key)
         let n = AttackDER.integers(RSAVectors.publicKey)[0]
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         func random(_ count: Int) -> Data { Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }) }
         let inputs: [(String, Data)] = [
             ("empty", Data()), ("one byte", Data([7])), ("255 random bytes", random(255)), ("256 random bytes below n", Data([0x10]) + random(255)),
@@ -419,7 +408,7 @@ final class SecKeyRSAAttackTests: SecItemTestCase {
         let key = try RSATestKeys.vectorKey()
         let publicKey = try self.publicKey(of: key)
         let message: [UInt8] = Array("secret payload!!".utf8)
-        var rng = SplitMix64(state: 3)
+        var rng = SplitMix64(seed: 3)
         func nonZero(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 1...255, using: &rng) } }
 
         // PKCS#1 v1.5 (BoringSSL's decryption).
@@ -553,7 +542,7 @@ final class SecKeyRSAAttackTests: SecItemTestCase {
     func testFuzzedKeyImportNeverCrashesAndNeverGivesAWrongKey() throws {
         let vectorPublic = try self.publicKey(of: RSATestKeys.vectorKey())
         let message = Data("fuzz".utf8)
-        var rng = SplitMix64(state: 0x5EC0_12E5)
+        var rng = SplitMix64(seed: 0x5EC0_12E5)
         func mutate(_ input: Data) -> Data {
             var bytes = [UInt8](input)
             let rounds = Int.random(in: 1...3, using: &rng)

@@ -51,12 +51,13 @@ extension SecKey {
     func rsaVerify(_ algorithm: SecKeyAlgorithm, _ data: Data, _ signature: Data) throws(SecKeyFailure) {
         guard let rsa = rsaPublicMaterial else { throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).") }
         let meaning = try rsaAlgorithm(algorithm, for: .verify)
+        let noMatch = SecKeyFailure(errSecVerifyFailed, "RSA signature verification failed, no match.")
+        // Shorter than the modulus never matches (longer is a parameter error, from the raw operation).
+        guard signature.count >= rsa.modulusByteCount else { throw noMatch }
         let recovered = try rsaRawOperation(signature, rsa)
         let matches: Bool
         switch (meaning, recovered) {
         case (_, nil):
-            matches = false
-        case _ where signature.count != rsa.modulusByteCount:
             matches = false
         case (.rawSignature, let recovered?):
             // Zero, whose signature is zero for every key, signs nothing.
@@ -71,7 +72,7 @@ extension SecKey {
         default:
             matches = false
         }
-        guard matches else { throw SecKeyFailure(errSecVerifyFailed, "RSA signature verification failed, no match.") }
+        guard matches else { throw noMatch }
     }
 }
 
