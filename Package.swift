@@ -47,8 +47,11 @@ let package = Package(
                 "CSQLiteHardening",
                 "CExtendedAttributes",
                 "LockedState",
+                .target(name: "CTSS2", condition: .when(platforms: [.linux])),
             ]
         ),
+        // tpm2-tss (ESAPI) for binding keychains and token keys to a TPM 2.0 (Linux).
+        .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
         // `Locked`, the one lock-guarded value type the engine and the facade share (package access).
         .target(name: "LockedState"),
         // <sys/xattr.h> for reading a systemd credential's ACL.
@@ -94,20 +97,23 @@ let package = Package(
         ),
         .executableTarget(
             name: "KeychainBenchmarks",
-            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage",
+            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage", "TPMTestSupport",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/KeychainBenchmarks"
         ),
         .target(name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"),
         // A second local user (uid 65534 through setpriv) for the file-system attack tests, and the
         // seeded generator of the fuzz and mutation loops.
-        .target(name: "AttackTestSupport", path: "Tests/AttackTestSupport"),
+        .target(name: "AttackTestSupport", dependencies: ["TPMTestSupport"], path: "Tests/AttackTestSupport"),
+        // A software TPM (swtpm) per test, on a Unix socket in a throw-away directory.
+        .target(name: "TPMTestSupport", path: "Tests/TPMTestSupport"),
         // Fixtures/ holds keychains of earlier formats, read from the source tree (not bundled).
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "CExtendedAttributes", "LockedState", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "CExtendedAttributes", "LockedState", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+                                                              .target(name: "CTSS2", condition: .when(platforms: [.linux]))],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
         // scripts/fuzz builds with -sanitize=fuzzer,address and by FuzzRegressionTests.
         .target(name: "FuzzTargets", dependencies: ["KeychainCore", "KeychainServices", "CFuzzerDriver"], path: "Fuzz/FuzzTargets"),
@@ -134,7 +140,7 @@ let package = Package(
 )
 
 // Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
-let cTargets: Set<String> = ["CExtendedAttributes", "CSQLiteHardening", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver"]
+let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CSQLiteHardening", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + portableSettings
 }

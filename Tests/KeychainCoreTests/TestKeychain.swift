@@ -11,13 +11,15 @@ final class TestKeychain {
     let options: KeychainOptions
     private(set) var keychain: Keychain
 
-    init(defaultAccessGroup: String = "TEAM.test.app") throws {
+    /// - Parameter tpm: the TPM the keychain is bound to; `nil` (the default) for a key file,
+    ///   whatever this machine has.
+    init(defaultAccessGroup: String = "TEAM.test.app", tpm: TPMDevice? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-test-\(UUID().uuidString)")
         runtimeBase = try Self.makeMemoryBackedDirectory()
         location = KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
                                     deviceKeyURL: directory.appendingPathComponent("state/device.key"),
                                     runtimeDirectoryURL: runtimeBase.appendingPathComponent("secure-storage"))
-        options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: defaultAccessGroup)
+        options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: defaultAccessGroup, tpm: tpm)
         keychain = try Keychain(location: location, options: options)
     }
 

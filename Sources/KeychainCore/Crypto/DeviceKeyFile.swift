@@ -1,20 +1,31 @@
 import Crypto
 import Foundation
+import Logging
 
-/// The device secret D: 256 random bits in a 0600 file kept outside the data directory.
-/// Without it the database alone decrypts nothing.
+/// The device secret D: 256 random bits, kept outside the data directory in a 0600 file, in
+/// clear or sealed by a TPM. Without it the database alone decrypts nothing.
 ///
-/// File layout (69 bytes): `"SSDK"` ‖ version 1 ‖ key (32) ‖ SHA-256 of the first 37 bytes (32).
+/// File layouts (every one ends with a SHA-256 of the bytes before it, against damage):
+/// - version 1, clear (69 bytes): `"SSDK"` ‖ 1 ‖ D (32) ‖ SHA-256 (32).
+/// - version 2, sealed by a TPM: `"SSDK"` ‖ 2 ‖ PCR mask (3 bytes, SHA-256 bank, PCR n is bit
+///   n % 8 of byte n / 8) ‖ primary name length (2, big-endian) ‖ name ‖ blob length (2) ‖
+///   blob (`TPM2B_PUBLIC ‖ TPM2B_PRIVATE`) ‖ SHA-256 (32).
+///
+/// Binding and unbinding rewrite the file with the same D, so the database never changes.
 enum DeviceKeyFile {
     private static let magic = Data("SSDK".utf8)
-    private static let version: UInt8 = 1
-    static let fileSize = 4 + 1 + 32 + 32
+    private static let clearVersion: UInt8 = 1
+    private static let sealedVersion: UInt8 = 2
+    static let clearFileSize = 4 + 1 + 32 + 32
+    /// Larger than any sealed layout (the TPM2B structures are bounded).
+    static let maximumFileSize = 4096
 
-    /// Loads the device key, creating it first when `mayCreate` is true and no file exists.
+    /// Loads the device key, creating it first when `mayCreate` is true and no file exists: a
+    /// new secret is sealed by `options.tpm` as `options.newKeychainBinding` says.
     /// Two processes creating it at once end up with the same key (the first one written).
     /// The state directory holding it is checked whenever it exists (owned by this user, not a
     /// link, not writable by others); a new key file is made by ``PlatformIO/createSecretFile(_:)``.
-    static func load(at url: URL, mayCreate: Bool) throws(KeychainError) -> SymmetricKey {
+    static func load(at url: URL, mayCreate: Bool, options: KeychainOptions) throws(KeychainError) -> (SymmetricKey, DeviceBinding) {
         let path = url.path
         let directory = url.deletingLastPathComponent()
         if PlatformIO.fileExists(directory.path) { try PlatformIO.requirePrivateDirectory(directory, role: "state directory") }
@@ -23,34 +34,128 @@ enum DeviceKeyFile {
                 throw KeychainError(.keychainUnavailable, "The device key file \(path) is missing, and the keychain was created with it. Without it the keychain cannot be decrypted: restore the file from a backup of this machine, or move the keychain aside to start a new one.")
             }
             try PlatformIO.makePrivateDirectory(directory, role: "state directory")
-            var encoded = encode(SymmetricKey(size: .bits256))
+            let key = SymmetricKey(size: .bits256)
+            var encoded = try encode(key, binding: try newBinding(for: key, options: options))
             defer { SecretWiping.wipe(&encoded) }
             _ = try PlatformIO.writeNewPrivateFile(encoded, to: path)
         }
         try FilePermissions.requirePrivate(path, role: "device key file")
         PlatformIO.removeAbandonedTemporaryFiles(of: path)
-        var bytes = try PlatformIO.readFile(path, maximumSize: fileSize)
+        var bytes = try PlatformIO.readFile(path, maximumSize: maximumFileSize)
         defer { SecretWiping.wipe(&bytes) }
-        return try decode(bytes, path: path)
+        switch try decode(bytes, path: path) {
+        case .clear(let key):
+            return (key, .keyFile)
+        case .sealed(let sealed):
+            guard let device = options.tpm else {
+                throw KeychainError(.keychainUnavailable, "The device key file \(path) is sealed by a TPM, and this process uses none. Set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
+            }
+            return (try sealed.unsealKey(on: device, path: path), .tpm(device: device, pcrs: sealed.pcrs))
+        }
     }
 
-    private static func encode(_ key: SymmetricKey) -> Data {
-        var body = Data(capacity: fileSize)
+    /// What the file at `url` says about the binding, without unsealing anything.
+    static func binding(at url: URL, device: TPMDevice?) throws(KeychainError) -> DeviceBinding {
+        var bytes = try PlatformIO.readFile(url.path, maximumSize: maximumFileSize)
+        defer { SecretWiping.wipe(&bytes) }
+        switch try decode(bytes, path: url.path) {
+        case .clear: return .keyFile
+        case .sealed(let sealed): return .tpm(device: device ?? TPMDevice(tcti: "none"), pcrs: sealed.pcrs)
+        }
+    }
+
+    /// Replaces the file with `key` in clear or sealed by `tpm`, atomically: a crash at any point
+    /// leaves the old file or the new one, both opening with the same key.
+    static func rewrite(at url: URL, key: SymmetricKey, sealingWith tpm: (device: TPMDevice, pcrs: [Int])?) throws(KeychainError) {
+        let sealed = try tpm.map { tpm throws(KeychainError) in try SealedDeviceSecret.seal(key, on: tpm.device, pcrs: tpm.pcrs) }
+        var encoded = try encode(key, binding: sealed)
+        defer { SecretWiping.wipe(&encoded) }
+        let writer = try PrivateFileWriter(path: url.path)
+        try writer.write(encoded)
+        try writer.commit(replacingExisting: true)
+    }
+
+    /// The sealed form of a new keychain's secret, or `nil` for a key file.
+    private static func newBinding(for key: SymmetricKey, options: KeychainOptions) throws(KeychainError) -> SealedDeviceSecret? {
+        switch options.newKeychainBinding {
+        case .keyFile:
+            return nil
+        case .tpm:
+            guard let device = options.tpm else {
+                throw KeychainError(.keychainUnavailable, "The keychain must be bound to a TPM (KeychainOptions.newKeychainBinding = .tpm), and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager).")
+            }
+            return try SealedDeviceSecret.seal(key, on: device, pcrs: [])
+        case .automatic:
+            guard let device = options.tpm, TPMDevice.isSupported else { return nil }
+            do {
+                return try SealedDeviceSecret.seal(key, on: device, pcrs: [])
+            } catch {
+                Logger(label: "SecureStorage.KeychainCore").warning("the new keychain's device secret stays in a key file: the TPM could not seal it",
+                                                                    metadata: ["tpm": "\(device.tcti)", "reason": "\(error.message)"])
+                return nil
+            }
+        }
+    }
+
+    private enum Contents {
+        case clear(SymmetricKey)
+        case sealed(SealedDeviceSecret)
+    }
+
+    private static func encode(_ key: SymmetricKey, binding sealed: SealedDeviceSecret?) throws(KeychainError) -> Data {
+        var body = Data(capacity: 512)
         body.append(magic)
-        body.append(version)
-        key.withUnsafeBytes { body.append(contentsOf: $0) }
+        if let sealed {
+            guard sealed.primaryName.count <= UInt16.max, sealed.blob.count <= UInt16.max else {
+                throw KeychainError(.invalidParameter, "The TPM returned a sealed object too large for the device key file.")
+            }
+            body.append(sealedVersion)
+            var mask: [UInt8] = [0, 0, 0]
+            for pcr in sealed.pcrs { mask[pcr / 8] |= 1 << (pcr % 8) }
+            body.append(contentsOf: mask)
+            for field in [sealed.primaryName, sealed.blob] {
+                body.append(contentsOf: [UInt8(field.count >> 8), UInt8(field.count & 0xff)])
+                body.append(field)
+            }
+        } else {
+            body.append(clearVersion)
+            key.withUnsafeBytes { body.append(contentsOf: $0) }
+        }
         body.append(contentsOf: SHA256.hash(data: body))
         return body
     }
 
-    private static func decode(_ bytes: Data, path: String) throws(KeychainError) -> SymmetricKey {
-        guard bytes.count == fileSize, bytes.prefix(4) == magic, bytes[bytes.startIndex + 4] == version else {
-            throw KeychainError(.keychainUnavailable, "The device key file \(path) is not a SecureStorage device key (wrong size or header). Restore it from a backup; do not replace it, or every item in the keychain becomes unreadable.")
-        }
-        let body = bytes.prefix(37)
+    private static func decode(_ bytes: Data, path: String) throws(KeychainError) -> Contents {
+        let notOurs = KeychainError(.keychainUnavailable, "The device key file \(path) is not a SecureStorage device key (wrong size or header). Restore it from a backup; do not replace it, or every item in the keychain becomes unreadable.")
+        guard bytes.count > 4 + 1 + 32, bytes.prefix(4) == magic else { throw notOurs }
+        let body = bytes.dropLast(32)
         guard Data(SHA256.hash(data: body)) == bytes.suffix(32) else {
             throw KeychainError(.keychainUnavailable, "The device key file \(path) is corrupted (checksum mismatch). Restore it from a backup.")
         }
-        return SymmetricKey(data: body.suffix(32))
+        switch bytes[bytes.startIndex + 4] {
+        case clearVersion:
+            guard bytes.count == clearFileSize else { throw notOurs }
+            return .clear(SymmetricKey(data: body.suffix(32)))
+        case sealedVersion:
+            var cursor = body.dropFirst(5)
+            guard cursor.count >= 3 else { throw notOurs }
+            let mask = Array(cursor.prefix(3))
+            cursor = cursor.dropFirst(3)
+            func field() throws(KeychainError) -> Data {
+                guard cursor.count >= 2 else { throw notOurs }
+                let length = Int(cursor[cursor.startIndex]) << 8 | Int(cursor[cursor.startIndex + 1])
+                cursor = cursor.dropFirst(2)
+                guard cursor.count >= length else { throw notOurs }
+                defer { cursor = cursor.dropFirst(length) }
+                return Data(cursor.prefix(length))
+            }
+            let name = try field()
+            let blob = try field()
+            guard cursor.isEmpty, !name.isEmpty, !blob.isEmpty else { throw notOurs }
+            let pcrs = (0..<24).filter { mask[$0 / 8] & (1 << ($0 % 8)) != 0 }
+            return .sealed(SealedDeviceSecret(primaryName: name, pcrs: pcrs, blob: blob))
+        default:
+            throw KeychainError(.unsupportedVersion, "The device key file \(path) has format \(bytes[bytes.startIndex + 4]), newer than this version of SecureStorage reads. Update SecureStorage.")
+        }
     }
 }

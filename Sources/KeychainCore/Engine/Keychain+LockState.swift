@@ -80,7 +80,7 @@ extension Keychain {
     }
 
     /// The user-tier class keys, unwrapped with the given passphrase (or none).
-    private static func rawUserKeys(keys: KeyRing, passphrase: String?, keybag: [KeybagSlot: Data]) throws(KeychainError) -> [Accessibility: SymmetricKey] {
+    static func rawUserKeys(keys: KeyRing, passphrase: String?, keybag: [KeybagSlot: Data]) throws(KeychainError) -> [Accessibility: SymmetricKey] {
         let header = keys.header
         let kek: SymmetricKey
         if let passphrase, let stored = header.passphrase {

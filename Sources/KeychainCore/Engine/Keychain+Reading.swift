@@ -190,10 +190,15 @@ extension Keychain {
     /// too: the data's SHA-1 and the internet-password extra secret blobs.
     static let secretDerivedAttributes: Set<AttributeKey> = ["sha1", "binn", "bini", "bin0", "bin1", "bin2", "bin3"]
 
-    /// Attributes as Apple returns them: ``secretDerivedAttributes`` only together with data.
+    /// Attributes as Apple returns them: ``secretDerivedAttributes`` only together with data;
+    /// token keys always with ``TokenKeys/storageAttribute``.
     static func returnedAttributes(_ attributes: [AttributeKey: AttributeValue], options: ReturnOptions) -> [AttributeKey: AttributeValue] {
         guard options.contains(.attributes) else { return [:] }
-        let visible = attributes.filter { !ItemIndexes.internalAttributes.contains($0.key) }
+        var visible = attributes.filter { !ItemIndexes.internalAttributes.contains($0.key) }
+        if let storage = TokenKeys.storage(of: attributes) {
+            // Token keys generated before TPM support carry no label: they are software keys.
+            visible[TokenKeys.storageAttribute] = .string(storage.rawValue)
+        }
         return options.contains(.data) ? visible : visible.filter { !secretDerivedAttributes.contains($0.key) }
     }
 }

@@ -30,6 +30,8 @@ public final class Keychain: Sendable {
 
     let database: DatabasePool
     let keys: KeyRing
+    /// The ``deviceBinding``; changed by ``bindToTPM(pcrs:)`` and ``unbindFromTPM(passphrase:)``.
+    let binding: Locked<DeviceBinding>
     /// The ``authenticator``.
     let authenticatorSlot = Locked<(any Authenticator)?>(nil)
     /// The database path for error messages, computed once (`URL.path` costs a few µs per call).
@@ -65,11 +67,13 @@ public final class Keychain: Sendable {
             throw KeychainError(.keychainUnavailable, "The keychain directory \(directory.path) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it.")
         }
         let changeRolledBack: Bool
+        let deviceBinding: DeviceBinding
         // Bounded: a process holding the lock for ever gives `.busy`, never a hang (at least 10 s,
         // for a creator running scrypt or an upgrade; longer when the busy timeout is).
-        (database, keys, changeRolledBack) = try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))) { () throws(KeychainError) in
+        (database, keys, deviceBinding, changeRolledBack) = try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))) { () throws(KeychainError) in
             try Self.openLocked(location: location, options: options, mustCreate: mustCreate, initialPassphrase: initialPassphrase)
         }
+        binding = Locked(deviceBinding)
         // After a lock whose process died before it settled the anchor, the file's session
         // record may be one that was put back: the session is not resumed (unlock again).
         if options.resumesUnlockSession && hasPassphrase && keys.lockState != .unlocked && !changeRolledBack { resumeUnlockSession() }
@@ -82,10 +86,10 @@ public final class Keychain: Sendable {
     /// Order matters: the schema is checked exactly before anything else reads the file; the
     /// anchor beside the device key decides whether an old format may be upgraded; the header
     /// and keybag MAC and the KDF bounds are checked before any key is unwrapped or derived.
-    /// - Returns: the database, the keys, and whether a header change (a lock, a passphrase
-    ///   change) was found not to have committed.
+    /// - Returns: the database, the keys, what keeps the device secret, and whether a header
+    ///   change (a lock, a passphrase change) was found not to have committed.
     private static func openLocked(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool,
-                                   initialPassphrase: String?) throws(KeychainError) -> (DatabasePool, KeyRing, Bool) {
+                                   initialPassphrase: String?) throws(KeychainError) -> (DatabasePool, KeyRing, DeviceBinding, Bool) {
         let path = location.databaseURL.path
         for suffix in ["", "-wal", "-shm"] {
             try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
@@ -98,7 +102,7 @@ public final class Keychain: Sendable {
         if contents != .new && mustCreate {
             throw KeychainError(.duplicateKeychain, "A keychain already exists at \(path). Use it, or choose another location.")
         }
-        let deviceKey = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: contents == .new)
+        let (deviceKey, deviceBinding) = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: contents == .new, options: options)
         // Anchors being written when a process was killed, of this or an uncommitted keychain.
         PlatformIO.removeAbandonedTemporaryFiles(in: location.deviceKeyURL.deletingLastPathComponent().path) {
             $0.hasPrefix("keychain-") && $0.hasSuffix(".anchor")
@@ -140,7 +144,7 @@ public final class Keychain: Sendable {
         }
         let keyStore = try KeyRing(header: header, deviceKey: deviceKey, keybag: keybag, location: location)
         if let createdKEK { try keyStore.unlock(userKEK: createdKEK, keybag: keybag) }
-        return (database, keyStore, changeRolledBack)
+        return (database, keyStore, deviceBinding, changeRolledBack)
     }
 
     /// Brings an existing keychain to the current format, as its anchor allows.

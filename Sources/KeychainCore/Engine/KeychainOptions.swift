@@ -13,6 +13,12 @@ public struct KeychainOptions: Sendable, Hashable {
     /// SQLite's write-ahead log is unsafe there when several machines or processes write. Set it
     /// only when a single process ever uses the keychain.
     public var allowsNetworkFileSystem: Bool
+    /// The TPM 2.0 that seals new keychains' device secrets and holds their token keys, and
+    /// that opens keychains bound to it; `nil` for none. Default: ``TPMDevice/discovered(environment:)``
+    /// (`SECURE_STORAGE_TPM_TCTI`, else `/dev/tpmrm0` when this user may use it).
+    public var tpm: TPMDevice?
+    /// Whether a keychain created by this instance is bound to ``tpm``. Default `.automatic`.
+    public var newKeychainBinding: NewKeychainBinding
 
     /// Creates options; the default access group is the current application's (``ApplicationIdentity``).
     public init(
@@ -20,8 +26,12 @@ public struct KeychainOptions: Sendable, Hashable {
         busyTimeout: Duration = .seconds(5),
         defaultAccessGroup: String? = nil,
         resumesUnlockSession: Bool = true,
-        allowsNetworkFileSystem: Bool = false
+        allowsNetworkFileSystem: Bool = false,
+        tpm: TPMDevice? = TPMDevice.discovered(),
+        newKeychainBinding: NewKeychainBinding = .automatic
     ) {
+        self.tpm = tpm
+        self.newKeychainBinding = newKeychainBinding
         self.resumesUnlockSession = resumesUnlockSession
         self.allowsNetworkFileSystem = allowsNetworkFileSystem
         self.passphraseHardening = passphraseHardening

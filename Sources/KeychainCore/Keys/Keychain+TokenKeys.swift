@@ -2,9 +2,33 @@ import Crypto
 import Foundation
 
 /// Keys generated inside the keychain ("token keys", Apple's Secure Enclave keys off Apple
-/// platforms): the private scalar is created here, stored as the secret half of a key item
-/// bound to this device, used here, and never returned in any form.
+/// platforms), never returned in any form.
+///
+/// In a keychain bound to a TPM (``Keychain/deviceBinding``), a P-256 token key is generated
+/// inside the TPM: the item stores only the TPM's wrapped blob and the key's authorization
+/// value, and signing and key agreement run in the TPM. Otherwise (no TPM, keys generated before
+/// binding, P-384) the private scalar is created here and stored as the secret half of a key
+/// item bound to this device. ``storage(of:)`` tells which.
 public enum TokenKeys {
+    /// Where the private half of a token key lives.
+    public enum Storage: String, Sendable, Hashable {
+        /// In the keychain, encrypted under its class key (used in this process's memory).
+        case software
+        /// In the TPM the keychain is bound to (the keychain stores only its wrapped blob).
+        case tpm
+    }
+
+    /// The attribute (`"ssks"`, a SecureStorage addition) saying where a token key's private
+    /// half lives: `"tpm"` or `"software"`. Keys generated before TPM support have none and are
+    /// software keys; results always carry it for token keys.
+    public static let storageAttribute: AttributeKey = "ssks"
+
+    /// Where the private half of a token key with these attributes lives; `nil` for other items.
+    public static func storage(of attributes: [AttributeKey: AttributeValue]) -> Storage? {
+        guard attributes[.tokenID]?.stringValue == tokenID else { return nil }
+        return attributes[storageAttribute]?.stringValue.flatMap(Storage.init(rawValue:)) ?? .software
+    }
+
     /// The token ID of such keys: `kSecAttrTokenIDSecureEnclave`.
     public static let tokenID = "com.apple.setoken"
     /// `kSecAttrKeyTypeECSECPrimeRandom`.
@@ -22,14 +46,16 @@ public enum TokenKeys {
 }
 
 extension Keychain {
-    /// Generates a private EC key inside the keychain and stores it as a permanent key item.
+    /// Generates a private EC key inside the keychain, or inside its TPM when the keychain is
+    /// bound to one and the curve is P-256, and stores it as a permanent key item.
     ///
     /// The item gets the key attributes Apple gives a Secure Enclave key: class private (`kcls`
     /// 1), type 73, the curve's size, application label = SHA-1 of the X9.63 public key, token
     /// ID `com.apple.setoken`, permanent, sensitive, not extractable, usable to sign, derive and
     /// decrypt. `attributes` may add an application tag, label, access group and a
     /// `ThisDeviceOnly` accessibility (default `whenUnlockedThisDeviceOnly`); `policy` may guard
-    /// its use (``AccessPolicy/Flags/privateKeyUsage``).
+    /// its use (``AccessPolicy/Flags/privateKeyUsage``). The item's ``TokenKeys/storageAttribute``
+    /// says where the key lives.
     ///
     /// ```swift
     /// let key = try keychain.generateTokenKey(.p256, attributes: [.applicationTag: .data(Data("com.acme.signing".utf8))])
@@ -45,10 +71,18 @@ extension Keychain {
         guard curve != .p521 else {
             throw KeychainError(.invalidParameter, "Keys generated inside the keychain are P-256 or P-384 (the Secure Enclave's P-256 and its larger sibling).")
         }
-        let material = ECPrivateKeyMaterial.generate(curve)
+        let storage: TokenKeys.Storage
         let publicKey: Data
-        do { publicKey = try material.publicKeyX963() } catch { throw KeychainError(.invalidParameter, "EC key generation failed.") }
-        var item = NewItem(.key, attributes: attributes, data: material.scalar)
+        let secret: Data
+        if case .tpm(let device, _) = deviceBinding, curve == .p256 {
+            let (record, tpmPublicKey) = try TPMTokenKeyRecord.generate(on: device)
+            (storage, publicKey, secret) = (.tpm, tpmPublicKey, record.encoded)
+        } else {
+            let material = ECPrivateKeyMaterial.generate(curve)
+            do { publicKey = try material.publicKeyX963() } catch { throw KeychainError(.invalidParameter, "EC key generation failed.") }
+            (storage, secret) = (.software, material.scalar)
+        }
+        var item = NewItem(.key, attributes: attributes, data: secret)
         if let policy { item = item.protected(by: policy) }
         if let accessibility = item.accessibility, !accessibility.isThisDeviceOnly {
             throw KeychainError(.invalidParameter, "A key generated inside the keychain never leaves this device: give a …ThisDeviceOnly accessibility (\(accessibility.rawValue) would let it into backups).")
@@ -64,8 +98,9 @@ extension Keychain {
         item.attributes[.accessible] = item.attributes[.accessible] ?? .string(Accessibility.whenUnlockedThisDeviceOnly.rawValue)
         var prepared = try prepareForAdd(item, now: Date(), allowingTokenKey: true)
         prepared.attributes[TokenKeys.publicKeyAttribute] = .data(publicKey)
+        prepared.attributes[TokenKeys.storageAttribute] = .string(storage.rawValue)
         let stored = try write { db in try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db) }
-        logger.debug("generated a key inside the keychain", metadata: ["bits": "\(curve.rawValue)"])
+        logger.debug("generated a key inside the keychain", metadata: ["bits": "\(curve.rawValue)", "storage": "\(storage.rawValue)"])
         return result(stored, returning: [.attributes, .persistentReference])
     }
 
@@ -79,7 +114,9 @@ extension Keychain {
         if item.row.sealed.isPresenceSealed { throw .tampered("a protected key's attributes lost its public key") }
         // Keys generated before the public key was kept: derive it (their scalar is not sealed
         // to the presence key).
-        let material = try tokenKeyMaterial(reference, operation: nil, authentication: AuthenticationOptions())
+        guard case .software(let material) = try tokenKeyMaterial(reference, operation: nil, authentication: AuthenticationOptions()) else {
+            throw .tampered("a TPM key's attributes lost its public key")
+        }
         do { return try material.publicKeyX963() } catch { throw .tampered("a stored private key is not a valid EC key") }
     }
 
@@ -89,14 +126,20 @@ extension Keychain {
     ///   `.interactionNotAllowed` from authentication.
     public func signWithTokenKey(_ reference: PersistentReference, digest: Data,
                                  authentication: AuthenticationOptions = AuthenticationOptions()) throws(KeychainError) -> Data {
-        try tokenKeyMaterial(reference, operation: "private key", authentication: authentication).signature(forDigest: digest)
+        switch try tokenKeyMaterial(reference, operation: "private key", authentication: authentication) {
+        case .software(let material): try material.signature(forDigest: digest)
+        case .tpm(let record): try record.signature(forDigest: digest, on: options.tpm)
+        }
     }
 
     /// The raw ECDH shared secret of a key generated inside the keychain and a peer's X9.63
     /// public key, after the authentication its ``AccessPolicy`` asks for.
     public func keyAgreementWithTokenKey(_ reference: PersistentReference, peerPublicKey: Data,
                                          authentication: AuthenticationOptions = AuthenticationOptions()) throws(KeychainError) -> Data {
-        try tokenKeyMaterial(reference, operation: "private key", authentication: authentication).sharedSecret(withPeerX963: peerPublicKey)
+        switch try tokenKeyMaterial(reference, operation: "private key", authentication: authentication) {
+        case .software(let material): try material.sharedSecret(withPeerX963: peerPublicKey)
+        case .tpm(let record): try record.sharedSecret(withPeerX963: peerPublicKey, on: options.tpm)
+        }
     }
 
     /// The attributes of the key generated inside the keychain that `reference` names.
@@ -116,9 +159,15 @@ extension Keychain {
         return item
     }
 
-    /// Loads a token key's scalar; with an operation, authenticates its use first.
+    /// A token key's private half as stored: its scalar, or its TPM blob.
+    private enum StoredTokenKey {
+        case software(ECPrivateKeyMaterial)
+        case tpm(TPMTokenKeyRecord)
+    }
+
+    /// Loads a token key's private half; with an operation, authenticates its use first.
     private func tokenKeyMaterial(_ reference: PersistentReference, operation: String?,
-                                  authentication: AuthenticationOptions) throws(KeychainError) -> ECPrivateKeyMaterial {
+                                  authentication: AuthenticationOptions) throws(KeychainError) -> StoredTokenKey {
         var item = try tokenKeyItem(reference)
         guard let bits = item.attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
             throw KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
@@ -133,8 +182,12 @@ extension Keychain {
             presenceKey = granted.presenceKey
         }
         try openData(of: &item, presenceKey: presenceKey)
+        if TokenKeys.storage(of: item.attributes) == .tpm {
+            guard curve == .p256, let record = TPMTokenKeyRecord(encoded: item.data ?? Data()) else { throw .tampered("a TPM key's stored blob is damaged") }
+            return .tpm(record)
+        }
         do {
-            return try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data())
+            return .software(try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data()))
         } catch {
             throw .tampered("a stored private key is not a valid EC key")
         }

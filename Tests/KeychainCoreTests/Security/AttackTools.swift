@@ -15,7 +15,7 @@ extension TestKeychain {
     }
 
     /// The device key, as someone who can read the state directory has it.
-    func stolenDeviceKey() throws -> SymmetricKey { try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false) }
+    func stolenDeviceKey() throws -> SymmetricKey { try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false, options: KeychainOptions(tpm: nil)).0 }
 
     /// Recomputes the header MAC of the file as it now is, as only a holder of the device key can.
     func forgeHeaderMAC(_ db: Database) throws {

@@ -1,0 +1,82 @@
+import Crypto
+import Foundation
+
+extension Keychain {
+    /// What keeps this keychain's device secret: a key file, or the TPM that sealed it.
+    ///
+    /// Read from the device key file each time (another process may have bound or unbound the
+    /// keychain since it was opened); the binding found at opening when the file cannot be read.
+    public var deviceBinding: DeviceBinding {
+        if let current = try? DeviceKeyFile.binding(at: location.deviceKeyURL, device: options.tpm) {
+            binding.withLock { $0 = current }
+            return current
+        }
+        return binding.withLock { $0 }
+    }
+
+    /// Seals the device secret by ``KeychainOptions/tpm`` (`keychain bind --tpm`): from now on
+    /// the keychain's files open only on this machine, and token keys generated from now on live
+    /// in the TPM.
+    ///
+    /// The device key file is replaced in one atomic step (a process killed at any point leaves
+    /// a keychain that opens with the old binding or the new one) after the TPM has unsealed the
+    /// secret once, so a binding that does not open is never written. The database does not
+    /// change: the secret stays the same, only where it is kept changes. Binding a bound
+    /// keychain again reseals it, for example with other PCRs.
+    ///
+    /// ```swift
+    /// let keychain = try Keychain()
+    /// try keychain.bindToTPM()              // or bindToTPM(pcrs: [7]): also tie it to the Secure Boot state
+    /// ```
+    ///
+    /// - Parameter pcrs: PCRs (0–23, SHA-256 bank) whose current values the secret is sealed to.
+    ///   Empty by default. With PCR 7, a change of the Secure Boot configuration (keys, shim,
+    ///   firmware settings) makes the TPM refuse the secret until the old configuration is booted
+    ///   again: unbind before such a change and bind again after it, and keep a backup.
+    /// - Important: a copy of the device key file taken before binding still holds the secret in
+    ///   clear, and opens the keychain with a copy of its database.
+    /// - Throws: `.keychainUnavailable` when there is no TPM or it fails, `.invalidParameter` for
+    ///   a PCR outside 0–23.
+    public func bindToTPM(pcrs: [Int] = []) throws(KeychainError) {
+        guard let device = options.tpm else {
+            throw KeychainError(.keychainUnavailable, "This process uses no TPM: set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
+        }
+        guard pcrs.allSatisfy({ (0..<24).contains($0) }) else {
+            throw KeychainError(.invalidParameter, "PCRs are numbered 0 to 23; \(pcrs.filter { !(0..<24).contains($0) }.map(String.init).joined(separator: ", ")) does not exist.")
+        }
+        let pcrs = Array(Set(pcrs)).sorted()
+        try rewriteDeviceKeyFile(sealingWith: (device, pcrs))
+        logger.notice("keychain bound to the TPM", metadata: ["tpm": "\(device.tcti)", "pcrs": "\(pcrs)"])
+    }
+
+    /// Takes the device secret out of the TPM into a key file again (`keychain unbind`), to move
+    /// the keychain to another machine: copy the data and state directories there, then bind it
+    /// to that machine's TPM.
+    ///
+    /// The passphrase is required, and so is having one: once unbound, a copy of the files opens
+    /// anywhere, and the passphrase is what then protects the `whenUnlocked` items.
+    ///
+    /// - Throws: `.invalidState` when the keychain has no passphrase or is not bound,
+    ///   `.authFailed` for a wrong passphrase (nothing changes).
+    public func unbindFromTPM(passphrase: String) throws(KeychainError) {
+        guard deviceBinding.isProtectedBySecureHardware else {
+            throw KeychainError(.invalidState, "The keychain is not bound to a TPM; its device secret is already in a key file.")
+        }
+        guard hasPassphrase else {
+            throw KeychainError(.invalidState, "Unbinding makes the keychain's files open on any machine, so it needs a passphrase to protect its items there. Set one first (`keychain set-passphrase`), then unbind.")
+        }
+        var verified = try Self.rawUserKeys(keys: keys, passphrase: passphrase, keybag: read { db in try KeyRing.fetchKeybag(db) })
+        verified.removeAll()
+        try rewriteDeviceKeyFile(sealingWith: nil)
+        logger.notice("keychain unbound from the TPM: its device secret is in a key file again")
+    }
+
+    /// Rewrites the device key file under the keychain directory's lock (the lock opening takes).
+    private func rewriteDeviceKeyFile(sealingWith tpm: (device: TPMDevice, pcrs: [Int])?) throws(KeychainError) {
+        let directory = location.databaseURL.deletingLastPathComponent()
+        try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))) { () throws(KeychainError) in
+            try DeviceKeyFile.rewrite(at: location.deviceKeyURL, key: keys.deviceKey, sealingWith: tpm)
+        }
+        binding.withLock { $0 = tpm.map { .tpm(device: $0.device, pcrs: $0.pcrs) } ?? .keyFile }
+    }
+}

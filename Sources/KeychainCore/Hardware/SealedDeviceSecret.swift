@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+#if canImport(CTSS2)
+import CTSS2
+#endif
+
+/// The device secret as a TPM sealed it: what a bound keychain's device key file holds.
+struct SealedDeviceSecret: Equatable {
+    /// The TPM name of the storage primary key it is sealed under.
+    var primaryName: Data
+    /// PCRs (SHA-256 bank) the unsealing policy requires unchanged; empty for none.
+    var pcrs: [Int]
+    /// The sealed object, `TPM2B_PUBLIC ‖ TPM2B_PRIVATE`.
+    var blob: Data
+
+    /// Seals `key` on `device`, then unseals it once to prove the TPM gives it back: a binding
+    /// is never written that does not open.
+    static func seal(_ key: SymmetricKey, on device: TPMDevice, pcrs: [Int]) throws(KeychainError) -> SealedDeviceSecret {
+        #if canImport(CTSS2)
+        let sealed: SealedDeviceSecret
+        do {
+            var secret = key.withUnsafeBytes { Data($0) }
+            defer { SecretWiping.wipe(&secret) }
+            let object = try TPMSealedSecret.seal(secret, on: device, pcrs: pcrs)
+            sealed = SealedDeviceSecret(primaryName: object.primaryName, pcrs: pcrs, blob: try object.blob.marshalled())
+        } catch {
+            throw keychainError(error, device: device, path: nil)
+        }
+        var unsealed = try sealed.unseal(on: device, path: nil)
+        defer { SecretWiping.wipe(&unsealed) }
+        guard unsealed == key.withUnsafeBytes({ Data($0) }) else {
+            throw KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) did not give back the secret it sealed; the keychain was left as it was.")
+        }
+        return sealed
+        #else
+        throw KeychainError(.unimplemented, "This build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
+        #endif
+    }
+
+    /// The device secret, unsealed by `device`.
+    /// - Throws: `.keychainUnavailable` saying what to do: another TPM (a copied file or a
+    ///   cleared TPM), changed PCRs, or a TPM that cannot be reached.
+    func unsealKey(on device: TPMDevice, path: String) throws(KeychainError) -> SymmetricKey {
+        var secret = try unseal(on: device, path: path)
+        defer { SecretWiping.wipe(&secret) }
+        guard secret.count == 32 else {
+            throw KeychainError(.keychainUnavailable, "The device key file \(path) unsealed to \(secret.count) bytes instead of 32: it is not a SecureStorage device secret. Restore the file from a backup of this machine.")
+        }
+        return SymmetricKey(data: secret)
+    }
+
+    private func unseal(on device: TPMDevice, path: String?) throws(KeychainError) -> Data {
+        #if canImport(CTSS2)
+        guard let object = TPMObjectBlob(marshalled: blob) else {
+            throw KeychainError(.keychainUnavailable, "The sealed device secret in \(path ?? "the device key file") is damaged. Restore the file from a backup of this machine.")
+        }
+        do {
+            return try TPMSealedSecret(primaryName: primaryName, pcrs: pcrs, blob: object).unseal(on: device)
+        } catch {
+            throw Self.keychainError(error, device: device, path: path)
+        }
+        #else
+        throw KeychainError(.keychainUnavailable, "The device key file \(path ?? "") is sealed by a TPM, and this build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
+        #endif
+    }
+
+    #if canImport(CTSS2)
+    /// What a TPM failure means for the keychain, and what to do about it.
+    private static func keychainError(_ failure: TPMFailure, device: TPMDevice, path: String?) -> KeychainError {
+        let file = path.map { "The device key file \($0)" } ?? "The device secret"
+        if failure.isForeignObject {
+            return KeychainError(.keychainUnavailable, "\(file) was sealed by another TPM: these files were copied from another machine, or this machine's TPM was cleared. Open the keychain on the machine it belongs to (and run `keychain unbind` there to move it), or restore it from a backup.")
+        }
+        if failure.isPolicyFailure {
+            return KeychainError(.keychainUnavailable, "\(file) is sealed to PCR values that changed (the Secure Boot or firmware configuration is not the one it was bound under). Boot that configuration again and run `keychain unbind`, then `keychain bind --tpm` after the change; otherwise the items can only come back from a backup (`keychain import`).")
+        }
+        if failure.isUnreachable {
+            return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) cannot be reached (\(failure.decoded)). Check that it exists and that this user may use it (usually: membership of the tss group).")
+        }
+        if failure.isLockout {
+            return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) is in dictionary-attack lockout; wait for it to recover or reset it with its lockout authorization (tpm2_dictionarylockout -c).")
+        }
+        if failure.isAuthorizationFailure {
+            return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) refused the owner hierarchy (it has an owner password); SecureStorage binds only to a TPM whose owner hierarchy has no password, as systemd-creds does.")
+        }
+        return KeychainError(.keychainUnavailable, "\(failure) at \(device.tcti).")
+    }
+    #endif
+}

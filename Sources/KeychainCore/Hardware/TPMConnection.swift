@@ -1,0 +1,180 @@
+#if canImport(CTSS2)
+import CTSS2
+import Foundation
+
+/// One connection to a TPM through tpm2-tss's ESAPI, held for the length of one keychain
+/// operation and then closed.
+///
+/// A directly attached TPM or a software TPM serves one client at a time and has only a few
+/// object slots, so nothing is kept loaded between operations: the storage primary key is
+/// re-created from the owner hierarchy's seed (the same template gives the same key on the same
+/// TPM), objects are loaded, used and flushed. Not thread-safe; each operation opens its own.
+final class TPMConnection {
+    private(set) var context: OpaquePointer?
+    private var tcti: OpaquePointer?
+    /// Handles to flush when the connection closes, newest first.
+    private var transientHandles: [ESYS_TR] = []
+
+    /// tpm2-tss prints a line to stderr for every failed command, expected ones included; the
+    /// keychain reports failures itself. `TSS2_LOG` set by the user still wins.
+    private static let quietLogging: Void = { setenv("TSS2_LOG", "all+none", 0) }()
+
+    /// Connects and sends `TPM2_Startup(CLEAR)` (answered "already started" on a running TPM).
+    init(_ device: TPMDevice) throws(TPMFailure) {
+        Self.quietLogging
+        try tpmCheck(Tss2_TctiLdr_Initialize(device.tcti, &tcti), "Connecting to the TPM (\(device.tcti))")
+        let initialized = Esys_Initialize(&context, tcti, nil)
+        guard initialized == TSS2_RC_SUCCESS else {
+            Tss2_TctiLdr_Finalize(&tcti)
+            throw TPMFailure(code: initialized, operation: "Starting a TPM session (\(device.tcti))")
+        }
+        let started = Esys_Startup(context, TPM2_SU(TPM2_SU_CLEAR))
+        guard started == TSS2_RC_SUCCESS || started == CTSS2_RC_INITIALIZE else {
+            close()
+            throw TPMFailure(code: started, operation: "Starting the TPM")
+        }
+        flushAbandonedHandles()
+    }
+
+    /// Flushes objects and sessions a killed client left loaded. A TPM reached without a
+    /// resource manager (a software TPM, `/dev/tpm0`) serves one client at a time and keeps what
+    /// it loaded, and three leftovers fill its slots; through a resource manager this sees only
+    /// this connection's handles, which are none yet.
+    private func flushAbandonedHandles() {
+        var system: OpaquePointer?
+        guard Esys_GetSysContext(context, &system) == TSS2_RC_SUCCESS, let system else { return }
+        for first in [CTSS2_TRANSIENT_FIRST, CTSS2_LOADED_SESSION_FIRST] {
+            var more = TPMI_YES_NO(0)
+            var capabilities = TPMS_CAPABILITY_DATA()
+            guard Tss2_Sys_GetCapability(system, nil, TPM2_CAP(TPM2_CAP_HANDLES), first, CTSS2_MAX_CAP_HANDLES, &more, &capabilities, nil) == TSS2_RC_SUCCESS else { continue }
+            let handles = withUnsafeBytes(of: capabilities.data.handles.handle) { Array($0.bindMemory(to: TPM2_HANDLE.self).prefix(Int(capabilities.data.handles.count))) }
+            for handle in handles where handle >> 24 == first >> 24 {
+                _ = Tss2_Sys_FlushContext(system, handle)
+            }
+        }
+    }
+
+    deinit { close() }
+
+    private func close() {
+        for handle in transientHandles { Esys_FlushContext(context, handle) }
+        transientHandles = []
+        if context != nil { Esys_Finalize(&context) }
+        if tcti != nil { Tss2_TctiLdr_Finalize(&tcti) }
+    }
+
+    /// Runs `body` on a fresh connection to `device` and closes it (flushing every object loaded).
+    static func with<T>(_ device: TPMDevice, _ body: (TPMConnection) throws(TPMFailure) -> T) throws(TPMFailure) -> T {
+        let connection = try TPMConnection(device)
+        defer { connection.close() }
+        return try body(connection)
+    }
+
+    /// Flushes an object or session when the connection closes.
+    func flushOnClose(_ handle: ESYS_TR) { transientHandles.insert(handle, at: 0) }
+
+    // MARK: - Storage primary key
+
+    /// The storage primary key under which everything of the keychain is wrapped: the TCG
+    /// template for an ECC P-256 storage root key (restricted decryption key, AES-128-CFB, no
+    /// authorization), created from the owner hierarchy. Its TPM name identifies the TPM and
+    /// owner seed that wrapped an object, so "another TPM" is told apart from damage.
+    func storagePrimaryKey() throws(TPMFailure) -> (handle: ESYS_TR, name: Data) {
+        var template = TPM2B_PUBLIC()
+        template.publicArea.type = TPM2_ALG_ID(TPM2_ALG_ECC)
+        template.publicArea.nameAlg = TPM2_ALG_ID(TPM2_ALG_SHA256)
+        template.publicArea.objectAttributes = TPMA_OBJECT(TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
+            | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT | TPMA_OBJECT_NODA)
+        template.publicArea.parameters.eccDetail.symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
+        template.publicArea.parameters.eccDetail.symmetric.keyBits.aes = 128
+        template.publicArea.parameters.eccDetail.symmetric.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
+        template.publicArea.parameters.eccDetail.scheme.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
+        template.publicArea.parameters.eccDetail.curveID = TPM2_ECC_CURVE(TPM2_ECC_NIST_P256)
+        template.publicArea.parameters.eccDetail.kdf.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
+        template.publicArea.unique.ecc.x.size = 32
+        template.publicArea.unique.ecc.y.size = 32
+        var sensitive = TPM2B_SENSITIVE_CREATE()
+        var outsideInfo = TPM2B_DATA()
+        var creationPCR = TPML_PCR_SELECTION()
+        var handle = ESYS_TR(ESYS_TR_NONE)
+        try tpmCheck(Esys_CreatePrimary(context, ESYS_TR(ESYS_TR_RH_OWNER), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                        &sensitive, &template, &outsideInfo, &creationPCR, &handle, nil, nil, nil, nil),
+                     "Creating the TPM storage key in the owner hierarchy")
+        flushOnClose(handle)
+        return (handle, try name(of: handle))
+    }
+
+    /// The TPM name (hash algorithm ‖ digest of the public area) of a loaded object.
+    func name(of handle: ESYS_TR) throws(TPMFailure) -> Data {
+        var name: UnsafeMutablePointer<TPM2B_NAME>?
+        try tpmCheck(Esys_TR_GetName(context, handle, &name), "Reading a TPM object's name")
+        defer { Esys_Free(name) }
+        guard let name else { return Data() }
+        return tpmBytes(of: name.pointee.name, count: Int(name.pointee.size))
+    }
+
+    // MARK: - Sessions
+
+    /// An HMAC session salted with the storage primary key, encrypting the first parameter of
+    /// commands and responses with AES-128-CFB: secrets cross the bus to the TPM only encrypted.
+    func encryptedSession(saltedBy primary: ESYS_TR, type: TPM2_SE = TPM2_SE(TPM2_SE_HMAC)) throws(TPMFailure) -> ESYS_TR {
+        var symmetric = TPMT_SYM_DEF()
+        symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
+        symmetric.keyBits.aes = 128
+        symmetric.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
+        var session = ESYS_TR(ESYS_TR_NONE)
+        try tpmCheck(Esys_StartAuthSession(context, primary, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                           nil, type, &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &session),
+                     "Starting an encrypted TPM session")
+        flushOnClose(session)
+        try tpmCheck(Esys_TRSess_SetAttributes(context, session, TPMA_SESSION(TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION), 0xff),
+                     "Configuring the TPM session")
+        return session
+    }
+
+    // MARK: - Objects
+
+    /// Loads a wrapped object under `parent`, with its authorization value.
+    func load(_ blob: TPMObjectBlob, under parent: ESYS_TR, authorization: Data = Data()) throws(TPMFailure) -> ESYS_TR {
+        var privateArea = blob.privateArea
+        var publicArea = blob.publicArea
+        var handle = ESYS_TR(ESYS_TR_NONE)
+        try tpmCheck(Esys_Load(context, parent, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &privateArea, &publicArea, &handle),
+                     "Loading a key into the TPM")
+        flushOnClose(handle)
+        var auth = TPM2B_AUTH()
+        try setTPMBytes(&auth.buffer, size: &auth.size, authorization)
+        try tpmCheck(Esys_TR_SetAuth(context, handle, &auth), "Setting a TPM object's authorization")
+        wipe(&auth)
+        return handle
+    }
+}
+
+// MARK: - Byte helpers
+
+/// The first `count` bytes of a TPM2B's fixed-size buffer (imported as a tuple).
+func tpmBytes<Buffer>(of buffer: Buffer, count: Int) -> Data {
+    withUnsafeBytes(of: buffer) { Data($0.prefix(count)) }
+}
+
+/// Copies `bytes` into a TPM2B's buffer and sets its size; fails when they do not fit.
+func setTPMBytes<Buffer>(_ buffer: inout Buffer, size: inout UInt16, _ bytes: Data) throws(TPMFailure) {
+    let fits = withUnsafeMutableBytes(of: &buffer) { destination -> Bool in
+        guard bytes.count <= destination.count else { return false }
+        destination.copyBytes(from: bytes)
+        return true
+    }
+    guard fits else { throw TPMFailure(code: 0x1d5, operation: "Passing \(bytes.count) bytes to the TPM") } // TPM_RC_SIZE
+    size = UInt16(bytes.count)
+}
+
+/// Zeroes a TPM structure that held a secret.
+func wipe<Value>(_ value: inout Value) {
+    withUnsafeMutableBytes(of: &value) { bytes in _ = bytes.initializeMemory(as: UInt8.self, repeating: 0) }
+}
+
+/// `bytes` left-padded with zeros to `length` (the TPM drops leading zeros of ECC coordinates).
+func leftPadded(_ bytes: Data, to length: Int) -> Data {
+    bytes.count >= length ? bytes : Data(count: length - bytes.count) + bytes
+}
+#endif

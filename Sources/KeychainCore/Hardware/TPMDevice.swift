@@ -1,0 +1,53 @@
+import Foundation
+
+/// A TPM 2.0 that keychains can be bound to, named by a tpm2-tss TCTI configuration string.
+///
+/// ```swift
+/// // The machine's TPM through the kernel's resource manager (what discovery finds first):
+/// let tpm = TPMDevice(tcti: "device:/dev/tpmrm0")
+/// // A software TPM (swtpm) listening on a Unix socket, as the tests use:
+/// let simulator = TPMDevice(tcti: "swtpm:path=/tmp/tpm/sock")
+/// ```
+///
+/// ``discovered(environment:)`` is what a keychain uses unless ``KeychainOptions/tpm`` says
+/// otherwise: `SECURE_STORAGE_TPM_TCTI` when set (the value `none` disables the TPM), else
+/// `/dev/tpmrm0` when this process may read and write it. Nothing is opened until a keychain
+/// needs the TPM, and every use holds the connection only for that operation.
+public struct TPMDevice: Sendable, Hashable, CustomStringConvertible {
+    /// The TCTI configuration, for example `device:/dev/tpmrm0` or `swtpm:path=/run/swtpm/sock`.
+    public var tcti: String
+
+    /// A TPM reached through the given TCTI configuration string.
+    public init(tcti: String) { self.tcti = tcti }
+
+    /// The environment variable naming the TCTI; `none` means "use no TPM".
+    public static let environmentVariable = "SECURE_STORAGE_TPM_TCTI"
+
+    /// The kernel's TPM resource manager, which lets several processes share the TPM.
+    public static let kernelResourceManager = "/dev/tpmrm0"
+
+    /// The TPM this process would use: `SECURE_STORAGE_TPM_TCTI` (unless empty or `none`), else
+    /// the kernel resource manager when it exists and this user may open it for reading and
+    /// writing (on most distributions: root, or members of the `tss` group); otherwise `nil`.
+    public static func discovered(environment: [String: String] = ProcessInfo.processInfo.environment) -> TPMDevice? {
+        if let configured = environment[environmentVariable] {
+            let value = configured.trimmingCharacters(in: .whitespaces)
+            return value.isEmpty || value == "none" ? nil : TPMDevice(tcti: value)
+        }
+        guard FileManager.default.isReadableFile(atPath: kernelResourceManager),
+              FileManager.default.isWritableFile(atPath: kernelResourceManager) else { return nil }
+        return TPMDevice(tcti: "device:\(kernelResourceManager)")
+    }
+
+    /// Whether this build can use a TPM at all (tpm2-tss is linked on Linux only).
+    public static var isSupported: Bool {
+        #if canImport(CTSS2)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// The TCTI string (it holds no secret).
+    public var description: String { tcti }
+}

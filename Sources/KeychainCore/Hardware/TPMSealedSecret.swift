@@ -1,0 +1,115 @@
+#if canImport(CTSS2)
+import CTSS2
+import Foundation
+
+/// A secret of up to 128 bytes sealed by a TPM: only that TPM can unseal it, and, when sealed
+/// to PCRs, only while those PCRs hold the values they held at sealing.
+struct TPMSealedSecret {
+    /// The name of the storage primary key it was sealed under (identifies the TPM and its owner seed).
+    var primaryName: Data
+    /// PCR indices (SHA-256 bank) the secret is sealed to; empty for none.
+    var pcrs: [Int]
+    /// The sealed data object.
+    var blob: TPMObjectBlob
+
+    /// Seals `secret` on `device`. The secret travels to the TPM in an encrypted session.
+    static func seal(_ secret: Data, on device: TPMDevice, pcrs: [Int]) throws(TPMFailure) -> TPMSealedSecret {
+        try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> TPMSealedSecret in
+            let primary = try tpm.storagePrimaryKey()
+            var template = TPM2B_PUBLIC()
+            template.publicArea.type = TPM2_ALG_ID(TPM2_ALG_KEYEDHASH)
+            template.publicArea.nameAlg = TPM2_ALG_ID(TPM2_ALG_SHA256)
+            var attributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_NODA
+            if pcrs.isEmpty {
+                attributes |= TPMA_OBJECT_USERWITHAUTH
+            } else {
+                // Only the PCR policy authorizes unsealing (no plain authorization value).
+                let digest = try policyDigest(tpm, pcrs: pcrs)
+                try setTPMBytes(&template.publicArea.authPolicy.buffer, size: &template.publicArea.authPolicy.size, digest)
+            }
+            template.publicArea.objectAttributes = TPMA_OBJECT(attributes)
+            template.publicArea.parameters.keyedHashDetail.scheme.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
+            var sensitive = TPM2B_SENSITIVE_CREATE()
+            defer { wipe(&sensitive) }
+            try setTPMBytes(&sensitive.sensitive.data.buffer, size: &sensitive.sensitive.data.size, secret)
+            var outsideInfo = TPM2B_DATA()
+            var creationPCR = TPML_PCR_SELECTION()
+            var privateArea: UnsafeMutablePointer<TPM2B_PRIVATE>?
+            var publicArea: UnsafeMutablePointer<TPM2B_PUBLIC>?
+            let session = try tpm.encryptedSession(saltedBy: primary.handle)
+            try tpmCheck(Esys_Create(tpm.context, primary.handle, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                     &sensitive, &template, &outsideInfo, &creationPCR, &privateArea, &publicArea, nil, nil, nil),
+                         "Sealing the device secret in the TPM")
+            defer { Esys_Free(privateArea); Esys_Free(publicArea) }
+            guard let privateArea, let publicArea else { throw TPMFailure(code: 0x101, operation: "Sealing the device secret in the TPM") }
+            return TPMSealedSecret(primaryName: primary.name, pcrs: pcrs,
+                                   blob: TPMObjectBlob(publicArea: publicArea.pointee, privateArea: privateArea.pointee))
+        }
+    }
+
+    /// Unseals the secret; the response travels encrypted.
+    /// - Throws: a failure whose ``TPMFailure/isForeignObject`` is true when another TPM (or a
+    ///   cleared one) sealed it, ``TPMFailure/isPolicyFailure`` when the PCRs changed.
+    func unseal(on device: TPMDevice) throws(TPMFailure) -> Data {
+        try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> Data in
+            let primary = try tpm.storagePrimaryKey()
+            guard primary.name == primaryName else {
+                throw TPMFailure(code: CTSS2_RC_INTEGRITY | 0x140, operation: "Finding the TPM storage key that sealed the device secret")
+            }
+            let object = try tpm.load(blob, under: primary.handle)
+            let session: ESYS_TR
+            if pcrs.isEmpty {
+                session = try tpm.encryptedSession(saltedBy: primary.handle)
+            } else {
+                session = try tpm.encryptedSession(saltedBy: primary.handle, type: TPM2_SE(TPM2_SE_POLICY))
+                var selection = try Self.selection(pcrs)
+                var currentValues = TPM2B_DIGEST()
+                try tpmCheck(Esys_PolicyPCR(tpm.context, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &currentValues, &selection),
+                             "Checking the PCR policy")
+            }
+            var unsealed: UnsafeMutablePointer<TPM2B_SENSITIVE_DATA>?
+            try tpmCheck(Esys_Unseal(tpm.context, object, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &unsealed),
+                         "Unsealing the device secret")
+            guard let unsealed else { throw TPMFailure(code: 0x101, operation: "Unsealing the device secret") }
+            defer { wipe(&unsealed.pointee); Esys_Free(unsealed) }
+            return tpmBytes(of: unsealed.pointee.buffer, count: Int(unsealed.pointee.size))
+        }
+    }
+
+    /// The policy digest of "these PCRs hold their current values", from a trial session.
+    private static func policyDigest(_ tpm: TPMConnection, pcrs: [Int]) throws(TPMFailure) -> Data {
+        var symmetric = TPMT_SYM_DEF()
+        symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_NULL)
+        var trial = ESYS_TR(ESYS_TR_NONE)
+        try tpmCheck(Esys_StartAuthSession(tpm.context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                           nil, TPM2_SE(TPM2_SE_TRIAL), &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &trial),
+                     "Starting a TPM policy session")
+        tpm.flushOnClose(trial)
+        var selection = try selection(pcrs)
+        var currentValues = TPM2B_DIGEST()
+        try tpmCheck(Esys_PolicyPCR(tpm.context, trial, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &currentValues, &selection),
+                     "Reading PCRs \(pcrs.map(String.init).joined(separator: ",")) (SHA-256 bank)")
+        var digest: UnsafeMutablePointer<TPM2B_DIGEST>?
+        try tpmCheck(Esys_PolicyGetDigest(tpm.context, trial, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &digest),
+                     "Computing the PCR policy")
+        defer { Esys_Free(digest) }
+        guard let digest else { return Data() }
+        return tpmBytes(of: digest.pointee.buffer, count: Int(digest.pointee.size))
+    }
+
+    /// A SHA-256 bank selection of PCRs 0–23.
+    static func selection(_ pcrs: [Int]) throws(TPMFailure) -> TPML_PCR_SELECTION {
+        var selection = TPML_PCR_SELECTION()
+        selection.count = 1
+        selection.pcrSelections.0.hash = TPM2_ALG_ID(TPM2_ALG_SHA256)
+        selection.pcrSelections.0.sizeofSelect = 3
+        var mask: [UInt8] = [0, 0, 0]
+        for pcr in pcrs {
+            guard (0..<24).contains(pcr) else { throw TPMFailure(code: 0x1c4, operation: "Selecting PCR \(pcr) (0–23 exist)") } // TPM_RC_VALUE
+            mask[pcr / 8] |= 1 << (pcr % 8)
+        }
+        withUnsafeMutableBytes(of: &selection.pcrSelections.0.pcrSelect) { $0.copyBytes(from: mask) }
+        return selection
+    }
+}
+#endif
