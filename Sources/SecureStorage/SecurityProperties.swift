@@ -33,8 +33,20 @@ public struct SecurityProperties: Sendable, Hashable, CustomStringConvertible {
     public enum DeviceBinding: Sendable, Hashable {
         /// Keys bound to the device's secure hardware (Secure Enclave / UID key).
         case secureHardware
-        /// A device key file (0600, outside the data directory).
+        /// A device key file (0600, outside the data directory), in clear: a copy of it and the
+        /// database opens anywhere.
         case keyFile(path: String)
+        /// The device secret sealed by a TPM 2.0 (the file at `path` holds only the TPM's blob),
+        /// optionally to PCR values (SHA-256 bank): the files open on this machine only.
+        case tpm(tcti: String, pcrs: [Int], path: String)
+    }
+
+    /// Whether secure hardware (Secure Enclave, a TPM) holds what ties the values to this device.
+    public var isProtectedBySecureHardware: Bool {
+        switch deviceBinding {
+        case .secureHardware, .tpm: true
+        case .keyFile: false
+        }
     }
 
     /// Where values are kept.
@@ -55,10 +67,11 @@ public struct SecurityProperties: Sendable, Hashable, CustomStringConvertible {
         let binding = switch deviceBinding {
         case .secureHardware: "secure hardware"
         case .keyFile(let path): "key file \(path)"
+        case .tpm(let tcti, let pcrs, let path): "TPM \(tcti)\(pcrs.isEmpty ? "" : " (PCR \(pcrs.map(String.init).joined(separator: ",")))"), sealed in \(path)"
         }
         return """
             backend: \(backend.rawValue), passcode set: \(passcodeSet.map(String.init) ?? "unknown"), \
-            lock: \(lockStatus.rawValue), device binding: \(binding), keychain: \(keychainPath ?? "system"), \
+            lock: \(lockStatus.rawValue), device binding: \(binding), secure hardware: \(isProtectedBySecureHardware), keychain: \(keychainPath ?? "system"), \
             rollback detection: \(detectsRollback)
             """
     }
@@ -78,9 +91,16 @@ extension SecureStorage {
             #else
             let location = SecItemEnvironment.openedKeychain?.location ?? KeychainLocation.default
             guard SecItemEnvironment.openedKeychain != nil || FileManager.default.fileExists(atPath: location.databaseURL.path) else {
-                // Asking must not create a keychain: describe the one the first write will create.
+                // Asking must not create a keychain: describe the one the first write will create
+                // (bound to the TPM this process would use, unless told not to bind).
+                let options = KeychainOptions()
+                let planned: SecurityProperties.DeviceBinding = if let tpm = options.tpm, options.newKeychainBinding != .keyFile, TPMDevice.isSupported {
+                    .tpm(tcti: tpm.tcti, pcrs: [], path: location.deviceKeyURL.path)
+                } else {
+                    .keyFile(path: location.deviceKeyURL.path)
+                }
                 return SecurityProperties(backend: .fileKeychain, passcodeSet: false, lockStatus: .unlocked,
-                                          deviceBinding: .keyFile(path: location.deviceKeyURL.path),
+                                          deviceBinding: planned,
                                           keychainPath: location.databaseURL.path, detectsRollback: false)
             }
             let keychain: Keychain
@@ -90,8 +110,13 @@ extension SecureStorage {
             case .locked: .locked
             case .beforeFirstUnlock: .beforeFirstUnlock
             }
+            let path = keychain.location.deviceKeyURL.path
+            let binding: SecurityProperties.DeviceBinding = switch keychain.deviceBinding {
+            case .keyFile: .keyFile(path: path)
+            case .tpm(let device, let pcrs): .tpm(tcti: device.tcti, pcrs: pcrs, path: path)
+            }
             return SecurityProperties(backend: .fileKeychain, passcodeSet: keychain.hasPassphrase, lockStatus: lockStatus,
-                                      deviceBinding: .keyFile(path: keychain.location.deviceKeyURL.path),
+                                      deviceBinding: binding,
                                       keychainPath: keychain.location.databaseURL.path, detectsRollback: false)
             #endif
         }

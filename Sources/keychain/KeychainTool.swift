@@ -30,7 +30,7 @@ struct KeychainTool: ParsableCommand {
             AddGenericPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
             AddInternetPassword.self, FindInternetPassword.self, DeleteInternetPassword.self,
             List.self, DumpKeychain.self,
-            Create.self, Status.self, Lock.self, Unlock.self, Verify.self,
+            Create.self, Status.self, Lock.self, Unlock.self, Verify.self, Bind.self, Unbind.self,
             SetPassphrase.self, ChangePassphrase.self, RemovePassphrase.self, SetPIN.self,
             Export.self, Import.self, Migrate.self,
         ]

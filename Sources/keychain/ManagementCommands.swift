@@ -35,7 +35,7 @@ struct Status: ParsableCommand {
             "path": .string(keychain.location.databaseURL.path),
             "lockState": .string(keychain.lockState.rawValue),
             "hasPassphrase": .bool(keychain.hasPassphrase),
-            "deviceBinding": .object(["kind": .string("key-file"), "path": .string(keychain.location.deviceKeyURL.path)]),
+            "deviceBinding": Self.bindingJSON(keychain),
             "formatVersion": .number(Int64(keychain.formatVersion)),
             "vaultID": .string(keychain.vaultID.uuidString),
             "defaultAccessGroup": .string(keychain.options.defaultAccessGroup),
@@ -54,13 +54,43 @@ struct Status: ParsableCommand {
         let session = keychain.unlockSession.map { " (unlock session until \($0.expiry.map { ISO8601DateFormatter().string(from: $0) } ?? "lock or logout"))" } ?? ""
         print("""
             keychain:        \(keychain.location.databaseURL.path)
-            device binding:  key file \(keychain.location.deviceKeyURL.path)
+            device binding:  \(Self.bindingText(keychain))
             format version:  \(keychain.formatVersion)
             passphrase:      \(keychain.passphraseParameters.map { "set, \($0)" } ?? "none (always unlocked)")
             lock state:      \(keychain.lockState.rawValue)\(session)
             access group:    \(keychain.options.defaultAccessGroup) (default for new items)
             items:           \(inventory.total) (\(ItemClass.storedClasses.map { "\($0.rawValue) \(inventory.byClass[$0] ?? 0)" }.joined(separator: ", ")))
             """)
+    }
+}
+
+extension Status {
+    /// `{"kind": "tpm"|"key-file", "path", "isProtectedBySecureHardware", "tcti", "pcrs", "tpmAvailable"}`.
+    static func bindingJSON(_ keychain: Keychain) -> JSONValue {
+        var binding: [String: JSONValue] = ["path": .string(keychain.location.deviceKeyURL.path)]
+        switch keychain.deviceBinding {
+        case .keyFile:
+            binding["kind"] = .string("key-file")
+            binding["tpmAvailable"] = keychain.options.tpm.map { .string($0.tcti) } ?? .null
+        case .tpm(let device, let pcrs):
+            binding["kind"] = .string("tpm")
+            binding["tcti"] = .string(device.tcti)
+            binding["pcrs"] = .array(pcrs.map { .number(Int64($0)) })
+        }
+        binding["isProtectedBySecureHardware"] = .bool(keychain.deviceBinding.isProtectedBySecureHardware)
+        return .object(binding)
+    }
+
+    /// `TPM (<tcti>), sealed to PCR 7: <path>`, or `key file <path>` with a hint when a TPM is there.
+    static func bindingText(_ keychain: Keychain) -> String {
+        let path = keychain.location.deviceKeyURL.path
+        switch keychain.deviceBinding {
+        case .keyFile:
+            let hint = keychain.options.tpm.map { " (not hardware-bound; a TPM is available at \($0.tcti): `keychain bind --tpm`)" } ?? " (not hardware-bound: no TPM)"
+            return "key file \(path)\(hint)"
+        case .tpm:
+            return "\(keychain.deviceBinding), sealed blob in \(path)"
+        }
     }
 }
 

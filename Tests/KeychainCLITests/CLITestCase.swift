@@ -59,6 +59,9 @@ class CLITestCase: XCTestCase {
         environment["KEYCHAIN_LOG_LEVEL"] = nil
         environment["KEYCHAIN_APPLICATION_IDENTIFIER"] = nil
         environment["KEYCHAIN_ACCESS_GROUPS"] = nil
+        // No TPM unless a test gives one (a machine's /dev/tpmrm0 would bind every keychain).
+        environment["SECURE_STORAGE_TPM_TCTI"] = "none"
+        environment["SECURE_STORAGE_TPM_BINDING"] = nil
         return environment
     }
 

@@ -15,10 +15,13 @@ class SecItemTestCase: XCTestCase {
     static let sharedGroup = "TEAM.com.acme.shared"
     static let appGroup = "TEAM.com.acme.app"
 
+    /// The TPM the test's keychain is bound to; none unless a suite overrides it.
+    func tpmForKeychain() throws -> TPMDevice? { nil }
+
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("secitem-\(UUID().uuidString)")
         keychain = try Keychain(location: KeychainLocation(directory: directory),
-                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
+                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: tpmForKeychain()))
         SecItemEnvironment.useKeychain(keychain)
         SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: Self.appGroup, accessGroups: [Self.sharedGroup])
     }

@@ -161,7 +161,16 @@ public final class Keychain: Sendable {
         }
         let vaultID = header.vaultID
         let path = location.databaseURL.path
-        if let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey) {
+        let recorded: FormatAnchor?
+        do {
+            recorded = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey)
+        } catch {
+            // Not a damaged anchor but a device key that is not this keychain's (another
+            // keychain's file, a forged one), which verifies neither.
+            if !KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: vaultID) { throw KeychainError.wrongDeviceKey() }
+            throw error
+        }
+        if let anchor = recorded {
             guard fileFormat >= anchor.formatVersion else {
                 throw KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but this machine recorded that it reached format \(anchor.formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
             }

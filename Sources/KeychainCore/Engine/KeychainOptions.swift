@@ -17,7 +17,8 @@ public struct KeychainOptions: Sendable, Hashable {
     /// that opens keychains bound to it; `nil` for none. Default: ``TPMDevice/discovered(environment:)``
     /// (`SECURE_STORAGE_TPM_TCTI`, else `/dev/tpmrm0` when this user may use it).
     public var tpm: TPMDevice?
-    /// Whether a keychain created by this instance is bound to ``tpm``. Default `.automatic`.
+    /// Whether a keychain created by this instance is bound to ``tpm``. Default:
+    /// ``NewKeychainBinding/fromEnvironment(_:)`` (`.automatic` unless `SECURE_STORAGE_TPM_BINDING` says otherwise).
     public var newKeychainBinding: NewKeychainBinding
 
     /// Creates options; the default access group is the current application's (``ApplicationIdentity``).
@@ -28,7 +29,7 @@ public struct KeychainOptions: Sendable, Hashable {
         resumesUnlockSession: Bool = true,
         allowsNetworkFileSystem: Bool = false,
         tpm: TPMDevice? = TPMDevice.discovered(),
-        newKeychainBinding: NewKeychainBinding = .automatic
+        newKeychainBinding: NewKeychainBinding = .fromEnvironment()
     ) {
         self.tpm = tpm
         self.newKeychainBinding = newKeychainBinding

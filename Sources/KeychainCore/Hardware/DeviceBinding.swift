@@ -1,3 +1,5 @@
+import Foundation
+
 /// What keeps a keychain's device secret, and so what a copy of its files needs to open.
 ///
 /// ```swift
@@ -39,4 +41,18 @@ public enum NewKeychainBinding: Sendable, Hashable {
     case keyFile
     /// Sealed by ``KeychainOptions/tpm``, or the keychain is not created (`.keychainUnavailable`).
     case tpm
+
+    /// The environment variable that sets the default: `required` (``tpm``), `key-file`
+    /// (``keyFile``) or `automatic`. For administrators who want every keychain of a service
+    /// bound to the TPM, or none.
+    public static let environmentVariable = "SECURE_STORAGE_TPM_BINDING"
+
+    /// The choice `SECURE_STORAGE_TPM_BINDING` makes; ``automatic`` when it is unset or unknown.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> NewKeychainBinding {
+        switch environment[environmentVariable]?.lowercased() {
+        case "required", "tpm": .tpm
+        case "key-file", "keyfile", "off": .keyFile
+        default: .automatic
+        }
+    }
 }

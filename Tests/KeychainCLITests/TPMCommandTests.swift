@@ -1,0 +1,90 @@
+import AttackTestSupport
+import Foundation
+import TPMTestSupport
+import XCTest
+
+/// `keychain bind --tpm`, `unbind` and `status` against a software TPM, and a bind killed at
+/// any point: the keychain always opens with the old binding or the new one.
+final class TPMCommandTests: CLITestCase {
+    var tpm: SoftwareTPM!
+    var withTPM: [String: String?] { ["SECURE_STORAGE_TPM_TCTI": tpm.tcti] }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        tpm = try startSoftwareTPM()
+    }
+
+    private func keychainWithTPM(_ arguments: String..., input: String = "") throws -> CLIResult {
+        try run(arguments, input: Data(input.utf8), changing: withTPM)
+    }
+
+    private func binding() throws -> [String: Any] {
+        try XCTUnwrap(keychainWithTPM("status", "--json").json()["deviceBinding"] as? [String: Any])
+    }
+
+    func testBindStatusAndUnbind() throws {
+        try keychain("add-generic-password", "-s", "svc", "-a", "alice", "-w", "tpm-guarded")
+        var current = try binding()
+        XCTAssertEqual(current["kind"] as? String, "key-file")
+        XCTAssertEqual(current["isProtectedBySecureHardware"] as? Bool, false)
+        XCTAssertEqual(current["tpmAvailable"] as? String, tpm.tcti)
+        XCTAssertTrue(try keychainWithTPM("status").stdout.contains("a TPM is available at \(tpm.tcti): `keychain bind --tpm`"))
+
+        XCTAssertStatus(try keychainWithTPM("bind"), 64)
+        let bound = try keychainWithTPM("bind", "--tpm", "--pcr", "7")
+        XCTAssertStatus(bound, 0)
+        XCTAssertTrue(bound.stderr.contains("bound to TPM (\(tpm.tcti)), sealed to PCR 7"), bound.stderr)
+        current = try binding()
+        XCTAssertEqual(current["kind"] as? String, "tpm")
+        XCTAssertEqual(current["tcti"] as? String, tpm.tcti)
+        XCTAssertEqual(current["pcrs"] as? [Int], [7])
+        XCTAssertEqual(current["isProtectedBySecureHardware"] as? Bool, true)
+        XCTAssertTrue(try keychainWithTPM("status").stdout.contains("device binding:  TPM (\(tpm.tcti)), sealed to PCR 7"))
+        XCTAssertEqual(try keychainWithTPM("find-generic-password", "-s", "svc", "-w").stdout, "tpm-guarded\n")
+
+        // Without the TPM: status 53 and what to do, never the secret.
+        let noTPM = try keychain("find-generic-password", "-s", "svc", "-w")
+        XCTAssertStatus(noTPM, 53)
+        XCTAssertTrue(noTPM.stderr.contains("sealed by a TPM, and this process uses none"), noTPM.stderr)
+        XCTAssertFalse(noTPM.stdout.contains("tpm-guarded") || noTPM.stderr.contains("tpm-guarded"))
+
+        // Unbinding needs a passphrase, and the right one.
+        XCTAssertStatus(try keychainWithTPM("unbind", input: "x\n"), 64)
+        XCTAssertStatus(try keychainWithTPM("set-passphrase", input: "moving day\n"), 0)
+        XCTAssertStatus(try keychainWithTPM("unbind", input: "wrong\n"), 50)
+        XCTAssertEqual(try binding()["kind"] as? String, "tpm")
+        XCTAssertStatus(try keychainWithTPM("unbind", input: "moving day\n"), 0)
+        XCTAssertEqual(try binding()["kind"] as? String, "key-file")
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "moving day\n").stdout, "tpm-guarded\n")
+    }
+
+    func testABindKilledAtAnyPointLeavesAKeychainThatOpens() throws {
+        try keychain("add-generic-password", "-s", "svc", "-a", "alice", "-w", "survivor")
+        var generator = SplitMix64(seed: 0x7419)
+        var sawBound = false
+        for round in 0..<16 {
+            let process = Process()
+            process.executableURL = Self.executable
+            // Alternate between binding and rebinding to other PCRs.
+            process.arguments = round % 2 == 0 ? ["bind", "--tpm"] : ["bind", "--tpm", "--pcr", "\(round % 24)"]
+            var environment = self.environment
+            environment["SECURE_STORAGE_TPM_TCTI"] = tpm.tcti
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(generator.next() % 400_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let read = try keychainWithTPM("find-generic-password", "-s", "svc", "-w")
+            XCTAssertStatus(read, 0)
+            XCTAssertEqual(read.stdout, "survivor\n", "round \(round)")
+            let kind = try binding()["kind"] as? String
+            sawBound = sawBound || kind == "tpm"
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("state").path).filter { $0.contains(".tmp-") }
+            XCTAssertEqual(leftovers, [], "an opened keychain removes an abandoned device key file")
+        }
+        XCTAssertTrue(sawBound, "some binds completed")
+    }
+}
