@@ -98,7 +98,8 @@ let package = Package(
         .executableTarget(
             name: "KeychainBenchmarks",
             dependencies: ["KeychainCore", "KeychainServices", "SecureStorage", "TPMTestSupport",
-                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")],
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+                           .target(name: "CTSS2", condition: .when(platforms: [.linux]))],
             path: "Benchmarks/KeychainBenchmarks"
         ),
         .target(name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"),

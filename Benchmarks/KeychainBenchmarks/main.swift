@@ -1,7 +1,7 @@
 import Foundation
 
 // Benchmarks for SecureStorage. Run in release mode:
-//   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance|keys|reads|rotation]
+//   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance|keys|reads|rotation|tpm]
 //   swift run -c release KeychainBenchmarks --scale 1000,10000,100000 [--samples 1000] [--json]
 // Each run uses fresh temporary keychains on the file system of $TMPDIR.
 
@@ -38,6 +38,10 @@ do {
     if only == nil || only == "maintenance" { results += try MaintenanceBenchmarks.run(items: items, in: directory) }
     if only == "reads" { results += try CoreBenchmarks.reads(items: items, in: directory) }
     if only == "rotation" { results += try RotationBenchmarks.run(items: items, in: directory) }
+    #if canImport(CTSS2)
+    // Starts a software TPM (swtpm); not part of the default run.
+    if only == "tpm" { results += try TPMBenchmarks.run(samples: items, in: directory) }
+    #endif
     if json {
         let data = try JSONSerialization.data(withJSONObject: ["items": items, "results": results.map(\.json)], options: [.prettyPrinted, .sortedKeys])
         print(String(decoding: data, as: UTF8.self))
