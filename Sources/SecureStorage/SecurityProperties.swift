@@ -41,11 +41,18 @@ public struct SecurityProperties: Sendable, Hashable, CustomStringConvertible {
         case tpm(tcti: String, pcrs: [Int], path: String)
     }
 
-    /// Whether secure hardware (Secure Enclave, a TPM) holds what ties the values to this device.
+    /// Whether secure hardware (Secure Enclave, a TPM that is not a software simulator) holds
+    /// what ties the values to this device.
     public var isProtectedBySecureHardware: Bool {
         switch deviceBinding {
-        case .secureHardware, .tpm: true
-        case .keyFile: false
+        case .secureHardware: return true
+        case .keyFile: return false
+        case .tpm(let tcti, _, _):
+            #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+            return !TPMDevice(tcti: tcti).isSimulator
+            #else
+            return true  // never on Apple platforms, where the Secure Enclave is used
+            #endif
         }
     }
 

@@ -13,9 +13,11 @@ struct Bind: ParsableCommand {
 
             --pcr 7 also seals it to the Secure Boot state: after a change of keys, shim or firmware \
             settings the keychain does not open until that configuration is booted again. Run \
-            `keychain unbind` before such a change and `keychain bind --tpm --pcr 7` after it.
+            `keychain bind --tpm` (no PCR: resealed, never in clear) before such a change and \
+            `keychain bind --tpm --pcr 7` after it. The TPM must keep SHA-256 values for the PCRs.
 
-            A copy of state/device.key made before binding still holds the secret in clear.
+            The device secret does not change: a copy of state/device.key made before binding still \
+            holds it in clear, and an older sealed copy still opens on this machine.
 
             Examples:
               keychain bind --tpm

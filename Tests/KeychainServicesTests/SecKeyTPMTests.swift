@@ -19,7 +19,7 @@ final class SecKeyTPMTests: SecItemTestCase {
     }
 
     func testSecureEnclaveKeyLivesInTheTPM() throws {
-        XCTAssertTrue(keychain.deviceBinding.isProtectedBySecureHardware)
+        XCTAssertEqual(keychain.deviceBinding, .tpm(device: TPMDevice(tcti: tpm.tcti), pcrs: []))
         let tag = Data("com.acme.tpm-key".utf8)
         let key = try makeKey(token: true, [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: tag])
         let publicKey = try publicKey(of: key)

@@ -17,17 +17,19 @@ public enum DeviceBinding: Sendable, Hashable, CustomStringConvertible {
     /// hold the values they had at binding, when there are any).
     case tpm(device: TPMDevice, pcrs: [Int])
 
-    /// Whether the device secret is held by secure hardware (`isProtectedBySecureHardware`).
+    /// Whether the device secret is held by secure hardware (`isProtectedBySecureHardware`):
+    /// bound to a TPM that is not a software simulator (``TPMDevice/isSimulator``).
     public var isProtectedBySecureHardware: Bool {
-        if case .tpm = self { return true }
+        if case .tpm(let device, _) = self { return !device.isSimulator }
         return false
     }
 
-    /// `key file`, or `TPM (<tcti>)` with its PCRs.
+    /// `key file`, or `TPM (<tcti>)` (`software TPM (…)` for a simulator) with its PCRs.
     public var description: String {
         switch self {
         case .keyFile: "key file"
-        case .tpm(let device, let pcrs): "TPM (\(device.tcti))" + (pcrs.isEmpty ? "" : ", sealed to PCR \(pcrs.map(String.init).joined(separator: ","))")
+        case .tpm(let device, let pcrs):
+            "\(device.isSimulator ? "software TPM" : "TPM") (\(device.tcti))" + (pcrs.isEmpty ? "" : ", sealed to PCR \(pcrs.map(String.init).joined(separator: ","))")
         }
     }
 }

@@ -32,9 +32,11 @@ extension Keychain {
     /// - Parameter pcrs: PCRs (0–23, SHA-256 bank) whose current values the secret is sealed to.
     ///   Empty by default. With PCR 7, a change of the Secure Boot configuration (keys, shim,
     ///   firmware settings) makes the TPM refuse the secret until the old configuration is booted
-    ///   again: unbind before such a change and bind again after it, and keep a backup.
-    /// - Important: a copy of the device key file taken before binding still holds the secret in
-    ///   clear, and opens the keychain with a copy of its database.
+    ///   again: bind without PCRs before such a change and with them after it, and keep a backup.
+    ///   The TPM must keep SHA-256 values for those PCRs (`.invalidParameter` otherwise).
+    /// - Important: the secret itself never changes. A copy of the device key file taken before
+    ///   binding still holds it in clear, and an older sealed copy still opens on this machine
+    ///   whatever the PCRs say.
     /// - Throws: `.keychainUnavailable` when there is no TPM or it fails, `.invalidParameter` for
     ///   a PCR outside 0–23.
     public func bindToTPM(pcrs: [Int] = []) throws(KeychainError) {
@@ -59,7 +61,7 @@ extension Keychain {
     /// - Throws: `.invalidState` when the keychain has no passphrase or is not bound,
     ///   `.authFailed` for a wrong passphrase (nothing changes).
     public func unbindFromTPM(passphrase: String) throws(KeychainError) {
-        guard deviceBinding.isProtectedBySecureHardware else {
+        guard case .tpm = deviceBinding else {
             throw KeychainError(.invalidState, "The keychain is not bound to a TPM; its device secret is already in a key file.")
         }
         guard hasPassphrase else {

@@ -28,7 +28,9 @@ struct SealedDeviceSecret: Equatable {
         }
         var unsealed = try sealed.unseal(on: device, path: nil)
         defer { SecretWiping.wipe(&unsealed) }
-        guard unsealed == key.withUnsafeBytes({ Data($0) }) else {
+        // Compared in place: no further copy of the secret.
+        let matches = key.withUnsafeBytes { expected in unsealed.withUnsafeBytes { actual in expected.elementsEqual(actual) } }
+        guard matches else {
             throw KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) did not give back the secret it sealed; the keychain was left as it was.")
         }
         return sealed
@@ -72,7 +74,7 @@ struct SealedDeviceSecret: Equatable {
             return KeychainError(.keychainUnavailable, "\(file) was sealed by another TPM: these files were copied from another machine, or this machine's TPM was cleared. Open the keychain on the machine it belongs to (and run `keychain unbind` there to move it), or restore it from a backup.")
         }
         if failure.isPolicyFailure {
-            return KeychainError(.keychainUnavailable, "\(file) is sealed to PCR values that changed (the Secure Boot or firmware configuration is not the one it was bound under). Boot that configuration again and run `keychain unbind`, then `keychain bind --tpm` after the change; otherwise the items can only come back from a backup (`keychain import`).")
+            return KeychainError(.keychainUnavailable, "\(file) is sealed to PCR values that changed (the Secure Boot or firmware configuration is not the one it was bound under). Boot that configuration again and run `keychain bind --tpm` (it reseals without PCRs), then bind with PCRs again after the change; otherwise the items can only come back from a backup (`keychain import`).")
         }
         if failure.isUnreachable {
             return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) cannot be reached (\(failure.decoded)). Check that it exists and that this user may use it (usually: membership of the tss group).")
@@ -81,7 +83,10 @@ struct SealedDeviceSecret: Equatable {
             return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) is in dictionary-attack lockout; wait for it to recover or reset it with its lockout authorization (tpm2_dictionarylockout -c).")
         }
         if failure.isAuthorizationFailure {
-            return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) refused the owner hierarchy (it has an owner password); SecureStorage binds only to a TPM whose owner hierarchy has no password, as systemd-creds does.")
+            return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) refused an authorization: its owner hierarchy has a password (SecureStorage binds only to a TPM whose owner hierarchy has none, as systemd-creds does), or \(path.map { "the device key file \($0)" } ?? "the sealed object") was altered.")
+        }
+        if let explanation = failure.explanation {
+            return KeychainError(.invalidParameter, explanation)
         }
         return KeychainError(.keychainUnavailable, "\(failure) at \(device.tcti).")
     }

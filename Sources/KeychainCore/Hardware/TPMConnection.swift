@@ -22,12 +22,16 @@ final class TPMConnection {
     /// Connects and sends `TPM2_Startup(CLEAR)` (answered "already started" on a running TPM).
     init(_ device: TPMDevice) throws(TPMFailure) {
         Self.quietLogging
-        try tpmCheck(Tss2_TctiLdr_Initialize(device.tcti, &tcti), "Connecting to the TPM (\(device.tcti))")
+        tcti = try Self.connect(device)
         let initialized = Esys_Initialize(&context, tcti, nil)
         guard initialized == TSS2_RC_SUCCESS else {
             Tss2_TctiLdr_Finalize(&tcti)
             throw TPMFailure(code: initialized, operation: "Starting a TPM session (\(device.tcti))")
         }
+        // A TPM that takes the connection and never answers fails after the device's timeout,
+        // rather than hanging the open that holds the keychain's lock.
+        let milliseconds = device.responseTimeout.components.seconds * 1000 + device.responseTimeout.components.attoseconds / 1_000_000_000_000_000
+        _ = Esys_SetTimeout(context, Int32(clamping: max(1, milliseconds)))
         let started = Esys_Startup(context, TPM2_SU(TPM2_SU_CLEAR))
         guard started == TSS2_RC_SUCCESS || started == CTSS2_RC_INITIALIZE else {
             close()
@@ -43,18 +47,60 @@ final class TPMConnection {
     private func flushAbandonedHandles() {
         var system: OpaquePointer?
         guard Esys_GetSysContext(context, &system) == TSS2_RC_SUCCESS, let system else { return }
+        // HMAC sessions are 0x02xxxxxx, policy sessions 0x03xxxxxx; both are listed from the first.
         for first in [CTSS2_TRANSIENT_FIRST, CTSS2_LOADED_SESSION_FIRST] {
             var more = TPMI_YES_NO(0)
             var capabilities = TPMS_CAPABILITY_DATA()
             guard Tss2_Sys_GetCapability(system, nil, TPM2_CAP(TPM2_CAP_HANDLES), first, CTSS2_MAX_CAP_HANDLES, &more, &capabilities, nil) == TSS2_RC_SUCCESS else { continue }
             let handles = withUnsafeBytes(of: capabilities.data.handles.handle) { Array($0.bindMemory(to: TPM2_HANDLE.self).prefix(Int(capabilities.data.handles.count))) }
-            for handle in handles where handle >> 24 == first >> 24 {
+            let kinds: Set<UInt32> = first == CTSS2_TRANSIENT_FIRST ? [0x80] : [0x02, 0x03]
+            for handle in handles where kinds.contains(handle >> 24) {
                 _ = Tss2_Sys_FlushContext(system, handle)
             }
         }
     }
 
     deinit { close() }
+
+    /// Loads and initializes the TCTI within the device's response timeout. Some TCTIs talk to
+    /// the TPM while initializing, before any ESAPI timeout applies (tcti-swtpm sends a control
+    /// command and waits for its answer): that happens on a thread of its own, which is
+    /// abandoned (and finalizes what it made, if it ever returns) when the TPM does not answer.
+    private static func connect(_ device: TPMDevice) throws(TPMFailure) -> OpaquePointer? {
+        final class Attempt: @unchecked Sendable {
+            let done = DispatchSemaphore(value: 0)
+            let state = NSLock()
+            var context: OpaquePointer?
+            var code: TSS2_RC = 0
+            var abandoned = false
+        }
+        let attempt = Attempt()
+        let configuration = device.tcti
+        Thread.detachNewThread {
+            var context: OpaquePointer?
+            let code = Tss2_TctiLdr_Initialize(configuration, &context)
+            attempt.state.lock()
+            defer { attempt.state.unlock() }
+            if attempt.abandoned {
+                if context != nil { Tss2_TctiLdr_Finalize(&context) }
+            } else {
+                (attempt.context, attempt.code) = (context, code)
+            }
+            attempt.done.signal()
+        }
+        let seconds = Double(device.responseTimeout.components.seconds) + Double(device.responseTimeout.components.attoseconds) / 1e18
+        let answered = attempt.done.wait(timeout: .now() + seconds) == .success
+        attempt.state.lock()
+        defer { attempt.state.unlock() }
+        guard answered || attempt.context != nil || attempt.code != 0 else {
+            attempt.abandoned = true
+            var failure = TPMFailure(code: 0xa0009, operation: "Connecting to the TPM (\(device.tcti))") // TCTI "try again"
+            failure.explanation = "The TPM at \(device.tcti) did not answer within \(device.responseTimeout)."
+            throw failure
+        }
+        try tpmCheck(attempt.code, "Connecting to the TPM (\(device.tcti))")
+        return attempt.context
+    }
 
     private func close() {
         for handle in transientHandles { Esys_FlushContext(context, handle) }
@@ -80,17 +126,7 @@ final class TPMConnection {
     /// authorization), created from the owner hierarchy. Its TPM name identifies the TPM and
     /// owner seed that wrapped an object, so "another TPM" is told apart from damage.
     func storagePrimaryKey() throws(TPMFailure) -> (handle: ESYS_TR, name: Data) {
-        var template = TPM2B_PUBLIC()
-        template.publicArea.type = TPM2_ALG_ID(TPM2_ALG_ECC)
-        template.publicArea.nameAlg = TPM2_ALG_ID(TPM2_ALG_SHA256)
-        template.publicArea.objectAttributes = TPMA_OBJECT(TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
-            | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT | TPMA_OBJECT_NODA)
-        template.publicArea.parameters.eccDetail.symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
-        template.publicArea.parameters.eccDetail.symmetric.keyBits.aes = 128
-        template.publicArea.parameters.eccDetail.symmetric.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
-        template.publicArea.parameters.eccDetail.scheme.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
-        template.publicArea.parameters.eccDetail.curveID = TPM2_ECC_CURVE(TPM2_ECC_NIST_P256)
-        template.publicArea.parameters.eccDetail.kdf.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
+        var template = TPM2B_PUBLIC.p256(TPMA_OBJECT(TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT), storageKey: true)
         template.publicArea.unique.ecc.x.size = 32
         template.publicArea.unique.ecc.y.size = 32
         var sensitive = TPM2B_SENSITIVE_CREATE()
@@ -115,9 +151,12 @@ final class TPMConnection {
 
     // MARK: - Sessions
 
-    /// An HMAC session salted with the storage primary key, encrypting the first parameter of
-    /// commands and responses with AES-128-CFB: secrets cross the bus to the TPM only encrypted.
-    func encryptedSession(saltedBy primary: ESYS_TR, type: TPM2_SE = TPM2_SE(TPM2_SE_HMAC)) throws(TPMFailure) -> ESYS_TR {
+    /// An HMAC session salted with the storage primary key: authorization values are proven by
+    /// an HMAC and never sent. With `encrypting` (the default) it also encrypts the first
+    /// parameter of commands and responses with AES-128-CFB, so secrets cross the bus to the TPM
+    /// only encrypted; commands whose first response parameter is not a sized buffer (Sign) take
+    /// it without.
+    func encryptedSession(saltedBy primary: ESYS_TR, type: TPM2_SE = TPM2_SE(TPM2_SE_HMAC), encrypting: Bool = true) throws(TPMFailure) -> ESYS_TR {
         var symmetric = TPMT_SYM_DEF()
         symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
         symmetric.keyBits.aes = 128
@@ -127,12 +166,31 @@ final class TPMConnection {
                                            nil, type, &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &session),
                      "Starting an encrypted TPM session")
         flushOnClose(session)
-        try tpmCheck(Esys_TRSess_SetAttributes(context, session, TPMA_SESSION(TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION), 0xff),
+        let attributes = encrypting ? TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION : TPMA_SESSION_CONTINUESESSION
+        try tpmCheck(Esys_TRSess_SetAttributes(context, session, TPMA_SESSION(attributes), 0xff),
                      "Configuring the TPM session")
         return session
     }
 
     // MARK: - Objects
+
+    /// Creates an object from `template` under the storage primary key, with the sensitive part
+    /// (`sensitive`, wiped afterwards) sent in an encrypted session: its wrapped blob.
+    func create(_ template: TPM2B_PUBLIC, sensitive: inout TPM2B_SENSITIVE_CREATE, under primary: ESYS_TR,
+                _ operation: String) throws(TPMFailure) -> TPMObjectBlob {
+        defer { wipe(&sensitive) }
+        var template = template
+        var outsideInfo = TPM2B_DATA()
+        var creationPCR = TPML_PCR_SELECTION()
+        var privateArea: UnsafeMutablePointer<TPM2B_PRIVATE>?
+        var publicArea: UnsafeMutablePointer<TPM2B_PUBLIC>?
+        let session = try encryptedSession(saltedBy: primary)
+        try tpmCheck(Esys_Create(context, primary, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                 &sensitive, &template, &outsideInfo, &creationPCR, &privateArea, &publicArea, nil, nil, nil), operation)
+        defer { Esys_Free(privateArea); Esys_Free(publicArea) }
+        guard let privateArea, let publicArea else { throw TPMFailure(code: 0x101, operation: operation) } // TPM_RC_FAILURE
+        return TPMObjectBlob(publicArea: publicArea.pointee, privateArea: privateArea.pointee)
+    }
 
     /// Loads a wrapped object under `parent`, with its authorization value.
     func load(_ blob: TPMObjectBlob, under parent: ESYS_TR, authorization: Data = Data()) throws(TPMFailure) -> ESYS_TR {
@@ -147,6 +205,30 @@ final class TPMConnection {
         try tpmCheck(Esys_TR_SetAuth(context, handle, &auth), "Setting a TPM object's authorization")
         wipe(&auth)
         return handle
+    }
+}
+
+extension TPM2B_PUBLIC {
+    /// A template for a P-256 key made in the TPM (`fixedTPM`, `fixedParent`,
+    /// `sensitiveDataOrigin`, `userWithAuth`, `noDA` and `attributes`), with SHA-256 names and no
+    /// scheme or KDF (given per command); a storage key also gets AES-128-CFB for what it wraps.
+    static func p256(_ attributes: TPMA_OBJECT, storageKey: Bool) -> TPM2B_PUBLIC {
+        var template = TPM2B_PUBLIC()
+        template.publicArea.type = TPM2_ALG_ID(TPM2_ALG_ECC)
+        template.publicArea.nameAlg = TPM2_ALG_ID(TPM2_ALG_SHA256)
+        template.publicArea.objectAttributes = TPMA_OBJECT(TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
+            | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_NODA) | attributes
+        if storageKey {
+            template.publicArea.parameters.eccDetail.symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
+            template.publicArea.parameters.eccDetail.symmetric.keyBits.aes = 128
+            template.publicArea.parameters.eccDetail.symmetric.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
+        } else {
+            template.publicArea.parameters.eccDetail.symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_NULL)
+        }
+        template.publicArea.parameters.eccDetail.scheme.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
+        template.publicArea.parameters.eccDetail.curveID = TPM2_ECC_CURVE(TPM2_ECC_NIST_P256)
+        template.publicArea.parameters.eccDetail.kdf.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
+        return template
     }
 }
 

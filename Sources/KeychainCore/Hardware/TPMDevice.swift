@@ -13,12 +13,22 @@ import Foundation
 /// otherwise: `SECURE_STORAGE_TPM_TCTI` when set (the value `none` disables the TPM), else
 /// `/dev/tpmrm0` when this process may read and write it. Nothing is opened until a keychain
 /// needs the TPM, and every use holds the connection only for that operation.
+///
+/// - Important: tpm2-tss loads the TCTI the string names, and some TCTIs run programs
+///   (`cmd:<command>`): the environment choosing it must be as trusted as the process itself.
 public struct TPMDevice: Sendable, Hashable, CustomStringConvertible {
     /// The TCTI configuration, for example `device:/dev/tpmrm0` or `swtpm:path=/run/swtpm/sock`.
     public var tcti: String
+    /// How long one command may wait for the TPM's answer before the operation fails with
+    /// `keychainUnavailable` (a TPM that never answers must not hang an open holding the
+    /// keychain's lock). Default 30 seconds; ECC commands take milliseconds to a second.
+    public var responseTimeout: Duration
 
     /// A TPM reached through the given TCTI configuration string.
-    public init(tcti: String) { self.tcti = tcti }
+    public init(tcti: String, responseTimeout: Duration = .seconds(30)) {
+        self.tcti = tcti
+        self.responseTimeout = responseTimeout
+    }
 
     /// The environment variable naming the TCTI; `none` means "use no TPM".
     public static let environmentVariable = "SECURE_STORAGE_TPM_TCTI"
@@ -37,6 +47,13 @@ public struct TPMDevice: Sendable, Hashable, CustomStringConvertible {
         guard FileManager.default.isReadableFile(atPath: kernelResourceManager),
               FileManager.default.isWritableFile(atPath: kernelResourceManager) else { return nil }
         return TPMDevice(tcti: "device:\(kernelResourceManager)")
+    }
+
+    /// Whether the TCTI names a software TPM (`swtpm`, `mssim`): a binding to it resists copying
+    /// the files elsewhere, but its seeds are files on this machine, not secure hardware.
+    public var isSimulator: Bool {
+        let kind = tcti.prefix { $0 != ":" }.lowercased()
+        return kind == "swtpm" || kind == "mssim" || kind.contains("libtss2-tcti-swtpm") || kind.contains("libtss2-tcti-mssim")
     }
 
     /// Whether this build can use a TPM at all (tpm2-tss is linked on Linux only).

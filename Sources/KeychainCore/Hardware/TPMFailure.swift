@@ -8,6 +8,8 @@ struct TPMFailure: Error, CustomStringConvertible {
     let code: UInt32
     /// What was being done, for the message.
     let operation: String
+    /// A complete explanation, when the failure is the keychain's own finding rather than a TPM answer.
+    var explanation: String? = nil
 
     /// The TPM format-1 code without its handle, parameter or session number.
     private var baseCode: UInt32 {
@@ -26,17 +28,18 @@ struct TPMFailure: Error, CustomStringConvertible {
     var isLockout: Bool { baseCode == CTSS2_RC_LOCKOUT }
     /// A peer point that is not on the curve.
     var isInvalidPoint: Bool { baseCode == CTSS2_RC_ECC_POINT }
-    /// The TPM could not be reached (a TCTI or I/O failure, not a TPM answer).
+    /// The TPM could not be reached or did not answer in time (a TCTI failure, or the ESAPI's
+    /// I/O error or timeout; not a TPM answer).
     var isUnreachable: Bool {
-        let layer = code >> 16
-        return layer == 0x0a || layer == 0x06 && (code & 0xffff) == 0x0a // TCTI layer; ESYS "I/O error"
+        let layer = code >> 16, base = code & 0xffff
+        return layer == 10 || layer == 7 && (base == 9 || base == 10) // TCTI layer; ESAPI "try again", "I/O error"
     }
 
     /// tpm2-tss's decoding of the code, for example `tpm:parameter(1):integrity check failed`.
     var decoded: String { String(cString: Tss2_RC_Decode(code)) }
 
     var description: String {
-        "\(operation) failed (TPM response 0x\(String(code, radix: 16)): \(decoded))"
+        explanation ?? "\(operation) failed (TPM response 0x\(String(code, radix: 16)): \(decoded))"
     }
 }
 

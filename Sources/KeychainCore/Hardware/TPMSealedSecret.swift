@@ -30,20 +30,9 @@ struct TPMSealedSecret {
             template.publicArea.objectAttributes = TPMA_OBJECT(attributes)
             template.publicArea.parameters.keyedHashDetail.scheme.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
             var sensitive = TPM2B_SENSITIVE_CREATE()
-            defer { wipe(&sensitive) }
             try setTPMBytes(&sensitive.sensitive.data.buffer, size: &sensitive.sensitive.data.size, secret)
-            var outsideInfo = TPM2B_DATA()
-            var creationPCR = TPML_PCR_SELECTION()
-            var privateArea: UnsafeMutablePointer<TPM2B_PRIVATE>?
-            var publicArea: UnsafeMutablePointer<TPM2B_PUBLIC>?
-            let session = try tpm.encryptedSession(saltedBy: primary.handle)
-            try tpmCheck(Esys_Create(tpm.context, primary.handle, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                     &sensitive, &template, &outsideInfo, &creationPCR, &privateArea, &publicArea, nil, nil, nil),
-                         "Sealing the device secret in the TPM")
-            defer { Esys_Free(privateArea); Esys_Free(publicArea) }
-            guard let privateArea, let publicArea else { throw TPMFailure(code: 0x101, operation: "Sealing the device secret in the TPM") }
-            return TPMSealedSecret(primaryName: primary.name, pcrs: pcrs,
-                                   blob: TPMObjectBlob(publicArea: publicArea.pointee, privateArea: privateArea.pointee))
+            let blob = try tpm.create(template, sensitive: &sensitive, under: primary.handle, "Sealing the device secret in the TPM")
+            return TPMSealedSecret(primaryName: primary.name, pcrs: pcrs, blob: blob)
         }
     }
 
@@ -77,7 +66,10 @@ struct TPMSealedSecret {
     }
 
     /// The policy digest of "these PCRs hold their current values", from a trial session.
+    /// Refused when the TPM keeps no SHA-256 bank for one of the PCRs: a policy over PCRs the TPM
+    /// does not have would hold whatever they measure.
     private static func policyDigest(_ tpm: TPMConnection, pcrs: [Int]) throws(TPMFailure) -> Data {
+        try requireAllocated(tpm, pcrs: pcrs)
         var symmetric = TPMT_SYM_DEF()
         symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_NULL)
         var trial = ESYS_TR(ESYS_TR_NONE)
@@ -95,6 +87,30 @@ struct TPMSealedSecret {
         defer { Esys_Free(digest) }
         guard let digest else { return Data() }
         return tpmBytes(of: digest.pointee.buffer, count: Int(digest.pointee.size))
+    }
+
+    /// Reads the PCRs and checks that the TPM answered for every one of them in the SHA-256 bank.
+    private static func requireAllocated(_ tpm: TPMConnection, pcrs: [Int]) throws(TPMFailure) {
+        var requested = try selection(pcrs)
+        var updateCounter: UInt32 = 0
+        var answered: UnsafeMutablePointer<TPML_PCR_SELECTION>?
+        var values: UnsafeMutablePointer<TPML_DIGEST>?
+        try tpmCheck(Esys_PCR_Read(tpm.context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &requested,
+                                   &updateCounter, &answered, &values), "Reading PCRs \(pcrs.map(String.init).joined(separator: ","))")
+        defer { Esys_Free(answered); Esys_Free(values) }
+        var allocated: [UInt8] = [0, 0, 0]
+        if let answered {
+            let banks = withUnsafeBytes(of: answered.pointee.pcrSelections) { Array($0.bindMemory(to: TPMS_PCR_SELECTION.self).prefix(Int(answered.pointee.count))) }
+            for bank in banks where bank.hash == TPM2_ALG_ID(TPM2_ALG_SHA256) {
+                withUnsafeBytes(of: bank.pcrSelect) { for index in 0..<min(3, Int(bank.sizeofSelect)) { allocated[index] |= $0[index] } }
+            }
+        }
+        let missing = pcrs.filter { allocated[$0 / 8] & (1 << ($0 % 8)) == 0 }
+        guard missing.isEmpty else {
+            var failure = TPMFailure(code: 0x1c4, operation: "Reading PCRs") // TPM_RC_VALUE
+            failure.explanation = "This TPM keeps no SHA-256 value for PCR \(missing.map(String.init).joined(separator: ", ")), so a policy over it would hold whatever is booted. Nothing was sealed. Allocate the SHA-256 PCR bank (firmware setting, or tpm2_pcrallocate), or bind without that PCR."
+            throw failure
+        }
     }
 
     /// A SHA-256 bank selection of PCRs 0–23.

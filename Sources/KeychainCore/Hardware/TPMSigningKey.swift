@@ -19,37 +19,19 @@ struct TPMSigningKey {
     static func generate(on device: TPMDevice) throws(TPMFailure) -> (key: TPMSigningKey, publicKeyX963: Data) {
         try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> (TPMSigningKey, Data) in
             let primary = try tpm.storagePrimaryKey()
-            var template = TPM2B_PUBLIC()
-            template.publicArea.type = TPM2_ALG_ID(TPM2_ALG_ECC)
-            template.publicArea.nameAlg = TPM2_ALG_ID(TPM2_ALG_SHA256)
-            template.publicArea.objectAttributes = TPMA_OBJECT(TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
-                | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_NODA | TPMA_OBJECT_SIGN_ENCRYPT | TPMA_OBJECT_DECRYPT)
-            template.publicArea.parameters.eccDetail.symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_NULL)
-            template.publicArea.parameters.eccDetail.scheme.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
-            template.publicArea.parameters.eccDetail.curveID = TPM2_ECC_CURVE(TPM2_ECC_NIST_P256)
-            template.publicArea.parameters.eccDetail.kdf.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
+            // Signs and agrees keys, as a Secure Enclave key does.
+            let template = TPM2B_PUBLIC.p256(TPMA_OBJECT(TPMA_OBJECT_SIGN_ENCRYPT | TPMA_OBJECT_DECRYPT), storageKey: false)
             var authorization = Data(count: 32)
             var generator = SystemRandomNumberGenerator()
             // Never a trailing zero: the TPM strips trailing zeros of authorization values.
             for index in authorization.indices { authorization[index] = UInt8.random(in: 1...255, using: &generator) }
             var sensitive = TPM2B_SENSITIVE_CREATE()
-            defer { wipe(&sensitive) }
             try setTPMBytes(&sensitive.sensitive.userAuth.buffer, size: &sensitive.sensitive.userAuth.size, authorization)
-            var outsideInfo = TPM2B_DATA()
-            var creationPCR = TPML_PCR_SELECTION()
-            var privateArea: UnsafeMutablePointer<TPM2B_PRIVATE>?
-            var publicArea: UnsafeMutablePointer<TPM2B_PUBLIC>?
-            let session = try tpm.encryptedSession(saltedBy: primary.handle)
-            try tpmCheck(Esys_Create(tpm.context, primary.handle, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                     &sensitive, &template, &outsideInfo, &creationPCR, &privateArea, &publicArea, nil, nil, nil),
-                         "Generating a P-256 key in the TPM")
-            defer { Esys_Free(privateArea); Esys_Free(publicArea) }
-            guard let privateArea, let publicArea else { throw TPMFailure(code: 0x101, operation: "Generating a P-256 key in the TPM") }
-            let point = publicArea.pointee.publicArea.unique.ecc
+            let blob = try tpm.create(template, sensitive: &sensitive, under: primary.handle, "Generating a P-256 key in the TPM")
+            let point = blob.publicArea.publicArea.unique.ecc
             let publicKey = Data([0x04]) + leftPadded(tpmBytes(of: point.x.buffer, count: Int(point.x.size)), to: 32)
                 + leftPadded(tpmBytes(of: point.y.buffer, count: Int(point.y.size)), to: 32)
-            let key = TPMSigningKey(primaryName: primary.name, authorization: authorization,
-                                    blob: TPMObjectBlob(publicArea: publicArea.pointee, privateArea: privateArea.pointee))
+            let key = TPMSigningKey(primaryName: primary.name, authorization: authorization, blob: blob)
             return (key, publicKey)
         }
     }
@@ -63,7 +45,10 @@ struct TPMSigningKey {
     func signature(forDigest digest: Data, on device: TPMDevice) throws(TPMFailure) -> Data {
         let digest = digest.count > 32 ? Data(digest.prefix(32)) : leftPadded(digest, to: 32)
         return try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> Data in
-            let key = try loaded(in: tpm).key
+            let (key, primary) = try loaded(in: tpm)
+            // The key's authorization value is proven by an HMAC, never sent (a password session
+            // would put it on the bus, where a sniffer could replay it).
+            let session = try tpm.encryptedSession(saltedBy: primary, encrypting: false)
             var message = TPM2B_DIGEST()
             try setTPMBytes(&message.buffer, size: &message.size, digest)
             var scheme = TPMT_SIG_SCHEME()
@@ -73,7 +58,7 @@ struct TPMSigningKey {
             validation.tag = TPM2_ST(TPM2_ST_HASHCHECK)
             validation.hierarchy = TPMI_RH_HIERARCHY(TPM2_RH_NULL)
             var signature: UnsafeMutablePointer<TPMT_SIGNATURE>?
-            try tpmCheck(Esys_Sign(tpm.context, key, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+            try tpmCheck(Esys_Sign(tpm.context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
                                    &message, &scheme, &validation, &signature), "Signing with the TPM key")
             defer { Esys_Free(signature) }
             guard let ecdsa = signature?.pointee.signature.ecdsa else { throw TPMFailure(code: 0x101, operation: "Signing with the TPM key") }

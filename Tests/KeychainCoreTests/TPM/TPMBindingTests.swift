@@ -29,7 +29,11 @@ final class TPMBindingTests: XCTestCase {
         let tpm = try startSoftwareTPM()
         let test = try TestKeychain(tpm: tpm.device)
         XCTAssertEqual(test.keychain.deviceBinding, .tpm(device: tpm.device, pcrs: []))
-        XCTAssertTrue(test.keychain.deviceBinding.isProtectedBySecureHardware)
+        // A software TPM resists copying, but its seeds are files: not secure hardware.
+        XCTAssertFalse(test.keychain.deviceBinding.isProtectedBySecureHardware)
+        XCTAssertTrue(DeviceBinding.tpm(device: TPMDevice(tcti: "device:/dev/tpmrm0"), pcrs: []).isProtectedBySecureHardware)
+        XCTAssertFalse(DeviceBinding.keyFile.isProtectedBySecureHardware)
+        XCTAssertTrue(tpm.device.isSimulator)
         try addSecret(test.keychain)
 
         let file = try Data(contentsOf: test.location.deviceKeyURL)

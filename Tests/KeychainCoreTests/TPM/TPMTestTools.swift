@@ -37,3 +37,112 @@ extension TestKeychain {
     }
 }
 #endif
+
+#if canImport(CTSS2)
+import LockedState
+
+extension SoftwareTPM {
+    /// Turns the SHA-256 PCR bank off (SHA-1 only, as on old firmware) and reboots the TPM.
+    func allocateOnlySHA1Bank() throws {
+        try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) in
+            var allocation = TPML_PCR_SELECTION()
+            allocation.count = 2
+            allocation.pcrSelections.0.hash = TPM2_ALG_ID(TPM2_ALG_SHA1)
+            allocation.pcrSelections.0.sizeofSelect = 3
+            withUnsafeMutableBytes(of: &allocation.pcrSelections.0.pcrSelect) { $0[0] = 0xff; $0[1] = 0xff; $0[2] = 0xff }
+            allocation.pcrSelections.1.hash = TPM2_ALG_ID(TPM2_ALG_SHA256)
+            allocation.pcrSelections.1.sizeofSelect = 3
+            var success = TPMI_YES_NO(0)
+            var maxPCR: UInt32 = 0, sizeNeeded: UInt32 = 0, sizeAvailable: UInt32 = 0
+            try tpmCheck(Esys_PCR_Allocate(tpm.context, ESYS_TR(ESYS_TR_RH_PLATFORM), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                           &allocation, &success, &maxPCR, &sizeNeeded, &sizeAvailable), "Allocating PCR banks")
+        }
+        try restart()
+    }
+}
+
+/// Unix-socket listeners standing in for a TPM's data and control sockets (`<dir>/sock` and
+/// `<dir>/sock.ctrl`, as tcti-swtpm expects): either a recording proxy to a real software TPM
+/// (a bus sniffer) or a TPM that accepts connections and never answers.
+final class FakeTPMSockets: @unchecked Sendable {
+    let directory: URL
+    private let target: String?
+    private var listeners: [Int32] = []
+    private let recorded = Locked(Data())
+    private let open = Locked<[Int32]>([])
+
+    /// The TCTI naming these sockets.
+    var tcti: String { "swtpm:path=\(directory.path)/sock" }
+    /// Every byte that crossed, both ways.
+    var capturedBytes: Data { recorded.withLock { $0 } }
+
+    /// Forwards to `tpm`, recording, or (without a TPM) answers nothing.
+    init(forwardingTo tpm: SoftwareTPM?) throws {
+        directory = URL(fileURLWithPath: "/tmp/tpmx-\(UUID().uuidString.prefix(8).lowercased())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        target = tpm.map { $0.stateDirectory.path + "/sock" }
+        for suffix in ["", ".ctrl"] {
+            let listener = try Self.socket(bindingTo: directory.path + "/sock" + suffix)
+            listeners.append(listener)
+            Thread.detachNewThread { [self] in acceptLoop(listener, forwardTo: target.map { $0 + suffix }) }
+        }
+    }
+
+    func stop() {
+        for descriptor in listeners + open.withLock({ $0 }) { shutdown(descriptor, Int32(SHUT_RDWR)); close(descriptor) }
+        listeners = []
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func acceptLoop(_ listener: Int32, forwardTo target: String?) {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            open.withLock { $0.append(client) }
+            guard let target else { continue }   // silent: hold the connection, never answer
+            guard let server = try? Self.socket(connectingTo: target) else { close(client); continue }
+            open.withLock { $0.append(server) }
+            Thread.detachNewThread { [self] in pump(from: client, to: server) }
+            Thread.detachNewThread { [self] in pump(from: server, to: client) }
+        }
+    }
+
+    private func pump(from source: Int32, to destination: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let count = read(source, &buffer, buffer.count)
+            guard count > 0 else { shutdown(destination, Int32(SHUT_WR)); return }
+            recorded.withLock { $0.append(contentsOf: buffer[0..<count]) }
+            var written = 0
+            while written < count {
+                let result = buffer[written..<count].withUnsafeBytes { write(destination, $0.baseAddress, $0.count) }
+                guard result > 0 else { return }
+                written += result
+            }
+        }
+    }
+
+    private static func address(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8.prefix($0.count - 1))) }
+        return address
+    }
+
+    private static func socket(bindingTo path: String) throws -> Int32 {
+        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = address(path)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        guard descriptor >= 0, bound == 0, listen(descriptor, 8) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return descriptor
+    }
+
+    private static func socket(connectingTo path: String) throws -> Int32 {
+        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = address(path)
+        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
+        guard descriptor >= 0, connected == 0 else { close(descriptor); throw CocoaError(.fileReadUnknown) }
+        return descriptor
+    }
+}
+#endif
