@@ -42,6 +42,11 @@ final class SecKeyTPMTests: SecItemTestCase {
         let expected = try peer.sharedSecretFromKeyAgreement(with: P256.KeyAgreement.PublicKey(x963Representation: external(publicKey)))
         XCTAssertEqual(shared, expected.withUnsafeBytes { Data($0) })
 
+        // ECIES decryption is a key agreement in the TPM, too.
+        let plaintext = Data("for the TPM's eyes only".utf8)
+        let sealed = try XCTUnwrap(secKeyCall { SecKeyCreateEncryptedData(publicKey, .eciesEncryptionStandardVariableIVX963SHA256AESGCM, plaintext as CFData, $0) }.value)
+        XCTAssertEqual(secKeyCall { SecKeyCreateDecryptedData(key, .eciesEncryptionStandardVariableIVX963SHA256AESGCM, sealed, $0) }.value as Data?, plaintext)
+
         // The item says where the key lives.
         var result: CFTypeRef?
         XCTAssertEqual(SecItemCopyMatching([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,

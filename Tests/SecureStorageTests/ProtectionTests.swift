@@ -6,6 +6,7 @@ import GRDB
 import KeychainCore
 import KeychainServices
 import SecureStorage
+import AttackTestSupport
 import XCTest
 
 /// Sensitivity tags, the delete-then-add scenario on a locked device, and protection changes.
@@ -139,6 +140,19 @@ final class ProtectionTests: StorageTestCase {
         XCTAssertEqual(properties.passcodeSet, true)
         XCTAssertEqual(properties.lockStatus, .locked)
         XCTAssertTrue(properties.description.contains("fileKeychain"))
+    }
+
+    func testSecurityPropertiesOfAKeychainBoundToATPM() throws {
+        let tpm = try startSoftwareTPM()
+        let bound = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("bound")),
+                                 options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: TPMDevice(tcti: tpm.tcti)))
+        SecItemEnvironment.useKeychain(bound)
+        let properties = try SecureStorage.securityProperties
+        XCTAssertEqual(properties.deviceBinding, .tpm(tcti: tpm.tcti, pcrs: [], path: bound.location.deviceKeyURL.path))
+        XCTAssertFalse(properties.isProtectedBySecureHardware, "a software TPM is not secure hardware")
+        XCTAssertTrue(properties.description.contains("device binding: TPM \(tpm.tcti)"), properties.description)
+        try storage.set("bound", for: "k")
+        XCTAssertEqual(try storage.string(for: "k"), "bound")
     }
 
     /// Reading the diagnostics never creates a keychain or a device key.

@@ -16,7 +16,7 @@ class StorageTestCase: XCTestCase {
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("storage-\(UUID().uuidString)")
         keychain = try Keychain(location: KeychainLocation(directory: directory),
-                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
+                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
         SecItemEnvironment.useKeychain(keychain)
         SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "TEAM.com.acme.app", accessGroups: ["TEAM.com.acme.shared"])
         storage = SecureStorage(service: "com.acme.app")
