@@ -172,6 +172,27 @@ final class TPMConnection {
         return session
     }
 
+    /// An HMAC session bound to a loaded object, for commands that use it: its session key
+    /// comes from the object's authorization value, so the value is proven, never sent, and
+    /// with `encrypting` the first response parameter travels encrypted (AES-128-CFB) under a
+    /// key a sniffer cannot derive without that value. No ECDH salt is needed, so it costs about
+    /// a millisecond less than ``encryptedSession(saltedBy:type:encrypting:)`` on a software TPM
+    /// and far more on a chip. Only for objects whose authorization value is secret and random.
+    func session(boundTo object: ESYS_TR, encrypting: Bool) throws(TPMFailure) -> ESYS_TR {
+        var symmetric = TPMT_SYM_DEF()
+        symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
+        symmetric.keyBits.aes = 128
+        symmetric.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
+        var session = ESYS_TR(ESYS_TR_NONE)
+        try tpmCheck(Esys_StartAuthSession(context, ESYS_TR(ESYS_TR_NONE), object, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                           nil, TPM2_SE(TPM2_SE_HMAC), &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &session),
+                     "Starting a TPM session")
+        flushOnClose(session)
+        let attributes = encrypting ? TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION : TPMA_SESSION_CONTINUESESSION
+        try tpmCheck(Esys_TRSess_SetAttributes(context, session, TPMA_SESSION(attributes), 0xff), "Configuring the TPM session")
+        return session
+    }
+
     // MARK: - Objects
 
     /// Creates an object from `template` under the storage primary key, with the sensitive part

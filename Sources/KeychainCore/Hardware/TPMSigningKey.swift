@@ -45,10 +45,10 @@ struct TPMSigningKey {
     func signature(forDigest digest: Data, on device: TPMDevice) throws(TPMFailure) -> Data {
         let digest = digest.count > 32 ? Data(digest.prefix(32)) : leftPadded(digest, to: 32)
         return try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> Data in
-            let (key, primary) = try loaded(in: tpm)
+            let key = try loaded(in: tpm).key
             // The key's authorization value is proven by an HMAC, never sent (a password session
             // would put it on the bus, where a sniffer could replay it).
-            let session = try tpm.encryptedSession(saltedBy: primary, encrypting: false)
+            let session = try tpm.session(boundTo: key, encrypting: false)
             var message = TPM2B_DIGEST()
             try setTPMBytes(&message.buffer, size: &message.size, digest)
             var scheme = TPMT_SIG_SCHEME()
@@ -79,12 +79,13 @@ struct TPMSigningKey {
             throw TPMFailure(code: CTSS2_RC_ECC_POINT | 0x140, operation: "Reading the peer's public key (an uncompressed P-256 point of 65 bytes)")
         }
         return try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> Data in
-            let (key, primary) = try loaded(in: tpm)
+            let key = try loaded(in: tpm).key
             var point = TPM2B_ECC_POINT()
             try setTPMBytes(&point.point.x.buffer, size: &point.point.x.size, peer.dropFirst().prefix(32))
             try setTPMBytes(&point.point.y.buffer, size: &point.point.y.size, peer.suffix(32))
             point.size = UInt16(2 + 32 + 2 + 32)
-            let session = try tpm.encryptedSession(saltedBy: primary)
+            // The shared secret comes back encrypted under the key's (secret) authorization value.
+            let session = try tpm.session(boundTo: key, encrypting: true)
             var shared: UnsafeMutablePointer<TPM2B_ECC_POINT>?
             try tpmCheck(Esys_ECDH_ZGen(tpm.context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &shared),
                          "Agreeing a key with the TPM key")

@@ -18,7 +18,7 @@ final class TPMBusAttackTests: XCTestCase {
         try test.reopen()                                                // seal, then unseal
         let key = try test.keychain.generateTokenKey(.p256)
         _ = try test.keychain.signWithTokenKey(key.persistentReference, digest: Data(count: 32))
-        _ = try test.keychain.keyAgreementWithTokenKey(key.persistentReference, peerPublicKey: P256.KeyAgreement.PrivateKey().publicKey.x963Representation)
+        let shared = try test.keychain.keyAgreementWithTokenKey(key.persistentReference, peerPublicKey: P256.KeyAgreement.PrivateKey().publicKey.x963Representation)
 
         let captured = sniffer.capturedBytes
         XCTAssertGreaterThan(captured.count, 1000, "the proxy saw the traffic")
@@ -30,6 +30,7 @@ final class TPMBusAttackTests: XCTestCase {
         try test.keychain.openData(of: &item, presenceKey: nil)
         let authorization = try XCTUnwrap(TPMTokenKeyRecord(encoded: XCTUnwrap(item.data))).authorization
         XCTAssertNil(captured.range(of: authorization.prefix(16)), "the token key's authorization crossed the bus in clear")
+        XCTAssertNil(captured.range(of: shared.prefix(16)), "the ECDH shared secret crossed the bus in clear")
     }
 
     func testAPCRPolicyIsRefusedWhenTheTPMKeepsNoSHA256Bank() throws {
