@@ -87,13 +87,7 @@ enum DeviceKeyFile {
             return try SealedDeviceSecret.seal(key, on: device, pcrs: [])
         case .automatic:
             guard let device = options.tpm, TPMDevice.isSupported else { return nil }
-            do {
-                return try SealedDeviceSecret.seal(key, on: device, pcrs: [])
-            } catch {
-                Logger(label: "SecureStorage.KeychainCore").warning("the new keychain's device secret stays in a key file: the TPM could not seal it",
-                                                                    metadata: ["tpm": "\(device.tcti)", "reason": "\(error.message)"])
-                return nil
-            }
+            return try SealedDeviceSecret.sealIfUsable(key, on: device)
         }
     }
 

@@ -36,8 +36,10 @@ public enum DeviceBinding: Sendable, Hashable, CustomStringConvertible {
 
 /// Whether a new keychain's device secret is sealed by a TPM (``KeychainOptions/newKeychainBinding``).
 public enum NewKeychainBinding: Sendable, Hashable {
-    /// Sealed by ``KeychainOptions/tpm`` when there is one and it works; otherwise a key file
-    /// (logged). The default.
+    /// Sealed by ``KeychainOptions/tpm`` when there is one; a key file (logged) when there is
+    /// none, or it cannot be reached, or its owner hierarchy has a password. Any other TPM
+    /// failure fails the creation (`.keychainUnavailable`) rather than leave the keychain
+    /// unbound. The default.
     case automatic
     /// Always a key file (`keychain bind --tpm` can seal it later).
     case keyFile

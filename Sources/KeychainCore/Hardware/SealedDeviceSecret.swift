@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Logging
 #if canImport(CTSS2)
 import CTSS2
 #endif
@@ -16,6 +17,19 @@ struct SealedDeviceSecret: Equatable {
     /// Seals `key` on `device`, then unseals it once to prove the TPM gives it back: a binding
     /// is never written that does not open.
     static func seal(_ key: SymmetricKey, on device: TPMDevice, pcrs: [Int]) throws(KeychainError) -> SealedDeviceSecret {
+        // Without a fallback there is always a result or an error.
+        try seal(key, on: device, pcrs: pcrs, unlessUnusable: false)!
+    }
+
+    /// Seals a new keychain's secret under ``NewKeychainBinding/automatic``: `nil` when this TPM
+    /// cannot be used at all (it cannot be reached, or its owner hierarchy has a password), so
+    /// the keychain keeps a key file. Any other failure (a full or failing TPM) is an error: a
+    /// keychain is never left unbound silently because the TPM was busy.
+    static func sealIfUsable(_ key: SymmetricKey, on device: TPMDevice) throws(KeychainError) -> SealedDeviceSecret? {
+        try seal(key, on: device, pcrs: [], unlessUnusable: true)
+    }
+
+    private static func seal(_ key: SymmetricKey, on device: TPMDevice, pcrs: [Int], unlessUnusable: Bool) throws(KeychainError) -> SealedDeviceSecret? {
         #if canImport(CTSS2)
         let sealed: SealedDeviceSecret
         do {
@@ -24,6 +38,11 @@ struct SealedDeviceSecret: Equatable {
             let object = try TPMSealedSecret.seal(secret, on: device, pcrs: pcrs)
             sealed = SealedDeviceSecret(primaryName: object.primaryName, pcrs: pcrs, blob: try object.blob.marshalled())
         } catch {
+            if unlessUnusable && (error.isUnreachable || error.isAuthorizationFailure) {
+                Logger(label: "SecureStorage.KeychainCore").warning("the new keychain's device secret stays in a key file: the TPM cannot be used",
+                                                                    metadata: ["tpm": "\(device.tcti)", "reason": "\(error)"])
+                return nil
+            }
             throw keychainError(error, device: device, path: nil)
         }
         var unsealed = try sealed.unseal(on: device, path: nil)
@@ -35,6 +54,7 @@ struct SealedDeviceSecret: Equatable {
         }
         return sealed
         #else
+        if unlessUnusable { return nil }
         throw KeychainError(.unimplemented, "This build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
         #endif
     }
@@ -77,7 +97,8 @@ struct SealedDeviceSecret: Equatable {
             return KeychainError(.keychainUnavailable, "\(file) is sealed to PCR values that changed (the Secure Boot or firmware configuration is not the one it was bound under). Boot that configuration again and run `keychain bind --tpm` (it reseals without PCRs), then bind with PCRs again after the change; otherwise the items can only come back from a backup (`keychain import`).")
         }
         if failure.isUnreachable {
-            return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) cannot be reached (\(failure.decoded)). Check that it exists and that this user may use it (usually: membership of the tss group).")
+            let what = failure.explanation ?? "The TPM at \(device.tcti) cannot be reached (\(failure.decoded))."
+            return KeychainError(.keychainUnavailable, "\(what) Check that it exists, that it answers, and that this user may use it (usually: membership of the tss group).")
         }
         if failure.isLockout {
             return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) is in dictionary-attack lockout; wait for it to recover or reset it with its lockout authorization (tpm2_dictionarylockout -c).")

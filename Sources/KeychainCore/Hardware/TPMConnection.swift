@@ -1,6 +1,7 @@
 #if canImport(CTSS2)
 import CTSS2
 import Foundation
+import LockedState
 
 /// One connection to a TPM through tpm2-tss's ESAPI, held for the length of one keychain
 /// operation and then closed.
@@ -19,31 +20,31 @@ final class TPMConnection {
     /// keychain reports failures itself. `TSS2_LOG` set by the user still wins.
     private static let quietLogging: Void = { setenv("TSS2_LOG", "all+none", 0) }()
 
+    /// One lock per TPM: this process's operations on a TPM run one at a time, so they never
+    /// compete for its few object and session slots.
+    private static let locks = Locked<[String: NSLock]>([:])
+
     /// Connects and sends `TPM2_Startup(CLEAR)` (answered "already started" on a running TPM).
-    init(_ device: TPMDevice) throws(TPMFailure) {
+    private init(_ device: TPMDevice) throws(TPMFailure) {
         Self.quietLogging
-        tcti = try Self.connect(device)
+        try tpmCheck(Tss2_TctiLdr_Initialize(device.tcti, &tcti), "Connecting to the TPM (\(device.tcti))")
         let initialized = Esys_Initialize(&context, tcti, nil)
         guard initialized == TSS2_RC_SUCCESS else {
             Tss2_TctiLdr_Finalize(&tcti)
             throw TPMFailure(code: initialized, operation: "Starting a TPM session (\(device.tcti))")
         }
-        // A TPM that takes the connection and never answers fails after the device's timeout,
-        // rather than hanging the open that holds the keychain's lock.
-        let milliseconds = device.responseTimeout.components.seconds * 1000 + device.responseTimeout.components.attoseconds / 1_000_000_000_000_000
-        _ = Esys_SetTimeout(context, Int32(clamping: max(1, milliseconds)))
         let started = Esys_Startup(context, TPM2_SU(TPM2_SU_CLEAR))
         guard started == TSS2_RC_SUCCESS || started == CTSS2_RC_INITIALIZE else {
             close()
             throw TPMFailure(code: started, operation: "Starting the TPM")
         }
-        flushAbandonedHandles()
     }
 
-    /// Flushes objects and sessions a killed client left loaded. A TPM reached without a
-    /// resource manager (a software TPM, `/dev/tpm0`) serves one client at a time and keeps what
-    /// it loaded, and three leftovers fill its slots; through a resource manager this sees only
-    /// this connection's handles, which are none yet.
+    /// Flushes objects and sessions a killed client left loaded, when the TPM says its slots are
+    /// full. A TPM reached without a resource manager (a software TPM, `/dev/tpm0`) keeps what a
+    /// client loaded after it dies, and three leftovers fill it; through a resource manager
+    /// (`/dev/tpmrm0`) this sees only this connection's handles. Never done before an operation:
+    /// on a TPM shared without a resource manager it would flush another client's live objects.
     private func flushAbandonedHandles() {
         var system: OpaquePointer?
         guard Esys_GetSysContext(context, &system) == TSS2_RC_SUCCESS, let system else { return }
@@ -62,46 +63,6 @@ final class TPMConnection {
 
     deinit { close() }
 
-    /// Loads and initializes the TCTI within the device's response timeout. Some TCTIs talk to
-    /// the TPM while initializing, before any ESAPI timeout applies (tcti-swtpm sends a control
-    /// command and waits for its answer): that happens on a thread of its own, which is
-    /// abandoned (and finalizes what it made, if it ever returns) when the TPM does not answer.
-    private static func connect(_ device: TPMDevice) throws(TPMFailure) -> OpaquePointer? {
-        final class Attempt: @unchecked Sendable {
-            let done = DispatchSemaphore(value: 0)
-            let state = NSLock()
-            var context: OpaquePointer?
-            var code: TSS2_RC = 0
-            var abandoned = false
-        }
-        let attempt = Attempt()
-        let configuration = device.tcti
-        Thread.detachNewThread {
-            var context: OpaquePointer?
-            let code = Tss2_TctiLdr_Initialize(configuration, &context)
-            attempt.state.lock()
-            defer { attempt.state.unlock() }
-            if attempt.abandoned {
-                if context != nil { Tss2_TctiLdr_Finalize(&context) }
-            } else {
-                (attempt.context, attempt.code) = (context, code)
-            }
-            attempt.done.signal()
-        }
-        let seconds = Double(device.responseTimeout.components.seconds) + Double(device.responseTimeout.components.attoseconds) / 1e18
-        let answered = attempt.done.wait(timeout: .now() + seconds) == .success
-        attempt.state.lock()
-        defer { attempt.state.unlock() }
-        guard answered || attempt.context != nil || attempt.code != 0 else {
-            attempt.abandoned = true
-            var failure = TPMFailure(code: 0xa0009, operation: "Connecting to the TPM (\(device.tcti))") // TCTI "try again"
-            failure.explanation = "The TPM at \(device.tcti) did not answer within \(device.responseTimeout)."
-            throw failure
-        }
-        try tpmCheck(attempt.code, "Connecting to the TPM (\(device.tcti))")
-        return attempt.context
-    }
-
     private func close() {
         for handle in transientHandles { Esys_FlushContext(context, handle) }
         transientHandles = []
@@ -110,10 +71,55 @@ final class TPMConnection {
     }
 
     /// Runs `body` on a fresh connection to `device` and closes it (flushing every object loaded).
-    static func with<T>(_ device: TPMDevice, _ body: (TPMConnection) throws(TPMFailure) -> T) throws(TPMFailure) -> T {
-        let connection = try TPMConnection(device)
-        defer { connection.close() }
-        return try body(connection)
+    ///
+    /// The whole operation runs on a thread of its own and must finish within
+    /// ``TPMDevice/responseTimeout``: tpm2-tss's synchronous calls wait for the TPM without a
+    /// limit, so a TPM that takes the connection and never answers would otherwise hang the open
+    /// that holds the keychain's lock. On timeout the thread is abandoned (it closes its
+    /// connection if the TPM ever answers) and the operation fails as unreachable. When the TPM
+    /// reports its slots full, leftovers of killed clients are flushed and the operation runs once more.
+    static func with<T>(_ device: TPMDevice, _ body: @escaping (TPMConnection) throws(TPMFailure) -> T) throws(TPMFailure) -> T {
+        let lock = locks.withLock { locks in
+            if let lock = locks[device.tcti] { return lock }
+            let lock = NSLock()
+            locks[device.tcti] = lock
+            return lock
+        }
+        func attempt(flushingFirst: Bool) -> Result<T, TPMFailure> {
+            lock.lock()
+            defer { lock.unlock() }
+            do {
+                let connection = try TPMConnection(device)
+                defer { connection.close() }
+                if flushingFirst { connection.flushAbandonedHandles() }
+                return .success(try body(connection))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let operation = WatchedOperation<T> {
+            let first = attempt(flushingFirst: false)
+            if case .failure(let failure) = first, failure.isOutOfMemory { return attempt(flushingFirst: true) }
+            return first
+        }
+        Thread.detachNewThread {
+            let result = operation.run()
+            operation.state.lock()
+            if !operation.abandoned { operation.result = result }
+            operation.state.unlock()
+            operation.done.signal()
+        }
+        let timeout = device.responseTimeout.components
+        let answered = operation.done.wait(timeout: .now() + Double(timeout.seconds) + Double(timeout.attoseconds) / 1e18) == .success
+        operation.state.lock()
+        defer { operation.state.unlock() }
+        guard answered, let result = operation.result else {
+            operation.abandoned = true
+            var failure = TPMFailure(code: 0xa0009, operation: "Using the TPM (\(device.tcti))") // TCTI "try again"
+            failure.explanation = "The TPM at \(device.tcti) did not answer within \(device.responseTimeout)."
+            throw failure
+        }
+        return try result.get()
     }
 
     /// Flushes an object or session when the connection closes.
@@ -279,5 +285,15 @@ func wipe<Value>(_ value: inout Value) {
 /// `bytes` left-padded with zeros to `length` (the TPM drops leading zeros of ECC coordinates).
 func leftPadded(_ bytes: Data, to length: Int) -> Data {
     bytes.count >= length ? bytes : Data(count: length - bytes.count) + bytes
+}
+/// An operation run on its own thread and waited for with a timeout; after the timeout its
+/// result, if it ever comes, is dropped.
+private final class WatchedOperation<T>: @unchecked Sendable {
+    let done = DispatchSemaphore(value: 0)
+    let state = NSLock()
+    var result: Result<T, TPMFailure>?
+    var abandoned = false
+    let run: () -> Result<T, TPMFailure>
+    init(_ run: @escaping () -> Result<T, TPMFailure>) { self.run = run }
 }
 #endif

@@ -14,14 +14,18 @@ import Foundation
 /// `/dev/tpmrm0` when this process may read and write it. Nothing is opened until a keychain
 /// needs the TPM, and every use holds the connection only for that operation.
 ///
+/// Several processes may share a TPM through the kernel's resource manager (`/dev/tpmrm0`) or
+/// tpm2-abrmd. A software TPM or `/dev/tpm0` reached directly has no resource manager: use it
+/// from one process at a time (within a process, operations on one TPM are serialized).
+///
 /// - Important: tpm2-tss loads the TCTI the string names, and some TCTIs run programs
 ///   (`cmd:<command>`): the environment choosing it must be as trusted as the process itself.
 public struct TPMDevice: Sendable, Hashable, CustomStringConvertible {
     /// The TCTI configuration, for example `device:/dev/tpmrm0` or `swtpm:path=/run/swtpm/sock`.
     public var tcti: String
-    /// How long one command may wait for the TPM's answer before the operation fails with
-    /// `keychainUnavailable` (a TPM that never answers must not hang an open holding the
-    /// keychain's lock). Default 30 seconds; ECC commands take milliseconds to a second.
+    /// How long one TPM operation (a connection and its few commands) may take before it fails
+    /// with `keychainUnavailable`: a TPM that never answers must not hang an open holding the
+    /// keychain's lock. Default 30 seconds; the ECC commands used take milliseconds to a second each.
     public var responseTimeout: Duration
 
     /// A TPM reached through the given TCTI configuration string.

@@ -26,6 +26,9 @@ struct TPMFailure: Error, CustomStringConvertible {
     var isAuthorizationFailure: Bool { baseCode == CTSS2_RC_AUTH_FAIL || baseCode == CTSS2_RC_BAD_AUTH }
     /// The TPM is in dictionary-attack lockout (an owner-hierarchy authorization failed too often).
     var isLockout: Bool { baseCode == CTSS2_RC_LOCKOUT }
+    /// The TPM's object, session or general memory is full (`TPM_RC_OBJECT_MEMORY`,
+    /// `TPM_RC_SESSION_MEMORY`, `TPM_RC_MEMORY`).
+    var isOutOfMemory: Bool { [0x902, 0x903, 0x904].contains(baseCode) }
     /// A peer point that is not on the curve.
     var isInvalidPoint: Bool { baseCode == CTSS2_RC_ECC_POINT }
     /// The TPM could not be reached or did not answer in time (a TCTI failure, or the ESAPI's

@@ -89,17 +89,20 @@ struct TPMSealedSecret {
         return tpmBytes(of: digest.pointee.buffer, count: Int(digest.pointee.size))
     }
 
-    /// Reads the PCRs and checks that the TPM answered for every one of them in the SHA-256 bank.
+    /// Reads the PCRs and checks that the TPM answered for every one of them in the SHA-256 bank
+    /// (a read returns at most 8 values, so they are read 8 at a time).
     private static func requireAllocated(_ tpm: TPMConnection, pcrs: [Int]) throws(TPMFailure) {
-        var requested = try selection(pcrs)
-        var updateCounter: UInt32 = 0
-        var answered: UnsafeMutablePointer<TPML_PCR_SELECTION>?
-        var values: UnsafeMutablePointer<TPML_DIGEST>?
-        try tpmCheck(Esys_PCR_Read(tpm.context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &requested,
-                                   &updateCounter, &answered, &values), "Reading PCRs \(pcrs.map(String.init).joined(separator: ","))")
-        defer { Esys_Free(answered); Esys_Free(values) }
         var allocated: [UInt8] = [0, 0, 0]
-        if let answered {
+        let sorted = pcrs.sorted()
+        for start in stride(from: 0, to: sorted.count, by: 8) {
+            var requested = try selection(Array(sorted[start..<min(start + 8, sorted.count)]))
+            var updateCounter: UInt32 = 0
+            var answered: UnsafeMutablePointer<TPML_PCR_SELECTION>?
+            var values: UnsafeMutablePointer<TPML_DIGEST>?
+            try tpmCheck(Esys_PCR_Read(tpm.context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &requested,
+                                       &updateCounter, &answered, &values), "Reading PCRs \(pcrs.map(String.init).joined(separator: ","))")
+            defer { Esys_Free(answered); Esys_Free(values) }
+            guard let answered else { continue }
             let banks = withUnsafeBytes(of: answered.pointee.pcrSelections) { Array($0.bindMemory(to: TPMS_PCR_SELECTION.self).prefix(Int(answered.pointee.count))) }
             for bank in banks where bank.hash == TPM2_ALG_ID(TPM2_ALG_SHA256) {
                 withUnsafeBytes(of: bank.pcrSelect) { for index in 0..<min(3, Int(bank.sizeofSelect)) { allocated[index] |= $0[index] } }

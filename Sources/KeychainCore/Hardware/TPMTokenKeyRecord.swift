@@ -107,7 +107,7 @@ struct TPMTokenKeyRecord {
             return .tampered("the TPM refused a key's stored authorization value")
         }
         if failure.isUnreachable {
-            return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) cannot be reached (\(failure.decoded)).")
+            return KeychainError(.keychainUnavailable, failure.explanation ?? "The TPM at \(device.tcti) cannot be reached (\(failure.decoded)).")
         }
         return KeychainError(.keychainUnavailable, "\(failure) at \(device.tcti).")
     }

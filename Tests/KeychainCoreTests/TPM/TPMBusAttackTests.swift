@@ -47,16 +47,33 @@ final class TPMBusAttackTests: XCTestCase {
     }
 
     func testATPMThatNeverAnswersFailsInsteadOfHanging() throws {
-        let silent = try FakeTPMSockets(forwardingTo: nil)
+        // Silent from the start, and silent only once connected (the first command hangs).
+        for answersControl in [false, true] {
+            try assertFailsWithinTimeout(FakeTPMSockets(forwardingTo: nil, answersControl: answersControl))
+        }
+    }
+
+    private func assertFailsWithinTimeout(_ silent: FakeTPMSockets, file: StaticString = #filePath, line: UInt = #line) throws {
         defer { silent.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-silent-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let started = Date()
         let options = KeychainOptions(tpm: TPMDevice(tcti: silent.tcti, responseTimeout: .milliseconds(300)), newKeychainBinding: .tpm)
-        XCTAssertThrowsError(try Keychain(location: KeychainLocation(directory: directory), options: options)) { error in
-            XCTAssertEqual((error as! KeychainError).code, .keychainUnavailable)
+        XCTAssertThrowsError(try Keychain(location: KeychainLocation(directory: directory), options: options), file: file, line: line) { error in
+            XCTAssertEqual((error as! KeychainError).code, .keychainUnavailable, file: file, line: line)
+            XCTAssertTrue((error as! KeychainError).message.contains("did not answer within"), (error as! KeychainError).message, file: file, line: line)
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20, file: file, line: line)
+    }
+
+    func testMoreThanEightPCRsAreReadAndSealedTo() throws {
+        let tpm = try startSoftwareTPM()
+        let test = try TestKeychain(tpm: tpm.device)
+        try test.keychain.bindToTPM(pcrs: Array(0...10))
+        XCTAssertEqual(test.keychain.deviceBinding, .tpm(device: tpm.device, pcrs: Array(0...10)))
+        XCTAssertNoThrow(try test.openAnother())
+        try tpm.extendPCR(10)
+        XCTAssertKeychainError(.keychainUnavailable, try test.openAnother())
     }
 }
 #endif

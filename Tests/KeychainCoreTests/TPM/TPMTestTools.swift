@@ -62,11 +62,13 @@ extension SoftwareTPM {
 }
 
 /// Unix-socket listeners standing in for a TPM's data and control sockets (`<dir>/sock` and
-/// `<dir>/sock.ctrl`, as tcti-swtpm expects): either a recording proxy to a real software TPM
-/// (a bus sniffer) or a TPM that accepts connections and never answers.
+/// `<dir>/sock.ctrl`, as tcti-swtpm expects): a recording proxy to a real software TPM (a bus
+/// sniffer), or a TPM that accepts connections and never answers commands (optionally
+/// answering its control channel, so that connecting succeeds and the first command hangs).
 final class FakeTPMSockets: @unchecked Sendable {
     let directory: URL
     private let target: String?
+    private let answersControl: Bool
     private var listeners: [Int32] = []
     private let recorded = Locked(Data())
     private let open = Locked<[Int32]>([])
@@ -76,15 +78,18 @@ final class FakeTPMSockets: @unchecked Sendable {
     /// Every byte that crossed, both ways.
     var capturedBytes: Data { recorded.withLock { $0 } }
 
-    /// Forwards to `tpm`, recording, or (without a TPM) answers nothing.
-    init(forwardingTo tpm: SoftwareTPM?) throws {
+    /// Forwards to `tpm`, recording, or (without a TPM) answers no command; `answersControl`
+    /// acknowledges control requests (tcti-swtpm sends one while connecting).
+    init(forwardingTo tpm: SoftwareTPM?, answersControl: Bool = false) throws {
+        self.answersControl = answersControl
         directory = URL(fileURLWithPath: "/tmp/tpmx-\(UUID().uuidString.prefix(8).lowercased())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         target = tpm.map { $0.stateDirectory.path + "/sock" }
         for suffix in ["", ".ctrl"] {
             let listener = try Self.socket(bindingTo: directory.path + "/sock" + suffix)
             listeners.append(listener)
-            Thread.detachNewThread { [self] in acceptLoop(listener, forwardTo: target.map { $0 + suffix }) }
+            let isControl = !suffix.isEmpty
+            Thread.detachNewThread { [self] in acceptLoop(listener, forwardTo: target.map { $0 + suffix }, acknowledging: isControl && answersControl) }
         }
     }
 
@@ -94,11 +99,15 @@ final class FakeTPMSockets: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private func acceptLoop(_ listener: Int32, forwardTo target: String?) {
+    private func acceptLoop(_ listener: Int32, forwardTo target: String?, acknowledging: Bool) {
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
             open.withLock { $0.append(client) }
+            if acknowledging {
+                Thread.detachNewThread { Self.acknowledge(client) }
+                continue
+            }
             guard let target else { continue }   // silent: hold the connection, never answer
             guard let server = try? Self.socket(connectingTo: target) else { close(client); continue }
             open.withLock { $0.append(server) }
@@ -119,6 +128,15 @@ final class FakeTPMSockets: @unchecked Sendable {
                 guard result > 0 else { return }
                 written += result
             }
+        }
+    }
+
+    /// Answers each control request with a 4-byte success code.
+    private static func acknowledge(_ descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while read(descriptor, &buffer, buffer.count) > 0 {
+            let success: [UInt8] = [0, 0, 0, 0]
+            guard write(descriptor, success, success.count) == success.count else { return }
         }
     }
 
