@@ -6,10 +6,11 @@ import LockedState
 /// One connection to a TPM through tpm2-tss's ESAPI, held for the length of one keychain
 /// operation and then closed.
 ///
-/// A directly attached TPM or a software TPM serves one client at a time and has only a few
-/// object slots, so nothing is kept loaded between operations: the storage primary key is
-/// re-created from the owner hierarchy's seed (the same template gives the same key on the same
-/// TPM), objects are loaded, used and flushed. Not thread-safe; each operation opens its own.
+/// A TPM has only a few object and session slots, and one reached without a resource manager (a
+/// software TPM, `/dev/tpm0`) shares them with every client and keeps what a client loaded, so
+/// nothing is kept loaded between operations: the storage primary key is re-created from the
+/// owner hierarchy's seed (the same template gives the same key on the same TPM), objects are
+/// loaded, used and flushed. Not thread-safe; each operation opens its own (``with(_:_:)``).
 final class TPMConnection {
     private(set) var context: OpaquePointer?
     private var tcti: OpaquePointer?
