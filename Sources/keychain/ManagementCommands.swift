@@ -31,11 +31,12 @@ struct Status: ParsableCommand {
     func run() throws {
         let keychain = try self.keychain.open()
         let inventory = try reportingErrors { try keychain.inventory() }
+        let deviceBinding = keychain.deviceBinding   // read from the device key file once
         var info: [String: JSONValue] = [
             "path": .string(keychain.location.databaseURL.path),
             "lockState": .string(keychain.lockState.rawValue),
             "hasPassphrase": .bool(keychain.hasPassphrase),
-            "deviceBinding": Self.bindingJSON(keychain),
+            "deviceBinding": Self.bindingJSON(deviceBinding, of: keychain),
             "formatVersion": .number(Int64(keychain.formatVersion)),
             "vaultID": .string(keychain.vaultID.uuidString),
             "defaultAccessGroup": .string(keychain.options.defaultAccessGroup),
@@ -54,7 +55,7 @@ struct Status: ParsableCommand {
         let session = keychain.unlockSession.map { " (unlock session until \($0.expiry.map { ISO8601DateFormatter().string(from: $0) } ?? "lock or logout"))" } ?? ""
         print("""
             keychain:        \(keychain.location.databaseURL.path)
-            device binding:  \(Self.bindingText(keychain))
+            device binding:  \(Self.bindingText(deviceBinding, of: keychain))
             format version:  \(keychain.formatVersion)
             passphrase:      \(keychain.passphraseParameters.map { "set, \($0)" } ?? "none (always unlocked)")
             lock state:      \(keychain.lockState.rawValue)\(session)
@@ -66,9 +67,9 @@ struct Status: ParsableCommand {
 
 extension Status {
     /// `{"kind": "tpm"|"key-file", "path", "isProtectedBySecureHardware", "tcti", "pcrs", "tpmAvailable"}`.
-    static func bindingJSON(_ keychain: Keychain) -> JSONValue {
+    static func bindingJSON(_ deviceBinding: DeviceBinding, of keychain: Keychain) -> JSONValue {
         var binding: [String: JSONValue] = ["path": .string(keychain.location.deviceKeyURL.path)]
-        switch keychain.deviceBinding {
+        switch deviceBinding {
         case .keyFile:
             binding["kind"] = .string("key-file")
             binding["tpmAvailable"] = keychain.options.tpm.map { .string($0.tcti) } ?? .null
@@ -77,19 +78,19 @@ extension Status {
             binding["tcti"] = .string(device.tcti)
             binding["pcrs"] = .array(pcrs.map { .number(Int64($0)) })
         }
-        binding["isProtectedBySecureHardware"] = .bool(keychain.deviceBinding.isProtectedBySecureHardware)
+        binding["isProtectedBySecureHardware"] = .bool(deviceBinding.isProtectedBySecureHardware)
         return .object(binding)
     }
 
     /// `TPM (<tcti>), sealed to PCR 7: <path>`, or `key file <path>` with a hint when a TPM is there.
-    static func bindingText(_ keychain: Keychain) -> String {
+    static func bindingText(_ deviceBinding: DeviceBinding, of keychain: Keychain) -> String {
         let path = keychain.location.deviceKeyURL.path
-        switch keychain.deviceBinding {
+        switch deviceBinding {
         case .keyFile:
             let hint = keychain.options.tpm.map { " (not hardware-bound; a TPM is available at \($0.tcti): `keychain bind --tpm`)" } ?? " (not hardware-bound: no TPM)"
             return "key file \(path)\(hint)"
         case .tpm:
-            return "\(keychain.deviceBinding), sealed blob in \(path)"
+            return "\(deviceBinding), sealed blob in \(path)"
         }
     }
 }

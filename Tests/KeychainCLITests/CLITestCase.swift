@@ -99,6 +99,23 @@ class CLITestCase: XCTestCase {
         return CLIResult(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
     }
 
+    /// Starts `keychain arguments…` with the test's environment (changed by `changes`), output
+    /// discarded, and kills it with SIGKILL after `delay` seconds: a crash at that moment.
+    func runKilled(_ arguments: [String], after delay: TimeInterval, changing changes: [String: String?] = [:]) throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var environment = self.environment
+        for (name, value) in changes { environment[name] = value }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: delay)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     func XCTAssertStatus(_ result: CLIResult, _ status: Int32, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(result.status, status, "stdout: \(result.stdout)\nstderr: \(result.stderr)", file: file, line: line)
     }

@@ -124,16 +124,8 @@ final class MigrateKillTests: CLITestCase {
         for round in 0..<6 {
             let file = scratch.appendingPathComponent("round\(round).env").path
             XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data(env.utf8), attributes: [.posixPermissions: 0o600]))
-            let process = Process()
-            process.executableURL = Self.executable
-            process.arguments = ["migrate", "--from", file, "--service", "round\(round)", "--apply"]
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            Thread.sleep(forTimeInterval: Double.random(in: 0.05...1.5, using: &generator))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try runKilled(["migrate", "--from", file, "--service", "round\(round)", "--apply"],
+                          after: Double.random(in: 0.05...1.5, using: &generator))
 
             let text = String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self)
             XCTAssertTrue(text == env || text == "THEME=dark\n", "round \(round): the source is whole or scrubbed, never half")

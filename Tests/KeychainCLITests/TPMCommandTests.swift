@@ -18,22 +18,6 @@ final class TPMCommandTests: CLITestCase {
         try run(arguments, input: Data(input.utf8), changing: withTPM)
     }
 
-    /// Starts `keychain arguments…` with the TPM and kills it with SIGKILL after a delay.
-    private func killWithTPM(_ arguments: [String], afterMicroseconds delay: UInt64) throws {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        var environment = self.environment
-        environment["SECURE_STORAGE_TPM_TCTI"] = tpm.tcti
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        usleep(UInt32(delay))
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
-
     private func binding() throws -> [String: Any] {
         try XCTUnwrap(keychainWithTPM("status", "--json").json()["deviceBinding"] as? [String: Any])
     }
@@ -80,8 +64,8 @@ final class TPMCommandTests: CLITestCase {
         var sawBound = false
         for round in 0..<16 {
             // Alternate between binding and rebinding to other PCRs.
-            try killWithTPM(round % 2 == 0 ? ["bind", "--tpm"] : ["bind", "--tpm", "--pcr", "\(round % 24)"],
-                            afterMicroseconds: generator.next() % 400_000)
+            try runKilled(round % 2 == 0 ? ["bind", "--tpm"] : ["bind", "--tpm", "--pcr", "\(round % 24)"],
+                          after: Double(generator.next() % 400_000) / 1e6, changing: withTPM)
 
             let read = try keychainWithTPM("find-generic-password", "-s", "svc", "-w")
             XCTAssertStatus(read, 0)
@@ -101,7 +85,7 @@ final class TPMCommandTests: CLITestCase {
         // has three session slots.
         var generator = SplitMix64(seed: 0x5e55)
         for _ in 0..<10 {
-            try killWithTPM(["status"], afterMicroseconds: generator.next() % 150_000)
+            try runKilled(["status"], after: Double(generator.next() % 150_000) / 1e6, changing: withTPM)
         }
         XCTAssertEqual(try keychainWithTPM("find-generic-password", "-s", "svc", "-w").stdout, "still here\n")
     }

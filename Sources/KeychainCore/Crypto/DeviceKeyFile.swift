@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Logging
 
 /// The device secret D: 256 random bits, kept outside the data directory in a 0600 file, in
 /// clear or sealed by a TPM. Without it the database alone decrypts nothing.
@@ -97,26 +96,24 @@ enum DeviceKeyFile {
     }
 
     private static func encode(_ key: SymmetricKey, binding sealed: SealedDeviceSecret?) throws(KeychainError) -> Data {
-        var body = Data(capacity: 512)
+        var body = ByteWriter(capacity: 512)
         body.append(magic)
         if let sealed {
             guard sealed.primaryName.count <= UInt16.max, sealed.blob.count <= UInt16.max else {
                 throw KeychainError(.invalidParameter, "The TPM returned a sealed object too large for the device key file.")
             }
             body.append(sealedVersion)
-            var mask: [UInt8] = [0, 0, 0]
-            for pcr in sealed.pcrs { mask[pcr / 8] |= 1 << (pcr % 8) }
-            body.append(contentsOf: mask)
+            body.append(Data(SealedDeviceSecret.pcrMask(sealed.pcrs)))
             for field in [sealed.primaryName, sealed.blob] {
-                body.append(contentsOf: [UInt8(field.count >> 8), UInt8(field.count & 0xff)])
+                body.append(bigEndian: UInt16(field.count))
                 body.append(field)
             }
         } else {
             body.append(clearVersion)
-            key.withUnsafeBytes { body.append(contentsOf: $0) }
+            key.withUnsafeBytes { body.append(Data($0)) }
         }
-        body.append(contentsOf: SHA256.hash(data: body))
-        return body
+        body.append(Data(SHA256.hash(data: body.data)))
+        return body.data
     }
 
     private static func decode(_ bytes: Data, path: String) throws(KeychainError) -> Contents {
@@ -131,23 +128,16 @@ enum DeviceKeyFile {
             guard bytes.count == clearFileSize else { throw notOurs }
             return .clear(SymmetricKey(data: body.suffix(32)))
         case sealedVersion:
-            var cursor = body.dropFirst(5)
-            guard cursor.count >= 3 else { throw notOurs }
-            let mask = Array(cursor.prefix(3))
-            cursor = cursor.dropFirst(3)
+            var reader = ByteReader(Data(body.dropFirst(5)))
             func field() throws(KeychainError) -> Data {
-                guard cursor.count >= 2 else { throw notOurs }
-                let length = Int(cursor[cursor.startIndex]) << 8 | Int(cursor[cursor.startIndex + 1])
-                cursor = cursor.dropFirst(2)
-                guard cursor.count >= length else { throw notOurs }
-                defer { cursor = cursor.dropFirst(length) }
-                return Data(cursor.prefix(length))
+                guard let length = reader.readBigEndian(UInt16.self), let bytes = reader.readBytes(Int(length)), !bytes.isEmpty else { throw notOurs }
+                return bytes
             }
+            guard let mask = reader.readBytes(3) else { throw notOurs }
             let name = try field()
             let blob = try field()
-            guard cursor.isEmpty, !name.isEmpty, !blob.isEmpty else { throw notOurs }
-            let pcrs = (0..<24).filter { mask[$0 / 8] & (1 << ($0 % 8)) != 0 }
-            return .sealed(SealedDeviceSecret(primaryName: name, pcrs: pcrs, blob: blob))
+            guard reader.isAtEnd else { throw notOurs }
+            return .sealed(SealedDeviceSecret(primaryName: name, pcrs: SealedDeviceSecret.pcrs(inMask: [UInt8](mask)), blob: blob))
         default:
             throw KeychainError(.unsupportedVersion, "The device key file \(path) has format \(bytes[bytes.startIndex + 4]), newer than this version of SecureStorage reads. Update SecureStorage.")
         }

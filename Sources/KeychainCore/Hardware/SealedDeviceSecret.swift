@@ -14,6 +14,18 @@ struct SealedDeviceSecret: Equatable {
     /// The sealed object, `TPM2B_PUBLIC ‖ TPM2B_PRIVATE`.
     var blob: Data
 
+    /// PCRs 0–23 as the 3-byte mask TPMs and the device key file use: PCR n is bit n % 8 of byte n / 8.
+    static func pcrMask(_ pcrs: [Int]) -> [UInt8] {
+        var mask: [UInt8] = [0, 0, 0]
+        for pcr in pcrs where (0..<24).contains(pcr) { mask[pcr / 8] |= 1 << (pcr % 8) }
+        return mask
+    }
+
+    /// The PCRs a 3-byte mask selects, in order.
+    static func pcrs(inMask mask: [UInt8]) -> [Int] {
+        (0..<min(24, mask.count * 8)).filter { mask[$0 / 8] & (1 << ($0 % 8)) != 0 }
+    }
+
     /// Seals `key` on `device`, then unseals it once to prove the TPM gives it back: a binding
     /// is never written that does not open.
     static func seal(_ key: SymmetricKey, on device: TPMDevice, pcrs: [Int]) throws(KeychainError) -> SealedDeviceSecret {

@@ -147,6 +147,16 @@ final class TPMConnection {
         return (handle, try name(of: handle))
     }
 
+    /// The storage primary key, checked to be the one named `expectedName` (the one that wrapped
+    /// an object): another one means another TPM, or this TPM's owner hierarchy was cleared.
+    func storagePrimaryKey(named expectedName: Data, wrapping what: String) throws(TPMFailure) -> ESYS_TR {
+        let primary = try storagePrimaryKey()
+        guard primary.name == expectedName else {
+            throw TPMFailure(code: CTSS2_RC_INTEGRITY | 0x140, operation: "Finding the TPM storage key that wrapped \(what)") // parameter 1
+        }
+        return primary.handle
+    }
+
     /// The TPM name (hash algorithm ‖ digest of the public area) of a loaded object.
     func name(of handle: ESYS_TR) throws(TPMFailure) -> Data {
         var name: UnsafeMutablePointer<TPM2B_NAME>?
@@ -164,19 +174,8 @@ final class TPMConnection {
     /// only encrypted; commands whose first response parameter is not a sized buffer (Sign) take
     /// it without.
     func encryptedSession(saltedBy primary: ESYS_TR, type: TPM2_SE = TPM2_SE(TPM2_SE_HMAC), encrypting: Bool = true) throws(TPMFailure) -> ESYS_TR {
-        var symmetric = TPMT_SYM_DEF()
-        symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
-        symmetric.keyBits.aes = 128
-        symmetric.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
-        var session = ESYS_TR(ESYS_TR_NONE)
-        try tpmCheck(Esys_StartAuthSession(context, primary, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                           nil, type, &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &session),
-                     "Starting an encrypted TPM session")
-        flushOnClose(session)
-        let attributes = encrypting ? TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION : TPMA_SESSION_CONTINUESESSION
-        try tpmCheck(Esys_TRSess_SetAttributes(context, session, TPMA_SESSION(attributes), 0xff),
-                     "Configuring the TPM session")
-        return session
+        try startSession(type, saltedBy: primary, boundTo: ESYS_TR(ESYS_TR_NONE),
+                         encrypting: encrypting ? TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT : 0)
     }
 
     /// An HMAC session bound to a loaded object, for commands that use it: its session key
@@ -186,17 +185,35 @@ final class TPMConnection {
     /// a millisecond less than ``encryptedSession(saltedBy:type:encrypting:)`` on a software TPM
     /// and far more on a chip. Only for objects whose authorization value is secret and random.
     func session(boundTo object: ESYS_TR, encrypting: Bool) throws(TPMFailure) -> ESYS_TR {
+        try startSession(TPM2_SE(TPM2_SE_HMAC), saltedBy: ESYS_TR(ESYS_TR_NONE), boundTo: object,
+                         encrypting: encrypting ? TPMA_SESSION_ENCRYPT : 0)
+    }
+
+    /// A trial policy session, for computing a policy digest.
+    func trialSession() throws(TPMFailure) -> ESYS_TR {
         var symmetric = TPMT_SYM_DEF()
-        symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
-        symmetric.keyBits.aes = 128
-        symmetric.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
+        symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_NULL)
+        return try startSession(TPM2_SE(TPM2_SE_TRIAL), symmetric: symmetric, saltedBy: ESYS_TR(ESYS_TR_NONE), boundTo: ESYS_TR(ESYS_TR_NONE), encrypting: 0)
+    }
+
+    /// Starts a SHA-256 session (AES-128-CFB for parameter encryption unless `symmetric` says
+    /// otherwise), flushed when the connection closes, with `encrypting` session attributes.
+    private func startSession(_ type: TPM2_SE, symmetric: TPMT_SYM_DEF? = nil, saltedBy salt: ESYS_TR, boundTo bind: ESYS_TR,
+                              encrypting: TPMA_SESSION) throws(TPMFailure) -> ESYS_TR {
+        var symmetric = symmetric ?? {
+            var aes = TPMT_SYM_DEF()
+            aes.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
+            aes.keyBits.aes = 128
+            aes.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
+            return aes
+        }()
         var session = ESYS_TR(ESYS_TR_NONE)
-        try tpmCheck(Esys_StartAuthSession(context, ESYS_TR(ESYS_TR_NONE), object, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                           nil, TPM2_SE(TPM2_SE_HMAC), &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &session),
+        try tpmCheck(Esys_StartAuthSession(context, salt, bind, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                                           nil, type, &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &session),
                      "Starting a TPM session")
         flushOnClose(session)
-        let attributes = encrypting ? TPMA_SESSION_ENCRYPT | TPMA_SESSION_CONTINUESESSION : TPMA_SESSION_CONTINUESESSION
-        try tpmCheck(Esys_TRSess_SetAttributes(context, session, TPMA_SESSION(attributes), 0xff), "Configuring the TPM session")
+        try tpmCheck(Esys_TRSess_SetAttributes(context, session, TPMA_SESSION(TPMA_SESSION_CONTINUESESSION) | encrypting, 0xff),
+                     "Configuring the TPM session")
         return session
     }
 

@@ -41,20 +41,14 @@ struct TPMSealedSecret {
     ///   cleared one) sealed it, ``TPMFailure/isPolicyFailure`` when the PCRs changed.
     func unseal(on device: TPMDevice) throws(TPMFailure) -> Data {
         try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> Data in
-            let primary = try tpm.storagePrimaryKey()
-            guard primary.name == primaryName else {
-                throw TPMFailure(code: CTSS2_RC_INTEGRITY | 0x140, operation: "Finding the TPM storage key that sealed the device secret")
-            }
-            let object = try tpm.load(blob, under: primary.handle)
+            let primary = try tpm.storagePrimaryKey(named: primaryName, wrapping: "the device secret")
+            let object = try tpm.load(blob, under: primary)
             let session: ESYS_TR
             if pcrs.isEmpty {
-                session = try tpm.encryptedSession(saltedBy: primary.handle)
+                session = try tpm.encryptedSession(saltedBy: primary)
             } else {
-                session = try tpm.encryptedSession(saltedBy: primary.handle, type: TPM2_SE(TPM2_SE_POLICY))
-                var selection = try Self.selection(pcrs)
-                var currentValues = TPM2B_DIGEST()
-                try tpmCheck(Esys_PolicyPCR(tpm.context, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &currentValues, &selection),
-                             "Checking the PCR policy")
+                session = try tpm.encryptedSession(saltedBy: primary, type: TPM2_SE(TPM2_SE_POLICY))
+                try Self.requireCurrentValues(of: pcrs, in: session, tpm)
             }
             var unsealed: UnsafeMutablePointer<TPM2B_SENSITIVE_DATA>?
             try tpmCheck(Esys_Unseal(tpm.context, object, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &unsealed),
@@ -70,17 +64,8 @@ struct TPMSealedSecret {
     /// does not have would hold whatever they measure.
     private static func policyDigest(_ tpm: TPMConnection, pcrs: [Int]) throws(TPMFailure) -> Data {
         try requireAllocated(tpm, pcrs: pcrs)
-        var symmetric = TPMT_SYM_DEF()
-        symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_NULL)
-        var trial = ESYS_TR(ESYS_TR_NONE)
-        try tpmCheck(Esys_StartAuthSession(tpm.context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                           nil, TPM2_SE(TPM2_SE_TRIAL), &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &trial),
-                     "Starting a TPM policy session")
-        tpm.flushOnClose(trial)
-        var selection = try selection(pcrs)
-        var currentValues = TPM2B_DIGEST()
-        try tpmCheck(Esys_PolicyPCR(tpm.context, trial, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &currentValues, &selection),
-                     "Reading PCRs \(pcrs.map(String.init).joined(separator: ",")) (SHA-256 bank)")
+        let trial = try tpm.trialSession()
+        try requireCurrentValues(of: pcrs, in: trial, tpm)
         var digest: UnsafeMutablePointer<TPM2B_DIGEST>?
         try tpmCheck(Esys_PolicyGetDigest(tpm.context, trial, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &digest),
                      "Computing the PCR policy")
@@ -89,10 +74,18 @@ struct TPMSealedSecret {
         return tpmBytes(of: digest.pointee.buffer, count: Int(digest.pointee.size))
     }
 
+    /// Adds "these PCRs hold their current values" to a policy (or trial) session.
+    private static func requireCurrentValues(of pcrs: [Int], in session: ESYS_TR, _ tpm: TPMConnection) throws(TPMFailure) {
+        var selection = try selection(pcrs)
+        var currentValues = TPM2B_DIGEST()   // empty: the PCRs' values now
+        try tpmCheck(Esys_PolicyPCR(tpm.context, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &currentValues, &selection),
+                     "Checking PCRs \(pcrs.map(String.init).joined(separator: ",")) (SHA-256 bank)")
+    }
+
     /// Reads the PCRs and checks that the TPM answered for every one of them in the SHA-256 bank
     /// (a read returns at most 8 values, so they are read 8 at a time).
     private static func requireAllocated(_ tpm: TPMConnection, pcrs: [Int]) throws(TPMFailure) {
-        var allocated: [UInt8] = [0, 0, 0]
+        var allocated: [UInt8] = [0, 0, 0]   // the PCR mask of what the TPM answered for
         let sorted = pcrs.sorted()
         for start in stride(from: 0, to: sorted.count, by: 8) {
             var requested = try selection(Array(sorted[start..<min(start + 8, sorted.count)]))
@@ -108,7 +101,8 @@ struct TPMSealedSecret {
                 withUnsafeBytes(of: bank.pcrSelect) { for index in 0..<min(3, Int(bank.sizeofSelect)) { allocated[index] |= $0[index] } }
             }
         }
-        let missing = pcrs.filter { allocated[$0 / 8] & (1 << ($0 % 8)) == 0 }
+        let kept = Set(SealedDeviceSecret.pcrs(inMask: allocated))
+        let missing = pcrs.filter { !kept.contains($0) }
         guard missing.isEmpty else {
             var failure = TPMFailure(code: 0x1c4, operation: "Reading PCRs") // TPM_RC_VALUE
             failure.explanation = "This TPM keeps no SHA-256 value for PCR \(missing.map(String.init).joined(separator: ", ")), so a policy over it would hold whatever is booted. Nothing was sealed. Allocate the SHA-256 PCR bank (firmware setting, or tpm2_pcrallocate), or bind without that PCR."
@@ -122,12 +116,10 @@ struct TPMSealedSecret {
         selection.count = 1
         selection.pcrSelections.0.hash = TPM2_ALG_ID(TPM2_ALG_SHA256)
         selection.pcrSelections.0.sizeofSelect = 3
-        var mask: [UInt8] = [0, 0, 0]
-        for pcr in pcrs {
-            guard (0..<24).contains(pcr) else { throw TPMFailure(code: 0x1c4, operation: "Selecting PCR \(pcr) (0–23 exist)") } // TPM_RC_VALUE
-            mask[pcr / 8] |= 1 << (pcr % 8)
+        if let pcr = pcrs.first(where: { !(0..<24).contains($0) }) {
+            throw TPMFailure(code: 0x1c4, operation: "Selecting PCR \(pcr) (0–23 exist)") // TPM_RC_VALUE
         }
-        withUnsafeMutableBytes(of: &selection.pcrSelections.0.pcrSelect) { $0.copyBytes(from: mask) }
+        withUnsafeMutableBytes(of: &selection.pcrSelections.0.pcrSelect) { $0.copyBytes(from: SealedDeviceSecret.pcrMask(pcrs)) }
         return selection
     }
 }

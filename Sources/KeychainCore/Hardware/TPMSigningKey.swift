@@ -45,7 +45,7 @@ struct TPMSigningKey {
     func signature(forDigest digest: Data, on device: TPMDevice) throws(TPMFailure) -> Data {
         let digest = digest.count > 32 ? Data(digest.prefix(32)) : leftPadded(digest, to: 32)
         return try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> Data in
-            let key = try loaded(in: tpm).key
+            let key = try loaded(in: tpm)
             // The key's authorization value is proven by an HMAC, never sent (a password session
             // would put it on the bus, where a sniffer could replay it).
             let session = try tpm.session(boundTo: key, encrypting: false)
@@ -79,7 +79,7 @@ struct TPMSigningKey {
             throw TPMFailure(code: CTSS2_RC_ECC_POINT | 0x140, operation: "Reading the peer's public key (an uncompressed P-256 point of 65 bytes)")
         }
         return try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> Data in
-            let key = try loaded(in: tpm).key
+            let key = try loaded(in: tpm)
             var point = TPM2B_ECC_POINT()
             try setTPMBytes(&point.point.x.buffer, size: &point.point.x.size, peer.dropFirst().prefix(32))
             try setTPMBytes(&point.point.y.buffer, size: &point.point.y.size, peer.suffix(32))
@@ -96,12 +96,9 @@ struct TPMSigningKey {
     }
 
     /// Loads the key under this TPM's storage primary key, after checking that primary is the one that wrapped it.
-    private func loaded(in tpm: TPMConnection) throws(TPMFailure) -> (key: ESYS_TR, primary: ESYS_TR) {
-        let primary = try tpm.storagePrimaryKey()
-        guard primary.name == primaryName else {
-            throw TPMFailure(code: CTSS2_RC_INTEGRITY | 0x140, operation: "Finding the TPM storage key that wrapped the key")
-        }
-        return (try tpm.load(blob, under: primary.handle, authorization: authorization), primary.handle)
+    private func loaded(in tpm: TPMConnection) throws(TPMFailure) -> ESYS_TR {
+        let primary = try tpm.storagePrimaryKey(named: primaryName, wrapping: "the key")
+        return try tpm.load(blob, under: primary, authorization: authorization)
     }
 }
 #endif

@@ -17,32 +17,27 @@ struct TPMTokenKeyRecord {
     var blob: Data
 
     var encoded: Data {
-        var bytes = Self.magic
+        var bytes = ByteWriter(capacity: 10 + primaryName.count + authorization.count + blob.count)
+        bytes.append(Self.magic)
         bytes.append(1)
-        bytes.append(contentsOf: [UInt8(primaryName.count >> 8), UInt8(primaryName.count & 0xff)])
+        bytes.append(bigEndian: UInt16(primaryName.count))
         bytes.append(primaryName)
         bytes.append(UInt8(authorization.count))
         bytes.append(authorization)
-        bytes.append(contentsOf: [UInt8(blob.count >> 8), UInt8(blob.count & 0xff)])
+        bytes.append(bigEndian: UInt16(blob.count))
         bytes.append(blob)
-        return bytes
+        return bytes.data
     }
 
     /// Decodes a stored record; `nil` when the bytes are not one.
     init?(encoded bytes: Data) {
-        var cursor = bytes[...]
-        guard cursor.prefix(4) == Self.magic, cursor.count > 5, cursor[cursor.startIndex + 4] == 1 else { return nil }
-        cursor = cursor.dropFirst(5)
-        func field(lengthBytes: Int) -> Data? {
-            guard cursor.count >= lengthBytes else { return nil }
-            let length = cursor.prefix(lengthBytes).reduce(0) { $0 << 8 | Int($1) }
-            cursor = cursor.dropFirst(lengthBytes)
-            guard cursor.count >= length else { return nil }
-            defer { cursor = cursor.dropFirst(length) }
-            return Data(cursor.prefix(length))
-        }
-        guard let name = field(lengthBytes: 2), let authorization = field(lengthBytes: 1), let blob = field(lengthBytes: 2),
-              cursor.isEmpty, !name.isEmpty, !blob.isEmpty else { return nil }
+        var reader = ByteReader(bytes)
+        defer { reader.wipe() }
+        guard reader.readBytes(4) == Self.magic, reader.readByte() == 1,
+              let nameLength = reader.readBigEndian(UInt16.self), let name = reader.readBytes(Int(nameLength)),
+              let authorizationLength = reader.readByte(), let authorization = reader.readBytes(Int(authorizationLength)),
+              let blobLength = reader.readBigEndian(UInt16.self), let blob = reader.readBytes(Int(blobLength)),
+              reader.isAtEnd, !name.isEmpty, !blob.isEmpty else { return nil }
         self.init(primaryName: name, authorization: authorization, blob: blob)
     }
 
@@ -70,30 +65,37 @@ struct TPMTokenKeyRecord {
     /// A DER ECDSA signature of `digest`, computed by the TPM.
     func signature(forDigest digest: Data, on device: TPMDevice?) throws(KeychainError) -> Data {
         #if canImport(CTSS2)
-        let (key, device) = try loaded(device)
-        do { return try key.signature(forDigest: digest, on: device) } catch { throw Self.keychainError(error, device: device) }
+        try using(device) { (key, device) throws(TPMFailure) in try key.signature(forDigest: digest, on: device) }
         #else
-        throw KeychainError(.unimplemented, "This build of SecureStorage has no TPM support, and the key lives in a TPM.")
+        throw Self.noTPMSupport
         #endif
     }
 
     /// The raw ECDH shared secret with a peer's X9.63 public key, computed by the TPM.
     func sharedSecret(withPeerX963 peer: Data, on device: TPMDevice?) throws(KeychainError) -> Data {
         #if canImport(CTSS2)
-        let (key, device) = try loaded(device)
-        do { return try key.sharedSecret(withPeerX963: peer, on: device) } catch { throw Self.keychainError(error, device: device) }
+        try using(device) { (key, device) throws(TPMFailure) in try key.sharedSecret(withPeerX963: peer, on: device) }
         #else
-        throw KeychainError(.unimplemented, "This build of SecureStorage has no TPM support, and the key lives in a TPM.")
+        throw Self.noTPMSupport
         #endif
     }
 
+    #if !canImport(CTSS2)
+    private static let noTPMSupport = KeychainError(.unimplemented, "This build of SecureStorage has no TPM support, and the key lives in a TPM.")
+    #endif
+
     #if canImport(CTSS2)
-    private func loaded(_ device: TPMDevice?) throws(KeychainError) -> (TPMSigningKey, TPMDevice) {
+    /// Runs `operation` with the key on `device`, its failures told as keychain errors.
+    private func using<R>(_ device: TPMDevice?, _ operation: (TPMSigningKey, TPMDevice) throws(TPMFailure) -> R) throws(KeychainError) -> R {
         guard let device else {
             throw KeychainError(.keychainUnavailable, "The key lives in a TPM, and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager).")
         }
         guard let object = TPMObjectBlob(marshalled: blob) else { throw .tampered("a TPM key's stored blob is damaged") }
-        return (TPMSigningKey(primaryName: primaryName, authorization: authorization, blob: object), device)
+        do {
+            return try operation(TPMSigningKey(primaryName: primaryName, authorization: authorization, blob: object), device)
+        } catch {
+            throw Self.keychainError(error, device: device)
+        }
     }
 
     private static func keychainError(_ failure: TPMFailure, device: TPMDevice) -> KeychainError {

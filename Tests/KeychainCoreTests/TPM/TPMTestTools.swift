@@ -86,7 +86,7 @@ final class FakeTPMSockets: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         target = tpm.map { $0.stateDirectory.path + "/sock" }
         for suffix in ["", ".ctrl"] {
-            let listener = try Self.socket(bindingTo: directory.path + "/sock" + suffix)
+            guard let listener = UnixSocket.listening(at: directory.path + "/sock" + suffix) else { throw CocoaError(.fileWriteUnknown) }
             listeners.append(listener)
             let isControl = !suffix.isEmpty
             Thread.detachNewThread { [self] in acceptLoop(listener, forwardTo: target.map { $0 + suffix }, acknowledging: isControl && answersControl) }
@@ -109,7 +109,7 @@ final class FakeTPMSockets: @unchecked Sendable {
                 continue
             }
             guard let target else { continue }   // silent: hold the connection, never answer
-            guard let server = try? Self.socket(connectingTo: target) else { close(client); continue }
+            guard let server = UnixSocket.connected(to: target) else { close(client); continue }
             open.withLock { $0.append(server) }
             Thread.detachNewThread { [self] in pump(from: client, to: server) }
             Thread.detachNewThread { [self] in pump(from: server, to: client) }
@@ -138,29 +138,6 @@ final class FakeTPMSockets: @unchecked Sendable {
             let success: [UInt8] = [0, 0, 0, 0]
             guard write(descriptor, success, success.count) == success.count else { return }
         }
-    }
-
-    private static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8.prefix($0.count - 1))) }
-        return address
-    }
-
-    private static func socket(bindingTo path: String) throws -> Int32 {
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = address(path)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        guard descriptor >= 0, bound == 0, listen(descriptor, 8) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        return descriptor
-    }
-
-    private static func socket(connectingTo path: String) throws -> Int32 {
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = address(path)
-        let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) } }
-        guard descriptor >= 0, connected == 0 else { close(descriptor); throw CocoaError(.fileReadUnknown) }
-        return descriptor
     }
 }
 #endif
