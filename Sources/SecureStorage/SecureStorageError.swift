@@ -55,6 +55,12 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
         public static let encodingFailed = Code(rawValue: "encodingFailed")
         /// See ``SecureStorageError/underlying(_:)``.
         public static let underlying = Code(rawValue: "underlying")
+        /// See ``SecureStorageError/fileSystem(errno:)``.
+        public static let fileSystem = Code(rawValue: "fileSystem")
+        /// See ``SecureStorageError/insecureFile``.
+        public static let insecureFile = Code(rawValue: "insecureFile")
+        /// See ``SecureStorageError/invalidName``.
+        public static let invalidName = Code(rawValue: "invalidName")
     }
 
     /// What kind of failure this is.
@@ -67,10 +73,14 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
     /// or stored.
     public let typeName: String?
 
-    private init(_ code: Code, status: OSStatus?, typeName: String? = nil) {
+    /// For ``Code/fileSystem``: the `errno` of the failed system call.
+    public let errorNumber: Int32?
+
+    private init(_ code: Code, status: OSStatus?, typeName: String? = nil, errorNumber: Int32? = nil) {
         self.code = code
         self.status = status
         self.typeName = typeName
+        self.errorNumber = errorNumber
     }
 
     /// No value is stored under the key (`errSecItemNotFound`).
@@ -103,6 +113,22 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
     public static func encodingFailed(type: String) -> SecureStorageError {
         SecureStorageError(.encodingFailed, status: nil, typeName: type)
     }
+
+    /// A file operation of ``ProtectedFiles`` failed in the operating system (`errno`), for
+    /// example a full disk (`ENOSPC`) or a read-only file system (`EROFS`). A file being
+    /// replaced keeps its previous contents.
+    public static func fileSystem(errno: Int32) -> SecureStorageError {
+        SecureStorageError(.fileSystem, status: nil, errorNumber: errno)
+    }
+
+    /// A protected file or its directory is not private to this user: another user owns it,
+    /// others may read or write it, or it is a symbolic link or not a regular file. Nothing was
+    /// read or written.
+    public static let insecureFile = SecureStorageError(.insecureFile, status: nil)
+
+    /// A protected file's name is not one path component of letters, digits, `.`, `_` and `-`
+    /// (1 to 200 characters, not starting with a dot).
+    public static let invalidName = SecureStorageError(.invalidName, status: errSecParam)
 
     /// Any other keychain status.
     public static func underlying(_ status: OSStatus) -> SecureStorageError {
@@ -137,7 +163,7 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
         let type = typeName ?? "the requested type"
         switch code {
         case .notFound:
-            return "No value is stored under this key. Store one first, or read with a method that returns nil for a missing value (data(for:), string(for:), value(_:for:))."
+            return "No value is stored under this key (or no protected file under this name). Store one first, or read with a method that returns nil for a missing value (data(for:), string(for:), value(_:for:))."
         case .locked:
             return "The device is locked and this value's protection needs it unlocked. The value was not read or written; a stored value is kept as it was. Retry after the user unlocks, or store values needed in the background as .private."
         case .authenticationFailed:
@@ -151,9 +177,16 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
         case .missingEntitlement:
             return "The app is not entitled to this access group. Add it to the keychain-access-groups entitlement (on Linux, KEYCHAIN_ACCESS_GROUPS)."
         case .integrityViolation:
-            return "The stored value failed its integrity check: the keychain was modified outside this library or is corrupted. It was not returned. Delete and store it again."
+            return "The stored value or protected file failed its integrity check: it was modified outside this library, swapped with another or cut short, or is corrupted. Nothing of it was returned. Delete it and store it again."
         case .decodingFailed:
             return "The stored value cannot be read as \(type). Read it with the type it was stored as, or store it again."
+        case .fileSystem:
+            let number = errorNumber ?? 0
+            return "A file operation failed: \(String(cString: strerror(number))) (errno \(number)). A file being replaced keeps its previous contents; free space or fix the directory, then retry."
+        case .insecureFile:
+            return "A protected file or its directory is not private to this user (another owner, readable or writable by others, a symbolic link or not a regular file). Nothing was read or written. Remove what is there or restore mode 0600 (files) and 0700 (directory)."
+        case .invalidName:
+            return "A protected file's name must be one path component of letters, digits, '.', '_' and '-', 1 to 200 characters, not starting with '.'."
         case .encodingFailed:
             return "A \(type) value could not be encoded for storage (JSON cannot hold it, e.g. NaN or infinity); nothing was stored. Store a representable value."
         default:

@@ -22,8 +22,9 @@ struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List items, one line each (class, service or protocol://server:port, account, label, protection, access group); never secrets.",
         discussion: """
-            The journal items of `keychain migrate` (service SecureStorage.migrations) are not \
-            shown unless asked for with -s SecureStorage.migrations.
+            The journal items of `keychain migrate` (service SecureStorage.migrations) and the keys \
+            of protected-file stores (services SecureStorage.files/<identifier>) are not shown \
+            unless their service is asked for with -s.
             Examples:
               keychain list
               keychain list --class genp -s api.example.com --json
@@ -52,8 +53,11 @@ struct List: ParsableCommand {
         let found = try reportingErrors {
             try itemClass.classes.compactMap { try query(for: $0) }.flatMap { query in try keychain.findAll(query, returning: .attributes) }
         }
-        let items = found.filter { service == SourceMigration.journalService || !Self.isMigrationJournal($0) }
-        let hidden = found.count - items.count
+        let journals = service == SourceMigration.journalService ? [] : found.filter(Self.isMigrationJournal)
+        let fileKeys = service != nil ? [] : found.filter(Self.isProtectedFileKey)
+        let items = found.filter { item in
+            (service == SourceMigration.journalService || !Self.isMigrationJournal(item)) && (service != nil || !Self.isProtectedFileKey(item))
+        }
         if output.json {
             print(try JSONText.render(["items": .array(items.map { .object(JSONText.item($0)) })]))
             return
@@ -66,7 +70,15 @@ struct List: ParsableCommand {
                            a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"]
             print(columns.joined(separator: "  "))
         }
-        let hiddenNote = hidden == 0 ? "" : " (and \(hidden) migration journal item\(hidden == 1 ? "" : "s"): -s \(SourceMigration.journalService))"
+        var hiddenNotes: [String] = []
+        if !journals.isEmpty {
+            hiddenNotes.append("\(journals.count) migration journal item\(journals.count == 1 ? "" : "s"): -s \(SourceMigration.journalService)")
+        }
+        if !fileKeys.isEmpty {
+            let services = Set(fileKeys.compactMap { $0.attributes[.service]?.stringValue }).sorted().map { "-s \($0)" }
+            hiddenNotes.append("\(fileKeys.count) protected-file key item\(fileKeys.count == 1 ? "" : "s"): \(services.joined(separator: ", "))")
+        }
+        let hiddenNote = hiddenNotes.isEmpty ? "" : " (and \(hiddenNotes.joined(separator: "; ")))"
         printError("\(items.count) item\(items.count == 1 ? "" : "s")\(hiddenNote)")
     }
 
@@ -82,6 +94,12 @@ struct List: ParsableCommand {
     private static func isMigrationJournal(_ item: FoundItem) -> Bool {
         item.itemClass == .genericPassword
             && SourceMigration.isJournalItem(service: item.attributes[.service]?.stringValue, account: item.attributes[.account]?.stringValue)
+    }
+
+    /// Whether `item` is a key of a store of protected files (`ProtectedFiles`): deleting it
+    /// makes the store's files unreadable, so it is listed only when its service is asked for.
+    private static func isProtectedFileKey(_ item: FoundItem) -> Bool {
+        item.itemClass == .genericPassword && item.attributes[.service]?.stringValue?.hasPrefix(ProtectedFiles.keyServicePrefix) == true
     }
 
     /// The query for one class; `nil` when the class lacks a filtered attribute (nothing can match).

@@ -99,11 +99,12 @@ class CLITestCase: XCTestCase {
         return CLIResult(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
     }
 
-    /// Starts `keychain arguments…` with the test's environment (changed by `changes`), output
+    /// Starts `keychain arguments…` (or `executable`) with the test's environment (changed by `changes`), output
     /// discarded, and kills it with SIGKILL after `delay` seconds: a crash at that moment.
-    func runKilled(_ arguments: [String], after delay: TimeInterval, changing changes: [String: String?] = [:]) throws {
+    func runKilled(_ arguments: [String], after delay: TimeInterval, executable: URL = executable,
+                   changing changes: [String: String?] = [:]) throws {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments
         var environment = self.environment
         for (name, value) in changes { environment[name] = value }

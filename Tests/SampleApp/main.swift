@@ -5,6 +5,10 @@
 //   secure-storage-sample get <service> <key>     prints the value; exit 44 when absent
 //   secure-storage-sample keys <service>          prints the keys, one per line
 //   secure-storage-sample identity                prints the identity in use
+//   secure-storage-sample write-file <dir> <name> <class>   stores stdin as a protected file
+//   secure-storage-sample read-file <dir> <name>            prints a protected file
+//   secure-storage-sample replace-loop <dir> <name>         replaces the file with version 1, 2, … until killed
+//   secure-storage-sample check-version <dir> <name>        prints the version the file holds; exit 1 unless it is whole
 import Foundation
 import KeychainServices
 import SecureStorage
@@ -17,13 +21,50 @@ do {
         print(value)
     case "keys" where arguments.count == 2:
         for key in try SecureStorage(service: arguments[1]).allKeys().sorted() { print(key) }
+    case "write-file" where arguments.count == 4:
+        guard let protection = FileProtection(rawValue: arguments[3]) else { exit(64) }
+        try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1])).write(FileHandle.standardInput.readDataToEndOfFile(),
+                                                                                to: arguments[2], protection: protection)
+    case "read-file" where arguments.count == 3:
+        FileHandle.standardOutput.write(try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1])).read(arguments[2]))
+    case "replace-loop" where arguments.count == 3:
+        let files = try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1]))
+        var version = (try? LoopVersion.read(files, arguments[2])) ?? 0
+        while true {
+            version += 1
+            try files.write(LoopVersion.content(version), to: arguments[2], protection: .completeUntilFirstUserAuthentication)
+        }
+    case "check-version" where arguments.count == 3:
+        print(try LoopVersion.read(try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1])), arguments[2]))
     case "identity" where arguments.count == 1:
         print(SecItemEnvironment.applicationIdentity.defaultAccessGroup)
     default:
-        FileHandle.standardError.write(Data("usage: secure-storage-sample get <service> <key> | keys <service> | identity\n".utf8))
+        FileHandle.standardError.write(Data("usage: secure-storage-sample get <service> <key> | keys <service> | identity | write-file <dir> <name> <class> | read-file <dir> <name> | replace-loop <dir> <name> | check-version <dir> <name>\n".utf8))
         exit(64)
     }
 } catch {
     FileHandle.standardError.write(Data("secure-storage-sample: \(error)\n".utf8))
     exit(1)
+}
+
+/// The versions `replace-loop` writes: `<n>:` followed by a marker and bytes that depend on the
+/// version, 0 to 300 000 of them, so a file mixing two versions or cut short is recognised.
+enum LoopVersion {
+    static let marker = Data("LOOP-PLAINTEXT-MARKER-7b1f".utf8)
+
+    static func content(_ version: Int) -> Data {
+        var data = Data("\(version):".utf8) + marker
+        data.append(contentsOf: (0..<(version &* 7_919 % 300_000)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ version) })
+        return data
+    }
+
+    /// The version the file holds; throws when its content is not exactly one version's.
+    static func read(_ files: ProtectedFiles, _ name: String) throws -> Int {
+        let data = try files.read(name)
+        guard let colon = data.firstIndex(of: UInt8(ascii: ":")), let version = Int(String(decoding: data[..<colon], as: UTF8.self)),
+              data == content(version) else {
+            throw SecureStorageError.integrityViolation
+        }
+        return version
+    }
 }

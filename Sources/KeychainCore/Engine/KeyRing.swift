@@ -60,6 +60,8 @@ final class KeyRing: @unchecked Sendable {
     var lockState: LockState { state.withLock { $0.lockState } }
     /// The presence key and enrolments.
     var presence: PresenceRecords { state.withLock { $0.presence } }
+    /// The wrapped user-tier class keys as last loaded (what ``Keychain/classKeyEpoch`` digests).
+    var userClassSlotsSnapshot: [KeybagSlot: Data] { state.withLock { $0.userClassSlots } }
 
     /// The keys of one accessibility, or the error Apple's keychain gives when they are unavailable.
     func classKeys(for accessibility: Accessibility) throws(KeychainError) -> ClassKeys {

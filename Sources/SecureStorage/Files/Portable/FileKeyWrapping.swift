@@ -1,0 +1,117 @@
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+import Crypto
+import Foundation
+import KeychainServices
+
+/// Seals a file's own key into its header under the store's key for the file's class, and
+/// opens it again.
+///
+/// - `complete`, `completeUntilFirstUserAuthentication`, `none`: the wrapping key is derived
+///   with HKDF-SHA256 from the class key of the file's generation.
+/// - `completeUnlessOpen`: as Apple does, an ephemeral X25519 key pair per file; the wrapping key
+///   is derived from the agreement of its private half with the class's public key (salt: both
+///   public keys), so creating a file needs only the public key, available while locked, and
+///   opening it needs the class's private key, available only while unlocked. The ephemeral
+///   private key is discarded at once.
+///
+/// The file key is sealed with AES-GCM, authenticating the header's first 60 bytes (class,
+/// chunk size, file ID, generation, ephemeral key) and the store: a header edited to another
+/// class or moved to another store does not open.
+enum FileKeyWrapping {
+    /// The header of a new file of `protection`, with a fresh file key sealed into it.
+    static func newHeader(protection: FileProtection, keys: FileKeySet) throws(SecureStorageError) -> (header: ProtectedFileHeader, fileKey: SymmetricKey) {
+        let generation = try keys.generationForWriting()
+        let fileKey = SymmetricKey(size: .bits256)
+        let fileID = SymmetricKey(size: .init(bitCount: 128)).withUnsafeBytes { Data($0) }
+        var ephemeralPublicKey = Data(count: 32)
+        let wrappingKey: SymmetricKey
+        if protection == .completeUnlessOpen {
+            let classPublicKey = try keys.key(.unlessOpenPublic, generation: generation, creating: true)
+            let ephemeral = Curve25519.KeyAgreement.PrivateKey()
+            ephemeralPublicKey = ephemeral.publicKey.rawRepresentation
+            wrappingKey = try agreementKey(ephemeral, publicKey: classPublicKey, ephemeralPublicKey: ephemeralPublicKey,
+                                           classPublicKey: classPublicKey, fileID: fileID)
+        } else {
+            wrappingKey = derivedKey(try keys.key(slot(for: protection), generation: generation, creating: true), protection: protection)
+        }
+        let nonce = AES.GCM.Nonce()
+        var header = ProtectedFileHeader(protection: protection, fileID: fileID, generation: generation,
+                                         ephemeralPublicKey: ephemeralPublicKey, wrapNonce: Data(nonce), wrappedFileKey: Data(count: 48))
+        let sealed: AES.GCM.SealedBox
+        do {
+            sealed = try fileKey.withUnsafeBytes { bytes in
+                try AES.GCM.seal(bytes, using: wrappingKey, nonce: nonce,
+                                 authenticating: authenticatedData(header, storeID: keys.storeID))
+            }
+        } catch {
+            throw .underlying(errSecInternalComponent)   // AES-GCM refused a valid key and nonce
+        }
+        header.wrappedFileKey = sealed.ciphertext + sealed.tag
+        return (header, fileKey)
+    }
+
+    /// The file key of an existing file.
+    /// - Throws: `.locked` when its class is not available in the keychain's lock state;
+    ///   `.integrityViolation` when the header was altered or belongs to another store.
+    static func fileKey(of header: ProtectedFileHeader, keys: FileKeySet) throws(SecureStorageError) -> SymmetricKey {
+        let wrappingKey: SymmetricKey
+        if header.protection == .completeUnlessOpen {
+            let privateKeyBytes = try keys.key(.unlessOpenPrivate, generation: header.generation, creating: false)
+            let privateKey: Curve25519.KeyAgreement.PrivateKey
+            do {
+                privateKey = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKeyBytes)
+            } catch {
+                throw .integrityViolation
+            }
+            wrappingKey = try agreementKey(privateKey, publicKey: header.ephemeralPublicKey, ephemeralPublicKey: header.ephemeralPublicKey,
+                                           classPublicKey: privateKey.publicKey.rawRepresentation, fileID: header.fileID)
+        } else {
+            guard header.ephemeralPublicKey.allSatisfy({ $0 == 0 }) else { throw .integrityViolation }
+            wrappingKey = derivedKey(try keys.key(slot(for: header.protection), generation: header.generation, creating: false),
+                                     protection: header.protection)
+        }
+        do {
+            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: header.wrapNonce),
+                                            ciphertext: header.wrappedFileKey.prefix(32), tag: header.wrappedFileKey.suffix(16))
+            let opened = try AES.GCM.open(box, using: wrappingKey, authenticating: authenticatedData(header, storeID: keys.storeID))
+            return SymmetricKey(data: opened)
+        } catch {
+            throw .integrityViolation
+        }
+    }
+
+    // MARK: - Derivations
+
+    private static func slot(for protection: FileProtection) -> FileKeySet.Slot {
+        switch protection {
+        case .complete: .complete
+        case .completeUnlessOpen: .unlessOpenPrivate
+        case .completeUntilFirstUserAuthentication: .untilFirstAuth
+        case .none: .none
+        }
+    }
+
+    private static func derivedKey(_ classKey: Data, protection: FileProtection) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: classKey),
+                               info: Data("ssf1/wrap/".utf8) + [protection.code], outputByteCount: 32)
+    }
+
+    /// HKDF over an X25519 agreement, salted with both public keys (as PartyU and PartyV in
+    /// the concatenation KDF Apple uses) and bound to the file ID.
+    private static func agreementKey(_ privateKey: Curve25519.KeyAgreement.PrivateKey, publicKey: Data, ephemeralPublicKey: Data,
+                                     classPublicKey: Data, fileID: Data) throws(SecureStorageError) -> SymmetricKey {
+        do {
+            let shared = try privateKey.sharedSecretFromKeyAgreement(with: Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicKey))
+            return shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: ephemeralPublicKey + classPublicKey,
+                                                  sharedInfo: Data("ssf1/classB".utf8) + fileID, outputByteCount: 32)
+        } catch {
+            // A public key of the wrong size or a low-order point: a forged header or key.
+            throw .integrityViolation
+        }
+    }
+
+    private static func authenticatedData(_ header: ProtectedFileHeader, storeID: Data) -> Data {
+        header.encoded[ProtectedFileHeader.wrappedRange] + storeID
+    }
+}
+#endif

@@ -1,0 +1,120 @@
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+import Crypto
+import Foundation
+
+/// ``ProtectedFiles`` where the system has no Data Protection: every file is sealed with its own
+/// key (``ProtectedFileHeader``, ``ChunkCipher``), wrapped by the store's key for its class
+/// (``FileKeySet``, ``FileKeyWrapping``), in a private directory (``StoreDirectory``).
+struct SealedFileStore: ProtectedFilesBackend {
+    let directory: StoreDirectory
+    let keys: FileKeySet
+
+    init(directory url: URL, identifier: String, accessGroup: String?, deviceBound: Bool) throws(SecureStorageError) {
+        directory = try StoreDirectory(url)
+        keys = FileKeySet(identifier: identifier, accessGroup: accessGroup, deviceBound: deviceBound)
+        directory.removeAbandonedTemporaries()
+    }
+
+    func create(_ name: String, protection: FileProtection) throws(SecureStorageError) -> any ProtectedFileSink {
+        let namesKey = try keys.namesKey()
+        var (header, fileKey) = try FileKeyWrapping.newHeader(protection: protection, keys: keys)
+        header.nameMAC = nameMAC(header, name: name, key: namesKey)
+        let cipher = ChunkCipher(fileKey: fileKey, header: header)
+        return try SealedFileSink(directory: directory, name: name, header: header,
+                                  key: SealedFileKey(header: header, keys: keys, cipher: cipher))
+    }
+
+    func open(_ name: String) throws(SecureStorageError) -> any ProtectedFileSource {
+        let (fd, header) = try openVerifiedHeader(name)
+        do {
+            let cipher = ChunkCipher(fileKey: try FileKeyWrapping.fileKey(of: header, keys: keys), header: header)
+            return try SealedFileSource(descriptor: fd, fileSize: try StoreDirectory.size(of: fd),
+                                        key: SealedFileKey(header: header, keys: keys, cipher: cipher), cipher: cipher)
+        } catch {
+            StoreDirectory.closeDescriptor(fd)
+            throw error
+        }
+    }
+
+    func protection(of name: String) throws(SecureStorageError) -> FileProtection {
+        let (fd, header) = try openVerifiedHeader(name)
+        StoreDirectory.closeDescriptor(fd)
+        return header.protection
+    }
+
+    /// Copies the sealed bytes under the new name with a new name MAC (no file key is needed, so
+    /// this works in every lock state), then removes the old name.
+    func move(_ name: String, to newName: String) throws(SecureStorageError) {
+        guard name != newName else { _ = try protection(of: name); return }
+        let (fd, oldHeader) = try openVerifiedHeader(name)
+        defer { StoreDirectory.closeDescriptor(fd) }
+        var header = oldHeader
+        header.nameMAC = nameMAC(header, name: newName, key: try keys.namesKey())
+        let size = try StoreDirectory.size(of: fd)
+        let (output, temporary) = try directory.createTemporary(for: newName)
+        do throws(SecureStorageError) {
+            try StoreDirectory.writeAll(header.encoded, to: output)
+            var offset = ProtectedFileHeader.size
+            while offset < size {
+                let block = try StoreDirectory.readBytes(fd, count: min(1 << 20, size - offset), at: offset)
+                guard !block.isEmpty else { throw .integrityViolation }
+                try StoreDirectory.writeAll(block, to: output)
+                offset += block.count
+            }
+            try directory.commit(output, temporary: temporary, as: newName)
+            StoreDirectory.closeDescriptor(output)
+        } catch {
+            StoreDirectory.closeDescriptor(output)
+            directory.removeTemporary(temporary)
+            throw error
+        }
+        _ = try directory.remove(name)
+    }
+
+    func remove(_ name: String) throws(SecureStorageError) -> Bool {
+        try directory.remove(name)
+    }
+
+    func names() throws(SecureStorageError) -> [String] {
+        try directory.entries().filter(ProtectedFiles.isValidName).sorted()
+    }
+
+    func destroy() throws(SecureStorageError) {
+        for name in try directory.entries() where ProtectedFiles.isValidName(name) || name.contains(StoreDirectory.temporaryMarker) {
+            _ = try directory.remove(name)
+        }
+        try keys.removeAll()
+    }
+
+    // MARK: - Headers
+
+    /// Opens `name` and reads its header, checking that it was written under this name in
+    /// this store.
+    private func openVerifiedHeader(_ name: String) throws(SecureStorageError) -> (Int32, ProtectedFileHeader) {
+        let fd = try directory.openForReading(name)
+        do throws(SecureStorageError) {
+            let header = try ProtectedFileHeader(decoding: try StoreDirectory.readBytes(fd, count: ProtectedFileHeader.size, at: 0))
+            guard HMAC<SHA256>.isValidAuthenticationCode(header.nameMAC, authenticating: nameMessage(header, name: name),
+                                                         using: try keys.namesKey()) else {
+                throw .integrityViolation
+            }
+            return (fd, header)
+        } catch {
+            StoreDirectory.closeDescriptor(fd)
+            throw error
+        }
+    }
+
+    /// HMAC-SHA256 of the store, the header's sealed bytes and the name.
+    private func nameMAC(_ header: ProtectedFileHeader, name: String, key: SymmetricKey) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: nameMessage(header, name: name), using: key))
+    }
+
+    private func nameMessage(_ header: ProtectedFileHeader, name: String) -> Data {
+        var message = Data("ssf1/name".utf8) + keys.storeID + header.encoded[ProtectedFileHeader.sealedRange]
+        message.append(contentsOf: withUnsafeBytes(of: UInt32(name.utf8.count).bigEndian) { Array($0) })
+        message.append(contentsOf: name.utf8)
+        return message
+    }
+}
+#endif

@@ -1,0 +1,39 @@
+import Foundation
+
+/// A protected file being read in pieces, from ``ProtectedFiles/open(_:)``.
+///
+/// ```swift
+/// let reader = try files.open("recording.m4a")
+/// defer { reader.close() }
+/// while let piece = try reader.read(upToCount: 1 << 20) { player.enqueue(piece) }
+/// ```
+///
+/// On Linux every piece comes from a chunk that passed its integrity check; a file that was
+/// cut short or extended fails with ``SecureStorageError/integrityViolation`` at its end, so
+/// act on the content only once `read` has returned `nil`. A ``FileProtection/complete`` file's
+/// reader fails with `.locked` once the keychain is locked and works again after an unlock;
+/// a ``FileProtection/completeUnlessOpen`` file opened while unlocked stays readable until
+/// closed.
+public final class ProtectedFileReader: Sendable {
+    private let source: any ProtectedFileSource
+
+    init(source: any ProtectedFileSource) { self.source = source }
+
+    /// The size of the content in bytes.
+    public var count: Int { source.count }
+
+    /// The next bytes, at most `count`; `nil` at the end of the file.
+    public func read(upToCount count: Int) throws(SecureStorageError) -> Data? {
+        try source.read(upToCount: count)
+    }
+
+    /// The rest of the file.
+    public func readToEnd() throws(SecureStorageError) -> Data {
+        var data = Data()
+        while let piece = try read(upToCount: 1 << 20) { data.append(piece) }
+        return data
+    }
+
+    /// Closes the file and forgets its key. Reading afterwards fails.
+    public func close() { source.close() }
+}

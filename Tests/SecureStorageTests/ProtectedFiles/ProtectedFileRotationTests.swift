@@ -1,0 +1,85 @@
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+import Foundation
+import KeychainCore
+import KeychainServices
+import SecureStorage
+import XCTest
+
+/// Protected files across passphrase changes: nothing is lost, and a file written after a
+/// change does not open with an old copy of the keychain and the old passphrase.
+final class ProtectedFileRotationTests: ProtectedFilesTestCase {
+    private func generation(of name: String) throws -> UInt32 {
+        try rawBytes(name)[24..<28].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    func testFilesSurviveSettingChangingAndRemovingThePassphrase() throws {
+        var written: [String: Data] = [:]
+        func writeOneOfEach(_ tag: String) throws {
+            for protection in FileProtection.allCases {
+                let data = Data("\(tag) \(protection)".utf8)
+                try files.write(data, to: "\(tag)-\(protection)", protection: protection)
+                written["\(tag)-\(protection)"] = data
+            }
+        }
+        try writeOneOfEach("none")
+        try keychain.setPassphrase("first")
+        try writeOneOfEach("set")
+        try keychain.changePassphrase(from: "first", to: "second")
+        try writeOneOfEach("changed")
+        try SecItemEnvironment.lock()
+        try SecItemEnvironment.unlock(passphrase: "second")
+        _ = try keychain.removePassphrase(current: "second")
+        try writeOneOfEach("removed")
+        try restart()
+        for (name, data) in written { XCTAssertEqual(try files.read(name), data, name) }
+        XCTAssertEqual(try generation(of: "none-complete"), 1)
+        XCTAssertEqual(try generation(of: "set-complete"), 2)
+        XCTAssertEqual(try generation(of: "changed-complete"), 3)
+        XCTAssertEqual(try generation(of: "removed-none"), 4)
+    }
+
+    /// The attack a leaked passphrase enables: an old copy of the keychain files and its old
+    /// passphrase. Files written before the change open (they were readable then); files
+    /// written after it do not.
+    func testAnOldKeychainCopyWithItsPassphraseOpensNothingWrittenAfterTheChange() throws {
+        try keychain.setPassphrase("leaked")
+        try files.write(Data("before".utf8), to: "before", protection: .complete)
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("old-copy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.copyItem(at: directory, to: copy)
+
+        try keychain.changePassphrase(from: "leaked", to: "new")
+        for protection in FileProtection.allCases {
+            try files.write(Data("after".utf8), to: "after-\(protection)", protection: protection)
+        }
+
+        let old = try Keychain(location: KeychainLocation(directory: copy),
+                               options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
+        SecItemEnvironment.useKeychain(old)
+        try old.unlock(passphrase: "leaked")
+        let stolen = try ProtectedFiles(directory: filesDirectory)
+        XCTAssertEqual(try stolen.read("before"), Data("before".utf8))
+        for protection in FileProtection.allCases where protection != .none {
+            XCTAssertStorageError(.integrityViolation, try stolen.read("after-\(protection)"), "\(protection)")
+        }
+    }
+
+    /// A keychain locked when the class keys changed elsewhere keeps writing with the current
+    /// generation, and renews it at the first write after an unlock.
+    func testANewGenerationIsMadeOnlyWhileUnlocked() throws {
+        try keychain.setPassphrase("first")
+        try files.write(Data("a".utf8), to: "a", protection: .none)
+        let other = try Keychain(location: KeychainLocation(directory: directory),
+                                 options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
+        try other.unlock(passphrase: "first")
+        try other.changePassphrase(from: "first", to: "second")
+        // This instance sees the rotation: it is before its first unlock again.
+        try files.write(Data("b".utf8), to: "b", protection: .none)
+        XCTAssertEqual(try generation(of: "b"), try generation(of: "a"))
+        try SecItemEnvironment.unlock(passphrase: "second")
+        try files.write(Data("c".utf8), to: "c", protection: .none)
+        XCTAssertEqual(try generation(of: "c"), try generation(of: "a") + 1)
+        for name in ["a", "b", "c"] { XCTAssertEqual(try files.read(name), Data(name.utf8)) }
+    }
+}
+#endif
