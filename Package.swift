@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "KeychainServices", targets: ["KeychainServices"]),
         .library(name: "SecureStorage", targets: ["SecureStorage"]),
         .library(name: "SecureStorageConfiguration", targets: ["SecureStorageConfiguration"]),
+        .library(name: "SecureStorageGRDB", targets: ["SecureStorageGRDB"]),
         .executable(name: "keychain", targets: ["keychain"]),
     ],
     dependencies: [
@@ -83,6 +84,11 @@ let package = Package(
             name: "SecureStorageConfiguration",
             dependencies: ["SecureStorage", .product(name: "Configuration", package: "swift-configuration")]
         ),
+        // Sealed columns for GRDB records, keyed from the keychain (DatabaseSealer).
+        .target(
+            name: "SecureStorageGRDB",
+            dependencies: ["SecureStorage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // No core dumps, not dumpable: SecureStorage.hardenProcess() (the tool calls it first).
         .target(name: "CProcessHardening"),
         .executableTarget(
@@ -136,6 +142,9 @@ let package = Package(
         // under KEYCHAIN_SIMULATED_DEVICE by SimulatedDeviceSuiteTests.
         .executableTarget(name: "wrapper-style-suite", dependencies: ["KeychainServices"], path: "Tests/WrapperStyleSuite"),
         .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport"]),
+        .testTarget(name: "SecureStorageGRDBTests",
+                    dependencies: ["SecureStorageGRDB", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
+                                   .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
     ]
 )

@@ -1,0 +1,141 @@
+import Crypto
+import Foundation
+import GRDB
+import SecureStorage
+
+/// Seals chosen columns of GRDB records with a key kept in the keychain: each value is
+/// encrypted with AES-256-GCM, bound to its table, column and primary key, so a value copied
+/// into another row, column, table or database does not open. Exact-match searches on sealed
+/// columns go through blind indexes (keyed HMACs) where the caller asks for them.
+///
+/// ```swift
+/// let storage = SecureStorage(service: "com.acme.notes")
+/// let sealer = try DatabaseSealer.load(from: storage, key: "notes.db-key", requireUserPresence: true)
+/// try dbQueue.write { db in
+///     try sealer.prepare(db)                     // once per database: records the key's ID
+///     var note = Note(id: nil, title: "Groceries", body: "milk, eggs")
+///     try sealer.insert(&note, db)
+/// }
+/// let notes = try dbQueue.read { db in try sealer.fetchAll(db, Note.order(Column("title"))) }
+/// ```
+///
+/// What stays visible to whoever reads the file: the schema, row counts, primary keys,
+/// unsealed columns, whether a sealed value is NULL, its length (the plaintext's plus 30
+/// bytes), and which rows share a blind-indexed value. A cell put back to an older value of
+/// the same row is not detected. The article <doc:SealedColumns> explains the choices.
+public final class DatabaseSealer: Sendable {
+    /// The 16-byte public identifier of the key: stored in the database so that opening it with
+    /// another key is a clear error.
+    public let keyID: Data
+    private let sealingKey: SymmetricKey
+    private let indexRoot: SymmetricKey
+
+    /// A sealer using `key` (256 bits). Prefer ``load(from:key:sensitivity:requireUserPresence:)``,
+    /// which keeps the key in the keychain.
+    public init(key: SymmetricKey) {
+        precondition(key.bitCount == 256, "a database sealing key has 256 bits")
+        keyID = Data(HMAC<SHA256>.authenticationCode(for: Data("ssg1/key-id".utf8), using: key).prefix(16))
+        sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("ssg1/seal".utf8), outputByteCount: 32)
+        indexRoot = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("ssg1/index".utf8), outputByteCount: 32)
+    }
+
+    /// The sealer whose key is stored in `storage` under `key`, creating a random key there the
+    /// first time.
+    ///
+    /// Reading the key is the one moment the user is asked, when `requireUserPresence` protected
+    /// it: keep the sealer while the data is in use. Creating the key never asks.
+    ///
+    /// - Parameters:
+    ///   - storage: the keychain storage holding the key, for example the app's `SecureStorage`.
+    ///   - key: the key's name in `storage`, for example `"notes.db-key"`.
+    ///   - sensitivity: the key's protection (`.secret`: only while unlocked, this device only).
+    ///   - requireUserPresence: whether reading the key needs the user (biometry or passcode on
+    ///     Apple platforms, the keychain's authenticator such as a PIN on Linux).
+    /// - Throws: `SecureStorageError` (`.locked`, `.userCanceled`, `.authenticationFailed`, …).
+    public static func load(from storage: SecureStorage, key: String, sensitivity: Sensitivity = .secret,
+                            requireUserPresence: Bool = false) throws(SecureStorageError) -> DatabaseSealer {
+        if let stored = try storage.data(for: key) {
+            guard stored.count == 32 else { throw .integrityViolation }
+            return DatabaseSealer(key: SymmetricKey(data: stored))
+        }
+        let fresh = SymmetricKey(size: .bits256)
+        do {
+            let bytes = fresh.withUnsafeBytes { Data($0) }
+            if requireUserPresence {
+                try storage.store(StoredValue(data: bytes, kind: .data), for: key, sensitivity: sensitivity, requireUserPresence: true)
+            } else {
+                try storage.insert(StoredValue(data: bytes, kind: .data), for: key, sensitivity: sensitivity)
+            }
+            return DatabaseSealer(key: fresh)
+        } catch .duplicate {
+            return try load(from: storage, key: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
+        }
+    }
+
+    // MARK: - The database's key record
+
+    /// The table recording which key a database is sealed with.
+    public static let metadataTable = "secure_storage_sealing"
+
+    /// Records this sealer's key ID in the database, or checks it: call it once per connection
+    /// or in a migration, before writing.
+    /// - Throws: ``SealedDatabaseError/Code/wrongKey`` when another key sealed the database.
+    public func prepare(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.metadataTable) (key_id BLOB NOT NULL, format INTEGER NOT NULL)")
+        if let stored = try Data.fetchOne(db, sql: "SELECT key_id FROM \(Self.metadataTable)") {
+            guard stored == keyID else { throw SealedDatabaseError(.wrongKey, table: Self.metadataTable) }
+        } else {
+            try db.execute(sql: "INSERT INTO \(Self.metadataTable) (key_id, format) VALUES (?, 1)", arguments: [keyID])
+        }
+    }
+
+    // MARK: - Values
+
+    /// The sealed form of `value` in `column` of `table`, in the row whose primary key is
+    /// `identity` (NULL stays NULL).
+    public func seal(_ value: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws -> DatabaseValue {
+        if value.isNull { return .null }
+        let box = try AES.GCM.seal(SealedValueCodec.encode(value), using: sealingKey,
+                                   authenticating: authenticatedData(table: table, column: column, identity: identity))
+        return (Data([SealedValueCodec.formatByte]) + box.nonce + box.ciphertext + box.tag).databaseValue
+    }
+
+    /// The value sealed in `column` of `table` in the row `identity`.
+    /// - Throws: ``SealedDatabaseError/Code/tamperedValue`` when it was sealed anywhere else or changed.
+    public func open(_ sealed: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws -> DatabaseValue {
+        if sealed.isNull { return .null }
+        guard let bytes = Data.fromDatabaseValue(sealed), bytes.count >= 1 + 12 + 16, bytes.first == SealedValueCodec.formatByte else {
+            throw SealedDatabaseError(.tamperedValue, table: table, column: column)
+        }
+        let body = Data(bytes.dropFirst())
+        do {
+            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: body.prefix(12)), ciphertext: body.dropFirst(12).dropLast(16),
+                                            tag: body.suffix(16))
+            let opened = try AES.GCM.open(box, using: sealingKey, authenticating: authenticatedData(table: table, column: column, identity: identity))
+            guard let value = SealedValueCodec.decode(opened) else { throw SealedDatabaseError(.tamperedValue, table: table, column: column) }
+            return value
+        } catch {
+            throw SealedDatabaseError(.tamperedValue, table: table, column: column)
+        }
+    }
+
+    /// The blind index of `value` for `column` of `table`: 16 bytes of HMAC-SHA256 under a key
+    /// of that column, after `normalization`. Equal values have equal indexes; nothing else is
+    /// learned from one without the key. NULL's index is NULL.
+    public func blindIndex(_ value: DatabaseValue, table: String, column: String,
+                           normalization: SealedColumn.Normalization = .exact) -> DatabaseValue {
+        if value.isNull { return .null }
+        var normalized = value
+        if normalization == .caseInsensitive, let text = String.fromDatabaseValue(value) {
+            normalized = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().databaseValue
+        }
+        let columnKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: indexRoot,
+                                               info: SealedValueCodec.lengthPrefixed([Data(table.utf8), Data(column.utf8)]), outputByteCount: 32)
+        return Data(HMAC<SHA256>.authenticationCode(for: SealedValueCodec.encode(normalized), using: columnKey).prefix(16)).databaseValue
+    }
+
+    private func authenticatedData(table: String, column: String, identity: [DatabaseValue]) -> Data {
+        Data("SSG1".utf8) + keyID + SealedValueCodec.lengthPrefixed([Data(table.utf8), Data(column.utf8)]
+                                                                    + identity.map(SealedValueCodec.encode))
+    }
+}

@@ -1,0 +1,43 @@
+/// What went wrong with a sealed database. Messages never contain a value.
+public struct SealedDatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kind of failure.
+    public enum Code: String, Sendable, Hashable {
+        /// The database was sealed with another key.
+        case wrongKey
+        /// A sealed value does not open in its place: it was changed, or moved from another row,
+        /// column, table or database.
+        case tamperedValue
+        /// The table cannot hold sealed records (no primary key, or `AUTOINCREMENT`).
+        case unsupportedTable
+        /// A record lacks a value its sealing needs (a primary key value, a blind index).
+        case missingValue
+    }
+
+    /// The kind of failure.
+    public let code: Code
+    /// The table concerned.
+    public let table: String
+    /// The column concerned, when there is one.
+    public let column: String?
+
+    init(_ code: Code, table: String, column: String? = nil) {
+        self.code = code
+        self.table = table
+        self.column = column
+    }
+
+    /// What happened and what to do.
+    public var description: String {
+        let place = column.map { "\(table).\($0)" } ?? table
+        switch code {
+        case .wrongKey:
+            return "The database \(table) was sealed with another key. Load the key it was created with (its key ID is stored in secure_storage_sealing); nothing was read or written."
+        case .tamperedValue:
+            return "A sealed value in \(place) does not open in its row: it was modified, or copied from another row, column or database. It was not returned; restore the row from a backup or write it again."
+        case .unsupportedTable:
+            return "The table \(table) cannot hold sealed records: it needs a declared primary key and no AUTOINCREMENT."
+        case .missingValue:
+            return "A record of \(place) has no value where sealing needs one (a primary key, or a blind index column to search)."
+        }
+    }
+}
