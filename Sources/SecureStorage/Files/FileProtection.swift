@@ -4,7 +4,7 @@
 /// | Class | Unlocked | Locked (after the first unlock) | Before the first unlock |
 /// |---|---|---|---|
 /// | ``complete`` | read, write, create | nothing; an open file stops working | nothing |
-/// | ``completeUnlessOpen`` | read, write, create | create new files; files opened before the lock keep working until closed | create new files |
+/// | ``completeUnlessOpen`` | read, write, create | create new files; files opened before the lock keep working until closed | nothing |
 /// | ``completeUntilFirstUserAuthentication`` | read, write, create | read, write, create | nothing |
 /// | ``none`` | read, write, create | read, write, create | read, write, create |
 ///
@@ -27,8 +27,9 @@ public enum FileProtection: String, Sendable, Hashable, CaseIterable, CustomStri
     /// (`FileProtectionType.completeUntilFirstUserAuthentication`): Apple's default for app
     /// files, and right for anything a background task reads.
     case completeUntilFirstUserAuthentication
-    /// Always available (`FileProtectionType.none`). Still encrypted, with a key bound to this
-    /// device's keychain; for caches needed before the first unlock.
+    /// Always available (`FileProtectionType.none`). Still encrypted, with a key that only this
+    /// keychain's device key opens (on Linux: its device key file or TPM); for caches needed
+    /// before the first unlock.
     case none
 
     /// The class's name, for example `"complete"`.

@@ -11,18 +11,21 @@ import Foundation
 /// On Linux every piece comes from a chunk that passed its integrity check; a file that was
 /// cut short or extended fails with ``SecureStorageError/integrityViolation`` at its end, so
 /// act on the content only once `read` has returned `nil`. A ``FileProtection/complete`` file's
-/// reader fails with `.locked` once the keychain is locked and works again after an unlock;
-/// a ``FileProtection/completeUnlessOpen`` file opened while unlocked stays readable until
-/// closed.
+/// reader still returns the rest of the 64 KiB chunk it has opened when the keychain locks, then
+/// fails with `.locked` and works again after an unlock; a ``FileProtection/completeUnlessOpen``
+/// file opened while unlocked stays readable until closed.
 public final class ProtectedFileReader: Sendable {
     private let source: any ProtectedFileSource
 
     init(source: any ProtectedFileSource) { self.source = source }
 
-    /// The size of the content in bytes.
+    /// The size of the content in bytes, as the file's length gives it. On Linux it is checked
+    /// as the chunks are read: a file extended on disk fails there, so do not allocate by it
+    /// before reading.
     public var count: Int { source.count }
 
-    /// The next bytes, at most `count`; `nil` at the end of the file.
+    /// The next bytes, at most `count` (none for a count of 0 or less); `nil` at the end of the
+    /// file, whatever the count. Fails after ``close()``.
     public func read(upToCount count: Int) throws(SecureStorageError) -> Data? {
         try source.read(upToCount: count)
     }

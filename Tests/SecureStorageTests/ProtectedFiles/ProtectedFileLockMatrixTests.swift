@@ -14,7 +14,7 @@ final class ProtectedFileLockMatrixTests: ProtectedFilesTestCase {
         switch (protection, state) {
         case (_, .noPassphrase), (_, .unlocked), (.none, _): (true, true)
         case (.completeUntilFirstUserAuthentication, .locked): (true, true)
-        case (.completeUnlessOpen, _): (true, false)
+        case (.completeUnlessOpen, .locked): (true, false)
         default: (false, false)
         }
     }
@@ -114,14 +114,19 @@ final class ProtectedFileLockMatrixTests: ProtectedFilesTestCase {
         XCTAssertEqual(try files.read("recording"), content)
     }
 
-    /// A store first used before the first unlock can still create completeUnlessOpen files
-    /// once it has its key pair: the pair is made while unlocked.
+    /// A store first used while locked gets the keys an unlock allows at its first write after
+    /// one: then completeUnlessOpen files can be created while locked.
     func testClassKeysOfAStoreFirstUsedWhileLockedAreMadeAtTheUnlock() throws {
         try keychain.setPassphrase("device passcode")
         try restart()
         try files.write(Data("cache".utf8), to: "cache", protection: .none)
         XCTAssertStorageError(.locked, try files.write(Data("x".utf8), to: "early", protection: .completeUnlessOpen),
-                              "no key pair yet: it can only be made while unlocked")
+                              "before the first unlock")
+        try unlock()
+        try SecItemEnvironment.lock()
+        try files.write(Data("x".utf8), to: "any", protection: .completeUntilFirstUserAuthentication)
+        XCTAssertStorageError(.locked, try files.write(Data("x".utf8), to: "early", protection: .completeUnlessOpen),
+                              "the key pair can only be made while unlocked")
         try unlock()
         try files.write(Data("x".utf8), to: "any", protection: .completeUntilFirstUserAuthentication)
         try SecItemEnvironment.lock()

@@ -32,10 +32,9 @@ final class ProtectedFileRotationTests: ProtectedFilesTestCase {
         try writeOneOfEach("removed")
         try restart()
         for (name, data) in written { XCTAssertEqual(try files.read(name), data, name) }
-        XCTAssertEqual(try generation(of: "none-complete"), 1)
-        XCTAssertEqual(try generation(of: "set-complete"), 2)
-        XCTAssertEqual(try generation(of: "changed-complete"), 3)
-        XCTAssertEqual(try generation(of: "removed-none"), 4)
+        let generations = try ["none", "set", "changed", "removed"].map { try generation(of: "\($0)-complete") }
+        XCTAssertEqual(Set(generations).count, 4, "a new generation after every passphrase change")
+        XCTAssertEqual(try generation(of: "removed-none"), 0, "none files have no generation")
     }
 
     /// The attack a leaked passphrase enables: an old copy of the keychain files and its old
@@ -68,17 +67,20 @@ final class ProtectedFileRotationTests: ProtectedFilesTestCase {
     /// generation, and renews it at the first write after an unlock.
     func testANewGenerationIsMadeOnlyWhileUnlocked() throws {
         try keychain.setPassphrase("first")
-        try files.write(Data("a".utf8), to: "a", protection: .none)
+        try files.write(Data("a".utf8), to: "a", protection: .completeUntilFirstUserAuthentication)
         let other = try Keychain(location: KeychainLocation(directory: directory),
                                  options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
         try other.unlock(passphrase: "first")
         try other.changePassphrase(from: "first", to: "second")
         // This instance sees the rotation: it is before its first unlock again.
-        try files.write(Data("b".utf8), to: "b", protection: .none)
-        XCTAssertEqual(try generation(of: "b"), try generation(of: "a"))
+        XCTAssertStorageError(.locked, try files.write(Data("b".utf8), to: "b", protection: .completeUntilFirstUserAuthentication))
         try SecItemEnvironment.unlock(passphrase: "second")
-        try files.write(Data("c".utf8), to: "c", protection: .none)
-        XCTAssertEqual(try generation(of: "c"), try generation(of: "a") + 1)
+        try SecItemEnvironment.lock()
+        try files.write(Data("b".utf8), to: "b", protection: .completeUntilFirstUserAuthentication)
+        XCTAssertEqual(try generation(of: "b"), try generation(of: "a"), "locked: the current generation")
+        try SecItemEnvironment.unlock(passphrase: "second")
+        try files.write(Data("c".utf8), to: "c", protection: .completeUntilFirstUserAuthentication)
+        XCTAssertNotEqual(try generation(of: "c"), try generation(of: "a"), "unlocked: a new one")
         for name in ["a", "b", "c"] { XCTAssertEqual(try files.read(name), Data(name.utf8)) }
     }
 }

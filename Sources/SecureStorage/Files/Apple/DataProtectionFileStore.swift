@@ -20,6 +20,20 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
         let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0o777
         let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value
         guard attributes[.type] as? FileAttributeType == .typeDirectory, owner == geteuid(), mode & 0o077 == 0 else { throw .insecureFile }
+        removeAbandonedTemporaries()
+    }
+
+    /// Removes temporary files of writes that never committed (a crash), once they are an hour
+    /// old: a writer still running touches its file far more often.
+    private func removeAbandonedTemporaries() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(".") && name.contains(".ssf-") {
+            let path = directory.appendingPathComponent(name).path
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+               modified.timeIntervalSinceNow < -3600 {
+                unlink(path)
+            }
+        }
     }
 
     func create(_ name: String, protection: FileProtection) throws(SecureStorageError) -> any ProtectedFileSink {
@@ -27,11 +41,22 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
     }
 
     func open(_ name: String) throws(SecureStorageError) -> any ProtectedFileSource {
-        let url = directory.appendingPathComponent(name)
-        let attributes = try Self.mapped { try FileManager.default.attributesOfItem(atPath: url.path) }
-        guard attributes[.type] as? FileAttributeType == .typeRegular else { throw .insecureFile }
-        let handle = try Self.mapped { try FileHandle(forReadingFrom: url) }
-        return DataProtectionFileSource(handle: handle, count: (attributes[.size] as? NSNumber)?.intValue ?? 0)
+        // O_NOFOLLOW and O_NONBLOCK: a link or FIFO planted under the name is neither followed nor waited on.
+        let fd = openForReading(directory.appendingPathComponent(name).path)
+        guard fd >= 0 else {
+            switch errno {
+            case ENOENT: throw .notFound
+            case ELOOP: throw .insecureFile
+            case EPERM, EACCES: throw .locked
+            case let code: throw .fileSystem(errno: code)
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
+            close(fd)
+            throw .insecureFile
+        }
+        return DataProtectionFileSource(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true), count: Int(info.st_size))
     }
 
     func protection(of name: String) throws(SecureStorageError) -> FileProtection {
@@ -91,6 +116,12 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
     }
 }
 
+/// `open(2)` for reading without following a link or waiting on a FIFO (outside the store type,
+/// whose `open(_:)` would shadow it).
+private func openForReading(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+}
+
 /// A temporary file with the class, renamed over the name on commit.
 final class DataProtectionFileSink: ProtectedFileSink {
     private let directory: URL
@@ -113,7 +144,12 @@ final class DataProtectionFileSink: ProtectedFileSink {
                                              attributes: [.protectionKey: type, .posixPermissions: 0o600]) else {
             throw .fileSystem(errno: errno == 0 ? EIO : errno)
         }
-        handle = Locked(try DataProtectionFileStore.mapped { try FileHandle(forWritingTo: temporary) })
+        do throws(SecureStorageError) {
+            handle = Locked(try DataProtectionFileStore.mapped { try FileHandle(forWritingTo: temporary) })
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
     }
 
     deinit { discard() }
@@ -173,6 +209,7 @@ final class DataProtectionFileSource: ProtectedFileSource {
     func read(upToCount count: Int) throws(SecureStorageError) -> Data? {
         try handle.withLock { (handle: inout FileHandle?) throws(SecureStorageError) -> Data? in
             guard let file = handle else { throw .underlying(errSecParam) }
+            guard count > 0 else { return try DataProtectionFileStore.mapped { try file.offset() } >= UInt64(self.count) ? nil : Data() }
             let data = try DataProtectionFileStore.mapped { try file.read(upToCount: count) }
             return data?.isEmpty == true ? nil : data
         }

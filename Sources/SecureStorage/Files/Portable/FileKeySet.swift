@@ -5,42 +5,49 @@ import KeychainCore
 import KeychainServices
 
 /// The keys of one store of protected files, kept as generic-password items of the service
-/// `SecureStorage.files/<store identifier>` in the keychain, so that the keychain's class keys and lock
-/// state decide when each is available, and a passphrase change rewraps them with every other
-/// item.
+/// `SecureStorage.files/<store identifier>` in the keychain, so that the keychain's class keys
+/// and lock state decide when each is available, and a passphrase change rewraps them with
+/// every other item.
 ///
-/// A store has one name key (account `names`, class D, never replaced) and numbered key
-/// *generations* (accounts `g<n>/<slot>`), one key per class in each:
-///
-/// | Slot | Protection (migratable / device-bound) | Used for |
+/// | Account | Protection (migratable / device-bound) | Used for |
 /// |---|---|---|
-/// | `complete` | `WhenUnlocked` / `…ThisDeviceOnly` | wrapping ``FileProtection/complete`` file keys |
-/// | `unlessOpen.private` | `WhenUnlocked` / `…ThisDeviceOnly` | X25519 private key: opening ``FileProtection/completeUnlessOpen`` files |
-/// | `unlessOpen.public` | `Always` / `…ThisDeviceOnly` | its public key: creating them, also while locked |
-/// | `untilFirstAuth` | `AfterFirstUnlock` / `…ThisDeviceOnly` | ``FileProtection/completeUntilFirstUserAuthentication`` |
-/// | `none` | `Always` / `…ThisDeviceOnly` | ``FileProtection/none`` |
+/// | `names` | `Always` / `…ThisDeviceOnly` | the name MAC of every file |
+/// | `none` | `Always` / `…ThisDeviceOnly` | wrapping ``FileProtection/none`` file keys |
+/// | `current` | `AfterFirstUnlock` / `…ThisDeviceOnly` | the newest generation, its class-key epoch, its flags |
+/// | `g<id>/complete` | `WhenUnlocked` / `…ThisDeviceOnly` | wrapping ``FileProtection/complete`` file keys |
+/// | `g<id>/unlessOpen.private` | `WhenUnlocked` / `…ThisDeviceOnly` | X25519 private key: opening ``FileProtection/completeUnlessOpen`` files |
+/// | `g<id>/unlessOpen.public` | `AfterFirstUnlock` / `…ThisDeviceOnly` | its public key: creating them, also while locked |
+/// | `g<id>/untilFirstAuth` | `AfterFirstUnlock` / `…ThisDeviceOnly` | ``FileProtection/completeUntilFirstUserAuthentication`` |
 ///
-/// The account `current` (class D) holds the newest generation and the keychain's
-/// ``Keychain/classKeyEpoch`` when it was made. When the epoch has moved on (the passphrase
-/// was set, changed or removed) and the keychain is unlocked, the next write makes a new
-/// generation: files written from then on do not open with an old copy of the keychain and its
-/// old passphrase. Older generations stay, so older files keep opening.
+/// Every key is checked to have its protection when read: a key planted with a weaker one (by
+/// someone holding the device key, who can forge `Always` items but no others) is refused with
+/// `.integrityViolation`, never used.
+///
+/// Generations have random 32-bit IDs, never reused. When the keychain's
+/// ``Keychain/classKeyEpoch`` has moved on since the current generation was made (a passphrase
+/// was set, changed or removed) and the keychain is unlocked, the next write makes a new one:
+/// files written from then on do not open with an old copy of the keychain and its old
+/// passphrase. Older generations stay, so older files keep opening. `none` files need no
+/// generation: their key depends on the device key only, which a passphrase change keeps.
 struct FileKeySet: Sendable {
     enum Slot: String, CaseIterable {
         case complete
         case unlessOpenPrivate = "unlessOpen.private"
         case unlessOpenPublic = "unlessOpen.public"
         case untilFirstAuth
-        case none
     }
 
-    /// The newest generation, the class-key epoch it was made in, and whether all its keys
-    /// exist (a generation made before the first unlock lacks those only an unlock allows).
+    /// The generation new files use, as recorded under `current`.
     struct Generation: Equatable {
-        var number: UInt32
+        var id: UInt32
         var epoch: Data
+        /// Whether all of its keys exist (one made while locked lacks those only an unlock allows).
         var isComplete: Bool
+        var isDeviceBound: Bool
     }
+
+    /// The generation field of a ``FileProtection/none`` file's header.
+    static let noGeneration: UInt32 = 0
 
     let identifier: String
     let deviceBound: Bool
@@ -57,60 +64,72 @@ struct FileKeySet: Sendable {
 
     // MARK: - Generations
 
-    /// The generation new files use: made when the store has none, renewed when the keychain's
-    /// class keys were replaced since and it is unlocked (a locked keychain keeps using the
-    /// current one until the next write after an unlock), completed at the first write while
-    /// unlocked when it was made before.
+    /// The generation new files use: made when the store has none, and, while unlocked,
+    /// renewed when the keychain's class keys were replaced since or the store is now opened
+    /// with another `deviceBound`, and completed when it was made while locked. A locked
+    /// keychain keeps using the current generation.
+    /// - Throws: `.locked` before the first unlock.
     func generationForWriting() throws(SecureStorageError) -> UInt32 {
         let epoch = try Self.currentEpoch()
+        let unlocked = Self.isUnlocked
         guard let current = try storedGeneration() else {
-            return try makeGeneration(1, epoch: epoch)
+            return try makeGeneration(Self.newGenerationID(), epoch: epoch)
         }
-        guard Self.isUnlocked else { return current.number }
-        if current.epoch != epoch { return try makeGeneration(current.number + 1, epoch: epoch) }
-        if !current.isComplete { return try makeGeneration(current.number, epoch: epoch) }
-        return current.number
+        guard unlocked else { return current.id }
+        if current.epoch != epoch || current.isDeviceBound != deviceBound {
+            return try makeGeneration(Self.newGenerationID(), epoch: epoch)
+        }
+        if !current.isComplete { return try makeGeneration(current.id, epoch: epoch) }
+        return current.id
     }
 
-    /// Makes every key of generation `number` that the lock state allows (the rest are made when
-    /// first needed or at the next write while unlocked), then records it as current. Safe
-    /// against a racing process: each key is added only when absent, and whatever was added
-    /// first is what both use.
-    private func makeGeneration(_ number: UInt32, epoch: Data) throws(SecureStorageError) -> UInt32 {
+    /// Makes every key of generation `id` that the lock state allows (the rest are made at the
+    /// next write while unlocked), then records it as current. Each key is added only when
+    /// absent, so a racing process ends up with the same keys.
+    private func makeGeneration(_ id: UInt32, epoch: Data) throws(SecureStorageError) -> UInt32 {
         var isComplete = true
-        for slot in [Slot.none, .untilFirstAuth, .complete, .unlessOpenPrivate, .unlessOpenPublic] {
+        for slot in [Slot.untilFirstAuth, .complete, .unlessOpenPrivate, .unlessOpenPublic] {
             do {
-                _ = try key(slot, generation: number, creating: true)
+                _ = try key(slot, generation: id, creating: true)
             } catch .locked {
                 isComplete = false
             }
         }
-        if let current = try storedGeneration(), current.number > number || (current.number == number && current.isComplete) {
-            return current.number
-        }
-        var value = withUnsafeBytes(of: number.bigEndian) { Data($0) }
+        var value = withUnsafeBytes(of: id.bigEndian) { Data($0) }
         value.append(epoch)
-        value.append(isComplete ? 1 : 0)
-        try storage.store(StoredValue(data: value, kind: .data), for: "current", sensitivity: .custom(protection(for: .none)))
-        return number
+        value.append((isComplete ? 1 : 0) | (deviceBound ? 2 : 0))
+        try storage.store(StoredValue(data: value, kind: .data), for: "current", sensitivity: .custom(protection(.afterFirstUnlock)))
+        return id
     }
 
     private func storedGeneration() throws(SecureStorageError) -> Generation? {
-        guard let value = try storage.data(for: "current") else { return nil }
-        guard value.count == 37, value.last! <= 1 else { throw .integrityViolation }
-        return Generation(number: value.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }, epoch: value.dropFirst(4).prefix(32),
-                          isComplete: value.last == 1)
+        guard let value = try checkedValue("current", class: .afterFirstUnlock, size: 37) else { return nil }
+        let flags = value[value.startIndex + 36]
+        guard flags & ~3 == 0 else { throw .integrityViolation }
+        return Generation(id: value.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }, epoch: Data(value.dropFirst(4).prefix(32)),
+                          isComplete: flags & 1 != 0, isDeviceBound: flags & 2 != 0)
     }
+
+    /// A random generation ID (never 0, which marks `none` files).
+    private static func newGenerationID() -> UInt32 { UInt32.random(in: 1...UInt32.max) }
 
     // MARK: - Keys
 
     /// The key of `slot` in `generation`; made when missing and `creating` (new files), which
     /// fails with `.locked` when the lock state does not allow adding it.
-    /// - Throws: `.integrityViolation` when an older file's key is gone or malformed.
+    /// - Throws: `.integrityViolation` when an older file's key is gone, malformed, or stored
+    ///   with another protection than its slot's.
     func key(_ slot: Slot, generation: UInt32, creating: Bool) throws(SecureStorageError) -> Data {
         let name = "g\(generation)/\(slot.rawValue)"
-        if let value = try storage.data(for: name) {
-            guard value.count == 32 else { throw .integrityViolation }
+        let protectionClass: ProtectionClassOfKey = slot == .complete || slot == .unlessOpenPrivate ? .whenUnlocked : .afterFirstUnlock
+        if let value = try checkedValue(name, class: protectionClass, size: 32) {
+            if slot == .unlessOpenPublic, Self.isUnlocked {
+                // While unlocked, the public key must be the private key's: a substituted one
+                // would let its maker open files written while locked.
+                guard value == (try Self.publicKey(of: try key(.unlessOpenPrivate, generation: generation, creating: false))) else {
+                    throw .integrityViolation
+                }
+            }
             return value
         }
         guard creating else { throw .integrityViolation }
@@ -118,35 +137,23 @@ struct FileKeySet: Sendable {
         switch slot {
         case .unlessOpenPublic:
             // Derived from the private key that won any race, so the pair always matches.
-            let privateKey = try key(.unlessOpenPrivate, generation: generation, creating: true)
-            value = try Self.publicKey(of: privateKey)
+            value = try Self.publicKey(of: try key(.unlessOpenPrivate, generation: generation, creating: true))
         case .unlessOpenPrivate:
             value = Curve25519.KeyAgreement.PrivateKey().rawRepresentation
         default:
-            value = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+            value = Self.randomKey()
         }
-        do {
-            try storage.insert(StoredValue(data: value, kind: .data), for: name, sensitivity: .custom(protection(for: slot)))
-            return value
-        } catch .duplicate {
-            return try key(slot, generation: generation, creating: false)
-        }
+        return try insert(value, name, class: protectionClass)
+    }
+
+    /// The store's key for ``FileProtection/none`` files (class D, never replaced).
+    func noneKey() throws(SecureStorageError) -> Data {
+        try deviceKey("none")
     }
 
     /// The store's name key (class D, never replaced: renaming and listing work in every state).
     func namesKey() throws(SecureStorageError) -> SymmetricKey {
-        let name = "names"
-        if let value = try storage.data(for: name) {
-            guard value.count == 32 else { throw .integrityViolation }
-            return SymmetricKey(data: value)
-        }
-        let value = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        do {
-            try storage.insert(StoredValue(data: value, kind: .data), for: name, sensitivity: .custom(protection(for: .none)))
-            return SymmetricKey(data: value)
-        } catch .duplicate {
-            return try namesKey()
-        }
+        SymmetricKey(data: try deviceKey("names"))
     }
 
     /// Deletes every key of the store in one transaction (also while locked): its files can
@@ -166,16 +173,56 @@ struct FileKeySet: Sendable {
 
     // MARK: - Items
 
-    private func protection(for slot: Slot) -> Protection {
-        switch (slot, deviceBound) {
-        case (.complete, false), (.unlessOpenPrivate, false): .whenUnlocked
-        case (.complete, true), (.unlessOpenPrivate, true): .whenUnlockedThisDeviceOnly
-        case (.untilFirstAuth, false): .afterFirstUnlock
-        case (.untilFirstAuth, true): .afterFirstUnlockThisDeviceOnly
-        case (.none, false), (.unlessOpenPublic, false): .always
-        case (.none, true), (.unlessOpenPublic, true): .alwaysThisDeviceOnly
+    /// The protection classes the store's keys are kept in (each migratable or device-bound).
+    private enum ProtectionClassOfKey {
+        case whenUnlocked, afterFirstUnlock, always
+
+        var accepted: Set<Protection> {
+            switch self {
+            case .whenUnlocked: [.whenUnlocked, .whenUnlockedThisDeviceOnly]
+            case .afterFirstUnlock: [.afterFirstUnlock, .afterFirstUnlockThisDeviceOnly]
+            case .always: [.always, .alwaysThisDeviceOnly]
+            }
         }
     }
+
+    private func protection(_ protectionClass: ProtectionClassOfKey) -> Protection {
+        switch (protectionClass, deviceBound) {
+        case (.whenUnlocked, false): .whenUnlocked
+        case (.whenUnlocked, true): .whenUnlockedThisDeviceOnly
+        case (.afterFirstUnlock, false): .afterFirstUnlock
+        case (.afterFirstUnlock, true): .afterFirstUnlockThisDeviceOnly
+        case (.always, false): .always
+        case (.always, true): .alwaysThisDeviceOnly
+        }
+    }
+
+    /// The value stored under `name`, checked to be kept in `protectionClass` and `size` bytes long.
+    private func checkedValue(_ name: String, class protectionClass: ProtectionClassOfKey, size: Int) throws(SecureStorageError) -> Data? {
+        guard let (value, protection) = try storage.entry(for: name) else { return nil }
+        guard let protection, protectionClass.accepted.contains(protection), value.data.count == size else {
+            throw .integrityViolation
+        }
+        return value.data
+    }
+
+    private func deviceKey(_ name: String) throws(SecureStorageError) -> Data {
+        if let value = try checkedValue(name, class: .always, size: 32) { return value }
+        return try insert(Self.randomKey(), name, class: .always)
+    }
+
+    /// Adds a key; when a racing process added it first, theirs.
+    private func insert(_ value: Data, _ name: String, class protectionClass: ProtectionClassOfKey) throws(SecureStorageError) -> Data {
+        do {
+            try storage.insert(StoredValue(data: value, kind: .data), for: name, sensitivity: .custom(protection(protectionClass)))
+            return value
+        } catch .duplicate {
+            guard let stored = try checkedValue(name, class: protectionClass, size: value.count) else { throw .integrityViolation }
+            return stored
+        }
+    }
+
+    private static func randomKey() -> Data { SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) } }
 
     // MARK: - The keychain's state
 

@@ -20,7 +20,7 @@ import KeychainServices
 enum FileKeyWrapping {
     /// The header of a new file of `protection`, with a fresh file key sealed into it.
     static func newHeader(protection: FileProtection, keys: FileKeySet) throws(SecureStorageError) -> (header: ProtectedFileHeader, fileKey: SymmetricKey) {
-        let generation = try keys.generationForWriting()
+        let generation = protection == .none ? FileKeySet.noGeneration : try keys.generationForWriting()
         let fileKey = SymmetricKey(size: .bits256)
         let fileID = SymmetricKey(size: .init(bitCount: 128)).withUnsafeBytes { Data($0) }
         var ephemeralPublicKey = Data(count: 32)
@@ -32,7 +32,7 @@ enum FileKeyWrapping {
             wrappingKey = try agreementKey(ephemeral, publicKey: classPublicKey, ephemeralPublicKey: ephemeralPublicKey,
                                            classPublicKey: classPublicKey, fileID: fileID)
         } else {
-            wrappingKey = derivedKey(try keys.key(slot(for: protection), generation: generation, creating: true), protection: protection)
+            wrappingKey = derivedKey(try classKey(protection, generation: generation, keys: keys, creating: true), protection: protection)
         }
         let nonce = AES.GCM.Nonce()
         var header = ProtectedFileHeader(protection: protection, fileID: fileID, generation: generation,
@@ -67,7 +67,7 @@ enum FileKeyWrapping {
                                            classPublicKey: privateKey.publicKey.rawRepresentation, fileID: header.fileID)
         } else {
             guard header.ephemeralPublicKey.allSatisfy({ $0 == 0 }) else { throw .integrityViolation }
-            wrappingKey = derivedKey(try keys.key(slot(for: header.protection), generation: header.generation, creating: false),
+            wrappingKey = derivedKey(try classKey(header.protection, generation: header.generation, keys: keys, creating: false),
                                      protection: header.protection)
         }
         do {
@@ -82,12 +82,19 @@ enum FileKeyWrapping {
 
     // MARK: - Derivations
 
-    private static func slot(for protection: FileProtection) -> FileKeySet.Slot {
+    /// The class key of a complete, untilFirstUserAuthentication or none file.
+    private static func classKey(_ protection: FileProtection, generation: UInt32, keys: FileKeySet,
+                                 creating: Bool) throws(SecureStorageError) -> Data {
         switch protection {
-        case .complete: .complete
-        case .completeUnlessOpen: .unlessOpenPrivate
-        case .completeUntilFirstUserAuthentication: .untilFirstAuth
-        case .none: .none
+        case .none:
+            guard generation == FileKeySet.noGeneration else { throw .integrityViolation }
+            return try keys.noneKey()
+        case .complete:
+            return try keys.key(.complete, generation: generation, creating: creating)
+        case .completeUntilFirstUserAuthentication:
+            return try keys.key(.untilFirstAuth, generation: generation, creating: creating)
+        case .completeUnlessOpen:
+            throw .integrityViolation   // wrapped by key agreement instead
         }
     }
 

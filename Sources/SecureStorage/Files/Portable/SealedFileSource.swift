@@ -34,7 +34,7 @@ final class SealedFileSource: ProtectedFileSource {
 
     func read(upToCount limit: Int) throws(SecureStorageError) -> Data? {
         try state.withLock { (state: inout State) throws(SecureStorageError) -> Data? in
-            guard limit > 0 else { return Data() }
+            guard state.descriptor != nil else { throw .underlying(errSecParam) }
             while state.buffer.isEmpty {
                 guard let fd = state.descriptor else { throw .underlying(errSecParam) }
                 guard state.nextIndex < chunkCount else { return nil }
@@ -52,7 +52,7 @@ final class SealedFileSource: ProtectedFileSource {
                 state.buffer = plaintext
                 state.nextIndex += 1
             }
-            let taken = state.buffer.prefix(limit)
+            let taken = state.buffer.prefix(max(limit, 0))
             state.buffer.removeFirst(taken.count)
             return Data(taken)
         }

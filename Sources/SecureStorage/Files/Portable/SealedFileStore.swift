@@ -68,7 +68,8 @@ struct SealedFileStore: ProtectedFilesBackend {
             directory.removeTemporary(temporary)
             throw error
         }
-        _ = try directory.remove(name)
+        // A file committed under the old name meanwhile is newer than what was moved: keep it.
+        if try directory.isSameFile(fd, as: name) { _ = try directory.remove(name) }
     }
 
     func remove(_ name: String) throws(SecureStorageError) -> Bool {
@@ -79,11 +80,13 @@ struct SealedFileStore: ProtectedFilesBackend {
         try directory.entries().filter(ProtectedFiles.isValidName).sorted()
     }
 
+    /// The keys go first: once they are deleted no copy of any file opens, whatever happens to
+    /// the removal of the files.
     func destroy() throws(SecureStorageError) {
+        try keys.removeAll()
         for name in try directory.entries() where ProtectedFiles.isValidName(name) || name.contains(StoreDirectory.temporaryMarker) {
             _ = try directory.remove(name)
         }
-        try keys.removeAll()
     }
 
     // MARK: - Headers

@@ -110,6 +110,13 @@ final class StoreDirectory: Sendable {
                 unlinkat(descriptor, temporary, 0)
                 throw .fileSystem(errno: code)
             }
+            // The sweep of another store may have taken the file between its creation and the
+            // lock: it is then unlinked, and a new one is made.
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_nlink == 1 else {
+                close(fd)
+                continue
+            }
             return (fd, temporary)
         }
         throw .fileSystem(errno: EEXIST)
@@ -147,6 +154,17 @@ final class StoreDirectory: Sendable {
             throw errno == ENOENT ? .notFound : .fileSystem(errno: errno)
         }
         guard fsync(descriptor) == 0 else { throw .fileSystem(errno: errno) }
+    }
+
+    /// Whether `name` is the file open as `fd` (same device and inode).
+    func isSameFile(_ fd: Int32, as name: String) throws(SecureStorageError) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0 else { throw .fileSystem(errno: errno) }
+        guard fstatat(descriptor, name, &named, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else {
+            if errno == ENOENT { return false }
+            throw .fileSystem(errno: errno)
+        }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     /// Removes a file durably; `false` when there was none.
