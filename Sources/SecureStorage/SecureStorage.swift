@@ -102,6 +102,13 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         try write(value, for: key, sensitivity: sensitivity, insertOnly: true)
     }
 
+    /// Stores `value` only if nothing is stored under `key` yet, requiring the user to read it
+    /// when `requireUserPresence` (see ``store(_:for:sensitivity:requireUserPresence:)``).
+    /// - Throws: ``SecureStorageError/duplicate`` when a value is already stored.
+    public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool) throws(SecureStorageError) {
+        try write(value, for: key, sensitivity: sensitivity, insertOnly: true, requireUserPresence: requireUserPresence)
+    }
+
     /// The value stored under `key` with its kind, or `nil` when there is none.
     public func storedValue(for key: String) throws(SecureStorageError) -> StoredValue? {
         try entry(for: key)?.value

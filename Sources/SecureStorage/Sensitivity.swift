@@ -8,6 +8,9 @@
 /// | ``secret`` (default) | `WhenUnlockedThisDeviceOnly` | only while unlocked | no |
 /// | ``topSecret`` | `WhenPasscodeSetThisDeviceOnly` | only while unlocked, and only with a passcode | no; destroyed if the passcode is removed |
 /// | ``custom(_:)`` | as given | | |
+///
+/// For files and databases the same tag picks the tier's protection: ``fileProtection`` for
+/// ``ProtectedFiles``, and the protection of a database key for `SecureStorageGRDB`.
 public enum Sensitivity: Sendable, Hashable, CustomStringConvertible {
     /// Not secret but worth keeping out of plain files (a user id, a feature flag).
     case `public`
@@ -28,6 +31,18 @@ public enum Sensitivity: Sendable, Hashable, CustomStringConvertible {
         case .secret: .whenUnlockedThisDeviceOnly
         case .topSecret: .whenPasscodeSetThisDeviceOnly
         case .custom(let protection): protection
+        }
+    }
+
+    /// The class of a protected file of this sensitivity (``ProtectedFiles/write(_:to:sensitivity:)``):
+    /// ``public`` and ``private`` files are readable after the first unlock, also in the
+    /// background; ``secret`` and ``topSecret`` ones only while unlocked. A custom protection
+    /// gives the file class with the same availability.
+    public var fileProtection: FileProtection {
+        switch protection {
+        case .whenUnlocked, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly: .complete
+        case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly: .completeUntilFirstUserAuthentication
+        case .always, .alwaysThisDeviceOnly: .none
         }
     }
 

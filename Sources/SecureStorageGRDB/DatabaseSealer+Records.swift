@@ -6,32 +6,46 @@ extension DatabaseSealer {
     ///
     /// The record's `willInsert` and `didInsert` run as with `record.insert(db)`. A record with
     /// a nil `INTEGER PRIMARY KEY` gets the next rowid in the same write (sealed values are bound
-    /// to it), and learns it through `didInsert`.
+    /// to it), and learns it through `didInsert`: one more than the largest rowid, or than the
+    /// largest ever used in an `AUTOINCREMENT` table, which so never reuses the rowid of a
+    /// deleted row.
     public func insert<Record: SealedRecord>(_ record: inout Record, _ db: Database) throws {
         try record.willInsert(db)
         var values = try record.databaseDictionary
-        let primaryKey = try Self.primaryKey(of: Record.self, db)
-        if let rowIDColumn = primaryKey.rowIDColumn, values[rowIDColumn]?.isNull ?? true {
-            let next = try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) + 1 FROM \(Record.databaseTableName.quotedDatabaseIdentifier)") ?? 1
-            values[rowIDColumn] = next.databaseValue
+        let table = try SealedTable(Record.self, db)
+        if let rowIDColumn = table.primaryKey.rowIDColumn, let key = try table.column(rowIDColumn, in: values, required: false),
+           values[key]?.isNull ?? true {
+            values[key] = try table.nextRowID(db).databaseValue
         }
-        var row = SealedRow<Record>(values: try sealed(values, Record.self, primaryKey: primaryKey))
+        var row = SealedRow<Record>(values: try sealed(values, table))
         try row.insert(db)
+        try table.requireStoredIdentity(try table.identity(values), db)
         if let insertion = row.insertion { record.didInsert(insertion) }
     }
 
     /// Updates every column of `record` (sealed ones resealed with new nonces).
     /// - Throws: GRDB's `RecordError.recordNotFound` when no row has its primary key.
     public func update<Record: SealedRecord>(_ record: Record, _ db: Database) throws {
-        let primaryKey = try Self.primaryKey(of: Record.self, db)
-        try SealedRow<Record>(values: try sealed(record.databaseDictionary, Record.self, primaryKey: primaryKey)).update(db)
+        let table = try SealedTable(Record.self, db)
+        let values = try record.databaseDictionary
+        try SealedRow<Record>(values: try sealed(values, table)).update(db)
+        try table.requireStoredIdentity(try table.identity(values), db)
     }
 
-    /// Every record `request` selects, with sealed columns opened.
-    /// - Throws: ``SealedDatabaseError/Code/tamperedValue`` when a sealed value does not open in its row.
+    /// Every record `request` selects, with sealed columns opened and blind indexes checked.
+    /// - Throws: ``SealedDatabaseError/Code/tamperedValue`` when a sealed value does not open in
+    ///   its row, or its blind index is not its value's.
     public func fetchAll<Record: SealedRecord>(_ db: Database, _ request: QueryInterfaceRequest<Record>) throws -> [Record] {
-        let primaryKey = try Self.primaryKey(of: Record.self, db)
-        return try Row.fetchAll(db, request).map { row in try Record(row: opened(row, Record.self, primaryKey: primaryKey)) }
+        let table = try SealedTable(Record.self, db)
+        return try Row.fetchAll(db, request).map { row in
+            let opened = try opened(row, table)
+            do {
+                return try Record(row: opened)
+            } catch {
+                // GRDB's decoding errors print the row: never the opened values.
+                throw SealedDatabaseError(.undecodableRecord, table: table.name)
+            }
+        }
     }
 
     /// The first record `request` selects, with sealed columns opened.
@@ -39,7 +53,9 @@ extension DatabaseSealer {
         try fetchAll(db, request.limit(1)).first
     }
 
-    /// The records whose sealed `column` equals `value`, through its blind index.
+    /// The records whose sealed `column` equals `value`, through its blind index. The rows
+    /// fetched are checked: a row whose index was copied from another row fails as
+    /// ``SealedDatabaseError/Code/tamperedValue``.
     ///
     /// ```swift
     /// let ann = try sealer.fetchAll(db, sealer.filter(Contact.self, "email", equals: "Ann@Example.org"))
@@ -47,59 +63,114 @@ extension DatabaseSealer {
     /// - Throws: ``SealedDatabaseError/Code/missingValue`` when the column has no blind index.
     public func filter<Record: SealedRecord>(_ type: Record.Type, _ column: String,
                                              equals value: some DatabaseValueConvertible) throws -> QueryInterfaceRequest<Record> {
-        guard let sealedColumn = Record.sealedColumns.first(where: { $0.name == column }), let index = sealedColumn.blindIndex else {
+        guard let sealedColumn = Record.sealedColumns.first(where: { $0.name.lowercased() == column.lowercased() }),
+              let index = sealedColumn.blindIndex else {
             throw SealedDatabaseError(.missingValue, table: Record.databaseTableName, column: column)
         }
-        let digest = blindIndex(value.databaseValue, table: Record.databaseTableName, column: column,
+        let digest = blindIndex(value.databaseValue, table: Record.databaseTableName, column: sealedColumn.name,
                                 normalization: sealedColumn.normalization)
         return Record.filter(Column(index) == digest)
     }
 
     // MARK: - Rows
 
-    private func sealed<Record: SealedRecord>(_ plain: [String: DatabaseValue], _: Record.Type,
-                                              primaryKey: PrimaryKeyInfo) throws -> [String: DatabaseValue] {
+    private func sealed(_ plain: [String: DatabaseValue], _ table: SealedTable) throws -> [String: DatabaseValue] {
         var values = plain
-        let identity = try Self.identity(values, Record.self, primaryKey: primaryKey)
-        for column in Record.sealedColumns {
-            let value = values[column.name] ?? .null
+        let identity = try table.identity(values)
+        for column in table.sealedColumns {
+            // A sealed column the record does not encode would be written as plaintext or lost.
+            guard let key = try table.column(column.name, in: values, required: true) else { continue }
+            let value = values[key] ?? .null
             if let index = column.blindIndex {
-                values[index] = blindIndex(value, table: Record.databaseTableName, column: column.name, normalization: column.normalization)
+                let indexKey = try table.column(index, in: values, required: false) ?? index
+                values[indexKey] = blindIndex(value, table: table.name, column: column.name, normalization: column.normalization)
             }
-            values[column.name] = try seal(value, table: Record.databaseTableName, column: column.name, identity: identity)
+            values[key] = try seal(value, table: table.name, column: column.name, identity: identity)
         }
         return values
     }
 
-    private func opened<Record: SealedRecord>(_ row: Row, _: Record.Type, primaryKey: PrimaryKeyInfo) throws -> Row {
+    private func opened(_ row: Row, _ table: SealedTable) throws -> Row {
         var values: [String: DatabaseValue] = [:]
-        for (column, value) in row { values[column] = value }
-        let identity = try Self.identity(values, Record.self, primaryKey: primaryKey)
-        for column in Record.sealedColumns {
-            guard let sealed = values[column.name] else { continue }   // not selected
-            values[column.name] = try open(sealed, table: Record.databaseTableName, column: column.name, identity: identity)
+        for (column, value) in row {
+            // Two selected columns named alike (an alias in another case) are ambiguous.
+            guard values.updateValue(value, forKey: column) == nil else { throw SealedDatabaseError(.tamperedValue, table: table.name, column: column) }
+        }
+        let identity = try table.identity(values)
+        for column in table.sealedColumns {
+            guard let key = try table.column(column.name, in: values, required: false) else { continue }   // not selected
+            let value = try open(values[key]!, table: table.name, column: column.name, identity: identity)
+            values[key] = value
+            if let index = column.blindIndex, let indexKey = try table.column(index, in: values, required: false),
+               values[indexKey] != blindIndex(value, table: table.name, column: column.name, normalization: column.normalization) {
+                throw SealedDatabaseError(.tamperedValue, table: table.name, column: index)
+            }
         }
         return Row(values)
     }
+}
 
-    private static func identity<Record: SealedRecord>(_ values: [String: DatabaseValue], _: Record.Type,
-                                                       primaryKey: PrimaryKeyInfo) throws -> [DatabaseValue] {
+/// What sealing needs to know about a record's table: its name as declared, its primary key,
+/// its sealed columns. Column names are matched without regard to case, as SQLite does.
+struct SealedTable {
+    let name: String
+    let primaryKey: PrimaryKeyInfo
+    let sealedColumns: [SealedColumn]
+    let usesAutoincrement: Bool
+
+    init<Record: SealedRecord>(_: Record.Type, _ db: Database) throws {
+        name = Record.databaseTableName
+        sealedColumns = Record.sealedColumns
+        primaryKey = try db.primaryKey(name)
+        guard !(primaryKey.isRowID && primaryKey.rowIDColumn == nil) else {
+            throw SealedDatabaseError(.unsupportedTable, table: name)
+        }
+        usesAutoincrement = try db.tableExists("sqlite_sequence")
+            && (try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE AND sql LIKE '%AUTOINCREMENT%'",
+                                  arguments: [name]) ?? false)
+    }
+
+    /// The key of `values` that names `column` (whatever its case); `nil` when there is none,
+    /// which is an error when `required`.
+    func column(_ column: String, in values: [String: DatabaseValue], required: Bool) throws -> String? {
+        let matches = values.keys.filter { $0.caseInsensitiveCompare(column) == .orderedSame }
+        guard matches.count <= 1 else { throw SealedDatabaseError(.tamperedValue, table: name, column: column) }
+        if matches.isEmpty && required { throw SealedDatabaseError(.missingValue, table: name, column: column) }
+        return matches.first
+    }
+
+    /// The primary key values of a row's `values`, in the key's column order.
+    func identity(_ values: [String: DatabaseValue]) throws -> [DatabaseValue] {
         try primaryKey.columns.map { column in
-            guard let value = values[column], !value.isNull else {
-                throw SealedDatabaseError(.missingValue, table: Record.databaseTableName, column: column)
+            guard let key = try self.column(column, in: values, required: false), let value = values[key], !value.isNull else {
+                throw SealedDatabaseError(.missingValue, table: name, column: column)
             }
             return value
         }
     }
 
-    /// The table's declared primary key; refuses tables whose rows have no stable identity.
-    private static func primaryKey<Record: SealedRecord>(of _: Record.Type, _ db: Database) throws -> PrimaryKeyInfo {
-        let table = Record.databaseTableName
-        let primaryKey = try db.primaryKey(table)
-        let declaration = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [table]) ?? ""
-        guard !(primaryKey.isRowID && primaryKey.rowIDColumn == nil), !declaration.uppercased().contains("AUTOINCREMENT") else {
-            throw SealedDatabaseError(.unsupportedTable, table: table)
+    /// The rowid for a record without one: never one in use, nor, in an `AUTOINCREMENT` table,
+    /// one used before.
+    func nextRowID(_ db: Database) throws -> Int64 {
+        let largest = try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM \(name.quotedDatabaseIdentifier)") ?? 0
+        let used = usesAutoincrement
+            ? try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = ? COLLATE NOCASE", arguments: [name]) ?? 0
+            : 0
+        return max(largest, used) + 1
+    }
+
+    /// Checks that the primary key is stored with the types it was sealed with: SQLite converts
+    /// values to a column's affinity (an integer into a TEXT key becomes text), and the sealed
+    /// values would then never open.
+    func requireStoredIdentity(_ identity: [DatabaseValue], _ db: Database) throws {
+        let condition = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
+        let selection = primaryKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        guard let stored = try Row.fetchOne(db, sql: "SELECT \(selection) FROM \(name.quotedDatabaseIdentifier) WHERE \(condition)",
+                                            arguments: StatementArguments(identity)) else {
+            throw SealedDatabaseError(.primaryKeyType, table: name)
         }
-        return primaryKey
+        for (index, value) in identity.enumerated() where stored.databaseValues[stored.databaseValues.index(stored.databaseValues.startIndex, offsetBy: index)].storage != value.storage {
+            throw SealedDatabaseError(.primaryKeyType, table: name, column: primaryKey.columns[index])
+        }
     }
 }

@@ -11,14 +11,19 @@ extension DatabaseSealer {
     ///
     /// ```swift
     /// var configuration = Configuration()
-    /// configuration.prepareDatabase { db in sealer.install(in: db) }
+    /// configuration.prepareDatabase { db in try sealer.install(in: db) }
     /// // In a migration: seal an existing plaintext column in place.
     /// try db.execute(sql: "UPDATE note SET body = secure_storage_seal('note', 'body', id, body)")
     /// ```
     ///
     /// The primary key argument is one value: these functions serve tables with a one-column
     /// primary key.
-    public func install(in db: Database) {
+    ///
+    /// It also turns `trusted_schema` off on the connection, so that triggers and views in the
+    /// file (which someone with write access to it could plant) cannot call these functions:
+    /// only SQL the app runs itself can.
+    public func install(in db: Database) throws {
+        try db.execute(sql: "PRAGMA trusted_schema = OFF")
         db.add(function: DatabaseFunction("secure_storage_seal", argumentCount: 4, pure: false) { [self] arguments in
             try seal(arguments[3], table: try Self.text(arguments[0]), column: try Self.text(arguments[1]), identity: [arguments[2]])
         })

@@ -5,7 +5,7 @@ import SecureStorage
 
 /// Seals chosen columns of GRDB records with a key kept in the keychain: each value is
 /// encrypted with AES-256-GCM, bound to its table, column and primary key, so a value copied
-/// into another row, column, table or database does not open. Exact-match searches on sealed
+/// into another row, column or table, or a database with another key, does not open. Exact-match searches on sealed
 /// columns go through blind indexes (keyed HMACs) where the caller asks for them.
 ///
 /// ```swift
@@ -20,9 +20,12 @@ import SecureStorage
 /// ```
 ///
 /// What stays visible to whoever reads the file: the schema, row counts, primary keys,
-/// unsealed columns, whether a sealed value is NULL, its length (the plaintext's plus 30
-/// bytes), and which rows share a blind-indexed value. A cell put back to an older value of
-/// the same row is not detected. The article <doc:SealedColumns> explains the choices.
+/// unsealed columns, a sealed value's length (the plaintext's plus 30 bytes), and which rows
+/// share a blind-indexed value. A cell put back to an older value of the same row, or copied
+/// from another database sealed with the same key, is not detected.
+///
+/// Write sealed records only through the sealer: GRDB's own `insert`, `save` or `update` on
+/// the record would store the plaintext. The article <doc:SealedColumns> explains the choices.
 public final class DatabaseSealer: Sendable {
     /// The 16-byte public identifier of the key: stored in the database so that opening it with
     /// another key is a clear error.
@@ -32,8 +35,9 @@ public final class DatabaseSealer: Sendable {
 
     /// A sealer using `key` (256 bits). Prefer ``load(from:key:sensitivity:requireUserPresence:)``,
     /// which keeps the key in the keychain.
-    public init(key: SymmetricKey) {
-        precondition(key.bitCount == 256, "a database sealing key has 256 bits")
+    /// - Throws: ``SealedDatabaseError/Code/invalidKey`` for a key of another size.
+    public init(key: SymmetricKey) throws(SealedDatabaseError) {
+        guard key.bitCount == 256 else { throw SealedDatabaseError(.invalidKey, table: Self.metadataTable) }
         keyID = Data(HMAC<SHA256>.authenticationCode(for: Data("ssg1/key-id".utf8), using: key).prefix(16))
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("ssg1/seal".utf8), outputByteCount: 32)
         indexRoot = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("ssg1/index".utf8), outputByteCount: 32)
@@ -55,18 +59,15 @@ public final class DatabaseSealer: Sendable {
     public static func load(from storage: SecureStorage, key: String, sensitivity: Sensitivity = .secret,
                             requireUserPresence: Bool = false) throws(SecureStorageError) -> DatabaseSealer {
         if let stored = try storage.data(for: key) {
-            guard stored.count == 32 else { throw .integrityViolation }
-            return DatabaseSealer(key: SymmetricKey(data: stored))
+            guard stored.count == 32, let sealer = try? DatabaseSealer(key: SymmetricKey(data: stored)) else { throw .integrityViolation }
+            return sealer
         }
         let fresh = SymmetricKey(size: .bits256)
         do {
-            let bytes = fresh.withUnsafeBytes { Data($0) }
-            if requireUserPresence {
-                try storage.store(StoredValue(data: bytes, kind: .data), for: key, sensitivity: sensitivity, requireUserPresence: true)
-            } else {
-                try storage.insert(StoredValue(data: bytes, kind: .data), for: key, sensitivity: sensitivity)
-            }
-            return DatabaseSealer(key: fresh)
+            // Insert-only: of two first loads racing, one key wins and both use it.
+            try storage.insert(StoredValue(data: fresh.withUnsafeBytes { Data($0) }, kind: .data), for: key, sensitivity: sensitivity,
+                               requireUserPresence: requireUserPresence)
+            return try! DatabaseSealer(key: fresh)   // 256 bits by construction
         } catch .duplicate {
             return try load(from: storage, key: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
         }
@@ -92,9 +93,8 @@ public final class DatabaseSealer: Sendable {
     // MARK: - Values
 
     /// The sealed form of `value` in `column` of `table`, in the row whose primary key is
-    /// `identity` (NULL stays NULL).
+    /// `identity`. NULL is sealed too, so a sealed column never shows which values are NULL.
     public func seal(_ value: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws -> DatabaseValue {
-        if value.isNull { return .null }
         let box = try AES.GCM.seal(SealedValueCodec.encode(value), using: sealingKey,
                                    authenticating: authenticatedData(table: table, column: column, identity: identity))
         return (Data([SealedValueCodec.formatByte]) + box.nonce + box.ciphertext + box.tag).databaseValue
@@ -103,7 +103,6 @@ public final class DatabaseSealer: Sendable {
     /// The value sealed in `column` of `table` in the row `identity`.
     /// - Throws: ``SealedDatabaseError/Code/tamperedValue`` when it was sealed anywhere else or changed.
     public func open(_ sealed: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws -> DatabaseValue {
-        if sealed.isNull { return .null }
         guard let bytes = Data.fromDatabaseValue(sealed), bytes.count >= 1 + 12 + 16, bytes.first == SealedValueCodec.formatByte else {
             throw SealedDatabaseError(.tamperedValue, table: table, column: column)
         }

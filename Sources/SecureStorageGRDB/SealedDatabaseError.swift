@@ -9,8 +9,16 @@ public struct SealedDatabaseError: Error, Sendable, Hashable, CustomStringConver
         case tamperedValue
         /// The table cannot hold sealed records (no primary key, or `AUTOINCREMENT`).
         case unsupportedTable
-        /// A record lacks a value its sealing needs (a primary key value, a blind index).
+        /// A record lacks a value its sealing needs (a primary key value, a column named in
+        /// ``SealedRecord/sealedColumns``, a blind index).
         case missingValue
+        /// A record's primary key has another type than the column stores (an integer in a TEXT
+        /// column, for example): its sealed values would not open once read back.
+        case primaryKeyType
+        /// A row was read and opened, but the record type could not be decoded from it.
+        case undecodableRecord
+        /// A sealing key that is not 256 bits.
+        case invalidKey
     }
 
     /// The kind of failure.
@@ -37,7 +45,13 @@ public struct SealedDatabaseError: Error, Sendable, Hashable, CustomStringConver
         case .unsupportedTable:
             return "The table \(table) cannot hold sealed records: it needs a declared primary key and no AUTOINCREMENT."
         case .missingValue:
-            return "A record of \(place) has no value where sealing needs one (a primary key, or a blind index column to search)."
+            return "A record of \(place) has no value where sealing needs one (a primary key, a column named in sealedColumns, or a blind index column to search). Nothing was written."
+        case .primaryKeyType:
+            return "The primary key of a record of \(place) has another type than the column stores it as. Give the property the column's type (for example String for a TEXT key). Nothing was written."
+        case .undecodableRecord:
+            return "A row of \(place) opened, but the record type cannot be decoded from it (a column of an unexpected type). Its values are not shown here; check the schema against the record type."
+        case .invalidKey:
+            return "A database sealing key must have 256 bits."
         }
     }
 }

@@ -81,7 +81,7 @@ final class SealedColumnTamperTests: SealedDatabaseTestCase {
 
     /// A value from a database sealed with another key (another install of the app).
     func testACellFromAnotherDatabaseDoesNotOpen() throws {
-        let other = DatabaseSealer(key: SymmetricKey(size: .bits256))
+        let other = try DatabaseSealer(key: SymmetricKey(size: .bits256))
         let foreign = try other.seal("injected".databaseValue, table: "note", column: "body", identity: [1.databaseValue])
         try database.write { db in try db.execute(sql: "UPDATE note SET body = ? WHERE id = 1", arguments: [foreign]) }
         XCTAssertSealedError(.tamperedValue, try database.read { db in try sealer.fetchAll(db, Note.all()) })

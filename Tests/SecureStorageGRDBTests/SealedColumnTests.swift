@@ -48,8 +48,8 @@ final class SealedColumnTests: SealedDatabaseTestCase {
             }
         }
         XCTAssertEqual(try database.read { db in try sealer.fetchAll(db, Contact.order(Column("id"))) }, contacts)
-        XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE score IS NULL") }, 1,
-                       "NULL stays NULL (documented)")
+        XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE score IS NULL") }, 0,
+                       "NULL is sealed too: which values are NULL does not show")
 
         let before = try database.read { db in try Data.fetchOne(db, sql: "SELECT age FROM contact WHERE id = 'c1'") }
         var changed = contacts[0]
@@ -79,7 +79,7 @@ final class SealedColumnTests: SealedDatabaseTestCase {
         let index = try database.read { db in try Data.fetchOne(db, sql: "SELECT emailIndex FROM contact WHERE id = 'a'") }
         XCTAssertEqual(index?.count, 16)
         // Another key gives other indexes: an index means nothing without the key.
-        let other = DatabaseSealer(key: SymmetricKey(size: .bits256))
+        let other = try DatabaseSealer(key: SymmetricKey(size: .bits256))
         XCTAssertNotEqual(other.blindIndex("ann@example.org".databaseValue, table: "contact", column: "email", normalization: .caseInsensitive),
                           index?.databaseValue)
     }
@@ -94,7 +94,7 @@ final class SealedColumnTests: SealedDatabaseTestCase {
             try first.prepare(db)
             try first.insert(&note, db)
         }
-        let stranger = DatabaseSealer(key: SymmetricKey(size: .bits256))
+        let stranger = try DatabaseSealer(key: SymmetricKey(size: .bits256))
         XCTAssertSealedError(.wrongKey, try database.write { db in try stranger.prepare(db) })
         XCTAssertSealedError(.tamperedValue, try database.read { db in try stranger.fetchAll(db, Note.all()) })
         try storage.set(Data(count: 16), for: "broken.db-key")
@@ -103,7 +103,19 @@ final class SealedColumnTests: SealedDatabaseTestCase {
         }
     }
 
-    func testTablesWithoutAStableIdentityAreRefused() throws {
+    /// The facade's database tier: the storage keeps the key with its default sensitivity.
+    func testTheStorageKeepsTheDatabaseKey() throws {
+        let sealer = try storage.databaseSealer()
+        XCTAssertEqual(try storage.protection(of: "database.key"), .whenUnlockedThisDeviceOnly)
+        XCTAssertEqual(try DatabaseSealer.load(from: storage, key: "database.key").keyID, sealer.keyID)
+        let background = try SecureStorage(service: "com.acme.sync", defaultSensitivity: .private).databaseSealer()
+        XCTAssertNotEqual(background.keyID, sealer.keyID)
+        XCTAssertEqual(try SecureStorage(service: "com.acme.sync").protection(of: "database.key"), .afterFirstUnlockThisDeviceOnly)
+    }
+
+    /// A table without a declared primary key is refused; an AUTOINCREMENT table is used, and
+    /// its rowids are never reused, also after the newest row was deleted.
+    func testTablesWithoutAStableIdentityAreRefusedAndAutoincrementNeverReuses() throws {
         struct Loose: Codable, SealedRecord {
             static var sealedColumns: [SealedColumn] { [.sealed("secret")] }
             var secret: String
@@ -112,16 +124,26 @@ final class SealedColumnTests: SealedDatabaseTestCase {
             static var sealedColumns: [SealedColumn] { [.sealed("secret")] }
             var id: Int64?
             var secret: String
+            mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
         }
-        let sealer = DatabaseSealer(key: SymmetricKey(size: .bits256))
+        let sealer = try DatabaseSealer(key: SymmetricKey(size: .bits256))
         try database.write { db in
             try db.execute(sql: "CREATE TABLE loose (secret BLOB); CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT, secret BLOB)")
             var loose = Loose(secret: "s")
             XCTAssertSealedError(.unsupportedTable, try sealer.insert(&loose, db))
-            var counted = Counted(id: nil, secret: "s")
-            XCTAssertSealedError(.unsupportedTable, try sealer.insert(&counted, db))
+            var first = Counted(id: nil, secret: "one"), second = Counted(id: nil, secret: "two")
+            try sealer.insert(&first, db)
+            try sealer.insert(&second, db)
+            try db.execute(sql: "DELETE FROM counted WHERE id = 2")
+            var third = Counted(id: nil, secret: "three")
+            try sealer.insert(&third, db)
+            XCTAssertEqual([first.id, second.id, third.id], [1, 2, 3], "the deleted row's rowid is not given again")
+            XCTAssertEqual(try sealer.fetchAll(db, Counted.order(Column("id"))).map(\.secret), ["one", "three"])
         }
-        XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM loose) + (SELECT count(*) FROM counted)") }, 0)
+        XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM loose") }, 0)
+        XCTAssertThrowsError(try DatabaseSealer(key: SymmetricKey(size: .bits128))) { error in
+            XCTAssertEqual((error as? SealedDatabaseError)?.code, .invalidKey)
+        }
     }
 }
 

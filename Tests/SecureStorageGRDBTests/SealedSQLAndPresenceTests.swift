@@ -12,9 +12,9 @@ import XCTest
 /// that needs the user.
 final class SealedSQLAndPresenceTests: SealedDatabaseTestCase {
     func testAMigrationSealsAPlaintextColumnInPlace() throws {
-        let sealer = DatabaseSealer(key: SymmetricKey(size: .bits256))
+        let sealer = try DatabaseSealer(key: SymmetricKey(size: .bits256))
         var configuration = Configuration()
-        configuration.prepareDatabase { db in sealer.install(in: db) }
+        configuration.prepareDatabase { db in try sealer.install(in: db) }
         database = nil
         database = try DatabaseQueue(path: databasePath, configuration: configuration)
         try database.write { db in

@@ -42,6 +42,8 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
         public static let reservedService = Code(rawValue: "reservedService")
         /// The keychain refused a write or read.
         public static let keychain = Code(rawValue: "keychain")
+        /// A ``MigrationDestination`` other than the keychain refused a write or read.
+        public static let destination = Code(rawValue: "destination")
     }
 
     /// What kind of failure this is.
@@ -118,6 +120,11 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
         MigrationError(.keychain, keychainError: error)
     }
 
+    /// A ``MigrationDestination`` refused to store or read `key`; the source was left untouched.
+    public static func destination(file: String, key: String, reason: String) -> MigrationError {
+        MigrationError(.destination, file: file, key: key, reason: reason)
+    }
+
     /// Matches any error against one of the errors above (`catch MigrationError.keychain(.locked)`).
     public static func ~= (pattern: MigrationError, error: any Error) -> Bool {
         (error as? MigrationError) == pattern
@@ -144,6 +151,8 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
             return "\(file): \(key) would go to the keychain account \(account ?? "?"), which already holds a different value. Nothing was changed; choose another --service, or remove that item first."
         case .interruptedMigrationPending:
             return "\(file): an interrupted migration of this file to service \(service ?? "?") is pending. Run it again with that service (and the same access group) to finish it."
+        case .destination:
+            return "\(file): the destination refused \(key): \(reason). The source was left untouched; fix the cause and run the migration again (it resumes)."
         case .reservedService:
             return "The service \(service ?? "?") holds the journal of migrations, so values cannot go there. Nothing was changed; choose another --service."
         default:

@@ -50,8 +50,11 @@ public struct SourceMigration: Sendable {
     public let sensitivity: Sensitivity
     /// The access group, if any.
     public let accessGroup: String?
-    /// Called after each recorded step; a test throws here to simulate a crash.
-    var afterStep: (@Sendable (Step) throws -> Void)?
+    /// Where the values go instead of the keychain, or `nil` for the keychain.
+    public let destination: (any MigrationDestination)?
+    /// Called after each step is recorded in the journal, for progress reports or to stop a run
+    /// midway (a test simulating a crash throws here; the next run resumes from that step).
+    public var afterStep: (@Sendable (Step) throws -> Void)?
 
     /// Describes a migration; nothing is read until ``plan()`` or ``run(keepSource:keepBackupCopy:progress:)``.
     public init(file: URL, format: SourceFormat? = nil, selection: KeySelection = KeySelection(), service: String? = nil,
@@ -65,10 +68,28 @@ public struct SourceMigration: Sendable {
         self.service = service ?? ([".plist", ".xml"].contains { name.lowercased().hasSuffix($0) } ? file.deletingPathExtension().lastPathComponent : name)
         self.sensitivity = sensitivity
         self.accessGroup = accessGroup
+        destination = nil
+    }
+
+    /// Describes a migration into `destination` instead of the keychain (the journal stays in
+    /// the keychain, under its ``MigrationDestination/identifier``); nothing is read until
+    /// ``plan()`` or ``run(keepSource:keepBackupCopy:progress:)``.
+    public init(file: URL, format: SourceFormat? = nil, selection: KeySelection = KeySelection(),
+                destination: any MigrationDestination, accessGroup: String? = nil) {
+        self.file = file.standardizedFileURL
+        self.format = format
+        self.selection = selection
+        service = destination.identifier
+        sensitivity = .private
+        self.accessGroup = accessGroup
+        self.destination = destination
     }
 
     private var path: String { file.path }
-    private var storage: SecureStorage { SecureStorage(service: service, accessGroup: accessGroup, defaultSensitivity: sensitivity) }
+    private var storage: any MigrationDestination {
+        destination ?? KeychainDestination(storage: SecureStorage(service: service, accessGroup: accessGroup, defaultSensitivity: sensitivity),
+                                           sensitivity: sensitivity)
+    }
 
     // MARK: - Plan
 
@@ -171,7 +192,7 @@ public struct SourceMigration: Sendable {
         }
         if record.state < .imported {
             for (index, item) in plan.items.enumerated() {
-                do { try storage.store(values[item.key]!, for: item.account, sensitivity: sensitivity) } catch { throw .keychain(error) }
+                do { try storage.store(values[item.key]!, for: item.account) } catch { throw failure(error, key: item.key) }
                 progress?(index + 1, plan.items.count * 2)
             }
             try advance(&record, to: .imported, journals)
@@ -205,11 +226,11 @@ public struct SourceMigration: Sendable {
     }
 
     /// Reads every planned value back and compares it with the source, in constant time.
-    private func verify(_ plan: MigrationPlan, values: [String: StoredValue], storage: SecureStorage,
+    private func verify(_ plan: MigrationPlan, values: [String: StoredValue], storage: any MigrationDestination,
                         progress: ((Int, Int) -> Void)?) throws(MigrationError) {
         for (index, item) in plan.items.enumerated() {
             let stored: StoredValue?
-            do { stored = try storage.storedValue(for: item.account) } catch { throw .keychain(error) }
+            do { stored = try storage.storedValue(for: item.account) } catch { throw failure(error, key: item.key) }
             guard let stored, Self.constantTimeEqual(stored, values[item.key]!) else { throw .verificationFailed(file: path, key: item.key) }
             progress?(plan.items.count + index + 1, plan.items.count * 2)
         }
@@ -228,14 +249,21 @@ public struct SourceMigration: Sendable {
     }
 
     /// Refuses to overwrite a different value already in the keychain under a target account.
-    private func checkConflicts(_ plan: MigrationPlan, values: [String: StoredValue], storage: SecureStorage) throws(MigrationError) {
+    private func checkConflicts(_ plan: MigrationPlan, values: [String: StoredValue], storage: any MigrationDestination) throws(MigrationError) {
         for item in plan.items {
             let existing: StoredValue?
-            do { existing = try storage.storedValue(for: item.account) } catch { throw .keychain(error) }
+            do { existing = try storage.storedValue(for: item.account) } catch { throw failure(error, key: item.key) }
             if let existing, !Self.constantTimeEqual(existing, values[item.key]!) {
                 throw .conflict(file: path, key: item.key, account: item.account)
             }
         }
+    }
+
+    /// The migration error for a destination's error: the keychain's as ``MigrationError/keychain(_:)``.
+    private func failure(_ error: any Error, key: String) -> MigrationError {
+        if let error = error as? SecureStorageError { return .keychain(error) }
+        if let error = error as? MigrationError { return error }
+        return .destination(file: path, key: key, reason: String(describing: error))
     }
 
     static func constantTimeEqual(_ lhs: StoredValue, _ rhs: StoredValue) -> Bool {
