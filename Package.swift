@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "SecureStorageConfiguration", targets: ["SecureStorageConfiguration"]),
         .library(name: "SecureStorageGRDB", targets: ["SecureStorageGRDB"]),
         .executable(name: "keychain", targets: ["keychain"]),
+        .executable(name: "secure-notes", targets: ["secure-notes"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -100,6 +101,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // The seeds' lab: a notes app moving from plaintext preferences to sealed GRDB columns
+        // (Examples/SecureNotes/README.md).
+        .executableTarget(
+            name: "secure-notes",
+            dependencies: ["SecureStorage", "SecureStorageGRDB", "KeychainServices", .product(name: "GRDB", package: "GRDB.swift"),
+                           .target(name: "KeychainCore", condition: portableCondition)],
+            path: "Examples/SecureNotes/Sources/SecureNotes"
         ),
         .executableTarget(
             name: "KeychainBenchmarks",

@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import SecureStorage
+import SecureStorageGRDB
+
+/// Version 2's store: `notes.sqlite` in the notes directory, with sealed note bodies.
+struct NotesDatabase {
+    let queue: DatabaseQueue
+
+    init(directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
+        queue = try DatabaseQueue(path: directory.appendingPathComponent("notes.sqlite").path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, body BLOB NOT NULL)")
+        }
+        try migrator.migrate(queue)
+    }
+
+    /// The titles, without opening anything.
+    func titles() throws -> [(id: Int64, title: String)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, coalesce(title, '') AS title FROM note ORDER BY id").map { ($0["id"], $0["title"]) }
+        }
+    }
+}
+
+/// The migration's destination: the preferences keys `note.<n>.title` and `note.<n>.body`
+/// become the columns of note `n`.
+struct NotesDestination: MigrationDestination {
+    let database: NotesDatabase
+    let sealer: DatabaseSealer
+
+    var identifier: String { "secure-notes.sqlite" }
+
+    func store(_ value: StoredValue, for key: String) throws {
+        let (id, field) = try Self.parse(key)
+        let text = String(decoding: value.data, as: UTF8.self)
+        try database.queue.write { db in
+            if var note = try sealer.fetchOne(db, Note.filter(key: id)) {
+                if field == "title" { note.title = text } else { note.body = text }
+                try sealer.update(note, db)
+            } else {
+                var note = Note(id: id, title: field == "title" ? text : nil, body: field == "body" ? text : nil)
+                try sealer.insert(&note, db)
+            }
+        }
+    }
+
+    func storedValue(for key: String) throws -> StoredValue? {
+        let (id, field) = try Self.parse(key)
+        let note = try database.queue.read { db in try sealer.fetchOne(db, Note.filter(key: id)) }
+        return (field == "title" ? note?.title : note?.body).map { StoredValue(data: Data($0.utf8), kind: .string) }
+    }
+
+    private static func parse(_ key: String) throws -> (Int64, String) {
+        let parts = key.split(separator: ".")
+        guard parts.count == 3, parts[0] == "note", let id = Int64(parts[1]), ["title", "body"].contains(parts[2]) else {
+            throw NotesError("not a note key: \(key)")
+        }
+        return (id, String(parts[2]))
+    }
+}
+
+/// A failure the app reports and exits on.
+struct NotesError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
