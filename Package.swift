@@ -88,7 +88,7 @@ let package = Package(
         // Sealed columns for GRDB records, keyed from the keychain (DatabaseSealer).
         .target(
             name: "SecureStorageGRDB",
-            dependencies: ["SecureStorage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SecureStorage", "LockedState", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // No core dumps, not dumpable: SecureStorage.hardenProcess() (the tool calls it first).
         .target(name: "CProcessHardening"),
@@ -112,7 +112,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "KeychainBenchmarks",
-            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage", "TPMTestSupport",
+            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage", "SecureStorageGRDB", "TPMTestSupport",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                            .target(name: "CTSS2", condition: .when(platforms: [.linux]))],
             path: "Benchmarks/KeychainBenchmarks"

@@ -1,7 +1,7 @@
 import Foundation
 
 // Benchmarks for SecureStorage. Run in release mode:
-//   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance|keys|reads|rotation|tpm]
+//   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance|keys|reads|rotation|tpm|files|sealed]
 //   swift run -c release KeychainBenchmarks --scale 1000,10000,100000 [--samples 1000] [--json]
 // Each run uses fresh temporary keychains on the file system of $TMPDIR.
 
@@ -29,8 +29,10 @@ do {
     #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
     if only == nil || only == "api" { results += try ExtraBenchmarks.run(items: items, in: directory) }
     if only == nil || only == "keys" { results += try KeyBenchmarks.run(samples: items, in: directory) }
+    if only == "files" { results += try FileBenchmarks.run(samples: items, in: directory) }
+    if only == "sealed" { results += try SealedColumnBenchmarks.run(items: items, in: directory) }
     #else
-    if only == "api" || only == "keys" {
+    if ["api", "keys", "files", "sealed"].contains(only) {
         FileHandle.standardError.write(Data("--only \(only!) measures the SecItem API over this engine: on Apple platforms build with SECURE_STORAGE_FORCE_PORTABLE=1.\n".utf8))
         finish(64)
     }

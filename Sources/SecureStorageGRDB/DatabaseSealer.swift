@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import LockedState
 import SecureStorage
 
 /// Seals chosen columns of GRDB records with a key kept in the keychain: each value is
@@ -32,6 +33,8 @@ public final class DatabaseSealer: Sendable {
     public let keyID: Data
     private let sealingKey: SymmetricKey
     private let indexRoot: SymmetricKey
+    /// The blind-index key of each table and column used so far.
+    private let indexKeys = Locked<[String: SymmetricKey]>([:])
 
     /// A sealer using `key` (256 bits). Prefer ``load(from:key:sensitivity:requireUserPresence:)``,
     /// which keeps the key in the keychain.
@@ -128,8 +131,14 @@ public final class DatabaseSealer: Sendable {
         if normalization == .caseInsensitive, let text = String.fromDatabaseValue(value) {
             normalized = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().databaseValue
         }
-        let columnKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: indexRoot,
-                                               info: SealedValueCodec.lengthPrefixed([Data(table.utf8), Data(column.utf8)]), outputByteCount: 32)
+        let info = SealedValueCodec.lengthPrefixed([Data(table.utf8), Data(column.utf8)])
+        let cacheKey = info.base64EncodedString()
+        let columnKey = indexKeys.withLock { keys in
+            if let key = keys[cacheKey] { return key }
+            let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: indexRoot, info: info, outputByteCount: 32)
+            keys[cacheKey] = key
+            return key
+        }
         return Data(HMAC<SHA256>.authenticationCode(for: SealedValueCodec.encode(normalized), using: columnKey).prefix(16)).databaseValue
     }
 

@@ -1,0 +1,59 @@
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+import Foundation
+import KeychainCore
+import KeychainServices
+import SecureStorage
+
+/// Protected files against plain files: a durable write (temporary file, fsync, rename, fsync of
+/// the directory, as ProtectedFiles does) and a whole read, of 1 MiB and 64 MiB, per class.
+/// Throughput is the size over the p50.
+///
+///     swift run -c release KeychainBenchmarks --only files [--items N]
+enum FileBenchmarks {
+    static func run(samples: Int, in directory: URL) throws -> [Measurement] {
+        let keychain = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("files-keychain")),
+                                    options: KeychainOptions(tpm: nil))
+        SecItemEnvironment.useKeychain(keychain)
+        let files = try ProtectedFiles(directory: directory.appendingPathComponent("protected"))
+        let plain = directory.appendingPathComponent("plain")
+        try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var results: [Measurement] = []
+        for (label, size, count) in [("1 MiB", 1 << 20, min(samples, 100)), ("64 MiB", 64 << 20, min(samples, 8))] {
+            let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131) })
+            var plainWrite = Measurement("write \(label), plain file (durable)")
+            var plainRead = Measurement("read \(label), plain file")
+            for _ in 0..<count {
+                try plainWrite.time { try durableWrite(data, to: plain.appendingPathComponent("file")) }
+                _ = try plainRead.time { try Data(contentsOf: plain.appendingPathComponent("file")) }
+            }
+            results += [plainWrite, plainRead]
+            for protection in [FileProtection.complete, .completeUnlessOpen, .none] {
+                var write = Measurement("write \(label), protected \(protection)")
+                var read = Measurement("read \(label), protected \(protection)")
+                for _ in 0..<count {
+                    try write.time { try files.write(data, to: "file-\(protection)", protection: protection) }
+                    _ = try read.time { try files.read("file-\(protection)") }
+                }
+                results += [write, read]
+            }
+        }
+        return results
+    }
+
+    /// What an app does to write a file durably without SecureStorage.
+    private static func durableWrite(_ data: Data, to url: URL) throws {
+        let temporary = url.appendingPathExtension("tmp")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let handle = try FileHandle(forWritingTo: temporary)
+        try handle.write(contentsOf: data)
+        try handle.synchronize()
+        try handle.close()
+        guard rename(temporary.path, url.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let directory = open(url.deletingLastPathComponent().path, O_RDONLY)
+        fsync(directory)
+        close(directory)
+    }
+}
+#endif
