@@ -5,7 +5,7 @@ import KeychainServices
 import SecureStorage
 
 /// Protected files against plain files: a durable write (temporary file, fsync, rename, fsync of
-/// the directory, as ProtectedFiles does) and a whole read, of 1 MiB and 64 MiB, per class.
+/// the directory, as ProtectedFiles does) and a whole read, of 4 KiB, 1 MiB and 64 MiB, per class.
 /// Throughput is the size over the p50.
 ///
 ///     swift run -c release KeychainBenchmarks --only files [--items N]
@@ -18,7 +18,7 @@ enum FileBenchmarks {
         let plain = directory.appendingPathComponent("plain")
         try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var results: [Measurement] = []
-        for (label, size, count) in [("1 MiB", 1 << 20, min(samples, 100)), ("64 MiB", 64 << 20, min(samples, 8))] {
+        for (label, size, count) in [("4 KiB", 4 << 10, min(samples, 200)), ("1 MiB", 1 << 20, min(samples, 100)), ("64 MiB", 64 << 20, min(samples, 8))] {
             let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131) })
             var plainWrite = Measurement("write \(label), plain file (durable)")
             var plainRead = Measurement("read \(label), plain file")

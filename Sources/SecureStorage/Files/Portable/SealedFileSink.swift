@@ -43,12 +43,15 @@ final class SealedFileSink: ProtectedFileSink {
             state.pending.append(data)
             let chunkSize = state.key.header.chunkSize
             // A chunk is sealed once more data follows it: only the last one carries the flag.
-            while state.pending.count > chunkSize {
-                let sealed = try cipher.seal(state.pending.prefix(chunkSize), index: state.nextIndex, isLast: false)
+            var start = state.pending.startIndex
+            while state.pending.endIndex - start > chunkSize {
+                let sealed = try cipher.seal(state.pending[start..<(start + chunkSize)], index: state.nextIndex, isLast: false)
                 try Self.failing(into: &state, directory, temporary) { () throws(SecureStorageError) in try StoreDirectory.writeAll(sealed, to: fd) }
-                state.pending.removeFirst(chunkSize)
+                start += chunkSize
                 state.nextIndex += 1
             }
+            // One copy of the rest, rather than one per chunk sealed.
+            if start != state.pending.startIndex { state.pending = Data(state.pending[start...]) }
         }
     }
 
