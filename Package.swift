@@ -102,7 +102,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The seeds' lab: a notes app moving from plaintext preferences to sealed GRDB columns
+        // The example notes app moving from plaintext preferences to sealed GRDB columns
         // (Examples/SecureNotes/README.md).
         .executableTarget(
             name: "secure-notes",

@@ -5,7 +5,9 @@ import KeychainServices
 import SecureStorage
 
 /// Protected files against plain files: a durable write (temporary file, fsync, rename, fsync of
-/// the directory, as ProtectedFiles does) and a whole read, of 4 KiB, 1 MiB and 64 MiB, per class.
+/// the directory, as ProtectedFiles does) and a whole read, of 4 KiB, 1 MiB and 64 MiB, for the
+/// classes complete, completeUnlessOpen (an X25519 agreement more) and none
+/// (completeUntilFirstUserAuthentication takes the same path as complete).
 /// Throughput is the size over the p50.
 ///
 ///     swift run -c release KeychainBenchmarks --only files [--items N]

@@ -45,6 +45,12 @@ public enum Protection: String, Sendable, Hashable, CaseIterable, CustomStringCo
         [.afterFirstUnlock, .afterFirstUnlockThisDeviceOnly, .always, .alwaysThisDeviceOnly].contains(self)
     }
 
+    /// Whether values stay on this device (the `…ThisDeviceOnly` protections and
+    /// ``whenPasscodeSetThisDeviceOnly``): never in backups that leave it.
+    public var isThisDeviceOnly: Bool {
+        [.whenUnlockedThisDeviceOnly, .afterFirstUnlockThisDeviceOnly, .alwaysThisDeviceOnly, .whenPasscodeSetThisDeviceOnly].contains(self)
+    }
+
     /// The Apple constant's name, e.g. `"kSecAttrAccessibleWhenUnlockedThisDeviceOnly"`.
     public var description: String {
         switch self {

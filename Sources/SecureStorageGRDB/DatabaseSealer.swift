@@ -123,10 +123,10 @@ public final class DatabaseSealer: Sendable {
 
     /// The blind index of `value` for `column` of `table`: 16 bytes of HMAC-SHA256 under a key
     /// of that column, after `normalization`. Equal values have equal indexes; nothing else is
-    /// learned from one without the key. NULL's index is NULL.
+    /// learned from one without the key. NULL has an index like any value, so an index does not
+    /// show which values are NULL (only that they are equal).
     public func blindIndex(_ value: DatabaseValue, table: String, column: String,
                            normalization: SealedColumn.Normalization = .exact) -> DatabaseValue {
-        if value.isNull { return .null }
         var normalized = value
         if normalization == .caseInsensitive, let text = String.fromDatabaseValue(value) {
             normalized = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().databaseValue

@@ -7,7 +7,7 @@ public struct SealedDatabaseError: Error, Sendable, Hashable, CustomStringConver
         /// A sealed value does not open in its place: it was changed, or moved from another row,
         /// column, table or database.
         case tamperedValue
-        /// The table cannot hold sealed records (no primary key, or `AUTOINCREMENT`).
+        /// The table cannot hold sealed records: it declares no primary key.
         case unsupportedTable
         /// A record lacks a value its sealing needs (a primary key value, a column named in
         /// ``SealedRecord/sealedColumns``, a blind index).
@@ -43,7 +43,7 @@ public struct SealedDatabaseError: Error, Sendable, Hashable, CustomStringConver
         case .tamperedValue:
             return "A sealed value in \(place) does not open in its row: it was modified, or copied from another row, column or database. It was not returned; restore the row from a backup or write it again."
         case .unsupportedTable:
-            return "The table \(table) cannot hold sealed records: it needs a declared primary key and no AUTOINCREMENT."
+            return "The table \(table) cannot hold sealed records: it needs a declared primary key (INTEGER PRIMARY KEY, with AUTOINCREMENT to never reuse a rowid)."
         case .missingValue:
             return "A record of \(place) has no value where sealing needs one (a primary key, a column named in sealedColumns, or a blind index column to search). Nothing was written."
         case .primaryKeyType:

@@ -14,8 +14,10 @@ import GRDB
 /// }
 /// ```
 ///
-/// The table must have a primary key (a value is bound to it) and must not use `AUTOINCREMENT`.
-/// Sealed and blind-index columns are BLOBs in the schema.
+/// The table must declare a primary key (each value is bound to it); with `AUTOINCREMENT`, no
+/// rowid is ever given twice. Sealed and blind-index columns are BLOBs in the schema. Write the
+/// record only through the sealer: GRDB's own `insert`, `save` and `update` would store the
+/// plaintext.
 public protocol SealedRecord: FetchableRecord, MutablePersistableRecord {
     /// The columns stored sealed.
     static var sealedColumns: [SealedColumn] { get }

@@ -6,7 +6,7 @@ extension SecureStorage {
     ///
     /// ```swift
     /// let storage = SecureStorage(service: "com.acme.notes")
-    /// let sealer = try storage.databaseSealer(requireUserPresence: true)   // asks the user once
+    /// let sealer = try storage.databaseSealer(requireUserPresence: true)   // asks the user, except when it creates the key
     /// ```
     ///
     /// - Parameters:

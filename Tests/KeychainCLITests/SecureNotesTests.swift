@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The seeds' lab end to end: `secure-notes` version 1 keeps notes in a plaintext property
+/// The SecureNotes example end to end: `secure-notes` version 1 keeps notes in a plaintext property
 /// list; `migrate` moves them into a GRDB database with sealed bodies behind a keychain
 /// passphrase and a PIN, asked on a terminal with echo off, and scrubs the list.
 final class SecureNotesTests: CLITestCase {
@@ -54,6 +54,23 @@ final class SecureNotesTests: CLITestCase {
         let wrongPassphrase = try notesApp("show", "1", input: "not it\n4826\n")
         XCTAssertEqual(wrongPassphrase.status, 1)
         XCTAssertFalse(wrongPassphrase.stdout.contains("BODY-MARKER"))
+
+        let retired = try notesApp("v1-add", "Late", "after the move")
+        XCTAssertEqual(retired.status, 1, "version 1 cannot write once version 2 is in use")
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: notes.path)[.posixPermissions] as? NSNumber).intValue
+        XCTAssertEqual(mode, 0o700, "titles are plain: the directory is private")
+    }
+
+    /// Without SECURE_STORAGE_HOME the example keeps a keychain of its own in NOTES_HOME.
+    func testTheExampleUsesItsOwnKeychainByDefault() throws {
+        XCTAssertStatus(try run(["v1-add", "Groceries", "milk"], input: Data(), executable: app,
+                                changing: changes.merging(["SECURE_STORAGE_HOME": nil]) { $1 }), 0)
+        let migrated = try run(["migrate"], input: Data("pass phrase\npass phrase\n4826\n4826\n".utf8), executable: app,
+                               changing: changes.merging(["SECURE_STORAGE_HOME": nil]) { $1 })
+        XCTAssertStatus(migrated, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: notes.appendingPathComponent("keychain/data/keychain.db").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.appendingPathComponent("data/keychain.db").path),
+                       "the keychain SECURE_STORAGE_HOME would name was not touched")
     }
 
     /// A migration killed right after the notes were imported finishes on the next run: the

@@ -31,7 +31,12 @@ final class StorageTierTests: StorageTestCase {
         let keys = SecureStorage(service: ProtectedFiles.keyService(for: "com.acme.app"))
         XCTAssertEqual(try keys.protection(of: "names"), .alwaysThisDeviceOnly, "a .secret storage keeps device-bound keys")
         let shared = try SecureStorage(service: "com.acme/shared", defaultSensitivity: .public).files()
-        XCTAssertEqual(shared.directory.lastPathComponent, "com.acme_shared", "one path component")
+        XCTAssertEqual(shared.directory.lastPathComponent, "com.acme%2Fshared", "one path component")
+        // Every service its own directory: no two names collide, none leaves files/.
+        let names = ["a/b", "a_b", "a%2Fb", "café", "cafe", "caf_", "..", ".", "", ".x", "%2Ex"].map(SecureStorage.directoryName(for:))
+        XCTAssertEqual(Set(names).count, names.count, "\(names)")
+        XCTAssertTrue(names.allSatisfy { !$0.hasPrefix(".") && !$0.contains("/") && !$0.isEmpty }, "\(names)")
+        XCTAssertEqual(try SecureStorage(service: "..").files().directory.deletingLastPathComponent().lastPathComponent, "files")
         try shared.write(Data("x".utf8), to: "x", sensitivity: .public)
         XCTAssertEqual(try SecureStorage(service: ProtectedFiles.keyService(for: "com.acme/shared")).protection(of: "names"), .always)
     }
@@ -47,6 +52,11 @@ final class StorageTierTests: StorageTestCase {
 
     // MARK: - Migration destinations
 
+    /// A destination's error that says why without a value.
+    private struct OutOfSpace: LocalizedError {
+        var failureReason: String? { "the disk is full" }
+    }
+
     /// Values kept in memory, failing on demand.
     private final class MemoryDestination: MigrationDestination, @unchecked Sendable {
         let identifier = "memory:notes"
@@ -57,7 +67,7 @@ final class StorageTierTests: StorageTestCase {
 
         func store(_ value: StoredValue, for key: String) throws {
             lock.lock(); defer { lock.unlock() }
-            if failing { throw CocoaError(.fileWriteOutOfSpace) }
+            if failing { throw OutOfSpace() }
             values[key] = value
             writes += 1
         }
@@ -97,6 +107,31 @@ final class StorageTierTests: StorageTestCase {
         XCTAssertEqual(try storage.allKeys(), [], "nothing went to the keychain but the journal")
     }
 
+    /// Imported, then lost at the destination before the verification (a restored backup): the
+    /// next run stores again instead of failing forever.
+    func testValuesLostAtTheDestinationAreStoredAgain() throws {
+        let source = try preferences()
+        let lost = MemoryDestination()
+        var stopped = SourceMigration(file: source, selection: KeySelection(patterns: ["note.*"]), destination: lost)
+        stopped.afterStep = { step in if step == .imported { throw SimulatedCrash() } }
+        XCTAssertThrowsError(try stopped.run())
+        let restored = MemoryDestination()   // same identifier, nothing in it
+        let report = try SourceMigration(file: source, selection: KeySelection(patterns: ["note.*"]), destination: restored).run()
+        XCTAssertTrue(report.sourceScrubbed)
+        XCTAssertEqual(restored.keys, ["note.1.body", "note.2.body"])
+    }
+
+    /// A destination named like a keychain service does not resume that service's journal.
+    func testTheJournalKeepsDestinationsApartFromKeychainServices() throws {
+        let source = try preferences()
+        var keychainRun = SourceMigration(file: source, selection: KeySelection(patterns: ["note.*"]), service: "memory:notes")
+        keychainRun.afterStep = { step in if step == .imported { throw SimulatedCrash() } }
+        XCTAssertThrowsError(try keychainRun.run())
+        XCTAssertThrowsError(try SourceMigration(file: source, selection: KeySelection(patterns: ["note.*"]), destination: MemoryDestination()).run()) { error in
+            XCTAssertEqual((error as? MigrationError)?.code, .interruptedMigrationPending)
+        }
+    }
+
     func testAFailingDestinationLeavesTheSourceAndSaysWhy() throws {
         let source = try preferences()
         let before = try Data(contentsOf: source)
@@ -107,6 +142,7 @@ final class StorageTierTests: StorageTestCase {
             XCTAssertEqual(error?.code, .destination)
             XCTAssertEqual(error?.key, "note.1.body")
             XCTAssertFalse(error.map(String.init(describing:))?.contains("milk") ?? true, "no value in the message")
+            XCTAssertEqual(error?.reason, "a OutOfSpace error: the disk is full", "the type and the failure reason only")
         }
         XCTAssertEqual(try Data(contentsOf: source), before)
     }

@@ -4,11 +4,12 @@
 /// | Class | Unlocked | Locked (after the first unlock) | Before the first unlock |
 /// |---|---|---|---|
 /// | ``complete`` | read, write, create | nothing; an open file stops working | nothing |
-/// | ``completeUnlessOpen`` | read, write, create | create new files; files opened before the lock keep working until closed | nothing |
+/// | ``completeUnlessOpen`` | read, write, create | create new files (once the store has its keys, made at a write while unlocked); files opened before the lock keep working until closed | nothing |
 /// | ``completeUntilFirstUserAuthentication`` | read, write, create | read, write, create | nothing |
 /// | ``none`` | read, write, create | read, write, create | read, write, create |
 ///
-/// Renaming, listing and removing files work in every state (they need no key).
+/// Renaming, listing and removing files work in every state (they need only the store's name
+/// key, kept `Always`).
 ///
 /// On Apple platforms these are `FileProtectionType`s and the system enforces them. On Linux,
 /// SecureStorage enforces them with the keychain's lock state: each file has its own key,

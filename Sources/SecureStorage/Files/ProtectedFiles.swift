@@ -139,13 +139,14 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
         return try backend.remove(name)
     }
 
-    /// The names of the store's files, sorted.
+    /// The names of the store's files (regular files with a valid name), sorted.
     public func names() throws(SecureStorageError) -> [String] {
         try backend.names()
     }
 
-    /// Removes every file and, on Linux, the store's keys from the keychain, so that no copy
-    /// of a file (a backup, a disk image) can be opened any more.
+    /// Removes the store's keys from the keychain (on Linux), then every regular file with a
+    /// valid name in the directory, so that no copy of a file (a backup, a disk image) can be
+    /// opened any more. Subdirectories and other entries are left alone.
     public func destroy() throws(SecureStorageError) {
         try backend.destroy()
     }

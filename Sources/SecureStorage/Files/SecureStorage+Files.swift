@@ -15,19 +15,29 @@ extension SecureStorage {
     /// try files.write(export, to: "export.json", sensitivity: .secret)      // complete
     /// ```
     ///
-    /// The store's keys are kept with this storage's access group, device-bound unless its
-    /// ``defaultSensitivity`` is ``Sensitivity/public``.
+    /// The store is identified by the service: its keys are the items of
+    /// ``ProtectedFiles/keyService(for:)`` with this storage's access group, device-bound when its
+    /// ``defaultSensitivity`` is (every tag but ``Sensitivity/public``), for all its files. Use
+    /// one directory per service; for several stores of one service, create ``ProtectedFiles``
+    /// with an identifier of each.
     ///
-    /// - Parameter directory: where the files go; by default `files/<service>` beside the
-    ///   keychain's database on Linux (`~/.local/share/secure-storage/files/<service>`), in
-    ///   Application Support on Apple platforms.
+    /// - Parameter directory: where the files go; by default `files/<service>` (see
+    ///   ``directoryName(for:)``) beside the keychain's database on Linux
+    ///   (`~/.local/share/secure-storage/files/…`), in Application Support on Apple platforms.
     public func files(in directory: URL? = nil) throws(SecureStorageError) -> ProtectedFiles {
-        let name = String(service.map { character in
-            character.isASCII && (character.isLetter || character.isNumber || "._-".contains(character)) ? character : "_"
-        })
-        let deviceBound = defaultSensitivity.protection.description.hasSuffix("ThisDeviceOnly")
-        return try ProtectedFiles(directory: directory ?? Self.filesRoot.appendingPathComponent(name, isDirectory: true),
-                                  identifier: service, accessGroup: accessGroup, deviceBound: deviceBound)
+        try ProtectedFiles(directory: directory ?? Self.filesRoot.appendingPathComponent(Self.directoryName(for: service), isDirectory: true),
+                           identifier: service, accessGroup: accessGroup, deviceBound: defaultSensitivity.protection.isThisDeviceOnly)
+    }
+
+    /// The directory name of a service's store: the service with every byte but ASCII letters,
+    /// digits, `.`, `_` and `-` percent-encoded, and a leading `.` too, so that no two services
+    /// share one and none is hidden, `.`, `..` or a path (`com.acme/app` → `com.acme%2Fapp`).
+    public static func directoryName(for service: String) -> String {
+        let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
+        let name = service.utf8.enumerated().map { index, byte in
+            kept.contains(byte) && !(index == 0 && byte == UInt8(ascii: ".")) ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+        }.joined()
+        return name.isEmpty ? "%" : name
     }
 
     /// The directory holding each service's default store of protected files.

@@ -6,19 +6,19 @@ import Foundation
 /// scrubbed, and a run interrupted at any point resumes.
 ///
 /// ```swift
-/// struct NotesDatabase: MigrationDestination {
+/// struct NotesDestination: MigrationDestination {
 ///     let identifier = "notes.sqlite"
 ///     func store(_ value: StoredValue, for key: String) throws { /* insert or replace the row */ }
 ///     func storedValue(for key: String) throws -> StoredValue? { /* the row's value, or nil */ }
 /// }
 /// let migration = SourceMigration(file: preferences, selection: KeySelection(patterns: ["note.*"]),
-///                                 destination: NotesDatabase())
+///                                 destination: NotesDestination())
 /// ```
 ///
-/// `store` must replace any value under the key (a resumed run stores again) and be durable when
-/// it returns; `storedValue` must read what is durably stored. Errors are reported as
-/// ``MigrationError/destination(file:key:reason:)``, with the error's description as the
-/// reason: never put a value in it.
+/// `store` must replace any value under the key (a resumed run may store again) and be durable
+/// when it returns; `storedValue` must read what is durably stored. Errors are reported as
+/// ``MigrationError/destination(file:key:reason:)`` with the error's type and, when it is a
+/// `LocalizedError`, its `failureReason`, which must never contain a value.
 public protocol MigrationDestination: Sendable {
     /// Names the destination in the journal, so that an interrupted migration is resumed only
     /// into the same destination.

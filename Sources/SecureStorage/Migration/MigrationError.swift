@@ -146,9 +146,9 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
         case .fileError:
             return "\(file): \(reason)."
         case .verificationFailed:
-            return "\(file): the value of \(key) read back from the keychain differs from the source. The source was left untouched; run the migration again."
+            return "\(file): the value of \(key) read back from the keychain (or the migration's destination) differs from the source. The source was left untouched; run the migration again, which stores it again."
         case .conflict:
-            return "\(file): \(key) would go to the keychain account \(account ?? "?"), which already holds a different value. Nothing was changed; choose another --service, or remove that item first."
+            return "\(file): \(key) would go to the keychain account \(account ?? "?") (or that key of the migration's destination), which already holds a different value. Nothing was changed; choose another --service or destination, or remove that value first."
         case .interruptedMigrationPending:
             return "\(file): an interrupted migration of this file to service \(service ?? "?") is pending. Run it again with that service (and the same access group) to finish it."
         case .destination:

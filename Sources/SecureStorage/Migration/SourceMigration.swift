@@ -72,14 +72,16 @@ public struct SourceMigration: Sendable {
     }
 
     /// Describes a migration into `destination` instead of the keychain (the journal stays in
-    /// the keychain, under its ``MigrationDestination/identifier``); nothing is read until
+    /// the keychain, under `destination:` and its ``MigrationDestination/identifier``, in
+    /// `accessGroup`; ``service`` reads the same); nothing is read until
     /// ``plan()`` or ``run(keepSource:keepBackupCopy:progress:)``.
     public init(file: URL, format: SourceFormat? = nil, selection: KeySelection = KeySelection(),
                 destination: any MigrationDestination, accessGroup: String? = nil) {
         self.file = file.standardizedFileURL
         self.format = format
         self.selection = selection
-        service = destination.identifier
+        // Its own namespace in the journal: never confused with a keychain service of that name.
+        service = "destination:" + destination.identifier
         sensitivity = .private
         self.accessGroup = accessGroup
         self.destination = destination
@@ -198,7 +200,16 @@ public struct SourceMigration: Sendable {
             try advance(&record, to: .imported, journals)
         }
         if record.state < .verified {
-            try verify(plan, values: values, storage: storage, progress: progress)
+            do {
+                try verify(plan, values: values, storage: storage, progress: progress)
+            } catch where error.code == .verificationFailed && resumed {
+                // Imported by an earlier run, then lost or changed at the destination (a restored
+                // backup, a deleted database): store again rather than fail forever.
+                for item in plan.items {
+                    do { try storage.store(values[item.key]!, for: item.account) } catch { throw failure(error, key: item.key) }
+                }
+                try verify(plan, values: values, storage: storage, progress: progress)
+            }
             try advance(&record, to: .verified, journals)
         }
         var scrubbed = false
@@ -244,7 +255,7 @@ public struct SourceMigration: Sendable {
 
     private func reached(_ step: Step) throws(MigrationError) {
         do { try afterStep?(step) } catch let error as MigrationError { throw error } catch {
-            throw .fileError(file: path, reason: "stopped after \(step.rawValue): \(error)")
+            throw .fileError(file: path, reason: "stopped after \(step.rawValue) (a \(type(of: error)))")
         }
     }
 
@@ -259,11 +270,14 @@ public struct SourceMigration: Sendable {
         }
     }
 
-    /// The migration error for a destination's error: the keychain's as ``MigrationError/keychain(_:)``.
+    /// The migration error for a destination's error: the keychain's as ``MigrationError/keychain(_:)``;
+    /// any other by its type and, when it gives one, its `LocalizedError.failureReason`, never its
+    /// description (which for decoding or parsing errors often quotes the value).
     private func failure(_ error: any Error, key: String) -> MigrationError {
         if let error = error as? SecureStorageError { return .keychain(error) }
         if let error = error as? MigrationError { return error }
-        return .destination(file: path, key: key, reason: String(describing: error))
+        let reason = (error as? LocalizedError)?.failureReason.map { ": \($0)" } ?? ""
+        return .destination(file: path, key: key, reason: "a \(type(of: error)) error\(reason)")
     }
 
     static func constantTimeEqual(_ lhs: StoredValue, _ rhs: StoredValue) -> Bool {

@@ -107,13 +107,15 @@ final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
         XCTAssertEqual(try files.read("a"), Data("a".utf8))
     }
 
-    /// destroy() deletes the keys first: something in the directory that cannot be removed
-    /// leaves every copy of the files unreadable anyway.
-    func testDestroyDeletesTheKeysEvenWhenAFileCannotBeRemoved() throws {
+    /// destroy() deletes the keys first, then only the regular files: a directory planted in
+    /// the store is left alone, and every copy of the files is unreadable.
+    func testDestroyDeletesTheKeysAndOnlyRegularFiles() throws {
         try files.write(Data("secret".utf8), to: "doc", protection: .complete)
         let backup = try rawBytes("doc")
         XCTAssertEqual(mkdir(path("a-directory"), 0o700), 0)
-        XCTAssertThrowsError(try files.destroy())
+        XCTAssertEqual(try files.names(), ["doc"], "a directory is no file of the store")
+        try files.destroy()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path("a-directory")))
         XCTAssertEqual(try keyItems.allKeys(), [])
         try? setRawBytes(backup, of: "doc")
         XCTAssertStorageError(.integrityViolation, try files.read("doc"))

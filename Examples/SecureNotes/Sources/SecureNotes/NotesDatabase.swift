@@ -8,7 +8,7 @@ struct NotesDatabase {
     let queue: DatabaseQueue
 
     init(directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try NotesDatabase.makePrivateDirectory(directory)
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         queue = try DatabaseQueue(path: directory.appendingPathComponent("notes.sqlite").path, configuration: configuration)
@@ -17,6 +17,17 @@ struct NotesDatabase {
             try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, body BLOB NOT NULL)")
         }
         try migrator.migrate(queue)
+    }
+
+    /// Whether version 2's database exists in `directory`.
+    static func exists(in directory: URL) -> Bool {
+        FileManager.default.fileExists(atPath: directory.appendingPathComponent("notes.sqlite").path)
+    }
+
+    /// Creates `directory` when missing and makes it this user's alone (titles are plain).
+    static func makePrivateDirectory(_ directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
     }
 
     /// The titles, without opening anything.
@@ -33,11 +44,14 @@ struct NotesDestination: MigrationDestination {
     let database: NotesDatabase
     let sealer: DatabaseSealer
 
-    var identifier: String { "secure-notes.sqlite" }
+    /// The database file, so that an interrupted migration resumes only into the same one.
+    var identifier: String { "secure-notes:" + database.queue.path }
 
     func store(_ value: StoredValue, for key: String) throws {
         let (id, field) = try Self.parse(key)
-        let text = String(decoding: value.data, as: UTF8.self)
+        guard value.kind == .string, let text = String(data: value.data, encoding: .utf8) else {
+            throw NotesError("\(key) is not text (version 1 only wrote text)")
+        }
         try database.queue.write { db in
             if var note = try sealer.fetchOne(db, Note.filter(key: id)) {
                 if field == "title" { note.title = text } else { note.body = text }

@@ -1,4 +1,4 @@
-// SecureNotes: the lab of moving a notes app from plaintext preferences to an encrypted store.
+// SecureNotes: a notes app moving from plaintext preferences to an encrypted store.
 //
 //   secure-notes v1-add TITLE BODY   version 1: appends a note to notes.plist, in plaintext
 //   secure-notes migrate             version 2: moves the notes into notes.sqlite (sealed bodies),
@@ -6,8 +6,9 @@
 //   secure-notes list                the titles (no PIN)
 //   secure-notes show N              note N's body (asks for the passphrase and the PIN)
 //
-// NOTES_HOME is where the notes live (default ~/.local/share/secure-notes); the keychain is the
-// default one (SECURE_STORAGE_HOME moves it).
+// NOTES_HOME is where the notes live (default ~/.local/share/secure-notes). The keychain is one of
+// the example's own, in NOTES_HOME/keychain, so that trying it changes nothing of yours; set
+// SECURE_STORAGE_HOME to use another (the default keychain of a real app).
 import Foundation
 import GRDB
 import SecureStorage
@@ -16,14 +17,19 @@ import SecureStorageGRDB
 import KeychainCore
 import KeychainServices
 
+_ = SecureStorage.hardenProcess()   // no core dumps: the process holds the passphrase, the PIN and the notes
 let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["NOTES_HOME"]
     ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/secure-notes").path)
+if ProcessInfo.processInfo.environment["SECURE_STORAGE_HOME"] == nil {
+    setenv("SECURE_STORAGE_HOME", home.appendingPathComponent("keychain").path, 1)
+}
 let preferences = home.appendingPathComponent("notes.plist")
 let storage = SecureStorage(service: "com.example.secure-notes")
 
 /// Version 1's format: a flat property list, `note.<n>.title` and `note.<n>.body`.
 func addVersion1Note(title: String, body: String) throws {
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    guard !NotesDatabase.exists(in: home) else { throw NotesError("the notes were migrated to version 2 already; version 1 is retired") }
+    try NotesDatabase.makePrivateDirectory(home)
     var notes = (try? PropertyListSerialization.propertyList(from: Data(contentsOf: preferences), format: nil)) as? [String: String] ?? [:]
     let next = (notes.keys.compactMap { Int($0.split(separator: ".").dropFirst().first ?? "") }.max() ?? 0) + 1
     notes["note.\(next).title"] = title
@@ -61,22 +67,30 @@ func migrate() throws {
     // Created without asking; reading it later needs the PIN.
     let sealer = try storage.databaseSealer(key: "notes.db-key", sensitivity: .secret, requireUserPresence: true)
     try database.queue.write { db in try sealer.prepare(db) }
-    var migration = SourceMigration(file: preferences, selection: KeySelection(patterns: ["note.*"]),
+    var migration = SourceMigration(file: preferences, selection: KeySelection(patterns: ["note.*.title", "note.*.body"]),
                                     destination: NotesDestination(database: database, sealer: sealer))
     if let stop = ProcessInfo.processInfo.environment["SECURE_NOTES_STOP_AFTER"] {
         // For the crash test: die right after the step, as a power cut would.
         migration.afterStep = { step in if step.rawValue == stop { kill(getpid(), SIGKILL) } }
     }
     let report = try migration.run()
-    print("\(report.migratedKeys.count / 2) notes moved to \(home.appendingPathComponent("notes.sqlite").path)\(report.resumed ? " (resumed)" : "")")
-    print(report.sourceScrubbed ? "notes.plist no longer holds them. \(report.recommendation)" : "notes.plist was already scrubbed.")
+    let notes = Set(report.migratedKeys.map { $0.split(separator: ".").dropFirst().first ?? "" }).count
+    guard notes > 0 else { return print("no notes to move: notes.plist holds none") }
+    print("\(notes) notes moved to \(home.appendingPathComponent("notes.sqlite").path)\(report.resumed ? " (resumed)" : "")")
+    if report.sourceScrubbed {
+        print("notes.plist no longer holds them (copies may survive in backups and on disk blocks).")
+    }
 }
 
 func show(_ id: Int64) throws {
     try unlockKeychain()
     try usePIN(enrollingIfNeeded: false)
+    guard NotesDatabase.exists(in: home), try storage.contains("notes.db-key") else {
+        throw NotesError("no version 2 notes here; run secure-notes migrate first")
+    }
     let database = try NotesDatabase(directory: home)
     let sealer = try storage.databaseSealer(key: "notes.db-key", sensitivity: .secret, requireUserPresence: true)
+    try database.queue.write { db in try sealer.prepare(db) }   // a key that is not the database's says so
     guard let note = try database.queue.read({ db in try sealer.fetchOne(db, Note.filter(key: id)) }) else {
         throw NotesError("no note \(id)")
     }

@@ -86,13 +86,19 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
     }
 
     func names() throws(SecureStorageError) -> [String] {
-        try Self.mapped { try FileManager.default.contentsOfDirectory(atPath: directory.path) }.filter(ProtectedFiles.isValidName).sorted()
+        try regularFiles().filter(ProtectedFiles.isValidName).sorted()
     }
 
     func destroy() throws(SecureStorageError) {
-        for name in try Self.mapped({ try FileManager.default.contentsOfDirectory(atPath: directory.path) })
-        where ProtectedFiles.isValidName(name) || name.contains(".ssf-") {
+        for name in try regularFiles() where ProtectedFiles.isValidName(name) || name.contains(".ssf-") {
             _ = try remove(name)
+        }
+    }
+
+    /// The names of the directory's regular files.
+    private func regularFiles() throws(SecureStorageError) -> [String] {
+        try Self.mapped { try FileManager.default.contentsOfDirectory(atPath: directory.path) }.filter { name in
+            (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path))?[.type] as? FileAttributeType == .typeRegular
         }
     }
 

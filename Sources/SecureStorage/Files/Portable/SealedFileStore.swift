@@ -77,14 +77,14 @@ struct SealedFileStore: ProtectedFilesBackend {
     }
 
     func names() throws(SecureStorageError) -> [String] {
-        try directory.entries().filter(ProtectedFiles.isValidName).sorted()
+        try directory.regularFiles().filter(ProtectedFiles.isValidName).sorted()
     }
 
     /// The keys go first: once they are deleted no copy of any file opens, whatever happens to
     /// the removal of the files.
     func destroy() throws(SecureStorageError) {
         try keys.removeAll()
-        for name in try directory.entries() where ProtectedFiles.isValidName(name) || name.contains(StoreDirectory.temporaryMarker) {
+        for name in try directory.regularFiles() where ProtectedFiles.isValidName(name) || name.contains(StoreDirectory.temporaryMarker) {
             _ = try directory.remove(name)
         }
     }

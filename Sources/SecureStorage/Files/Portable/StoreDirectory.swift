@@ -197,6 +197,14 @@ final class StoreDirectory: Sendable {
         return names
     }
 
+    /// The names of the directory's regular files (not links, directories or others).
+    func regularFiles() throws(SecureStorageError) -> [String] {
+        try entries().filter { name in
+            var info = stat()
+            return fstatat(descriptor, name, &info, Int32(AT_SYMLINK_NOFOLLOW)) == 0 && info.st_mode & S_IFMT == S_IFREG
+        }
+    }
+
     /// Removes temporary files that no writer holds any more (left by a process that crashed
     /// or was killed mid-write). They hold ciphertext only.
     func removeAbandonedTemporaries() {
