@@ -154,7 +154,8 @@ let package = Package(
         .testTarget(name: "SecureStorageGRDBTests",
                     dependencies: ["SecureStorageGRDB", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
+                    exclude: ["Fixtures"]),
     ]
 )
 
