@@ -69,9 +69,7 @@ final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
     func testDeletingTheGenerationRecordMakesANewGeneration() throws {
         try keychain.setPassphrase("leaked")
         try files.write(Data("before".utf8), to: "before", protection: .complete)
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("old-copy-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: copy) }
-        try FileManager.default.copyItem(at: directory, to: copy)
+        let copy = try copyOfTheKeychain()
         try keychain.changePassphrase(from: "leaked", to: "new")
         try files.write(Data("between".utf8), to: "between", protection: .complete)
 
@@ -83,11 +81,7 @@ final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
         XCTAssertNotEqual(try generationID(of: "after"), try generationID(of: "between"))
         XCTAssertEqual(try files.read("between"), Data("between".utf8))
 
-        let old = try Keychain(location: KeychainLocation(directory: copy),
-                               options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
-        SecItemEnvironment.useKeychain(old)
-        try old.unlock(passphrase: "leaked")
-        let stolen = try ProtectedFiles(directory: filesDirectory)
+        let stolen = try storeThroughOldCopy(copy, passphrase: "leaked")
         XCTAssertEqual(try stolen.read("before"), Data("before".utf8), "readable then, readable with the copy (documented)")
         XCTAssertStorageError(.integrityViolation, try stolen.read("after"))
         XCTAssertStorageError(.integrityViolation, try stolen.read("between"))

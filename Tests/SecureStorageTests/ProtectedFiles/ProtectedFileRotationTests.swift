@@ -43,20 +43,14 @@ final class ProtectedFileRotationTests: ProtectedFilesTestCase {
     func testAnOldKeychainCopyWithItsPassphraseOpensNothingWrittenAfterTheChange() throws {
         try keychain.setPassphrase("leaked")
         try files.write(Data("before".utf8), to: "before", protection: .complete)
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("old-copy-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: copy) }
-        try FileManager.default.copyItem(at: directory, to: copy)
+        let copy = try copyOfTheKeychain()
 
         try keychain.changePassphrase(from: "leaked", to: "new")
         for protection in FileProtection.allCases {
             try files.write(Data("after".utf8), to: "after-\(protection)", protection: protection)
         }
 
-        let old = try Keychain(location: KeychainLocation(directory: copy),
-                               options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
-        SecItemEnvironment.useKeychain(old)
-        try old.unlock(passphrase: "leaked")
-        let stolen = try ProtectedFiles(directory: filesDirectory)
+        let stolen = try storeThroughOldCopy(copy, passphrase: "leaked")
         XCTAssertEqual(try stolen.read("before"), Data("before".utf8))
         for protection in FileProtection.allCases where protection != .none {
             XCTAssertStorageError(.integrityViolation, try stolen.read("after-\(protection)"), "\(protection)")

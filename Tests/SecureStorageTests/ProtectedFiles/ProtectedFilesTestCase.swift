@@ -25,6 +25,24 @@ class ProtectedFilesTestCase: StorageTestCase {
         files = try ProtectedFiles(directory: filesDirectory)
     }
 
+    /// A copy of the keychain's files as they are now: what an attacker keeps from before a
+    /// passphrase change. Removed after the test.
+    func copyOfTheKeychain() throws -> URL {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("old-copy-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: directory, to: copy)
+        addTeardownBlock { try? FileManager.default.removeItem(at: copy) }
+        return copy
+    }
+
+    /// The store's directory read through an old keychain copy unlocked with its passphrase.
+    func storeThroughOldCopy(_ copy: URL, passphrase: String) throws -> ProtectedFiles {
+        let old = try Keychain(location: KeychainLocation(directory: copy),
+                               options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
+        SecItemEnvironment.useKeychain(old)
+        try old.unlock(passphrase: passphrase)
+        return try ProtectedFiles(directory: filesDirectory)
+    }
+
     /// `count` bytes of a repeating, position-dependent pattern (chunk swaps change the content).
     func pattern(_ count: Int, seed: UInt8 = 0) -> Data {
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8 &+ Int(seed)) })
