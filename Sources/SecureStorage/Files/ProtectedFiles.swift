@@ -151,6 +151,22 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
         try backend.destroy()
     }
 
+    /// After a passphrase change made because the old one leaked: rewrites every file still
+    /// under the store's keys from before the change (each as a new file, replaced atomically)
+    /// and deletes those keys, so that an old copy of the keychain with the old passphrase opens
+    /// none of the files. Files of class ``FileProtection/none`` are left as they are (their key
+    /// depends on the device key only). Run it while no other process writes to the store: a
+    /// process still locked since the change may write with the keys this deletes.
+    ///
+    /// On Apple platforms the system keeps the class keys and this does nothing.
+    /// - Returns: the number of files rewritten.
+    /// - Throws: `.locked` unless the keychain is unlocked; an error of a file that does not
+    ///   open, in which case the older keys are kept.
+    @discardableResult
+    public func rekey() throws(SecureStorageError) -> Int {
+        try backend.rekey()
+    }
+
     // MARK: - Names
 
     /// Whether `name` is a valid file name: one path component of ASCII letters, digits, `.`,

@@ -17,6 +17,9 @@ protocol ProtectedFilesBackend: Sendable {
     func names() throws(SecureStorageError) -> [String]
     /// Removes every file and, where the platform has them, the store's keys.
     func destroy() throws(SecureStorageError)
+    /// Moves every file to the store's current keys and deletes the older ones; the number of
+    /// files rewritten.
+    func rekey() throws(SecureStorageError) -> Int
 }
 
 /// A file being written: nothing is visible under its name until ``commit()``.

@@ -57,6 +57,31 @@ final class ProtectedFileRotationTests: ProtectedFilesTestCase {
         }
     }
 
+    /// After the change, `rekey()` moves the older files to the new keys and deletes the old
+    /// ones: the old copy with the old passphrase then opens nothing.
+    func testRekeyLeavesNothingForAnOldCopy() throws {
+        try keychain.setPassphrase("leaked")
+        for protection in FileProtection.allCases {
+            try files.write(Data("\(protection)".utf8), to: "\(protection)", protection: protection)
+        }
+        let copy = try copyOfTheKeychain()
+        try keychain.changePassphrase(from: "leaked", to: "new")
+        XCTAssertEqual(try files.rekey(), 3, "every class but none")
+        XCTAssertEqual(try files.rekey(), 0, "nothing left to move")
+        let generations = Set(try FileProtection.allCases.filter { $0 != .none }.map { try generation(of: "\($0)") })
+        XCTAssertEqual(generations.count, 1)
+        let keys = try SecureStorage(service: ProtectedFiles.keyService(for: "default")).allKeys()
+        XCTAssertEqual(Set(keys.filter { $0.hasPrefix("g") }.map { $0.split(separator: "/")[0] }), ["g\(generations.first!)"])
+        for protection in FileProtection.allCases { XCTAssertEqual(try files.read("\(protection)"), Data("\(protection)".utf8)) }
+
+        try SecItemEnvironment.lock()
+        XCTAssertStorageError(.locked, try files.rekey())
+        let stolen = try storeThroughOldCopy(copy, passphrase: "leaked")
+        for protection in FileProtection.allCases where protection != .none {
+            XCTAssertStorageError(.integrityViolation, try stolen.read("\(protection)"), "\(protection)")
+        }
+    }
+
     /// A keychain locked when the class keys changed elsewhere keeps writing with the current
     /// generation, and renews it at the first write after an unlock.
     func testANewGenerationIsMadeOnlyWhileUnlocked() throws {

@@ -23,6 +23,9 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
         removeAbandonedTemporaries()
     }
 
+    /// The system keeps the class keys: nothing to move.
+    func rekey() throws(SecureStorageError) -> Int { 0 }
+
     /// Removes temporary files of writes that never committed (a crash), once they are an hour
     /// old: a writer still running touches its file far more often.
     private func removeAbandonedTemporaries() {

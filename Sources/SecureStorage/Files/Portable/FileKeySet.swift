@@ -156,6 +156,13 @@ struct FileKeySet: Sendable {
         SymmetricKey(data: try deviceKey("names"))
     }
 
+    /// Deletes the keys of every generation but `current`.
+    func removeGenerations(except current: UInt32) throws(SecureStorageError) {
+        for account in try storage.allKeys() where account.hasPrefix("g") && !account.hasPrefix("g\(current)/") {
+            try storage.removeValue(for: account)
+        }
+    }
+
     /// Deletes every key of the store in one transaction (also while locked): its files can
     /// never be opened again.
     func removeAll() throws(SecureStorageError) {

@@ -89,6 +89,29 @@ struct SealedFileStore: ProtectedFilesBackend {
         }
     }
 
+    /// Rewrites every file of an older key generation with the current one (each as a new file
+    /// with a new key, replaced atomically), then deletes the older generations' keys, so that
+    /// no old copy of the keychain opens any file any more. Needs the keychain unlocked.
+    func rekey() throws(SecureStorageError) -> Int {
+        guard FileKeySet.isUnlocked else { throw .locked }
+        let current = try keys.generationForWriting()
+        var rewritten = 0
+        for name in try names() {
+            let (fd, header) = try openVerifiedHeader(name)
+            StoreDirectory.closeDescriptor(fd)
+            guard header.protection != .none, header.generation != current else { continue }
+            let source = try open(name)
+            defer { source.close() }
+            let sink = try create(name, protection: header.protection)
+            while let piece = try source.read(upToCount: 1 << 20) { try sink.write(piece) }
+            try sink.commit()
+            rewritten += 1
+        }
+        // Only once every file moved: a failure above leaves every key a file may need.
+        try keys.removeGenerations(except: current)
+        return rewritten
+    }
+
     // MARK: - Headers
 
     /// Opens `name` and reads its header, checking that it was written under this name in
