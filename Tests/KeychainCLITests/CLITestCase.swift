@@ -81,12 +81,7 @@ class CLITestCase: XCTestCase {
             if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail(message) }
             throw XCTSkip(message)
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = self.environment
-        for (name, value) in changes { environment[name] = value }
-        process.environment = environment
+        let process = self.process(arguments, executable: executable, changing: changes)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -103,18 +98,25 @@ class CLITestCase: XCTestCase {
     /// discarded, and kills it with SIGKILL after `delay` seconds: a crash at that moment.
     func runKilled(_ arguments: [String], after delay: TimeInterval, executable: URL = executable,
                    changing changes: [String: String?] = [:]) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = self.environment
-        for (name, value) in changes { environment[name] = value }
-        process.environment = environment
+        let process = self.process(arguments, executable: executable, changing: changes)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         Thread.sleep(forTimeInterval: delay)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// A process of `executable` with `arguments` and the test's environment changed by
+    /// `changes` (a nil value removes a variable), not started yet.
+    func process(_ arguments: [String], executable: URL, changing changes: [String: String?]) -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var environment = self.environment
+        for (name, value) in changes { environment[name] = value }
+        process.environment = environment
+        return process
     }
 
     func XCTAssertStatus(_ result: CLIResult, _ status: Int32, file: StaticString = #filePath, line: UInt = #line) {

@@ -57,12 +57,7 @@ extension CLITestCase {
         let terminal = try PseudoTerminal()
         defer { terminal.shutDown() }
         XCTAssertTrue(terminal.echoes, "a fresh terminal echoes, so the test would see a leak")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var environment = self.environment
-        for (name, value) in changes { environment[name] = value }
-        process.environment = environment
+        let process = self.process(arguments, executable: executable, changing: changes)
         process.standardInput = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
