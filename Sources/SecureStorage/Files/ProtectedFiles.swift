@@ -117,11 +117,8 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
     /// ``FileProtection/complete`` once a file created while locked as
     /// ``FileProtection/completeUnlessOpen`` is finished and the device is unlocked.
     public func setProtection(_ protection: FileProtection, of name: String) throws(SecureStorageError) {
-        let reader = try open(name)
-        defer { reader.close() }
-        let writer = try create(name, protection: protection)
-        while let chunk = try reader.read(upToCount: 1 << 20) { try writer.write(chunk) }
-        try writer.commit()
+        try Self.requireValid(name)
+        try backend.rewrite(name, protection: protection)
     }
 
     /// Renames a file, replacing any file called `newName`. Works in every lock state.

@@ -22,6 +22,18 @@ protocol ProtectedFilesBackend: Sendable {
     func rekey() throws(SecureStorageError) -> Int
 }
 
+extension ProtectedFilesBackend {
+    /// Writes the content of `name` again as a new file of `protection` (a new key, the store's
+    /// current keys), replacing it atomically.
+    func rewrite(_ name: String, protection: FileProtection) throws(SecureStorageError) {
+        let source = try open(name)
+        defer { source.close() }
+        let sink = try create(name, protection: protection)
+        while let piece = try source.read(upToCount: 1 << 20) { try sink.write(piece) }
+        try sink.commit()
+    }
+}
+
 /// A file being written: nothing is visible under its name until ``commit()``.
 protocol ProtectedFileSink: Sendable {
     func write(_ data: Data) throws(SecureStorageError)

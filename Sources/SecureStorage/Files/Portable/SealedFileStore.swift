@@ -100,11 +100,7 @@ struct SealedFileStore: ProtectedFilesBackend {
             let (fd, header) = try openVerifiedHeader(name)
             StoreDirectory.closeDescriptor(fd)
             guard header.protection != .none, header.generation != current else { continue }
-            let source = try open(name)
-            defer { source.close() }
-            let sink = try create(name, protection: header.protection)
-            while let piece = try source.read(upToCount: 1 << 20) { try sink.write(piece) }
-            try sink.commit()
+            try rewrite(name, protection: header.protection)
             rewritten += 1
         }
         // Only once every file moved: a failure above leaves every key a file may need.
