@@ -112,11 +112,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "KeychainBenchmarks",
-            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage", "SecureStorageGRDB", "TPMTestSupport",
+            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage", "SecureStorageGRDB", "TPMTestSupport", "CCallgrind", "CSQLiteHardening",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                            .target(name: "CTSS2", condition: .when(platforms: [.linux]))],
             path: "Benchmarks/KeychainBenchmarks"
         ),
+        // Callgrind's client requests (count the instructions of one region), no-ops without valgrind.
+        .target(name: "CCallgrind", path: "Benchmarks/CCallgrind"),
         .target(name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"),
         // A second local user (uid 65534 through setpriv) for the file-system attack tests, and the
         // seeded generator of the fuzz and mutation loops.
@@ -160,7 +162,7 @@ let package = Package(
 )
 
 // Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
-let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CSQLiteHardening", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver"]
+let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + portableSettings
 }

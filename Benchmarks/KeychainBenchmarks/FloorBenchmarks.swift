@@ -2,12 +2,31 @@ import Crypto
 import Foundation
 import GRDB
 
-/// The floors ours is compared with, measured in the same run (issue 8):
-/// a plain SQLite table with the keychain's durability settings and no encryption, and AES-GCM
-/// alone on the same payloads.
+/// The floors ours is compared with, measured in the same run: SQLite's C API with prepared
+/// statements (``RawSQLiteFloor``), the same table through GRDB's read and write blocks, both
+/// with the keychain's durability settings and no encryption, and AES-GCM alone on the same
+/// payloads.
 enum FloorBenchmarks {
-    /// A table like the keychain's `items` without encryption or blind indexes, holding `size`
-    /// rows; then `samples` durable inserts (one commit each) and point reads by (service, account).
+    /// The raw floor: ``RawSQLiteFloor`` holding `size` rows, then `samples` durable inserts
+    /// (one commit each) and point reads by (service, account) spread over the rows.
+    static func rawSQLite(size: Int, samples: Int, in directory: URL) throws -> (insert: Measurement, read: Measurement) {
+        let floor = try RawSQLiteFloor(path: directory.appendingPathComponent("raw-floor-\(size).sqlite").path, size: size)
+        let payload = Data(repeating: 0x5A, count: 64)
+        var insert = Measurement("floor: raw SQLite insert (durable commit)")
+        var read = Measurement("floor: raw SQLite point read (prepared statement)")
+        for sample in 0..<samples {
+            try insert.time { try floor.insert(service: Data("service-x".utf8), account: Data("sample-\(sample)".utf8), data: payload) }
+        }
+        for index in SampleKeys.spread(samples, over: size) {
+            let found = try read.time { try floor.read(service: Data(SampleKeys.service(index).utf8), account: Data(SampleKeys.account(index).utf8)) }
+            guard found?.count == payload.count else { throw BenchmarkFailure("the raw SQLite floor lost row \(index)") }
+        }
+        return (insert, read)
+    }
+
+    /// The same table through GRDB (`DatabasePool.write` and `read` blocks, cached statements),
+    /// holding `size` rows; then `samples` durable inserts (one commit each) and point reads by
+    /// (service, account).
     static func sqlite(size: Int, samples: Int, in directory: URL) throws -> (insert: Measurement, read: Measurement, bulk: Measurement) {
         let path = directory.appendingPathComponent("floor-\(size).sqlite").path
         var configuration = Configuration()
@@ -21,7 +40,7 @@ enum FloorBenchmarks {
                 """)
         }
         let payload = Data(repeating: 0x5A, count: 64)
-        var bulk = Measurement("floor: SQLite batch insert of \(size) rows (whole run)")
+        var bulk = Measurement("floor: GRDB batch insert of \(size) rows (whole run)")
         try bulk.time {
             for start in stride(from: 0, to: size, by: 10_000) {
                 try database.write { db in
@@ -32,8 +51,8 @@ enum FloorBenchmarks {
                 }
             }
         }
-        var insert = Measurement("floor: SQLite insert (durable commit)")
-        var read = Measurement("floor: SQLite point read by service+account")
+        var insert = Measurement("floor: GRDB insert (durable commit)")
+        var read = Measurement("floor: GRDB point read by service+account")
         for sample in 0..<samples {
             try insert.time {
                 try database.write { db in

@@ -13,9 +13,12 @@ enum ScaleBenchmarks {
     struct Result {
         var size: Int
         var measurements: [Measurement]
-        /// Ours over the floor, by p50.
+        /// Ours over the raw SQLite floor (``RawSQLiteFloor``), by p50: a durable add over a
+        /// durable insert, `Keychain.findFirst` and `SecItemCopyMatching` over a point read.
         var addRatio: Double
         var readRatio: Double
+        /// Nil when the SecItem API is Apple's (not measured over this engine).
+        var secItemReadRatio: Double?
         var batchItemsPerSecond: Double
         /// The database of N items, write-ahead log truncated.
         var diskBytes: Int64
@@ -74,6 +77,7 @@ enum ScaleBenchmarks {
 
         // The layers above the engine, at the same size (on Apple platforms the SecItem API is
         // Apple's, so only a SECURE_STORAGE_FORCE_PORTABLE build measures them over this engine).
+        var secItemReadMedian: Double?
         #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
         SecItemEnvironment.useKeychain(keychain)
         SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "bench")
@@ -91,12 +95,16 @@ enum ScaleBenchmarks {
         var facadeRead = Measurement("N=\(size): SecureStorage.string(for:)")
         for sample in 0..<samples { _ = try facadeRead.time { try storage.string(for: "k\(sample)") } }
         measurements += [secItemRead, facadeRead]
+        secItemReadMedian = secItemRead.median
         #endif
 
-        let floor = try FloorBenchmarks.sqlite(size: size, samples: samples, in: directory)
-        measurements += [floor.bulk, floor.insert, floor.read]
+        let raw = try FloorBenchmarks.rawSQLite(size: size, samples: samples, in: directory)
+        let grdb = try FloorBenchmarks.sqlite(size: size, samples: samples, in: directory)
+        measurements += [raw.insert, raw.read, grdb.bulk, grdb.insert, grdb.read]
+        let rawRead = max(raw.read.median, 1e-9)
         return Result(size: size, measurements: measurements,
-                      addRatio: add.median / max(floor.insert.median, 1e-9), readRatio: read.median / max(floor.read.median, 1e-9),
+                      addRatio: add.median / max(raw.insert.median, 1e-9), readRatio: read.median / rawRead,
+                      secItemReadRatio: secItemReadMedian.map { $0 / rawRead },
                       batchItemsPerSecond: batchRate, diskBytes: disk, peakMemoryBytes: pointMemory)
     }
 

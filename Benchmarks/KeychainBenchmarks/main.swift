@@ -3,6 +3,8 @@ import Foundation
 // Benchmarks for SecureStorage. Run in release mode:
 //   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance|keys|reads|rotation|tpm|files|sealed]
 //   swift run -c release KeychainBenchmarks --scale 1000,10000,100000 [--samples 1000] [--json]
+//   scripts/instructions find,secitem-find,add,raw-read   (callgrind: instructions per call; runs
+//     KeychainBenchmarks --instructions OPS [--items 10000] [--calls 1000] under valgrind)
 // Each run uses fresh temporary keychains on the file system of $TMPDIR.
 
 let arguments = CommandLine.arguments
@@ -17,6 +19,12 @@ func finish(_ status: Int32) -> Never {
 }
 
 do {
+    if let requested = value("--instructions") {
+        try InstructionBenchmarks.run(operations: requested.split(separator: ",").map(String.init),
+                                      items: value("--items").flatMap(Int.init) ?? 10_000, calls: value("--calls").flatMap(Int.init) ?? 1000,
+                                      in: directory)
+        finish(0)
+    }
     if let sizes = value("--scale") {
         try ScaleReport.run(sizes: sizes.split(separator: ",").compactMap { Int($0) }, samples: value("--samples").flatMap(Int.init) ?? 1000,
                             json: json, in: directory)
