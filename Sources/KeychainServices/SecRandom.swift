@@ -1,5 +1,6 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
+import KeychainCore
 
 /// A random-number generator reference; only the default (system) generator exists.
 public final class SecRandomRef: Sendable {
@@ -14,14 +15,7 @@ public let kSecRandomDefault: SecRandomRef? = nil
 @discardableResult
 public func SecRandomCopyBytes(_ rnd: SecRandomRef?, _ count: Int, _ bytes: UnsafeMutableRawPointer) -> Int32 {
     guard count >= 0 else { return errSecParam }
-    var generator = SystemRandomNumberGenerator()
-    var offset = 0
-    while offset < count {
-        var word = generator.next()
-        let chunk = min(8, count - offset)
-        withUnsafeBytes(of: &word) { bytes.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: chunk) }
-        offset += chunk
-    }
+    SystemRandom.fill(UnsafeMutableRawBufferPointer(start: bytes, count: count))
     return errSecSuccess
 }
 #endif

@@ -22,6 +22,25 @@ final class BlindIndexerTests: XCTestCase {
         XCTAssertEqual(hex(indexer.identityLink(Data([9, 8, 7]))), "446404f611d6626a69aa2cebb72deb5d")
     }
 
+    /// Rows SQLite selected by an index are checked against the query on their decrypted
+    /// attributes by comparing canonical values instead of computing indexes again: the two
+    /// comparisons must agree on every pair, across kinds (a string and the same bytes as data,
+    /// a number and a boolean, dates to the bit).
+    func testCanonicalEqualityAgreesWithIndexEquality() {
+        let date = Date(timeIntervalSinceReferenceDate: 123456.5)
+        let values: [AttributeValue] = [
+            .string(""), .string("svc"), .string("svC"), .string("é"), .string("e\u{301}"), .data(Data()), .data(Data("svc".utf8)),
+            .data(Data([0, 1, 255])), .data(Data("é".utf8)), .number(0), .number(1), .number(-1), .number(443), .bool(false), .bool(true),
+            .date(date), .date(date.addingTimeInterval(1e-9)), .date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: -0.0)),
+        ]
+        for first in values {
+            for second in values {
+                XCTAssertEqual(BlindIndexer.canonicallyEqual(first, second),
+                               indexer.attribute(.generic, first) == indexer.attribute(.generic, second), "\(first) vs \(second)")
+            }
+        }
+    }
+
     func testRepeatedUseOfTheKeyedStateGivesTheSameIndex() {
         let first = indexer.attribute(.account, .string("alice"))
         _ = indexer.attribute(.account, .string("bob"))

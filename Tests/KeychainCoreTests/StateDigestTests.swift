@@ -82,6 +82,28 @@ final class StateDigestTests: XCTestCase {
         XCTAssertTrue(try reopened.verify().stateProblem?.contains("missing") ?? false)
     }
 
+    /// An instance remembers the last record it wrote, to skip checking its own record's MAC
+    /// again on the next write. A record edited in between must still be checked in full: never
+    /// folded, never re-MACed (which would certify it).
+    func testARecordEditedBetweenTwoWritesOfOneInstanceIsNeverFolded() throws {
+        for edit in ["state_mac = zeroblob(32)", "state_digest = zeroblob(32)", "state_counter = state_counter + 1"] {
+            let test = try TestKeychain()
+            try test.keychain.add(password("svc", "first", "v"))
+            try test.tamper { db in try db.execute(sql: "UPDATE vault_header SET \(edit)") }
+            let edited = try stateRecord(of: test)
+            try test.keychain.add(password("svc", "second", "v"))
+            let after = try stateRecord(of: test)
+            XCTAssertEqual(after, edited, "\(edit): the second add left the edited record as it was")
+            XCTAssertTrue(try test.keychain.verify().stateProblem?.contains("MAC") ?? false, edit)
+        }
+    }
+
+    private func stateRecord(of test: TestKeychain) throws -> Row {
+        let queue = try DatabaseQueue(path: test.location.databaseURL.path)
+        defer { try? queue.close() }
+        return try queue.read { db in try XCTUnwrap(Row.fetchOne(db, sql: "SELECT state_counter, state_digest, state_mac FROM vault_header")) }
+    }
+
     func testAnOlderKeychainGetsItsRecordOnceWhenUpgraded() throws {
         let test = try TestKeychain()
         for index in 0..<3 { try test.keychain.add(password("svc", "a\(index)", "v")) }

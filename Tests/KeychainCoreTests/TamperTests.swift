@@ -89,14 +89,32 @@ final class TamperTests: XCTestCase {
 
     /// Values of the wrong type (SQLite columns accept any) are integrity errors, not crashes.
     func testWrongTypedColumnValuesAreDetectedWithoutCrashing() throws {
-        for edit in ["row_version = 'seven'", "secret = 12", "item_id = 'text'", "synchronizable = x'00ff'", "synchronizable = 1"] {
+        // One edit per column the read path decodes: a value of another storage type (an INTEGER
+        // where a blob belongs, text where an integer belongs, a real, the right bytes as a blob
+        // where text belongs) and a flag out of range. (The schema's NOT NULL constraints refuse
+        // NULLs in these columns.)
+        let edits = ["row_version = 'seven'", "row_version = 1.5", "secret = 12", "secret = 1.5", "item_id = 'text'",
+                     "accessibility = 7", "synchronizable = x'00ff'", "synchronizable = 1", "synchronizable = 2", "group_index = 3",
+                     "primary_key_index = 'pk'", "metadata_key = 40", "metadata = 12", "secret_key = 'key'"]
+        // A lookup column the query selects by would only hide the row: query by the other one.
+        let lookupEdits: [(edit: String, query: Query)] = [("service_index = 5", Query(.genericPassword, [.account: "acct"])),
+                                                           ("account_index = 'acct'", Query(.genericPassword, [.service: "svc"]))]
+        for (edit, selecting) in edits.map({ ($0, query("svc", "acct")) }) + lookupEdits {
             let test = try TestKeychain()
             try test.keychain.add(password("svc", "acct", "value"))
             try test.tamper { db in try db.execute(sql: "UPDATE items SET \(edit)") }
-            var anySync = query("svc", "acct")
+            var anySync = selecting
             anySync.synchronizable = .any
             XCTAssertKeychainError(.integrityViolation, try test.keychain.find(anySync, returning: .data), edit)
+            XCTAssertFalse(try test.keychain.verify().isClean, "\(edit): verify reports the row")
         }
+        // The class as a blob of the right bytes: SQLite no longer selects the row by class, and
+        // verify, which reads every row, reports it.
+        let test = try TestKeychain()
+        try test.keychain.add(password("svc", "acct", "value"))
+        try test.tamper { db in try db.execute(sql: "UPDATE items SET item_class = x'67656e70'") }
+        XCTAssertKeychainError(.itemNotFound, try test.keychain.find(query("svc", "acct"), returning: .data))
+        XCTAssertFalse(try test.keychain.verify().isClean)
     }
 
     func testWrongTypedHeaderOrKeybagValuesAreRefusedWithoutCrashing() throws {

@@ -6,7 +6,8 @@ enum AttributeCodec {
     private static let version: UInt8 = 1
 
     static func encode(_ attributes: [AttributeKey: AttributeValue]) -> Data {
-        var writer = ByteWriter(capacity: 512)
+        var writer: [UInt8] = []
+        writer.reserveCapacity(512)
         writer.append(version)
         writer.append(bigEndian: UInt32(attributes.count))
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
@@ -29,7 +30,7 @@ enum AttributeCodec {
                 writer.append(flag ? 1 : 0)
             }
         }
-        return writer.data
+        return Data(writer)
     }
 
     /// Decodes attributes; `nil` when the bytes are not a valid encoding.
@@ -38,12 +39,11 @@ enum AttributeCodec {
         guard reader.readByte() == version, let count = reader.readBigEndian(UInt32.self) else { return nil }
         var attributes: [AttributeKey: AttributeValue] = [:]
         for _ in 0..<count {
-            guard let nameBytes = reader.readLengthPrefixed(), let name = String(data: nameBytes, encoding: .utf8),
-                  let type = reader.readByte() else { return nil }
+            guard let name = reader.readLengthPrefixedText(), let type = reader.readByte() else { return nil }
             let value: AttributeValue
             switch type {
             case UInt8(ascii: "s"):
-                guard let bytes = reader.readLengthPrefixed(), let text = String(data: bytes, encoding: .utf8) else { return nil }
+                guard let text = reader.readLengthPrefixedText() else { return nil }
                 value = .string(text)
             case UInt8(ascii: "d"):
                 guard let bytes = reader.readLengthPrefixed() else { return nil }

@@ -48,9 +48,23 @@ struct BlindIndexer: Sendable {
         return finish(input)
     }
 
+    /// Whether two values have the same canonical bytes (``MACInput/append(canonical:)``), so
+    /// the same index under any key: what a row SQLite selected by an index is checked with once
+    /// its attributes are decrypted, without computing the index again.
+    static func canonicallyEqual(_ first: AttributeValue, _ second: AttributeValue) -> Bool {
+        switch (first, second) {
+        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
+        case (.data(let a), .data(let b)): a == b
+        case (.string(let a), .data(let b)), (.data(let b), .string(let a)): a.utf8.elementsEqual(b)
+        case (.number, .number), (.number, .bool), (.bool, .number), (.bool, .bool): first.numberValue == second.numberValue
+        case (.date(let a), .date(let b)): a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+        default: false
+        }
+    }
+
     private func finish(_ input: MACInput) -> Data {
         var hmac = keyed
-        hmac.update(data: input.bytes)
+        input.bytes.withUnsafeBytes { hmac.update(data: $0) }
         return hmac.finalize().withUnsafeBytes { Data($0.prefix(Self.length)) }
     }
 

@@ -18,17 +18,19 @@ struct ItemBinding: Sendable {
     }
 
     /// `"SV1" ‖ half ‖ vault id ‖ item id ‖ class ‖ key class ‖ primary-key index ‖ row version`,
-    /// every variable-length field length-prefixed.
+    /// every variable-length field length-prefixed (32-bit big-endian), integers big-endian.
+    /// Built in one buffer of its exact size: it is made twice for every item read or written.
     func associatedData(_ half: Half) -> Data {
-        var writer = ByteWriter()
-        writer.append(Data("SV1".utf8))
-        writer.append(half.rawValue)
-        writer.append(vaultID.bytes)
-        writer.append(itemID.bytes)
-        writer.appendLengthPrefixed(itemClass.rawValue)
-        writer.append(UInt8(accessibility.keyClassNumber))
-        writer.appendLengthPrefixed(primaryKeyIndex)
-        writer.append(bigEndian: rowVersion)
-        return writer.data
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(3 + 1 + 16 + 16 + 4 + itemClass.rawValue.utf8.count + 1 + 4 + primaryKeyIndex.count + 8)
+        bytes.append(contentsOf: "SV1".utf8)
+        bytes.append(half.rawValue)
+        withUnsafeBytes(of: vaultID.uuid) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: itemID.uuid) { bytes.append(contentsOf: $0) }
+        bytes.appendLengthPrefixed(itemClass.rawValue)
+        bytes.append(UInt8(accessibility.keyClassNumber))
+        bytes.appendLengthPrefixed(primaryKeyIndex)
+        bytes.append(bigEndian: rowVersion)
+        return Data(bytes)
     }
 }

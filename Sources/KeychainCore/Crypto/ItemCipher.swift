@@ -29,9 +29,9 @@ extension SealedItem {
 /// key (the lock state) and the presence key (an enrolled authenticator's secret).
 enum ItemCipher {
     static func seal(metadata: Data, secret: Data, binding: ItemBinding, keys: ClassKeys,
-                     presence: PresencePublicKey? = nil) throws(KeychainError) -> SealedItem {
-        let metadataKey = SymmetricKey(size: .bits256)
-        let secretKey = SymmetricKey(size: .bits256)
+                     presence: PresencePublicKey? = nil, randomness: ItemRandomness) throws(KeychainError) -> SealedItem {
+        let metadataKey = randomness.metadataKey
+        let secretKey = randomness.secretKey
         var paddedMetadata = Padding.pad(metadata), paddedSecret = Padding.pad(secret)
         defer {
             SecretWiping.wipe(&paddedMetadata)
@@ -41,10 +41,10 @@ enum ItemCipher {
         do {
             return SealedItem(
                 wrappedMetadataKey: try AES.KeyWrap.wrap(metadataKey, using: keys.metadata),
-                metadata: try AES.GCM.seal(paddedMetadata, using: metadataKey,
+                metadata: try AES.GCM.seal(paddedMetadata, using: metadataKey, nonce: randomness.metadataNonce,
                                            authenticating: binding.associatedData(.metadata)).combined!,
                 wrappedSecretKey: try AES.KeyWrap.wrap(classWrapped, using: keys.secret),
-                secret: try AES.GCM.seal(paddedSecret, using: secretKey,
+                secret: try AES.GCM.seal(paddedSecret, using: secretKey, nonce: randomness.secretNonce,
                                          authenticating: binding.associatedData(.secret)).combined!)
         } catch {
             throw KeychainError(.outOfMemory, "Encrypting the item failed: \(error).")

@@ -13,8 +13,12 @@ enum Padding {
 
     /// The bytes before the padding, in a buffer of their own (so the padded one can be wiped).
     static func unpad(_ padded: Data) -> Data? {
-        guard let marker = padded.lastIndex(where: { $0 != 0 }), padded[marker] == 0x80 else { return nil }
-        return Data(padded[padded.startIndex..<marker])
+        padded.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Data? in
+            var marker = buffer.count - 1
+            while marker >= 0 && buffer[marker] == 0 { marker -= 1 }
+            guard marker >= 0, buffer[marker] == 0x80 else { return nil }
+            return Data(UnsafeRawBufferPointer(rebasing: buffer[..<marker]))
+        }
     }
 
     static func bucketSize(for length: Int) -> Int {

@@ -5,7 +5,7 @@ import Foundation
 /// match (as Apple's keychain scans only rows whose columns match).
 ///
 /// It also keeps what it asked for, so that a row SQLite selected can be checked before anything
-/// acts on it (``isSatisfied(byDecrypted:indexer:)``, ``isSatisfied(bySealed:tags:)``): lookup
+/// acts on it (``isSatisfied(byDecrypted:)``, ``isSatisfied(bySealed:tags:)``): lookup
 /// columns, tags and SQLite's own indexes are plain data in the file, and an edited one must
 /// never make a query act on another item.
 struct ItemFilter {
@@ -23,14 +23,15 @@ struct ItemFilter {
 
     /// The class the rows must have.
     private(set) var itemClass: ItemClass?
-    /// The access-group indexes one of which the rows must have.
+    /// The access groups one of which the rows must have, and their blind indexes.
+    private(set) var accessGroups: [String]?
     private(set) var groupIndexes: Set<Data>?
     /// Accessibility values (`pdmn`) the rows must have.
     private(set) var accessibilities: [String?] = []
     /// Synchronizable flags (0 or 1) the rows must have.
     private(set) var synchronizableFlags: [Int] = []
-    /// Blind indexes of the attributes filtered on by column or tag.
-    private(set) var indexedAttributes: [(key: AttributeKey, index: Data)] = []
+    /// The attributes filtered on by column or tag: the value asked for and its blind index.
+    private(set) var indexedAttributes: [(key: AttributeKey, value: AttributeValue, index: Data)] = []
 
     /// Conditions on the rows of `table` for a class, its coerced attribute filters, the
     /// synchronizable filter and the access groups.
@@ -43,6 +44,7 @@ struct ItemFilter {
             if accessGroups.isEmpty { matchesNothing = true }
             let indexes = accessGroups.map { indexer.accessGroup($0) }
             clause.groupIndex(in: indexes)
+            self.accessGroups = accessGroups
             groupIndexes = Set(indexes)
         }
         switch synchronizable {
@@ -74,36 +76,37 @@ struct ItemFilter {
         } else if let column = ItemIndexes.columnAttributes[key] {
             let index = indexer.attribute(key, value)
             clause.column(column, is: index)
-            indexedAttributes.append((key, index))
+            indexedAttributes.append((key, value, index))
         } else {
             let index = indexer.attribute(key, value)
             clause.tagged(index)
-            indexedAttributes.append((key, index))
+            indexedAttributes.append((key, value, index))
         }
     }
 
     /// Whether decrypted attributes pass the residual filters, compared as the blind indexes
     /// compare (by the canonical bytes of each value).
-    func residualMatches(_ attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) -> Bool {
+    func residualMatches(_ attributes: [AttributeKey: AttributeValue]) -> Bool {
         residual.allSatisfy { key, value in
-            attributes[key].map { indexer.attribute(key, $0) == indexer.attribute(key, value) } ?? false
+            attributes[key].map { BlindIndexer.canonicallyEqual($0, value) } ?? false
         }
     }
 
     /// Whether an item's decrypted attributes are what the query asked for: its class, access
     /// group, accessibility, synchronizable flag and every filtered attribute, each compared by
-    /// its blind index (so exactly as SQLite compared the columns). The attributes are
-    /// authenticated by the item's AEAD, so this holds whatever was edited in the clear columns.
-    func isSatisfied(byDecrypted item: Keychain.OpenedItem, indexer: BlindIndexer) -> Bool {
+    /// the canonical bytes its blind index is made of (so exactly as SQLite compared the
+    /// columns). The attributes are authenticated by the item's AEAD, so this holds whatever was
+    /// edited in the clear columns.
+    func isSatisfied(byDecrypted item: Keychain.OpenedItem) -> Bool {
         let attributes = item.attributes
         if let itemClass, item.row.itemClass != itemClass { return false }
-        if let groupIndexes {
-            let group = attributes[.accessGroup].map { indexer.attribute(.accessGroup, $0) } ?? indexer.accessGroup("")
-            guard groupIndexes.contains(group) else { return false }
+        if let accessGroups {
+            let group = attributes[.accessGroup] ?? .string("")
+            guard accessGroups.contains(where: { BlindIndexer.canonicallyEqual(.string($0), group) }) else { return false }
         }
         guard accessibilities.allSatisfy({ $0 != nil && attributes[.accessible]?.stringValue == $0 }),
               synchronizableFlags.allSatisfy({ Int(attributes[.synchronizable]?.numberValue ?? -1) == $0 }) else { return false }
-        return indexedAttributes.allSatisfy { key, index in attributes[key].map { indexer.attribute(key, $0) } == index }
+        return indexedAttributes.allSatisfy { key, value, _ in attributes[key].map { BlindIndexer.canonicallyEqual($0, value) } ?? false }
     }
 
     /// Whether a row's clear columns and lookup tags (authenticated by its row seal) are what
@@ -113,7 +116,7 @@ struct ItemFilter {
         if let groupIndexes, !groupIndexes.contains(row.indexes.group) { return false }
         guard accessibilities.allSatisfy({ $0 == row.accessibility.rawValue }),
               synchronizableFlags.allSatisfy({ $0 == (row.synchronizable ? 1 : 0) }) else { return false }
-        return indexedAttributes.allSatisfy { key, index in
+        return indexedAttributes.allSatisfy { key, _, index in
             ItemIndexes.columnAttributes[key] != nil ? row.indexes.column(for: key) == index : tags.contains(index)
         }
     }

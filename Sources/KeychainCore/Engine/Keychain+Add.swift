@@ -97,12 +97,14 @@ extension Keychain {
         attributes[.sha1] = .data(ItemAttributes.digest(itemClass: itemClass, attributes: attributes, data: data))
         let indexes = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer)
         let sequence = try ItemTable.nextID(in: db)
-        var row = ItemRow(rowID: sequence, itemID: .sequential(sequence), itemClass: itemClass, accessibility: accessibility,
+        let randomness = ItemRandomness()
+        let vaultID = keys.header.vaultID
+        var row = ItemRow(rowID: sequence, itemID: .sequential(sequence, random: randomness.identifier), itemClass: itemClass, accessibility: accessibility,
                           synchronizable: attributes[.synchronizable]?.numberValue == 1, indexes: indexes, rowVersion: 1,
                           sealed: SealedItem(wrappedMetadataKey: Data(), metadata: Data(), wrappedSecretKey: Data(), secret: Data()))
-        if presence != nil { attributes[SecretBinding.attribute] = SecretBinding(row.binding(vaultID: keys.header.vaultID)).attributeValue }
+        if presence != nil { attributes[SecretBinding.attribute] = SecretBinding(row.binding(vaultID: vaultID)).attributeValue }
         row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: presence != nil)), secret: data,
-                                         binding: row.binding(vaultID: keys.header.vaultID), keys: classKeys, presence: presence)
+                                         binding: row.binding(vaultID: vaultID), keys: classKeys, presence: presence, randomness: randomness)
         try row.insert(rowID: sequence, seal: keys.rowSealer.seal(row, rowID: sequence, tags: indexes.tags), db)
         if recordingState { try keys.stateDigest.record(adding: [fingerprint(ofWritten: row, db)], db) }
         return OpenedItem(row: row, attributes: attributes, data: data)

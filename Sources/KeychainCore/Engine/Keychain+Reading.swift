@@ -59,8 +59,8 @@ extension Keychain {
         // over a locked item does (interactionNotAllowed), even for a delete.
         var matches: [MatchedItem] = []
         let cursor = try ItemTable.rows(in: db, where: filter.clause, limit: sqlLimit)
-        while matches.count < limit ?? .max, let raw = try cursor.next() {
-            if let match = try prove(ItemRow(row: raw), filter, reference: query.persistentReference, proof: proof, db) {
+        while matches.count < limit ?? .max, let row = try cursor.next() {
+            if let match = try prove(row, filter, reference: query.persistentReference, proof: proof, db) {
                 matches.append(match)
             }
         }
@@ -88,8 +88,8 @@ extension Keychain {
         if filter.filtersOnSecretDerivedValues, opened.isTokenKey || opened.accessPolicy?.guardsData == true {
             throw KeychainError(.authFailed, "A query cannot match an item protected by access control on values derived from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller test guesses of the data without authenticating. Find the item by its other attributes, then read its data.")
         }
-        guard filter.residualMatches(opened.attributes, indexer: keys.indexer) else { return nil }
-        guard filter.isSatisfied(byDecrypted: opened, indexer: keys.indexer) else {
+        guard filter.residualMatches(opened.attributes) else { return nil }
+        guard filter.isSatisfied(byDecrypted: opened) else {
             throw KeychainError.tampered("a row was selected by lookup values its own attributes do not have (lookup columns, tags or indexes were edited)")
         }
         return MatchedItem(row: row, opened: opened)

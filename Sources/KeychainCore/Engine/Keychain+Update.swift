@@ -162,7 +162,7 @@ extension Keychain {
             attributes[.sha1] = .data(ItemAttributes.digest(itemClass: row.itemClass, attributes: attributes, data: data))
             attributes[SecretBinding.attribute] = presence.map { _ in SecretBinding(binding).attributeValue }
             row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: presence != nil)), secret: data,
-                                             binding: binding, keys: classKeys, presence: presence)
+                                             binding: binding, keys: classKeys, presence: presence, randomness: ItemRandomness())
         } else {
             guard presence != nil, item.row.sealed.isPresenceSealed, attributes[SecretBinding.attribute] != nil else {
                 throw KeychainError(.authFailed, "Changing the item re-encrypts its data, which needs user authentication.")

@@ -268,14 +268,11 @@ public final class Keychain: Sendable {
     func write<T>(_ body: (Database) throws -> T) throws(KeychainError) -> T {
         try Self.perform(path: databasePath) {
             try database.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
+                try CachedTransaction.run(.immediate, in: db) {
                     try requireExactSchema(db)
                     try keys.refresh(db)
-                    result = try body(db)
-                    return .commit
+                    return try body(db)
                 }
-                return result!
             }
         }
     }
@@ -288,9 +285,11 @@ public final class Keychain: Sendable {
             var attempts = 0
             while true {
                 do {
-                    return try database.read { db in
-                        try keys.refresh(db)
-                        return try body(db)
+                    return try database.unsafeRead { db in
+                        try CachedTransaction.run(.deferred, in: db) {
+                            try keys.refresh(db)
+                            return try body(db)
+                        }
                     }
                 } catch is UnrecordedHeader where attempts < 3 {
                     attempts += 1

@@ -6,8 +6,11 @@ extension UUID {
     /// the RFC 9562 version 8 (custom) and variant bits. A new identifier's index entry is then
     /// appended rather than inserted at a random place in the B-tree, saving a page write on every
     /// add. It reveals nothing the clear row id does not already show (no time, unlike UUIDv7).
-    static func sequential(_ sequence: Int64) -> UUID {
-        var bytes = withUnsafeBytes(of: UUID().uuid) { Array($0) }   // 122 random bits from one system call
+    /// `random` supplies bytes 6–15 (10 bytes; the version and variant bits are then set over 6
+    /// of its bits, leaving 74 random).
+    static func sequential(_ sequence: Int64, random: [UInt8]) -> UUID {
+        precondition(random.count == 10, "a sequential identifier takes 10 random bytes")
+        var bytes = [UInt8](repeating: 0, count: 6) + random
         let value = UInt64(clamping: sequence) & 0xFFFF_FFFF_FFFF
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: value >> (40 - 8 * UInt64(index))) }
         bytes[6] = 0x80 | (bytes[6] & 0x0F)   // version 8

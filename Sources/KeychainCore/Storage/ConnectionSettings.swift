@@ -37,7 +37,7 @@ enum ConnectionSettings {
 
     /// The schema's version counter, which SQLite bumps on every schema change.
     static func schemaVersion(in db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "PRAGMA schema_version")
+        try db.cachedStatement(sql: "PRAGMA schema_version").steppedInteger()
     }
 
     /// SQLite's structural check of the whole file: `["ok"]` when it finds nothing.

@@ -30,30 +30,37 @@ struct ItemRow: Sendable {
 
     /// Reads a row selected with ``columns``, refusing values no code of ours writes (they mean
     /// the file was edited): a wrong type or a NULL is an integrity error, never a crash.
-    init(row: Row) throws {
-        func column<Value: DatabaseValueConvertible>(_ index: Int, _ name: String) throws -> Value {
-            try row.checked(index, name, in: "items")
+    init(row: some StoredColumns) throws {
+        func required<Value>(_ value: Value?, _ name: String) throws -> Value {
+            guard let value else { throw KeychainError.tampered("the items table's \(name) column holds a value of the wrong type") }
+            return value
         }
-        guard row.count == 16 else { throw KeychainError.tampered("an item row has \(row.count) columns, not 16") }
-        guard let itemID = UUID(bytes: try column(1, "item_id")) else {
+        /// A lookup column that is NULL when the item has no such attribute.
+        func optionalBlob(_ index: Int, _ name: String) throws -> Data? {
+            row.isNull(index) ? nil : try required(row.blob(index), name)
+        }
+        guard row.columnCount == 16 else { throw KeychainError.tampered("an item row has \(row.columnCount) columns, not 16") }
+        guard let itemID = UUID(bytes: try required(row.blob(1), "item_id")) else {
             throw KeychainError.tampered("an item row has no valid item id")
         }
-        guard let itemClass = ItemClass(rawValue: try column(2, "item_class")), itemClass.isStored else {
+        guard let itemClass = ItemClass(rawValue: try required(row.text(2), "item_class")), itemClass.isStored else {
             throw KeychainError.tampered("an item row names an unknown class")
         }
-        guard let accessibility = Accessibility(rawValue: try column(3, "accessibility")) else {
+        guard let accessibility = Accessibility(rawValue: try required(row.text(3), "accessibility")) else {
             throw KeychainError.tampered("an item row names an unknown accessibility")
         }
+        let synchronizable = try required(row.integer(4), "synchronizable")
+        guard synchronizable == 0 || synchronizable == 1 else { throw KeychainError.tampered("an item row's synchronizable flag is neither 0 nor 1") }
         self.init(
-            rowID: try column(0, "id"), itemID: itemID, itemClass: itemClass, accessibility: accessibility,
-            synchronizable: try column(4, "synchronizable"),
-            indexes: ItemIndexes(group: try column(5, "group_index"), service: try column(6, "service_index"),
-                                 account: try column(7, "account_index"), server: try column(8, "server_index"),
-                                 identityLink: try column(9, "link_index"), primaryKey: try column(10, "primary_key_index"),
+            rowID: try required(row.integer(0), "id"), itemID: itemID, itemClass: itemClass, accessibility: accessibility,
+            synchronizable: synchronizable == 1,
+            indexes: ItemIndexes(group: try required(row.blob(5), "group_index"), service: try optionalBlob(6, "service_index"),
+                                 account: try optionalBlob(7, "account_index"), server: try optionalBlob(8, "server_index"),
+                                 identityLink: try optionalBlob(9, "link_index"), primaryKey: try required(row.blob(10), "primary_key_index"),
                                  tags: []),
-            rowVersion: try column(11, "row_version"),
-            sealed: SealedItem(wrappedMetadataKey: try column(12, "metadata_key"), metadata: try column(13, "metadata"),
-                               wrappedSecretKey: try column(14, "secret_key"), secret: try column(15, "secret")))
+            rowVersion: try required(row.integer(11), "row_version"),
+            sealed: SealedItem(wrappedMetadataKey: try required(row.blob(12), "metadata_key"), metadata: try required(row.blob(13), "metadata"),
+                               wrappedSecretKey: try required(row.blob(14), "secret_key"), secret: try required(row.blob(15), "secret")))
     }
 
     func binding(vaultID: UUID) -> ItemBinding {

@@ -2,12 +2,12 @@ import Foundation
 import GRDB
 
 extension ItemTable {
-    /// A cursor over the rows (``ItemRow/columns``) that `clause` (over ``ItemWhereClause/Source/items``)
+    /// A cursor over the decoded rows (``ItemRow/columns``) that `clause` (over ``ItemWhereClause/Source/items``)
     /// selects, in id order, at most `limit` of them.
-    static func rows(in db: Database, where clause: ItemWhereClause, limit: Int?) throws -> RowCursor {
+    static func rows(in db: Database, where clause: ItemWhereClause, limit: Int?) throws -> ItemRowCursor {
         var sql = "SELECT \(ItemRow.columns) FROM items WHERE \(clause.sql) ORDER BY id"
         if let limit { sql += " LIMIT \(limit)" }
-        return try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: clause.statementArguments)
+        return ItemRowCursor(statement: try db.cachedStatement(sql: sql), arguments: clause.statementArguments)
     }
 
     /// The (certificate, key) row ids of the identities a certificate clause and a key clause

@@ -24,8 +24,9 @@ struct RowSealer: Sendable {
 
     /// The seal of a row with id `rowID` and lookup tags `tags`.
     func seal(_ row: ItemRow, rowID: Int64, tags: Set<Data>) -> Data {
-        var writer = ByteWriter()
-        writer.append(Data("SV4R".utf8))
+        var writer: [UInt8] = []
+        writer.reserveCapacity(256 + 20 * tags.count)
+        writer.append(contentsOf: "SV4R".utf8)
         writer.append(bigEndian: rowID)
         writer.append(row.itemID.bytes)
         writer.appendLengthPrefixed(row.itemClass.rawValue)
@@ -45,7 +46,7 @@ struct RowSealer: Sendable {
         writer.append(bigEndian: Int64(tags.count))
         for tag in tags.sorted(by: { $0.lexicographicallyPrecedes($1) }) { writer.appendLengthPrefixed(tag) }
         var hmac = keyed
-        hmac.update(data: writer.data)
+        writer.withUnsafeBytes { hmac.update(data: $0) }
         return hmac.finalize().withUnsafeBytes { Data($0.prefix(Self.length)) }
     }
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import LockedState
 
 /// Tamper evidence beyond single rows: the sum (mod 2^256) of a keyed
 /// fingerprint of every `items` row — a sum, not a XOR, so two identical rows do not cancel —
@@ -16,11 +17,17 @@ import GRDB
 /// missing record is never recreated afterwards (that would certify tampered rows): `verify`
 /// reports it. The key is derived from the device key, so the check works in every lock state.
 struct StateDigest {
-    let key: SymmetricKey
     let vaultID: UUID
+    /// HMAC state with the key already absorbed; each MAC copies it (no key schedule per MAC).
+    private let keyed: HMAC<SHA256>
+    /// The last record this instance wrote or found authentic. A stored record byte-equal to it
+    /// is authentic without computing its MAC again: its MAC was computed or checked with this
+    /// key over exactly these bytes. Anything else is checked in full.
+    private let lastAuthentic = Locked<(counter: Int64, digest: [UInt8], mac: Data)?>(nil)
 
     init(deviceKey: SymmetricKey, vaultID: UUID) {
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: deviceKey, salt: vaultID.bytes, info: Data("sv1/state-digest".utf8), outputByteCount: 32)
+        let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: deviceKey, salt: vaultID.bytes, info: Data("sv1/state-digest".utf8), outputByteCount: 32)
+        keyed = HMAC(key: key)
         self.vaultID = vaultID
     }
 
@@ -44,7 +51,9 @@ struct StateDigest {
             case .blob(let bytes): encoded.append(4); append(UInt32(bytes.count)); encoded.append(contentsOf: bytes)
             }
         }
-        return Array(HMAC<SHA256>.authenticationCode(for: encoded, using: key))
+        var hmac = keyed
+        encoded.withUnsafeBytes { hmac.update(data: $0) }
+        return Array(hmac.finalize())
     }
 
     /// The fingerprint of the row with `id` as it is now, or zeros when there is none.
@@ -82,12 +91,18 @@ struct StateDigest {
         return result
     }
 
+    /// The MAC of a state record: HMAC-SHA256 of `"SV1S" ‖ vault id ‖ counter (64-bit
+    /// big-endian) ‖ digest`.
     func mac(counter: Int64, digest: [UInt8]) -> Data {
-        Data(HMAC<SHA256>.authenticationCode(for: macInput(counter: counter, digest: digest), using: key))
-    }
-
-    private func macInput(counter: Int64, digest: [UInt8]) -> Data {
-        Data("SV1S".utf8) + vaultID.bytes + withUnsafeBytes(of: counter.bigEndian, Array.init) + digest
+        var input: [UInt8] = []
+        input.reserveCapacity(4 + 16 + 8 + digest.count)
+        input.append(contentsOf: "SV1S".utf8)
+        withUnsafeBytes(of: vaultID.uuid) { input.append(contentsOf: $0) }
+        input.append(bigEndian: counter)
+        input.append(contentsOf: digest)
+        var hmac = keyed
+        input.withUnsafeBytes { hmac.update(data: $0) }
+        return Data(hmac.finalize())
     }
 
     /// The recorded state: counter, digest, and whether its MAC holds; `nil` when there is no
@@ -95,8 +110,14 @@ struct StateDigest {
     func recorded(_ db: Database) throws -> (counter: Int64, digest: [UInt8], authentic: Bool)? {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT state_counter, state_digest, state_mac FROM vault_header WHERE id = 1")),
               let counter = row[0] as Int64?, let digest = row[1] as Data?, let mac = row[2] as Data? else { return nil }
-        let authentic = digest.count == 32 && HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: macInput(counter: counter, digest: Array(digest)), using: key)
-        return (counter, Array(digest), authentic)
+        let digestBytes = Array(digest)
+        if let last = lastAuthentic.withLock({ $0 }), last.counter == counter, last.digest == digestBytes,
+           HeaderAuthenticator.constantTimeEqual(last.mac, mac) {
+            return (counter, digestBytes, true)
+        }
+        let authentic = digest.count == 32 && HeaderAuthenticator.constantTimeEqual(mac, self.mac(counter: counter, digest: digestBytes))
+        if authentic { lastAuthentic.withLock { $0 = (counter, digestBytes, mac) } }
+        return (counter, digestBytes, authentic)
     }
 
     /// Folds a change into the recorded state: the fingerprints of the rows removed are
@@ -107,8 +128,10 @@ struct StateDigest {
         var next = digest
         for fingerprint in removed { next = Self.subtracting(next, fingerprint) }
         for fingerprint in added { next = Self.adding(next, fingerprint) }
+        let nextMAC = mac(counter: counter + 1, digest: next)
         try db.cachedStatement(sql: "UPDATE vault_header SET state_counter = ?, state_digest = ?, state_mac = ? WHERE id = 1")
-            .execute(arguments: [counter + 1, Data(next), mac(counter: counter + 1, digest: next)])
+            .execute(arguments: [counter + 1, Data(next), nextMAC])
+        lastAuthentic.withLock { $0 = (counter + 1, next, nextMAC) }
     }
 
     /// Records the state of the rows as they are (a new keychain, or one written before the digest existed).

@@ -45,7 +45,7 @@ struct VaultHeader: Sendable, Equatable {
 
     /// The keybag generation alone: the cheap check every transaction makes.
     static func fetchGeneration(_ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT keybag_generation FROM vault_header WHERE id = 1"))
+        try db.cachedStatement(sql: "SELECT keybag_generation FROM vault_header WHERE id = 1").steppedInteger()
     }
 
     func insert(_ db: Database) throws {
