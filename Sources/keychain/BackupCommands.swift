@@ -18,7 +18,7 @@ struct Export: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let keychain = try self.keychain.open()
+        let keychain = try self.keychain.open(.reading)
         let passphrase = try SecretInput.readNew(prompt: "Backup passphrase: ")
         let summary = try withProgress("exporting") { progress in
             try keychain.exportBackup(to: URL(fileURLWithPath: file), passphrase: passphrase, replacingExisting: force, progress: progress)

@@ -41,7 +41,10 @@ struct KeychainSelection: ParsableArguments {
 
     /// How a command opens the keychain.
     enum Opening {
-        /// Fail with "no such keychain" when it does not exist (reading commands).
+        /// Fail with "no such keychain" when it does not exist, and open it read-only
+        /// (`KeychainOptions.readOnly`): commands that only read leave the keychain's files as they were.
+        case reading
+        /// Fail with "no such keychain" when it does not exist (commands that change it).
         case existing
         /// Create it when it does not exist (adding commands).
         case creatingIfMissing
@@ -52,10 +55,12 @@ struct KeychainSelection: ParsableArguments {
         loggingConfigured
         try checkPathIsADirectory()
         return try reportingErrors {
-            if opening == .existing && !Keychain.exists(at: location) {
+            if opening != .creatingIfMissing && !Keychain.exists(at: location) {
                 throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it with `keychain create\(path.map { " --keychain \($0)" } ?? "")` or by adding an item.")
             }
-            let keychain = try Keychain(location: location)
+            var options = KeychainOptions()
+            options.readOnly = opening == .reading
+            let keychain = try Keychain(location: location, options: options)
             // With an enrolled PIN the authenticator is installed even when its file is gone, so
             // that a deleted PIN file is reported as the tampering it is (status 52).
             if FileManager.default.fileExists(atPath: PINAuthenticator.fileURL(for: location).path) || !keychain.enrolledMethods.isEmpty {

@@ -49,7 +49,7 @@ struct List: ParsableCommand {
             printError("0 items (no keychain yet at \(keychain.location.databaseURL.path))")
             return
         }
-        let keychain = try self.keychain.open()
+        let keychain = try self.keychain.open(.reading)
         let found = try reportingErrors {
             try itemClass.classes.compactMap { try query(for: $0) }.flatMap { query in try keychain.findAll(query, returning: .attributes) }
         }
@@ -131,7 +131,7 @@ struct DumpKeychain: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let keychain = try self.keychain.open()
+        let keychain = try self.keychain.open(.reading)
         let items = try reportingErrors {
             try ItemClass.storedClasses.flatMap { itemClass in
                 try keychain.findAll(Query(itemClass, synchronizable: .any), returning: data ? [.attributes, .data] : .attributes)

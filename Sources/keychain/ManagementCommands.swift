@@ -29,7 +29,7 @@ struct Status: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let keychain = try self.keychain.open()
+        let keychain = try self.keychain.open(.reading)
         let inventory = try reportingErrors { try keychain.inventory() }
         let deviceBinding = keychain.deviceBinding   // read from the device key file once
         var info: [String: JSONValue] = [
@@ -156,7 +156,7 @@ struct Verify: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let keychain = try self.keychain.open()
+        let keychain = try self.keychain.open(.reading)
         let report = try withProgress("verifying") { progress in try keychain.verify(progress: progress) }
         if output.json {
             print(try JSONText.render([

@@ -44,7 +44,7 @@ extension PasswordCommand {
                 throw KeychainError(.itemNotFound, "The specified item could not be found in the keychain (no keychain yet at \(self.keychain.location.databaseURL.path)).")
             }
         }
-        let keychain = try self.keychain.open()
+        let keychain = try self.keychain.open(.reading)
         var query = try query()
         query.limit = .one
         let returning: ReturnOptions = printed == .attributes ? .attributes : printed == .secretOnly ? .data : [.attributes, .data]

@@ -57,6 +57,49 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertStatus(try keychain("find-generic-password"), 44)
     }
 
+    /// Reading commands open the keychain read-only: they leave its database, log, device key and
+    /// anchor byte for byte as they were (no write, no sync, no file created or removed), and
+    /// work when the files are read-only; changing commands say why they cannot.
+    func testReadingCommandsLeaveTheFilesAsTheyWere() throws {
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "alice", "-w", "s3cret"), 0)
+        func snapshot() throws -> [String: String] {
+            var files: [String: String] = [:]
+            let enumerator = FileManager.default.enumerator(at: home, includingPropertiesForKeys: nil)
+            while let url = enumerator?.nextObject() as? URL {
+                if url.path.hasSuffix("-shm") { continue }   // SQLite's index of the log: no data, rebuilt when nobody has it open
+                let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+                guard (attributes[.type] as? FileAttributeType) == .typeRegular else { continue }
+                files[url.path] = try Data(contentsOf: url).base64EncodedString()
+                    + " \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0) \(attributes[.systemFileNumber] ?? 0)"
+            }
+            return files
+        }
+        let before = try snapshot()
+        XCTAssertTrue(before.keys.contains { $0.hasSuffix("keychain.db-wal") }, "the log stays, empty, after the last close")
+        Thread.sleep(forTimeInterval: 0.02)
+        for _ in 0..<2 {
+            XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "alice", "-w").stdout, "s3cret\n")
+            XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "nobody"), 44)
+            XCTAssertStatus(try keychain("dump-keychain"), 0)
+            XCTAssertStatus(try keychain("verify"), 0)
+        }
+        XCTAssertEqual(try snapshot(), before)
+
+        // On a read-only file system (a read-only bind mount over the keychain's directory, in a
+        // mount namespace of its own), reading still works and changing is refused.
+        let script = "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && shift && exec \"$@\""
+        func onReadOnlyMount(_ arguments: String...) throws -> CLIResult {
+            try run(["-m", "sh", "-c", script, "sh", home.path, Self.executable.path] + arguments, input: Data(),
+                    executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+        }
+        let found = try onReadOnlyMount("find-generic-password", "-s", "svc", "-a", "alice", "-w")
+        XCTAssertEqual(found.stdout, "s3cret\n", found.stderr)
+        let refused = try onReadOnlyMount("add-generic-password", "-s", "svc", "-a", "bob", "-w", "x")
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.lowercased().contains("read-only") || refused.stderr.lowercased().contains("readonly"), refused.stderr)
+        XCTAssertEqual(try snapshot(), before)
+    }
+
     func testInternetPasswordFlags() throws {
         XCTAssertStatus(try keychain("add-internet-password", "-s", "example.com", "-a", "bob", "-d", "realm", "-r", "htps",
                                      "-P", "8443", "-p", "/login", "-t", "form", "-w", "web-secret"), 0)

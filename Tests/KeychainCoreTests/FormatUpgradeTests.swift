@@ -156,6 +156,19 @@ final class FormatUpgradeTests: XCTestCase {
         XCTAssertEqual(report.verifiedItems, 8)
     }
 
+    /// A read-only opening of an older keychain upgrades it once (the one write it cannot do
+    /// without), then reads; the instance stays read-only.
+    func testAReadOnlyOpeningOfAnOlderKeychainUpgradesItOnce() throws {
+        let location = try fixture("format4-plain")
+        var readOnly = options
+        readOnly.readOnly = true
+        let keychain = try Keychain(location: location, options: readOnly)
+        XCTAssertEqual(keychain.formatVersion, KeychainSchema.formatVersion)
+        try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku"])
+        XCTAssertKeychainError(.readOnly, try keychain.add(NewItem(.genericPassword, attributes: [.service: "new"], data: Data())))
+        XCTAssertEqual(try Keychain(location: location, options: readOnly).formatVersion, KeychainSchema.formatVersion)
+    }
+
     /// An edited format-4 header is not laundered by the upgrade into a valid format-5 one, and
     /// once upgraded, the format-4 copy is an old copy.
     func testAnEditedOrOldFormat4KeychainIsRefused() throws {

@@ -46,6 +46,7 @@ extension Keychain {
     public func enroll(_ secret: AuthenticationSecret, for method: AuthenticationMethod,
                        authorizedBy existing: (method: AuthenticationMethod, secret: AuthenticationSecret)? = nil,
                        authentication: AuthenticationOptions = AuthenticationOptions()) throws(KeychainError) {
+                           try requireWritable()
         try refreshKeys()
         let expected = keys.header
         let presence = keys.presence
@@ -94,6 +95,7 @@ extension Keychain {
     /// - Throws: `.authFailed` when `current` is not an enrolment of this keychain or does not
     ///   open it; `.interactionNotAllowed` when a protected item's class is locked.
     public func replaceEnrollment(of method: AuthenticationMethod, current: AuthenticationSecret, with new: AuthenticationSecret) throws(KeychainError) {
+        try requireWritable()
         try refreshKeys()
         let expected = keys.header
         let presence = keys.presence
@@ -127,6 +129,7 @@ extension Keychain {
     ///
     /// - Throws: `.invalidState` when nothing else would remain enrolled.
     public func removeEnrollment(_ identifier: Data, for method: AuthenticationMethod) throws(KeychainError) {
+        try requireWritable()
         try refreshKeys()
         let presence = keys.presence
         guard presence.enrollment(method, identifier: identifier) != nil else { return }

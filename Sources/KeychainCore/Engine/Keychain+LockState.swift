@@ -23,6 +23,7 @@ extension Keychain {
     /// - Throws: `.invalidState` when no passphrase is set: like a device without a passcode,
     ///   such a keychain cannot be locked.
     public func lock() throws(KeychainError) {
+        try requireWritable()
         try keys.lock()
         try endUnlockSession()
         checkpoint()
@@ -40,6 +41,7 @@ extension Keychain {
     /// - Throws: `.invalidState` when a passphrase is already set (use ``changePassphrase(from:to:)``),
     ///   `.invalidParameter` for an empty passphrase.
     public func setPassphrase(_ passphrase: String) throws(KeychainError) {
+        try requireWritable()
         guard !passphrase.isEmpty else { throw KeychainError(.invalidParameter, "A passphrase cannot be empty.") }
         guard !hasPassphrase else {
             throw KeychainError(.invalidState, "The keychain already has a passphrase; change it (`keychain change-passphrase`, or Keychain.changePassphrase in code).")
@@ -56,6 +58,7 @@ extension Keychain {
     ///
     /// - Throws: `.authFailed` when `current` is wrong (nothing changes).
     public func changePassphrase(from current: String, to new: String) throws(KeychainError) {
+        try requireWritable()
         guard !new.isEmpty else { throw KeychainError(.invalidParameter, "A passphrase cannot be empty.") }
         let header = keys.header
         let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyRing.fetchKeybag(db) })
@@ -71,6 +74,7 @@ extension Keychain {
     /// - Throws: `.authFailed` when `current` is wrong (nothing changes).
     @discardableResult
     public func removePassphrase(current: String) throws(KeychainError) -> Int {
+        try requireWritable()
         let header = keys.header
         let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyRing.fetchKeybag(db) })
         let destroyed = try rotateUserTier(from: classKeys, newPassphrase: nil, expecting: header)

@@ -34,6 +34,7 @@ extension Keychain {
     ///   `.invalidParameter` for a duration that is not positive, `.keychainUnavailable` when
     ///   there is no memory-backed runtime directory or the ticket cannot be written.
     public func unlock(passphrase: String, keepingSessionFor duration: Duration?) throws(KeychainError) {
+        try requireWritable()
         if let duration, duration <= .zero {
             throw KeychainError(.invalidParameter, "An unlock session must last a positive time; pass nil for one that lasts until lock or logout.")
         }

@@ -62,7 +62,12 @@ public final class Keychain: Sendable {
         self.options = options
         databasePath = location.databaseURL.path
         let directory = location.databaseURL.deletingLastPathComponent()
-        try PlatformIO.makePrivateDirectory(directory, role: "data directory")
+        if options.readOnly && !mustCreate {
+            guard PlatformIO.fileExists(location.databaseURL.path) else { throw Self.noSuchKeychain(at: location) }
+            try PlatformIO.requirePrivateDirectory(directory, role: "data directory")
+        } else {
+            try PlatformIO.makePrivateDirectory(directory, role: "data directory")
+        }
         if let network = FileSystemKind.networkFileSystem(at: directory.path), !options.allowsNetworkFileSystem {
             throw KeychainError(.keychainUnavailable, "The keychain directory \(directory.path) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it.")
         }
@@ -71,7 +76,8 @@ public final class Keychain: Sendable {
         // Bounded: a process holding the lock for ever gives `.busy`, never a hang (at least 10 s,
         // for a creator running scrypt or an upgrade; longer when the busy timeout is).
         (database, keys, deviceBinding, changeRolledBack) = try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))) { () throws(KeychainError) in
-            try Self.openLocked(location: location, options: options, mustCreate: mustCreate, initialPassphrase: initialPassphrase)
+            if options.readOnly && !mustCreate, let opened = try Self.openForReading(location: location, options: options) { return opened }
+            return try Self.openLocked(location: location, options: options, mustCreate: mustCreate, initialPassphrase: initialPassphrase)
         }
         binding = Locked(deviceBinding)
         // After a lock whose process died before it settled the anchor, the file's session
@@ -147,6 +153,45 @@ public final class Keychain: Sendable {
         return (database, keyStore, deviceBinding, changeRolledBack)
     }
 
+    /// The read-only opening (``KeychainOptions/readOnly``), under the directory lock: the same
+    /// checks as ``openLocked(location:options:mustCreate:initialPassphrase:)`` (permissions, exact
+    /// schema, device key, format anchor, header and keybag MAC) through a read-only SQLite
+    /// connection, in one read transaction. Returns nil, having written nothing, when the
+    /// keychain must first be written to: created, upgraded, or its anchor settled after an
+    /// interrupted header change (the caller then opens it for writing).
+    private static func openForReading(location: KeychainLocation, options: KeychainOptions) throws(KeychainError) -> (DatabasePool, KeyRing, DeviceBinding, Bool)? {
+        let path = location.databaseURL.path
+        for suffix in ["", "-wal", "-shm"] {
+            try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
+        }
+        guard PlatformIO.fileExists(path) else { throw noSuchKeychain(at: location) }
+        let database = try openDatabase(path: path, busyTimeout: options.busyTimeout, readOnly: true)
+        let contents = try perform(path: path) { try database.read { db in try SchemaGuard.inspect(db, path: path) } }
+        guard contents == .keychain(appliedMigrations: KeychainSchema.migrations.count),
+              PlatformIO.fileExists(location.deviceKeyURL.path) else { return nil }
+        let (deviceKey, deviceBinding) = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false, options: options)
+        let verified: (VaultHeader, [KeybagSlot: Data])? = try perform(path: path) {
+            try database.read { db -> (VaultHeader, [KeybagSlot: Data])? in
+                // An anchor that must be rewritten (older format, two header MACs) or is missing
+                // takes the writing path, which also gives the precise error for a missing one.
+                guard let header = try VaultHeader.fetch(db),
+                      let anchor = try? FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey),
+                      anchor.formatVersion == KeychainSchema.formatVersion, anchor.headerMACs.count == 1 else { return nil }
+                do {
+                    return try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
+                } catch is UnrecordedHeader {
+                    return nil   // a header change between reading the anchor and the header: settle it by writing
+                }
+            }
+        }
+        guard let (header, keybag) = verified else { return nil }
+        return (database, try KeyRing(header: header, deviceKey: deviceKey, keybag: keybag, location: location), deviceBinding, false)
+    }
+
+    static func noSuchKeychain(at location: KeychainLocation) -> KeychainError {
+        KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it by opening it without KeychainOptions.readOnly (`keychain create`, or adding an item).")
+    }
+
     /// Brings an existing keychain to the current format, as its anchor allows.
     ///
     /// - With an anchor, a file older than the anchor says is refused (`.integrityViolation`):
@@ -191,8 +236,12 @@ public final class Keychain: Sendable {
         }
     }
 
-    private static func openDatabase(path: String, busyTimeout: Duration) throws(KeychainError) -> DatabasePool {
+    /// Opens the pool of SQLite connections, each hardened. `readOnly` opens every connection
+    /// with `SQLITE_OPEN_READONLY`: GRDB then skips its write-ahead-log set-up (which writes a
+    /// table into an empty log), and nothing can change the file through them.
+    private static func openDatabase(path: String, busyTimeout: Duration, readOnly: Bool = false) throws(KeychainError) -> DatabasePool {
         var configuration = Configuration()
+        configuration.readonly = readOnly
         configuration.busyMode = .timeout(TimeInterval(busyTimeout.components.seconds) + TimeInterval(busyTimeout.components.attoseconds) / 1e18)
         configuration.label = "SecureStorage.Keychain"
         configuration.prepareDatabase { db in
@@ -266,7 +315,8 @@ public final class Keychain: Sendable {
     /// when the schema changed since it was last checked, checking it is still exactly ours (a
     /// trigger added to an open keychain must never run inside our writes).
     func write<T>(_ body: (Database) throws -> T) throws(KeychainError) -> T {
-        try Self.perform(path: databasePath) {
+        try requireWritable()
+        return try Self.perform(path: databasePath) {
             try database.writeWithoutTransaction { db in
                 try CachedTransaction.run(.immediate, in: db) {
                     try requireExactSchema(db)
@@ -275,6 +325,13 @@ public final class Keychain: Sendable {
                 }
             }
         }
+    }
+
+    /// `.readOnly` when this instance was opened read-only (``KeychainOptions/readOnly``); checked
+    /// before anything is derived, prompted or written.
+    func requireWritable() throws(KeychainError) {
+        guard options.readOnly else { return }
+        throw KeychainError(.readOnly, "This keychain was opened read-only (KeychainOptions.readOnly), so it cannot be changed. Open it without that option to add, change or delete items, to change its passphrase, lock it, or keep an unlock session.")
     }
 
     /// Runs a read on a consistent snapshot after reloading a changed keybag. A snapshot that

@@ -20,6 +20,23 @@ public struct KeychainOptions: Sendable, Hashable {
     /// Whether a keychain created by this instance is bound to ``tpm``. Default:
     /// ``NewKeychainBinding/fromEnvironment(_:)`` (`.automatic` unless `SECURE_STORAGE_TPM_BINDING` says otherwise).
     public var newKeychainBinding: NewKeychainBinding
+    /// Whether the keychain is opened for reading only. Default `false`.
+    ///
+    /// A read-only instance writes nothing to the keychain's files, its anchor or its device key:
+    /// SQLite opens the file read-only, so finding items leaves the files byte for byte and works
+    /// on a read-only mount. Adding, updating, deleting, passphrase changes and locking throw
+    /// `.readOnly` (errSecReadOnly); unlocking works (in memory, for this instance). A keychain
+    /// that does not exist is `.noSuchKeychain`. One that must first be written to — a format
+    /// upgrade, a creation or a header change a killed process left unsettled — is opened for
+    /// writing once to do that, then used for reading.
+    ///
+    /// ```swift
+    /// var options = KeychainOptions()
+    /// options.readOnly = true
+    /// let keychain = try Keychain(options: options)
+    /// let token = try keychain.findFirst(Query(.genericPassword, [.service: "api"]), returning: .data)
+    /// ```
+    public var readOnly = false
 
     /// Creates options; the default access group is the current application's (``ApplicationIdentity``).
     public init(

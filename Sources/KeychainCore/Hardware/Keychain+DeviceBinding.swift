@@ -40,6 +40,7 @@ extension Keychain {
     /// - Throws: `.keychainUnavailable` when there is no TPM or it fails, `.invalidParameter` for
     ///   a PCR outside 0–23.
     public func bindToTPM(pcrs: [Int] = []) throws(KeychainError) {
+        try requireWritable()
         guard let device = options.tpm else {
             throw KeychainError(.keychainUnavailable, "This process uses no TPM: set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
         }
@@ -61,6 +62,7 @@ extension Keychain {
     /// - Throws: `.invalidState` when the keychain has no passphrase or is not bound,
     ///   `.authFailed` for a wrong passphrase (nothing changes).
     public func unbindFromTPM(passphrase: String) throws(KeychainError) {
+        try requireWritable()
         guard case .tpm = deviceBinding else {
             throw KeychainError(.invalidState, "The keychain is not bound to a TPM; its device secret is already in a key file.")
         }

@@ -1,3 +1,4 @@
+import CSQLiteHardening
 import GRDB
 
 /// The PRAGMA statements the keychain sets and reads on its SQLite connections, and SQLite's
@@ -12,10 +13,24 @@ enum ConnectionSettings {
     }
 
     /// Sets what every new connection needs: no trust in the schema (`trusted_schema = OFF`),
-    /// freed pages zeroed (`secure_delete = ON`) and, on Darwin, full fsyncs for commits and checkpoints.
+    /// freed pages zeroed (`secure_delete = ON`), a write-ahead log that outlives the last
+    /// connection but is emptied when it closes, and, on Darwin, full fsyncs for commits and
+    /// checkpoints.
+    ///
+    /// The log: by default the last connection to close checkpoints the log and deletes it, and
+    /// the next one to open creates it again (and GRDB then writes a table into it), so every
+    /// process that only reads would write. With `SQLITE_FCNTL_PERSIST_WAL` the log and its index
+    /// stay; with `journal_size_limit = 0` the last close, and every restart of the log, truncate
+    /// it to zero bytes, so no frame of an older keybag or item outlives the connections that
+    /// wrote it, as before.
     static func harden(in db: Database) throws {
         try db.execute(sql: "PRAGMA trusted_schema = OFF")
         try db.execute(sql: "PRAGMA secure_delete = ON")
+        try db.execute(sql: "PRAGMA journal_size_limit = 0")
+        var persist: Int32 = 1
+        guard let connection = db.sqliteConnection, sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist) == SQLITE_OK else {
+            throw KeychainError(.keychainUnavailable, "SQLite refused to keep the keychain's write-ahead log between connections (SQLITE_FCNTL_PERSIST_WAL).")
+        }
         #if canImport(Darwin)
         try db.execute(sql: "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
         #endif
