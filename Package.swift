@@ -48,6 +48,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 "CSQLiteHardening",
                 "CExtendedAttributes",
+                "CFileSystemType",
                 "LockedState",
                 .target(name: "CTSS2", condition: .when(platforms: [.linux])),
             ]
@@ -58,6 +59,8 @@ let package = Package(
         .target(name: "LockedState"),
         // <sys/xattr.h> for reading a systemd credential's ACL.
         .target(name: "CExtendedAttributes"),
+        // statfs(2) for telling network file systems without reading the mount table.
+        .target(name: "CFileSystemType"),
         // SQLite's defensive mode for the keychain's connections (a C shim: sqlite3_db_config is variadic).
         .target(name: "CSQLiteHardening", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
@@ -162,7 +165,7 @@ let package = Package(
 )
 
 // Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
-let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver"]
+let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + portableSettings
 }

@@ -17,11 +17,46 @@ struct KeychainSelection: ParsableArguments {
         valueName: "file"))
     var passphraseFile: String?
 
-    var location: KeychainLocation {
-        guard let path else { return .default }
-        let directory = URL(fileURLWithPath: path, isDirectory: true)
-        return KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
-                                deviceKeyURL: directory.appendingPathComponent("state/device.key"))
+    /// The same choice as plain values, for code that does not parse arguments.
+    var choice: KeychainChoice { KeychainChoice(path: path, unlock: unlock, passphraseFile: passphraseFile) }
+
+    var location: KeychainLocation { choice.location }
+
+    /// Whether the command works on the default keychain and none was created yet (a fresh
+    /// machine): reading commands then answer as an empty keychain does, as macOS `security` does.
+    var isFreshDefault: Bool { choice.isFreshDefault }
+
+    /// How a command opens the keychain.
+    typealias Opening = KeychainChoice.Opening
+
+    /// Opens the keychain, unlocking it when asked and not already unlocked by a session.
+    func open(_ opening: Opening = .existing) throws -> Keychain { try choice.open(opening) }
+
+    /// The passphrase for unlocking (``KeychainChoice/passphrase(for:)``).
+    func passphrase(for keychain: Keychain) throws -> String { try choice.passphrase(for: keychain) }
+}
+
+/// Which keychain a command works on and whether to unlock it first (``KeychainSelection``'s
+/// values), with the opening every command shares.
+struct KeychainChoice {
+    var path: String?
+    var unlock = false
+    var passphraseFile: String?
+
+    /// Computed once: resolving the default location reads the whole environment.
+    let location: KeychainLocation
+
+    init(path: String?, unlock: Bool = false, passphraseFile: String? = nil) {
+        self.path = path
+        self.unlock = unlock
+        self.passphraseFile = passphraseFile
+        if let path {
+            let directory = URL(fileURLWithPath: path, isDirectory: true)
+            location = KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
+                                        deviceKeyURL: directory.appendingPathComponent("state/device.key"))
+        } else {
+            location = .default
+        }
     }
 
     /// Whether the command works on the default keychain and none was created yet (a fresh
@@ -74,7 +109,7 @@ struct KeychainSelection: ParsableArguments {
     }
 }
 
-extension KeychainSelection {
+extension KeychainChoice {
     /// The passphrase for unlocking: from `--passphrase-file`, else from the systemd credential
     /// `secure-storage-passphrase` when the process has one, else prompted.
     func passphrase(for keychain: Keychain) throws -> String {

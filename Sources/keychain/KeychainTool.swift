@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import KeychainCore
 import SecureStorage
 
@@ -41,7 +42,16 @@ struct KeychainTool: ParsableCommand {
     static func main() {
         // Before anything is parsed or read: every command may hold a secret or a class key.
         SecureStorage.hardenProcess()
-        main(Self.promptingForTrailingSecret(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Self.promptingForTrailingSecret(Array(CommandLine.arguments.dropFirst()))
+        if getenv("KEYCHAIN_NO_DIRECT_PARSE") == nil, let request = DirectFindParser.parse(arguments) {
+            do {
+                try request.run()
+                Self.exit()
+            } catch {
+                Self.exit(withError: error)
+            }
+        }
+        main(arguments)
     }
 
     static func promptingForTrailingSecret(_ arguments: [String]) -> [String] {

@@ -39,30 +39,7 @@ extension PasswordCommand {
 
     /// Prints the first match: attributes (`-g` adds the password), or only the password (`-w`).
     func find(printing printed: FoundOutput, output: OutputOptions) throws {
-        if self.keychain.isFreshDefault {               // nothing stored yet: not found, as an empty keychain
-            _ = try reportingErrors { () throws(KeychainError) -> Int in
-                throw KeychainError(.itemNotFound, "The specified item could not be found in the keychain (no keychain yet at \(self.keychain.location.databaseURL.path)).")
-            }
-        }
-        let keychain = try self.keychain.open(.reading)
-        var query = try query()
-        query.limit = .one
-        let returning: ReturnOptions = printed == .attributes ? .attributes : printed == .secretOnly ? .data : [.attributes, .data]
-        guard let item = try reportingErrors({ try keychain.find(query, returning: returning) }).first else { return }
-        switch (printed, output.json) {
-        case (.secretOnly, false):
-            FileHandle.standardOutput.write((item.data ?? Data()) + Data("\n".utf8))
-        case (.secretOnly, true):
-            print(try JSONText.render(["password": JSONText.secret(item.data ?? Data())]))
-        case (_, true):
-            var object = JSONText.item(item)
-            if printed == .attributesAndSecret { object["password"] = JSONText.secret(item.data ?? Data()) }
-            print(try JSONText.render(object))
-        case (_, false):
-            print(ItemText.render(item))
-            // As macOS `security -g`: the password goes to standard error, the attributes to standard output.
-            if printed == .attributesAndSecret { printError("password: \(ItemText.secret(item.data ?? Data()))") }
-        }
+        try FindRequest(itemClass: Self.itemClass, query: query(), keychain: keychain.choice, printed: printed, json: output.json).run()
     }
 
     /// Deletes every match; with no attribute given, only when `all` says so.

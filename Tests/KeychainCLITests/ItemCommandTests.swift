@@ -100,6 +100,52 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertEqual(try snapshot(), before)
     }
 
+    /// The find commands' common calls skip the argument parser (`DirectFindParser`): every
+    /// call, whether it takes that path or falls back to the parser, prints exactly what the
+    /// parser's path prints, on the same streams, with the same status.
+    func testDirectlyParsedFindsAnswerAsTheParserDoes() throws {
+        let other = scratch.appendingPathComponent("other").path
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "alice", "-l", "Label", "-w", "s3cret"), 0)
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "bob", "-w", "b0b"), 0)
+        XCTAssertStatus(try keychain("add-internet-password", "-s", "example.com", "-a", "carol", "-r", "htps", "-w", "c4rol"), 0)
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "dave", "--keychain", other, "-w", "d4ve"), 0)
+        let file = scratch.appendingPathComponent("a-file").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data()))
+        let calls: [[String]] = [
+            ["find-generic-password", "-s", "svc", "-a", "alice", "-w"],
+            ["find-generic-password", "-a", "alice", "-s", "svc", "-g"],
+            ["find-generic-password", "-s", "svc", "-a", "alice", "--json", "-g"],
+            ["find-generic-password", "-s", "svc", "-a", "alice", "-w", "--json"],
+            ["find-generic-password", "-l", "Label"],
+            ["find-generic-password", "-s", "svc"],
+            ["find-generic-password"],
+            ["find-generic-password", "-s", "svc", "-a", "nobody", "-w"],
+            ["find-generic-password", "-s", "svc", "-a", "dave", "-w", "--keychain", other],
+            ["find-generic-password", "-s", "svc", "-a", "alice", "--keychain", file],
+            ["find-generic-password", "-s", "svc", "-a", "alice", "--keychain", scratch.appendingPathComponent("none").path],
+            ["find-internet-password", "-s", "example.com", "-a", "carol", "-w"],
+            ["find-internet-password", "-s", "example.com", "-g", "--json"],
+            // Not taken directly: each falls back to the parser.
+            ["find-generic-password", "-s", "svc", "-s", "svc", "-w"],
+            ["find-generic-password", "-s", "-w"],
+            ["find-generic-password", "-s"],
+            ["find-generic-password", "-s", "svc", "-x"],
+            ["find-generic-password", "--account=alice", "-w"],
+            ["find-generic-password", "-w", "-w"],
+            ["find-generic-password", "-s", "svc", "-a", "alice", "-w", "--unlock"],
+            ["find-internet-password", "-s", "example.com", "-r", "htps", "-w"],
+            ["find-generic-password", "--help"],
+        ]
+        for call in calls {
+            let direct = try run(call, input: Data())
+            let parsed = try run(call, input: Data(), changing: ["KEYCHAIN_NO_DIRECT_PARSE": "1"])
+            XCTAssertEqual(direct.status, parsed.status, "\(call)")
+            XCTAssertEqual(direct.stdout, parsed.stdout, "\(call)")
+            XCTAssertEqual(direct.stderr, parsed.stderr, "\(call)")
+        }
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "alice", "-w").stdout, "s3cret\n")
+    }
+
     func testInternetPasswordFlags() throws {
         XCTAssertStatus(try keychain("add-internet-password", "-s", "example.com", "-a", "bob", "-d", "realm", "-r", "htps",
                                      "-P", "8443", "-p", "/login", "-t", "form", "-w", "web-secret"), 0)

@@ -121,4 +121,25 @@ final class NetworkFileSystemTests: XCTestCase {
         XCTAssertNil(FileSystemKind.networkFileSystem(at: FileManager.default.temporaryDirectory.path), "the test directory is local")
         XCTAssertFalse(KeychainOptions().allowsNetworkFileSystem)
     }
+
+    /// The file-system magic numbers statfs(2) gives name network file systems as the mount
+    /// table does, and where this machine has a file system both can name, they agree.
+    func testFileSystemMagicNumbersAgreeWithTheMountTable() throws {
+        let names = Set(FileSystemKind.magicTypes.values)
+        XCTAssertTrue(names.isSuperset(of: ["nfs", "cifs", "smb2", "9p", "ceph", "afs", "gfs2", "ocfs2", "lustre", "coda"]))
+        XCTAssertTrue(names.intersection(FileSystemKind.networkTypes) == names.subtracting(["ext4", "xfs", "btrfs", "zfs", "f2fs", "overlay", "tmpfs", "ramfs"]),
+                      "every magic is either a network type or one of the local types")
+        XCTAssertNil(FileSystemKind.magicTypes[0x6573_5546], "FUSE is told apart by the mount table (fuse.sshfs, …)")
+        #if os(Linux)
+        let mounts = try String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)
+        var compared = 0
+        for path in ["/", "/dev/shm", FileManager.default.temporaryDirectory.path, NSHomeDirectory()] {
+            guard let fromTable = FileSystemKind.type(of: URL(fileURLWithPath: path).resolvingSymlinksInPath().path, mounts: mounts),
+                  FileSystemKind.magicTypes.values.contains(fromTable) else { continue }
+            XCTAssertEqual(FileSystemKind.type(at: path), fromTable, path)
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 0, "/dev/shm is tmpfs on every Linux machine")
+        #endif
+    }
 }

@@ -1,5 +1,7 @@
 #if canImport(Darwin)
 import Darwin
+#elseif canImport(CFileSystemType)
+import CFileSystemType
 #endif
 import Foundation
 
@@ -36,10 +38,26 @@ enum FileSystemKind {
         guard statfs(path, &info) == 0 else { return nil }
         return withUnsafeBytes(of: info.f_fstypename) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         #else
+        // statfs(2) names most file systems by their magic number without reading the mount
+        // table; FUSE (whose real type, such as fuse.sshfs, only the table says) and unknown
+        // magics fall back to /proc/self/mounts.
+        var info = statfs()
+        if statfs(path, &info) == 0, let known = magicTypes[UInt32(truncatingIfNeeded: info.f_type)] { return known }
         guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return nil }
         return type(of: URL(fileURLWithPath: path).resolvingSymlinksInPath().path, mounts: mounts)
         #endif
     }
+
+    /// Linux `statfs.f_type` magic numbers (`linux/magic.h` and the file systems' own headers)
+    /// and the `/proc/self/mounts` type names they stand for: the common local file systems,
+    /// the memory-backed ones, and every network file system of ``networkTypes`` that has a
+    /// magic of its own. FUSE (0x65735546) is deliberately absent.
+    static let magicTypes: [UInt32: String] = [
+        0xEF53: "ext4", 0x5846_5342: "xfs", 0x9123_683E: "btrfs", 0x2FC1_2FC1: "zfs", 0xF2F5_2010: "f2fs", 0x794C_7630: "overlay",
+        0x0102_1994: "tmpfs", 0x8584_58F6: "ramfs",
+        0x6969: "nfs", 0x517B: "smb", 0xFF53_4D42: "cifs", 0xFE53_4D42: "smb2", 0x0102_1997: "9p", 0x00C3_6400: "ceph",
+        0x5346_414F: "afs", 0x6B41_4653: "afs", 0x7375_7245: "coda", 0x0116_1970: "gfs2", 0x7461_636F: "ocfs2", 0x0BD0_0BD0: "lustre",
+    ]
 
     /// The type of the longest mount point containing `path`, from `/proc/self/mounts` text
     /// (`device mountpoint type options …`, with spaces in paths written `\040`).
