@@ -56,6 +56,31 @@ final class BatchAddTests: XCTestCase {
         XCTAssertTrue(try test.keychain.verify().isClean)
     }
 
+    /// Large batches are sealed on several cores, then inserted in order: the items get the row
+    /// ids of their position, every one opens with its own data, and a failure in any part
+    /// (a locked class late in the batch, a duplicate within it) adds nothing.
+    func testABatchSealedOnSeveralCoresKeepsOrderAndAllOrNothing() throws {
+        let test = try TestKeychain()
+        try test.keychain.setPassphrase("pass")
+        let items = (0..<1000).map { password("big", String(format: "account-%04d", $0), "secret-\($0)", $0 % 3 == 0 ? .always : nil) }
+        XCTAssertEqual(try test.keychain.add(contentsOf: items), 1000)
+        let found = try test.keychain.find(Query(.genericPassword, [.service: "big"]), returning: [.attributes, .data])
+        XCTAssertEqual(found.map { $0.attributes[.account]?.stringValue }, items.map { $0.attributes[.account]?.stringValue }, "insertion order is the batch's")
+        for (index, item) in found.enumerated() { XCTAssertEqual(item.data, Data("secret-\(index)".utf8)) }
+        XCTAssertTrue(try test.keychain.verify().isClean)
+
+        try test.keychain.lock()
+        var late = (0..<600).map { password("late", "a\($0)", "x", .always) }
+        late.append(password("late", "locked", "y", .whenUnlocked))
+        XCTAssertKeychainError(.interactionNotAllowed, try test.keychain.add(contentsOf: late))
+        try test.keychain.unlock(passphrase: "pass")
+        var twice = (0..<600).map { password("late", "b\($0)", "x") }
+        twice.append(password("late", "b7", "again"))
+        XCTAssertKeychainError(.duplicateItem, try test.keychain.add(contentsOf: twice))
+        XCTAssertEqual(try test.keychain.findAll(Query(.genericPassword, [.service: "late"])).count, 0)
+        XCTAssertTrue(try test.keychain.verify().isClean)
+    }
+
     func testALockedClassAddsNothing() throws {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("pass")

@@ -41,6 +41,16 @@ final class BlindIndexerTests: XCTestCase {
         }
     }
 
+    /// Access-group indexes are remembered (a bounded cache): remembered or not, they are the
+    /// attribute's index, however many groups a process uses.
+    func testRememberedAccessGroupIndexesAreTheAttributeIndexes() {
+        let groups = (0..<(BlindIndexer.groupCacheLimit * 2 + 5)).map { "TEAM.group-\($0)" } + ["", "TEAM.app"]
+        for _ in 0..<3 {
+            for group in groups { XCTAssertEqual(indexer.accessGroup(group), indexer.attribute(.accessGroup, .string(group)), group) }
+        }
+        XCTAssertEqual(hex(indexer.accessGroup("TEAM.app")), "815b91e323c032943153cbe6e151375e")
+    }
+
     func testRepeatedUseOfTheKeyedStateGivesTheSameIndex() {
         let first = indexer.attribute(.account, .string("alice"))
         _ = indexer.attribute(.account, .string("bob"))

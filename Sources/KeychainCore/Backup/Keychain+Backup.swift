@@ -120,8 +120,9 @@ extension Keychain {
                     } else {
                         added += 1
                     }
-                    let stored = try insert(record.itemClass, attributes: attributes, data: record.data, recordingState: false, db)
-                    fingerprints.append(try fingerprint(ofWritten: stored.row, db))
+                    let sealed = try seal(record.itemClass, attributes: attributes, data: record.data, rowID: try ItemTable.nextID(in: db))
+                    try store(sealed, db)
+                    fingerprints.append(sealed.fingerprint)
                 }
                 progress?(input.bytesRead, input.size)
                 if let trailer {

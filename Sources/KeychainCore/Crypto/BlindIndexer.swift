@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LockedState
 
 /// Keyed lookup values: HMAC-SHA256 under the keychain's index key,
 /// truncated to 16 bytes. They let SQLite match attributes and enforce Apple's duplicate rule
@@ -8,6 +9,11 @@ struct BlindIndexer: Sendable {
     /// HMAC state with the key already absorbed; each index copies it, which saves the key
     /// schedule (padding, two hash blocks, allocations) on every lookup.
     private let keyed: HMAC<SHA256>
+    /// The indexes of the access groups this instance saw, at most ``groupCacheLimit`` of them:
+    /// every SecItem query filters on the caller's groups, every add writes one, and a process
+    /// has a handful. They hold nothing the index key does not already derive, and go with it.
+    private let groupIndexes = Locked<[String: Data]>([:])
+    static let groupCacheLimit = 64
 
     init(key: SymmetricKey) {
         keyed = HMAC(key: key)
@@ -26,7 +32,13 @@ struct BlindIndexer: Sendable {
 
     /// The index of an access group.
     func accessGroup(_ group: String) -> Data {
-        attribute(.accessGroup, .string(group))
+        if let cached = groupIndexes.withLock({ $0[group] }) { return cached }
+        let index = attribute(.accessGroup, .string(group))
+        groupIndexes.withLock { cache in
+            if cache.count >= Self.groupCacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[group] = index
+        }
+        return index
     }
 
     /// The index of an item's whole primary key; equal exactly when Apple would report a duplicate.

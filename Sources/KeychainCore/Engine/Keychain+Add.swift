@@ -20,7 +20,7 @@ extension Keychain {
         return result(stored, returning: options)
     }
 
-    /// An item as ``insert(_:attributes:data:recordingState:_:)`` takes it.
+    /// An item as ``insert(_:attributes:data:_:)`` takes it.
     typealias PreparedItem = (itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data)
 
     /// Checks that `item` can be added on its own and fills in Apple's defaults.
@@ -85,28 +85,52 @@ extension Keychain {
         return fingerprint
     }
 
-    /// Seals and inserts one item inside the current transaction; returns it as stored.
-    /// With `recordingState` false the caller folds the row into the state digest itself (batch
-    /// writers record a whole batch with one header update).
-    func insert(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, recordingState: Bool = true,
-                _ db: Database) throws -> OpenedItem {
+    /// Seals and inserts one item inside the current transaction and folds it into the state
+    /// digest; returns it as stored. (Batch writers ``seal(_:attributes:data:rowID:)`` and
+    /// ``store(_:_:)`` their items and record the whole batch with one header update.)
+    func insert(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, _ db: Database) throws -> OpenedItem {
+        let sealed = try seal(itemClass, attributes: attributes, data: data, rowID: try ItemTable.nextID(in: db))
+        try store(sealed, db)
+        try keys.stateDigest.record(adding: [sealed.fingerprint], db)
+        return sealed.item
+    }
+
+    /// A new item's row, sealed and ready to insert: pure computation on this instance's keys,
+    /// so a batch seals its items on several cores and inserts them in order afterwards.
+    struct SealedRow {
+        var item: OpenedItem
+        /// The row seal (``RowSealer``).
+        var seal: Data
+        /// The state-digest fingerprint of the row as it will be stored.
+        var fingerprint: [UInt8]
+    }
+
+    /// Seals an item for the row id `rowID`: its blind indexes, fresh keys and nonces, both
+    /// ciphertexts, the row seal and the fingerprint.
+    func seal(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, rowID: Int64) throws -> SealedRow {
         let accessibility = ItemAttributes.accessibility(of: attributes)
         let classKeys = try keys.classKeys(for: accessibility)
         let presence = presenceSealing(attributes)
         var attributes = attributes
         attributes[.sha1] = .data(ItemAttributes.digest(itemClass: itemClass, attributes: attributes, data: data))
         let indexes = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer)
-        let sequence = try ItemTable.nextID(in: db)
         let randomness = ItemRandomness()
         let vaultID = keys.header.vaultID
-        var row = ItemRow(rowID: sequence, itemID: .sequential(sequence, random: randomness.identifier), itemClass: itemClass, accessibility: accessibility,
+        var row = ItemRow(rowID: rowID, itemID: .sequential(rowID, random: randomness.identifier), itemClass: itemClass, accessibility: accessibility,
                           synchronizable: attributes[.synchronizable]?.numberValue == 1, indexes: indexes, rowVersion: 1,
                           sealed: SealedItem(wrappedMetadataKey: Data(), metadata: Data(), wrappedSecretKey: Data(), secret: Data()))
         if presence != nil { attributes[SecretBinding.attribute] = SecretBinding(row.binding(vaultID: vaultID)).attributeValue }
         row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: presence != nil)), secret: data,
                                          binding: row.binding(vaultID: vaultID), keys: classKeys, presence: presence, randomness: randomness)
-        try row.insert(rowID: sequence, seal: keys.rowSealer.seal(row, rowID: sequence, tags: indexes.tags), db)
-        if recordingState { try keys.stateDigest.record(adding: [fingerprint(ofWritten: row, db)], db) }
-        return OpenedItem(row: row, attributes: attributes, data: data)
+        return SealedRow(item: OpenedItem(row: row, attributes: attributes, data: data), seal: keys.rowSealer.seal(row, rowID: rowID, tags: indexes.tags),
+                         fingerprint: keys.stateDigest.fingerprint(values: row.storedValues(rowID: rowID)))
+    }
+
+    /// Inserts a sealed row (debug builds check its fingerprint against the row read back).
+    func store(_ sealed: SealedRow, _ db: Database) throws {
+        let row = sealed.item.row
+        guard let rowID = row.rowID else { preconditionFailure("a sealed row has a row id") }
+        try row.insert(rowID: rowID, seal: sealed.seal, db)
+        assert(try! sealed.fingerprint == keys.stateDigest.fingerprint(rowID: rowID, db), "a written row's fingerprint differs from the stored row's")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LockedState
 
 extension Keychain {
     /// Adds many items in one transaction: all of them, or none.
@@ -30,15 +31,39 @@ extension Keychain {
         for item in items { prepared.append(try prepareForAdd(item, now: now)) }
         guard !prepared.isEmpty else { return 0 }
         try write { db in
-            var added: [[UInt8]] = []
-            added.reserveCapacity(prepared.count)
-            for (itemClass, attributes, data) in prepared {
-                let stored = try self.insert(itemClass, attributes: attributes, data: data, recordingState: false, db)
-                added.append(try self.fingerprint(ofWritten: stored.row, db))
-            }
-            try self.keys.stateDigest.record(adding: added, db)
+            let first = try ItemTable.nextID(in: db)
+            let sealed = try self.seal(prepared, firstRowID: first)
+            for row in sealed { try self.store(row, db) }
+            try self.keys.stateDigest.record(adding: sealed.map(\.fingerprint), db)
         }
         logger.debug("added items", metadata: ["count": "\(prepared.count)"])
         return prepared.count
+    }
+
+    /// Seals the items of a batch for the row ids `firstRowID…`, on every core when the batch is
+    /// large enough to be worth it (sealing is pure computation; inserting stays in order, in
+    /// the caller's transaction). The first failing item's error is thrown, as a sequential
+    /// run would throw it, before anything is inserted.
+    private func seal(_ items: [PreparedItem], firstRowID: Int64) throws -> [SealedRow] {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let chunk = 128
+        guard cores > 1, items.count >= 2 * chunk else {
+            return try items.enumerated().map { index, item in
+                try seal(item.itemClass, attributes: item.attributes, data: item.data, rowID: firstRowID + Int64(index))
+            }
+        }
+        let chunks = (items.count + chunk - 1) / chunk
+        let results = Locked<[Int: Result<[SealedRow], any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: chunks) { part in
+            let range = (part * chunk)..<min(items.count, (part + 1) * chunk)
+            let result = Result { () throws -> [SealedRow] in
+                try range.map { index in
+                    try self.seal(items[index].itemClass, attributes: items[index].attributes, data: items[index].data, rowID: firstRowID + Int64(index))
+                }
+            }
+            results.withLock { $0[part] = result }
+        }
+        let finished = results.withLock { $0 }
+        return try (0..<chunks).flatMap { part in try finished[part]!.get() }
     }
 }

@@ -70,16 +70,20 @@ struct ItemRow: Sendable {
 
     var persistentReference: PersistentReference { PersistentReference(itemClass: itemClass, uuid: itemID) }
 
-    private var columnValues: [(any DatabaseValueConvertible)?] {
-        [itemID.bytes, itemClass.rawValue, accessibility.rawValue, synchronizable, indexes.group,
-         indexes.service, indexes.account, indexes.server, indexes.identityLink, indexes.primaryKey,
-         rowVersion, sealed.wrappedMetadataKey, sealed.metadata, sealed.wrappedSecretKey, sealed.secret]
+    /// The row's values as SQLite stores them, in ``columns`` order after the row id (`id`).
+    private var columnValues: [DatabaseValue] {
+        func optional(_ data: Data?) -> DatabaseValue { data?.databaseValue ?? .null }
+        return [itemID.bytes.databaseValue, itemClass.rawValue.databaseValue, accessibility.rawValue.databaseValue, synchronizable.databaseValue,
+                indexes.group.databaseValue, optional(indexes.service), optional(indexes.account), optional(indexes.server),
+                optional(indexes.identityLink), indexes.primaryKey.databaseValue, rowVersion.databaseValue,
+                sealed.wrappedMetadataKey.databaseValue, sealed.metadata.databaseValue, sealed.wrappedSecretKey.databaseValue,
+                sealed.secret.databaseValue]
     }
 
     /// The row's values as SQLite stores them, in ``columns`` order: what the state digest
     /// fingerprints, known to a writer without reading the row back.
     func storedValues(rowID: Int64) -> [DatabaseValue] {
-        [rowID.databaseValue] + columnValues.map { $0?.databaseValue ?? .null }
+        [rowID.databaseValue] + columnValues
     }
 
     /// Inserts the row under `rowID` with its tags and its seal.
@@ -88,7 +92,7 @@ struct ItemRow: Sendable {
             INSERT INTO items (id, item_id, item_class, accessibility, synchronizable, group_index, service_index,
               account_index, server_index, link_index, primary_key_index, row_version, metadata_key, metadata,
               secret_key, secret, row_seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: StatementArguments([rowID] + columnValues + [seal]))
+            """).execute(binding: [rowID.databaseValue] + columnValues + [seal.databaseValue])
         try Self.insertTags(indexes.tags, rowID: rowID, db)
     }
 
@@ -99,14 +103,14 @@ struct ItemRow: Sendable {
             UPDATE items SET item_id = ?, item_class = ?, accessibility = ?, synchronizable = ?, group_index = ?,
               service_index = ?, account_index = ?, server_index = ?, link_index = ?, primary_key_index = ?,
               row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ?, row_seal = ? WHERE id = ?
-            """).execute(arguments: StatementArguments(columnValues + [seal, rowID]))
-        try db.cachedStatement(sql: "DELETE FROM item_tags WHERE item_rowid = ?").execute(arguments: [rowID])
+            """).execute(binding: columnValues + [seal.databaseValue, rowID.databaseValue])
+        try db.cachedStatement(sql: "DELETE FROM item_tags WHERE item_rowid = ?").execute(binding: [rowID.databaseValue])
         try Self.insertTags(indexes.tags, rowID: rowID, db)
     }
 
     private static func insertTags(_ tags: Set<Data>, rowID: Int64, _ db: Database) throws {
         let statement = try db.cachedStatement(sql: "INSERT INTO item_tags (tag, item_rowid) VALUES (?, ?)")
-        for tag in tags { try statement.execute(arguments: [tag, rowID]) }
+        for tag in tags { try statement.execute(binding: [tag.databaseValue, rowID.databaseValue]) }
     }
 }
 
@@ -161,7 +165,7 @@ struct ItemIndexes: Sendable {
     /// Computes every index of an item from its complete, coerced attributes.
     init(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) {
         func column(_ key: AttributeKey) -> Data? { attributes[key].map { indexer.attribute(key, $0) } }
-        group = column(.accessGroup) ?? indexer.accessGroup("")
+        group = attributes[.accessGroup].map { $0.stringValue.map(indexer.accessGroup) ?? indexer.attribute(.accessGroup, $0) } ?? indexer.accessGroup("")
         service = column(.service)
         account = column(.account)
         server = column(.server)
