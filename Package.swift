@@ -54,7 +54,9 @@ let package = Package(
             ]
         ),
         // tpm2-tss (ESAPI) for binding keychains and token keys to a TPM 2.0 (Linux).
-        .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+        // tpm2-tss (Debian: libtss2-dev), opened with dlopen on first use: processes that use no
+        // TPM do not load it (ctss2_loader.c).
+        .target(name: "CTSS2", linkerSettings: [.linkedLibrary("dl")]),
         // `Locked`, the one lock-guarded value type the engine and the facade share (package access).
         .target(name: "LockedState"),
         // <sys/xattr.h> for reading a systemd credential's ACL.

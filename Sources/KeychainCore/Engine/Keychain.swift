@@ -303,6 +303,11 @@ public final class Keychain: Sendable {
     /// Whether a passphrase protects the keychain (a device "with a passcode").
     public var hasPassphrase: Bool { keys.header.hasPassphrase }
 
+    deinit {
+        // A read-only instance cannot checkpoint through its own connections (LogCheckpoint).
+        if options.readOnly { LogCheckpoint.finishIfTheLogHoldsFrames(databasePath: databasePath, busyTimeout: options.busyTimeout) }
+    }
+
     /// The scrypt parameters of the current passphrase, if one is set.
     public var passphraseParameters: ScryptParameters? { keys.header.passphrase?.parameters }
 

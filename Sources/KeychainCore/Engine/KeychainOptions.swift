@@ -28,7 +28,10 @@ public struct KeychainOptions: Sendable, Hashable {
     /// `.readOnly` (errSecReadOnly); unlocking works (in memory, for this instance). A keychain
     /// that does not exist is `.noSuchKeychain`. One that must first be written to — a format
     /// upgrade, a creation or a header change a killed process left unsettled — is opened for
-    /// writing once to do that, then used for reading.
+    /// writing once to do that, then used for reading. And when the instance goes while the
+    /// write-ahead log holds pages a writer could not move into the file (a reader was in the
+    /// way of the checkpoint after a passphrase change or a delete), it moves them, so that the
+    /// file alone never keeps an old keybag or a deleted item because a reader closed last.
     ///
     /// ```swift
     /// var options = KeychainOptions()

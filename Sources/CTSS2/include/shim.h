@@ -1,7 +1,10 @@
 #ifndef CTSS2_SHIM_H
 #define CTSS2_SHIM_H
+/* Linux only: KeychainCore depends on this target on Linux alone. */
+#if defined(__linux__)
 /* tpm2-tss (Debian's libtss2-dev): the Enhanced System API, the TCTI loader, marshalling and
-   response-code decoding, for KeychainCore's TPM 2.0 binding. */
+   response-code decoding, for KeychainCore's TPM 2.0 binding. The functions are not linked:
+   ctss2_loader.c opens the libraries on first use (see there). */
 #include <tss2/tss2_esys.h>
 #include <tss2/tss2_tctildr.h>
 #include <tss2/tss2_mu.h>
@@ -21,4 +24,10 @@ static const TPM2_RC CTSS2_RC_HIERARCHY = TPM2_RC_HIERARCHY;
 static const TPM2_HC CTSS2_TRANSIENT_FIRST = TPM2_TRANSIENT_FIRST;
 static const TPM2_HC CTSS2_LOADED_SESSION_FIRST = TPM2_LOADED_SESSION_FIRST;
 static const UINT32 CTSS2_MAX_CAP_HANDLES = TPM2_MAX_CAP_HANDLES;
+/* What every function returns when the libraries could not be loaded. */
+static const TSS2_RC CTSS2_RC_NOT_LOADED = TSS2_ESYS_RC_NOT_IMPLEMENTED;
+
+/* Opens the tpm2-tss libraries once; 1 when they and every function are there. */
+int CTSS2_load(void);
+#endif /* __linux__ */
 #endif

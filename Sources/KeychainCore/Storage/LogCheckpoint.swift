@@ -1,0 +1,45 @@
+import CSQLiteHardening
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Moves what the write-ahead log still holds into the database file and empties the log, for a
+/// read-only instance that goes while the log holds frames.
+///
+/// Only a connection that can write can checkpoint, and SQLite checkpoints when the last
+/// connection closes. A writer whose scrubbing checkpoint (after a passphrase change, a delete,
+/// a lock) was blocked by a reader leaves that work to whoever closes last; when that is a
+/// read-only instance, the log would keep the new pages and the database file the old ones — an
+/// old keybag, a deleted item's ciphertext — until some writer closes last. So a read-only
+/// instance that finds frames in the log when it goes finishes the checkpoint through a
+/// short-lived connection of its own. A log that is empty (the usual case) means nothing is
+/// opened and nothing written.
+enum LogCheckpoint {
+    /// Best effort: nothing happens when the log is empty or missing, the file cannot be opened
+    /// for writing (a read-only mount) or a reader still holds an older snapshot.
+    static func finishIfTheLogHoldsFrames(databasePath path: String, busyTimeout: Duration) {
+        var info = stat()
+        guard stat(path + "-wal", &info) == 0, info.st_size > 0 else { return }
+        var connection: OpaquePointer?
+        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let connection else {
+            sqlite3_close(connection)
+            return
+        }
+        defer { sqlite3_close(connection) }
+        // The keychain's own settings: defensive, no trusted schema, zeroed free pages, the log
+        // kept and truncated like every other connection's.
+        guard sqlite_hardening_enable_defensive(connection) == 1 else { return }
+        var persist: Int32 = 1
+        sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        sqlite3_busy_timeout(connection, Int32(clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000))
+        guard sqlite3_exec(connection, "PRAGMA trusted_schema = OFF; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 0; PRAGMA synchronous = FULL",
+                           nil, nil, nil) == SQLITE_OK,
+              // The log is opened by the first read; a checkpoint before it does nothing.
+              sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK else { return }
+        sqlite3_wal_checkpoint_v2(connection, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
+    }
+}
