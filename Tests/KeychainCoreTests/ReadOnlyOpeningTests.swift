@@ -10,19 +10,16 @@ final class ReadOnlyOpeningTests: XCTestCase {
     private var location: KeychainLocation!
     private let options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app", tpm: nil)
 
+    private var scratch: ScratchLocation!
+
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-readonly-\(UUID().uuidString)")
-        location = KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
-                                    deviceKeyURL: directory.appendingPathComponent("state/device.key"))
+        scratch = ScratchLocation("kc-readonly")
+        (directory, location) = (scratch.directory, scratch.location)
     }
 
-    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
+    override func tearDownWithError() throws { scratch.remove() }
 
-    private var readOnly: KeychainOptions {
-        var options = options
-        options.readOnly = true
-        return options
-    }
+    private var readOnly: KeychainOptions { options.readingOnly }
 
     /// Every file under the keychain's directories but the write-ahead log's index (`-shm`,
     /// which SQLite rebuilds when no connection has it open; it holds no data): its bytes,

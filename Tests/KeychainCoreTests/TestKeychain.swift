@@ -70,6 +70,30 @@ final class TestKeychain {
     }
 }
 
+/// A keychain location in a fresh temporary directory, for tests that open and close their own
+/// instances (so that no instance outlives them); remove it when done.
+struct ScratchLocation {
+    let directory: URL
+    let location: KeychainLocation
+
+    init(_ prefix: String) {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        location = KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
+                                    deviceKeyURL: directory.appendingPathComponent("state/device.key"))
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
+
+extension KeychainOptions {
+    /// The same options, opening read-only.
+    var readingOnly: KeychainOptions {
+        var options = self
+        options.readOnly = true
+        return options
+    }
+}
+
 /// Asserts that `body` throws a ``KeychainError`` with `code`.
 func XCTAssertKeychainError<T>(_ code: KeychainError.Code, _ body: @autoclosure () throws -> T, _ message: String = "",
                                file: StaticString = #filePath, line: UInt = #line) {
