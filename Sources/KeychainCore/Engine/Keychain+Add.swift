@@ -97,7 +97,7 @@ extension Keychain {
 
     /// A new item's row, sealed and ready to insert: pure computation on this instance's keys,
     /// so a batch seals its items on several cores and inserts them in order afterwards.
-    struct SealedRow {
+    struct SealedRow: Sendable {
         var item: OpenedItem
         /// The row seal (``RowSealer``).
         var seal: Data

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import LockedState
 
 extension Keychain {
     /// Adds many items in one transaction: all of them, or none.
@@ -26,44 +25,17 @@ extension Keychain {
     @discardableResult
     public func add(contentsOf items: [NewItem]) throws(KeychainError) -> Int {
         let now = Date()
-        var prepared: [PreparedItem] = []
-        prepared.reserveCapacity(items.count)
-        for item in items { prepared.append(try prepareForAdd(item, now: now)) }
+        let prepared = try ConcurrentMap.map(items.count) { index throws(KeychainError) in try self.prepareForAdd(items[index], now: now) }
         guard !prepared.isEmpty else { return 0 }
         try write { db in
             let first = try ItemTable.nextID(in: db)
-            let sealed = try self.seal(prepared, firstRowID: first)
+            let sealed = try ConcurrentMap.map(prepared.count) { index in
+                try self.seal(prepared[index].itemClass, attributes: prepared[index].attributes, data: prepared[index].data, rowID: first + Int64(index))
+            }
             for row in sealed { try self.store(row, db) }
             try self.keys.stateDigest.record(adding: sealed.map(\.fingerprint), db)
         }
         logger.debug("added items", metadata: ["count": "\(prepared.count)"])
         return prepared.count
-    }
-
-    /// Seals the items of a batch for the row ids `firstRowID…`, on every core when the batch is
-    /// large enough to be worth it (sealing is pure computation; inserting stays in order, in
-    /// the caller's transaction). The first failing item's error is thrown, as a sequential
-    /// run would throw it, before anything is inserted.
-    private func seal(_ items: [PreparedItem], firstRowID: Int64) throws -> [SealedRow] {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        let chunk = 128
-        guard cores > 1, items.count >= 2 * chunk else {
-            return try items.enumerated().map { index, item in
-                try seal(item.itemClass, attributes: item.attributes, data: item.data, rowID: firstRowID + Int64(index))
-            }
-        }
-        let chunks = (items.count + chunk - 1) / chunk
-        let results = Locked<[Int: Result<[SealedRow], any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: chunks) { part in
-            let range = (part * chunk)..<min(items.count, (part + 1) * chunk)
-            let result = Result { () throws -> [SealedRow] in
-                try range.map { index in
-                    try self.seal(items[index].itemClass, attributes: items[index].attributes, data: items[index].data, rowID: firstRowID + Int64(index))
-                }
-            }
-            results.withLock { $0[part] = result }
-        }
-        let finished = results.withLock { $0 }
-        return try (0..<chunks).flatMap { part in try finished[part]!.get() }
     }
 }

@@ -4,7 +4,7 @@ import GRDB
 /// Shared by find, update and delete: selecting matching rows and decrypting them.
 extension Keychain {
     /// One stored item, decrypted.
-    struct OpenedItem {
+    struct OpenedItem: Sendable {
         var row: ItemRow
         var attributes: [AttributeKey: AttributeValue]
         var data: Data?
