@@ -12,7 +12,7 @@ struct BlindIndexer: Sendable {
     /// The indexes of the access groups this instance saw, at most ``groupCacheLimit`` of them:
     /// every SecItem query filters on the caller's groups, every add writes one, and a process
     /// has a handful. They hold nothing the index key does not already derive, and go with it.
-    private let groupIndexes = Locked<[String: Data]>([:])
+    private let groupIndexes = Locked<[Data: Data]>([:])
     static let groupCacheLimit = 64
 
     init(key: SymmetricKey) {
@@ -32,11 +32,13 @@ struct BlindIndexer: Sendable {
 
     /// The index of an access group.
     func accessGroup(_ group: String) -> Data {
-        if let cached = groupIndexes.withLock({ $0[group] }) { return cached }
+        // Keyed by the UTF-8 bytes: Swift's String == is canonical equivalence ("é" == "e\u{301}").
+        let key = Data(group.utf8)
+        if let cached = groupIndexes.withLock({ $0[key] }) { return cached }
         let index = attribute(.accessGroup, .string(group))
         groupIndexes.withLock { cache in
             if cache.count >= Self.groupCacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[group] = index
+            cache[key] = index
         }
         return index
     }

@@ -29,11 +29,19 @@ extension Keychain {
         guard !prepared.isEmpty else { return 0 }
         try write { db in
             let first = try ItemTable.nextID(in: db)
-            let sealed = try ConcurrentMap.map(prepared.count) { index in
-                try self.seal(prepared[index].itemClass, attributes: prepared[index].attributes, data: prepared[index].data, rowID: first + Int64(index))
+            // Every item sealed (a failure kept, not thrown), then stored in order: the error is
+            // the first failing item's, whether it failed sealing or storing (a duplicate).
+            let sealed = ConcurrentMap.map(prepared.count) { index in
+                Result { try self.seal(prepared[index].itemClass, attributes: prepared[index].attributes, data: prepared[index].data, rowID: first + Int64(index)) }
             }
-            for row in sealed { try self.store(row, db) }
-            try self.keys.stateDigest.record(adding: sealed.map(\.fingerprint), db)
+            var fingerprints: [[UInt8]] = []
+            fingerprints.reserveCapacity(sealed.count)
+            for result in sealed {
+                let row = try result.get()
+                try self.store(row, db)
+                fingerprints.append(row.fingerprint)
+            }
+            try self.keys.stateDigest.record(adding: fingerprints, db)
         }
         logger.debug("added items", metadata: ["count": "\(prepared.count)"])
         return prepared.count

@@ -305,7 +305,7 @@ public final class Keychain: Sendable {
 
     deinit {
         // A read-only instance cannot checkpoint through its own connections (LogCheckpoint).
-        if options.readOnly { LogCheckpoint.finishIfTheLogHoldsFrames(databasePath: databasePath, busyTimeout: options.busyTimeout) }
+        if options.readOnly { LogCheckpoint.finishIfTheLogHoldsFrames(databasePath: databasePath) }
     }
 
     /// The scrypt parameters of the current passphrase, if one is set.

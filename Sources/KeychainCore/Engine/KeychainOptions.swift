@@ -22,16 +22,17 @@ public struct KeychainOptions: Sendable, Hashable {
     public var newKeychainBinding: NewKeychainBinding
     /// Whether the keychain is opened for reading only. Default `false`.
     ///
-    /// A read-only instance writes nothing to the keychain's files, its anchor or its device key:
-    /// SQLite opens the file read-only, so finding items leaves the files byte for byte and works
-    /// on a read-only mount. Adding, updating, deleting, passphrase changes and locking throw
+    /// A read-only instance writes nothing of its own to the keychain's files, its anchor or its
+    /// device key: SQLite opens the file read-only, so finding items leaves the files byte for
+    /// byte and works on a read-only mount. Adding, updating, deleting, passphrase changes and locking throw
     /// `.readOnly` (errSecReadOnly); unlocking works (in memory, for this instance). A keychain
     /// that does not exist is `.noSuchKeychain`. One that must first be written to — a format
     /// upgrade, a creation or a header change a killed process left unsettled — is opened for
     /// writing once to do that, then used for reading. And when the instance goes while the
     /// write-ahead log holds pages a writer could not move into the file (a reader was in the
-    /// way of the checkpoint after a passphrase change or a delete), it moves them, so that the
-    /// file alone never keeps an old keybag or a deleted item because a reader closed last.
+    /// way of the checkpoint after a passphrase change or a delete), it moves them if no reader is
+    /// in the way now — without waiting — so that the file alone does not keep an old keybag or a
+    /// deleted item because a reader closed last.
     ///
     /// ```swift
     /// var options = KeychainOptions()

@@ -85,6 +85,9 @@ struct SealedDeviceSecret: Equatable {
 
     private func unseal(on device: TPMDevice, path: String?) throws(KeychainError) -> Data {
         #if canImport(CTSS2)
+        guard CTSS2_load() == 1 else {
+            throw KeychainError(.keychainUnavailable, "The keychain is sealed by a TPM, and \(String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED))).")
+        }
         guard let object = TPMObjectBlob(marshalled: blob) else {
             throw KeychainError(.keychainUnavailable, "The sealed device secret in \(path ?? "the device key file") is damaged. Restore the file from a backup of this machine.")
         }

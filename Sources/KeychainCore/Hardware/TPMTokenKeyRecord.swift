@@ -90,6 +90,9 @@ struct TPMTokenKeyRecord {
         guard let device else {
             throw KeychainError(.keychainUnavailable, "The key lives in a TPM, and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager).")
         }
+        guard CTSS2_load() == 1 else {
+            throw KeychainError(.keychainUnavailable, "The key lives in a TPM, and \(String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED))).")
+        }
         guard let object = TPMObjectBlob(marshalled: blob) else { throw .tampered("a TPM key's stored blob is damaged") }
         do {
             return try operation(TPMSigningKey(primaryName: primaryName, authorization: authorization, blob: object), device)

@@ -19,9 +19,11 @@ import Darwin
 /// short-lived connection of its own. A log that is empty (the usual case) means nothing is
 /// opened and nothing written.
 enum LogCheckpoint {
-    /// Best effort: nothing happens when the log is empty or missing, the file cannot be opened
-    /// for writing (a read-only mount) or a reader still holds an older snapshot.
-    static func finishIfTheLogHoldsFrames(databasePath path: String, busyTimeout: Duration) {
+    /// Best effort, and never a wait: nothing happens when the log is empty or missing, the file
+    /// cannot be opened for writing (a read-only mount), or a reader still holds an older
+    /// snapshot (it would stay in the way for as long as it likes; the next writer or last
+    /// closer checkpoints).
+    static func finishIfTheLogHoldsFrames(databasePath path: String) {
         var info = stat()
         guard stat(path + "-wal", &info) == 0, info.st_size > 0 else { return }
         var connection: OpaquePointer?
@@ -35,7 +37,7 @@ enum LogCheckpoint {
         guard sqlite_hardening_enable_defensive(connection) == 1 else { return }
         var persist: Int32 = 1
         sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-        sqlite3_busy_timeout(connection, Int32(clamping: busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000))
+        sqlite3_busy_timeout(connection, 0)
         guard sqlite3_exec(connection, "PRAGMA trusted_schema = OFF; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 0; PRAGMA synchronous = FULL",
                            nil, nil, nil) == SQLITE_OK,
               // The log is opened by the first read; a checkpoint before it does nothing.
