@@ -245,12 +245,8 @@ public final class Keychain: Sendable {
         configuration.busyMode = .timeout(TimeInterval(busyTimeout.components.seconds) + TimeInterval(busyTimeout.components.attoseconds) / 1e18)
         configuration.label = "SecureStorage.Keychain"
         configuration.prepareDatabase { db in
-            // The schema is checked to be exactly ours, and nothing in it is trusted anyway: no
-            // function runs from a trigger, view or index, and SQL cannot corrupt the file.
-            guard let connection = db.sqliteConnection, sqlite_hardening_enable_defensive(connection) == 1 else {
-                throw KeychainError(.keychainUnavailable, "SQLite refused defensive mode (SQLITE_DBCONFIG_DEFENSIVE); this SQLite is too old for the keychain (3.26 or newer is needed).")
-            }
-            try ConnectionSettings.harden(in: db)
+            guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed") }
+            try ConnectionSettings.harden(connection: connection)
         }
         return try perform(path: path) { () throws -> DatabasePool in
             let database = try DatabasePool(path: path, configuration: configuration)

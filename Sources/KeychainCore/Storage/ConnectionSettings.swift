@@ -12,7 +12,9 @@ enum ConnectionSettings {
         var trustedSchema: Int?
     }
 
-    /// Sets what every new connection needs: no trust in the schema (`trusted_schema = OFF`),
+    /// Sets what every new connection needs: SQLite's defensive mode (the schema is checked to be
+    /// exactly ours, and nothing in it is trusted anyway: no function runs from a trigger, view or
+    /// index, and SQL cannot corrupt the file), no trust in the schema (`trusted_schema = OFF`),
     /// freed pages zeroed (`secure_delete = ON`), a write-ahead log that outlives the last
     /// connection but is emptied when it closes, and, on Darwin, full fsyncs for commits and
     /// checkpoints.
@@ -23,18 +25,29 @@ enum ConnectionSettings {
     /// stay; with `journal_size_limit = 0` the last close, and every restart of the log, truncate
     /// it to zero bytes, so no frame of an older keybag or item outlives the connections that
     /// wrote it, as before.
-    static func harden(in db: Database) throws {
-        try db.execute(sql: "PRAGMA trusted_schema = OFF")
-        try db.execute(sql: "PRAGMA secure_delete = ON")
-        try db.execute(sql: "PRAGMA journal_size_limit = 0")
+    ///
+    /// For GRDB's connections (`prepareDatabase`) and the short-lived one of ``LogCheckpoint``.
+    static func harden(connection: OpaquePointer) throws(KeychainError) {
+        guard sqlite_hardening_enable_defensive(connection) == 1 else {
+            throw KeychainError(.keychainUnavailable, "SQLite refused defensive mode (SQLITE_DBCONFIG_DEFENSIVE); this SQLite is too old for the keychain (3.26 or newer is needed).")
+        }
+        guard sqlite3_exec(connection, pragmas, nil, nil, nil) == SQLITE_OK else {
+            throw KeychainError(.keychainUnavailable, "SQLite refused the keychain's connection settings: \(String(cString: sqlite3_errmsg(connection))).")
+        }
         var persist: Int32 = 1
-        guard let connection = db.sqliteConnection, sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist) == SQLITE_OK else {
+        guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist) == SQLITE_OK else {
             throw KeychainError(.keychainUnavailable, "SQLite refused to keep the keychain's write-ahead log between connections (SQLITE_FCNTL_PERSIST_WAL).")
         }
-        #if canImport(Darwin)
-        try db.execute(sql: "PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON")
-        #endif
     }
+
+    /// The settings ``harden(connection:)`` applies with SQL.
+    private static let pragmas: String = {
+        var pragmas = "PRAGMA trusted_schema = OFF; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 0;"
+        #if canImport(Darwin)
+        pragmas += " PRAGMA fullfsync = ON; PRAGMA checkpoint_fullfsync = ON;"
+        #endif
+        return pragmas
+    }()
 
     /// Sets `synchronous = FULL` (one fsync per commit).
     static func setFullSynchronous(in db: Database) throws {

@@ -36,8 +36,7 @@ final class ItemRowCursor {
             finish()
             return nil
         case let code:
-            let error = DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
-                                      sql: statement.sql)
+            let error = statement.failure(code)
             finish()
             throw error
         }

@@ -32,14 +32,9 @@ enum LogCheckpoint {
             return
         }
         defer { sqlite3_close(connection) }
-        // The keychain's own settings: defensive, no trusted schema, zeroed free pages, the log
-        // kept and truncated like every other connection's.
-        guard sqlite_hardening_enable_defensive(connection) == 1 else { return }
-        var persist: Int32 = 1
-        sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         sqlite3_busy_timeout(connection, 0)
-        guard sqlite3_exec(connection, "PRAGMA trusted_schema = OFF; PRAGMA secure_delete = ON; PRAGMA journal_size_limit = 0; PRAGMA synchronous = FULL",
-                           nil, nil, nil) == SQLITE_OK,
+        guard (try? ConnectionSettings.harden(connection: connection)) != nil,
+              sqlite3_exec(connection, "PRAGMA synchronous = FULL", nil, nil, nil) == SQLITE_OK,
               // The log is opened by the first read; a checkpoint before it does nothing.
               sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK else { return }
         sqlite3_wal_checkpoint_v2(connection, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)

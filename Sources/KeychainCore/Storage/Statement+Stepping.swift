@@ -53,7 +53,8 @@ extension Statement {
         guard status == SQLITE_DONE else { throw failure(status) }
     }
 
-    private func failure(_ status: Int32) -> DatabaseError {
+    /// The error SQLite reports for `status` on this statement, as GRDB would report it.
+    func failure(_ status: Int32) -> DatabaseError {
         DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))), sql: sql)
     }
 
