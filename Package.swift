@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "SecureStorageGRDB", targets: ["SecureStorageGRDB"]),
         .executable(name: "keychain", targets: ["keychain"]),
         .executable(name: "secure-notes", targets: ["secure-notes"]),
+        .executable(name: "keychain-lint", targets: ["keychain-lint"]),
+        .plugin(name: "SecureStorageLintPlugin", targets: ["SecureStorageLintPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -37,6 +39,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The parser behind `keychain lint`. 600 through 603 all parse Swift 6 sources; the wide
+        // range lets packages that depend on us and on a macro package agree on one version.
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         .target(
@@ -107,6 +112,30 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The Keychain-misuse linter behind `keychain lint`: rules, suppressions and reports on
+        // swift-syntax trees. No engine, crypto or database: it reads source code only.
+        .target(
+            name: "SecureStorageLint",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
+        ),
+        // A separate executable so that `keychain` does not link swift-syntax (twice the binary,
+        // slower start-up); `keychain lint` runs it.
+        .executableTarget(
+            name: "keychain-lint",
+            dependencies: ["SecureStorageLint", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint.
+        .plugin(
+            name: "SecureStorageLintPlugin",
+            capability: .command(
+                intent: .custom(verb: "secure-storage-lint", description: "Find insecure storage and Keychain misuse in the package's Swift sources"),
+                permissions: []
+            ),
+            dependencies: ["keychain-lint"]
+        ),
         // The example notes app moving from plaintext preferences to sealed GRDB columns
         // (Examples/SecureNotes/README.md).
         .executableTarget(
@@ -161,6 +190,8 @@ let package = Package(
         .testTarget(name: "SecureStorageGRDBTests",
                     dependencies: ["SecureStorageGRDB", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
+        // Fixtures/ holds the rules' positive and negative Swift samples, read from the source tree.
+        .testTarget(name: "SecureStorageLintTests", dependencies: ["SecureStorageLint"], exclude: ["Fixtures"]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
     ]

@@ -1,3 +1,4 @@
+// keychain-lint:disable-file logged-secret -- printing the item it found, secret included when asked (-w, -g), is this command's job
 import Foundation
 import KeychainCore
 

@@ -23,6 +23,7 @@ struct KeychainTool: ParsableCommand {
               keychain export ~/keychain.backup && keychain import ~/keychain.backup --keychain ~/other
               keychain verify --unlock
               keychain migrate --from .env            # dry run: what would move
+              keychain lint Sources                    # Keychain misuse in Swift code
 
             \(ExitStatus.help)
             """,
@@ -33,13 +34,15 @@ struct KeychainTool: ParsableCommand {
             List.self, DumpKeychain.self,
             Create.self, Status.self, Lock.self, Unlock.self, Verify.self, Bind.self, Unbind.self,
             SetPassphrase.self, ChangePassphrase.self, RemovePassphrase.self, SetPIN.self,
-            Export.self, Import.self, Migrate.self,
+            Export.self, Import.self, Migrate.self, Lint.self,
         ]
     )
 
     /// Runs the tool; `-w` as the last argument of an add command means "prompt for it", as in
     /// macOS `security`, so it is dropped before parsing.
     static func main() {
+        // `keychain lint …` is keychain-lint's, options and --help included: handed over unparsed.
+        if CommandLine.arguments.dropFirst().first == "lint" { LintLauncher.execute(Array(CommandLine.arguments.dropFirst(2))) }
         // Before anything is parsed or read: every command may hold a secret or a class key.
         SecureStorage.hardenProcess()
         let arguments = Self.promptingForTrailingSecret(Array(CommandLine.arguments.dropFirst()))

@@ -1,3 +1,4 @@
+// keychain-lint:disable-file logged-secret -- `list` prints attributes and `dump-keychain -d` secrets on request: the tool's job
 import ArgumentParser
 import Foundation
 import KeychainCore

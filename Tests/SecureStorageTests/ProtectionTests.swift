@@ -53,10 +53,11 @@ final class ProtectionTests: StorageTestCase {
         func seedStyleSet(_ token: String, account: String) -> OSStatus {
             let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.acme.app",
                                         kSecAttrAccount as String: account]
+            // keychain-lint:disable-next-line delete-then-add -- reproduces the seed's bug to prove the engine keeps the old value
             SecItemDelete(query as CFDictionary)
             var add = query
             add[kSecValueData as String] = Data(token.utf8)
-            return SecItemAdd(add as CFDictionary, nil)
+            return SecItemAdd(add as CFDictionary, nil) // keychain-lint:disable-line implicit-accessibility -- the seed's code, unchanged
         }
         XCTAssertEqual(seedStyleSet("seed-token-1", account: "seed.token"), errSecSuccess)
         try storage.set("our-token-1", for: "our.token")

@@ -1,0 +1,61 @@
+import SwiftSyntax
+
+/// One file being linted: its path and text, and the findings the rules report on it.
+///
+/// Rules run one after another on the same context; ``SourceFileLinter`` then drops the
+/// suppressed findings.
+package final class FileLintContext {
+    /// The path the finding lists.
+    package let path: String
+    /// The file's bytes and lines.
+    package let text: SourceText
+    /// Whether the file is test code (under a `Tests` directory or named `*Tests.swift`).
+    package let isTestFile: Bool
+    /// The rules that run.
+    package let enabledRules: Set<RuleID>
+    /// What the rules found, in the order they found it.
+    package private(set) var findings: [Finding] = []
+
+    /// A context for one file.
+    package init(path: String, text: SourceText, enabledRules: Set<RuleID>) {
+        self.path = path
+        self.text = text
+        self.enabledRules = enabledRules
+        isTestFile = FileLintContext.looksLikeTestFile(path)
+    }
+
+    /// The file's name without directories.
+    package var fileName: Substring {
+        path.split(separator: "/").last ?? Substring(path)
+    }
+
+    /// Records a finding at the start of `node` (its first token, leading trivia excluded).
+    package func report(_ rule: RuleID, at node: some SyntaxProtocol, _ message: String, related: (node: any SyntaxProtocol, message: String)? = nil) {
+        guard enabledRules.contains(rule) else { return }
+        let relatedPosition = related.map {
+            RelatedPosition(position: text.position(ofOffset: $0.node.positionAfterSkippingLeadingTrivia.utf8Offset), message: $0.message)
+        }
+        findings.append(Finding(
+            rule: rule, severity: RuleCatalog.descriptor(of: rule).severity, file: path,
+            position: text.position(ofOffset: node.positionAfterSkippingLeadingTrivia.utf8Offset),
+            message: message, related: relatedPosition
+        ))
+    }
+
+    /// Records a finding at a byte offset (suppression comments, which are trivia, not nodes).
+    package func report(_ rule: RuleID, atOffset offset: Int, _ message: String) {
+        guard enabledRules.contains(rule) else { return }
+        findings.append(Finding(rule: rule, severity: RuleCatalog.descriptor(of: rule).severity, file: path,
+                                position: text.position(ofOffset: offset), message: message))
+    }
+
+    /// Replaces the findings (after suppression).
+    package func replaceFindings(_ kept: [Finding]) { findings = kept }
+
+    private static func looksLikeTestFile(_ path: String) -> Bool {
+        let components = path.split(separator: "/")
+        if components.dropLast().contains(where: { $0 == "Tests" || $0.hasSuffix("Tests") }) { return true }
+        guard let name = components.last else { return false }
+        return name.hasSuffix("Tests.swift") || name.hasSuffix("Test.swift")
+    }
+}

@@ -1,0 +1,183 @@
+import SwiftSyntax
+
+/// Reports `insecure-secret-storage`: a credential written to `UserDefaults` (`set…(_:forKey:)`,
+/// subscripts, `@AppStorage`, `@SceneStorage`), `NSUbiquitousKeyValueStore`, or a file written
+/// without a data-protection option (`write(to:)`, `write(toFile:)`, `FileManager.createFile`).
+///
+/// A write is a credential's when the key, the property, the value or the destination is named
+/// like one (`authToken`, `"api_key"`, `for key in ["user_password", …]`), and every write is one
+/// in a source file named like `*Auth*`, `*Secret*` or `*Credential*` (test files excepted:
+/// they write bad data on purpose).
+final class InsecureStorageVisitor: SyntaxVisitor {
+    private let context: FileLintContext
+    /// Whether the file's name says it handles credentials.
+    private let isCredentialFile: Bool
+    /// Names bound to `UserDefaults.standard`, `UserDefaults(suiteName:)` and the like.
+    private var defaultsNames: Set<String> = []
+    /// Loop variables that range over credential-like string literals, innermost last.
+    private var credentialLoopVariables: [Set<String>] = []
+
+    private static let defaultsSetters: Set<String> = ["set", "setValue", "setObject", "setString", "setData", "setBool", "setInteger"]
+    private static let protectionOptions = ["completeFileProtection", "protectionKey", "FileProtectionType", "protectionComplete"]
+
+    init(context: FileLintContext) {
+        self.context = context
+        isCredentialFile = !context.isTestFile && InsecureStorageVisitor.isCredentialFileName(context.fileName)
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    static func isCredentialFileName(_ name: Substring) -> Bool {
+        CredentialNames.words(of: String(name.dropLast(name.hasSuffix(".swift") ? 6 : 0))).contains { word in
+            (word.hasPrefix("auth") && !word.hasPrefix("author")) || word.hasPrefix("authoriz") || word.hasPrefix("secret") || word.hasPrefix("credential")
+        }
+    }
+
+    // MARK: Context
+
+    override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = node.initializer?.value,
+           isDefaultsStore(value) {
+            defaultsNames.insert(name)
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+        var names: Set<String> = []
+        if literalStrings(in: node.sequence).contains(where: CredentialNames.isCredential) {
+            for token in node.pattern.tokens(viewMode: .sourceAccurate) where token.tokenKind.isIdentifier { names.insert(token.text) }
+        }
+        credentialLoopVariables.append(names)
+        return .visitChildren
+    }
+    override func visitPost(_ node: ForStmtSyntax) { credentialLoopVariables.removeLast() }
+
+    // MARK: Sinks
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        guard let callee = node.calleeName else { return .visitChildren }
+        if Self.defaultsSetters.contains(callee), let key = node.argument(labeled: "forKey"),
+           let base = node.calleeBase, isDefaultsStore(base) {
+            let value = node.arguments.first?.expression
+            if let reason = credentialReason(key: key, value: value) {
+                context.report(.insecureSecretStorage, at: node, "\(reason) is written to \(storeName(base)), which is a plain property list that backups and other processes can read; store it in the Keychain.")
+            }
+        } else if callee == "write", let destination = node.argument(labeled: "to") ?? node.argument(labeled: "toFile"),
+                  !destination.is(InOutExprSyntax.self), !mentionsProtection(node.arguments) {
+            // (`write(to: &stream)` is TextOutputStreamable's, not a file.)
+            // Tests write fixtures (keys, PINs, corrupt files) to temporary files on purpose.
+            if !context.isTestFile, let reason = credentialReason(key: destination, value: node.calleeBase) {
+                context.report(.insecureSecretStorage, at: node, "\(reason) is written to a file without data protection (no .completeFileProtection option); store it in the Keychain, or write it with .completeFileProtection at least.")
+            }
+        } else if callee == "createFile", !context.isTestFile, let path = node.argument(labeled: "atPath"), !mentionsProtection(node.arguments) {
+            if let reason = credentialReason(key: path, value: node.argument(labeled: "contents")) {
+                context.report(.insecureSecretStorage, at: node, "\(reason) is written to a file created without a FileProtectionType; store it in the Keychain.")
+            }
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
+        // `defaults["token"] = value`, `Defaults[.authToken] = value`.
+        guard let (assignedTo, value) = node.assignment,
+              let target = assignedTo.as(SubscriptCallExprSyntax.self), let key = target.arguments.first?.expression,
+              isDefaultsStore(target.calledExpression) || target.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Defaults" else {
+            return .visitChildren
+        }
+        if let reason = credentialReason(key: key, value: value) {
+            context.report(.insecureSecretStorage, at: target, "\(reason) is written to \(storeName(target.calledExpression)), which is a plain property list that backups and other processes can read; store it in the Keychain.")
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
+        guard let name = node.attributeName.as(IdentifierTypeSyntax.self)?.name.text, name == "AppStorage" || name == "SceneStorage",
+              let variable = node.parent?.parent?.as(VariableDeclSyntax.self) else { return .skipChildren }
+        let key: String? = {
+            guard case .argumentList(let arguments)? = node.arguments, let first = arguments.first?.expression else { return nil }
+            return literalStrings(in: first).first
+        }()
+        let property = variable.bindings.first?.pattern.trimmedDescription ?? ""
+        if isCredentialFile || key.map(CredentialNames.isCredential) == true || CredentialNames.isCredential(property) {
+            context.report(.insecureSecretStorage, at: node, "@\(name) keeps `\(property)` in \(name == "AppStorage" ? "UserDefaults" : "the scene's restoration state"), a plain property list; a credential belongs in the Keychain.")
+        }
+        return .skipChildren
+    }
+
+    // MARK: Judging
+
+    /// Why a write is a credential's (`the value of authToken`), or nil.
+    private func credentialReason(key: ExprSyntax, value: ExprSyntax?) -> String? {
+        if let name = credentialName(in: key) { return "a credential (key `\(name)`)" }
+        if let value, let name = credentialName(in: value, includingStrings: false) { return "a credential (`\(name)`)" }
+        if isCredentialFile { return "a value in \(context.fileName), a file that handles credentials," }
+        return nil
+    }
+
+    /// The first credential-like identifier, string or loop variable in an expression.
+    /// String contents count for keys and paths (`"auth_token"`, `"token.json"`), not for values
+    /// (a value's text is data, not a name).
+    private func credentialName(in expression: ExprSyntax, includingStrings: Bool = true) -> String? {
+        for token in expression.tokens(viewMode: .sourceAccurate) {
+            switch token.tokenKind {
+            case .identifier(let name):
+                if credentialLoopVariables.contains(where: { $0.contains(name) }) { return name }
+                if CredentialNames.isCredential(name) { return name }
+            case .stringSegment(let text):
+                if includingStrings && CredentialNames.isCredential(text) { return text }
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    private func mentionsProtection(_ arguments: LabeledExprListSyntax) -> Bool {
+        arguments.contains { argument in
+            let text = argument.expression.trimmedDescription
+            return Self.protectionOptions.contains { text.contains($0) } && !text.contains("noFileProtection")
+        }
+    }
+
+    /// Whether an expression is a defaults store: `UserDefaults.standard`, `UserDefaults(suiteName:)`,
+    /// `NSUbiquitousKeyValueStore.default`, or a name bound to one or named `defaults`.
+    private func isDefaultsStore(_ expression: ExprSyntax) -> Bool {
+        let stripped = expression.strippingConversions
+        if let name = stripped.referencedName {
+            if defaultsNames.contains(name) { return true }
+            let words = CredentialNames.words(of: name)
+            return words.last == "defaults" || words.contains("defaults") && words.last == "store"
+        }
+        if let member = stripped.as(MemberAccessExprSyntax.self), let base = member.base {
+            return isDefaultsType(base) || isDefaultsStore(base)
+        }
+        if let call = stripped.as(FunctionCallExprSyntax.self) {
+            return isDefaultsType(call.calledExpression)
+        }
+        return false
+    }
+
+    private func isDefaultsType(_ expression: ExprSyntax) -> Bool {
+        guard let name = expression.as(DeclReferenceExprSyntax.self)?.baseName.text else { return false }
+        return name == "UserDefaults" || name == "NSUbiquitousKeyValueStore" || name == "NSUserDefaults"
+    }
+
+    private func storeName(_ expression: ExprSyntax) -> String {
+        expression.trimmedDescription.contains("Ubiquitous") ? "iCloud key-value storage (NSUbiquitousKeyValueStore)" : "UserDefaults"
+    }
+
+    private func literalStrings(in expression: ExprSyntax) -> [String] {
+        expression.tokens(viewMode: .sourceAccurate).compactMap { token in
+            if case .stringSegment(let text) = token.tokenKind { return text }
+            return nil
+        }
+    }
+}
+
+extension TokenKind {
+    /// Whether the token is an identifier.
+    var isIdentifier: Bool {
+        if case .identifier = self { return true }
+        return false
+    }
+}

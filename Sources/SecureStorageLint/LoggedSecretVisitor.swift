@@ -1,0 +1,203 @@
+import SwiftSyntax
+
+/// Reports `logged-secret`: a value read from the keychain reaching `print`, `debugPrint`, `dump`,
+/// `NSLog`, `os_log`, `fatalError` or a logger's methods.
+///
+/// Values read from the keychain are the `&result` of `SecItemCopyMatching`, what a keychain
+/// wrapper's getter returns (`keychain.get("token")`, `KeychainWrapper.standard.string(forKey:)`,
+/// `keychain["token"]`), what a function of the same file returns when it returns one of those,
+/// and every name bound from them (`let data = result as? Data`, `String(data: data, …)`).
+/// Their `count`, `isEmpty` and comparisons with `nil` are not secret, nor is an interpolation
+/// marked `privacy: .private` or `.sensitive`.
+final class LoggedSecretVisitor: SyntaxVisitor {
+    private let context: FileLintContext
+    /// Functions of this file that return a keychain value (found by the first pass).
+    private let secretReturningFunctions: Set<String>
+    /// Whether this pass reports (the first pass only learns which functions return secrets).
+    private let reports: Bool
+    /// Functions found returning a keychain value.
+    private(set) var functionsReturningSecrets: Set<String> = []
+    private var tainted: [Set<String>] = [[]]
+    private var functionNames: [String] = []
+
+    private static let printers: Set<String> = ["print", "debugPrint", "dump", "NSLog", "NSLogv", "os_log", "fatalError", "preconditionFailure", "assertionFailure"]
+    private static let loggerMethods: Set<String> = ["trace", "debug", "info", "notice", "warning", "error", "critical", "fault", "log"]
+    private static let getterPrefixes = ["get", "string", "data", "retrieve", "read", "load", "password", "find", "value", "object", "fetch", "token", "secret"]
+
+    init(context: FileLintContext, secretReturningFunctions: Set<String>, reports: Bool) {
+        self.context = context
+        self.secretReturningFunctions = secretReturningFunctions
+        self.reports = reports
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    // MARK: Scopes
+
+    override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
+        tainted.append([])
+        functionNames.append(node.name.text)
+        return .visitChildren
+    }
+    override func visitPost(_ node: FunctionDeclSyntax) {
+        tainted.removeLast()
+        functionNames.removeLast()
+    }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
+        tainted.append([])
+        return .visitChildren
+    }
+    override func visitPost(_ node: ClosureExprSyntax) { tainted.removeLast() }
+
+    // MARK: Sources
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if SecItemFunction(call: node) == .copyMatching, node.arguments.count == 2,
+           let name = node.arguments.last?.expression.as(InOutExprSyntax.self)?.expression.referencedName {
+            taint(name)
+        }
+        if reports, let sink = sinkName(of: node) {
+            for argument in node.arguments {
+                if let secret = secretExpression(in: argument.expression) {
+                    context.report(.loggedSecret, at: node, "\(secret) comes from the keychain and is passed to \(sink), which keeps it in logs or on standard output; log that it was found, or its length, instead.")
+                    break
+                }
+            }
+        }
+        return .visitChildren
+    }
+
+    override func visitPost(_ node: PatternBindingSyntax) {
+        guard let value = node.initializer?.value, secretExpression(in: value) != nil else { return }
+        for token in node.pattern.tokens(viewMode: .sourceAccurate) where token.tokenKind.isIdentifier { taint(token.text) }
+    }
+
+    override func visitPost(_ node: OptionalBindingConditionSyntax) {
+        let source: ExprSyntax? = node.initializer?.value ?? node.pattern.as(IdentifierPatternSyntax.self).map { ExprSyntax(DeclReferenceExprSyntax(baseName: $0.identifier)) }
+        guard let source, isSecret(source) else { return }
+        for token in node.pattern.tokens(viewMode: .sourceAccurate) where token.tokenKind.isIdentifier { taint(token.text) }
+    }
+
+    override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+        if secretExpression(in: node.sequence) != nil {
+            tainted.append(Set(node.pattern.tokens(viewMode: .sourceAccurate).filter { $0.tokenKind.isIdentifier }.map(\.text)))
+        } else {
+            tainted.append([])
+        }
+        return .visitChildren
+    }
+    override func visitPost(_ node: ForStmtSyntax) { tainted.removeLast() }
+
+    override func visitPost(_ node: SequenceExprSyntax) {
+        guard let (target, value) = node.assignment, let name = target.referencedName,
+              secretExpression(in: value ?? ExprSyntax(node)) != nil else { return }
+        taint(name)
+    }
+
+    override func visitPost(_ node: ReturnStmtSyntax) {
+        guard let value = node.expression, let function = functionNames.last, secretExpression(in: value) != nil else { return }
+        functionsReturningSecrets.insert(function)
+    }
+
+    // MARK: Judging
+
+    private func taint(_ name: String) { tainted[tainted.count - 1].insert(name) }
+
+    private func isTainted(_ name: String) -> Bool { tainted.contains { $0.contains(name) } }
+
+    /// Whether the expression is (not merely mentions) a keychain value.
+    private func isSecret(_ expression: ExprSyntax) -> Bool { secretExpression(in: expression) != nil }
+
+    /// How a keychain value appears in an expression (`result`, `keychain.get(…)`), if it does.
+    private func secretExpression(in expression: ExprSyntax) -> String? {
+        let probe = SecretProbe(isTainted: isTainted, isSecretCall: isSecretCall)
+        probe.walk(expression)
+        return probe.found
+    }
+
+    private func isSecretCall(_ call: FunctionCallExprSyntax) -> Bool {
+        guard let callee = call.calleeName else { return false }
+        if SecItemFunction(call: call) != nil { return false }
+        let isOwnFunction = call.calleeBase == nil || call.calleeBase?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+        if isOwnFunction && secretReturningFunctions.contains(callee) { return true }
+        guard let base = call.calleeBase, Self.isKeychainReceiver(base) else { return false }
+        let lowered = callee.lowercased()
+        return Self.getterPrefixes.contains { lowered.hasPrefix($0) }
+    }
+
+    static func isKeychainReceiver(_ expression: some SyntaxProtocol) -> Bool {
+        for token in expression.tokens(viewMode: .sourceAccurate) {
+            guard case .identifier(let name) = token.tokenKind else { continue }
+            let words = CredentialNames.words(of: name)
+            if words.contains(where: { $0 == "keychain" || $0 == "valet" || $0 == "vault" }) || (words.contains("secure") && words.contains("storage")) { return true }
+        }
+        return false
+    }
+
+    private func sinkName(of call: FunctionCallExprSyntax) -> String? {
+        guard let callee = call.calleeName else { return nil }
+        // `print(x, to: &string)`, `dump(x, to: &output)`: a stream of the program's own, not a log.
+        if call.calleeBase == nil { return Self.printers.contains(callee) && call.argument(labeled: "to") == nil ? callee : nil }
+        guard Self.loggerMethods.contains(callee), let base = call.calleeBase,
+              let last = base.tokens(viewMode: .sourceAccurate).reversed().first(where: { $0.tokenKind.isIdentifier })?.text else { return nil }
+        let lowered = last.lowercased()
+        return lowered.contains("log") ? "\(last).\(callee)" : nil
+    }
+}
+
+/// Looks through one expression for a keychain value that is used as itself (not its `count`).
+private final class SecretProbe: SyntaxVisitor {
+    let isTainted: (String) -> Bool
+    let isSecretCall: (FunctionCallExprSyntax) -> Bool
+    var found: String?
+
+    init(isTainted: @escaping (String) -> Bool, isSecretCall: @escaping (FunctionCallExprSyntax) -> Bool) {
+        self.isTainted = isTainted
+        self.isSecretCall = isSecretCall
+        super.init(viewMode: .sourceAccurate)
+    }
+
+    override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+        if found == nil, isTainted(node.baseName.text), !isNeutralized(Syntax(node)) { found = "`\(node.baseName.text)`" }
+        return .skipChildren
+    }
+
+    override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if SecItemFunction(call: node) != nil { return .skipChildren }
+        if found == nil, isSecretCall(node), !isNeutralized(Syntax(node)) { found = "`\(node.calledExpression.trimmedDescription)(…)`" }
+        return .visitChildren
+    }
+
+    override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
+        if found == nil, LoggedSecretVisitor.isKeychainReceiver(node.calledExpression), !isNeutralized(Syntax(node)) {
+            found = "`\(node.calledExpression.trimmedDescription)[…]`"
+        }
+        return .visitChildren
+    }
+
+    override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        // `result.count`, `data.isEmpty`: the length is not the secret.
+        ["count", "isEmpty", "hashValue", "byteCount"].contains(node.declName.baseName.text) ? .skipChildren : .visitChildren
+    }
+
+    override func visit(_ node: ExpressionSegmentSyntax) -> SyntaxVisitorContinueKind {
+        // `"\(token, privacy: .private)"`: os.Logger redacts it.
+        let redacted = node.expressions.contains { argument in
+            argument.label?.text == "privacy" && ["private", "sensitive"].contains { argument.expression.trimmedDescription.contains($0) }
+        }
+        return redacted ? .skipChildren : .visitChildren
+    }
+
+    /// `value == nil`, `value != nil`: whether it exists is not the secret.
+    private func isNeutralized(_ node: Syntax) -> Bool {
+        guard let list = node.parent?.as(ExprListSyntax.self) else { return false }
+        let elements = Array(list)
+        guard let index = elements.firstIndex(where: { $0.id == node.id }) else { return false }
+        func isNilComparison(_ operatorIndex: Int, _ operandIndex: Int) -> Bool {
+            guard elements.indices.contains(operatorIndex), elements.indices.contains(operandIndex),
+                  let text = elements[operatorIndex].as(BinaryOperatorExprSyntax.self)?.operator.text else { return false }
+            return (text == "==" || text == "!=") && elements[operandIndex].is(NilLiteralExprSyntax.self)
+        }
+        return isNilComparison(index + 1, index + 2) || isNilComparison(index - 1, index - 2)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Finds the Swift files under the paths given on the command line.
+///
+/// Directories are searched recursively, in name order; hidden entries, `.build` and `.build-*`
+/// scratch directories and anything matching an exclusion are skipped. Files named explicitly
+/// are linted whatever their extension, unless excluded.
+package struct SourceFileFinder: Sendable {
+    /// Paths or glob patterns (`*`, `?`, `[…]`) to leave out, relative to the current directory.
+    package var exclusions: [String]
+
+    /// A finder leaving out `exclusions`.
+    package init(exclusions: [String] = []) {
+        self.exclusions = exclusions.map(SourceFileFinder.normalized)
+    }
+
+    /// The files to lint, in order, or the path that does not exist.
+    package func files(in paths: [String]) throws(LintUsageError) -> [String] {
+        var files: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw LintUsageError("\(path): no such file or directory")
+            }
+            let root = SourceFileFinder.normalized(path)
+            if !isDirectory.boolValue {
+                if !isExcluded(root) { files.append(root) }
+                continue
+            }
+            guard let enumerator = FileManager.default.enumerator(atPath: path) else { continue }
+            var found: [String] = []
+            while let relative = enumerator.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                let full = root == "." ? relative : root + "/" + relative
+                if name.hasPrefix(".") || name == ".build" || isExcluded(full) {
+                    enumerator.skipDescendants()
+                    continue
+                }
+                if name.hasSuffix(".swift") { found.append(full) }
+            }
+            files.append(contentsOf: found.sorted())
+        }
+        var seen: Set<String> = []
+        return files.filter { seen.insert($0).inserted }
+    }
+
+    private func isExcluded(_ path: String) -> Bool {
+        exclusions.contains { exclusion in
+            if path == exclusion || path.hasPrefix(exclusion + "/") { return true }
+            guard exclusion.contains(where: { "*?[".contains($0) }) else { return false }
+            return fnmatch(exclusion, path, 0) == 0 || fnmatch(exclusion + "/*", path, 0) == 0
+        }
+    }
+
+    /// `./Sources/` → `Sources`.
+    static func normalized(_ path: String) -> String {
+        var path = path
+        while path.hasPrefix("./") { path.removeFirst(2) }
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        return path.isEmpty ? "." : path
+    }
+}
+
+/// A command-line mistake: a path that does not exist, an unknown rule id (exit status 64).
+package struct LintUsageError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    package var description: String
+
+    /// An error saying `description`.
+    package init(_ description: String) { self.description = description }
+}

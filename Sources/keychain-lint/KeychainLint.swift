@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import SecureStorageLint
+
+/// `keychain-lint`: finds insecure storage and Keychain misuse in Swift sources.
+@main
+struct KeychainLint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keychain-lint",
+        abstract: "Find insecure storage and Keychain misuse in Swift code.",
+        discussion: """
+        Parses every .swift file under the given paths (hidden directories and .build are skipped) \
+        and reports, for each rule, where a secret can be lost or exposed. `keychain lint` runs this tool.
+
+        Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 64 for a usage \
+        error (an unknown option or rule, a path that does not exist), 74 when a file could not \
+        be read (the others are still linted) or the report could not be written.
+
+        Suppress one finding with a comment on the line before it, giving the reason:
+          // keychain-lint:disable-next-line delete-then-add -- reproduces the seed bug on purpose
+
+        Examples:
+          keychain-lint Sources
+          keychain-lint --sarif --output lint.sarif Sources Tests
+          keychain-lint --json --fail-on error App/
+          keychain-lint --explain delete-then-add
+        """,
+        version: "keychain-lint (SecureStorage) \(SARIFReport.toolVersion)"
+    )
+
+    @Argument(help: "Files and directories to lint.")
+    var paths: [String] = []
+
+    @Option(help: "Report format: text, json or sarif.")
+    var format: ReportFormat = .text
+
+    @Flag(help: "The same as --format json.")
+    var json = false
+
+    @Flag(help: "The same as --format sarif.")
+    var sarif = false
+
+    @Option(help: "Write the report to this file instead of standard output.")
+    var output: String?
+
+    @Option(name: .customLong("fail-on"), help: "Exit with status 1 when a finding is at least this severe: note, warning or error.")
+    var failOn: Severity = .warning
+
+    @Option(help: "A rule not to run (repeatable).")
+    var disable: [String] = []
+
+    @Option(help: "Run only this rule (repeatable).")
+    var only: [String] = []
+
+    @Option(help: "A path or glob to skip, relative to the current directory (repeatable).")
+    var exclude: [String] = []
+
+    @Option(help: "Files linted at once (default: one per core).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Print the explanation and fix of a rule, then exit.")
+    var explain: String?
+
+    @Flag(name: .customLong("list-rules"), help: "List the rules with their severities, then exit.")
+    var listRules = false
+
+    mutating func validate() throws {
+        if json && sarif { throw ValidationError("--json and --sarif cannot be used together.") }
+        for id in disable + only + (explain.map { [$0] } ?? []) where RuleID(rawValue: id) == nil {
+            throw ValidationError("'\(id)' is not a rule; keychain-lint --list-rules lists them.")
+        }
+        if paths.isEmpty && explain == nil && !listRules { throw ValidationError("Give at least one file or directory to lint.") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    func run() throws {
+        if listRules {
+            for rule in RuleCatalog.all {
+                print("\(rule.id.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0)) \(rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.summary)")
+            }
+            return
+        }
+        if let explain, let id = RuleID(rawValue: explain) {
+            let rule = RuleCatalog.descriptor(of: id)
+            print("\(rule.id.rawValue) (\(rule.severity.rawValue)): \(rule.summary)\n\n\(rule.explanation)\n\nReported:\n    \(rule.example)\nInstead:\n    \(rule.fix)\n\nSuppress:\n    // keychain-lint:disable-next-line \(rule.id.rawValue) -- reason")
+            return
+        }
+        let files: [String]
+        do {
+            files = try SourceFileFinder(exclusions: exclude).files(in: paths)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        var rules = only.isEmpty ? Set(RuleID.allCases) : Set(only.compactMap(RuleID.init(rawValue:)) + [.unknownSuppression])
+        rules.subtract(disable.compactMap(RuleID.init(rawValue:)))
+        let run = LintRun.lint(files, with: SourceFileLinter(enabledRules: rules), jobs: jobs)
+        for (path, reason) in run.unreadable {
+            FileHandle.standardError.write(Data("keychain-lint: \(path): \(reason); not linted\n".utf8))
+        }
+        let chosen: ReportFormat = json ? .json : sarif ? .sarif : format
+        let report = switch chosen {
+        case .text: TextReport.render(run)
+        case .json: JSONReport.render(run)
+        case .sarif: SARIFReport.render(run, workingDirectory: FileManager.default.currentDirectoryPath)
+        }
+        if let output {
+            do {
+                try Data(report.utf8).write(to: URL(fileURLWithPath: output))
+            } catch {
+                FileHandle.standardError.write(Data("keychain-lint: cannot write the report to \(output): \(error.localizedDescription)\n".utf8))
+                throw ExitCode(74)
+            }
+            if chosen != .text || !run.findings.isEmpty { FileHandle.standardError.write(Data((TextReport.summary(run) + "\n").utf8)) }
+        } else {
+            FileHandle.standardOutput.write(Data(report.utf8))
+        }
+        if run.findings.contains(where: { $0.severity >= failOn }) { throw ExitCode(1) }
+        if !run.unreadable.isEmpty { throw ExitCode(74) }
+    }
+}
+
+/// The report formats.
+enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, sarif
+}
+
+extension Severity: ExpressibleByArgument {}

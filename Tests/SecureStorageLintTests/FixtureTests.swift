@@ -1,0 +1,90 @@
+import Foundation
+import XCTest
+@testable import SecureStorageLint
+
+/// Every rule against its positive and negative fixtures (Fixtures/<rule>/): each finding must be
+/// announced by an `// expect: rule[, rule]` comment on its line, and every announced finding
+/// must be found. Negative fixtures announce none.
+final class FixtureTests: XCTestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    /// Lints one fixture (path relative to Fixtures/, as the rules see it) and compares.
+    func check(_ relativePath: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let url = Self.fixtures.appendingPathComponent(relativePath)
+        let bytes = Array(try Data(contentsOf: url))
+        let found = SourceFileLinter().lint(path: relativePath, bytes: bytes)
+        let actual = Set(found.map { "\($0.position.line): \($0.rule.rawValue)" })
+        XCTAssertEqual(actual, Self.expectations(in: String(decoding: bytes, as: UTF8.self)),
+                       "\(relativePath):\n" + found.map { "\($0.position.line):\($0.position.column) \($0.rule.rawValue): \($0.message)" }.joined(separator: "\n"),
+                       file: file, line: line)
+    }
+
+    static func expectations(in text: String) -> Set<String> {
+        var expected: Set<String> = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let marker = line.range(of: "// expect: ") ?? line.range(of: "// expect-next-line: ")
+            guard let marker else { continue }
+            let target = line[marker.lowerBound...].hasPrefix("// expect-next-line: ") ? index + 2 : index + 1
+            for rule in line[marker.upperBound...].split(separator: ",") {
+                expected.insert("\(target): \(rule.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        return expected
+    }
+
+    func testEveryRuleHasPositiveAndNegativeFixtures() throws {
+        for rule in RuleID.allCases where rule != .unknownSuppression {
+            let positive = try String(contentsOf: Self.fixtures.appendingPathComponent("\(rule.rawValue)/positive.swift"), encoding: .utf8)
+            XCTAssertTrue(Self.expectations(in: positive).contains { $0.hasSuffix(" \(rule.rawValue)") }, rule.rawValue)
+            let negative = try String(contentsOf: Self.fixtures.appendingPathComponent("\(rule.rawValue)/negative.swift"), encoding: .utf8)
+            XCTAssertTrue(Self.expectations(in: negative).isEmpty, rule.rawValue)
+        }
+    }
+
+    func testDeleteThenAdd() throws {
+        try check("delete-then-add/positive.swift")
+        try check("delete-then-add/negative.swift")
+    }
+
+    func testUncheckedStatus() throws {
+        try check("unchecked-status/positive.swift")
+        try check("unchecked-status/negative.swift")
+    }
+
+    func testImplicitAccessibility() throws {
+        try check("implicit-accessibility/positive.swift")
+        try check("implicit-accessibility/negative.swift")
+    }
+
+    func testReturnDataMatchAll() throws {
+        try check("return-data-match-all/positive.swift")
+        try check("return-data-match-all/negative.swift")
+    }
+
+    func testAccessibleAlways() throws {
+        try check("accessible-always/positive.swift")
+        try check("accessible-always/negative.swift")
+    }
+
+    func testInsecureSecretStorage() throws {
+        try check("insecure-secret-storage/positive.swift")
+        try check("insecure-secret-storage/negative.swift")
+        try check("insecure-secret-storage/file-name/AuthManager.swift")
+        try check("insecure-secret-storage/file-name/AuthManagerTests/AuthManagerTests.swift")
+    }
+
+    func testHardcodedSecret() throws {
+        try check("hardcoded-secret/positive.swift")
+        try check("hardcoded-secret/negative.swift")
+    }
+
+    func testLoggedSecret() throws {
+        try check("logged-secret/positive.swift")
+        try check("logged-secret/negative.swift")
+    }
+
+    func testSecItemOnMainActor() throws {
+        try check("secitem-on-main-actor/positive.swift")
+        try check("secitem-on-main-actor/negative.swift")
+    }
+}

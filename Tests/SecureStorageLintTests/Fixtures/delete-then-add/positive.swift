@@ -1,0 +1,61 @@
+import Foundation
+import Security
+
+// The shape of most wrappers: delete the old item, add the new one.
+func save(_ data: Data, account: String) throws {
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: "com.example.app",
+        kSecAttrAccount as String: account,
+        kSecValueData as String: data,
+        kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+    ]
+    SecItemDelete(query as CFDictionary) // expect: delete-then-add
+    let status = SecItemAdd(query as CFDictionary, nil)
+    guard status == errSecSuccess else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+}
+
+// A copy of the delete query, with the data added to it.
+func replace(_ data: Data, for key: String) throws {
+    let match: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key]
+    let deleted = SecItemDelete(match as CFDictionary) // expect: delete-then-add
+    guard deleted == errSecSuccess || deleted == errSecItemNotFound else { return }
+    var add = match
+    add[kSecValueData as String] = data
+    add[kSecAttrAccessible as String] = kSecAttrAccessibleWhenUnlocked
+    guard SecItemAdd(add as CFDictionary, nil) == errSecSuccess else { throw CocoaError(.fileWriteUnknown) }
+}
+
+// Two literals naming the same item.
+func store(token: Data, user: String) -> OSStatus {
+    _ = SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrAccount: user] as CFDictionary) // expect: delete-then-add
+    return SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: user, kSecValueData: token,
+                       kSecAttrAccessible: kSecAttrAccessibleWhenUnlocked] as CFDictionary, nil)
+}
+
+// A query received as a parameter.
+func overwrite(query: [String: Any]) -> Bool {
+    let removed = SecItemDelete(query as CFDictionary) // expect: delete-then-add
+    guard removed == errSecSuccess || removed == errSecItemNotFound else { return false }
+    return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
+}
+
+// Deleting through the wrapper's own delete method (KeychainSwift's `set`).
+final class TokenStore {
+    func delete(_ key: String) -> Bool {
+        let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key]
+        let status = SecItemDelete(query as CFDictionary)
+        return status == errSecSuccess || status == errSecItemNotFound
+    }
+
+    func set(_ value: Data, forKey key: String) -> Bool {
+        _ = delete(key) // expect: delete-then-add
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword,
+            kSecAttrAccount as String: key,
+            kSecValueData as String: value,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+        ]
+        return SecItemAdd(query as CFDictionary, nil) == noErr
+    }
+}

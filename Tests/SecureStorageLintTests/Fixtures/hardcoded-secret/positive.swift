@@ -1,0 +1,27 @@
+import Foundation
+
+// Every credential below is a documented example or made up for this fixture.
+let awsAccessKey = "AKIAIOSFODNN7EXAMPLE" // expect: hardcoded-secret
+let githubToken = "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" // expect: hardcoded-secret
+let headers = ["Authorization": "Bearer glpat-xxxxxxxxxxxxxxxxxxxx"] // expect: hardcoded-secret
+let slack = "xoxb-1234567890-abcdefghij" // expect: hardcoded-secret
+let stripe = "sk_live_4eC39HqLyjWDarjtT1zdp7dc" // expect: hardcoded-secret
+let google = "https://maps.example.com/api?key=AIzaSyA1234567890abcdefghijklmnopqrstuv" // expect: hardcoded-secret
+let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U" // expect: hardcoded-secret
+// expect-next-line: hardcoded-secret
+let pem = """
+-----BEGIN RSA PRIVATE KEY-----
+MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu
+-----END RSA PRIVATE KEY-----
+"""
+
+// Random-looking literals named like credentials.
+let clientSecret = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b" // expect: hardcoded-secret
+struct Config {
+    var apiKey: String
+    static let production = Config(apiKey: "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg") // expect: hardcoded-secret
+}
+let request = ["client_secret": "c2VjcmV0LXZhbHVlLTg0Mjc1OTE2MzhhYmNk"] // expect: hardcoded-secret
+func configure(defaults: UserDefaults) {
+    defaults.set("q83vASNFZ4mrze8BI0VniavN7wEjRWeJ", forKey: "refresh_token") // expect: hardcoded-secret, insecure-secret-storage
+}

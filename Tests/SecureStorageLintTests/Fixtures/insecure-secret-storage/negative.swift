@@ -1,0 +1,29 @@
+import Foundation
+import SwiftUI
+
+func preferences(theme: String, token: String) throws {
+    UserDefaults.standard.set(theme, forKey: "theme")
+    _ = UserDefaults.standard.string(forKey: "authToken")
+    UserDefaults.standard.removeObject(forKey: "authToken")
+    UserDefaults.standard.set(true, forKey: "hasSeenOnboarding")
+    UserDefaults.standard.set(Date(), forKey: "lastTokenRefreshCheck")
+}
+
+func writeProtected(token: Data, url: URL) throws {
+    try token.write(to: url, options: .completeFileProtection)
+    try token.write(to: url, options: [.atomic, .completeFileProtectionUnlessOpen])
+    FileManager.default.createFile(atPath: url.path, contents: token, attributes: [.protectionKey: FileProtectionType.complete])
+}
+
+func writeOther(report: Data, url: URL) throws {
+    try report.write(to: url.appendingPathComponent("report.json"))
+    var output = ""
+    "spinner".write(to: &output)
+    FileHandle.standardError.write(Data("authorName".utf8))
+}
+
+struct Preferences: View {
+    @AppStorage("theme") var theme = "dark"
+    @AppStorage("isPinned") var pinned = false
+    var body: some View { Text(theme) }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Security
+import os
+
+func readToken(_ query: CFDictionary) -> String? {
+    var result: AnyObject?
+    let status = SecItemCopyMatching(query, &result)
+    guard status == errSecSuccess, let data = result as? Data else { return nil }
+    let token = String(data: data, encoding: .utf8)
+    print("token: \(token ?? "")") // expect: logged-secret
+    NSLog("read %@", data as NSData) // expect: logged-secret
+    return token
+}
+
+func useWrapper(keychain: KeychainWrapperLike, logger: Logger) {
+    if let password = keychain.string(forKey: "password") {
+        logger.debug("password \(password)") // expect: logged-secret
+    }
+    print(keychain["apiKey"] ?? "") // expect: logged-secret
+}
+
+// A function of this file that returns what it read is a source too.
+func retrievePassword(service: String) -> String? {
+    var result: AnyObject?
+    let status = SecItemCopyMatching([kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecReturnData: true] as CFDictionary, &result)
+    if status == errSecSuccess, let data = result as? Data, let password = String(data: data, encoding: .utf8) {
+        return password
+    }
+    return nil
+}
+
+func show() {
+    if let password = retrievePassword(service: "mail") {
+        print("Password: \(password)") // expect: logged-secret
+    }
+}
+
+protocol KeychainWrapperLike {
+    func string(forKey key: String) -> String?
+    subscript(key: String) -> String? { get }
+}

@@ -1,0 +1,21 @@
+import Foundation
+import Security
+
+func allPasswords() -> [Data] {
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecReturnData as String: true,
+        kSecMatchLimit as String: kSecMatchLimitAll,
+    ]
+    var result: AnyObject?
+    guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else { return [] } // expect: return-data-match-all
+    return result as? [Data] ?? []
+}
+
+func everything() -> OSStatus {
+    var query: [CFString: Any] = [kSecClass: kSecClassInternetPassword]
+    query[kSecReturnData] = kCFBooleanTrue
+    query[kSecMatchLimit] = kSecMatchLimitAll
+    var result: CFTypeRef?
+    return SecItemCopyMatching(query as CFDictionary, &result) // expect: return-data-match-all
+}
