@@ -5,6 +5,9 @@ import Foundation
 //   swift run -c release KeychainBenchmarks --scale 1000,10000,100000 [--samples 1000] [--json]
 //   scripts/instructions find,secitem-find,add,raw-read   (callgrind: instructions per call; runs
 //     KeychainBenchmarks --instructions OPS [--items 10000] [--calls 1000] under valgrind)
+//   swift run -c release KeychainBenchmarks --lint Sources,Tests [--rounds 5] [--json]
+//     (keychain-lint's parse and rule passes in files/s on one thread; scripts/bench-lint runs it
+//     pinned to one core on this repository and fetched Keychain wrappers)
 // Each run uses fresh temporary keychains on the file system of $TMPDIR.
 
 let arguments = CommandLine.arguments
@@ -23,6 +26,10 @@ do {
         try InstructionBenchmarks.run(operations: requested.split(separator: ",").map(String.init),
                                       items: value("--items").flatMap(Int.init) ?? 10_000, calls: value("--calls").flatMap(Int.init) ?? 1000,
                                       in: directory)
+        finish(0)
+    }
+    if let paths = value("--lint") {
+        try LintBenchmarks.run(paths: paths.split(separator: ",").map(String.init), rounds: value("--rounds").flatMap(Int.init) ?? 5, json: json)
         finish(0)
     }
     if let sizes = value("--scale") {
