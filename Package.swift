@@ -190,8 +190,9 @@ let package = Package(
         .testTarget(name: "SecureStorageGRDBTests",
                     dependencies: ["SecureStorageGRDB", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
-        // Fixtures/ holds the rules' positive and negative Swift samples, read from the source tree.
-        .testTarget(name: "SecureStorageLintTests", dependencies: ["SecureStorageLint"], exclude: ["Fixtures"]),
+        // Fixtures/ holds the rules' positive and negative Swift samples, read from the source tree;
+        // Expected/ what scripts/test expects keychain-lint to find in the third-party samples.
+        .testTarget(name: "SecureStorageLintTests", dependencies: ["SecureStorageLint"], exclude: ["Fixtures", "Expected"]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
     ]
