@@ -5,13 +5,29 @@ package enum TextReport {
     package static func render(_ run: LintRun) -> String {
         var output = ""
         for finding in run.findings {
-            output += "\(finding.file):\(finding.position.line):\(finding.position.column): \(finding.severity.rawValue): \(finding.message) [\(finding.rule.rawValue)]\n"
+            let file = visible(finding.file)
+            output += "\(file):\(finding.position.line):\(finding.position.column): \(finding.severity.rawValue): \(visible(finding.message)) [\(finding.rule.rawValue)]\n"
             if let related = finding.related {
-                output += "\(finding.file):\(related.position.line):\(related.position.column): note: \(related.message)\n"
+                output += "\(file):\(related.position.line):\(related.position.column): note: \(related.message)\n"
             }
         }
         output += summary(run) + "\n"
         return output
+    }
+
+    /// Control characters escaped (`\n` → `\u{A}`), so that a file name or a quoted key cannot
+    /// start a line of its own or send escape sequences to the terminal.
+    static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+                escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// `3 findings (1 error, 1 warning, 1 note) in 12 files`.

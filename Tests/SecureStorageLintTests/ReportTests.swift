@@ -35,6 +35,13 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(TextReport.render(LintRun(fileCount: 3, findings: [], unreadable: [])), "no findings in 3 files\n")
     }
 
+    func testTextReportEscapesControlCharacters() {
+        let named = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "a\nb:1:1: error: forged\u{1B}[31m.swift", bytes: Array(source.utf8)), unreadable: [])
+        let text = TextReport.render(named)
+        XCTAssertTrue(text.hasPrefix("a\\u{A}b:1:1: error: forged\\u{1B}[31m.swift:2:23: warning:"), text)
+        XCTAssertEqual(text.split(separator: "\n").count, 3)
+    }
+
     func testJSONReport() throws {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(JSONReport.render(run).utf8)) as? [String: Any])
         XCTAssertEqual(object["version"] as? Int, 1)
