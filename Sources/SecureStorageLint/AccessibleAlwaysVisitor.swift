@@ -27,6 +27,12 @@ final class AccessibleAlwaysVisitor: SyntaxVisitor {
     }
 
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
+        // `Security.kSecAttrAccessibleAlways`.
+        if node.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Security", Self.constants.contains(node.declName.baseName.text),
+           let destination = destination(of: ExprSyntax(node)) {
+            context.report(.accessibleAlways, at: node, "\(node.declName.baseName.text) makes the item readable while the device is locked and is deprecated; use kSecAttrAccessibleAfterFirstUnlock (\(destination)).")
+            return .skipChildren
+        }
         // `.accessibility(.always)`, `withAccessibility: .always`, `Valet.valet(with:accessibility: .always)`.
         guard node.base == nil, Self.wrapperOptions.contains(node.declName.baseName.text),
               let argument = node.parent?.as(LabeledExprSyntax.self),
@@ -79,6 +85,11 @@ final class AccessibleAlwaysVisitor: SyntaxVisitor {
         }
         if let argument = parent.as(LabeledExprSyntax.self), let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self) {
             if call.calleeName == "SecAccessControlCreateWithFlags" { return "the access control's protection" }
+            // `query.updateValue(kSecAttrAccessibleAlways, forKey: kSecAttrAccessible as String)`.
+            if ["updateValue", "setValue", "setObject"].contains(call.calleeName ?? ""), argument.label == nil,
+               call.argument(labeled: "forKey")?.securityConstantName == "kSecAttrAccessible" {
+                return "the query's kSecAttrAccessible"
+            }
             let label = argument.label?.text.lowercased() ?? ""
             if label.contains("accessib") || label == "protection" { return "the \(argument.label!.text) argument" }
         }

@@ -89,9 +89,12 @@ package enum CredentialLiteral {
             return bytes.count - start >= prefixBytes.count && Array(bytes[start..<(start + prefixBytes.count)]) == prefixBytes
         }
         /// The length of the run of bytes from `offset` that satisfy `accept`.
+        /// (At most 512 bytes: no format is longer, and unbounded runs from every start would make
+        /// a long literal quadratic.)
         func run(from offset: Int, _ accept: (UInt8) -> Bool) -> Int {
             var index = start + offset
-            while index < bytes.count && accept(bytes[index]) { index += 1 }
+            let limit = min(bytes.count, start + offset + 512)
+            while index < limit && accept(bytes[index]) { index += 1 }
             return index - start - offset
         }
         let alphanumeric: (UInt8) -> Bool = { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }

@@ -15,7 +15,13 @@ package enum CredentialNames {
     /// Two-word credentials: `api key`, `private key`, `access key`, `secret key`, `signing key`.
     private static let credentialPairs: Set<String> = [
         "api key", "private key", "access key", "signing key", "encryption key", "master key", "session id",
-        "client secret", "refresh token", "access token", "id token",
+        "client secret", "refresh token", "access token", "id token", "hmac key", "secret key", "auth key", "app secret",
+    ]
+
+    /// First words of names of settings and flags.
+    private static let settingVerbs: Set<String> = [
+        "use", "uses", "require", "requires", "remember", "enable", "enabled", "disable", "disabled", "is", "has", "should",
+        "show", "allow", "allows", "needs", "did", "prefer", "ask", "can", "last", "supports", "wants", "save", "saves",
     ]
 
     /// Words that say how a credential is held rather than what it is: `tokenData`, `pinCode`,
@@ -32,6 +38,9 @@ package enum CredentialNames {
     /// `lastTokenRefreshCheck`, `passwordHint` and `tokenExpiry` are not.
     package static func isCredential(_ name: String) -> Bool {
         var words = words(of: name)
+        // Settings about a credential, not the credential: `useBiometricAuth`, `requirePasscode`,
+        // `rememberPassword`, `isLoggedIn`, `hasToken`.
+        if let first = words.first, words.count > 1, settingVerbs.contains(first) { return false }
         while words.count > 1, let last = words.last, containerWords.contains(last) {
             // `apiKey`, `privateKey`: `key` is part of the name, not a container, after these.
             if last == "key", words.count >= 2, credentialPairs.contains(words[words.count - 2] + " key") { break }

@@ -21,7 +21,7 @@ package final class FileLintContext {
         self.path = path
         self.text = text
         self.enabledRules = enabledRules
-        isTestFile = FileLintContext.looksLikeTestFile(path)
+        isTestFile = FileLintContext.looksLikeTestFile(SourceFileFinder.relativeToWorkingDirectory(path))
     }
 
     /// The file's name without directories.

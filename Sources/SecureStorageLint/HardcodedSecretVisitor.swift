@@ -15,10 +15,16 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
         guard let text = Self.constantText(of: node), text.utf8.count >= 16 else { return .skipChildren }
         if let format = CredentialLiteral.knownFormat(in: text) {
             context.report(.hardcodedSecret, at: node, "this literal contains \(format); revoke it and load the credential at run time (the Keychain, the environment, a server).")
-        } else if CredentialLiteral.looksRandom(text), let name = credentialContext(of: node) {
+        } else if CredentialLiteral.looksRandom(Self.droppingScheme(text)), let name = credentialContext(of: node) {
             context.report(.hardcodedSecret, at: node, "a random-looking literal is used as `\(name)`; if it is a real credential, revoke it and load it at run time (the Keychain, the environment, a server).")
         }
         return .skipChildren
+    }
+
+    /// `Bearer 9fK2…` → `9fK2…` (an Authorization header's value).
+    static func droppingScheme(_ text: String) -> String {
+        for scheme in ["Bearer ", "Basic ", "Token ", "token ", "bearer "] where text.hasPrefix(scheme) { return String(text.dropFirst(scheme.count)) }
+        return text
     }
 
     /// The literal's text when it has no interpolation (multi-line literals joined).
@@ -40,7 +46,8 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
             if let argument = parent.as(LabeledExprSyntax.self) {
                 if let label = argument.label?.text, CredentialNames.isCredential(label) { return label }
                 if let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self) {
-                    if let key = call.argument(labeled: "forKey"), let name = Self.credentialWord(in: key) { return name }
+                    if let key = call.argument(labeled: "forKey") ?? call.argument(labeled: "forHTTPHeaderField"),
+                       let name = Self.credentialWord(in: key) { return name }
                     // `String("…")`, `Data("…".utf8)`: look through the conversion.
                     if call.calledExpression.as(DeclReferenceExprSyntax.self).map({ ["String", "Data", "Array"].contains($0.baseName.text) }) == true {
                         node = Syntax(call)

@@ -34,6 +34,17 @@ final class InsecureStorageVisitor: SyntaxVisitor {
 
     // MARK: Context
 
+    /// Whether the walk is inside `extension UserDefaults`, where `set(_:forKey:)` and `self.set` are its own.
+    private var defaultsExtensionDepth = 0
+
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        if ["UserDefaults", "NSUbiquitousKeyValueStore"].contains(node.extendedType.trimmedDescription) { defaultsExtensionDepth += 1 }
+        return .visitChildren
+    }
+    override func visitPost(_ node: ExtensionDeclSyntax) {
+        if ["UserDefaults", "NSUbiquitousKeyValueStore"].contains(node.extendedType.trimmedDescription) { defaultsExtensionDepth -= 1 }
+    }
+
     override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
         if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = node.initializer?.value,
            isDefaultsStore(value) {
@@ -57,7 +68,8 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let callee = node.calleeName else { return .visitChildren }
         if Self.defaultsSetters.contains(callee), let key = node.argument(labeled: "forKey"),
-           let base = node.calleeBase, isDefaultsStore(base) {
+           isDefaultsReceiver(node.calleeBase) {
+            let base = node.calleeBase ?? ExprSyntax(DeclReferenceExprSyntax(baseName: .identifier("UserDefaults")))
             let value = node.arguments.first?.expression
             if let reason = credentialReason(key: key, value: value) {
                 context.report(.insecureSecretStorage, at: node, "\(reason) is written to \(storeName(base)), which is a plain property list that backups and other processes can read; store it in the Keychain.")
@@ -108,8 +120,12 @@ final class InsecureStorageVisitor: SyntaxVisitor {
 
     /// Why a write is a credential's (`the value of authToken`), or nil.
     private func credentialReason(key: ExprSyntax, value: ExprSyntax?) -> String? {
+        // A flag or a count is not a credential, whatever it is about (`authToken != nil`, `true`).
+        if let value, Self.isFlagOrCount(value) { return nil }
         if let name = credentialName(in: key) { return "a credential (key `\(name)`)" }
-        if let value, let name = credentialName(in: value, includingStrings: false) { return "a credential (`\(name)`)" }
+        if let value, let name = Self.valueName(value), CredentialNames.isCredential(name) || credentialLoopVariables.contains(where: { $0.contains(name) }) {
+            return "a credential (`\(name)`)"
+        }
         if isCredentialFile { return "a value in \(context.fileName), a file that handles credentials," }
         return nil
     }
@@ -132,11 +148,47 @@ final class InsecureStorageVisitor: SyntaxVisitor {
         return nil
     }
 
+    /// Whether the options or attributes protect the file, or come from a variable (unknown here:
+    /// the rule stays silent rather than guess).
     private func mentionsProtection(_ arguments: LabeledExprListSyntax) -> Bool {
         arguments.contains { argument in
-            let text = argument.expression.trimmedDescription
-            return Self.protectionOptions.contains { text.contains($0) } && !text.contains("noFileProtection")
+            guard argument.label?.text == "options" || argument.label?.text == "attributes" else { return false }
+            let expression = argument.expression.strippingConversions
+            if expression.is(DeclReferenceExprSyntax.self) || expression.is(FunctionCallExprSyntax.self) { return true }
+            let text = expression.trimmedDescription
+            return Self.protectionOptions.contains { text.contains($0) } && !text.contains("noFileProtection") && !text.contains(".none")
         }
+    }
+
+    /// `true`, `token != nil`, `token.isEmpty`, `password.count`: about a credential, not one.
+    static func isFlagOrCount(_ value: ExprSyntax) -> Bool {
+        let stripped = value.strippingConversions
+        if stripped.is(BooleanLiteralExprSyntax.self) || stripped.is(IntegerLiteralExprSyntax.self) || stripped.is(PrefixOperatorExprSyntax.self) { return true }
+        if let sequence = stripped.as(SequenceExprSyntax.self) {
+            return sequence.elements.contains { element in
+                guard let text = element.as(BinaryOperatorExprSyntax.self)?.operator.text else { return false }
+                return ["==", "!=", "&&", "||", "<", ">", "<=", ">="].contains(text)
+            }
+        }
+        if let member = stripped.as(MemberAccessExprSyntax.self) {
+            return ["isEmpty", "count", "isValid", "isExpired", "hashValue"].contains(member.declName.baseName.text)
+        }
+        return false
+    }
+
+    /// The name a written value goes by: `token`, `session.token` → `token`,
+    /// `credentials.username` → `username`, `token.data(using: .utf8)` → `token`.
+    static func valueName(_ value: ExprSyntax) -> String? {
+        let stripped = value.strippingConversions
+        if let reference = stripped.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
+        if let member = stripped.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
+        if let optional = stripped.as(OptionalChainingExprSyntax.self) { return valueName(optional.expression) }
+        if let call = stripped.as(FunctionCallExprSyntax.self), let base = call.calleeBase { return valueName(base) }
+        if let call = stripped.as(FunctionCallExprSyntax.self), call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Data",
+           let argument = call.arguments.first?.expression {
+            return valueName(argument)
+        }
+        return nil
     }
 
     /// Whether an expression is a defaults store: `UserDefaults.standard`, `UserDefaults(suiteName:)`,
@@ -155,6 +207,13 @@ final class InsecureStorageVisitor: SyntaxVisitor {
             return isDefaultsType(call.calledExpression)
         }
         return false
+    }
+
+    /// The receiver of a setter: a defaults store, or `self`/none inside `extension UserDefaults`.
+    private func isDefaultsReceiver(_ base: ExprSyntax?) -> Bool {
+        guard let base else { return defaultsExtensionDepth > 0 }
+        if defaultsExtensionDepth > 0, base.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) { return true }
+        return isDefaultsStore(base)
     }
 
     private func isDefaultsType(_ expression: ExprSyntax) -> Bool {

@@ -16,16 +16,32 @@ package struct LintRun: Sendable {
         defer { results.deallocate() }
         nonisolated(unsafe) let shared = results
         let workers = max(1, min(jobs, files.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            for index in stride(from: worker, to: files.count, by: workers) {
-                let path = files[index]
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    shared[index] = .failure(FileReadError(reason: "cannot be read"))
-                    continue
+        // Syntax trees are walked recursively: each worker gets a 1 GiB stack (reserved, touched
+        // only as deep as a file goes), so that a 16 MiB file of one long chain (`a.b.b.b…`)
+        // cannot overflow it.
+        let done = DispatchGroup()
+        for worker in 0..<workers {
+            done.enter()
+            let thread = Thread {
+                for index in stride(from: worker, to: files.count, by: workers) {
+                    let path = files[index]
+                    guard let data = FileManager.default.contents(atPath: path) else {
+                        shared[index] = .failure(FileReadError(reason: "cannot be read"))
+                        continue
+                    }
+                    let bytes = Array(data)
+                    if let refusal = InputLimits.refusal(of: bytes) {
+                        shared[index] = .failure(FileReadError(reason: refusal))
+                        continue
+                    }
+                    shared[index] = .success(linter.lint(path: path, bytes: bytes))
                 }
-                shared[index] = .success(linter.lint(path: path, bytes: Array(data)))
+                done.leave()
             }
+            thread.stackSize = 1 << 30
+            thread.start()
         }
+        done.wait()
         var findings: [Finding] = []
         var unreadable: [(String, String)] = []
         for (index, result) in results.enumerated() {

@@ -17,7 +17,10 @@ final class LoggedSecretVisitor: SyntaxVisitor {
     private let reports: Bool
     /// Functions found returning a keychain value.
     private(set) var functionsReturningSecrets: Set<String> = []
-    private var tainted: [Set<String>] = [[]]
+    /// Names holding keychain values, and names rebound to something else, per block.
+    private var scopes: [TaintScope] = [TaintScope()]
+    /// Query dictionaries written as literals, by variable name (to tell attribute-only reads).
+    private var queryLiterals: [String: DictionaryExprSyntax] = [:]
     private var functionNames: [String] = []
 
     private static let printers: Set<String> = ["print", "debugPrint", "dump", "NSLog", "NSLogv", "os_log", "fatalError", "preconditionFailure", "assertionFailure"]
@@ -34,25 +37,31 @@ final class LoggedSecretVisitor: SyntaxVisitor {
     // MARK: Scopes
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-        tainted.append([])
+        scopes.append(TaintScope())
         functionNames.append(node.name.text)
         return .visitChildren
     }
     override func visitPost(_ node: FunctionDeclSyntax) {
-        tainted.removeLast()
+        scopes.removeLast()
         functionNames.removeLast()
     }
     override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind {
-        tainted.append([])
+        scopes.append(TaintScope())
         return .visitChildren
     }
-    override func visitPost(_ node: ClosureExprSyntax) { tainted.removeLast() }
+    override func visitPost(_ node: ClosureExprSyntax) { scopes.removeLast() }
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind {
+        scopes.append(TaintScope())
+        return .visitChildren
+    }
+    override func visitPost(_ node: CodeBlockSyntax) { scopes.removeLast() }
 
     // MARK: Sources
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if SecItemFunction(call: node) == .copyMatching, node.arguments.count == 2,
-           let name = node.arguments.last?.expression.as(InOutExprSyntax.self)?.expression.referencedName {
+           let name = node.arguments.last?.expression.as(InOutExprSyntax.self)?.expression.referencedName,
+           !returnsAttributesOnly(node.arguments.first?.expression) {
             taint(name)
         }
         if reports, let sink = sinkName(of: node) {
@@ -67,25 +76,57 @@ final class LoggedSecretVisitor: SyntaxVisitor {
     }
 
     override func visitPost(_ node: PatternBindingSyntax) {
-        guard let value = node.initializer?.value, secretExpression(in: value) != nil else { return }
-        for token in node.pattern.tokens(viewMode: .sourceAccurate) where token.tokenKind.isIdentifier { taint(token.text) }
+        guard let value = node.initializer?.value else { return }
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let literal = value.strippingConversions.as(DictionaryExprSyntax.self) {
+            queryLiterals[name] = literal
+        }
+        bind(node.pattern, secret: secretExpression(in: value) != nil)
     }
 
     override func visitPost(_ node: OptionalBindingConditionSyntax) {
         let source: ExprSyntax? = node.initializer?.value ?? node.pattern.as(IdentifierPatternSyntax.self).map { ExprSyntax(DeclReferenceExprSyntax(baseName: $0.identifier)) }
-        guard let source, isSecret(source) else { return }
-        for token in node.pattern.tokens(viewMode: .sourceAccurate) where token.tokenKind.isIdentifier { taint(token.text) }
+        guard let source else { return }
+        bind(node.pattern, secret: isSecret(source))
+    }
+
+    /// Taints the names of a pattern, or marks them rebound to something that is not a keychain
+    /// value (`if let data = try? Data(contentsOf: url)` after `let data = result as? Data`).
+    private func bind(_ pattern: PatternSyntax, secret: Bool) {
+        for token in pattern.tokens(viewMode: .sourceAccurate) where token.tokenKind.isIdentifier {
+            if secret {
+                taint(token.text)
+            } else if isTainted(token.text) {
+                scopes[scopes.count - 1].cleared.insert(token.text)
+            }
+        }
+    }
+
+    /// Whether a `SecItemCopyMatching` query asks for attributes or references and not for data.
+    private func returnsAttributesOnly(_ query: ExprSyntax?) -> Bool {
+        guard let query = query?.strippingConversions else { return false }
+        let literal = query.as(DictionaryExprSyntax.self) ?? query.referencedName.flatMap { queryLiterals[$0] }
+        guard let literal, case .elements(let elements) = literal.content else { return false }
+        var asksForData = false
+        var asksForOther = false
+        for element in elements {
+            switch element.key.securityConstantName {
+            case "kSecReturnData": asksForData = asksForData || element.value.isTrueLiteral
+            case "kSecReturnAttributes", "kSecReturnRef", "kSecReturnPersistentRef": asksForOther = asksForOther || element.value.isTrueLiteral
+            default: break
+            }
+        }
+        return asksForOther && !asksForData
     }
 
     override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
+        var scope = TaintScope()
         if secretExpression(in: node.sequence) != nil {
-            tainted.append(Set(node.pattern.tokens(viewMode: .sourceAccurate).filter { $0.tokenKind.isIdentifier }.map(\.text)))
-        } else {
-            tainted.append([])
+            scope.tainted = Set(node.pattern.tokens(viewMode: .sourceAccurate).filter { $0.tokenKind.isIdentifier }.map(\.text))
         }
+        scopes.append(scope)
         return .visitChildren
     }
-    override func visitPost(_ node: ForStmtSyntax) { tainted.removeLast() }
+    override func visitPost(_ node: ForStmtSyntax) { scopes.removeLast() }
 
     override func visitPost(_ node: SequenceExprSyntax) {
         guard let (target, value) = node.assignment, let name = target.referencedName,
@@ -100,9 +141,18 @@ final class LoggedSecretVisitor: SyntaxVisitor {
 
     // MARK: Judging
 
-    private func taint(_ name: String) { tainted[tainted.count - 1].insert(name) }
+    private func taint(_ name: String) {
+        scopes[scopes.count - 1].tainted.insert(name)
+        scopes[scopes.count - 1].cleared.remove(name)
+    }
 
-    private func isTainted(_ name: String) -> Bool { tainted.contains { $0.contains(name) } }
+    private func isTainted(_ name: String) -> Bool {
+        for scope in scopes.reversed() {
+            if scope.cleared.contains(name) { return false }
+            if scope.tainted.contains(name) { return true }
+        }
+        return false
+    }
 
     /// Whether the expression is (not merely mentions) a keychain value.
     private func isSecret(_ expression: ExprSyntax) -> Bool { secretExpression(in: expression) != nil }
@@ -136,12 +186,26 @@ final class LoggedSecretVisitor: SyntaxVisitor {
     private func sinkName(of call: FunctionCallExprSyntax) -> String? {
         guard let callee = call.calleeName else { return nil }
         // `print(x, to: &string)`, `dump(x, to: &output)`: a stream of the program's own, not a log.
-        if call.calleeBase == nil { return Self.printers.contains(callee) && call.argument(labeled: "to") == nil ? callee : nil }
-        guard Self.loggerMethods.contains(callee), let base = call.calleeBase,
+        let base = call.calleeBase
+        if base == nil || base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Swift" || base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Foundation" {
+            return Self.printers.contains(callee) && call.argument(labeled: "to") == nil ? callee : nil
+        }
+        // `Logger(subsystem: …, category: …).debug(…)`.
+        if Self.loggerMethods.contains(callee), let type = base?.as(FunctionCallExprSyntax.self)?.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+           type == "Logger" || type == "OSLog" {
+            return "\(type).\(callee)"
+        }
+        guard Self.loggerMethods.contains(callee), let base,
               let last = base.tokens(viewMode: .sourceAccurate).reversed().first(where: { $0.tokenKind.isIdentifier })?.text else { return nil }
         let lowered = last.lowercased()
         return lowered.contains("log") ? "\(last).\(callee)" : nil
     }
+}
+
+/// The names of one block that hold keychain values, and those rebound to other values.
+private struct TaintScope {
+    var tainted: Set<String> = []
+    var cleared: Set<String> = []
 }
 
 /// Looks through one expression for a keychain value that is used as itself (not its `count`).
@@ -190,7 +254,8 @@ private final class SecretProbe: SyntaxVisitor {
 
     /// `value == nil`, `value != nil`: whether it exists is not the secret.
     private func isNeutralized(_ node: Syntax) -> Bool {
-        guard let list = node.parent?.as(ExprListSyntax.self) else { return false }
+        // Comparisons are short sequences; a long one (`a + b + …`) is not a nil check.
+        guard let list = node.parent?.as(ExprListSyntax.self), list.count <= 16 else { return false }
         let elements = Array(list)
         guard let index = elements.firstIndex(where: { $0.id == node.id }) else { return false }
         func isNilComparison(_ operatorIndex: Int, _ operandIndex: Int) -> Bool {

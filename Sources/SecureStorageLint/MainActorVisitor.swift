@@ -109,7 +109,10 @@ final class MainActorVisitor: SyntaxVisitor {
         }
         guard let call else { return current }
         let callee = call.calledExpression.trimmedDescription
-        if callee.hasPrefix("DispatchQueue.main.") || callee.hasPrefix("MainActor.run") || callee == "MainActor.assumeIsolated" { return true }
+        if callee.hasPrefix("DispatchQueue.main.") || callee.hasPrefix("MainActor.run") || callee == "MainActor.assumeIsolated"
+            || callee.hasPrefix("OperationQueue.main.") || callee.hasPrefix("RunLoop.main.") {
+            return true
+        }
         if callee.hasPrefix("Task.detached") || callee.hasPrefix("DispatchQueue.global") || callee.hasSuffix(".async") || callee.hasSuffix(".sync")
             || callee.hasSuffix("asyncAfter") || callee.hasPrefix("Thread") || callee.hasPrefix("OperationQueue") {
             return false

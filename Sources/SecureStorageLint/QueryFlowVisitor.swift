@@ -73,8 +73,9 @@ final class QueryFlowVisitor: SyntaxVisitor {
     // MARK: Queries and statuses
 
     override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
-        guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-              let value = node.initializer?.value else { return .visitChildren }
+        guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return .visitChildren }
+        currentScope.declared.insert(name)
+        guard let value = node.initializer?.value else { return .visitChildren }
         bind(name, to: value, at: node)
         return .visitChildren
     }
@@ -124,6 +125,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
 
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
         guard openStatusVariables > 0 else { return .visitChildren }
+        // `response.status` is another value's member, not the variable.
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return .visitChildren }
         let name = node.baseName.text
         for scope in scopes.reversed() where scope.statuses[name] != nil {
             if node.parent?.is(PatternBindingSyntax.self) == true { break }
@@ -151,28 +154,31 @@ final class QueryFlowVisitor: SyntaxVisitor {
     private func bind(_ name: String, to value: ExprSyntax, at node: some SyntaxProtocol, isReassignment: Bool = false) {
         let stripped = value.strippingConversions
         if let call = stripped.as(FunctionCallExprSyntax.self), let function = SecItemFunction(call: call) {
-            let scope = isReassignment ? (scopes.last { $0.statuses[name] != nil } ?? currentScope) : currentScope
+            // `var status = errSecNotAvailable; queue.sync { status = SecItemAdd(…) }`: the variable
+            // belongs to the scope that declared it, where it is read.
+            let scope = isReassignment ? (scopes.last { $0.statuses[name] != nil } ?? scopes.last { $0.declared.contains(name) } ?? currentScope) : currentScope
             if scope.statuses[name] == nil { openStatusVariables += 1 }
             scope.statuses[name, default: StatusVariable(function: function, call: call)].assignments += 1
-            scope.assignedCalls.insert(call.id)
+            currentScope.assignedCalls.insert(call.id)
             return
         }
         let origin = "\(name)#\(node.position.utf8Offset)"
-        var query: KeychainQuery?
+        let query: KeychainQuery
         if let literal = stripped.as(DictionaryExprSyntax.self) {
             query = KeychainQuery(literal: literal, origin: origin)
-        } else if let source = stripped.referencedName, let known = lookupQuery(source) {
-            query = known
+        } else if let source = stripped.referencedName {
+            // A copy: of a known query, or of a parameter or property known only by its name.
+            query = lookupQuery(source) ?? KeychainQuery(opaque: stripped.trimmedDescription)
         } else if let call = stripped.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
                   call.calledExpression.is(DictionaryExprSyntax.self) || call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "NSMutableDictionary" {
             query = KeychainQuery(literal: DictionaryExprSyntax(content: .colon(.colonToken())), origin: origin)
+        } else {
+            // Built elsewhere (`makeQuery(account:)`): nothing known but that it is this binding's,
+            // so a reassigned variable names another item than before.
+            query = KeychainQuery(opaque: origin)
         }
-        if let query {
-            let scope = isReassignment ? (scopes.last { $0.queries[name] != nil } ?? currentScope) : currentScope
-            scope.queries[name] = query
-        } else if isReassignment, let scope = scopes.last(where: { $0.queries[name] != nil }) {
-            scope.queries[name] = nil
-        }
+        let scope = isReassignment ? (scopes.last { $0.queries[name] != nil } ?? scopes.last { $0.declared.contains(name) } ?? currentScope) : currentScope
+        scope.queries[name] = query
     }
 
     private func lookupQuery(_ name: String) -> KeychainQuery? {
@@ -208,7 +214,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
     /// Whether an expression is only compared with `errSecItemNotFound` (`== errSecItemNotFound`,
     /// `errSecItemNotFound != status`).
     private func comparedOnlyWithItemNotFound(_ expression: ExprSyntax) -> Bool {
-        guard let list = expression.parent?.as(ExprListSyntax.self) else { return false }
+        // Comparisons are short sequences; a long one (`a + b + …`) is not a comparison with a constant.
+        guard let list = expression.parent?.as(ExprListSyntax.self), list.count <= 16 else { return false }
         let elements = Array(list)
         guard let index = elements.firstIndex(where: { $0.id == expression.id }) else { return false }
         func isEquality(_ element: ExprSyntax) -> Bool {
@@ -291,15 +298,24 @@ final class QueryFlowVisitor: SyntaxVisitor {
         }
     }
 
-    /// Whether a one-statement closure's value is used: not when it is the work given to a queue
-    /// or a task (`DispatchQueue.global().async { SecItemDelete(q) }`), whose result nobody reads.
+    /// Whether a one-statement closure's value is used: not when it is the work given to a queue,
+    /// a task or an event (`DispatchQueue.global().async { SecItemDelete(q) }`, `Button("Sign out")
+    /// { SecItemDelete(q) }`), or a handler stored in a property (`onLogout = { SecItemDelete(q) }`).
     private func returnsValue(_ closure: ClosureExprSyntax) -> Bool {
+        if let list = closure.parent?.as(ExprListSyntax.self), list.count == 3, list.last?.id == closure.id,
+           list.dropFirst().first?.is(AssignmentExprSyntax.self) == true {
+            return false
+        }
         var call = closure.parent?.as(FunctionCallExprSyntax.self)
         if call == nil, let argument = closure.parent?.as(LabeledExprSyntax.self) {
             call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
         }
         guard let name = call?.calleeName else { return true }
-        return !["async", "asyncAfter", "sync", "forEach", "perform", "performAndWait", "Task", "detached", "addOperation", "execute", "asyncAndWait", "addTask"].contains(name)
+        return ![
+            "async", "asyncAfter", "sync", "forEach", "perform", "performAndWait", "Task", "detached", "addOperation", "execute",
+            "asyncAndWait", "addTask", "Button", "onAppear", "onDisappear", "onTapGesture", "task", "sink", "addObserver", "onChange",
+            "onReceive", "onSubmit", "scheduledTimer", "addAction", "UIAction", "Timer", "refreshable",
+        ].contains(name)
     }
 
     /// Whether a call is a statement of its own whose value nobody uses (not the implicit return
@@ -328,6 +344,8 @@ final class FunctionScope {
     var queries: [String: KeychainQuery] = [:]
     /// SecItem calls, in source order.
     var calls: [RecordedCall] = []
+    /// Names declared here (`let`, `var`).
+    var declared: Set<String> = []
     /// Status variables declared here (`let status = SecItemAdd(…)`).
     var statuses: [String: StatusVariable] = [:]
     /// Calls whose status is assigned to a variable.

@@ -36,20 +36,35 @@ package struct SourceFileFinder: Sendable {
                     enumerator.skipDescendants()
                     continue
                 }
-                if name.hasSuffix(".swift") { found.append(full) }
+                // Regular files only (a directory named `X.swift` is searched, not read).
+                if name.hasSuffix(".swift") && enumerator.fileAttributes?[.type] as? FileAttributeType != .typeDirectory { found.append(full) }
             }
             files.append(contentsOf: found.sorted())
         }
+        // Each file once, however it was reached (a symbolic link to a file also listed).
         var seen: Set<String> = []
-        return files.filter { seen.insert($0).inserted }
+        return files.filter { seen.insert(URL(fileURLWithPath: $0).resolvingSymlinksInPath().path).inserted }
     }
 
+    /// Whether a path matches an exclusion, both taken relative to the current directory when
+    /// they are under it (the plugin passes absolute paths; exclusions are usually relative).
     private func isExcluded(_ path: String) -> Bool {
-        exclusions.contains { exclusion in
-            if path == exclusion || path.hasPrefix(exclusion + "/") { return true }
-            guard exclusion.contains(where: { "*?[".contains($0) }) else { return false }
-            return fnmatch(exclusion, path, 0) == 0 || fnmatch(exclusion + "/*", path, 0) == 0
+        let candidates = Set([path, SourceFileFinder.relativeToWorkingDirectory(path)])
+        return exclusions.contains { given in
+            let exclusion = SourceFileFinder.relativeToWorkingDirectory(given)
+            return candidates.contains { path in
+                if path == exclusion || path.hasPrefix(exclusion + "/") { return true }
+                guard exclusion.contains(where: { "*?[".contains($0) }) else { return false }
+                return fnmatch(exclusion, path, 0) == 0 || fnmatch(exclusion + "/*", path, 0) == 0
+            }
         }
+    }
+
+    /// `/work/app/Sources/A.swift` → `Sources/A.swift` when run in `/work/app`; other paths unchanged.
+    package static func relativeToWorkingDirectory(_ path: String) -> String {
+        let directory = FileManager.default.currentDirectoryPath
+        guard path.hasPrefix("/"), path.hasPrefix(directory + "/") else { return path }
+        return String(path.dropFirst(directory.count + 1))
     }
 
     /// `./Sources/` → `Sources`.

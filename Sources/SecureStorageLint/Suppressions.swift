@@ -16,7 +16,8 @@ import SwiftSyntax
 /// (`unknown-suppression`), so a misspelling cannot silently suppress nothing.
 struct Suppressions {
     private var lines: [Int: Set<String>] = [:]
-    private var regions: [(rule: String, lines: ClosedRange<Int>)] = []
+    /// Disabled line ranges by rule id (or `all`), sorted and merged.
+    private var regions: [String: [ClosedRange<Int>]] = [:]
     private var wholeFile: Set<String> = []
 
     /// No suppressions.
@@ -37,7 +38,18 @@ struct Suppressions {
                 offset += piece.sourceLength.utf8Length
             }
         }
-        for (rule, start) in openRegions { regions.append((rule, start...Int.max)) }
+        for (rule, start) in openRegions { regions[rule, default: []].append(start...Int.max) }
+        for (rule, ranges) in regions {
+            var merged: [ClosedRange<Int>] = []
+            for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if let last = merged.last, range.lowerBound <= last.upperBound {
+                    merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+                } else {
+                    merged.append(range)
+                }
+            }
+            regions[rule] = merged
+        }
     }
 
     /// Whether a finding is turned off by a comment.
@@ -46,7 +58,20 @@ struct Suppressions {
         let rule = finding.rule.rawValue
         if wholeFile.contains(rule) || wholeFile.contains("all") { return true }
         if let ids = lines[finding.position.line], ids.contains(rule) || ids.contains("all") { return true }
-        return regions.contains { ($0.rule == rule || $0.rule == "all") && $0.lines.contains(finding.position.line) }
+        return Self.contains(regions[rule], finding.position.line) || Self.contains(regions["all"], finding.position.line)
+    }
+
+    /// Whether sorted, disjoint `ranges` contain `line` (a binary search).
+    private static func contains(_ ranges: [ClosedRange<Int>]?, _ line: Int) -> Bool {
+        guard let ranges else { return false }
+        var low = 0
+        var high = ranges.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            if ranges[middle].contains(line) { return true }
+            if ranges[middle].upperBound < line { low = middle + 1 } else { high = middle - 1 }
+        }
+        return false
     }
 
     private mutating func read(_ piece: TriviaPiece, at offset: Int, context: FileLintContext, openRegions: inout [String: Int]) {
@@ -61,19 +86,30 @@ struct Suppressions {
         let trimmed = body.drop { $0 == " " || $0 == "\t" }
         guard trimmed.hasPrefix("keychain-lint:") else { return }
         var rest = trimmed.dropFirst("keychain-lint:".count)
+        // The directive and its rules are on the comment's first line.
+        if let lineEnd = rest.firstIndex(where: { $0 == "\n" || $0 == "\r" }) { rest = rest[..<lineEnd] }
         for terminator in [" -- ", " — ", "*/"] {
             if let range = rest.range(of: terminator) { rest = rest[..<range.lowerBound] }
         }
-        let words = rest.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
+        let words = rest.split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
         guard let directive = words.first else { return }
         let line = context.text.line(ofOffset: offset)
         var ids: [String] = []
+        var reportedUnknown = false
+        // Rule ids are lower-case words with hyphens; the first other word starts the reason,
+        // and is never quoted (it could be anything, a credential included).
         for id in words.dropFirst() {
+            guard id.allSatisfy({ ("a"..."z").contains($0) || $0 == "-" }) else { break }
             if id == "all" || RuleID(rawValue: id) != nil {
                 ids.append(id)
             } else {
+                reportedUnknown = true
                 context.report(.unknownSuppression, atOffset: offset, "`\(id)` is not a keychain-lint rule, so this comment suppresses nothing for it; see keychain-lint --list-rules.")
             }
+        }
+        let isDirective = ["disable-next-line", "disable-line", "disable-file", "disable", "enable"].contains(directive)
+        if isDirective && ids.isEmpty && !reportedUnknown {
+            context.report(.unknownSuppression, atOffset: offset, "this keychain-lint:\(directive) comment names no rule; name the rules it is for, or `all`.")
         }
         switch directive {
         case "disable-next-line": lines[line + 1, default: []].formUnion(ids)
@@ -82,10 +118,11 @@ struct Suppressions {
         case "disable": for id in ids where openRegions[id] == nil { openRegions[id] = line }
         case "enable":
             for id in ids {
-                if let start = openRegions.removeValue(forKey: id) { regions.append((id, start...line)) }
+                if let start = openRegions.removeValue(forKey: id) { regions[id, default: []].append(start...line) }
             }
         default:
-            context.report(.unknownSuppression, atOffset: offset, "`keychain-lint:\(directive)` is not a directive; use disable-next-line, disable-line, disable, enable or disable-file.")
+            let shown = directive.allSatisfy({ ("a"..."z").contains($0) || $0 == "-" }) ? "`keychain-lint:\(directive)` is" : "this is"
+            context.report(.unknownSuppression, atOffset: offset, "\(shown) not a directive; use disable-next-line, disable-line, disable, enable or disable-file.")
         }
     }
 }

@@ -99,10 +99,10 @@ extension SequenceExprSyntax {
     /// `target = value` (the sequence is not folded, so `q[k] = v as String` is five elements:
     /// the cast belongs to the value). The value is nil when it is a longer expression.
     package var assignment: (target: ExprSyntax, value: ExprSyntax?)? {
-        let elements = Array(self.elements)
-        guard elements.count >= 3, elements[1].is(AssignmentExprSyntax.self) else { return nil }
+        guard self.elements.count >= 3, self.elements.dropFirst().first?.is(AssignmentExprSyntax.self) == true else { return nil }
+        let elements = Array(self.elements.prefix(5))
         if elements.count == 3 { return (elements[0], elements[2]) }
-        if elements.count == 5, elements[3].is(UnresolvedAsExprSyntax.self) { return (elements[0], elements[2]) }
+        if self.elements.count == 5, elements[3].is(UnresolvedAsExprSyntax.self) { return (elements[0], elements[2]) }
         return (elements[0], nil)
     }
 }

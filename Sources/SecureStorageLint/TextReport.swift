@@ -17,11 +17,16 @@ package enum TextReport {
 
     /// Control characters escaped (`\n` → `\u{A}`), so that a file name or a quoted key cannot
     /// start a line of its own or send escape sequences to the terminal.
-    static func visible(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }) else { return text }
+    package static func visible(_ text: String) -> String {
+        // Also the bidirectional overrides and isolates, which can make a line read otherwise than it is.
+        func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
+        }
+        guard text.unicodeScalars.contains(where: isHidden) else { return text }
         var escaped = ""
         for scalar in text.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
+            if isHidden(scalar) {
                 escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             } else {
                 escaped.unicodeScalars.append(scalar)

@@ -14,7 +14,8 @@ struct KeychainLint: ParsableCommand {
 
         Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 64 for a usage \
         error (an unknown option or rule, a path that does not exist), 74 when a file could not \
-        be read (the others are still linted) or the report could not be written.
+        be read or was refused (over 16 MiB, or brackets nested more than 16 deep; the others \
+        are still linted) or the report could not be written.
 
         Suppress one finding with a comment on the line before it, giving the reason:
           // keychain-lint:disable-next-line delete-then-add -- reproduces the seed bug on purpose
@@ -95,7 +96,7 @@ struct KeychainLint: ParsableCommand {
         rules.subtract(disable.compactMap(RuleID.init(rawValue:)))
         let run = LintRun.lint(files, with: SourceFileLinter(enabledRules: rules), jobs: jobs)
         for (path, reason) in run.unreadable {
-            FileHandle.standardError.write(Data("keychain-lint: \(path): \(reason); not linted\n".utf8))
+            FileHandle.standardError.write(Data("keychain-lint: \(TextReport.visible(path)): \(reason); not linted\n".utf8))
         }
         let chosen: ReportFormat = json ? .json : sarif ? .sarif : format
         let report = switch chosen {
@@ -107,7 +108,7 @@ struct KeychainLint: ParsableCommand {
             do {
                 try Data(report.utf8).write(to: URL(fileURLWithPath: output))
             } catch {
-                FileHandle.standardError.write(Data("keychain-lint: cannot write the report to \(output): \(error.localizedDescription)\n".utf8))
+                FileHandle.standardError.write(Data("keychain-lint: cannot write the report to \(TextReport.visible(output)): \(TextReport.visible(error.localizedDescription))\n".utf8))
                 throw ExitCode(74)
             }
             if chosen != .text || !run.findings.isEmpty { FileHandle.standardError.write(Data((TextReport.summary(run) + "\n").utf8)) }

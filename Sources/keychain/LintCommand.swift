@@ -39,7 +39,8 @@ enum LintLauncher {
         } else if let executable = Bundle.main.executablePath {
             candidates.append(URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("keychain-lint").path)
         }
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") where !directory.isEmpty {
+        // Only absolute PATH entries: `.` or `bin` would run a keychain-lint of the directory being linted.
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") where directory.hasPrefix("/") {
             candidates.append(directory + "/keychain-lint")
         }
         for candidate in candidates where access(candidate, X_OK) == 0 {
