@@ -110,6 +110,9 @@ final class InsecureStorageVisitor: SyntaxVisitor {
             return literalStrings(in: first).first
         }()
         let property = variable.bindings.first?.pattern.trimmedDescription ?? ""
+        // `@AppStorage("requirePasscode") var passcode = true`: a setting about a credential.
+        if let initial = variable.bindings.first?.initializer?.value, Self.isFlagOrCount(initial) { return .skipChildren }
+        if let type = variable.bindings.first?.typeAnnotation?.type.trimmedDescription, ["Bool", "Int", "Double", "Date"].contains(type) { return .skipChildren }
         if isCredentialFile || key.map(CredentialNames.isCredential) == true || CredentialNames.isCredential(property) {
             context.report(.insecureSecretStorage, at: node, "@\(name) keeps `\(property)` in \(name == "AppStorage" ? "UserDefaults" : "the scene's restoration state"), a plain property list; a credential belongs in the Keychain.")
         }

@@ -36,4 +36,57 @@ final class RobustnessTests: XCTestCase {
             XCTAssertFalse(finding.message.contains("9f86d081"))
         }
     }
+
+    func testDeeplyNestedBracketsAreRefusedBeforeParsing() {
+        let deep = Array(("let x = " + String(repeating: "[", count: 40) + "1" + String(repeating: "]", count: 40) + "\n").utf8)
+        XCTAssertEqual(InputLimits.refusal(of: deep), "nests brackets 40 deep (more than 16), where the Swift parser takes exponential time")
+        // Brackets in strings and comments do not count; ordinary nesting passes.
+        let ordinary = Array(("let s = \"[[[[[[[[[[[[[[[[[[[[\" // [[[[[[[[[[[[[[[[[[[[\n/* [[[[[[[[[[[[[[[[[[[[ */\nlet m: [[String: [Int]]] = [[\"a\": [1]]]\n").utf8)
+        XCTAssertNil(InputLimits.refusal(of: ordinary))
+        XCTAssertEqual(InputLimits.bracketDepth(ordinary), 3)
+    }
+
+    func testALongMemberChainIsLintedOnTheWorkersLargeStack() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lint-deep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let chain = directory.appendingPathComponent("Chain.swift")
+        try Data(("let x = a" + String(repeating: ".b", count: 30_000) + "\nlet clientSecret = \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\"\n").utf8).write(to: chain)
+        let nested = directory.appendingPathComponent("Nested.swift")
+        try Data(("let y = " + String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000) + "\n").utf8).write(to: nested)
+        let run = LintRun.lint([chain.path, nested.path], with: SourceFileLinter(), jobs: 2)
+        XCTAssertEqual(run.findings.map(\.rule), [.hardcodedSecret])
+        XCTAssertEqual(run.findings.first?.position.line, 2)
+        XCTAssertEqual(run.unreadable.map(\.path), [nested.path])
+    }
+
+    func testLoneCarriageReturnsEndLines() {
+        let source = "let a = 1\rlet clientSecret = \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\"\r\nlet b = 2\r"
+        let findings = SourceFileLinter().lint(path: "cr.swift", bytes: Array(source.utf8))
+        XCTAssertEqual(findings.map(\.position.line), [2])
+    }
+
+    func testSuppressionReasonsAreNeverQuoted() {
+        let token = "ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789"
+        let sources = [
+            "// keychain-lint:disable-next-line hardcoded-secret - test key \(token)\nlet x = 1\n",
+            "/* keychain-lint:disable hardcoded-secret\n old key: \(token) */\nlet x = 1\n",
+            "// keychain-lint:\(token)\nlet x = 1\n",
+        ]
+        for source in sources {
+            for finding in SourceFileLinter().lint(path: "a.swift", bytes: Array(source.utf8)) {
+                XCTAssertFalse(finding.message.contains("abcdefghij"), finding.message)
+            }
+        }
+        let bare = SourceFileLinter().lint(path: "a.swift", bytes: Array("// keychain-lint:disable-next-line\nlet x = 1\n".utf8))
+        XCTAssertEqual(bare.map(\.rule), [.unknownSuppression])
+    }
+
+    func testLongLiteralsAndSequencesStayLinear() {
+        // Quadratic before: every start re-scanned the literal; every operand re-read the sequence.
+        let literal = "let k = \"" + String(repeating: "-AIza", count: 40_000) + "\"\n"
+        _ = SourceFileLinter().lint(path: "a.swift", bytes: Array(literal.utf8))
+        let sum = "func f(q: CFDictionary) { let status = SecItemAdd(q, nil); let x = status" + String(repeating: " + status", count: 3_000) + "; print(x) }\n"
+        XCTAssertEqual(SourceFileLinter().lint(path: "b.swift", bytes: Array(sum.utf8)).map(\.rule), [])
+    }
 }

@@ -34,3 +34,8 @@ struct Wrapper {
 func useWrapper(_ wrapper: Wrapper) {
     wrapper.set("v", forKey: "k", withAccessibility: .always) // expect: accessible-always
 }
+
+func mutate(_ query: inout [String: Any]) {
+    query.updateValue(kSecAttrAccessibleAlways, forKey: kSecAttrAccessible as String) // expect: accessible-always
+    query[kSecAttrAccessible as String] = Security.kSecAttrAccessibleAlwaysThisDeviceOnly // expect: accessible-always
+}

@@ -52,3 +52,12 @@ func refresh(cache: inout [String: Data], key: String, data: Data) -> Bool {
     return SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key, kSecValueData: data,
                        kSecAttrAccessible: kSecAttrAccessibleWhenUnlocked] as CFDictionary, nil) == errSecSuccess
 }
+
+// The variable is given another item's query between the two calls.
+func move(_ data: Data, from old: String, to new: String) -> Bool {
+    var query = accountQuery(old)
+    guard SecItemDelete(query as CFDictionary) == errSecSuccess else { return false }
+    query = accountQuery(new)
+    return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
+}
+func accountQuery(_ account: String) -> [String: Any] { [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account] }

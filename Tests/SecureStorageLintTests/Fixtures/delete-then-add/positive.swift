@@ -59,3 +59,14 @@ final class TokenStore {
         return SecItemAdd(query as CFDictionary, nil) == noErr
     }
 }
+
+// A copy of a query built elsewhere, with the data added to it.
+func write(_ data: Data, key: String) -> Bool {
+    let query = baseQuery(key)
+    let removed = SecItemDelete(query as CFDictionary) // expect: delete-then-add
+    guard removed == errSecSuccess || removed == errSecItemNotFound else { return false }
+    var add = query
+    add[kSecValueData as String] = data
+    return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+}
+func baseQuery(_ key: String) -> [String: Any] { [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key] }

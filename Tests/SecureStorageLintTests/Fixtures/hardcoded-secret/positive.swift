@@ -25,3 +25,8 @@ let request = ["client_secret": "c2VjcmV0LXZhbHVlLTg0Mjc1OTE2MzhhYmNk"] // expec
 func configure(defaults: UserDefaults) {
     defaults.set("q83vASNFZ4mrze8BI0VniavN7wEjRWeJ", forKey: "refresh_token") // expect: hardcoded-secret, insecure-secret-storage
 }
+let authorization = ["Authorization": "Bearer 9fK2mQ7xZp4LwT8vRb3NcY6d"] // expect: hardcoded-secret
+func sign(_ request: inout URLRequest) {
+    request.setValue("Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi", forHTTPHeaderField: "X-API-Key") // expect: hardcoded-secret
+}
+let hmacKey = "4f1b9a2c7d3e8f60a5b1c2d3e4f5a6b7c8d9e0f1" // expect: hardcoded-secret

@@ -27,3 +27,19 @@ struct Preferences: View {
     @AppStorage("isPinned") var pinned = false
     var body: some View { Text(theme) }
 }
+
+// Flags, counts and non-secret members of a credential, and settings about credentials.
+struct Credentials { var username: String; var password: String }
+func rememberState(credentials: Credentials, authToken: String?, token: String, on: Bool, options: Data.WritingOptions, url: URL) throws {
+    UserDefaults.standard.set(credentials.username, forKey: "lastUsername")
+    UserDefaults.standard.set(authToken != nil, forKey: "isLoggedIn")
+    UserDefaults.standard.set(token.isEmpty, forKey: "tokenMissing")
+    UserDefaults.standard.set(on, forKey: "rememberPassword")
+    UserDefaults.standard.set(true, forKey: "usePin")
+    try Data(token.utf8).write(to: url, options: options)
+}
+struct SecuritySettings: View {
+    @AppStorage("useBiometricAuth") var biometrics = false
+    @AppStorage("requirePasscode") var passcode = true
+    var body: some View { Text("") }
+}

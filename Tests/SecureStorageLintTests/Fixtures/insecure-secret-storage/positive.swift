@@ -38,11 +38,19 @@ func writeFiles(privateKey: Data, directory: URL) throws {
     try privateKey.write(to: directory.appendingPathComponent("key.der")) // expect: insecure-secret-storage
     try Data().write(to: directory.appendingPathComponent("token.json"), options: .atomic) // expect: insecure-secret-storage
     FileManager.default.createFile(atPath: "/tmp/credentials.plist", contents: privateKey) // expect: insecure-secret-storage
+    FileManager.default.createFile(atPath: "/tmp/token.bin", contents: privateKey, attributes: [.protectionKey: FileProtectionType.none]) // expect: insecure-secret-storage
     try JSONEncoder().encode(["a": "b"]).write(to: URL(fileURLWithPath: "session-token.json"), options: .noFileProtection) // expect: insecure-secret-storage
 }
 
 func migrate() {
     for key in ["user_password", "api_key"] {
         UserDefaults.standard.set("x", forKey: key) // expect: insecure-secret-storage
+    }
+}
+
+extension UserDefaults {
+    func remember(accessToken: String) {
+        set(accessToken, forKey: "accessToken") // expect: insecure-secret-storage
+        self.set(accessToken, forKey: "token") // expect: insecure-secret-storage
     }
 }

@@ -19,3 +19,18 @@ func readToken(_ query: CFDictionary, logger: Logger) -> Data? {
 func migrate(keys: [String]) {
     for key in keys { print("Migrated \(key) to Keychain") }
 }
+
+// A name bound again to something else, and a query for attributes only.
+func rebound(_ query: CFDictionary, url: URL) {
+    var result: AnyObject?
+    guard SecItemCopyMatching(query, &result) == errSecSuccess, let data = result as? Data else { return }
+    _ = data.count
+    if let data = try? Data(contentsOf: url) { print(data) }
+}
+
+func accounts() {
+    let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecReturnAttributes as String: true, kSecMatchLimit as String: kSecMatchLimitAll]
+    var result: AnyObject?
+    guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else { return }
+    print(result ?? "none")
+}

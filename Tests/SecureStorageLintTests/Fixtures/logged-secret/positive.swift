@@ -39,3 +39,10 @@ protocol KeychainWrapperLike {
     func string(forKey key: String) -> String?
     subscript(key: String) -> String? { get }
 }
+
+func qualified(_ query: CFDictionary) {
+    var result: AnyObject?
+    guard SecItemCopyMatching(query, &result) == errSecSuccess, let token = result as? Data else { return }
+    Swift.print(token) // expect: logged-secret
+    Logger(subsystem: "app", category: "auth").debug("\(String(decoding: token, as: UTF8.self))") // expect: logged-secret
+}

@@ -36,3 +36,10 @@ func refresh(_ query: CFDictionary) {
         print(status == errSecSuccess)
     }
 }
+
+func onMainQueue(_ query: CFDictionary) {
+    OperationQueue.main.addOperation {
+        let status = SecItemDelete(query) // expect: secitem-on-main-actor
+        print(status == errSecSuccess)
+    }
+}

@@ -42,3 +42,10 @@ final class Tests: XCTestCase {
         XCTAssertEqual(status, errSecItemNotFound)
     }
 }
+
+// The status assigned inside a closure and read after it (Valet's shape).
+func locked(_ query: CFDictionary, queue: DispatchQueue) throws {
+    var status = errSecNotAvailable
+    queue.sync { status = SecItemDelete(query) }
+    guard status == errSecSuccess || status == errSecItemNotFound else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+}

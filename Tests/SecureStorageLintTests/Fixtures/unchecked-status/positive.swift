@@ -38,3 +38,18 @@ final class Session {
         try? SecItemUpdate(query as CFDictionary, attributes) // expect: unchecked-status
     }
 }
+
+// A handler's one statement: its status goes nowhere.
+final class SignOutController {
+    var onLogout: () -> Void = {}
+    func wire(_ query: CFDictionary) {
+        onLogout = { SecItemDelete(query) } // expect: unchecked-status
+        NotificationCenter.default.addObserver(forName: .init("logout"), object: nil, queue: nil) { _ in SecItemDelete(query) } // expect: unchecked-status
+    }
+}
+
+// A member of another value with the same name is not a read of the status.
+func submit(_ query: CFDictionary, response: (status: Int, body: String)) {
+    let status = SecItemAdd(query, nil) // expect: unchecked-status
+    print(response.status)
+}
