@@ -15,12 +15,12 @@ package struct KeychainQuery {
                                "kSecAttrApplicationTag", "kSecAttrApplicationLabel", "kSecAttrLabel", "kSecAttrAccessGroup"]
 
     /// A query from a dictionary literal (`[kSecClass as String: …]`).
-    init(literal: DictionaryExprSyntax, origin: String) {
+    init(literal: DictionaryExprSyntax, origin: String, aliases: SecurityAliases) {
         self.origin = origin
         isComplete = true
         guard case .elements(let elements) = literal.content else { return }
         for element in elements {
-            if let key = element.key.securityConstantName {
+            if let key = aliases.constantName(element.key) {
                 entries[key] = element.value
             } else {
                 isComplete = false
@@ -35,7 +35,7 @@ package struct KeychainQuery {
     }
 
     /// The constant a key's value is (`kSecMatchLimitAll`), if it is one.
-    func constant(for key: String) -> String? { entries[key]?.securityConstantName }
+    func constant(for key: String, _ aliases: SecurityAliases) -> String? { entries[key].flatMap(aliases.constantName) }
 
     /// Whether both queries are about the same item: they come from the same variable or
     /// expression with no identity attribute changed, or they agree on the class and on at least

@@ -19,8 +19,17 @@ final class QueryFlowVisitor: SyntaxVisitor {
     /// How many status variables the open scopes hold (reads are only classified when some are).
     private var openStatusVariables = 0
 
-    init(context: FileLintContext) {
+    /// Names the file gives Security constants.
+    private let aliases: SecurityAliases
+    /// Functions of this file that call `SecItemAdd`.
+    private var addingFunctions: Set<String> = []
+    /// A deleting helper's call followed by a call of this file's function that shares an
+    /// argument with it (`remove(key); set(value, key: key)`), decided when the file is done.
+    private var helperReplacements: [(delete: FunctionCallExprSyntax, add: FunctionCallExprSyntax)] = []
+
+    init(context: FileLintContext, aliases: SecurityAliases) {
         self.context = context
+        self.aliases = aliases
         scopes = [FunctionScope(allowsImplicitReturn: false)]
         super.init(viewMode: .sourceAccurate)
     }
@@ -28,7 +37,15 @@ final class QueryFlowVisitor: SyntaxVisitor {
     /// Decides the rules for the top level and the helper deletions; call after `walk`.
     func finish() {
         closeScope()
-        for (call, add) in helperDeletions where call.calleeName.map(deletingFunctions.contains) == true {
+        var reported: Set<SyntaxIdentifier> = []
+        for (delete, add) in helperReplacements
+        where delete.calleeName.map(deletingFunctions.contains) == true && add.calleeName.map(addingFunctions.contains) == true
+            && reported.insert(delete.id).inserted {
+            context.report(.deleteThenAdd, at: delete,
+                           "\(delete.calleeName ?? "this call") deletes the item before \(add.calleeName ?? "the next call") adds it again; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
+                           related: (add, "the item is added again here"))
+        }
+        for (call, add) in helperDeletions where call.calleeName.map(deletingFunctions.contains) == true && reported.insert(call.id).inserted {
             context.report(.deleteThenAdd, at: call,
                            "\(call.calleeName ?? "this call") deletes the item before SecItemAdd adds it again; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
                            related: (add.node, "the item is added again here"))
@@ -89,7 +106,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
         } else if let subscriptCall = target.as(SubscriptCallExprSyntax.self), let name = subscriptCall.calledExpression.referencedName,
                   subscriptCall.arguments.count == 1, let key = subscriptCall.arguments.first?.expression {
             updateQuery(named: name) { query in
-                if let constant = key.securityConstantName {
+                if let constant = aliases.constantName(key) {
                     if value.is(NilLiteralExprSyntax.self) { query.entries[constant] = nil } else { query.entries[constant] = value }
                 } else {
                     query.isComplete = false
@@ -109,7 +126,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
             case "merge", "merging", "addEntries", "setValue", "setObject", "updateValue":
                 updateQuery(named: name) { $0.isComplete = false }
             case "removeValue", "removeObject":
-                if let key = node.arguments.first?.expression.securityConstantName {
+                if let key = node.arguments.first.flatMap({ aliases.constantName($0.expression) }) {
                     updateQuery(named: name) { $0.entries[key] = nil }
                 }
             default:
@@ -119,6 +136,10 @@ final class QueryFlowVisitor: SyntaxVisitor {
         if node.calleeName.map({ ["delete", "remove", "removeItem", "deleteItem", "removeValue", "clear"].contains(where: $0.hasPrefix) }) == true,
            SecItemFunction(call: node) == nil, !node.arguments.isEmpty {
             currentScope.helperCalls.append((node, currentScope.calls.count))
+        } else if !currentScope.helperCalls.isEmpty, SecItemFunction(call: node) == nil, !node.arguments.isEmpty,
+                  node.calleeBase == nil || node.calleeBase?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
+            // A call of the file's own function after a deleting helper: an add, if that function adds.
+            currentScope.ownCallsAfterHelpers.append(node)
         }
         return .visitChildren
     }
@@ -147,6 +168,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
 
     private func record(_ function: SecItemFunction, _ call: FunctionCallExprSyntax) {
         if function == .delete, let name = enclosingFunctionName() { deletingFunctions.insert(name) }
+        if function == .add, let name = enclosingFunctionName() { addingFunctions.insert(name) }
         let query = call.arguments.first.map { self.query(of: $0.expression) }
         currentScope.calls.append(RecordedCall(function: function, node: call, query: query))
     }
@@ -165,13 +187,13 @@ final class QueryFlowVisitor: SyntaxVisitor {
         let origin = "\(name)#\(node.position.utf8Offset)"
         let query: KeychainQuery
         if let literal = stripped.as(DictionaryExprSyntax.self) {
-            query = KeychainQuery(literal: literal, origin: origin)
+            query = KeychainQuery(literal: literal, origin: origin, aliases: aliases)
         } else if let source = stripped.referencedName {
             // A copy: of a known query, or of a parameter or property known only by its name.
             query = lookupQuery(source) ?? KeychainQuery(opaque: stripped.trimmedDescription)
         } else if let call = stripped.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
                   call.calledExpression.is(DictionaryExprSyntax.self) || call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "NSMutableDictionary" {
-            query = KeychainQuery(literal: DictionaryExprSyntax(content: .colon(.colonToken())), origin: origin)
+            query = KeychainQuery(literal: DictionaryExprSyntax(content: .colon(.colonToken())), origin: origin, aliases: aliases)
         } else {
             // Built elsewhere (`makeQuery(account:)`): nothing known but that it is this binding's,
             // so a reassigned variable names another item than before.
@@ -194,7 +216,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
     private func query(of expression: ExprSyntax) -> KeychainQuery {
         let stripped = expression.strippingConversions
         if let literal = stripped.as(DictionaryExprSyntax.self) {
-            return KeychainQuery(literal: literal, origin: "literal#\(literal.position.utf8Offset)")
+            return KeychainQuery(literal: literal, origin: "literal#\(literal.position.utf8Offset)", aliases: aliases)
         }
         if let name = stripped.referencedName, let known = lookupQuery(name) { return known }
         return KeychainQuery(opaque: stripped.trimmedDescription)
@@ -255,6 +277,14 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 helperDeletions.append((helper, add))
             }
         }
+        for (helper, _) in scope.helperCalls {
+            let argumentTexts = Set(helper.arguments.map { $0.expression.comparableText })
+            if let add = scope.ownCallsAfterHelpers.first(where: { call in
+                call.position > helper.position && call.arguments.contains { argumentTexts.contains($0.expression.comparableText) }
+            }) {
+                helperReplacements.append((helper, add))
+            }
+        }
         for call in scope.calls {
             if let query = call.query { checkQuery(call, query) }
             guard !reportedDeletes.contains(call.node.id), !scope.assignedCalls.contains(call.node.id) else { continue }
@@ -285,13 +315,13 @@ final class QueryFlowVisitor: SyntaxVisitor {
         switch call.function {
         case .add:
             guard query.isComplete, query.entries["kSecAttrAccessible"] == nil, query.entries["kSecAttrAccessControl"] == nil else { return }
-            let itemClass = query.constant(for: "kSecClass")
+            let itemClass = query.constant(for: "kSecClass", aliases)
             let isPassword = itemClass == "kSecClassGenericPassword" || itemClass == "kSecClassInternetPassword"
                 || (query.entries["kSecClass"] != nil && itemClass == nil && query.entries["kSecValueData"] != nil)
             guard isPassword else { return }
             context.report(.implicitAccessibility, at: call.node, "this item is added without kSecAttrAccessible, so it is kSecAttrAccessibleWhenUnlocked and unreadable from the background while the device is locked; say which accessibility it needs.")
         case .copyMatching:
-            guard query.entries["kSecReturnData"]?.isTrueLiteral == true, query.constant(for: "kSecMatchLimit") == "kSecMatchLimitAll" else { return }
+            guard query.entries["kSecReturnData"]?.isTrueLiteral == true, query.constant(for: "kSecMatchLimit", aliases) == "kSecMatchLimitAll" else { return }
             context.report(.returnDataMatchAll, at: call.node, "kSecReturnData with kSecMatchLimitAll decrypts every matching item at once and is refused with errSecParam for some classes; return attributes and persistent references, then read one item's data.")
         case .update, .delete:
             return
@@ -352,6 +382,8 @@ final class FunctionScope {
     var assignedCalls: Set<SyntaxIdentifier> = []
     /// Calls whose status is assigned to `_`.
     var discardedCalls: Set<SyntaxIdentifier> = []
+    /// Calls of this file's functions after such a call (`set(value, key: key)`).
+    var ownCallsAfterHelpers: [FunctionCallExprSyntax] = []
     /// Calls of functions that may delete (`delete(key)`), with the number of SecItem calls before them.
     var helperCalls: [(FunctionCallExprSyntax, Int)] = []
 

@@ -29,7 +29,8 @@ package struct SourceFileLinter: Sendable {
         let mentionsSecItem = text.contains("SecItem")
 
         if mentionsSecItem && !rules.isDisjoint(with: [.deleteThenAdd, .uncheckedStatus, .implicitAccessibility, .returnDataMatchAll]) {
-            let visitor = QueryFlowVisitor(context: context)
+            let aliases = text.contains("= String(kSec") || text.contains("= kSec") ? SecurityAliases(tree: tree) : SecurityAliases()
+            let visitor = QueryFlowVisitor(context: context, aliases: aliases)
             visitor.walk(tree)
             visitor.finish()
         }

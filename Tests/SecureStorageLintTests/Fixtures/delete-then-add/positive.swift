@@ -70,3 +70,20 @@ func write(_ data: Data, key: String) -> Bool {
     return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
 }
 func baseQuery(_ key: String) -> [String: Any] { [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key] }
+
+// Through the file's own functions: one deletes, the other adds (KeychainAccess's fallback).
+final class Wrapper {
+    func remove(_ key: String) throws {
+        let status = SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key] as CFDictionary)
+        guard status == errSecSuccess || status == errSecItemNotFound else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+    }
+    func store(_ value: Data, key: String) throws {
+        let status = SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key, kSecValueData: value,
+                                 kSecAttrAccessible: kSecAttrAccessibleWhenUnlocked] as CFDictionary, nil)
+        guard status == errSecSuccess else { throw NSError(domain: NSOSStatusErrorDomain, code: Int(status)) }
+    }
+    func replace(_ value: Data, key: String) throws {
+        try remove(key) // expect: delete-then-add
+        try store(value, key: key)
+    }
+}

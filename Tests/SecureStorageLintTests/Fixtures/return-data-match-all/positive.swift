@@ -19,3 +19,15 @@ func everything() -> OSStatus {
     var result: CFTypeRef?
     return SecItemCopyMatching(query as CFDictionary, &result) // expect: return-data-match-all
 }
+
+// The file's own names for the constants (KeychainAccess and SwiftKeychainWrapper write queries so).
+private let ReturnData = String(kSecReturnData)
+private let MatchLimit = String(kSecMatchLimit)
+private let MatchLimitAll = String(kSecMatchLimitAll)
+func allItems(_ base: [String: Any]) -> OSStatus {
+    var query = base
+    query[MatchLimit] = MatchLimitAll
+    query[ReturnData] = kCFBooleanTrue
+    var result: AnyObject?
+    return SecItemCopyMatching(query as CFDictionary, &result) // expect: return-data-match-all
+}
