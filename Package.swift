@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "SecureStorage", targets: ["SecureStorage"]),
         .library(name: "SecureStorageConfiguration", targets: ["SecureStorageConfiguration"]),
         .library(name: "SecureStorageGRDB", targets: ["SecureStorageGRDB"]),
+        .library(name: "KeychainSync", targets: ["KeychainSync"]),
         .executable(name: "keychain", targets: ["keychain"]),
         .executable(name: "secure-notes", targets: ["secure-notes"]),
         .executable(name: "keychain-lint", targets: ["keychain-lint"]),
@@ -100,6 +101,15 @@ let package = Package(
             name: "SecureStorageGRDB",
             dependencies: ["SecureStorage", "LockedState", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // End-to-end encrypted sync of synchronizable items through PostgreSQL. The engine knows
+        // nothing of the network: this target reads and applies items through KeychainCore.
+        .target(
+            name: "KeychainSync",
+            dependencies: ["KeychainCore", "CLibPQ", "LockedState", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Logging", package: "swift-log")]
+        ),
+        // PostgreSQL's client library (Debian: libpq-dev), linked only into KeychainSync's users.
+        .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("pq")]),
         // No core dumps, not dumpable: SecureStorage.hardenProcess() (the tool calls it first).
         .target(name: "CProcessHardening"),
         .executableTarget(
@@ -168,7 +178,7 @@ let package = Package(
         .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
         // scripts/fuzz builds with -sanitize=fuzzer,address and by FuzzRegressionTests.
-        .target(name: "FuzzTargets", dependencies: ["KeychainCore", "KeychainServices", "CFuzzerDriver"], path: "Fuzz/FuzzTargets"),
+        .target(name: "FuzzTargets", dependencies: ["KeychainCore", "KeychainServices", "CFuzzerDriver", "CLibPQ"], path: "Fuzz/FuzzTargets"),
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
         .executableTarget(name: "fuzz-secitem", dependencies: ["FuzzTargets"], path: "Fuzz/SecItemFuzzer"),
         .executableTarget(name: "fuzz-backup", dependencies: ["FuzzTargets"], path: "Fuzz/BackupFuzzer"),
@@ -193,13 +203,18 @@ let package = Package(
         // Fixtures/ holds the rules' positive and negative Swift samples, read from the source tree;
         // Expected/ what scripts/test expects keychain-lint to find in the third-party samples.
         .testTarget(name: "SecureStorageLintTests", dependencies: ["SecureStorageLint"], exclude: ["Fixtures", "Expected"]),
+        // A throw-away PostgreSQL cluster per test suite (initdb into a temporary directory, a Unix
+        // socket there), for the sync tests.
+        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
+        .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainCore", "PostgresTestSupport", "CLibPQ",
+                                                              .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
     ]
 )
 
 // Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
-let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver"]
+let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver", "CLibPQ"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + portableSettings
 }

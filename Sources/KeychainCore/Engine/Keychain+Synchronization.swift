@@ -1,0 +1,154 @@
+import Foundation
+import GRDB
+
+/// The engine's side of sync: reading the items that may leave this device and applying what
+/// arrived from the others. The network and the circle's keys live in KeychainSync; the engine
+/// only knows items.
+extension Keychain {
+    /// The items that sync, read in one snapshot, and the accessibilities whose items could not
+    /// be read because their class is locked (their items are not in `items`; a caller must not
+    /// take their absence for deletion).
+    package struct SynchronizableSnapshot: Sendable {
+        /// Every readable item that may sync (``SynchronizedItem/maySync``), data included.
+        package var items: [SynchronizedItem]
+        /// Accessibilities of synchronizable items skipped because their class is locked.
+        package var lockedAccessibilities: Set<Accessibility>
+        /// Synchronizable items never synced because their data needs the user (an access
+        /// control with user presence), as a backup leaves them out.
+        package var protectedItems: Int
+    }
+
+    /// Reads every item that may sync: `kSecAttrSynchronizable` true, not `…ThisDeviceOnly`, not
+    /// a key generated inside the keychain, and whose data opens without the user.
+    ///
+    /// - Throws: `.integrityViolation` for a tampered row; never `.interactionNotAllowed`
+    ///   (locked classes are reported in ``SynchronizableSnapshot/lockedAccessibilities``).
+    package func synchronizableItems() throws(KeychainError) -> SynchronizableSnapshot {
+        try read { db -> SynchronizableSnapshot in
+            var snapshot = SynchronizableSnapshot(items: [], lockedAccessibilities: [], protectedItems: 0)
+            let rows = try ItemTable.cursorOverAllRows(in: db)
+            while let raw = try rows.next() {
+                let row = try ItemRow(row: raw)
+                guard row.synchronizable, !row.accessibility.isThisDeviceOnly else { continue }
+                do {
+                    var item = try open(row, includingData: false)
+                    if item.isTokenKey { continue }
+                    if item.requiresPresenceSeal {
+                        snapshot.protectedItems += 1
+                        continue
+                    }
+                    try openData(of: &item)
+                    let synchronized = SynchronizedItem(itemClass: row.itemClass,
+                                                        attributes: SynchronizedItem.portable(item.attributes),
+                                                        data: item.data ?? Data())
+                    if synchronized.maySync { snapshot.items.append(synchronized) }
+                } catch let error as KeychainError where error.code == .interactionNotAllowed {
+                    snapshot.lockedAccessibilities.insert(row.accessibility)
+                }
+            }
+            return snapshot
+        }
+    }
+
+    /// Applies changes that arrived from other devices, and stores `state` (the sync layer's own
+    /// record of what this device has synced) in the same transaction, so a crash leaves both or
+    /// neither.
+    ///
+    /// An upsert replaces the live item with the same primary key, keeping the incoming item's
+    /// creation and modification dates; a delete removes it. An item whose class is locked is
+    /// left for later (``SynchronizedOutcome/locked``); a local key generated inside the keychain,
+    /// or an item whose data needs the user, is never replaced (``SynchronizedOutcome/keptLocal``).
+    ///
+    /// - Parameter state: an item to add or replace by its primary key; it must be
+    ///   `…ThisDeviceOnly` and not synchronizable (it never syncs itself).
+    /// - Returns: one outcome per change, in order.
+    /// - Throws: `.invalidParameter` for a change no device could have sent (an item that may not
+    ///   sync, a key claiming to come from inside a keychain); nothing is written then.
+    @discardableResult
+    package func applySynchronized(_ changes: [SynchronizedChange], state: NewItem? = nil) throws(KeychainError) -> [SynchronizedOutcome] {
+        let now = Date()
+        var prepared: [(change: SynchronizedChange, attributes: [AttributeKey: AttributeValue])] = []
+        prepared.reserveCapacity(changes.count)
+        for change in changes {
+            let item: SynchronizedItem
+            switch change {
+            case .upsert(let value), .delete(let value): item = value
+            }
+            guard item.maySync else {
+                throw KeychainError(.invalidParameter, "A synchronized \(item.itemClass.rawValue) item is not one that may sync (it must be synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain). Nothing was applied.")
+            }
+            let record = BackupRecord(itemClass: item.itemClass, attributes: item.attributes, data: item.data)
+            prepared.append((change, try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)))
+        }
+        var stateAttributes: [AttributeKey: AttributeValue]?
+        if let state {
+            let attributes = try ItemAttributes.forNewItem(state, defaultAccessGroup: options.defaultAccessGroup, now: now)
+            guard ItemAttributes.accessibility(of: attributes).isThisDeviceOnly, attributes[.synchronizable]?.numberValue == 0 else {
+                throw KeychainError(.invalidParameter, "The sync state must be a …ThisDeviceOnly item that is not synchronizable.")
+            }
+            stateAttributes = attributes
+        }
+        let outcomes = try write { db -> [SynchronizedOutcome] in
+            var outcomes: [SynchronizedOutcome] = []
+            var added: [[UInt8]] = []
+            for (change, attributes) in prepared {
+                outcomes.append(try apply(change, attributes: attributes, fingerprints: &added, db))
+            }
+            if let state, let stateAttributes {
+                _ = try replace(state.itemClass, attributes: stateAttributes, data: state.data ?? Data(), fingerprints: &added, db)
+            }
+            try keys.stateDigest.record(adding: added, db)
+            return outcomes
+        }
+        checkpoint()
+        return outcomes
+    }
+
+    private func apply(_ change: SynchronizedChange, attributes: [AttributeKey: AttributeValue],
+                       fingerprints: inout [[UInt8]], _ db: Database) throws -> SynchronizedOutcome {
+        switch change {
+        case .upsert(let item):
+            if TokenKeys.isTokenKey(item.itemClass, attributes) {
+                throw KeychainError(.invalidParameter, "A synchronized key claims to be generated inside a keychain; such keys never leave their device, so the change was crafted. Nothing was applied.")
+            }
+            let checked: [AttributeKey: AttributeValue]
+            do { checked = try sealingAccessPolicy(attributes, isTokenKey: false) } catch where error.code == .interactionNotAllowed { return .locked }
+            return try replace(item.itemClass, attributes: checked, data: item.data, fingerprints: &fingerprints, db)
+        case .delete(let item):
+            let primaryKey = ItemIndexes(itemClass: item.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
+            guard let existing = try existingRow(primaryKey, db) else { return .applied }
+            try recordRemoval(of: [existing], db)
+            try ItemTable.delete(in: db, id: existing)
+            return .applied
+        }
+    }
+
+    /// Writes an item in place of the live item with its primary key (sealing first, so a locked
+    /// class changes nothing).
+    private func replace(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data,
+                         fingerprints: inout [[UInt8]], _ db: Database) throws -> SynchronizedOutcome {
+        let primaryKey = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
+        let existing = try existingRow(primaryKey, db)
+        if let existing {
+            do {
+                let current = try open(row(id: existing, db), includingData: false)
+                if current.isTokenKey || current.requiresPresenceSeal { return .keptLocal }
+            } catch let error as KeychainError where error.code == .interactionNotAllowed {
+                return .locked
+            }
+        }
+        let sealed: SealedRow
+        do {
+            sealed = try seal(itemClass, attributes: attributes, data: data, rowID: try ItemTable.nextID(in: db))
+        } catch let error as KeychainError where error.code == .interactionNotAllowed {
+            return .locked
+        }
+        if let existing {
+            try recordRemoval(of: [existing], db)
+            try ItemTable.delete(in: db, id: existing)
+        }
+        try store(sealed, db)
+        fingerprints.append(sealed.fingerprint)
+        return .applied
+    }
+}

@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+
+/// The codes people read from one device and type on another.
+///
+/// - The **circle code** (shown by `keychain sync create` and `status` on every member) names
+///   the circle and carries 64 bits derived from its current key: a joining device checks the
+///   key it receives against them, so a server cannot enrol it into a circle of its own making.
+/// - The **approval code** (shown by `keychain sync join`) is 80 bits of a digest of the joining
+///   device's public key: a member approves exactly that key, so a server cannot substitute its own.
+///
+/// Both are written in RFC 4648 base32 without padding, in groups of four, and read back
+/// ignoring case, spaces and dashes.
+enum CircleCode {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+
+    /// The circle code of `key`.
+    static func circleCode(_ key: CircleKey) -> String {
+        group(base32(key.circleID.bytes + key.verifier))
+    }
+
+    /// The circle id and verifier in a circle code.
+    static func parseCircleCode(_ code: String) throws(SyncError) -> (circleID: UUID, verifier: Data) {
+        guard let bytes = decodeBase32(code), bytes.count == 24, let circleID = UUID(bytes: bytes.prefix(16)) else {
+            throw SyncError(.invalidCode, "That is not a circle code: copy it from `keychain sync status` on a device of the circle (39 letters and digits, dashes optional).")
+        }
+        return (circleID, Data(bytes.suffix(8)))
+    }
+
+    /// The approval code of a join request.
+    static func approvalCode(circleID: UUID, requestID: UUID, publicKey: Data) -> String {
+        var hasher = SHA256()
+        hasher.update(data: Data("keychain-sync join".utf8))
+        hasher.update(data: circleID.bytes)
+        hasher.update(data: requestID.bytes)
+        hasher.update(data: publicKey)
+        return group(base32(Data(hasher.finalize().prefix(10))))
+    }
+
+    /// A code in canonical form (upper case, no separators), for comparison.
+    static func normalized(_ code: String) -> String {
+        code.uppercased().filter { alphabet.contains($0) }
+    }
+
+    private static func group(_ text: String) -> String {
+        stride(from: 0, to: text.count, by: 4).map { start in
+            String(text.dropFirst(start).prefix(4))
+        }.joined(separator: "-")
+    }
+
+    private static func base32(_ data: Data) -> String {
+        var output = "", buffer = 0, bits = 0
+        for byte in data {
+            buffer = buffer << 8 | Int(byte)
+            bits += 8
+            while bits >= 5 {
+                output.append(alphabet[(buffer >> (bits - 5)) & 31])
+                bits -= 5
+            }
+        }
+        if bits > 0 { output.append(alphabet[(buffer << (5 - bits)) & 31]) }
+        return output
+    }
+
+    private static func decodeBase32(_ text: String) -> Data? {
+        let characters = Array(text.uppercased().filter { $0 != "-" && $0 != " " })
+        var output = Data(), buffer = 0, bits = 0
+        for character in characters {
+            guard let value = alphabet.firstIndex(of: character) else { return nil }
+            buffer = (buffer << 5 | value) & 0xFFFF
+            bits += 5
+            if bits >= 8 {
+                output.append(UInt8((buffer >> (bits - 8)) & 0xFF))
+                bits -= 8
+            }
+        }
+        return output
+    }
+}

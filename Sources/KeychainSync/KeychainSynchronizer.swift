@@ -1,0 +1,245 @@
+import Crypto
+import Foundation
+import KeychainCore
+
+/// Syncs a keychain's synchronizable items with the other devices of its circle, end-to-end
+/// encrypted, through a PostgreSQL server.
+///
+/// A *device* is one keychain. Devices form a *circle*: one creates it, others join with the
+/// approval of a member. Exactly the items Apple's keychain would sync travel: those with
+/// `kSecAttrSynchronizable` true whose accessibility is not `…ThisDeviceOnly` (and never a key
+/// generated inside the keychain). Everything the server stores is sealed with keys only the
+/// members hold; see the Sync article for the model and what a malicious server can still do.
+///
+/// ```swift
+/// // Device A
+/// let sync = KeychainSynchronizer(keychain: laptop)
+/// let circleCode = try sync.createCircle(server: "host=db.example.com dbname=keychain", deviceName: "laptop")
+///
+/// // Device B: ask to join, show the approval code…
+/// let request = KeychainSynchronizer(keychain: server)
+/// let approvalCode = try request.requestToJoin(server: "host=db.example.com dbname=keychain",
+///                                              circleCode: circleCode, deviceName: "build-server")
+/// // …which A approves
+/// try sync.approve(approvalCode)
+/// // B finishes joining and both sync
+/// try request.finishJoining()
+/// try request.syncNow()
+/// ```
+///
+/// Every method connects, does its work and disconnects; instances are cheap, and several
+/// processes may sync the same keychain (each round is safe to repeat).
+public struct KeychainSynchronizer: Sendable {
+    /// The keychain this device syncs.
+    public let keychain: Keychain
+
+    /// Rounds in this process are serialised: the state is read, merged and written whole.
+    private static let roundLock = NSLock()
+
+    /// A synchronizer for `keychain`.
+    public init(keychain: Keychain) {
+        self.keychain = keychain
+    }
+
+    // MARK: - Creating and joining
+
+    /// Creates a new circle with this device as its only member and pushes this keychain's
+    /// synchronizable items.
+    ///
+    /// - Parameters:
+    ///   - server: a libpq connection string (`host=… dbname=… user=…`); keep the password in
+    ///     `~/.pgpass` or `PGPASSWORD`.
+    ///   - deviceName: how the other members see this device.
+    /// - Returns: the circle code other devices join with (not secret: joining needs approval).
+    /// - Throws: ``SyncError/Code/invalidState`` when the keychain already belongs to a circle.
+    @discardableResult
+    public func createCircle(server: String, deviceName: String) throws(SyncError) -> String {
+        try serialised { () throws(SyncError) in
+            guard try SyncStateStore.load(from: keychain) == nil else {
+                throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
+            }
+            let circleID = UUID()
+            let key = CircleKey.random(circleID: circleID)
+            let agreement = Curve25519.KeyAgreement.PrivateKey()
+            let deviceID = UUID()
+            let connection = try SyncServer.connect(server, circleID: circleID)
+            try connection.connection.transaction { () throws(SyncError) in
+                let manifest = Manifest(counter: 0, generation: 0, digest: SetDigest(), recordCount: 0, author: deviceID)
+                try connection.writeManifest(counter: 0, body: manifest.sealed(key: key))
+                let member = MemberEntry(deviceID: deviceID, name: deviceName, publicKey: agreement.publicKey.rawRepresentation, joined: Date().timeIntervalSince1970)
+                try connection.writeMember(deviceID, generation: 0, body: member.sealed(key: key))
+            }
+            let state = SyncState(circleID: circleID, deviceID: deviceID, deviceName: deviceName, server: server, agreementKey: agreement,
+                                  keys: [0: key], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
+            try SyncStateStore.save(state, in: keychain)
+            var round = SyncRound(keychain: keychain, server: connection, state: state)
+            _ = try round.run()
+            return CircleCode.circleCode(key)
+        }
+    }
+
+    /// Asks to join the circle a member's circle code names, and returns the approval code a
+    /// member must confirm with ``approve(_:)`` (`keychain sync approve CODE`).
+    ///
+    /// Nothing syncs until ``finishJoining(timeout:)`` receives the circle key. Calling this
+    /// again while the request is open returns the same approval code.
+    public func requestToJoin(server: String, circleCode: String, deviceName: String) throws(SyncError) -> String {
+        try serialised { () throws(SyncError) in
+            let (circleID, verifier) = try CircleCode.parseCircleCode(circleCode)
+            if let existing = try SyncStateStore.load(from: keychain) {
+                guard !existing.isMember, existing.circleID == circleID else {
+                    throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
+                }
+                return CircleCode.approvalCode(circleID: circleID, requestID: existing.deviceID, publicKey: existing.agreementKey.publicKey.rawRepresentation)
+            }
+            let agreement = Curve25519.KeyAgreement.PrivateKey()
+            var state = SyncState(circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: agreement,
+                                  keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
+            state.joinVerifier = verifier
+            let connection = try SyncServer.connect(server, circleID: circleID)
+            try SyncStateStore.save(state, in: keychain)
+            try connection.fileRequest(state.deviceID, publicKey: agreement.publicKey.rawRepresentation)
+            return CircleCode.approvalCode(circleID: circleID, requestID: state.deviceID, publicKey: agreement.publicKey.rawRepresentation)
+        }
+    }
+
+    /// Approves the join request whose approval code was read off the joining device: wraps the
+    /// circle key to that device's public key and lists it as a member.
+    ///
+    /// - Returns: the new member's id.
+    /// - Throws: ``SyncError/Code/invalidCode`` when no open request has this code.
+    @discardableResult
+    public func approve(_ approvalCode: String) throws(SyncError) -> UUID {
+        let state = try memberState()
+        guard let key = state.currentKey else { throw notAMember }
+        let connection = try SyncServer.connect(state.server, circleID: state.circleID)
+        let wanted = CircleCode.normalized(approvalCode)
+        for request in try connection.openRequests() {
+            let code = CircleCode.approvalCode(circleID: state.circleID, requestID: request.requestID, publicKey: request.publicKey)
+            guard CircleCode.normalized(code) == wanted else { continue }
+            let publicKey: Curve25519.KeyAgreement.PublicKey
+            do { publicKey = try .init(rawRepresentation: request.publicKey) } catch {
+                throw SyncError.tampered("a join request whose public key is invalid")
+            }
+            let wrapped = try KeyWrap.wrap(key, counterFloor: state.verifiedCounter, to: publicKey, device: request.requestID)
+            try connection.connection.transaction { () throws(SyncError) in
+                try connection.writeKeyWrap(request.requestID, generation: key.generation, body: wrapped)
+                try connection.answerRequest(request.requestID, answer: wrapped)
+            }
+            return request.requestID
+        }
+        throw SyncError(.invalidCode, "No open join request has that approval code. Check the code shown by `keychain sync join` on the new device (it changes if the request is made again).")
+    }
+
+    /// Completes a join once a member approved it: receives the circle key, checks it against
+    /// the circle code, records this device as a member and runs the first sync.
+    ///
+    /// - Parameter timeout: how long to wait for the approval (polling every half second).
+    /// - Returns: `true` when joined, `false` when the request is still unanswered.
+    /// - Throws: ``SyncError/Code/tampered`` when the key received does not match the circle
+    ///   code (the server or someone else answered the request).
+    @discardableResult
+    public func finishJoining(timeout: Duration = .zero) throws(SyncError) -> Bool {
+        try serialised { () throws(SyncError) in
+            guard var state = try SyncStateStore.load(from: keychain) else { throw notAMember }
+            if state.isMember { return true }
+            let connection = try SyncServer.connect(state.server, circleID: state.circleID)
+            let deadline = ContinuousClock.now + timeout
+            var answer = try connection.answer(to: state.deviceID)
+            while answer == nil && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.5)
+                answer = try connection.answer(to: state.deviceID)
+            }
+            guard let answer else { return false }
+            let (key, floor) = try KeyWrap.unwrap(answer, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+            guard key.verifier == state.joinVerifier else {
+                throw SyncError.tampered("a circle key that does not match the circle code this device was given: whoever answered is not a member of that circle")
+            }
+            state.keys = [key.generation: key]
+            state.entriesGeneration = key.generation
+            state.verifiedCounter = floor
+            state.joinVerifier = Data()
+            let member = MemberEntry(deviceID: state.deviceID, name: state.deviceName, publicKey: state.agreementKey.publicKey.rawRepresentation,
+                                     joined: Date().timeIntervalSince1970)
+            try connection.writeMember(state.deviceID, generation: key.generation, body: member.sealed(key: key))
+            try SyncStateStore.save(state, in: keychain)
+            try connection.deleteRequest(state.deviceID)
+            var round = SyncRound(keychain: keychain, server: connection, state: state)
+            _ = try round.run()
+            return true
+        }
+    }
+
+    // MARK: - Syncing
+
+    /// Pulls what the other devices changed, merges it with what changed here, and pushes the
+    /// result. Safe to call at any time and from several processes; an interrupted sync is
+    /// completed by the next.
+    ///
+    /// - Throws: ``SyncError/Code/serverUnreachable`` when offline (local changes wait in the
+    ///   keychain), ``SyncError/Code/tampered`` when the server's answers fail verification
+    ///   (nothing was applied), ``SyncError/Code/notAMember`` outside a circle.
+    @discardableResult
+    public func syncNow() throws(SyncError) -> SyncReport {
+        try serialised { () throws(SyncError) in
+            let state = try memberState()
+            let connection = try SyncServer.connect(state.server, circleID: state.circleID)
+            var round = SyncRound(keychain: keychain, server: connection, state: state)
+            _ = try round.run()
+            return round.report
+        }
+    }
+
+    // MARK: - Status
+
+    /// The circle as this device sees it: the members, the counter it verified, when it last
+    /// synced. Reads the member list from the server.
+    public func status() throws(SyncError) -> SyncStatus {
+        guard let state = try SyncStateStore.load(from: keychain) else { throw notAMember }
+        guard let key = state.currentKey else {
+            return SyncStatus(circleCode: nil, deviceID: state.deviceID, deviceName: state.deviceName, isMember: false, members: [],
+                              verifiedCounter: 0, syncedRecords: 0, lastSync: nil, generation: 0)
+        }
+        let connection = try SyncServer.connect(state.server, circleID: state.circleID)
+        var members: [SyncStatus.Member] = []
+        for (deviceID, body) in try connection.members(generation: key.generation) {
+            let entry = try MemberEntry.open(body, deviceID: deviceID, key: key)
+            members.append(SyncStatus.Member(deviceID: deviceID, name: entry.name, joined: Date(timeIntervalSince1970: entry.joined),
+                                             isThisDevice: deviceID == state.deviceID))
+        }
+        return SyncStatus(circleCode: CircleCode.circleCode(key), deviceID: state.deviceID, deviceName: state.deviceName, isMember: true,
+                          members: members, verifiedCounter: state.verifiedCounter,
+                          syncedRecords: state.entries.values.filter { !$0.isTombstone }.count,
+                          lastSync: state.lastSync > 0 ? Date(timeIntervalSince1970: state.lastSync) : nil, generation: key.generation)
+    }
+
+    /// Leaves the circle: removes this device from the member list and forgets the circle keys.
+    /// The items stay in this keychain and on the other devices.
+    public func leave() throws(SyncError) {
+        try serialised { () throws(SyncError) in
+            guard let state = try SyncStateStore.load(from: keychain) else { throw notAMember }
+            if let connection = try? SyncServer.connect(state.server, circleID: state.circleID) {
+                try connection.deleteMember(state.deviceID)
+                if !state.isMember { try connection.deleteRequest(state.deviceID) }
+            }
+            try SyncStateStore.remove(from: keychain)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func serialised<T>(_ body: () throws(SyncError) -> T) throws(SyncError) -> T {
+        Self.roundLock.lock()
+        defer { Self.roundLock.unlock() }
+        return try body()
+    }
+
+    private func memberState() throws(SyncError) -> SyncState {
+        guard let state = try SyncStateStore.load(from: keychain), state.isMember else { throw notAMember }
+        return state
+    }
+
+    private var notAMember: SyncError {
+        SyncError(.notAMember, "This keychain belongs to no sync circle (or its join was not approved yet). Create one with `keychain sync create` or join with `keychain sync join`.")
+    }
+}

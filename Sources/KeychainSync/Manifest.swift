@@ -1,0 +1,75 @@
+import Crypto
+import Foundation
+
+/// The circle's current state as its last writer left it, MAC'd under the circle key: how many
+/// pushes there have been, and a ``SetDigest`` of every current record and its version.
+///
+/// Every push replaces it in the same server transaction as the records it changes, after
+/// locking it, so pushes are serialised and each one moves the counter by one. A device
+/// remembers the highest counter it verified: a server showing it an older manifest (a
+/// rollback) or records that do not add up to the manifest's digest is caught.
+struct Manifest: Sendable, Hashable {
+    /// Pushes so far; 0 for a new circle.
+    var counter: Int64
+    /// The key generation the records and this manifest are under.
+    var generation: UInt32
+    /// The digest of all current (record id, version) pairs.
+    var digest: SetDigest
+    /// How many records (tombstones included).
+    var recordCount: Int64
+    /// The device that wrote it.
+    var author: UUID
+
+    private static let label = Data("keychain-sync manifest 1".utf8)
+
+    /// The fields followed by their MAC.
+    func sealed(key: CircleKey) -> Data {
+        var body = fields
+        body.append(Self.mac(body, key: key))
+        return body
+    }
+
+    /// Opens a manifest body whose counter column says `counter`.
+    /// - Throws: ``SyncError/Code/tampered`` when it fails authentication or its counter
+    ///   disagrees with the column.
+    static func open(_ body: Data, counter: Int64, key: (UInt32) -> CircleKey?) throws(SyncError) -> Manifest {
+        let bytes = Data(body)
+        guard bytes.count == 8 + 4 + 32 + 8 + 16 + 32 else { throw SyncError.tampered("a malformed manifest") }
+        let fields = bytes.prefix(bytes.count - 32)
+        func integer<T: FixedWidthInteger>(_ range: Range<Int>, _: T.Type) -> T { bytes[range].reduce(0) { $0 << 8 | T($1) } }
+        let generation = integer(8..<12, UInt32.self)
+        guard let key = key(generation) else {
+            throw SyncError(.removed, "The circle's manifest is under a key generation this device does not hold: this device was removed from the circle, or has not yet received the new key. Ask a member to check `keychain sync status`.")
+        }
+        guard HMAC<SHA256>.isValidAuthenticationCode(Data(bytes.suffix(32)), authenticating: macInput(Data(fields), key: key), using: key.manifestKey) else {
+            throw SyncError.tampered("a manifest that fails authentication")
+        }
+        let manifest = Manifest(counter: Int64(bitPattern: integer(0..<8, UInt64.self)), generation: generation,
+                                digest: SetDigest(bytes: bytes[12..<44])!, recordCount: Int64(bitPattern: integer(44..<52, UInt64.self)),
+                                author: UUID(bytes: bytes[52..<68])!)
+        guard manifest.counter == counter else { throw SyncError.tampered("a manifest whose counter was changed") }
+        return manifest
+    }
+
+    private var fields: Data {
+        var data = Data()
+        withUnsafeBytes(of: counter.bigEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: generation.bigEndian) { data.append(contentsOf: $0) }
+        data.append(contentsOf: digest.bytes)
+        withUnsafeBytes(of: recordCount.bigEndian) { data.append(contentsOf: $0) }
+        data.append(author.bytes)
+        return data
+    }
+
+    private static func mac(_ fields: Data, key: CircleKey) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: macInput(fields, key: key), using: key.manifestKey))
+    }
+
+    /// What the MAC covers: a label, the circle, the fields.
+    private static func macInput(_ fields: Data, key: CircleKey) -> Data {
+        var input = label
+        input.append(key.circleID.bytes)
+        input.append(fields)
+        return input
+    }
+}

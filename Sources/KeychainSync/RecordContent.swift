@@ -1,0 +1,67 @@
+import Crypto
+import Foundation
+import KeychainCore
+
+/// What one record of the circle says about one item: its current value, or that it was deleted.
+struct RecordContent: Sendable, Hashable {
+    /// Whether the record holds a value or a deletion.
+    enum Kind: UInt8, Sendable {
+        /// The item with these attributes and data.
+        case value = 1
+        /// The item was deleted at ``RecordContent/modificationDate``; the attributes name it.
+        case tombstone = 2
+    }
+
+    /// Value or deletion.
+    var kind: Kind
+    /// The device that wrote it.
+    var author: UUID
+    /// The item (for a tombstone: its attributes as last known, no data, the deletion time as `mdat`).
+    var item: SynchronizedItem
+
+    /// When the value was written or the item deleted: what decides a conflict.
+    var modificationDate: Date { item.modificationDate }
+
+    /// A 16-byte digest of what the record says (not who wrote it): equal on every device for
+    /// the same value.
+    var digest: Data { Self.digest(kind: kind, item: item) }
+
+    /// The digest of a value or deletion of `item`.
+    static func digest(kind: Kind, item: SynchronizedItem) -> Data {
+        var hasher = SHA256()
+        hasher.update(data: [kind.rawValue])
+        hasher.update(data: item.encoded)
+        return Data(hasher.finalize().prefix(16))
+    }
+
+    /// Whether this content wins over `other` by the rule every device applies: the later
+    /// modification date wins; on equal dates the larger digest, so the choice never depends on
+    /// who decides.
+    func wins(over other: RecordContent) -> Bool {
+        if modificationDate != other.modificationDate { return modificationDate > other.modificationDate }
+        return other.digest.lexicographicallyPrecedes(digest)
+    }
+
+    /// The plaintext: kind, author, encoded item.
+    var encoded: Data {
+        var out = Data([kind.rawValue])
+        out.append(author.bytes)
+        out.append(item.encoded)
+        return out
+    }
+
+    /// Decodes ``encoded``; `nil` for anything else.
+    init?(encoded: Data) {
+        guard encoded.count > 17, let kind = Kind(rawValue: encoded[encoded.startIndex]),
+              let author = UUID(bytes: encoded.dropFirst().prefix(16)),
+              let item = SynchronizedItem(encoded: Data(encoded.dropFirst(17))) else { return nil }
+        self.init(kind: kind, author: author, item: item)
+    }
+
+    /// Content with these parts.
+    init(kind: Kind, author: UUID, item: SynchronizedItem) {
+        self.kind = kind
+        self.author = author
+        self.item = item
+    }
+}

@@ -1,0 +1,22 @@
+/// What one sync did, in counts (never names).
+public struct SyncReport: Sendable, Hashable {
+    /// Records received from the server that were new to this device.
+    public var received = 0
+    /// Changes written to this keychain (items added, replaced or deleted).
+    public var applied = 0
+    /// Records this device pushed (values and deletions).
+    public var pushed = 0
+    /// Conflicts decided (both sides changed the same item).
+    public var conflicts = 0
+    /// Received changes left for later because their class is locked here.
+    public var deferredWhileLocked = 0
+    /// Synchronizable items that do not sync because their data needs the user.
+    public var protectedItemsNotSynced = 0
+    /// The circle's manifest counter after the sync.
+    public var counter: Int64 = 0
+    /// Pushes that had to start over because another device pushed first.
+    public var retries = 0
+
+    /// An empty report.
+    public init() {}
+}

@@ -1,0 +1,194 @@
+import Foundation
+
+/// The sync server's tables and the statements on them. The server is trusted with nothing but
+/// availability: it stores random-looking ids, counters and ciphertext.
+///
+/// - `keychain_sync_manifests`: one row per circle, the MAC'd ``Manifest``; pushes lock it.
+/// - `keychain_sync_records`: one row per item ever synced (id, version, sequence, sealed body).
+/// - `keychain_sync_members`: each member's sealed entry (name, public key) per key generation.
+/// - `keychain_sync_key_wraps`: each generation's circle key wrapped to each member.
+/// - `keychain_sync_requests`: join requests (a public key) and their answer (a wrapped key).
+struct SyncServer {
+    /// The connection.
+    let connection: PostgresConnection
+    /// The circle every statement is about.
+    let circleID: UUID
+
+    /// The tables, created when missing (any member may run this; it changes nothing that exists).
+    static let schema = [
+        "CREATE TABLE IF NOT EXISTS keychain_sync_manifests (circle_id uuid PRIMARY KEY, counter int8 NOT NULL, body bytea NOT NULL)",
+        "CREATE SEQUENCE IF NOT EXISTS keychain_sync_sequence",
+        """
+        CREATE TABLE IF NOT EXISTS keychain_sync_records (circle_id uuid NOT NULL, record_id bytea NOT NULL, version int8 NOT NULL,
+            sequence int8 NOT NULL, body bytea NOT NULL, PRIMARY KEY (circle_id, record_id))
+        """,
+        "CREATE INDEX IF NOT EXISTS keychain_sync_records_by_sequence ON keychain_sync_records (circle_id, sequence)",
+        """
+        CREATE TABLE IF NOT EXISTS keychain_sync_members (circle_id uuid NOT NULL, device_id uuid NOT NULL, generation int8 NOT NULL,
+            body bytea NOT NULL, PRIMARY KEY (circle_id, generation, device_id))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS keychain_sync_key_wraps (circle_id uuid NOT NULL, device_id uuid NOT NULL, generation int8 NOT NULL,
+            body bytea NOT NULL, PRIMARY KEY (circle_id, device_id, generation))
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS keychain_sync_requests (circle_id uuid NOT NULL, request_id uuid PRIMARY KEY, body bytea NOT NULL,
+            answer bytea, created timestamptz NOT NULL DEFAULT now())
+        """,
+    ]
+
+    /// The channel a push notifies (with the circle id as payload), for devices that `LISTEN`.
+    static let channel = "keychain_sync"
+
+    /// Connects and makes sure the tables exist.
+    static func connect(_ connectionString: String, circleID: UUID) throws(SyncError) -> SyncServer {
+        let connection = try PostgresConnection(connectionString)
+        // Concurrent CREATE … IF NOT EXISTS can still collide in the catalog: serialise them.
+        try connection.transaction {
+            () throws(SyncError) in
+            try connection.execute("SELECT pg_advisory_xact_lock(7283617)")
+            for statement in schema { try connection.execute(statement) }
+        }
+        return SyncServer(connection: connection, circleID: circleID)
+    }
+
+    /// One record as the server holds it.
+    struct StoredRecord: Sendable {
+        var recordID: Data
+        var version: Int64
+        var sequence: Int64
+        var body: Data
+    }
+
+    /// The manifest row: its counter column and body; `nil` when the circle has none.
+    func manifest(forUpdate: Bool) throws(SyncError) -> (counter: Int64, body: Data)? {
+        let rows = try connection.execute("SELECT counter, body FROM keychain_sync_manifests WHERE circle_id = $1" + (forUpdate ? " FOR UPDATE" : ""),
+                                          [.uuid(circleID)])
+        guard rows.count == 1 else { return nil }
+        return (try rows.int64(0, 0), try rows.bytes(0, 1))
+    }
+
+    /// Records with a sequence number above `sequence`, in sequence order.
+    func records(after sequence: Int64) throws(SyncError) -> [StoredRecord] {
+        let rows = try connection.execute("SELECT record_id, version, sequence, body FROM keychain_sync_records WHERE circle_id = $1 AND sequence > $2 ORDER BY sequence",
+                                          [.uuid(circleID), .int64(sequence)])
+        var records: [StoredRecord] = []
+        records.reserveCapacity(rows.count)
+        for row in 0..<rows.count {
+            records.append(StoredRecord(recordID: try rows.bytes(row, 0), version: try rows.int64(row, 1), sequence: try rows.int64(row, 2), body: try rows.bytes(row, 3)))
+        }
+        return records
+    }
+
+    /// The record with this id, or `nil`.
+    func record(_ recordID: Data) throws(SyncError) -> StoredRecord? {
+        let rows = try connection.execute("SELECT record_id, version, sequence, body FROM keychain_sync_records WHERE circle_id = $1 AND record_id = $2",
+                                          [.uuid(circleID), .bytes(recordID)])
+        guard rows.count == 1 else { return nil }
+        return StoredRecord(recordID: try rows.bytes(0, 0), version: try rows.int64(0, 1), sequence: try rows.int64(0, 2), body: try rows.bytes(0, 3))
+    }
+
+    /// Writes a record version and returns its new sequence number.
+    func write(recordID: Data, version: Int64, body: Data) throws(SyncError) -> Int64 {
+        let rows = try connection.execute("""
+            INSERT INTO keychain_sync_records (circle_id, record_id, version, sequence, body) VALUES ($1, $2, $3, nextval('keychain_sync_sequence'), $4)
+            ON CONFLICT (circle_id, record_id) DO UPDATE SET version = EXCLUDED.version, sequence = EXCLUDED.sequence, body = EXCLUDED.body
+            RETURNING sequence
+            """, [.uuid(circleID), .bytes(recordID), .int64(version), .bytes(body)])
+        return try rows.int64(0, 0)
+    }
+
+    /// Inserts or replaces the manifest row.
+    func writeManifest(counter: Int64, body: Data) throws(SyncError) {
+        try connection.execute("""
+            INSERT INTO keychain_sync_manifests (circle_id, counter, body) VALUES ($1, $2, $3)
+            ON CONFLICT (circle_id) DO UPDATE SET counter = EXCLUDED.counter, body = EXCLUDED.body
+            """, [.uuid(circleID), .int64(counter), .bytes(body)])
+        try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text(circleID.uuidString)])
+    }
+
+    /// Deletes every record of the circle (a key rotation writes them all again).
+    func deleteAllRecords() throws(SyncError) {
+        try connection.execute("DELETE FROM keychain_sync_records WHERE circle_id = $1", [.uuid(circleID)])
+    }
+}
+
+// MARK: - Members, key wraps and join requests
+
+extension SyncServer {
+    /// Writes a member's sealed entry for a generation.
+    func writeMember(_ deviceID: UUID, generation: UInt32, body: Data) throws(SyncError) {
+        try connection.execute("""
+            INSERT INTO keychain_sync_members (circle_id, device_id, generation, body) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (circle_id, generation, device_id) DO UPDATE SET body = EXCLUDED.body
+            """, [.uuid(circleID), .uuid(deviceID), .int64(Int64(generation)), .bytes(body)])
+    }
+
+    /// The sealed member entries of a generation, by device.
+    func members(generation: UInt32) throws(SyncError) -> [(deviceID: UUID, body: Data)] {
+        let rows = try connection.execute("SELECT device_id, body FROM keychain_sync_members WHERE circle_id = $1 AND generation = $2 ORDER BY device_id",
+                                          [.uuid(circleID), .int64(Int64(generation))])
+        var members: [(UUID, Data)] = []
+        for row in 0..<rows.count {
+            guard let id = UUID(bytes: try rows.bytes(row, 0)) else { throw SyncError.tampered("a member id of the wrong size") }
+            members.append((id, try rows.bytes(row, 1)))
+        }
+        return members
+    }
+
+    /// Removes a member's entries (leaving, or removed).
+    func deleteMember(_ deviceID: UUID) throws(SyncError) {
+        try connection.execute("DELETE FROM keychain_sync_members WHERE circle_id = $1 AND device_id = $2", [.uuid(circleID), .uuid(deviceID)])
+        try connection.execute("DELETE FROM keychain_sync_key_wraps WHERE circle_id = $1 AND device_id = $2", [.uuid(circleID), .uuid(deviceID)])
+    }
+
+    /// Stores a generation's key wrapped to a device.
+    func writeKeyWrap(_ deviceID: UUID, generation: UInt32, body: Data) throws(SyncError) {
+        try connection.execute("""
+            INSERT INTO keychain_sync_key_wraps (circle_id, device_id, generation, body) VALUES ($1, $2, $3, $4)
+            ON CONFLICT (circle_id, device_id, generation) DO UPDATE SET body = EXCLUDED.body
+            """, [.uuid(circleID), .uuid(deviceID), .int64(Int64(generation)), .bytes(body)])
+    }
+
+    /// The key wraps for a device above a generation, in generation order.
+    func keyWraps(for deviceID: UUID, after generation: UInt32) throws(SyncError) -> [Data] {
+        let rows = try connection.execute("SELECT body FROM keychain_sync_key_wraps WHERE circle_id = $1 AND device_id = $2 AND generation > $3 ORDER BY generation",
+                                          [.uuid(circleID), .uuid(deviceID), .int64(Int64(generation))])
+        return try (0..<rows.count).map { (row) throws(SyncError) -> Data in try rows.bytes(row, 0) }
+    }
+
+    /// Files a join request: the requesting device's public key.
+    func fileRequest(_ requestID: UUID, publicKey: Data) throws(SyncError) {
+        try connection.execute("INSERT INTO keychain_sync_requests (circle_id, request_id, body) VALUES ($1, $2, $3) ON CONFLICT (request_id) DO NOTHING",
+                               [.uuid(circleID), .uuid(requestID), .bytes(publicKey)])
+    }
+
+    /// The circle's unanswered requests.
+    func openRequests() throws(SyncError) -> [(requestID: UUID, publicKey: Data)] {
+        let rows = try connection.execute("SELECT request_id, body FROM keychain_sync_requests WHERE circle_id = $1 AND answer IS NULL ORDER BY created",
+                                          [.uuid(circleID)])
+        var requests: [(UUID, Data)] = []
+        for row in 0..<rows.count {
+            guard let id = UUID(bytes: try rows.bytes(row, 0)) else { throw SyncError.tampered("a request id of the wrong size") }
+            requests.append((id, try rows.bytes(row, 1)))
+        }
+        return requests
+    }
+
+    /// Answers a request with a wrapped key.
+    func answerRequest(_ requestID: UUID, answer: Data) throws(SyncError) {
+        try connection.execute("UPDATE keychain_sync_requests SET answer = $2 WHERE request_id = $1", [.uuid(requestID), .bytes(answer)])
+    }
+
+    /// A request's answer, or `nil` while unanswered.
+    func answer(to requestID: UUID) throws(SyncError) -> Data? {
+        let rows = try connection.execute("SELECT answer FROM keychain_sync_requests WHERE circle_id = $1 AND request_id = $2", [.uuid(circleID), .uuid(requestID)])
+        guard rows.count == 1 else { return nil }
+        return rows.rows[0][0]
+    }
+
+    /// Deletes a request once it was used.
+    func deleteRequest(_ requestID: UUID) throws(SyncError) {
+        try connection.execute("DELETE FROM keychain_sync_requests WHERE request_id = $1", [.uuid(requestID)])
+    }
+}

@@ -1,0 +1,135 @@
+import Crypto
+import Foundation
+import KeychainCore
+
+/// What one device knows of its circle: who it is, the circle keys it holds, how far it has
+/// verified the server, and for every record the version and content it last agreed with.
+///
+/// It is kept as one item in the device's own keychain (``SyncStateStore``), never synced,
+/// and written in the same transaction as the items a sync applies, so after a crash the two
+/// always agree.
+struct SyncState: Sendable {
+    /// What this device last agreed with the circle about one record.
+    struct Entry: Sendable, Hashable {
+        /// The record's version on the server.
+        var version: Int64
+        /// The digest of the content at that version (``RecordContent/digest``).
+        var digest: Data
+        /// The item's accessibility, so a record whose class is locked here is never taken for deleted.
+        var accessibility: Accessibility
+        /// Whether the record is a deletion.
+        var isTombstone: Bool
+    }
+
+    /// The circle.
+    var circleID: UUID
+    /// This device's id in the circle.
+    var deviceID: UUID
+    /// This device's name, shown to the other members.
+    var deviceName: String
+    /// The libpq connection string of the server.
+    var server: String
+    /// This device's key-agreement key: circle keys are wrapped to its public half.
+    var agreementKey: Curve25519.KeyAgreement.PrivateKey
+    /// The circle keys this device holds, by generation. Empty while a join waits for approval.
+    var keys: [UInt32: CircleKey]
+    /// The highest manifest counter this device verified: the server may never show less.
+    var verifiedCounter: Int64
+    /// The highest record sequence number pulled (records above it are new).
+    var pulledSequence: Int64
+    /// The generation ``entries`` are under.
+    var entriesGeneration: UInt32
+    /// Per record id, what this device agreed with the circle.
+    var entries: [Data: Entry]
+    /// When this device last completed a sync (seconds since 1970), 0 if never.
+    var lastSync: Double
+    /// While a join waits for approval: the verifier from the circle code the key must match.
+    var joinVerifier = Data()
+
+    /// The newest circle key held.
+    var currentKey: CircleKey? { keys.values.max { $0.generation < $1.generation } }
+
+    /// Whether the device is a member (holds a circle key) rather than waiting for approval.
+    var isMember: Bool { !keys.isEmpty }
+
+    private static let formatVersion: UInt8 = 1
+
+    /// The binary encoding stored in the keychain.
+    var encoded: Data {
+        var out = ByteBuffer()
+        out.append(Self.formatVersion)
+        out.append(circleID.bytes)
+        out.append(deviceID.bytes)
+        out.appendPrefixed(Data(deviceName.utf8))
+        out.appendPrefixed(Data(server.utf8))
+        out.append(agreementKey.rawRepresentation)
+        out.append(UInt32(keys.count))
+        for key in keys.values.sorted(by: { $0.generation < $1.generation }) {
+            out.append(key.generation)
+            out.append(key.secretBytes)
+        }
+        out.append(UInt64(bitPattern: verifiedCounter))
+        out.append(UInt64(bitPattern: pulledSequence))
+        out.append(entriesGeneration)
+        out.append(lastSync.bitPattern)
+        out.appendPrefixed(joinVerifier)
+        out.append(UInt32(entries.count))
+        for (recordID, entry) in entries.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            out.appendPrefixed(recordID)
+            out.append(UInt64(bitPattern: entry.version))
+            out.appendPrefixed(entry.digest)
+            out.appendPrefixed(Data(entry.accessibility.rawValue.utf8))
+            out.append(UInt8(entry.isTombstone ? 1 : 0))
+        }
+        return out.data
+    }
+
+    /// Decodes ``encoded``; `nil` for anything else.
+    init?(encoded: Data) {
+        var input = ByteReader(encoded)
+        guard input.byte() == Self.formatVersion,
+              let circleID = input.bytes(16).flatMap(UUID.init(bytes:)), let deviceID = input.bytes(16).flatMap(UUID.init(bytes:)),
+              let name = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }),
+              let server = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }),
+              let agreement = input.bytes(32).flatMap({ try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: $0) }),
+              let keyCount = input.integer(UInt32.self), keyCount <= 1024 else { return nil }
+        var keys: [UInt32: CircleKey] = [:]
+        for _ in 0..<keyCount {
+            guard let generation = input.integer(UInt32.self), let secret = input.bytes(32) else { return nil }
+            keys[generation] = CircleKey(circleID: circleID, generation: generation, secret: SymmetricKey(data: secret))
+        }
+        guard let counter = input.integer(UInt64.self), let sequence = input.integer(UInt64.self),
+              let entriesGeneration = input.integer(UInt32.self), let lastSync = input.integer(UInt64.self),
+              let joinVerifier = input.prefixed(), let entryCount = input.integer(UInt32.self) else { return nil }
+        var entries: [Data: Entry] = [:]
+        entries.reserveCapacity(Int(min(entryCount, 1_000_000)))
+        for _ in 0..<entryCount {
+            guard let recordID = input.prefixed(), let version = input.integer(UInt64.self), let digest = input.prefixed(),
+                  let accessibility = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }).flatMap(Accessibility.init(rawValue:)),
+                  let tombstone = input.byte(), tombstone <= 1 else { return nil }
+            entries[recordID] = Entry(version: Int64(bitPattern: version), digest: digest, accessibility: accessibility, isTombstone: tombstone == 1)
+        }
+        guard input.isAtEnd else { return nil }
+        self.init(circleID: circleID, deviceID: deviceID, deviceName: name, server: server, agreementKey: agreement, keys: keys,
+                  verifiedCounter: Int64(bitPattern: counter), pulledSequence: Int64(bitPattern: sequence),
+                  entriesGeneration: entriesGeneration, entries: entries, lastSync: Double(bitPattern: lastSync))
+        self.joinVerifier = joinVerifier
+    }
+
+    /// A state with these parts.
+    init(circleID: UUID, deviceID: UUID, deviceName: String, server: String, agreementKey: Curve25519.KeyAgreement.PrivateKey,
+         keys: [UInt32: CircleKey], verifiedCounter: Int64, pulledSequence: Int64, entriesGeneration: UInt32,
+         entries: [Data: Entry], lastSync: Double) {
+        self.circleID = circleID
+        self.deviceID = deviceID
+        self.deviceName = deviceName
+        self.server = server
+        self.agreementKey = agreementKey
+        self.keys = keys
+        self.verifiedCounter = verifiedCounter
+        self.pulledSequence = pulledSequence
+        self.entriesGeneration = entriesGeneration
+        self.entries = entries
+        self.lastSync = lastSync
+    }
+}

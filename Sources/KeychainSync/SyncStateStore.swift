@@ -1,0 +1,65 @@
+import Foundation
+import KeychainCore
+
+/// Where a keychain keeps its ``SyncState``: one generic-password item of its own (service
+/// `KeychainSync`, access group `com.securestorage.sync`), `AfterFirstUnlockThisDeviceOnly` so
+/// sync runs while the keychain is locked after its first unlock, and never synchronizable.
+enum SyncStateStore {
+    /// The access group of the state item.
+    static let accessGroup = "com.securestorage.sync"
+    /// The service of the state item.
+    static let service = "KeychainSync"
+    private static let account = "state"
+
+    /// The query that finds the state item.
+    static var query: Query {
+        Query(.genericPassword, [.service: .string(service), .account: .string(account)], synchronizable: .no, accessGroups: [accessGroup], limit: .one)
+    }
+
+    /// The state item holding `state`.
+    static func item(_ state: SyncState) -> NewItem {
+        NewItem(.genericPassword,
+                attributes: [.service: .string(service), .account: .string(account), .accessGroup: .string(accessGroup),
+                             .label: .string("Sync circle state"), .synchronizable: .number(0)],
+                data: state.encoded, accessibility: .afterFirstUnlockThisDeviceOnly)
+    }
+
+    /// The keychain's sync state, or `nil` when it belongs to no circle.
+    /// - Throws: ``SyncError/Code/keychain`` (locked before the first unlock, damaged).
+    static func load(from keychain: Keychain) throws(SyncError) -> SyncState? {
+        let found: [FoundItem]
+        do {
+            found = try keychain.find(query, returning: [.data])
+        } catch where error.code == .itemNotFound {
+            return nil
+        } catch {
+            throw SyncError(error)
+        }
+        guard let data = found.first?.data else { return nil }
+        guard let state = SyncState(encoded: data) else {
+            throw SyncError(.invalidState, "The keychain's sync state cannot be read (written by a newer version, or damaged). Leave the circle and join again.")
+        }
+        return state
+    }
+
+    /// Saves `state`, together with `changes` from other devices, in one keychain transaction.
+    @discardableResult
+    static func save(_ state: SyncState, applying changes: [SynchronizedChange] = [], in keychain: Keychain) throws(SyncError) -> [SynchronizedOutcome] {
+        do {
+            return try keychain.applySynchronized(changes, state: item(state))
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
+    /// Deletes the state (leaving the circle); the synced items stay.
+    static func remove(from keychain: Keychain) throws(SyncError) {
+        do {
+            try keychain.delete(query)
+        } catch where error.code == .itemNotFound {
+            return
+        } catch {
+            throw SyncError(error)
+        }
+    }
+}
