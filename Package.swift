@@ -108,8 +108,9 @@ let package = Package(
             dependencies: ["KeychainCore", "CLibPQ", "LockedState", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "Logging", package: "swift-log")]
         ),
-        // PostgreSQL's client library (Debian: libpq-dev), linked only into KeychainSync's users.
-        .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("pq")]),
+        // PostgreSQL's client library (Debian: libpq-dev), opened with dlopen on first use
+        // (clibpq_loader.c): processes that never sync do not load it.
+        .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("dl")]),
         // No core dumps, not dumpable: SecureStorage.hardenProcess() (the tool calls it first).
         .target(name: "CProcessHardening"),
         .executableTarget(
@@ -118,6 +119,7 @@ let package = Package(
                 "KeychainCore",
                 "KeychainServices",
                 "SecureStorage",
+                "KeychainSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -36,6 +36,12 @@ public struct KeychainSynchronizer: Sendable {
     /// Rounds in this process are serialised: the state is read, merged and written whole.
     private static let roundLock = NSLock()
 
+    /// The service of the item holding a keychain's sync state (never synced itself), so tools
+    /// listing items can set it apart.
+    public static let stateService = SyncStateStore.service
+    /// The access group of that item.
+    public static let stateAccessGroup = SyncStateStore.accessGroup
+
     /// A synchronizer for `keychain`.
     public init(keychain: Keychain) {
         self.keychain = keychain

@@ -14,6 +14,9 @@ final class PostgresConnection {
     ///
     /// - Throws: ``SyncError/Code/serverUnreachable`` with libpq's reason.
     init(_ connectionString: String) throws(SyncError) {
+        guard clibpq_load() == 1 else {
+            throw SyncError(.serverUnreachable, "Cannot connect to the sync server: \(String(cString: clibpq_load_error())).")
+        }
         guard let connection = PQconnectdb(connectionString) else {
             throw SyncError(.serverUnreachable, "Cannot connect to the sync server: out of memory.")
         }

@@ -43,6 +43,8 @@ struct SyncServer {
     /// Connects and makes sure the tables exist.
     static func connect(_ connectionString: String, circleID: UUID) throws(SyncError) -> SyncServer {
         let connection = try PostgresConnection(connectionString)
+        // libpq prints notices ("relation … already exists, skipping") to standard error.
+        try connection.execute("SET client_min_messages TO warning")
         // Concurrent CREATE … IF NOT EXISTS can still collide in the catalog: serialise them.
         try connection.transaction {
             () throws(SyncError) in

@@ -25,6 +25,9 @@ struct ItemOptions: ParsableArguments {
     @Option(name: .customLong("access-group"), help: ArgumentHelp("Access group (kSecAttrAccessGroup). Searches cover every group when omitted; adds use the application's default group. (-G is the generic attribute, as in macOS `security`.)", valueName: "group"))
     var accessGroup: String?
 
+    @Flag(name: .customLong("synchronizable"), help: "The item syncs to the other devices of the sync circle (kSecAttrSynchronizable); searches then look only at synchronizable items, as SecItem queries do.")
+    var synchronizable = false
+
     func attributes() throws -> [AttributeKey: AttributeValue] {
         var attributes: [AttributeKey: AttributeValue] = [:]
         if let account { attributes[.account] = .string(account) }

@@ -24,6 +24,7 @@ struct KeychainTool: ParsableCommand {
               keychain verify --unlock
               keychain migrate --from .env            # dry run: what would move
               keychain lint Sources                    # Keychain misuse in Swift code
+              keychain sync now                        # sync with your other devices
 
             \(ExitStatus.help)
             """,
@@ -34,7 +35,7 @@ struct KeychainTool: ParsableCommand {
             List.self, DumpKeychain.self,
             Create.self, Status.self, Lock.self, Unlock.self, Verify.self, Bind.self, Unbind.self,
             SetPassphrase.self, ChangePassphrase.self, RemovePassphrase.self, SetPIN.self,
-            Export.self, Import.self, Migrate.self, Lint.self,
+            Export.self, Import.self, Migrate.self, Lint.self, Sync.self,
         ]
     )
 

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import KeychainCore
+import KeychainSync
 import SecureStorage
 
 /// Which classes `list` covers.
@@ -24,8 +25,8 @@ struct List: ParsableCommand {
         commandName: "list", abstract: "List items, one line each (class, service or protocol://server:port, account, label, protection, access group); never secrets.",
         discussion: """
             The journal items of `keychain migrate` (service SecureStorage.migrations) and the keys \
-            of protected-file stores (services SecureStorage.files/<identifier>) are not shown \
-            unless their service is asked for with -s.
+            of protected-file stores (services SecureStorage.files/<identifier>) and the sync \
+            state (service KeychainSync) are not shown unless their service is asked for with -s.
             Examples:
               keychain list
               keychain list --class genp -s api.example.com --json
@@ -56,8 +57,10 @@ struct List: ParsableCommand {
         }
         let journals = service == SourceMigration.journalService ? [] : found.filter(Self.isMigrationJournal)
         let fileKeys = service != nil ? [] : found.filter(Self.isProtectedFileKey)
+        let syncState = service != nil ? [] : found.filter(Self.isSyncState)
         let items = found.filter { item in
             (service == SourceMigration.journalService || !Self.isMigrationJournal(item)) && (service != nil || !Self.isProtectedFileKey(item))
+                && (service != nil || !Self.isSyncState(item))
         }
         if output.json {
             print(try JSONText.render(["items": .array(items.map { .object(JSONText.item($0)) })]))
@@ -79,8 +82,15 @@ struct List: ParsableCommand {
             let services = Set(fileKeys.compactMap { $0.attributes[.service]?.stringValue }).sorted().map { "-s \($0)" }
             hiddenNotes.append("\(fileKeys.count) protected-file key item\(fileKeys.count == 1 ? "" : "s"): \(services.joined(separator: ", "))")
         }
+        if !syncState.isEmpty { hiddenNotes.append("the sync state: -s \(KeychainSynchronizer.stateService)") }
         let hiddenNote = hiddenNotes.isEmpty ? "" : " (and \(hiddenNotes.joined(separator: "; ")))"
         printError("\(items.count) item\(items.count == 1 ? "" : "s")\(hiddenNote)")
+    }
+
+    /// Whether an item holds the keychain's sync state.
+    static func isSyncState(_ item: FoundItem) -> Bool {
+        item.itemClass == .genericPassword && item.attributes[.service]?.stringValue == KeychainSynchronizer.stateService
+            && item.attributes[.accessGroup]?.stringValue == KeychainSynchronizer.stateAccessGroup
     }
 
     /// An internet password's protocol, server and port as one column: `htps://example.com:8443`.

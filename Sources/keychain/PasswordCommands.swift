@@ -18,11 +18,13 @@ extension PasswordCommand {
     func query() throws -> Query {
         var query = Query(Self.itemClass, try attributes())
         if let group = item.accessGroup { query.accessGroups = [group] }
+        if item.synchronizable { query.synchronizable = .yes }
         return query
     }
 
     func add(_ secret: SecretOptions) throws {
-        let attributes = try self.attributes().merging(secret.accessibilityAttribute) { $1 }
+        var attributes = try self.attributes().merging(secret.accessibilityAttribute) { $1 }
+        if item.synchronizable { attributes[.synchronizable] = .number(1) }
         if let note = secret.ignoredApplicationAccessNote { printError(note) }
         let keychain = try self.keychain.open(.creatingIfMissing)
         let data = try secret.secretData()

@@ -1,0 +1,228 @@
+import ArgumentParser
+import Foundation
+import KeychainCore
+import KeychainSync
+
+/// `keychain sync …`: end-to-end encrypted sync of synchronizable items with other devices
+/// through a PostgreSQL server.
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Sync synchronizable items with your other devices, end-to-end encrypted, through PostgreSQL.",
+        discussion: """
+            Items with kSecAttrSynchronizable true and an accessibility that is not …ThisDeviceOnly \
+            sync, as in iCloud Keychain. The server stores only ciphertext under keys the devices \
+            hold. --server takes a libpq connection string; keep the password in ~/.pgpass or \
+            PGPASSWORD, not in the string.
+
+            Examples:
+              keychain sync create --server "host=db.example.com dbname=keychain user=alice"
+              keychain sync join --server "host=db.example.com dbname=keychain user=alice" --circle CODE
+              keychain sync approve K7QD-3MZP-W2XA-F5LN        # on a member, the code join printed
+              keychain sync now
+              keychain sync status --json
+
+            Exit status: 52 the server's answers failed verification (nothing was applied); \
+            65 a circle or approval code that does not match; 69 the server cannot be reached \
+            (local changes stay queued in the keychain); otherwise as for other commands.
+            """,
+        subcommands: [SyncCreate.self, SyncJoin.self, SyncApprove.self, SyncNow.self, SyncStatusCommand.self, SyncLeave.self]
+    )
+}
+
+struct SyncCreate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create", abstract: "Create a sync circle with this keychain as its first device, and print its circle code.",
+        discussion: "Example: keychain sync create --server \"host=/run/postgresql dbname=keychain\" --name laptop")
+    @OptionGroup var keychain: KeychainSelection
+    @OptionGroup var server: SyncServerOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let keychain = try self.keychain.open(.creatingIfMissing)
+        let code = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).createCircle(server: server.connection(), deviceName: server.deviceName) }
+        if output.json {
+            print(try JSONText.render(["circleCode": .string(code)]))
+        } else {
+            print("Created a sync circle. On another device, join it with:\n  keychain sync join --server '<connection>' --circle \(code)")
+        }
+    }
+}
+
+struct SyncJoin: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "join", abstract: "Ask to join a circle, print the approval code for a member, and wait for the approval.",
+        discussion: """
+            Run `keychain sync approve CODE` on a device of the circle with the code printed here. \
+            Without --circle, finishes a join asked for earlier.
+
+            Example: keychain sync join --server "host=db.example.com dbname=keychain" --circle ABCD-…
+            """)
+    @OptionGroup var keychain: KeychainSelection
+    @OptionGroup var server: SyncServerOptions
+    @Option(name: .customLong("circle"), help: ArgumentHelp("The circle code `keychain sync status` shows on a member.", valueName: "code"))
+    var circle: String?
+    @Option(name: .customLong("wait"), help: ArgumentHelp("How many seconds to wait for the approval (0: return at once; run `keychain sync join` again later).", valueName: "seconds"))
+    var wait = 600
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let keychain = try self.keychain.open(.creatingIfMissing)
+        let synchronizer = KeychainSynchronizer(keychain: keychain)
+        if let circle {
+            let approval = try reportingSyncErrors {
+                try synchronizer.requestToJoin(server: server.connection(), circleCode: circle, deviceName: server.deviceName)
+            }
+            if output.json {
+                print(try JSONText.render(["approvalCode": .string(approval)]))
+            } else {
+                print("On a device of the circle, run:\n  keychain sync approve \(approval)")
+            }
+        }
+        let joined = try reportingSyncErrors { try synchronizer.finishJoining(timeout: .seconds(max(0, wait))) }
+        if output.json {
+            print(try JSONText.render(["joined": .bool(joined)]))
+        } else {
+            print(joined ? "Joined the circle; synchronizable items are synced." : "Not approved yet: run `keychain sync join` again after the approval.")
+        }
+        if !joined { throw ExitCode(ExitStatus.notFound) }
+    }
+}
+
+struct SyncApprove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "approve", abstract: "Let the device that printed this approval code join the circle.",
+        discussion: "Example: keychain sync approve K7QD-3MZP-W2XA-F5LN")
+    @OptionGroup var keychain: KeychainSelection
+    @Argument(help: "The approval code `keychain sync join` printed on the new device.")
+    var code: String
+
+    func run() throws {
+        let keychain = try self.keychain.open(.existing)
+        let member = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).approve(code) }
+        print("Approved device \(member.uuidString.lowercased()).")
+    }
+}
+
+struct SyncNow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "now", abstract: "Pull the other devices' changes, merge, and push this device's.",
+        discussion: "Example: keychain sync now --json")
+    @OptionGroup var keychain: KeychainSelection
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let keychain = try self.keychain.open(.existing)
+        let report = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).syncNow() }
+        if output.json {
+            print(try JSONText.render([
+                "received": .number(Int64(report.received)), "applied": .number(Int64(report.applied)), "pushed": .number(Int64(report.pushed)),
+                "conflicts": .number(Int64(report.conflicts)), "deferredWhileLocked": .number(Int64(report.deferredWhileLocked)),
+                "protectedItemsNotSynced": .number(Int64(report.protectedItemsNotSynced)), "counter": .number(report.counter),
+            ]))
+        } else {
+            var line = "Synced: \(report.applied) change(s) applied here, \(report.pushed) pushed, \(report.conflicts) conflict(s) decided."
+            if report.deferredWhileLocked > 0 { line += " \(report.deferredWhileLocked) wait for `keychain unlock`." }
+            if report.protectedItemsNotSynced > 0 { line += " \(report.protectedItemsNotSynced) item(s) needing user presence do not sync." }
+            print(line)
+        }
+    }
+}
+
+struct SyncStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the circle: its code, members, the state this device verified, the last sync.",
+        discussion: "Compare the counter across devices: equal counters mean the server shows them the same state.\n\nExample: keychain sync status --json")
+    @OptionGroup var keychain: KeychainSelection
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let keychain = try self.keychain.open(.reading)
+        let status = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).status() }
+        let formatter = ISO8601DateFormatter()
+        if output.json {
+            print(try JSONText.render([
+                "circleCode": status.circleCode.map { .string($0) } ?? .null, "deviceID": .string(status.deviceID.uuidString.lowercased()),
+                "deviceName": .string(status.deviceName), "isMember": .bool(status.isMember), "counter": .number(status.verifiedCounter),
+                "syncedItems": .number(Int64(status.syncedRecords)), "generation": .number(Int64(status.generation)),
+                "lastSync": status.lastSync.map { .string(formatter.string(from: $0)) } ?? .null,
+                "members": .array(status.members.map { member in
+                    .object(["deviceID": .string(member.deviceID.uuidString.lowercased()), "name": .string(member.name),
+                             "joined": .string(formatter.string(from: member.joined)), "thisDevice": .bool(member.isThisDevice)])
+                }),
+            ]))
+            return
+        }
+        guard status.isMember else {
+            print("Waiting for approval to join the circle: run `keychain sync join` again once a member approved.")
+            return
+        }
+        print("""
+            circle code:  \(status.circleCode ?? "")
+            this device:  \(status.deviceName) (\(status.deviceID.uuidString.lowercased()))
+            counter:      \(status.verifiedCounter) (generation \(status.generation))
+            synced items: \(status.syncedRecords)
+            last sync:    \(status.lastSync.map { formatter.string(from: $0) } ?? "never")
+            members:
+            """)
+        for member in status.members {
+            print("  \(member.name) (\(member.deviceID.uuidString.lowercased())), joined \(formatter.string(from: member.joined))\(member.isThisDevice ? ", this device" : "")")
+        }
+    }
+}
+
+struct SyncLeave: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "leave", abstract: "Leave the circle; the items stay here and on the other devices.",
+        discussion: "Example: keychain sync leave")
+    @OptionGroup var keychain: KeychainSelection
+
+    func run() throws {
+        let keychain = try self.keychain.open(.existing)
+        try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).leave() }
+        print("Left the sync circle.")
+    }
+}
+
+/// `--server` and `--name`.
+struct SyncServerOptions: ParsableArguments {
+    @Option(name: .customLong("server"), help: ArgumentHelp(
+        "The PostgreSQL server as a libpq connection string (default: $KEYCHAIN_SYNC_SERVER). Keep the password in ~/.pgpass or PGPASSWORD.",
+        valueName: "connection"))
+    var server: String?
+
+    @Option(name: .customLong("name"), help: ArgumentHelp("How the other devices see this one (default: the host name).", valueName: "name"))
+    var name: String?
+
+    /// The connection string.
+    func connection() throws -> String {
+        if let server { return server }
+        if let configured = ProcessInfo.processInfo.environment["KEYCHAIN_SYNC_SERVER"], !configured.isEmpty { return configured }
+        throw usageFailure("say which server with --server \"host=… dbname=…\" (or set KEYCHAIN_SYNC_SERVER).")
+    }
+
+    /// This device's name.
+    var deviceName: String { name ?? ProcessInfo.processInfo.hostName }
+}
+
+/// The exit statuses of sync failures.
+extension ExitStatus {
+    /// The server cannot be reached (sysexits' EX_UNAVAILABLE).
+    static let serverUnavailable: Int32 = 69
+}
+
+/// Runs a sync operation; a ``SyncError`` is printed (never with secrets) and becomes the
+/// documented exit status.
+func reportingSyncErrors<T>(_ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as SyncError {
+        printError("keychain: \(error)")
+        switch error.code {
+        case .tampered: throw ExitCode(ExitStatus.integrity)
+        case .invalidCode: throw ExitCode(ExitStatus.dataError)
+        case .serverUnreachable, .serverRejected: throw ExitCode(ExitStatus.serverUnavailable)
+        case .keychain: throw ExitCode(error.keychainError.map { ExitStatus.of($0.code) } ?? 1)
+        case .notAMember, .removed, .invalidState: throw ExitCode(1)
+        }
+    }
+}
