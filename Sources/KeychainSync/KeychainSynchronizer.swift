@@ -185,12 +185,17 @@ public struct KeychainSynchronizer: Sendable {
     /// - Throws: ``SyncError/Code/serverUnreachable`` when offline (local changes wait in the
     ///   keychain), ``SyncError/Code/tampered`` when the server's answers fail verification
     ///   (nothing was applied), ``SyncError/Code/notAMember`` outside a circle.
+    /// - Parameter verifyingEverything: pull and check every record, not only the new ones, so
+    ///   that a record this device already had and the server dropped is noticed too (an
+    ///   incremental sync notices drops of records it has not seen yet). Costs one read of the
+    ///   whole circle.
     @discardableResult
-    public func syncNow() throws(SyncError) -> SyncReport {
+    public func syncNow(verifyingEverything: Bool = false) throws(SyncError) -> SyncReport {
         try serialised { () throws(SyncError) in
             let state = try memberState()
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
             var round = SyncRound(keychain: keychain, server: connection, state: state)
+            round.pullsEverything = verifyingEverything
             _ = try round.run()
             return round.report
         }
@@ -234,18 +239,18 @@ public struct KeychainSynchronizer: Sendable {
 
     // MARK: - Helpers
 
-    private func serialised<T>(_ body: () throws(SyncError) -> T) throws(SyncError) -> T {
+    func serialised<T>(_ body: () throws(SyncError) -> T) throws(SyncError) -> T {
         Self.roundLock.lock()
         defer { Self.roundLock.unlock() }
         return try body()
     }
 
-    private func memberState() throws(SyncError) -> SyncState {
+    func memberState() throws(SyncError) -> SyncState {
         guard let state = try SyncStateStore.load(from: keychain), state.isMember else { throw notAMember }
         return state
     }
 
-    private var notAMember: SyncError {
+    var notAMember: SyncError {
         SyncError(.notAMember, "This keychain belongs to no sync circle (or its join was not approved yet). Create one with `keychain sync create` or join with `keychain sync join`.")
     }
 }

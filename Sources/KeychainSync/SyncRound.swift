@@ -11,6 +11,9 @@ struct SyncRound {
     let server: SyncServer
     var state: SyncState
     var report = SyncReport()
+    /// Pull every record, not only those newer than the last pull: a device then also notices a
+    /// record it already had being dropped from the server.
+    var pullsEverything = false
 
     /// How many times a push starts over when other devices keep pushing first.
     static let attempts = 16
@@ -23,6 +26,7 @@ struct SyncRound {
 
     /// Runs the round and returns the state it saved.
     mutating func run() throws(SyncError) -> SyncState {
+        try adoptNewKeyGeneration()
         for attempt in 0..<Self.attempts {
             report.retries = attempt
             let (manifest, key, pulled) = try pull()
@@ -67,7 +71,7 @@ struct SyncRound {
     /// Reads the manifest and the new records in one snapshot, opens and checks them.
     private mutating func pull() throws(SyncError) -> (Manifest, CircleKey, [Pulled]) {
         let server = server
-        let since = state.pulledSequence
+        let since = pullsEverything ? 0 : state.pulledSequence
         let (row, records) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord]) in
             (try server.manifest(forUpdate: false), try server.records(after: since))
@@ -103,12 +107,49 @@ struct SyncRound {
             pulled.append(Pulled(record: record, content: content))
         }
         var digest = SetDigest()
+        // Version 0 marks an entry carried over a key rotation whose record was not seen yet.
+        versions = versions.filter { $0.value > 0 }
         for (recordID, version) in versions { digest.insert(recordID: recordID, version: version, key: key) }
         guard digest == manifest.digest, Int64(versions.count) == manifest.recordCount else {
             throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
         }
         report.received += pulled.filter { state.entries[$0.record.recordID]?.version != $0.record.version }.count
         return (manifest, key, pulled)
+    }
+
+    // MARK: - Key rotation
+
+    /// When a member removed a device, the circle moved to a new key generation and every record
+    /// got a new id: takes the new key from the wraps addressed to this device, carries what it
+    /// agreed over to the new ids, and pulls everything again (verified as ever).
+    ///
+    /// - Throws: ``SyncError/Code/removed`` when no wrap for the new generation is addressed to
+    ///   this device: it was removed.
+    private mutating func adoptNewKeyGeneration() throws(SyncError) {
+        guard let row = try server.manifest(forUpdate: false), row.body.count >= 12 else { return }
+        let generation = Data(row.body)[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard generation > state.entriesGeneration, let old = state.keys[state.entriesGeneration] else { return }
+        var keys = state.keys
+        for wrapped in try server.keyWraps(for: state.deviceID, after: state.entriesGeneration) {
+            let (key, _) = try KeyWrap.unwrap(wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+            keys[key.generation] = key
+        }
+        guard let next = keys[generation] else {
+            throw SyncError(.removed, "This device was removed from the sync circle: the circle moved to a new key that was not given to it. Its items stay here; leave the circle (`keychain sync leave`) and join again if it should sync.")
+        }
+        let snapshot: Keychain.SynchronizableSnapshot
+        do { snapshot = try keychain.synchronizableItems() } catch { throw SyncError(error) }
+        var entries: [Data: SyncState.Entry] = [:]
+        for item in snapshot.items {
+            guard var agreed = state.entries[item.identifier(key: old.identifierKey)] else { continue }
+            agreed.version = 0
+            entries[item.identifier(key: next.identifierKey)] = agreed
+        }
+        state.keys = [next.generation: next]
+        state.entriesGeneration = next.generation
+        state.entries = entries
+        state.pulledSequence = 0
+        try SyncStateStore.save(state, in: keychain)
     }
 
     // MARK: - Merge
@@ -187,11 +228,11 @@ struct SyncRound {
         var pushes: [Push] = []
         for (recordID, item) in local {
             let content = RecordContent(kind: .value, author: state.deviceID, item: item)
-            if let agreed = merged.entries[recordID], !agreed.isTombstone, agreed.digest == content.digest { continue }
+            if let agreed = merged.entries[recordID], agreed.version > 0, !agreed.isTombstone, agreed.digest == content.digest { continue }
             pushes.append(Push(recordID: recordID, content: content))
         }
         let deleted = merged.entries.filter { recordID, agreed in
-            !agreed.isTombstone && local[recordID] == nil && keychain.lockState.allows(agreed.accessibility.protectionClass)
+            agreed.version > 0 && !agreed.isTombstone && local[recordID] == nil && keychain.lockState.allows(agreed.accessibility.protectionClass)
         }
         if !deleted.isEmpty {
             // The tombstone names the item by its attributes: read them from the record it replaces.

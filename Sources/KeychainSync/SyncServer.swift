@@ -109,6 +109,11 @@ struct SyncServer {
         try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text(circleID.uuidString)])
     }
 
+    /// Every record of the circle.
+    func allRecords() throws(SyncError) -> [StoredRecord] {
+        try records(after: Int64.min)
+    }
+
     /// Deletes every record of the circle (a key rotation writes them all again).
     func deleteAllRecords() throws(SyncError) {
         try connection.execute("DELETE FROM keychain_sync_records WHERE circle_id = $1", [.uuid(circleID)])
@@ -136,6 +141,11 @@ extension SyncServer {
             members.append((id, try rows.bytes(row, 1)))
         }
         return members
+    }
+
+    /// Deletes the member entries of every generation but `generation`.
+    func deleteMembers(before generation: UInt32) throws(SyncError) {
+        try connection.execute("DELETE FROM keychain_sync_members WHERE circle_id = $1 AND generation < $2", [.uuid(circleID), .int64(Int64(generation))])
     }
 
     /// Removes a member's entries (leaving, or removed).

@@ -20,12 +20,13 @@ struct Sync: ParsableCommand {
               keychain sync approve K7QD-3MZP-W2XA-F5LN        # on a member, the code join printed
               keychain sync now
               keychain sync status --json
+              keychain sync remove old-phone                   # a lost device: new circle key
 
             Exit status: 52 the server's answers failed verification (nothing was applied); \
             65 a circle or approval code that does not match; 69 the server cannot be reached \
             (local changes stay queued in the keychain); otherwise as for other commands.
             """,
-        subcommands: [SyncCreate.self, SyncJoin.self, SyncApprove.self, SyncNow.self, SyncStatusCommand.self, SyncLeave.self]
+        subcommands: [SyncCreate.self, SyncJoin.self, SyncApprove.self, SyncNow.self, SyncStatusCommand.self, SyncLeave.self, SyncRemove.self]
     )
 }
 
@@ -106,13 +107,15 @@ struct SyncApprove: ParsableCommand {
 struct SyncNow: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "now", abstract: "Pull the other devices' changes, merge, and push this device's.",
-        discussion: "Example: keychain sync now --json")
+        discussion: "Examples:\n  keychain sync now --json\n  keychain sync now --verify        # also check every record the device already had")
     @OptionGroup var keychain: KeychainSelection
+    @Flag(name: .customLong("verify"), help: "Read and check every record of the circle, not only the new ones, so a record the server dropped is noticed even when this device already had it.")
+    var verify = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
-        let report = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).syncNow() }
+        let report = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).syncNow(verifyingEverything: verify) }
         if output.json {
             print(try JSONText.render([
                 "received": .number(Int64(report.received)), "applied": .number(Int64(report.applied)), "pushed": .number(Int64(report.pushed)),
@@ -180,6 +183,21 @@ struct SyncLeave: ParsableCommand {
         let keychain = try self.keychain.open(.existing)
         try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).leave() }
         print("Left the sync circle.")
+    }
+}
+
+struct SyncRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove a lost or stolen device: the circle moves to a new key it does not get.",
+        discussion: "Example: keychain sync remove old-phone        (a name or id from `keychain sync status`)")
+    @OptionGroup var keychain: KeychainSelection
+    @Argument(help: "The device's name or id, as `keychain sync status` lists it.")
+    var device: String
+
+    func run() throws {
+        let keychain = try self.keychain.open(.existing)
+        try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).removeDevice(device) }
+        print("Removed \(device); the circle key was replaced and every record sealed again under it.")
     }
 }
 

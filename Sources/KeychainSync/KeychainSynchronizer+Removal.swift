@@ -1,0 +1,82 @@
+import Crypto
+import Foundation
+import KeychainCore
+
+extension KeychainSynchronizer {
+    /// Removes a device from the circle (a lost or stolen one, or one that left without
+    /// `leave`), and ends its access to everything written from now on.
+    ///
+    /// The circle moves to a new random key generation, wrapped to each remaining member only;
+    /// every record is sealed again under it, with new record ids, in one server transaction.
+    /// The removed device keeps what it already had (nothing can take that back) but cannot
+    /// read, or tell apart, anything after the removal. Other members pick up the new key at
+    /// their next sync.
+    ///
+    /// - Parameter device: the device's id or its name, as ``status()`` lists them.
+    /// - Throws: ``SyncError/Code/invalidState`` when the name matches no other member or
+    ///   several; ``SyncError/Code/tampered`` when the server's records fail verification.
+    public func removeDevice(_ device: String) throws(SyncError) {
+        try syncNow()
+        try serialised { () throws(SyncError) in
+            var state = try memberState()
+            guard let key = state.currentKey else { throw notAMember }
+            let connection = try SyncServer.connect(state.server, circleID: state.circleID)
+            let members = try connection.members(generation: key.generation).map { (member) throws(SyncError) -> MemberEntry in
+                try MemberEntry.open(member.body, deviceID: member.deviceID, key: key)
+            }
+            let matching = members.filter { $0.deviceID.uuidString.lowercased() == device.lowercased() || $0.name == device }
+            guard matching.count == 1, let removed = matching.first else {
+                throw SyncError(.invalidState, matching.isEmpty ? "No member of the circle has that id or name (see `keychain sync status`)."
+                                : "Several members have that name; give the device id instead (see `keychain sync status`).")
+            }
+            guard removed.deviceID != state.deviceID else {
+                throw SyncError(.invalidState, "This device cannot remove itself; use `keychain sync leave`.")
+            }
+            let next = key.next()
+            let rotated = try connection.connection.transaction { () throws(SyncError) -> SyncState? in
+                guard let row = try connection.manifest(forUpdate: true), row.counter == state.verifiedCounter else { return nil }
+                let manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
+                var entries: [Data: SyncState.Entry] = [:]
+                var digest = SetDigest()
+                var highest = Int64(0)
+                let records = try connection.allRecords()
+                try connection.deleteAllRecords()
+                for record in records {
+                    let content = try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: key)
+                    let recordID = content.item.identifier(key: next.identifierKey)
+                    let body = try RecordSealer.seal(content, recordID: recordID, version: 1, key: next)
+                    highest = max(highest, try connection.write(recordID: recordID, version: 1, body: body))
+                    digest.insert(recordID: recordID, version: 1, key: next)
+                    entries[recordID] = SyncState.Entry(version: 1, digest: content.digest, accessibility: content.item.accessibility,
+                                                        isTombstone: content.kind == .tombstone)
+                }
+                let counter = manifest.counter + 1
+                for member in members where member.deviceID != removed.deviceID {
+                    try connection.writeMember(member.deviceID, generation: next.generation, body: member.sealed(key: next))
+                    let publicKey: Curve25519.KeyAgreement.PublicKey
+                    do { publicKey = try .init(rawRepresentation: member.publicKey) } catch {
+                        throw SyncError.tampered("a member entry whose public key is invalid")
+                    }
+                    try connection.writeKeyWrap(member.deviceID, generation: next.generation,
+                                                body: KeyWrap.wrap(next, counterFloor: counter, to: publicKey, device: member.deviceID))
+                }
+                try connection.deleteMember(removed.deviceID)
+                try connection.deleteMembers(before: next.generation)
+                let rotatedManifest = Manifest(counter: counter, generation: next.generation, digest: digest, recordCount: Int64(entries.count), author: state.deviceID)
+                try connection.writeManifest(counter: counter, body: rotatedManifest.sealed(key: next))
+                var rotated = state
+                rotated.keys = [next.generation: next]
+                rotated.entriesGeneration = next.generation
+                rotated.entries = entries
+                rotated.verifiedCounter = counter
+                rotated.pulledSequence = highest
+                return rotated
+            }
+            guard let rotated else {
+                throw SyncError(.serverUnreachable, "Another device pushed while the circle key was being replaced; nothing changed. Run the removal again.")
+            }
+            state = rotated
+            try SyncStateStore.save(state, in: keychain)
+        }
+    }
+}
