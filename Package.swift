@@ -208,6 +208,8 @@ let package = Package(
         // A throw-away PostgreSQL cluster per test suite (initdb into a temporary directory, a Unix
         // socket there), for the sync tests.
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
+        // One device of the sync convergence test, killed with SIGKILL at random moments.
+        .executableTarget(name: "sync-stress", dependencies: ["KeychainSync", "KeychainCore"], path: "Tests/SyncStressHelper"),
         .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainCore", "PostgresTestSupport", "CLibPQ",
                                                               .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
