@@ -104,17 +104,18 @@ final class PostgresConnection {
     /// The socket libpq reads notifications from, for waiting on `LISTEN` channels.
     var socket: Int32 { PQsocket(connection) }
 
-    /// Reads what arrived on the socket and returns the channels notified since the last call.
+    /// Reads what arrived on the socket and returns the payloads of the notifications received
+    /// since the last call.
     func notifications() throws(SyncError) -> [String] {
         guard PQconsumeInput(connection) == 1 else {
             throw SyncError(.serverUnreachable, "The sync server connection was lost: \(Self.message(connection))")
         }
-        var channels: [String] = []
+        var payloads: [String] = []
         while let notification = PQnotifies(connection) {
-            channels.append(String(cString: notification.pointee.relname))
+            payloads.append(notification.pointee.extra.map { String(cString: $0) } ?? "")
             PQfreemem(notification)
         }
-        return channels
+        return payloads
     }
 
     private static func message(_ connection: OpaquePointer) -> String {

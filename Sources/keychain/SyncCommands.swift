@@ -19,6 +19,7 @@ struct Sync: ParsableCommand {
               keychain sync join --server "host=db.example.com dbname=keychain user=alice" --circle CODE
               keychain sync approve K7QD-3MZP-W2XA-F5LN        # on a member, the code join printed
               keychain sync now
+              keychain sync watch                              # keep syncing (a server, a systemd unit)
               keychain sync status --json
               keychain sync remove old-phone                   # a lost device: new circle key
 
@@ -26,7 +27,7 @@ struct Sync: ParsableCommand {
             65 a circle or approval code that does not match; 69 the server cannot be reached \
             (local changes stay queued in the keychain); otherwise as for other commands.
             """,
-        subcommands: [SyncCreate.self, SyncJoin.self, SyncApprove.self, SyncNow.self, SyncStatusCommand.self, SyncLeave.self, SyncRemove.self]
+        subcommands: [SyncCreate.self, SyncJoin.self, SyncApprove.self, SyncNow.self, SyncWatch.self, SyncStatusCommand.self, SyncLeave.self, SyncRemove.self]
     )
 }
 
@@ -128,6 +129,46 @@ struct SyncNow: ParsableCommand {
             if report.protectedItemsNotSynced > 0 { line += " \(report.protectedItemsNotSynced) item(s) needing user presence do not sync." }
             print(line)
         }
+    }
+}
+
+struct SyncWatch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch", abstract: "Keep syncing until interrupted: after every local write, when another device pushes, and every --interval seconds.",
+        discussion: """
+            For a server or a systemd unit. Prints one line per sync (JSON with --json); a server \
+            that cannot be reached is retried with backoff (1 s up to 5 min). Stops on SIGINT or SIGTERM.
+
+            Example: keychain sync watch --interval 300 --json
+            """)
+    @OptionGroup var keychain: KeychainSelection
+    @Option(name: .customLong("interval"), help: ArgumentHelp("Seconds between syncs when nothing announced a change.", valueName: "seconds"))
+    var interval = 60
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let keychain = try self.keychain.open(.existing)
+        let json = output.json
+        let background = KeychainSynchronizer(keychain: keychain).startInBackground(pollInterval: .seconds(max(1, interval))) { event in
+            switch event {
+            case .success(let report):
+                print(json ? "{\"applied\":\(report.applied),\"pushed\":\(report.pushed),\"conflicts\":\(report.conflicts),\"counter\":\(report.counter)}"
+                      : "synced: \(report.applied) applied, \(report.pushed) pushed, counter \(report.counter)")
+            case .failure(let error):
+                printError("keychain: \(error)")
+            }
+        }
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { signalNumber -> DispatchSourceSignal in
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        stop.wait()
+        sources.forEach { $0.cancel() }
+        background.stop()
     }
 }
 
