@@ -159,6 +159,7 @@ let package = Package(
         .executableTarget(
             name: "KeychainBenchmarks",
             dependencies: ["KeychainCore", "KeychainServices", "SecureStorage", "SecureStorageGRDB", "TPMTestSupport", "CCallgrind", "CSQLiteHardening", "SecureStorageLint",
+                           "KeychainSync", "PostgresTestSupport",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
                            .target(name: "CTSS2", condition: .when(platforms: [.linux]))],
             path: "Benchmarks/KeychainBenchmarks"

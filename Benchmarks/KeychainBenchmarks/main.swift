@@ -8,6 +8,9 @@ import Foundation
 //   swift run -c release KeychainBenchmarks --lint Sources,Tests [--rounds 5] [--json]
 //     (keychain-lint's parse and rule passes in files/s on one thread; scripts/bench-lint runs it
 //     pinned to one core on this repository and fetched Keychain wrappers)
+//   swift run -c release KeychainBenchmarks --sync 10000,100000 [--devices 50] [--samples 200] [--json]
+//     (sync through a throw-away PostgreSQL cluster: a new device's first sync, propagation
+//     latency between two devices, a circle of many devices, server bytes per record)
 // Each run uses fresh temporary keychains on the file system of $TMPDIR.
 
 let arguments = CommandLine.arguments
@@ -30,6 +33,11 @@ do {
     }
     if let paths = value("--lint") {
         try LintBenchmarks.run(paths: paths.split(separator: ",").map(String.init), rounds: value("--rounds").flatMap(Int.init) ?? 5, json: json)
+        finish(0)
+    }
+    if let sizes = value("--sync") {
+        try SyncBenchmarks.run(sizes: sizes.split(separator: ",").compactMap { Int($0) }, devices: value("--devices").flatMap(Int.init) ?? 50,
+                               samples: value("--samples").flatMap(Int.init) ?? 200, json: json, in: directory)
         finish(0)
     }
     if let sizes = value("--scale") {
