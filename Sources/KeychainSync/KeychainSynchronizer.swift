@@ -43,6 +43,7 @@ public struct KeychainSynchronizer: Sendable {
     public static let stateAccessGroup = SyncStateStore.accessGroup
 
     /// A synchronizer for `keychain`.
+    /// - Parameter keychain: the keychain this device syncs.
     public init(keychain: Keychain) {
         self.keychain = keychain
     }
@@ -89,6 +90,13 @@ public struct KeychainSynchronizer: Sendable {
     ///
     /// Nothing syncs until ``finishJoining(timeout:)`` receives the circle key. Calling this
     /// again while the request is open returns the same approval code.
+    ///
+    /// - Parameters:
+    ///   - server: the circle's server, a libpq connection string.
+    ///   - circleCode: the code `keychain sync status` (``status()``) shows on a member.
+    ///   - deviceName: how the other members see this device.
+    /// - Throws: ``SyncError/Code/invalidCode`` for something that is not a circle code;
+    ///   ``SyncError/Code/invalidState`` when the keychain already belongs to a circle.
     public func requestToJoin(server: String, circleCode: String, deviceName: String) throws(SyncError) -> String {
         try serialised { () throws(SyncError) in
             let (circleID, verifier) = try CircleCode.parseCircleCode(circleCode)
@@ -112,6 +120,7 @@ public struct KeychainSynchronizer: Sendable {
     /// Approves the join request whose approval code was read off the joining device: wraps the
     /// circle key to that device's public key and lists it as a member.
     ///
+    /// - Parameter approvalCode: the code the joining device showed (case, spaces and dashes do not matter).
     /// - Returns: the new member's id.
     /// - Throws: ``SyncError/Code/invalidCode`` when no open request has this code.
     @discardableResult

@@ -45,6 +45,11 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
     public let sqlState: String?
 
     /// An error of `code` with `message`.
+    /// - Parameters:
+    ///   - code: the kind of failure.
+    ///   - message: what went wrong and what to do; never secret data.
+    ///   - keychainError: the keychain's error, for ``Code/keychain``.
+    ///   - sqlState: the server's SQLSTATE, for ``Code/serverRejected``.
     public init(_ code: Code, _ message: String, keychainError: KeychainError? = nil, sqlState: String? = nil) {
         self.code = code
         self.message = message
