@@ -4,7 +4,7 @@ import Foundation
 /// The codes people read from one device and type on another.
 ///
 /// - The **circle code** (shown by `keychain sync create` and `status` on every member) names
-///   the circle and carries 64 bits derived from its current key: a joining device checks the
+///   the circle and carries 128 bits derived from its current key: a joining device checks the
 ///   key it receives against them, so a server cannot enrol it into a circle of its own making.
 /// - The **approval code** (shown by `keychain sync join`) is 80 bits of a digest of the joining
 ///   device's public key: a member approves exactly that key, so a server cannot substitute its own.
@@ -21,10 +21,10 @@ enum CircleCode {
 
     /// The circle id and verifier in a circle code.
     static func parseCircleCode(_ code: String) throws(SyncError) -> (circleID: UUID, verifier: Data) {
-        guard let bytes = decodeBase32(code), bytes.count == 24, let circleID = UUID(bytes: bytes.prefix(16)) else {
-            throw SyncError(.invalidCode, "That is not a circle code: copy it from `keychain sync status` on a device of the circle (39 letters and digits, dashes optional).")
+        guard let bytes = decodeBase32(code), bytes.count == 32, let circleID = UUID(bytes: bytes.prefix(16)) else {
+            throw SyncError(.invalidCode, "That is not a circle code: copy it from `keychain sync status` on a device of the circle (52 letters and digits, dashes optional).")
         }
-        return (circleID, Data(bytes.suffix(8)))
+        return (circleID, Data(bytes.suffix(16)))
     }
 
     /// The approval code of a join request.

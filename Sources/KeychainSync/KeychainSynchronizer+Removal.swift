@@ -24,7 +24,11 @@ extension KeychainSynchronizer {
             let members = try connection.members(generation: key.generation).map { (member) throws(SyncError) -> MemberEntry in
                 try MemberEntry.open(member.body, deviceID: member.deviceID, key: key)
             }
-            let matching = members.filter { $0.deviceID.uuidString.lowercased() == device.lowercased() || $0.name == device }
+            var matching = members.filter { $0.deviceID.uuidString.lowercased() == device.lowercased() || $0.name == device }
+            // A device the server leaves out of the list can still be removed by its id.
+            if matching.isEmpty, let id = UUID(uuidString: device) {
+                matching = [MemberEntry(deviceID: id, name: "", publicKey: Data(), joined: 0)]
+            }
             guard matching.count == 1, let removed = matching.first else {
                 throw SyncError(.invalidState, matching.isEmpty ? "No member of the circle has that id or name (see `keychain sync status`)."
                                 : "Several members have that name; give the device id instead (see `keychain sync status`).")
@@ -36,17 +40,41 @@ extension KeychainSynchronizer {
             let rotated = try connection.connection.transaction { () throws(SyncError) -> SyncState? in
                 guard let row = try connection.manifest(forUpdate: true), row.counter == state.verifiedCounter else { return nil }
                 let manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
+                // The records must be exactly the verified state: none dropped, none older than
+                // this device agreed with, each valid and under its own id.
+                let records = try connection.allRecords()
+                var check = SetDigest()
+                var opened: [(SyncServer.StoredRecord, RecordContent)] = []
+                for record in records {
+                    guard record.recordID.count == BlindIndexLength.bytes, record.version > 0 else {
+                        throw SyncError.tampered("a record with a malformed id or version")
+                    }
+                    let content = try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: key)
+                    guard keychain.acceptsSynchronized(content.item), content.item.identifier(key: key.identifierKey) == record.recordID else {
+                        throw SyncError.tampered("a record holding an item that may not sync, or not the one its id names")
+                    }
+                    if let agreed = state.entries[record.recordID], agreed.version > 0,
+                       record.version < agreed.version || (record.version == agreed.version && content.digest != agreed.digest) {
+                        throw SyncError.tampered("an older version of a record than this device agreed with")
+                    }
+                    check.insert(recordID: record.recordID, version: record.version, content: content.digest, key: key)
+                    opened.append((record, content))
+                }
+                guard check == manifest.digest, Int64(records.count) == manifest.recordCount else {
+                    throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
+                }
                 var entries: [Data: SyncState.Entry] = [:]
                 var digest = SetDigest()
                 var highest = Int64(0)
-                let records = try connection.allRecords()
                 try connection.deleteAllRecords()
-                for record in records {
-                    let content = try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: key)
+                for (_, content) in opened {
                     let recordID = content.item.identifier(key: next.identifierKey)
                     let body = try RecordSealer.seal(content, recordID: recordID, version: 1, key: next)
-                    highest = max(highest, try connection.write(recordID: recordID, version: 1, body: body))
-                    digest.insert(recordID: recordID, version: 1, key: next)
+                    guard let sequence = try connection.write(recordID: recordID, version: 1, body: body, replacing: nil) else {
+                        throw SyncError.tampered("two records for one item")
+                    }
+                    highest = max(highest, sequence)
+                    digest.insert(recordID: recordID, version: 1, content: content.digest, key: next)
                     entries[recordID] = SyncState.Entry(version: 1, digest: content.digest, accessibility: content.item.accessibility,
                                                         isTombstone: content.kind == .tombstone)
                 }
@@ -58,7 +86,8 @@ extension KeychainSynchronizer {
                         throw SyncError.tampered("a member entry whose public key is invalid")
                     }
                     try connection.writeKeyWrap(member.deviceID, generation: next.generation,
-                                                body: KeyWrap.wrap(next, counterFloor: counter, to: publicKey, device: member.deviceID))
+                                                body: KeyWrap.wrap(next, counterFloor: counter, proof: KeyWrap.rotationProof(of: next, by: key),
+                                                                   to: publicKey, device: member.deviceID))
                 }
                 try connection.deleteMember(removed.deviceID)
                 try connection.deleteMembers(before: next.generation)

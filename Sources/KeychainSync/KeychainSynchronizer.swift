@@ -42,6 +42,13 @@ public struct KeychainSynchronizer: Sendable {
     /// The access group of that item.
     public static let stateAccessGroup = SyncStateStore.accessGroup
 
+    /// Whether a libpq connection string holds a password (`password=…`, or `user:password@` in a
+    /// URI): such a string must not be passed on a command line, where every local user sees it.
+    /// - Parameter connectionString: the string to check.
+    public static func holdsPassword(_ connectionString: String) -> Bool {
+        ConnectionErrorText.holdsPassword(connectionString)
+    }
+
     /// A synchronizer for `keychain`.
     /// - Parameter keychain: the keychain this device syncs.
     public init(keychain: Keychain) {
@@ -104,6 +111,8 @@ public struct KeychainSynchronizer: Sendable {
                 guard !existing.isMember, existing.circleID == circleID else {
                     throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
                 }
+                // Filed again in case the first filing did not reach the server.
+                try SyncServer.connect(existing.server, circleID: circleID).fileRequest(existing.deviceID, publicKey: existing.agreementKey.publicKey.rawRepresentation)
                 return CircleCode.approvalCode(circleID: circleID, requestID: existing.deviceID, publicKey: existing.agreementKey.publicKey.rawRepresentation)
             }
             let agreement = Curve25519.KeyAgreement.PrivateKey()
@@ -111,8 +120,8 @@ public struct KeychainSynchronizer: Sendable {
                                   keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
             state.joinVerifier = verifier
             let connection = try SyncServer.connect(server, circleID: circleID)
-            try SyncStateStore.save(state, in: keychain)
             try connection.fileRequest(state.deviceID, publicKey: agreement.publicKey.rawRepresentation)
+            try SyncStateStore.save(state, in: keychain)
             return CircleCode.approvalCode(circleID: circleID, requestID: state.deviceID, publicKey: agreement.publicKey.rawRepresentation)
         }
     }
@@ -166,7 +175,7 @@ public struct KeychainSynchronizer: Sendable {
                 answer = try connection.answer(to: state.deviceID)
             }
             guard let answer else { return false }
-            let (key, floor) = try KeyWrap.unwrap(answer, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+            let (key, floor, _) = try KeyWrap.unwrap(answer, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
             guard key.verifier == state.joinVerifier else {
                 throw SyncError.tampered("a circle key that does not match the circle code this device was given: whoever answered is not a member of that circle")
             }
@@ -224,7 +233,7 @@ public struct KeychainSynchronizer: Sendable {
         var members: [SyncStatus.Member] = []
         for (deviceID, body) in try connection.members(generation: key.generation) {
             let entry = try MemberEntry.open(body, deviceID: deviceID, key: key)
-            members.append(SyncStatus.Member(deviceID: deviceID, name: entry.name, joined: Date(timeIntervalSince1970: entry.joined),
+            members.append(SyncStatus.Member(deviceID: deviceID, name: PrintableText.sanitized(entry.name, limit: 64), joined: Date(timeIntervalSince1970: entry.joined),
                                              isThisDevice: deviceID == state.deviceID))
         }
         return SyncStatus(circleCode: CircleCode.circleCode(key), deviceID: state.deviceID, deviceName: state.deviceName, isMember: true,

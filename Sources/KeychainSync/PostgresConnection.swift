@@ -21,7 +21,7 @@ final class PostgresConnection {
             throw SyncError(.serverUnreachable, "Cannot connect to the sync server: out of memory.")
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let reason = Self.message(connection)
+            let reason = ConnectionErrorText.safe(Self.message(connection), connectionString: connectionString)
             PQfinish(connection)
             throw SyncError(.serverUnreachable, "Cannot connect to the sync server: \(reason)")
         }
@@ -79,10 +79,10 @@ final class PostgresConnection {
             return PostgresRows(rows: rows)
         default:
             if PQstatus(connection) != CONNECTION_OK {
-                throw SyncError(.serverUnreachable, "The sync server connection was lost: \(Self.message(connection))")
+                throw SyncError(.serverUnreachable, "The sync server connection was lost: \(PrintableText.sanitized(Self.message(connection)))")
             }
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?"
-            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.message(connection)
+            let state = PrintableText.sanitized(PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?", limit: 5)
+            let primary = PrintableText.sanitized(PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.message(connection))
             throw SyncError(.serverRejected, "The sync server refused a statement (SQLSTATE \(state)): \(primary)", sqlState: state)
         }
     }
@@ -108,7 +108,7 @@ final class PostgresConnection {
     /// since the last call.
     func notifications() throws(SyncError) -> [String] {
         guard PQconsumeInput(connection) == 1 else {
-            throw SyncError(.serverUnreachable, "The sync server connection was lost: \(Self.message(connection))")
+            throw SyncError(.serverUnreachable, "The sync server connection was lost: \(PrintableText.sanitized(Self.message(connection)))")
         }
         var payloads: [String] = []
         while let notification = PQnotifies(connection) {

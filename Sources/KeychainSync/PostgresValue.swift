@@ -42,8 +42,14 @@ struct PostgresRows: Sendable {
 
     /// Column `column` of row `row` as bytes.
     func bytes(_ row: Int, _ column: Int) throws(SyncError) -> Data {
-        guard let value = rows[row][column] else { throw Self.malformed }
+        guard rows.indices.contains(row), rows[row].indices.contains(column), let value = rows[row][column] else { throw Self.malformed }
         return value
+    }
+
+    /// Column `column` of row `row`, `nil` for SQL NULL.
+    func optionalBytes(_ row: Int, _ column: Int) throws(SyncError) -> Data? {
+        guard rows.indices.contains(row), rows[row].indices.contains(column) else { throw Self.malformed }
+        return rows[row][column]
     }
 
     /// Column `column` of row `row` as a 64-bit integer (int8).

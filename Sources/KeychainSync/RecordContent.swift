@@ -28,6 +28,7 @@ struct RecordContent: Sendable, Hashable {
 
     /// The digest of a value or deletion of `item`.
     static func digest(kind: Kind, item: SynchronizedItem) -> Data {
+        if kind == .value { return item.valueDigest }   // the same bytes: marker 1, then the encoding
         var hasher = SHA256()
         hasher.update(data: [kind.rawValue])
         hasher.update(data: item.encoded)

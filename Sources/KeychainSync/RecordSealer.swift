@@ -62,7 +62,7 @@ enum RecordSealer {
         var data = label
         data.append(key.circleID.bytes)
         withUnsafeBytes(of: key.generation.bigEndian) { data.append(contentsOf: $0) }
-        data.append(UInt8(recordID.count))
+        data.append(UInt8(truncatingIfNeeded: recordID.count))
         data.append(recordID)
         withUnsafeBytes(of: version.bigEndian) { data.append(contentsOf: $0) }
         return data

@@ -1,8 +1,10 @@
 import Crypto
 import Foundation
 
-/// A keyed digest of a set of (record id, version) pairs that changes in O(1) when one pair
-/// is added or removed: the sum, modulo 2²⁵⁶, of each pair's HMAC under the circle's manifest key.
+/// A keyed digest of a set of (record id, version, content digest) triples that changes in O(1)
+/// when one is added or removed: the sum, modulo 2²⁵⁶, of each triple's HMAC under the circle's
+/// manifest key. The content is part of it, so two histories that reach the same versions with
+/// different contents (a fork) have different digests.
 ///
 /// Without the key nobody can find another set with the same sum, so a device that rebuilds
 /// the sum from the records the server returned and finds the manifest's value knows it has
@@ -20,24 +22,26 @@ struct SetDigest: Sendable, Hashable {
         self.bytes = Array(bytes)
     }
 
-    /// The term of one pair.
-    static func term(recordID: Data, version: Int64, key: CircleKey) -> [UInt8] {
+    /// The term of one record version.
+    static func term(recordID: Data, version: Int64, content: Data, key: CircleKey) -> [UInt8] {
         var hmac = HMAC<SHA256>(key: key.manifestKey)
         hmac.update(data: Data("keychain-sync term".utf8))
-        hmac.update(data: [UInt8(recordID.count)])
+        hmac.update(data: [UInt8(truncatingIfNeeded: recordID.count)])
         hmac.update(data: recordID)
         withUnsafeBytes(of: version.bigEndian) { hmac.update(data: $0) }
+        hmac.update(data: [UInt8(truncatingIfNeeded: content.count)])
+        hmac.update(data: content)
         return Array(hmac.finalize())
     }
 
-    /// Adds a pair.
-    mutating func insert(recordID: Data, version: Int64, key: CircleKey) {
-        add(Self.term(recordID: recordID, version: version, key: key), negated: false)
+    /// Adds a record version.
+    mutating func insert(recordID: Data, version: Int64, content: Data, key: CircleKey) {
+        add(Self.term(recordID: recordID, version: version, content: content, key: key), negated: false)
     }
 
-    /// Removes a pair that was added.
-    mutating func remove(recordID: Data, version: Int64, key: CircleKey) {
-        add(Self.term(recordID: recordID, version: version, key: key), negated: true)
+    /// Removes a record version that was added.
+    mutating func remove(recordID: Data, version: Int64, content: Data, key: CircleKey) {
+        add(Self.term(recordID: recordID, version: version, content: content, key: key), negated: true)
     }
 
     /// Adds (or subtracts) a 256-bit big-endian value modulo 2²⁵⁶.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import KeychainCore
 
@@ -33,35 +34,33 @@ struct SyncRound {
             let snapshot: Keychain.SynchronizableSnapshot
             do { snapshot = try keychain.synchronizableItems() } catch { throw SyncError(error) }
             report.protectedItemsNotSynced = snapshot.protectedItems
-            var local: [Data: SynchronizedItem] = [:]
-            local.reserveCapacity(snapshot.items.count)
-            for item in snapshot.items { local[item.identifier(key: key.identifierKey)] = item }
-
+            var round = Merge(snapshot: snapshot, key: key)
             var merged = state
-            var changes: [SynchronizedChange] = []
-            var lockedRecords = false
-            for entry in pulled {
-                merge(entry, local: &local, key: key, into: &merged, changes: &changes, lockedRecords: &lockedRecords)
-            }
+            for entry in pulled { merge(entry, into: &merged, round: &round) }
             merged.verifiedCounter = manifest.counter
-            if !lockedRecords { merged.pulledSequence = pulled.map(\.record.sequence).max() ?? state.pulledSequence }
-            let pushes = try pendingPushes(local: local, merged: merged, key: key)
+            if round.deferred.isEmpty { merged.pulledSequence = max(state.pulledSequence, pulled.map(\.record.sequence).max() ?? 0) }
+            let pushes = try pendingPushes(round: round, merged: merged, key: key)
             if pushes.isEmpty {
                 merged.lastSync = Date().timeIntervalSince1970
-                try save(merged, changes)
+                try save(merged, round.changes, key: key)
                 report.counter = manifest.counter
                 return state
             }
-            if let pushedState = try push(pushes, over: manifest, state: merged, key: key, advancesSequence: !lockedRecords) {
-                var saved = pushedState
+            switch try push(pushes, over: manifest, state: merged, key: key, advancesSequence: round.deferred.isEmpty) {
+            case .pushed(var saved):
                 saved.lastSync = Date().timeIntervalSince1970
-                try save(saved, changes)
+                try save(saved, round.changes, key: key)
                 report.pushed += pushes.count
                 report.counter = saved.verifiedCounter
                 return state
+            case .raced:
+                // Another device pushed between the pull and the push: keep what was pulled, go again.
+                try save(merged, round.changes, key: key)
+            case .stale:
+                // The server's versions are not the ones this device agreed with: read everything again.
+                try save(merged, round.changes, key: key)
+                state.pulledSequence = 0
             }
-            // Another device pushed between the pull and the push: keep what was pulled, go again.
-            try save(merged, changes)
         }
         throw SyncError(.serverUnreachable, "Other devices kept pushing while this one tried to (\(Self.attempts) attempts); nothing was lost. Sync again in a moment.")
     }
@@ -89,10 +88,17 @@ struct SyncRound {
         }
         var pulled: [Pulled] = []
         pulled.reserveCapacity(records.count)
-        var versions = state.entries.mapValues(\.version)
+        // Version 0 marks an entry carried over a key rotation whose record was not seen yet.
+        // A full pull must itself hold every record: what this device agreed with does not count.
+        var current: [Data: (version: Int64, digest: Data)] = since == 0 ? [:]
+            : state.entries.filter { $0.value.version > 0 }.mapValues { ($0.version, $0.digest) }
+        var seen: Set<Data> = []
         for record in records {
+            guard record.recordID.count == BlindIndexLength.bytes, record.version > 0, record.sequence > since, seen.insert(record.recordID).inserted else {
+                throw SyncError.tampered("a record with a malformed id, version or sequence number, or the same record twice")
+            }
             let content = try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: key)
-            if let agreed = state.entries[record.recordID] {
+            if let agreed = state.entries[record.recordID], agreed.version > 0 {
                 if record.version < agreed.version {
                     throw SyncError.tampered("an older version of a record than this device already agreed with (a replay)")
                 }
@@ -100,17 +106,18 @@ struct SyncRound {
                     throw SyncError.tampered("a record version whose content differs from what this device agreed with at that version (the server showed devices different histories)")
                 }
             }
-            guard content.item.maySync else {
-                throw SyncError.tampered("a record holding an item that may not sync")
+            guard keychain.acceptsSynchronized(content.item) else {
+                throw SyncError.tampered("a record holding an item that may not sync or is not valid for its class")
             }
-            versions[record.recordID] = record.version
+            guard content.item.identifier(key: key.identifierKey) == record.recordID else {
+                throw SyncError.tampered("a record whose item is not the one its id names")
+            }
+            current[record.recordID] = (record.version, content.digest)
             pulled.append(Pulled(record: record, content: content))
         }
         var digest = SetDigest()
-        // Version 0 marks an entry carried over a key rotation whose record was not seen yet.
-        versions = versions.filter { $0.value > 0 }
-        for (recordID, version) in versions { digest.insert(recordID: recordID, version: version, key: key) }
-        guard digest == manifest.digest, Int64(versions.count) == manifest.recordCount else {
+        for (recordID, value) in current { digest.insert(recordID: recordID, version: value.version, content: value.digest, key: key) }
+        guard digest == manifest.digest, Int64(current.count) == manifest.recordCount else {
             throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
         }
         report.received += pulled.filter { state.entries[$0.record.recordID]?.version != $0.record.version }.count
@@ -130,9 +137,16 @@ struct SyncRound {
         let generation = Data(row.body)[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         guard generation > state.entriesGeneration, let old = state.keys[state.entriesGeneration] else { return }
         var keys = state.keys
+        var newest = old
         for wrapped in try server.keyWraps(for: state.deviceID, after: state.entriesGeneration) {
-            let (key, _) = try KeyWrap.unwrap(wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+            let (key, _, proof) = try KeyWrap.unwrap(wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+            // Each generation must be vouched for by a holder of the one before it.
+            guard key.generation == newest.generation + 1,
+                  HMAC<SHA256>.isValidAuthenticationCode(proof, authenticating: KeyWrap.rotationInput(key), using: newest.manifestKey) else {
+                throw SyncError.tampered("a new circle key that no holder of the current one made")
+            }
             keys[key.generation] = key
+            newest = key
         }
         guard let next = keys[generation] else {
             throw SyncError(.removed, "This device was removed from the sync circle: the circle moved to a new key that was not given to it. Its items stay here; leave the circle (`keychain sync leave`) and join again if it should sync.")
@@ -154,24 +168,51 @@ struct SyncRound {
 
     // MARK: - Merge
 
-    /// Decides one pulled record against this device's item and agreed state, and updates
-    /// `local` to what the keychain holds once `changes` are applied.
-    private mutating func merge(_ pulled: Pulled, local: inout [Data: SynchronizedItem], key: CircleKey, into merged: inout SyncState,
-                                changes: inout [SynchronizedChange], lockedRecords: inout Bool) {
+    /// What one round knows of this device while it merges.
+    private struct Merge {
+        /// This device's readable synchronizable items by record id, updated to what the keychain
+        /// holds once ``changes`` are applied.
+        var local: [Data: SynchronizedItem] = [:]
+        /// The value digests of the items as read, for the changes to check against.
+        var readDigests: [Data: Data] = [:]
+        /// Whether some synchronizable items could not be read (their class is locked): then an
+        /// item missing from ``local`` may simply be unreadable, and is never taken for deleted.
+        var someUnreadable: Bool
+        /// Accessibilities whose items could not be read.
+        var unreadable: Set<Accessibility>
+        /// Records left for a later round (their class is locked here).
+        var deferred: Set<Data> = []
+        /// The changes to apply.
+        var changes: [SynchronizedChange] = []
+
+        init(snapshot: Keychain.SynchronizableSnapshot, key: CircleKey) {
+            local.reserveCapacity(snapshot.items.count)
+            for item in snapshot.items {
+                let recordID = item.identifier(key: key.identifierKey)
+                local[recordID] = item
+                readDigests[recordID] = item.valueDigest
+            }
+            unreadable = snapshot.lockedAccessibilities
+            someUnreadable = !snapshot.lockedAccessibilities.isEmpty
+        }
+    }
+
+    /// Decides one pulled record against this device's item and agreed state.
+    private mutating func merge(_ pulled: Pulled, into merged: inout SyncState, round: inout Merge) {
         let recordID = pulled.record.recordID
         let content = pulled.content
         let agreed = state.entries[recordID]
         let agreedEntry = SyncState.Entry(version: pulled.record.version, digest: content.digest, accessibility: content.item.accessibility,
                                           isTombstone: content.kind == .tombstone)
         if let agreed, agreed.version == pulled.record.version { return }   // already agreed (checked equal in pull)
-        let classOpen = keychain.lockState.allows(content.item.accessibility.protectionClass)
-            && (agreed.map { keychain.lockState.allows($0.accessibility.protectionClass) } ?? true)
-        guard classOpen else {
-            lockedRecords = true
+        let localItem = round.local[recordID]
+        // This device cannot decide while the item may be unreadable here, nor write a class that is locked.
+        let writable = keychain.lockState.allows(content.item.accessibility.protectionClass)
+        if !writable || (localItem == nil && round.someUnreadable) {
+            round.deferred.insert(recordID)
             report.deferredWhileLocked += 1
             return
         }
-        let localItem = local[recordID]
         let localContent = localItem.map { RecordContent(kind: .value, author: state.deviceID, item: $0) }
         // The same value on both sides (this device's own push coming back, or both made the same change).
         if localContent?.digest == content.digest || (content.kind == .tombstone && localItem == nil) {
@@ -179,32 +220,28 @@ struct SyncRound {
             return
         }
         let changedHere: Bool
-        if let agreed {
+        if let agreed, agreed.version > 0 {
             changedHere = agreed.isTombstone ? localItem != nil : localContent?.digest != agreed.digest
         } else {
             changedHere = localItem != nil
         }
+        // Either way this device now agrees with the record; a change of its own that wins
+        // differs from it and is pushed over it.
+        merged.entries[recordID] = agreedEntry
         if changedHere {
             report.conflicts += 1
             let mine = localContent ?? RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item))
-            if mine.wins(over: content) {
-                // Keep this device's change: agree on the version, so the push builds on it.
-                merged.entries[recordID] = SyncState.Entry(version: pulled.record.version, digest: Data(), accessibility: mine.item.accessibility,
-                                                           isTombstone: agreed?.isTombstone ?? false)
-                return
-            }
+            if mine.wins(over: content) { return }
         }
-        // What the keychain will hold once the changes are applied, which the push compares with.
         switch content.kind {
         case .value:
-            changes.append(.upsert(content.item))
-            local[recordID] = content.item
+            round.changes.append(SynchronizedChange(.upsert, content.item, expectedLocalDigest: round.readDigests[recordID]))
+            round.local[recordID] = content.item
         case .tombstone:
-            if localItem != nil { changes.append(.delete(content.item)) }
-            local[recordID] = nil
+            if localItem != nil { round.changes.append(SynchronizedChange(.delete, content.item, expectedLocalDigest: round.readDigests[recordID])) }
+            round.local[recordID] = nil
         }
         report.applied += 1
-        merged.entries[recordID] = agreedEntry
     }
 
     /// A deletion of `item`, now.
@@ -223,52 +260,68 @@ struct SyncRound {
     }
 
     /// What this device has that the circle does not: items added or changed here, and
-    /// deletions of items the circle still has.
-    private func pendingPushes(local: [Data: SynchronizedItem], merged: SyncState, key: CircleKey) throws(SyncError) -> [Push] {
+    /// deletions of items the circle still has. Records deferred this round are left alone.
+    private func pendingPushes(round: Merge, merged: SyncState, key: CircleKey) throws(SyncError) -> [Push] {
         var pushes: [Push] = []
-        for (recordID, item) in local {
+        for (recordID, item) in round.local where !round.deferred.contains(recordID) {
             let content = RecordContent(kind: .value, author: state.deviceID, item: item)
             if let agreed = merged.entries[recordID], agreed.version > 0, !agreed.isTombstone, agreed.digest == content.digest { continue }
             pushes.append(Push(recordID: recordID, content: content))
         }
-        let deleted = merged.entries.filter { recordID, agreed in
-            agreed.version > 0 && !agreed.isTombstone && local[recordID] == nil && keychain.lockState.allows(agreed.accessibility.protectionClass)
-        }
-        if !deleted.isEmpty {
-            // The tombstone names the item by its attributes: read them from the record it replaces.
-            for (recordID, agreed) in deleted {
-                guard let stored = try server.record(recordID) else {
-                    throw SyncError.tampered("no record for an item the circle agreed on")
+        // A missing item is a deletion only when every synchronizable item could be read.
+        if !round.someUnreadable {
+            for (recordID, agreed) in merged.entries where agreed.version > 0 && !agreed.isTombstone && round.local[recordID] == nil
+                && !round.deferred.contains(recordID) {
+                // The tombstone names the item by its attributes: read them from the record it replaces.
+                // Read outside the pull's snapshot: a newer version (or, after a key rotation, no
+                // record) means another device moved on meanwhile, and a later round decides.
+                guard let stored = try server.record(recordID), stored.version <= agreed.version else { continue }
+                guard stored.version == agreed.version else {
+                    throw SyncError.tampered("an older version of a record than the circle agreed on (a replay)")
                 }
                 let content = try RecordSealer.open(stored.body, recordID: recordID, version: stored.version, key: key)
-                guard stored.version >= agreed.version else { throw SyncError.tampered("an older version of a record (a replay)") }
+                guard content.digest == agreed.digest else { throw SyncError.tampered("a record whose content differs from the agreed version") }
                 pushes.append(Push(recordID: recordID, content: RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item))))
             }
         }
         return pushes.sorted { $0.recordID.lexicographicallyPrecedes($1.recordID) }
     }
 
+    /// How a push ended.
+    private enum PushOutcome {
+        /// Written; the state after it.
+        case pushed(SyncState)
+        /// Another device pushed since the pull.
+        case raced
+        /// A record's version on the server is not the one this device agreed with.
+        case stale
+    }
+
     /// Writes `pushes` and the next manifest in one server transaction, provided nobody pushed
-    /// since `manifest`. Returns the state after the push, or `nil` when another push came first.
-    private func push(_ pushes: [Push], over manifest: Manifest, state: SyncState, key: CircleKey, advancesSequence: Bool) throws(SyncError) -> SyncState? {
+    /// since `manifest` and every record is at the version this device agreed with.
+    private func push(_ pushes: [Push], over manifest: Manifest, state: SyncState, key: CircleKey, advancesSequence: Bool) throws(SyncError) -> PushOutcome {
         let server = server
-        return try server.connection.transaction {
-            () throws(SyncError) -> SyncState? in
-            guard let row = try server.manifest(forUpdate: true), row.counter == manifest.counter else { return nil }
+        let staleMarker = "keychain-sync stale push"
+        do {
+            return try server.connection.transaction { () throws(SyncError) -> PushOutcome in
+            guard let row = try server.manifest(forUpdate: true), row.counter == manifest.counter else { return .raced }
             var next = manifest
             var updated = state
             var highestSequence = state.pulledSequence
             for push in pushes {
-                let previous = state.entries[push.recordID]?.version
+                let previous = state.entries[push.recordID].flatMap { $0.version > 0 ? $0 : nil }
                 if let previous {
-                    next.digest.remove(recordID: push.recordID, version: previous, key: key)
+                    next.digest.remove(recordID: push.recordID, version: previous.version, content: previous.digest, key: key)
                 } else {
                     next.recordCount += 1
                 }
-                let version = (previous ?? 0) + 1
-                next.digest.insert(recordID: push.recordID, version: version, key: key)
+                let version = (previous?.version ?? 0) + 1
+                next.digest.insert(recordID: push.recordID, version: version, content: push.content.digest, key: key)
                 let body = try RecordSealer.seal(push.content, recordID: push.recordID, version: version, key: key)
-                highestSequence = max(highestSequence, try server.write(recordID: push.recordID, version: version, body: body))
+                guard let sequence = try server.write(recordID: push.recordID, version: version, body: body, replacing: previous?.version) else {
+                    throw SyncError(.invalidState, "A record's version on the server is not the one this device agreed with.", sqlState: staleMarker)
+                }
+                highestSequence = max(highestSequence, sequence)
                 updated.entries[push.recordID] = SyncState.Entry(version: version, digest: push.content.digest,
                                                                  accessibility: push.content.item.accessibility,
                                                                  isTombstone: push.content.kind == .tombstone)
@@ -280,28 +333,32 @@ struct SyncRound {
             // Pushes are serialised by the manifest lock and nobody pushed since the pull, so every
             // record up to these sequence numbers is known here (unless some wait for a locked class).
             if advancesSequence { updated.pulledSequence = max(state.pulledSequence, highestSequence) }
-            return updated
+            return .pushed(updated)
+            }
+        } catch {
+            // Rolled back; the next attempt reads every record again.
+            if error.sqlState == staleMarker { return .stale }
+            throw error
         }
     }
 
     // MARK: - Saving
 
-    /// Saves `saved` with `changes` in one keychain transaction; changes that found their class
-    /// locked after all are given back to the next round.
-    private mutating func save(_ saved: SyncState, _ changes: [SynchronizedChange]) throws(SyncError) {
+    /// Saves `saved` with `changes` in one keychain transaction. Changes that found their class
+    /// locked, or the local item changed by an app meanwhile, are given back to the next round.
+    private mutating func save(_ saved: SyncState, _ changes: [SynchronizedChange], key: CircleKey) throws(SyncError) {
         let outcomes = try SyncStateStore.save(saved, applying: changes, in: keychain)
         var final = saved
-        let locked = zip(changes, outcomes).filter { $0.1 == .locked }.map(\.0)
-        if !locked.isEmpty, let key = saved.keys[saved.entriesGeneration] {
-            for change in locked {
-                let item: SynchronizedItem
-                switch change { case .upsert(let value), .delete(let value): item = value }
-                let recordID = item.identifier(key: key.identifierKey)
+        let notApplied = zip(changes, outcomes).filter { $0.1 != .applied }
+        if !notApplied.isEmpty {
+            for (change, outcome) in notApplied {
+                let recordID = change.item.identifier(key: key.identifierKey)
+                if outcome == .keptLocal { continue }   // this device keeps its own item; the record stays agreed
                 final.entries[recordID] = state.entries[recordID]
+                if outcome == .locked { report.deferredWhileLocked += 1 }
+                report.applied -= 1
             }
             final.pulledSequence = state.pulledSequence
-            report.deferredWhileLocked += locked.count
-            report.applied -= locked.count
             try SyncStateStore.save(final, in: keychain)
         }
         state = final

@@ -90,13 +90,22 @@ struct SyncServer {
         return StoredRecord(recordID: try rows.bytes(0, 0), version: try rows.int64(0, 1), sequence: try rows.int64(0, 2), body: try rows.bytes(0, 3))
     }
 
-    /// Writes a record version and returns its new sequence number.
-    func write(recordID: Data, version: Int64, body: Data) throws(SyncError) -> Int64 {
-        let rows = try connection.execute("""
-            INSERT INTO keychain_sync_records (circle_id, record_id, version, sequence, body) VALUES ($1, $2, $3, nextval('keychain_sync_sequence'), $4)
-            ON CONFLICT (circle_id, record_id) DO UPDATE SET version = EXCLUDED.version, sequence = EXCLUDED.sequence, body = EXCLUDED.body
-            RETURNING sequence
-            """, [.uuid(circleID), .bytes(recordID), .int64(version), .bytes(body)])
+    /// Writes a record version and returns its new sequence number, provided the record is at
+    /// version `replacing` on the server (absent for `nil`); `nil` when it is not.
+    func write(recordID: Data, version: Int64, body: Data, replacing previous: Int64?) throws(SyncError) -> Int64? {
+        let rows: PostgresRows
+        if let previous {
+            rows = try connection.execute("""
+                UPDATE keychain_sync_records SET version = $3, sequence = nextval('keychain_sync_sequence'), body = $4
+                WHERE circle_id = $1 AND record_id = $2 AND version = $5 RETURNING sequence
+                """, [.uuid(circleID), .bytes(recordID), .int64(version), .bytes(body), .int64(previous)])
+        } else {
+            rows = try connection.execute("""
+                INSERT INTO keychain_sync_records (circle_id, record_id, version, sequence, body) VALUES ($1, $2, $3, nextval('keychain_sync_sequence'), $4)
+                ON CONFLICT (circle_id, record_id) DO NOTHING RETURNING sequence
+                """, [.uuid(circleID), .bytes(recordID), .int64(version), .bytes(body)])
+        }
+        guard rows.count == 1 else { return nil }
         return try rows.int64(0, 0)
     }
 
@@ -196,11 +205,16 @@ extension SyncServer {
     func answer(to requestID: UUID) throws(SyncError) -> Data? {
         let rows = try connection.execute("SELECT answer FROM keychain_sync_requests WHERE circle_id = $1 AND request_id = $2", [.uuid(circleID), .uuid(requestID)])
         guard rows.count == 1 else { return nil }
-        return rows.rows[0][0]
+        return try rows.optionalBytes(0, 0)
     }
 
     /// Deletes a request once it was used.
     func deleteRequest(_ requestID: UUID) throws(SyncError) {
         try connection.execute("DELETE FROM keychain_sync_requests WHERE request_id = $1", [.uuid(requestID)])
     }
+}
+
+/// The length of a record id (a keyed HMAC truncated as the keychain's blind indexes are).
+enum BlindIndexLength {
+    static let bytes = 16
 }

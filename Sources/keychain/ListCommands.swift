@@ -91,6 +91,7 @@ struct List: ParsableCommand {
     static func isSyncState(_ item: FoundItem) -> Bool {
         item.itemClass == .genericPassword && item.attributes[.service]?.stringValue == KeychainSynchronizer.stateService
             && item.attributes[.accessGroup]?.stringValue == KeychainSynchronizer.stateAccessGroup
+            && item.attributes[.account]?.stringValue == "state" && item.attributes[.synchronizable]?.numberValue == 0
     }
 
     /// An internet password's protocol, server and port as one column: `htps://example.com:8443`.

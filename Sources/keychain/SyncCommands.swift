@@ -254,7 +254,13 @@ struct SyncServerOptions: ParsableArguments {
 
     /// The connection string.
     func connection() throws -> String {
-        if let server { return server }
+        if let server {
+            // The process list shows every argument to every local user.
+            if KeychainSynchronizer.holdsPassword(server) {
+                throw usageFailure("--server holds a password, which the process list would show: put it in ~/.pgpass or PGPASSWORD (or the whole string in KEYCHAIN_SYNC_SERVER).")
+            }
+            return server
+        }
         if let configured = ProcessInfo.processInfo.environment["KEYCHAIN_SYNC_SERVER"], !configured.isEmpty { return configured }
         throw usageFailure("say which server with --server \"host=… dbname=…\" (or set KEYCHAIN_SYNC_SERVER).")
     }

@@ -50,6 +50,16 @@ extension Keychain {
         }
     }
 
+    /// Whether ``applySynchronized(_:state:)`` would accept `item`: its attributes are valid for
+    /// its class and, as this keychain would store them, still allowed to sync.
+    package func acceptsSynchronized(_ item: SynchronizedItem) -> Bool {
+        let record = BackupRecord(itemClass: item.itemClass, attributes: item.attributes, data: item.data)
+        guard item.maySync, let attributes = try? ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: Date()) else {
+            return false
+        }
+        return SynchronizedItem(itemClass: item.itemClass, attributes: attributes, data: item.data).maySync
+    }
+
     /// Applies changes that arrived from other devices, and stores `state` (the sync layer's own
     /// record of what this device has synced) in the same transaction, so a crash leaves both or
     /// neither.
@@ -70,15 +80,16 @@ extension Keychain {
         var prepared: [(change: SynchronizedChange, attributes: [AttributeKey: AttributeValue])] = []
         prepared.reserveCapacity(changes.count)
         for change in changes {
-            let item: SynchronizedItem
-            switch change {
-            case .upsert(let value), .delete(let value): item = value
-            }
+            let item = change.item
             guard item.maySync else {
                 throw KeychainError(.invalidParameter, "A synchronized \(item.itemClass.rawValue) item is not one that may sync (it must be synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain). Nothing was applied.")
             }
             let record = BackupRecord(itemClass: item.itemClass, attributes: item.attributes, data: item.data)
-            prepared.append((change, try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)))
+            let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
+            guard SynchronizedItem(itemClass: item.itemClass, attributes: attributes, data: item.data).maySync else {
+                throw KeychainError(.invalidParameter, "A synchronized \(item.itemClass.rawValue) item would be stored as one that may not sync. Nothing was applied.")
+            }
+            prepared.append((change, attributes))
         }
         var stateAttributes: [AttributeKey: AttributeValue]?
         if let state {
@@ -95,7 +106,10 @@ extension Keychain {
                 outcomes.append(try apply(change, attributes: attributes, fingerprints: &added, db))
             }
             if let state, let stateAttributes {
-                _ = try replace(state.itemClass, attributes: stateAttributes, data: state.data ?? Data(), fingerprints: &added, db)
+                let primaryKey = ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer).primaryKey
+                let outcome = try replace(state.itemClass, attributes: stateAttributes, data: state.data ?? Data(),
+                                          existing: try existingRow(primaryKey, db), fingerprints: &added, db)
+                if outcome == .locked { throw KeychainError(.interactionNotAllowed, "The sync state cannot be written while the keychain is sealed; unlock it once.") }
             }
             try keys.stateDigest.record(adding: added, db)
             return outcomes
@@ -106,42 +120,56 @@ extension Keychain {
 
     private func apply(_ change: SynchronizedChange, attributes: [AttributeKey: AttributeValue],
                        fingerprints: inout [[UInt8]], _ db: Database) throws -> SynchronizedOutcome {
-        switch change {
-        case .upsert(let item):
+        let item = change.item
+        let primaryKey = ItemIndexes(itemClass: item.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
+        let existing = try existingRow(primaryKey, db)
+        if let existing {
+            let current: OpenedItem
+            do {
+                current = try open(row(id: existing, db), includingData: false)
+            } catch {
+                if Self.isLocked(error) { return .locked }
+                throw error
+            }
+            if current.isTokenKey || current.requiresPresenceSeal || current.row.accessibility.isThisDeviceOnly { return .keptLocal }
+            var opened = current
+            do { try openData(of: &opened) } catch {
+                if Self.isLocked(error) { return .locked }
+                throw error
+            }
+            let local = SynchronizedItem(itemClass: current.row.itemClass, attributes: SynchronizedItem.portable(opened.attributes), data: opened.data ?? Data())
+            if local.valueDigest != change.expectedLocalDigest { return .changedLocally }
+        } else if change.expectedLocalDigest != nil {
+            return .changedLocally
+        }
+        switch change.kind {
+        case .upsert:
             if TokenKeys.isTokenKey(item.itemClass, attributes) {
                 throw KeychainError(.invalidParameter, "A synchronized key claims to be generated inside a keychain; such keys never leave their device, so the change was crafted. Nothing was applied.")
             }
             let checked: [AttributeKey: AttributeValue]
-            do { checked = try sealingAccessPolicy(attributes, isTokenKey: false) } catch where error.code == .interactionNotAllowed { return .locked }
-            return try replace(item.itemClass, attributes: checked, data: item.data, fingerprints: &fingerprints, db)
-        case .delete(let item):
-            let primaryKey = ItemIndexes(itemClass: item.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
-            guard let existing = try existingRow(primaryKey, db) else { return .applied }
+            do { checked = try sealingAccessPolicy(attributes, isTokenKey: false) } catch {
+                if Self.isLocked(error) { return .locked }
+                throw error
+            }
+            return try replace(item.itemClass, attributes: checked, data: item.data, existing: existing, fingerprints: &fingerprints, db)
+        case .delete:
+            guard let existing else { return .applied }
             try recordRemoval(of: [existing], db)
             try ItemTable.delete(in: db, id: existing)
             return .applied
         }
     }
 
-    /// Writes an item in place of the live item with its primary key (sealing first, so a locked
-    /// class changes nothing).
-    private func replace(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data,
+    /// Writes an item in place of the row `existing` (sealing first, so a locked class changes nothing).
+    private func replace(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, existing: Int64?,
                          fingerprints: inout [[UInt8]], _ db: Database) throws -> SynchronizedOutcome {
-        let primaryKey = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
-        let existing = try existingRow(primaryKey, db)
-        if let existing {
-            do {
-                let current = try open(row(id: existing, db), includingData: false)
-                if current.isTokenKey || current.requiresPresenceSeal { return .keptLocal }
-            } catch let error as KeychainError where error.code == .interactionNotAllowed {
-                return .locked
-            }
-        }
         let sealed: SealedRow
         do {
             sealed = try seal(itemClass, attributes: attributes, data: data, rowID: try ItemTable.nextID(in: db))
-        } catch let error as KeychainError where error.code == .interactionNotAllowed {
-            return .locked
+        } catch {
+            if Self.isLocked(error) { return .locked }
+            throw error
         }
         if let existing {
             try recordRemoval(of: [existing], db)
@@ -150,5 +178,10 @@ extension Keychain {
         try store(sealed, db)
         fingerprints.append(sealed.fingerprint)
         return .applied
+    }
+
+    /// Whether an error says a class key is unavailable (the keychain is locked for that class).
+    private static func isLocked(_ error: any Error) -> Bool {
+        (error as? KeychainError)?.code == .interactionNotAllowed
     }
 }

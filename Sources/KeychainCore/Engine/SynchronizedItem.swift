@@ -40,10 +40,16 @@ package struct SynchronizedItem: Sendable, Hashable {
     /// The item's accessibility.
     package var accessibility: Accessibility { ItemAttributes.accessibility(of: attributes) }
 
-    /// Whether Apple's rules let this item leave its device through sync.
+    /// Whether Apple's rules let this item leave its device through sync: synchronizable, an
+    /// explicit accessibility that is not `…ThisDeviceOnly` (a missing one could default to a
+    /// this-device-only class in some access groups), not a key generated inside a keychain.
     package var maySync: Bool {
-        attributes[.synchronizable]?.numberValue == 1 && !accessibility.isThisDeviceOnly
-            && !TokenKeys.isTokenKey(itemClass, attributes) && itemClass.isStored
+        guard itemClass.isStored, attributes[.synchronizable]?.numberValue == 1,
+              let raw = attributes[.accessible]?.stringValue, let accessibility = Accessibility(rawValue: raw), !accessibility.isThisDeviceOnly else {
+            return false
+        }
+        if let token = attributes[.tokenID], token.stringValue == nil { return false }
+        return !TokenKeys.isTokenKey(itemClass, attributes)
     }
 
     /// The item's identity across devices: its class and primary key (exactly what makes two
@@ -51,6 +57,15 @@ package struct SynchronizedItem: Sendable, Hashable {
     /// without it the value cannot be tested against guessed services or accounts.
     package func identifier(key: SymmetricKey) -> Data {
         BlindIndexer(key: key).primaryKey(of: itemClass, attributes: attributes)
+    }
+
+    /// A 16-byte digest of the item's value (SHA-256 of a value marker and ``encoded``): equal on
+    /// every device for the same attributes and data.
+    package var valueDigest: Data {
+        var hasher = SHA256()
+        hasher.update(data: [1])
+        hasher.update(data: encoded)
+        return Data(hasher.finalize().prefix(16))
     }
 
     /// The item's class, attributes and data in one self-delimiting encoding.
@@ -84,12 +99,32 @@ package struct SynchronizedItem: Sendable, Hashable {
     }
 }
 
-/// A change that arrived from another device of the sync circle.
-package enum SynchronizedChange: Sendable, Hashable {
-    /// The item now has these attributes and data (added, or replacing the item with its primary key).
-    case upsert(SynchronizedItem)
-    /// The item with this class and primary key (the other attributes do not matter) was deleted.
-    case delete(SynchronizedItem)
+/// A change that arrived from another device of the sync circle, and what the sync saw of the
+/// local item when it decided it: the change is applied only if the item is still that way, so
+/// a write made meanwhile by an app is never overwritten.
+package struct SynchronizedChange: Sendable, Hashable {
+    /// Whether the item is written or deleted.
+    package enum Kind: Sendable, Hashable {
+        /// The item now has these attributes and data (added, or replacing the item with its primary key).
+        case upsert
+        /// The item with this class and primary key (the other attributes do not matter) is deleted.
+        case delete
+    }
+
+    /// Write or delete.
+    package var kind: Kind
+    /// The item (for a delete, only its class and primary key matter).
+    package var item: SynchronizedItem
+    /// ``SynchronizedItem/valueDigest`` of the local item the decision was made on; `nil` when
+    /// there was none.
+    package var expectedLocalDigest: Data?
+
+    /// A change of `kind` to `item`, expecting the local item to have `expectedLocalDigest`.
+    package init(_ kind: Kind, _ item: SynchronizedItem, expectedLocalDigest: Data?) {
+        self.kind = kind
+        self.item = item
+        self.expectedLocalDigest = expectedLocalDigest
+    }
 }
 
 /// What ``Keychain/applySynchronized(_:state:)`` did with each change.
@@ -99,6 +134,9 @@ package enum SynchronizedOutcome: Sendable, Hashable {
     /// Not written now because the item's class is locked; apply it again once unlocked.
     case locked
     /// Not written because the local item with that primary key is one that sync never replaces
-    /// (a key generated inside the keychain, or an item whose data needs the user).
+    /// (a key generated inside the keychain, an item whose data needs the user, a
+    /// `…ThisDeviceOnly` item).
     case keptLocal
+    /// Not written because the local item changed after the sync read it; the next sync merges again.
+    case changedLocally
 }
