@@ -24,8 +24,8 @@ public struct SyncStatus: Sendable, Hashable {
     public var isMember: Bool
     /// The members, read from the server and authenticated with the circle key.
     public var members: [Member]
-    /// The highest manifest counter this device verified: compare it across devices to see
-    /// that the server shows them the same state.
+    /// The highest manifest counter this device verified: compare it across devices; one that
+    /// shows less than another has verified is being shown an older state.
     public var verifiedCounter: Int64
     /// Items this device agrees with the circle on.
     public var syncedRecords: Int

@@ -175,7 +175,7 @@ struct SyncWatch: ParsableCommand {
 struct SyncStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "Show the circle: its code, members, the state this device verified, the last sync.",
-        discussion: "Compare the counter across devices: equal counters mean the server shows them the same state.\n\nExample: keychain sync status --json")
+        discussion: "Compare the counter across devices: a device that shows less than another has verified is being shown an older state (the server withholds).\n\nExample: keychain sync status --json")
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var output: OutputOptions
 
