@@ -7,8 +7,9 @@
 /* libpq is opened with dlopen(3) on first use instead of being linked: the `keychain` tool links
    KeychainSync for its `sync` commands, and loading libpq with the TLS, Kerberos and LDAP
    libraries it depends on cost about 5 ms of every command's start-up, synced or not. The
-   library is opened by its soname only (the directories the dynamic loader trusts), once, under
-   pthread_once. When it is missing, clibpq_load() says why and every function fails as libpq
+   library is opened by its soname, once, under pthread_once: the dynamic loader searches the
+   executable's RUNPATH (SwiftPM's includes $ORIGIN, the executable's own directory, as for every
+   library the executable links), then the system's directories. When it is missing, clibpq_load() says why and every function fails as libpq
    does without a connection (PQconnectdb returns NULL). Each wrapper has the prototype of the
    header it replaces, so the compiler checks it. */
 

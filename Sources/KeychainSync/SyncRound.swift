@@ -345,21 +345,26 @@ struct SyncRound {
     // MARK: - Saving
 
     /// Saves `saved` with `changes` in one keychain transaction. Changes that found their class
-    /// locked, or the local item changed by an app meanwhile, are given back to the next round.
+    /// locked, or the local item changed by an app meanwhile, are given back to the next round:
+    /// the state saved in that same transaction does not count them as agreed.
     private mutating func save(_ saved: SyncState, _ changes: [SynchronizedChange], key: CircleKey) throws(SyncError) {
-        let outcomes = try SyncStateStore.save(saved, applying: changes, in: keychain)
+        let previous = state
         var final = saved
-        let notApplied = zip(changes, outcomes).filter { $0.1 != .applied }
-        if !notApplied.isEmpty {
-            for (change, outcome) in notApplied {
+        let outcomes = try SyncStateStore.save(applying: changes, in: keychain) { outcomes in
+            var adjusted = saved
+            var reverted = false
+            for (change, outcome) in zip(changes, outcomes) where outcome != .applied && outcome != .keptLocal {
                 let recordID = change.item.identifier(key: key.identifierKey)
-                if outcome == .keptLocal { continue }   // this device keeps its own item; the record stays agreed
-                final.entries[recordID] = state.entries[recordID]
-                if outcome == .locked { report.deferredWhileLocked += 1 }
-                report.applied -= 1
+                adjusted.entries[recordID] = previous.entries[recordID]
+                reverted = true
             }
-            final.pulledSequence = state.pulledSequence
-            try SyncStateStore.save(final, in: keychain)
+            if reverted { adjusted.pulledSequence = previous.pulledSequence }
+            final = adjusted
+            return adjusted
+        }
+        for outcome in outcomes where outcome != .applied && outcome != .keptLocal {
+            if outcome == .locked { report.deferredWhileLocked += 1 }
+            report.applied -= 1
         }
         state = final
     }

@@ -52,6 +52,18 @@ enum SyncStateStore {
         }
     }
 
+    /// Applies `changes` and saves the state `finalState` makes from their outcomes, in one
+    /// keychain transaction.
+    @discardableResult
+    static func save(applying changes: [SynchronizedChange], in keychain: Keychain,
+                     finalState: ([SynchronizedOutcome]) -> SyncState) throws(SyncError) -> [SynchronizedOutcome] {
+        do {
+            return try keychain.applySynchronized(changes) { outcomes in item(finalState(outcomes)) }
+        } catch {
+            throw SyncError(error)
+        }
+    }
+
     /// Deletes the state (leaving the circle); the synced items stay.
     static func remove(from keychain: Keychain) throws(SyncError) {
         do {

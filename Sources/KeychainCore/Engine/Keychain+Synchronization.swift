@@ -76,6 +76,14 @@ extension Keychain {
     ///   sync, a key claiming to come from inside a keychain); nothing is written then.
     @discardableResult
     package func applySynchronized(_ changes: [SynchronizedChange], state: NewItem? = nil) throws(KeychainError) -> [SynchronizedOutcome] {
+        try applySynchronized(changes) { _ in state }
+    }
+
+    /// ``applySynchronized(_:state:)`` with the state made from the outcomes, inside the same
+    /// transaction: what the sync records as agreed always matches what was written.
+    @discardableResult
+    package func applySynchronized(_ changes: [SynchronizedChange],
+                                   stateAfter makeState: ([SynchronizedOutcome]) -> NewItem?) throws(KeychainError) -> [SynchronizedOutcome] {
         let now = Date()
         var prepared: [(change: SynchronizedChange, attributes: [AttributeKey: AttributeValue])] = []
         prepared.reserveCapacity(changes.count)
@@ -91,21 +99,17 @@ extension Keychain {
             }
             prepared.append((change, attributes))
         }
-        var stateAttributes: [AttributeKey: AttributeValue]?
-        if let state {
-            let attributes = try ItemAttributes.forNewItem(state, defaultAccessGroup: options.defaultAccessGroup, now: now)
-            guard ItemAttributes.accessibility(of: attributes).isThisDeviceOnly, attributes[.synchronizable]?.numberValue == 0 else {
-                throw KeychainError(.invalidParameter, "The sync state must be a …ThisDeviceOnly item that is not synchronizable.")
-            }
-            stateAttributes = attributes
-        }
         let outcomes = try write { db -> [SynchronizedOutcome] in
             var outcomes: [SynchronizedOutcome] = []
             var added: [[UInt8]] = []
             for (change, attributes) in prepared {
                 outcomes.append(try apply(change, attributes: attributes, fingerprints: &added, db))
             }
-            if let state, let stateAttributes {
+            if let state = makeState(outcomes) {
+                let stateAttributes = try ItemAttributes.forNewItem(state, defaultAccessGroup: options.defaultAccessGroup, now: now)
+                guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly, stateAttributes[.synchronizable]?.numberValue == 0 else {
+                    throw KeychainError(.invalidParameter, "The sync state must be a …ThisDeviceOnly item that is not synchronizable.")
+                }
                 let primaryKey = ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer).primaryKey
                 let outcome = try replace(state.itemClass, attributes: stateAttributes, data: state.data ?? Data(),
                                           existing: try existingRow(primaryKey, db), fingerprints: &added, db)
