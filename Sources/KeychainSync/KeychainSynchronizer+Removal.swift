@@ -12,12 +12,18 @@ extension KeychainSynchronizer {
     /// read, or tell apart, anything after the removal. Other members pick up the new key at
     /// their next sync.
     ///
+    /// Check the members it returns: the new key went to each of them, so a device that is not
+    /// one of yours (one the removed device could have listed before it was removed) must be
+    /// removed too.
+    ///
     /// - Parameter device: the device's id or its name, as ``status()`` lists them.
+    /// - Returns: the members that received the new key.
     /// - Throws: ``SyncError/Code/invalidState`` when the name matches no other member or
     ///   several; ``SyncError/Code/tampered`` when the server's records fail verification.
-    public func removeDevice(_ device: String) throws(SyncError) {
+    @discardableResult
+    public func removeDevice(_ device: String) throws(SyncError) -> [SyncStatus.Member] {
         try syncNow()
-        try serialised { () throws(SyncError) in
+        return try serialised { () throws(SyncError) -> [SyncStatus.Member] in
             var state = try memberState()
             guard let key = state.currentKey else { throw notAMember }
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
@@ -106,6 +112,10 @@ extension KeychainSynchronizer {
             }
             state = rotated
             try SyncStateStore.save(state, in: keychain)
+            return members.filter { $0.deviceID != removed.deviceID }.map { member in
+                SyncStatus.Member(deviceID: member.deviceID, name: PrintableText.sanitized(member.name, limit: 64),
+                                  joined: Date(timeIntervalSince1970: member.joined), isThisDevice: member.deviceID == state.deviceID)
+            }
         }
     }
 }

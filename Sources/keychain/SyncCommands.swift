@@ -237,8 +237,12 @@ struct SyncRemove: ParsableCommand {
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
-        try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).removeDevice(device) }
-        print("Removed \(device); the circle key was replaced and every record sealed again under it.")
+        let remaining = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).removeDevice(device) }
+        print("Removed \(device); the circle key was replaced and every record sealed again under it. The new key went to:")
+        for member in remaining {
+            print("  \(member.name) (\(member.deviceID.uuidString.lowercased()))\(member.isThisDevice ? ", this device" : "")")
+        }
+        print("If one of these is not your device, remove it too.")
     }
 }
 

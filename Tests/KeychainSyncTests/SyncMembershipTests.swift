@@ -14,7 +14,8 @@ final class SyncMembershipTests: SyncTestCase {
         XCTAssertEqual(try passwords(phone), ["before/removal": "known to all"])
         let lostState = try XCTUnwrap(SyncStateStore.load(from: phone))
 
-        try a.removeDevice("device-2")
+        let kept = try a.removeDevice("device-2")
+        XCTAssertEqual(kept.map(\.name).sorted(), ["device-0", "device-1"], "the new key went to the remaining members only")
         try laptop.add(password("after", "removal", "secret from the phone"))
         try a.syncNow()
         try b.syncNow()
