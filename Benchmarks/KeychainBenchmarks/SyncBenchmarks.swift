@@ -40,15 +40,24 @@ enum SyncBenchmarks {
             let code = try founder.createCircle(server: postgres.connectionString, deviceName: "source")
             let pushSeconds = Date().timeIntervalSince(pushStart)
             let (_, pullSeconds) = try join(founder, code: code, try keychain())
+            // A sync with nothing new (the steady state of an idle device), median of 5.
+            var idle: [Double] = []
+            for _ in 0..<5 {
+                let start = Date()
+                try founder.syncNow()
+                idle.append(Date().timeIntervalSince(start))
+            }
+            let idleSeconds = idle.sorted()[2]
             let circle = try founder.status()
             let bytes = Int(try postgres.psql("SELECT coalesce(sum(pg_column_size(r.*)), 0) FROM keychain_sync_records r").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             let rows = Int(try postgres.psql("SELECT count(*) FROM keychain_sync_records").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 1
             results["initial-\(size)"] = ["items": size, "firstPushSeconds": pushSeconds, "firstPushItemsPerSecond": Double(size) / pushSeconds,
                                           "newDeviceSeconds": pullSeconds, "newDeviceItemsPerSecond": Double(size) / pullSeconds,
-                                          "counter": circle.verifiedCounter, "serverBytesPerRecord": bytes / max(rows, 1)]
+                                          "counter": circle.verifiedCounter, "serverBytesPerRecord": bytes / max(rows, 1),
+                                          "idleSyncMilliseconds": idleSeconds * 1000]
             if !json {
-                print(String(format: "initial sync, %d items: first push %.1f s (%.0f items/s); new device %.1f s (%.0f items/s); %d bytes per record on the server",
-                             size, pushSeconds, Double(size) / pushSeconds, pullSeconds, Double(size) / pullSeconds, bytes / max(rows, 1)))
+                print(String(format: "initial sync, %d items: first push %.1f s (%.0f items/s); new device %.1f s (%.0f items/s); %d bytes per record on the server; a sync with nothing new %.0f ms",
+                             size, pushSeconds, Double(size) / pushSeconds, pullSeconds, Double(size) / pullSeconds, bytes / max(rows, 1), idleSeconds * 1000))
             }
             try postgres.psql("TRUNCATE keychain_sync_records, keychain_sync_manifests, keychain_sync_members, keychain_sync_key_wraps, keychain_sync_requests")
         }
