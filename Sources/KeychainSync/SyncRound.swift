@@ -31,6 +31,12 @@ struct SyncRound {
         for attempt in 0..<Self.attempts {
             report.retries = attempt
             let (manifest, key, pulled) = try pull()
+            if pulled.isEmpty && !pullsEverything && state.localMarker >= 0 && manifest.counter == state.verifiedCounter,
+               (try? keychain.changeMarker()) == state.localMarker {
+                // Nothing arrived and nothing wrote to the keychain since this state was saved.
+                report.counter = manifest.counter
+                return state
+            }
             let snapshot: Keychain.SynchronizableSnapshot
             do { snapshot = try keychain.synchronizableItems() } catch { throw SyncError(error) }
             report.protectedItemsNotSynced = snapshot.protectedItems
@@ -42,23 +48,23 @@ struct SyncRound {
             let pushes = try pendingPushes(round: round, merged: merged, key: key)
             if pushes.isEmpty {
                 merged.lastSync = Date().timeIntervalSince1970
-                try save(merged, round.changes, key: key)
+                try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable)
                 report.counter = manifest.counter
                 return state
             }
             switch try push(pushes, over: manifest, state: merged, key: key, advancesSequence: round.deferred.isEmpty) {
             case .pushed(var saved):
                 saved.lastSync = Date().timeIntervalSince1970
-                try save(saved, round.changes, key: key)
+                try save(saved, round.changes, key: key, sawEverything: !round.someUnreadable)
                 report.pushed += pushes.count
                 report.counter = saved.verifiedCounter
                 return state
             case .raced:
                 // Another device pushed between the pull and the push: keep what was pulled, go again.
-                try save(merged, round.changes, key: key)
+                try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable)
             case .stale:
                 // The server's versions are not the ones this device agreed with: read everything again.
-                try save(merged, round.changes, key: key)
+                try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable)
                 state.pulledSequence = 0
             }
         }
@@ -347,10 +353,10 @@ struct SyncRound {
     /// Saves `saved` with `changes` in one keychain transaction. Changes that found their class
     /// locked, or the local item changed by an app meanwhile, are given back to the next round:
     /// the state saved in that same transaction does not count them as agreed.
-    private mutating func save(_ saved: SyncState, _ changes: [SynchronizedChange], key: CircleKey) throws(SyncError) {
+    private mutating func save(_ saved: SyncState, _ changes: [SynchronizedChange], key: CircleKey, sawEverything: Bool) throws(SyncError) {
         let previous = state
         var final = saved
-        let outcomes = try SyncStateStore.save(applying: changes, in: keychain) { outcomes in
+        let outcomes = try SyncStateStore.save(applying: changes, in: keychain, sawEverything: sawEverything) { outcomes in
             var adjusted = saved
             var reverted = false
             for (change, outcome) in zip(changes, outcomes) where outcome != .applied && outcome != .keptLocal {

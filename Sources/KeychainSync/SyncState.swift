@@ -45,6 +45,10 @@ struct SyncState: Sendable {
     var lastSync: Double
     /// While a join waits for approval: the verifier from the circle code the key must match.
     var joinVerifier = Data()
+    /// The keychain's change marker when this state was saved (-1: unknown): while it is still
+    /// the same, nothing else wrote to the keychain since, and a sync with nothing to pull has
+    /// nothing to do.
+    var localMarker: Int64 = -1
 
     /// The newest circle key held.
     var currentKey: CircleKey? { keys.values.max { $0.generation < $1.generation } }
@@ -73,6 +77,7 @@ struct SyncState: Sendable {
         out.append(entriesGeneration)
         out.append(lastSync.bitPattern)
         out.appendPrefixed(joinVerifier)
+        out.append(UInt64(bitPattern: localMarker))
         out.append(UInt32(entries.count))
         for (recordID, entry) in entries.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             out.appendPrefixed(recordID)
@@ -100,7 +105,8 @@ struct SyncState: Sendable {
         }
         guard let counter = input.integer(UInt64.self), let sequence = input.integer(UInt64.self),
               let entriesGeneration = input.integer(UInt32.self), let lastSync = input.integer(UInt64.self),
-              let joinVerifier = input.prefixed(), let entryCount = input.integer(UInt32.self) else { return nil }
+              let joinVerifier = input.prefixed(), let marker = input.integer(UInt64.self),
+              let entryCount = input.integer(UInt32.self) else { return nil }
         var entries: [Data: Entry] = [:]
         entries.reserveCapacity(Int(min(entryCount, 1_000_000)))
         for _ in 0..<entryCount {
@@ -114,6 +120,7 @@ struct SyncState: Sendable {
                   verifiedCounter: Int64(bitPattern: counter), pulledSequence: Int64(bitPattern: sequence),
                   entriesGeneration: entriesGeneration, entries: entries, lastSync: Double(bitPattern: lastSync))
         self.joinVerifier = joinVerifier
+        localMarker = Int64(bitPattern: marker)
     }
 
     /// A state with these parts.

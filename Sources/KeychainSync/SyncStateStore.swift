@@ -45,20 +45,21 @@ enum SyncStateStore {
     /// Saves `state`, together with `changes` from other devices, in one keychain transaction.
     @discardableResult
     static func save(_ state: SyncState, applying changes: [SynchronizedChange] = [], in keychain: Keychain) throws(SyncError) -> [SynchronizedOutcome] {
-        do {
-            return try keychain.applySynchronized(changes, state: item(state))
-        } catch {
-            throw SyncError(error)
-        }
+        try save(applying: changes, in: keychain) { _ in state }
     }
 
     /// Applies `changes` and saves the state `finalState` makes from their outcomes, in one
-    /// keychain transaction.
+    /// keychain transaction. With `sawEverything` false (some items could not be read), the
+    /// state records no change marker, so the next sync reads the keychain again.
     @discardableResult
-    static func save(applying changes: [SynchronizedChange], in keychain: Keychain,
+    static func save(applying changes: [SynchronizedChange], in keychain: Keychain, sawEverything: Bool = false,
                      finalState: ([SynchronizedOutcome]) -> SyncState) throws(SyncError) -> [SynchronizedOutcome] {
         do {
-            return try keychain.applySynchronized(changes) { outcomes in item(finalState(outcomes)) }
+            return try keychain.applySynchronized(changes) { outcomes, marker in
+                var state = finalState(outcomes)
+                state.localMarker = sawEverything ? marker ?? -1 : -1
+                return item(state)
+            }
         } catch {
             throw SyncError(error)
         }

@@ -99,5 +99,29 @@ final class SyncReviewAttackTests: SyncTestCase {
         XCTAssertEqual(PrintableText.sanitized("name\u{1B}[31m\u{202E}evil"), "name?[31m?evil")
     }
 
+    func testAnIdleSyncSkipsTheKeychainReadButNeverMissesAWrite() throws {
+        let laptop = try device("laptop"), server = try device("server", passphrase: "pass phrase")
+        try laptop.add(password("a", "1", "ak", accessibility: .whenUnlocked))
+        try laptop.add(password("b", "2", "ak", accessibility: .whenUnlocked))
+        let synchronizers = try circle([laptop, server])
+        try synchronizers[1].syncNow()
+        let marker = try XCTUnwrap(SyncStateStore.load(from: server)).localMarker
+        XCTAssertEqual(marker, try server.changeMarker(), "the state carries the marker its own transaction ended with")
+        XCTAssertEqual(try synchronizers[1].syncNow().pushed, 0)
+        // A deletion while locked (deleting needs no class key): the locked sync cannot tell it
+        // from an unreadable item, and must not record the keychain as seen.
+        try server.lock()
+        try server.delete(Query(.genericPassword, [.service: "a"], synchronizable: .yes))
+        try synchronizers[1].syncNow()
+        try server.unlock(passphrase: "pass phrase")
+        XCTAssertEqual(try synchronizers[1].syncNow().pushed, 1, "the deletion is pushed once the keychain can be read")
+        try synchronizers[0].syncNow()
+        XCTAssertEqual(try passwords(laptop), ["b/2": "ak"])
+        // Any write after an idle sync is seen.
+        XCTAssertEqual(try synchronizers[1].syncNow().pushed, 0)
+        try server.update(Query(.genericPassword, [.service: "b"], synchronizable: .yes), with: ItemChanges(data: Data("changed".utf8)))
+        XCTAssertEqual(try synchronizers[1].syncNow().pushed, 1)
+    }
+
     private func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 }

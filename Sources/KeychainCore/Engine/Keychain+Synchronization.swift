@@ -50,6 +50,12 @@ extension Keychain {
         }
     }
 
+    /// A number that changes with every write to the keychain, by any process (the state
+    /// digest's counter); `nil` when the keychain has no authentic state record.
+    package func changeMarker() throws(KeychainError) -> Int64? {
+        try read { db in try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter : nil } }
+    }
+
     /// Whether ``applySynchronized(_:state:)`` would accept `item`: its attributes are valid for
     /// its class and, as this keychain would store them, still allowed to sync.
     package func acceptsSynchronized(_ item: SynchronizedItem) -> Bool {
@@ -76,14 +82,17 @@ extension Keychain {
     ///   sync, a key claiming to come from inside a keychain); nothing is written then.
     @discardableResult
     package func applySynchronized(_ changes: [SynchronizedChange], state: NewItem? = nil) throws(KeychainError) -> [SynchronizedOutcome] {
-        try applySynchronized(changes) { _ in state }
+        try applySynchronized(changes) { _, _ in state }
     }
 
     /// ``applySynchronized(_:state:)`` with the state made from the outcomes, inside the same
-    /// transaction: what the sync records as agreed always matches what was written.
+    /// transaction: what the sync records as agreed always matches what was written. The state
+    /// is also given the keychain's ``changeMarker()`` as it will be once this transaction
+    /// commits (`nil` when the keychain has no authentic state record), so the next sync can
+    /// tell whether anything else wrote since.
     @discardableResult
     package func applySynchronized(_ changes: [SynchronizedChange],
-                                   stateAfter makeState: ([SynchronizedOutcome]) -> NewItem?) throws(KeychainError) -> [SynchronizedOutcome] {
+                                   stateAfter makeState: ([SynchronizedOutcome], Int64?) -> NewItem?) throws(KeychainError) -> [SynchronizedOutcome] {
         let now = Date()
         var prepared: [(change: SynchronizedChange, attributes: [AttributeKey: AttributeValue])] = []
         prepared.reserveCapacity(changes.count)
@@ -105,14 +114,23 @@ extension Keychain {
             for (change, attributes) in prepared {
                 outcomes.append(try apply(change, attributes: attributes, fingerprints: &added, db))
             }
-            if let state = makeState(outcomes) {
-                let stateAttributes = try ItemAttributes.forNewItem(state, defaultAccessGroup: options.defaultAccessGroup, now: now)
-                guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly, stateAttributes[.synchronizable]?.numberValue == 0 else {
-                    throw KeychainError(.invalidParameter, "The sync state must be a …ThisDeviceOnly item that is not synchronizable.")
+            if let draft = makeState(outcomes, nil) {
+                // The old state goes first; the one final fold below then moves the change counter
+                // by exactly one, so the state can carry the counter this transaction ends with.
+                let draftAttributes = try ItemAttributes.forNewItem(draft, defaultAccessGroup: options.defaultAccessGroup, now: now)
+                let primaryKey = ItemIndexes(itemClass: draft.itemClass, attributes: draftAttributes, indexer: keys.indexer).primaryKey
+                if let existing = try existingRow(primaryKey, db) {
+                    try recordRemoval(of: [existing], db)
+                    try ItemTable.delete(in: db, id: existing)
                 }
-                let primaryKey = ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer).primaryKey
-                let outcome = try replace(state.itemClass, attributes: stateAttributes, data: state.data ?? Data(),
-                                          existing: try existingRow(primaryKey, db), fingerprints: &added, db)
+                let marker = try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter + 1 : nil }
+                guard let state = makeState(outcomes, marker) else { return outcomes }
+                let stateAttributes = try ItemAttributes.forNewItem(state, defaultAccessGroup: options.defaultAccessGroup, now: now)
+                guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly, stateAttributes[.synchronizable]?.numberValue == 0,
+                      ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer).primaryKey == primaryKey else {
+                    throw KeychainError(.invalidParameter, "The sync state must be a …ThisDeviceOnly item that is not synchronizable, the same item each time.")
+                }
+                let outcome = try replace(state.itemClass, attributes: stateAttributes, data: state.data ?? Data(), existing: nil, fingerprints: &added, db)
                 if outcome == .locked { throw KeychainError(.interactionNotAllowed, "The sync state cannot be written while the keychain is sealed; unlock it once.") }
             }
             try keys.stateDigest.record(adding: added, db)
