@@ -86,6 +86,8 @@ public final class BackgroundSync: Sendable {
             if current != stamp { due = true }
             if Date() >= nextPoll { due = true }
             guard due, Date() >= retryAt, !isStopped else { continue }
+            // Taken before the sync: a write made while it runs changes the files again.
+            stamp = current
             do {
                 let report = try synchronizer.syncNow()
                 onEvent(.success(report))
@@ -103,7 +105,6 @@ public final class BackgroundSync: Sendable {
             }
             due = false
             nextPoll = Date().addingTimeInterval(Double(pollInterval.components.seconds))
-            stamp = KeychainFileStamp(synchronizer.keychain.location)   // this sync's own writes are not news
         }
     }
 

@@ -22,7 +22,12 @@ extension KeychainSynchronizer {
     ///   several; ``SyncError/Code/tampered`` when the server's records fail verification.
     @discardableResult
     public func removeDevice(_ device: String) throws(SyncError) -> [SyncStatus.Member] {
-        try syncNow()
+        // The records are sealed again from the server's state: this device must agree with all
+        // of it first, nothing left waiting for a locked class.
+        let report = try syncNow()
+        guard report.deferredWhileLocked == 0, keychain.lockState == .unlocked else {
+            throw SyncError(.invalidState, "Unlock the keychain first (`keychain unlock`): changes from the circle wait for it, and the circle key cannot be replaced until this device has them.")
+        }
         return try serialised { () throws(SyncError) -> [SyncStatus.Member] in
             var state = try memberState()
             guard let key = state.currentKey else { throw notAMember }

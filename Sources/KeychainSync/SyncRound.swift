@@ -27,10 +27,22 @@ struct SyncRound {
 
     /// Runs the round and returns the state it saved.
     mutating func run() throws(SyncError) -> SyncState {
-        try adoptNewKeyGeneration()
         for attempt in 0..<Self.attempts {
             report.retries = attempt
-            let (manifest, key, pulled) = try pull()
+            // A member may have moved the circle to a new key since the last attempt.
+            try adoptNewKeyGeneration()
+            // An incremental pull whose records do not add up is read again in full (a sequence
+            // that went backwards on the server, after a restore, heals so); only a full pull
+            // that does not add up is tampering.
+            let full = pullsEverything || state.pulledSequence == 0
+            let (manifest, key, pulled): (Manifest, CircleKey, [Pulled])
+            if let incremental = try pull(full: full) {
+                (manifest, key, pulled) = incremental
+            } else if let complete = try pull(full: true) {
+                (manifest, key, pulled) = complete
+            } else {
+                throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
+            }
             if pulled.isEmpty && !pullsEverything && state.localMarker >= 0 && manifest.counter == state.verifiedCounter,
                (try? keychain.changeMarker()) == state.localMarker {
                 // Nothing arrived and nothing wrote to the keychain since this state was saved.
@@ -44,28 +56,32 @@ struct SyncRound {
             var merged = state
             for entry in pulled { merge(entry, into: &merged, round: &round) }
             merged.verifiedCounter = manifest.counter
-            if round.deferred.isEmpty { merged.pulledSequence = max(state.pulledSequence, pulled.map(\.record.sequence).max() ?? 0) }
+            if round.deferred.isEmpty {
+                let highest = pulled.map(\.record.sequence).max() ?? 0
+                merged.pulledSequence = lastPullWasFull ? highest : max(state.pulledSequence, highest)
+            }
             let pushes = try pendingPushes(round: round, merged: merged, key: key)
             if pushes.isEmpty {
                 merged.lastSync = Date().timeIntervalSince1970
-                try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable)
+                try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
                 report.counter = manifest.counter
                 return state
             }
             switch try push(pushes, over: manifest, state: merged, key: key, advancesSequence: round.deferred.isEmpty) {
             case .pushed(var saved):
                 saved.lastSync = Date().timeIntervalSince1970
-                try save(saved, round.changes, key: key, sawEverything: !round.someUnreadable)
+                try save(saved, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
                 report.pushed += pushes.count
                 report.counter = saved.verifiedCounter
                 return state
             case .raced:
-                // Another device pushed between the pull and the push: keep what was pulled, go again.
-                try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable)
+                // Another device pushed between the pull and the push: keep what was pulled, go
+                // again (the local changes are still to push, so no marker).
+                try save(merged, round.changes, key: key, sawEverything: false, seenMarker: round.marker)
             case .stale:
                 // The server's versions are not the ones this device agreed with: read everything again.
-                try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable)
-                state.pulledSequence = 0
+                merged.pulledSequence = 0
+                try save(merged, round.changes, key: key, sawEverything: false, seenMarker: round.marker)
             }
         }
         throw SyncError(.serverUnreachable, "Other devices kept pushing while this one tried to (\(Self.attempts) attempts); nothing was lost. Sync again in a moment.")
@@ -73,10 +89,15 @@ struct SyncRound {
 
     // MARK: - Pull
 
-    /// Reads the manifest and the new records in one snapshot, opens and checks them.
-    private mutating func pull() throws(SyncError) -> (Manifest, CircleKey, [Pulled]) {
+    /// Whether the last pull read every record.
+    var lastPullWasFull = false
+
+    /// Reads the manifest and the new records (all of them when `full`) in one snapshot, opens
+    /// and checks them; `nil` when they do not add up to the manifest.
+    private mutating func pull(full: Bool) throws(SyncError) -> (Manifest, CircleKey, [Pulled])? {
         let server = server
-        let since = pullsEverything ? 0 : state.pulledSequence
+        let since = full ? 0 : state.pulledSequence
+        lastPullWasFull = full
         let (row, records) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord]) in
             (try server.manifest(forUpdate: false), try server.records(after: since))
@@ -123,9 +144,7 @@ struct SyncRound {
         }
         var digest = SetDigest()
         for (recordID, value) in current { digest.insert(recordID: recordID, version: value.version, content: value.digest, key: key) }
-        guard digest == manifest.digest, Int64(current.count) == manifest.recordCount else {
-            throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
-        }
+        guard digest == manifest.digest, Int64(current.count) == manifest.recordCount else { return nil }
         report.received += pulled.filter { state.entries[$0.record.recordID]?.version != $0.record.version }.count
         return (manifest, key, pulled)
     }
@@ -190,8 +209,14 @@ struct SyncRound {
         var deferred: Set<Data> = []
         /// The changes to apply.
         var changes: [SynchronizedChange] = []
+        /// Records of items this device keeps to itself (sync never replaces or deletes them).
+        var kept: Set<Data> = []
+        /// The keychain's change marker when the items were read.
+        var marker: Int64?
 
         init(snapshot: Keychain.SynchronizableSnapshot, key: CircleKey) {
+            kept = Set(snapshot.keptItems.map { $0.identifier(key: key.identifierKey) })
+            marker = snapshot.marker
             local.reserveCapacity(snapshot.items.count)
             for item in snapshot.items {
                 let recordID = item.identifier(key: key.identifierKey)
@@ -211,6 +236,12 @@ struct SyncRound {
         let agreedEntry = SyncState.Entry(version: pulled.record.version, digest: content.digest, accessibility: content.item.accessibility,
                                           isTombstone: content.kind == .tombstone)
         if let agreed, agreed.version == pulled.record.version { return }   // already agreed (checked equal in pull)
+        if round.kept.contains(recordID) {
+            // This device keeps its own item under that key (protected, generated inside, or
+            // this device only): it agrees with the record without taking it.
+            merged.entries[recordID] = agreedEntry
+            return
+        }
         let localItem = round.local[recordID]
         // This device cannot decide while the item may be unreadable here, nor write a class that is locked.
         let writable = keychain.lockState.allows(content.item.accessibility.protectionClass)
@@ -225,8 +256,9 @@ struct SyncRound {
             merged.entries[recordID] = agreedEntry
             return
         }
+        // What this device agreed with before counts even across a key rotation (version 0).
         let changedHere: Bool
-        if let agreed, agreed.version > 0 {
+        if let agreed {
             changedHere = agreed.isTombstone ? localItem != nil : localContent?.digest != agreed.digest
         } else {
             changedHere = localItem != nil
@@ -277,7 +309,7 @@ struct SyncRound {
         // A missing item is a deletion only when every synchronizable item could be read.
         if !round.someUnreadable {
             for (recordID, agreed) in merged.entries where agreed.version > 0 && !agreed.isTombstone && round.local[recordID] == nil
-                && !round.deferred.contains(recordID) {
+                && !round.deferred.contains(recordID) && !round.kept.contains(recordID) {
                 // The tombstone names the item by its attributes: read them from the record it replaces.
                 // Read outside the pull's snapshot: a newer version (or, after a key rotation, no
                 // record) means another device moved on meanwhile, and a later round decides.
@@ -353,10 +385,11 @@ struct SyncRound {
     /// Saves `saved` with `changes` in one keychain transaction. Changes that found their class
     /// locked, or the local item changed by an app meanwhile, are given back to the next round:
     /// the state saved in that same transaction does not count them as agreed.
-    private mutating func save(_ saved: SyncState, _ changes: [SynchronizedChange], key: CircleKey, sawEverything: Bool) throws(SyncError) {
+    private mutating func save(_ saved: SyncState, _ changes: [SynchronizedChange], key: CircleKey, sawEverything: Bool,
+                               seenMarker: Int64?) throws(SyncError) {
         let previous = state
         var final = saved
-        let outcomes = try SyncStateStore.save(applying: changes, in: keychain, sawEverything: sawEverything) { outcomes in
+        let outcomes = try SyncStateStore.save(applying: changes, in: keychain, sawEverything: sawEverything, seenMarker: seenMarker) { outcomes in
             var adjusted = saved
             var reverted = false
             for (change, outcome) in zip(changes, outcomes) where outcome != .applied && outcome != .keptLocal {

@@ -52,10 +52,10 @@ enum SyncStateStore {
     /// keychain transaction. With `sawEverything` false (some items could not be read), the
     /// state records no change marker, so the next sync reads the keychain again.
     @discardableResult
-    static func save(applying changes: [SynchronizedChange], in keychain: Keychain, sawEverything: Bool = false,
+    static func save(applying changes: [SynchronizedChange], in keychain: Keychain, sawEverything: Bool = false, seenMarker: Int64? = nil,
                      finalState: ([SynchronizedOutcome]) -> SyncState) throws(SyncError) -> [SynchronizedOutcome] {
         do {
-            return try keychain.applySynchronized(changes) { outcomes, marker in
+            return try keychain.applySynchronized(changes, seenMarker: seenMarker) { outcomes, marker in
                 var state = finalState(outcomes)
                 state.localMarker = sawEverything ? marker ?? -1 : -1
                 return item(state)

@@ -123,5 +123,67 @@ final class SyncReviewAttackTests: SyncTestCase {
         XCTAssertEqual(try synchronizers[1].syncNow().pushed, 1)
     }
 
+    func testAWriteDuringASyncKeepsTheNextSyncFromSkipping() throws {
+        let keychain = try device("phone")
+        try keychain.add(password("a", "1", "v"))
+        let stateItem = NewItem(.genericPassword, attributes: [.service: "state", .account: "s", .synchronizable: 0], data: Data(),
+                                accessibility: .afterFirstUnlockThisDeviceOnly)
+        let snapshot = try keychain.synchronizableItems()
+        try keychain.add(password("b", "2", "written while the sync ran"))
+        var recorded: Int64?
+        try keychain.applySynchronized([], seenMarker: snapshot.marker) { _, marker in
+            recorded = marker
+            return stateItem
+        }
+        XCTAssertNil(recorded, "no marker when something wrote since the snapshot")
+        let unchanged = try keychain.synchronizableItems()
+        try keychain.applySynchronized([], seenMarker: unchanged.marker) { _, marker in
+            recorded = marker
+            return stateItem
+        }
+        XCTAssertNotNil(recorded)
+        XCTAssertEqual(recorded, try keychain.changeMarker(), "the marker the transaction ended with")
+    }
+
+    func testAnItemThisDeviceKeepsIsNeverDeletedElsewhere() throws {
+        let laptop = try device("laptop"), server = try device("server")
+        // The same primary key: synchronizable on the server, this-device-only on the laptop.
+        try laptop.add(password("shared", "key", "laptop's own", accessibility: .afterFirstUnlockThisDeviceOnly))
+        try server.add(password("shared", "key", "server's"))
+        let synchronizers = try circle([laptop, server])
+        try synchronizers[1].syncNow()
+        try synchronizers[0].syncNow()
+        try synchronizers[0].syncNow()
+        try synchronizers[1].syncNow()
+        XCTAssertEqual(try allPasswords(server)["shared/key"], "server's", "the laptop pushed no deletion for the item it keeps")
+        XCTAssertEqual(try allPasswords(laptop)["shared/key"], "laptop's own", "and kept its own")
+    }
+
+    func testARotationWaitsForAnUnlockedKeychain() throws {
+        let laptop = try device("laptop", passphrase: "pass phrase"), server = try device("server"), phone = try device("phone")
+        let synchronizers = try circle([laptop, server, phone])
+        try laptop.lock()
+        assertSyncError(.invalidState, try synchronizers[0].removeDevice("device-2"))
+        try laptop.unlock(passphrase: "pass phrase")
+        XCTAssertNoThrow(try synchronizers[0].removeDevice("device-2"))
+    }
+
+    func testASequenceThatWentBackwardsHeals() throws {
+        let laptop = try device("laptop"), server = try device("server")
+        try laptop.add(password("first", "1", "v"))
+        let synchronizers = try circle([laptop, server])
+        try synchronizers[1].syncNow()
+        // A table-only restore: the sequence starts again below what devices have pulled.
+        try postgres.psql("ALTER SEQUENCE keychain_sync_sequence RESTART WITH 1")
+        try laptop.add(password("second", "2", "after the restore"))
+        try synchronizers[0].syncNow()
+        XCTAssertNoThrow(try synchronizers[1].syncNow(), "an incremental pull that does not add up is read again in full")
+        XCTAssertEqual(try passwords(server)["second/2"], "after the restore")
+        try laptop.add(password("third", "3", "later"))
+        try synchronizers[0].syncNow()
+        try synchronizers[1].syncNow()
+        XCTAssertEqual(try passwords(server)["third/3"], "later")
+    }
+
     private func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 }

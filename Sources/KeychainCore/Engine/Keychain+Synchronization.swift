@@ -16,6 +16,12 @@ extension Keychain {
         /// Synchronizable items never synced because their data needs the user (an access
         /// control with user presence), as a backup leaves them out.
         package var protectedItems: Int
+        /// The synchronizable items this device keeps to itself and sync never replaces (data
+        /// needing the user, keys generated inside the keychain, `…ThisDeviceOnly`), attributes
+        /// only: their absence from ``items`` is not a deletion.
+        package var keptItems: [SynchronizedItem] = []
+        /// The keychain's change marker when the snapshot was read (``changeMarker()``).
+        package var marker: Int64?
     }
 
     /// Reads every item that may sync: `kSecAttrSynchronizable` true, not `…ThisDeviceOnly`, not
@@ -26,15 +32,21 @@ extension Keychain {
     package func synchronizableItems() throws(KeychainError) -> SynchronizableSnapshot {
         try read { db -> SynchronizableSnapshot in
             var snapshot = SynchronizableSnapshot(items: [], lockedAccessibilities: [], protectedItems: 0)
+            snapshot.marker = try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter : nil }
             let rows = try ItemTable.cursorOverAllRows(in: db)
             while let raw = try rows.next() {
                 let row = try ItemRow(row: raw)
-                guard row.synchronizable, !row.accessibility.isThisDeviceOnly else { continue }
+                guard row.synchronizable else { continue }
                 do {
                     var item = try open(row, includingData: false)
-                    if item.isTokenKey { continue }
+                    let kept = SynchronizedItem(itemClass: row.itemClass, attributes: SynchronizedItem.portable(item.attributes), data: Data())
+                    if row.accessibility.isThisDeviceOnly || item.isTokenKey {
+                        snapshot.keptItems.append(kept)
+                        continue
+                    }
                     if item.requiresPresenceSeal {
                         snapshot.protectedItems += 1
+                        snapshot.keptItems.append(kept)
                         continue
                     }
                     try openData(of: &item)
@@ -90,8 +102,11 @@ extension Keychain {
     /// is also given the keychain's ``changeMarker()`` as it will be once this transaction
     /// commits (`nil` when the keychain has no authentic state record), so the next sync can
     /// tell whether anything else wrote since.
+    ///
+    /// - Parameter seenMarker: the change marker of the snapshot the changes were decided on; the
+    ///   state gets a marker only if nothing else wrote to the keychain since that snapshot.
     @discardableResult
-    package func applySynchronized(_ changes: [SynchronizedChange],
+    package func applySynchronized(_ changes: [SynchronizedChange], seenMarker: Int64? = nil,
                                    stateAfter makeState: ([SynchronizedOutcome], Int64?) -> NewItem?) throws(KeychainError) -> [SynchronizedOutcome] {
         let now = Date()
         var prepared: [(change: SynchronizedChange, attributes: [AttributeKey: AttributeValue])] = []
@@ -109,6 +124,9 @@ extension Keychain {
             prepared.append((change, attributes))
         }
         let outcomes = try write { db -> [SynchronizedOutcome] in
+            // Another write since the snapshot (an app's, in any process) must be seen by the next sync.
+            let recordedAtStart = try keys.stateDigest.recorded(db)
+            let unchangedSinceSnapshot = seenMarker != nil && recordedAtStart?.authentic == true && recordedAtStart?.counter == seenMarker
             var outcomes: [SynchronizedOutcome] = []
             var added: [[UInt8]] = []
             for (change, attributes) in prepared {
@@ -123,7 +141,7 @@ extension Keychain {
                     try recordRemoval(of: [existing], db)
                     try ItemTable.delete(in: db, id: existing)
                 }
-                let marker = try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter + 1 : nil }
+                let marker = unchangedSinceSnapshot ? try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter + 1 : nil } : nil
                 guard let state = makeState(outcomes, marker) else { return outcomes }
                 let stateAttributes = try ItemAttributes.forNewItem(state, defaultAccessGroup: options.defaultAccessGroup, now: now)
                 guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly, stateAttributes[.synchronizable]?.numberValue == 0,
