@@ -40,16 +40,25 @@ struct SyncServer {
     /// The channel a push notifies (with the circle id as payload), for devices that `LISTEN`.
     static let channel = "keychain_sync"
 
-    /// Connects and makes sure the tables exist.
+    /// The relations ``schema`` creates; when all exist, connecting creates nothing.
+    static let relations = ["keychain_sync_manifests", "keychain_sync_sequence", "keychain_sync_records", "keychain_sync_records_by_sequence",
+                            "keychain_sync_members", "keychain_sync_key_wraps", "keychain_sync_requests"]
+
+    /// Connects and makes sure the tables exist: one query when they do (every sync connects),
+    /// the schema statements only when one is missing.
     static func connect(_ connectionString: String, circleID: UUID) throws(SyncError) -> SyncServer {
         let connection = try PostgresConnection(connectionString)
-        // libpq prints notices ("relation … already exists, skipping") to standard error.
-        try connection.execute("SET client_min_messages TO warning")
-        // Concurrent CREATE … IF NOT EXISTS can still collide in the catalog: serialise them.
-        try connection.transaction {
-            () throws(SyncError) in
-            try connection.execute("SELECT pg_advisory_xact_lock(7283617)")
-            for statement in schema { try connection.execute(statement) }
+        let present = try connection.execute("SELECT count(*) FROM pg_class WHERE relname = ANY(string_to_array($1, ',')) AND pg_table_is_visible(oid)",
+                                             [.text(relations.joined(separator: ","))])
+        if try present.int64(0, 0) != Int64(relations.count) {
+            // libpq prints notices ("relation … already exists, skipping") to standard error.
+            try connection.execute("SET client_min_messages TO warning")
+            // Concurrent CREATE … IF NOT EXISTS can still collide in the catalog: serialise them.
+            try connection.transaction {
+                () throws(SyncError) in
+                try connection.execute("SELECT pg_advisory_xact_lock(7283617)")
+                for statement in schema { try connection.execute(statement) }
+            }
         }
         return SyncServer(connection: connection, circleID: circleID)
     }
