@@ -16,8 +16,13 @@ enum KeyWrap {
         Data(HMAC<SHA256>.authenticationCode(for: rotationInput(next), using: previous.manifestKey))
     }
 
+    /// Whether `proof` shows that a holder of `previous` made `next`.
+    static func isValidRotationProof(_ proof: Data, of next: CircleKey, by previous: CircleKey) -> Bool {
+        HMAC<SHA256>.isValidAuthenticationCode(proof, authenticating: rotationInput(next), using: previous.manifestKey)
+    }
+
     /// What a rotation proof MACs: a label, the circle, the new generation, a hash of its secret.
-    static func rotationInput(_ next: CircleKey) -> Data {
+    private static func rotationInput(_ next: CircleKey) -> Data {
         var input = Data("keychain-sync rotation".utf8)
         input.append(next.circleID.bytes)
         withUnsafeBytes(of: next.generation.bigEndian) { input.append(contentsOf: $0) }

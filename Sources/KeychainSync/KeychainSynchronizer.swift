@@ -214,8 +214,7 @@ public struct KeychainSynchronizer: Sendable {
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
             var round = SyncRound(keychain: keychain, server: connection, state: state)
             round.pullsEverything = verifyingEverything
-            _ = try round.run()
-            return round.report
+            return try round.run()
         }
     }
 

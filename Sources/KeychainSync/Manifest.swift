@@ -37,8 +37,7 @@ struct Manifest: Sendable, Hashable {
         guard bytes.count == 8 + 4 + 32 + 8 + 16 + 32 else { throw SyncError.tampered("a malformed manifest") }
         let fields = bytes.prefix(bytes.count - 32)
         func integer<T: FixedWidthInteger>(_ range: Range<Int>, _: T.Type) -> T { bytes[range].reduce(0) { $0 << 8 | T($1) } }
-        let generation = integer(8..<12, UInt32.self)
-        guard let key = key(generation) else {
+        guard let generation = claimedGeneration(of: bytes), let key = key(generation) else {
             throw SyncError(.removed, "The circle's manifest is under a key generation this device does not hold: this device was removed from the circle, or has not yet received the new key. Ask a member to check `keychain sync status`.")
         }
         guard HMAC<SHA256>.isValidAuthenticationCode(Data(bytes.suffix(32)), authenticating: macInput(Data(fields), key: key), using: key.manifestKey) else {
@@ -49,6 +48,14 @@ struct Manifest: Sendable, Hashable {
                                 author: UUID(bytes: bytes[52..<68])!)
         guard manifest.counter == counter else { throw SyncError.tampered("a manifest whose counter was changed") }
         return manifest
+    }
+
+    /// The key generation a manifest body names, before anything is verified (it says which key
+    /// to verify it with); `nil` for a body too short to hold one.
+    static func claimedGeneration(of body: Data) -> UInt32? {
+        let bytes = Data(body)
+        guard bytes.count >= 12 else { return nil }
+        return bytes[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     }
 
     private var fields: Data {

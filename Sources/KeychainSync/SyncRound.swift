@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import KeychainCore
 
@@ -25,29 +24,34 @@ struct SyncRound {
         var content: RecordContent
     }
 
-    /// Runs the round and returns the state it saved.
-    mutating func run() throws(SyncError) -> SyncState {
+    /// What a pull read and verified.
+    private struct PullResult {
+        var manifest: Manifest
+        var key: CircleKey
+        var pulled: [Pulled]
+        /// Whether it read every record (not only those after the last pull).
+        var wasFull: Bool
+    }
+
+    /// Runs the round, saving the state as it goes, and returns what it did.
+    mutating func run() throws(SyncError) -> SyncReport {
         for attempt in 0..<Self.attempts {
             report.retries = attempt
-            // A member may have moved the circle to a new key since the last attempt.
-            try adoptNewKeyGeneration()
             // An incremental pull whose records do not add up is read again in full (a sequence
             // that went backwards on the server, after a restore, heals so); only a full pull
             // that does not add up is tampering.
             let full = pullsEverything || state.pulledSequence == 0
-            let (manifest, key, pulled): (Manifest, CircleKey, [Pulled])
-            if let incremental = try pull(full: full) {
-                (manifest, key, pulled) = incremental
-            } else if let complete = try pull(full: true) {
-                (manifest, key, pulled) = complete
-            } else {
+            var result = try pull(full: full)
+            if result == nil && !full { result = try pull(full: true) }
+            guard let result else {
                 throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
             }
+            let (manifest, key, pulled) = (result.manifest, result.key, result.pulled)
             if pulled.isEmpty && !pullsEverything && state.localMarker >= 0 && manifest.counter == state.verifiedCounter,
                (try? keychain.changeMarker()) == state.localMarker {
                 // Nothing arrived and nothing wrote to the keychain since this state was saved.
                 report.counter = manifest.counter
-                return state
+                return report
             }
             let snapshot: Keychain.SynchronizableSnapshot
             do { snapshot = try keychain.synchronizableItems() } catch { throw SyncError(error) }
@@ -58,14 +62,14 @@ struct SyncRound {
             merged.verifiedCounter = manifest.counter
             if round.deferred.isEmpty {
                 let highest = pulled.map(\.record.sequence).max() ?? 0
-                merged.pulledSequence = lastPullWasFull ? highest : max(state.pulledSequence, highest)
+                merged.pulledSequence = result.wasFull ? highest : max(state.pulledSequence, highest)
             }
             let pushes = try pendingPushes(round: round, merged: merged, key: key)
             if pushes.isEmpty {
                 merged.lastSync = Date().timeIntervalSince1970
                 try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
                 report.counter = manifest.counter
-                return state
+                return report
             }
             switch try push(pushes, over: manifest, state: merged, key: key, advancesSequence: round.deferred.isEmpty) {
             case .pushed(var saved):
@@ -73,7 +77,7 @@ struct SyncRound {
                 try save(saved, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
                 report.pushed += pushes.count
                 report.counter = saved.verifiedCounter
-                return state
+                return report
             case .raced:
                 // Another device pushed between the pull and the push: keep what was pulled, go
                 // again (the local changes are still to push, so no marker).
@@ -89,21 +93,23 @@ struct SyncRound {
 
     // MARK: - Pull
 
-    /// Whether the last pull read every record.
-    var lastPullWasFull = false
-
     /// Reads the manifest and the new records (all of them when `full`) in one snapshot, opens
-    /// and checks them; `nil` when they do not add up to the manifest.
-    private mutating func pull(full: Bool) throws(SyncError) -> (Manifest, CircleKey, [Pulled])? {
+    /// and checks them; `nil` when they do not add up to the manifest. A manifest under a newer
+    /// key generation (a member removed a device) makes this device take the new key first and
+    /// read everything under it.
+    private mutating func pull(full: Bool) throws(SyncError) -> PullResult? {
         let server = server
         let since = full ? 0 : state.pulledSequence
-        lastPullWasFull = full
         let (row, records) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord]) in
             (try server.manifest(forUpdate: false), try server.records(after: since))
         }
         guard let row else {
             throw SyncError.tampered("no manifest for this circle (its rows were deleted)")
+        }
+        if let generation = Manifest.claimedGeneration(of: row.body), generation > state.entriesGeneration {
+            try adoptKeyGeneration(generation)
+            return try pull(full: true)
         }
         let keys = state.keys
         let manifest = try Manifest.open(row.body, counter: row.counter) { keys[$0] }
@@ -146,7 +152,7 @@ struct SyncRound {
         for (recordID, value) in current { digest.insert(recordID: recordID, version: value.version, content: value.digest, key: key) }
         guard digest == manifest.digest, Int64(current.count) == manifest.recordCount else { return nil }
         report.received += pulled.filter { state.entries[$0.record.recordID]?.version != $0.record.version }.count
-        return (manifest, key, pulled)
+        return PullResult(manifest: manifest, key: key, pulled: pulled, wasFull: full)
     }
 
     // MARK: - Key rotation
@@ -156,18 +162,19 @@ struct SyncRound {
     /// agreed over to the new ids, and pulls everything again (verified as ever).
     ///
     /// - Throws: ``SyncError/Code/removed`` when no wrap for the new generation is addressed to
-    ///   this device: it was removed.
-    private mutating func adoptNewKeyGeneration() throws(SyncError) {
-        guard let row = try server.manifest(forUpdate: false), row.body.count >= 12 else { return }
-        let generation = Data(row.body)[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        guard generation > state.entriesGeneration, let old = state.keys[state.entriesGeneration] else { return }
+    ///   this device: it was removed; ``SyncError/Code/tampered`` for a key no holder of the
+    ///   current one vouched for.
+    private mutating func adoptKeyGeneration(_ generation: UInt32) throws(SyncError) {
+        guard let old = state.keys[state.entriesGeneration] else {
+            throw SyncError(.removed, "This device holds no circle key of generation \(state.entriesGeneration); leave the circle and join again.")
+        }
         var keys = state.keys
         var newest = old
         for wrapped in try server.keyWraps(for: state.deviceID, after: state.entriesGeneration) {
             let (key, _, proof) = try KeyWrap.unwrap(wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
             // Each generation must be vouched for by a holder of the one before it.
             guard key.generation == newest.generation + 1,
-                  HMAC<SHA256>.isValidAuthenticationCode(proof, authenticating: KeyWrap.rotationInput(key), using: newest.manifestKey) else {
+                  KeyWrap.isValidRotationProof(proof, of: key, by: newest) else {
                 throw SyncError.tampered("a new circle key that no holder of the current one made")
             }
             keys[key.generation] = key

@@ -25,8 +25,8 @@ final class SyncCrashConvergenceTests: SyncTestCase {
             var processes: [(Process, URL)] = []
             for (index, name) in names.enumerated() {
                 let output = directory.appendingPathComponent("out-\(round)-\(index)")
-                FileManager.default.createFile(atPath: output.path, contents: nil)
-                FileManager.default.createFile(atPath: output.appendingPathExtension("err").path, contents: nil)
+                _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: output.appendingPathExtension("err").path, contents: nil)
                 let process = Process()
                 process.executableURL = helper
                 process.arguments = [directory.appendingPathComponent(name).path, "\(index)", "\(seed &+ UInt64(round * 10 + index))", "40"]
