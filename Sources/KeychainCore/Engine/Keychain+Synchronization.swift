@@ -71,11 +71,23 @@ extension Keychain {
     /// Whether ``applySynchronized(_:state:)`` would accept `item`: its attributes are valid for
     /// its class and, as this keychain would store them, still allowed to sync.
     package func acceptsSynchronized(_ item: SynchronizedItem) -> Bool {
-        let record = BackupRecord(itemClass: item.itemClass, attributes: item.attributes, data: item.data)
-        guard item.maySync, let attributes = try? ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: Date()) else {
-            return false
+        (try? storedAttributes(ofSynchronized: item, now: Date())) != nil
+    }
+
+    /// The attributes this keychain would store for `item`, checked as an add checks them, with
+    /// its dates kept.
+    /// - Throws: `.invalidParameter` when the item, or the item as it would be stored, may not
+    ///   sync; `.noSuchAttribute` and `.invalidParameter` for attributes invalid for its class.
+    private func storedAttributes(ofSynchronized item: SynchronizedItem, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
+        guard item.maySync else {
+            throw KeychainError(.invalidParameter, "A synchronized \(item.itemClass.rawValue) item is not one that may sync (it must be synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain). Nothing was applied.")
         }
-        return SynchronizedItem(itemClass: item.itemClass, attributes: attributes, data: item.data).maySync
+        let record = BackupRecord(itemClass: item.itemClass, attributes: item.attributes, data: item.data)
+        let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
+        guard SynchronizedItem(itemClass: item.itemClass, attributes: attributes, data: item.data).maySync else {
+            throw KeychainError(.invalidParameter, "A synchronized \(item.itemClass.rawValue) item would be stored as one that may not sync. Nothing was applied.")
+        }
+        return attributes
     }
 
     /// Applies changes that arrived from other devices, and stores `state` (the sync layer's own
@@ -112,16 +124,7 @@ extension Keychain {
         var prepared: [(change: SynchronizedChange, attributes: [AttributeKey: AttributeValue])] = []
         prepared.reserveCapacity(changes.count)
         for change in changes {
-            let item = change.item
-            guard item.maySync else {
-                throw KeychainError(.invalidParameter, "A synchronized \(item.itemClass.rawValue) item is not one that may sync (it must be synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain). Nothing was applied.")
-            }
-            let record = BackupRecord(itemClass: item.itemClass, attributes: item.attributes, data: item.data)
-            let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
-            guard SynchronizedItem(itemClass: item.itemClass, attributes: attributes, data: item.data).maySync else {
-                throw KeychainError(.invalidParameter, "A synchronized \(item.itemClass.rawValue) item would be stored as one that may not sync. Nothing was applied.")
-            }
-            prepared.append((change, attributes))
+            prepared.append((change, try storedAttributes(ofSynchronized: change.item, now: now)))
         }
         let outcomes = try write { db -> [SynchronizedOutcome] in
             // Another write since the snapshot (an app's, in any process) must be seen by the next sync.
