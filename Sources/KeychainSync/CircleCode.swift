@@ -7,7 +7,7 @@ import Foundation
 ///   the circle and carries 128 bits derived from its current key: a joining device checks the
 ///   key it receives against them, so a server cannot enrol it into a circle of its own making.
 /// - The **approval code** (shown by `keychain sync join`) is 80 bits of a digest of the joining
-///   device's public key: a member approves exactly that key, so a server cannot substitute its own.
+///   device's request (its public keys and name): a member approves exactly those keys, so a server cannot substitute its own.
 ///
 /// Both are written in RFC 4648 base32 without padding, in groups of four, and read back
 /// ignoring case, spaces and dashes.
@@ -27,13 +27,14 @@ enum CircleCode {
         return (circleID, Data(bytes.suffix(16)))
     }
 
-    /// The approval code of a join request.
-    static func approvalCode(circleID: UUID, requestID: UUID, publicKey: Data) -> String {
+    /// The approval code of a join request: a digest of the circle, the request id and the
+    /// whole filed body (keys and sealed name).
+    static func approvalCode(circleID: UUID, requestID: UUID, body: Data) -> String {
         var hasher = SHA256()
         hasher.update(data: Data("keychain-sync join".utf8))
         hasher.update(data: circleID.bytes)
         hasher.update(data: requestID.bytes)
-        hasher.update(data: publicKey)
+        hasher.update(data: body)
         return group(base32(Data(hasher.finalize().prefix(10))))
     }
 

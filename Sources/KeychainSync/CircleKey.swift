@@ -20,8 +20,8 @@ struct CircleKey: Sendable {
     let identifierKey: SymmetricKey
     /// Authenticates the manifest and its per-record terms (HMAC-SHA256).
     let manifestKey: SymmetricKey
-    /// Authenticates member entries (HMAC-SHA256).
-    let memberKey: SymmetricKey
+    /// Encrypts and authenticates the roster's membership changes (AES-256-GCM).
+    let rosterKey: SymmetricKey
 
     init(circleID: UUID, generation: UInt32, secret: SymmetricKey) {
         self.circleID = circleID
@@ -35,7 +35,7 @@ struct CircleKey: Sendable {
         recordKey = derive("record")
         identifierKey = derive("identifier")
         manifestKey = derive("manifest")
-        memberKey = derive("member")
+        rosterKey = derive("roster")
     }
 
     /// A new random generation-0 key for a new circle.

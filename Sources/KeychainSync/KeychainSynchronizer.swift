@@ -75,16 +75,24 @@ public struct KeychainSynchronizer: Sendable {
             let circleID = UUID()
             let key = CircleKey.random(circleID: circleID)
             let agreement = Curve25519.KeyAgreement.PrivateKey()
+            let signing = Curve25519.Signing.PrivateKey()
             let deviceID = UUID()
+            var roster = Roster(circleID: circleID)
+            var founding = roster.nextEvent(.founded, author: deviceID, subject: deviceID)
+            (founding.signingKey, founding.agreementKey, founding.name) = (signing.publicKey.rawRepresentation, agreement.publicKey.rawRepresentation, deviceName)
+            try founding.sign(with: signing, circleID: circleID)
+            try roster.apply(founding)
             let connection = try SyncServer.connect(server, circleID: circleID)
             try connection.connection.transaction { () throws(SyncError) in
                 let manifest = Manifest(counter: 0, generation: 0, digest: SetDigest(), recordCount: 0, author: deviceID)
                 try connection.writeManifest(counter: 0, body: manifest.sealed(key: key))
-                let member = MemberEntry(deviceID: deviceID, name: deviceName, publicKey: agreement.publicKey.rawRepresentation, joined: Date().timeIntervalSince1970)
-                try connection.writeMember(deviceID, generation: 0, body: member.sealed(key: key))
+                guard try connection.appendRosterEvent(at: 0, body: founding.sealed(key: key)) else {
+                    throw SyncError.tampered("a roster for a circle that was just created")
+                }
             }
-            let state = SyncState(circleID: circleID, deviceID: deviceID, deviceName: deviceName, server: server, agreementKey: agreement,
-                                  keys: [0: key], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
+            var state = SyncState(circleID: circleID, deviceID: deviceID, deviceName: deviceName, server: server, agreementKey: agreement,
+                                  signingKey: signing, keys: [0: key], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
+            state.rosterPin = roster.pin
             try SyncStateStore.save(state, in: keychain)
             var round = SyncRound(keychain: keychain, server: connection, state: state)
             _ = try round.run()
@@ -112,43 +120,66 @@ public struct KeychainSynchronizer: Sendable {
                     throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
                 }
                 // Filed again in case the first filing did not reach the server.
-                try SyncServer.connect(existing.server, circleID: circleID).fileRequest(existing.deviceID, publicKey: existing.agreementKey.publicKey.rawRepresentation)
-                return CircleCode.approvalCode(circleID: circleID, requestID: existing.deviceID, publicKey: existing.agreementKey.publicKey.rawRepresentation)
+                let body = try Self.joinRequest(of: existing).body(circleID: circleID, verifier: existing.joinVerifier)
+                try SyncServer.connect(existing.server, circleID: circleID).fileRequest(existing.deviceID, body: body)
+                return CircleCode.approvalCode(circleID: circleID, requestID: existing.deviceID, body: body)
             }
-            let agreement = Curve25519.KeyAgreement.PrivateKey()
-            var state = SyncState(circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: agreement,
-                                  keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
+            var state = SyncState(circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: .init(),
+                                  signingKey: .init(), keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
             state.joinVerifier = verifier
+            let body = try Self.joinRequest(of: state).body(circleID: circleID, verifier: verifier)
             let connection = try SyncServer.connect(server, circleID: circleID)
-            try connection.fileRequest(state.deviceID, publicKey: agreement.publicKey.rawRepresentation)
+            try connection.fileRequest(state.deviceID, body: body)
             try SyncStateStore.save(state, in: keychain)
-            return CircleCode.approvalCode(circleID: circleID, requestID: state.deviceID, publicKey: agreement.publicKey.rawRepresentation)
+            return CircleCode.approvalCode(circleID: circleID, requestID: state.deviceID, body: body)
         }
     }
 
-    /// Approves the join request whose approval code was read off the joining device: wraps the
-    /// circle key to that device's public key and lists it as a member.
+    /// Approves the join request whose approval code was read off the joining device: admits
+    /// it to the roster under this device's signature and wraps the circle key to it.
+    ///
+    /// The new device is vouched for by this one: if this device is ever removed, so is every
+    /// device it admitted, unless the removal keeps them.
     ///
     /// - Parameter approvalCode: the code the joining device showed (case, spaces and dashes do not matter).
     /// - Returns: the new member's id.
-    /// - Throws: ``SyncError/Code/invalidCode`` when no open request has this code.
+    /// - Throws: ``SyncError/Code/invalidCode`` when no open request has this code;
+    ///   ``SyncError/Code/tampered`` when the roster fails verification.
     @discardableResult
     public func approve(_ approvalCode: String) throws(SyncError) -> UUID {
         let state = try memberState()
         guard let key = state.currentKey else { throw notAMember }
         let connection = try SyncServer.connect(state.server, circleID: state.circleID)
         let wanted = CircleCode.normalized(approvalCode)
-        for request in try connection.openRequests() {
-            let code = CircleCode.approvalCode(circleID: state.circleID, requestID: request.requestID, publicKey: request.publicKey)
+        for filed in try connection.openRequests() {
+            let code = CircleCode.approvalCode(circleID: state.circleID, requestID: filed.requestID, body: filed.body)
             guard CircleCode.normalized(code) == wanted else { continue }
-            let publicKey: Curve25519.KeyAgreement.PublicKey
-            do { publicKey = try .init(rawRepresentation: request.publicKey) } catch {
+            let request = try JoinRequest(body: filed.body, requestID: filed.requestID, circleID: state.circleID, verifier: key.verifier)
+            let recipient: Curve25519.KeyAgreement.PublicKey
+            do { recipient = try .init(rawRepresentation: request.agreementKey) } catch {
                 throw SyncError.tampered("a join request whose public key is invalid")
             }
-            let wrapped = try KeyWrap.wrap(key, counterFloor: state.verifiedCounter, to: publicKey, device: request.requestID)
-            try connection.connection.transaction { () throws(SyncError) in
+            let admitted = try connection.connection.transaction { () throws(SyncError) -> Bool in
+                // Membership changes are serialised with pushes and removals by the manifest lock.
+                guard let row = try connection.manifest(forUpdate: true) else { throw SyncError.tampered("no manifest for this circle (its rows were deleted)") }
+                let roster = try connection.roster(key: key, continuing: state.rosterPin)
+                guard roster.members[state.deviceID] != nil, roster.generation == key.generation else {
+                    throw SyncError(.removed, "This device is no longer a member of the circle (see `keychain sync status`); it cannot approve.")
+                }
+                var event = roster.nextEvent(.admitted, author: state.deviceID, subject: request.requestID)
+                (event.signingKey, event.agreementKey, event.name) = (request.signingKey, request.agreementKey, request.name)
+                try event.sign(with: state.signingKey, circleID: state.circleID)
+                var check = roster
+                try check.apply(event)
+                guard try connection.appendRosterEvent(at: event.position, body: event.sealed(key: key)) else { return false }
+                let wrapped = try KeyWrap.wrap(key, counterFloor: max(state.verifiedCounter, row.counter), to: recipient,
+                                               device: request.requestID, signedBy: state.signingKey)
                 try connection.writeKeyWrap(request.requestID, generation: key.generation, body: wrapped)
                 try connection.answerRequest(request.requestID, answer: wrapped)
+                return true
+            }
+            guard admitted else {
+                throw SyncError(.serverUnreachable, "Another member changed the circle's membership at the same moment; nothing changed. Approve again.")
             }
             return request.requestID
         }
@@ -175,17 +206,23 @@ public struct KeychainSynchronizer: Sendable {
                 answer = try connection.answer(to: state.deviceID)
             }
             guard let answer else { return false }
-            let (key, floor, _) = try KeyWrap.unwrap(answer, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+            let unwrapped = try KeyWrap.unwrap(answer, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+            let key = unwrapped.key
             guard key.verifier == state.joinVerifier else {
                 throw SyncError.tampered("a circle key that does not match the circle code this device was given: whoever answered is not a member of that circle")
             }
+            // The roster must admit exactly this device's keys, and the member that admitted it must have wrapped the key.
+            let roster = try connection.roster(key: key, continuing: nil)
+            guard let me = roster.members[state.deviceID], me.signingKey == state.signingKey.publicKey.rawRepresentation,
+                  me.agreementKey == state.agreementKey.publicKey.rawRepresentation, roster.generation == key.generation,
+                  let approver = me.approver.flatMap({ roster.members[$0] }), unwrapped.isSigned(by: approver.signingKey) else {
+                throw SyncError.tampered("an approval that the circle's roster does not record for this device's keys, or a key not wrapped by the member that admitted it")
+            }
             state.keys = [key.generation: key]
             state.entriesGeneration = key.generation
-            state.verifiedCounter = floor
+            state.verifiedCounter = unwrapped.counterFloor
             state.joinVerifier = Data()
-            let member = MemberEntry(deviceID: state.deviceID, name: state.deviceName, publicKey: state.agreementKey.publicKey.rawRepresentation,
-                                     joined: Date().timeIntervalSince1970)
-            try connection.writeMember(state.deviceID, generation: key.generation, body: member.sealed(key: key))
+            state.rosterPin = roster.pin
             try SyncStateStore.save(state, in: keychain)
             try connection.deleteRequest(state.deviceID)
             var round = SyncRound(keychain: keychain, server: connection, state: state)
@@ -229,32 +266,57 @@ public struct KeychainSynchronizer: Sendable {
                               verifiedCounter: 0, syncedRecords: 0, lastSync: nil, generation: 0)
         }
         let connection = try SyncServer.connect(state.server, circleID: state.circleID)
-        var members: [SyncStatus.Member] = []
-        for (deviceID, body) in try connection.members(generation: key.generation) {
-            let entry = try MemberEntry.open(body, deviceID: deviceID, key: key)
-            members.append(SyncStatus.Member(deviceID: deviceID, name: PrintableText.sanitized(entry.name, limit: 64), joined: Date(timeIntervalSince1970: entry.joined),
-                                             isThisDevice: deviceID == state.deviceID))
-        }
+        let roster = try connection.roster(key: key, continuing: state.rosterPin)
+        let members = SyncStatus.Member.list(roster, thisDevice: state.deviceID)
         return SyncStatus(circleCode: CircleCode.circleCode(key), deviceID: state.deviceID, deviceName: state.deviceName, isMember: true,
                           members: members, verifiedCounter: state.verifiedCounter,
                           syncedRecords: state.entries.values.filter { !$0.isTombstone }.count,
                           lastSync: state.lastSync > 0 ? Date(timeIntervalSince1970: state.lastSync) : nil, generation: key.generation)
     }
 
-    /// Leaves the circle: removes this device from the member list and forgets the circle keys.
-    /// The items stay in this keychain and on the other devices.
+    /// Leaves the circle: records in the roster, under this device's signature, that it left,
+    /// and forgets the circle keys. The items stay in this keychain and on the other devices.
+    /// Devices this one admitted stay, vouched for by whoever admitted this one.
+    ///
+    /// Leaving trusts this device to forget the key; for a device that cannot be trusted to,
+    /// a member uses ``removeDevice(_:keeping:)`` instead, which replaces the key.
     public func leave() throws(SyncError) {
         try serialised { () throws(SyncError) in
             guard let state = try SyncStateStore.load(from: keychain) else { throw notAMember }
             if let connection = try? SyncServer.connect(state.server, circleID: state.circleID) {
-                try connection.deleteMember(state.deviceID)
-                if !state.isMember { try connection.deleteRequest(state.deviceID) }
+                if let key = state.currentKey {
+                    try recordLeaving(state, key: key, on: connection)
+                } else {
+                    try connection.deleteRequest(state.deviceID)
+                }
             }
             try SyncStateStore.remove(from: keychain)
         }
     }
 
     // MARK: - Helpers
+
+    /// Appends this device's leaving to the roster (when it is still a member there) and drops its key wraps.
+    private func recordLeaving(_ state: SyncState, key: CircleKey, on connection: SyncServer) throws(SyncError) {
+        try connection.connection.transaction { () throws(SyncError) in
+            guard try connection.manifest(forUpdate: true) != nil else { return }
+            let roster = try connection.roster(key: key, continuing: state.rosterPin)
+            if roster.members[state.deviceID] != nil {
+                var event = roster.nextEvent(.left, author: state.deviceID, subject: state.deviceID)
+                try event.sign(with: state.signingKey, circleID: state.circleID)
+                guard try connection.appendRosterEvent(at: event.position, body: event.sealed(key: key)) else {
+                    throw SyncError(.serverUnreachable, "Another member changed the circle's membership at the same moment; nothing changed. Leave again.")
+                }
+            }
+            try connection.deleteKeyWraps(of: state.deviceID)
+        }
+    }
+
+    /// The join request a waiting device filed.
+    static func joinRequest(of state: SyncState) -> JoinRequest {
+        JoinRequest(requestID: state.deviceID, agreementKey: state.agreementKey.publicKey.rawRepresentation,
+                    signingKey: state.signingKey.publicKey.rawRepresentation, name: state.deviceName)
+    }
 
     func serialised<T>(_ body: () throws(SyncError) -> T) throws(SyncError) -> T {
         Self.roundLock.lock()

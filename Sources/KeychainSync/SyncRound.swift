@@ -14,6 +14,9 @@ struct SyncRound {
     /// Pull every record, not only those newer than the last pull: a device then also notices a
     /// record it already had being dropped from the server.
     var pullsEverything = false
+    /// Whether this round verified roster events beyond what the saved state had verified (the
+    /// state must then be saved, even when nothing else changed).
+    private(set) var rosterMoved = false
 
     /// How many times a push starts over when other devices keep pushing first.
     static let attempts = 16
@@ -47,7 +50,7 @@ struct SyncRound {
                 throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
             }
             let (manifest, key, pulled) = (result.manifest, result.key, result.pulled)
-            if pulled.isEmpty && !pullsEverything && state.localMarker >= 0 && manifest.counter == state.verifiedCounter,
+            if pulled.isEmpty && !pullsEverything && !rosterMoved && state.localMarker >= 0 && manifest.counter == state.verifiedCounter,
                (try? keychain.changeMarker()) == state.localMarker {
                 // Nothing arrived and nothing wrote to the keychain since this state was saved.
                 report.counter = manifest.counter
@@ -100,14 +103,18 @@ struct SyncRound {
     private mutating func pull(full: Bool) throws(SyncError) -> PullResult? {
         let server = server
         let since = full ? 0 : state.pulledSequence
-        let (row, records) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-            () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord]) in
-            (try server.manifest(forUpdate: false), try server.records(after: since))
+        let rosterFrom = max(0, state.rosterPin.count - 1)
+        let (row, records, rosterTail) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord], [(position: Int64, body: Data)]) in
+            (try server.manifest(forUpdate: false), try server.records(after: since), try server.rosterRows(from: rosterFrom))
         }
         guard let row else {
             throw SyncError.tampered("no manifest for this circle (its rows were deleted)")
         }
-        if let generation = Manifest.claimedGeneration(of: row.body), generation > state.entriesGeneration {
+        if let generation = Manifest.claimedGeneration(of: row.body), generation != state.entriesGeneration {
+            guard generation > state.entriesGeneration else {
+                throw SyncError.tampered("a manifest under an older circle key than this device holds (a rollback past a removal)")
+            }
             try adoptKeyGeneration(generation)
             return try pull(full: true)
         }
@@ -119,6 +126,7 @@ struct SyncRound {
         guard manifest.generation == state.entriesGeneration, let key = keys[manifest.generation] else {
             throw SyncError(.removed, "The circle moved to key generation \(manifest.generation) and this device holds \(state.entriesGeneration); it must receive the new key (run a sync again) or was removed.")
         }
+        try checkRoster(rosterTail, key: key)
         var pulled: [Pulled] = []
         pulled.reserveCapacity(records.count)
         // Version 0 marks an entry carried over a key rotation whose record was not seen yet.
@@ -155,33 +163,54 @@ struct SyncRound {
         return PullResult(manifest: manifest, key: key, pulled: pulled, wasFull: full)
     }
 
+    // MARK: - Roster
+
+    /// Checks the roster events from the last one this device verified on: usually just that
+    /// one, unchanged. When members were admitted or left, the whole roster is read and checked
+    /// again, and the device moves its pin forward.
+    /// - Throws: ``SyncError/Code/tampered`` for a roster that does not continue what this device
+    ///   verified; ``SyncError/Code/removed`` when the roster no longer lists this device.
+    private mutating func checkRoster(_ tail: [(position: Int64, body: Data)], key: CircleKey) throws(SyncError) {
+        let pin = state.rosterPin
+        if tail.count == 1, pin.count > 0, tail[0].position == pin.count - 1,
+           try RosterEvent.open(tail[0].body, position: tail[0].position, key: key).hash(circleID: state.circleID) == pin.head {
+            return
+        }
+        let roster = try server.roster(key: key, continuing: pin)
+        guard roster.members[state.deviceID] != nil, roster.generation == key.generation else {
+            throw SyncError(.removed, "The circle's roster no longer lists this device (it left or was removed). Its items stay here; leave the circle (`keychain sync leave`) and join again if it should sync.")
+        }
+        rosterMoved = rosterMoved || roster.pin != pin
+        state.rosterPin = roster.pin
+    }
+
     // MARK: - Key rotation
 
     /// When a member removed a device, the circle moved to a new key generation and every record
-    /// got a new id: takes the new key from the wraps addressed to this device, carries what it
-    /// agreed over to the new ids, and pulls everything again (verified as ever).
+    /// got a new id: takes the new key wrapped to this device, checks that the roster sealed
+    /// under it continues what this device verified, records the removal that made the
+    /// generation, and is signed by the member that made it; carries what this device agreed
+    /// over to the new ids, and pulls everything again (verified as ever).
     ///
-    /// - Throws: ``SyncError/Code/removed`` when no wrap for the new generation is addressed to
-    ///   this device: it was removed; ``SyncError/Code/tampered`` for a key no holder of the
-    ///   current one vouched for.
+    /// - Throws: ``SyncError/Code/removed`` when no key of that generation is wrapped to this
+    ///   device, or the roster no longer lists it; ``SyncError/Code/tampered`` for a key or
+    ///   roster no member of the circle vouched for.
     private mutating func adoptKeyGeneration(_ generation: UInt32) throws(SyncError) {
         guard let old = state.keys[state.entriesGeneration] else {
             throw SyncError(.removed, "This device holds no circle key of generation \(state.entriesGeneration); leave the circle and join again.")
         }
-        var keys = state.keys
-        var newest = old
-        for wrapped in try server.keyWraps(for: state.deviceID, after: state.entriesGeneration) {
-            let (key, _, proof) = try KeyWrap.unwrap(wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
-            // Each generation must be vouched for by a holder of the one before it.
-            guard key.generation == newest.generation + 1,
-                  KeyWrap.isValidRotationProof(proof, of: key, by: newest) else {
-                throw SyncError.tampered("a new circle key that no holder of the current one made")
-            }
-            keys[key.generation] = key
-            newest = key
-        }
-        guard let next = keys[generation] else {
+        guard let wrapped = try server.keyWrap(for: state.deviceID, generation: generation) else {
             throw SyncError(.removed, "This device was removed from the sync circle: the circle moved to a new key that was not given to it. Its items stay here; leave the circle (`keychain sync leave`) and join again if it should sync.")
+        }
+        let unwrapped = try KeyWrap.unwrap(wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+        let next = unwrapped.key
+        let roster = try server.roster(key: next, continuing: state.rosterPin)
+        guard next.generation == generation, roster.generation == generation,
+              let rotator = roster.rotatedBy[generation], let signingKey = roster.signingKeys[rotator], unwrapped.isSigned(by: signingKey) else {
+            throw SyncError.tampered("a new circle key that the circle's roster does not show a member making (no signed removal for it)")
+        }
+        guard roster.members[state.deviceID] != nil else {
+            throw SyncError(.removed, "This device was removed from the sync circle. Its items stay here; leave the circle (`keychain sync leave`) and join again if it should sync.")
         }
         let snapshot: Keychain.SynchronizableSnapshot
         do { snapshot = try keychain.synchronizableItems() } catch { throw SyncError(error) }
@@ -195,6 +224,7 @@ struct SyncRound {
         state.entriesGeneration = next.generation
         state.entries = entries
         state.pulledSequence = 0
+        state.rosterPin = roster.pin
         try SyncStateStore.save(state, in: keychain)
     }
 

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// - `keychain_sync_manifests`: one row per circle, the MAC'd ``Manifest``; pushes lock it.
 /// - `keychain_sync_records`: one row per item ever synced (id, version, sequence, sealed body).
-/// - `keychain_sync_members`: each member's sealed entry (name, public key) per key generation.
+/// - `keychain_sync_roster`: the circle's membership changes (``RosterEvent``), sealed, by position.
 /// - `keychain_sync_key_wraps`: each generation's circle key wrapped to each member.
 /// - `keychain_sync_requests`: join requests (a public key) and their answer (a wrapped key).
 struct SyncServer {
@@ -24,8 +24,8 @@ struct SyncServer {
         """,
         "CREATE INDEX IF NOT EXISTS keychain_sync_records_by_sequence ON keychain_sync_records (circle_id, sequence)",
         """
-        CREATE TABLE IF NOT EXISTS keychain_sync_members (circle_id uuid NOT NULL, device_id uuid NOT NULL, generation int8 NOT NULL,
-            body bytea NOT NULL, PRIMARY KEY (circle_id, generation, device_id))
+        CREATE TABLE IF NOT EXISTS keychain_sync_roster (circle_id uuid NOT NULL, position int8 NOT NULL,
+            body bytea NOT NULL, PRIMARY KEY (circle_id, position))
         """,
         """
         CREATE TABLE IF NOT EXISTS keychain_sync_key_wraps (circle_id uuid NOT NULL, device_id uuid NOT NULL, generation int8 NOT NULL,
@@ -42,7 +42,7 @@ struct SyncServer {
 
     /// The relations ``schema`` creates; when all exist, connecting creates nothing.
     static let relations = ["keychain_sync_manifests", "keychain_sync_sequence", "keychain_sync_records", "keychain_sync_records_by_sequence",
-                            "keychain_sync_members", "keychain_sync_key_wraps", "keychain_sync_requests"]
+                            "keychain_sync_roster", "keychain_sync_key_wraps", "keychain_sync_requests"]
 
     /// Connects and makes sure the tables exist: one query when they do (every sync connects),
     /// the schema statements only when one is missing.
@@ -141,34 +141,42 @@ struct SyncServer {
 // MARK: - Members, key wraps and join requests
 
 extension SyncServer {
-    /// Writes a member's sealed entry for a generation.
-    func writeMember(_ deviceID: UUID, generation: UInt32, body: Data) throws(SyncError) {
-        try connection.execute("""
-            INSERT INTO keychain_sync_members (circle_id, device_id, generation, body) VALUES ($1, $2, $3, $4)
-            ON CONFLICT (circle_id, generation, device_id) DO UPDATE SET body = EXCLUDED.body
-            """, [.uuid(circleID), .uuid(deviceID), .int64(Int64(generation)), .bytes(body)])
+    /// The sealed roster events from `position` on, in order.
+    func rosterRows(from position: Int64) throws(SyncError) -> [(position: Int64, body: Data)] {
+        let rows = try connection.execute("SELECT position, body FROM keychain_sync_roster WHERE circle_id = $1 AND position >= $2 ORDER BY position",
+                                          [.uuid(circleID), .int64(position)])
+        return try (0..<rows.count).map { (row) throws(SyncError) -> (Int64, Data) in (try rows.int64(row, 0), try rows.bytes(row, 1)) }
     }
 
-    /// The sealed member entries of a generation, by device.
-    func members(generation: UInt32) throws(SyncError) -> [(deviceID: UUID, body: Data)] {
-        let rows = try connection.execute("SELECT device_id, body FROM keychain_sync_members WHERE circle_id = $1 AND generation = $2 ORDER BY device_id",
-                                          [.uuid(circleID), .int64(Int64(generation))])
-        var members: [(UUID, Data)] = []
-        for row in 0..<rows.count {
-            guard let id = UUID(bytes: try rows.bytes(row, 0)) else { throw SyncError.tampered("a member id of the wrong size") }
-            members.append((id, try rows.bytes(row, 1)))
+    /// Reads, opens and checks the whole roster under `key`.
+    /// - Parameter pinned: what the device verified before; the roster must continue it.
+    func roster(key: CircleKey, continuing pinned: Roster.Pin?) throws(SyncError) -> Roster {
+        let events = try rosterRows(from: 0).map { (row) throws(SyncError) -> RosterEvent in
+            try RosterEvent.open(row.body, position: row.position, key: key)
         }
-        return members
+        return try Roster.verify(events, circleID: circleID, continuing: pinned)
     }
 
-    /// Deletes the member entries of every generation but `generation`.
-    func deleteMembers(before generation: UInt32) throws(SyncError) {
-        try connection.execute("DELETE FROM keychain_sync_members WHERE circle_id = $1 AND generation < $2", [.uuid(circleID), .int64(Int64(generation))])
+    /// Appends a sealed event at `position`; `false` when that position is taken (another
+    /// member changed the roster first).
+    func appendRosterEvent(at position: Int64, body: Data) throws(SyncError) -> Bool {
+        try connection.execute("""
+            INSERT INTO keychain_sync_roster (circle_id, position, body) VALUES ($1, $2, $3) ON CONFLICT (circle_id, position) DO NOTHING RETURNING position
+            """, [.uuid(circleID), .int64(position), .bytes(body)]).count == 1
     }
 
-    /// Removes a member's entries (leaving, or removed).
-    func deleteMember(_ deviceID: UUID) throws(SyncError) {
-        try connection.execute("DELETE FROM keychain_sync_members WHERE circle_id = $1 AND device_id = $2", [.uuid(circleID), .uuid(deviceID)])
+    /// Replaces the whole roster (a key rotation seals every event again under the new key).
+    func replaceRoster(_ roster: Roster, key: CircleKey) throws(SyncError) {
+        try connection.execute("DELETE FROM keychain_sync_roster WHERE circle_id = $1", [.uuid(circleID)])
+        for event in roster.events {
+            guard try appendRosterEvent(at: event.position, body: event.sealed(key: key)) else {
+                throw SyncError.tampered("a roster position written twice during a key rotation")
+            }
+        }
+    }
+
+    /// Removes the circle keys wrapped to a device (it left, or was removed).
+    func deleteKeyWraps(of deviceID: UUID) throws(SyncError) {
         try connection.execute("DELETE FROM keychain_sync_key_wraps WHERE circle_id = $1 AND device_id = $2", [.uuid(circleID), .uuid(deviceID)])
     }
 
@@ -180,21 +188,21 @@ extension SyncServer {
             """, [.uuid(circleID), .uuid(deviceID), .int64(Int64(generation)), .bytes(body)])
     }
 
-    /// The key wraps for a device above a generation, in generation order.
-    func keyWraps(for deviceID: UUID, after generation: UInt32) throws(SyncError) -> [Data] {
-        let rows = try connection.execute("SELECT body FROM keychain_sync_key_wraps WHERE circle_id = $1 AND device_id = $2 AND generation > $3 ORDER BY generation",
+    /// The key wrapped for a device at a generation, or `nil`.
+    func keyWrap(for deviceID: UUID, generation: UInt32) throws(SyncError) -> Data? {
+        let rows = try connection.execute("SELECT body FROM keychain_sync_key_wraps WHERE circle_id = $1 AND device_id = $2 AND generation = $3",
                                           [.uuid(circleID), .uuid(deviceID), .int64(Int64(generation))])
-        return try (0..<rows.count).map { (row) throws(SyncError) -> Data in try rows.bytes(row, 0) }
+        return rows.count == 1 ? try rows.bytes(0, 0) : nil
     }
 
-    /// Files a join request: the requesting device's public key.
-    func fileRequest(_ requestID: UUID, publicKey: Data) throws(SyncError) {
+    /// Files a join request (a ``JoinRequest`` body).
+    func fileRequest(_ requestID: UUID, body: Data) throws(SyncError) {
         try connection.execute("INSERT INTO keychain_sync_requests (circle_id, request_id, body) VALUES ($1, $2, $3) ON CONFLICT (request_id) DO NOTHING",
-                               [.uuid(circleID), .uuid(requestID), .bytes(publicKey)])
+                               [.uuid(circleID), .uuid(requestID), .bytes(body)])
     }
 
     /// The circle's unanswered requests.
-    func openRequests() throws(SyncError) -> [(requestID: UUID, publicKey: Data)] {
+    func openRequests() throws(SyncError) -> [(requestID: UUID, body: Data)] {
         let rows = try connection.execute("SELECT request_id, body FROM keychain_sync_requests WHERE circle_id = $1 AND answer IS NULL ORDER BY created",
                                           [.uuid(circleID)])
         var requests: [(UUID, Data)] = []

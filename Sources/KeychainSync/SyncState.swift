@@ -31,6 +31,9 @@ struct SyncState: Sendable {
     var server: String
     /// This device's key-agreement key: circle keys are wrapped to its public half.
     var agreementKey: Curve25519.KeyAgreement.PrivateKey
+    /// This device's signing key: the membership changes it makes and the keys it wraps carry
+    /// its signature.
+    var signingKey: Curve25519.Signing.PrivateKey
     /// The circle keys this device holds, by generation. Empty while a join waits for approval.
     var keys: [UInt32: CircleKey]
     /// The highest manifest counter this device verified: the server may never show less.
@@ -49,6 +52,8 @@ struct SyncState: Sendable {
     /// the same, nothing else wrote to the keychain since, and a sync with nothing to pull has
     /// nothing to do.
     var localMarker: Int64 = -1
+    /// How far this device verified the circle's roster: a roster that does not continue it is refused.
+    var rosterPin = Roster.Pin(count: 0, head: Data(count: 32))
 
     /// The newest circle key held.
     var currentKey: CircleKey? { keys.values.max { $0.generation < $1.generation } }
@@ -56,7 +61,7 @@ struct SyncState: Sendable {
     /// Whether the device is a member (holds a circle key) rather than waiting for approval.
     var isMember: Bool { !keys.isEmpty }
 
-    private static let formatVersion: UInt8 = 1
+    private static let formatVersion: UInt8 = 2
 
     /// The binary encoding stored in the keychain.
     var encoded: Data {
@@ -67,6 +72,9 @@ struct SyncState: Sendable {
         out.appendPrefixed(Data(deviceName.utf8))
         out.appendPrefixed(Data(server.utf8))
         out.append(agreementKey.rawRepresentation)
+        out.append(signingKey.rawRepresentation)
+        out.append(UInt64(bitPattern: rosterPin.count))
+        out.append(rosterPin.head)
         out.append(UInt32(keys.count))
         for key in keys.values.sorted(by: { $0.generation < $1.generation }) {
             out.append(key.generation)
@@ -97,6 +105,8 @@ struct SyncState: Sendable {
               let name = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }),
               let server = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }),
               let agreement = input.bytes(32).flatMap({ try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: $0) }),
+              let signing = input.bytes(32).flatMap({ try? Curve25519.Signing.PrivateKey(rawRepresentation: $0) }),
+              let rosterCount = input.integer(UInt64.self), let rosterHead = input.bytes(32),
               let keyCount = input.integer(UInt32.self), keyCount <= 1024 else { return nil }
         var keys: [UInt32: CircleKey] = [:]
         for _ in 0..<keyCount {
@@ -116,22 +126,24 @@ struct SyncState: Sendable {
             entries[recordID] = Entry(version: Int64(bitPattern: version), digest: digest, accessibility: accessibility, isTombstone: tombstone == 1)
         }
         guard input.isAtEnd else { return nil }
-        self.init(circleID: circleID, deviceID: deviceID, deviceName: name, server: server, agreementKey: agreement, keys: keys,
+        self.init(circleID: circleID, deviceID: deviceID, deviceName: name, server: server, agreementKey: agreement, signingKey: signing, keys: keys,
                   verifiedCounter: Int64(bitPattern: counter), pulledSequence: Int64(bitPattern: sequence),
                   entriesGeneration: entriesGeneration, entries: entries, lastSync: Double(bitPattern: lastSync))
         self.joinVerifier = joinVerifier
         localMarker = Int64(bitPattern: marker)
+        rosterPin = Roster.Pin(count: Int64(bitPattern: rosterCount), head: rosterHead)
     }
 
     /// A state with these parts.
     init(circleID: UUID, deviceID: UUID, deviceName: String, server: String, agreementKey: Curve25519.KeyAgreement.PrivateKey,
-         keys: [UInt32: CircleKey], verifiedCounter: Int64, pulledSequence: Int64, entriesGeneration: UInt32,
+         signingKey: Curve25519.Signing.PrivateKey, keys: [UInt32: CircleKey], verifiedCounter: Int64, pulledSequence: Int64, entriesGeneration: UInt32,
          entries: [Data: Entry], lastSync: Double) {
         self.circleID = circleID
         self.deviceID = deviceID
         self.deviceName = deviceName
         self.server = server
         self.agreementKey = agreementKey
+        self.signingKey = signingKey
         self.keys = keys
         self.verifiedCounter = verifiedCounter
         self.pulledSequence = pulledSequence

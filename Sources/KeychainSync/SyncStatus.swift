@@ -12,6 +12,25 @@ public struct SyncStatus: Sendable, Hashable {
         public var joined: Date
         /// Whether it is the device asking.
         public var isThisDevice: Bool
+        /// The member that vouches for it (that admitted it, or kept it when removing the one
+        /// that did); `nil` for the circle's founder. Removing a device also removes the devices
+        /// it vouches for, unless the removal keeps them.
+        public var approvedBy: UUID?
+
+        /// A member as a roster records it.
+        init(_ member: Roster.Member, thisDevice: UUID) {
+            deviceID = member.deviceID
+            name = PrintableText.sanitized(member.name, limit: 64)
+            joined = Date(timeIntervalSince1970: member.joined)
+            isThisDevice = member.deviceID == thisDevice
+            approvedBy = member.approver
+        }
+
+        /// The members of `roster`, in the order they joined.
+        static func list(_ roster: Roster, thisDevice: UUID) -> [Member] {
+            roster.members.values.sorted { ($0.joined, $0.deviceID.uuidString) < ($1.joined, $1.deviceID.uuidString) }
+                .map { Member($0, thisDevice: thisDevice) }
+        }
     }
 
     /// The code other devices join with; `nil` while this device waits for approval.
@@ -22,7 +41,8 @@ public struct SyncStatus: Sendable, Hashable {
     public var deviceName: String
     /// Whether this device holds the circle key (rather than waiting for approval).
     public var isMember: Bool
-    /// The members, read from the server and authenticated with the circle key.
+    /// The members, from the circle's roster: every admission and removal in it is signed by a
+    /// member and chained to the one before, and checked from the circle's founding.
     public var members: [Member]
     /// The highest manifest counter this device verified: compare it across devices; one that
     /// shows less than another has verified is being shown an older state.

@@ -191,7 +191,8 @@ struct SyncStatusCommand: ParsableCommand {
                 "lastSync": status.lastSync.map { .string(formatter.string(from: $0)) } ?? .null,
                 "members": .array(status.members.map { member in
                     .object(["deviceID": .string(member.deviceID.uuidString.lowercased()), "name": .string(member.name),
-                             "joined": .string(formatter.string(from: member.joined)), "thisDevice": .bool(member.isThisDevice)])
+                             "joined": .string(formatter.string(from: member.joined)), "thisDevice": .bool(member.isThisDevice),
+                             "approvedBy": member.approvedBy.map { .string($0.uuidString.lowercased()) } ?? .null])
                 }),
             ]))
             return
@@ -208,8 +209,10 @@ struct SyncStatusCommand: ParsableCommand {
             last sync:    \(status.lastSync.map { formatter.string(from: $0) } ?? "never")
             members:
             """)
+        let names = Dictionary(status.members.map { ($0.deviceID, $0.name) }, uniquingKeysWith: { first, _ in first })
         for member in status.members {
-            print("  \(member.name) (\(member.deviceID.uuidString.lowercased())), joined \(formatter.string(from: member.joined))\(member.isThisDevice ? ", this device" : "")")
+            let voucher = member.approvedBy.map { "approved by \(names[$0] ?? $0.uuidString.lowercased())" } ?? "founder"
+            print("  \(member.name) (\(member.deviceID.uuidString.lowercased())), joined \(formatter.string(from: member.joined)), \(voucher)\(member.isThisDevice ? ", this device" : "")")
         }
     }
 }
@@ -230,15 +233,24 @@ struct SyncLeave: ParsableCommand {
 struct SyncRemove: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove", abstract: "Remove a lost or stolen device: the circle moves to a new key it does not get.",
-        discussion: "Example: keychain sync remove old-phone        (a name or id from `keychain sync status`)")
+        discussion: """
+            Devices the removed one approved (directly or through others) are removed with it, unless kept with --keep: \
+            a stolen device could have approved devices of its own.
+
+            Examples:
+              keychain sync remove old-phone                    (a name or id from `keychain sync status`)
+              keychain sync remove old-phone --keep tablet      (tablet, approved by old-phone, stays)
+            """)
     @OptionGroup var keychain: KeychainSelection
     @Argument(help: "The device's name or id, as `keychain sync status` lists it.")
     var device: String
+    @Option(name: .customLong("keep"), help: ArgumentHelp("A device the removed one approved that stays in the circle (repeatable).", valueName: "device"))
+    var kept: [String] = []
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
-        let remaining = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).removeDevice(device) }
-        print("Removed \(device); the circle key was replaced and every record sealed again under it. The new key went to:")
+        let remaining = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).removeDevice(device, keeping: kept) }
+        print("Removed \(device) and the devices it approved\(kept.isEmpty ? "" : " (but the kept ones)"); the circle key was replaced and every record sealed again under it. The new key went to:")
         for member in remaining {
             print("  \(member.name) (\(member.deviceID.uuidString.lowercased()))\(member.isThisDevice ? ", this device" : "")")
         }

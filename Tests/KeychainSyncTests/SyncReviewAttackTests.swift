@@ -18,7 +18,7 @@ final class SyncReviewAttackTests: SyncTestCase {
         // The server knows the device's public key (it carried the join request) and makes a
         // generation-1 key, a wrap of it to the device, and a manifest of an empty circle under it.
         let forged = CircleKey(circleID: circle, generation: 1, secret: SymmetricKey(size: .bits256))
-        let wrap = try KeyWrap.wrap(forged, counterFloor: 0, to: state.agreementKey.publicKey, device: state.deviceID)
+        let wrap = try KeyWrap.wrap(forged, counterFloor: 0, to: state.agreementKey.publicKey, device: state.deviceID, signedBy: .init())
         let manifest = Manifest(counter: 1000, generation: 1, digest: SetDigest(), recordCount: 0, author: UUID())
         try postgres.psql("INSERT INTO keychain_sync_key_wraps VALUES ('\(circle)', '\(state.deviceID)', 1, '\\x\(hex(wrap))')")
         try postgres.psql("UPDATE keychain_sync_manifests SET counter = 1000, body = '\\x\(hex(manifest.sealed(key: forged)))' WHERE circle_id = '\(circle)'")
@@ -185,5 +185,4 @@ final class SyncReviewAttackTests: SyncTestCase {
         XCTAssertEqual(try passwords(server)["third/3"], "later")
     }
 
-    private func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 }

@@ -149,7 +149,7 @@ final class SyncServerAttackTests: SyncTestCase {
         let state = try XCTUnwrap(SyncStateStore.load(from: newcomer))
         // The server wraps a key it made to the newcomer's public key.
         let fake = CircleKey.random(circleID: state.circleID)
-        let wrapped = try KeyWrap.wrap(fake, counterFloor: 0, to: state.agreementKey.publicKey, device: state.deviceID)
+        let wrapped = try KeyWrap.wrap(fake, counterFloor: 0, to: state.agreementKey.publicKey, device: state.deviceID, signedBy: .init())
         try postgres.psql("UPDATE keychain_sync_requests SET answer = '\\x\(wrapped.map { String(format: "%02x", $0) }.joined())' WHERE request_id = '\(state.deviceID)'")
         assertSyncError(.tampered, try joiner.finishJoining())
         XCTAssertFalse(try XCTUnwrap(SyncStateStore.load(from: newcomer)).isMember, "the newcomer did not take the key")

@@ -110,4 +110,17 @@ class SyncTestCase: XCTestCase {
             XCTAssertEqual((error as? SyncError)?.code, code, "\(error)", file: file, line: line)
         }
     }
+
+    /// `keychain` joins the circle of `member`'s circle code with `member`'s approval.
+    @discardableResult
+    func join(_ keychain: Keychain, as name: String, approvedBy member: KeychainSynchronizer) throws -> KeychainSynchronizer {
+        let code = try XCTUnwrap(member.status().circleCode)
+        let joiner = KeychainSynchronizer(keychain: keychain)
+        try member.approve(joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: name))
+        XCTAssertTrue(try joiner.finishJoining())
+        return joiner
+    }
+
+    /// Bytes as PostgreSQL's hex bytea input (without the `\\x`).
+    func hex(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
 }
