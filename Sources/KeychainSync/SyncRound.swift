@@ -212,13 +212,15 @@ struct SyncRound {
         guard roster.members[state.deviceID] != nil else {
             throw SyncError(.removed, "This device was removed from the sync circle. Its items stay here; leave the circle (`keychain sync leave`) and join again if it should sync.")
         }
-        let snapshot: Keychain.SynchronizableSnapshot
-        do { snapshot = try keychain.synchronizableItems() } catch { throw SyncError(error) }
+        // What this device agreed with carries over by item, read from the records themselves, so
+        // an item deleted here and not yet pushed is still known as agreed (and its deletion is
+        // pushed) rather than taken for new. The full pull that follows verifies every record.
         var entries: [Data: SyncState.Entry] = [:]
-        for item in snapshot.items {
-            guard var agreed = state.entries[item.identifier(key: old.identifierKey)] else { continue }
+        for record in try server.allRecords() {
+            guard let content = try? RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: next),
+                  var agreed = state.entries[content.item.identifier(key: old.identifierKey)] else { continue }
             agreed.version = 0
-            entries[item.identifier(key: next.identifierKey)] = agreed
+            entries[content.item.identifier(key: next.identifierKey)] = agreed
         }
         state.keys = [next.generation: next]
         state.entriesGeneration = next.generation
@@ -273,6 +275,12 @@ struct SyncRound {
         let agreedEntry = SyncState.Entry(version: pulled.record.version, digest: content.digest, accessibility: content.item.accessibility,
                                           isTombstone: content.kind == .tombstone)
         if let agreed, agreed.version == pulled.record.version { return }   // already agreed (checked equal in pull)
+        if let agreed, agreed.version == 0, agreed.digest == content.digest {
+            // Carried over a key rotation and unchanged by the circle: whatever this device did
+            // to the item since (pushed below) is the only change.
+            merged.entries[recordID] = agreedEntry
+            return
+        }
         if round.kept.contains(recordID) {
             // This device keeps its own item under that key (protected, generated inside, or
             // this device only): it agrees with the record without taking it.
@@ -305,7 +313,7 @@ struct SyncRound {
         merged.entries[recordID] = agreedEntry
         if changedHere {
             report.conflicts += 1
-            let mine = localContent ?? RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item))
+            let mine = localContent ?? RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item, deletedAfter: nil))
             if mine.wins(over: content) { return }
         }
         switch content.kind {
@@ -319,10 +327,18 @@ struct SyncRound {
         report.applied += 1
     }
 
-    /// A deletion of `item`, now.
-    private func tombstoneItem(_ item: SynchronizedItem) -> SynchronizedItem {
+    /// A deletion of `item` made on this device.
+    ///
+    /// The keychain does not record when an item was deleted, only that it is gone: it was there
+    /// at this device's last completed sync (``SyncState/lastSync``), or that sync would have
+    /// pushed the deletion. The deletion is dated then (and never before the deleted value's own
+    /// date, `deletedValue`): a change another device made after it wins over the deletion and the
+    /// item comes back, so a deletion never removes a value this device did not see.
+    private func tombstoneItem(_ item: SynchronizedItem, deletedAfter deletedValue: SynchronizedItem?) -> SynchronizedItem {
+        var date = state.lastSync > 0 ? Date(timeIntervalSince1970: state.lastSync) : Date()
+        if let deletedValue { date = max(date, deletedValue.modificationDate) }
         var attributes = item.attributes
-        attributes[.modificationDate] = .date(Date())
+        attributes[.modificationDate] = .date(date)
         return SynchronizedItem(itemClass: item.itemClass, attributes: attributes, data: Data())
     }
 
@@ -356,7 +372,8 @@ struct SyncRound {
                 }
                 let content = try RecordSealer.open(stored.body, recordID: recordID, version: stored.version, key: key)
                 guard content.digest == agreed.digest else { throw SyncError.tampered("a record whose content differs from the agreed version") }
-                pushes.append(Push(recordID: recordID, content: RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item))))
+                pushes.append(Push(recordID: recordID, content: RecordContent(kind: .tombstone, author: state.deviceID,
+                                                                              item: tombstoneItem(content.item, deletedAfter: content.item))))
             }
         }
         return pushes.sorted { $0.recordID.lexicographicallyPrecedes($1.recordID) }

@@ -82,10 +82,35 @@ final class SyncConvergenceTests: SyncTestCase {
         Thread.sleep(forTimeInterval: 0.01)
         try laptop.delete(query)
         try b.syncNow()
-        try a.syncNow()   // the deletion happened after the update (its time is when this sync saw it): it wins
+        // The laptop deleted the value it had; the update came after its last sync, so it is a
+        // value the deletion never saw: the update wins on both devices and nothing is lost.
+        try a.syncNow()
+        try b.syncNow()
+        XCTAssertEqual(try passwords(laptop), ["db/root": "updated"])
+        XCTAssertEqual(try passwords(server), ["db/root": "updated"])
+        // Once the laptop has seen the update, deleting it deletes it everywhere.
+        try laptop.delete(query)
+        try a.syncNow()
         try b.syncNow()
         XCTAssertEqual(try passwords(laptop), [:])
         XCTAssertEqual(try passwords(server), [:])
+    }
+
+    func testAnUpdateRacingADeleteLosesOnlyToADeletionThatSawIt() throws {
+        let laptop = try device("laptop"), server = try device("server")
+        try laptop.add(password("db", "root", "v0"))
+        let (a, b) = try pair(laptop, server)
+        let query = Query(.genericPassword, [.service: "db"], synchronizable: .yes)
+        // The deletion is pushed first; the server's later offline update of the old value is
+        // newer than the deletion (dated by the laptop's last sync) and brings the item back.
+        try laptop.delete(query)
+        try a.syncNow()
+        Thread.sleep(forTimeInterval: 0.01)
+        try server.update(query, with: ItemChanges(data: Data("updated offline".utf8)))
+        try b.syncNow()
+        try a.syncNow()
+        XCTAssertEqual(try passwords(laptop), ["db/root": "updated offline"])
+        XCTAssertEqual(try passwords(server), ["db/root": "updated offline"])
     }
 
     func testThreeDevicesWithRandomChangesConverge() throws {

@@ -51,6 +51,21 @@ final class SyncMembershipTests: SyncTestCase {
         XCTAssertEqual(try passwords(server), ["shared/item": "v2"])
     }
 
+    func testADeletionMadeOfflineSurvivesARotation() throws {
+        let laptop = try device("laptop"), server = try device("server"), phone = try device("phone")
+        try laptop.add(password("shared", "item", "v1"))
+        try laptop.add(password("other", "item", "stays"))
+        let synchronizers = try circle([laptop, server, phone])
+        try synchronizers[1].syncNow()
+        // The server deletes an item offline while the laptop removes the phone.
+        try server.delete(Query(.genericPassword, [.service: "shared"], synchronizable: .yes))
+        try synchronizers[0].removeDevice("device-2")
+        try synchronizers[1].syncNow()
+        try synchronizers[0].syncNow()
+        XCTAssertEqual(try passwords(laptop), ["other/item": "stays"], "the deletion reached the laptop under the new key")
+        XCTAssertEqual(try passwords(server), ["other/item": "stays"])
+    }
+
     func testLeavingKeepsTheItemsAndStopsSyncing() throws {
         let laptop = try device("laptop"), server = try device("server")
         try laptop.add(password("kept", "item", "v"))
