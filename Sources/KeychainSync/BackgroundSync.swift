@@ -60,6 +60,7 @@ public final class BackgroundSync: Sendable {
         var retryAt = Date.distantPast
         var due = true   // the first sync happens at once
         var nextPoll = Date()
+        var nextCompaction = Date()
         var stamp = KeychainFileStamp(synchronizer.keychain.location)
         while !isStopped {
             if listener == nil && Date() >= retryAt, let state = try? SyncStateStore.load(from: synchronizer.keychain), state.isMember {
@@ -91,6 +92,10 @@ public final class BackgroundSync: Sendable {
             do {
                 let report = try synchronizer.syncNow()
                 onEvent(.success(report))
+                if Date() >= nextCompaction, report.deferredWhileLocked == 0 {
+                    nextCompaction = Date().addingTimeInterval(24 * 3600)
+                    _ = try? synchronizer.compactDeletionsAfterSync()
+                }
                 backoff = 1
                 retryAt = .distantPast
             } catch {

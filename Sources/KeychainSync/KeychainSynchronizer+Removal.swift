@@ -97,7 +97,7 @@ extension KeychainSynchronizer {
                     highest = max(highest, sequence)
                     digest.insert(recordID: recordID, version: 1, content: content.digest, key: next)
                     entries[recordID] = SyncState.Entry(version: 1, digest: content.digest, accessibility: content.item.accessibility,
-                                                        isTombstone: content.kind == .tombstone)
+                                                        isTombstone: content.kind == .tombstone, sequence: sequence)
                 }
                 let counter = manifest.counter + 1
                 try connection.replaceRoster(roster, key: next)

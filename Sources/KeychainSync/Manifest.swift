@@ -19,8 +19,11 @@ struct Manifest: Sendable, Hashable {
     var recordCount: Int64
     /// The device that wrote it.
     var author: UUID
+    /// Deletions written at or below this sequence number were compacted away: every member had
+    /// acknowledged them (see ``SyncAcknowledgement``), and a device forgets its tombstones up to it.
+    var compactedThrough: Int64 = 0
 
-    private static let label = Data("keychain-sync manifest 1".utf8)
+    private static let label = Data("keychain-sync manifest 2".utf8)
 
     /// The fields followed by their MAC.
     func sealed(key: CircleKey) -> Data {
@@ -34,7 +37,7 @@ struct Manifest: Sendable, Hashable {
     ///   disagrees with the column.
     static func open(_ body: Data, counter: Int64, key: (UInt32) -> CircleKey?) throws(SyncError) -> Manifest {
         let bytes = Data(body)
-        guard bytes.count == 8 + 4 + 32 + 8 + 16 + 32 else { throw SyncError.tampered("a malformed manifest") }
+        guard bytes.count == 8 + 4 + 32 + 8 + 16 + 8 + 32 else { throw SyncError.tampered("a malformed manifest") }
         let fields = bytes.prefix(bytes.count - 32)
         func integer<T: FixedWidthInteger>(_ range: Range<Int>, _: T.Type) -> T { bytes[range].reduce(0) { $0 << 8 | T($1) } }
         guard let generation = claimedGeneration(of: bytes), let key = key(generation) else {
@@ -43,9 +46,10 @@ struct Manifest: Sendable, Hashable {
         guard HMAC<SHA256>.isValidAuthenticationCode(Data(bytes.suffix(32)), authenticating: macInput(Data(fields), key: key), using: key.manifestKey) else {
             throw SyncError.tampered("a manifest that fails authentication")
         }
-        let manifest = Manifest(counter: Int64(bitPattern: integer(0..<8, UInt64.self)), generation: generation,
+        var manifest = Manifest(counter: Int64(bitPattern: integer(0..<8, UInt64.self)), generation: generation,
                                 digest: SetDigest(bytes: bytes[12..<44])!, recordCount: Int64(bitPattern: integer(44..<52, UInt64.self)),
                                 author: UUID(bytes: bytes[52..<68])!)
+        manifest.compactedThrough = Int64(bitPattern: integer(68..<76, UInt64.self))
         guard manifest.counter == counter else { throw SyncError.tampered("a manifest whose counter was changed") }
         return manifest
     }
@@ -65,6 +69,7 @@ struct Manifest: Sendable, Hashable {
         data.append(contentsOf: digest.bytes)
         withUnsafeBytes(of: recordCount.bigEndian) { data.append(contentsOf: $0) }
         data.append(author.bytes)
+        withUnsafeBytes(of: compactedThrough.bigEndian) { data.append(contentsOf: $0) }
         return data
     }
 

@@ -71,6 +71,7 @@ struct SyncRound {
             if pushes.isEmpty {
                 merged.lastSync = Date().timeIntervalSince1970
                 try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
+                acknowledge(key: key)
                 report.counter = manifest.counter
                 return report
             }
@@ -78,6 +79,7 @@ struct SyncRound {
             case .pushed(var saved):
                 saved.lastSync = Date().timeIntervalSince1970
                 try save(saved, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
+                acknowledge(key: key)
                 report.pushed += pushes.count
                 report.counter = saved.verifiedCounter
                 return report
@@ -127,6 +129,12 @@ struct SyncRound {
             throw SyncError(.removed, "The circle moved to key generation \(manifest.generation) and this device holds \(state.entriesGeneration); it must receive the new key (run a sync again) or was removed.")
         }
         try checkRoster(rosterTail, key: key)
+        // Deletions every member had are gone from the server: forget them too (the same item
+        // may since have been added again, from version 1).
+        let compacted = manifest.compactedThrough
+        if compacted > 0, state.entries.values.contains(where: { $0.isCompacted(through: compacted) }) {
+            state.entries = state.entries.filter { !$0.value.isCompacted(through: compacted) }
+        }
         var pulled: [Pulled] = []
         pulled.reserveCapacity(records.count)
         // Version 0 marks an entry carried over a key rotation whose record was not seen yet.
@@ -273,8 +281,11 @@ struct SyncRound {
         let content = pulled.content
         let agreed = state.entries[recordID]
         let agreedEntry = SyncState.Entry(version: pulled.record.version, digest: content.digest, accessibility: content.item.accessibility,
-                                          isTombstone: content.kind == .tombstone)
-        if let agreed, agreed.version == pulled.record.version { return }   // already agreed (checked equal in pull)
+                                          isTombstone: content.kind == .tombstone, sequence: pulled.record.sequence)
+        if let agreed, agreed.version == pulled.record.version {   // already agreed (checked equal in pull)
+            merged.entries[recordID]?.sequence = pulled.record.sequence
+            return
+        }
         if let agreed, agreed.version == 0, agreed.digest == content.digest {
             // Carried over a key rotation and unchanged by the circle: whatever this device did
             // to the item since (pushed below) is the only change.
@@ -416,7 +427,7 @@ struct SyncRound {
                 highestSequence = max(highestSequence, sequence)
                 updated.entries[push.recordID] = SyncState.Entry(version: version, digest: push.content.digest,
                                                                  accessibility: push.content.item.accessibility,
-                                                                 isTombstone: push.content.kind == .tombstone)
+                                                                 isTombstone: push.content.kind == .tombstone, sequence: sequence)
             }
             next.counter += 1
             next.author = state.deviceID
@@ -435,6 +446,14 @@ struct SyncRound {
     }
 
     // MARK: - Saving
+
+    /// Tells the circle how far this device merged every record, so deletions all members have
+    /// can be compacted. Best effort: a missing acknowledgement only holds compaction back.
+    private func acknowledge(key: CircleKey) {
+        guard state.pulledSequence > 0 else { return }
+        let acknowledgement = SyncAcknowledgement(deviceID: state.deviceID, sequence: state.pulledSequence)
+        try? server.writeAcknowledgement(state.deviceID, body: acknowledgement.sealed(key: key))
+    }
 
     /// Saves `saved` with `changes` in one keychain transaction. Changes that found their class
     /// locked, or the local item changed by an app meanwhile, are given back to the next round:

@@ -7,7 +7,8 @@ import Foundation
 /// - `keychain_sync_records`: one row per item ever synced (id, version, sequence, sealed body).
 /// - `keychain_sync_roster`: the circle's membership changes (``RosterEvent``), sealed, by position.
 /// - `keychain_sync_key_wraps`: each generation's circle key wrapped to each member.
-/// - `keychain_sync_requests`: join requests (a public key) and their answer (a wrapped key).
+/// - `keychain_sync_requests`: join requests (public keys, a sealed name) and their answer (a wrapped key).
+/// - `keychain_sync_acknowledgements`: each member's MAC'd ``SyncAcknowledgement``.
 struct SyncServer {
     /// The connection.
     let connection: PostgresConnection
@@ -35,6 +36,10 @@ struct SyncServer {
         CREATE TABLE IF NOT EXISTS keychain_sync_requests (circle_id uuid NOT NULL, request_id uuid PRIMARY KEY, body bytea NOT NULL,
             answer bytea, created timestamptz NOT NULL DEFAULT now())
         """,
+        """
+        CREATE TABLE IF NOT EXISTS keychain_sync_acknowledgements (circle_id uuid NOT NULL, device_id uuid NOT NULL, body bytea NOT NULL,
+            PRIMARY KEY (circle_id, device_id))
+        """,
     ]
 
     /// The channel a push notifies (with the circle id as payload), for devices that `LISTEN`.
@@ -42,7 +47,8 @@ struct SyncServer {
 
     /// The relations ``schema`` creates; when all exist, connecting creates nothing.
     static let relations = ["keychain_sync_manifests", "keychain_sync_sequence", "keychain_sync_records", "keychain_sync_records_by_sequence",
-                            "keychain_sync_roster", "keychain_sync_key_wraps", "keychain_sync_requests"]
+                            "keychain_sync_roster", "keychain_sync_key_wraps", "keychain_sync_requests",
+                            "keychain_sync_acknowledgements"]
 
     /// Connects and makes sure the tables exist: one query when they do (every sync connects),
     /// the schema statements only when one is missing.
@@ -132,6 +138,40 @@ struct SyncServer {
         try records(after: Int64.min)
     }
 
+    /// The id, version and sequence number of every record at or below `sequence` (no bodies).
+    func recordVersions(through sequence: Int64) throws(SyncError) -> [(recordID: Data, version: Int64, sequence: Int64)] {
+        let rows = try connection.execute("SELECT record_id, version, sequence FROM keychain_sync_records WHERE circle_id = $1 AND sequence <= $2",
+                                          [.uuid(circleID), .int64(sequence)])
+        return try (0..<rows.count).map { (row) throws(SyncError) -> (Data, Int64, Int64) in
+            (try rows.bytes(row, 0), try rows.int64(row, 1), try rows.int64(row, 2))
+        }
+    }
+
+    /// Deletes a record at `version`; `false` when it is not at that version.
+    func deleteRecord(_ recordID: Data, version: Int64) throws(SyncError) -> Bool {
+        try connection.execute("DELETE FROM keychain_sync_records WHERE circle_id = $1 AND record_id = $2 AND version = $3 RETURNING version",
+                               [.uuid(circleID), .bytes(recordID), .int64(version)]).count == 1
+    }
+
+    /// Stores a member's acknowledgement, replacing its previous one.
+    func writeAcknowledgement(_ deviceID: UUID, body: Data) throws(SyncError) {
+        try connection.execute("""
+            INSERT INTO keychain_sync_acknowledgements (circle_id, device_id, body) VALUES ($1, $2, $3)
+            ON CONFLICT (circle_id, device_id) DO UPDATE SET body = EXCLUDED.body
+            """, [.uuid(circleID), .uuid(deviceID), .bytes(body)])
+    }
+
+    /// Every member's stored acknowledgement, by device.
+    func acknowledgements() throws(SyncError) -> [UUID: Data] {
+        let rows = try connection.execute("SELECT device_id, body FROM keychain_sync_acknowledgements WHERE circle_id = $1", [.uuid(circleID)])
+        var bodies: [UUID: Data] = [:]
+        for row in 0..<rows.count {
+            guard let id = UUID(bytes: try rows.bytes(row, 0)) else { throw SyncError.tampered("an acknowledgement's device id of the wrong size") }
+            bodies[id] = try rows.bytes(row, 1)
+        }
+        return bodies
+    }
+
     /// Deletes every record of the circle (a key rotation writes them all again).
     func deleteAllRecords() throws(SyncError) {
         try connection.execute("DELETE FROM keychain_sync_records WHERE circle_id = $1", [.uuid(circleID)])
@@ -175,9 +215,10 @@ extension SyncServer {
         }
     }
 
-    /// Removes the circle keys wrapped to a device (it left, or was removed).
+    /// Removes the circle keys wrapped to a device and its acknowledgement (it left, or was removed).
     func deleteKeyWraps(of deviceID: UUID) throws(SyncError) {
         try connection.execute("DELETE FROM keychain_sync_key_wraps WHERE circle_id = $1 AND device_id = $2", [.uuid(circleID), .uuid(deviceID)])
+        try connection.execute("DELETE FROM keychain_sync_acknowledgements WHERE circle_id = $1 AND device_id = $2", [.uuid(circleID), .uuid(deviceID)])
     }
 
     /// Stores a generation's key wrapped to a device.

@@ -19,6 +19,14 @@ struct SyncState: Sendable {
         var accessibility: Accessibility
         /// Whether the record is a deletion.
         var isTombstone: Bool
+        /// The server's sequence number of that version (0 when not known yet): a deletion at or
+        /// below the manifest's ``Manifest/compactedThrough`` was compacted away.
+        var sequence: Int64 = 0
+
+        /// Whether this is a deletion the circle compacted away (every member had it).
+        func isCompacted(through sequence: Int64) -> Bool {
+            isTombstone && self.sequence > 0 && self.sequence <= sequence
+        }
     }
 
     /// The circle.
@@ -93,6 +101,7 @@ struct SyncState: Sendable {
             out.appendPrefixed(entry.digest)
             out.appendPrefixed(Data(entry.accessibility.rawValue.utf8))
             out.append(UInt8(entry.isTombstone ? 1 : 0))
+            out.append(UInt64(bitPattern: entry.sequence))
         }
         return out.data
     }
@@ -122,8 +131,9 @@ struct SyncState: Sendable {
         for _ in 0..<entryCount {
             guard let recordID = input.prefixed(), let version = input.integer(UInt64.self), let digest = input.prefixed(),
                   let accessibility = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }).flatMap(Accessibility.init(rawValue:)),
-                  let tombstone = input.byte(), tombstone <= 1 else { return nil }
-            entries[recordID] = Entry(version: Int64(bitPattern: version), digest: digest, accessibility: accessibility, isTombstone: tombstone == 1)
+                  let tombstone = input.byte(), tombstone <= 1, let sequence = input.integer(UInt64.self) else { return nil }
+            entries[recordID] = Entry(version: Int64(bitPattern: version), digest: digest, accessibility: accessibility, isTombstone: tombstone == 1,
+                                      sequence: Int64(bitPattern: sequence))
         }
         guard input.isAtEnd else { return nil }
         self.init(circleID: circleID, deviceID: deviceID, deviceName: name, server: server, agreementKey: agreement, signingKey: signing, keys: keys,

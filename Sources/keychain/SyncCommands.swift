@@ -108,17 +108,26 @@ struct SyncApprove: ParsableCommand {
 struct SyncNow: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "now", abstract: "Pull the other devices' changes, merge, and push this device's.",
-        discussion: "Examples:\n  keychain sync now --json\n  keychain sync now --verify        # also check every record the device already had")
+        discussion: """
+            Examples:
+              keychain sync now --json
+              keychain sync now --verify        # also check every record the device already had
+              keychain sync now --compact       # then remove deletions every member has merged from the server
+            """)
     @OptionGroup var keychain: KeychainSelection
     @Flag(name: .customLong("verify"), help: "Read and check every record of the circle, not only the new ones, so a record the server dropped is noticed even when this device already had it.")
     var verify = false
+    @Flag(name: .customLong("compact"), help: "After syncing, remove from the server the deletion records every member has merged (`keychain sync watch` does this daily).")
+    var compact = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
-        let report = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).syncNow(verifyingEverything: verify) }
+        let synchronizer = KeychainSynchronizer(keychain: keychain)
+        let report = try reportingSyncErrors { try synchronizer.syncNow(verifyingEverything: verify) }
+        let compacted = compact && report.deferredWhileLocked == 0 ? try reportingSyncErrors { try synchronizer.compactDeletions() } : 0
         if output.json {
-            print(try JSONText.render([
+            print(try JSONText.render(["compactedDeletions": .number(Int64(compacted)),
                 "received": .number(Int64(report.received)), "applied": .number(Int64(report.applied)), "pushed": .number(Int64(report.pushed)),
                 "conflicts": .number(Int64(report.conflicts)), "deferredWhileLocked": .number(Int64(report.deferredWhileLocked)),
                 "protectedItemsNotSynced": .number(Int64(report.protectedItemsNotSynced)), "counter": .number(report.counter),
@@ -127,6 +136,7 @@ struct SyncNow: ParsableCommand {
             var line = "Synced: \(report.applied) change(s) applied here, \(report.pushed) pushed, \(report.conflicts) conflict(s) decided."
             if report.deferredWhileLocked > 0 { line += " \(report.deferredWhileLocked) wait for `keychain unlock`." }
             if report.protectedItemsNotSynced > 0 { line += " \(report.protectedItemsNotSynced) item(s) needing user presence do not sync." }
+            if compact { line += " \(compacted) deletion record(s) every member had were removed from the server." }
             print(line)
         }
     }
