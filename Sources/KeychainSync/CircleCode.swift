@@ -4,10 +4,11 @@ import Foundation
 /// The codes people read from one device and type on another.
 ///
 /// - The **circle code** (shown by `keychain sync create` and `status` on every member) names
-///   the circle and carries 128 bits derived from its current key: a joining device checks the
-///   key it receives against them, so a server cannot enrol it into a circle of its own making.
-/// - The **approval code** (shown by `keychain sync join`) is 80 bits of a digest of the joining
-///   device's request (its public keys and name): a member approves exactly those keys, so a server cannot substitute its own.
+///   the circle (it also carries 128 bits derived from the key of the generation it was shown
+///   at, which a joining device no longer needs: the approval code authenticates the answer).
+/// - The **approval code** (shown by `keychain sync join`) is 100 random bits the joining device
+///   made and the server never sees: a member's user types it, and it binds the request (the
+///   device's keys and name) and the answer to each other (``JoinRequest``).
 ///
 /// Both are written in RFC 4648 base32 without padding, in groups of four, and read back
 /// ignoring case, spaces and dashes.
@@ -27,15 +28,15 @@ enum CircleCode {
         return (circleID, Data(bytes.suffix(16)))
     }
 
-    /// The approval code of a join request: a digest of the circle, the request id and the
-    /// whole filed body (keys and sealed name).
-    static func approvalCode(circleID: UUID, requestID: UUID, body: Data) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Data("keychain-sync join".utf8))
-        hasher.update(data: circleID.bytes)
-        hasher.update(data: requestID.bytes)
-        hasher.update(data: body)
-        return group(base32(Data(hasher.finalize().prefix(10))))
+    /// A new approval code: 100 random bits, which the joining device shows and a member's user types.
+    static func newApprovalCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return group(String((0..<20).map { _ in alphabet[Int(generator.next(upperBound: UInt8(32)))] }))
+    }
+
+    /// Whether `code` has the form of an approval code (20 letters and digits, separators aside).
+    static func isApprovalCode(_ code: String) -> Bool {
+        normalized(code).count == 20
     }
 
     /// A code in canonical form (upper case, no separators), for comparison.

@@ -3,8 +3,8 @@ import Foundation
 import KeychainCore
 
 extension KeychainSynchronizer {
-    /// Removes a device from the circle (a lost or stolen one, or one that left without
-    /// `leave`), and ends its access to everything written from now on.
+    /// Removes a device from the circle (a lost or stolen one, one that left, or one that left
+    /// without `leave`), and ends its access to everything written from now on.
     ///
     /// The removal is recorded in the roster under this device's signature. It also removes
     /// every device the removed one admitted (directly or through devices it admitted), since
@@ -17,125 +17,168 @@ extension KeychainSynchronizer {
     /// their next sync.
     ///
     /// - Parameters:
-    ///   - device: the device's id or its name, as ``status()`` lists them.
+    ///   - device: the device's id or its name, as ``status()`` lists it (a member or a departed device).
     ///   - kept: ids or names of devices admitted through `device` that stay in the circle.
+    ///   - rebuilding: make the new generation's records from this device's own items instead of
+    ///     the server's, for when the circle's state on the server fails verification (a member
+    ///     about to be removed can damage it). The other members push again what only they have;
+    ///     a deletion this device has not seen may bring an item back.
     /// - Returns: the members that received the new key.
-    /// - Throws: ``SyncError/Code/invalidState`` when a name matches no other member or several,
-    ///   or a kept device was not admitted through the removed one; ``SyncError/Code/tampered``
-    ///   when the server's records or roster fail verification.
+    /// - Throws: ``SyncError/Code/invalidState`` when a name matches no device or several, or a
+    ///   kept device was not admitted through the removed one; ``SyncError/Code/tampered`` when
+    ///   the server's records or roster fail verification (see `rebuilding`).
     @discardableResult
-    public func removeDevice(_ device: String, keeping kept: [String] = []) throws(SyncError) -> [SyncStatus.Member] {
-        // The records are sealed again from the server's state: this device must agree with all
-        // of it first, nothing left waiting for a locked class.
-        let report = try syncNow()
-        guard report.deferredWhileLocked == 0, keychain.lockState == .unlocked else {
-            throw SyncError(.invalidState, "Unlock the keychain first (`keychain unlock`): changes from the circle wait for it, and the circle key cannot be replaced until this device has them.")
+    public func removeDevice(_ device: String, keeping kept: [String] = [], rebuilding: Bool = false) throws(SyncError) -> [SyncStatus.Member] {
+        // The records are sealed again from what this device agrees with (or holds): nothing may
+        // be waiting for a locked class.
+        if !rebuilding {
+            let report = try syncNow()
+            guard report.deferredWhileLocked == 0 else { throw Self.lockedForRemoval }
         }
+        guard keychain.lockState == .unlocked else { throw Self.lockedForRemoval }
         return try serialised { () throws(SyncError) -> [SyncStatus.Member] in
-            var state = try memberState()
+            let state = try memberState()
             guard let key = state.currentKey else { throw notAMember }
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
-            var roster = try connection.roster(key: key, continuing: state.rosterPin)
-            let removed = try Self.member(named: device, in: roster)
-            guard removed.deviceID != state.deviceID else {
-                throw SyncError(.invalidState, "This device cannot remove itself; use `keychain sync leave`.")
-            }
-            let keptIDs = try kept.map { (name) throws(SyncError) -> UUID in try Self.member(named: name, in: roster).deviceID }
-            let through = roster.admittedThrough(removed.deviceID)
-            guard keptIDs.allSatisfy({ $0 != removed.deviceID && through.contains($0) }) else {
-                throw SyncError(.invalidState, "A device to keep was not admitted through the removed one; it stays anyway (see who vouches for whom in `keychain sync status`).")
-            }
-            guard roster.generation == key.generation, roster.members[state.deviceID] != nil else {
-                throw SyncError(.removed, "This device is no longer a member of the circle (see `keychain sync status`); it cannot remove others.")
-            }
-            var removal = roster.nextEvent(.removed, author: state.deviceID, subject: removed.deviceID)
-            removal.newGeneration = key.generation + 1
-            removal.kept = Array(Set(keptIDs))
-            try removal.sign(with: state.signingKey, circleID: state.circleID)
-            let ended = roster.removedBy(removing: removed.deviceID, keeping: removal.kept, author: state.deviceID)
+            var roster = rebuilding ? try connection.verifiedRosterPrefix(key: key, continuing: state.rosterPin)
+                : try connection.roster(key: key, continuing: state.rosterPin)
+            let removal = try Self.removal(of: device, keeping: kept, in: roster, by: state)
+            let ended = roster.removedBy(removing: removal.subject, keeping: removal.kept, author: state.deviceID)
             let pinned = roster.pin
             try roster.apply(removal)
-            let members = roster.members.values.sorted { $0.deviceID.uuidString < $1.deviceID.uuidString }
-            let next = key.next()
+            let contents = rebuilding ? try localContents(of: state) : nil
             let rotated = try connection.connection.transaction { () throws(SyncError) -> SyncState? in
-                guard let row = try connection.manifest(forUpdate: true), row.counter == state.verifiedCounter,
-                      try connection.roster(key: key, continuing: pinned).pin == pinned else { return nil }
-                let manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
-                // The records must be exactly the verified state: none dropped, none older than
-                // this device agreed with, each valid and under its own id.
-                let records = try connection.allRecords()
-                var check = SetDigest()
-                var opened: [(SyncServer.StoredRecord, RecordContent)] = []
-                for record in records {
-                    guard record.recordID.count == BlindIndexLength.bytes, record.version > 0 else {
-                        throw SyncError.tampered("a record with a malformed id or version")
-                    }
-                    let content = try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: key)
-                    guard keychain.acceptsSynchronized(content.item), content.item.identifier(key: key.identifierKey) == record.recordID else {
-                        throw SyncError.tampered("a record holding an item that may not sync, or not the one its id names")
-                    }
-                    if let agreed = state.entries[record.recordID], agreed.version > 0,
-                       record.version < agreed.version || (record.version == agreed.version && content.digest != agreed.digest) {
-                        throw SyncError.tampered("an older version of a record than this device agreed with")
-                    }
-                    check.insert(recordID: record.recordID, version: record.version, content: content.digest, key: key)
-                    opened.append((record, content))
+                guard let row = try connection.manifest(forUpdate: true) else { throw SyncError.tampered("no manifest for this circle (its rows were deleted)") }
+                let records: [RecordContent]
+                if let contents {
+                    guard try connection.verifiedRosterPrefix(key: key, continuing: pinned).pin == pinned else { return nil }
+                    records = contents
+                } else {
+                    guard row.counter == state.verifiedCounter, try connection.roster(key: key, continuing: pinned).pin == pinned else { return nil }
+                    records = try verifiedContents(on: connection, row: row, state: state, key: key)
                 }
-                guard check == manifest.digest, Int64(records.count) == manifest.recordCount else {
-                    throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
-                }
-                var entries: [Data: SyncState.Entry] = [:]
-                var digest = SetDigest()
-                var highest = Int64(0)
-                try connection.deleteAllRecords()
-                for (_, content) in opened {
-                    let recordID = content.item.identifier(key: next.identifierKey)
-                    let body = try RecordSealer.seal(content, recordID: recordID, version: 1, key: next)
-                    guard let sequence = try connection.write(recordID: recordID, version: 1, body: body, replacing: nil) else {
-                        throw SyncError.tampered("two records for one item")
-                    }
-                    highest = max(highest, sequence)
-                    digest.insert(recordID: recordID, version: 1, content: content.digest, key: next)
-                    entries[recordID] = SyncState.Entry(version: 1, digest: content.digest, accessibility: content.item.accessibility,
-                                                        isTombstone: content.kind == .tombstone, sequence: sequence)
-                }
-                let counter = manifest.counter + 1
-                try connection.replaceRoster(roster, key: next)
-                for member in members {
-                    let publicKey: Curve25519.KeyAgreement.PublicKey
-                    do { publicKey = try .init(rawRepresentation: member.agreementKey) } catch {
-                        throw SyncError.tampered("a roster entry whose public key is invalid")
-                    }
-                    try connection.writeKeyWrap(member.deviceID, generation: next.generation,
-                                                body: KeyWrap.wrap(next, counterFloor: counter, to: publicKey, device: member.deviceID, signedBy: state.signingKey))
-                }
-                for device in ended { try connection.deleteKeyWraps(of: device) }
-                let rotatedManifest = Manifest(counter: counter, generation: next.generation, digest: digest, recordCount: Int64(entries.count), author: state.deviceID)
-                try connection.writeManifest(counter: counter, body: rotatedManifest.sealed(key: next))
-                var rotated = state
-                rotated.keys = [next.generation: next]
-                rotated.entriesGeneration = next.generation
-                rotated.entries = entries
-                rotated.verifiedCounter = counter
-                rotated.pulledSequence = highest
-                rotated.rosterPin = roster.pin
-                return rotated
+                return try rotate(to: key.next(), records: records, roster: roster, ending: ended, on: connection, state: state)
             }
             guard let rotated else {
                 throw SyncError(.serverUnreachable, "Another device pushed or changed the membership while the circle key was being replaced; nothing changed. Run the removal again.")
             }
-            state = rotated
-            try SyncStateStore.save(state, in: keychain)
-            return members.map { SyncStatus.Member($0, thisDevice: state.deviceID) }
+            try SyncStateStore.save(rotated, in: keychain)
+            return SyncStatus.Member.list(roster.members.values, thisDevice: state.deviceID)
         }
     }
 
-    /// The one current member whose id or name is `device`.
-    private static func member(named device: String, in roster: Roster) throws(SyncError) -> Roster.Member {
-        let matching = roster.members.values.filter { $0.deviceID.uuidString.lowercased() == device.lowercased() || $0.name == device }
+    private static var lockedForRemoval: SyncError {
+        SyncError(.invalidState, "Unlock the keychain first (`keychain unlock`): changes from the circle wait for it, and the circle key cannot be replaced until this device has them.")
+    }
+
+    /// The signed removal of `device` by this device, checked against the roster's rules.
+    private static func removal(of device: String, keeping kept: [String], in roster: Roster, by state: SyncState) throws(SyncError) -> RosterEvent {
+        let candidates = Array(roster.members.values) + Array(roster.departed.values)
+        let removed = try member(named: device, among: candidates)
+        guard removed.deviceID != state.deviceID else {
+            throw SyncError(.invalidState, "This device cannot remove itself; use `keychain sync leave`.")
+        }
+        guard roster.generation == state.entriesGeneration, roster.members[state.deviceID] != nil else {
+            throw SyncError(.removed, "This device is no longer a member of the circle (see `keychain sync status` on another member); it cannot remove others.")
+        }
+        let through = roster.admittedThrough(removed.deviceID)
+        let keptIDs = try kept.map { (name) throws(SyncError) -> UUID in try member(named: name, among: Array(roster.members.values)).deviceID }
+        guard keptIDs.allSatisfy({ $0 != removed.deviceID && through.contains($0) }) else {
+            throw SyncError(.invalidState, "A device to keep was not admitted through the removed one; it stays anyway (see who approved whom in `keychain sync status`).")
+        }
+        var removal = roster.nextEvent(.removed, author: state.deviceID, subject: removed.deviceID)
+        removal.newGeneration = roster.generation + 1
+        removal.kept = Array(Set(keptIDs))
+        try removal.sign(with: state.signingKey, circleID: state.circleID)
+        return removal
+    }
+
+    /// The server's records, each checked against the verified manifest and what this device
+    /// agreed with: none dropped, none older, each valid and under its own id.
+    private func verifiedContents(on connection: SyncServer, row: (counter: Int64, body: Data), state: SyncState,
+                                  key: CircleKey) throws(SyncError) -> [RecordContent] {
+        let manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
+        let records = try connection.allRecords()
+        var check = SetDigest()
+        var contents: [RecordContent] = []
+        for record in records {
+            guard record.recordID.count == BlindIndexLength.bytes, record.version > 0, record.version < Manifest.counterLimit else {
+                throw SyncError.tampered("a record with a malformed id or version")
+            }
+            let content = try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: key)
+            guard keychain.acceptsSynchronized(content.item), content.item.identifier(key: key.identifierKey) == record.recordID else {
+                throw SyncError.tampered("a record holding an item that may not sync, or not the one its id names")
+            }
+            if let agreed = state.entries[record.recordID], agreed.version > 0,
+               record.version < agreed.version || (record.version == agreed.version && content.digest != agreed.digest) {
+                throw SyncError.tampered("an older version of a record than this device agreed with")
+            }
+            check.insert(recordID: record.recordID, version: record.version, content: content.digest, key: key)
+            contents.append(content)
+        }
+        guard check == manifest.digest, Int64(records.count) == manifest.recordCount else {
+            throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed): remove with `--rebuild` to rebuild them from this device")
+        }
+        return contents
+    }
+
+    /// This device's own synchronizable items, as the records of a rebuilt circle.
+    private func localContents(of state: SyncState) throws(SyncError) -> [RecordContent] {
+        let snapshot: Keychain.SynchronizableSnapshot
+        do { snapshot = try keychain.synchronizableItems() } catch { throw SyncError(error) }
+        guard snapshot.lockedAccessibilities.isEmpty else { throw Self.lockedForRemoval }
+        return snapshot.items.map { RecordContent(kind: .value, author: state.deviceID, item: $0) }
+    }
+
+    /// Writes the next generation: every record sealed again under new ids, the roster with the
+    /// removal, the key wrapped and signed to each remaining member, a manifest that starts the
+    /// generation's counter at 1 (the floor every member receives with the key). Returns the state after it.
+    private func rotate(to next: CircleKey, records: [RecordContent], roster: Roster, ending ended: Set<UUID>, on connection: SyncServer,
+                        state: SyncState) throws(SyncError) -> SyncState {
+        var entries: [Data: SyncState.Entry] = [:]
+        var digest = SetDigest()
+        var highest = Int64(0)
+        try connection.deleteAllRecords()
+        for content in records {
+            let recordID = content.item.identifier(key: next.identifierKey)
+            let body = try RecordSealer.seal(content, recordID: recordID, version: 1, key: next)
+            guard let sequence = try connection.write(recordID: recordID, version: 1, body: body, replacing: nil) else {
+                throw SyncError.tampered("two records for one item")
+            }
+            highest = max(highest, sequence)
+            digest.insert(recordID: recordID, version: 1, content: content.digest, key: next)
+            entries[recordID] = SyncState.Entry(version: 1, digest: content.digest, accessibility: content.item.accessibility,
+                                                isTombstone: content.kind == .tombstone, sequence: sequence)
+        }
+        let counter = Int64(1)
+        try connection.replaceRoster(roster, key: next)
+        for member in roster.members.values {
+            let publicKey: Curve25519.KeyAgreement.PublicKey
+            do { publicKey = try .init(rawRepresentation: member.agreementKey) } catch {
+                throw SyncError.tampered("a roster entry whose public key is invalid")
+            }
+            try connection.writeKeyWrap(member.deviceID, generation: next.generation,
+                                        body: KeyWrap.wrap(next, counterFloor: counter, to: publicKey, device: member.deviceID, signedBy: state.signingKey))
+        }
+        for device in ended { try connection.deleteKeyWraps(of: device) }
+        let manifest = Manifest(counter: counter, generation: next.generation, digest: digest, recordCount: Int64(entries.count), author: state.deviceID)
+        try connection.writeManifest(counter: counter, body: manifest.sealed(key: next))
+        var rotated = state
+        rotated.keys = [next.generation: next]
+        rotated.entriesGeneration = next.generation
+        rotated.entries = entries
+        rotated.verifiedCounter = counter
+        rotated.pulledSequence = highest
+        rotated.rosterPin = roster.pin
+        return rotated
+    }
+
+    /// The one device among `candidates` whose id or name is `device`.
+    private static func member(named device: String, among candidates: [Roster.Member]) throws(SyncError) -> Roster.Member {
+        let matching = candidates.filter { $0.deviceID.uuidString.lowercased() == device.lowercased() || $0.name == device }
         guard matching.count == 1, let member = matching.first else {
-            throw SyncError(.invalidState, matching.isEmpty ? "No member of the circle has that id or name (see `keychain sync status`)."
-                            : "Several members have that name; give the device id instead (see `keychain sync status`).")
+            throw SyncError(.invalidState, matching.isEmpty ? "No device of the circle has that id or name (see `keychain sync status`)."
+                            : "Several devices have that name; give the device id instead (see `keychain sync status`).")
         }
         return member
     }

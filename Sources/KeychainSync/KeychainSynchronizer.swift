@@ -103,8 +103,10 @@ public struct KeychainSynchronizer: Sendable {
     /// Asks to join the circle a member's circle code names, and returns the approval code a
     /// member must confirm with ``approve(_:)`` (`keychain sync approve CODE`).
     ///
-    /// Nothing syncs until ``finishJoining(timeout:)`` receives the circle key. Calling this
-    /// again while the request is open returns the same approval code.
+    /// The approval code is 100 random bits this device makes and shows: it never goes to the
+    /// server, and the answer must be authenticated with it, so only the member whose user types
+    /// it can let this device in. Nothing syncs until ``finishJoining(timeout:)`` receives the
+    /// circle key. Calling this again while the request is open returns the same approval code.
     ///
     /// - Parameters:
     ///   - server: the circle's server, a libpq connection string.
@@ -114,24 +116,24 @@ public struct KeychainSynchronizer: Sendable {
     ///   ``SyncError/Code/invalidState`` when the keychain already belongs to a circle.
     public func requestToJoin(server: String, circleCode: String, deviceName: String) throws(SyncError) -> String {
         try serialised { () throws(SyncError) in
-            let (circleID, verifier) = try CircleCode.parseCircleCode(circleCode)
+            let (circleID, _) = try CircleCode.parseCircleCode(circleCode)
             if let existing = try SyncStateStore.load(from: keychain) {
                 guard !existing.isMember, existing.circleID == circleID else {
                     throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
                 }
                 // Filed again in case the first filing did not reach the server.
-                let body = try Self.joinRequest(of: existing).body(circleID: circleID, verifier: existing.joinVerifier)
+                let body = try Self.joinRequest(of: existing).body(circleID: circleID, approvalCode: existing.approvalCode)
                 try SyncServer.connect(existing.server, circleID: circleID).fileRequest(existing.deviceID, body: body)
-                return CircleCode.approvalCode(circleID: circleID, requestID: existing.deviceID, body: body)
+                return existing.approvalCode
             }
             var state = SyncState(circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: .init(),
                                   signingKey: .init(), keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
-            state.joinVerifier = verifier
-            let body = try Self.joinRequest(of: state).body(circleID: circleID, verifier: verifier)
+            state.approvalCode = CircleCode.newApprovalCode()
+            let body = try Self.joinRequest(of: state).body(circleID: circleID, approvalCode: state.approvalCode)
             let connection = try SyncServer.connect(server, circleID: circleID)
             try connection.fileRequest(state.deviceID, body: body)
             try SyncStateStore.save(state, in: keychain)
-            return CircleCode.approvalCode(circleID: circleID, requestID: state.deviceID, body: body)
+            return state.approvalCode
         }
     }
 
@@ -139,22 +141,24 @@ public struct KeychainSynchronizer: Sendable {
     /// it to the roster under this device's signature and wraps the circle key to it.
     ///
     /// The new device is vouched for by this one: if this device is ever removed, so is every
-    /// device it admitted, unless the removal keeps them.
+    /// device it admitted, unless the removal keeps them. Syncs first, so the key and roster are
+    /// the circle's newest.
     ///
     /// - Parameter approvalCode: the code the joining device showed (case, spaces and dashes do not matter).
     /// - Returns: the new member's id.
-    /// - Throws: ``SyncError/Code/invalidCode`` when no open request has this code;
+    /// - Throws: ``SyncError/Code/invalidCode`` when no open request opens with this code;
     ///   ``SyncError/Code/tampered`` when the roster fails verification.
     @discardableResult
     public func approve(_ approvalCode: String) throws(SyncError) -> UUID {
+        guard CircleCode.isApprovalCode(approvalCode) else {
+            throw SyncError(.invalidCode, "That is not an approval code: copy it from `keychain sync join` on the new device (20 letters and digits, dashes optional).")
+        }
+        try syncNow()
         let state = try memberState()
         guard let key = state.currentKey else { throw notAMember }
         let connection = try SyncServer.connect(state.server, circleID: state.circleID)
-        let wanted = CircleCode.normalized(approvalCode)
         for filed in try connection.openRequests() {
-            let code = CircleCode.approvalCode(circleID: state.circleID, requestID: filed.requestID, body: filed.body)
-            guard CircleCode.normalized(code) == wanted else { continue }
-            let request = try JoinRequest(body: filed.body, requestID: filed.requestID, circleID: state.circleID, verifier: key.verifier)
+            guard let request = JoinRequest(body: filed.body, requestID: filed.requestID, circleID: state.circleID, approvalCode: approvalCode) else { continue }
             let recipient: Curve25519.KeyAgreement.PublicKey
             do { recipient = try .init(rawRepresentation: request.agreementKey) } catch {
                 throw SyncError.tampered("a join request whose public key is invalid")
@@ -162,20 +166,22 @@ public struct KeychainSynchronizer: Sendable {
             let admitted = try connection.connection.transaction { () throws(SyncError) -> Bool in
                 // Membership changes are serialised with pushes and removals by the manifest lock.
                 guard let row = try connection.manifest(forUpdate: true) else { throw SyncError.tampered("no manifest for this circle (its rows were deleted)") }
-                let roster = try connection.roster(key: key, continuing: state.rosterPin)
+                let manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
+                var roster = try connection.roster(key: key, continuing: state.rosterPin)
                 guard roster.members[state.deviceID] != nil, roster.generation == key.generation else {
-                    throw SyncError(.removed, "This device is no longer a member of the circle (see `keychain sync status`); it cannot approve.")
+                    throw SyncError(.removed, "This device is no longer a member of the circle (see `keychain sync status` on another member); it cannot approve.")
                 }
                 var event = roster.nextEvent(.admitted, author: state.deviceID, subject: request.requestID)
                 (event.signingKey, event.agreementKey, event.name) = (request.signingKey, request.agreementKey, request.name)
                 try event.sign(with: state.signingKey, circleID: state.circleID)
-                var check = roster
-                try check.apply(event)
+                try roster.apply(event)
                 guard try connection.appendRosterEvent(at: event.position, body: event.sealed(key: key)) else { return false }
-                let wrapped = try KeyWrap.wrap(key, counterFloor: max(state.verifiedCounter, row.counter), to: recipient,
+                // The floor is the authenticated counter: the new device never accepts less than this device saw.
+                let wrapped = try KeyWrap.wrap(key, counterFloor: max(state.verifiedCounter, manifest.counter), to: recipient,
                                                device: request.requestID, signedBy: state.signingKey)
                 try connection.writeKeyWrap(request.requestID, generation: key.generation, body: wrapped)
-                try connection.answerRequest(request.requestID, answer: wrapped)
+                try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrapped, roster: roster.pin, circleID: state.circleID,
+                                                                                         requestID: request.requestID, approvalCode: approvalCode))
                 return true
             }
             guard admitted else {
@@ -183,16 +189,18 @@ public struct KeychainSynchronizer: Sendable {
             }
             return request.requestID
         }
-        throw SyncError(.invalidCode, "No open join request has that approval code. Check the code shown by `keychain sync join` on the new device (it changes if the request is made again).")
+        throw SyncError(.invalidCode, "No open join request has that approval code. Check the code shown by `keychain sync join` on the new device.")
     }
 
-    /// Completes a join once a member approved it: receives the circle key, checks it against
-    /// the circle code, records this device as a member and runs the first sync.
+    /// Completes a join once a member approved it: receives the circle key, checks that the
+    /// member the approval code was typed on sent it and that the roster admits this device's
+    /// keys, records this device as a member and runs the first sync. When the circle moved to
+    /// a newer key since the approval, takes that one (signed by the member that made it).
     ///
     /// - Parameter timeout: how long to wait for the approval (polling every half second).
     /// - Returns: `true` when joined, `false` when the request is still unanswered.
-    /// - Throws: ``SyncError/Code/tampered`` when the key received does not match the circle
-    ///   code (the server or someone else answered the request).
+    /// - Throws: ``SyncError/Code/tampered`` when the answer was not made by the member given
+    ///   the approval code, or the roster does not admit this device.
     @discardableResult
     public func finishJoining(timeout: Duration = .zero) throws(SyncError) -> Bool {
         try serialised { () throws(SyncError) in
@@ -206,22 +214,33 @@ public struct KeychainSynchronizer: Sendable {
                 answer = try connection.answer(to: state.deviceID)
             }
             guard let answer else { return false }
-            let unwrapped = try KeyWrap.unwrap(answer, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
-            let key = unwrapped.key
-            guard key.verifier == state.joinVerifier else {
-                throw SyncError.tampered("a circle key that does not match the circle code this device was given: whoever answered is not a member of that circle")
+            let (wrap, pin) = try JoinRequest.openAnswer(answer, circleID: state.circleID, requestID: state.deviceID, approvalCode: state.approvalCode)
+            let admission = try KeyWrap.unwrap(wrap, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+            // A removal since the approval moved the circle on: this device's key is then the newest one wrapped to it.
+            var newest: KeyWrap.Unwrapped?
+            if let row = try connection.manifest(forUpdate: false), let generation = Manifest.claimedGeneration(of: row.body),
+               generation > admission.key.generation {
+                guard let body = try connection.keyWrap(for: state.deviceID, generation: generation) else {
+                    throw SyncError(.removed, "The circle moved to a new key since this device was approved, and none was wrapped to it: it was removed meanwhile (or the server withholds the key). Ask a member to check `keychain sync status`.")
+                }
+                newest = try KeyWrap.unwrap(body, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
             }
-            // The roster must admit exactly this device's keys, and the member that admitted it must have wrapped the key.
-            let roster = try connection.roster(key: key, continuing: nil)
+            let key = newest?.key ?? admission.key
+            let roster = try connection.roster(key: key, continuing: pin)
             guard let me = roster.members[state.deviceID], me.signingKey == state.signingKey.publicKey.rawRepresentation,
                   me.agreementKey == state.agreementKey.publicKey.rawRepresentation, roster.generation == key.generation,
-                  let approver = me.approver.flatMap({ roster.members[$0] }), unwrapped.isSigned(by: approver.signingKey) else {
+                  let admitter = me.admittedBy.flatMap({ roster.signingKeys[$0] }), admission.isSigned(by: admitter) else {
                 throw SyncError.tampered("an approval that the circle's roster does not record for this device's keys, or a key not wrapped by the member that admitted it")
+            }
+            if let newest {
+                guard let rotator = roster.rotatedBy[key.generation].flatMap({ roster.signingKeys[$0] }), newest.isSigned(by: rotator) else {
+                    throw SyncError.tampered("a new circle key that the circle's roster does not show a member making")
+                }
             }
             state.keys = [key.generation: key]
             state.entriesGeneration = key.generation
-            state.verifiedCounter = unwrapped.counterFloor
-            state.joinVerifier = Data()
+            state.verifiedCounter = (newest ?? admission).counterFloor
+            state.approvalCode = ""
             state.rosterPin = roster.pin
             try SyncStateStore.save(state, in: keychain)
             try connection.deleteRequest(state.deviceID)
@@ -257,8 +276,11 @@ public struct KeychainSynchronizer: Sendable {
 
     // MARK: - Status
 
-    /// The circle as this device sees it: the members, the counter it verified, when it last
-    /// synced. Reads the member list from the server.
+    /// The circle as this device sees it: the members and the devices that left, the counter it
+    /// verified, when it last synced. Reads and checks the roster from the server; changes nothing.
+    ///
+    /// - Throws: ``SyncError/Code/invalidState`` when the circle moved to a new key since this
+    ///   device last synced (sync first); ``SyncError/Code/tampered`` for a roster that fails verification.
     public func status() throws(SyncError) -> SyncStatus {
         guard let state = try SyncStateStore.load(from: keychain) else { throw notAMember }
         guard let key = state.currentKey else {
@@ -266,30 +288,42 @@ public struct KeychainSynchronizer: Sendable {
                               verifiedCounter: 0, syncedRecords: 0, lastSync: nil, generation: 0)
         }
         let connection = try SyncServer.connect(state.server, circleID: state.circleID)
+        if let row = try connection.manifest(forUpdate: false), let generation = Manifest.claimedGeneration(of: row.body), generation > key.generation {
+            throw SyncError(.invalidState, "The circle moved to a new key since this device last synced: run `keychain sync now`, then look again.")
+        }
         let roster = try connection.roster(key: key, continuing: state.rosterPin)
-        let members = SyncStatus.Member.list(roster, thisDevice: state.deviceID)
-        return SyncStatus(circleCode: CircleCode.circleCode(key), deviceID: state.deviceID, deviceName: state.deviceName, isMember: true,
-                          members: members, verifiedCounter: state.verifiedCounter,
+        var status = SyncStatus(circleCode: CircleCode.circleCode(key), deviceID: state.deviceID, deviceName: state.deviceName, isMember: true,
+                          members: SyncStatus.Member.list(roster.members.values, thisDevice: state.deviceID), verifiedCounter: state.verifiedCounter,
                           syncedRecords: state.entries.values.filter { !$0.isTombstone }.count,
                           lastSync: state.lastSync > 0 ? Date(timeIntervalSince1970: state.lastSync) : nil, generation: key.generation)
+        status.departed = SyncStatus.Member.list(roster.departed.values, thisDevice: state.deviceID)
+        return status
     }
 
     /// Leaves the circle: records in the roster, under this device's signature, that it left,
     /// and forgets the circle keys. The items stay in this keychain and on the other devices.
-    /// Devices this one admitted stay, vouched for by whoever admitted this one.
     ///
-    /// Leaving trusts this device to forget the key; for a device that cannot be trusted to,
-    /// a member uses ``removeDevice(_:keeping:)`` instead, which replaces the key.
-    public func leave() throws(SyncError) {
+    /// A device that left still knew the circle key, so the others list it as departed
+    /// (``SyncStatus/departed``) until a member removes it with ``removeDevice(_:keeping:)``,
+    /// which replaces the key; the devices it admitted stay, still vouched for by it.
+    ///
+    /// - Parameter offline: forget the circle here even when the server cannot be reached to
+    ///   record the departure (the others then still list this device as a member: remove it).
+    /// - Throws: ``SyncError/Code/serverUnreachable`` when the departure cannot be recorded and
+    ///   `offline` is false; nothing changed then.
+    public func leave(offline: Bool = false) throws(SyncError) {
+        if let state = try SyncStateStore.load(from: keychain), state.isMember {
+            do {
+                // With the circle's newest key and roster; a device already removed has nothing to record.
+                try syncNow()
+                try serialised { () throws(SyncError) in try recordLeaving(try memberState()) }
+            } catch {
+                guard error.code == .removed || (offline && (error.code == .serverUnreachable || error.code == .serverRejected)) else { throw error }
+            }
+        }
         try serialised { () throws(SyncError) in
             guard let state = try SyncStateStore.load(from: keychain) else { throw notAMember }
-            if let connection = try? SyncServer.connect(state.server, circleID: state.circleID) {
-                if let key = state.currentKey {
-                    try recordLeaving(state, key: key, on: connection)
-                } else {
-                    try connection.deleteRequest(state.deviceID)
-                }
-            }
+            if !state.isMember { try? SyncServer.connect(state.server, circleID: state.circleID).deleteRequest(state.deviceID) }
             try SyncStateStore.remove(from: keychain)
         }
     }
@@ -297,7 +331,9 @@ public struct KeychainSynchronizer: Sendable {
     // MARK: - Helpers
 
     /// Appends this device's leaving to the roster (when it is still a member there) and drops its key wraps.
-    private func recordLeaving(_ state: SyncState, key: CircleKey, on connection: SyncServer) throws(SyncError) {
+    private func recordLeaving(_ state: SyncState) throws(SyncError) {
+        guard let key = state.currentKey else { throw notAMember }
+        let connection = try SyncServer.connect(state.server, circleID: state.circleID)
         try connection.connection.transaction { () throws(SyncError) in
             guard try connection.manifest(forUpdate: true) != nil else { return }
             let roster = try connection.roster(key: key, continuing: state.rosterPin)

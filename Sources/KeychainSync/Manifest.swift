@@ -25,6 +25,10 @@ struct Manifest: Sendable, Hashable {
 
     private static let label = Data("keychain-sync manifest 2".utf8)
 
+    /// Counters and record versions at or above this are refused as tampering: far beyond any
+    /// real circle, and far enough below `Int64.max` that adding to them never overflows.
+    static let counterLimit: Int64 = 1 << 62
+
     /// The fields followed by their MAC.
     func sealed(key: CircleKey) -> Data {
         var body = fields
@@ -51,6 +55,10 @@ struct Manifest: Sendable, Hashable {
                                 author: UUID(bytes: bytes[52..<68])!)
         manifest.compactedThrough = Int64(bitPattern: integer(68..<76, UInt64.self))
         guard manifest.counter == counter else { throw SyncError.tampered("a manifest whose counter was changed") }
+        guard (0..<counterLimit).contains(manifest.counter), (0..<counterLimit).contains(manifest.recordCount),
+              (0..<counterLimit).contains(manifest.compactedThrough) else {
+            throw SyncError.tampered("a manifest whose counter, record count or compaction point is out of range")
+        }
         return manifest
     }
 

@@ -35,10 +35,13 @@ struct RecordContent: Sendable, Hashable {
         return Data(hasher.finalize().prefix(16))
     }
 
-    /// Whether this content wins over `other` by the rule every device applies: the later
-    /// modification date wins; on equal dates the larger digest, so the choice never depends on
-    /// who decides.
+    /// Whether this content wins over `other` by the rule every device applies: a value wins over
+    /// a deletion (the keychain does not record when an item was deleted, so a deletion cannot be
+    /// placed in time against a change it did not see, and the secret is kept); otherwise the
+    /// later modification date wins; on equal dates the larger digest, so the choice never
+    /// depends on who decides.
     func wins(over other: RecordContent) -> Bool {
+        if kind != other.kind { return kind == .value }
         if modificationDate != other.modificationDate { return modificationDate > other.modificationDate }
         return other.digest.lexicographicallyPrecedes(digest)
     }

@@ -11,10 +11,14 @@ import Foundation
 ///   removed joins again under a new id.
 /// - A removal ends the membership of the removed device and of every device admitted through
 ///   it (directly or through devices it admitted), except those the removal keeps, which are
-///   henceforth vouched for by the remover. A device cannot remove itself. Each removal moves the
-///   circle to the next key generation, and the roster a generation is sealed under holds exactly
-///   as many removals as that generation's number.
-/// - A device may leave; the devices it admitted stay, vouched for by whoever admitted it.
+///   henceforth vouched for by the remover. The remover itself stays even when it was admitted
+///   through the removed device (a device can remove a stolen founder); it then stays vouched for
+///   by a removed device, which ``SyncStatus`` shows. A device cannot remove itself. Each removal
+///   moves the circle to the next key generation, and the roster a generation is sealed under
+///   holds exactly as many removals as that generation's number.
+/// - A device may leave. It still holds the key it had, so it stays listed as departed and can
+///   be removed like a member (which replaces the key); the devices it admitted stay, still
+///   vouched for by it, so removing it removes them too.
 ///
 /// A device remembers how far it verified the roster (a ``Pin``) and refuses a roster that does
 /// not continue it, so the server cannot rewrite membership history a device has seen.
@@ -29,9 +33,11 @@ struct Roster: Sendable {
         var signingKey: Data
         /// Its X25519 public key (circle keys are wrapped to it).
         var agreementKey: Data
-        /// The member that vouches for it; `nil` for the founder and for devices whose
-        /// voucher left without one.
+        /// The device that vouches for it: the one that admitted it, or the remover that kept it;
+        /// `nil` for the founder.
         var approver: UUID?
+        /// The device that admitted it (it signed the key this device first received); `nil` for the founder.
+        var admittedBy: UUID?
         /// When it was admitted.
         var joined: Double
     }
@@ -50,6 +56,8 @@ struct Roster: Sendable {
     private(set) var events: [RosterEvent] = []
     /// The current members by id.
     private(set) var members: [UUID: Member] = [:]
+    /// Devices that left and were not removed since: they may still hold a circle key.
+    private(set) var departed: [UUID: Member] = [:]
     /// The signing key of every device ever admitted (to check what a removed device signed before).
     private(set) var signingKeys: [UUID: Data] = [:]
     /// The key generation the removals so far lead to.
@@ -90,13 +98,14 @@ struct Roster: Sendable {
         RosterEvent(kind: kind, position: Int64(events.count), previousHash: head, time: Date().timeIntervalSince1970, author: author, subject: subject)
     }
 
-    /// The devices admitted through `device`, directly or through others, and `device` itself.
+    /// The devices admitted through `device`, directly or through others (members and departed
+    /// devices alike), and `device` itself.
     func admittedThrough(_ device: UUID) -> Set<UUID> {
         var found: Set<UUID> = [device]
         var changed = true
         while changed {
             changed = false
-            for member in members.values where !found.contains(member.deviceID) {
+            for member in Array(members.values) + Array(departed.values) where !found.contains(member.deviceID) {
                 if let approver = member.approver, found.contains(approver) {
                     found.insert(member.deviceID)
                     changed = true
@@ -106,7 +115,7 @@ struct Roster: Sendable {
         return found
     }
 
-    /// The members a removal of `device` by `author` that keeps `kept` ends: `device` and every
+    /// The devices a removal of `device` by `author` that keeps `kept` ends: `device` and every
     /// device admitted through it, except the kept ones, the author, and those admitted through them.
     func removedBy(removing device: UUID, keeping kept: [UUID], author: UUID) -> Set<UUID> {
         var removed = admittedThrough(device)
@@ -144,19 +153,22 @@ struct Roster: Sendable {
                 admit(event, approver: event.author)
             case .removed:
                 let through = admittedThrough(event.subject)
-                guard members[event.subject] != nil, event.subject != event.author, event.newGeneration == generation + 1,
-                      Set(event.kept).count == event.kept.count, event.kept.allSatisfy({ $0 != event.subject && through.contains($0) }) else {
-                    throw refuse("removes a device that is not a member, or itself, keeps a device not admitted through it, or skips a key generation")
+                guard members[event.subject] != nil || departed[event.subject] != nil, event.subject != event.author,
+                      event.newGeneration == generation + 1, Set(event.kept).count == event.kept.count,
+                      event.kept.allSatisfy({ $0 != event.subject && through.contains($0) && members[$0] != nil }) else {
+                    throw refuse("removes a device that is neither a member nor departed, or itself, keeps a device not admitted through it, or skips a key generation")
                 }
-                for device in removedBy(removing: event.subject, keeping: event.kept, author: event.author) { members[device] = nil }
+                for device in removedBy(removing: event.subject, keeping: event.kept, author: event.author) {
+                    members[device] = nil
+                    departed[device] = nil
+                }
                 for device in event.kept { members[device]?.approver = event.author }
                 generation = event.newGeneration
                 rotatedBy[generation] = event.author
             case .left:
-                guard event.subject == event.author else { throw refuse("makes another device leave") }
-                let voucher = members[event.subject]?.approver
+                guard event.subject == event.author, let leaving = members[event.subject] else { throw refuse("makes another device leave") }
                 members[event.subject] = nil
-                for (device, member) in members where member.approver == event.subject { members[device]?.approver = voucher }
+                departed[event.subject] = leaving
             }
         }
         events.append(event)
@@ -165,7 +177,7 @@ struct Roster: Sendable {
 
     private mutating func admit(_ event: RosterEvent, approver: UUID?) {
         members[event.subject] = Member(deviceID: event.subject, name: event.name, signingKey: event.signingKey, agreementKey: event.agreementKey,
-                                        approver: approver, joined: event.time)
+                                        approver: approver, admittedBy: approver, joined: event.time)
         signingKeys[event.subject] = event.signingKey
     }
 }

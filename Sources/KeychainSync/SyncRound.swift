@@ -67,7 +67,7 @@ struct SyncRound {
                 let highest = pulled.map(\.record.sequence).max() ?? 0
                 merged.pulledSequence = result.wasFull ? highest : max(state.pulledSequence, highest)
             }
-            let pushes = try pendingPushes(round: round, merged: merged, key: key)
+            let pushes = try pendingPushes(round: &round, merged: merged, key: key)
             if pushes.isEmpty {
                 merged.lastSync = Date().timeIntervalSince1970
                 try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
@@ -143,7 +143,8 @@ struct SyncRound {
             : state.entries.filter { $0.value.version > 0 }.mapValues { ($0.version, $0.digest) }
         var seen: Set<Data> = []
         for record in records {
-            guard record.recordID.count == BlindIndexLength.bytes, record.version > 0, record.sequence > since, seen.insert(record.recordID).inserted else {
+            guard record.recordID.count == BlindIndexLength.bytes, record.version > 0, record.version < Manifest.counterLimit, record.sequence > since,
+                  seen.insert(record.recordID).inserted else {
                 throw SyncError.tampered("a record with a malformed id, version or sequence number, or the same record twice")
             }
             let content = try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: key)
@@ -208,7 +209,7 @@ struct SyncRound {
             throw SyncError(.removed, "This device holds no circle key of generation \(state.entriesGeneration); leave the circle and join again.")
         }
         guard let wrapped = try server.keyWrap(for: state.deviceID, generation: generation) else {
-            throw SyncError(.removed, "This device was removed from the sync circle: the circle moved to a new key that was not given to it. Its items stay here; leave the circle (`keychain sync leave`) and join again if it should sync.")
+            throw SyncError(.removed, "The circle names a new key that is not wrapped to this device: it was removed, or the server withholds the key. Its items stay here. Check `keychain sync status` on another member before leaving.")
         }
         let unwrapped = try KeyWrap.unwrap(wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
         let next = unwrapped.key
@@ -234,6 +235,8 @@ struct SyncRound {
         state.entriesGeneration = next.generation
         state.entries = entries
         state.pulledSequence = 0
+        // Each generation counts its manifests from the floor the member that made it signed.
+        state.verifiedCounter = unwrapped.counterFloor
         state.rosterPin = roster.pin
         try SyncStateStore.save(state, in: keychain)
     }
@@ -324,7 +327,7 @@ struct SyncRound {
         merged.entries[recordID] = agreedEntry
         if changedHere {
             report.conflicts += 1
-            let mine = localContent ?? RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item, deletedAfter: nil))
+            let mine = localContent ?? RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item))
             if mine.wins(over: content) { return }
         }
         switch content.kind {
@@ -338,18 +341,11 @@ struct SyncRound {
         report.applied += 1
     }
 
-    /// A deletion of `item` made on this device.
-    ///
-    /// The keychain does not record when an item was deleted, only that it is gone: it was there
-    /// at this device's last completed sync (``SyncState/lastSync``), or that sync would have
-    /// pushed the deletion. The deletion is dated then (and never before the deleted value's own
-    /// date, `deletedValue`): a change another device made after it wins over the deletion and the
-    /// item comes back, so a deletion never removes a value this device did not see.
-    private func tombstoneItem(_ item: SynchronizedItem, deletedAfter deletedValue: SynchronizedItem?) -> SynchronizedItem {
-        var date = state.lastSync > 0 ? Date(timeIntervalSince1970: state.lastSync) : Date()
-        if let deletedValue { date = max(date, deletedValue.modificationDate) }
+    /// A deletion of `item` made on this device, dated when this sync saw it (the keychain keeps
+    /// no deletion times; a deletion never wins over a value, see ``RecordContent/wins(over:)``).
+    private func tombstoneItem(_ item: SynchronizedItem) -> SynchronizedItem {
         var attributes = item.attributes
-        attributes[.modificationDate] = .date(date)
+        attributes[.modificationDate] = .date(Date())
         return SynchronizedItem(itemClass: item.itemClass, attributes: attributes, data: Data())
     }
 
@@ -363,7 +359,7 @@ struct SyncRound {
 
     /// What this device has that the circle does not: items added or changed here, and
     /// deletions of items the circle still has. Records deferred this round are left alone.
-    private func pendingPushes(round: Merge, merged: SyncState, key: CircleKey) throws(SyncError) -> [Push] {
+    private func pendingPushes(round: inout Merge, merged: SyncState, key: CircleKey) throws(SyncError) -> [Push] {
         var pushes: [Push] = []
         for (recordID, item) in round.local where !round.deferred.contains(recordID) {
             let content = RecordContent(kind: .value, author: state.deviceID, item: item)
@@ -377,14 +373,17 @@ struct SyncRound {
                 // The tombstone names the item by its attributes: read them from the record it replaces.
                 // Read outside the pull's snapshot: a newer version (or, after a key rotation, no
                 // record) means another device moved on meanwhile, and a later round decides.
-                guard let stored = try server.record(recordID), stored.version <= agreed.version else { continue }
+                guard let stored = try server.record(recordID), stored.version <= agreed.version else {
+                    // Still to push: the next sync must read the keychain again, not skip it.
+                    round.marker = nil
+                    continue
+                }
                 guard stored.version == agreed.version else {
                     throw SyncError.tampered("an older version of a record than the circle agreed on (a replay)")
                 }
                 let content = try RecordSealer.open(stored.body, recordID: recordID, version: stored.version, key: key)
                 guard content.digest == agreed.digest else { throw SyncError.tampered("a record whose content differs from the agreed version") }
-                pushes.append(Push(recordID: recordID, content: RecordContent(kind: .tombstone, author: state.deviceID,
-                                                                              item: tombstoneItem(content.item, deletedAfter: content.item))))
+                pushes.append(Push(recordID: recordID, content: RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item))))
             }
         }
         return pushes.sorted { $0.recordID.lexicographicallyPrecedes($1.recordID) }

@@ -197,6 +197,21 @@ extension SyncServer {
         return try Roster.verify(events, circleID: circleID, continuing: pinned)
     }
 
+    /// The longest prefix of the roster that opens under `key` and verifies, continuing `pinned`:
+    /// what a member rebuilding the circle keeps when a member about to be removed appended
+    /// events that do not verify.
+    /// - Throws: ``SyncError/Code/tampered`` when even the prefix this device verified before is not there.
+    func verifiedRosterPrefix(key: CircleKey, continuing pinned: Roster.Pin) throws(SyncError) -> Roster {
+        var roster = Roster(circleID: circleID)
+        for row in try rosterRows(from: 0) {
+            guard row.position == Int64(roster.events.count), let event = try? RosterEvent.open(row.body, position: row.position, key: key) else { break }
+            do { try roster.apply(event) } catch { break }
+        }
+        let events = Array(roster.events.prefix(Int(pinned.count)))
+        _ = try Roster.verify(events, circleID: circleID, continuing: pinned)
+        return roster
+    }
+
     /// Appends a sealed event at `position`; `false` when that position is taken (another
     /// member changed the roster first).
     func appendRosterEvent(at position: Int64, body: Data) throws(SyncError) -> Bool {
@@ -256,7 +271,8 @@ extension SyncServer {
 
     /// Answers a request with a wrapped key.
     func answerRequest(_ requestID: UUID, answer: Data) throws(SyncError) {
-        try connection.execute("UPDATE keychain_sync_requests SET answer = $2 WHERE request_id = $1", [.uuid(requestID), .bytes(answer)])
+        try connection.execute("UPDATE keychain_sync_requests SET answer = $3 WHERE circle_id = $1 AND request_id = $2",
+                               [.uuid(circleID), .uuid(requestID), .bytes(answer)])
     }
 
     /// A request's answer, or `nil` while unanswered.
@@ -268,7 +284,7 @@ extension SyncServer {
 
     /// Deletes a request once it was used.
     func deleteRequest(_ requestID: UUID) throws(SyncError) {
-        try connection.execute("DELETE FROM keychain_sync_requests WHERE request_id = $1", [.uuid(requestID)])
+        try connection.execute("DELETE FROM keychain_sync_requests WHERE circle_id = $1 AND request_id = $2", [.uuid(circleID), .uuid(requestID)])
     }
 }
 

@@ -54,8 +54,9 @@ struct SyncState: Sendable {
     var entries: [Data: Entry]
     /// When this device last completed a sync (seconds since 1970), 0 if never.
     var lastSync: Double
-    /// While a join waits for approval: the verifier from the circle code the key must match.
-    var joinVerifier = Data()
+    /// While a join waits for approval: the approval code this device showed (the answer must be
+    /// MAC'd under it); empty once joined.
+    var approvalCode = ""
     /// The keychain's change marker when this state was saved (-1: unknown): while it is still
     /// the same, nothing else wrote to the keychain since, and a sync with nothing to pull has
     /// nothing to do.
@@ -92,7 +93,7 @@ struct SyncState: Sendable {
         out.append(UInt64(bitPattern: pulledSequence))
         out.append(entriesGeneration)
         out.append(lastSync.bitPattern)
-        out.appendPrefixed(joinVerifier)
+        out.appendPrefixed(Data(approvalCode.utf8))
         out.append(UInt64(bitPattern: localMarker))
         out.append(UInt32(entries.count))
         for (recordID, entry) in entries.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
@@ -124,7 +125,7 @@ struct SyncState: Sendable {
         }
         guard let counter = input.integer(UInt64.self), let sequence = input.integer(UInt64.self),
               let entriesGeneration = input.integer(UInt32.self), let lastSync = input.integer(UInt64.self),
-              let joinVerifier = input.prefixed(), let marker = input.integer(UInt64.self),
+              let approvalCode = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }), let marker = input.integer(UInt64.self),
               let entryCount = input.integer(UInt32.self) else { return nil }
         var entries: [Data: Entry] = [:]
         entries.reserveCapacity(Int(min(entryCount, 1_000_000)))
@@ -139,7 +140,7 @@ struct SyncState: Sendable {
         self.init(circleID: circleID, deviceID: deviceID, deviceName: name, server: server, agreementKey: agreement, signingKey: signing, keys: keys,
                   verifiedCounter: Int64(bitPattern: counter), pulledSequence: Int64(bitPattern: sequence),
                   entriesGeneration: entriesGeneration, entries: entries, lastSync: Double(bitPattern: lastSync))
-        self.joinVerifier = joinVerifier
+        self.approvalCode = approvalCode
         localMarker = Int64(bitPattern: marker)
         rosterPin = Roster.Pin(count: Int64(bitPattern: rosterCount), head: rosterHead)
     }

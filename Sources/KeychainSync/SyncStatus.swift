@@ -12,9 +12,11 @@ public struct SyncStatus: Sendable, Hashable {
         public var joined: Date
         /// Whether it is the device asking.
         public var isThisDevice: Bool
-        /// The member that vouches for it (that admitted it, or kept it when removing the one
+        /// The device that vouches for it (that admitted it, or kept it when removing the one
         /// that did); `nil` for the circle's founder. Removing a device also removes the devices
-        /// it vouches for, unless the removal keeps them.
+        /// it vouches for, unless the removal keeps them. When this names neither a member nor a
+        /// departed device, the device that vouched for it was removed, by this device or one
+        /// admitted through it: check that it is one of yours.
         public var approvedBy: UUID?
 
         /// A member as a roster records it.
@@ -26,9 +28,9 @@ public struct SyncStatus: Sendable, Hashable {
             approvedBy = member.approver
         }
 
-        /// The members of `roster`, in the order they joined.
-        static func list(_ roster: Roster, thisDevice: UUID) -> [Member] {
-            roster.members.values.sorted { ($0.joined, $0.deviceID.uuidString) < ($1.joined, $1.deviceID.uuidString) }
+        /// `members` in the order they joined.
+        static func list(_ members: some Sequence<Roster.Member>, thisDevice: UUID) -> [Member] {
+            members.sorted { ($0.joined, $0.deviceID.uuidString) < ($1.joined, $1.deviceID.uuidString) }
                 .map { Member($0, thisDevice: thisDevice) }
         }
     }
@@ -44,6 +46,10 @@ public struct SyncStatus: Sendable, Hashable {
     /// The members, from the circle's roster: every admission and removal in it is signed by a
     /// member and chained to the one before, and checked from the circle's founding.
     public var members: [Member]
+    /// Devices that left the circle and were not removed since: each still knew the circle key
+    /// when it left, so remove one you do not trust to have forgotten it (and the devices it
+    /// approved, which are still among ``members``).
+    public var departed: [Member] = []
     /// The highest manifest counter this device verified: compare it across devices; one that
     /// shows less than another has verified is being shown an older state.
     public var verifiedCounter: Int64

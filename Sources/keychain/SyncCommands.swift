@@ -199,11 +199,8 @@ struct SyncStatusCommand: ParsableCommand {
                 "deviceName": .string(status.deviceName), "isMember": .bool(status.isMember), "counter": .number(status.verifiedCounter),
                 "syncedItems": .number(Int64(status.syncedRecords)), "generation": .number(Int64(status.generation)),
                 "lastSync": status.lastSync.map { .string(formatter.string(from: $0)) } ?? .null,
-                "members": .array(status.members.map { member in
-                    .object(["deviceID": .string(member.deviceID.uuidString.lowercased()), "name": .string(member.name),
-                             "joined": .string(formatter.string(from: member.joined)), "thisDevice": .bool(member.isThisDevice),
-                             "approvedBy": member.approvedBy.map { .string($0.uuidString.lowercased()) } ?? .null])
-                }),
+                "members": .array(status.members.map { json($0, formatter) }),
+                "departed": .array(status.departed.map { json($0, formatter) }),
             ]))
             return
         }
@@ -219,23 +216,44 @@ struct SyncStatusCommand: ParsableCommand {
             last sync:    \(status.lastSync.map { formatter.string(from: $0) } ?? "never")
             members:
             """)
-        let names = Dictionary(status.members.map { ($0.deviceID, $0.name) }, uniquingKeysWith: { first, _ in first })
-        for member in status.members {
-            let voucher = member.approvedBy.map { "approved by \(names[$0] ?? $0.uuidString.lowercased())" } ?? "founder"
-            print("  \(member.name) (\(member.deviceID.uuidString.lowercased())), joined \(formatter.string(from: member.joined)), \(voucher)\(member.isThisDevice ? ", this device" : "")")
+        let names = Dictionary((status.members + status.departed).map { ($0.deviceID, $0.name) }, uniquingKeysWith: { first, _ in first })
+        func line(_ member: SyncStatus.Member) -> String {
+            let voucher = member.approvedBy.map { "approved by \(names[$0] ?? "\($0.uuidString.lowercased()), a removed device")" } ?? "founder"
+            return "  \(member.name) (\(member.deviceID.uuidString.lowercased())), joined \(formatter.string(from: member.joined)), \(voucher)\(member.isThisDevice ? ", this device" : "")"
         }
+        status.members.forEach { print(line($0)) }
+        guard !status.departed.isEmpty else { return }
+        print("left, still knowing the current key (`keychain sync remove` replaces it):")
+        status.departed.forEach { print(line($0)) }
+    }
+
+    private func json(_ member: SyncStatus.Member, _ formatter: ISO8601DateFormatter) -> JSONValue {
+        let approvedBy: JSONValue = member.approvedBy.map { JSONValue.string($0.uuidString.lowercased()) } ?? .null
+        let fields: [String: JSONValue] = ["deviceID": .string(member.deviceID.uuidString.lowercased()), "name": .string(member.name),
+                                          "joined": .string(formatter.string(from: member.joined)), "thisDevice": .bool(member.isThisDevice),
+                                          "approvedBy": approvedBy]
+        return .object(fields)
     }
 }
 
 struct SyncLeave: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "leave", abstract: "Leave the circle; the items stay here and on the other devices.",
-        discussion: "Example: keychain sync leave")
+        discussion: """
+            The departure is recorded, signed, where the other devices see it; they list this device as departed \
+            until a member removes it (which replaces the circle key).
+
+            Examples:
+              keychain sync leave
+              keychain sync leave --offline     # the server is gone: forget the circle here only
+            """)
     @OptionGroup var keychain: KeychainSelection
+    @Flag(name: .customLong("offline"), help: "Forget the circle here even if the departure cannot be recorded on the server (a member should then remove this device).")
+    var offline = false
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
-        try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).leave() }
+        try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).leave(offline: offline) }
         print("Left the sync circle.")
     }
 }
@@ -250,16 +268,19 @@ struct SyncRemove: ParsableCommand {
             Examples:
               keychain sync remove old-phone                    (a name or id from `keychain sync status`)
               keychain sync remove old-phone --keep tablet      (tablet, approved by old-phone, stays)
+              keychain sync remove old-phone --rebuild          (the server's state fails verification: rebuild it from this device)
             """)
     @OptionGroup var keychain: KeychainSelection
     @Argument(help: "The device's name or id, as `keychain sync status` lists it.")
     var device: String
     @Option(name: .customLong("keep"), help: ArgumentHelp("A device the removed one approved that stays in the circle (repeatable).", valueName: "device"))
     var kept: [String] = []
+    @Flag(name: .customLong("rebuild"), help: "Make the new key's records from this device's items, when the circle's state on the server fails verification (a device about to be removed can damage it). Other devices push again what only they have.")
+    var rebuild = false
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
-        let remaining = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).removeDevice(device, keeping: kept) }
+        let remaining = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).removeDevice(device, keeping: kept, rebuilding: rebuild) }
         print("Removed \(device) and the devices it approved\(kept.isEmpty ? "" : " (but the kept ones)"); the circle key was replaced and every record sealed again under it. The new key went to:")
         for member in remaining {
             print("  \(member.name) (\(member.deviceID.uuidString.lowercased()))\(member.isThisDevice ? ", this device" : "")")

@@ -132,10 +132,13 @@ final class SyncRosterAttackTests: SyncTestCase {
         let laptop = try device("laptop"), phone = try device("phone"), tablet = try device("tablet")
         let synchronizers = try circle([laptop, phone])
         let staying = try join(tablet, as: "tablet", approvedBy: synchronizers[1])
+        let phoneID = try XCTUnwrap(SyncStateStore.load(from: phone)).deviceID
         try synchronizers[1].leave()
-        let members = try synchronizers[0].status().members
-        XCTAssertEqual(members.map(\.name), ["device-0", "tablet"])
-        XCTAssertEqual(members.last?.approvedBy, try XCTUnwrap(SyncStateStore.load(from: laptop)).deviceID)
+        XCTAssertNil(try SyncStateStore.load(from: phone), "the phone forgot the circle")
+        let status = try synchronizers[0].status()
+        XCTAssertEqual(status.members.map(\.name), ["device-0", "tablet"])
+        XCTAssertEqual(status.departed.map(\.name), ["device-1"])
+        XCTAssertEqual(status.members.last?.approvedBy, phoneID, "still vouched for by the device that left")
         try laptop.add(password("after", "leaving", "still shared"))
         try synchronizers[0].syncNow()
         try staying.syncNow()
