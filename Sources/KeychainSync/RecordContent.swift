@@ -41,6 +41,11 @@ struct RecordContent: Sendable, Hashable {
     /// later modification date wins; on equal dates the larger digest, so the choice never
     /// depends on who decides.
     func wins(over other: RecordContent) -> Bool {
+        Self.wins(kind: kind, modificationDate: modificationDate, digest: digest, over: other)
+    }
+
+    /// ``wins(over:)`` for content known by its kind, date and digest only.
+    static func wins(kind: Kind, modificationDate: Date, digest: Data, over other: RecordContent) -> Bool {
         if kind != other.kind { return kind == .value }
         if modificationDate != other.modificationDate { return modificationDate > other.modificationDate }
         return other.digest.lexicographicallyPrecedes(digest)

@@ -16,6 +16,9 @@ public struct SyncReport: Sendable, Hashable {
     public var counter: Int64 = 0
     /// Pushes that had to start over because another device pushed first.
     public var retries = 0
+    /// Items this sync read (opened) from the keychain: every synchronizable item the first time
+    /// in a process, then only those changed since (0 when nothing wrote to the keychain).
+    public var itemsRead = 0
 
     /// An empty report.
     public init() {}

@@ -17,6 +17,9 @@ struct SyncRound {
     /// Whether this round verified roster events beyond what the saved state had verified (the
     /// state must then be saved, even when nothing else changed).
     private(set) var rosterMoved = false
+    /// Whether this round reads every item rather than only the rows changed since the last
+    /// sync in this process (``LocalItemCache``).
+    private(set) var readsEveryItem = false
 
     /// How many times a push starts over when other devices keep pushing first.
     static let attempts = 16
@@ -56,10 +59,20 @@ struct SyncRound {
                 report.counter = manifest.counter
                 return report
             }
+            // Only the rows that changed since this process last read them, unless they hold
+            // something other than what this device agreed with.
+            let scope = LocalItemCache.Scope(database: keychain.location.databaseURL.path, circleID: state.circleID, generation: key.generation)
+            let cached = readsEveryItem ? [:] : LocalItemCache.rows(for: scope)
+            var known: [Int64: Keychain.SynchronizedRowStamp] = [:]
+            for (rowID, row) in cached {
+                if let agreed = state.entries[row.recordID], agreed.version > 0, !agreed.isTombstone, agreed.digest == row.digest { known[rowID] = row.stamp }
+            }
             let snapshot: Keychain.SynchronizableSnapshot
-            do { snapshot = try keychain.synchronizableItems() } catch { throw SyncError(error) }
+            do { snapshot = try keychain.synchronizableItems(skipping: known) } catch { throw SyncError(error) }
             report.protectedItemsNotSynced = snapshot.protectedItems
-            var round = Merge(snapshot: snapshot, key: key)
+            report.itemsRead = snapshot.items.count + snapshot.keptItems.count
+            var round = Merge(snapshot: snapshot, cached: cached, key: key)
+            LocalItemCache.remember(round.rows, for: scope)
             var merged = state
             for entry in pulled { merge(entry, into: &merged, round: &round) }
             merged.verifiedCounter = manifest.counter
@@ -68,6 +81,11 @@ struct SyncRound {
                 merged.pulledSequence = result.wasFull ? highest : max(state.pulledSequence, highest)
             }
             let pushes = try pendingPushes(round: &round, merged: merged, key: key)
+            if round.needsEveryItem {
+                // A remembered item turned out to be needed whole: read everything and go again.
+                readsEveryItem = true
+                continue
+            }
             if pushes.isEmpty {
                 merged.lastSync = Date().timeIntervalSince1970
                 try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
@@ -245,9 +263,23 @@ struct SyncRound {
 
     /// What one round knows of this device while it merges.
     private struct Merge {
+        /// One of this device's items: read whole this round, or remembered unchanged (``LocalItemCache``).
+        struct LocalItem {
+            /// Its value digest.
+            var digest: Data
+            /// Its modification date.
+            var modificationDate: Date
+            /// The item, when read this round.
+            var item: SynchronizedItem?
+        }
+
         /// This device's readable synchronizable items by record id, updated to what the keychain
         /// holds once ``changes`` are applied.
-        var local: [Data: SynchronizedItem] = [:]
+        var local: [Data: LocalItem] = [:]
+        /// What to remember of the rows behind ``local`` for the next sync in this process.
+        var rows: [Int64: LocalItemCache.Row] = [:]
+        /// Whether an item only remembered had to be pushed: the round must read every item.
+        var needsEveryItem = false
         /// The value digests of the items as read, for the changes to check against.
         var readDigests: [Data: Data] = [:]
         /// Whether some synchronizable items could not be read (their class is locked): then an
@@ -264,14 +296,24 @@ struct SyncRound {
         /// The keychain's change marker when the items were read.
         var marker: Int64?
 
-        init(snapshot: Keychain.SynchronizableSnapshot, key: CircleKey) {
+        init(snapshot: Keychain.SynchronizableSnapshot, cached: [Int64: LocalItemCache.Row], key: CircleKey) {
             kept = Set(snapshot.keptItems.map { $0.identifier(key: key.identifierKey) })
             marker = snapshot.marker
-            local.reserveCapacity(snapshot.items.count)
-            for item in snapshot.items {
+            local.reserveCapacity(snapshot.items.count + snapshot.unchangedRows.count)
+            for (item, rowID) in zip(snapshot.items, snapshot.rowIDs) {
                 let recordID = item.identifier(key: key.identifierKey)
-                local[recordID] = item
-                readDigests[recordID] = item.valueDigest
+                let digest = item.valueDigest
+                local[recordID] = LocalItem(digest: digest, modificationDate: item.modificationDate, item: item)
+                readDigests[recordID] = digest
+                if let stamp = snapshot.stamps[rowID] {
+                    rows[rowID] = LocalItemCache.Row(stamp: stamp, recordID: recordID, digest: digest, modificationDate: item.modificationDate)
+                }
+            }
+            for rowID in snapshot.unchangedRows {
+                guard let row = cached[rowID] else { continue }
+                local[row.recordID] = LocalItem(digest: row.digest, modificationDate: row.modificationDate, item: nil)
+                readDigests[row.recordID] = row.digest
+                rows[rowID] = row
             }
             unreadable = snapshot.lockedAccessibilities
             someUnreadable = !snapshot.lockedAccessibilities.isEmpty
@@ -309,16 +351,15 @@ struct SyncRound {
             report.deferredWhileLocked += 1
             return
         }
-        let localContent = localItem.map { RecordContent(kind: .value, author: state.deviceID, item: $0) }
         // The same value on both sides (this device's own push coming back, or both made the same change).
-        if localContent?.digest == content.digest || (content.kind == .tombstone && localItem == nil) {
+        if localItem?.digest == content.digest || (content.kind == .tombstone && localItem == nil) {
             merged.entries[recordID] = agreedEntry
             return
         }
         // What this device agreed with before counts even across a key rotation (version 0).
         let changedHere: Bool
         if let agreed {
-            changedHere = agreed.isTombstone ? localItem != nil : localContent?.digest != agreed.digest
+            changedHere = agreed.isTombstone ? localItem != nil : localItem?.digest != agreed.digest
         } else {
             changedHere = localItem != nil
         }
@@ -327,13 +368,16 @@ struct SyncRound {
         merged.entries[recordID] = agreedEntry
         if changedHere {
             report.conflicts += 1
-            let mine = localContent ?? RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item))
-            if mine.wins(over: content) { return }
+            if let localItem {
+                if RecordContent.wins(kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content) { return }
+            } else if RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item)).wins(over: content) {
+                return
+            }
         }
         switch content.kind {
         case .value:
             round.changes.append(SynchronizedChange(.upsert, content.item, expectedLocalDigest: round.readDigests[recordID]))
-            round.local[recordID] = content.item
+            round.local[recordID] = Merge.LocalItem(digest: content.digest, modificationDate: content.modificationDate, item: content.item)
         case .tombstone:
             if localItem != nil { round.changes.append(SynchronizedChange(.delete, content.item, expectedLocalDigest: round.readDigests[recordID])) }
             round.local[recordID] = nil
@@ -361,10 +405,13 @@ struct SyncRound {
     /// deletions of items the circle still has. Records deferred this round are left alone.
     private func pendingPushes(round: inout Merge, merged: SyncState, key: CircleKey) throws(SyncError) -> [Push] {
         var pushes: [Push] = []
-        for (recordID, item) in round.local where !round.deferred.contains(recordID) {
-            let content = RecordContent(kind: .value, author: state.deviceID, item: item)
-            if let agreed = merged.entries[recordID], agreed.version > 0, !agreed.isTombstone, agreed.digest == content.digest { continue }
-            pushes.append(Push(recordID: recordID, content: content))
+        for (recordID, local) in round.local where !round.deferred.contains(recordID) {
+            if let agreed = merged.entries[recordID], agreed.version > 0, !agreed.isTombstone, agreed.digest == local.digest { continue }
+            guard let item = local.item else {
+                round.needsEveryItem = true
+                continue
+            }
+            pushes.append(Push(recordID: recordID, content: RecordContent(kind: .value, author: state.deviceID, item: item)))
         }
         // A missing item is a deletion only when every synchronizable item could be read.
         if !round.someUnreadable {

@@ -22,43 +22,93 @@ extension Keychain {
         package var keptItems: [SynchronizedItem] = []
         /// The keychain's change marker when the snapshot was read (``changeMarker()``).
         package var marker: Int64?
+        /// The row id of each item of ``items``, in the same order.
+        package var rowIDs: [Int64] = []
+        /// Every synchronizable row's stamp when the snapshot was read, by row id.
+        package var stamps: [Int64: SynchronizedRowStamp] = [:]
+        /// Rows left unread because their stamp was the one the caller already knew: unchanged
+        /// since the caller read them, and in neither ``items`` nor ``keptItems``.
+        package var unchangedRows: [Int64] = []
+    }
+
+    /// What tells one version of a synchronizable row from another without opening it: the
+    /// item's id (new for every item added) and the row version (moved by every update). A row
+    /// whose stamp is unchanged holds the same item as when it was read.
+    package struct SynchronizedRowStamp: Sendable, Hashable {
+        /// The item's id.
+        package var itemID: UUID
+        /// The row's version.
+        package var rowVersion: Int64
     }
 
     /// Reads every item that may sync: `kSecAttrSynchronizable` true, not `…ThisDeviceOnly`, not
     /// a key generated inside the keychain, and whose data opens without the user.
     ///
+    /// - Parameter known: rows the caller read before, with their stamps: those whose stamp is
+    ///   unchanged are not read again (``SynchronizableSnapshot/unchangedRows``), so a caller that
+    ///   remembers what it read pays only for what changed.
     /// - Throws: `.integrityViolation` for a tampered row; never `.interactionNotAllowed`
     ///   (locked classes are reported in ``SynchronizableSnapshot/lockedAccessibilities``).
-    package func synchronizableItems() throws(KeychainError) -> SynchronizableSnapshot {
+    package func synchronizableItems(skipping known: [Int64: SynchronizedRowStamp] = [:]) throws(KeychainError) -> SynchronizableSnapshot {
         try read { db -> SynchronizableSnapshot in
             var snapshot = SynchronizableSnapshot(items: [], lockedAccessibilities: [], protectedItems: 0)
             snapshot.marker = try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter : nil }
-            let rows = try ItemTable.cursorOverAllRows(in: db)
-            while let raw = try rows.next() {
-                let row = try ItemRow(row: raw)
-                guard row.synchronizable else { continue }
-                do {
-                    var item = try open(row, includingData: false)
-                    let kept = SynchronizedItem(itemClass: row.itemClass, attributes: SynchronizedItem.portable(item.attributes), data: Data())
-                    if row.accessibility.isThisDeviceOnly || item.isTokenKey {
-                        snapshot.keptItems.append(kept)
-                        continue
-                    }
-                    if item.requiresPresenceSeal {
-                        snapshot.protectedItems += 1
-                        snapshot.keptItems.append(kept)
-                        continue
-                    }
-                    try openData(of: &item)
-                    let synchronized = SynchronizedItem(itemClass: row.itemClass,
-                                                        attributes: SynchronizedItem.portable(item.attributes),
-                                                        data: item.data ?? Data())
-                    if synchronized.maySync { snapshot.items.append(synchronized) }
-                } catch let error as KeychainError where error.code == .interactionNotAllowed {
-                    snapshot.lockedAccessibilities.insert(row.accessibility)
+            if known.isEmpty {
+                let rows = try ItemTable.cursorOverAllRows(in: db)
+                while let raw = try rows.next() { try take(ItemRow(row: raw), into: &snapshot) }
+                return snapshot
+            }
+            // Only the clear columns first; then the rows that changed, one by one.
+            let stamps = try Row.fetchCursor(db, sql: "SELECT id, item_id, row_version FROM items WHERE synchronizable = 1 ORDER BY id")
+            var changed: [Int64] = []
+            while let stamp = try stamps.next() {
+                guard let id = stamp[0] as Int64?, let itemID = (stamp[1] as Data?).flatMap(UUID.init(bytes:)), let version = stamp[2] as Int64? else {
+                    throw KeychainError(.integrityViolation, "A synchronizable row has no id, item id or row version. The keychain file was altered outside this library.")
+                }
+                let rowStamp = SynchronizedRowStamp(itemID: itemID, rowVersion: version)
+                if known[id] == rowStamp {
+                    snapshot.stamps[id] = rowStamp
+                    snapshot.unchangedRows.append(id)
+                } else {
+                    changed.append(id)
                 }
             }
+            for id in changed {
+                guard let raw = try ItemTable.row(in: db, id: id) else { continue }
+                try take(ItemRow(row: raw), into: &snapshot)
+            }
             return snapshot
+        }
+    }
+
+    /// Adds one row to a snapshot: as an item that syncs, an item kept here, a protected item,
+    /// or an accessibility whose class is locked.
+    private func take(_ row: ItemRow, into snapshot: inout SynchronizableSnapshot) throws {
+        guard row.synchronizable, let rowID = row.rowID else { return }
+        snapshot.stamps[rowID] = SynchronizedRowStamp(itemID: row.itemID, rowVersion: row.rowVersion)
+        do {
+            var item = try open(row, includingData: false)
+            let kept = SynchronizedItem(itemClass: row.itemClass, attributes: SynchronizedItem.portable(item.attributes), data: Data())
+            if row.accessibility.isThisDeviceOnly || item.isTokenKey {
+                snapshot.keptItems.append(kept)
+                return
+            }
+            if item.requiresPresenceSeal {
+                snapshot.protectedItems += 1
+                snapshot.keptItems.append(kept)
+                return
+            }
+            try openData(of: &item)
+            let synchronized = SynchronizedItem(itemClass: row.itemClass,
+                                                attributes: SynchronizedItem.portable(item.attributes),
+                                                data: item.data ?? Data())
+            if synchronized.maySync {
+                snapshot.items.append(synchronized)
+                snapshot.rowIDs.append(rowID)
+            }
+        } catch {
+            guard (error as? KeychainError)?.code == .interactionNotAllowed else { throw error }
+            snapshot.lockedAccessibilities.insert(row.accessibility)
         }
     }
 
