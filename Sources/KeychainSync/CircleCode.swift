@@ -4,8 +4,10 @@ import Foundation
 /// The codes people read from one device and type on another.
 ///
 /// - The **circle code** (shown by `keychain sync create` and `status` on every member) names
-///   the circle (it also carries 128 bits derived from the key of the generation it was shown
-///   at, which a joining device no longer needs: the approval code authenticates the answer).
+///   the circle and its founding: 128 bits of the hash of the roster's first event, signed by the
+///   founder. A joining device takes only a roster that starts with that founding, so someone who
+///   learnt its approval code still cannot lead it into a circle of their own making; the
+///   founding never changes, so an old circle code keeps working.
 /// - The **approval code** (shown by `keychain sync join`) is 100 random bits the joining device
 ///   made and the server never sees: a member's user types it, and it binds the request (the
 ///   device's keys and name) and the answer to each other (``JoinRequest``).
@@ -16,12 +18,17 @@ enum CircleCode {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 
     /// The circle code of `key`.
-    static func circleCode(_ key: CircleKey) -> String {
-        group(base32(key.circleID.bytes + key.verifier))
+    static func circleCode(circleID: UUID, founding: Data) -> String {
+        group(base32(circleID.bytes + founding.prefix(16)))
+    }
+
+    /// The circle code of a verified roster: its circle and its founding.
+    static func circleCode(of roster: Roster) -> String {
+        circleCode(circleID: roster.circleID, founding: roster.events.first?.hash(circleID: roster.circleID) ?? Data(count: 16))
     }
 
     /// The circle id and verifier in a circle code.
-    static func parseCircleCode(_ code: String) throws(SyncError) -> (circleID: UUID, verifier: Data) {
+    static func parseCircleCode(_ code: String) throws(SyncError) -> (circleID: UUID, founding: Data) {
         guard let bytes = decodeBase32(code), bytes.count == 32, let circleID = UUID(bytes: bytes.prefix(16)) else {
             throw SyncError(.invalidCode, "That is not a circle code: copy it from `keychain sync status` on a device of the circle (52 letters and digits, dashes optional).")
         }

@@ -48,16 +48,6 @@ struct CircleKey: Sendable {
         CircleKey(circleID: circleID, generation: generation + 1, secret: SymmetricKey(size: .bits256))
     }
 
-    /// What a joining device checks the key it received against: 128 bits derived from the
-    /// secret, shown by every member as part of the circle code. The server cannot make a key
-    /// matching a code, even one it learnt: that would take a 2¹²⁸ search.
-    var verifier: Data {
-        var info = Data("keychain-sync verifier".utf8)
-        withUnsafeBytes(of: generation.bigEndian) { info.append(contentsOf: $0) }
-        let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: secret, salt: circleID.bytes, info: info, outputByteCount: 32)
-        return key.withUnsafeBytes { Data($0.prefix(16)) }
-    }
-
     /// The secret's bytes, for wrapping to a member and for the local state.
     var secretBytes: Data { secret.withUnsafeBytes { Data($0) } }
 }

@@ -6,9 +6,10 @@ extension KeychainSynchronizer {
     /// many it removed.
     ///
     /// A deletion travels as a tombstone record so that a device that was offline learns of it.
-    /// Each member acknowledges, after every sync that changed something, the sequence number up
-    /// to which it merged every record (``SyncAcknowledgement``); once every current member has
-    /// acknowledged a tombstone, no device can miss it any more, and it is removed. The manifest
+    /// Each member acknowledges, after every sync that changed something, the manifest counter up
+    /// to which it merged every record (``SyncAcknowledgement``); every record carries, sealed,
+    /// the counter of the push that wrote it. Once every current member has acknowledged a
+    /// tombstone's counter, no device can miss it any more, and it is removed. The manifest
     /// records how far tombstones were compacted, so the other members forget theirs at their
     /// next sync without reading the circle again. A member that never syncs (a device lost but
     /// not removed) holds compaction back until it is removed.
@@ -38,31 +39,40 @@ extension KeychainSynchronizer {
                 var manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
                 let roster = try connection.roster(key: key, continuing: state.rosterPin)
                 let stored = try connection.acknowledgements()
-                var through = state.pulledSequence
+                var through = state.mergedCounter
                 for member in roster.members.keys where member != state.deviceID {
                     guard let body = stored[member], let acknowledgement = SyncAcknowledgement.open(body, deviceID: member, key: key) else { return nil }
-                    through = min(through, acknowledgement.sequence)
+                    through = min(through, acknowledgement.counter)
                 }
                 guard through > manifest.compactedThrough else { return nil }
-                var compactedState = state
-                var removed = 0
-                for stored in try connection.recordVersions(through: through) {
-                    // This device merged everything up to `through`: it agrees with each of these versions.
-                    guard let agreed = state.entries[stored.recordID], agreed.version == stored.version else { return nil }
-                    guard agreed.isTombstone else { continue }
-                    guard try connection.deleteRecord(stored.recordID, version: stored.version) else { return nil }
-                    manifest.digest.remove(recordID: stored.recordID, version: stored.version, content: agreed.digest, key: key)
-                    manifest.recordCount -= 1
-                    compactedState.entries[stored.recordID] = nil
-                    removed += 1
+                // Every deletion written up to `through` goes, and each is checked before any is
+                // removed: what the others forget at that point must be exactly what is gone.
+                let candidates = state.entries.filter { $0.value.version > 0 && $0.value.isCompacted(through: through) }
+                guard !candidates.isEmpty else { return nil }
+                for (recordID, agreed) in candidates {
+                    guard let record = try connection.record(recordID), record.version == agreed.version else { return nil }
+                    let (content, writtenAt) = try RecordSealer.openStamped(record.body, recordID: recordID, version: record.version, key: key)
+                    guard content.kind == .tombstone, content.digest == agreed.digest, writtenAt == agreed.writtenAt else {
+                        throw SyncError.tampered("a deletion record that is not the one this device agreed with")
+                    }
                 }
-                guard removed > 0 else { return nil }
+                var compactedState = state
+                for (recordID, agreed) in candidates {
+                    guard try connection.deleteRecord(recordID, version: agreed.version) else {
+                        throw SyncError.tampered("a deletion record that changed while the circle was locked")
+                    }
+                    manifest.digest.remove(recordID: recordID, version: agreed.version, content: agreed.digest, key: key)
+                    manifest.recordCount -= 1
+                    compactedState.entries[recordID] = nil
+                }
                 manifest.counter += 1
                 manifest.author = state.deviceID
                 manifest.compactedThrough = through
                 try connection.writeManifest(counter: manifest.counter, body: manifest.sealed(key: key))
                 compactedState.verifiedCounter = manifest.counter
-                return (compactedState, removed)
+                compactedState.mergedCounter = manifest.counter
+                compactedState.compactedThrough = through
+                return (compactedState, candidates.count)
             }
             guard let compacted else { return 0 }
             try SyncStateStore.save(compacted.state, in: keychain)

@@ -51,7 +51,9 @@ extension KeychainSynchronizer {
                 guard let row = try connection.manifest(forUpdate: true) else { throw SyncError.tampered("no manifest for this circle (its rows were deleted)") }
                 let records: [RecordContent]
                 if let contents {
-                    guard try connection.verifiedRosterPrefix(key: key, continuing: pinned).pin == pinned else { return nil }
+                    // Only over the generation this device holds: a rebuild never forks off an older one.
+                    guard Manifest.claimedGeneration(of: row.body) == key.generation,
+                          try connection.verifiedRosterPrefix(key: key, continuing: pinned).pin == pinned else { return nil }
                     records = contents
                 } else {
                     guard row.counter == state.verifiedCounter, try connection.roster(key: key, continuing: pinned).pin == pinned else { return nil }
@@ -141,14 +143,14 @@ extension KeychainSynchronizer {
         try connection.deleteAllRecords()
         for content in records {
             let recordID = content.item.identifier(key: next.identifierKey)
-            let body = try RecordSealer.seal(content, recordID: recordID, version: 1, key: next)
+            let body = try RecordSealer.seal(content, recordID: recordID, version: 1, writtenAt: 1, key: next)
             guard let sequence = try connection.write(recordID: recordID, version: 1, body: body, replacing: nil) else {
                 throw SyncError.tampered("two records for one item")
             }
             highest = max(highest, sequence)
             digest.insert(recordID: recordID, version: 1, content: content.digest, key: next)
             entries[recordID] = SyncState.Entry(version: 1, digest: content.digest, accessibility: content.item.accessibility,
-                                                isTombstone: content.kind == .tombstone, sequence: sequence)
+                                                isTombstone: content.kind == .tombstone, writtenAt: 1)
         }
         let counter = Int64(1)
         try connection.replaceRoster(roster, key: next)
@@ -168,6 +170,8 @@ extension KeychainSynchronizer {
         rotated.entriesGeneration = next.generation
         rotated.entries = entries
         rotated.verifiedCounter = counter
+        rotated.mergedCounter = counter
+        rotated.compactedThrough = 0
         rotated.pulledSequence = highest
         rotated.rosterPin = roster.pin
         return rotated

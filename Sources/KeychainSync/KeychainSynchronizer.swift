@@ -96,7 +96,7 @@ public struct KeychainSynchronizer: Sendable {
             try SyncStateStore.save(state, in: keychain)
             var round = SyncRound(keychain: keychain, server: connection, state: state)
             _ = try round.run()
-            return CircleCode.circleCode(key)
+            return CircleCode.circleCode(of: roster)
         }
     }
 
@@ -116,7 +116,7 @@ public struct KeychainSynchronizer: Sendable {
     ///   ``SyncError/Code/invalidState`` when the keychain already belongs to a circle.
     public func requestToJoin(server: String, circleCode: String, deviceName: String) throws(SyncError) -> String {
         try serialised { () throws(SyncError) in
-            let (circleID, _) = try CircleCode.parseCircleCode(circleCode)
+            let (circleID, founding) = try CircleCode.parseCircleCode(circleCode)
             if let existing = try SyncStateStore.load(from: keychain) {
                 guard !existing.isMember, existing.circleID == circleID else {
                     throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
@@ -129,6 +129,7 @@ public struct KeychainSynchronizer: Sendable {
             var state = SyncState(circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: .init(),
                                   signingKey: .init(), keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
             state.approvalCode = CircleCode.newApprovalCode()
+            state.foundingPrefix = founding
             let body = try Self.joinRequest(of: state).body(circleID: circleID, approvalCode: state.approvalCode)
             let connection = try SyncServer.connect(server, circleID: circleID)
             try connection.fileRequest(state.deviceID, body: body)
@@ -227,6 +228,9 @@ public struct KeychainSynchronizer: Sendable {
             }
             let key = newest?.key ?? admission.key
             let roster = try connection.roster(key: key, continuing: pin)
+            guard roster.events.first?.hash(circleID: state.circleID).prefix(16) == state.foundingPrefix else {
+                throw SyncError.tampered("a circle whose founding is not the one the circle code names (someone who learnt the approval code answered)")
+            }
             guard let me = roster.members[state.deviceID], me.signingKey == state.signingKey.publicKey.rawRepresentation,
                   me.agreementKey == state.agreementKey.publicKey.rawRepresentation, roster.generation == key.generation,
                   let admitter = me.admittedBy.flatMap({ roster.signingKeys[$0] }), admission.isSigned(by: admitter) else {
@@ -292,11 +296,12 @@ public struct KeychainSynchronizer: Sendable {
             throw SyncError(.invalidState, "The circle moved to a new key since this device last synced: run `keychain sync now`, then look again.")
         }
         let roster = try connection.roster(key: key, continuing: state.rosterPin)
-        var status = SyncStatus(circleCode: CircleCode.circleCode(key), deviceID: state.deviceID, deviceName: state.deviceName, isMember: true,
+        var status = SyncStatus(circleCode: CircleCode.circleCode(of: roster), deviceID: state.deviceID, deviceName: state.deviceName, isMember: true,
                           members: SyncStatus.Member.list(roster.members.values, thisDevice: state.deviceID), verifiedCounter: state.verifiedCounter,
                           syncedRecords: state.entries.values.filter { !$0.isTombstone }.count,
                           lastSync: state.lastSync > 0 ? Date(timeIntervalSince1970: state.lastSync) : nil, generation: key.generation)
         status.departed = SyncStatus.Member.list(roster.departed.values, thisDevice: state.deviceID)
+        status.rosterFingerprint = roster.fingerprint
         return status
     }
 
@@ -314,11 +319,16 @@ public struct KeychainSynchronizer: Sendable {
     public func leave(offline: Bool = false) throws(SyncError) {
         if let state = try SyncStateStore.load(from: keychain), state.isMember {
             do {
-                // With the circle's newest key and roster; a device already removed has nothing to record.
+                // With the circle's newest key and roster.
                 try syncNow()
                 try serialised { () throws(SyncError) in try recordLeaving(try memberState()) }
             } catch {
-                guard error.code == .removed || (offline && (error.code == .serverUnreachable || error.code == .serverRejected)) else { throw error }
+                if error.code == .removed {
+                    // Removed, or the server claims so: record the departure under the key held, if the roster still takes it.
+                    try? serialised { () throws(SyncError) in try recordLeaving(try memberState()) }
+                } else if !(offline && (error.code == .serverUnreachable || error.code == .serverRejected)) {
+                    throw error
+                }
             }
         }
         try serialised { () throws(SyncError) in

@@ -19,7 +19,7 @@ struct Manifest: Sendable, Hashable {
     var recordCount: Int64
     /// The device that wrote it.
     var author: UUID
-    /// Deletions written at or below this sequence number were compacted away: every member had
+    /// Deletions written at or below this manifest counter were compacted away: every member had
     /// acknowledged them (see ``SyncAcknowledgement``), and a device forgets its tombstones up to it.
     var compactedThrough: Int64 = 0
 
@@ -56,7 +56,7 @@ struct Manifest: Sendable, Hashable {
         manifest.compactedThrough = Int64(bitPattern: integer(68..<76, UInt64.self))
         guard manifest.counter == counter else { throw SyncError.tampered("a manifest whose counter was changed") }
         guard (0..<counterLimit).contains(manifest.counter), (0..<counterLimit).contains(manifest.recordCount),
-              (0..<counterLimit).contains(manifest.compactedThrough) else {
+              (0...manifest.counter).contains(manifest.compactedThrough) else {
             throw SyncError.tampered("a manifest whose counter, record count or compaction point is out of range")
         }
         return manifest

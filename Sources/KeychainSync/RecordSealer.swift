@@ -4,16 +4,22 @@ import Foundation
 /// Seals record contents for the server and opens what it returns.
 ///
 /// A record body is `generation (4) ‖ nonce (12) ‖ AES-256-GCM ciphertext ‖ tag (16)`. The
-/// plaintext is padded to a size bucket (powers of two from 256 bytes, then multiples of
-/// 64 KiB), so the server learns an item's size only roughly. The associated data binds the
-/// circle, the generation, the record id and the version: a body moved to another record,
-/// circle or version does not open.
+/// plaintext is the manifest counter of the push that wrote this version (8 bytes, so a device
+/// can tell authentically how old a record is: the server's own sequence numbers are not
+/// authenticated) and the content, padded to a size bucket (powers of two from 256 bytes, then
+/// multiples of 64 KiB), so the server learns an item's size only roughly. The associated data
+/// binds the circle, the generation, the record id and the version: a body moved to another
+/// record, circle or version does not open.
 enum RecordSealer {
-    private static let label = Data("keychain-sync record 1".utf8)
+    private static let label = Data("keychain-sync record 2".utf8)
 
-    /// Seals `content` as version `version` of record `recordID`.
-    static func seal(_ content: RecordContent, recordID: Data, version: Int64, key: CircleKey) throws(SyncError) -> Data {
-        let plaintext = pad(content.encoded)
+    /// Seals `content` as version `version` of record `recordID`, written by the push that makes
+    /// manifest counter `writtenAt`.
+    static func seal(_ content: RecordContent, recordID: Data, version: Int64, writtenAt: Int64, key: CircleKey) throws(SyncError) -> Data {
+        var stamped = Data()
+        withUnsafeBytes(of: writtenAt.bigEndian) { stamped.append(contentsOf: $0) }
+        stamped.append(content.encoded)
+        let plaintext = pad(stamped)
         let sealed: AES.GCM.SealedBox
         do {
             sealed = try AES.GCM.seal(plaintext, using: key.recordKey, nonce: AES.GCM.Nonce(),
@@ -39,6 +45,12 @@ enum RecordSealer {
     /// - Throws: ``SyncError/Code/tampered`` when the body does not open under `key` for exactly
     ///   this record and version, or holds no valid content.
     static func open(_ body: Data, recordID: Data, version: Int64, key: CircleKey) throws(SyncError) -> RecordContent {
+        try openStamped(body, recordID: recordID, version: version, key: key).content
+    }
+
+    /// Opens version `version` of record `recordID`, with the manifest counter of the push that wrote it.
+    /// - Throws: as ``open(_:recordID:version:key:)``.
+    static func openStamped(_ body: Data, recordID: Data, version: Int64, key: CircleKey) throws(SyncError) -> (content: RecordContent, writtenAt: Int64) {
         guard body.count >= 4 + 12 + 16, generation(of: body) == key.generation else {
             throw SyncError.tampered("a record whose body is malformed or names another key generation")
         }
@@ -52,10 +64,12 @@ enum RecordSealer {
         } catch {
             throw SyncError.tampered("a record that fails authentication (altered, or moved to another record or version)")
         }
-        guard let unpadded = unpad(plaintext), let content = RecordContent(encoded: unpadded) else {
+        guard let unpadded = unpad(plaintext), unpadded.count > 8, let content = RecordContent(encoded: Data(unpadded.dropFirst(8))) else {
             throw SyncError.tampered("an authentic record whose content cannot be read")
         }
-        return content
+        let writtenAt = unpadded.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        guard (1..<Manifest.counterLimit).contains(writtenAt) else { throw SyncError.tampered("an authentic record whose counter is out of range") }
+        return (content, writtenAt)
     }
 
     private static func associatedData(recordID: Data, version: Int64, key: CircleKey) -> Data {

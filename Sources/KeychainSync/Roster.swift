@@ -75,6 +75,11 @@ struct Roster: Sendable {
     /// How far this roster goes.
     var pin: Pin { Pin(count: Int64(events.count), head: head) }
 
+    /// ``SyncStatus/rosterFingerprint``: the number of events and 48 bits of the last one's hash.
+    var fingerprint: String {
+        "\(events.count)-" + head.prefix(6).map { String(format: "%02x", $0) }.joined()
+    }
+
     /// Checks `events` from the founding and returns the roster they make.
     /// - Parameter pinned: what the device verified before; the events must continue it.
     /// - Throws: ``SyncError/Code/tampered`` for an event that breaks a rule or a roster that

@@ -1,19 +1,19 @@
 import Crypto
 import Foundation
 
-/// A member's word that it has merged every record up to a sequence number, MAC'd under the
-/// circle key so the server cannot raise it: a deletion every member acknowledged can be
+/// A member's word that it has merged every record written up to a manifest counter, MAC'd under
+/// the circle key so the server cannot raise it: a deletion every member acknowledged can be
 /// compacted away without any device missing it.
 ///
-/// Body: `generation (4) ‖ sequence (8) ‖ HMAC-SHA256 (32)` over a label, the circle, the device,
-/// the generation and the sequence. Each device writes its own after every sync that changed
-/// something; an acknowledgement under an older generation counts for nothing (a key rotation
-/// gives every record a new sequence number).
+/// Body: `generation (4) ‖ counter (8) ‖ HMAC-SHA256 (32)` over a label, the circle, the device,
+/// the generation and the counter. Each device writes its own after every sync that changed
+/// something; an acknowledgement under an older generation counts for nothing (each generation
+/// counts its manifests afresh).
 struct SyncAcknowledgement: Sendable, Hashable {
     /// The member.
     var deviceID: UUID
-    /// The highest sequence number up to which it merged every record.
-    var sequence: Int64
+    /// The manifest counter up to which it merged every record.
+    var counter: Int64
 
     private static let label = Data("keychain-sync acknowledgement 1".utf8)
 
@@ -21,8 +21,8 @@ struct SyncAcknowledgement: Sendable, Hashable {
     func sealed(key: CircleKey) -> Data {
         var body = ByteBuffer()
         body.append(key.generation)
-        body.append(UInt64(bitPattern: sequence))
-        body.append(Data(HMAC<SHA256>.authenticationCode(for: Self.macInput(deviceID, key.generation, sequence, key), using: key.manifestKey)))
+        body.append(UInt64(bitPattern: counter))
+        body.append(Data(HMAC<SHA256>.authenticationCode(for: Self.macInput(deviceID, key.generation, counter, key), using: key.manifestKey)))
         return body.data
     }
 
@@ -30,20 +30,20 @@ struct SyncAcknowledgement: Sendable, Hashable {
     /// `key` (another generation, or not authentic).
     static func open(_ body: Data, deviceID: UUID, key: CircleKey) -> SyncAcknowledgement? {
         var input = ByteReader(body)
-        guard let generation = input.integer(UInt32.self), generation == key.generation, let sequence = input.integer(UInt64.self),
+        guard let generation = input.integer(UInt32.self), generation == key.generation, let counter = input.integer(UInt64.self),
               let mac = input.bytes(32), input.isAtEnd,
-              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: macInput(deviceID, generation, Int64(bitPattern: sequence), key),
+              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: macInput(deviceID, generation, Int64(bitPattern: counter), key),
                                                      using: key.manifestKey) else { return nil }
-        return SyncAcknowledgement(deviceID: deviceID, sequence: Int64(bitPattern: sequence))
+        return SyncAcknowledgement(deviceID: deviceID, counter: Int64(bitPattern: counter))
     }
 
-    private static func macInput(_ deviceID: UUID, _ generation: UInt32, _ sequence: Int64, _ key: CircleKey) -> Data {
+    private static func macInput(_ deviceID: UUID, _ generation: UInt32, _ counter: Int64, _ key: CircleKey) -> Data {
         var input = ByteBuffer()
         input.append(label)
         input.append(key.circleID.bytes)
         input.append(deviceID.bytes)
         input.append(generation)
-        input.append(UInt64(bitPattern: sequence))
+        input.append(UInt64(bitPattern: counter))
         return input.data
     }
 }

@@ -28,6 +28,8 @@ struct SyncRound {
     private struct Pulled {
         var record: SyncServer.StoredRecord
         var content: RecordContent
+        /// The manifest counter of the push that wrote it (authenticated, unlike the sequence number).
+        var writtenAt: Int64
     }
 
     /// What a pull read and verified.
@@ -79,6 +81,7 @@ struct SyncRound {
             if round.deferred.isEmpty {
                 let highest = pulled.map(\.record.sequence).max() ?? 0
                 merged.pulledSequence = result.wasFull ? highest : max(state.pulledSequence, highest)
+                merged.mergedCounter = manifest.counter
             }
             let pushes = try pendingPushes(round: &round, merged: merged, key: key)
             if round.needsEveryItem {
@@ -150,6 +153,10 @@ struct SyncRound {
         // Deletions every member had are gone from the server: forget them too (the same item
         // may since have been added again, from version 1).
         let compacted = manifest.compactedThrough
+        guard compacted >= state.compactedThrough else {
+            throw SyncError.tampered("a compaction point lower than one this device already saw (a rollback)")
+        }
+        state.compactedThrough = compacted
         if compacted > 0, state.entries.values.contains(where: { $0.isCompacted(through: compacted) }) {
             state.entries = state.entries.filter { !$0.value.isCompacted(through: compacted) }
         }
@@ -165,7 +172,10 @@ struct SyncRound {
                   seen.insert(record.recordID).inserted else {
                 throw SyncError.tampered("a record with a malformed id, version or sequence number, or the same record twice")
             }
-            let content = try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: key)
+            let (content, writtenAt) = try RecordSealer.openStamped(record.body, recordID: record.recordID, version: record.version, key: key)
+            guard writtenAt <= manifest.counter, content.kind == .value || writtenAt > compacted else {
+                throw SyncError.tampered("a record written after the circle's manifest, or a deletion the circle compacted away")
+            }
             if let agreed = state.entries[record.recordID], agreed.version > 0 {
                 if record.version < agreed.version {
                     throw SyncError.tampered("an older version of a record than this device already agreed with (a replay)")
@@ -181,7 +191,16 @@ struct SyncRound {
                 throw SyncError.tampered("a record whose item is not the one its id names")
             }
             current[record.recordID] = (record.version, content.digest)
-            pulled.append(Pulled(record: record, content: content))
+            pulled.append(Pulled(record: record, content: content, writtenAt: writtenAt))
+        }
+        if since == 0 {
+            // Everything this device agreed with must still be there, but for deletions compacted away.
+            for (recordID, agreed) in state.entries where agreed.version > 0 && !seen.contains(recordID) {
+                guard agreed.isTombstone else {
+                    throw SyncError.tampered("a record this device agreed with is gone from the server (dropped)")
+                }
+                state.entries[recordID] = nil
+            }
         }
         var digest = SetDigest()
         for (recordID, value) in current { digest.insert(recordID: recordID, version: value.version, content: value.digest, key: key) }
@@ -255,6 +274,8 @@ struct SyncRound {
         state.pulledSequence = 0
         // Each generation counts its manifests from the floor the member that made it signed.
         state.verifiedCounter = unwrapped.counterFloor
+        state.mergedCounter = 0
+        state.compactedThrough = 0
         state.rosterPin = roster.pin
         try SyncStateStore.save(state, in: keychain)
     }
@@ -326,9 +347,9 @@ struct SyncRound {
         let content = pulled.content
         let agreed = state.entries[recordID]
         let agreedEntry = SyncState.Entry(version: pulled.record.version, digest: content.digest, accessibility: content.item.accessibility,
-                                          isTombstone: content.kind == .tombstone, sequence: pulled.record.sequence)
+                                          isTombstone: content.kind == .tombstone, writtenAt: pulled.writtenAt)
         if let agreed, agreed.version == pulled.record.version {   // already agreed (checked equal in pull)
-            merged.entries[recordID]?.sequence = pulled.record.sequence
+            merged.entries[recordID]?.writtenAt = pulled.writtenAt
             return
         }
         if let agreed, agreed.version == 0, agreed.digest == content.digest {
@@ -369,7 +390,12 @@ struct SyncRound {
         if changedHere {
             report.conflicts += 1
             if let localItem {
-                if RecordContent.wins(kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content) { return }
+                // A value wins over a deletion only as a change made after this device agreed with
+                // the circle; an item it never agreed on (an old copy, restored or from before it
+                // joined) against a deletion is decided by the dates.
+                let localWins = agreed == nil && content.kind == .tombstone ? localItem.modificationDate > content.modificationDate
+                    : RecordContent.wins(kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content)
+                if localWins { return }
             } else if RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item)).wins(over: content) {
                 return
             }
@@ -457,6 +483,7 @@ struct SyncRound {
             var next = manifest
             var updated = state
             var highestSequence = state.pulledSequence
+            let writtenAt = manifest.counter + 1
             for push in pushes {
                 let previous = state.entries[push.recordID].flatMap { $0.version > 0 ? $0 : nil }
                 if let previous {
@@ -466,14 +493,14 @@ struct SyncRound {
                 }
                 let version = (previous?.version ?? 0) + 1
                 next.digest.insert(recordID: push.recordID, version: version, content: push.content.digest, key: key)
-                let body = try RecordSealer.seal(push.content, recordID: push.recordID, version: version, key: key)
+                let body = try RecordSealer.seal(push.content, recordID: push.recordID, version: version, writtenAt: writtenAt, key: key)
                 guard let sequence = try server.write(recordID: push.recordID, version: version, body: body, replacing: previous?.version) else {
                     throw SyncError(.invalidState, "A record's version on the server is not the one this device agreed with.", sqlState: staleMarker)
                 }
                 highestSequence = max(highestSequence, sequence)
                 updated.entries[push.recordID] = SyncState.Entry(version: version, digest: push.content.digest,
                                                                  accessibility: push.content.item.accessibility,
-                                                                 isTombstone: push.content.kind == .tombstone, sequence: sequence)
+                                                                 isTombstone: push.content.kind == .tombstone, writtenAt: writtenAt)
             }
             next.counter += 1
             next.author = state.deviceID
@@ -481,7 +508,10 @@ struct SyncRound {
             updated.verifiedCounter = next.counter
             // Pushes are serialised by the manifest lock and nobody pushed since the pull, so every
             // record up to these sequence numbers is known here (unless some wait for a locked class).
-            if advancesSequence { updated.pulledSequence = max(state.pulledSequence, highestSequence) }
+            if advancesSequence {
+                updated.pulledSequence = max(state.pulledSequence, highestSequence)
+                updated.mergedCounter = next.counter
+            }
             return .pushed(updated)
             }
         } catch {
@@ -496,8 +526,8 @@ struct SyncRound {
     /// Tells the circle how far this device merged every record, so deletions all members have
     /// can be compacted. Best effort: a missing acknowledgement only holds compaction back.
     private func acknowledge(key: CircleKey) {
-        guard state.pulledSequence > 0 else { return }
-        let acknowledgement = SyncAcknowledgement(deviceID: state.deviceID, sequence: state.pulledSequence)
+        guard state.mergedCounter > 0 else { return }
+        let acknowledgement = SyncAcknowledgement(deviceID: state.deviceID, counter: state.mergedCounter)
         try? server.writeAcknowledgement(state.deviceID, body: acknowledgement.sealed(key: key))
     }
 
@@ -516,7 +546,10 @@ struct SyncRound {
                 adjusted.entries[recordID] = previous.entries[recordID]
                 reverted = true
             }
-            if reverted { adjusted.pulledSequence = previous.pulledSequence }
+            if reverted {
+                adjusted.pulledSequence = previous.pulledSequence
+                adjusted.mergedCounter = previous.mergedCounter
+            }
             final = adjusted
             return adjusted
         }

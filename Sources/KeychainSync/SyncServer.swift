@@ -138,15 +138,6 @@ struct SyncServer {
         try records(after: Int64.min)
     }
 
-    /// The id, version and sequence number of every record at or below `sequence` (no bodies).
-    func recordVersions(through sequence: Int64) throws(SyncError) -> [(recordID: Data, version: Int64, sequence: Int64)] {
-        let rows = try connection.execute("SELECT record_id, version, sequence FROM keychain_sync_records WHERE circle_id = $1 AND sequence <= $2",
-                                          [.uuid(circleID), .int64(sequence)])
-        return try (0..<rows.count).map { (row) throws(SyncError) -> (Data, Int64, Int64) in
-            (try rows.bytes(row, 0), try rows.int64(row, 1), try rows.int64(row, 2))
-        }
-    }
-
     /// Deletes a record at `version`; `false` when it is not at that version.
     func deleteRecord(_ recordID: Data, version: Int64) throws(SyncError) -> Bool {
         try connection.execute("DELETE FROM keychain_sync_records WHERE circle_id = $1 AND record_id = $2 AND version = $3 RETURNING version",

@@ -19,13 +19,14 @@ struct SyncState: Sendable {
         var accessibility: Accessibility
         /// Whether the record is a deletion.
         var isTombstone: Bool
-        /// The server's sequence number of that version (0 when not known yet): a deletion at or
-        /// below the manifest's ``Manifest/compactedThrough`` was compacted away.
-        var sequence: Int64 = 0
+        /// The manifest counter of the push that wrote that version, as sealed in the record (0
+        /// when not known yet): a deletion written at or below the manifest's
+        /// ``Manifest/compactedThrough`` was compacted away.
+        var writtenAt: Int64 = 0
 
         /// Whether this is a deletion the circle compacted away (every member had it).
-        func isCompacted(through sequence: Int64) -> Bool {
-            isTombstone && self.sequence > 0 && self.sequence <= sequence
+        func isCompacted(through counter: Int64) -> Bool {
+            isTombstone && writtenAt > 0 && writtenAt <= counter
         }
     }
 
@@ -63,6 +64,14 @@ struct SyncState: Sendable {
     var localMarker: Int64 = -1
     /// How far this device verified the circle's roster: a roster that does not continue it is refused.
     var rosterPin = Roster.Pin(count: 0, head: Data(count: 32))
+    /// The manifest counter up to which this device merged every record (nothing deferred or
+    /// given back), under the current generation: what it acknowledges to the circle.
+    var mergedCounter: Int64 = 0
+    /// The highest compaction point seen under the current generation: it never goes back.
+    var compactedThrough: Int64 = 0
+    /// While a join waits for approval: the first 16 bytes of the founding's hash from the circle
+    /// code, which the roster the answer leads to must start with.
+    var foundingPrefix = Data()
 
     /// The newest circle key held.
     var currentKey: CircleKey? { keys.values.max { $0.generation < $1.generation } }
@@ -95,6 +104,9 @@ struct SyncState: Sendable {
         out.append(lastSync.bitPattern)
         out.appendPrefixed(Data(approvalCode.utf8))
         out.append(UInt64(bitPattern: localMarker))
+        out.append(UInt64(bitPattern: mergedCounter))
+        out.append(UInt64(bitPattern: compactedThrough))
+        out.appendPrefixed(foundingPrefix)
         out.append(UInt32(entries.count))
         for (recordID, entry) in entries.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             out.appendPrefixed(recordID)
@@ -102,7 +114,7 @@ struct SyncState: Sendable {
             out.appendPrefixed(entry.digest)
             out.appendPrefixed(Data(entry.accessibility.rawValue.utf8))
             out.append(UInt8(entry.isTombstone ? 1 : 0))
-            out.append(UInt64(bitPattern: entry.sequence))
+            out.append(UInt64(bitPattern: entry.writtenAt))
         }
         return out.data
     }
@@ -126,21 +138,25 @@ struct SyncState: Sendable {
         guard let counter = input.integer(UInt64.self), let sequence = input.integer(UInt64.self),
               let entriesGeneration = input.integer(UInt32.self), let lastSync = input.integer(UInt64.self),
               let approvalCode = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }), let marker = input.integer(UInt64.self),
+              let mergedCounter = input.integer(UInt64.self), let compactedThrough = input.integer(UInt64.self), let foundingPrefix = input.prefixed(),
               let entryCount = input.integer(UInt32.self) else { return nil }
         var entries: [Data: Entry] = [:]
         entries.reserveCapacity(Int(min(entryCount, 1_000_000)))
         for _ in 0..<entryCount {
             guard let recordID = input.prefixed(), let version = input.integer(UInt64.self), let digest = input.prefixed(),
                   let accessibility = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }).flatMap(Accessibility.init(rawValue:)),
-                  let tombstone = input.byte(), tombstone <= 1, let sequence = input.integer(UInt64.self) else { return nil }
+                  let tombstone = input.byte(), tombstone <= 1, let writtenAt = input.integer(UInt64.self) else { return nil }
             entries[recordID] = Entry(version: Int64(bitPattern: version), digest: digest, accessibility: accessibility, isTombstone: tombstone == 1,
-                                      sequence: Int64(bitPattern: sequence))
+                                      writtenAt: Int64(bitPattern: writtenAt))
         }
         guard input.isAtEnd else { return nil }
         self.init(circleID: circleID, deviceID: deviceID, deviceName: name, server: server, agreementKey: agreement, signingKey: signing, keys: keys,
                   verifiedCounter: Int64(bitPattern: counter), pulledSequence: Int64(bitPattern: sequence),
                   entriesGeneration: entriesGeneration, entries: entries, lastSync: Double(bitPattern: lastSync))
         self.approvalCode = approvalCode
+        self.mergedCounter = Int64(bitPattern: mergedCounter)
+        self.compactedThrough = Int64(bitPattern: compactedThrough)
+        self.foundingPrefix = foundingPrefix
         localMarker = Int64(bitPattern: marker)
         rosterPin = Roster.Pin(count: Int64(bitPattern: rosterCount), head: rosterHead)
     }

@@ -50,6 +50,12 @@ public struct SyncStatus: Sendable, Hashable {
     /// when it left, so remove one you do not trust to have forgotten it (and the devices it
     /// approved, which are still among ``members``).
     public var departed: [Member] = []
+    /// A short fingerprint of the membership history this device verified (its length and the
+    /// start of its last event's hash): compare it across devices after a membership change;
+    /// members shown the same history show the same fingerprint (one that has not synced since
+    /// shows a shorter one), and two different fingerprints of the same length mean the server
+    /// showed devices different histories.
+    public var rosterFingerprint = ""
     /// The highest manifest counter this device verified: compare it across devices; one that
     /// shows less than another has verified is being shown an older state.
     public var verifiedCounter: Int64

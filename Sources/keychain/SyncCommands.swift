@@ -17,7 +17,7 @@ struct Sync: ParsableCommand {
             Examples:
               keychain sync create --server "host=db.example.com dbname=keychain user=alice"
               keychain sync join --server "host=db.example.com dbname=keychain user=alice" --circle CODE
-              keychain sync approve K7QD-3MZP-W2XA-F5LN        # on a member, the code join printed
+              keychain sync approve                            # on a member: type the code join printed
               keychain sync now
               keychain sync watch                              # keep syncing (a server, a systemd unit)
               keychain sync status --json
@@ -54,7 +54,8 @@ struct SyncJoin: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "join", abstract: "Ask to join a circle, print the approval code for a member, and wait for the approval.",
         discussion: """
-            Run `keychain sync approve CODE` on a device of the circle with the code printed here. \
+            Run `keychain sync approve` on a device of the circle and type the code printed here (it is the join's secret: \
+            read it out, do not paste it into a shared place). \
             Without --circle, finishes a join asked for earlier.
 
             Example: keychain sync join --server "host=db.example.com dbname=keychain" --circle ABCD-…
@@ -77,7 +78,7 @@ struct SyncJoin: ParsableCommand {
             if output.json {
                 print(try JSONText.render(["approvalCode": .string(approval)]))
             } else {
-                print("On a device of the circle, run:\n  keychain sync approve \(approval)")
+                print("On a device of the circle, run `keychain sync approve` and type:\n  \(approval)")
             }
         }
         let joined = try reportingSyncErrors { try synchronizer.finishJoining(timeout: .seconds(max(0, wait))) }
@@ -92,14 +93,21 @@ struct SyncJoin: ParsableCommand {
 
 struct SyncApprove: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "approve", abstract: "Let the device that printed this approval code join the circle.",
-        discussion: "Example: keychain sync approve K7QD-3MZP-W2XA-F5LN")
+        commandName: "approve", abstract: "Let the device that printed an approval code join the circle.",
+        discussion: """
+            The approval code `keychain sync join` printed on the new device is read from the terminal (or one line of \
+            standard input), never from the command line: it is the join's secret, and the process list and the shell \
+            history would show it.
+
+            Examples:
+              keychain sync approve                       (then type the code)
+              echo "$CODE" | keychain sync approve
+            """)
     @OptionGroup var keychain: KeychainSelection
-    @Argument(help: "The approval code `keychain sync join` printed on the new device.")
-    var code: String
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
+        let code = try SecretInput.read(prompt: "Approval code shown by `keychain sync join`: ")
         let member = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).approve(code) }
         print("Approved device \(member.uuidString.lowercased()).")
     }
@@ -131,6 +139,7 @@ struct SyncNow: ParsableCommand {
                 "received": .number(Int64(report.received)), "applied": .number(Int64(report.applied)), "pushed": .number(Int64(report.pushed)),
                 "conflicts": .number(Int64(report.conflicts)), "deferredWhileLocked": .number(Int64(report.deferredWhileLocked)),
                 "protectedItemsNotSynced": .number(Int64(report.protectedItemsNotSynced)), "counter": .number(report.counter),
+                "itemsRead": .number(Int64(report.itemsRead)),
             ]))
         } else {
             var line = "Synced: \(report.applied) change(s) applied here, \(report.pushed) pushed, \(report.conflicts) conflict(s) decided."
@@ -198,6 +207,7 @@ struct SyncStatusCommand: ParsableCommand {
                 "circleCode": status.circleCode.map { .string($0) } ?? .null, "deviceID": .string(status.deviceID.uuidString.lowercased()),
                 "deviceName": .string(status.deviceName), "isMember": .bool(status.isMember), "counter": .number(status.verifiedCounter),
                 "syncedItems": .number(Int64(status.syncedRecords)), "generation": .number(Int64(status.generation)),
+                "rosterFingerprint": .string(status.rosterFingerprint),
                 "lastSync": status.lastSync.map { .string(formatter.string(from: $0)) } ?? .null,
                 "members": .array(status.members.map { json($0, formatter) }),
                 "departed": .array(status.departed.map { json($0, formatter) }),
@@ -212,6 +222,7 @@ struct SyncStatusCommand: ParsableCommand {
             circle code:  \(status.circleCode ?? "")
             this device:  \(status.deviceName) (\(status.deviceID.uuidString.lowercased()))
             counter:      \(status.verifiedCounter) (generation \(status.generation))
+            membership:   \(status.rosterFingerprint) (compare across devices after a membership change)
             synced items: \(status.syncedRecords)
             last sync:    \(status.lastSync.map { formatter.string(from: $0) } ?? "never")
             members:
@@ -280,12 +291,16 @@ struct SyncRemove: ParsableCommand {
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
-        let remaining = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).removeDevice(device, keeping: kept, rebuilding: rebuild) }
+        let synchronizer = KeychainSynchronizer(keychain: keychain)
+        let remaining = try reportingSyncErrors { try synchronizer.removeDevice(device, keeping: kept, rebuilding: rebuild) }
         print("Removed \(device) and the devices it approved\(kept.isEmpty ? "" : " (but the kept ones)"); the circle key was replaced and every record sealed again under it. The new key went to:")
         for member in remaining {
             print("  \(member.name) (\(member.deviceID.uuidString.lowercased()))\(member.isThisDevice ? ", this device" : "")")
         }
         print("If one of these is not your device, remove it too.")
+        if let fingerprint = try? synchronizer.status().rosterFingerprint {
+            print("Membership fingerprint \(fingerprint): `keychain sync status` on each of them should show it once they synced.")
+        }
     }
 }
 

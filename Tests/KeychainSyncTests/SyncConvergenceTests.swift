@@ -113,6 +113,25 @@ final class SyncConvergenceTests: SyncTestCase {
         XCTAssertEqual(try passwords(server), ["db/root": "updated offline"])
     }
 
+    func testAnOldCopyOnAJoiningDeviceDoesNotUndoADeletion() throws {
+        let laptop = try device("laptop"), restored = try device("restored")
+        // The restored device holds an old copy of an item (from a backup, say)…
+        try restored.add(password("old", "token", "revoked long ago"))
+        Thread.sleep(forTimeInterval: 0.01)
+        try laptop.add(password("old", "token", "revoked long ago"))
+        try laptop.add(password("kept", "item", "k"))
+        let founder = KeychainSynchronizer(keychain: laptop)
+        _ = try founder.createCircle(server: postgres.connectionString, deviceName: "laptop")
+        // …that the circle deleted before it joined.
+        try laptop.delete(Query(.genericPassword, [.service: "old"], synchronizable: .yes))
+        try founder.syncNow()
+        let joiner = try join(restored, as: "restored", approvedBy: founder)
+        try founder.syncNow()
+        try joiner.syncNow()
+        XCTAssertEqual(try passwords(laptop), ["kept/item": "k"])
+        XCTAssertEqual(try passwords(restored), ["kept/item": "k"], "a copy older than the deletion it never agreed on loses")
+    }
+
     func testThreeDevicesWithRandomChangesConverge() throws {
         let devices = try (0..<3).map { try device("d\($0)") }
         let synchronizers = try circle(devices)

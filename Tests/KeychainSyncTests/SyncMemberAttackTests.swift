@@ -225,4 +225,37 @@ final class SyncMemberAttackTests: SyncTestCase {
         XCTAssertEqual(try passwords(server), ["a/b": "changed offline"])
         assertSyncError(.removed, try synchronizers[2].syncNow())
     }
+
+    func testSomeoneWhoLearntTheApprovalCodeCannotLeadTheDeviceIntoAnotherCircle() throws {
+        let laptop = try device("laptop"), newcomer = try device("newcomer")
+        let founder = KeychainSynchronizer(keychain: laptop)
+        let code = try founder.createCircle(server: postgres.connectionString, deviceName: "laptop")
+        let joiner = KeychainSynchronizer(keychain: newcomer)
+        let approval = try joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "newcomer")
+        let waiting = try XCTUnwrap(SyncStateStore.load(from: newcomer))
+        let connection = try SyncServer.connect(postgres.connectionString, circleID: waiting.circleID)
+        let request = try XCTUnwrap(connection.openRequests().first)
+        // With the approval code (read over a shoulder) and the database: a circle of their own
+        // under the same id, founded and admitting the newcomer with keys of their own.
+        let impostor = Curve25519.Signing.PrivateKey(), impostorAgreement = Curve25519.KeyAgreement.PrivateKey()
+        let impostorID = UUID()
+        let key = CircleKey.random(circleID: waiting.circleID)
+        var roster = Roster(circleID: waiting.circleID)
+        var founding = roster.nextEvent(.founded, author: impostorID, subject: impostorID)
+        (founding.signingKey, founding.agreementKey, founding.name) = (impostor.publicKey.rawRepresentation, impostorAgreement.publicKey.rawRepresentation, "laptop")
+        try founding.sign(with: impostor, circleID: waiting.circleID)
+        try roster.apply(founding)
+        let filed = try XCTUnwrap(JoinRequest(body: request.body, requestID: request.requestID, circleID: waiting.circleID, approvalCode: approval))
+        var admission = roster.nextEvent(.admitted, author: impostorID, subject: request.requestID)
+        (admission.signingKey, admission.agreementKey, admission.name) = (filed.signingKey, filed.agreementKey, filed.name)
+        try admission.sign(with: impostor, circleID: waiting.circleID)
+        try roster.apply(admission)
+        try connection.replaceRoster(roster, key: key)
+        try connection.writeManifest(counter: 0, body: Manifest(counter: 0, generation: 0, digest: SetDigest(), recordCount: 0, author: impostorID).sealed(key: key))
+        let wrap = try KeyWrap.wrap(key, counterFloor: 0, to: .init(rawRepresentation: filed.agreementKey), device: request.requestID, signedBy: impostor)
+        try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrap, roster: roster.pin, circleID: waiting.circleID,
+                                                                                  requestID: request.requestID, approvalCode: approval))
+        assertSyncError(.tampered, try joiner.finishJoining(), "the circle code names another founding")
+        XCTAssertFalse(try XCTUnwrap(SyncStateStore.load(from: newcomer)).isMember)
+    }
 }
