@@ -101,7 +101,7 @@ public struct KeychainSynchronizer: Sendable {
     }
 
     /// Asks to join the circle a member's circle code names, and returns the approval code a
-    /// member must confirm with ``approve(_:)`` (`keychain sync approve CODE`).
+    /// member must confirm with ``approve(_:)`` (`keychain sync approve`, which asks for it).
     ///
     /// The approval code is 100 random bits this device makes and shows: it never goes to the
     /// server, and the answer must be authenticated with it, so only the member whose user types
