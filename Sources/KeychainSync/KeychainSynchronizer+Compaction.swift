@@ -7,7 +7,7 @@ extension KeychainSynchronizer {
     ///
     /// A deletion travels as a tombstone record so that a device that was offline learns of it.
     /// Each member acknowledges, after every sync that changed something, the manifest counter up
-    /// to which it merged every record (``SyncAcknowledgement``); every record carries, sealed,
+    /// to which it merged every record (MAC'd under the circle key); every record carries, sealed,
     /// the counter of the push that wrote it. Once every current member has acknowledged a
     /// tombstone's counter, no device can miss it any more, and it is removed. The manifest
     /// records how far tombstones were compacted, so the other members forget theirs at their
