@@ -107,7 +107,7 @@ extension Keychain {
                 snapshot.rowIDs.append(rowID)
             }
         } catch {
-            guard (error as? KeychainError)?.code == .interactionNotAllowed else { throw error }
+            guard error.code == .interactionNotAllowed else { throw error }
             snapshot.lockedAccessibilities.insert(row.accessibility)
         }
     }
