@@ -4,10 +4,11 @@ import Foundation
 /// The codes people read from one device and type on another.
 ///
 /// - The **circle code** (shown by `keychain sync create` and `status` on every member) names
-///   the circle and its founding: 128 bits of the hash of the roster's first event, signed by the
-///   founder. A joining device takes only a roster that starts with that founding, so someone who
-///   learnt its approval code still cannot lead it into a circle of their own making; the
-///   founding never changes, so an old circle code keeps working.
+///   the circle and its membership history as the member showing it verified it: the number of
+///   roster events and 96 bits of the last one's hash. A joining device takes only a roster that
+///   holds that event at that place, so neither someone who learnt its approval code nor a device
+///   removed before the code was shown can lead it into a circle of their own making; a history
+///   only grows, so an old circle code keeps working.
 /// - The **approval code** (shown by `keychain sync join`) is 100 random bits the joining device
 ///   made and the server never sees: a member's user types it, and it binds the request (the
 ///   device's keys and name) and the answer to each other (``JoinRequest``).
@@ -18,17 +19,16 @@ enum CircleCode {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 
     /// The circle code of `key`.
-    static func circleCode(circleID: UUID, founding: Data) -> String {
-        group(base32(circleID.bytes + founding.prefix(16)))
-    }
-
-    /// The circle code of a verified roster: its circle and its founding.
     static func circleCode(of roster: Roster) -> String {
-        circleCode(circleID: roster.circleID, founding: roster.events.first?.hash(circleID: roster.circleID) ?? Data(count: 16))
+        var bytes = ByteBuffer()
+        bytes.append(roster.circleID.bytes)
+        bytes.append(UInt32(clamping: roster.events.count))
+        bytes.append(roster.head.prefix(12))
+        return group(base32(bytes.data))
     }
 
     /// The circle id and verifier in a circle code.
-    static func parseCircleCode(_ code: String) throws(SyncError) -> (circleID: UUID, founding: Data) {
+    static func parseCircleCode(_ code: String) throws(SyncError) -> (circleID: UUID, pin: Data) {
         guard let bytes = decodeBase32(code), bytes.count == 32, let circleID = UUID(bytes: bytes.prefix(16)) else {
             throw SyncError(.invalidCode, "That is not a circle code: copy it from `keychain sync status` on a device of the circle (52 letters and digits, dashes optional).")
         }

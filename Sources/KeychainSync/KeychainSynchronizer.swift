@@ -116,7 +116,7 @@ public struct KeychainSynchronizer: Sendable {
     ///   ``SyncError/Code/invalidState`` when the keychain already belongs to a circle.
     public func requestToJoin(server: String, circleCode: String, deviceName: String) throws(SyncError) -> String {
         try serialised { () throws(SyncError) in
-            let (circleID, founding) = try CircleCode.parseCircleCode(circleCode)
+            let (circleID, pin) = try CircleCode.parseCircleCode(circleCode)
             if let existing = try SyncStateStore.load(from: keychain) {
                 guard !existing.isMember, existing.circleID == circleID else {
                     throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
@@ -129,7 +129,7 @@ public struct KeychainSynchronizer: Sendable {
             var state = SyncState(circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: .init(),
                                   signingKey: .init(), keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
             state.approvalCode = CircleCode.newApprovalCode()
-            state.foundingPrefix = founding
+            state.circleCodePin = pin
             let body = try Self.joinRequest(of: state).body(circleID: circleID, approvalCode: state.approvalCode)
             let connection = try SyncServer.connect(server, circleID: circleID)
             try connection.fileRequest(state.deviceID, body: body)
@@ -228,8 +228,8 @@ public struct KeychainSynchronizer: Sendable {
             }
             let key = newest?.key ?? admission.key
             let roster = try connection.roster(key: key, continuing: pin)
-            guard roster.events.first?.hash(circleID: state.circleID).prefix(16) == state.foundingPrefix else {
-                throw SyncError.tampered("a circle whose founding is not the one the circle code names (someone who learnt the approval code answered)")
+            guard Self.roster(roster, holds: state.circleCodePin) else {
+                throw SyncError.tampered("a circle whose history is not the one the circle code names (someone who learnt the approval code, or a removed device, answered)")
             }
             guard let me = roster.members[state.deviceID], me.signingKey == state.signingKey.publicKey.rawRepresentation,
                   me.agreementKey == state.agreementKey.publicKey.rawRepresentation, roster.generation == key.generation,
@@ -312,10 +312,11 @@ public struct KeychainSynchronizer: Sendable {
     /// (``SyncStatus/departed``) until a member removes it with ``removeDevice(_:keeping:rebuilding:)``,
     /// which replaces the key; the devices it admitted stay, still vouched for by it.
     ///
-    /// - Parameter offline: forget the circle here even when the server cannot be reached to
-    ///   record the departure (the others then still list this device as a member: remove it).
-    /// - Throws: ``SyncError/Code/serverUnreachable`` when the departure cannot be recorded and
-    ///   `offline` is false; nothing changed then.
+    /// - Parameter offline: forget the circle here even when the departure cannot be recorded
+    ///   (the server cannot be reached or fails verification, or this device was removed); the
+    ///   others then still list this device as a member: remove it from one of them.
+    /// - Throws: the error that kept the departure from being recorded, when `offline` is false;
+    ///   nothing changed then.
     public func leave(offline: Bool = false) throws(SyncError) {
         if let state = try SyncStateStore.load(from: keychain), state.isMember {
             do {
@@ -323,11 +324,11 @@ public struct KeychainSynchronizer: Sendable {
                 try syncNow()
                 try serialised { () throws(SyncError) in try recordLeaving(try memberState()) }
             } catch {
-                if error.code == .removed {
-                    // Removed, or the server claims so: record the departure under the key held, if the roster still takes it.
-                    try? serialised { () throws(SyncError) in try recordLeaving(try memberState()) }
-                } else if !(offline && (error.code == .serverUnreachable || error.code == .serverRejected)) {
-                    throw error
+                // Removed, or the server claims so: record the departure under the key held, if the roster still takes it.
+                let recorded = error.code == .removed && (try? serialised { () throws(SyncError) in try recordLeaving(try memberState()) }) != nil
+                if !recorded && !offline {
+                    guard error.code == .removed else { throw error }
+                    throw SyncError(.removed, "This device was removed from the circle, or the server claims so and withholds the key, and its departure cannot be recorded. `keychain sync leave --offline` forgets the circle here; a member should then remove this device.")
                 }
             }
         }
@@ -358,16 +359,29 @@ public struct KeychainSynchronizer: Sendable {
         }
     }
 
+    /// Whether `roster` holds the event a circle code's pin (`count (4) ‖ 96 bits of its hash`) names.
+    static func roster(_ roster: Roster, holds pin: Data) -> Bool {
+        guard pin.count == 16 else { return false }
+        let count = Int(pin.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        guard count >= 1, count <= roster.events.count else { return false }
+        return roster.events[count - 1].hash(circleID: roster.circleID).prefix(12) == pin.suffix(12)
+    }
+
     /// The join request a waiting device filed.
     static func joinRequest(of state: SyncState) -> JoinRequest {
         JoinRequest(requestID: state.deviceID, agreementKey: state.agreementKey.publicKey.rawRepresentation,
                     signingKey: state.signingKey.publicKey.rawRepresentation, name: state.deviceName)
     }
 
+    /// Runs `body` as the only sync operation on this keychain: in this process (a lock) and
+    /// across processes (``SyncFileLock``).
     func serialised<T>(_ body: () throws(SyncError) -> T) throws(SyncError) -> T {
         Self.roundLock.lock()
         defer { Self.roundLock.unlock() }
-        return try body()
+        let lock = try SyncFileLock(for: keychain.location)
+        let result = try body()
+        _ = consume lock
+        return result
     }
 
     func memberState() throws(SyncError) -> SyncState {

@@ -39,6 +39,10 @@ struct SyncRound {
         var pulled: [Pulled]
         /// Whether it read every record (not only those after the last pull).
         var wasFull: Bool
+        /// Values this device agreed with that were deleted and compacted away while its state
+        /// was behind its own acknowledgement (restored from a snapshot), by record id: their
+        /// agreed entries.
+        var compactedAway: [Data: SyncState.Entry] = [:]
     }
 
     /// Runs the round, saving the state as it goes, and returns what it did.
@@ -61,6 +65,7 @@ struct SyncRound {
                 report.counter = manifest.counter
                 return report
             }
+            let reportBefore = report
             // Only the rows that changed since this process last read them, unless they hold
             // something other than what this device agreed with.
             let scope = LocalItemCache.Scope(database: keychain.location.databaseURL.path, circleID: state.circleID, generation: key.generation)
@@ -77,6 +82,9 @@ struct SyncRound {
             LocalItemCache.remember(round.rows, for: scope)
             var merged = state
             for entry in pulled { merge(entry, into: &merged, round: &round) }
+            for (recordID, agreed) in result.compactedAway {
+                applyCompactedDeletion(recordID, agreed: agreed, into: &merged, round: &round)
+            }
             merged.verifiedCounter = manifest.counter
             if round.deferred.isEmpty {
                 let highest = pulled.map(\.record.sequence).max() ?? 0
@@ -87,6 +95,7 @@ struct SyncRound {
             if round.needsEveryItem {
                 // A remembered item turned out to be needed whole: read everything and go again.
                 readsEveryItem = true
+                report = reportBefore
                 continue
             }
             if pushes.isEmpty {
@@ -193,12 +202,16 @@ struct SyncRound {
             current[record.recordID] = (record.version, content.digest)
             pulled.append(Pulled(record: record, content: content, writtenAt: writtenAt))
         }
+        var compactedAway: [Data: SyncState.Entry] = [:]
         if since == 0 {
-            // Everything this device agreed with must still be there, but for deletions compacted away.
+            // Everything this device agreed with must still be there, but for deletions compacted
+            // away. A value can be gone only as a deletion compacted after this device acknowledged
+            // it: its state went back (a restored snapshot) to before it merged the deletion.
             for (recordID, agreed) in state.entries where agreed.version > 0 && !seen.contains(recordID) {
-                guard agreed.isTombstone else {
+                guard agreed.isTombstone || compacted > state.mergedCounter else {
                     throw SyncError.tampered("a record this device agreed with is gone from the server (dropped)")
                 }
+                if !agreed.isTombstone { compactedAway[recordID] = agreed }
                 state.entries[recordID] = nil
             }
         }
@@ -206,7 +219,7 @@ struct SyncRound {
         for (recordID, value) in current { digest.insert(recordID: recordID, version: value.version, content: value.digest, key: key) }
         guard digest == manifest.digest, Int64(current.count) == manifest.recordCount else { return nil }
         report.received += pulled.filter { state.entries[$0.record.recordID]?.version != $0.record.version }.count
-        return PullResult(manifest: manifest, key: key, pulled: pulled, wasFull: full)
+        return PullResult(manifest: manifest, key: key, pulled: pulled, wasFull: full, compactedAway: compactedAway)
     }
 
     // MARK: - Roster
@@ -390,10 +403,11 @@ struct SyncRound {
         if changedHere {
             report.conflicts += 1
             if let localItem {
-                // A value wins over a deletion only as a change made after this device agreed with
-                // the circle; an item it never agreed on (an old copy, restored or from before it
-                // joined) against a deletion is decided by the dates.
-                let localWins = agreed == nil && content.kind == .tombstone ? localItem.modificationDate > content.modificationDate
+                // A value wins over a deletion as a change made after this device agreed with the
+                // circle; an item it never agreed on (restored, or from before it joined) loses to
+                // a deletion only when it is the deleted value or older.
+                let localWins = agreed == nil && content.kind == .tombstone
+                    ? !content.deletes(digest: localItem.digest, modificationDate: localItem.modificationDate)
                     : RecordContent.wins(kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content)
                 if localWins { return }
             } else if RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item)).wins(over: content) {
@@ -408,6 +422,27 @@ struct SyncRound {
             if localItem != nil { round.changes.append(SynchronizedChange(.delete, content.item, expectedLocalDigest: round.readDigests[recordID])) }
             round.local[recordID] = nil
         }
+        report.applied += 1
+    }
+
+    /// A value this device agreed with was deleted and compacted away while its state was behind:
+    /// the deletion is applied here if the item is still as agreed; a change made here since is
+    /// kept (and pushed as a new item).
+    private mutating func applyCompactedDeletion(_ recordID: Data, agreed: SyncState.Entry, into merged: inout SyncState, round: inout Merge) {
+        guard let local = round.local[recordID], local.digest == agreed.digest else { return }
+        guard let item = local.item else {
+            round.needsEveryItem = true
+            return
+        }
+        guard keychain.lockState.allows(item.accessibility.protectionClass) else {
+            // Kept as agreed until the class can be written: the next round reads everything again.
+            merged.entries[recordID] = agreed
+            round.deferred.insert(recordID)
+            report.deferredWhileLocked += 1
+            return
+        }
+        round.changes.append(SynchronizedChange(.delete, item, expectedLocalDigest: agreed.digest))
+        round.local[recordID] = nil
         report.applied += 1
     }
 
@@ -456,7 +491,9 @@ struct SyncRound {
                 }
                 let content = try RecordSealer.open(stored.body, recordID: recordID, version: stored.version, key: key)
                 guard content.digest == agreed.digest else { throw SyncError.tampered("a record whose content differs from the agreed version") }
-                pushes.append(Push(recordID: recordID, content: RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item))))
+                var tombstone = RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item))
+                (tombstone.deletedDigest, tombstone.deletedModificationDate) = (content.digest, content.modificationDate)
+                pushes.append(Push(recordID: recordID, content: tombstone))
             }
         }
         return pushes.sorted { $0.recordID.lexicographicallyPrecedes($1.recordID) }

@@ -69,9 +69,9 @@ struct SyncState: Sendable {
     var mergedCounter: Int64 = 0
     /// The highest compaction point seen under the current generation: it never goes back.
     var compactedThrough: Int64 = 0
-    /// While a join waits for approval: the first 16 bytes of the founding's hash from the circle
-    /// code, which the roster the answer leads to must start with.
-    var foundingPrefix = Data()
+    /// While a join waits for approval: the roster position the circle code names (event count,
+    /// 4 bytes, and 96 bits of that event's hash), which the roster the answer leads to must hold.
+    var circleCodePin = Data()
 
     /// The newest circle key held.
     var currentKey: CircleKey? { keys.values.max { $0.generation < $1.generation } }
@@ -106,7 +106,7 @@ struct SyncState: Sendable {
         out.append(UInt64(bitPattern: localMarker))
         out.append(UInt64(bitPattern: mergedCounter))
         out.append(UInt64(bitPattern: compactedThrough))
-        out.appendPrefixed(foundingPrefix)
+        out.appendPrefixed(circleCodePin)
         out.append(UInt32(entries.count))
         // In the dictionary's order: decoding builds a dictionary again, and sorting 100,000
         // keys took most of a save.
@@ -140,7 +140,7 @@ struct SyncState: Sendable {
         guard let counter = input.integer(UInt64.self), let sequence = input.integer(UInt64.self),
               let entriesGeneration = input.integer(UInt32.self), let lastSync = input.integer(UInt64.self),
               let approvalCode = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }), let marker = input.integer(UInt64.self),
-              let mergedCounter = input.integer(UInt64.self), let compactedThrough = input.integer(UInt64.self), let foundingPrefix = input.prefixed(),
+              let mergedCounter = input.integer(UInt64.self), let compactedThrough = input.integer(UInt64.self), let circleCodePin = input.prefixed(),
               let entryCount = input.integer(UInt32.self) else { return nil }
         var entries: [Data: Entry] = [:]
         entries.reserveCapacity(Int(min(entryCount, 1_000_000)))
@@ -158,7 +158,7 @@ struct SyncState: Sendable {
         self.approvalCode = approvalCode
         self.mergedCounter = Int64(bitPattern: mergedCounter)
         self.compactedThrough = Int64(bitPattern: compactedThrough)
-        self.foundingPrefix = foundingPrefix
+        self.circleCodePin = circleCodePin
         localMarker = Int64(bitPattern: marker)
         rosterPin = Roster.Pin(count: Int64(bitPattern: rosterCount), head: rosterHead)
     }

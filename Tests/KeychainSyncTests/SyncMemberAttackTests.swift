@@ -258,4 +258,32 @@ final class SyncMemberAttackTests: SyncTestCase {
         assertSyncError(.tampered, try joiner.finishJoining(), "the circle code names another founding")
         XCTAssertFalse(try XCTUnwrap(SyncStateStore.load(from: newcomer)).isMember)
     }
+
+    func testADeviceRemovedBeforeTheCircleCodeWasShownCannotAnswerAJoin() throws {
+        let laptop = try device("laptop"), phone = try device("phone"), newcomer = try device("newcomer")
+        let synchronizers = try circle([laptop, phone])
+        try synchronizers[1].syncNow()
+        let thief = try XCTUnwrap(SyncStateStore.load(from: phone))
+        let oldKey = try XCTUnwrap(thief.currentKey)
+        let connection = try SyncServer.connect(postgres.connectionString, circleID: thief.circleID)
+        let seen = try connection.roster(key: oldKey, continuing: nil)
+        try synchronizers[0].removeDevice("device-1")
+        let code = try XCTUnwrap(synchronizers[0].status().circleCode)   // shown after the removal
+        let joiner = KeychainSynchronizer(keychain: newcomer)
+        let approval = try joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "newcomer")
+        // The thief learnt the approval code and answers from the history it knew, under its old key.
+        let request = try XCTUnwrap(connection.openRequests().first)
+        let filed = try XCTUnwrap(JoinRequest(body: request.body, requestID: request.requestID, circleID: thief.circleID, approvalCode: approval))
+        var fork = seen
+        var admission = fork.nextEvent(.admitted, author: thief.deviceID, subject: request.requestID)
+        (admission.signingKey, admission.agreementKey, admission.name) = (filed.signingKey, filed.agreementKey, filed.name)
+        try admission.sign(with: thief.signingKey, circleID: thief.circleID)
+        try fork.apply(admission)
+        try connection.replaceRoster(fork, key: oldKey)
+        try connection.writeManifest(counter: 0, body: Manifest(counter: 0, generation: 0, digest: SetDigest(), recordCount: 0, author: thief.deviceID).sealed(key: oldKey))
+        let wrap = try KeyWrap.wrap(oldKey, counterFloor: 0, to: .init(rawRepresentation: filed.agreementKey), device: request.requestID, signedBy: thief.signingKey)
+        try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrap, roster: fork.pin, circleID: thief.circleID,
+                                                                                  requestID: request.requestID, approvalCode: approval))
+        assertSyncError(.tampered, try joiner.finishJoining(), "the circle code names a history with the thief's removal in it")
+    }
 }
