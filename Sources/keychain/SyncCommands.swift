@@ -71,19 +71,21 @@ struct SyncJoin: ParsableCommand {
     func run() throws {
         let keychain = try self.keychain.open(.creatingIfMissing)
         let synchronizer = KeychainSynchronizer(keychain: keychain)
+        var approval: String?
         if let circle {
-            let approval = try reportingSyncErrors {
+            approval = try reportingSyncErrors {
                 try synchronizer.requestToJoin(server: server.connection(), circleCode: circle, deviceName: server.deviceName)
             }
-            if output.json {
-                print(try JSONText.render(["approvalCode": .string(approval)]))
-            } else {
-                print("On a device of the circle, run `keychain sync approve` and type:\n  \(approval)")
-            }
+            // With --json the one JSON object comes at the end; the person who types the code
+            // on a member reads it on standard error meanwhile.
+            let instruction = "On a device of the circle, run `keychain sync approve` and type:\n  \(approval ?? "")\n"
+            if output.json { FileHandle.standardError.write(Data(instruction.utf8)) } else { print(instruction, terminator: "") }
         }
         let joined = try reportingSyncErrors { try synchronizer.finishJoining(timeout: .seconds(max(0, wait))) }
         if output.json {
-            print(try JSONText.render(["joined": .bool(joined)]))
+            var object: [String: JSONValue] = ["joined": .bool(joined)]
+            if let approval { object["approvalCode"] = .string(approval) }
+            print(try JSONText.render(object))
         } else {
             print(joined ? "Joined the circle; synchronizable items are synced." : "Not approved yet: run `keychain sync join` again after the approval.")
         }
