@@ -104,17 +104,7 @@ extension KeychainSynchronizer {
         var check = SetDigest()
         var contents: [RecordContent] = []
         for record in records {
-            guard record.recordID.count == BlindIndexLength.bytes, record.version > 0, record.version < Manifest.counterLimit else {
-                throw SyncError.tampered("a record with a malformed id or version")
-            }
-            let content = try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: key)
-            guard keychain.acceptsSynchronized(content.item), content.item.identifier(key: key.identifierKey) == record.recordID else {
-                throw SyncError.tampered("a record holding an item that may not sync, or not the one its id names")
-            }
-            if let agreed = state.entries[record.recordID], agreed.version > 0,
-               record.version < agreed.version || (record.version == agreed.version && content.digest != agreed.digest) {
-                throw SyncError.tampered("an older version of a record than this device agreed with")
-            }
+            let content = try record.verified(against: manifest, key: key, agreed: state.entries[record.recordID], keychain: keychain).content
             check.insert(recordID: record.recordID, version: record.version, content: content.digest, key: key)
             contents.append(content)
         }

@@ -177,28 +177,10 @@ struct SyncRound {
             : state.entries.filter { $0.value.version > 0 }.mapValues { ($0.version, $0.digest) }
         var seen: Set<Data> = []
         for record in records {
-            guard record.recordID.count == BlindIndexLength.bytes, record.version > 0, record.version < Manifest.counterLimit, record.sequence > since,
-                  seen.insert(record.recordID).inserted else {
-                throw SyncError.tampered("a record with a malformed id, version or sequence number, or the same record twice")
+            guard record.sequence > since, seen.insert(record.recordID).inserted else {
+                throw SyncError.tampered("a record with a malformed sequence number, or the same record twice")
             }
-            let (content, writtenAt) = try RecordSealer.openStamped(record.body, recordID: record.recordID, version: record.version, key: key)
-            guard writtenAt <= manifest.counter, content.kind == .value || writtenAt > compacted else {
-                throw SyncError.tampered("a record written after the circle's manifest, or a deletion the circle compacted away")
-            }
-            if let agreed = state.entries[record.recordID], agreed.version > 0 {
-                if record.version < agreed.version {
-                    throw SyncError.tampered("an older version of a record than this device already agreed with (a replay)")
-                }
-                if record.version == agreed.version && content.digest != agreed.digest {
-                    throw SyncError.tampered("a record version whose content differs from what this device agreed with at that version (the server showed devices different histories)")
-                }
-            }
-            guard keychain.acceptsSynchronized(content.item) else {
-                throw SyncError.tampered("a record holding an item that may not sync or is not valid for its class")
-            }
-            guard content.item.identifier(key: key.identifierKey) == record.recordID else {
-                throw SyncError.tampered("a record whose item is not the one its id names")
-            }
+            let (content, writtenAt) = try record.verified(against: manifest, key: key, agreed: state.entries[record.recordID], keychain: keychain)
             current[record.recordID] = (record.version, content.digest)
             pulled.append(Pulled(record: record, content: content, writtenAt: writtenAt))
         }
