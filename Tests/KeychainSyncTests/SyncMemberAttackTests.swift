@@ -159,19 +159,8 @@ final class SyncMemberAttackTests: SyncTestCase {
                      "the request opens only with the code the runner showed its user")
         // The thief and the server answer with what they can: the runner's public keys (in clear
         // in the request) admitted by the thief under the old key, without the approval code.
-        let agreementKey = Data(request.body[request.body.startIndex..<request.body.startIndex + 32])
-        let signingKey = Data(request.body[request.body.startIndex + 32..<request.body.startIndex + 64])
-        var fake = seen
-        var admission = fake.nextEvent(.admitted, author: thief.deviceID, subject: request.requestID)
-        (admission.signingKey, admission.agreementKey, admission.name) = (signingKey, agreementKey, "runner")
-        try admission.sign(with: thief.signingKey, circleID: thief.circleID)
-        try fake.apply(admission)
-        try connection.replaceRoster(fake, key: oldKey)
-        let manifest = Manifest(counter: 0, generation: 0, digest: SetDigest(), recordCount: 0, author: thief.deviceID)
-        try connection.writeManifest(counter: 0, body: manifest.sealed(key: oldKey))
-        let wrap = try KeyWrap.wrap(oldKey, counterFloor: 0, to: .init(rawRepresentation: agreementKey), device: request.requestID, signedBy: thief.signingKey)
-        try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrap, roster: fake.pin, circleID: thief.circleID,
-                                                                                  requestID: request.requestID, approvalCode: CircleCode.newApprovalCode()))
+        try answerAsAttacker(request, from: seen, author: thief.deviceID, signingKey: thief.signingKey, key: oldKey,
+                             approvalCode: CircleCode.newApprovalCode(), on: connection)
 
         assertSyncError(.tampered, try joiner.finishJoining())
         XCTAssertFalse(try XCTUnwrap(SyncStateStore.load(from: runner)).isMember)
@@ -245,17 +234,9 @@ final class SyncMemberAttackTests: SyncTestCase {
         (founding.signingKey, founding.agreementKey, founding.name) = (impostor.publicKey.rawRepresentation, impostorAgreement.publicKey.rawRepresentation, "laptop")
         try founding.sign(with: impostor, circleID: waiting.circleID)
         try roster.apply(founding)
-        let filed = try XCTUnwrap(JoinRequest(body: request.body, requestID: request.requestID, circleID: waiting.circleID, approvalCode: approval))
-        var admission = roster.nextEvent(.admitted, author: impostorID, subject: request.requestID)
-        (admission.signingKey, admission.agreementKey, admission.name) = (filed.signingKey, filed.agreementKey, filed.name)
-        try admission.sign(with: impostor, circleID: waiting.circleID)
-        try roster.apply(admission)
-        try connection.replaceRoster(roster, key: key)
-        try connection.writeManifest(counter: 0, body: Manifest(counter: 0, generation: 0, digest: SetDigest(), recordCount: 0, author: impostorID).sealed(key: key))
-        let wrap = try KeyWrap.wrap(key, counterFloor: 0, to: .init(rawRepresentation: filed.agreementKey), device: request.requestID, signedBy: impostor)
-        try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrap, roster: roster.pin, circleID: waiting.circleID,
-                                                                                  requestID: request.requestID, approvalCode: approval))
-        assertSyncError(.tampered, try joiner.finishJoining(), "the circle code names another founding")
+        XCTAssertNotNil(JoinRequest(body: request.body, requestID: request.requestID, circleID: waiting.circleID, approvalCode: approval))
+        try answerAsAttacker(request, from: roster, author: impostorID, signingKey: impostor, key: key, approvalCode: approval, on: connection)
+        assertSyncError(.tampered, try joiner.finishJoining(), "the circle code names another history")
         XCTAssertFalse(try XCTUnwrap(SyncStateStore.load(from: newcomer)).isMember)
     }
 
@@ -273,17 +254,29 @@ final class SyncMemberAttackTests: SyncTestCase {
         let approval = try joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "newcomer")
         // The thief learnt the approval code and answers from the history it knew, under its old key.
         let request = try XCTUnwrap(connection.openRequests().first)
-        let filed = try XCTUnwrap(JoinRequest(body: request.body, requestID: request.requestID, circleID: thief.circleID, approvalCode: approval))
-        var fork = seen
-        var admission = fork.nextEvent(.admitted, author: thief.deviceID, subject: request.requestID)
-        (admission.signingKey, admission.agreementKey, admission.name) = (filed.signingKey, filed.agreementKey, filed.name)
-        try admission.sign(with: thief.signingKey, circleID: thief.circleID)
-        try fork.apply(admission)
-        try connection.replaceRoster(fork, key: oldKey)
-        try connection.writeManifest(counter: 0, body: Manifest(counter: 0, generation: 0, digest: SetDigest(), recordCount: 0, author: thief.deviceID).sealed(key: oldKey))
-        let wrap = try KeyWrap.wrap(oldKey, counterFloor: 0, to: .init(rawRepresentation: filed.agreementKey), device: request.requestID, signedBy: thief.signingKey)
-        try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrap, roster: fork.pin, circleID: thief.circleID,
-                                                                                  requestID: request.requestID, approvalCode: approval))
+        XCTAssertNotNil(JoinRequest(body: request.body, requestID: request.requestID, circleID: thief.circleID, approvalCode: approval))
+        try answerAsAttacker(request, from: seen, author: thief.deviceID, signingKey: thief.signingKey, key: oldKey, approvalCode: approval, on: connection)
         assertSyncError(.tampered, try joiner.finishJoining(), "the circle code names a history with the thief's removal in it")
+    }
+
+    /// An attacker's answer to a join request: `roster` plus an admission of the requesting
+    /// device signed by `author`, sealed under `key` beside an empty manifest, and `key` wrapped
+    /// to the device and signed by `author`, the answer MAC'd with `approvalCode` (learnt, or a guess).
+    private func answerAsAttacker(_ request: (requestID: UUID, body: Data), from roster: Roster, author: UUID,
+                                  signingKey: Curve25519.Signing.PrivateKey, key: CircleKey, approvalCode: String,
+                                  on connection: SyncServer) throws {
+        // The public keys stand in clear at the start of the request; the name is sealed.
+        let agreementKey = Data(request.body.prefix(32)), requestSigningKey = Data(request.body.dropFirst(32).prefix(32))
+        var fork = roster
+        var admission = fork.nextEvent(.admitted, author: author, subject: request.requestID)
+        (admission.signingKey, admission.agreementKey, admission.name) = (requestSigningKey, agreementKey, "newcomer")
+        try admission.sign(with: signingKey, circleID: roster.circleID)
+        try fork.apply(admission)
+        try connection.replaceRoster(fork, key: key)
+        let manifest = Manifest(counter: 0, generation: key.generation, digest: SetDigest(), recordCount: 0, author: author)
+        try connection.writeManifest(counter: 0, body: manifest.sealed(key: key))
+        let wrap = try KeyWrap.wrap(key, counterFloor: 0, to: .init(rawRepresentation: agreementKey), device: request.requestID, signedBy: signingKey)
+        try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrap, roster: fork.pin, circleID: roster.circleID,
+                                                                                  requestID: request.requestID, approvalCode: approvalCode))
     }
 }
