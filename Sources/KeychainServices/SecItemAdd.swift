@@ -76,7 +76,9 @@ enum SecItemAddition {
         }
         if case .value(let flag) = request.synchronizable { attributes[.synchronizable] = .bool(flag) }
         let keychain = try SecItemEnvironment.keychain()
-        let added = try keychain.add(NewItem(itemClass, attributes: attributes, data: data), returning: request.returnOptions.union(.attributes))
+        var item = NewItem(itemClass, attributes: attributes, data: data)
+        item.owner = SecItemEnvironment.libraryOwner
+        let added = try keychain.add(item, returning: request.returnOptions.union(.attributes))
         if request.returnRef && itemClass == .certificate {
             throw KeychainError(.unimplemented, "kSecReturnRef for certificates needs SecCertificate, which this platform does not provide yet; the item was added.")
         }

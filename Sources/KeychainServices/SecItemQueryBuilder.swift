@@ -12,6 +12,7 @@ enum SecItemQueryBuilder {
         }
         var query = Query(itemClass, attributes(request), accessGroups: groups, limit: request.matchLimit ?? .one)
         query.authentication = request.authenticationOptions
+        query.owner = SecItemEnvironment.libraryOwner
         if let reference = request.persistentReference {
             query.persistentReference = reference
             query.itemClass = request.itemClass

@@ -1,9 +1,13 @@
 import Foundation
 import KeychainCore
 
-/// Where a keychain keeps its ``SyncState``: one generic-password item of its own (service
-/// `KeychainSync`, access group `com.securestorage.sync`), `AfterFirstUnlockThisDeviceOnly` so
-/// sync runs while the keychain is locked after its first unlock, and never synchronizable.
+/// Where a keychain keeps its ``SyncState``: one generic-password item in the library's own
+/// namespace (``LibraryOwner/sync``; service `KeychainSync`, access group
+/// `com.securestorage.sync`), `AfterFirstUnlockThisDeviceOnly` so sync runs while the keychain
+/// is locked after its first unlock, and never synchronizable.
+///
+/// An item an app, the `keychain` tool or a backup import writes under the same names is an
+/// ordinary item in the apps' namespace: this store never reads, replaces or deletes it.
 enum SyncStateStore {
     /// The access group of the state item.
     static let accessGroup = "com.securestorage.sync"
@@ -12,16 +16,25 @@ enum SyncStateStore {
     private static let account = "state"
 
     /// The query that finds the state item.
+    /// The accessibility the state item is created with, and the only one it is read with.
+    static let accessibility = Accessibility.afterFirstUnlockThisDeviceOnly
+
+    /// The query that finds the state item.
     static var query: Query {
-        Query(.genericPassword, [.service: .string(service), .account: .string(account)], synchronizable: .no, accessGroups: [accessGroup], limit: .one)
+        var query = Query(.genericPassword, [.service: .string(service), .account: .string(account), .accessible: .string(accessibility.rawValue)],
+                          synchronizable: .no, accessGroups: [accessGroup], limit: .one)
+        query.owner = .sync
+        return query
     }
 
     /// The state item holding `state`.
     static func item(_ state: SyncState) -> NewItem {
-        NewItem(.genericPassword,
-                attributes: [.service: .string(service), .account: .string(account), .accessGroup: .string(accessGroup),
-                             .label: .string("Sync circle state"), .synchronizable: .number(0)],
-                data: state.encoded, accessibility: .afterFirstUnlockThisDeviceOnly)
+        var item = NewItem(.genericPassword,
+                           attributes: [.service: .string(service), .account: .string(account), .accessGroup: .string(accessGroup),
+                                        .label: .string("Sync circle state"), .synchronizable: .number(0)],
+                           data: state.encoded, accessibility: accessibility)
+        item.owner = .sync
+        return item
     }
 
     /// The keychain's sync state, or `nil` when it belongs to no circle.

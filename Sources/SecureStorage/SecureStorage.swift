@@ -40,6 +40,9 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     public let defaultSensitivity: Sensitivity
     /// What happens to ``Sensitivity/topSecret`` values without a passcode.
     public let passcodeFallback: PasscodeFallback
+    /// The SecureStorage component whose own keys this storage keeps (``libraryOwned(by:)``),
+    /// or `nil` for an app's storage.
+    package internal(set) var libraryOwner: LibraryComponent?
 
     /// Creates storage for a service.
     public init(service: String, accessGroup: String? = nil, defaultSensitivity: Sensitivity = .secret,
@@ -118,7 +121,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// - Returns: `false` when there was nothing to delete.
     @discardableResult
     public func removeValue(for key: String) throws(SecureStorageError) -> Bool {
-        let status = SecItemDelete(query(key) as CFDictionary)
+        let status = inNamespace { SecItemDelete(query(key) as CFDictionary) }
         if status == errSecItemNotFound { return false }
         try check(status)
         return true
@@ -127,7 +130,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Whether a value is stored under `key`, without decrypting it. Throws `.locked` when the
     /// value's protection needs the device unlocked and it is locked.
     public func contains(_ key: String) throws(SecureStorageError) -> Bool {
-        let status = SecItemCopyMatching(query(key) as CFDictionary, nil)
+        let status = inNamespace { SecItemCopyMatching(query(key) as CFDictionary, nil) }
         if status == errSecItemNotFound { return false }
         try check(status)
         return true
@@ -143,7 +146,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Deletes every value of this service (in ``accessGroup``, or in every entitled group when
     /// it is `nil`), in one transaction. Works while locked.
     public func removeAll() throws(SecureStorageError) {
-        let status = SecItemDelete(query(nil) as CFDictionary)
+        let status = inNamespace { SecItemDelete(query(nil) as CFDictionary) }
         if status != errSecItemNotFound { try check(status) }
     }
 
@@ -154,7 +157,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// the device unlocked fails with `.locked` and changes nothing.
     public func changeProtection(of key: String, to sensitivity: Sensitivity) throws(SecureStorageError) {
         try withPasscodeFallback(sensitivity) { (protection) throws(SecureStorageError) in
-            try check(SecItemUpdate(query(key) as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary),
+            try check(inNamespace { SecItemUpdate(query(key) as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary) },
                       protection: protection)
         }
     }
@@ -167,7 +170,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         var query = self.query(nil)
         query[kSecAttrAccessible as String] = old.secAttrAccessible
         return try withPasscodeFallback(sensitivity) { (protection) throws(SecureStorageError) -> Bool in
-            let status = SecItemUpdate(query as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary)
+            let status = inNamespace { SecItemUpdate(query as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary) }
             if status == errSecItemNotFound { return false }
             try check(status, protection: protection)
             return true
@@ -186,7 +189,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         var query = self.query(key)
         query[kSecReturnAttributes as String] = true
         var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        let status = inNamespace { SecItemCopyMatching(query as CFDictionary, &result) }
         if status == errSecItemNotFound { return nil }
         try check(status)
         return result as? NSDictionary
@@ -231,10 +234,10 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
             let changes = sensitivity == nil && !requireUserPresence ? contents : created
             for _ in 0..<Self.writeAttempts {
                 if !insertOnly {
-                    let status = SecItemUpdate(query(key) as CFDictionary, changes as CFDictionary)
+                    let status = inNamespace { SecItemUpdate(query(key) as CFDictionary, changes as CFDictionary) }
                     if status != errSecItemNotFound { return try check(status, protection: protection) }
                 }
-                let status = SecItemAdd(query(key).merging(created) { $1 } as CFDictionary, nil)
+                let status = inNamespace { SecItemAdd(query(key).merging(created) { $1 } as CFDictionary, nil) }
                 // Another writer added it between our update and add: update theirs.
                 if status == errSecDuplicateItem && !insertOnly { continue }
                 return try check(status, protection: protection, adding: true)
@@ -272,7 +275,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// or `nil` when nothing matches.
     func copyMatching(_ query: [String: Any]) throws(SecureStorageError) -> CFTypeRef?? {
         var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        let status = inNamespace { SecItemCopyMatching(query as CFDictionary, &result) }
         if status == errSecItemNotFound { return nil }
         try check(status)
         return result

@@ -25,8 +25,9 @@ import SecureStorage
 /// share a blind-indexed value. A cell put back to an older value of the same row, or copied
 /// from another database sealed with the same key, is not detected.
 ///
-/// Write sealed records only through the sealer: GRDB's own `insert`, `save` or `update` on
-/// the record would store the plaintext. The article <doc:SealedColumns> explains the choices.
+/// Write sealed records only through the sealer: GRDB's own `insert`, `save`, `update` or
+/// `upsert` on the record fail with ``SealedDatabaseError/Code/unsealedWrite`` (they would store
+/// the plaintext). The article <doc:SealedColumns> explains the choices.
 public final class DatabaseSealer: Sendable {
     /// The 16-byte public identifier of the key: stored in the database so that opening it with
     /// another key is a clear error.
@@ -52,6 +53,12 @@ public final class DatabaseSealer: Sendable {
     /// Reading the key is the one moment the user is asked, when `requireUserPresence` protected
     /// it: keep the sealer while the data is in use. Creating the key never asks.
     ///
+    /// On Linux the key lives in the keychain's library-owned namespace, under `storage`'s
+    /// service and `key`: an item an app, `keychain add-generic-password`, a backup import or a
+    /// sync writes under those names is an ordinary item the sealer never takes for its key, and
+    /// keychain backups do not carry the key (a sealed database moves to another machine with
+    /// its keychain files, not through `keychain export`).
+    ///
     /// - Parameters:
     ///   - storage: the keychain storage holding the key, for example the app's `SecureStorage`.
     ///   - key: the key's name in `storage`, for example `"notes.db-key"`.
@@ -61,19 +68,37 @@ public final class DatabaseSealer: Sendable {
     /// - Throws: `SecureStorageError` (`.locked`, `.userCanceled`, `.authenticationFailed`, …).
     public static func load(from storage: SecureStorage, key: String, sensitivity: Sensitivity = .secret,
                             requireUserPresence: Bool = false) throws(SecureStorageError) -> DatabaseSealer {
-        if let stored = try storage.data(for: key) {
+        // The key lives in the keychain's library-owned namespace: an item an app, an import or
+        // a sync writes under the same name is never taken for it.
+        let owned = storage.libraryOwned(by: .databaseSealer)
+        if let stored = try owned.data(for: key) {
             guard stored.count == 32, let sealer = try? DatabaseSealer(key: SymmetricKey(data: stored)) else { throw .integrityViolation }
             return sealer
         }
         let fresh = SymmetricKey(size: .bits256)
         do {
             // Insert-only: of two first loads racing, one key wins and both use it.
-            try storage.insert(StoredValue(data: fresh.withUnsafeBytes { Data($0) }, kind: .data), for: key, sensitivity: sensitivity,
+            try owned.insert(StoredValue(data: fresh.withUnsafeBytes { Data($0) }, kind: .data), for: key, sensitivity: sensitivity,
                                requireUserPresence: requireUserPresence)
             return try! DatabaseSealer(key: fresh)   // 256 bits by construction
         } catch .duplicate {
-            return try load(from: storage, key: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
+            return try load(from: owned, key: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
         }
+    }
+
+    /// Whether `storage` holds the sealer key `key` (made by
+    /// ``load(from:key:sensitivity:requireUserPresence:)``), without reading it: nobody is asked.
+    /// The key is not one of `storage`'s values (`storage.contains(key)` does not see it).
+    /// - Throws: `SecureStorageError` (`.locked` when its protection needs the device unlocked).
+    public static func keyExists(in storage: SecureStorage, key: String = "database.key") throws(SecureStorageError) -> Bool {
+        try storage.libraryOwned(by: .databaseSealer).contains(key)
+    }
+
+    /// Deletes the sealer key `key` from `storage`: what it sealed never opens again.
+    /// - Returns: whether there was one.
+    @discardableResult
+    public static func removeKey(from storage: SecureStorage, key: String = "database.key") throws(SecureStorageError) -> Bool {
+        try storage.libraryOwned(by: .databaseSealer).removeValue(for: key)
     }
 
     // MARK: - The database's key record

@@ -19,6 +19,9 @@ public struct SealedDatabaseError: Error, Sendable, Hashable, CustomStringConver
         case undecodableRecord
         /// A sealing key that is not 256 bits.
         case invalidKey
+        /// GRDB's own `insert`, `save`, `update` or `upsert` was called on a ``SealedRecord``:
+        /// it would have stored the sealed columns in plaintext.
+        case unsealedWrite
     }
 
     /// The kind of failure.
@@ -52,6 +55,8 @@ public struct SealedDatabaseError: Error, Sendable, Hashable, CustomStringConver
             return "A row of \(place) opened, but the record type cannot be decoded from it (a column of an unexpected type). Its values are not shown here; check the schema against the record type."
         case .invalidKey:
             return "A database sealing key must have 256 bits."
+        case .unsealedWrite:
+            return "A sealed record of \(table) was written with GRDB's own insert, save, update or upsert, which would store its sealed columns in plaintext. Nothing was written; write it with DatabaseSealer.insert(_:_:) or update(_:_:)."
         }
     }
 }

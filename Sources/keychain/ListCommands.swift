@@ -24,9 +24,10 @@ struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list", abstract: "List items, one line each (class, service or protocol://server:port, account, label, protection, access group); never secrets.",
         discussion: """
-            The journal items of `keychain migrate` (service SecureStorage.migrations) and the keys \
-            of protected-file stores (services SecureStorage.files/<identifier>) and the sync \
-            state (service KeychainSync) are not shown unless their service is asked for with -s.
+            What SecureStorage keeps for itself (the journals of `keychain migrate`, the keys of \
+            protected-file stores and database sealers, the sync state) lives in a namespace of its \
+            own that no command lists, changes or exports; an item of the same names is an \
+            ordinary item and is listed.
             Examples:
               keychain list
               keychain list --class genp -s api.example.com --json
@@ -55,13 +56,8 @@ struct List: ParsableCommand {
         let found = try reportingErrors {
             try itemClass.classes.compactMap { try query(for: $0) }.flatMap { query in try keychain.findAll(query, returning: .attributes) }
         }
-        let journals = service == SourceMigration.journalService ? [] : found.filter(Self.isMigrationJournal)
-        let fileKeys = service != nil ? [] : found.filter(Self.isProtectedFileKey)
-        let syncState = service != nil ? [] : found.filter(Self.isSyncState)
-        let items = found.filter { item in
-            (service == SourceMigration.journalService || !Self.isMigrationJournal(item)) && (service != nil || !Self.isProtectedFileKey(item))
-                && (service != nil || !Self.isSyncState(item))
-        }
+        // What the library keeps for itself lives in its own namespace: no query of the tool sees it.
+        let items = found
         if output.json {
             print(try JSONText.render(["items": .array(items.map { .object(JSONText.item($0)) })]))
             return
@@ -74,24 +70,7 @@ struct List: ParsableCommand {
                            a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"]
             print(columns.joined(separator: "  "))
         }
-        var hiddenNotes: [String] = []
-        if !journals.isEmpty {
-            hiddenNotes.append("\(journals.count) migration journal item\(journals.count == 1 ? "" : "s"): -s \(SourceMigration.journalService)")
-        }
-        if !fileKeys.isEmpty {
-            let services = Set(fileKeys.compactMap { $0.attributes[.service]?.stringValue }).sorted().map { "-s \($0)" }
-            hiddenNotes.append("\(fileKeys.count) protected-file key item\(fileKeys.count == 1 ? "" : "s"): \(services.joined(separator: ", "))")
-        }
-        if !syncState.isEmpty { hiddenNotes.append("the sync state: -s \(KeychainSynchronizer.stateService)") }
-        let hiddenNote = hiddenNotes.isEmpty ? "" : " (and \(hiddenNotes.joined(separator: "; ")))"
-        printError("\(items.count) item\(items.count == 1 ? "" : "s")\(hiddenNote)")
-    }
-
-    /// Whether an item holds the keychain's sync state.
-    static func isSyncState(_ item: FoundItem) -> Bool {
-        item.itemClass == .genericPassword && item.attributes[.service]?.stringValue == KeychainSynchronizer.stateService
-            && item.attributes[.accessGroup]?.stringValue == KeychainSynchronizer.stateAccessGroup
-            && item.attributes[.account]?.stringValue == "state" && item.attributes[.synchronizable]?.numberValue == 0
+        printError("\(items.count) item\(items.count == 1 ? "" : "s")")
     }
 
     /// An internet password's protocol, server and port as one column: `htps://example.com:8443`.
@@ -100,18 +79,6 @@ struct List: ParsableCommand {
         let scheme = attributes[.protocol]?.stringValue.map { $0.trimmingCharacters(in: .whitespaces) + "://" } ?? ""
         let port = attributes[.port].flatMap { if case .number(let port) = $0, port != 0 { ":\(port)" } else { nil } } ?? ""
         return scheme + server + port
-    }
-
-    /// Whether `item` is bookkeeping of `keychain migrate` rather than a user's item.
-    private static func isMigrationJournal(_ item: FoundItem) -> Bool {
-        item.itemClass == .genericPassword
-            && SourceMigration.isJournalItem(service: item.attributes[.service]?.stringValue, account: item.attributes[.account]?.stringValue)
-    }
-
-    /// Whether `item` is a key of a store of protected files (`ProtectedFiles`): deleting it
-    /// makes the store's files unreadable, so it is listed only when its service is asked for.
-    private static func isProtectedFileKey(_ item: FoundItem) -> Bool {
-        item.itemClass == .genericPassword && item.attributes[.service]?.stringValue?.hasPrefix(ProtectedFiles.keyServicePrefix) == true
     }
 
     /// The query for one class; `nil` when the class lacks a filtered attribute (nothing can match).

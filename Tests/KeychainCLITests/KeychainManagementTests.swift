@@ -16,7 +16,7 @@ final class KeychainManagementTests: CLITestCase {
         XCTAssertEqual(status["path"] as? String, home.appendingPathComponent("data/keychain.db").path)
         XCTAssertEqual(status["lockState"] as? String, "unlocked")
         XCTAssertEqual(status["hasPassphrase"] as? Bool, false)
-        XCTAssertEqual(status["formatVersion"] as? Int, 5)
+        XCTAssertEqual(status["formatVersion"] as? Int, 6)
         XCTAssertEqual(status["totalItems"] as? Int, 3)
         XCTAssertEqual(status["items"] as? [String: Int], ["genp": 2, "inet": 1, "cert": 0, "keys": 0])
         XCTAssertEqual(status["itemsByAccessibility"] as? [String: Int], ["ak": 2, "cku": 1])

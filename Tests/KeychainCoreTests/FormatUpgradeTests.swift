@@ -50,8 +50,8 @@ final class FormatUpgradeTests: XCTestCase {
     func testAFormat3KeychainWithAPassphraseUpgradesWithoutLosingAnItem() throws {
         let location = try fixture("format3-passphrase")
         let keychain = try Keychain(location: location, options: options)
-        XCTAssertEqual(keychain.formatVersion, 5)
-        XCTAssertEqual(try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?.formatVersion, 5)
+        XCTAssertEqual(keychain.formatVersion, 6)
+        XCTAssertEqual(try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?.formatVersion, 6)
         XCTAssertEqual(keychain.lockState, .beforeFirstUnlock)
         try keychain.unlock(passphrase: "fixture passphrase 3")
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku", "akpu"])
@@ -69,7 +69,7 @@ final class FormatUpgradeTests: XCTestCase {
     func testAFormat3KeychainWithoutAPassphraseUpgradesWithoutLosingAnItem() throws {
         let location = try fixture("format3-plain")
         let keychain = try Keychain(location: location, options: options)
-        XCTAssertEqual(keychain.formatVersion, 5)
+        XCTAssertEqual(keychain.formatVersion, 6)
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku"], secretPrefix: "\n")
         let report = try keychain.verify()
         XCTAssertTrue(report.isClean, "\(report)")
@@ -100,8 +100,8 @@ final class FormatUpgradeTests: XCTestCase {
     func testAFormat4KeychainUpgradesAndItsProtectedItemsMoveUnderThePresenceKeyWhenThePINIsEnrolled() throws {
         let location = try fixture("format4-passphrase")
         let keychain = try Keychain(location: location, options: options)
-        XCTAssertEqual(keychain.formatVersion, 5)
-        XCTAssertEqual(try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?.formatVersion, 5)
+        XCTAssertEqual(keychain.formatVersion, 6)
+        XCTAssertEqual(try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?.formatVersion, 6)
         try keychain.unlock(passphrase: "fixture passphrase 4")
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku", "akpu"])
         XCTAssertEqual(keychain.enrolledMethods, [])
@@ -147,7 +147,7 @@ final class FormatUpgradeTests: XCTestCase {
     func testAFormat4KeychainWithoutAPassphraseUpgradesWithoutLosingAnItem() throws {
         let location = try fixture("format4-plain")
         let keychain = try Keychain(location: location, options: options)
-        XCTAssertEqual(keychain.formatVersion, 5)
+        XCTAssertEqual(keychain.formatVersion, 6)
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku"])
         keychain.authenticator = try pin(location, answering: "fixture pin 4")
         XCTAssertEqual(try protectedData(keychain, "ck"), Data("protected-ck".utf8))

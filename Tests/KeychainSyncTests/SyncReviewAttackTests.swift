@@ -126,8 +126,9 @@ final class SyncReviewAttackTests: SyncTestCase {
     func testAWriteDuringASyncKeepsTheNextSyncFromSkipping() throws {
         let keychain = try device("phone")
         try keychain.add(password("a", "1", "v"))
-        let stateItem = NewItem(.genericPassword, attributes: [.service: "state", .account: "s", .synchronizable: 0], data: Data(),
+        var stateItem = NewItem(.genericPassword, attributes: [.service: "state", .account: "s", .synchronizable: 0], data: Data(),
                                 accessibility: .afterFirstUnlockThisDeviceOnly)
+        stateItem.owner = .sync
         let snapshot = try keychain.synchronizableItems()
         try keychain.add(password("b", "2", "written while the sync ran"))
         var recorded: Int64?

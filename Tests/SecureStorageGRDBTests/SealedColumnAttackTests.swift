@@ -123,6 +123,58 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
         XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM tagged") }, 0, "the write was rolled back")
     }
 
+    /// Issue 34 §1: a key planted under the sealer's name through the public API (an imported
+    /// backup, `keychain add-generic-password`) is never the sealer's: the sealer makes and keeps
+    /// its own, which still needs the user when asked to.
+    func testAKeyPlantedUnderTheSealersNameIsNeverUsed() throws {
+        let authenticator = ScriptedAuthenticator()
+        SecItemEnvironment.authenticator = authenticator
+        try authenticator.enroll(in: keychain)
+        let attackerKey = SymmetricKey(size: .bits256)
+        try storage.insert(StoredValue(data: attackerKey.withUnsafeBytes { Data($0) }, kind: .data), for: "database.key", sensitivity: .private)
+        let attackerSealer = try DatabaseSealer(key: attackerKey)
+        let created = try storage.databaseSealer(requireUserPresence: true)
+        XCTAssertNotEqual(created.keyID, attackerSealer.keyID, "the sealer took the planted key")
+        let asked = authenticator.prompts
+        let loaded = try storage.databaseSealer(requireUserPresence: true)
+        XCTAssertEqual(loaded.keyID, created.keyID)
+        XCTAssertGreaterThan(authenticator.prompts, asked, "loading the sealer's key no longer asks the user")
+        let notes = try DatabaseQueue(path: directory.appendingPathComponent("notes.sqlite").path)
+        var note = Note(id: nil, title: "t", body: "secret body")
+        try notes.write { db in
+            try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body BLOB NOT NULL)")
+            try loaded.prepare(db)
+            try loaded.insert(&note, db)
+        }
+        let stored = try notes.read { db in try DatabaseValue.fetchOne(db, sql: "SELECT body FROM note") }
+        XCTAssertThrowsError(try attackerSealer.open(XCTUnwrap(stored), table: "note", column: "body", identity: [XCTUnwrap(note.id).databaseValue]))
+        XCTAssertEqual(try storage.data(for: "database.key"), attackerKey.withUnsafeBytes { Data($0) }, "the planted item is left as an app item")
+    }
+
+    /// Issue 34 §5: GRDB's own persistence methods on a sealed record would store plaintext;
+    /// every one of them fails loudly and writes nothing.
+    func testGRDBsOwnWritesOfASealedRecordAreRefused() throws {
+        let before = try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note") }
+        var note = Note(id: nil, title: "t", body: "plaintext body")
+        XCTAssertSealedError(.unsealedWrite, try database.write { db in try note.insert(db) })
+        XCTAssertSealedError(.unsealedWrite, try database.write { db in try note.save(db) })
+        XCTAssertSealedError(.unsealedWrite, try database.write { db in try note.upsert(db) })
+        XCTAssertSealedError(.unsealedWrite, try database.write { db in _ = try note.inserted(db) })
+        XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note") }, before, "a refused write wrote something")
+        try database.write { db in try sealer.insert(&note, db) }
+        note.body = "changed plaintext"
+        XCTAssertSealedError(.unsealedWrite, try database.write { db in try note.update(db) })
+        XCTAssertSealedError(.unsealedWrite, try database.write { db in try note.save(db) })
+        let bodies = try database.read { db in try DatabaseValue.fetchAll(db, sql: "SELECT body FROM note") }
+        XCTAssertEqual(bodies.count, (before ?? 0) + 1)
+        for body in bodies {
+            let bytes = try XCTUnwrap(Data.fromDatabaseValue(body))
+            XCTAssertNil(bytes.range(of: Data("plaintext".utf8)), "plaintext reached the table")
+        }
+        try database.write { db in try sealer.update(note, db) }
+        XCTAssertEqual(try database.read { db in try sealer.fetchOne(db, Note.filter(Column("id") == note.id)) }?.body, "changed plaintext")
+    }
+
     /// First loads racing on a key that needs the user end with one key, which all use.
     func testRacingFirstLoadsOfAPresenceKeyShareOneKey() throws {
         let authenticator = ScriptedAuthenticator()

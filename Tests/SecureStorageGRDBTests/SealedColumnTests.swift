@@ -88,7 +88,9 @@ final class SealedColumnTests: SealedDatabaseTestCase {
         let first = try DatabaseSealer.load(from: storage, key: "notes.db-key")
         let again = try DatabaseSealer.load(from: storage, key: "notes.db-key")
         XCTAssertEqual(first.keyID, again.keyID, "the second load reads the stored key")
-        XCTAssertEqual(try storage.protection(of: "notes.db-key"), .whenUnlockedThisDeviceOnly)
+        XCTAssertEqual(try storage.libraryOwned(by: .databaseSealer).protection(of: "notes.db-key"), .whenUnlockedThisDeviceOnly)
+        XCTAssertTrue(try DatabaseSealer.keyExists(in: storage, key: "notes.db-key"))
+        XCTAssertFalse(try storage.contains("notes.db-key"), "the key is not one of the storage's values")
         var note = Note(id: nil, title: "t", body: "b")
         try database.write { db in
             try first.prepare(db)
@@ -97,7 +99,7 @@ final class SealedColumnTests: SealedDatabaseTestCase {
         let stranger = try DatabaseSealer(key: SymmetricKey(size: .bits256))
         XCTAssertSealedError(.wrongKey, try database.write { db in try stranger.prepare(db) })
         XCTAssertSealedError(.tamperedValue, try database.read { db in try stranger.fetchAll(db, Note.all()) })
-        try storage.set(Data(count: 16), for: "broken.db-key")
+        try storage.libraryOwned(by: .databaseSealer).set(Data(count: 16), for: "broken.db-key")
         XCTAssertThrowsError(try DatabaseSealer.load(from: storage, key: "broken.db-key")) { error in
             XCTAssertEqual(error as? SecureStorageError, .integrityViolation)
         }
@@ -106,11 +108,13 @@ final class SealedColumnTests: SealedDatabaseTestCase {
     /// The facade's database tier: the storage keeps the key with its default sensitivity.
     func testTheStorageKeepsTheDatabaseKey() throws {
         let sealer = try storage.databaseSealer()
-        XCTAssertEqual(try storage.protection(of: "database.key"), .whenUnlockedThisDeviceOnly)
+        XCTAssertEqual(try storage.libraryOwned(by: .databaseSealer).protection(of: "database.key"), .whenUnlockedThisDeviceOnly)
         XCTAssertEqual(try DatabaseSealer.load(from: storage, key: "database.key").keyID, sealer.keyID)
         let background = try SecureStorage(service: "com.acme.sync", defaultSensitivity: .private).databaseSealer()
         XCTAssertNotEqual(background.keyID, sealer.keyID)
-        XCTAssertEqual(try SecureStorage(service: "com.acme.sync").protection(of: "database.key"), .afterFirstUnlockThisDeviceOnly)
+        XCTAssertEqual(try SecureStorage(service: "com.acme.sync").libraryOwned(by: .databaseSealer).protection(of: "database.key"), .afterFirstUnlockThisDeviceOnly)
+        XCTAssertTrue(try DatabaseSealer.removeKey(from: SecureStorage(service: "com.acme.sync")))
+        XCTAssertFalse(try DatabaseSealer.keyExists(in: SecureStorage(service: "com.acme.sync")))
     }
 
     /// A table without a declared primary key is refused; an AUTOINCREMENT table is used, and

@@ -28,7 +28,7 @@ final class StorageTierTests: StorageTestCase {
         try files.write(Data("cache".utf8), to: "cache.json", sensitivity: .private)
         XCTAssertEqual(try files.protection(of: "cache.json"), .completeUntilFirstUserAuthentication)
 
-        let keys = SecureStorage(service: ProtectedFiles.keyService(for: "com.acme.app"))
+        let keys = SecureStorage(service: ProtectedFiles.keyService(for: "com.acme.app")).libraryOwned(by: .protectedFiles)
         XCTAssertEqual(try keys.protection(of: "names"), .alwaysThisDeviceOnly, "a .secret storage keeps device-bound keys")
         let shared = try SecureStorage(service: "com.acme/shared", defaultSensitivity: .public).files()
         XCTAssertEqual(shared.directory.lastPathComponent, "com.acme%2Fshared", "one path component")
@@ -38,7 +38,7 @@ final class StorageTierTests: StorageTestCase {
         XCTAssertTrue(names.allSatisfy { !$0.hasPrefix(".") && !$0.contains("/") && !$0.isEmpty }, "\(names)")
         XCTAssertEqual(try SecureStorage(service: "..").files().directory.deletingLastPathComponent().lastPathComponent, "files")
         try shared.write(Data("x".utf8), to: "x", sensitivity: .public)
-        XCTAssertEqual(try SecureStorage(service: ProtectedFiles.keyService(for: "com.acme/shared")).protection(of: "names"), .always)
+        XCTAssertEqual(try SecureStorage(service: ProtectedFiles.keyService(for: "com.acme/shared")).libraryOwned(by: .protectedFiles).protection(of: "names"), .always)
     }
 
     func testTopSecretFilesNeedAPassphrase() throws {

@@ -8,7 +8,9 @@ extension Keychain {
     /// keys marked non-extractable (`kSecAttrIsExtractable` false) or generated inside the
     /// keychain; items whose access control needs the user are left out too (a backup must not be
     /// a way around it; ``BackupExportSummary/skippedProtectedItems`` counts them). `always` items
-    /// are exported, as Apple's backups include them. A
+    /// are exported, as Apple's backups include them. Items SecureStorage keeps for itself (sync
+    /// state, database sealers' and protected files' keys) are never exported, and an import
+    /// refuses a backup claiming to hold one: restoring cannot plant them. A
     /// backup restores elsewhere because its key comes from `passphrase` (scrypt with
     /// ``KeychainOptions/passphraseHardening``), not from the device key. The file is written to
     /// a temporary file and moved into place (mode 0600) only when complete.
@@ -44,7 +46,9 @@ extension Keychain {
                     skipped.thisDeviceOnly += 1
                 } else {
                     var item = try open(row, includingData: false)
-                    if item.isTokenKey || (row.itemClass == .key && item.attributes[.isExtractable]?.numberValue == 0) {
+                    if LibraryOwner.of(item.attributes) != nil {
+                        // Kept by the library for itself (LibraryOwner): never carried by a backup.
+                    } else if item.isTokenKey || (row.itemClass == .key && item.attributes[.isExtractable]?.numberValue == 0) {
                         skipped.nonExtractableKeys += 1
                     } else if item.accessPolicy?.requiresAuthentication == true {
                         protected += 1
@@ -145,6 +149,9 @@ extension Keychain {
     /// (key material chosen by whoever made the file) is refused, and an access control is
     /// checked and sealed as on an add.
     private func restorable(_ record: BackupRecord, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
+        if record.attributes[LibraryOwner.attribute] != nil {
+            throw KeychainError(.invalidParameter, "The backup holds an item marked as one SecureStorage keeps for itself (its sync state or a key of its own); such items are never exported, so the file was crafted. Nothing was imported.")
+        }
         let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
         if TokenKeys.isTokenKey(record.itemClass, attributes) {
             throw KeychainError(.invalidParameter, "The backup holds a key marked as generated inside a keychain (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted. Nothing was imported.")

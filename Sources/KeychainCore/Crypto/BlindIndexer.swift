@@ -15,8 +15,20 @@ struct BlindIndexer: Sendable {
     private let groupIndexes = Locked<[Data: Data]>([:])
     static let groupCacheLimit = 64
 
+    /// The lookup tag every library-owned item carries (``LibraryOwner``), whatever its owner:
+    /// queries of apps select only rows without it.
+    let libraryOwnedTag: Data
+    /// The lookup tag the upgrade to format 6 gave every item the keychain held then: an item
+    /// the library wrote under its fixed names before it had a namespace of its own is taken
+    /// into it only while it carries this tag (covered by its row seal), that is, only if no one
+    /// rewrote it since the upgrade.
+    let writtenBeforeOwnershipTag: Data
+
     init(key: SymmetricKey) {
-        keyed = HMAC(key: key)
+        let keyed = HMAC<SHA256>(key: key)
+        self.keyed = keyed
+        libraryOwnedTag = Self.finish(keyed, MACInput(domain: "owned"))
+        writtenBeforeOwnershipTag = Self.finish(keyed, MACInput(domain: "pre-v6"))
     }
 
     static let length = 16
@@ -52,6 +64,12 @@ struct BlindIndexer: Sendable {
             input.append(part: key.rawValue.utf8)
             input.append(canonical: attributes[key] ?? .string(""))
         }
+        // A library-owned item's key names its owner too: it never collides with an app's item
+        // of the same names (the index of every other item is unchanged).
+        if let owner = attributes[LibraryOwner.attribute] {
+            input.append(part: LibraryOwner.attribute.rawValue.utf8)
+            input.append(canonical: owner)
+        }
         return finish(input)
     }
 
@@ -77,6 +95,10 @@ struct BlindIndexer: Sendable {
     }
 
     private func finish(_ input: MACInput) -> Data {
+        Self.finish(keyed, input)
+    }
+
+    private static func finish(_ keyed: HMAC<SHA256>, _ input: MACInput) -> Data {
         var hmac = keyed
         input.bytes.withUnsafeBytes { hmac.update(data: $0) }
         return hmac.finalize().withUnsafeBytes { Data($0.prefix(Self.length)) }

@@ -33,6 +33,12 @@ enum ItemAttributes {
         attributes[.modificationDate] = .date(now)
         attributes[.multiUser] = .data(Data())
         attributes[.tombstone] = 0
+        if let owner = item.owner {
+            guard attributes[.synchronizable]?.numberValue == 0 else {
+                throw KeychainError(.invalidParameter, "An item SecureStorage keeps for itself (\(owner)) never syncs.")
+            }
+            attributes[LibraryOwner.attribute] = owner.attributeValue
+        }
         return attributes
     }
 

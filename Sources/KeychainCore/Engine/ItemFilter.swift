@@ -32,13 +32,27 @@ struct ItemFilter {
     private(set) var synchronizableFlags: [Int] = []
     /// The attributes filtered on by column or tag: the value asked for and its blind index.
     private(set) var indexedAttributes: [(key: AttributeKey, value: AttributeValue, index: Data)] = []
+    /// The namespace searched: `nil` for the items apps own, or one library owner's.
+    private(set) var owner: LibraryOwner?
+    /// The tag of every library-owned row (``BlindIndexer/libraryOwnedTag``).
+    private let libraryOwnedTag: Data
 
     /// Conditions on the rows of `table` for a class, its coerced attribute filters, the
     /// synchronizable filter and the access groups.
     init(table: ItemWhereClause.Source, itemClass: ItemClass?, attributes: [AttributeKey: AttributeValue],
-         synchronizable: SynchronizableFilter, accessGroups: [String]?, indexer: BlindIndexer) {
+         synchronizable: SynchronizableFilter, accessGroups: [String]?, owner: LibraryOwner? = nil, indexer: BlindIndexer) {
         clause = ItemWhereClause(table)
         self.itemClass = itemClass
+        self.owner = owner
+        libraryOwnedTag = indexer.libraryOwnedTag
+        if let owner {
+            clause.tagged(libraryOwnedTag)
+            let ownerIndex = indexer.attribute(LibraryOwner.attribute, owner.attributeValue)
+            clause.tagged(ownerIndex)
+            indexedAttributes.append((LibraryOwner.attribute, owner.attributeValue, ownerIndex))
+        } else {
+            clause.notTagged(libraryOwnedTag)
+        }
         if let itemClass { clause.itemClass(is: itemClass) }
         if let accessGroups {
             if accessGroups.isEmpty { matchesNothing = true }
@@ -100,6 +114,8 @@ struct ItemFilter {
     func isSatisfied(byDecrypted item: Keychain.OpenedItem) -> Bool {
         let attributes = item.attributes
         if let itemClass, item.row.itemClass != itemClass { return false }
+        // The namespace: an app's query never acts on a library-owned item, nor the reverse.
+        guard LibraryOwner.of(attributes) == owner else { return false }
         if let accessGroups {
             let group = attributes[.accessGroup] ?? .string("")
             guard accessGroups.contains(where: { BlindIndexer.canonicallyEqual(.string($0), group) }) else { return false }
@@ -113,6 +129,7 @@ struct ItemFilter {
     /// the query asked for. Residual filters need the decrypted attributes and are not checked here.
     func isSatisfied(bySealed row: ItemRow, tags: Set<Data>) -> Bool {
         if let itemClass, row.itemClass != itemClass { return false }
+        guard tags.contains(libraryOwnedTag) == (owner != nil) else { return false }
         if let groupIndexes, !groupIndexes.contains(row.indexes.group) { return false }
         guard accessibilities.allSatisfy({ $0 == row.accessibility.rawValue }),
               synchronizableFlags.allSatisfy({ $0 == (row.synchronizable ? 1 : 0) }) else { return false }

@@ -17,6 +17,7 @@ extension Keychain {
     public func delete(_ query: Query) throws(KeychainError) -> Int {
         var resolved = try ResolvedQuery(query)
         resolved.limit = .all
+        try adoptItemsWrittenBeforeOwnership(resolved)
         let count = try write { db -> Int in
             let ids = try self.rowsToChange(resolved, proof: .seal, db).compactMap(\.row.rowID)
             if ids.isEmpty { throw KeychainError.itemNotFound() }

@@ -13,6 +13,7 @@ extension Keychain {
     ///   `.noSuchClass` for a malformed query; `.interactionNotAllowed`, `.integrityViolation`.
     public func find(_ query: Query, returning options: ReturnOptions = [.attributes]) throws(KeychainError) -> [FoundItem] {
         let resolved = try ResolvedQuery(query)
+        try adoptItemsWrittenBeforeOwnership(resolved)
         // Rows are read, their attributes decrypted and checked against the query in one snapshot; user authentication and
         // the data's decryption happen after it, so a prompt never holds a transaction open.
         let candidates = try read { db -> [(item: OpenedItem, key: OpenedItem?)] in

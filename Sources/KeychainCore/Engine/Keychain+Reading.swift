@@ -44,9 +44,12 @@ extension Keychain {
     ///
     /// - Throws: `.integrityViolation` when a selected row is not what the query asked for;
     ///   `.interactionNotAllowed` when a row must be decrypted and its class is locked.
-    func matchingItems(_ query: ResolvedQuery, limit: Int?, proof: MatchProof, _ db: Database) throws -> [MatchedItem] {
+    ///
+    /// `requiringTag` also selects only rows with that lookup tag (which the caller proves).
+    func matchingItems(_ query: ResolvedQuery, limit: Int?, proof: MatchProof, requiringTag: Data? = nil, _ db: Database) throws -> [MatchedItem] {
         var filter = query.filter(table: .items, itemClass: query.itemClass, attributes: query.attributes, indexer: keys.indexer)
         if filter.matchesNothing { return [] }
+        if let requiringTag { filter.clause.tagged(requiringTag) }
         if let reference = query.persistentReference {
             switch reference.target {
             case .uuid(let uuid): filter.clause.itemID(is: uuid.bytes)

@@ -150,7 +150,8 @@ extension Keychain {
     /// or an item whose data needs the user, is never replaced (``SynchronizedOutcome/keptLocal``).
     ///
     /// - Parameter state: an item to add or replace by its primary key; it must be
-    ///   `…ThisDeviceOnly` and not synchronizable (it never syncs itself).
+    ///   library-owned (``LibraryOwner``), `…ThisDeviceOnly` and not synchronizable (it never
+    ///   syncs itself).
     /// - Returns: one outcome per change, in order.
     /// - Throws: `.invalidParameter` for a change no device could have sent (an item that may not
     ///   sync, a key claiming to come from inside a keychain); nothing is written then.
@@ -198,8 +199,9 @@ extension Keychain {
                 guard let state = makeState(outcomes, marker) else { return outcomes }
                 let stateAttributes = try ItemAttributes.forNewItem(state, defaultAccessGroup: options.defaultAccessGroup, now: now)
                 guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly, stateAttributes[.synchronizable]?.numberValue == 0,
+                      state.owner != nil,
                       ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer).primaryKey == primaryKey else {
-                    throw KeychainError(.invalidParameter, "The sync state must be a …ThisDeviceOnly item that is not synchronizable, the same item each time.")
+                    throw KeychainError(.invalidParameter, "The sync state must be a library-owned …ThisDeviceOnly item that is not synchronizable, the same item each time.")
                 }
                 let outcome = try replace(state.itemClass, attributes: stateAttributes, data: state.data ?? Data(), existing: nil, fingerprints: &added, db)
                 if outcome == .locked { throw KeychainError(.interactionNotAllowed, "The sync state cannot be written while the keychain is sealed; unlock it once.") }

@@ -15,6 +15,7 @@ extension Keychain {
     public func update(_ query: Query, with changes: ItemChanges) throws(KeychainError) -> Int {
         var resolved = try ResolvedQuery(query)
         resolved.limit = .all
+        try adoptItemsWrittenBeforeOwnership(resolved)
         let changed = try ItemAttributes.coerce(changes.attributes, for: resolved.itemClass)
         // An identity's data is its certificate's; its private key keeps its own.
         let keepsData = { (itemClass: ItemClass) in changes.data == nil || (resolved.itemClass == .identity && itemClass == .key) }

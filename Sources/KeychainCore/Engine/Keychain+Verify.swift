@@ -84,7 +84,10 @@ extension Keychain {
             let storedTags = try ItemTable.tags(in: db, ofItem: row.rowID)
             // Items written before format 3 may also hold the tags of the attributes no longer tagged.
             let legacy = expected.tags.union(ItemIndexes.legacyTags(attributes: opened.attributes, indexer: keys.indexer))
-            guard storedTags == expected.tags || storedTags == legacy else {
+            // Items present when the keychain was upgraded to format 6 carry one more tag until rewritten.
+            let beforeOwnership = keys.indexer.writtenBeforeOwnershipTag
+            guard storedTags == expected.tags || storedTags == legacy
+                    || storedTags == expected.tags.union([beforeOwnership]) || storedTags == legacy.union([beforeOwnership]) else {
                 damaged("its lookup tags do not match its attributes (tag rows were added or removed)", row.persistentReference)
                 return
             }

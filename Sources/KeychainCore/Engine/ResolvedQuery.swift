@@ -9,6 +9,8 @@ struct ResolvedQuery {
     var limit: MatchLimit
     var persistentReference: PersistentReference?
     var authentication: AuthenticationOptions
+    /// The library-owned namespace searched, or `nil` for the items apps own.
+    var owner: LibraryOwner?
 
     init(_ query: Query) throws(KeychainError) {
         if let reference = query.persistentReference {
@@ -31,6 +33,7 @@ struct ResolvedQuery {
         limit = query.limit
         persistentReference = query.persistentReference
         authentication = query.authentication
+        owner = query.owner
         if case .count(let count) = limit, count < 1 {
             throw KeychainError(.invalidParameter, "A match limit must be at least 1 (got \(count)).")
         }
@@ -39,7 +42,7 @@ struct ResolvedQuery {
     /// The filter (and its SQL conditions) for rows of `table` of one stored class.
     func filter(table: ItemWhereClause.Source, itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) -> ItemFilter {
         ItemFilter(table: table, itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
-                   accessGroups: accessGroups, indexer: indexer)
+                   accessGroups: accessGroups, owner: owner, indexer: indexer)
     }
 
     /// For identities: which filters apply to the certificate and which to the private key.

@@ -21,6 +21,9 @@ public struct NewItem: Sendable, Hashable, CustomStringConvertible, CustomDebugS
     public var attributes: [AttributeKey: AttributeValue]
     /// The secret (`kSecValueData`). `nil` stores an item without data.
     public var data: Data?
+    /// The library component that owns the item (``LibraryOwner``); `nil` for every item an app
+    /// adds. Only code of this package can set it.
+    package var owner: LibraryOwner?
 
     /// Creates an item, optionally with an explicit accessibility.
     public init(

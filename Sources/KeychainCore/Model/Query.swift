@@ -23,6 +23,9 @@ public struct Query: Sendable, Hashable {
     public var persistentReference: PersistentReference?
     /// How the call may authenticate the user for items whose ``AccessPolicy`` requires it.
     public var authentication = AuthenticationOptions()
+    /// The library-owned namespace searched (``LibraryOwner``): `nil`, for every caller outside
+    /// this package, searches the items apps own and never sees a library-owned one.
+    package var owner: LibraryOwner?
 
     /// Creates a query for items of a class.
     public init(

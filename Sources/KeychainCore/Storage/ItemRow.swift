@@ -150,7 +150,7 @@ struct ItemIndexes: Sendable {
 
     /// Attributes the keychain keeps for itself (never returned, never queried): the public key
     /// of a key generated inside the keychain, and how a protected item's data was sealed.
-    static let internalAttributes: Set<AttributeKey> = [TokenKeys.publicKeyAttribute, SecretBinding.attribute]
+    static let internalAttributes: Set<AttributeKey> = [TokenKeys.publicKeyAttribute, SecretBinding.attribute, LibraryOwner.attribute]
 
     init(group: Data, service: Data?, account: Data?, server: Data?, identityLink: Data?, primaryKey: Data, tags: Set<Data>) {
         self.group = group
@@ -183,6 +183,10 @@ struct ItemIndexes: Sendable {
                 && !Self.internalAttributes.contains(key)
                 ? indexer.attribute(key, value) : nil
         })
+        if let owner = attributes[LibraryOwner.attribute] {
+            tags.insert(indexer.libraryOwnedTag)
+            tags.insert(indexer.attribute(LibraryOwner.attribute, owner))
+        }
     }
 
     /// The tags keychains of format 2 also wrote for ``untaggedAttributes``; items written before

@@ -68,6 +68,11 @@ struct ItemWhereClause {
         add("\(source.rawValue).id IN (SELECT item_rowid FROM item_tags WHERE tag = ?)", index)
     }
 
+    /// Rows that do not have this lookup tag in `item_tags`.
+    mutating func notTagged(_ index: Data) {
+        add("\(source.rawValue).id NOT IN (SELECT item_rowid FROM item_tags WHERE tag = ?)", index)
+    }
+
     /// The row with this item id (its UUID's bytes).
     mutating func itemID(is bytes: Data) {
         add("\(source.rawValue).item_id = ?", bytes)

@@ -9,17 +9,22 @@ import GRDB
 /// encrypted.
 enum KeychainSchema {
     /// The newest keychain format this library writes and reads.
-    static let formatVersion = 5
+    static let formatVersion = 6
 
     /// The migrations, in order, with the format each one brings the file to.
     static let migrations: [(identifier: String, format: Int)] = [
         ("v1", 1), (stateDigestMigration, 2), ("v3-untagged-server-attributes", 3), ("v4-authenticated-header", 4),
-        (presenceMigration, 5),
+        (presenceMigration, 5), (libraryOwnedMigration, 6),
     ]
 
     /// The migration to format 5: the keybag may hold the presence key and enrolments, which a
     /// format-4 library would take for unknown slots, so it must refuse the file instead.
     static let presenceMigration = "v5-presence-key"
+
+    /// The migration to format 6: items the library keeps for itself live in a namespace of
+    /// their own (``LibraryOwner``), which a format-5 library would not keep apart from apps'
+    /// items (it would list, export and replace them), so it must refuse the file instead.
+    static let libraryOwnedMigration = "v6-library-owned-items"
 
     /// The migration that added the state digest (format 2); older libraries refuse format 2, so
     /// none of them can write rows without updating the digest.
@@ -117,28 +122,69 @@ enum KeychainSchema {
         // before it is MAC'd again, so an edited format-4 header is never laundered; the anchor
         // accepts the old and new MAC until the opener settles it.
         migrator.registerMigration(presenceMigration) { db in
-            guard let location, try VaultHeader.fetch(db) != nil else {
-                try db.execute(sql: "UPDATE vault_header SET format_version = 5")
-                return
-            }
-            let (verified, keybag): (VaultHeader, [KeybagSlot: Data])
-            do {
-                (verified, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
-            } catch let unrecorded as UnrecordedHeader {
-                throw unrecorded.error
-            }
-            var header = verified
-            header.formatVersion = 5
-            try db.execute(sql: "UPDATE vault_header SET format_version = 5")
-            let authenticator = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID)
-            let previous = try HeaderAuthenticator.storedCode(db)
-            if let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey) {
-                try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion,
-                                 headerMACs: [previous].compactMap { $0 } + [authenticator.code(for: header, keybag: keybag)])
-                    .write(for: location, deviceKey: deviceKey)
-            }
-            try authenticator.store(header, keybag: keybag, db)
+            try advanceAuthenticatedHeader(to: 5, db, deviceKey: deviceKey, location: location)
+        }
+        // Format 6: library-owned items (no table changes). Every item present at the upgrade
+        // gets a tag, covered by its row seal, that lets the library take an item it wrote
+        // under its fixed names before this format into its namespace, once, as long as nobody
+        // rewrote the item since (see Keychain.adoptItemsWrittenBeforeOwnership).
+        migrator.registerMigration(libraryOwnedMigration) { db in
+            guard let header = try advanceAuthenticatedHeader(to: 6, db, deviceKey: deviceKey, location: location) else { return }
+            try markItemsWrittenBeforeOwnership(db, header: header, deviceKey: deviceKey)
         }
         return migrator
+    }
+
+    /// Sets the header's format to `format` and MACs it again. The header is verified before it
+    /// is MAC'd again, so an edited header is never laundered; the anchor accepts the old and new
+    /// MAC until the opener settles it. Returns the verified header, or `nil` for a new, empty
+    /// database (nothing to verify).
+    @discardableResult
+    private static func advanceAuthenticatedHeader(to format: Int, _ db: Database, deviceKey: SymmetricKey,
+                                                   location: KeychainLocation?) throws -> VaultHeader? {
+        guard let location, try VaultHeader.fetch(db) != nil else {
+            try db.execute(sql: "UPDATE vault_header SET format_version = ?", arguments: [format])
+            return nil
+        }
+        let (verified, keybag): (VaultHeader, [KeybagSlot: Data])
+        do {
+            (verified, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
+        } catch let unrecorded as UnrecordedHeader {
+            throw unrecorded.error
+        }
+        var header = verified
+        header.formatVersion = format
+        try db.execute(sql: "UPDATE vault_header SET format_version = ?", arguments: [format])
+        let authenticator = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID)
+        let previous = try HeaderAuthenticator.storedCode(db)
+        if let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey) {
+            try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion,
+                             headerMACs: [previous].compactMap { $0 } + [authenticator.code(for: header, keybag: keybag)])
+                .write(for: location, deviceKey: deviceKey)
+        }
+        try authenticator.store(header, keybag: keybag, db)
+        return header
+    }
+
+    /// Tags every item row with ``BlindIndexer/writtenBeforeOwnershipTag`` and seals it again
+    /// (its seal covers its tags). Only the device key is needed: the index key unwraps with it.
+    private static func markItemsWrittenBeforeOwnership(_ db: Database, header: VaultHeader, deviceKey: SymmetricKey) throws {
+        let keybag = try KeyRing.fetchKeybag(db)
+        guard let wrappedIndex = keybag[.index] else { throw KeychainError.tampered("the keybag has no index key") }
+        let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
+        let indexer = BlindIndexer(key: try KeybagSlot.index.unwrap(wrappedIndex, with: deviceKEK, vaultID: header.vaultID))
+        let sealer = RowSealer(deviceKey: deviceKey, vaultID: header.vaultID)
+        let tag = indexer.writtenBeforeOwnershipTag
+        let insertTag = try db.makeStatement(sql: "INSERT OR IGNORE INTO item_tags (tag, item_rowid) VALUES (?, ?)")
+        let updateSeal = try db.makeStatement(sql: "UPDATE items SET row_seal = ? WHERE id = ?")
+        for raw in try ItemTable.allRows(in: db) {
+            // A row that cannot be parsed, or whose seal already fails, is left as it is (verify
+            // and every lookup report it); it is never given a seal it did not have.
+            guard let row = try? ItemRow(row: raw), let rowID = row.rowID, try sealer.isValid(row, db) else { continue }
+            var tags = try RowSealer.tags(of: rowID, db)
+            tags.insert(tag)
+            try insertTag.execute(arguments: [tag, rowID])
+            try updateSeal.execute(arguments: [sealer.seal(row, rowID: rowID, tags: tags), rowID])
+        }
     }
 }

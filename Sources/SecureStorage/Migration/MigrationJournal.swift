@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 
 /// The state of one source's migration, kept in the keychain itself (service
-/// `SecureStorage.migrations`, one item per source path), so a run killed at any step resumes.
+/// `SecureStorage.migrations`, one item per source path, in the library-owned namespace so no
+/// app, import or sync can plant a journal that skips a step), so a run killed at any step resumes.
 /// Holds key names and hashes, never values.
 struct MigrationJournal: Codable, Equatable {
     /// The steps, in order; each is recorded only after it completed.
@@ -34,6 +35,7 @@ struct MigrationJournalStore {
 
     init(accessGroup: String?) {
         storage = SecureStorage(service: SourceMigration.journalService, accessGroup: accessGroup, defaultSensitivity: .private)
+            .libraryOwned(by: .migrationJournal)
     }
 
     static func key(for path: String) -> String { "source:" + MigrationJournal.hash(Data(path.utf8)) }

@@ -217,18 +217,18 @@ extension ReadOnlyOpeningAttackTests {
     /// by both openings (the fast path reads it with a throwing decode). Values SQLite's INTEGER
     /// affinity turns into the same integer ('5', ' 5', 5.0) are the same value.
     func testOddFormatVersionValuesAreRefusedCleanly() throws {
-        for edit in ["format_version = '4'", "format_version = 4.0", "format_version = x'04'", "format_version = 'x'", "format_version = 4.5",
-                     "format_version = x'05'", "format_version = 6", "format_version = NULL"] {
+        for edit in ["format_version = '5'", "format_version = 5.0", "format_version = x'05'", "format_version = 'x'", "format_version = 5.5",
+                     "format_version = x'06'", "format_version = 7", "format_version = NULL"] {
             try checkFormatEdit(edit, opens: false)
         }
-        for edit in ["format_version = '5'", "format_version = ' 5'", "format_version = 5.0"] { try checkFormatEdit(edit, opens: true) }
+        for edit in ["format_version = '6'", "format_version = ' 6'", "format_version = 6.0"] { try checkFormatEdit(edit, opens: true) }
     }
 
-    /// Informational (held, pre-existing): a REAL 5.5 is read as 5 by GRDB's Int decoding in both
+    /// Informational (held, pre-existing): a REAL 6.5 is read as 6 by GRDB's Int decoding in both
     /// the fast and the slow path, and the header MAC covers the decoded integer, so the file
     /// opens. Nothing the file says changes; recorded so that a stricter decode is a conscious choice.
     func testAFractionalFormatVersionIsReadAsItsIntegerPart() throws {
-        try checkFormatEdit("format_version = 5.5", opens: true)
+        try checkFormatEdit("format_version = 6.5", opens: true)
     }
 
     private func checkFormatEdit(_ edit: String, opens: Bool) throws {

@@ -10,8 +10,33 @@ import XCTest
 /// substituted public key, a deleted or forged generation record, and destroy() with
 /// something in the way.
 final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
-    /// The store's key items, as any process of this user sees them.
-    private var keyItems: SecureStorage { SecureStorage(service: ProtectedFiles.keyService(for: "default")) }
+    /// The store's key items, in the library-owned namespace: what someone who can forge rows
+    /// there (the device key's holder, for `Always` items) would write.
+    private var keyItems: SecureStorage { SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles) }
+    /// Items of the same names as every app, the `keychain` tool and a backup import write them.
+    private var sameNamedAppItems: SecureStorage { SecureStorage(service: ProtectedFiles.keyService(for: "default")) }
+
+    /// Issue 34 §1: keys planted under the store's names through the public API (an import of
+    /// someone else's backup, `keychain add-generic-password`) are never taken for the store's:
+    /// files keep being written and read under the store's own keys, and the planted ones are
+    /// only ordinary items.
+    func testKeysPlantedUnderTheStoresNamesThroughThePublicAPIAreNeverUsed() throws {
+        try files.write(Data("before".utf8), to: "before", protection: .complete)
+        let generation = try generationID(of: "before")
+        let attackerKey = Data(repeating: 0x41, count: 32)
+        for account in ["g\(generation)/complete", "names", "none", "g4242/complete"] {
+            try sameNamedAppItems.insert(StoredValue(data: attackerKey, kind: .data), for: account, sensitivity: .custom(.afterFirstUnlock))
+        }
+        // A generation record naming a generation of the attacker's choosing.
+        try sameNamedAppItems.insert(StoredValue(data: Data(repeating: 0x42, count: 40), kind: .data), for: "current", sensitivity: .custom(.afterFirstUnlock))
+        try files.write(Data("after".utf8), to: "after", protection: .complete)
+        XCTAssertEqual(try generationID(of: "after"), generation)
+        XCTAssertEqual(try files.read("before"), Data("before".utf8))
+        XCTAssertEqual(try files.read("after"), Data("after".utf8))
+        XCTAssertEqual(try keyItems.data(for: "g\(generation)/complete")?.count, 32)
+        XCTAssertNotEqual(try keyItems.data(for: "g\(generation)/complete"), attackerKey)
+        XCTAssertEqual(Set(try sameNamedAppItems.allKeys()), ["g\(generation)/complete", "names", "none", "g4242/complete", "current"])
+    }
 
     private func generationID(of name: String) throws -> UInt32 {
         try rawBytes(name)[24..<28].reduce(0) { $0 << 8 | UInt32($1) }

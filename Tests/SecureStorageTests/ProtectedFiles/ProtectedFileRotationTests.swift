@@ -70,7 +70,7 @@ final class ProtectedFileRotationTests: ProtectedFilesTestCase {
         XCTAssertEqual(try files.rekey(), 0, "nothing left to move")
         let generations = Set(try FileProtection.allCases.filter { $0 != .none }.map { try generation(of: "\($0)") })
         XCTAssertEqual(generations.count, 1)
-        let keys = try SecureStorage(service: ProtectedFiles.keyService(for: "default")).allKeys()
+        let keys = try SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles).allKeys()
         XCTAssertEqual(Set(keys.filter { $0.hasPrefix("g") }.map { $0.split(separator: "/")[0] }), ["g\(generations.first!)"])
         for protection in FileProtection.allCases { XCTAssertEqual(try files.read("\(protection)"), Data("\(protection)".utf8)) }
 

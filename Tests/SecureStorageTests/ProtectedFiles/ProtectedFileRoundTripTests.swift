@@ -115,7 +115,7 @@ final class ProtectedFileRoundTripTests: ProtectedFilesTestCase {
         let copy = try rawBytes("doc")
         try files.destroy()
         XCTAssertEqual(try files.names(), [])
-        XCTAssertEqual(try SecureStorage(service: ProtectedFiles.keyService(for: "default")).allKeys(), [])
+        XCTAssertEqual(try SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles).allKeys(), [])
         try setRawBytes(copy, of: "doc")
         XCTAssertStorageError(.integrityViolation, try files.read("doc"))
     }
@@ -125,7 +125,7 @@ final class ProtectedFileRoundTripTests: ProtectedFilesTestCase {
         let other = try ProtectedFiles(directory: directory.appendingPathComponent("other"), identifier: "other")
         try files.write(Data("1".utf8), to: "f", protection: .complete)
         try other.write(Data("2".utf8), to: "f", protection: .complete)
-        let keys = try SecureStorage(service: ProtectedFiles.keyService(for: "default")).allKeys()
+        let keys = try SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles).allKeys()
         let generation = try rawBytes("f")[24..<28].reduce(0) { $0 << 8 | UInt32($1) }
         XCTAssertEqual(Set(keys), ["current", "names", "g\(generation)/complete", "g\(generation)/unlessOpen.private",
                                    "g\(generation)/unlessOpen.public", "g\(generation)/untilFirstAuth"])

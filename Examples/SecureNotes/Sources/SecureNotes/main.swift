@@ -85,7 +85,7 @@ func migrate() throws {
 func show(_ id: Int64) throws {
     try unlockKeychain()
     try usePIN(enrollingIfNeeded: false)
-    guard NotesDatabase.exists(in: home), try storage.contains("notes.db-key") else {
+    guard NotesDatabase.exists(in: home), try DatabaseSealer.keyExists(in: storage, key: "notes.db-key") else {
         throw NotesError("no version 2 notes here; run secure-notes migrate first")
     }
     let database = try NotesDatabase(directory: home)

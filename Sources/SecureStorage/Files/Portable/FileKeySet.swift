@@ -5,7 +5,8 @@ import KeychainCore
 import KeychainServices
 
 /// The keys of one store of protected files, kept as generic-password items of the service
-/// `SecureStorage.files/<store identifier>` in the keychain, so that the keychain's class keys
+/// `SecureStorage.files/<store identifier>` in the keychain's library-owned namespace (no app,
+/// `keychain` command, import or sync can plant or replace one), so that the keychain's class keys
 /// and lock state decide when each is available, and a passphrase change rewraps them with
 /// every other item.
 ///
@@ -58,7 +59,7 @@ struct FileKeySet: Sendable {
     init(identifier: String, accessGroup: String?, deviceBound: Bool) {
         self.identifier = identifier
         self.deviceBound = deviceBound
-        storage = SecureStorage(service: ProtectedFiles.keyService(for: identifier), accessGroup: accessGroup)
+        storage = SecureStorage(service: ProtectedFiles.keyService(for: identifier), accessGroup: accessGroup).libraryOwned(by: .protectedFiles)
         storeID = Data(SHA256.hash(data: Data("ssf1/store".utf8) + Data(identifier.utf8)).prefix(16))
     }
 

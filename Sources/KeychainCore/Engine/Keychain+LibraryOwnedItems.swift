@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+extension Keychain {
+    /// Takes into `query.owner`'s namespace the items SecureStorage wrote under the names the
+    /// query gives before it kept its own items apart (keychains upgraded from format 5 or older).
+    ///
+    /// Only an item that was in the keychain when it was upgraded to format 6, and that nobody
+    /// rewrote since, is taken: the upgrade gave every item then present a tag its row seal
+    /// covers (``BlindIndexer/writtenBeforeOwnershipTag``), and any rewrite — an update, an
+    /// import that replaces it, a sync — computes the tags afresh without it. An item planted
+    /// under the library's names after the upgrade (by an import, the `keychain` tool or an
+    /// app) stays an ordinary item that the library never reads.
+    ///
+    /// Runs before an owned query acts: the move is one write transaction that rewrites each
+    /// item with its owner (new primary-key index, tags and ciphertexts; a protected item's data
+    /// stays sealed as it was). Nothing happens, and nothing is written, when no such item exists.
+    /// - Throws: `.interactionNotAllowed` when such an item's class is locked, as a find would;
+    ///   `.integrityViolation` for a row whose seal fails.
+    func adoptItemsWrittenBeforeOwnership(_ query: ResolvedQuery) throws(KeychainError) {
+        guard let owner = query.owner, query.itemClass != .identity, query.persistentReference == nil else { return }
+        var legacy = query
+        legacy.owner = nil
+        legacy.limit = .all
+        let tag = keys.indexer.writtenBeforeOwnershipTag
+        let hasCandidates = try read { db in !(try self.matchingItems(legacy, limit: nil, proof: .seal, requiringTag: tag, db)).isEmpty }
+        guard hasCandidates else { return }
+        let adopted = try write { db -> Int in
+            let matches = try self.matchingItems(legacy, limit: nil, proof: .attributes, requiringTag: tag, db)
+            for match in matches {
+                guard var item = match.opened, let rowID = item.row.rowID, try keys.rowSealer.isValid(item.row, db),
+                      try RowSealer.tags(of: rowID, db).contains(tag) else {
+                    throw KeychainError.tampered("an item selected as written before format 6 does not carry the tag its row seal would prove")
+                }
+                if !item.row.sealed.isPresenceSealed { try self.openData(of: &item) }
+                var attributes = item.attributes
+                attributes[LibraryOwner.attribute] = owner.attributeValue
+                try self.rewrite(item, attributes: attributes, data: item.data, db)
+            }
+            return matches.count
+        }
+        logger.notice("took items written before format 6 into the library's own namespace", metadata: ["owner": "\(owner)", "count": "\(adopted)"])
+    }
+}

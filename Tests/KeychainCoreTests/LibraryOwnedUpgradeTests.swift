@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import KeychainCore
+
+/// A keychain of format 5 (the protected-files fixture, written by the `keychain` tool and the
+/// protected-files store of the format-5 release, see Tests/SecureStorageTests/Fixtures) upgrades
+/// to format 6 without losing an item, and the library takes the items it wrote under its fixed
+/// names into its own namespace — only those present at the upgrade and not rewritten since.
+final class LibraryOwnedUpgradeTests: XCTestCase {
+    private var scratch: URL!
+    private let service = "SecureStorage.files/default"
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("kc-owned-upgrade-\(UUID().uuidString)")
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    /// A private copy of the format-5 fixture's keychain.
+    private func format5Keychain() throws -> Keychain {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("SecureStorageTests/Fixtures/protected-files-v1/keychain")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let copy = scratch.appendingPathComponent("keychain")
+        try FileManager.default.copyItem(at: source, to: copy)
+        let enumerator = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: [.isDirectoryKey])
+        while let url = enumerator?.nextObject() as? URL {
+            let isDirectory = try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true
+            try FileManager.default.setAttributes([.posixPermissions: isDirectory ? 0o700 : 0o600], ofItemAtPath: url.path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: copy.path)
+        return try Keychain(location: KeychainLocation(directory: copy), options: KeychainOptions(resumesUnlockSession: false, tpm: nil))
+    }
+
+    private func accounts(_ keychain: Keychain, owner: LibraryOwner?) throws -> Set<String> {
+        var query = Query(.genericPassword, [.service: .string(service)])
+        query.owner = owner
+        return Set(try keychain.findAll(query).compactMap { $0.attributes[.account]?.stringValue })
+    }
+
+    func testTheLibraryTakesOnlyItsUnchangedItemsIntoItsNamespaceAfterTheUpgrade() throws {
+        let keychain = try format5Keychain()
+        XCTAssertEqual(keychain.formatVersion, 6)
+        let before = try accounts(keychain, owner: nil)
+        XCTAssertTrue(before.isSuperset(of: ["names", "none", "current"]), "\(before)")
+        XCTAssertTrue(try keychain.verify().isClean)
+
+        // Someone rewrites one of them through the public API before the library next looks
+        // (an import replacing it, `keychain` editing it): it is no longer the library's.
+        XCTAssertEqual(try keychain.update(Query(.genericPassword, [.service: .string(service), .account: "names"]),
+                                           with: ItemChanges(data: Data(repeating: 0x41, count: 32))), 1)
+        // An item planted under the library's names after the upgrade is never taken either.
+        try keychain.add(NewItem(.genericPassword, attributes: [.service: .string(service), .account: "g1/complete"],
+                                 data: Data(repeating: 0x42, count: 32), accessibility: .afterFirstUnlock))
+
+        XCTAssertEqual(try accounts(keychain, owner: LibraryOwner("protected-files")), before.subtracting(["names"]))
+        XCTAssertEqual(try accounts(keychain, owner: nil), ["names", "g1/complete"])
+        // Taken once: the items are the library's from now on, in every instance.
+        let again = try Keychain(location: keychain.location, options: KeychainOptions(resumesUnlockSession: false, tpm: nil))
+        XCTAssertEqual(try accounts(again, owner: LibraryOwner("protected-files")), before.subtracting(["names"]))
+        let report = try again.verify()
+        XCTAssertTrue(report.isClean, "\(report)")
+        XCTAssertEqual(report.verifiedItems, before.count + 1)
+    }
+
+    /// The adoption tag proves nothing once copied: a row that gains it by raw SQL fails its seal.
+    func testACopiedAdoptionTagIsTampering() throws {
+        let keychain = try format5Keychain()
+        let location = keychain.location
+        try keychain.add(NewItem(.genericPassword, attributes: [.service: .string(service), .account: "planted"],
+                                 data: Data(repeating: 0x43, count: 32), accessibility: .afterFirstUnlock))
+        let tag = keychain.keys.indexer.writtenBeforeOwnershipTag
+        let queue = try DatabaseQueue(path: location.databaseURL.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) SELECT ?, MAX(id) FROM items", arguments: [tag])
+        }
+        try queue.close()
+        let reopened = try Keychain(location: location, options: KeychainOptions(resumesUnlockSession: false, tpm: nil))
+        var query = Query(.genericPassword, [.service: .string(service), .account: "planted"])
+        query.owner = LibraryOwner("protected-files")
+        XCTAssertKeychainError(.integrityViolation, try reopened.find(query))
+        XCTAssertFalse(try reopened.verify().isClean)
+    }
+}
