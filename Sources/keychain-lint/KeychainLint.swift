@@ -14,8 +14,8 @@ struct KeychainLint: ParsableCommand {
 
         Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 64 for a usage \
         error (an unknown option or rule, a path that does not exist), 74 when a file could not \
-        be read or was refused (over 16 MiB, or brackets nested more than 16 deep; the others \
-        are still linted) or the report could not be written.
+        be read or was refused (not a regular file, over 16 MiB, `[` nested more than 16 deep or \
+        any brackets more than 128 deep; the others are still linted) or the report could not be written.
 
         Suppress one finding with a comment on the line before it, giving the reason:
           // keychain-lint:disable-next-line delete-then-add -- reproduces the seed bug on purpose
@@ -95,8 +95,8 @@ struct KeychainLint: ParsableCommand {
         var rules = only.isEmpty ? Set(RuleID.allCases) : Set(only.compactMap(RuleID.init(rawValue:)) + [.unknownSuppression])
         rules.subtract(disable.compactMap(RuleID.init(rawValue:)))
         let run = LintRun.lint(files, with: SourceFileLinter(enabledRules: rules), jobs: jobs)
-        for (path, reason) in run.unreadable {
-            FileHandle.standardError.write(Data("keychain-lint: \(TextReport.visible(path)): \(reason); not linted\n".utf8))
+        for file in run.notLinted {
+            FileHandle.standardError.write(Data("keychain-lint: \(TextReport.visible(file.path)): \(file.reason.message); not linted\n".utf8))
         }
         let chosen: ReportFormat = json ? .json : sarif ? .sarif : format
         let report = switch chosen {
@@ -116,7 +116,7 @@ struct KeychainLint: ParsableCommand {
             FileHandle.standardOutput.write(Data(report.utf8))
         }
         if run.findings.contains(where: { $0.severity >= failOn }) { throw ExitCode(1) }
-        if !run.unreadable.isEmpty { throw ExitCode(74) }
+        if !run.notLinted.isEmpty { throw ExitCode(74) }
     }
 }
 

@@ -14,7 +14,7 @@ final class ReportTests: XCTestCase {
     let path = "Sources/My App/\"Quoted\".swift"
 
     var run: LintRun {
-        LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: path, bytes: Array(source.utf8)), unreadable: [])
+        LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: path, bytes: Array(source.utf8)))
     }
 
     func testColumnsAreBytesForTextAndUTF16ForSARIF() throws {
@@ -32,11 +32,11 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(text.contains(" [delete-then-add]\n"))
         XCTAssertTrue(text.contains("Sources/My App/\"Quoted\".swift:3:12: note: the item is added again here\n"), text)
         XCTAssertTrue(text.hasSuffix("1 finding (0 errors, 1 warning, 0 notes) in 1 file\n"), text)
-        XCTAssertEqual(TextReport.render(LintRun(fileCount: 3, findings: [], unreadable: [])), "no findings in 3 files\n")
+        XCTAssertEqual(TextReport.render(LintRun(fileCount: 3, findings: [])), "no findings in 3 files\n")
     }
 
     func testTextReportEscapesControlCharacters() {
-        let named = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "a\nb:1:1: error: forged\u{1B}[31m.swift", bytes: Array(source.utf8)), unreadable: [])
+        let named = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "a\nb:1:1: error: forged\u{1B}[31m.swift", bytes: Array(source.utf8)))
         let text = TextReport.render(named)
         XCTAssertTrue(text.hasPrefix("a\\u{A}b:1:1: error: forged\\u{1B}[31m.swift:2:23: warning:"), text)
         XCTAssertEqual(text.split(separator: "\n").count, 3)
@@ -103,7 +103,7 @@ final class ReportTests: XCTestCase {
     }
 
     func testSARIFAbsolutePathsAreFileURIs() throws {
-        let absolute = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "/tmp/a b.swift", bytes: Array(source.utf8)), unreadable: [])
+        let absolute = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "/tmp/a b.swift", bytes: Array(source.utf8)))
         let text = SARIFReport.render(absolute, workingDirectory: "/")
         XCTAssertTrue(text.contains(#""artifactLocation":{"uri":"file:///tmp/a%20b.swift"}"#), text)
     }
