@@ -12,10 +12,16 @@ struct KeychainLint: ParsableCommand {
         Parses every .swift file under the given paths (hidden directories and .build are skipped) \
         and reports, for each rule, where a secret can be lost or exposed. `keychain lint` runs this tool.
 
-        Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 64 for a usage \
-        error (an unknown option or rule, a path that does not exist), 74 when a file could not \
-        be read or was refused (not a regular file, over 16 MiB, `[` nested more than 16 deep or \
-        any brackets more than 128 deep; the others are still linted) or the report could not be written.
+        A file that is unreadable, not a regular file, over 16 MiB, nests `[` more than 16 deep \
+        or any brackets more than 128 deep is not linted: the others are, and the report lists \
+        it (text: `path: error: not linted: … [reason]`; JSON: "notLinted"; SARIF: a tool \
+        execution notification).
+
+        Exit status: 0 when every file was linted and no finding is at or above --fail-on; 1 when \
+        every file was linted and a finding is at or above --fail-on; 74 when a file was not \
+        linted (whatever the findings in the others, which the report still lists) or the report \
+        could not be written; 64 for a usage error (an unknown option or rule, a path that does \
+        not exist).
 
         Suppress one finding with a comment on the line before it, giving the reason:
           // keychain-lint:disable-next-line delete-then-add -- reproduces the seed bug on purpose
@@ -109,14 +115,14 @@ struct KeychainLint: ParsableCommand {
                 try Data(report.utf8).write(to: URL(fileURLWithPath: output))
             } catch {
                 FileHandle.standardError.write(Data("keychain-lint: cannot write the report to \(TextReport.visible(output)): \(TextReport.visible(error.localizedDescription))\n".utf8))
-                throw ExitCode(74)
+                throw ExitCode(LintExitStatus.notLinted)
             }
-            if chosen != .text || !run.findings.isEmpty { FileHandle.standardError.write(Data((TextReport.summary(run) + "\n").utf8)) }
+            if chosen != .text || !run.findings.isEmpty || !run.notLinted.isEmpty { FileHandle.standardError.write(Data((TextReport.summary(run) + "\n").utf8)) }
         } else {
             FileHandle.standardOutput.write(Data(report.utf8))
         }
-        if run.findings.contains(where: { $0.severity >= failOn }) { throw ExitCode(1) }
-        if !run.notLinted.isEmpty { throw ExitCode(74) }
+        let status = LintExitStatus.of(run, failingOn: failOn)
+        if status != LintExitStatus.clean { throw ExitCode(status) }
     }
 }
 
