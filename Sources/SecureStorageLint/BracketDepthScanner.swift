@@ -5,8 +5,12 @@
 /// It knows single-line and multi-line strings, raw strings with any number of `#` (`#"…"#`,
 /// `##"""…"""##`, where only `\#(` interpolates and `\"` is not an escape), interpolations nested
 /// in interpolations, nested block comments, `#/…/#` regex literals and backquoted identifiers.
-/// It reads each byte once and keeps its place on a stack, not by recursion, so that no input
-/// makes it slow or deep.
+/// It keeps its place on a stack, not by recursion, so that no input makes it slow or deep.
+///
+/// Whether a bare `/` starts a regex literal (`/"/`, whose quote opens no string) depends on rules
+/// of the lexer this scanner does not copy, so it reads the file twice, once taking every `/`
+/// as an operator and once taking every `/…/` on one line as a regex (brackets inside still
+/// counted), and reports the deeper nesting: a file must fool both readings to hide brackets.
 struct BracketDepthScanner {
     /// Where the scanner is.
     private enum Context {
@@ -18,18 +22,25 @@ struct BracketDepthScanner {
     }
 
     private let bytes: [UInt8]
+    /// Whether `/…/` on one line is taken as a regex literal.
+    private let readsBareRegexes: Bool
     private var index = 0
     private var stack: [Context] = [.code(isInterpolation: false, openParentheses: 0)]
     private var depth = 0
     private var deepest = 0
 
-    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+    private init(_ bytes: [UInt8], readsBareRegexes: Bool) {
+        self.bytes = bytes
+        self.readsBareRegexes = readsBareRegexes
+    }
 
     /// The deepest nesting of `[` outside comments, string contents and regex literals.
     static func deepestBracketNesting(in bytes: [UInt8]) -> Int {
-        var scanner = BracketDepthScanner(bytes)
-        scanner.scan()
-        return scanner.deepest
+        var operators = BracketDepthScanner(bytes, readsBareRegexes: false)
+        operators.scan()
+        var regexes = BracketDepthScanner(bytes, readsBareRegexes: true)
+        regexes.scan()
+        return max(operators.deepest, regexes.deepest)
     }
 
     private mutating func scan() {
@@ -63,6 +74,8 @@ struct BracketDepthScanner {
             while index < bytes.count && bytes[index] != UInt8(ascii: "\n") && bytes[index] != UInt8(ascii: "\r") { index += 1 }
         case UInt8(ascii: "/") where byte(at: index + 1) == UInt8(ascii: "*"):
             skipBlockComment()
+        case UInt8(ascii: "/") where readsBareRegexes:
+            scanBareRegex()
         case UInt8(ascii: "#"):
             let count = pounds(at: index)
             if byte(at: index + count) == UInt8(ascii: "\"") {
@@ -130,6 +143,42 @@ struct BracketDepthScanner {
         } else {
             index += 1
         }
+    }
+
+    /// Takes `/…/` up to the next unescaped `/` on the line as a regex literal when it neither
+    /// starts nor ends with a space (as Swift requires): quotes, backquotes and comment markers
+    /// inside start nothing, brackets still count. Otherwise the `/` is an operator.
+    private mutating func scanBareRegex() {
+        func isSpace(_ byte: UInt8?) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        func endsLine(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+        var end = index + 1
+        guard end < bytes.count, !isSpace(bytes[end]), !endsLine(bytes[end]) else {
+            index += 1
+            return
+        }
+        while end < bytes.count && !endsLine(bytes[end]) && bytes[end] != UInt8(ascii: "/") {
+            end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "/"), !isSpace(bytes[end - 1]) else {
+            index += 1
+            return
+        }
+        var position = index + 1
+        while position < end {
+            switch bytes[position] {
+            case UInt8(ascii: "\\"):
+                position += 1
+            case UInt8(ascii: "["):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"):
+                depth = max(0, depth - 1)
+            default:
+                break
+            }
+            position += 1
+        }
+        index = end + 1
     }
 
     private mutating func skipBlockComment() {

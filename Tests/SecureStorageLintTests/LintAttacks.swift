@@ -29,6 +29,9 @@ enum LintAttacks {
                reason: .bracketsTooDeep(depth: 24)),
         Attack(name: "MultiLineRawString.swift", source: "let r = #\"\"\"\n\\\"\"\"\n\"\"\"#\nlet x = " + nested("[", "1", "]", 22) + "\n",
                reason: .bracketsTooDeep(depth: 22)),
+        // A quote inside a bare regex literal opens no string; a scanner taking it for one would not count what follows.
+        Attack(name: "RegexWithQuote.swift", source: "let r = /\"/; let x = " + nested("[", "1", "]", 22) + "; let s = \"x\"\n",
+               reason: .bracketsTooDeep(depth: 22)),
         Attack(name: "ArrayType.swift", source: "let x: " + nested("[", "Int", "]", 22) + " = []\n", reason: .bracketsTooDeep(depth: 22)),
         Attack(name: "NestedInterpolations.swift", source: "let x = " + nested("\"\\(", "[[1]]", ")\"", 500) + "\n", reason: .nestingTooDeep),
         Attack(name: "Parentheses.swift", source: "let x = " + nested("(", "1", ")", 2_000) + "\n", reason: .nestingTooDeep),

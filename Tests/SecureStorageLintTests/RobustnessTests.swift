@@ -62,6 +62,9 @@ final class RobustnessTests: XCTestCase {
         XCTAssertEqual(depth("let s = \"a\\\"[[[[\" + [1]"), 1, "escaped quote in a string")
         XCTAssertEqual(depth("let r = #/[[[[/#; /* /* [[ */ [[ */ let `[[[` = [1]\n"), 1, "regex, nested comment, backquotes")
         XCTAssertEqual(depth("let s = \"[[[[\nlet x = [[1]]\n"), 2, "an unterminated string ends with its line")
+        XCTAssertEqual(depth("let r = /\"/; let x = [[1]]; let s = \"x\"\n"), 2, "a quote in a bare regex opens no string")
+        XCTAssertEqual(depth("let q = a / b; let s = \"/ [[[[ \" + c / d\n"), 0, "division is not a regex")
+        XCTAssertEqual(depth("let r = /[[a-z]]/; let s = \"[[[[\"\n"), 2, "brackets in a bare regex still count")
     }
 
     /// The attacks of the security review (issue 34 §3) and deep nesting of every other kind:
