@@ -5,16 +5,29 @@ import Foundation
 /// ``FileLintOutcome`` in JSON), until standard input ends.
 ///
 /// It first writes an empty line, so that the process that started it can tell start-up (loading
-/// the executable) from linting, which alone the time limit measures.
+/// the executable) from linting, which alone the time limit measures. It exits as soon as the
+/// process that started it is gone (killed by CI, say), rather than finish a parse that may take
+/// hours.
 package enum LintWorkerService {
     /// Serves requests with `linter` on a large-stack thread until standard input ends.
     package static func serve(with linter: SourceFileLinter) {
+        exitWhenOrphaned()
         let finished = DispatchSemaphore(value: 0)
         LargeStackThread.start {
             answer(with: linter)
             finished.signal()
         }
         finished.wait()
+    }
+
+    /// Checks every half second whether the parent changed (this process was handed to init or
+    /// a subreaper), and then exits at once.
+    private static func exitWhenOrphaned() {
+        let parent = getppid()
+        Thread.detachNewThread {
+            while getppid() == parent { usleep(500_000) }
+            _exit(1)
+        }
     }
 
     private static func answer(with linter: SourceFileLinter) {

@@ -23,12 +23,17 @@ final class ExecutableRobustnessTests: XCTestCase {
         return directory.appendingPathComponent("keychain-lint")
     }()
 
-    func lint(_ arguments: [String]) throws -> LintResult {
+    /// Skips the test when keychain-lint is not built, or fails it under REQUIRE_TEST_EXECUTABLES (scripts/test).
+    func requireExecutable() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
             let message = "keychain-lint is not built at \(Self.executable.path); run `swift build --build-tests` first."
             if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail(message) }
             throw XCTSkip(message)
         }
+    }
+
+    func lint(_ arguments: [String]) throws -> LintResult {
+        try requireExecutable()
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lint-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -131,6 +136,54 @@ final class ExecutableRobustnessTests: XCTestCase {
         let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         XCTAssertTrue(words.contains("1 when every file was linted and a finding is at or above --fail-on; 74 when a file was not linted"), help.stdout)
     }
+
+    #if os(Linux)
+    /// A worker whose keychain-lint is killed (a cancelled CI job) stops its parse at once
+    /// instead of running on for hours as an orphan.
+    func testWorkersExitWhenKeychainLintIsKilled() throws {
+        let directory = try temporaryDirectory(["Slow.swift": LintAttacks.slow[0].source])
+        try requireExecutable()
+        let parent = Process()
+        parent.executableURL = Self.executable
+        parent.arguments = ["--time-limit", "600", directory.path]
+        parent.standardOutput = FileHandle.nullDevice
+        parent.standardError = FileHandle.nullDevice
+        try parent.run()
+        defer { if parent.isRunning { kill(parent.processIdentifier, SIGKILL) } }
+        let clock = ContinuousClock()
+        var workers: [Int32] = []
+        let searching = clock.now
+        while workers.isEmpty && clock.now - searching < .seconds(30) {
+            usleep(100_000)
+            workers = Self.children(of: parent.processIdentifier)
+        }
+        XCTAssertEqual(workers.count, 1, "keychain-lint started no worker")
+        kill(parent.processIdentifier, SIGKILL)
+        parent.waitUntilExit()
+        let killed = clock.now
+        while workers.contains(where: Self.isRunning) && clock.now - killed < .seconds(10) { usleep(100_000) }
+        XCTAssertFalse(workers.contains(where: Self.isRunning), "the worker outlived keychain-lint by 10 s")
+        for worker in workers where Self.isRunning(worker) { kill(worker, SIGKILL) }
+    }
+
+    /// The processes whose parent is `parent` (from /proc/PID/stat).
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let afterName = stat.range(of: ") ", options: .backwards) else { return false }
+            let fields = stat[afterName.upperBound...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent
+        }
+    }
+
+    /// Whether `pid` exists and is not a zombie waiting to be reaped.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ", options: .backwards) else { return false }
+        return !stat[afterName.upperBound...].hasPrefix("Z")
+    }
+    #endif
 
     /// The rules' fixtures give the same JSON report from the worker processes as linted in this
     /// process (which FixtureTests checks against each fixture's `// expect:` comments).
