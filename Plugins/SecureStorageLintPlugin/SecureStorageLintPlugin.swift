@@ -36,6 +36,7 @@ struct SecureStorageLintPlugin: CommandPlugin {
         switch process.terminationStatus {
         case 0: return
         case 1: Diagnostics.error("keychain-lint reported findings")
+        case 74: Diagnostics.error("keychain-lint could not lint some files (listed as not linted above), or could not write its report")
         default: Diagnostics.error("keychain-lint failed with status \(process.terminationStatus)")
         }
     }

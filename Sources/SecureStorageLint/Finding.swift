@@ -1,6 +1,6 @@
 /// A place in a source file: 1-based line, and 1-based columns counted in UTF-8 bytes (as
 /// compilers print them) and in UTF-16 code units (as SARIF counts them).
-package struct SourcePosition: Sendable, Hashable, Comparable {
+package struct SourcePosition: Sendable, Hashable, Comparable, Codable {
     /// The 1-based line.
     package var line: Int
     /// The 1-based column in UTF-8 bytes.
@@ -21,7 +21,7 @@ package struct SourcePosition: Sendable, Hashable, Comparable {
 }
 
 /// One problem found in one file by one rule.
-package struct Finding: Sendable, Hashable {
+package struct Finding: Sendable, Hashable, Codable {
     /// The rule that found it.
     package var rule: RuleID
     /// Its severity (the rule's).
@@ -47,7 +47,7 @@ package struct Finding: Sendable, Hashable {
 }
 
 /// A second place that belongs to a finding, with what it is.
-package struct RelatedPosition: Sendable, Hashable {
+package struct RelatedPosition: Sendable, Hashable, Codable {
     /// Where it is, in the finding's file.
     package var position: SourcePosition
     /// What happens there.

@@ -4,8 +4,11 @@
 /// {"version":1,"files":12,"findings":[{"file":"Sources/App/Keychain.swift","line":13,"column":9,
 ///   "utf16Column":9,"rule":"delete-then-add","severity":"warning","message":"…",
 ///   "related":{"line":17,"column":22,"message":"the item is added again here"}}],
-///  "summary":{"errors":0,"warnings":1,"notes":0}}
+///  "notLinted":[{"file":"Sources/Deep.swift","reason":"too-deep","message":"nests brackets 22 deep …"}],
+///  "summary":{"errors":0,"warnings":1,"notes":0,"notLinted":1}}
 /// ```
+///
+/// `reason` is one of ``NotLintedReason/code``'s names.
 package enum JSONReport {
     /// The report of a run, one JSON object ending in a newline.
     package static func render(_ run: LintRun) -> String {
@@ -19,7 +22,11 @@ package enum JSONReport {
             }
             return object + "}"
         }
+        let notLinted = run.notLinted.map { file in
+            "{\"file\":\(JSONText.string(file.path)),\"reason\":\(JSONText.string(file.reason.code)),\"message\":\(JSONText.string(file.reason.message))}"
+        }
         return "{\"version\":1,\"files\":\(run.fileCount),\"findings\":[" + findings.joined(separator: ",")
-            + "],\"summary\":{\"errors\":\(counts[.error] ?? 0),\"warnings\":\(counts[.warning] ?? 0),\"notes\":\(counts[.note] ?? 0)}}\n"
+            + "],\"notLinted\":[" + notLinted.joined(separator: ",")
+            + "],\"summary\":{\"errors\":\(counts[.error] ?? 0),\"warnings\":\(counts[.warning] ?? 0),\"notes\":\(counts[.note] ?? 0),\"notLinted\":\(run.notLinted.count)}}\n"
     }
 }

@@ -1,56 +1,55 @@
 import Foundation
 
-/// Lints many files on several threads and collects the findings in a stable order.
+/// The result of linting many files: every finding in a stable order, and the files that were
+/// not linted.
 package struct LintRun: Sendable {
-    /// The files linted.
+    /// The files given (linted or not).
     package var fileCount: Int
     /// Every finding, ordered by file, line and column.
     package var findings: [Finding]
-    /// Files that could not be read, with why.
-    package var unreadable: [(path: String, reason: String)]
+    /// Files that were not linted, with why, in the order given.
+    package var notLinted: [NotLintedFile]
 
-    /// Lints `files` with `linter` on up to `jobs` threads.
+    /// A run over `fileCount` files.
+    package init(fileCount: Int, findings: [Finding], notLinted: [NotLintedFile] = []) {
+        self.fileCount = fileCount
+        self.findings = findings
+        self.notLinted = notLinted
+    }
+
+    /// A run of `files` and what linting each gave, in the same order.
+    package init(files: [String], outcomes: [FileLintOutcome]) {
+        var findings: [Finding] = []
+        var notLinted: [NotLintedFile] = []
+        for (path, outcome) in zip(files, outcomes) {
+            switch outcome {
+            case .linted(let found): findings.append(contentsOf: found)
+            case .notLinted(let reason): notLinted.append(NotLintedFile(path: path, reason: reason))
+            }
+        }
+        self.init(fileCount: files.count, findings: findings, notLinted: notLinted)
+    }
+
+    /// Lints `files` with `linter` in this process, on up to `jobs` threads, with no time limit
+    /// (the benchmarks and tests; `keychain-lint` lints in worker processes, ``LintWorkerPool``).
     package static func lint(_ files: [String], with linter: SourceFileLinter, jobs: Int) -> LintRun {
-        let results = UnsafeMutableBufferPointer<Result<[Finding], FileReadError>>.allocate(capacity: files.count)
-        results.initialize(repeating: .success([]))
+        let results = UnsafeMutableBufferPointer<FileLintOutcome>.allocate(capacity: files.count)
+        results.initialize(repeating: .linted([]))
         defer { results.deallocate() }
         nonisolated(unsafe) let shared = results
         let workers = max(1, min(jobs, files.count))
-        // Syntax trees are walked recursively: each worker gets a 1 GiB stack (reserved, touched
-        // only as deep as a file goes), so that a 16 MiB file of one long chain (`a.b.b.b…`)
-        // cannot overflow it.
         let done = DispatchGroup()
         for worker in 0..<workers {
             done.enter()
-            let thread = Thread {
+            LargeStackThread.start {
                 for index in stride(from: worker, to: files.count, by: workers) {
-                    let path = files[index]
-                    guard let data = FileManager.default.contents(atPath: path) else {
-                        shared[index] = .failure(FileReadError(reason: "cannot be read"))
-                        continue
-                    }
-                    let bytes = Array(data)
-                    if let refusal = InputLimits.refusal(of: bytes) {
-                        shared[index] = .failure(FileReadError(reason: refusal))
-                        continue
-                    }
-                    shared[index] = .success(linter.lint(path: path, bytes: bytes))
+                    shared[index] = linter.lintFile(atPath: files[index])
                 }
                 done.leave()
             }
-            thread.stackSize = 1 << 30
-            thread.start()
         }
         done.wait()
-        var findings: [Finding] = []
-        var unreadable: [(String, String)] = []
-        for (index, result) in results.enumerated() {
-            switch result {
-            case .success(let found): findings.append(contentsOf: found)
-            case .failure(let error): unreadable.append((files[index], error.reason))
-            }
-        }
-        return LintRun(fileCount: files.count, findings: findings, unreadable: unreadable)
+        return LintRun(files: files, outcomes: Array(results))
     }
 
     /// The number of findings of each severity.
@@ -59,10 +58,4 @@ package struct LintRun: Sendable {
         for finding in findings { counts[finding.severity, default: 0] += 1 }
         return counts
     }
-}
-
-/// Why a file could not be linted.
-package struct FileReadError: Error, Sendable {
-    /// What happened.
-    package var reason: String
 }

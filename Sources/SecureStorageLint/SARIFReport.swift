@@ -2,7 +2,10 @@
 /// dashboards import.
 ///
 /// Columns are counted in UTF-16 code units (SARIF's default `columnKind`, stated explicitly);
-/// relative paths are URI references against `SRCROOT`, the directory the linter ran in.
+/// relative paths are URI references against `SRCROOT`, the directory the linter ran in. Files
+/// not linted are the run's invocation's tool execution notifications (level `error`, the
+/// ``NotLintedReason/code`` as descriptor id, the file as location), with `executionSuccessful`
+/// false, which code scanning shows as the tool's errors rather than as alerts.
 package enum SARIFReport {
     /// The linter's version, reported as the SARIF driver's version (the package's).
     package static let toolVersion = "0.9.0"
@@ -16,6 +19,7 @@ package enum SARIFReport {
         {"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{\
         "tool":{"driver":{"name":"keychain-lint","semanticVersion":\(JSONText.string(toolVersion)),"version":\(JSONText.string(toolVersion)),"rules":[\(rules)]}},\
         "originalUriBaseIds":{"SRCROOT":{"uri":\(JSONText.string("file://" + percentEncoded(root)))}},\
+        "invocations":[\(invocation(run))],\
         "columnKind":"utf16CodeUnits","results":[\(results)]}]}
 
         """
@@ -38,6 +42,15 @@ package enum SARIFReport {
             + "\"properties\":{\"tags\":[\"security\"],\"security-severity\":\"\(securitySeverity)\"}}"
     }
 
+    private static func invocation(_ run: LintRun) -> String {
+        let notifications = run.notLinted.map { file in
+            "{\"level\":\"error\",\"descriptor\":{\"id\":\(JSONText.string(file.reason.code))},"
+                + "\"message\":{\"text\":\(JSONText.string("not linted: " + file.reason.message))},"
+                + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(artifactLocation(file.path))}}]}"
+        }
+        return "{\"executionSuccessful\":\(run.notLinted.isEmpty),\"toolExecutionNotifications\":[\(notifications.joined(separator: ","))]}"
+    }
+
     private static func result(_ finding: Finding) -> String {
         var object = "{\"ruleId\":\(JSONText.string(finding.rule.rawValue)),\"ruleIndex\":\(RuleCatalog.index(of: finding.rule)),"
             + "\"level\":\(JSONText.string(finding.severity.rawValue)),\"message\":{\"text\":\(JSONText.string(finding.message))},"
@@ -54,10 +67,13 @@ package enum SARIFReport {
     }
 
     private static func physicalLocation(_ file: String, _ position: SourcePosition) -> String {
-        let artifact = file.hasPrefix("/")
+        "{\"artifactLocation\":\(artifactLocation(file)),\"region\":{\"startLine\":\(position.line),\"startColumn\":\(position.utf16Column)}}"
+    }
+
+    private static func artifactLocation(_ file: String) -> String {
+        file.hasPrefix("/")
             ? "{\"uri\":\(JSONText.string("file://" + percentEncoded(file)))}"
             : "{\"uri\":\(JSONText.string(percentEncoded(file))),\"uriBaseId\":\"SRCROOT\"}"
-        return "{\"artifactLocation\":\(artifact),\"region\":{\"startLine\":\(position.line),\"startColumn\":\(position.utf16Column)}}"
     }
 
     /// A path as a URI reference: unreserved characters and `/` kept, everything else

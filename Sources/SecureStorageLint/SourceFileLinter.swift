@@ -20,6 +20,20 @@ package struct SourceFileLinter: Sendable {
         lint(path: path, parsed: ParsedSource(bytes: bytes))
     }
 
+    /// Reads, checks and lints the file at `path`: its findings, or why it was not linted (see
+    /// ``InputLimits``; a file the parser gave up on is not linted rather than half linted).
+    package func lintFile(atPath path: String) -> FileLintOutcome {
+        let bytes: [UInt8]
+        switch SourceFileReader.bytes(atPath: path) {
+        case .success(let read): bytes = read
+        case .failure(let reason): return .notLinted(reason)
+        }
+        if let refusal = InputLimits.refusal(of: bytes) { return .notLinted(refusal) }
+        let parsed = ParsedSource(bytes: bytes)
+        if parsed.exceedsNestingLimit { return .notLinted(.nestingTooDeep) }
+        return .linted(lint(path: path, parsed: parsed))
+    }
+
     /// The findings in a file parsed beforehand (the benchmarks time parsing and rules apart).
     package func lint(path: String, parsed: ParsedSource) -> [Finding] {
         let text = parsed.text
@@ -70,9 +84,14 @@ package struct ParsedSource: Sendable {
     /// The tree swift-syntax parsed from them.
     package let tree: SourceFileSyntax
 
-    /// Parses `bytes` as Swift.
+    /// Parses `bytes` as Swift, no deeper than ``InputLimits/maximumNestingLevel`` (the same
+    /// limit in debug and release builds).
     package init(bytes: [UInt8]) {
         text = SourceText(bytes: bytes)
-        tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0) }
+        tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0, maximumNestingLevel: InputLimits.maximumNestingLevel) }
     }
+
+    /// Whether the parser stopped at its nesting limit and took the rest of the file as
+    /// unexpected tokens, so that the rules would see only part of it.
+    package var exceedsNestingLimit: Bool { tree.hasMaximumNestingLevelOverflow }
 }

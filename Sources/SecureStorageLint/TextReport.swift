@@ -1,5 +1,6 @@
 /// The human-readable report: one `path:line:column: severity: message [rule]` line per finding
-/// (the compilers' format, which editors and CI logs turn into links), then a summary line.
+/// (the compilers' format, which editors and CI logs turn into links), one
+/// `path: error: not linted: reason [code]` line per file not linted, then a summary line.
 package enum TextReport {
     /// The report of a run.
     package static func render(_ run: LintRun) -> String {
@@ -11,8 +12,16 @@ package enum TextReport {
                 output += "\(file):\(related.position.line):\(related.position.column): note: \(related.message)\n"
             }
         }
+        for file in run.notLinted {
+            output += notLintedLine(file) + "\n"
+        }
         output += summary(run) + "\n"
         return output
+    }
+
+    /// `Sources/Deep.swift: error: not linted: nests brackets 22 deep (…) [too-deep]`.
+    package static func notLintedLine(_ file: NotLintedFile) -> String {
+        "\(visible(file.path)): error: not linted: \(file.reason.message) [\(file.reason.code)]"
     }
 
     /// Control characters escaped (`\n` → `\u{A}`), so that a file name or a quoted key cannot
@@ -35,11 +44,14 @@ package enum TextReport {
         return escaped
     }
 
-    /// `3 findings (1 error, 1 warning, 1 note) in 12 files`.
+    /// `3 findings (1 error, 1 warning, 1 note) in 12 files`, followed by `; 1 file not linted`
+    /// when one was not.
     package static func summary(_ run: LintRun) -> String {
         let counts = run.counts
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-        if run.findings.isEmpty { return "no findings in \(count(run.fileCount, "file"))" }
+        let notLinted = run.notLinted.isEmpty ? "" : "; \(count(run.notLinted.count, "file")) not linted"
+        if run.findings.isEmpty { return "no findings in \(count(run.fileCount, "file"))" + notLinted }
         return "\(count(run.findings.count, "finding")) (\(count(counts[.error] ?? 0, "error")), \(count(counts[.warning] ?? 0, "warning")), \(count(counts[.note] ?? 0, "note"))) in \(count(run.fileCount, "file"))"
+            + notLinted
     }
 }

@@ -12,10 +12,17 @@ struct KeychainLint: ParsableCommand {
         Parses every .swift file under the given paths (hidden directories and .build are skipped) \
         and reports, for each rule, where a secret can be lost or exposed. `keychain lint` runs this tool.
 
-        Exit status: 0 when no finding is at or above --fail-on, 1 when one is, 64 for a usage \
-        error (an unknown option or rule, a path that does not exist), 74 when a file could not \
-        be read or was refused (over 16 MiB, or brackets nested more than 16 deep; the others \
-        are still linted) or the report could not be written.
+        Each file is read, parsed and linted in a worker process, which is killed when the file \
+        takes longer than --time-limit; such a file, and any file that is unreadable, over 16 MiB, \
+        nests `[` more than 16 deep or any brackets more than 128 deep, is not linted: the others \
+        are, and the report lists it (text: `path: error: not linted: … [reason]`; JSON: \
+        "notLinted"; SARIF: a tool execution notification).
+
+        Exit status: 0 when every file was linted and no finding is at or above --fail-on; 1 when \
+        every file was linted and a finding is at or above --fail-on; 74 when a file was not \
+        linted (whatever the findings in the others, which the report still lists) or the report \
+        could not be written; 64 for a usage error (an unknown option or rule, a path that does \
+        not exist).
 
         Suppress one finding with a comment on the line before it, giving the reason:
           // keychain-lint:disable-next-line delete-then-add -- reproduces the seed bug on purpose
@@ -59,6 +66,13 @@ struct KeychainLint: ParsableCommand {
     @Option(help: "Files linted at once (default: one per core).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(name: .customLong("time-limit"), help: "Seconds one file may take to be parsed and linted before it is abandoned and reported as not linted.")
+    var timeLimit: Double = InputLimits.defaultTimeLimit
+
+    /// Run as a worker of another keychain-lint (paths on standard input, outcomes on standard output).
+    @Flag(help: .hidden)
+    var worker = false
+
     @Option(help: "Print the explanation and fix of a rule, then exit.")
     var explain: String?
 
@@ -70,11 +84,16 @@ struct KeychainLint: ParsableCommand {
         for id in disable + only + (explain.map { [$0] } ?? []) where RuleID(rawValue: id) == nil {
             throw ValidationError("'\(id)' is not a rule; keychain-lint --list-rules lists them.")
         }
-        if paths.isEmpty && explain == nil && !listRules { throw ValidationError("Give at least one file or directory to lint.") }
+        if paths.isEmpty && explain == nil && !listRules && !worker { throw ValidationError("Give at least one file or directory to lint.") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        if !(timeLimit > 0 && timeLimit <= 86_400) { throw ValidationError("--time-limit must be more than 0 and at most 86400 seconds.") }
     }
 
     func run() throws {
+        if worker {
+            LintWorkerService.serve(with: SourceFileLinter(enabledRules: enabledRules))
+            return
+        }
         if listRules {
             for rule in RuleCatalog.all {
                 print("\(rule.id.rawValue.padding(toLength: 24, withPad: " ", startingAt: 0)) \(rule.severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(rule.summary)")
@@ -92,11 +111,18 @@ struct KeychainLint: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        var rules = only.isEmpty ? Set(RuleID.allCases) : Set(only.compactMap(RuleID.init(rawValue:)) + [.unknownSuppression])
-        rules.subtract(disable.compactMap(RuleID.init(rawValue:)))
-        let run = LintRun.lint(files, with: SourceFileLinter(enabledRules: rules), jobs: jobs)
-        for (path, reason) in run.unreadable {
-            FileHandle.standardError.write(Data("keychain-lint: \(TextReport.visible(path)): \(reason); not linted\n".utf8))
+        let rules = enabledRules
+        let workerArguments = ["--worker"] + RuleID.allCases.filter { !rules.contains($0) }.flatMap { ["--disable", $0.rawValue] }
+        let pool = LintWorkerPool(executable: Self.ownExecutable, arguments: workerArguments, timeLimit: timeLimit, jobs: jobs)
+        let run: LintRun
+        do {
+            run = try pool.lint(files)
+        } catch {
+            FileHandle.standardError.write(Data("keychain-lint: \(TextReport.visible(error.description))\n".utf8))
+            throw ExitCode(LintExitStatus.notLinted)
+        }
+        for file in run.notLinted {
+            FileHandle.standardError.write(Data("keychain-lint: \(TextReport.visible(file.path)): \(file.reason.message); not linted\n".utf8))
         }
         let chosen: ReportFormat = json ? .json : sarif ? .sarif : format
         let report = switch chosen {
@@ -109,14 +135,27 @@ struct KeychainLint: ParsableCommand {
                 try Data(report.utf8).write(to: URL(fileURLWithPath: output))
             } catch {
                 FileHandle.standardError.write(Data("keychain-lint: cannot write the report to \(TextReport.visible(output)): \(TextReport.visible(error.localizedDescription))\n".utf8))
-                throw ExitCode(74)
+                throw ExitCode(LintExitStatus.notLinted)
             }
-            if chosen != .text || !run.findings.isEmpty { FileHandle.standardError.write(Data((TextReport.summary(run) + "\n").utf8)) }
+            if chosen != .text || !run.findings.isEmpty || !run.notLinted.isEmpty { FileHandle.standardError.write(Data((TextReport.summary(run) + "\n").utf8)) }
         } else {
             FileHandle.standardOutput.write(Data(report.utf8))
         }
-        if run.findings.contains(where: { $0.severity >= failOn }) { throw ExitCode(1) }
-        if !run.unreadable.isEmpty { throw ExitCode(74) }
+        let status = LintExitStatus.of(run, failingOn: failOn)
+        if status != LintExitStatus.clean { throw ExitCode(status) }
+    }
+
+    /// The rules chosen by --only and --disable.
+    private var enabledRules: Set<RuleID> {
+        var rules = only.isEmpty ? Set(RuleID.allCases) : Set(only.compactMap(RuleID.init(rawValue:)) + [.unknownSuppression])
+        rules.subtract(disable.compactMap(RuleID.init(rawValue:)))
+        return rules
+    }
+
+    /// This executable, started again as the workers.
+    private static var ownExecutable: String {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        return Bundle.main.executablePath ?? CommandLine.arguments[0]
     }
 }
 

@@ -96,6 +96,17 @@ final class LintCommandTests: CLITestCase {
         XCTAssertTrue(result.stdout.contains("[delete-then-add]"))
     }
 
+    /// A file built to make the parser run for hours (22 levels of `[` in an interpolation) is
+    /// refused at once, and the status says a file was not linted rather than that findings were made.
+    func testAFileNotLintedWinsOverFindingsInTheExitStatus() throws {
+        let deep = "let s = \"\\(" + String(repeating: "[", count: 22) + "1" + String(repeating: "]", count: 22) + ")\"\n"
+        let root = try tree(["Store.swift": deleteThenAdd, "Deep.swift": deep])
+        let result = try run(["lint", root.path], input: Data())
+        XCTAssertEqual(result.status, 74, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Deep.swift: error: not linted: nests brackets 22 deep"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("[delete-then-add]"), result.stdout)
+    }
+
     func testSecretsFoundAreNeverEchoed() throws {
         let token = "ghp_" + "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"
         let root = try tree(["Config.swift": "let githubToken = \"\(token)\"\nlet clientSecret = \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\"\n"])

@@ -14,7 +14,7 @@ final class ReportTests: XCTestCase {
     let path = "Sources/My App/\"Quoted\".swift"
 
     var run: LintRun {
-        LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: path, bytes: Array(source.utf8)), unreadable: [])
+        LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: path, bytes: Array(source.utf8)))
     }
 
     func testColumnsAreBytesForTextAndUTF16ForSARIF() throws {
@@ -32,11 +32,11 @@ final class ReportTests: XCTestCase {
         XCTAssertTrue(text.contains(" [delete-then-add]\n"))
         XCTAssertTrue(text.contains("Sources/My App/\"Quoted\".swift:3:12: note: the item is added again here\n"), text)
         XCTAssertTrue(text.hasSuffix("1 finding (0 errors, 1 warning, 0 notes) in 1 file\n"), text)
-        XCTAssertEqual(TextReport.render(LintRun(fileCount: 3, findings: [], unreadable: [])), "no findings in 3 files\n")
+        XCTAssertEqual(TextReport.render(LintRun(fileCount: 3, findings: [])), "no findings in 3 files\n")
     }
 
     func testTextReportEscapesControlCharacters() {
-        let named = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "a\nb:1:1: error: forged\u{1B}[31m.swift", bytes: Array(source.utf8)), unreadable: [])
+        let named = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "a\nb:1:1: error: forged\u{1B}[31m.swift", bytes: Array(source.utf8)))
         let text = TextReport.render(named)
         XCTAssertTrue(text.hasPrefix("a\\u{A}b:1:1: error: forged\\u{1B}[31m.swift:2:23: warning:"), text)
         XCTAssertEqual(text.split(separator: "\n").count, 3)
@@ -55,7 +55,8 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(findings[0]["rule"] as? String, "delete-then-add")
         XCTAssertEqual(findings[0]["severity"] as? String, "warning")
         XCTAssertEqual((findings[0]["related"] as? [String: Any])?["line"] as? Int, 3)
-        XCTAssertEqual(object["summary"] as? [String: Int], ["errors": 0, "warnings": 1, "notes": 0])
+        XCTAssertEqual(object["summary"] as? [String: Int], ["errors": 0, "warnings": 1, "notes": 0, "notLinted": 0])
+        XCTAssertEqual((object["notLinted"] as? [Any])?.count, 0)
     }
 
     func testJSONEscapesControlCharacters() throws {
@@ -103,9 +104,40 @@ final class ReportTests: XCTestCase {
     }
 
     func testSARIFAbsolutePathsAreFileURIs() throws {
-        let absolute = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "/tmp/a b.swift", bytes: Array(source.utf8)), unreadable: [])
+        let absolute = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "/tmp/a b.swift", bytes: Array(source.utf8)))
         let text = SARIFReport.render(absolute, workingDirectory: "/")
         XCTAssertTrue(text.contains(#""artifactLocation":{"uri":"file:///tmp/a%20b.swift"}"#), text)
+    }
+
+    /// A file not linted is in every report, named with its reason, beside the findings.
+    func testFilesNotLintedAreInEveryReport() throws {
+        var refused = run
+        refused.fileCount = 2
+        refused.notLinted = [NotLintedFile(path: "Sources/Deep\n.swift", reason: .bracketsTooDeep(depth: 22))]
+        let text = TextReport.render(refused)
+        XCTAssertTrue(text.contains("\nSources/Deep\\u{A}.swift: error: not linted: nests brackets 22 deep (more than 16), where the Swift parser takes exponential time [too-deep]\n"), text)
+        XCTAssertTrue(text.hasSuffix("1 finding (0 errors, 1 warning, 0 notes) in 2 files; 1 file not linted\n"), text)
+
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(JSONReport.render(refused).utf8)) as? [String: Any])
+        XCTAssertEqual(object["notLinted"] as? [[String: String]], [["file": "Sources/Deep\n.swift", "reason": "too-deep",
+                                                                     "message": "nests brackets 22 deep (more than 16), where the Swift parser takes exponential time"]])
+        XCTAssertEqual((object["summary"] as? [String: Int])?["notLinted"], 1)
+
+        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(SARIFReport.render(refused, workingDirectory: "/work").utf8)) as? [String: Any])
+        let sarifRun = try XCTUnwrap((log["runs"] as? [[String: Any]])?.first)
+        let invocation = try XCTUnwrap((sarifRun["invocations"] as? [[String: Any]])?.first)
+        XCTAssertEqual(invocation["executionSuccessful"] as? Bool, false)
+        let notification = try XCTUnwrap((invocation["toolExecutionNotifications"] as? [[String: Any]])?.first)
+        XCTAssertEqual(notification["level"] as? String, "error")
+        XCTAssertEqual((notification["descriptor"] as? [String: String])?["id"], "too-deep")
+        XCTAssertEqual((notification["message"] as? [String: String])?["text"], "not linted: " + NotLintedReason.bracketsTooDeep(depth: 22).message)
+        let artifact = (((notification["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"]) as? [String: String]
+        XCTAssertEqual(artifact, ["uri": "Sources/Deep%0A.swift", "uriBaseId": "SRCROOT"])
+        XCTAssertEqual((sarifRun["results"] as? [Any])?.count, 1)
+
+        let clean = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(SARIFReport.render(run, workingDirectory: "/work").utf8)) as? [String: Any])
+        let cleanInvocation = try XCTUnwrap((((clean["runs"] as? [[String: Any]])?.first)?["invocations"] as? [[String: Any]])?.first)
+        XCTAssertEqual(cleanInvocation["executionSuccessful"] as? Bool, true)
     }
 
     func testReportedVersionIsThePackageVersion() {

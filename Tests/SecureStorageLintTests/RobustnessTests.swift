@@ -39,11 +39,54 @@ final class RobustnessTests: XCTestCase {
 
     func testDeeplyNestedBracketsAreRefusedBeforeParsing() {
         let deep = Array(("let x = " + String(repeating: "[", count: 40) + "1" + String(repeating: "]", count: 40) + "\n").utf8)
-        XCTAssertEqual(InputLimits.refusal(of: deep), "nests brackets 40 deep (more than 16), where the Swift parser takes exponential time")
+        XCTAssertEqual(InputLimits.refusal(of: deep), .bracketsTooDeep(depth: 40))
+        XCTAssertEqual(InputLimits.refusal(of: deep)?.message, "nests brackets 40 deep (more than 16), where the Swift parser takes exponential time")
         // Brackets in strings and comments do not count; ordinary nesting passes.
         let ordinary = Array(("let s = \"[[[[[[[[[[[[[[[[[[[[\" // [[[[[[[[[[[[[[[[[[[[\n/* [[[[[[[[[[[[[[[[[[[[ */\nlet m: [[String: [Int]]] = [[\"a\": [1]]]\n").utf8)
         XCTAssertNil(InputLimits.refusal(of: ordinary))
-        XCTAssertEqual(InputLimits.bracketDepth(ordinary), 3)
+        XCTAssertEqual(BracketDepthScanner.deepestBracketNesting(in: ordinary), 3)
+    }
+
+    /// The scanner reads strings as the Swift lexer does: code inside interpolations counts, a raw
+    /// string ends only at its own delimiter, and string contents, comments and regexes do not count.
+    func testBracketScannerReadsInterpolationsAndRawStringsAsSwiftDoes() {
+        func depth(_ source: String) -> Int { BracketDepthScanner.deepestBracketNesting(in: Array(source.utf8)) }
+        XCTAssertEqual(depth("let s = \"\\([[[1]]])\""), 3, "interpolation")
+        XCTAssertEqual(depth("let s = \"\\( \"\\( [[[1]]] )\" )\""), 3, "interpolation in an interpolation")
+        XCTAssertEqual(depth("let s = \"\\(f(g([[1]])))[[[[\""), 2, "parentheses inside an interpolation")
+        XCTAssertEqual(depth("let r = #\"\\\"#; let x = [[1]]; let q = \"end\""), 2, "a backslash does not escape a quote in a raw string")
+        XCTAssertEqual(depth("let r = #\"\\#([[1]]) [[[[\"#"), 2, "raw interpolation")
+        XCTAssertEqual(depth("let r = ##\"a\"# \\#( [[[[ \"##; let x = [1]"), 1, "a ##-string ends only at its own delimiter")
+        XCTAssertEqual(depth("let r = #\"\"\"\n\\\"\"\"\n[[[[\n\"\"\"#\nlet x = [[1]]\n"), 2, "multi-line raw string")
+        XCTAssertEqual(depth("let s = \"\"\"\n  \\\"\"\" [[[[ \\(x[[0]])\n  \"\"\"\n"), 2, "multi-line string with an escaped delimiter")
+        XCTAssertEqual(depth("let s = \"a\\\"[[[[\" + [1]"), 1, "escaped quote in a string")
+        XCTAssertEqual(depth("let r = #/[[[[/#; /* /* [[ */ [[ */ let `[[[` = [1]\n"), 1, "regex, nested comment, backquotes")
+        XCTAssertEqual(depth("let s = \"[[[[\nlet x = [[1]]\n"), 2, "an unterminated string ends with its line")
+        XCTAssertEqual(depth("let r = /\"/; let x = [[1]]; let s = \"x\"\n"), 2, "a quote in a bare regex opens no string")
+        XCTAssertEqual(depth("let q = a / b; let s = \"/ [[[[ \" + c / d\n"), 0, "division is not a regex")
+        XCTAssertEqual(depth("let r = /[[a-z]]/; let s = \"[[[[\"\n"), 2, "brackets in a bare regex still count")
+    }
+
+    /// The attacks of the security review (issue 34 §3) and deep nesting of every other kind:
+    /// each is refused, with its reason, in well under a second each; before, 22 levels of `[`
+    /// inside an interpolation took 88 s, each level more twice as long.
+    func testDeepNestingAttacksAreRefusedQuicklyWithTheirReason() throws {
+        let directory = try LintAttacks.writtenToTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = LintAttacks.all.map { directory.appendingPathComponent($0.name).path }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let run = LintRun.lint(files, with: SourceFileLinter(), jobs: 2)
+        let elapsed = clock.now - started
+        XCTAssertLessThan(elapsed, .seconds(10), "the attacks took \(elapsed)")
+        XCTAssertEqual(run.notLinted.map(\.path), files, "every attack is refused")
+        for (attack, refused) in zip(LintAttacks.all, run.notLinted) {
+            XCTAssertEqual(refused.reason, attack.reason, attack.name)
+        }
+        XCTAssertEqual(run.findings, [])
+        let generics = LintAttacks.deepGenerics.map { SourceFileLinter().lint(path: "g.swift", parsed: ParsedSource(bytes: Array($0.utf8))) }
+        XCTAssertEqual(generics, [[], []])
+        XCTAssertLessThan(clock.now - started, .seconds(10), "the attacks and deep generics took \(clock.now - started)")
     }
 
     func testALongMemberChainIsLintedOnTheWorkersLargeStack() throws {
@@ -57,7 +100,7 @@ final class RobustnessTests: XCTestCase {
         let run = LintRun.lint([chain.path, nested.path], with: SourceFileLinter(), jobs: 2)
         XCTAssertEqual(run.findings.map(\.rule), [.hardcodedSecret])
         XCTAssertEqual(run.findings.first?.position.line, 2)
-        XCTAssertEqual(run.unreadable.map(\.path), [nested.path])
+        XCTAssertEqual(run.notLinted, [NotLintedFile(path: nested.path, reason: .bracketsTooDeep(depth: 2_000))])
     }
 
     func testLoneCarriageReturnsEndLines() {
