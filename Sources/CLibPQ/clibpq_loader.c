@@ -10,7 +10,7 @@
    library is opened by its soname, once, under pthread_once: the dynamic loader searches the
    executable's RUNPATH (SwiftPM's includes $ORIGIN, the executable's own directory, as for every
    library the executable links), then the system's directories. When it is missing, clibpq_load() says why and every function fails as libpq
-   does without a connection (PQconnectdb returns NULL). Each wrapper has the prototype of the
+   does without a connection (PQconnectdb and PQconninfoParse return NULL). Each wrapper has the prototype of the
    header it replaces, so the compiler checks it. */
 
 static struct {
@@ -31,6 +31,8 @@ static struct {
     __typeof__(&PQconsumeInput) PQconsumeInput;
     __typeof__(&PQnotifies) PQnotifies;
     __typeof__(&PQfreemem) PQfreemem;
+    __typeof__(&PQconninfoParse) PQconninfoParse;
+    __typeof__(&PQconninfoFree) PQconninfoFree;
 } table;
 static int loaded;
 static char loadError[512];
@@ -109,6 +111,14 @@ static void loadOnce(void) {
     }
     if ((table.PQfreemem = (__typeof__(table.PQfreemem))dlsym(handle, "PQfreemem")) == NULL) {
         snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQfreemem: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQconninfoParse = (__typeof__(table.PQconninfoParse))dlsym(handle, "PQconninfoParse")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQconninfoParse: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQconninfoFree = (__typeof__(table.PQconninfoFree))dlsym(handle, "PQconninfoFree")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQconninfoFree: install libpq 10 or later");
         return;
     }
     loaded = 1;
@@ -204,4 +214,14 @@ PGnotify * PQnotifies(PGconn *conn) {
 
 void PQfreemem(void *ptr) {
     if (clibpq_load()) { table.PQfreemem(ptr); }
+}
+
+PQconninfoOption * PQconninfoParse(const char *conninfo, char **errmsg) {
+    if (errmsg != NULL) *errmsg = NULL;
+    if (!clibpq_load()) return NULL;
+    return table.PQconninfoParse(conninfo, errmsg);
+}
+
+void PQconninfoFree(PQconninfoOption *connOptions) {
+    if (clibpq_load()) { table.PQconninfoFree(connOptions); }
 }
