@@ -33,6 +33,7 @@ static struct {
     __typeof__(&PQfreemem) PQfreemem;
     __typeof__(&PQconninfoParse) PQconninfoParse;
     __typeof__(&PQconninfoFree) PQconninfoFree;
+    __typeof__(&PQsetNoticeProcessor) PQsetNoticeProcessor;
 } table;
 static int loaded;
 static char loadError[512];
@@ -119,6 +120,10 @@ static void loadOnce(void) {
     }
     if ((table.PQconninfoFree = (__typeof__(table.PQconninfoFree))dlsym(handle, "PQconninfoFree")) == NULL) {
         snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQconninfoFree: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQsetNoticeProcessor = (__typeof__(table.PQsetNoticeProcessor))dlsym(handle, "PQsetNoticeProcessor")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQsetNoticeProcessor: install libpq 10 or later");
         return;
     }
     loaded = 1;
@@ -224,4 +229,9 @@ PQconninfoOption * PQconninfoParse(const char *conninfo, char **errmsg) {
 
 void PQconninfoFree(PQconninfoOption *connOptions) {
     if (clibpq_load()) { table.PQconninfoFree(connOptions); }
+}
+
+PQnoticeProcessor PQsetNoticeProcessor(PGconn *conn, PQnoticeProcessor proc, void *arg) {
+    if (!clibpq_load()) return NULL;
+    return table.PQsetNoticeProcessor(conn, proc, arg);
 }

@@ -72,7 +72,7 @@ struct List: ParsableCommand {
                 : (a[.service] ?? a[.applicationTag] ?? a[.subject]).map(ItemText.text) ?? "-"
             let columns = [item.itemClass.rawValue, name, a[.account].map(ItemText.text) ?? "-", a[.label].map(ItemText.text) ?? "-",
                            a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"]
-            print(columns.joined(separator: "  "))
+            print(PrintableText.sanitized(columns.joined(separator: "  ")))
         }
         var hiddenNotes: [String] = []
         if !journals.isEmpty {
@@ -84,7 +84,7 @@ struct List: ParsableCommand {
         }
         if !syncState.isEmpty { hiddenNotes.append("the sync state: -s \(KeychainSynchronizer.stateService)") }
         let hiddenNote = hiddenNotes.isEmpty ? "" : " (and \(hiddenNotes.joined(separator: "; ")))"
-        printError("\(items.count) item\(items.count == 1 ? "" : "s")\(hiddenNote)")
+        printError(PrintableText.sanitized("\(items.count) item\(items.count == 1 ? "" : "s")\(hiddenNote)"))
     }
 
     /// Whether an item holds the keychain's sync state.
