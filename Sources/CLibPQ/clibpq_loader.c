@@ -7,10 +7,13 @@
 /* libpq is opened with dlopen(3) on first use instead of being linked: the `keychain` tool links
    KeychainSync for its `sync` commands, and loading libpq with the TLS, Kerberos and LDAP
    libraries it depends on cost about 5 ms of every command's start-up, synced or not. The
-   library is opened by its soname, once, under pthread_once: the dynamic loader searches the
-   executable's RUNPATH (SwiftPM's includes $ORIGIN, the executable's own directory, as for every
-   library the executable links), then the system's directories. When it is missing, clibpq_load() says why and every function fails as libpq
-   does without a connection (PQconnectdb and PQconninfoParse return NULL). Each wrapper has the prototype of the
+   library is opened by its soname only (never a path: no '/' in the name), once, under
+   pthread_once, so the dynamic loader searches the directories it trusts: LD_LIBRARY_PATH, the
+   executable's RUNPATH and the system's directories. The executables are built with
+   `--disable-local-rpath` (scripts/test, README), so their RUNPATH holds no $ORIGIN and a
+   libpq.so.5 planted beside an executable is not loaded (KeychainCLITests' RunpathTests checks
+   the built executables). When it is missing, clibpq_load() says why and every function fails
+   as libpq does without a connection (PQconnectdb and PQconninfoParse return NULL). Each wrapper has the prototype of the
    header it replaces, so the compiler checks it. */
 
 static struct {
