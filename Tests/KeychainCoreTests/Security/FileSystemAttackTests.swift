@@ -186,11 +186,15 @@ final class FileSystemAttackTests: XCTestCase {
     /// readable (0755, left so by an earlier version or a umask), took its `flock` with
     /// `LOCK_EX` and keeps both after the directory is made 0700. The keychain's lock is on a
     /// 0600 file inside the directory, which that user can never open: the keychain opens at
-    /// once and works, while the attacker still holds the directory's lock.
+    /// once and works (making the lock file an earlier version's directory lacks), while the
+    /// attacker still holds the directory's lock.
     func testAStaleDescriptorOfTheDataDirectoryCannotHoldTheKeychainsLock() throws {
         let keychain = try Keychain(location: location, options: options)
         try keychain.add(password("svc", "before", "kept-secret"))
-        XCTAssertEqual(chmod(dataDirectory.path, 0o755), 0, "the directory as an earlier version left it")
+        // The directory as an earlier version left it: no lock file (it locked the directory), readable.
+        let lockFile = dataDirectory.appendingPathComponent("directory.lock")
+        try FileManager.default.removeItem(at: lockFile)
+        XCTAssertEqual(chmod(dataDirectory.path, 0o755), 0)
         // The attacker: uid 65534 through setpriv when this is root, else a descriptor of this
         // process (a flock on another open of the directory conflicts all the same).
         let attacker = getuid() == 0 ? try AnotherUser.required() : nil
@@ -213,7 +217,6 @@ final class FileSystemAttackTests: XCTestCase {
         XCTAssertEqual(try reopened.find(Query(.genericPassword, [.service: "svc"]), returning: .data).first?.data, Data("kept-secret".utf8))
         try reopened.add(password("svc", "after", "new-secret"))
         XCTAssertEqual(try Keychain(location: location, options: options).findAll(Query(.genericPassword)).count, 2)
-        let lockFile = dataDirectory.appendingPathComponent("directory.lock")
         XCTAssertEqual(PlatformIO.ownerAndMode(of: lockFile.path)?.mode, 0o600)
         XCTAssertEqual(PlatformIO.ownerAndMode(of: lockFile.path)?.owner, PlatformIO.currentUserID)
         if let attacker { XCTAssertFalse(try attacker.canRead(lockFile), "the attacker cannot open the lock file") }
