@@ -7,10 +7,13 @@
 /* libpq is opened with dlopen(3) on first use instead of being linked: the `keychain` tool links
    KeychainSync for its `sync` commands, and loading libpq with the TLS, Kerberos and LDAP
    libraries it depends on cost about 5 ms of every command's start-up, synced or not. The
-   library is opened by its soname, once, under pthread_once: the dynamic loader searches the
-   executable's RUNPATH (SwiftPM's includes $ORIGIN, the executable's own directory, as for every
-   library the executable links), then the system's directories. When it is missing, clibpq_load() says why and every function fails as libpq
-   does without a connection (PQconnectdb returns NULL). Each wrapper has the prototype of the
+   library is opened by its soname only (never a path: no '/' in the name), once, under
+   pthread_once, so the dynamic loader searches the directories it trusts: LD_LIBRARY_PATH, the
+   executable's RUNPATH and the system's directories. The executables are built with
+   `--disable-local-rpath` (scripts/test, README), so their RUNPATH holds no $ORIGIN and a
+   libpq.so.5 planted beside an executable is not loaded (KeychainCLITests' RunpathTests checks
+   the built executables). When it is missing, clibpq_load() says why and every function fails
+   as libpq does without a connection (PQconnectdb and PQconninfoParse return NULL). Each wrapper has the prototype of the
    header it replaces, so the compiler checks it. */
 
 static struct {
@@ -31,6 +34,9 @@ static struct {
     __typeof__(&PQconsumeInput) PQconsumeInput;
     __typeof__(&PQnotifies) PQnotifies;
     __typeof__(&PQfreemem) PQfreemem;
+    __typeof__(&PQconninfoParse) PQconninfoParse;
+    __typeof__(&PQconninfoFree) PQconninfoFree;
+    __typeof__(&PQsetNoticeProcessor) PQsetNoticeProcessor;
 } table;
 static int loaded;
 static char loadError[512];
@@ -109,6 +115,18 @@ static void loadOnce(void) {
     }
     if ((table.PQfreemem = (__typeof__(table.PQfreemem))dlsym(handle, "PQfreemem")) == NULL) {
         snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQfreemem: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQconninfoParse = (__typeof__(table.PQconninfoParse))dlsym(handle, "PQconninfoParse")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQconninfoParse: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQconninfoFree = (__typeof__(table.PQconninfoFree))dlsym(handle, "PQconninfoFree")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQconninfoFree: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQsetNoticeProcessor = (__typeof__(table.PQsetNoticeProcessor))dlsym(handle, "PQsetNoticeProcessor")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQsetNoticeProcessor: install libpq 10 or later");
         return;
     }
     loaded = 1;
@@ -204,4 +222,19 @@ PGnotify * PQnotifies(PGconn *conn) {
 
 void PQfreemem(void *ptr) {
     if (clibpq_load()) { table.PQfreemem(ptr); }
+}
+
+PQconninfoOption * PQconninfoParse(const char *conninfo, char **errmsg) {
+    if (errmsg != NULL) *errmsg = NULL;
+    if (!clibpq_load()) return NULL;
+    return table.PQconninfoParse(conninfo, errmsg);
+}
+
+void PQconninfoFree(PQconninfoOption *connOptions) {
+    if (clibpq_load()) { table.PQconninfoFree(connOptions); }
+}
+
+PQnoticeProcessor PQsetNoticeProcessor(PGconn *conn, PQnoticeProcessor proc, void *arg) {
+    if (!clibpq_load()) return NULL;
+    return table.PQsetNoticeProcessor(conn, proc, arg);
 }

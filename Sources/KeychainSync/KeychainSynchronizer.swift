@@ -42,11 +42,32 @@ public struct KeychainSynchronizer: Sendable {
     /// The access group of that item.
     public static let stateAccessGroup = SyncStateStore.accessGroup
 
-    /// Whether a libpq connection string holds a password (`password=…`, or `user:password@` in a
-    /// URI): such a string must not be passed on a command line, where every local user sees it.
+    /// Whether a libpq connection string must not be passed on a command line, where every local
+    /// user sees it: ``commandLineExposure(of:)`` finds a password in it, or libpq cannot read it.
     /// - Parameter connectionString: the string to check.
     public static func holdsPassword(_ connectionString: String) -> Bool {
-        ConnectionErrorText.holdsPassword(connectionString)
+        commandLineExposure(of: connectionString) != nil
+    }
+
+    /// Why `connectionString` must not be passed on a command line; `nil` when libpq reads no
+    /// secret from it.
+    ///
+    /// The string is read by libpq's own parser (`PQconninfoParse`), so every form libpq accepts
+    /// counts: `password=x`, `password = x`, a tab before `password`, quoted values
+    /// (`password='a b'`), `sslpassword`, and a `postgresql://` URI's `user:password@` or
+    /// `?password=` (percent-encoded or not). libpq's keywords are case-sensitive: a string with
+    /// `PASSWORD=x` is one libpq cannot read at all, and is reported as
+    /// ``ConnectionStringExposure/unreadable(reason:)``.
+    ///
+    /// This API itself accepts a password in the string (``createCircle(server:deviceName:)``
+    /// keeps the string in this device's sync state, inside the keychain): only a command line
+    /// shows it to others. Keep it in `~/.pgpass` (or the file `PGPASSFILE` names) or `PGPASSWORD`.
+    /// - Parameter connectionString: the string to check.
+    public static func commandLineExposure(of connectionString: String) -> ConnectionStringExposure? {
+        switch ConnectionStringSecrets.read(connectionString) {
+        case .unreadable(let reason): .unreadable(reason: reason)
+        case .readable(let secrets): secrets.first.map { .secret(keyword: $0.keyword) }
+        }
     }
 
     /// A synchronizer for `keychain`.

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import KeychainCore
 
 /// One connection to the sync server through libpq, used by one thread at a time.
 ///
@@ -10,7 +11,8 @@ final class PostgresConnection {
 
     /// Connects with a libpq connection string (`host=/run/postgresql dbname=keychain` or a
     /// `postgresql://` URI). A password belongs in `~/.pgpass` or `PGPASSWORD`, not in the string
-    /// when the string is shown anywhere.
+    /// when the string is shown anywhere. The server's notices are printed made safe
+    /// (``ServerNotice``).
     ///
     /// - Throws: ``SyncError/Code/serverUnreachable`` with libpq's reason.
     init(_ connectionString: String) throws(SyncError) {
@@ -25,6 +27,7 @@ final class PostgresConnection {
             PQfinish(connection)
             throw SyncError(.serverUnreachable, "Cannot connect to the sync server: \(reason)")
         }
+        ServerNotice.install(on: connection)
         self.connection = connection
     }
 
@@ -79,10 +82,10 @@ final class PostgresConnection {
             return PostgresRows(rows: rows)
         default:
             if PQstatus(connection) != CONNECTION_OK {
-                throw SyncError(.serverUnreachable, "The sync server connection was lost: \(PrintableText.sanitized(Self.message(connection)))")
+                throw SyncError(.serverUnreachable, "The sync server connection was lost: \(PrintableText.sanitized(Self.message(connection), limit: 200))")
             }
             let state = PrintableText.sanitized(PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?", limit: 5)
-            let primary = PrintableText.sanitized(PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.message(connection))
+            let primary = PrintableText.sanitized(PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.message(connection), limit: 200)
             throw SyncError(.serverRejected, "The sync server refused a statement (SQLSTATE \(state)): \(primary)", sqlState: state)
         }
     }
@@ -108,7 +111,7 @@ final class PostgresConnection {
     /// since the last call.
     func notifications() throws(SyncError) -> [String] {
         guard PQconsumeInput(connection) == 1 else {
-            throw SyncError(.serverUnreachable, "The sync server connection was lost: \(PrintableText.sanitized(Self.message(connection)))")
+            throw SyncError(.serverUnreachable, "The sync server connection was lost: \(PrintableText.sanitized(Self.message(connection), limit: 200))")
         }
         var payloads: [String] = []
         while let notification = PQnotifies(connection) {

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainCore
 
 /// A device's view of its sync circle.
 public struct SyncStatus: Sendable, Hashable {

@@ -7,7 +7,8 @@ struct Bind: ParsableCommand {
         commandName: "bind", abstract: "Seal the keychain's device secret in this machine's TPM: a copy of its files then opens nowhere else.",
         discussion: """
             The TPM is SECURE_STORAGE_TPM_TCTI when set (for example swtpm:path=/run/swtpm/sock), else \
-            /dev/tpmrm0. The device key file is replaced in one atomic step after the TPM has given the \
+            /dev/tpmrm0. Before the first ":" it names a TCTI (device, swtpm, mssim, tabrmd or libtpms, \
+            loaded from the system's library directories), never a path to a library. The device key file is replaced in one atomic step after the TPM has given the \
             secret back once, so the keychain always opens with the old binding or the new one. Token \
             keys generated afterwards live in the TPM; earlier ones stay software keys.
 

@@ -68,7 +68,7 @@ struct List: ParsableCommand {
                 : (a[.service] ?? a[.applicationTag] ?? a[.subject]).map(ItemText.text) ?? "-"
             let columns = [item.itemClass.rawValue, name, a[.account].map(ItemText.text) ?? "-", a[.label].map(ItemText.text) ?? "-",
                            a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"]
-            print(columns.joined(separator: "  "))
+            print(PrintableText.sanitized(columns.joined(separator: "  ")))
         }
         printError("\(items.count) item\(items.count == 1 ? "" : "s")")
     }

@@ -80,9 +80,10 @@ struct Migrate: ParsableCommand {
     }
 
     private static func printPlan(_ plan: MigrationPlan) {
-        print("\(plan.file) (\(plan.format.rawValue)) → service \(plan.service), \(plan.sensitivity)")
+        // The keys come from the file being migrated: shown made safe (PrintableText).
+        print(PrintableText.sanitized("\(plan.file) (\(plan.format.rawValue)) → service \(plan.service), \(plan.sensitivity)"))
         for item in plan.items {
-            print("  \(item.key)  \(item.type)  → account \(item.account)  [\(item.reason)]")
+            print(PrintableText.sanitized("  \(item.key)  \(item.type)  → account \(item.account)  [\(item.reason)]"))
         }
         print("  \(plan.untouchedKeys) other key\(plan.untouchedKeys == 1 ? " stays" : "s stay") in the file")
     }

@@ -40,8 +40,9 @@ struct SyncCreate: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        let connection = try server.connection()
         let keychain = try self.keychain.open(.creatingIfMissing)
-        let code = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).createCircle(server: server.connection(), deviceName: server.deviceName) }
+        let code = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).createCircle(server: connection, deviceName: server.deviceName) }
         if output.json {
             print(try JSONText.render(["circleCode": .string(code)]))
         } else {
@@ -69,12 +70,15 @@ struct SyncJoin: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        // Checked before anything else, with or without --circle: a --server holding a password
+        // is refused at once, not left in the process list while the join waits.
+        let connection = circle != nil || server.server != nil ? try server.connection() : nil
         let keychain = try self.keychain.open(.creatingIfMissing)
         let synchronizer = KeychainSynchronizer(keychain: keychain)
         var approval: String?
-        if let circle {
+        if let circle, let connection {
             approval = try reportingSyncErrors {
-                try synchronizer.requestToJoin(server: server.connection(), circleCode: circle, deviceName: server.deviceName)
+                try synchronizer.requestToJoin(server: connection, circleCode: circle, deviceName: server.deviceName)
             }
             // With --json the one JSON object comes at the end; the person who types the code
             // on a member reads it on standard error meanwhile.
@@ -319,11 +323,16 @@ struct SyncServerOptions: ParsableArguments {
     /// The connection string.
     func connection() throws -> String {
         if let server {
-            // The process list shows every argument to every local user.
-            if KeychainSynchronizer.holdsPassword(server) {
-                throw usageFailure("--server holds a password, which the process list would show: put it in ~/.pgpass or PGPASSWORD (or the whole string in KEYCHAIN_SYNC_SERVER).")
+            // The process list shows every argument to every local user, for as long as the
+            // command runs (a join waits for its approval): libpq itself reads the string.
+            switch KeychainSynchronizer.commandLineExposure(of: server) {
+            case .secret(let keyword)?:
+                throw usageFailure("--server holds a password (libpq reads one from its \(keyword) keyword, or from the password part of a postgresql:// URI), and every local user can read a command line (ps, /proc) while it runs; nothing was done. Remove it from --server and keep it in ~/.pgpass (or the file PGPASSFILE names) or in PGPASSWORD, or pass the whole connection string in KEYCHAIN_SYNC_SERVER instead of --server.")
+            case .unreadable(let reason)?:
+                throw usageFailure("--server is not a connection string the keychain can use: \(reason); nothing was done. Write it as libpq's key=value pairs or a postgresql:// URI, without a password (keep that in ~/.pgpass or PGPASSWORD).")
+            case nil:
+                return server
             }
-            return server
         }
         if let configured = ProcessInfo.processInfo.environment["KEYCHAIN_SYNC_SERVER"], !configured.isEmpty { return configured }
         throw usageFailure("say which server with --server \"host=… dbname=…\" (or set KEYCHAIN_SYNC_SERVER).")

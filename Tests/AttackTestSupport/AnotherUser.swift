@@ -50,6 +50,17 @@ public struct AnotherUser: Sendable {
         return process.terminationStatus
     }
 
+    /// Starts `/bin/sh -c script` as the other user and leaves it running (terminate it when
+    /// done); `nil` without `setpriv`.
+    public func start(_ script: String, _ arguments: String...) throws -> Process? {
+        guard let process = process(script, arguments) else { return nil }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// The owner of `path` (not following a link).
     public static func owner(of path: String) -> uid_t? {
         var info = stat()

@@ -108,8 +108,8 @@ final class FileSystemAttackCommandTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home.path + "/data"), [], "nothing was written into it")
     }
 
-    /// Another process holds the keychain directory's lock for ever: the tool gives up after the
-    /// bounded wait with a clear error and exit status 53, instead of hanging.
+    /// Another process of this user holds the keychain directory's lock file for ever: the tool
+    /// gives up after the bounded wait with a clear error and exit status 53, instead of hanging.
     func testTheToolDoesNotHangOnALockHeldForever() throws {
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "acct", "-w", "s3cret"), 0)
         guard let tool = ["/usr/bin/flock", "/bin/flock"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
@@ -118,12 +118,13 @@ final class FileSystemAttackCommandTests: CLITestCase {
             throw XCTSkip(message)
         }
         let data = home.appendingPathComponent("data").path
+        let lockFile = data + "/directory.lock"
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: tool)
-        holder.arguments = ["--no-fork", "--exclusive", data, "sleep", "120"]
+        holder.arguments = ["--no-fork", "--exclusive", lockFile, "sleep", "120"]
         try holder.run()
         defer { if holder.isRunning { holder.terminate(); holder.waitUntilExit() } }
-        let fd = open(data, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = open(lockFile, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
         var held = false
         for _ in 0..<2000 where !held {
@@ -135,7 +136,7 @@ final class FileSystemAttackCommandTests: CLITestCase {
         let result = try keychain("find-generic-password", "-s", "svc", "-a", "acct", "-w")
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(25), "bounded")
         XCTAssertStatus(result, 53)
-        XCTAssertTrue(result.stderr.contains("\(data) is locked by another process"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("\(lockFile) is held by another process"), result.stderr)
         XCTAssertFalse(result.stdout.contains("s3cret"))
         holder.terminate()
         holder.waitUntilExit()

@@ -28,7 +28,12 @@ final class TPMConnection {
     /// Connects and sends `TPM2_Startup(CLEAR)` (answered "already started" on a running TPM).
     private init(_ device: TPMDevice) throws(TPMFailure) {
         Self.quietLogging
-        try tpmCheck(Tss2_TctiLdr_Initialize(device.tcti, &tcti), "Connecting to the TPM (\(device.tcti))")
+        // Never a library named by its path (TCTIModule): 0x7000B is the ESAPI's "bad value",
+        // not a TCTI error, so the refusal is reported as such, never taken for a missing TPM.
+        guard let loaderString = TCTIModule.loaderString(for: device.tcti) else {
+            throw TPMFailure(code: 0x7000B, operation: "Connecting to the TPM", explanation: TCTIModule.refusal(of: device.tcti))
+        }
+        try tpmCheck(Tss2_TctiLdr_Initialize(loaderString, &tcti), "Connecting to the TPM (\(device.tcti))")
         let initialized = Esys_Initialize(&context, tcti, nil)
         guard initialized == TSS2_RC_SUCCESS else {
             Tss2_TctiLdr_Finalize(&tcti)

@@ -18,8 +18,12 @@ import Foundation
 /// tpm2-abrmd. A software TPM or `/dev/tpm0` reached directly has no resource manager: use it
 /// from one process at a time (within a process, operations on one TPM are serialized).
 ///
-/// - Important: tpm2-tss loads the TCTI the string names, and some TCTIs run programs
-///   (`cmd:<command>`): the environment choosing it must be as trusted as the process itself.
+/// - Important: the part before the first `:` must name one of the TCTIs `device`, `swtpm`,
+///   `mssim`, `tabrmd` or `libtpms`, which is loaded by its soname (`libtss2-tcti-NAME.so.0`)
+///   from the system's library directories. A name that is a path (it contains `/`), and the
+///   `cmd` and `pcap` TCTIs (which run a program or load another library), are refused with
+///   `invalidParameter` when the TPM is first used, so `SECURE_STORAGE_TPM_TCTI` cannot load a
+///   library of its own into the process. The part after the `:` may hold paths.
 public struct TPMDevice: Sendable, Hashable, CustomStringConvertible {
     /// The TCTI configuration, for example `device:/dev/tpmrm0` or `swtpm:path=/run/swtpm/sock`.
     public var tcti: String

@@ -10,21 +10,24 @@ import Darwin
 import Foundation
 
 extension PlatformIO {
-    /// Holds an exclusive advisory lock (`flock`) on a directory while `body` runs, so that two
-    /// processes creating the same keychain (or changing the same PIN file) do it one after the
-    /// other.
+    /// Holds an exclusive advisory lock (`flock`) on a directory's lock file while `body` runs, so
+    /// that two processes creating the same keychain (or changing the same PIN file) do it one
+    /// after the other.
     ///
-    /// The directory is opened with `O_DIRECTORY | O_NOFOLLOW`. The lock is tried without
-    /// blocking and retried with short pauses for at most `timeout`: a process that holds it
-    /// forever (stopped, hung, or hostile) makes this fail with `.busy`, naming the directory,
-    /// instead of hanging the caller.
+    /// The lock is on ``DirectoryLockFile`` (`directory.lock` in the directory), not on the
+    /// directory itself: another user who opened the directory while it could still be read
+    /// (before it was made 0700) keeps that descriptor and could hold its lock for ever, but can
+    /// never open the lock file, which only this user can. The lock is tried without blocking and
+    /// retried with short pauses for at most `timeout`: a process of this user that holds it
+    /// forever (stopped, hung) makes this fail with `.busy`, naming the file, instead of hanging
+    /// the caller.
     static func withExclusiveLock<T>(onDirectory url: URL, waitingAtMost timeout: Duration,
                                       _ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
-        let path = url.path
-        let fd = try openDirectory(path, role: "directory")
-        defer { close(fd) }
-        try lockExclusively(fd, path: path, waitingAtMost: timeout)
-        defer { _ = flock(fd, LOCK_UN) }
+        // A read-only file system has no lock file to make, and no writer to wait for.
+        guard let lockFile = try DirectoryLockFile.open(in: url) else { return try body() }
+        defer { close(lockFile.descriptor) }
+        try lockExclusively(lockFile.descriptor, path: lockFile.path, waitingAtMost: timeout)
+        defer { _ = flock(lockFile.descriptor, LOCK_UN) }
         return try body()
     }
 
@@ -37,11 +40,11 @@ extension PlatformIO {
             if code == EINTR { continue }
             guard code == EWOULDBLOCK || code == EAGAIN else {
                 errno = code
-                throw posixError("Cannot lock the directory \(path)")
+                throw posixError("Cannot lock \(path)")
             }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {
-                throw KeychainError(.busy, "The directory \(path) is locked by another process and was still locked after \(seconds(timeout)) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it.")
+                throw KeychainError(.busy, "The lock \(path) is held by another process and was still held after \(seconds(timeout)) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it.")
             }
             let nap = min(pause, remaining)
             usleep(useconds_t(clamping: nap.components.seconds * 1_000_000 + nap.components.attoseconds / 1_000_000_000_000))

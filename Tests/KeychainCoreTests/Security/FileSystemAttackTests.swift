@@ -161,18 +161,19 @@ final class FileSystemAttackTests: XCTestCase {
 
     // MARK: - Locks held for ever
 
-    /// Another process holds the data directory's lock and never lets go (`flock DIR sleep`):
-    /// opening fails with `.busy` naming the directory after the bounded wait, not a hang.
+    /// Another process of this user holds the data directory's lock and never lets go (`flock
+    /// DIR/directory.lock sleep`): opening fails with `.busy` naming the lock file after the
+    /// bounded wait, not a hang.
     func testADirectoryLockHeldForeverGivesBusyInsteadOfAHang() throws {
         _ = try Keychain(location: location, options: options)
-        let holder = try LockHolder(holding: dataDirectory)
+        let holder = try LockHolder(holding: dataDirectory.appendingPathComponent("directory.lock"))
         defer { holder.stop() }
         let started = ContinuousClock.now
         XCTAssertThrowsError(try Keychain(location: location, options: KeychainOptions(busyTimeout: .seconds(1)))) { error in
             let error = error as? KeychainError
             XCTAssertEqual(error?.code, .busy, "\(String(describing: error))")
             XCTAssertTrue(error?.message.contains(dataDirectory.path) ?? false, "\(String(describing: error))")
-            XCTAssertTrue(error?.message.contains("still locked after 10 s") ?? false, "\(String(describing: error))")
+            XCTAssertTrue(error?.message.contains("was still held after 10 s") ?? false, "\(String(describing: error))")
         }
         let waited = ContinuousClock.now - started
         XCTAssertGreaterThanOrEqual(waited, .seconds(9.5), "the wait is at least 10 s (creators run scrypt under the lock)")
@@ -181,13 +182,91 @@ final class FileSystemAttackTests: XCTestCase {
         XCTAssertNoThrow(try Keychain(location: location, options: options), "opens once the lock is released")
     }
 
+    /// Issue 34 §4.3: another user opened the data directory (`O_RDONLY`) while it was still
+    /// readable (0755, left so by an earlier version or a umask), took its `flock` with
+    /// `LOCK_EX` and keeps both after the directory is made 0700. The keychain's lock is on a
+    /// 0600 file inside the directory, which that user can never open: the keychain opens at
+    /// once and works (making the lock file an earlier version's directory lacks), while the
+    /// attacker still holds the directory's lock.
+    func testAStaleDescriptorOfTheDataDirectoryCannotHoldTheKeychainsLock() throws {
+        let keychain = try Keychain(location: location, options: options)
+        try keychain.add(password("svc", "before", "kept-secret"))
+        // The directory as an earlier version left it: no lock file (it locked the directory), readable.
+        let lockFile = dataDirectory.appendingPathComponent("directory.lock")
+        try FileManager.default.removeItem(at: lockFile)
+        XCTAssertEqual(chmod(dataDirectory.path, 0o755), 0)
+        // The attacker: uid 65534 through setpriv when this is root, else a descriptor of this
+        // process (a flock on another open of the directory conflicts all the same).
+        let attacker = getuid() == 0 ? try AnotherUser.required() : nil
+        let holder = try attacker?.start(#"exec flock --no-fork --exclusive "$1" sleep 120"#, dataDirectory.path)
+        var ownDescriptor: Int32 = -1
+        defer {
+            if let holder, holder.isRunning { holder.terminate(); holder.waitUntilExit() }
+            if ownDescriptor >= 0 { close(ownDescriptor) }
+        }
+        if holder == nil {
+            ownDescriptor = open(dataDirectory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            XCTAssertEqual(flock(ownDescriptor, LOCK_EX | LOCK_NB), 0)
+        }
+        XCTAssertTrue(directoryLockIsHeld(within: .seconds(10)), "the attacker holds the directory's flock")
+
+        let started = ContinuousClock.now
+        let reopened = try Keychain(location: location, options: options)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "no wait for the attacker's lock")
+        XCTAssertEqual(PlatformIO.ownerAndMode(of: dataDirectory.path)?.mode, 0o700, "the opening made the directory private")
+        XCTAssertEqual(try reopened.find(Query(.genericPassword, [.service: "svc"]), returning: .data).first?.data, Data("kept-secret".utf8))
+        try reopened.add(password("svc", "after", "new-secret"))
+        XCTAssertEqual(try Keychain(location: location, options: options).findAll(Query(.genericPassword)).count, 2)
+        XCTAssertEqual(PlatformIO.ownerAndMode(of: lockFile.path)?.mode, 0o600)
+        XCTAssertEqual(PlatformIO.ownerAndMode(of: lockFile.path)?.owner, PlatformIO.currentUserID)
+        if let attacker { XCTAssertFalse(try attacker.canRead(lockFile), "the attacker cannot open the lock file") }
+        XCTAssertTrue(directoryLockIsHeld(within: .zero), "the attack was in place all along")
+    }
+
+    /// A lock file that is not a 0600 regular file of this user (a link, or one others may open
+    /// and so hold) is refused with a clear error, never followed or used.
+    func testALockFileOthersCouldOpenIsRefused() throws {
+        _ = try Keychain(location: location, options: options)
+        let lockFile = dataDirectory.appendingPathComponent("directory.lock")
+        XCTAssertEqual(chmod(lockFile.path, 0o644), 0)
+        XCTAssertThrowsError(try Keychain(location: location, options: options)) { error in
+            let message = (error as? KeychainError)?.message ?? "\(error)"
+            XCTAssertEqual((error as? KeychainError)?.code, .keychainUnavailable, message)
+            XCTAssertTrue(message.contains("\(lockFile.path) is not a regular file of yours that only you can open") && message.contains("mode 644") && message.contains("Remove it"), message)
+        }
+        try FileManager.default.removeItem(at: lockFile)
+        let target = home.appendingPathComponent("elsewhere")
+        FileManager.default.createFile(atPath: target.path, contents: Data())
+        try FileManager.default.createSymbolicLink(at: lockFile, withDestinationURL: target)
+        XCTAssertThrowsError(try Keychain(location: location, options: options)) { error in
+            let message = (error as? KeychainError)?.message ?? "\(error)"
+            XCTAssertTrue(message.contains("\(lockFile.path) is a symbolic link"), message)
+        }
+        try FileManager.default.removeItem(at: lockFile)
+        XCTAssertNoThrow(try Keychain(location: location, options: options), "a removed lock file is made again")
+        XCTAssertEqual(PlatformIO.ownerAndMode(of: lockFile.path)?.mode, 0o600)
+    }
+
+    /// Whether someone holds the data directory's own `flock` (tried from a new descriptor, until `limit`).
+    private func directoryLockIsHeld(within limit: Duration) -> Bool {
+        let fd = open(dataDirectory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(fd) }
+        let deadline = ContinuousClock.now + limit
+        repeat {
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 { return true }
+            flock(fd, LOCK_UN)
+            usleep(5_000)
+        } while ContinuousClock.now < deadline
+        return false
+    }
+
     /// The same for the PIN file's directory (a fixed 10 s), and for the lock itself with a short bound.
     func testAPINDirectoryLockHeldForeverGivesBusy() throws {
         let keychain = try Keychain(location: location, options: options)
         let authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly, prompt: { _ in "1234" })
         try authenticator.setPIN("1234", in: keychain)
         let directory = authenticator.fileURL.deletingLastPathComponent()
-        let holder = try LockHolder(holding: directory)
+        let holder = try LockHolder(holding: directory.appendingPathComponent("directory.lock"))
         defer { holder.stop() }
         let started = ContinuousClock.now
         XCTAssertKeychainError(.busy, try authenticator.verify("1234"))
@@ -304,8 +383,8 @@ final class FileSystemAttackTests: XCTestCase {
 // MARK: - Tools
 
 
-/// Another process holding an exclusive `flock` on a directory until stopped (`flock --no-fork
-/// DIR sleep`, so the process that is killed is the one that holds the lock).
+/// Another process holding an exclusive `flock` on a file or directory until stopped (`flock
+/// --no-fork PATH sleep`, so the process that is killed is the one that holds the lock).
 final class LockHolder {
     private let process = Process()
 
@@ -322,7 +401,7 @@ final class LockHolder {
         process.arguments = ["--no-fork", "--exclusive", directory.path, "sleep", "120"]
         try process.run()
         // Wait until the lock is really held by the other process.
-        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = open(directory.path, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
