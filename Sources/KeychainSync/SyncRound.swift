@@ -136,9 +136,13 @@ struct SyncRound {
         let server = server
         let since = full ? 0 : state.pulledSequence
         let rosterFrom = max(0, state.rosterPin.count - 1)
-        let (row, records, rosterTail) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-            () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord], [(position: Int64, body: Data)]) in
-            (try server.manifest(forUpdate: false), try server.records(after: since), try server.rosterRows(from: rosterFrom))
+        let knownDeletedValues = state.deletedValuesHash
+        let (row, records, rosterTail, deletedValuesBody) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord], [(position: Int64, body: Data)], Data?) in
+            let row = try server.manifest(forUpdate: false)
+            // The circle's deleted values only when the manifest names others than this device holds.
+            let readsDeletedValues = row.map { Manifest.claimedDeletedValuesHash(of: $0.body) != knownDeletedValues } ?? false
+            return (row, try server.records(after: since), try server.rosterRows(from: rosterFrom), readsDeletedValues ? try server.deletedValues() : nil)
         }
         guard let row else {
             throw SyncError.tampered("no manifest for this circle (its rows were deleted)")
@@ -168,6 +172,11 @@ struct SyncRound {
         state.compactedThrough = compacted
         if compacted > 0, state.entries.values.contains(where: { $0.isCompacted(through: compacted) }) {
             state.entries = state.entries.filter { !$0.value.isCompacted(through: compacted) }
+        }
+        // ...and remember the values they deleted, as the manifest names them.
+        if manifest.deletedValuesHash != state.deletedValuesHash {
+            state.deletedValues = try DeletedValues.open(deletedValuesBody, hash: manifest.deletedValuesHash, key: key)
+            state.deletedValuesHash = manifest.deletedValuesHash
         }
         var pulled: [Pulled] = []
         pulled.reserveCapacity(records.count)
@@ -271,6 +280,9 @@ struct SyncRound {
         state.verifiedCounter = unwrapped.counterFloor
         state.mergedCounter = 0
         state.compactedThrough = 0
+        // The deleted values this device knows carry over (they are value digests); the new
+        // generation's manifest names the circle's, read by the full pull that follows.
+        state.deletedValuesHash = DeletedValues.noHash
         state.rosterPin = roster.pin
         try SyncStateStore.save(state, in: keychain)
     }
