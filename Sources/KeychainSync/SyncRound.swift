@@ -85,6 +85,7 @@ struct SyncRound {
             for (recordID, agreed) in result.compactedAway {
                 applyCompactedDeletion(recordID, agreed: agreed, into: &merged, round: &round)
             }
+            try removeRevokedCopies(merged, decided: Set(pulled.map(\.record.recordID)), round: &round, key: key)
             merged.verifiedCounter = manifest.counter
             if round.deferred.isEmpty {
                 let highest = pulled.map(\.record.sequence).max() ?? 0
@@ -290,7 +291,7 @@ struct SyncRound {
     // MARK: - Merge
 
     /// What one round knows of this device while it merges.
-    private struct Merge {
+    struct Merge {
         /// One of this device's items: read whole this round, or remembered unchanged (``LocalItemCache``).
         struct LocalItem {
             /// Its value digest.
@@ -315,7 +316,8 @@ struct SyncRound {
         var someUnreadable: Bool
         /// Accessibilities whose items could not be read.
         var unreadable: Set<Accessibility>
-        /// Records left for a later round (their class is locked here).
+        /// Records left for a later round (their class is locked here, or the circle moved on
+        /// since the pull).
         var deferred: Set<Data> = []
         /// The changes to apply.
         var changes: [SynchronizedChange] = []
@@ -365,6 +367,13 @@ struct SyncRound {
             merged.entries[recordID] = agreedEntry
             return
         }
+        if content.kind == .value && state.deletedValues.contains(content.digest) {
+            // Exactly a value the circle deleted and compacted away, pushed again (by a device
+            // that restored it and did not know): it stays deleted. This device agrees with the
+            // record and deletes it again: its local copy is removed and the deletion pushed below.
+            merged.entries[recordID] = agreedEntry
+            return
+        }
         if round.kept.contains(recordID) {
             // This device keeps its own item under that key (protected, generated inside, or
             // this device only): it agrees with the record without taking it.
@@ -404,6 +413,7 @@ struct SyncRound {
                     ? !content.deletes(digest: localItem.digest, modificationDate: localItem.modificationDate)
                     : RecordContent.wins(kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content)
                 if localWins { return }
+                if agreed == nil && content.kind == .tombstone { report.revokedCopiesRemoved += 1 }
             } else if RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item)).wins(over: content) {
                 return
             }
