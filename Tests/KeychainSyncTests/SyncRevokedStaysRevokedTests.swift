@@ -104,6 +104,49 @@ final class SyncRevokedStaysRevokedTests: SyncTestCase {
         assertRevokedEverywhere(keychains + [d], "the revoked credential did not come back with the new device")
     }
 
+    /// (a, b) The remembered deleted values survive a key rotation: a member restoring the backup
+    /// afterwards, and a device set up from it that joins afterwards, still drop the copy.
+    func testTheDeletedValuesSurviveAKeyRotation() throws {
+        let (keychains, synchronizers, backup) = try circleWithABackup()
+        try revokeOnB(keychains, synchronizers)
+        XCTAssertEqual(try synchronizers[1].compactDeletions(), 1)
+        try synchronizers[1].removeDevice("device-2")
+        try synchronizers[0].syncNow()
+
+        try keychains[0].importBackup(from: backup, passphrase: backupPassphrase, onDuplicate: .replace)
+        XCTAssertEqual(try synchronizers[0].syncNow().revokedCopiesRemoved, 1)
+        let d = try device("d")
+        try d.importBackup(from: backup, passphrase: backupPassphrase)
+        let code = try XCTUnwrap(synchronizers[0].status().circleCode)
+        let joined = KeychainSynchronizer(keychain: d)
+        try synchronizers[0].approve(joined.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "device-3"))
+        XCTAssertEqual(try XCTUnwrap(joined.finishJoiningWithReport()).revokedCopiesRemoved, 1)
+        for synchronizer in [synchronizers[0], synchronizers[1], joined] { try synchronizer.syncNow(verifyingEverything: true) }
+        for keychain in [keychains[0], keychains[1], d] { XCTAssertEqual(try passwords(keychain), ["mail/alice": "kept"]) }
+    }
+
+    /// A member that did not know the deleted values (one running an earlier version, simulated by
+    /// forgetting them) pushes its restored copy all the same: the others take it for the
+    /// deletion and delete it again, and it is removed from that member too.
+    func testACompactedDeletedValuePushedAnywayIsDeletedAgain() throws {
+        let (keychains, synchronizers, backup) = try circleWithABackup()
+        try revokeOnB(keychains, synchronizers)
+        XCTAssertEqual(try synchronizers[1].compactDeletions(), 1)
+        for synchronizer in synchronizers { try synchronizer.syncNow() }
+
+        var forgetful = try XCTUnwrap(SyncStateStore.load(from: keychains[2]))
+        XCTAssertFalse(forgetful.deletedValues.isEmpty)
+        forgetful.deletedValues = DeletedValues()
+        try SyncStateStore.save(forgetful, in: keychains[2])
+        try keychains[2].importBackup(from: backup, passphrase: backupPassphrase, onDuplicate: .replace)
+        XCTAssertEqual(try synchronizers[2].syncNow().pushed, 1, "the copy went back to the circle")
+
+        try synchronizers[0].syncNow()
+        XCTAssertNil(try passwords(keychains[0])["bank/alice"], "not applied: taken for the deletion, which was pushed again")
+        for synchronizer in [synchronizers[2], synchronizers[1], synchronizers[0]] { try synchronizer.syncNow() }
+        assertRevokedEverywhere(keychains, "deleted again everywhere")
+    }
+
     /// (c) Adding the same service and account again after the deletion, with a new value (even
     /// the same secret, written anew), is no restored copy: it syncs, before and after compaction.
     func testAddingTheItemAgainAfterTheDeletionStillSyncs() throws {
