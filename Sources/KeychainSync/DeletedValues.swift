@@ -25,30 +25,63 @@ struct DeletedValues: Sendable, Hashable {
     /// The length of one digest.
     static let digestLength = 16
 
-    /// The remembered digests, oldest first.
-    private(set) var digests: [Data] = []
-    private var members: Set<Data> = []
+    /// One digest as two integers: no allocation per digest, cheap to hash (a full list is loaded
+    /// with every sync state).
+    private struct Key: Hashable, Sendable {
+        var high: UInt64
+        var low: UInt64
+
+        init(high: UInt64, low: UInt64) {
+            self.high = high
+            self.low = low
+        }
+
+        init?(_ digest: Data) {
+            guard digest.count == DeletedValues.digestLength else { return nil }
+            let bytes = Data(digest)
+            high = bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
+            low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+        }
+
+        var data: Data {
+            var out = ByteBuffer()
+            out.append(high)
+            out.append(low)
+            return out.data
+        }
+    }
+
+    /// Oldest first.
+    private var order: [Key] = []
+    private var members: Set<Key> = []
 
     /// None remembered.
     init() {}
 
     /// Whether nothing is remembered.
-    var isEmpty: Bool { digests.isEmpty }
+    var isEmpty: Bool { order.isEmpty }
+
+    /// The remembered digests, oldest first.
+    var digests: [Data] { order.map(\.data) }
 
     /// Whether `digest` is the value digest of a value the circle deleted.
-    func contains(_ digest: Data) -> Bool { !members.isEmpty && members.contains(digest) }
+    func contains(_ digest: Data) -> Bool {
+        guard !members.isEmpty, let key = Key(digest) else { return false }
+        return members.contains(key)
+    }
 
-    /// Remembers the values compacted deletions removed (digests of the wrong length, such as the
-    /// zeros of a deletion written before deletions named their value, and ones already known
-    /// are skipped), forgetting the oldest beyond ``capacity``.
+    /// Remembers the values compacted deletions removed (digests of the wrong length, the zeros
+    /// of a deletion written before deletions named their value, and ones already known are
+    /// skipped), forgetting the oldest beyond ``capacity``.
     mutating func remember(_ deleted: [Data]) {
-        for digest in deleted where digest.count == Self.digestLength && digest != Data(count: Self.digestLength) {
-            if members.insert(digest).inserted { digests.append(digest) }
+        for digest in deleted {
+            guard let key = Key(digest), key.high != 0 || key.low != 0 else { continue }
+            if members.insert(key).inserted { order.append(key) }
         }
-        if digests.count > Self.capacity {
-            let dropped = digests.count - Self.capacity
-            for digest in digests.prefix(dropped) { members.remove(digest) }
-            digests.removeFirst(dropped)
+        if order.count > Self.capacity {
+            let dropped = order.count - Self.capacity
+            for key in order.prefix(dropped) { members.remove(key) }
+            order.removeFirst(dropped)
         }
     }
 
@@ -56,25 +89,30 @@ struct DeletedValues: Sendable, Hashable {
 
     /// `count (4) ‖ digests`, as kept in the ``SyncState``.
     var encoded: Data {
-        var out = ByteBuffer()
-        out.append(UInt32(digests.count))
-        for digest in digests { out.append(digest) }
-        return out.data
+        var out = Data(capacity: 4 + Self.digestLength * order.count)
+        withUnsafeBytes(of: UInt32(order.count).bigEndian) { out.append(contentsOf: $0) }
+        for key in order {
+            withUnsafeBytes(of: (key.high.bigEndian, key.low.bigEndian)) { out.append(contentsOf: $0) }
+        }
+        return out
     }
 
     /// Decodes ``encoded``; `nil` for anything else.
     init?(encoded: Data) {
         var input = ByteReader(encoded)
-        guard let count = input.integer(UInt32.self), count <= Self.capacity else { return nil }
-        var digests: [Data] = []
-        digests.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            guard let digest = input.bytes(Self.digestLength) else { return nil }
-            digests.append(Data(digest))
+        guard let count = input.integer(UInt32.self).map(Int.init), count <= Self.capacity,
+              let block = input.bytes(Self.digestLength * count), input.isAtEnd else { return nil }
+        var keys: [Key] = []
+        keys.reserveCapacity(count)
+        Data(block).withUnsafeBytes { raw in
+            for index in 0..<count {
+                keys.append(Key(high: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: index * Self.digestLength, as: UInt64.self)),
+                                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: index * Self.digestLength + 8, as: UInt64.self))))
+            }
         }
-        guard input.isAtEnd else { return nil }
-        remember(digests)
-        guard self.digests.count == digests.count else { return nil }
+        members = Set(keys)
+        guard members.count == count, !members.contains(Key(high: 0, low: 0)) else { return nil }
+        order = keys
     }
 
     // MARK: - On the server
