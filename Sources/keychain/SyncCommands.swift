@@ -161,7 +161,7 @@ struct SyncNow: ParsableCommand {
     static func revokedCopiesLine(_ report: SyncReport) -> String? {
         guard report.revokedCopiesRemoved > 0 else { return nil }
         return "Removed \(report.revokedCopiesRemoved) item(s) here that held exactly a value the circle deleted (restored from a backup, say): "
-            + "the deletion stands. To bring one back on purpose, add it again or edit it (`keychain update`) after restoring it."
+            + "the deletion stands. To bring one back on purpose, add it again, or update it after restoring it (`keychain add-generic-password … -U`)."
     }
 }
 
