@@ -69,7 +69,7 @@ enum SyncBenchmarks {
                              size, pushSeconds, Double(size) / pushSeconds, pullSeconds, Double(size) / pullSeconds, bytes / max(rows, 1), idleSeconds * 1000,
                              afterWriteSeconds * 1000))
             }
-            try postgres.psql("TRUNCATE keychain_sync_records, keychain_sync_manifests, keychain_sync_roster, keychain_sync_key_wraps, keychain_sync_requests, keychain_sync_acknowledgements")
+            try postgres.psql("TRUNCATE keychain_sync_records, keychain_sync_manifests, keychain_sync_roster, keychain_sync_key_wraps, keychain_sync_requests, keychain_sync_acknowledgements, keychain_sync_deleted_values")
         }
         let tableBytes = try postgres.psql("SELECT pg_size_pretty(pg_total_relation_size('keychain_sync_records'))").trimmingCharacters(in: .whitespacesAndNewlines)
         results["recordsTableAfterRuns"] = tableBytes

@@ -11,7 +11,9 @@ extension KeychainSynchronizer {
     /// the counter of the push that wrote it. Once every current member has acknowledged a
     /// tombstone's counter, no device can miss it any more, and it is removed. The manifest
     /// records how far tombstones were compacted, so the other members forget theirs at their
-    /// next sync without reading the circle again. A member that never syncs (a device lost but
+    /// next sync without reading the circle again, and names the circle's ``DeletedValues``, to
+    /// which the values these deletions removed are added: a copy of one restored from a backup
+    /// later, on a member or a device that joins later, is still taken for the deletion. A member that never syncs (a device lost but
     /// not removed) holds compaction back until it is removed.
     ///
     /// ``startInBackground(pollInterval:onEvent:)`` runs this once a day; `keychain sync now
@@ -37,6 +39,9 @@ extension KeychainSynchronizer {
                 // Under the manifest lock no device pushes, joins or rotates meanwhile.
                 guard let row = try connection.manifest(forUpdate: true), row.counter == state.verifiedCounter else { return nil }
                 var manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
+                guard manifest.deletedValuesHash == state.deletedValuesHash else {
+                    throw SyncError.tampered("a manifest at the counter this device verified that names other deleted values (the server showed devices different histories)")
+                }
                 let roster = try connection.roster(key: key, continuing: state.rosterPin)
                 let stored = try connection.acknowledgements()
                 var through = state.mergedCounter
@@ -49,12 +54,14 @@ extension KeychainSynchronizer {
                 // removed: what the others forget at that point must be exactly what is gone.
                 let candidates = state.entries.filter { $0.value.version > 0 && $0.value.isCompacted(through: through) }
                 guard !candidates.isEmpty else { return nil }
+                var deleted: [Data] = []
                 for (recordID, agreed) in candidates {
                     guard let record = try connection.record(recordID), record.version == agreed.version else { return nil }
                     let (content, writtenAt) = try RecordSealer.openStamped(record.body, recordID: recordID, version: record.version, key: key)
                     guard content.kind == .tombstone, content.digest == agreed.digest, writtenAt == agreed.writtenAt else {
                         throw SyncError.tampered("a deletion record that is not the one this device agreed with")
                     }
+                    deleted.append(content.deletedDigest)
                 }
                 var compactedState = state
                 for (recordID, agreed) in candidates {
@@ -68,6 +75,16 @@ extension KeychainSynchronizer {
                 manifest.counter += 1
                 manifest.author = state.deviceID
                 manifest.compactedThrough = through
+                // The circle keeps remembering the values these deletions removed (DeletedValues).
+                var remembered = state.deletedValues
+                remembered.remember(deleted.sorted { $0.lexicographicallyPrecedes($1) })
+                if remembered != state.deletedValues {
+                    let body = try remembered.sealed(key: key)
+                    try connection.writeDeletedValues(body)
+                    manifest.deletedValuesHash = DeletedValues.hash(of: body)
+                }
+                compactedState.deletedValues = remembered
+                compactedState.deletedValuesHash = manifest.deletedValuesHash
                 try connection.writeManifest(counter: manifest.counter, body: manifest.sealed(key: key))
                 compactedState.verifiedCounter = manifest.counter
                 compactedState.mergedCounter = manifest.counter

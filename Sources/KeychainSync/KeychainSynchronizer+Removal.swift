@@ -153,7 +153,13 @@ extension KeychainSynchronizer {
                                         body: KeyWrap.wrap(next, counterFloor: counter, to: publicKey, device: member.deviceID, signedBy: state.signingKey))
         }
         for device in ended { try connection.deleteKeyWraps(of: device) }
-        let manifest = Manifest(counter: counter, generation: next.generation, digest: digest, recordCount: Int64(entries.count), author: state.deviceID)
+        var manifest = Manifest(counter: counter, generation: next.generation, digest: digest, recordCount: Int64(entries.count), author: state.deviceID)
+        // The values of compacted deletions carry over, sealed under the new key.
+        if !state.deletedValues.isEmpty {
+            let body = try state.deletedValues.sealed(key: next)
+            try connection.writeDeletedValues(body)
+            manifest.deletedValuesHash = DeletedValues.hash(of: body)
+        }
         try connection.writeManifest(counter: counter, body: manifest.sealed(key: next))
         var rotated = state
         rotated.keys = [next.generation: next]
@@ -162,6 +168,7 @@ extension KeychainSynchronizer {
         rotated.verifiedCounter = counter
         rotated.mergedCounter = counter
         rotated.compactedThrough = 0
+        rotated.deletedValuesHash = manifest.deletedValuesHash
         rotated.pulledSequence = highest
         rotated.rosterPin = roster.pin
         return rotated

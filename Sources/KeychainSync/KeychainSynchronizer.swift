@@ -225,9 +225,18 @@ public struct KeychainSynchronizer: Sendable {
     ///   the approval code, or the roster does not admit this device.
     @discardableResult
     public func finishJoining(timeout: Duration = .zero) throws(SyncError) -> Bool {
-        try serialised { () throws(SyncError) in
+        try finishJoiningWithReport(timeout: timeout) != nil
+    }
+
+    /// ``finishJoining(timeout:)``, returning what the first sync did (an empty report when this
+    /// device had already joined), or `nil` when the request is still unanswered: a device set up
+    /// from a backup learns there how many copies of values the circle deleted it removed
+    /// (``SyncReport/revokedCopiesRemoved``).
+    /// - Throws: as ``finishJoining(timeout:)``.
+    public func finishJoiningWithReport(timeout: Duration = .zero) throws(SyncError) -> SyncReport? {
+        try serialised { () throws(SyncError) -> SyncReport? in
             guard var state = try SyncStateStore.load(from: keychain) else { throw notAMember }
-            if state.isMember { return true }
+            if state.isMember { return SyncReport() }
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
             let deadline = ContinuousClock.now + timeout
             var answer = try connection.answer(to: state.deviceID)
@@ -235,7 +244,7 @@ public struct KeychainSynchronizer: Sendable {
                 Thread.sleep(forTimeInterval: 0.5)
                 answer = try connection.answer(to: state.deviceID)
             }
-            guard let answer else { return false }
+            guard let answer else { return nil }
             let (wrap, pin) = try JoinRequest.openAnswer(answer, circleID: state.circleID, requestID: state.deviceID, approvalCode: state.approvalCode)
             let admission = try KeyWrap.unwrap(wrap, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
             // A removal since the approval moved the circle on: this device's key is then the newest one wrapped to it.
@@ -270,8 +279,7 @@ public struct KeychainSynchronizer: Sendable {
             try SyncStateStore.save(state, in: keychain)
             try connection.deleteRequest(state.deviceID)
             var round = SyncRound(keychain: keychain, server: connection, state: state)
-            _ = try round.run()
-            return true
+            return try round.run()
         }
     }
 

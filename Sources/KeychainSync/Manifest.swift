@@ -2,7 +2,8 @@ import Crypto
 import Foundation
 
 /// The circle's current state as its last writer left it, MAC'd under the circle key: how many
-/// pushes there have been, and a ``SetDigest`` of every current record and its version.
+/// pushes there have been, a ``SetDigest`` of every current record and its version, how far
+/// deletions were compacted, and which ``DeletedValues`` the circle remembers.
 ///
 /// Every push replaces it in the same server transaction as the records it changes, after
 /// locking it, so pushes are serialised and each one moves the counter by one. A device
@@ -22,8 +23,16 @@ struct Manifest: Sendable, Hashable {
     /// Deletions written at or below this manifest counter were compacted away: every member had
     /// acknowledged them (see ``SyncAcknowledgement``), and a device forgets its tombstones up to it.
     var compactedThrough: Int64 = 0
+    /// The SHA-256 of the sealed ``DeletedValues`` body on the server: the values of compacted
+    /// deletions the circle remembers. ``DeletedValues/noHash`` (zeros) when it remembers none;
+    /// such a manifest is written in the format earlier versions wrote (label 2, no hash).
+    var deletedValuesHash = DeletedValues.noHash
 
     private static let label = Data("keychain-sync manifest 2".utf8)
+    /// The label of the format with ``deletedValuesHash``.
+    private static let labelWithDeletedValues = Data("keychain-sync manifest 3".utf8)
+    /// The body's size without and with ``deletedValuesHash``.
+    private static let sizes = (plain: 8 + 4 + 32 + 8 + 16 + 8 + 32, withDeletedValues: 8 + 4 + 32 + 8 + 16 + 8 + 32 + 32)
 
     /// Counters and record versions at or above this are refused as tampering: far beyond any
     /// real circle, and far enough below `Int64.max` that adding to them never overflows.
@@ -41,7 +50,7 @@ struct Manifest: Sendable, Hashable {
     ///   disagrees with the column.
     static func open(_ body: Data, counter: Int64, key: (UInt32) -> CircleKey?) throws(SyncError) -> Manifest {
         let bytes = Data(body)
-        guard bytes.count == 8 + 4 + 32 + 8 + 16 + 8 + 32 else { throw SyncError.tampered("a malformed manifest") }
+        guard bytes.count == sizes.plain || bytes.count == sizes.withDeletedValues else { throw SyncError.tampered("a malformed manifest") }
         let fields = bytes.prefix(bytes.count - 32)
         func integer<T: FixedWidthInteger>(_ range: Range<Int>, _: T.Type) -> T { bytes[range].reduce(0) { $0 << 8 | T($1) } }
         guard let generation = claimedGeneration(of: bytes), let key = key(generation) else {
@@ -54,6 +63,7 @@ struct Manifest: Sendable, Hashable {
                                 digest: SetDigest(bytes: bytes[12..<44])!, recordCount: Int64(bitPattern: integer(44..<52, UInt64.self)),
                                 author: UUID(bytes: bytes[52..<68])!)
         manifest.compactedThrough = Int64(bitPattern: integer(68..<76, UInt64.self))
+        if bytes.count == sizes.withDeletedValues { manifest.deletedValuesHash = Data(bytes[76..<108]) }
         guard manifest.counter == counter else { throw SyncError.tampered("a manifest whose counter was changed") }
         guard (0..<counterLimit).contains(manifest.counter), (0..<counterLimit).contains(manifest.recordCount),
               (0...manifest.counter).contains(manifest.compactedThrough) else {
@@ -70,6 +80,13 @@ struct Manifest: Sendable, Hashable {
         return bytes[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     }
 
+    /// The ``deletedValuesHash`` a manifest body names, before anything is verified (it says
+    /// whether to read the circle's deleted values along with it).
+    static func claimedDeletedValuesHash(of body: Data) -> Data {
+        let bytes = Data(body)
+        return bytes.count == sizes.withDeletedValues ? Data(bytes[76..<108]) : DeletedValues.noHash
+    }
+
     private var fields: Data {
         var data = Data()
         withUnsafeBytes(of: counter.bigEndian) { data.append(contentsOf: $0) }
@@ -78,6 +95,7 @@ struct Manifest: Sendable, Hashable {
         withUnsafeBytes(of: recordCount.bigEndian) { data.append(contentsOf: $0) }
         data.append(author.bytes)
         withUnsafeBytes(of: compactedThrough.bigEndian) { data.append(contentsOf: $0) }
+        if deletedValuesHash != DeletedValues.noHash { data.append(deletedValuesHash) }
         return data
     }
 
@@ -85,9 +103,9 @@ struct Manifest: Sendable, Hashable {
         Data(HMAC<SHA256>.authenticationCode(for: macInput(fields, key: key), using: key.manifestKey))
     }
 
-    /// What the MAC covers: a label, the circle, the fields.
+    /// What the MAC covers: a label (which names the format), the circle, the fields.
     private static func macInput(_ fields: Data, key: CircleKey) -> Data {
-        var input = label
+        var input = fields.count == sizes.withDeletedValues - 32 ? labelWithDeletedValues : label
         input.append(key.circleID.bytes)
         input.append(fields)
         return input

@@ -8,6 +8,10 @@ public struct SyncReport: Sendable, Hashable {
     public var pushed = 0
     /// Conflicts decided (both sides changed the same item).
     public var conflicts = 0
+    /// Items this device held as a value the circle had deleted (an old copy restored from a
+    /// backup, say), taken as that deletion: removed here instead of pushed back to the circle.
+    /// Edit such an item (any update moves its modification date) to bring it back on purpose.
+    public var revokedCopiesRemoved = 0
     /// Received changes left for later because their class is locked here.
     public var deferredWhileLocked = 0
     /// Synchronizable items that do not sync because their data needs the user.

@@ -85,6 +85,7 @@ struct SyncRound {
             for (recordID, agreed) in result.compactedAway {
                 applyCompactedDeletion(recordID, agreed: agreed, into: &merged, round: &round)
             }
+            try removeRevokedCopies(merged, decided: Set(pulled.map(\.record.recordID)), round: &round, key: key)
             merged.verifiedCounter = manifest.counter
             if round.deferred.isEmpty {
                 let highest = pulled.map(\.record.sequence).max() ?? 0
@@ -136,9 +137,13 @@ struct SyncRound {
         let server = server
         let since = full ? 0 : state.pulledSequence
         let rosterFrom = max(0, state.rosterPin.count - 1)
-        let (row, records, rosterTail) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-            () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord], [(position: Int64, body: Data)]) in
-            (try server.manifest(forUpdate: false), try server.records(after: since), try server.rosterRows(from: rosterFrom))
+        let knownDeletedValues = state.deletedValuesHash
+        let (row, records, rosterTail, deletedValuesBody) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord], [(position: Int64, body: Data)], Data?) in
+            let row = try server.manifest(forUpdate: false)
+            // The circle's deleted values only when the manifest names others than this device holds.
+            let readsDeletedValues = row.map { Manifest.claimedDeletedValuesHash(of: $0.body) != knownDeletedValues } ?? false
+            return (row, try server.records(after: since), try server.rosterRows(from: rosterFrom), readsDeletedValues ? try server.deletedValues() : nil)
         }
         guard let row else {
             throw SyncError.tampered("no manifest for this circle (its rows were deleted)")
@@ -168,6 +173,11 @@ struct SyncRound {
         state.compactedThrough = compacted
         if compacted > 0, state.entries.values.contains(where: { $0.isCompacted(through: compacted) }) {
             state.entries = state.entries.filter { !$0.value.isCompacted(through: compacted) }
+        }
+        // ...and remember the values they deleted, as the manifest names them.
+        if manifest.deletedValuesHash != state.deletedValuesHash {
+            state.deletedValues = try DeletedValues.open(deletedValuesBody, hash: manifest.deletedValuesHash, key: key)
+            state.deletedValuesHash = manifest.deletedValuesHash
         }
         var pulled: [Pulled] = []
         pulled.reserveCapacity(records.count)
@@ -271,6 +281,9 @@ struct SyncRound {
         state.verifiedCounter = unwrapped.counterFloor
         state.mergedCounter = 0
         state.compactedThrough = 0
+        // The deleted values this device knows carry over (they are value digests); the new
+        // generation's manifest names the circle's, read by the full pull that follows.
+        state.deletedValuesHash = DeletedValues.noHash
         state.rosterPin = roster.pin
         try SyncStateStore.save(state, in: keychain)
     }
@@ -278,7 +291,7 @@ struct SyncRound {
     // MARK: - Merge
 
     /// What one round knows of this device while it merges.
-    private struct Merge {
+    struct Merge {
         /// One of this device's items: read whole this round, or remembered unchanged (``LocalItemCache``).
         struct LocalItem {
             /// Its value digest.
@@ -303,7 +316,8 @@ struct SyncRound {
         var someUnreadable: Bool
         /// Accessibilities whose items could not be read.
         var unreadable: Set<Accessibility>
-        /// Records left for a later round (their class is locked here).
+        /// Records left for a later round (their class is locked here, or the circle moved on
+        /// since the pull).
         var deferred: Set<Data> = []
         /// The changes to apply.
         var changes: [SynchronizedChange] = []
@@ -353,6 +367,13 @@ struct SyncRound {
             merged.entries[recordID] = agreedEntry
             return
         }
+        if content.kind == .value && state.deletedValues.contains(content.digest) {
+            // Exactly a value the circle deleted and compacted away, pushed again (by a device
+            // that restored it and did not know): it stays deleted. This device agrees with the
+            // record and deletes it again: its local copy is removed and the deletion pushed below.
+            merged.entries[recordID] = agreedEntry
+            return
+        }
         if round.kept.contains(recordID) {
             // This device keeps its own item under that key (protected, generated inside, or
             // this device only): it agrees with the record without taking it.
@@ -392,6 +413,7 @@ struct SyncRound {
                     ? !content.deletes(digest: localItem.digest, modificationDate: localItem.modificationDate)
                     : RecordContent.wins(kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content)
                 if localWins { return }
+                if agreed == nil && content.kind == .tombstone { report.revokedCopiesRemoved += 1 }
             } else if RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item)).wins(over: content) {
                 return
             }

@@ -9,6 +9,7 @@ import Foundation
 /// - `keychain_sync_key_wraps`: each generation's circle key wrapped to each member.
 /// - `keychain_sync_requests`: join requests (public keys, a sealed name) and their answer (a wrapped key).
 /// - `keychain_sync_acknowledgements`: each member's MAC'd ``SyncAcknowledgement``.
+/// - `keychain_sync_deleted_values`: one row per circle, the sealed ``DeletedValues``.
 struct SyncServer {
     /// The connection.
     let connection: PostgresConnection
@@ -40,6 +41,7 @@ struct SyncServer {
         CREATE TABLE IF NOT EXISTS keychain_sync_acknowledgements (circle_id uuid NOT NULL, device_id uuid NOT NULL, body bytea NOT NULL,
             PRIMARY KEY (circle_id, device_id))
         """,
+        "CREATE TABLE IF NOT EXISTS keychain_sync_deleted_values (circle_id uuid PRIMARY KEY, body bytea NOT NULL)",
     ]
 
     /// The channel a push notifies (with the circle id as payload), for devices that `LISTEN`.
@@ -48,7 +50,7 @@ struct SyncServer {
     /// The relations ``schema`` creates; when all exist, connecting creates nothing.
     static let relations = ["keychain_sync_manifests", "keychain_sync_sequence", "keychain_sync_records", "keychain_sync_records_by_sequence",
                             "keychain_sync_roster", "keychain_sync_key_wraps", "keychain_sync_requests",
-                            "keychain_sync_acknowledgements"]
+                            "keychain_sync_acknowledgements", "keychain_sync_deleted_values"]
 
     /// Connects and makes sure the tables exist: one query when they do (every sync connects),
     /// the schema statements only when one is missing.
@@ -161,6 +163,20 @@ struct SyncServer {
             bodies[id] = try rows.bytes(row, 1)
         }
         return bodies
+    }
+
+    /// The sealed ``DeletedValues`` body, or `nil` when the circle has none.
+    func deletedValues() throws(SyncError) -> Data? {
+        let rows = try connection.execute("SELECT body FROM keychain_sync_deleted_values WHERE circle_id = $1", [.uuid(circleID)])
+        return rows.count == 1 ? try rows.bytes(0, 0) : nil
+    }
+
+    /// Stores the sealed ``DeletedValues`` body (the manifest written in the same transaction names it).
+    func writeDeletedValues(_ body: Data) throws(SyncError) {
+        try connection.execute("""
+            INSERT INTO keychain_sync_deleted_values (circle_id, body) VALUES ($1, $2)
+            ON CONFLICT (circle_id) DO UPDATE SET body = EXCLUDED.body
+            """, [.uuid(circleID), .bytes(body)])
     }
 
     /// Deletes every record of the circle (a key rotation writes them all again).

@@ -72,6 +72,12 @@ struct SyncState: Sendable {
     /// While a join waits for approval: the roster position the circle code names (event count,
     /// 4 bytes, and 96 bits of that event's hash), which the roster the answer leads to must hold.
     var circleCodePin = Data()
+    /// The values of compacted deletions the circle remembers, as this device last verified them
+    /// (generation independent: value digests), and the ``Manifest/deletedValuesHash`` they were
+    /// verified against under the current generation.
+    var deletedValues = DeletedValues()
+    /// See ``deletedValues``.
+    var deletedValuesHash = DeletedValues.noHash
 
     /// The newest circle key held.
     var currentKey: CircleKey? { keys.values.max { $0.generation < $1.generation } }
@@ -79,12 +85,17 @@ struct SyncState: Sendable {
     /// Whether the device is a member (holds a circle key) rather than waiting for approval.
     var isMember: Bool { !keys.isEmpty }
 
+    /// The encoding: 2 as earlier versions wrote it (still written while no deleted value is
+    /// remembered, so a state stays readable by them until the circle first compacts); 3 adds
+    /// ``deletedValuesHash`` and ``deletedValues`` at the end.
     private static let formatVersion: UInt8 = 2
+    private static let formatVersionWithDeletedValues: UInt8 = 3
 
     /// The binary encoding stored in the keychain.
     var encoded: Data {
+        let remembersDeletions = !deletedValues.isEmpty || deletedValuesHash != DeletedValues.noHash
         var out = ByteBuffer()
-        out.append(Self.formatVersion)
+        out.append(remembersDeletions ? Self.formatVersionWithDeletedValues : Self.formatVersion)
         out.append(circleID.bytes)
         out.append(deviceID.bytes)
         out.appendPrefixed(Data(deviceName.utf8))
@@ -118,13 +129,18 @@ struct SyncState: Sendable {
             out.append(UInt8(entry.isTombstone ? 1 : 0))
             out.append(UInt64(bitPattern: entry.writtenAt))
         }
+        if remembersDeletions {
+            out.appendPrefixed(deletedValuesHash)
+            out.appendPrefixed(deletedValues.encoded)
+        }
         return out.data
     }
 
     /// Decodes ``encoded``; `nil` for anything else.
     init?(encoded: Data) {
         var input = ByteReader(encoded)
-        guard input.byte() == Self.formatVersion,
+        let format = input.byte()
+        guard format == Self.formatVersion || format == Self.formatVersionWithDeletedValues,
               let circleID = input.bytes(16).flatMap(UUID.init(bytes:)), let deviceID = input.bytes(16).flatMap(UUID.init(bytes:)),
               let name = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }),
               let server = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }),
@@ -151,6 +167,11 @@ struct SyncState: Sendable {
             entries[recordID] = Entry(version: Int64(bitPattern: version), digest: digest, accessibility: accessibility, isTombstone: tombstone == 1,
                                       writtenAt: Int64(bitPattern: writtenAt))
         }
+        var deletedValues = DeletedValues(), deletedValuesHash = DeletedValues.noHash
+        if format == Self.formatVersionWithDeletedValues {
+            guard let hash = input.prefixed(), hash.count == 32, let values = input.prefixed().flatMap(DeletedValues.init(encoded:)) else { return nil }
+            (deletedValues, deletedValuesHash) = (values, Data(hash))
+        }
         guard input.isAtEnd else { return nil }
         self.init(circleID: circleID, deviceID: deviceID, deviceName: name, server: server, agreementKey: agreement, signingKey: signing, keys: keys,
                   verifiedCounter: Int64(bitPattern: counter), pulledSequence: Int64(bitPattern: sequence),
@@ -159,6 +180,8 @@ struct SyncState: Sendable {
         self.mergedCounter = Int64(bitPattern: mergedCounter)
         self.compactedThrough = Int64(bitPattern: compactedThrough)
         self.circleCodePin = circleCodePin
+        self.deletedValues = deletedValues
+        self.deletedValuesHash = deletedValuesHash
         localMarker = Int64(bitPattern: marker)
         rosterPin = Roster.Pin(count: Int64(bitPattern: rosterCount), head: rosterHead)
     }

@@ -39,7 +39,10 @@ struct Import: ParsableCommand {
         commandName: "import", abstract: "Restore the items of a backup made by `keychain export`, in one transaction.",
         discussion: """
             A wrong passphrase, a damaged or tampered file, or a duplicate under --on-duplicate fail \
-            imports nothing. Importing the same backup twice adds nothing the second time.
+            imports nothing. Importing the same backup twice adds nothing the second time. \
+            In a sync circle, a synchronizable item restored with exactly a value the circle \
+            deleted is removed again at the next sync (the deletion stands); update it \
+            (`keychain add-generic-password … -U`) or add it anew to bring it back on purpose.
             Example: keychain import ~/keychain.backup --on-duplicate replace
             """)
     @OptionGroup var keychain: KeychainSelection

@@ -85,13 +85,16 @@ struct SyncJoin: ParsableCommand {
             let instruction = "On a device of the circle, run `keychain sync approve` and type:\n  \(approval ?? "")\n"
             if output.json { FileHandle.standardError.write(Data(instruction.utf8)) } else { print(instruction, terminator: "") }
         }
-        let joined = try reportingSyncErrors { try synchronizer.finishJoining(timeout: .seconds(max(0, wait))) }
+        let report = try reportingSyncErrors { try synchronizer.finishJoiningWithReport(timeout: .seconds(max(0, wait))) }
+        let joined = report != nil
         if output.json {
             var object: [String: JSONValue] = ["joined": .bool(joined)]
+            if let report { object["revokedCopiesRemoved"] = .number(Int64(report.revokedCopiesRemoved)) }
             if let approval { object["approvalCode"] = .string(approval) }
             print(try JSONText.render(object))
         } else {
             print(joined ? "Joined the circle; synchronizable items are synced." : "Not approved yet: run `keychain sync join` again after the approval.")
+            if let report, let line = SyncNow.revokedCopiesLine(report) { print(line) }
         }
         if !joined { throw ExitCode(ExitStatus.notFound) }
     }
@@ -145,7 +148,7 @@ struct SyncNow: ParsableCommand {
                 "received": .number(Int64(report.received)), "applied": .number(Int64(report.applied)), "pushed": .number(Int64(report.pushed)),
                 "conflicts": .number(Int64(report.conflicts)), "deferredWhileLocked": .number(Int64(report.deferredWhileLocked)),
                 "protectedItemsNotSynced": .number(Int64(report.protectedItemsNotSynced)), "counter": .number(report.counter),
-                "itemsRead": .number(Int64(report.itemsRead)),
+                "itemsRead": .number(Int64(report.itemsRead)), "revokedCopiesRemoved": .number(Int64(report.revokedCopiesRemoved)),
             ]))
         } else {
             var line = "Synced: \(report.applied) change(s) applied here, \(report.pushed) pushed, \(report.conflicts) conflict(s) decided."
@@ -153,7 +156,16 @@ struct SyncNow: ParsableCommand {
             if report.protectedItemsNotSynced > 0 { line += " \(report.protectedItemsNotSynced) item(s) needing user presence do not sync." }
             if compact { line += " \(compacted) deletion record(s) every member had were removed from the server." }
             print(line)
+            if let revoked = Self.revokedCopiesLine(report) { print(revoked) }
         }
+    }
+
+    /// What a sync says when it removed copies of values the circle deleted (restored from a
+    /// backup, say), and how to bring one back on purpose; `nil` when it removed none.
+    static func revokedCopiesLine(_ report: SyncReport) -> String? {
+        guard report.revokedCopiesRemoved > 0 else { return nil }
+        return "Removed \(report.revokedCopiesRemoved) item(s) here that held exactly a value the circle deleted (restored from a backup, say): "
+            + "the deletion stands. To bring one back on purpose, add it again, or update it after restoring it (`keychain add-generic-password … -U`)."
     }
 }
 
@@ -177,8 +189,9 @@ struct SyncWatch: ParsableCommand {
         let background = KeychainSynchronizer(keychain: keychain).startInBackground(pollInterval: .seconds(max(1, interval))) { event in
             switch event {
             case .success(let report):
-                print(json ? "{\"applied\":\(report.applied),\"pushed\":\(report.pushed),\"conflicts\":\(report.conflicts),\"counter\":\(report.counter)}"
-                      : "synced: \(report.applied) applied, \(report.pushed) pushed, counter \(report.counter)")
+                print(json ? "{\"applied\":\(report.applied),\"pushed\":\(report.pushed),\"conflicts\":\(report.conflicts),\"counter\":\(report.counter),\"revokedCopiesRemoved\":\(report.revokedCopiesRemoved)}"
+                      : "synced: \(report.applied) applied, \(report.pushed) pushed, counter \(report.counter)"
+                        + (report.revokedCopiesRemoved > 0 ? ", \(report.revokedCopiesRemoved) restored copy(ies) of deleted item(s) removed" : ""))
             case .failure(let error):
                 printError("keychain: \(error)")
             }
