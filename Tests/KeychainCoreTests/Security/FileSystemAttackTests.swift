@@ -236,7 +236,7 @@ final class FileSystemAttackTests: XCTestCase {
         }
         try FileManager.default.removeItem(at: lockFile)
         let target = home.appendingPathComponent("elsewhere")
-        FileManager.default.createFile(atPath: target.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: target.path, contents: Data())
         try FileManager.default.createSymbolicLink(at: lockFile, withDestinationURL: target)
         XCTAssertThrowsError(try Keychain(location: location, options: options)) { error in
             let message = (error as? KeychainError)?.message ?? "\(error)"
