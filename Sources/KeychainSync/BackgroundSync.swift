@@ -13,6 +13,12 @@ import LockedState
 /// server is unreachable it retries with exponential backoff, from one second up to five
 /// minutes; local writes meanwhile wait in the keychain and are pushed once it is back.
 ///
+/// Its first sync, and one every `verificationInterval` (a day by default) after that, checks
+/// every record (``KeychainSynchronizer/syncNow(verifyingEverything:)``), so a record the server
+/// dropped after this device had it is reported as ``SyncError/Code/tampered`` within a day;
+/// the syncs between them check what changed. Deletions every member merged are compacted
+/// once a day too.
+///
 /// ```swift
 /// let background = KeychainSynchronizer(keychain: keychain).startInBackground { event in
 ///     if case .failure(let error) = event { logger.warning("sync: \(error)") }
@@ -26,13 +32,15 @@ public final class BackgroundSync: Sendable {
 
     private let synchronizer: KeychainSynchronizer
     private let pollInterval: Duration
+    private let verificationInterval: Duration
     private let onEvent: @Sendable (Event) -> Void
     private let stopped = Locked(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(_ synchronizer: KeychainSynchronizer, pollInterval: Duration, onEvent: @escaping @Sendable (Event) -> Void) {
+    init(_ synchronizer: KeychainSynchronizer, pollInterval: Duration, verificationInterval: Duration, onEvent: @escaping @Sendable (Event) -> Void) {
         self.synchronizer = synchronizer
         self.pollInterval = pollInterval
+        self.verificationInterval = verificationInterval
         self.onEvent = onEvent
         let thread = Thread { [self] in
             loop()
@@ -61,6 +69,7 @@ public final class BackgroundSync: Sendable {
         var due = true   // the first sync happens at once
         var nextPoll = Date()
         var nextCompaction = Date()
+        var nextVerification = Date()   // the first sync checks every record
         var stamp = KeychainFileStamp(synchronizer.keychain.location)
         while !isStopped {
             if listener == nil && Date() >= retryAt, let state = try? SyncStateStore.load(from: synchronizer.keychain), state.isMember {
@@ -90,7 +99,9 @@ public final class BackgroundSync: Sendable {
             // Taken before the sync: a write made while it runs changes the files again.
             stamp = current
             do {
-                let report = try synchronizer.syncNow()
+                let verifying = Date() >= nextVerification
+                let report = try synchronizer.syncNow(verifyingEverything: verifying)
+                if verifying { nextVerification = Date().addingTimeInterval(Self.seconds(verificationInterval)) }
                 onEvent(.success(report))
                 if Date() >= nextCompaction, report.deferredWhileLocked == 0 {
                     nextCompaction = Date().addingTimeInterval(24 * 3600)
@@ -109,8 +120,12 @@ public final class BackgroundSync: Sendable {
                 }
             }
             due = false
-            nextPoll = Date().addingTimeInterval(Double(pollInterval.components.seconds))
+            nextPoll = Date().addingTimeInterval(Self.seconds(pollInterval))
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Waits until the connection's socket is readable; `false` on timeout.
@@ -144,9 +159,11 @@ extension KeychainSynchronizer {
     ///
     /// - Parameters:
     ///   - pollInterval: how often to sync when nothing announced a change.
+    ///   - verificationInterval: how often a sync checks every record, so that a record the
+    ///     server dropped is noticed (the first sync always does).
     ///   - onEvent: called after every sync, on the background thread, with its report or error.
-    public func startInBackground(pollInterval: Duration = .seconds(60),
+    public func startInBackground(pollInterval: Duration = .seconds(60), verificationInterval: Duration = .seconds(24 * 3600),
                                   onEvent: @escaping @Sendable (BackgroundSync.Event) -> Void = { _ in }) -> BackgroundSync {
-        BackgroundSync(self, pollInterval: pollInterval, onEvent: onEvent)
+        BackgroundSync(self, pollInterval: pollInterval, verificationInterval: verificationInterval, onEvent: onEvent)
     }
 }

@@ -11,12 +11,13 @@ extension KeychainSynchronizer {
     /// the counter of the push that wrote it. Once every current member has acknowledged a
     /// tombstone's counter, no device can miss it any more, and it is removed. The manifest
     /// records how far tombstones were compacted, so the other members forget theirs at their
-    /// next sync without reading the circle again, and names the circle's ``DeletedValues``, to
-    /// which the values these deletions removed are added: a copy of one restored from a backup
-    /// later, on a member or a device that joins later, is still taken for the deletion. A member that never syncs (a device lost but
-    /// not removed) holds compaction back until it is removed.
+    /// next sync without reading the circle again, and names the circle's list of deleted
+    /// values, to which the values these deletions removed are added: a copy of one restored
+    /// from a backup later, on a member or a device that joins later, is still taken for the
+    /// deletion. A member that never syncs (a device lost but not removed) holds compaction
+    /// back until it is removed.
     ///
-    /// ``startInBackground(pollInterval:onEvent:)`` runs this once a day; `keychain sync now
+    /// ``startInBackground(pollInterval:verificationInterval:onEvent:)`` runs this once a day; `keychain sync now
     /// --compact` runs it at once. It syncs first, and removes nothing while this device has
     /// changes waiting for a locked class.
     ///

@@ -44,6 +44,27 @@ final class BackgroundSyncTests: SyncTestCase {
         }, "pushed once the server is back")
     }
 
+    /// Issue 34 §4: a record the server drops after every device had it goes unnoticed by an
+    /// incremental sync, but background sync checks every record on a schedule and reports it.
+    func testARecordTheServerDropsIsReportedByTheScheduledVerification() throws {
+        let laptop = try device("laptop"), phone = try device("phone")
+        try laptop.add(password("kept", "user", "value"))
+        let synchronizers = try circle([laptop, phone])
+        for synchronizer in synchronizers { try synchronizer.syncNow() }
+        XCTAssertEqual(try passwords(phone), ["kept/user": "value"])
+        let events = EventLog()
+        let background = synchronizers[1].startInBackground(pollInterval: .seconds(1), verificationInterval: .seconds(3)) { events.append($0) }
+        defer { background.stop() }
+        XCTAssertTrue(wait { events.count > 0 }, "the first (verifying) sync")
+        XCTAssertTrue(events.failures.isEmpty)
+
+        let circle = try XCTUnwrap(SyncStateStore.load(from: laptop)).circleID.uuidString
+        try postgres.psql("DELETE FROM keychain_sync_records WHERE circle_id = '\(circle)'")
+        XCTAssertNoThrow(try synchronizers[0].syncNow(), "an incremental sync does not read what it already had")
+        XCTAssertTrue(wait { events.failures.contains { $0.code == .tampered } }, "the scheduled verification reports the dropped record")
+        XCTAssertEqual(try passwords(phone), ["kept/user": "value"], "nothing was applied")
+    }
+
     /// Polls `condition` every 100 ms for up to `seconds`.
     private func wait(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
