@@ -63,4 +63,36 @@ final class Review34AttackTests: XCTestCase {
         let read = try keychain.findAll(Query(.genericPassword, [.service: .string(service)], limit: .all), returning: [.attributes, .data])
         XCTAssertEqual(read.count, 0, "an app's query read \(read.count) of the protected-file store's keys, data included")
     }
+
+    /// Claim §4: terminal control sequences from a crafted backup never reach the terminal. An
+    /// import refuses a record with an unknown attribute or a bad `pdmn`, and the refusal quotes the
+    /// backup's own attribute name / value verbatim; `keychain import` prints `\(error)` unescaped
+    /// (ErrorReporting.reportingErrors / ArgumentParser's exit), so the file's escape sequences
+    /// (a changed window title, a cleared screen, a rewritten line) reach the victim's terminal.
+    /// Reproduction: a backup (attacker's passphrase) holding a genp record with attribute
+    /// `"\u{1B}]0;pwned\u{07}"` → `keychain import crafted.backup` prints the raw OSC sequence.
+    func testACraftedBackupsRefusalCarriesNoTerminalEscapes() throws {
+        let escape = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{1B}[1A"
+        let crafted: [[AttributeKey: AttributeValue]] = [
+            [.service: "team", .account: "db", .accessible: .string("ck"), AttributeKey(rawValue: escape): .string("x")],
+            [.service: "team", .account: "db", .accessible: .string("ck" + escape)],
+        ]
+        for (index, attributes) in crafted.enumerated() {
+            var writer = try BackupWriter(passphrase: "attacker pass", parameters: .insecureForTestingOnly)
+            var file = writer.header
+            for chunk in try writer.append(BackupRecord(itemClass: .genericPassword, attributes: attributes, data: Data("pw".utf8))) { file.append(chunk) }
+            file.append(try writer.finish(skipped: .init()))
+            let url = scratch.appendingPathComponent("crafted-\(index).backup")
+            try file.write(to: url)
+            let victim = try Keychain.create(at: KeychainLocation(directory: scratch.appendingPathComponent("victim-\(index)")), options: options)
+            do {
+                _ = try victim.importBackup(from: url, passphrase: "attacker pass")
+                XCTFail("the crafted backup was imported")
+            } catch {
+                let shown = "keychain: \(error)"
+                XCTAssertFalse(shown.unicodeScalars.contains { $0 != "\n" && PrintableText.isUnsafe($0) },
+                               "the import's error, as the tool prints it, carries the backup's terminal escapes: \(shown.debugDescription)")
+            }
+        }
+    }
 }
