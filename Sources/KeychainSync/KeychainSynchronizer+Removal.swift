@@ -50,16 +50,19 @@ extension KeychainSynchronizer {
             let rotated = try connection.connection.transaction { () throws(SyncError) -> SyncState? in
                 guard let row = try connection.manifest(forUpdate: true) else { throw SyncError.tampered("no manifest for this circle (its rows were deleted)") }
                 let records: [RecordContent]
+                var deletedDigests: [Data] = []
                 if let contents {
                     // Only over the generation this device holds: a rebuild never forks off an older one.
                     guard Manifest.claimedGeneration(of: row.body) == key.generation,
                           try connection.verifiedRosterPrefix(key: key, continuing: pinned).pin == pinned else { return nil }
                     records = contents
+                    deletedDigests = try uncompactedDeletions(on: connection, state: state, key: key)
                 } else {
                     guard row.counter == state.verifiedCounter, try connection.roster(key: key, continuing: pinned).pin == pinned else { return nil }
                     records = try verifiedContents(on: connection, row: row, state: state, key: key)
                 }
-                return try rotate(to: key.next(), records: records, roster: roster, ending: ended, on: connection, state: state)
+                return try rotate(to: key.next(), records: records, remembering: deletedDigests, roster: roster, ending: ended,
+                                  on: connection, state: state)
             }
             guard let rotated else {
                 throw SyncError(.serverUnreachable, "Another device pushed or changed the membership while the circle key was being replaced; nothing changed. Run the removal again.")
@@ -125,8 +128,8 @@ extension KeychainSynchronizer {
     /// Writes the next generation: every record sealed again under new ids, the roster with the
     /// removal, the key wrapped and signed to each remaining member, a manifest that starts the
     /// generation's counter at 1 (the floor every member receives with the key). Returns the state after it.
-    private func rotate(to next: CircleKey, records: [RecordContent], roster: Roster, ending ended: Set<UUID>, on connection: SyncServer,
-                        state: SyncState) throws(SyncError) -> SyncState {
+    private func rotate(to next: CircleKey, records: [RecordContent], remembering deletedDigests: [Data] = [], roster: Roster,
+                        ending ended: Set<UUID>, on connection: SyncServer, state: SyncState) throws(SyncError) -> SyncState {
         var entries: [Data: SyncState.Entry] = [:]
         var digest = SetDigest()
         var highest = Int64(0)
@@ -154,9 +157,12 @@ extension KeychainSynchronizer {
         }
         for device in ended { try connection.deleteKeyWraps(of: device) }
         var manifest = Manifest(counter: counter, generation: next.generation, digest: digest, recordCount: Int64(entries.count), author: state.deviceID)
-        // The values of compacted deletions carry over, sealed under the new key.
-        if !state.deletedValues.isEmpty {
-            let body = try state.deletedValues.sealed(key: next)
+        // The values of compacted deletions carry over, sealed under the new key, with those of
+        // the deletions a rebuild does not carry as records.
+        var deletedValues = state.deletedValues
+        deletedValues.remember(deletedDigests)
+        if !deletedValues.isEmpty {
+            let body = try deletedValues.sealed(key: next)
             try connection.writeDeletedValues(body)
             manifest.deletedValuesHash = DeletedValues.hash(of: body)
         }
@@ -168,10 +174,28 @@ extension KeychainSynchronizer {
         rotated.verifiedCounter = counter
         rotated.mergedCounter = counter
         rotated.compactedThrough = 0
+        rotated.deletedValues = deletedValues
         rotated.deletedValuesHash = manifest.deletedValuesHash
         rotated.pulledSequence = highest
         rotated.rosterPin = roster.pin
         return rotated
+    }
+
+    /// The values deleted by the deletions this device agreed with that are not compacted yet, as
+    /// their records on the server say (each opened under the circle key and checked against the
+    /// agreed entry): a rebuild makes records of values only, so without them a restored copy of
+    /// a revoked value would come back. A deletion record the server no longer holds, or that is
+    /// not the one agreed with, cannot be read back (a rebuild is for a damaged server): its value
+    /// is not remembered, as the Sync article says.
+    private func uncompactedDeletions(on connection: SyncServer, state: SyncState, key: CircleKey) throws(SyncError) -> [Data] {
+        var deleted: [Data] = []
+        for (recordID, agreed) in state.entries where agreed.isTombstone && agreed.version > 0 {
+            guard let record = try connection.record(recordID), record.version == agreed.version,
+                  let (content, writtenAt) = try? RecordSealer.openStamped(record.body, recordID: recordID, version: record.version, key: key),
+                  content.kind == .tombstone, content.digest == agreed.digest, writtenAt == agreed.writtenAt else { continue }
+            deleted.append(content.deletedDigest)
+        }
+        return deleted
     }
 
     /// The one device among `candidates` whose id or name is `device`.

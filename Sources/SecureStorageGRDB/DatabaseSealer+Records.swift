@@ -13,6 +13,7 @@ extension DatabaseSealer {
         try record.willInsert(db)
         var values = try record.databaseDictionary
         let table = try SealedTable(Record.self, db)
+        try UnsealedWriteGuard.install(for: table, db)
         if let rowIDColumn = table.primaryKey.rowIDColumn, let key = try table.column(rowIDColumn, in: values, required: false),
            values[key]?.isNull ?? true {
             values[key] = try table.nextRowID(db).databaseValue
@@ -27,6 +28,7 @@ extension DatabaseSealer {
     /// - Throws: GRDB's `RecordError.recordNotFound` when no row has its primary key.
     public func update<Record: SealedRecord>(_ record: Record, _ db: Database) throws {
         let table = try SealedTable(Record.self, db)
+        try UnsealedWriteGuard.install(for: table, db)
         let values = try record.databaseDictionary
         try SealedRow<Record>(values: try sealed(values, table)).update(db)
         try table.requireStoredIdentity(try table.identity(values), db)

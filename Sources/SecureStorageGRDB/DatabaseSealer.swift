@@ -118,6 +118,19 @@ public final class DatabaseSealer: Sendable {
         }
     }
 
+    /// ``prepare(_:)``, and makes SQLite refuse a value that is not sealed in the sealed columns
+    /// of `records`' tables, whoever writes it (GRDB's batch `updateAll`, a `Record` subclass's
+    /// own `insert`, raw SQL): such a write fails, naming `unsealedWrite`, and stores nothing.
+    /// The sealer also does this on a table the first time it writes there.
+    public func prepare(_ db: Database, records: [any SealedRecord.Type]) throws {
+        try prepare(db)
+        for record in records { try guardTable(of: record, db) }
+    }
+
+    private func guardTable<Record: SealedRecord>(of record: Record.Type, _ db: Database) throws {
+        try UnsealedWriteGuard.install(for: SealedTable(record, db), db)
+    }
+
     // MARK: - Values
 
     /// The sealed form of `value` in `column` of `table`, in the row whose primary key is

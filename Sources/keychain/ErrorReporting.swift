@@ -20,9 +20,13 @@ let loggingConfigured: Void = {
     }
 }()
 
-/// Writes a line to standard error.
+/// Writes a line to standard error, every line of it made safe for a terminal
+/// (``PrintableText``): messages quote what files, backups, servers and circle members said.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    let safe = message.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { line in PrintableText.sanitized(line.replacingOccurrences(of: "\t", with: "    ")) }
+        .joined(separator: "\n")
+    FileHandle.standardError.write(Data((safe + "\n").utf8))
 }
 
 /// Prints a usage problem found while running (not while parsing) and returns the exit to throw:

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
-@testable import KeychainCore
+@_spi(Fuzzing) @testable import KeychainCore
 
 /// A keychain of format 5 (the protected-files fixture, written by the `keychain` tool and the
 /// protected-files store of the format-5 release, see Tests/SecureStorageTests/Fixtures) upgrades
@@ -42,26 +42,36 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
     func testTheLibraryTakesOnlyItsUnchangedItemsIntoItsNamespaceAfterTheUpgrade() throws {
         let keychain = try format5Keychain()
         XCTAssertEqual(keychain.formatVersion, 6)
-        let before = try accounts(keychain, owner: nil)
-        XCTAssertTrue(before.isSuperset(of: ["names", "none", "current"]), "\(before)")
+        XCTAssertEqual(try accounts(keychain, owner: nil), [], "apps do not see the library's old items, even before they are taken in")
         XCTAssertTrue(try keychain.verify().isClean)
+        let total = try keychain.verify().verifiedItems
 
-        // Someone rewrites one of them through the public API before the library next looks
-        // (an import replacing it, `keychain` editing it): it is no longer the library's.
-        XCTAssertEqual(try keychain.update(Query(.genericPassword, [.service: .string(service), .account: "names"]),
-                                           with: ItemChanges(data: Data(repeating: 0x41, count: 32))), 1)
+        // Someone replaces one of them before the library next looks (an import with replace, as
+        // of a "team credentials" backup): it is no longer the library's.
+        var writer = try BackupWriter(passphrase: "team pass", parameters: .insecureForTestingOnly)
+        var file = writer.header
+        let planted = BackupRecord(itemClass: .genericPassword, attributes: [.service: .string(service), .account: "names", .accessible: "dk"],
+                                   data: Data(repeating: 0x41, count: 32))
+        for chunk in try writer.append(planted) { file.append(chunk) }
+        file.append(try writer.finish(skipped: .init()))
+        let backup = scratch.appendingPathComponent("team.backup")
+        try file.write(to: backup)
+        XCTAssertEqual(try keychain.importBackup(from: backup, passphrase: "team pass", onDuplicate: .replace).replacedItems, 1)
         // An item planted under the library's names after the upgrade is never taken either.
         try keychain.add(NewItem(.genericPassword, attributes: [.service: .string(service), .account: "g1/complete"],
                                  data: Data(repeating: 0x42, count: 32), accessibility: .afterFirstUnlock))
 
-        XCTAssertEqual(try accounts(keychain, owner: LibraryOwner("protected-files")), before.subtracting(["names"]))
+        let owned = try accounts(keychain, owner: LibraryOwner("protected-files"))
+        XCTAssertTrue(owned.isSuperset(of: ["none", "current"]), "\(owned)")
+        XCTAssertFalse(owned.contains("names"), "the replaced item was taken into the library's namespace")
+        XCTAssertFalse(owned.contains("g1/complete"), "the planted item was taken into the library's namespace")
         XCTAssertEqual(try accounts(keychain, owner: nil), ["names", "g1/complete"])
         // Taken once: the items are the library's from now on, in every instance.
         let again = try Keychain(location: keychain.location, options: KeychainOptions(resumesUnlockSession: false, tpm: nil))
-        XCTAssertEqual(try accounts(again, owner: LibraryOwner("protected-files")), before.subtracting(["names"]))
+        XCTAssertEqual(try accounts(again, owner: LibraryOwner("protected-files")), owned)
         let report = try again.verify()
         XCTAssertTrue(report.isClean, "\(report)")
-        XCTAssertEqual(report.verifiedItems, before.count + 1)
+        XCTAssertEqual(report.verifiedItems, total + 1)
     }
 
     /// The adoption tag proves nothing once copied: a row that gains it by raw SQL fails its seal.

@@ -44,6 +44,26 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
         }
     }
 
+    /// Issue 34 §5: SQLite itself refuses an unsealed value in a sealed column once the sealer
+    /// wrote the table (or `prepare(_:records:)` named it), however it is written: raw SQL,
+    /// GRDB's batch update, a NULL, a blob that is not a sealed cell.
+    func testRawWritesOfUnsealedValuesIntoSealedColumnsAreRefused() throws {
+        for sql in ["UPDATE note SET body = 'plain text'", "UPDATE note SET body = NULL", "UPDATE note SET body = x'0102'",
+                    "INSERT INTO note (title, body) VALUES ('x', 'plain')", "UPDATE contact SET score = 1.5"] {
+            XCTAssertThrowsError(try database.write { db in try db.execute(sql: sql) }, sql) { error in
+                XCTAssertTrue((error as? DatabaseError)?.message?.contains("unsealedWrite") == true, "\(sql): \(error)")
+            }
+        }
+        XCTAssertNoThrow(try database.write { db in try db.execute(sql: "UPDATE note SET body = (SELECT body FROM note WHERE id = 1) WHERE id = 1") },
+                         "a sealed cell passes (its row binding is the sealer's to check)")
+        let fresh = try DatabaseQueue(path: directory.appendingPathComponent("fresh.sqlite").path)
+        try fresh.write { db in
+            try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body BLOB NOT NULL)")
+            try sealer.prepare(db, records: [Note.self])
+        }
+        XCTAssertThrowsError(try fresh.write { db in try db.execute(sql: "INSERT INTO note (title, body) VALUES ('x', 'plain')") })
+    }
+
     /// A trigger planted in the file cannot call the sealer's SQL functions.
     func testAPlantedTriggerCannotUseTheSQLFunctions() throws {
         try database.write { db in
@@ -73,6 +93,7 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
         try database.write { db in try db.execute(sql: "ALTER TABLE note RENAME COLUMN body TO BODY") }
         XCTAssertEqual(try database.read { db in try sealer.fetchAll(db, Note.order(Column("id"))) }.map(\.body),
                        ["first secret", "second secret"], "column names match without case, as in SQLite")
+        try dropWriteGuards()
         try database.write { db in try db.execute(sql: "UPDATE note SET BODY = 'forged by attacker' WHERE id = 1") }
         XCTAssertSealedError(.tamperedValue, try database.read { db in try sealer.fetchAll(db, Note.all()) })
     }
@@ -102,6 +123,7 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
 
     /// A sealed cell set to NULL is a change like any other.
     func testASealedCellSetToNullIsCaught() throws {
+        try dropWriteGuards()
         try database.write { db in try db.execute(sql: "UPDATE contact SET score = NULL WHERE id = 'ann'") }
         XCTAssertSealedError(.tamperedValue, try database.read { db in try sealer.fetchAll(db, Contact.filter(key: "ann")) })
     }

@@ -23,6 +23,7 @@ final class SealedColumnTamperTests: SealedDatabaseTestCase {
             var contact = Contact(id: "c1", email: "ann@example.org", age: 41, score: 1.5, avatar: nil)
             try sealer.insert(&contact, db)
         }
+        try dropWriteGuards()
     }
 
     func testCellsMovedBetweenRowsColumnsAndTablesDoNotOpen() throws {

@@ -64,6 +64,17 @@ class SealedDatabaseTestCase: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Drops the triggers with which the sealer makes SQLite refuse unsealed values: what an
+    /// attacker who writes the file does first, before editing sealed cells (which the sealer
+    /// must then still catch when it reads them).
+    func dropWriteGuards() throws {
+        try database.write { db in
+            for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'secure_storage_sealed_%'") {
+                try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)")
+            }
+        }
+    }
+
     /// Every byte of the database files (main file, WAL, journal).
     func databaseBytes() throws -> Data {
         var bytes = Data()

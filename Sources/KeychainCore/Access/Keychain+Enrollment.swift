@@ -202,7 +202,7 @@ extension Keychain {
                let bits = attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) {
                 attributes[TokenKeys.publicKeyAttribute] = .data(try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data()).publicKeyX963())
             }
-            try rewrite(item, attributes: attributes, data: item.data ?? Data(), sealingTo: publicKey, db)
+            try rewrite(item, attributes: attributes, data: item.data ?? Data(), sealingTo: publicKey, keepingAdoptionTag: true, db)
             moved += 1
         }
         return moved

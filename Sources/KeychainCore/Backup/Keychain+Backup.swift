@@ -46,7 +46,7 @@ extension Keychain {
                     skipped.thisDeviceOnly += 1
                 } else {
                     var item = try open(row, includingData: false)
-                    if LibraryOwner.of(item.attributes) != nil {
+                    if try LibraryOwner.of(item.attributes) != nil || isLegacyLibraryItem(item, db) {
                         // Kept by the library for itself (LibraryOwner): never carried by a backup.
                     } else if item.isTokenKey || (row.itemClass == .key && item.attributes[.isExtractable]?.numberValue == 0) {
                         skipped.nonExtractableKeys += 1

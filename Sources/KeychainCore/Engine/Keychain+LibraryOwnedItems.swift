@@ -42,3 +42,29 @@ extension Keychain {
         logger.notice("took items written before format 6 into the library's own namespace", metadata: ["owner": "\(owner)", "count": "\(adopted)"])
     }
 }
+
+/// The names SecureStorage gave the items it kept for itself before format 6, as far as they are
+/// fixed: the sync state, protected files' keys and migration journals (a database sealer's key
+/// is named by its app). An item with such a name that still carries
+/// ``BlindIndexer/writtenBeforeOwnershipTag`` is the library's own, not yet taken into its
+/// namespace: no app's find returns it and no export carries it.
+enum LegacyLibraryNames {
+    /// Whether an item of `itemClass` with these decrypted attributes has such a name.
+    static func matches(_ itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue]) -> Bool {
+        guard itemClass == .genericPassword, let service = attributes[.service]?.stringValue else { return false }
+        let account = attributes[.account]?.stringValue ?? ""
+        if service == "KeychainSync" { return account == "state" && attributes[.accessGroup]?.stringValue == "com.securestorage.sync" }
+        if service == "SecureStorage.migrations" { return account.hasPrefix("source:") && account.count == 71 }
+        return service.hasPrefix("SecureStorage.files/")
+    }
+}
+
+extension Keychain {
+    /// Whether an opened item is one the library wrote under its fixed names before format 6
+    /// and has not taken into its namespace yet (``LegacyLibraryNames``).
+    func isLegacyLibraryItem(_ item: OpenedItem, _ db: Database) throws -> Bool {
+        guard LibraryOwner.of(item.attributes) == nil, LegacyLibraryNames.matches(item.row.itemClass, item.attributes),
+              let rowID = item.row.rowID else { return false }
+        return try RowSealer.tags(of: rowID, db).contains(keys.indexer.writtenBeforeOwnershipTag) && keys.rowSealer.isValid(item.row, db)
+    }
+}

@@ -63,15 +63,17 @@ extension Keychain {
         var matches: [MatchedItem] = []
         let cursor = try ItemTable.rows(in: db, where: filter.clause, limit: sqlLimit)
         while matches.count < limit ?? .max, let row = try cursor.next() {
-            if let match = try prove(row, filter, reference: query.persistentReference, proof: proof, db) {
+            if let match = try prove(row, filter, reference: query.persistentReference, proof: proof, hidingLegacyLibraryItems: requiringTag == nil, db) {
                 matches.append(match)
             }
         }
         return matches
     }
 
-    /// Proves one selected row; `nil` when residual filters rule it out.
-    private func prove(_ row: ItemRow, _ filter: ItemFilter, reference: PersistentReference?, proof: MatchProof, _ db: Database) throws -> MatchedItem? {
+    /// Proves one selected row; `nil` when residual filters rule it out, or when it is an item
+    /// the library wrote before format 6 and an app's query selected it (`hidingLegacyLibraryItems`).
+    private func prove(_ row: ItemRow, _ filter: ItemFilter, reference: PersistentReference?, proof: MatchProof,
+                       hidingLegacyLibraryItems: Bool = true, _ db: Database) throws -> MatchedItem? {
         var referenceHolds = true
         switch reference?.target {
         case .uuid(let uuid): referenceHolds = row.itemID == uuid
@@ -92,6 +94,7 @@ extension Keychain {
             throw KeychainError(.authFailed, "A query cannot match an item protected by access control on values derived from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller test guesses of the data without authenticating. Find the item by its other attributes, then read its data.")
         }
         guard filter.residualMatches(opened.attributes) else { return nil }
+        if hidingLegacyLibraryItems && filter.owner == nil, try isLegacyLibraryItem(opened, db) { return nil }
         guard filter.isSatisfied(byDecrypted: opened) else {
             throw KeychainError.tampered("a row was selected by lookup values its own attributes do not have (lookup columns, tags or indexes were edited)")
         }

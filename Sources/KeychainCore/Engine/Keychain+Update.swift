@@ -132,8 +132,12 @@ extension Keychain {
     /// the class wrap moves to the new class key, and the attributes keep the record of how the
     /// data was sealed (``SecretBinding``). `sealingTo` is the presence key the first enrolment
     /// is creating (see ``presenceSealing(_:establishing:)``).
+    ///
+    /// `keepingAdoptionTag`: an internal re-seal (moving protected items under the presence key)
+    /// keeps ``BlindIndexer/writtenBeforeOwnershipTag`` on an item that has it; any other rewrite
+    /// computes the tags afresh, without it.
     func rewrite(_ item: OpenedItem, attributes: [AttributeKey: AttributeValue], data: Data?, sealingTo establishing: PresencePublicKey? = nil,
-                 _ db: Database) throws {
+                 keepingAdoptionTag: Bool = false, _ db: Database) throws {
         // The data half was not opened (it is replaced, or kept sealed): authenticate what can be
         // without the user, so a damaged item is reported rather than silently overwritten.
         if item.data == nil {
@@ -157,6 +161,9 @@ extension Keychain {
         row.accessibility = accessibility
         row.synchronizable = attributes[.synchronizable]?.numberValue == 1
         row.indexes = ItemIndexes(itemClass: row.itemClass, attributes: attributes, indexer: keys.indexer)
+        if keepingAdoptionTag, let rowID = item.row.rowID, try RowSealer.tags(of: rowID, db).contains(keys.indexer.writtenBeforeOwnershipTag) {
+            row.indexes.tags.insert(keys.indexer.writtenBeforeOwnershipTag)
+        }
         row.rowVersion += 1
         let binding = row.binding(vaultID: keys.header.vaultID)
         if let data {

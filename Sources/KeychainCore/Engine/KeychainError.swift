@@ -88,13 +88,15 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// The kind of failure.
     public let code: Code
-    /// What went wrong and what to do about it. Never contains secret data.
+    /// What went wrong and what to do about it. Never contains secret data, nor control or
+    /// bidirectional formatting characters (``PrintableText``): messages quote names from files,
+    /// backups and queries, and are printed on terminals.
     public let message: String
 
-    /// Creates an error.
+    /// Creates an error; control and bidirectional formatting characters in `message` become `?`.
     public init(_ code: Code, _ message: String) {
         self.code = code
-        self.message = message
+        self.message = message.unicodeScalars.contains(where: PrintableText.isUnsafe) ? PrintableText.sanitized(message) : message
     }
 
     /// The OSStatus Apple's keychain reports in the same situation.
