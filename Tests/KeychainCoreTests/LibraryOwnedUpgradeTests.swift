@@ -19,8 +19,12 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
 
     /// A private copy of the format-5 fixture's keychain.
     private func format5Keychain() throws -> Keychain {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("SecureStorageTests/Fixtures/protected-files-v1/keychain")
+        try fixtureKeychain("SecureStorageTests/Fixtures/protected-files-v1/keychain")
+    }
+
+    /// A private copy of a committed keychain fixture (`Tests/<path>`), opened (so upgraded).
+    private func fixtureKeychain(_ path: String) throws -> Keychain {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(path)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let copy = scratch.appendingPathComponent("keychain")
         try FileManager.default.copyItem(at: source, to: copy)
@@ -30,7 +34,8 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
             try FileManager.default.setAttributes([.posixPermissions: isDirectory ? 0o700 : 0o600], ofItemAtPath: url.path)
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: copy.path)
-        return try Keychain(location: KeychainLocation(directory: copy), options: KeychainOptions(resumesUnlockSession: false, tpm: nil))
+        return try Keychain(location: KeychainLocation(directory: copy),
+                            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil))
     }
 
     private func accounts(_ keychain: Keychain, owner: LibraryOwner?) throws -> Set<String> {
@@ -72,6 +77,26 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
         let report = try again.verify()
         XCTAssertTrue(report.isClean, "\(report)")
         XCTAssertEqual(report.verifiedItems, total + 1)
+    }
+
+    /// Moving protected items under the presence key (the first PIN enrolment) is the library's
+    /// own re-seal, not a change of the item: a protected item written before format 6 keeps the
+    /// tag that lets the library take it in (a database sealer's key with `requireUserPresence`,
+    /// whose database must still open). The format-4 fixture's protected items stand in for one.
+    func testTheFirstEnrolmentKeepsAProtectedLegacyItemEligible() throws {
+        let keychain = try fixtureKeychain("KeychainCoreTests/Fixtures/format4-passphrase")
+        try keychain.unlock(passphrase: "fixture passphrase 4")
+        let location = keychain.location
+        let oldPIN = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "fixture pin 4" }
+        keychain.authenticator = oldPIN
+        try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "" }.setPIN("new pin", current: "fixture pin 4", in: keychain)
+        XCTAssertEqual(keychain.enrolledMethods, [.passcode], "the protected items moved under the presence key")
+        keychain.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "new pin" }
+        var owned = Query(.genericPassword, [.service: "com.example.protected", .account: "ak"], limit: .one)
+        owned.owner = LibraryOwner("database-sealer")
+        XCTAssertEqual(try keychain.find(owned, returning: .data).first?.data, Data("protected-ak".utf8),
+                       "the re-sealed item lost the tag that lets the library take it in")
+        XCTAssertTrue(try keychain.verify().isClean)
     }
 
     /// The adoption tag proves nothing once copied: a row that gains it by raw SQL fails its seal.

@@ -168,7 +168,7 @@ enum KeychainSchema {
 
     /// Tags every item row with ``BlindIndexer/writtenBeforeOwnershipTag`` and seals it again
     /// (its seal covers its tags). Only the device key is needed: the index key unwraps with it.
-    private static func markItemsWrittenBeforeOwnership(_ db: Database, header: VaultHeader, deviceKey: SymmetricKey) throws {
+    static func markItemsWrittenBeforeOwnership(_ db: Database, header: VaultHeader, deviceKey: SymmetricKey) throws {
         let keybag = try KeyRing.fetchKeybag(db)
         guard let wrappedIndex = keybag[.index] else { throw KeychainError.tampered("the keybag has no index key") }
         let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
