@@ -99,6 +99,17 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
         XCTAssertTrue(try keychain.verify().isClean)
     }
 
+    /// A query for one item skips the library's hidden rows and returns the app's first item,
+    /// not "not found" (the hidden rows come first in the upgraded fixture).
+    func testAQueryForOneItemReadsPastTheLibrarysHiddenItems() throws {
+        let keychain = try format5Keychain()
+        try keychain.add(NewItem(.genericPassword, attributes: [.service: "com.acme.app", .account: "alice"], data: Data("app".utf8),
+                                 accessibility: .afterFirstUnlock))
+        let first = try keychain.find(Query(.genericPassword, limit: .one), returning: [.attributes, .data])
+        XCTAssertEqual(first.first?.attributes[.service]?.stringValue, "com.acme.app")
+        XCTAssertEqual(try keychain.find(Query(.genericPassword, limit: .count(2))).count, 1)
+    }
+
     /// The adoption tag proves nothing once copied: a row that gains it by raw SQL fails its seal.
     func testACopiedAdoptionTagIsTampering() throws {
         let keychain = try format5Keychain()

@@ -56,7 +56,10 @@ extension Keychain {
             case .rowID(let rowID): filter.clause.rowID(is: rowID)
             }
         }
-        let sqlLimit = filter.residual.isEmpty ? limit : nil
+        // An app's query that decrypts may skip a row (an item the library wrote before format 6,
+        // not taken into its namespace yet): it then reads on until it has `limit` matches.
+        let mayHideRows = filter.owner == nil && requiringTag == nil && proof == .attributes
+        let sqlLimit = filter.residual.isEmpty && !mayHideRows ? limit : nil
         // Rows are proved one at a time and the scan stops at the limit. A row that must be
         // decrypted and whose class is locked cannot be ruled out, so the call fails as a find
         // over a locked item does (interactionNotAllowed), even for a delete.
