@@ -105,7 +105,7 @@ extension Keychain {
         let authenticator = HeaderAuthenticator(deviceKey: newKey, vaultID: header.vaultID)
         try authenticator.store(header, keybag: keybag, db)
         try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion, headerMACs: [authenticator.code(for: header, keybag: keybag)])
-            .write(to: files.pendingAnchorURL(vaultID: header.vaultID), deviceKey: newKey, replacingExisting: false)
+            .save(at: files.pendingAnchorURL(vaultID: header.vaultID), deviceKey: newKey, replacingExisting: false)
         return (header, keybag, outcome)
     }
 }

@@ -75,12 +75,12 @@ struct FormatAnchor: Equatable {
 
     /// Writes (or replaces) the anchor atomically, 0600.
     func write(for location: KeychainLocation, deviceKey: SymmetricKey) throws(KeychainError) {
-        try write(to: Self.url(for: location, vaultID: vaultID), deviceKey: deviceKey, replacingExisting: true)
+        try save(at: Self.url(for: location, vaultID: vaultID), deviceKey: deviceKey, replacingExisting: true)
     }
 
     /// Writes the anchor to `url` atomically, 0600; without `replacingExisting`, only if no file
     /// is there (`.invalidParameter` otherwise).
-    func write(to url: URL, deviceKey: SymmetricKey, replacingExisting: Bool) throws(KeychainError) {
+    func save(at url: URL, deviceKey: SymmetricKey, replacingExisting: Bool) throws(KeychainError) {
         precondition((1...2).contains(headerMACs.count) && headerMACs.allSatisfy { $0.count == 32 }, "an anchor records one or two header MACs")
         var writer = ByteWriter()
         writer.append(Self.magic)
