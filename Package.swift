@@ -199,7 +199,7 @@ let package = Package(
         // A wrapper-style integration suite (SecItem and LocalAuthentication only), run unchanged
         // under KEYCHAIN_SIMULATED_DEVICE by SimulatedDeviceSuiteTests.
         .executableTarget(name: "wrapper-style-suite", dependencies: ["KeychainServices"], path: "Tests/WrapperStyleSuite"),
-        .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport"]),
+        .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport", "TPMTestSupport", "AttackTestSupport"]),
         .testTarget(name: "SecureStorageGRDBTests",
                     dependencies: ["SecureStorageGRDB", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
                                    .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),

@@ -27,7 +27,7 @@ enum TPMBenchmarks {
             for _ in 0..<opens { _ = try open.time { try Keychain(location: location, options: options(binding)) } }
             results.append(open)
         }
-        var bind = Measurement("bindToTPM (seal, then unseal to check)")
+        var bind = Measurement("bindToTPM, empty keychain (new secret: seal, unseal to check, rekey)")
         for _ in 0..<min(samples, 50) { try bind.time { try softwareKeychain.bindToTPM() } }
         results.append(bind)
         let unbound = KeychainLocation(directory: directory.appendingPathComponent("tpm-software-2"))

@@ -4,21 +4,28 @@ import KeychainCore
 
 struct Bind: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bind", abstract: "Seal the keychain's device secret in this machine's TPM: a copy of its files then opens nowhere else.",
+        commandName: "bind", abstract: "Seal a new device secret in this machine's TPM: a copy of the keychain's files then opens nowhere else.",
         discussion: """
             The TPM is SECURE_STORAGE_TPM_TCTI when set (for example swtpm:path=/run/swtpm/sock), else \
             /dev/tpmrm0. Before the first ":" it names a TCTI (device, swtpm, mssim, tabrmd or libtpms, \
-            loaded from the system's library directories), never a path to a library. The device key file is replaced in one atomic step after the TPM has given the \
-            secret back once, so the keychain always opens with the old binding or the new one. Token \
-            keys generated afterwards live in the TPM; earlier ones stay software keys.
+            loaded from the system's library directories), never a path to a library. Every bind (and \
+            rebind, for example with other PCRs) makes a new device secret, seals it (the TPM gives it \
+            back once before anything is written) and rewrites the keychain's keys, header and row \
+            seals under it, so it takes longer on a keychain with many items. A keychain with a \
+            passphrase needs it (asked for, or --passphrase-file). The rewritten database commits \
+            first and the new state/device.key replaces the old one after it: killed at any point, \
+            the keychain opens with the old binding or the new one. Other processes that have the \
+            keychain open must open it again. Token keys generated afterwards live in the TPM; \
+            earlier ones stay software keys.
 
             --pcr 7 also seals it to the Secure Boot state: after a change of keys, shim or firmware \
             settings the keychain does not open until that configuration is booted again. Run \
             `keychain bind --tpm` (no PCR: resealed, never in clear) before such a change and \
             `keychain bind --tpm --pcr 7` after it. The TPM must keep SHA-256 values for the PCRs.
 
-            The device secret does not change: a copy of state/device.key made before binding still \
-            holds it in clear, and an older sealed copy still opens on this machine.
+            A copy of state/device.key made before binding (the old secret in clear), or an older \
+            sealed copy, opens nothing in the keychain afterwards. It still opens a copy of the whole \
+            keychain made before the bind (such a copy is an old keychain: delete old copies).
 
             Examples:
               keychain bind --tpm
@@ -35,7 +42,9 @@ struct Bind: ParsableCommand {
 
     func run() throws {
         let keychain = try self.keychain.open()
-        try reportingErrors { try keychain.bindToTPM(pcrs: pcrs) }
+        // A keychain with a passphrase needs it: the keys it protects are rewrapped under the new secret.
+        let passphrase: String? = if keychain.hasPassphrase { try reportingErrors { try self.keychain.passphrase(for: keychain) } } else { nil }
+        try reportingErrors { try keychain.bindToTPM(pcrs: pcrs, passphrase: passphrase) }
         printError("bound to \(keychain.deviceBinding)")
     }
 }

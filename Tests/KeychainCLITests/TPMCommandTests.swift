@@ -56,6 +56,20 @@ final class TPMCommandTests: CLITestCase {
         XCTAssertStatus(try keychainWithTPM("unbind", input: "moving day\n"), 0)
         XCTAssertEqual(try binding()["kind"] as? String, "key-file")
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "moving day\n").stdout, "tpm-guarded\n")
+
+        // Binding again makes a new device secret: with a passphrase it asks for it, and the
+        // key file from before opens nothing afterwards.
+        let clearFile = try Data(contentsOf: home.appendingPathComponent("state/device.key"))
+        XCTAssertStatus(try keychainWithTPM("bind", "--tpm", input: "wrong\n"), 50)
+        XCTAssertEqual(try binding()["kind"] as? String, "key-file", "a wrong passphrase changes nothing")
+        XCTAssertStatus(try keychainWithTPM("bind", "--tpm", input: "moving day\n"), 0)
+        XCTAssertEqual(try keychainWithTPM("find-generic-password", "-s", "svc", "-w", "--unlock", input: "moving day\n").stdout, "tpm-guarded\n")
+        try clearFile.write(to: home.appendingPathComponent("state/device.key"))
+        let refused = try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "moving day\n")
+        XCTAssertStatus(refused, 53)
+        XCTAssertTrue(refused.stderr.contains("does not belong to this keychain"), refused.stderr)
+        XCTAssertFalse(refused.stdout.contains("tpm-guarded"))
+        XCTAssertTrue(try keychain("bind", "--help").stdout.contains("opens nothing in the keychain afterwards"))
     }
 
     func testABindKilledAtAnyPointLeavesAKeychainThatOpens() throws {

@@ -70,3 +70,31 @@ struct ReadLoop {
         FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: summary))
     }
 }
+
+/// `keychain-stress bind-loop --keychain DIR --tpm TCTI --journal FILE`: binds the keychain
+/// (passphrase `rotationPassphrase(0)`) to the TPM again and again — without PCRs, then with one
+/// of PCRs 0–3 — each bind rotating the device secret, writing "B <n>" before each bind and
+/// "A <n>" after it, until the test kills the process.
+struct BindLoop {
+    let location: KeychainLocation
+    let tcti: String
+    let journalPath: String
+
+    init(_ arguments: StressArguments) throws {
+        location = try arguments.location
+        tcti = try arguments.string("tpm")
+        journalPath = try arguments.string("journal")
+    }
+
+    func run() throws {
+        let journal = try JournalFile(path: journalPath)
+        let keychain = try Keychain(location: location, options: rotationOptions(tpm: TPMDevice(tcti: tcti)))
+        var round = 0
+        while true {
+            try journal.append("B \(round)\n")
+            try keychain.bindToTPM(pcrs: round % 2 == 0 ? [] : [round % 4], passphrase: rotationPassphrase(0))
+            try journal.append("A \(round)\n")
+            round += 1
+        }
+    }
+}

@@ -12,6 +12,8 @@
 //       Changes the passphrase step after step (class keys rotated each time) until killed.
 //   keychain-stress read-loop --keychain DIR --seconds S --items N
 //       Reads while another process rotates; prints a JSON summary.
+//   keychain-stress bind-loop --keychain DIR --tpm TCTI --journal FILE
+//       Binds and rebinds to the TPM (a new device secret each time) until killed.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -69,6 +71,7 @@ do {
     case "mixed": try MixedWorkload(arguments).run()
     case "rotate-loop": try RotateLoop(arguments).run()
     case "read-loop": try ReadLoop(arguments).run()
+    case "bind-loop": try BindLoop(arguments).run()
     default: throw StressFailure("unknown mode \(arguments.mode)")
     }
 } catch {

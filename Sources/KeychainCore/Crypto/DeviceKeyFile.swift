@@ -10,7 +10,9 @@ import Foundation
 ///   n % 8 of byte n / 8) ‖ primary name length (2, big-endian) ‖ name ‖ blob length (2) ‖
 ///   blob (`TPM2B_PUBLIC ‖ TPM2B_PRIVATE`) ‖ SHA-256 (32).
 ///
-/// Binding and unbinding rewrite the file with the same D, so the database never changes.
+/// Unbinding rewrites the file with the same D. Binding rotates D: the new secret goes to a
+/// pending file beside this one (``writeNew(at:key:sealed:)``), which replaces it once the
+/// database has been rewritten under the new secret (``DeviceSecretRotationFiles``).
 enum DeviceKeyFile {
     private static let magic = Data("SSDK".utf8)
     private static let clearVersion: UInt8 = 1
@@ -72,6 +74,17 @@ enum DeviceKeyFile {
         let writer = try PrivateFileWriter(path: url.path)
         try writer.write(encoded)
         try writer.commit(replacingExisting: true)
+    }
+
+    /// Writes `key` (in clear, or as `sealed` says) to a new file at `url`: written and synced
+    /// under a temporary name, created exclusively 0600, then linked into place, which fails with
+    /// `.invalidParameter` when a file is already there. The pending file of a rotation.
+    static func writeNew(at url: URL, key: SymmetricKey, sealed: SealedDeviceSecret?) throws(KeychainError) {
+        var encoded = try encode(key, binding: sealed)
+        defer { SecretWiping.wipe(&encoded) }
+        let writer = try PrivateFileWriter(path: url.path)
+        try writer.write(encoded)
+        try writer.commit(replacingExisting: false)
     }
 
     /// The sealed form of a new keychain's secret, or `nil` for a key file.

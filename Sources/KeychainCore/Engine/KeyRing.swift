@@ -26,22 +26,38 @@ final class KeyRing: @unchecked Sendable {
         var presence: PresenceRecords
     }
 
-    let deviceKey: SymmetricKey
     let indexer: BlindIndexer
-    /// The keyed digest of all rows (tamper evidence beyond single rows).
-    let stateDigest: StateDigest
-    /// The MAC of each row's clear columns and tags.
-    let rowSealer: RowSealer
     /// Where the keychain's files are (the format anchor lives beside the device key).
     let location: KeychainLocation
     private let state: Locked<State>
+    /// The device secret and what is keyed by it; replaced when this instance rotates the
+    /// secret (``adopt(rotatedDeviceKey:header:keybag:)``).
+    private let deviceKeyed: Locked<DeviceKeyed>
+
+    /// The device secret D and the keys derived from it that need no keybag.
+    struct DeviceKeyed: Sendable {
+        let deviceKey: SymmetricKey
+        let stateDigest: StateDigest
+        let rowSealer: RowSealer
+
+        init(deviceKey: SymmetricKey, vaultID: UUID) {
+            self.deviceKey = deviceKey
+            stateDigest = StateDigest(deviceKey: deviceKey, vaultID: vaultID)
+            rowSealer = RowSealer(deviceKey: deviceKey, vaultID: vaultID)
+        }
+    }
+
+    /// The device secret D.
+    var deviceKey: SymmetricKey { deviceKeyed.withLock { $0.deviceKey } }
+    /// The keyed digest of all rows (tamper evidence beyond single rows).
+    var stateDigest: StateDigest { deviceKeyed.withLock { $0.stateDigest } }
+    /// The MAC of each row's clear columns and tags.
+    var rowSealer: RowSealer { deviceKeyed.withLock { $0.rowSealer } }
 
     /// Loads the keybag of an opened keychain and unwraps what the device key alone allows.
     init(header: VaultHeader, deviceKey: SymmetricKey, keybag: [KeybagSlot: Data], location: KeychainLocation) throws(KeychainError) {
-        self.deviceKey = deviceKey
         self.location = location
-        stateDigest = StateDigest(deviceKey: deviceKey, vaultID: header.vaultID)
-        rowSealer = RowSealer(deviceKey: deviceKey, vaultID: header.vaultID)
+        deviceKeyed = Locked(DeviceKeyed(deviceKey: deviceKey, vaultID: header.vaultID))
         let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
         guard let wrappedIndex = keybag[.index] else { throw .tampered("the keybag has no index key") }
         do {
@@ -72,9 +88,22 @@ final class KeyRing: @unchecked Sendable {
     }
 
     /// Reloads the header and keys when another process changed the keybag since we last looked.
+    ///
+    /// When the header no longer verifies under this instance's device key and the index key no
+    /// longer unwraps with it, another process rotated the device secret (``Keychain/bindToTPM(pcrs:passphrase:)``):
+    /// `.keychainUnavailable` (``KeychainError/deviceSecretReplaced()``), before anything is written.
     func refresh(_ db: Database) throws {
         guard try VaultHeader.fetchGeneration(db) != header.keybagGeneration else { return }
-        let (current, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
+        let deviceKey = self.deviceKey
+        let current: VaultHeader, keybag: [KeybagSlot: Data]
+        do {
+            (current, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
+        } catch let error as KeychainError {
+            if let stored = try? KeyRing.fetchKeybag(db), !KeybagSlot.indexOpens(stored, deviceKey: deviceKey, vaultID: header.vaultID) {
+                throw KeychainError.deviceSecretReplaced()
+            }
+            throw error
+        }
         guard current.vaultID == header.vaultID else { throw KeychainError.tampered("the keychain header names another vault") }
         guard current.keybagGeneration > header.keybagGeneration else { throw KeychainError.tampered("the keybag generation went backwards") }
         try reload(header: current, keybag: keybag)
@@ -182,6 +211,17 @@ final class KeyRing: @unchecked Sendable {
             state.classKeys = state.classKeys.filter { KeybagSlot.classKey($0.key).tier == .device }
             state.classKeys.merge(userKeys) { _, new in new }
             state.lockState = .unlocked
+        }
+    }
+
+    /// Takes the device secret this instance just rotated to, with the header and keybag it
+    /// committed: the class keys it holds are the same keys (only their wraps changed), so the
+    /// lock state does not change.
+    func adopt(rotatedDeviceKey deviceKey: SymmetricKey, header: VaultHeader, keybag: [KeybagSlot: Data]) {
+        deviceKeyed.withLock { $0 = DeviceKeyed(deviceKey: deviceKey, vaultID: header.vaultID) }
+        state.withLock { state in
+            state.header = header
+            state.userClassSlots = Self.userClassSlots(of: keybag)
         }
     }
 

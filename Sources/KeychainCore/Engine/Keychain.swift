@@ -30,7 +30,7 @@ public final class Keychain: Sendable {
 
     let database: DatabasePool
     let keys: KeyRing
-    /// The ``deviceBinding``; changed by ``bindToTPM(pcrs:)`` and ``unbindFromTPM(passphrase:)``.
+    /// The ``deviceBinding``; changed by ``bindToTPM(pcrs:passphrase:)`` and ``unbindFromTPM(passphrase:)``.
     let binding: Locked<DeviceBinding>
     /// The ``authenticator``.
     let authenticatorSlot = Locked<(any Authenticator)?>(nil)
@@ -108,6 +108,9 @@ public final class Keychain: Sendable {
         if contents != .new && mustCreate {
             throw KeychainError(.duplicateKeychain, "A keychain already exists at \(path). Use it, or choose another location.")
         }
+        // A rotation of the device secret that a killed process left, finished or rolled back
+        // before the device key is loaded (DeviceSecretRotationFiles).
+        try DeviceSecretRotationFiles.settleInterrupted(location: location, database: database, options: options, isNew: contents == .new)
         let (deviceKey, deviceBinding) = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: contents == .new, options: options)
         // Anchors being written when a process was killed, of this or an uncommitted keychain.
         PlatformIO.removeAbandonedTemporaryFiles(in: location.deviceKeyURL.deletingLastPathComponent().path) {
@@ -167,8 +170,9 @@ public final class Keychain: Sendable {
         guard PlatformIO.fileExists(path) else { throw noSuchKeychain(at: location) }
         let database = try openDatabase(path: path, busyTimeout: options.busyTimeout, readOnly: true)
         let contents = try perform(path: path) { try database.read { db in try SchemaGuard.inspect(db, path: path) } }
+        // An interrupted rotation of the device secret is settled by the writing path.
         guard contents == .keychain(appliedMigrations: KeychainSchema.migrations.count),
-              PlatformIO.fileExists(location.deviceKeyURL.path) else { return nil }
+              PlatformIO.fileExists(location.deviceKeyURL.path), !DeviceSecretRotationFiles(location: location).hasPendingKey else { return nil }
         let (deviceKey, deviceBinding) = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false, options: options)
         let verified: (VaultHeader, [KeybagSlot: Data])? = try perform(path: path) {
             try database.read { db -> (VaultHeader, [KeybagSlot: Data])? in

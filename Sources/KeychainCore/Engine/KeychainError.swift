@@ -128,6 +128,12 @@ extension KeychainError {
         KeychainError(.keychainUnavailable, "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one.")
     }
 
+    /// Another process rotated the device secret (bound or rebound the keychain) after this
+    /// instance opened it: its keys open nothing any more, and it writes nothing.
+    static func deviceSecretReplaced() -> KeychainError {
+        KeychainError(.keychainUnavailable, "The keychain's device secret was replaced after this instance opened it (the keychain was bound or rebound to a TPM, `keychain bind --tpm`), so this instance can neither read nor write it any more; nothing was changed. Open the keychain again.")
+    }
+
     static func tampered(_ what: String) -> KeychainError {
         KeychainError(.integrityViolation, "Integrity check failed: \(what). The keychain file was modified outside this library or is corrupted; the item was not returned and nothing was changed. Restore the keychain from a backup.")
     }

@@ -14,32 +14,47 @@ extension Keychain {
         return binding.withLock { $0 }
     }
 
-    /// Seals the device secret by ``KeychainOptions/tpm`` (`keychain bind --tpm`): from now on
-    /// the keychain's files open only on this machine, and token keys generated from now on live
-    /// in the TPM.
+    /// Binds the keychain to ``KeychainOptions/tpm`` (`keychain bind --tpm`) with a new device
+    /// secret: from now on the keychain's files open only on this machine, and token keys
+    /// generated from now on live in the TPM.
     ///
-    /// The device key file is replaced in one atomic step (a process killed at any point leaves
-    /// a keychain that opens with the old binding or the new one) after the TPM has unsealed the
-    /// secret once, so a binding that does not open is never written. The database does not
-    /// change: the secret stays the same, only where it is kept changes. Binding a bound
-    /// keychain again reseals it, for example with other PCRs.
+    /// Every binding — of a keychain with a key file, or again of a bound one, for example with
+    /// other PCRs — replaces the device secret D with a new random one, sealed by the TPM (and
+    /// unsealed once to check, so a binding that does not open is never written), and rewrites
+    /// everything D keyed: the keybag's wraps, the header MAC, every row seal, the state digest
+    /// and the format anchor; the unlock session ends. Items, their keys and their blind
+    /// indexes stay as they are, so the time it takes grows with the number of items (about one
+    /// HMAC and two small queries per item). The database transaction is the commit point: a
+    /// process killed at any point leaves a keychain that opens with the old binding or the new
+    /// one, finished or rolled back by the next opening (see <doc:HardwareBinding>). Other
+    /// instances that had the keychain open fail with `.keychainUnavailable` from their next
+    /// operation on (open the keychain again); this one goes on, in the lock state it had.
     ///
     /// ```swift
     /// let keychain = try Keychain()
     /// try keychain.bindToTPM()              // or bindToTPM(pcrs: [7]): also tie it to the Secure Boot state
     /// ```
     ///
-    /// - Parameter pcrs: PCRs (0–23, SHA-256 bank) whose current values the secret is sealed to.
-    ///   Empty by default. With PCR 7, a change of the Secure Boot configuration (keys, shim,
-    ///   firmware settings) makes the TPM refuse the secret until the old configuration is booted
-    ///   again: bind without PCRs before such a change and with them after it, and keep a backup.
-    ///   The TPM must keep SHA-256 values for those PCRs (`.invalidParameter` otherwise).
-    /// - Important: the secret itself never changes. A copy of the device key file taken before
-    ///   binding still holds it in clear, and an older sealed copy still opens on this machine
-    ///   whatever the PCRs say.
+    /// - Parameters:
+    ///   - pcrs: PCRs (0–23, SHA-256 bank) whose current values the secret is sealed to.
+    ///     Empty by default. With PCR 7, a change of the Secure Boot configuration (keys, shim,
+    ///     firmware settings) makes the TPM refuse the secret until the old configuration is booted
+    ///     again: bind without PCRs before such a change and with them after it, and keep a backup.
+    ///     The TPM must keep SHA-256 values for those PCRs (`.invalidParameter` otherwise).
+    ///   - passphrase: the keychain's passphrase, required when it has one (the keys it protects
+    ///     are wrapped under a key derived from the device secret and the passphrase); `nil` for a
+    ///     keychain without one.
+    /// - Important: a copy of the device key file taken before binding (the secret in clear), or
+    ///   a sealed one from an earlier binding (for example before a PCR policy), opens nothing in
+    ///   the keychain afterwards. It still opens a copy of the whole keychain (database included)
+    ///   made before the binding: such a copy is an old keychain, outside what binding protects.
+    ///   Until the database file is checkpointed (done right after binding when no reader holds
+    ///   it back), its write-ahead log belongs to that copy too.
     /// - Throws: `.keychainUnavailable` when there is no TPM or it fails, `.invalidParameter` for
-    ///   a PCR outside 0–23.
-    public func bindToTPM(pcrs: [Int] = []) throws(KeychainError) {
+    ///   a PCR outside 0–23, `.authFailed` for a wrong passphrase, `.invalidState` for a missing
+    ///   passphrase (or one given to a keychain without one) or another process's change of the
+    ///   keys meanwhile. Nothing changes then.
+    public func bindToTPM(pcrs: [Int] = [], passphrase: String? = nil) throws(KeychainError) {
         try requireWritable()
         guard let device = options.tpm else {
             throw KeychainError(.keychainUnavailable, "This process uses no TPM: set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
@@ -48,8 +63,8 @@ extension Keychain {
             throw KeychainError(.invalidParameter, "PCRs are numbered 0 to 23; \(pcrs.filter { !(0..<24).contains($0) }.map(String.init).joined(separator: ", ")) does not exist.")
         }
         let pcrs = Array(Set(pcrs)).sorted()
-        try rewriteDeviceKeyFile(sealingWith: (device, pcrs))
-        logger.notice("keychain bound to the TPM", metadata: ["tpm": "\(device.tcti)", "pcrs": "\(pcrs)"])
+        try rotateDeviceSecret(sealingWith: (device, pcrs), passphrase: passphrase)
+        logger.notice("keychain bound to the TPM with a new device secret", metadata: ["tpm": "\(device.tcti)", "pcrs": "\(pcrs)"])
     }
 
     /// Takes the device secret out of the TPM into a key file again (`keychain unbind`), to move
@@ -75,10 +90,16 @@ extension Keychain {
         logger.notice("keychain unbound from the TPM: its device secret is in a key file again")
     }
 
-    /// Rewrites the device key file under the keychain directory's lock (the lock opening takes).
+    /// Rewrites the device key file under the keychain directory's lock (the lock opening and
+    /// rotating take), after checking that the secret this instance holds is still the
+    /// keychain's: one rotated by another process is never written back.
     private func rewriteDeviceKeyFile(sealingWith tpm: (device: TPMDevice, pcrs: [Int])?) throws(KeychainError) {
         let directory = location.databaseURL.deletingLastPathComponent()
         try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))) { () throws(KeychainError) in
+            try DeviceSecretRotationFiles.settleInterrupted(location: location, database: database, options: options, isNew: false)
+            guard try Self.perform(path: databasePath, { try database.read { db in try HeaderAuthenticator.storedCodeHolds(db, deviceKey: keys.deviceKey) } }) == true else {
+                throw KeychainError.deviceSecretReplaced()
+            }
             try DeviceKeyFile.rewrite(at: location.deviceKeyURL, key: keys.deviceKey, sealingWith: tpm)
         }
         binding.withLock { $0 = tpm.map { .tpm(device: $0.device, pcrs: $0.pcrs) } ?? .keyFile }

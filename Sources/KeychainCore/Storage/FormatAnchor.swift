@@ -50,7 +50,13 @@ struct FormatAnchor: Equatable {
     ///   or fails its MAC (it was edited or forged); `.keychainUnavailable` for unsafe
     ///   permissions or something other than a small regular file in its place.
     static func read(for location: KeychainLocation, vaultID: UUID, deviceKey: SymmetricKey) throws(KeychainError) -> FormatAnchor? {
-        let path = url(for: location, vaultID: vaultID).path
+        try read(at: url(for: location, vaultID: vaultID), vaultID: vaultID, deviceKey: deviceKey)
+    }
+
+    /// The anchor in the file at `url` (the anchor's own file, or the pending one of a device
+    /// secret rotation: ``DeviceSecretRotationFiles``); `nil` when there is none.
+    static func read(at url: URL, vaultID: UUID, deviceKey: SymmetricKey) throws(KeychainError) -> FormatAnchor? {
+        let path = url.path
         PlatformIO.removeAbandonedTemporaryFiles(of: path)   // a writer killed before its rename
         guard PlatformIO.fileExists(path) else { return nil }
         try FilePermissions.requirePrivate(path, role: "format anchor")
@@ -69,6 +75,12 @@ struct FormatAnchor: Equatable {
 
     /// Writes (or replaces) the anchor atomically, 0600.
     func write(for location: KeychainLocation, deviceKey: SymmetricKey) throws(KeychainError) {
+        try save(at: Self.url(for: location, vaultID: vaultID), deviceKey: deviceKey, replacingExisting: true)
+    }
+
+    /// Writes the anchor to `url` atomically, 0600; without `replacingExisting`, only if no file
+    /// is there (`.invalidParameter` otherwise).
+    func save(at url: URL, deviceKey: SymmetricKey, replacingExisting: Bool) throws(KeychainError) {
         precondition((1...2).contains(headerMACs.count) && headerMACs.allSatisfy { $0.count == 32 }, "an anchor records one or two header MACs")
         var writer = ByteWriter()
         writer.append(Self.magic)
@@ -78,9 +90,9 @@ struct FormatAnchor: Equatable {
         writer.append(UInt8(headerMACs.count))
         for headerMAC in headerMACs { writer.append(headerMAC) }
         let body = writer.data
-        let file = try PrivateFileWriter(path: Self.url(for: location, vaultID: vaultID).path)
+        let file = try PrivateFileWriter(path: url.path)
         try file.write(body + Self.mac(body, deviceKey: deviceKey, vaultID: vaultID))
-        try file.commit(replacingExisting: true)
+        try file.commit(replacingExisting: replacingExisting)
     }
 
     private static func mac(_ body: Data, deviceKey: SymmetricKey, vaultID: UUID) -> Data {

@@ -90,6 +90,15 @@ struct HeaderAuthenticator {
         return constantTimeEqual(anchor.headerMACs[0], stored)
     }
 
+    /// Whether the stored header MAC holds under `deviceKey`, without the anchor; `nil` when the
+    /// file has no header yet. Tells which device secret the header was last written under,
+    /// when a rotation of the secret was interrupted (``DeviceSecretRotationFiles``).
+    static func storedCodeHolds(_ db: Database, deviceKey: SymmetricKey) throws -> Bool? {
+        guard let header = try VaultHeader.fetch(db) else { return nil }
+        let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: try KeyRing.fetchKeybag(db))
+        return try storedCode(db).map { constantTimeEqual($0, expected) } ?? false
+    }
+
     /// The header and keybag, after checking their MAC, that the format anchor beside the device
     /// key accepts that MAC (so an older header and keybag spliced back in are refused), and the
     /// KDF parameters' bounds.

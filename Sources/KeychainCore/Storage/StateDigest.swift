@@ -16,7 +16,7 @@ import LockedState
 /// The record is created with the keychain, or once when an older keychain is upgraded; a
 /// missing record is never recreated afterwards (that would certify tampered rows): `verify`
 /// reports it. The key is derived from the device key, so the check works in every lock state.
-struct StateDigest {
+struct StateDigest: Sendable {
     let vaultID: UUID
     /// HMAC state with the key already absorbed; each MAC copies it (no key schedule per MAC).
     private let keyed: HMAC<SHA256>
@@ -132,6 +132,15 @@ struct StateDigest {
         try db.cachedStatement(sql: "UPDATE vault_header SET state_counter = ?, state_digest = ?, state_mac = ? WHERE id = 1")
             .execute(arguments: [counter + 1, Data(next), nextMAC])
         lastAuthentic.withLock { $0 = (counter + 1, next, nextMAC) }
+    }
+
+    /// Replaces the record with `counter` and `digest` under this digest's key (a rotation of
+    /// the device secret carries the record over to the new key).
+    func store(counter: Int64, digest: [UInt8], _ db: Database) throws {
+        let nextMAC = mac(counter: counter, digest: digest)
+        try db.cachedStatement(sql: "UPDATE vault_header SET state_counter = ?, state_digest = ?, state_mac = ? WHERE id = 1")
+            .execute(arguments: [counter, Data(digest), nextMAC])
+        lastAuthentic.withLock { $0 = (counter, digest, nextMAC) }
     }
 
     /// Records the state of the rows as they are (a new keychain, or one written before the digest existed).

@@ -147,7 +147,7 @@ final class TPMBindingTests: XCTestCase {
         // And binds to the new machine's TPM.
         let newMachine = try startSoftwareTPM()
         let there = try Keychain(location: copy, options: options(newMachine.device))
-        try there.bindToTPM()
+        try there.bindToTPM(passphrase: "open sesame")
         XCTAssertEqual(try Keychain(location: copy, options: options(newMachine.device)).deviceBinding, .tpm(device: newMachine.device, pcrs: []))
         XCTAssertThrowsError(try Keychain(location: copy, options: options(tpm.device)), "the old machine's TPM no longer opens the moved copy")
     }

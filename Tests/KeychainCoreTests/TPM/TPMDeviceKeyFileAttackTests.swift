@@ -88,10 +88,13 @@ final class TPMDeviceKeyFileAttackTests: XCTestCase {
     func testTheFileStaysPrivateAcrossBindAndUnbind() throws {
         try test.keychain.setPassphrase("pass")
         try test.keychain.unbindFromTPM(passphrase: "pass")
-        try test.keychain.bindToTPM()
-        let attributes = try FileManager.default.attributesOfItem(atPath: test.location.deviceKeyURL.path)
-        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: test.location.deviceKeyURL.deletingLastPathComponent().path).filter { $0.contains(".tmp-") }
+        try test.keychain.bindToTPM(passphrase: "pass")
+        for url in [test.location.deviceKeyURL, test.anchorURL] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600, url.lastPathComponent)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: test.location.deviceKeyURL.deletingLastPathComponent().path)
+            .filter { $0.contains(".tmp-") || $0.hasSuffix(".pending") }
         XCTAssertEqual(leftovers, [])
     }
 }
