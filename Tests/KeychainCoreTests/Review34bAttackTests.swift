@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import XCTest
+@_spi(Fuzzing) @testable import KeychainCore
+
+/// Review 34b of the fix in 575a3b4 ("legacy library items hidden from apps' finds and exports
+/// until taken in"): the hiding happens in `prove` after SQLite selected the rows, and only on
+/// the decrypting path (`MatchProof.attributes`).
+final class Review34bLegacyItemAttackTests: XCTestCase {
+    private var scratch: URL!
+    private let service = "SecureStorage.files/default"
+
+    override func setUpWithError() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("kc-review34b-\(UUID().uuidString)")
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
+
+    /// A private copy of the format-5 protected-files fixture, opened (so upgraded to format 6).
+    private func format5Keychain() throws -> Keychain {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("SecureStorageTests/Fixtures/protected-files-v1/keychain")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let copy = scratch.appendingPathComponent("keychain")
+        try FileManager.default.copyItem(at: source, to: copy)
+        let enumerator = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: [.isDirectoryKey])
+        while let url = enumerator?.nextObject() as? URL {
+            let isDirectory = try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true
+            try FileManager.default.setAttributes([.posixPermissions: isDirectory ? 0o700 : 0o600], ofItemAtPath: url.path)
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: copy.path)
+        return try Keychain(location: KeychainLocation(directory: copy),
+                            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil))
+    }
+
+    private func accounts(_ keychain: Keychain, owner: LibraryOwner?) throws -> Set<String> {
+        var query = Query(.genericPassword, [.service: .string(service)])
+        query.owner = owner
+        return Set(try keychain.findAll(query).compactMap { $0.attributes[.account]?.stringValue })
+    }
+
+    /// `limit: .one` without residual filters puts `LIMIT 1` in the SQL: the first row is a hidden
+    /// legacy item, `prove` drops it, and the cursor has nothing more, so the app's own visible
+    /// item is never found. Reproduction: after the upgrade, `add` service
+    /// `SecureStorage.files/default` account `app-own`, then `find(service:, limit: .one)` →
+    /// itemNotFound, while `findAll` returns `app-own`.
+    func testReview34bLimitOneMissesAVisibleItemBehindAHiddenLegacyRow() throws {
+        let keychain = try format5Keychain()
+        try keychain.add(NewItem(.genericPassword, attributes: [.service: .string(service), .account: "app-own"],
+                                 data: Data("the app's own".utf8), accessibility: .afterFirstUnlock))
+        XCTAssertEqual(try accounts(keychain, owner: nil), ["app-own"], "findAll sees only the app's item (legacy rows hidden)")
+        let one = try? keychain.find(Query(.genericPassword, [.service: .string(service)], limit: .one))
+        XCTAssertEqual(one?.first?.attributes[.account]?.stringValue, "app-own",
+                       "a limit-one find missed the one visible item: SQL LIMIT 1 selected a hidden legacy row first")
+    }
+
+    /// A delete proves rows by their seal (`MatchProof.seal`), which returns before the hiding
+    /// check: an app's (or `keychain delete-generic-password`'s) delete removes the library's
+    /// legacy items that no find shows it — here the protected files' keys, so the files never
+    /// open again. Reproduction: after the upgrade,
+    /// `delete(Query(.genericPassword, [.service: "SecureStorage.files/default"]))` succeeds
+    /// (finds said nothing is there) and the library's owned query then finds no key.
+    func testReview34bAnAppsDeleteRemovesHiddenLegacyLibraryItems() throws {
+        let keychain = try format5Keychain()
+        XCTAssertEqual(try accounts(keychain, owner: nil), [], "apps do not see the legacy items")
+        let deleted = try? keychain.delete(Query(.genericPassword, [.service: .string(service)]))
+        XCTAssertNil(deleted, "an app's delete removed \(deleted ?? 0) legacy library items its finds do not show")
+        let owned = try accounts(keychain, owner: LibraryOwner("protected-files"))
+        XCTAssertTrue(owned.isSuperset(of: ["none", "current"]), "the library's protected-file keys are gone: \(owned)")
+    }
+}
