@@ -18,8 +18,12 @@ final class Review34bLegacyItemAttackTests: XCTestCase {
 
     /// A private copy of the format-5 protected-files fixture, opened (so upgraded to format 6).
     private func format5Keychain() throws -> Keychain {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("SecureStorageTests/Fixtures/protected-files-v1/keychain")
+        try fixtureKeychain("SecureStorageTests/Fixtures/protected-files-v1/keychain")
+    }
+
+    /// A private copy of a committed keychain fixture (`Tests/<path>`), opened (so upgraded).
+    private func fixtureKeychain(_ path: String) throws -> Keychain {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(path)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         let copy = scratch.appendingPathComponent("keychain")
         try FileManager.default.copyItem(at: source, to: copy)
@@ -67,5 +71,39 @@ final class Review34bLegacyItemAttackTests: XCTestCase {
         XCTAssertNil(deleted, "an app's delete removed \(deleted ?? 0) legacy library items its finds do not show")
         let owned = try accounts(keychain, owner: LibraryOwner("protected-files"))
         XCTAssertTrue(owned.isSuperset(of: ["none", "current"]), "the library's protected-file keys are gone: \(owned)")
+    }
+
+    /// `keepingAdoptionTag` reads the tag from `item_tags` (plain rows in the file) without
+    /// checking the row's seal, then seals the row again *with* it: the first PIN enrolment
+    /// launders a tag someone added by raw SQL into a valid seal, and the library then takes a
+    /// value written after the upgrade (here an attacker's replacement of a protected item) into
+    /// its namespace as its own (a database sealer's key the attacker knows).
+    /// Reproduction: format-4 fixture, `update` `com.example.protected`/`ak` with new data (drops
+    /// the tag), `INSERT INTO item_tags` the adoption tag for its row, `setPIN`, then an owned
+    /// find of `ak` returns the replaced value and `verify()` is clean.
+    func testReview34bFirstEnrolmentLaundersARawSQLAdoptionTag() throws {
+        let keychain = try fixtureKeychain("KeychainCoreTests/Fixtures/format4-passphrase")
+        try keychain.unlock(passphrase: "fixture passphrase 4")
+        let location = keychain.location
+        keychain.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "fixture pin 4" }
+        let ak = Query(.genericPassword, [.service: "com.example.protected", .account: "ak"])
+        try keychain.update(ak, with: ItemChanges(data: Data("attacker-known key".utf8)))
+        let tag = keychain.keys.indexer.writtenBeforeOwnershipTag
+        let queue = try DatabaseQueue(path: location.databaseURL.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) SELECT ?, id FROM items WHERE id NOT IN (SELECT item_rowid FROM item_tags WHERE tag = ?)",
+                           arguments: [tag, tag])
+        }
+        try queue.close()
+        let reopened = try Keychain(location: location, options: KeychainOptions(resumesUnlockSession: false, tpm: nil))
+        try reopened.unlock(passphrase: "fixture passphrase 4")
+        reopened.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "fixture pin 4" }
+        try? PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "" }.setPIN("new pin", current: "fixture pin 4", in: reopened)
+        reopened.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "new pin" }
+        var owned = Query(.genericPassword, [.service: "com.example.protected", .account: "ak"], limit: .one)
+        owned.owner = LibraryOwner("database-sealer")
+        let taken = try? reopened.find(owned, returning: .data).first?.data
+        XCTAssertNotEqual(taken, Data("attacker-known key".utf8),
+                          "the library took a value written after the upgrade as its own: the enrolment re-sealed a raw-SQL adoption tag")
     }
 }
