@@ -22,13 +22,19 @@ extension KeychainSynchronizer {
     ///   - rebuilding: make the new generation's records from this device's own items instead of
     ///     the server's, for when the circle's state on the server fails verification (a member
     ///     about to be removed can damage it). The other members push again what only they have;
-    ///     a deletion this device has not seen may bring an item back.
+    ///     a deletion this device has not seen may bring an item back. The values of the
+    ///     deletions this device agreed with stay revoked in the new generation.
+    ///   - forgettingUnreadableDeletions: with `rebuilding`, go on when the server no longer holds,
+    ///     intact, some deletions this device agreed with (and that were not compacted): their
+    ///     values are then not remembered, so a restored copy of one could come back. Without it
+    ///     such a rebuild is refused (``SyncError/Code/tampered``) and nothing changes.
     /// - Returns: the members that received the new key.
     /// - Throws: ``SyncError/Code/invalidState`` when a name matches no device or several, or a
     ///   kept device was not admitted through the removed one; ``SyncError/Code/tampered`` when
     ///   the server's records or roster fail verification (see `rebuilding`).
     @discardableResult
-    public func removeDevice(_ device: String, keeping kept: [String] = [], rebuilding: Bool = false) throws(SyncError) -> [SyncStatus.Member] {
+    public func removeDevice(_ device: String, keeping kept: [String] = [], rebuilding: Bool = false,
+                             forgettingUnreadableDeletions: Bool = false) throws(SyncError) -> [SyncStatus.Member] {
         // The records are sealed again from what this device agrees with (or holds): nothing may
         // be waiting for a locked class.
         if !rebuilding {
@@ -56,7 +62,11 @@ extension KeychainSynchronizer {
                     guard Manifest.claimedGeneration(of: row.body) == key.generation,
                           try connection.verifiedRosterPrefix(key: key, continuing: pinned).pin == pinned else { return nil }
                     records = contents
-                    deletedDigests = try uncompactedDeletions(on: connection, state: state, key: key)
+                    let deletions = try uncompactedDeletions(on: connection, state: state, key: key)
+                    guard deletions.unreadable == 0 || forgettingUnreadableDeletions else {
+                        throw SyncError.tampered("the server no longer holds, intact, \(deletions.unreadable) deletion\(deletions.unreadable == 1 ? "" : "s") this device agreed with, so a rebuild would forget the value\(deletions.unreadable == 1 ? "" : "s") they revoked and a restored copy could bring one back. Nothing changed. To remove the device anyway, accepting that, run the removal with --forget-unreadable-deletions (removeDevice(_:keeping:rebuilding:forgettingUnreadableDeletions:)), then delete again any credential you revoked recently")
+                    }
+                    deletedDigests = deletions.digests
                 } else {
                     guard row.counter == state.verifiedCounter, try connection.roster(key: key, continuing: pinned).pin == pinned else { return nil }
                     records = try verifiedContents(on: connection, row: row, state: state, key: key)
@@ -185,17 +195,21 @@ extension KeychainSynchronizer {
     /// their records on the server say (each opened under the circle key and checked against the
     /// agreed entry): a rebuild makes records of values only, so without them a restored copy of
     /// a revoked value would come back. A deletion record the server no longer holds, or that is
-    /// not the one agreed with, cannot be read back (a rebuild is for a damaged server): its value
-    /// is not remembered, as the Sync article says.
-    private func uncompactedDeletions(on connection: SyncServer, state: SyncState, key: CircleKey) throws(SyncError) -> [Data] {
+    /// not the one agreed with, cannot be read back (a rebuild is for a damaged server): it is
+    /// counted in `unreadable`.
+    private func uncompactedDeletions(on connection: SyncServer, state: SyncState, key: CircleKey) throws(SyncError) -> (digests: [Data], unreadable: Int) {
         var deleted: [Data] = []
+        var unreadable = 0
         for (recordID, agreed) in state.entries where agreed.isTombstone && agreed.version > 0 {
             guard let record = try connection.record(recordID), record.version == agreed.version,
                   let (content, writtenAt) = try? RecordSealer.openStamped(record.body, recordID: recordID, version: record.version, key: key),
-                  content.kind == .tombstone, content.digest == agreed.digest, writtenAt == agreed.writtenAt else { continue }
+                  content.kind == .tombstone, content.digest == agreed.digest, writtenAt == agreed.writtenAt else {
+                unreadable += 1
+                continue
+            }
             deleted.append(content.deletedDigest)
         }
-        return deleted
+        return (deleted, unreadable)
     }
 
     /// The one device among `candidates` whose id or name is `device`.

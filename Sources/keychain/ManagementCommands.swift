@@ -172,9 +172,10 @@ struct Verify: ParsableCommand {
             ]))
         } else {
             print("verified \(report.verifiedItems) item\(report.verifiedItems == 1 ? "" : "s")")
-            for problem in report.databaseProblems { print("database: \(problem)") }
+            // What the file says (class names, planted object names) is shown safe for a terminal.
+            for problem in report.databaseProblems { print(PrintableText.sanitized("database: \(problem)")) }
             for item in report.damagedItems { print("DAMAGED \(item)") }
-            if let problem = report.stateProblem { print("STATE: \(problem)") }
+            if let problem = report.stateProblem { print(PrintableText.sanitized("STATE: \(problem)")) }
             if report.lockedItemCount > 0 {
                 printError("\(report.lockedItemCount) item(s) not checked because the keychain is locked; run with --unlock for a complete check.")
             }

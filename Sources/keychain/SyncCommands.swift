@@ -307,11 +307,14 @@ struct SyncRemove: ParsableCommand {
     var kept: [String] = []
     @Flag(name: .customLong("rebuild"), help: "Make the new key's records from this device's items, when the circle's state on the server fails verification (a device about to be removed can damage it). Other devices push again what only they have.")
     var rebuild = false
+    @Flag(name: .customLong("forget-unreadable-deletions"), help: "With --rebuild: go on when the server no longer holds some deletions this device agreed with; their values are then not remembered, so a restored copy of one could come back.")
+    var forgetUnreadableDeletions = false
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
         let synchronizer = KeychainSynchronizer(keychain: keychain)
-        let remaining = try reportingSyncErrors { try synchronizer.removeDevice(device, keeping: kept, rebuilding: rebuild) }
+        let remaining = try reportingSyncErrors { try synchronizer.removeDevice(device, keeping: kept, rebuilding: rebuild,
+                                                                                      forgettingUnreadableDeletions: forgetUnreadableDeletions) }
         print("Removed \(device) and the devices it approved\(kept.isEmpty ? "" : " (but the kept ones)"); the circle key was replaced and every record sealed again under it. The new key went to:")
         for member in remaining {
             print("  \(member.name) (\(member.deviceID.uuidString.lowercased()))\(member.isThisDevice ? ", this device" : "")")

@@ -40,6 +40,7 @@ public struct DamagedItem: Sendable, Hashable, CustomStringConvertible {
     /// What failed.
     public let problem: String
 
-    /// `"row <n> (<class>): <problem>"`.
-    public var description: String { "row \(rowID) (\(itemClass)): \(problem)" }
+    /// `"row <n> (<class>): <problem>"`, with control and bidirectional formatting characters
+    /// (which the file's own columns may hold) shown as `?` (``PrintableText``).
+    public var description: String { PrintableText.sanitized("row \(rowID) (\(itemClass)): \(problem)") }
 }

@@ -85,9 +85,16 @@ extension Keychain {
         }
         guard referenceHolds else { throw KeychainError.tampered("a persistent reference selected a row that is not the item it names (row ids or item ids were edited)") }
         guard proof == .attributes || !filter.residual.isEmpty else {
-            guard let rowID = row.rowID, try keys.rowSealer.isValid(row, db),
-                  filter.isSatisfied(bySealed: row, tags: try RowSealer.tags(of: rowID, db)) else {
+            let tags = try row.rowID.map { try RowSealer.tags(of: $0, db) } ?? []
+            guard row.rowID != nil, try keys.rowSealer.isValid(row, db), filter.isSatisfied(bySealed: row, tags: tags) else {
                 throw KeychainError.tampered("a row selected by its lookup columns fails its row seal or does not have them (lookup columns, tags or indexes were edited)")
+            }
+            // An item the library wrote before format 6 is left alone by an app's delete when its
+            // class is available to tell it apart (while locked, it cannot be: it is deleted, as
+            // it was before the upgrade).
+            if hidingLegacyLibraryItems && filter.owner == nil && tags.contains(keys.indexer.writtenBeforeOwnershipTag),
+               let opened = try? open(row, includingData: false), try isLegacyLibraryItem(opened, db) {
+                return nil
             }
             return MatchedItem(row: row, opened: nil)
         }

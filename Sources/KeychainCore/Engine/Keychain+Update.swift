@@ -161,7 +161,9 @@ extension Keychain {
         row.accessibility = accessibility
         row.synchronizable = attributes[.synchronizable]?.numberValue == 1
         row.indexes = ItemIndexes(itemClass: row.itemClass, attributes: attributes, indexer: keys.indexer)
-        if keepingAdoptionTag, let rowID = item.row.rowID, try RowSealer.tags(of: rowID, db).contains(keys.indexer.writtenBeforeOwnershipTag) {
+        // Only a tag the row seal proves is kept: one inserted by editing the file is dropped.
+        if keepingAdoptionTag, let rowID = item.row.rowID, try RowSealer.tags(of: rowID, db).contains(keys.indexer.writtenBeforeOwnershipTag),
+           try keys.rowSealer.isValid(item.row, db) {
             row.indexes.tags.insert(keys.indexer.writtenBeforeOwnershipTag)
         }
         row.rowVersion += 1
