@@ -338,7 +338,7 @@ public struct KeychainSynchronizer: Sendable {
     /// and forgets the circle keys. The items stay in this keychain and on the other devices.
     ///
     /// A device that left still knew the circle key, so the others list it as departed
-    /// (``SyncStatus/departed``) until a member removes it with ``removeDevice(_:keeping:rebuilding:)``,
+    /// (``SyncStatus/departed``) until a member removes it with ``removeDevice(_:keeping:rebuilding:forgettingUnreadableDeletions:)``,
     /// which replaces the key; the devices it admitted stay, still vouched for by it.
     ///
     /// - Parameter offline: forget the circle here even when the departure cannot be recorded

@@ -74,6 +74,23 @@ struct DeviceSecretRotationFiles {
         }
     }
 
+    /// The anchors of other keychains in the state directory: keychains that use the same
+    /// device key file, which a rotation would leave without their secret.
+    func anchorsOfOtherKeychains(than vaultID: UUID) -> [String] {
+        let own = FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent
+        return ((try? FileManager.default.contentsOfDirectory(atPath: stateDirectory)) ?? [])
+            .filter { $0.hasPrefix("keychain-") && $0.hasSuffix(".anchor") && $0 != own }.sorted()
+    }
+
+    /// Whether a pending anchor of another keychain than `vaultID` is here while none of its own
+    /// is: the pending key is then that keychain's rotation, not this one's.
+    func pendingRotationBelongsToAnotherKeychain(than vaultID: UUID) -> Bool {
+        let own = pendingAnchorURL(vaultID: vaultID).lastPathComponent
+        let pending = ((try? FileManager.default.contentsOfDirectory(atPath: stateDirectory)) ?? [])
+            .filter { $0.hasPrefix("keychain-") && $0.hasSuffix(".anchor" + Self.pendingSuffix) }
+        return !pending.isEmpty && !pending.contains(own)
+    }
+
     private func removePendingAnchors() {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: stateDirectory)) ?? []
         where name.hasPrefix("keychain-") && name.hasSuffix(".anchor" + Self.pendingSuffix) {
@@ -98,6 +115,13 @@ struct DeviceSecretRotationFiles {
         }
         let logger = Logger(label: "SecureStorage.KeychainCore")
         let path = location.databaseURL.path
+        // Another keychain sharing this device key file was rotating it: not this one's to settle
+        // (a keychain being created has no rotation of its own).
+        if isNew { return }
+        if let vaultID = try Keychain.perform(path: path, { try database.read { db in try VaultHeader.fetch(db)?.vaultID } }),
+           files.pendingRotationBelongsToAnotherKeychain(than: vaultID) {
+            return
+        }
         func holds(under key: SymmetricKey) throws(KeychainError) -> Bool? {
             if isNew { return nil }
             return try Keychain.perform(path: path) { try database.read { db in try HeaderAuthenticator.storedCodeHolds(db, deviceKey: key) } }

@@ -30,6 +30,10 @@ extension Keychain {
         // Sealed, and unsealed once to check, before anything is locked or written.
         let sealed = try tpm.map { tpm throws(KeychainError) in try SealedDeviceSecret.seal(newKey, on: tpm.device, pcrs: tpm.pcrs) }
         let files = DeviceSecretRotationFiles(location: location)
+        let others = files.anchorsOfOtherKeychains(than: expected.vaultID)
+        guard others.isEmpty else {
+            throw KeychainError(.invalidState, "Other keychains use the same device key file (\(location.deviceKeyURL.path); their anchors: \(others.joined(separator: ", "))): binding replaces its secret, which would leave them unreadable. Nothing was changed. Give each keychain its own state directory (SECURE_STORAGE_HOME, XDG_STATE_HOME or KeychainLocation.deviceKeyURL) before binding, or remove the anchor of a keychain that no longer exists.")
+        }
         let directory = location.databaseURL.deletingLastPathComponent()
         let started = ContinuousClock.now
         let (header, _, outcome) = try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))) {

@@ -1,0 +1,78 @@
+#if canImport(CTSS2)
+import AttackTestSupport
+import Crypto
+import Foundation
+import GRDB
+import TPMTestSupport
+import XCTest
+@testable import KeychainCore
+
+/// Attacks of the third review of issue 34 on the rotation of the device secret by `bindToTPM`
+/// when keychains share one device key file (one state directory).
+final class Review34cAttackTests: XCTestCase {
+    private var tpm: SoftwareTPM!
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        tpm = try startSoftwareTPM()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("review34c-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    }
+
+    override func tearDown() {
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    private var options: KeychainOptions {
+        KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app", tpm: tpm.device, newKeychainBinding: .keyFile)
+    }
+
+    private func location(_ data: String, state: String = "state") -> KeychainLocation {
+        KeychainLocation(databaseURL: directory.appendingPathComponent("\(data)/keychain.db"),
+                         deviceKeyURL: directory.appendingPathComponent("\(state)/device.key"))
+    }
+
+    /// Two keychains using one device key file: binding one would replace the secret the other
+    /// needs, so it is refused with what to do, and both keep opening.
+    func testBindingAKeychainThatSharesItsDeviceKeyFileIsRefused() throws {
+        let first = location("first"), second = location("second")
+        let a = try Keychain(location: first, options: options)
+        try a.add(password("first", "a", "first-secret", .afterFirstUnlock))
+        let b = try Keychain(location: second, options: options)   // adopts the existing device.key
+        try b.add(password("second", "b", "second-secret", .afterFirstUnlock))
+        XCTAssertEqual(first.deviceKeyURL, second.deviceKeyURL)
+        let before = try Data(contentsOf: first.deviceKeyURL)
+        XCTAssertKeychainError(.invalidState, try a.bindToTPM())
+        XCTAssertEqual(try Data(contentsOf: first.deviceKeyURL), before, "the device key file changed")
+        XCTAssertEqual(try Keychain(location: second, options: options).find(query("second", "b", limit: .one), returning: .data).first?.data,
+                       Data("second-secret".utf8))
+        XCTAssertEqual(try Keychain(location: first, options: options).find(query("first", "a", limit: .one), returning: .data).first?.data,
+                       Data("first-secret".utf8))
+    }
+
+    /// A rotation another keychain of the same state directory left pending (its bind killed
+    /// after its commit) is not this keychain's to settle: opening this one leaves it, and the
+    /// other keychain finishes it when it opens.
+    func testOpeningOneKeychainLeavesAnotherKeychainsPendingRotation() throws {
+        let second = location("second")
+        let b = try Keychain(location: second, options: options)
+        try b.add(password("second", "b", "second-secret", .afterFirstUnlock))
+        let files = DeviceSecretRotationFiles(location: second)
+        let anchorB = FormatAnchor.url(for: second, vaultID: b.vaultID)
+        let oldAnchorB = try Data(contentsOf: anchorB), oldKey = try Data(contentsOf: second.deviceKeyURL)
+        try b.bindToTPM()
+        // What a bind killed between its commit and its renames leaves.
+        try FileManager.default.moveItem(at: anchorB, to: files.pendingAnchorURL(vaultID: b.vaultID))
+        try FileManager.default.moveItem(at: second.deviceKeyURL, to: files.pendingKeyURL)
+        try oldAnchorB.write(to: anchorB)
+        try oldKey.write(to: second.deviceKeyURL)
+        for url in [anchorB, second.deviceKeyURL] { try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path) }
+        // Another keychain of the same state directory opens (and is created) meanwhile.
+        let a = try Keychain(location: location("first"), options: options)
+        try a.add(password("first", "a", "first-secret", .afterFirstUnlock))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: files.pendingKeyURL.path), "the other keychain's committed rotation was rolled back")
+        let reopened = try Keychain(location: second, options: options)
+        XCTAssertEqual(try reopened.find(query("second", "b", limit: .one), returning: .data).first?.data, Data("second-secret".utf8))
+    }
+}
+#endif
