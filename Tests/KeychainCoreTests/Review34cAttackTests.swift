@@ -32,6 +32,55 @@ final class Review34cAttackTests: XCTestCase {
                          deviceKeyURL: directory.appendingPathComponent("\(state)/device.key"))
     }
 
+    /// Third review of issue 34: binding replaced the device secret but only rewrapped the class
+    /// keys, so the clear device key file and the keybag from before the binding (a backup, a
+    /// snapshot) unwrapped the class keys of items written after it, in a later copy of the
+    /// database. Binding now replaces the user-tier class keys too.
+    func testTheOldClearKeyAndAnOldKeybagDecryptNothingWrittenAfterBinding() throws {
+        let location = location("data")
+        let keychain = try Keychain(location: location, options: options)
+        try keychain.add(password("before", "a", "written-before-binding", .afterFirstUnlock))
+
+        // The attacker's old copy: the clear device key file and the keybag (a backup, a snapshot).
+        let clearFile = try Data(contentsOf: location.deviceKeyURL)
+        XCTAssertEqual(clearFile[4], 1, "a clear device key file")
+        let oldSecret = SymmetricKey(data: clearFile[5..<37])
+        let oldKeybag = try keychain.read { db in try KeyRing.fetchKeybag(db) }
+        let vaultID = keychain.vaultID
+
+        try keychain.bindToTPM()
+        XCTAssertEqual(try Data(contentsOf: location.deviceKeyURL)[4], 2, "sealed by the TPM")
+        try keychain.add(password("after", "b", "written-after-binding-afterFirstUnlock", .afterFirstUnlock))
+        try keychain.add(password("after", "c", "written-after-binding-always", .always))
+        try keychain.checkpointNow()
+
+        // Later: a copy of the bound keychain's database file alone (stolen disk, data backup).
+        let stolen = directory.appendingPathComponent("stolen.db")
+        try FileManager.default.copyItem(at: location.databaseURL, to: stolen)
+        let rows = try DatabaseQueue(path: stolen.path).read { db in try ItemTable.allRows(in: db).map { try ItemRow(row: $0) } }
+        XCTAssertEqual(rows.count, 3)
+
+        var opened: [String] = []
+        for row in rows {
+            let slot = KeybagSlot.classKey(row.accessibility)
+            guard let wrapped = oldKeybag[slot] else { continue }
+            let kek = slot.tier == .device ? KeyHierarchy.deviceKEK(deviceKey: oldSecret, vaultID: vaultID)
+                                           : KeyHierarchy.userKEK(deviceKey: oldSecret, passphraseKey: nil, vaultID: vaultID)
+            guard let classKey = try? slot.unwrap(wrapped, with: kek, vaultID: vaultID),
+                  let secret = try? ItemCipher.openSecret(row.sealed, binding: row.binding(vaultID: vaultID), keys: ClassKeys(classKey: classKey))
+            else { continue }
+            opened.append(String(decoding: secret, as: UTF8.self))
+        }
+        XCTAssertFalse(opened.contains("written-after-binding-afterFirstUnlock"),
+                       "the clear device key file and keybag from before binding decrypt an item written after binding: \(opened)")
+        // `always` items are device tier (readable by whoever holds the device key, by design):
+        // their class key is rewrapped, not replaced, as a passphrase change leaves it too.
+        let oldClassKey = oldKeybag[.classKey(.afterFirstUnlock)].flatMap {
+            try? KeybagSlot.classKey(.afterFirstUnlock).unwrap($0, with: KeyHierarchy.userKEK(deviceKey: oldSecret, passphraseKey: nil, vaultID: vaultID), vaultID: vaultID)
+        }
+        XCTAssertNotNil(oldClassKey, "the old key file and keybag still give the old class key (the attack works as set up)")
+    }
+
     /// Two keychains using one device key file: binding one would replace the secret the other
     /// needs, so it is refused with what to do, and both keep opening.
     func testBindingAKeychainThatSharesItsDeviceKeyFileIsRefused() throws {

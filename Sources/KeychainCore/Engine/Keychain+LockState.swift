@@ -105,7 +105,7 @@ extension Keychain {
     /// slot and its items are deleted. Fails with `.invalidState` if another process changed the
     /// keybag since `expecting` was read.
     @discardableResult
-    private func rotateUserTier(from oldKeys: [Accessibility: SymmetricKey], newPassphrase: String?, expecting: VaultHeader) throws(KeychainError) -> Int {
+    func rotateUserTier(from oldKeys: [Accessibility: SymmetricKey], newPassphrase: String?, expecting: VaultHeader) throws(KeychainError) -> Int {
         let passphrase = try newPassphrase.map { passphrase throws(KeychainError) in
             try NewPassphrase(passphrase, hardening: options.passphraseHardening)
         }

@@ -48,8 +48,11 @@ extension Keychain {
     ///   a sealed one from an earlier binding (for example before a PCR policy), opens nothing in
     ///   the keychain afterwards. It still opens a copy of the whole keychain (database included)
     ///   made before the binding: such a copy is an old keychain, outside what binding protects.
-    ///   Until the database file is checkpointed (done right after binding when no reader holds
-    ///   it back), its write-ahead log belongs to that copy too.
+    ///   Binding also replaces every class key but the `always` one (a second transaction, as a
+    ///   passphrase change with the same passphrase), so with that copy's keybag the old file
+    ///   opens, of what is written afterwards, only `always` items. Until the database file is
+    ///   checkpointed (done right after binding when no reader holds it back), its write-ahead
+    ///   log belongs to that copy too. Keychains that share the device key file are refused.
     /// - Throws: `.keychainUnavailable` when there is no TPM or it fails, `.invalidParameter` for
     ///   a PCR outside 0–23, `.authFailed` for a wrong passphrase, `.invalidState` for a missing
     ///   passphrase (or one given to a keychain without one) or another process's change of the
@@ -64,7 +67,13 @@ extension Keychain {
         }
         let pcrs = Array(Set(pcrs)).sorted()
         try rotateDeviceSecret(sealingWith: (device, pcrs), passphrase: passphrase)
-        logger.notice("keychain bound to the TPM with a new device secret", metadata: ["tpm": "\(device.tcti)", "pcrs": "\(pcrs)"])
+        // The class keys themselves are replaced too (as a passphrase change replaces them, with
+        // the same passphrase): the old device key file with a keybag copied before the binding
+        // then opens nothing written afterwards. `always` keys are device tier and stay.
+        let header = keys.header
+        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: passphrase, keybag: read { db in try KeyRing.fetchKeybag(db) })
+        try rotateUserTier(from: classKeys, newPassphrase: passphrase, expecting: header)
+        logger.notice("keychain bound to the TPM with a new device secret and new class keys", metadata: ["tpm": "\(device.tcti)", "pcrs": "\(pcrs)"])
     }
 
     /// Takes the device secret out of the TPM into a key file again (`keychain unbind`), to move
