@@ -2,8 +2,6 @@
 import ArgumentParser
 import Foundation
 import KeychainCore
-import KeychainSync
-import SecureStorage
 
 /// Which classes `list` covers.
 enum ClassSelection: String, ExpressibleByArgument, CaseIterable {
@@ -53,11 +51,10 @@ struct List: ParsableCommand {
             return
         }
         let keychain = try self.keychain.open(.reading)
-        let found = try reportingErrors {
+        // What the library keeps for itself lives in its own namespace: no query of the tool sees it.
+        let items = try reportingErrors {
             try itemClass.classes.compactMap { try query(for: $0) }.flatMap { query in try keychain.findAll(query, returning: .attributes) }
         }
-        // What the library keeps for itself lives in its own namespace: no query of the tool sees it.
-        let items = found
         if output.json {
             print(try JSONText.render(["items": .array(items.map { .object(JSONText.item($0)) })]))
             return

@@ -22,6 +22,16 @@ struct CLIResult {
 /// Runs the built `keychain` executable as a separate process on a keychain in a fresh
 /// temporary `SECURE_STORAGE_HOME`, with its own `XDG_RUNTIME_DIR` for unlock sessions.
 class CLITestCase: XCTestCase {
+    /// The characters of `text` a terminal would act on (newlines and tabs aside): C0, DEL, C1
+    /// and bidirectional formatting characters, as `U+XXXX`. The tests' own list, not the tool's.
+    func unsafeCharacters(in text: String) -> [String] {
+        text.unicodeScalars.filter { scalar in
+            let value = scalar.value
+            return (value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+                || (0x2066...0x2069).contains(value)
+        }.map { String(format: "U+%04X", $0.value) }
+    }
+
     var home: URL!
     var scratch: URL!
     /// `XDG_RUNTIME_DIR`: private and on tmpfs, as unlock sessions require.

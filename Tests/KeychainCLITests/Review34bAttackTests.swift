@@ -6,14 +6,6 @@ import XCTest
 /// control characters"): `keychain verify`'s text report goes to standard output through
 /// `print`, not `printError`, and quotes the item class as stored in the file.
 final class Review34bTerminalAttackTests: CLITestCase {
-    private func unsafeCharacters(in text: String) -> [String] {
-        text.unicodeScalars.filter { scalar in
-            let value = scalar.value
-            return (value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
-                || (0x2066...0x2069).contains(value)
-        }.map { String(format: "U+%04X", $0.value) }
-    }
-
     /// Someone who can write the keychain file (the case `verify` exists for) sets a row's
     /// `item_class` to a terminal escape: `keychain verify` prints `DAMAGED row 2 (<raw>)` to
     /// the terminal. Reproduction: `sqlite3 ~/.../data/keychain.db "UPDATE items SET

@@ -12,15 +12,6 @@ final class TerminalEscapeTests: CLITestCase {
     private let csi = "\u{9B}31m"
     private let bidi = "\u{202E}"
 
-    /// Whether `text` holds a character a terminal would act on (newlines and tabs aside).
-    private func unsafeCharacters(in text: String) -> [String] {
-        text.unicodeScalars.filter { scalar in
-            let value = scalar.value
-            return (value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
-                || (0x2066...0x2069).contains(value)
-        }.map { String(format: "U+%04X", $0.value) }
-    }
-
     private func assertNothingRaw(_ result: CLIResult, _ command: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertStatus(result, 0, file: file, line: line)
         XCTAssertEqual(unsafeCharacters(in: result.stdout), [], "\(command) stdout: \(result.stdout.debugDescription)", file: file, line: line)

@@ -18,15 +18,8 @@ final class FormatUpgradeTests: XCTestCase {
 
     /// A private copy of a fixture (git keeps no file modes: 0600 files, 0700 directories).
     private func fixture(_ name: String) throws -> KeychainLocation {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)")
         let copy = scratch.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: source, to: copy)
-        let enumerator = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: [.isDirectoryKey])
-        while let url = enumerator?.nextObject() as? URL {
-            let isDirectory = try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true
-            try FileManager.default.setAttributes([.posixPermissions: isDirectory ? 0o700 : 0o600], ofItemAtPath: url.path)
-        }
+        try KeychainFixture.copy("KeychainCoreTests/Fixtures/\(name)", to: copy)
         return KeychainLocation(databaseURL: copy.appendingPathComponent("data/keychain.db"), deviceKeyURL: copy.appendingPathComponent("state/device.key"),
                                 runtimeDirectoryURL: scratch.appendingPathComponent("run"))
     }

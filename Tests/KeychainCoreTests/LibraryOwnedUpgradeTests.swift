@@ -17,25 +17,9 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
 
     override func tearDown() { try? FileManager.default.removeItem(at: scratch) }
 
-    /// A private copy of the format-5 fixture's keychain.
+    /// A private copy of the format-5 fixture's keychain, opened (so upgraded to format 6).
     private func format5Keychain() throws -> Keychain {
-        try fixtureKeychain("SecureStorageTests/Fixtures/protected-files-v1/keychain")
-    }
-
-    /// A private copy of a committed keychain fixture (`Tests/<path>`), opened (so upgraded).
-    private func fixtureKeychain(_ path: String) throws -> Keychain {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let copy = scratch.appendingPathComponent("keychain")
-        try FileManager.default.copyItem(at: source, to: copy)
-        let enumerator = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: [.isDirectoryKey])
-        while let url = enumerator?.nextObject() as? URL {
-            let isDirectory = try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true
-            try FileManager.default.setAttributes([.posixPermissions: isDirectory ? 0o700 : 0o600], ofItemAtPath: url.path)
-        }
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: copy.path)
-        return try Keychain(location: KeychainLocation(directory: copy),
-                            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil))
+        try KeychainFixture.open(KeychainFixture.format5, in: scratch)
     }
 
     private func accounts(_ keychain: Keychain, owner: LibraryOwner?) throws -> Set<String> {
@@ -84,7 +68,7 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
     /// tag that lets the library take it in (a database sealer's key with `requireUserPresence`,
     /// whose database must still open). The format-4 fixture's protected items stand in for one.
     func testTheFirstEnrolmentKeepsAProtectedLegacyItemEligible() throws {
-        let keychain = try fixtureKeychain("KeychainCoreTests/Fixtures/format4-passphrase")
+        let keychain = try KeychainFixture.open("KeychainCoreTests/Fixtures/format4-passphrase", in: scratch)
         try keychain.unlock(passphrase: "fixture passphrase 4")
         let location = keychain.location
         let oldPIN = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "fixture pin 4" }

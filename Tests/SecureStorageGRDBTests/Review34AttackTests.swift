@@ -8,7 +8,7 @@ import XCTest
 
 /// A sealed record written as a subclass of GRDB's `Record` class (a common GRDB style): it
 /// implements no `willSave` of its own, it inherits `Record`'s.
-private final class RecordNote: Record, SealedRecord, @unchecked Sendable {
+private final class RecordNote: Record, SealedRecord {
     static let sealedColumns: [SealedColumn] = [.sealed("body")]
     override class var databaseTableName: String { "note" }
     var id: Int64?

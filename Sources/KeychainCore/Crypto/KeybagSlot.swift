@@ -57,9 +57,19 @@ enum KeybagSlot: Hashable, Sendable {
     /// Whether `keybag`'s index key unwraps with the KEK of `deviceKey`: the check, without any
     /// KDF, that a device key is this keychain's before anything is written under it.
     static func indexOpens(_ keybag: [KeybagSlot: Data], deviceKey: SymmetricKey, vaultID: UUID) -> Bool {
-        guard let wrapped = keybag[.index] else { return false }
-        let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID)
-        return (try? index.unwrap(wrapped, with: deviceKEK, vaultID: vaultID)) != nil
+        (try? indexKey(in: keybag, deviceKey: deviceKey, vaultID: vaultID)) != nil
+    }
+
+    /// `keybag`'s blind-index key, unwrapped with the KEK of `deviceKey` (the device tier).
+    /// - Throws: `.integrityViolation` when the keybag has none; ``wrongDeviceKey`` when it does
+    ///   not unwrap with this device key.
+    static func indexKey(in keybag: [KeybagSlot: Data], deviceKey: SymmetricKey, vaultID: UUID) throws(KeychainError) -> SymmetricKey {
+        guard let wrapped = keybag[.index] else { throw .tampered("the keybag has no index key") }
+        do {
+            return try index.unwrap(wrapped, with: KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID), vaultID: vaultID)
+        } catch {
+            throw KeychainError.wrongDeviceKey()
+        }
     }
 
     /// Seals a key under a KEK with AES-GCM; the associated data binds the vault, the slot and its tier.

@@ -58,13 +58,7 @@ final class KeyRing: @unchecked Sendable {
     init(header: VaultHeader, deviceKey: SymmetricKey, keybag: [KeybagSlot: Data], location: KeychainLocation) throws(KeychainError) {
         self.location = location
         deviceKeyed = Locked(DeviceKeyed(deviceKey: deviceKey, vaultID: header.vaultID))
-        let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
-        guard let wrappedIndex = keybag[.index] else { throw .tampered("the keybag has no index key") }
-        do {
-            indexer = BlindIndexer(key: try KeybagSlot.index.unwrap(wrappedIndex, with: deviceKEK, vaultID: header.vaultID))
-        } catch {
-            throw KeychainError.wrongDeviceKey()
-        }
+        indexer = BlindIndexer(key: try KeybagSlot.indexKey(in: keybag, deviceKey: deviceKey, vaultID: header.vaultID))
         state = Locked(State(header: header, lockState: .beforeFirstUnlock, classKeys: [:],
                              userClassSlots: Self.userClassSlots(of: keybag), presence: try PresenceRecords(keybag: keybag)))
         try reload(header: header, keybag: keybag)

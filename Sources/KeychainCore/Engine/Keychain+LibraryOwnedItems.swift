@@ -61,10 +61,13 @@ enum LegacyLibraryNames {
 
 extension Keychain {
     /// Whether an opened item is one the library wrote under its fixed names before format 6
-    /// and has not taken into its namespace yet (``LegacyLibraryNames``).
-    func isLegacyLibraryItem(_ item: OpenedItem, _ db: Database) throws -> Bool {
+    /// and has not taken into its namespace yet (``LegacyLibraryNames``). `provenTags`: the row's
+    /// tags when the caller already checked them against its row seal (read and checked here
+    /// otherwise).
+    func isLegacyLibraryItem(_ item: OpenedItem, provenTags: Set<Data>? = nil, _ db: Database) throws -> Bool {
         guard LibraryOwner.of(item.attributes) == nil, LegacyLibraryNames.matches(item.row.itemClass, item.attributes),
               let rowID = item.row.rowID else { return false }
+        if let provenTags { return provenTags.contains(keys.indexer.writtenBeforeOwnershipTag) }
         return try RowSealer.tags(of: rowID, db).contains(keys.indexer.writtenBeforeOwnershipTag) && keys.rowSealer.isValid(item.row, db)
     }
 }

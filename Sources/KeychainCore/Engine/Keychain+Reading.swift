@@ -93,7 +93,7 @@ extension Keychain {
             // class is available to tell it apart (while locked, it cannot be: it is deleted, as
             // it was before the upgrade).
             if hidingLegacyLibraryItems && filter.owner == nil && tags.contains(keys.indexer.writtenBeforeOwnershipTag),
-               let opened = try? open(row, includingData: false), try isLegacyLibraryItem(opened, db) {
+               let opened = try? open(row, includingData: false), try isLegacyLibraryItem(opened, provenTags: tags, db) {
                 return nil
             }
             return MatchedItem(row: row, opened: nil)

@@ -66,13 +66,11 @@ extension Keychain {
             throw KeychainError(.invalidParameter, "PCRs are numbered 0 to 23; \(pcrs.filter { !(0..<24).contains($0) }.map(String.init).joined(separator: ", ")) does not exist.")
         }
         let pcrs = Array(Set(pcrs)).sorted()
-        try rotateDeviceSecret(sealingWith: (device, pcrs), passphrase: passphrase)
+        let classKeys = try rotateDeviceSecret(sealingWith: (device, pcrs), passphrase: passphrase)
         // The class keys themselves are replaced too (as a passphrase change replaces them, with
         // the same passphrase): the old device key file with a keybag copied before the binding
         // then opens nothing written afterwards. `always` keys are device tier and stay.
-        let header = keys.header
-        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: passphrase, keybag: read { db in try KeyRing.fetchKeybag(db) })
-        try rotateUserTier(from: classKeys, newPassphrase: passphrase, expecting: header)
+        try rotateUserTier(from: classKeys, newPassphrase: passphrase, expecting: keys.header)
         logger.notice("keychain bound to the TPM with a new device secret and new class keys", metadata: ["tpm": "\(device.tcti)", "pcrs": "\(pcrs)"])
     }
 

@@ -22,10 +22,14 @@ extension Keychain {
     /// - Throws: `.authFailed` for a wrong passphrase, `.invalidState` for a passphrase missing
     ///   or given when there is none, or another process's keybag change meanwhile; what sealing
     ///   by the TPM throws. Nothing changes then.
-    func rotateDeviceSecret(sealingWith tpm: (device: TPMDevice, pcrs: [Int])?, passphrase: String?) throws(KeychainError) {
+    ///
+    /// - Returns: the user-tier class keys, as the passphrase check unwrapped them (they are the
+    ///   same keys under D', only rewrapped), for a rotation of the class keys that follows.
+    @discardableResult
+    func rotateDeviceSecret(sealingWith tpm: (device: TPMDevice, pcrs: [Int])?, passphrase: String?) throws(KeychainError) -> [Accessibility: SymmetricKey] {
         try requireWritable()
         let expected = keys.header
-        let passphraseKey = try checkedPassphraseKey(passphrase, header: expected)
+        let (passphraseKey, userClassKeys) = try checkedPassphraseKey(passphrase, header: expected)
         let newKey = SymmetricKey(size: .bits256)
         // Sealed, and unsealed once to check, before anything is locked or written.
         let sealed = try tpm.map { tpm throws(KeychainError) in try SealedDeviceSecret.seal(newKey, on: tpm.device, pcrs: tpm.pcrs) }
@@ -63,24 +67,26 @@ extension Keychain {
         }
         logger.notice("device secret rotated", metadata: ["generation": "\(header.keybagGeneration)", "resealedRows": "\(outcome.resealed)",
                                                           "rowsLeftAsTheyWere": "\(outcome.leftAsTheyWere)", "duration": "\(ContinuousClock.now - started)"])
+        return userClassKeys
     }
 
-    /// K_P for the keychain's passphrase, checked against the keybag (`nil` without a passphrase).
-    private func checkedPassphraseKey(_ passphrase: String?, header: VaultHeader) throws(KeychainError) -> SymmetricKey? {
+    /// K_P for the keychain's passphrase (`nil` without a passphrase), checked against the
+    /// keybag, and the user-tier class keys it unwrapped.
+    private func checkedPassphraseKey(_ passphrase: String?, header: VaultHeader) throws(KeychainError) -> (SymmetricKey?, [Accessibility: SymmetricKey]) {
+        let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         guard let stored = header.passphrase else {
             guard passphrase == nil else {
                 throw KeychainError(.invalidState, "The keychain has no passphrase, so binding needs none; call it without one.")
             }
-            return nil
+            let kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: nil, vaultID: header.vaultID)
+            return (nil, try KeyRing.unwrapUserClassKeys(keybag, kek: kek, vaultID: header.vaultID))
         }
         guard let passphrase else {
             throw KeychainError(.invalidState, "The keychain has a passphrase, and binding rewraps the keys it protects under the new device secret, so it needs the passphrase (`keychain bind` asks for it).")
         }
         let key = try stored.parameters.deriveKey(passphrase: passphrase, salt: stored.salt)
         let kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: key, vaultID: header.vaultID)
-        var verified = try KeyRing.unwrapUserClassKeys(read { db in try KeyRing.fetchKeybag(db) }, kek: kek, vaultID: header.vaultID)
-        verified.removeAll()
-        return key
+        return (key, try KeyRing.unwrapUserClassKeys(keybag, kek: kek, vaultID: header.vaultID))
     }
 
     /// The rotation's database transaction: the header must still be the one the passphrase was

@@ -169,10 +169,7 @@ enum KeychainSchema {
     /// Tags every item row with ``BlindIndexer/writtenBeforeOwnershipTag`` and seals it again
     /// (its seal covers its tags). Only the device key is needed: the index key unwraps with it.
     static func markItemsWrittenBeforeOwnership(_ db: Database, header: VaultHeader, deviceKey: SymmetricKey) throws {
-        let keybag = try KeyRing.fetchKeybag(db)
-        guard let wrappedIndex = keybag[.index] else { throw KeychainError.tampered("the keybag has no index key") }
-        let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
-        let indexer = BlindIndexer(key: try KeybagSlot.index.unwrap(wrappedIndex, with: deviceKEK, vaultID: header.vaultID))
+        let indexer = BlindIndexer(key: try KeybagSlot.indexKey(in: KeyRing.fetchKeybag(db), deviceKey: deviceKey, vaultID: header.vaultID))
         let sealer = RowSealer(deviceKey: deviceKey, vaultID: header.vaultID)
         let tag = indexer.writtenBeforeOwnershipTag
         let insertTag = try db.makeStatement(sql: "INSERT OR IGNORE INTO item_tags (tag, item_rowid) VALUES (?, ?)")

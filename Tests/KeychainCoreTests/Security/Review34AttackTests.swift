@@ -24,17 +24,7 @@ final class Review34AttackTests: XCTestCase {
     /// A private copy of the format-5 fixture (the keys of the protected-file store
     /// `SecureStorage.files/default`, written by the format-5 release), opened (upgraded) now.
     private func upgradedFormat5Keychain() throws -> Keychain {
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("SecureStorageTests/Fixtures/protected-files-v1/keychain")
-        let copy = scratch.appendingPathComponent("keychain")
-        try FileManager.default.copyItem(at: source, to: copy)
-        let enumerator = FileManager.default.enumerator(at: copy, includingPropertiesForKeys: [.isDirectoryKey])
-        while let url = enumerator?.nextObject() as? URL {
-            let isDirectory = try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true
-            try FileManager.default.setAttributes([.posixPermissions: isDirectory ? 0o700 : 0o600], ofItemAtPath: url.path)
-        }
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: copy.path)
-        let keychain = try Keychain(location: KeychainLocation(directory: copy), options: options)
+        let keychain = try KeychainFixture.open(KeychainFixture.format5, in: scratch)
         XCTAssertEqual(keychain.formatVersion, 6)
         return keychain
     }
