@@ -178,7 +178,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
         // scripts/fuzz builds with -sanitize=fuzzer,address and by FuzzRegressionTests.
         .target(name: "FuzzTargets", dependencies: ["KeychainCore", "KeychainServices", "CFuzzerDriver", "CLibPQ"], path: "Fuzz/FuzzTargets"),

@@ -77,6 +77,13 @@ extension SecureStore {
         try store(Self.encode(value), for: key, sensitivity: sensitivity)
     }
 
+    /// Stores a value, as ``set(_:for:sensitivity:)`` does, only if nothing is stored under
+    /// `key` yet.
+    /// - Throws: `.duplicate` when a value is already stored (it is left as it was).
+    public func insert<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil) throws(SecureStorageError) {
+        try insert(Self.encode(value), for: key, sensitivity: sensitivity)
+    }
+
     /// Reads a value stored with ``set(_:for:sensitivity:)``, or `nil` when none is stored.
     /// - Throws: `.decodingFailed` when the stored value is not a `Value`.
     public func value<Value: Decodable>(_ type: Value.Type, for key: String) throws(SecureStorageError) -> Value? {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import Foundation
 import KeychainCore
@@ -55,6 +60,13 @@ struct KeychainTool: ParsableCommand {
                 Self.exit(withError: error)
             }
         }
+        if let message = CommandSuggestion.unknownCommandMessage(in: arguments) {
+            printError(message)
+            Self.exit(withError: ExitCode(ExitStatus.usage))
+        }
+        // Help sent to a pipe or a file is not wrapped at 80 columns, so its example commands
+        // stay whole lines that can be copied (a terminal still gets its own width).
+        if isatty(STDOUT_FILENO) == 0, getenv("COLUMNS") == nil { setenv("COLUMNS", "4096", 1) }
         main(arguments)
     }
 

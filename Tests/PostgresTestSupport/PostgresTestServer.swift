@@ -15,6 +15,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     public let database = "keychain_sync"
     /// The role tests connect as (trust authentication over the socket).
     public let user = "keychain"
+    /// The loopback TCP port the server also listens on, when asked for one; the Unix socket
+    /// and every command use this port number too.
+    public let loopbackPort: Int?
 
     private let binaries: String
     private let owner: String?
@@ -23,10 +26,16 @@ public final class PostgresTestServer: @unchecked Sendable {
     public var dataDirectory: URL { directory.appendingPathComponent("data") }
 
     /// A libpq connection string for this server.
-    public var connectionString: String { "host=\(directory.path) dbname=\(database) user=\(user) connect_timeout=5" }
+    public var connectionString: String { "host=\(directory.path)\(portClause) dbname=\(database) user=\(user) connect_timeout=5" }
 
-    /// Creates and starts a new cluster with an empty database ``database``.
-    public init() throws {
+    private var portClause: String { loopbackPort.map { " port=\($0)" } ?? "" }
+    private var portArguments: [String] { loopbackPort.map { ["-p", "\($0)"] } ?? [] }
+
+    /// Creates and starts a new cluster with an empty database ``database``; with
+    /// `listeningOnLoopback`, the server also takes TCP connections on 127.0.0.1 at a free port
+    /// (``loopbackPort``), for commands that name a host.
+    public init(listeningOnLoopback: Bool = false) throws {
+        loopbackPort = listeningOnLoopback ? Self.freeLoopbackPort() : nil
         guard let binaries = Self.serverBinaries else {
             throw PostgresTestServerUnavailable(message: "PostgreSQL's server is not installed (Debian: apt-get install postgresql)", isMissing: true)
         }
@@ -39,7 +48,7 @@ public final class PostgresTestServer: @unchecked Sendable {
             if let owner { try Self.run("/bin/chown", [owner, directory.path]) }
             try runAsOwner("initdb", ["-D", dataDirectory.path, "-A", "trust", "-U", user, "-E", "UTF8", "--no-sync", "--no-instructions"])
             try start()
-            try runAsOwner("createdb", ["-h", directory.path, "-U", user, database], binaryDirectory: binaries)
+            try runAsOwner("createdb", ["-h", directory.path, "-U", user] + portArguments + [database], binaryDirectory: binaries)
         } catch {
             stop()
             try? FileManager.default.removeItem(at: directory)
@@ -57,7 +66,7 @@ public final class PostgresTestServer: @unchecked Sendable {
         // The server inherits pg_ctl's standard output and error: not pipes, or reading them
         // would wait for the server to exit. Its messages go to the log.
         try runAsOwner("pg_ctl", ["-D", dataDirectory.path, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "30",
-                                  "-o", "-k \(directory.path) -c listen_addresses='' -c fsync=off -c max_connections=200", "start"],
+                                  "-o", "-k \(directory.path) -c listen_addresses='\(loopbackPort == nil ? "" : "127.0.0.1")'\(loopbackPort.map { " -p \($0)" } ?? "") -c fsync=off -c max_connections=200", "start"],
                        capturingOutput: false)
     }
 
@@ -76,12 +85,12 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// Runs `psql` with `sql` and returns what it printed (unaligned, tuples only).
     @discardableResult
     public func psql(_ sql: String) throws -> String {
-        try Self.run(binaries + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-U", user, "-d", database, "-c", sql])
+        try Self.run(binaries + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-U", user, "-d", database, "-c", sql] + portArguments)
     }
 
     /// Runs `pg_dump` of the whole database and returns the dump.
     public func dump() throws -> String {
-        try Self.run(binaries + "/pg_dump", ["-h", directory.path, "-U", user, database])
+        try Self.run(binaries + "/pg_dump", ["-h", directory.path, "-U", user] + portArguments + [database])
     }
 
     /// Every byte under the data directory, file by file (readable as root or as the owner).
@@ -101,6 +110,20 @@ public final class PostgresTestServer: @unchecked Sendable {
         } else {
             try Self.run(path, arguments, capturingOutput: capturingOutput)
         }
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on now (the kernel's choice for port 0).
+    private static func freeLoopbackPort() -> Int {
+        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socketDescriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0 }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// The directory of `initdb` and `pg_ctl` (Debian keeps them under /usr/lib/postgresql/N/bin).

@@ -38,6 +38,18 @@ final class ReadmeExampleTests: StorageTestCase {
         XCTAssertEqual(try storage.allKeys(), [])
     }
 
+    /// Getting Started's `passcodeFallback` and `insert` calls, as the article writes them.
+    func testGettingStartedsFallbackAndInsert() throws {
+        let storage = SecureStorage(service: "com.acme.app", passcodeFallback: .storeAsSecret)
+        XCTAssertEqual(storage.passcodeFallback, .storeAsSecret)
+        let deviceID = UUID().uuidString
+        try self.storage.insert(deviceID, for: "device.id")
+        XCTAssertThrowsError(try self.storage.insert("another", for: "device.id")) { error in
+            XCTAssertEqual((error as? SecureStorageError)?.code, .duplicate)
+        }
+        XCTAssertEqual(try self.storage.string(for: "device.id"), deviceID, "the stored value is left as it was")
+    }
+
     func testVolatileTour() throws {
         let otpSeed = Data([1, 2, 3])
         let session = VolatileSecureStorage(persistingTo: storage)

@@ -1,0 +1,49 @@
+import XCTest
+
+/// Every shell block of the documentation, and the test that runs it exactly as written: a new
+/// block without an entry here fails ``DocumentedCommandCoverageTests``.
+enum DocumentedCommandCoverage {
+    /// Where a block is run, found by its file and the start of its first line.
+    struct Entry {
+        let file: String
+        let firstLine: String
+        /// `DocumentedCommandTests.testX` or `DocumentedSwiftCommandTests.testX`; or, for a block
+        /// no test can run here, why not.
+        let runBy: String
+    }
+
+    static let entries: [Entry] = [
+        Entry(file: "README.md", firstLine: "swift run --disable-local-rpath keychain add-generic-password", runBy: "DocumentedSwiftCommandTests.testTheReadmesTwoCommands"),
+        Entry(file: "README.md", firstLine: "keychain add-generic-password -s api.example.com", runBy: "DocumentedCommandTests.testTheReadmesToolTour"),
+        Entry(file: "README.md", firstLine: "swift run secure-notes v1-add", runBy: "DocumentedSwiftCommandTests.testTheSecureNotesExample"),
+        Entry(file: "README.md", firstLine: "printf %s \"$DB_PASSWORD\" | keychain add-generic-password -s com.acme.app -a db --stdin", runBy: "DocumentedSwiftCommandTests.testTheReadmesIdentityExample"),
+        Entry(file: "README.md", firstLine: "export KEYCHAIN_SYNC_SERVER=", runBy: "DocumentedCommandTests.testTheReadmesSyncCommands"),
+        Entry(file: "Examples/SecureNotes/README.md", firstLine: "swift run secure-notes v1-add", runBy: "DocumentedSwiftCommandTests.testTheSecureNotesExample"),
+        Entry(file: "Sources/KeychainCore/KeychainCore.docc/Performance.md", firstLine: "swift run -c release KeychainBenchmarks --scale",
+              runBy: "not run: release builds of the benchmarks and of the released tool, minutes each on CI's two cores; `scripts/bench-anchors` and `scripts/instructions` are the reproducible commands, run by hand"),
+        Entry(file: "Sources/KeychainCore/KeychainCore.docc/Performance.md", firstLine: "swift run -c release KeychainBenchmarks --only files",
+              runBy: "not run: a release build of the benchmarks (see the entry above)"),
+        Entry(file: "Sources/KeychainSync/KeychainSync.docc/Sync.md", firstLine: "keychain sync create --server", runBy: "DocumentedCommandTests.testTheSyncArticlesCommands"),
+        Entry(file: "Sources/SecureStorage/SecureStorage.docc/KeychainTool.md", firstLine: "keychain add-generic-password -s api.example.com", runBy: "DocumentedCommandTests.testTheToolArticlesTour"),
+        Entry(file: "Sources/SecureStorage/SecureStorage.docc/GettingStarted.md", firstLine: "printf %s \"$DB_PASSWORD\"", runBy: "DocumentedCommandTests.testGettingStartedsCommand"),
+        Entry(file: "Sources/SecureStorage/SecureStorage.docc/Migration.md", firstLine: "keychain migrate --from .env", runBy: "DocumentedCommandTests.testTheMigrationArticlesCommands"),
+        Entry(file: "Sources/KeychainServices/KeychainServices.docc/LinuxDifferences.md", firstLine: "KEYCHAIN_SIMULATED_DEVICE=passcode,biometry=approve swift test",
+              runBy: "not run as written: it runs the tests of your own package; SimulatedDeviceSuiteTests runs a wrapper-style suite under each of these KEYCHAIN_SIMULATED_DEVICE values"),
+    ]
+}
+
+/// Every documented shell block is run by a test (or says why it cannot be).
+final class DocumentedCommandCoverageTests: XCTestCase {
+    func testEveryDocumentedShellBlockIsRunByATest() throws {
+        let blocks = try DocumentedBlock.all()
+        XCTAssertGreaterThan(blocks.count, 10, "the extraction finds the documents' blocks")
+        for block in blocks {
+            let entries = DocumentedCommandCoverage.entries.filter { $0.file == block.file && block.firstLine.hasPrefix($0.firstLine) }
+            XCTAssertEqual(entries.count, 1, "\(block): add an entry to DocumentedCommandCoverage and a test that runs it as written")
+        }
+        for entry in DocumentedCommandCoverage.entries {
+            let matching = blocks.filter { $0.file == entry.file && $0.firstLine.hasPrefix(entry.firstLine) }
+            XCTAssertEqual(matching.count, 1, "DocumentedCommandCoverage lists \(entry.file) `\(entry.firstLine)`, which the documents no longer have")
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import PostgresTestSupport
+import XCTest
+
+/// The documentation's shell blocks that need no build tool, run exactly as written by
+/// ``DocumentedCommandCase`` (the ones with `swift run` are ``DocumentedSwiftCommandTests``).
+final class DocumentedCommandTests: DocumentedCommandCase {
+    func testTheReadmesToolTour() throws {
+        let block = try block("README.md", startingWith: "keychain add-generic-password -s api.example.com")
+        try runTheToolTour(block)
+    }
+
+    func testTheToolArticlesTour() throws {
+        let block = try block("Sources/SecureStorage/SecureStorage.docc/KeychainTool.md", startingWith: "keychain add-generic-password -s api.example.com")
+        try runTheToolTour(block)
+    }
+
+    @discardableResult
+    private func runTheToolTour(_ block: DocumentedBlock) throws -> (status: Int32, transcript: String) {
+        let run = try runOnTerminal(block.text)
+        XCTAssertSucceeded(run, block)
+        XCTAssertTrue(run.transcript.contains(Self.secret), "find-generic-password -w printed the secret typed at add's prompt:\n\(run.transcript)")
+        if block.text.contains("verify --unlock --json") {
+            XCTAssertTrue(run.transcript.contains("\"damaged\"") || run.transcript.contains("\"ok\""), "verify printed its JSON report:\n\(run.transcript)")
+        }
+        XCTAssertFalse(run.transcript.contains(Self.passphrase), "the passphrase is never displayed")
+        return run
+    }
+
+    func testGettingStartedsCommand() throws {
+        let block = try block("Sources/SecureStorage/SecureStorage.docc/GettingStarted.md", startingWith: "printf %s \"$DB_PASSWORD\"")
+        for run in [try runWithoutTerminal(block.text), try runOnTerminal(block.text + " -U")] where run.status != 0 {
+            XCTFail("\(block) failed as written:\n\(run.transcript)")
+        }
+        let stored = try runWithoutTerminal("keychain find-generic-password -s com.acme.app -a db -w")
+        XCTAssertEqual(stored.transcript, Self.databasePassword + "\n")
+    }
+
+    func testTheMigrationArticlesCommands() throws {
+        let block = try block("Sources/SecureStorage/SecureStorage.docc/Migration.md", startingWith: "keychain migrate --from .env")
+        try "API_TOKEN=tok-123\nDB_PASSWORD=db-456\nLOG_LEVEL=debug\n".write(to: workingDirectory.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
+        let preferences = workingDirectory.appendingPathComponent("shared_prefs")
+        try FileManager.default.createDirectory(at: preferences, withIntermediateDirectories: true)
+        try """
+            <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
+            <map>
+                <string name="refresh_token">refresh-789</string>
+                <boolean name="onboarded" value="true" />
+            </map>
+            """.write(to: preferences.appendingPathComponent("auth.xml"), atomically: true, encoding: .utf8)
+        let run = try runOnTerminal(block.text)
+        XCTAssertSucceeded(run, block)
+        let environmentFile = try String(contentsOf: workingDirectory.appendingPathComponent(".env"), encoding: .utf8)
+        XCTAssertFalse(environmentFile.contains("tok-123"), "the token moved out of .env:\n\(environmentFile)")
+        XCTAssertFalse(environmentFile.contains("db-456"), "the database password moved out of .env:\n\(environmentFile)")
+    }
+
+    /// The lint example of the tool's article: its Swift file linted by the transcript's own
+    /// commands gives exactly the transcript (positions included).
+    func testTheLintExample() throws {
+        let article = "Sources/SecureStorage/SecureStorage.docc/KeychainTool.md"
+        let text = try String(contentsOf: DocumentedBlock.repositoryRoot.appendingPathComponent(article), encoding: .utf8)
+        let fences = text.components(separatedBy: "```")
+        guard let transcriptIndex = fences.firstIndex(where: { $0.hasPrefix("text\n$ keychain lint Sources\n") }), transcriptIndex >= 2,
+              fences[transcriptIndex - 2].hasPrefix("swift\n") else {
+            return XCTFail("\(article) has no Swift example followed by a `$ keychain lint Sources` transcript")
+        }
+        XCTAssertTrue(fences[transcriptIndex - 3].hasSuffix("`Sources/App/TokenStore.swift`:\n\n"), "the article names the file it lints")
+        let source = String(fences[transcriptIndex - 2].dropFirst("swift\n".count))
+        let transcript = fences[transcriptIndex].dropFirst("text\n".count).split(separator: "\n").map(String.init)
+        let commands = transcript.filter { $0.hasPrefix("$ ") }.map { String($0.dropFirst(2)) }
+        let expected = transcript.filter { !$0.hasPrefix("$ ") }
+        let sources = workingDirectory.appendingPathComponent("Sources/App")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try source.write(to: sources.appendingPathComponent("TokenStore.swift"), atomically: true, encoding: .utf8)
+        let run = try runWithoutTerminal((["set +e"] + commands).joined(separator: "\n"))
+        XCTAssertEqual(run.transcript.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), expected + [""],
+                       "keychain lint prints what the article shows")
+    }
+
+    // MARK: Sync
+
+    func testTheReadmesSyncCommands() throws {
+        let block = try block("README.md", startingWith: "export KEYCHAIN_SYNC_SERVER=")
+        try runSyncCommands(block)
+    }
+
+    func testTheSyncArticlesCommands() throws {
+        let block = try block("Sources/KeychainSync/KeychainSync.docc/Sync.md", startingWith: "keychain sync create --server")
+        try runSyncCommands(block)
+    }
+
+    /// Runs a sync block as two devices would: the lines run on the device their comment names
+    /// (`# laptop`, `# server`; without one, `create` and `approve` run on the member and the
+    /// rest on the joining device), each in its own home. The server's host name is the
+    /// document's; libpq reaches a throw-away PostgreSQL on loopback through `PGHOSTADDR`. The only
+    /// change to a line: a code shortened with `…` (`--circle PJIF-4W66-…`) is the code the
+    /// previous command printed.
+    private func runSyncCommands(_ block: DocumentedBlock) throws {
+        let server = try PostgresTestServer(listeningOnLoopback: true)
+        try server.psql("CREATE ROLE alice LOGIN")
+        try server.psql("CREATE DATABASE keychain OWNER alice")
+        let lines = block.text.split(separator: "\n").map(String.init)
+        let exports = lines.filter { $0.hasPrefix("export ") }
+        let member = userHome.appendingPathComponent("laptop"), joiner = userHome.appendingPathComponent("server")
+        for directory in [member, joiner] { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) }
+        func environment(_ home: URL) -> [String: String] {
+            userEnvironment(["HOME": home.path, "PGHOSTADDR": "127.0.0.1", "PGPORT": "\(server.loopbackPort!)", "PGCONNECT_TIMEOUT": "5"])
+        }
+        func onMember(_ line: String) -> Bool {
+            if line.contains("# laptop") || line.contains("# on the member") { return true }
+            if line.contains("# server") { return false }
+            return line.contains("sync create") || line.contains("sync approve")
+        }
+        var circleCode = "", approvalCode = "", join: ShellSession?
+        for line in lines where !line.hasPrefix("export ") {
+            let script = (exports + [line.replacingOccurrences(of: #"[A-Z2-7]{4}-[A-Z2-7]{4}-…"#, with: circleCode, options: .regularExpression)]).joined(separator: "\n")
+            let home = onMember(line) ? member : joiner
+            if line.contains("sync join") {
+                // A script: output to a pipe, read while the join waits for its approval.
+                let session = try ShellSession(script, in: workingDirectory, environment: environment(home), streams: .pipes(input: ""))
+                _ = session.wait(timeout: 120) { !Self.longestCode(in: $0).isEmpty }
+                approvalCode = Self.longestCode(in: session.text)
+                join = session
+                guard !approvalCode.isEmpty else {
+                    session.terminate()
+                    _ = session.finish(timeout: 30)
+                    return XCTFail("join showed no approval code while waiting, through a pipe:\n\(session.text)")
+                }
+            } else if line.contains("sync approve") {
+                let session = try ShellSession(script, in: workingDirectory, environment: environment(home), streams: .terminal)
+                session.expect("Approval code")
+                session.expect(": ")
+                session.type(approvalCode)
+                let status = session.finish(timeout: 120)
+                XCTAssertEqual(status, 0, "\(block) `\(line)` failed:\n\(session.text)")
+                if let join {
+                    XCTAssertEqual(join.finish(timeout: 120), 0, "the join ends once approved:\n\(join.text)")
+                }
+            } else if line.contains("sync watch") {
+                let session = try ShellSession(script, in: workingDirectory, environment: environment(home), streams: .pipes(input: ""))
+                XCTAssertNotNil(session.expect("\n", timeout: 60), "sync watch reports its first round through a pipe while it runs")
+                session.terminate()
+                _ = session.finish(timeout: 30)
+            } else {
+                let run = try runWithoutTerminal(script, environment: environment(home))
+                XCTAssertSucceeded(run, block)
+                if line.contains("sync create") { circleCode = Self.longestCode(in: run.transcript) }
+                XCTAssertFalse(circleCode.isEmpty, "create printed the circle code:\n\(run.transcript)")
+            }
+        }
+        XCTAssertNotNil(join, "\(block) joins a device")
+    }
+
+    /// The longest code (groups of letters and digits joined by dashes) in `text`.
+    private static func longestCode(in text: String) -> String {
+        let expression = try! NSRegularExpression(pattern: "[A-Z2-7]{4}(-[A-Z2-7]{1,4}){3,}")
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } }
+            .max { $0.count < $1.count } ?? ""
+    }
+}
