@@ -40,7 +40,7 @@ final class SynchronizableItemTests: CLITestCase {
             let missed = try run(["find-generic-password", "-s", "api.example.com", "-a", "alice", "-w"], input: Data(), changing: changes)
             XCTAssertStatus(missed, 44)
             XCTAssertEqual(missed.stdout, "")
-            XCTAssertTrue(missed.stderr.contains("keychain: itemNotFound:"), missed.stderr)
+            XCTAssertTrue(missed.stderr.hasPrefix("keychain: No keychain item matches the query."), missed.stderr)
             XCTAssertTrue(missed.stderr.hasSuffix(hint + "\n"), missed.stderr)
             XCTAssertFalse(missed.stderr.contains("synced-secret"), missed.stderr)
         }
