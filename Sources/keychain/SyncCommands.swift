@@ -250,12 +250,12 @@ struct SyncStatusCommand: ParsableCommand {
             return
         }
         guard status.isMember else {
-            print("Waiting for approval to join the circle: run `keychain sync join` again once a member approved.")
+            print(PrintableText.sanitized("Waiting for approval to join the circle as \(status.deviceName): run `keychain sync join` again once a member approved (with --name to file the request under another name first)."))
             return
         }
         print("""
             circle code:  \(status.circleCode ?? "")
-            this device:  \(status.deviceName) (\(status.deviceID.uuidString.lowercased()))
+            this device:  \(PrintableText.sanitized(status.deviceName)) (\(status.deviceID.uuidString.lowercased()))
             counter:      \(status.verifiedCounter) (generation \(status.generation))
             membership:   \(status.rosterFingerprint) (compare across devices after a membership change)
             synced items: \(status.syncedRecords)

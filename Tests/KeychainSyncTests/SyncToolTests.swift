@@ -107,6 +107,7 @@ final class SyncToolTests: SyncToolTestCase {
         let third = try XCTUnwrap(Self.approvalCode(in: try tool("phone", ["sync", "join", "--name", "third", "--wait", "0"]).stdout))
         XCTAssertNotEqual(third, second)
         XCTAssertEqual(try rows("keychain_sync_requests WHERE answer IS NULL"), openRequests + 1, "the earlier requests were withdrawn")
+        XCTAssertTrue(try tool("phone", ["sync", "status"]).stdout.hasPrefix("Waiting for approval to join the circle as third: "))
 
         for withdrawn in [first, second] {
             let refused = try tool("laptop", ["sync", "approve"], input: withdrawn + "\n")
