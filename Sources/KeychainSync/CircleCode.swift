@@ -14,36 +14,101 @@ import Foundation
 ///   device's keys and name) and the answer to each other (``JoinRequest``).
 ///
 /// Both are written in RFC 4648 base32 without padding, in groups of four, and read back
-/// ignoring case, spaces and dashes.
+/// ignoring case, spaces and dashes. Each ends in a check group (``CodeCheck``): a circle code is
+/// 52 characters and its check group (56), an approval code 20 and its check group (24). A code
+/// with a typo is refused before anything is sent to the server. Circle codes printed by earlier
+/// versions (52 characters, no check group) are refused with a message saying to show a current
+/// one (`keychain sync status`): unchecked, a typo in one admits a device that then refuses the
+/// circle. Approval codes of earlier versions (20 characters) are still taken, so that a join
+/// asked for before an upgrade can finish: a mistyped approval code opens no request, so it
+/// never admits anything.
 enum CircleCode {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 
-    /// The circle code of `key`.
+    /// Characters in a circle code, check group included.
+    static let circleCodeLength = 56
+    /// Characters in an approval code, check group included.
+    static let approvalCodeLength = 24
+    /// Characters in a circle code of an earlier version (no check group).
+    private static let legacyCircleCodeLength = 52
+    /// Characters in an approval code of an earlier version (no check group).
+    private static let legacyApprovalCodeLength = 20
+
+    /// The circle code of `roster`.
     static func circleCode(of roster: Roster) -> String {
         var bytes = ByteBuffer()
         bytes.append(roster.circleID.bytes)
         bytes.append(UInt32(clamping: roster.events.count))
         bytes.append(roster.head.prefix(12))
-        return group(base32(bytes.data))
+        return text(CodeCheck.appending(to: base32(bytes.data), kind: .circle))
     }
 
     /// The circle id and verifier in a circle code.
+    /// - Throws: ``SyncError/Code/invalidCode`` for a typo (the check group does not match),
+    ///   characters no code has, the wrong length, or a code of an earlier version.
     static func parseCircleCode(_ code: String) throws(SyncError) -> (circleID: UUID, pin: Data) {
-        guard let bytes = decodeBase32(code), bytes.count == 32, let circleID = UUID(bytes: bytes.prefix(16)) else {
-            throw SyncError(.invalidCode, "That is not a circle code: copy it from `keychain sync status` on a device of the circle (52 letters and digits, dashes optional).")
+        let copyAgain = "Nothing was sent to the server. Copy the circle code again from `keychain sync status` on a device of the circle."
+        guard let values = values(code) else {
+            throw SyncError(.invalidCode, "That is not a circle code: it holds characters no code has (\(Self.characters)). \(copyAgain)")
+        }
+        switch values.count {
+        case circleCodeLength:
+            guard CodeCheck.isIntact(values, kind: .circle) else {
+                throw SyncError(.invalidCode, "The circle code has a typo: its last group, a check over the rest, does not match (a character mistyped, or two swapped). \(copyAgain)")
+            }
+        case legacyCircleCodeLength:
+            throw SyncError(.invalidCode, "That circle code was printed by an earlier version of keychain, without the check group that catches typos, and is no longer taken (a typo in it could admit this device to a circle it then refuses). Nothing was sent to the server. Run `keychain sync status` on a device of the circle that runs this version, and join with the circle code it shows (\(circleCodeLength) characters; the same circle).")
+        default:
+            throw SyncError(.invalidCode, "That is not a circle code: it has \(values.count) letters and digits, and a circle code has \(circleCodeLength) (\(circleCodeLength / 4) groups of four, dashes optional). \(copyAgain)")
+        }
+        let bytes = decodeBase32(values.prefix(legacyCircleCodeLength))
+        guard bytes.count == 32, let circleID = UUID(bytes: bytes.prefix(16)) else {
+            throw SyncError(.invalidCode, "That is not a circle code: it does not decode to a circle. \(copyAgain)")
         }
         return (circleID, Data(bytes.suffix(16)))
     }
 
-    /// A new approval code: 100 random bits, which the joining device shows and a member's user types.
+    /// A new approval code: 100 random bits and their check group, which the joining device shows
+    /// and a member's user types.
     static func newApprovalCode() -> String {
         var generator = SystemRandomNumberGenerator()
-        return group(String((0..<20).map { _ in alphabet[Int(generator.next(upperBound: UInt8(32)))] }))
+        let random = (0..<legacyApprovalCodeLength).map { _ in generator.next(upperBound: UInt8(32)) }
+        return text(CodeCheck.appending(to: random, kind: .approval))
     }
 
-    /// Whether `code` has the form of an approval code (20 letters and digits, separators aside).
-    static func isApprovalCode(_ code: String) -> Bool {
-        normalized(code).count == 20
+    /// Checks that `code` is an approval code as typed: the right characters and length, and a
+    /// check group that matches (or 20 characters: a code of an earlier version, unchecked).
+    /// Never repeats the code: it is the join's secret.
+    /// - Throws: ``SyncError/Code/invalidCode`` saying what is wrong.
+    static func checkApprovalCode(_ code: String) throws(SyncError) {
+        let typeAgain = "Nothing was sent to the server and nothing was approved. Type the code again as `keychain sync join` shows it on the new device."
+        guard let values = values(code) else {
+            throw SyncError(.invalidCode, "That is not an approval code: it holds characters no code has (\(Self.characters)). \(typeAgain)")
+        }
+        switch values.count {
+        case approvalCodeLength:
+            guard CodeCheck.isIntact(values, kind: .approval) else {
+                throw SyncError(.invalidCode, "The approval code has a typo: its last group, a check over the rest, does not match (a character mistyped, or two swapped). \(typeAgain)")
+            }
+        case legacyApprovalCodeLength:
+            return
+        default:
+            throw SyncError(.invalidCode, "That is not an approval code: it has \(values.count) letters and digits, and an approval code has \(approvalCodeLength) (\(approvalCodeLength / 4) groups of four, dashes optional). \(typeAgain)")
+        }
+    }
+
+    /// Which characters a code holds, for messages.
+    private static let characters = "codes use the letters A to Z and the digits 2 to 7: a 0 is the letter O, a 1 the letter I or L, an 8 the letter B"
+
+    /// A code's characters as values 0–31, ignoring case, spaces and dashes; `nil` when it holds
+    /// another character.
+    private static func values(_ code: String) -> [UInt8]? {
+        var values: [UInt8] = []
+        for character in code.uppercased() where character != "-" && !character.isWhitespace {
+            guard let value = alphabet.firstIndex(of: character) else { return nil }
+            values.append(UInt8(value))
+        }
+        return values
     }
 
     /// A code in canonical form (upper case, no separators), for comparison.
@@ -51,32 +116,34 @@ enum CircleCode {
         code.uppercased().filter { alphabet.contains($0) }
     }
 
-    private static func group(_ text: String) -> String {
-        stride(from: 0, to: text.count, by: 4).map { start in
-            String(text.dropFirst(start).prefix(4))
+    /// Values 0–31 as base32 characters in groups of four.
+    private static func text(_ values: [UInt8]) -> String {
+        let characters = values.map { alphabet[Int($0)] }
+        return stride(from: 0, to: characters.count, by: 4).map { start in
+            String(characters[start..<min(start + 4, characters.count)])
         }.joined(separator: "-")
     }
 
-    private static func base32(_ data: Data) -> String {
-        var output = "", buffer = 0, bits = 0
+    /// Bytes as base32 values 0–31 (the last one padded with zero bits).
+    private static func base32(_ data: Data) -> [UInt8] {
+        var output: [UInt8] = [], buffer = 0, bits = 0
         for byte in data {
             buffer = buffer << 8 | Int(byte)
             bits += 8
             while bits >= 5 {
-                output.append(alphabet[(buffer >> (bits - 5)) & 31])
+                output.append(UInt8((buffer >> (bits - 5)) & 31))
                 bits -= 5
             }
         }
-        if bits > 0 { output.append(alphabet[(buffer << (5 - bits)) & 31]) }
+        if bits > 0 { output.append(UInt8((buffer << (5 - bits)) & 31)) }
         return output
     }
 
-    private static func decodeBase32(_ text: String) -> Data? {
-        let characters = Array(text.uppercased().filter { $0 != "-" && $0 != " " })
+    /// Base32 values 0–31 as bytes (padding bits dropped).
+    private static func decodeBase32(_ values: some Sequence<UInt8>) -> Data {
         var output = Data(), buffer = 0, bits = 0
-        for character in characters {
-            guard let value = alphabet.firstIndex(of: character) else { return nil }
-            buffer = (buffer << 5 | value) & 0xFFFF
+        for value in values {
+            buffer = (buffer << 5 | Int(value)) & 0xFFFF
             bits += 5
             if bits >= 8 {
                 output.append(UInt8((buffer >> (bits - 8)) & 0xFF))

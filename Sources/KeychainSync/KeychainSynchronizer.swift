@@ -127,36 +127,49 @@ public struct KeychainSynchronizer: Sendable {
     /// The approval code is 100 random bits this device makes and shows: it never goes to the
     /// server, and the answer must be authenticated with it, so only the member whose user types
     /// it can let this device in. Nothing syncs until ``finishJoining(timeout:)`` receives the
-    /// circle key. Calling this again while the request is open returns the same approval code.
+    /// circle key. Calling this again while the request is open returns the same approval code;
+    /// with another `deviceName`, the request is withdrawn and filed again under that name, with
+    /// a new approval code (``renameJoinRequest(to:)``).
+    ///
+    /// The circle code is checked (its check group) before anything is sent to the server, so a
+    /// typo is refused here rather than found as a circle that fails verification after a
+    /// member admitted this device.
     ///
     /// - Parameters:
     ///   - server: the circle's server, a libpq connection string.
     ///   - circleCode: the code `keychain sync status` (``status()``) shows on a member.
     ///   - deviceName: how the other members see this device.
-    /// - Throws: ``SyncError/Code/invalidCode`` for something that is not a circle code;
-    ///   ``SyncError/Code/invalidState`` when the keychain already belongs to a circle.
+    /// - Throws: ``SyncError/Code/invalidCode`` for something that is not a circle code or has a
+    ///   typo; ``SyncError/Code/invalidState`` when the keychain already belongs to a circle, or
+    ///   when a member already approved the open request under another name.
     public func requestToJoin(server: String, circleCode: String, deviceName: String) throws(SyncError) -> String {
-        try serialised { () throws(SyncError) in
-            let (circleID, pin) = try CircleCode.parseCircleCode(circleCode)
+        let (circleID, pin) = try CircleCode.parseCircleCode(circleCode)
+        return try serialised { () throws(SyncError) in
             if let existing = try SyncStateStore.load(from: keychain) {
                 guard !existing.isMember, existing.circleID == circleID else {
                     throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
                 }
+                if existing.deviceName != deviceName { return try fileJoinRequestAgain(existing, renamedTo: deviceName) }
                 // Filed again in case the first filing did not reach the server.
                 let body = try Self.joinRequest(of: existing).body(circleID: circleID, approvalCode: existing.approvalCode)
                 try SyncServer.connect(existing.server, circleID: circleID).fileRequest(existing.deviceID, body: body)
                 return existing.approvalCode
             }
-            var state = SyncState(circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: .init(),
-                                  signingKey: .init(), keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
-            state.approvalCode = CircleCode.newApprovalCode()
-            state.circleCodePin = pin
-            let body = try Self.joinRequest(of: state).body(circleID: circleID, approvalCode: state.approvalCode)
-            let connection = try SyncServer.connect(server, circleID: circleID)
-            try connection.fileRequest(state.deviceID, body: body)
-            try SyncStateStore.save(state, in: keychain)
-            return state.approvalCode
+            return try fileJoinRequest(server: server, circleID: circleID, pin: pin, deviceName: deviceName)
         }
+    }
+
+    /// Files a new join request (new device id, keys and approval code) and saves the waiting state.
+    func fileJoinRequest(server: String, circleID: UUID, pin: Data, deviceName: String) throws(SyncError) -> String {
+        var state = SyncState(circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: .init(),
+                              signingKey: .init(), keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
+        state.approvalCode = CircleCode.newApprovalCode()
+        state.circleCodePin = pin
+        let body = try Self.joinRequest(of: state).body(circleID: circleID, approvalCode: state.approvalCode)
+        let connection = try SyncServer.connect(server, circleID: circleID)
+        try connection.fileRequest(state.deviceID, body: body)
+        try SyncStateStore.save(state, in: keychain)
+        return state.approvalCode
     }
 
     /// Approves the join request whose approval code was read off the joining device: admits
@@ -168,13 +181,24 @@ public struct KeychainSynchronizer: Sendable {
     ///
     /// - Parameter approvalCode: the code the joining device showed (case, spaces and dashes do not matter).
     /// - Returns: the new member's id.
-    /// - Throws: ``SyncError/Code/invalidCode`` when no open request opens with this code;
+    /// - Throws: ``SyncError/Code/invalidCode`` when the code has a typo (its check group does not
+    ///   match: refused before anything is sent to the server) or no open request opens with it;
     ///   ``SyncError/Code/tampered`` when the roster fails verification.
     @discardableResult
     public func approve(_ approvalCode: String) throws(SyncError) -> UUID {
-        guard CircleCode.isApprovalCode(approvalCode) else {
-            throw SyncError(.invalidCode, "That is not an approval code: copy it from `keychain sync join` on the new device (20 letters and digits, dashes optional).")
-        }
+        try approveDevice(approvalCode).deviceID
+    }
+
+    /// ``approve(_:)``, returning the new member as the roster now lists it: its id and the name
+    /// it asked to join under (made safe for a terminal, as ``SyncStatus/Member/name`` is), so
+    /// that the user who typed the code sees which device got in.
+    ///
+    /// - Parameter approvalCode: the code the joining device showed (case, spaces and dashes do not matter).
+    /// - Returns: the new member.
+    /// - Throws: as ``approve(_:)``.
+    @discardableResult
+    public func approveDevice(_ approvalCode: String) throws(SyncError) -> SyncStatus.Member {
+        try CircleCode.checkApprovalCode(approvalCode)
         try syncNow()
         let state = try memberState()
         guard let key = state.currentKey else { throw notAMember }
@@ -185,7 +209,7 @@ public struct KeychainSynchronizer: Sendable {
             do { recipient = try .init(rawRepresentation: request.agreementKey) } catch {
                 throw SyncError.tampered("a join request whose public key is invalid")
             }
-            let admitted = try connection.connection.transaction { () throws(SyncError) -> Bool in
+            let admitted = try connection.connection.transaction { () throws(SyncError) -> Roster.Member? in
                 // Membership changes are serialised with pushes and removals by the manifest lock.
                 guard let row = try connection.manifest(forUpdate: true) else { throw SyncError.tampered("no manifest for this circle (its rows were deleted)") }
                 let manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
@@ -197,19 +221,23 @@ public struct KeychainSynchronizer: Sendable {
                 (event.signingKey, event.agreementKey, event.name) = (request.signingKey, request.agreementKey, request.name)
                 try event.sign(with: state.signingKey, circleID: state.circleID)
                 try roster.apply(event)
-                guard try connection.appendRosterEvent(at: event.position, body: event.sealed(key: key)) else { return false }
+                guard try connection.appendRosterEvent(at: event.position, body: event.sealed(key: key)) else { return nil }
                 // The floor is the authenticated counter: the new device never accepts less than this device saw.
                 let wrapped = try KeyWrap.wrap(key, counterFloor: max(state.verifiedCounter, manifest.counter), to: recipient,
                                                device: request.requestID, signedBy: state.signingKey)
                 try connection.writeKeyWrap(request.requestID, generation: key.generation, body: wrapped)
-                try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrapped, roster: roster.pin, circleID: state.circleID,
-                                                                                         requestID: request.requestID, approvalCode: approvalCode))
-                return true
+                // Rolled back (the admission with it) when the request is gone or answered meanwhile:
+                // the joining device withdrew it to ask again under another name.
+                guard try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrapped, roster: roster.pin, circleID: state.circleID,
+                                                                                               requestID: request.requestID, approvalCode: approvalCode)) else {
+                    throw SyncError(.invalidCode, "The new device withdrew that join request while it was being approved (it asked again, under another name); nothing changed. Type the approval code it shows now.")
+                }
+                return roster.members[request.requestID]
             }
-            guard admitted else {
+            guard let admitted else {
                 throw SyncError(.serverUnreachable, "Another member changed the circle's membership at the same moment; nothing changed. Approve again.")
             }
-            return request.requestID
+            return SyncStatus.Member(admitted, thisDevice: state.deviceID)
         }
         throw SyncError(.invalidCode, "No open join request has that approval code. Check the code shown by `keychain sync join` on the new device.")
     }

@@ -276,10 +276,20 @@ extension SyncServer {
         return requests
     }
 
-    /// Answers a request with a wrapped key.
-    func answerRequest(_ requestID: UUID, answer: Data) throws(SyncError) {
-        try connection.execute("UPDATE keychain_sync_requests SET answer = $3 WHERE circle_id = $1 AND request_id = $2",
-                               [.uuid(circleID), .uuid(requestID), .bytes(answer)])
+    /// Answers an open request with a wrapped key; `false` when there is no such unanswered
+    /// request (withdrawn, or answered meanwhile).
+    @discardableResult
+    func answerRequest(_ requestID: UUID, answer: Data) throws(SyncError) -> Bool {
+        try connection.execute("UPDATE keychain_sync_requests SET answer = $3 WHERE circle_id = $1 AND request_id = $2 AND answer IS NULL RETURNING request_id",
+                               [.uuid(circleID), .uuid(requestID), .bytes(answer)]).count == 1
+    }
+
+    /// Withdraws an unanswered request; `false` when there is no such unanswered request (it was
+    /// answered, or never filed). Its answer, once given, stays: the approving member admitted
+    /// the device in the same transaction.
+    func withdrawRequest(_ requestID: UUID) throws(SyncError) -> Bool {
+        try connection.execute("DELETE FROM keychain_sync_requests WHERE circle_id = $1 AND request_id = $2 AND answer IS NULL RETURNING request_id",
+                               [.uuid(circleID), .uuid(requestID)]).count == 1
     }
 
     /// A request's answer, or `nil` while unanswered.

@@ -55,7 +55,9 @@ enum ExitStatus {
         51 keychain locked (run `keychain unlock` or add --unlock); 52 integrity violation \
         (tampered keychain or backup, or verify found damage); 53 no keychain, or it cannot be \
         used (device key, permissions, disk); 64 usage error; 65 malformed or unsupported \
-        migration source; 74 a source file cannot be read or rewritten; 1 any other error.
+        migration source, or a sync code with a typo; 69 the sync server cannot be reached; \
+        74 a source file cannot be read or rewritten; 75 `sync join`: not approved yet; \
+        1 any other error.
         """
 
     static func of(_ error: MigrationError) -> Int32 {

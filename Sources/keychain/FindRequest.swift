@@ -22,7 +22,7 @@ struct FindRequest {
         var query = query
         query.limit = .one
         let returning: ReturnOptions = printed == .attributes ? .attributes : printed == .secretOnly ? .data : [.attributes, .data]
-        guard let item = try reportingErrors({ try keychain.find(query, returning: returning) }).first else { return }
+        guard let item = try reportingErrors(searching: query, in: keychain, { try keychain.find(query, returning: returning) }).first else { return }
         switch (printed, json) {
         case (.secretOnly, false):
             FileHandle.standardOutput.write((item.data ?? Data()) + Data("\n".utf8))

@@ -47,6 +47,8 @@ struct KeychainTool: ParsableCommand {
     /// Runs the tool; `-w` as the last argument of an add command means "prompt for it", as in
     /// macOS `security`, so it is dropped before parsing.
     static func main() {
+        // Every line reaches a pipe, a file or the journal when printed, not when the tool exits.
+        LineBufferedOutput.enable()
         // `keychain lint …` is keychain-lint's, options and --help included: handed over unparsed.
         if CommandLine.arguments.dropFirst().first == "lint" { LintLauncher.execute(Array(CommandLine.arguments.dropFirst(2))) }
         // Before anything is parsed or read: every command may hold a secret or a class key.

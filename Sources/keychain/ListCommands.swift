@@ -20,8 +20,12 @@ enum ClassSelection: String, ExpressibleByArgument, CaseIterable {
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List items, one line each (class, service or protocol://server:port, account, label, protection, access group); never secrets.",
+        commandName: "list", abstract: "List items, one line each (class, service or protocol://server:port, account, label, protection, access group, `synchronizable` for items that sync); never secrets.",
         discussion: """
+            Items that sync with the other devices of a sync circle (kSecAttrSynchronizable) end \
+            in `synchronizable` (`"sync": 1` in --json): find and delete them with --synchronizable, \
+            since a search without it looks only at items that do not sync, as SecItem queries do.
+
             What SecureStorage keeps for itself (the journals of `keychain migrate`, the keys of \
             protected-file stores and database sealers, the sync state) lives in a namespace of its \
             own that no command lists, changes or exports; an item of the same names is an \
@@ -63,8 +67,10 @@ struct List: ParsableCommand {
             let a = item.attributes
             let name = item.itemClass == .internetPassword ? Self.location(a)
                 : (a[.service] ?? a[.applicationTag] ?? a[.subject]).map(ItemText.text) ?? "-"
-            let columns = [item.itemClass.rawValue, name, a[.account].map(ItemText.text) ?? "-", a[.label].map(ItemText.text) ?? "-",
+            var columns = [item.itemClass.rawValue, name, a[.account].map(ItemText.text) ?? "-", a[.label].map(ItemText.text) ?? "-",
                            a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"]
+            // Found only with --synchronizable by find and delete (SecItem's rule): said on the line.
+            if a[.synchronizable]?.numberValue == 1 { columns.append("synchronizable") }
             print(PrintableText.sanitized(columns.joined(separator: "  ")))
         }
         printError("\(items.count) item\(items.count == 1 ? "" : "s")")

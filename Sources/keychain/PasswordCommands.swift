@@ -51,7 +51,7 @@ extension PasswordCommand {
             throw usageFailure("No attribute given, so every \(Self.itemClass.rawValue) item would be deleted. Name the item (-s, -a, …) or pass --all.")
         }
         let keychain = try self.keychain.open()
-        let count = try reportingErrors { try keychain.delete(query) }
+        let count = try reportingErrors(searching: query, in: keychain, deleting: true) { try keychain.delete(query) }
         printError("deleted \(count) item\(count == 1 ? "" : "s")")
     }
 }

@@ -24,8 +24,10 @@ struct Sync: ParsableCommand {
               keychain sync remove old-phone                   # a lost device: new circle key
 
             Exit status: 52 the server's answers failed verification (nothing was applied); \
-            65 a circle or approval code that does not match; 69 the server cannot be reached \
-            (local changes stay queued in the keychain); otherwise as for other commands.
+            65 a circle or approval code with a typo (refused before anything is sent), or one that \
+            matches nothing; 69 the server cannot be reached (local changes stay queued in the \
+            keychain); 75 `join`: not approved yet (run `keychain sync join` again after the \
+            approval); otherwise as for other commands.
             """,
         subcommands: [SyncCreate.self, SyncJoin.self, SyncApprove.self, SyncNow.self, SyncWatch.self, SyncStatusCommand.self, SyncLeave.self, SyncRemove.self]
     )
@@ -56,8 +58,12 @@ struct SyncJoin: ParsableCommand {
         commandName: "join", abstract: "Ask to join a circle, print the approval code for a member, and wait for the approval.",
         discussion: """
             Run `keychain sync approve` on a device of the circle and type the code printed here (it is the join's secret: \
-            read it out, do not paste it into a shared place). \
-            Without --circle, finishes a join asked for earlier.
+            read it out, do not paste it into a shared place). The circle code's last group is a check: a typo in it is \
+            refused (status 65) before anything is sent. \
+            Without --circle, finishes a join asked for earlier; with --name as well, files that request again under \
+            the new name, with a new approval code (unless a member approved it already). \
+            Exits with status 75 when the approval has not come within --wait seconds: run `keychain sync join` again \
+            (without --circle) once a member approved.
 
             Example: keychain sync join --server "host=db.example.com dbname=keychain" --circle ABCD-…
             """)
@@ -65,7 +71,7 @@ struct SyncJoin: ParsableCommand {
     @OptionGroup var server: SyncServerOptions
     @Option(name: .customLong("circle"), help: ArgumentHelp("The circle code `keychain sync status` shows on a member.", valueName: "code"))
     var circle: String?
-    @Option(name: .customLong("wait"), help: ArgumentHelp("How many seconds to wait for the approval (0: return at once; run `keychain sync join` again later).", valueName: "seconds"))
+    @Option(name: .customLong("wait"), help: ArgumentHelp("How many seconds to wait for the approval (0: return at once; status 75 until approved: run `keychain sync join` again later).", valueName: "seconds"))
     var wait = 600
     @OptionGroup var output: OutputOptions
 
@@ -75,14 +81,21 @@ struct SyncJoin: ParsableCommand {
         let connection = circle != nil || server.server != nil ? try server.connection() : nil
         let keychain = try self.keychain.open(.creatingIfMissing)
         let synchronizer = KeychainSynchronizer(keychain: keychain)
+        // Asked again without --name, a waiting request keeps its name (and its approval code).
+        let pendingName = try reportingSyncErrors { try synchronizer.pendingJoinName() }
         var approval: String?
         if let circle, let connection {
             approval = try reportingSyncErrors {
-                try synchronizer.requestToJoin(server: connection, circleCode: circle, deviceName: server.deviceName)
+                try synchronizer.requestToJoin(server: connection, circleCode: circle, deviceName: server.name ?? pendingName ?? server.deviceName)
             }
+        } else if let name = server.name, pendingName != nil {
+            approval = try reportingSyncErrors { try synchronizer.renameJoinRequest(to: name) }
+        }
+        if let approval {
             // With --json the one JSON object comes at the end; the person who types the code
-            // on a member reads it on standard error meanwhile.
-            let instruction = "On a device of the circle, run `keychain sync approve` and type:\n  \(approval ?? "")\n"
+            // on a member reads it on standard error meanwhile. Either way it is written at once
+            // (standard output is line-buffered), also into a pipe or a journal.
+            let instruction = "On a device of the circle, run `keychain sync approve` and type:\n  \(approval)\n"
             if output.json { FileHandle.standardError.write(Data(instruction.utf8)) } else { print(instruction, terminator: "") }
         }
         let report = try reportingSyncErrors { try synchronizer.finishJoiningWithReport(timeout: .seconds(max(0, wait))) }
@@ -93,10 +106,11 @@ struct SyncJoin: ParsableCommand {
             if let approval { object["approvalCode"] = .string(approval) }
             print(try JSONText.render(object))
         } else {
-            print(joined ? "Joined the circle; synchronizable items are synced." : "Not approved yet: run `keychain sync join` again after the approval.")
+            print(joined ? "Joined the circle; synchronizable items are synced."
+                  : "Not approved yet (waited \(max(0, wait)) s): once a member ran `keychain sync approve` with the approval code, run `keychain sync join` again to finish joining.")
             if let report, let line = SyncNow.revokedCopiesLine(report) { print(line) }
         }
-        if !joined { throw ExitCode(ExitStatus.notFound) }
+        if !joined { throw ExitCode(ExitStatus.notApprovedYet) }
     }
 }
 
@@ -106,7 +120,8 @@ struct SyncApprove: ParsableCommand {
         discussion: """
             The approval code `keychain sync join` printed on the new device is read from the terminal (or one line of \
             standard input), never from the command line: it is the join's secret, and the process list and the shell \
-            history would show it.
+            history would show it. Its last group is a check: a typo is refused (status 65) before anything is sent. \
+            Prints the name and id of the device let in.
 
             Examples:
               keychain sync approve                       (then type the code)
@@ -117,8 +132,9 @@ struct SyncApprove: ParsableCommand {
     func run() throws {
         let keychain = try self.keychain.open(.existing)
         let code = try SecretInput.read(prompt: "Approval code shown by `keychain sync join`: ")
-        let member = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).approve(code) }
-        print("Approved device \(member.uuidString.lowercased()).")
+        let member = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).approveDevice(code) }
+        // The name is the joining device's choice: shown made safe for the terminal.
+        print(PrintableText.sanitized("Approved device \(member.name) (\(member.deviceID.uuidString.lowercased()))."))
     }
 }
 
@@ -173,8 +189,8 @@ struct SyncWatch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch", abstract: "Keep syncing until interrupted: after every local write, when another device pushes, and every --interval seconds.",
         discussion: """
-            For a server or a systemd unit. Prints one line per sync (JSON with --json); a server \
-            that cannot be reached is retried with backoff (1 s up to 5 min). Stops on SIGINT or SIGTERM.
+            For a server or a systemd unit. Prints one line per sync (JSON with --json), each written \
+            as it happens, also into a pipe or the journal; a server that cannot be reached is retried with backoff (1 s up to 5 min). Stops on SIGINT or SIGTERM.
 
             Example: keychain sync watch --interval 300 --json
             """)
@@ -234,12 +250,12 @@ struct SyncStatusCommand: ParsableCommand {
             return
         }
         guard status.isMember else {
-            print("Waiting for approval to join the circle: run `keychain sync join` again once a member approved.")
+            print(PrintableText.sanitized("Waiting for approval to join the circle as \(status.deviceName): run `keychain sync join` again once a member approved (with --name to file the request under another name first)."))
             return
         }
         print("""
             circle code:  \(status.circleCode ?? "")
-            this device:  \(status.deviceName) (\(status.deviceID.uuidString.lowercased()))
+            this device:  \(PrintableText.sanitized(status.deviceName)) (\(status.deviceID.uuidString.lowercased()))
             counter:      \(status.verifiedCounter) (generation \(status.generation))
             membership:   \(status.rosterFingerprint) (compare across devices after a membership change)
             synced items: \(status.syncedRecords)
@@ -333,7 +349,7 @@ struct SyncServerOptions: ParsableArguments {
         valueName: "connection"))
     var server: String?
 
-    @Option(name: .customLong("name"), help: ArgumentHelp("How the other devices see this one (default: the host name).", valueName: "name"))
+    @Option(name: .customLong("name"), help: ArgumentHelp("How the other devices see this one (default: the host name and four random characters, as laptop-k3q7, so that keychains on one host differ).", valueName: "name"))
     var name: String?
 
     /// The connection string.
@@ -354,14 +370,16 @@ struct SyncServerOptions: ParsableArguments {
         throw usageFailure("say which server with --server \"host=… dbname=…\" (or set KEYCHAIN_SYNC_SERVER).")
     }
 
-    /// This device's name.
-    var deviceName: String { name ?? ProcessInfo.processInfo.hostName }
+    /// This device's name: `--name`, or ``DefaultDeviceName``.
+    var deviceName: String { name ?? DefaultDeviceName.make() }
 }
 
 /// The exit statuses of sync failures.
 extension ExitStatus {
     /// The server cannot be reached (sysexits' EX_UNAVAILABLE).
     static let serverUnavailable: Int32 = 69
+    /// `sync join`: no member approved the request yet; try again later (sysexits' EX_TEMPFAIL).
+    static let notApprovedYet: Int32 = 75
 }
 
 /// Runs a sync operation; a ``SyncError`` is printed (never with secrets) and becomes the
