@@ -69,11 +69,7 @@ struct SecItemOutcome {
             message = nil
             return
         }
-        if let path = SecItemEnvironment.openedKeychain?.location.databaseURL.path, !failure.message.contains(path) {
-            message = "\(failure.message) (keychain \(path))"
-        } else {
-            message = failure.message
-        }
+        message = SecureStorageError.naming(SecItemEnvironment.openedKeychain?.location.databaseURL.path, in: failure.message)
     }
     #endif
 

@@ -80,7 +80,7 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
     /// happened, to which keychain, file or value (its path or key, never its contents), and what
     /// to do — for example that a passphrase file is readable by others and must be
     /// `chmod 600`. ``description`` shows it. `nil` for an error made from a code alone (such as
-    /// the constant ``locked``), and on Apple platforms for keychain errors, whose Security
+    /// the constant ``SecureStorageError/locked``), and on Apple platforms for keychain errors, whose Security
     /// framework reports only an OSStatus.
     ///
     /// Not part of an error's identity: errors with the same code, status, type name and
@@ -121,7 +121,7 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
         lhs.code == rhs.code && lhs.status == rhs.status && lhs.typeName == rhs.typeName && lhs.errorNumber == rhs.errorNumber
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(code)
         hasher.combine(status)

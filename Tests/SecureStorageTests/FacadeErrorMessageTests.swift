@@ -82,6 +82,13 @@ final class FacadeErrorMessageTests: ProtectedFilesTestCase {
         assertMessage(.authenticationFailed, try SecureStorage.unlock(passphrase: "not the passphrase"), contains: [databasePath, "try again"])
     }
 
+    func testLockingWithoutAPassphraseNamesTheKeychainAndTheFix() throws {
+        try withEmptyDefaultHome { home in
+            _ = try SecureStorage(service: "svc").contains("k")   // opens (creates) the default keychain
+            assertMessage(.underlying, try SecureStorage.lock(), contains: [home.appendingPathComponent("data/keychain.db").path, "Set a passphrase first"])
+        }
+    }
+
     func testErrorsMatchWhateverTheirMessage() throws {
         try SecItemEnvironment.lock()
         XCTAssertThrowsError(try SecureStorage.unlock(passphrase: "wrong")) { error in

@@ -74,7 +74,7 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
         return resolve(environment: environment)
     }
 
-    /// Whether ``default`` is a test process's throw-away keychain rather than the user's.
+    /// Whether `KeychainLocation.default` is a test process's throw-away keychain rather than the user's.
     public static var isTestKeychainDefault: Bool {
         TestRunnerKeychain.applies(environment: ProcessInfo.processInfo.environment, isTestRunner: TestRunnerKeychain.isTestRunner)
     }
