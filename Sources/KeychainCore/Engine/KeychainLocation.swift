@@ -10,6 +10,7 @@ import Foundation
 /// | `SECURE_STORAGE_HOME=/x` | `/x/data/keychain.db` | `/x/state/device.key` |
 /// | default | `$XDG_DATA_HOME/secure-storage/keychain.db` (`~/.local/share/…`) | `$XDG_STATE_HOME/secure-storage/device.key` (`~/.local/state/…`) |
 /// | explicit | ``init(databaseURL:deviceKeyURL:runtimeDirectoryURL:)`` | |
+/// | test process, no `SECURE_STORAGE_HOME` | `<tmp>/secure-storage-test-keychain.XXXXXX/data/keychain.db` | `…/state/device.key` |
 ///
 /// Unlock sessions (``Keychain/unlock(passphrase:keepingSessionFor:)``) are kept in
 /// ``runtimeDirectoryURL``: `$XDG_RUNTIME_DIR/secure-storage` (a per-user tmpfs emptied at
