@@ -178,7 +178,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", "PostgresTestSupport",
+                                                           .product(name: "GRDB", package: "GRDB.swift")]),
         // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
         // scripts/fuzz builds with -sanitize=fuzzer,address and by FuzzRegressionTests.
         .target(name: "FuzzTargets", dependencies: ["KeychainCore", "KeychainServices", "CFuzzerDriver", "CLibPQ"], path: "Fuzz/FuzzTargets"),
@@ -192,7 +193,8 @@ let package = Package(
         .target(name: "StressSupport", dependencies: ["KeychainCore"], path: "Tests/StressSupport"),
         .executableTarget(name: "keychain-stress", dependencies: ["KeychainCore", "StressSupport"], path: "Tests/StressHelper"),
         // An app reading through the SecureStorage facade, for the CLI-then-app round trip.
-        .executableTarget(name: "secure-storage-sample", dependencies: ["SecureStorage", "KeychainServices"], path: "Tests/SampleApp"),
+        .executableTarget(name: "secure-storage-sample", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", .product(name: "Logging", package: "swift-log")],
+                         path: "Tests/SampleApp"),
         .testTarget(name: "SecureStorageConfigurationTests",
                     dependencies: ["SecureStorageConfiguration", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
                                    .product(name: "Configuration", package: "swift-configuration")]),

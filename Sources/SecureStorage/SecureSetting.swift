@@ -96,7 +96,7 @@ public struct SecureSettingAccess<Value: Codable & Sendable>: Sendable {
             return result
         } catch {
             failure.withLock { $0 = error }
-            SecureStorage.logger.warning("secure setting access failed", metadata: ["error": "\(error)"])
+            SecureStorage.log.warning("secure setting access failed", metadata: ["error": "\(error)"])
             throw error
         }
     }

@@ -48,8 +48,8 @@ extension SecureStorage {
         do {
             return try body()
         } catch {
-            logger.notice("keychain unlock or lock failed", metadata: ["status": "\(error.code.osStatus)"])
-            throw SecureStorageError(status: error.code.osStatus) ?? .underlying(error.code.osStatus)
+            Self.log.notice("keychain unlock or lock failed", metadata: ["status": "\(error.code.osStatus)"])
+            throw SecureStorageError(error)
         }
     }
 }

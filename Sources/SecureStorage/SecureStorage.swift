@@ -58,8 +58,6 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         "SecureStorage(service: \(service)\(accessGroup.map { ", accessGroup: \($0)" } ?? ""), default: \(defaultSensitivity))"
     }
 
-    static let logger = Logger(label: "SecureStorage")
-
     // MARK: - SecureStore
 
     /// Stores `value`, replacing any previous one atomically: an update of the existing item, or
@@ -121,18 +119,18 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// - Returns: `false` when there was nothing to delete.
     @discardableResult
     public func removeValue(for key: String) throws(SecureStorageError) -> Bool {
-        let status = inNamespace { SecItemDelete(query(key) as CFDictionary) }
-        if status == errSecItemNotFound { return false }
-        try check(status)
+        let outcome = inNamespace { SecItemDelete(query(key) as CFDictionary) }
+        if outcome.status == errSecItemNotFound { return false }
+        try check(outcome)
         return true
     }
 
     /// Whether a value is stored under `key`, without decrypting it. Throws `.locked` when the
     /// value's protection needs the device unlocked and it is locked.
     public func contains(_ key: String) throws(SecureStorageError) -> Bool {
-        let status = inNamespace { SecItemCopyMatching(query(key) as CFDictionary, nil) }
-        if status == errSecItemNotFound { return false }
-        try check(status)
+        let outcome = inNamespace { SecItemCopyMatching(query(key) as CFDictionary, nil) }
+        if outcome.status == errSecItemNotFound { return false }
+        try check(outcome)
         return true
     }
 
@@ -146,8 +144,8 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Deletes every value of this service (in ``accessGroup``, or in every entitled group when
     /// it is `nil`), in one transaction. Works while locked.
     public func removeAll() throws(SecureStorageError) {
-        let status = inNamespace { SecItemDelete(query(nil) as CFDictionary) }
-        if status != errSecItemNotFound { try check(status) }
+        let outcome = inNamespace { SecItemDelete(query(nil) as CFDictionary) }
+        if outcome.status != errSecItemNotFound { try check(outcome) }
     }
 
     // MARK: - Protection
@@ -170,9 +168,9 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         var query = self.query(nil)
         query[kSecAttrAccessible as String] = old.secAttrAccessible
         return try withPasscodeFallback(sensitivity) { (protection) throws(SecureStorageError) -> Bool in
-            let status = inNamespace { SecItemUpdate(query as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary) }
-            if status == errSecItemNotFound { return false }
-            try check(status, protection: protection)
+            let outcome = inNamespace { SecItemUpdate(query as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary) }
+            if outcome.status == errSecItemNotFound { return false }
+            try check(outcome, protection: protection)
             return true
         }
     }
@@ -189,9 +187,9 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         var query = self.query(key)
         query[kSecReturnAttributes as String] = true
         var result: CFTypeRef?
-        let status = inNamespace { SecItemCopyMatching(query as CFDictionary, &result) }
-        if status == errSecItemNotFound { return nil }
-        try check(status)
+        let outcome = inNamespace { SecItemCopyMatching(query as CFDictionary, &result) }
+        if outcome.status == errSecItemNotFound { return nil }
+        try check(outcome)
         return result as? NSDictionary
     }
 
@@ -234,13 +232,13 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
             let changes = sensitivity == nil && !requireUserPresence ? contents : created
             for _ in 0..<Self.writeAttempts {
                 if !insertOnly {
-                    let status = inNamespace { SecItemUpdate(query(key) as CFDictionary, changes as CFDictionary) }
-                    if status != errSecItemNotFound { return try check(status, protection: protection) }
+                    let outcome = inNamespace { SecItemUpdate(query(key) as CFDictionary, changes as CFDictionary) }
+                    if outcome.status != errSecItemNotFound { return try check(outcome, protection: protection) }
                 }
-                let status = inNamespace { SecItemAdd(query(key).merging(created) { $1 } as CFDictionary, nil) }
+                let outcome = inNamespace { SecItemAdd(query(key).merging(created) { $1 } as CFDictionary, nil) }
                 // Another writer added it between our update and add: update theirs.
-                if status == errSecDuplicateItem && !insertOnly { continue }
-                return try check(status, protection: protection, adding: true)
+                if outcome.status == errSecDuplicateItem && !insertOnly { continue }
+                return try check(outcome, protection: protection, adding: true)
             }
             throw .underlying(errSecDuplicateItem)
         }
@@ -252,7 +250,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         do {
             return try body(sensitivity.protection)
         } catch .passcodeRequired where passcodeFallback == .storeAsSecret {
-            Self.logger.notice("no passcode: storing a topSecret value as secret", metadata: ["service": "\(service)"])
+            Self.log.notice("no passcode: storing a topSecret value as secret", metadata: ["service": "\(service)"])
             return try body(Sensitivity.secret.protection)
         }
     }
@@ -275,9 +273,9 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// or `nil` when nothing matches.
     func copyMatching(_ query: [String: Any]) throws(SecureStorageError) -> CFTypeRef?? {
         var result: CFTypeRef?
-        let status = inNamespace { SecItemCopyMatching(query as CFDictionary, &result) }
-        if status == errSecItemNotFound { return nil }
-        try check(status)
+        let outcome = inNamespace { SecItemCopyMatching(query as CFDictionary, &result) }
+        if outcome.status == errSecItemNotFound { return nil }
+        try check(outcome)
         return result
     }
 
@@ -296,12 +294,12 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Throws the error for a status; a missing passcode for a passcode-only protection is
     /// reported as ``SecureStorageError/passcodeRequired`` (iOS says `errSecAuthFailed`; before
     /// iOS 9.2 an add said `errSecDecode`, which for an add cannot mean a damaged item).
-    func check(_ status: OSStatus, protection: Protection? = nil, adding: Bool = false) throws(SecureStorageError) {
-        guard let error = SecureStorageError(status: status) else { return }
+    func check(_ outcome: SecItemOutcome, protection: Protection? = nil, adding: Bool = false) throws(SecureStorageError) {
+        guard let error = outcome.error else { return }
         if protection == .whenPasscodeSetThisDeviceOnly && (error == .authenticationFailed || (adding && error == .integrityViolation)) {
-            throw .passcodeRequired
+            throw SecureStorageError.passcodeRequired.explained(outcome.message)
         }
-        Self.logger.debug("keychain call failed", metadata: ["service": "\(service)", "status": "\(status)"])
+        Self.log.debug("keychain call failed", metadata: ["service": "\(service)", "status": "\(outcome.status)"])
         throw error
     }
 }

@@ -76,11 +76,57 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
     /// For ``Code/fileSystem``: the `errno` of the failed system call.
     public let errorNumber: Int32?
 
-    private init(_ code: Code, status: OSStatus?, typeName: String? = nil, errorNumber: Int32? = nil) {
+    /// The precise account of this failure, when the layer that found it gave one: what
+    /// happened, to which keychain, file or value (its path or key, never its contents), and what
+    /// to do — for example that a passphrase file is readable by others and must be
+    /// `chmod 600`. ``description`` shows it. `nil` for an error made from a code alone (such as
+    /// the constant ``SecureStorageError/locked``), and on Apple platforms for keychain errors, whose Security
+    /// framework reports only an OSStatus.
+    ///
+    /// Not part of an error's identity: errors with the same code, status, type name and
+    /// `errno` are equal whatever their messages, so `catch .locked` matches them all.
+    public let message: String?
+
+    /// Whether ``message`` already names the protected file concerned.
+    let namesFile: Bool
+
+    private init(_ code: Code, status: OSStatus?, typeName: String? = nil, errorNumber: Int32? = nil,
+                 message: String? = nil, namesFile: Bool = false) {
         self.code = code
         self.status = status
         self.typeName = typeName
         self.errorNumber = errorNumber
+        self.message = message
+        self.namesFile = namesFile
+    }
+
+    /// This error with `message` as its precise account (``message``), in the facade's terms
+    /// (``Sensitivity`` names beside accessibility constants); this error itself when `message`
+    /// is `nil`.
+    package func explained(_ message: String?, namesFile: Bool = false) -> SecureStorageError {
+        guard let message else { return self }
+        return SecureStorageError(code, status: status, typeName: typeName, errorNumber: errorNumber,
+                                  message: FacadeWording.translated(message), namesFile: namesFile)
+    }
+
+    /// This error with `context` (what was being done, to what) put before its account:
+    /// `"<context>: <message or general description>"`.
+    package func inContext(_ context: String) -> SecureStorageError {
+        explained("\(context): \(message ?? generalDescription)")
+    }
+
+    /// Errors are equal when their code, status, type name and `errno` are: ``message`` does
+    /// not count.
+    public static func == (lhs: SecureStorageError, rhs: SecureStorageError) -> Bool {
+        lhs.code == rhs.code && lhs.status == rhs.status && lhs.typeName == rhs.typeName && lhs.errorNumber == rhs.errorNumber
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(status)
+        hasher.combine(typeName)
+        hasher.combine(errorNumber)
     }
 
     /// No value is stored under the key (`errSecItemNotFound`).
@@ -158,8 +204,15 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
         }
     }
 
-    /// What happened and what to do.
+    /// What happened and what to do: ``message`` when there is one (with the code and status
+    /// it stands for), else a general account of the code.
     public var description: String {
+        guard let message else { return generalDescription }
+        return "\(message) (\(code)\(status.map { ", OSStatus \($0)" } ?? ""))"
+    }
+
+    /// What an error of this code means and what to do, without the particulars.
+    var generalDescription: String {
         let type = typeName ?? "the requested type"
         switch code {
         case .notFound:

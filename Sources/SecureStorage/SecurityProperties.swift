@@ -111,7 +111,7 @@ extension SecureStorage {
                                           keychainPath: location.databaseURL.path, detectsRollback: false)
             }
             let keychain: Keychain
-            do { keychain = try SecItemEnvironment.keychain() } catch { throw .underlying(error.osStatus) }
+            do { keychain = try SecItemEnvironment.keychain() } catch { throw SecureStorageError(error) }
             let lockStatus: SecurityProperties.LockStatus = switch keychain.lockState {
             case .unlocked: .unlocked
             case .locked: .locked

@@ -107,9 +107,9 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: `false` when it was already gone.
     @discardableResult
     public func delete() throws(SecureStorageError) -> Bool {
-        let status = SecItemDelete(Self.query(tag: tag, accessGroup: accessGroup) as CFDictionary)
-        if status == errSecItemNotFound { return false }
-        if let error = SecureStorageError(status: status) { throw error }
+        let outcome = SecItemOutcome.of { SecItemDelete(Self.query(tag: tag, accessGroup: accessGroup) as CFDictionary) }
+        if outcome.status == errSecItemNotFound { return false }
+        if let error = outcome.error { throw error }
         return true
     }
 
@@ -135,9 +135,9 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
         query[kSecReturnRef as String] = true
         if let prompt { query[kSecUseOperationPrompt as String] = prompt }
         var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        if status == errSecItemNotFound { return nil }
-        if let error = SecureStorageError(status: status) { throw error }
+        let outcome = SecItemOutcome.of { SecItemCopyMatching(query as CFDictionary, &result) }
+        if outcome.status == errSecItemNotFound { return nil }
+        if let error = outcome.error { throw error }
         guard let result, CFGetTypeID(result) == SecKeyGetTypeID() else { throw .underlying(errSecInternalComponent) }
         return (result as! SecKey)
     }
@@ -145,6 +145,12 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     private static func error(_ error: Unmanaged<CFError>?) -> SecureStorageError {
         guard let error = error?.takeRetainedValue() else { return .underlying(errSecInternalComponent) }
         let code = OSStatus(truncatingIfNeeded: CFErrorGetCode(error))
-        return SecureStorageError(status: code) ?? .underlying(code)
+        #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+        // The portable SecKey functions put the engine's message in the error's description.
+        let message = (CFErrorCopyUserInfo(error) as NSDictionary?)?[NSLocalizedDescriptionKey] as? String
+        #else
+        let message: String? = nil
+        #endif
+        return (SecureStorageError(status: code) ?? .underlying(code)).explained(message)
     }
 }

@@ -169,7 +169,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
 
     private func requirePermanentStore() throws(SecureStorageError) -> SecureStorage {
         guard let permanentStore else {
-            SecureStorage.logger.error("persist() or load() on a VolatileSecureStorage created without persistingTo:")
+            SecureStorage.log.error("persist() or load() on a VolatileSecureStorage created without persistingTo:")
             throw .underlying(errSecNoDefaultKeychain)
         }
         return permanentStore

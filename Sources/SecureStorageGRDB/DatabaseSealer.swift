@@ -71,8 +71,13 @@ public final class DatabaseSealer: Sendable {
         // The key lives in the keychain's library-owned namespace: an item an app, an import or
         // a sync writes under the same name is never taken for it.
         let owned = storage.libraryOwned(by: .databaseSealer)
-        if let stored = try owned.data(for: key) {
-            guard stored.count == 32, let sealer = try? DatabaseSealer(key: SymmetricKey(data: stored)) else { throw .integrityViolation }
+        let stored: Data?
+        do { stored = try owned.data(for: key) } catch { throw error.inContext(Self.keyContext("read", key, storage)) }
+        if let stored {
+            guard stored.count == 32, let sealer = try? DatabaseSealer(key: SymmetricKey(data: stored)) else {
+                throw SecureStorageError.integrityViolation.explained(
+                    "The database sealing key '\(key)' of service \(storage.service) is not a 256-bit key: it was replaced or damaged outside SecureStorageGRDB. Nothing was read or written. The values sealed with the original key open only with it: restore the keychain from a backup.")
+            }
             return sealer
         }
         let fresh = SymmetricKey(size: .bits256)
@@ -83,7 +88,15 @@ public final class DatabaseSealer: Sendable {
             return try! DatabaseSealer(key: fresh)   // 256 bits by construction
         } catch .duplicate {
             return try load(from: owned, key: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
+        } catch {
+            throw error.inContext(Self.keyContext("store a new", key, storage))
         }
+    }
+
+    /// `"Could not <verb> the database sealing key '<key>' of service <service>"`, what an error
+    /// of the key's storage is about.
+    static func keyContext(_ verb: String, _ key: String, _ storage: SecureStorage) -> String {
+        "Could not \(verb) the database sealing key '\(key)' of service \(storage.service)"
     }
 
     /// Whether `storage` holds the sealer key `key` (made by
@@ -91,14 +104,14 @@ public final class DatabaseSealer: Sendable {
     /// The key is not one of `storage`'s values (`storage.contains(key)` does not see it).
     /// - Throws: `SecureStorageError` (`.locked` when its protection needs the device unlocked).
     public static func keyExists(in storage: SecureStorage, key: String = "database.key") throws(SecureStorageError) -> Bool {
-        try storage.libraryOwned(by: .databaseSealer).contains(key)
+        do { return try storage.libraryOwned(by: .databaseSealer).contains(key) } catch { throw error.inContext(keyContext("look up", key, storage)) }
     }
 
     /// Deletes the sealer key `key` from `storage`: what it sealed never opens again.
     /// - Returns: whether there was one.
     @discardableResult
     public static func removeKey(from storage: SecureStorage, key: String = "database.key") throws(SecureStorageError) -> Bool {
-        try storage.libraryOwned(by: .databaseSealer).removeValue(for: key)
+        do { return try storage.libraryOwned(by: .databaseSealer).removeValue(for: key) } catch { throw error.inContext(keyContext("remove", key, storage)) }
     }
 
     // MARK: - The database's key record

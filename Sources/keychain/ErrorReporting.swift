@@ -10,7 +10,8 @@ import SecureStorage
 import Logging
 
 /// Routes library logs to standard error at the level of `KEYCHAIN_LOG_LEVEL` (default: warning),
-/// so informational messages do not mix with command output.
+/// so informational messages do not mix with command output. The libraries log only to the
+/// logger an application gives them (``LibraryLogging``), so the tool gives them one.
 let loggingConfigured: Void = {
     let level = ProcessInfo.processInfo.environment["KEYCHAIN_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
     LoggingSystem.bootstrap { label in
@@ -18,6 +19,7 @@ let loggingConfigured: Void = {
         handler.logLevel = level
         return handler
     }
+    LibraryLogging.logger = Logger(label: "SecureStorage")
 }()
 
 /// Writes a line to standard error, every line of it made safe for a terminal
@@ -27,6 +29,15 @@ func printError(_ message: String) {
         .map { line in PrintableText.sanitized(line.replacingOccurrences(of: "\t", with: "    ")) }
         .joined(separator: "\n")
     FileHandle.standardError.write(Data((safe + "\n").utf8))
+}
+
+/// Prints a failure as `keychain: <what happened>`, once: an error whose own text already starts
+/// with `keychain: ` (a ``SyncError`` of code `keychain`) is not prefixed again. Accessibility
+/// constants are followed by the tool's name for them (``ToolWording``).
+func printFailure(_ error: any Error) {
+    var text = ToolWording.translated("\(error)")
+    while text.hasPrefix("keychain: ") { text.removeFirst("keychain: ".count) }
+    printError("keychain: \(text)")
 }
 
 /// Prints a usage problem found while running (not while parsing) and returns the exit to throw:
@@ -99,7 +110,7 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as KeychainError {
-        printError("keychain: \(error)")
+        printFailure(error)
         if let hint = hint(for: error.code) { printError("hint: \(hint)") }
         throw ExitCode(ExitStatus.of(error.code))
     }

@@ -53,6 +53,8 @@ struct KeychainTool: ParsableCommand {
         if CommandLine.arguments.dropFirst().first == "lint" { LintLauncher.execute(Array(CommandLine.arguments.dropFirst(2))) }
         // Before anything is parsed or read: every command may hold a secret or a class key.
         SecureStorage.hardenProcess()
+        // The libraries log only to the logger the tool gives them: every command, the facade's too.
+        loggingConfigured
         let arguments = Self.promptingForTrailingSecret(Array(CommandLine.arguments.dropFirst()))
         if getenv("KEYCHAIN_NO_DIRECT_PARSE") == nil, let request = DirectFindParser.parse(arguments) {
             do {

@@ -165,6 +165,7 @@ struct Verify: ParsableCommand {
                 "lockedItems": .number(Int64(report.lockedItemCount)),
                 "damagedItems": .array(report.damagedItems.map { item in
                     .object(["row": .number(item.rowID), "class": .string(item.itemClass), "problem": .string(item.problem),
+                             "service": item.service.map(JSONValue.string) ?? .null, "account": item.account.map(JSONValue.string) ?? .null,
                              "persistentReference": item.persistentReference.map { .string($0.data.base64EncodedString()) } ?? .null])
                 }),
                 "databaseProblems": .array(report.databaseProblems.map(JSONValue.string)),

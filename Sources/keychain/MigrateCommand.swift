@@ -107,7 +107,7 @@ struct Migrate: ParsableCommand {
     /// Prints a migration failure and exits with its documented status.
     private func reportingMigrationErrors<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as MigrationError {
-            printError("keychain: \(error)")
+            printFailure(error)
             throw ExitCode(ExitStatus.of(error))
         }
     }

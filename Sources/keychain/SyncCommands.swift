@@ -209,7 +209,7 @@ struct SyncWatch: ParsableCommand {
                       : "synced: \(report.applied) applied, \(report.pushed) pushed, counter \(report.counter)"
                         + (report.revokedCopiesRemoved > 0 ? ", \(report.revokedCopiesRemoved) restored copy(ies) of deleted item(s) removed" : ""))
             case .failure(let error):
-                printError("keychain: \(error)")
+                printFailure(error)
             }
         }
         let stop = DispatchSemaphore(value: 0)
@@ -388,7 +388,7 @@ func reportingSyncErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
     } catch let error as SyncError {
-        printError("keychain: \(error)")
+        printFailure(error)
         switch error.code {
         case .tampered: throw ExitCode(ExitStatus.integrity)
         case .invalidCode: throw ExitCode(ExitStatus.dataError)

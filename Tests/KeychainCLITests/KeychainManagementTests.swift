@@ -94,7 +94,10 @@ final class KeychainManagementTests: CLITestCase {
         XCTAssertNotNil(report["stateProblem"] as? String, "an edited row also changes the state digest")
         let text = try keychain("verify")
         XCTAssertStatus(text, 52)
-        XCTAssertTrue(text.stdout.contains("DAMAGED row 2 (genp)"), text.stdout)
+        // Named as users know the item (its service and account), not by its row alone.
+        XCTAssertTrue(text.stdout.contains("DAMAGED service \"svc\", account \"b\" (genp, row 2)"), text.stdout)
+        XCTAssertEqual(items.first?["service"] as? String, "svc")
+        XCTAssertEqual(items.first?["account"] as? String, "b")
         XCTAssertTrue(text.stderr.contains("restore"), text.stderr)
         XCTAssertFalse((text.stdout + text.stderr).contains("value-"), "no secret in the report")
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "c", "-w").stdout, "value-c\n", "the others still read")

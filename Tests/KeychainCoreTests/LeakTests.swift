@@ -48,6 +48,9 @@ final class LeakTests: XCTestCase {
 
     func testLogsErrorsDescriptionsAndFilesNeverHoldSecrets() throws {
         _ = Self.captured
+        // The engine logs only to a logger the application gives it (LibraryLogging).
+        LibraryLogging.logger = Logger(label: "leak-test")
+        defer { LibraryLogging.disable() }
         let test = try TestKeychain()
         var errors: [String] = []
         func attempt(_ body: () throws -> Void) {

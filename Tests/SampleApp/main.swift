@@ -9,13 +9,43 @@
 //   secure-storage-sample read-file <dir> <name>            prints a protected file
 //   secure-storage-sample replace-loop <dir> <name>         replaces the file with version 1, 2, … until killed
 //   secure-storage-sample check-version <dir> <name>        prints the version the file holds; exit 1 unless it is whole
+//   secure-storage-sample set <service> <key> <value>       stores a value
+//   secure-storage-sample unlock <passphrase-file> [<service> <key>]   unlocks from the file, then reads the value
+//   secure-storage-sample location                          prints the default keychain's database path
+//   secure-storage-sample directory-mode                    prints the mode of the directory holding it
+//
+// With --log first, the app sets up logging (swift-log to standard error, level debug) and
+// hands SecureStorage its logger; without it, the library must print nothing.
 import Foundation
+import KeychainCore
 import KeychainServices
+import Logging
 import SecureStorage
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+var arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--log" {
+    arguments.removeFirst()
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = .debug
+        return handler
+    }
+    SecureStorage.logger = Logger(label: "sample-app")
+}
 do {
     switch arguments.first {
+    case "set" where arguments.count == 4:
+        try SecureStorage(service: arguments[1]).set(arguments[3], for: arguments[2])
+    case "unlock" where arguments.count == 2 || arguments.count == 4:
+        try SecureStorage.unlock(from: .file(URL(fileURLWithPath: arguments[1])))
+        if arguments.count == 4 { _ = try SecureStorage(service: arguments[2]).string(for: arguments[3]) }
+    case "location" where arguments.count == 1:
+        print(KeychainLocation.default.databaseURL.path)
+    case "directory-mode" where arguments.count == 1:
+        // The mode of the directory holding the default keychain's data and state directories.
+        let home = KeychainLocation.default.databaseURL.deletingLastPathComponent().deletingLastPathComponent()
+        let mode = try FileManager.default.attributesOfItem(atPath: home.path)[.posixPermissions] as? Int ?? 0
+        print(String(mode, radix: 8))
     case "get" where arguments.count == 3:
         guard let value = try SecureStorage(service: arguments[1]).string(for: arguments[2]) else { exit(44) }
         print(value) // keychain-lint:disable-line logged-secret -- the round-trip test reads the secret from this output
@@ -39,7 +69,7 @@ do {
     case "identity" where arguments.count == 1:
         print(SecItemEnvironment.applicationIdentity.defaultAccessGroup)
     default:
-        FileHandle.standardError.write(Data("usage: secure-storage-sample get <service> <key> | keys <service> | identity | write-file <dir> <name> <class> | read-file <dir> <name> | replace-loop <dir> <name> | check-version <dir> <name>\n".utf8))
+        FileHandle.standardError.write(Data("usage: secure-storage-sample [--log] get <service> <key> | set <service> <key> <value> | unlock <passphrase-file> [<service> <key>] | location | keys <service> | identity | write-file <dir> <name> <class> | read-file <dir> <name> | replace-loop <dir> <name> | check-version <dir> <name>\n".utf8))
         exit(64)
     }
 } catch {

@@ -192,7 +192,7 @@ extension Keychain {
         let rows = try ItemTable.allRows(in: db).map(ItemRow.init(row:))
         for row in rows where !row.sealed.isPresenceSealed {
             guard (try? keys.classKeys(for: row.accessibility)) != nil else {
-                throw KeychainError(.interactionNotAllowed, "Enrolling the first authenticator moves the keychain's protected items under the new presence key, and some items are in a locked class (\(row.accessibility.rawValue)). Unlock the keychain and retry; nothing was changed.")
+                throw KeychainError(.interactionNotAllowed, "Enrolling the first authenticator moves the keychain's protected items under the new presence key, and some items are in a locked class (\(row.accessibility.constantName)). Unlock the keychain and retry; nothing was changed.")
             }
             var item = try open(row, includingData: false)
             guard item.requiresPresenceSeal else { continue }
@@ -216,7 +216,7 @@ extension Keychain {
         let rows = try ItemTable.rows(in: db, secretKeyLength: SealedItem.presenceWrappedLength).map(ItemRow.init(row:))
         for var row in rows where row.sealed.isPresenceSealed {
             guard (try? keys.classKeys(for: row.accessibility)) != nil else {
-                throw KeychainError(.interactionNotAllowed, "Replacing the presence key moves every protected item to the new one, and some are in a locked class (\(row.accessibility.rawValue)). Unlock the keychain and retry; nothing was changed.")
+                throw KeychainError(.interactionNotAllowed, "Replacing the presence key moves every protected item to the new one, and some are in a locked class (\(row.accessibility.constantName)). Unlock the keychain and retry; nothing was changed.")
             }
             let binding = row.binding(vaultID: keys.header.vaultID)
             let classKeys = try keys.classKeys(for: row.accessibility)

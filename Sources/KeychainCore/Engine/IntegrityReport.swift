@@ -29,7 +29,9 @@ public struct IntegrityReport: Sendable, Hashable {
     public var lockedItemCount: Int { lockedItems.values.reduce(0, +) }
 }
 
-/// One item that failed ``Keychain/verify(progress:)``. Holds no attribute values.
+/// One item that failed ``Keychain/verify(progress:)``. Holds no secret and no attribute values
+/// but the names users know an item by (its service or server, and account), when its
+/// attributes still decrypt.
 public struct DamagedItem: Sendable, Hashable, CustomStringConvertible {
     /// The row's number in the database.
     public let rowID: Int64
@@ -39,8 +41,39 @@ public struct DamagedItem: Sendable, Hashable, CustomStringConvertible {
     public let itemClass: String
     /// What failed.
     public let problem: String
+    /// The item's service (`kSecAttrService`), or server for internet passwords, when its
+    /// attributes still decrypt and hold one. Quoted from the file: print it through
+    /// ``PrintableText`` (``description`` does).
+    public let service: String?
+    /// The item's account (`kSecAttrAccount`), when its attributes still decrypt and hold one.
+    public let account: String?
 
-    /// `"row <n> (<class>): <problem>"`, with control and bidirectional formatting characters
-    /// (which the file's own columns may hold) shown as `?` (``PrintableText``).
-    public var description: String { PrintableText.sanitized("row \(rowID) (\(itemClass)): \(problem)") }
+    init(rowID: Int64, persistentReference: PersistentReference?, itemClass: String, problem: String,
+         service: String? = nil, account: String? = nil) {
+        self.rowID = rowID
+        self.persistentReference = persistentReference
+        self.itemClass = itemClass
+        self.problem = problem
+        self.service = service
+        self.account = account
+    }
+
+    /// How users know the item: `service "<service>", account "<account>"` when its attributes
+    /// still decrypt, else `row <n>`; control and bidirectional formatting characters shown as
+    /// `?` (``PrintableText``).
+    public var name: String {
+        var parts: [String] = []
+        if let service { parts.append("service \"\(service)\"") }
+        if let account { parts.append("account \"\(account)\"") }
+        return PrintableText.sanitized(parts.isEmpty ? "row \(rowID)" : parts.joined(separator: ", "))
+    }
+
+    /// `"service "<s>", account "<a>" (<class>, row <n>): <problem>"`, or `"row <n> (<class>):
+    /// <problem>"` for an item whose attributes do not decrypt, with control and bidirectional
+    /// formatting characters (which the file's own columns may hold) shown as `?`
+    /// (``PrintableText``).
+    public var description: String {
+        let named = service != nil || account != nil
+        return PrintableText.sanitized(named ? "\(name) (\(itemClass), row \(rowID)): \(problem)" : "row \(rowID) (\(itemClass)): \(problem)")
+    }
 }

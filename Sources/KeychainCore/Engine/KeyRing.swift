@@ -78,7 +78,8 @@ final class KeyRing: @unchecked Sendable {
         let (keys, lockState, hasPassphrase) = state.withLock { ($0.classKeys[accessibility], $0.lockState, $0.header.hasPassphrase) }
         if let keys { return keys }
         if accessibility == .whenPasscodeSetThisDeviceOnly && !hasPassphrase { throw .passcodeNotSet() }
-        throw lockState == .beforeFirstUnlock ? .notYetUnlocked(accessibility) : .locked(accessibility)
+        let path = location.databaseURL.path
+        throw lockState == .beforeFirstUnlock ? .notYetUnlocked(accessibility, path: path) : .locked(accessibility, path: path)
     }
 
     /// Reloads the header and keys when another process changed the keybag since we last looked.
@@ -251,11 +252,11 @@ final class KeyRing: @unchecked Sendable {
     }
 
     private static func unwrapClassKey(_ accessibility: Accessibility, _ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError) -> ClassKeys {
-        guard let wrapped = keybag[.classKey(accessibility)] else { throw .tampered("the keybag has no \(accessibility.rawValue) key") }
+        guard let wrapped = keybag[.classKey(accessibility)] else { throw .tampered("the keybag has no key for \(accessibility.constantName)") }
         do {
             return ClassKeys(classKey: try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID))
         } catch {
-            throw .tampered("the \(accessibility.rawValue) class key does not unwrap with the device key")
+            throw .tampered("the class key for \(accessibility.constantName) does not unwrap with the device key")
         }
     }
 }

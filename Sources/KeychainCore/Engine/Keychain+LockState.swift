@@ -9,7 +9,11 @@ extension Keychain {
     ///   `.invalidState` when no passphrase is set (such a keychain is always unlocked).
     public func unlock(passphrase: String) throws(KeychainError) {
         let keybag = try read { db in try KeyRing.fetchKeybag(db) }
-        try keys.unlock(passphrase: passphrase, keybag: keybag)
+        do {
+            try keys.unlock(passphrase: passphrase, keybag: keybag)
+        } catch where error.code == .authFailed {
+            throw KeychainError(.authFailed, "The passphrase is not correct for the keychain at \(databasePath). The keychain is unchanged; try again with its passphrase.")
+        }
         logger.info("keychain unlocked")
     }
 

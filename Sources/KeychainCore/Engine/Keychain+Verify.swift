@@ -51,14 +51,18 @@ extension Keychain {
     private func verifyRow(_ raw: Row, _ db: Database, into report: inout IntegrityReport) throws {
         let rowID: Int64 = (try? raw.checked(0, "id", in: "items")) ?? -1
         let storedClass = (raw[2] as String?) ?? "?"
+        var parsed: ItemRow?
         func damaged(_ problem: String, _ reference: PersistentReference?) {
-            report.damagedItems.append(DamagedItem(rowID: rowID, persistentReference: reference, itemClass: storedClass, problem: problem))
+            let names = parsed.flatMap(names(of:))
+            report.damagedItems.append(DamagedItem(rowID: rowID, persistentReference: reference, itemClass: storedClass, problem: problem,
+                                                   service: names?.service, account: names?.account))
         }
         let row: ItemRow
         do { row = try ItemRow(row: raw) } catch {
             damaged(Self.problem(error), nil)
             return
         }
+        parsed = row
         guard try keys.rowSealer.isValid(row, db) else {
             damaged("its row seal does not hold (its clear columns, lookup tags or row id were edited)", row.persistentReference)
             return
@@ -97,6 +101,16 @@ extension Keychain {
         } catch let error as KeychainError {
             damaged(Self.problem(error), row.persistentReference)
         }
+    }
+
+    /// The service (or server) and account of a damaged row, when its attributes still decrypt
+    /// (they are authenticated, so they are what was written, if perhaps for another row);
+    /// `nil` when they do not or its class is locked.
+    private func names(of row: ItemRow) -> (service: String?, account: String?)? {
+        guard let opened = try? open(row, includingData: false) else { return nil }
+        let service = opened.attributes[.service]?.stringValue ?? opened.attributes[.server]?.stringValue
+        let account = opened.attributes[.account]?.stringValue
+        return service == nil && account == nil ? nil : (service, account)
     }
 
     /// Compares the recomputed digest of all rows with the recorded one (tamper evidence beyond single rows).

@@ -38,7 +38,8 @@ public final class Keychain: Sendable {
     let databasePath: String
     /// The `PRAGMA schema_version` at which the schema was last found exact.
     let checkedSchemaVersion = Locked<Int64?>(nil)
-    let logger = Logger(label: "SecureStorage.KeychainCore")
+    /// Where the engine logs: the application's logger (``LibraryLogging``), else nowhere.
+    var logger: Logger { LibraryLogging.logger(component: "KeychainCore") }
 
     /// Opens (creating if needed) the keychain at `location`.
     ///
@@ -230,8 +231,8 @@ public final class Keychain: Sendable {
             guard fileFormat < KeychainSchema.formatVersion else {
                 throw KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but the record of its format and header that lives beside the device key (\(FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)) is missing. Without it an older header could have been put back, so the keychain was not opened. Restore that file from a backup of this machine.")
             }
-            Logger(label: "SecureStorage.KeychainCore").notice("upgrading keychain from format \(fileFormat) to \(KeychainSchema.formatVersion); its rows are accepted as they are (run verify to check them)",
-                                                              metadata: ["path": "\(path)"])
+            LibraryLogging.logger(component: "KeychainCore").notice("upgrading keychain from format \(fileFormat) to \(KeychainSchema.formatVersion); its rows are accepted as they are (run verify to check them)",
+                                                                  metadata: ["path": "\(path)"])
         }
         try KeychainSchema.migrator(deviceKey: deviceKey, location: location).migrate(database)
         if let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey), anchor.formatVersion < KeychainSchema.formatVersion {

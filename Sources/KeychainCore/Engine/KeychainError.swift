@@ -111,12 +111,12 @@ extension KeychainError {
         KeychainError(.itemNotFound, "No keychain item matches the query.")
     }
 
-    static func locked(_ accessibility: Accessibility) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain is locked and the item's protection (\(accessibility.rawValue)) needs it unlocked. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry, or store items read in the background with an afterFirstUnlock accessibility.")
+    static func locked(_ accessibility: Accessibility, path: String) -> KeychainError {
+        KeychainError(.interactionNotAllowed, "The keychain at \(path) is locked and the item's protection (\(accessibility.constantName)) needs it unlocked. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry, or store items read in the background with an afterFirstUnlock accessibility.")
     }
 
-    static func notYetUnlocked(_ accessibility: Accessibility) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain has not been unlocked since it was opened, so items with protection \(accessibility.rawValue) are unavailable. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry.")
+    static func notYetUnlocked(_ accessibility: Accessibility, path: String) -> KeychainError {
+        KeychainError(.interactionNotAllowed, "The keychain at \(path) has not been unlocked since it was opened, so items with protection \(accessibility.constantName) are unavailable. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry.")
     }
 
     static func passcodeNotSet() -> KeychainError {

@@ -10,6 +10,7 @@ import Foundation
 /// | `SECURE_STORAGE_HOME=/x` | `/x/data/keychain.db` | `/x/state/device.key` |
 /// | default | `$XDG_DATA_HOME/secure-storage/keychain.db` (`~/.local/share/…`) | `$XDG_STATE_HOME/secure-storage/device.key` (`~/.local/state/…`) |
 /// | explicit | ``init(databaseURL:deviceKeyURL:runtimeDirectoryURL:)`` | |
+/// | test process, no `SECURE_STORAGE_HOME` | `<tmp>/secure-storage-test-keychain.XXXXXX/data/keychain.db` | `…/state/device.key` |
 ///
 /// Unlock sessions (``Keychain/unlock(passphrase:keepingSessionFor:)``) are kept in
 /// ``runtimeDirectoryURL``: `$XDG_RUNTIME_DIR/secure-storage` (a per-user tmpfs emptied at
@@ -55,8 +56,29 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
                   deviceKeyURL: directory.appendingPathComponent("state/device.key"))
     }
 
-    /// The default keychain of the current user, as the environment decides.
-    public static var `default`: KeychainLocation { resolve(environment: ProcessInfo.processInfo.environment) }
+    /// The default keychain of the current user, as the environment decides — except in a test
+    /// process (an XCTest bundle, `swift test`, Swift Testing): without `SECURE_STORAGE_HOME`, a
+    /// test process gets a throw-away keychain in a private temporary directory (mode 0700,
+    /// removed at exit), never the user's `~/.local/share/secure-storage`, so that the tests of
+    /// a package using SecureStorage cannot change the user's real keychain. Set
+    /// `SECURE_STORAGE_HOME`, or open an explicit location, to choose the keychain tests use;
+    /// `SECURE_STORAGE_TEST_KEYCHAIN=user` gives them the user's default keychain.
+    public static var `default`: KeychainLocation {
+        let environment = ProcessInfo.processInfo.environment
+        if TestRunnerKeychain.applies(environment: environment, isTestRunner: TestRunnerKeychain.isTestRunner) {
+            // With no private directory to be had, an unusable location rather than the user's keychain.
+            let home = TestRunnerKeychain.home ?? URL(fileURLWithPath: "/nonexistent/secure-storage-test-keychain", isDirectory: true)
+            return KeychainLocation(databaseURL: home.appendingPathComponent("data/keychain.db"),
+                                    deviceKeyURL: home.appendingPathComponent("state/device.key"),
+                                    runtimeDirectoryURL: runtimeDirectory(environment: environment))
+        }
+        return resolve(environment: environment)
+    }
+
+    /// Whether `KeychainLocation.default` is a test process's throw-away keychain rather than the user's.
+    public static var isTestKeychainDefault: Bool {
+        TestRunnerKeychain.applies(environment: ProcessInfo.processInfo.environment, isTestRunner: TestRunnerKeychain.isTestRunner)
+    }
 
     /// The default location for a given environment (`SECURE_STORAGE_HOME`, `XDG_DATA_HOME`,
     /// `XDG_STATE_HOME`, `HOME`). Relative XDG paths are ignored, as the XDG spec requires.

@@ -35,7 +35,12 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
     ///   its contents.
     public func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> String {
         let path = try self.path(environment: environment)
-        var bytes = try PlatformIO.readFile(path, maximumSize: Self.maximumSize, access: access)
+        var bytes: Data
+        do {
+            bytes = try PlatformIO.readFile(path, maximumSize: Self.maximumSize, access: access)
+        } catch where error.code == .ioError && !FileManager.default.fileExists(atPath: path) {
+            throw missingFile(path)
+        }
         defer { SecretWiping.wipe(&bytes) }
         if bytes.last == 0x0A { bytes.removeLast() }
         if bytes.last == 0x0D { bytes.removeLast() }
@@ -46,6 +51,17 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
             throw KeychainError(.invalidParameter, "The passphrase file \(path) is not UTF-8 text.")
         }
         return passphrase
+    }
+
+    /// The error for a passphrase file that does not exist: where it was looked for and how to
+    /// provide it.
+    private func missingFile(_ path: String) -> KeychainError {
+        switch self {
+        case .file:
+            KeychainError(.keychainUnavailable, "The passphrase file \(path) does not exist. Check the path, or create it as your own file with mode 0600 (`install -m 600 /dev/null \(path)`) and write the passphrase into it.")
+        case .systemdCredential(let name):
+            KeychainError(.keychainUnavailable, "The systemd credential \(name) (\(path)) does not exist. Give the service LoadCredential=\(name):<file> (or SetCredentialEncrypted=).")
+        }
     }
 
     /// What the file's owner and mode must be.
@@ -88,10 +104,15 @@ extension Keychain {
     public func unlock(from source: PassphraseSource, keepingSessionFor duration: Duration? = nil,
                        environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) {
         let passphrase = try source.read(environment: environment)
-        if let duration {
-            try unlock(passphrase: passphrase, keepingSessionFor: duration)
-        } else {
-            try unlock(passphrase: passphrase)
+        do {
+            if let duration {
+                try unlock(passphrase: passphrase, keepingSessionFor: duration)
+            } else {
+                try unlock(passphrase: passphrase)
+            }
+        } catch where error.code == .authFailed {
+            let path = (try? source.path(environment: environment)) ?? "\(source)"
+            throw KeychainError(.authFailed, "The passphrase in \(path) is not the passphrase of the keychain at \(databasePath). The keychain is unchanged; put its passphrase in the file (on the first line, nothing else) and retry.")
         }
     }
 

@@ -113,7 +113,7 @@ struct DeviceSecretRotationFiles {
             files.removePendingAnchors()
             return
         }
-        let logger = Logger(label: "SecureStorage.KeychainCore")
+        let logger = LibraryLogging.logger(component: "KeychainCore")
         let path = location.databaseURL.path
         // Another keychain sharing this device key file was rotating it: not this one's to settle
         // (a keychain being created has no rotation of its own).

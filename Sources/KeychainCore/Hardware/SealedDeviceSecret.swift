@@ -51,8 +51,8 @@ struct SealedDeviceSecret: Equatable {
             sealed = SealedDeviceSecret(primaryName: object.primaryName, pcrs: pcrs, blob: try object.blob.marshalled())
         } catch {
             if unlessUnusable && (error.isUnreachable || error.isAuthorizationFailure) {
-                Logger(label: "SecureStorage.KeychainCore").warning("the new keychain's device secret stays in a key file: the TPM cannot be used",
-                                                                    metadata: ["tpm": "\(device.tcti)", "reason": "\(error)"])
+                LibraryLogging.logger(component: "KeychainCore").warning("the new keychain's device secret stays in a key file: the TPM cannot be used",
+                                                                        metadata: ["tpm": "\(device.tcti)", "reason": "\(error)"])
                 return nil
             }
             throw keychainError(error, device: device, path: nil)

@@ -23,6 +23,20 @@ public enum Accessibility: String, CaseIterable, Sendable, Hashable, Codable {
     /// `kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly` (`"akpu"`): needs a passphrase to exist.
     case whenPasscodeSetThisDeviceOnly = "akpu"
 
+    /// The name of Apple's constant, e.g. `kSecAttrAccessibleWhenUnlocked`: what messages show
+    /// (the raw value `ak` is an internal abbreviation users do not know).
+    public var constantName: String {
+        switch self {
+        case .whenUnlocked: "kSecAttrAccessibleWhenUnlocked"
+        case .afterFirstUnlock: "kSecAttrAccessibleAfterFirstUnlock"
+        case .always: "kSecAttrAccessibleAlways"
+        case .whenUnlockedThisDeviceOnly: "kSecAttrAccessibleWhenUnlockedThisDeviceOnly"
+        case .afterFirstUnlockThisDeviceOnly: "kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly"
+        case .alwaysThisDeviceOnly: "kSecAttrAccessibleAlwaysThisDeviceOnly"
+        case .whenPasscodeSetThisDeviceOnly: "kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly"
+        }
+    }
+
     /// The protection class whose key encrypts items of this accessibility.
     public var protectionClass: ProtectionClass {
         switch self {

@@ -23,7 +23,7 @@ struct SecKeyFailure: Error {
 /// Runs SecKey calls the way Apple's functions behave: a result, or `nil` (or `false`) with a
 /// `CFError` in `NSOSStatusErrorDomain` stored in the caller's `error` pointer.
 enum SecKeyCall {
-    private static let logger = Logger(label: "SecureStorage.KeychainServices")
+    private static var logger: Logger { LibraryLogging.logger(component: "KeychainServices") }
 
     /// An out-parameter of Apple's SecKey functions.
     typealias ErrorPointer = UnsafeMutablePointer<Unmanaged<CFError>?>?

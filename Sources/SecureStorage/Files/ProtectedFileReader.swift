@@ -16,8 +16,13 @@ import Foundation
 /// file opened while unlocked stays readable until closed.
 public final class ProtectedFileReader: Sendable {
     private let source: any ProtectedFileSource
+    /// The file, for error messages.
+    private let subject: FileSubject
 
-    init(source: any ProtectedFileSource) { self.source = source }
+    init(source: any ProtectedFileSource, subject: FileSubject) {
+        self.source = source
+        self.subject = subject
+    }
 
     /// The size of the content in bytes, as the file's length gives it. On Linux it is checked
     /// as the chunks are read: a file extended on disk fails there, so do not allocate by it
@@ -27,7 +32,7 @@ public final class ProtectedFileReader: Sendable {
     /// The next bytes, at most `count` (none for a count of 0 or less); `nil` at the end of the
     /// file, whatever the count. Fails after ``close()``.
     public func read(upToCount count: Int) throws(SecureStorageError) -> Data? {
-        try source.read(upToCount: count)
+        do { return try source.read(upToCount: count) } catch { throw error.about(subject) }
     }
 
     /// The rest of the file.

@@ -14,15 +14,24 @@ import Foundation
 /// is locked, and works again after an unlock; the other classes keep writing.
 public final class ProtectedFileWriter: Sendable {
     private let sink: any ProtectedFileSink
+    /// The file, for error messages.
+    private let subject: FileSubject
 
-    init(sink: any ProtectedFileSink) { self.sink = sink }
+    init(sink: any ProtectedFileSink, subject: FileSubject) {
+        self.sink = sink
+        self.subject = subject
+    }
 
     /// Appends `data`.
-    public func write(_ data: Data) throws(SecureStorageError) { try sink.write(data) }
+    public func write(_ data: Data) throws(SecureStorageError) {
+        do { try sink.write(data) } catch { throw error.about(subject) }
+    }
 
     /// Finishes the file and puts it in place, durably. After an error the previous file is
     /// still there and this writer is finished.
-    public func commit() throws(SecureStorageError) { try sink.commit() }
+    public func commit() throws(SecureStorageError) {
+        do { try sink.commit() } catch { throw error.about(subject) }
+    }
 
     /// Abandons the file: the previous one stays as it was.
     public func discard() { sink.discard() }

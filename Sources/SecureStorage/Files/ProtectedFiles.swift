@@ -52,11 +52,15 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
     public init(directory: URL, identifier: String = "default", accessGroup: String? = nil, deviceBound: Bool = false) throws(SecureStorageError) {
         self.directory = directory
         self.identifier = identifier
-        #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
-        backend = try SealedFileStore(directory: directory, identifier: identifier, accessGroup: accessGroup, deviceBound: deviceBound)
-        #else
-        backend = try DataProtectionFileStore(directory: directory)
-        #endif
+        do {
+            #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+            backend = try SealedFileStore(directory: directory, identifier: identifier, accessGroup: accessGroup, deviceBound: deviceBound)
+            #else
+            backend = try DataProtectionFileStore(directory: directory)
+            #endif
+        } catch {
+            throw error.about(.directory(directory))
+        }
     }
 
     /// The directory and identifier.
@@ -95,57 +99,67 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
     /// Starts writing the file `name` in pieces; it replaces any previous file only at
     /// ``ProtectedFileWriter/commit()``.
     public func create(_ name: String, protection: FileProtection) throws(SecureStorageError) -> ProtectedFileWriter {
-        try Self.requireValid(name)
-        return ProtectedFileWriter(sink: try backend.create(name, protection: protection))
+        try about(name) { () throws(SecureStorageError) in
+            try Self.requireValid(name)
+            return ProtectedFileWriter(sink: try backend.create(name, protection: protection), subject: .file(name, in: directory))
+        }
     }
 
     /// Opens the file `name` to read it in pieces.
     public func open(_ name: String) throws(SecureStorageError) -> ProtectedFileReader {
-        try Self.requireValid(name)
-        return ProtectedFileReader(source: try backend.open(name))
+        try about(name) { () throws(SecureStorageError) in
+            try Self.requireValid(name)
+            return ProtectedFileReader(source: try backend.open(name), subject: .file(name, in: directory))
+        }
     }
 
     // MARK: - Names and classes
 
     /// The class the file `name` was written with. Works in every lock state.
     public func protection(of name: String) throws(SecureStorageError) -> FileProtection {
-        try Self.requireValid(name)
-        return try backend.protection(of: name)
+        try about(name) { () throws(SecureStorageError) in
+            try Self.requireValid(name)
+            return try backend.protection(of: name)
+        }
     }
 
     /// Rewrites the file `name` with another class, atomically: for example to
     /// ``FileProtection/complete`` once a file created while locked as
     /// ``FileProtection/completeUnlessOpen`` is finished and the device is unlocked.
     public func setProtection(_ protection: FileProtection, of name: String) throws(SecureStorageError) {
-        try Self.requireValid(name)
-        try backend.rewrite(name, protection: protection)
+        try about(name) { () throws(SecureStorageError) in
+            try Self.requireValid(name)
+            try backend.rewrite(name, protection: protection)
+        }
     }
 
     /// Renames a file, replacing any file called `newName`. Works in every lock state.
     public func move(_ name: String, to newName: String) throws(SecureStorageError) {
-        try Self.requireValid(name)
-        try Self.requireValid(newName)
-        try backend.move(name, to: newName)
+        try about(name) { () throws(SecureStorageError) in try Self.requireValid(name) }
+        try about(newName) { () throws(SecureStorageError) in try Self.requireValid(newName) }
+        try about(name) { () throws(SecureStorageError) in try backend.move(name, to: newName) }
     }
 
     /// Removes the file `name`. Works in every lock state.
     /// - Returns: `false` when there was no such file.
     @discardableResult
     public func remove(_ name: String) throws(SecureStorageError) -> Bool {
-        try Self.requireValid(name)
-        return try backend.remove(name)
+        try about(name) { () throws(SecureStorageError) in
+            try Self.requireValid(name)
+            return try backend.remove(name)
+        }
     }
 
     /// The names of the store's files (regular files with a valid name), sorted.
     public func names() throws(SecureStorageError) -> [String] {
-        try backend.names()
+        try about(nil) { () throws(SecureStorageError) in try backend.names() }
     }
 
     /// Removes the store's keys from the keychain (on Linux), then every regular file with a
     /// valid name in the directory, so that no copy of a file (a backup, a disk image) can be
     /// opened any more. Subdirectories and other entries are left alone.
     public func destroy() throws(SecureStorageError) {
-        try backend.destroy()
+        try about(nil) { () throws(SecureStorageError) in try backend.destroy() }
     }
 
     /// After a passphrase change made because the old one leaked: rewrites every file still
@@ -161,7 +175,7 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
     ///   open, in which case the older keys are kept.
     @discardableResult
     public func rekey() throws(SecureStorageError) -> Int {
-        try backend.rekey()
+        try about(nil) { () throws(SecureStorageError) in try backend.rekey() }
     }
 
     // MARK: - Names
@@ -179,5 +193,14 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
 
     private static func requireValid(_ name: String) throws(SecureStorageError) {
         guard isValidName(name) else { throw .invalidName }
+    }
+
+    /// Runs `body`; its error is told about the file `name` (the directory with `nil`).
+    func about<T>(_ name: String?, _ body: () throws(SecureStorageError) -> T) throws(SecureStorageError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw error.about(name.map { .file($0, in: directory) } ?? .directory(directory))
+        }
     }
 }

@@ -60,13 +60,13 @@ extension ProtectedFiles {
     ///   when the keychain has no passphrase (on Apple platforms such files are
     ///   ``FileProtection/complete``, which without a passcode protects like the device does).
     public func write(_ data: Data, to name: String, sensitivity: Sensitivity) throws(SecureStorageError) {
-        try Self.requirePasscode(for: sensitivity)
+        try about(name) { () throws(SecureStorageError) in try Self.requirePasscode(for: sensitivity) }
         try write(data, to: name, protection: sensitivity.fileProtection)
     }
 
     /// Starts a file with the class `sensitivity` maps to; see ``write(_:to:sensitivity:)``.
     public func create(_ name: String, sensitivity: Sensitivity) throws(SecureStorageError) -> ProtectedFileWriter {
-        try Self.requirePasscode(for: sensitivity)
+        try about(name) { () throws(SecureStorageError) in try Self.requirePasscode(for: sensitivity) }
         return try create(name, protection: sensitivity.fileProtection)
     }
 
@@ -77,7 +77,7 @@ extension ProtectedFiles {
         do {
             hasPassphrase = try SecItemEnvironment.keychain().hasPassphrase
         } catch {
-            throw SecureStorageError(status: error.code.osStatus) ?? .underlying(error.code.osStatus)
+            throw SecureStorageError(error)
         }
         if !hasPassphrase { throw .passcodeRequired }
         #endif

@@ -238,7 +238,7 @@ struct FileKeySet: Sendable {
         do {
             return try SecItemEnvironment.keychain().classKeyEpoch
         } catch {
-            throw SecureStorageError(status: error.code.osStatus) ?? .underlying(error.code.osStatus)
+            throw SecureStorageError(error)
         }
     }
 
