@@ -111,12 +111,14 @@ struct SyncApprove: ParsableCommand {
             Examples:
               keychain sync approve                       (then type the code)
               echo "$CODE" | keychain sync approve
+            Piped, standard input carries the code only: unlock with --passphrase-file or `keychain unlock` first.
             """)
     @OptionGroup var keychain: KeychainSelection
 
     func run() throws {
+        try StandardInput.plan([self.keychain.passphraseInput(), .approvalCode])
         let keychain = try self.keychain.open(.existing)
-        let code = try SecretInput.read(prompt: "Approval code shown by `keychain sync join`: ")
+        let code = try SecretInput.read(prompt: "Approval code shown by `keychain sync join`: ", as: .approvalCode)
         let member = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).approve(code) }
         print("Approved device \(member.uuidString.lowercased()).")
     }
