@@ -7,7 +7,7 @@ import XCTest
 /// of the issue, with and without an unlock session: it refuses (status 64) before reading,
 /// opening, writing or changing anything, and says how to give one value another way.
 final class StandardInputAttackTests: CLITestCase {
-    private let passphrase = "keychain pass"
+    private let passphrase = "s3cret-kc-words"
 
     /// A keychain with a passphrase and one whenUnlocked item; with `session`, unlocked for later commands.
     private func protectedKeychain(session: Bool) throws {
@@ -149,7 +149,7 @@ final class StandardInputAttackTests: CLITestCase {
         XCTAssertTrue(change.stderr.contains("on a terminal"), change.stderr)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w", "--passphrase-file", file.path, input: "2468\n").stdout,
                        "s3cret\n", "the PIN is unchanged")
-        let changed = try runOnTerminal(["set-pin"], answers: [("Current PIN: ", "2468"), ("New PIN: ", "1357"), ("Retype to confirm: ", "1357")])
+        let changed = try runOnTerminal(["set-pin", "--passphrase-file", file.path], answers: [("Current PIN: ", "2468"), ("New PIN: ", "1357"), ("Retype to confirm: ", "1357")])
         XCTAssertStatus(changed.result, 0)
         XCTAssertFalse(changed.displayed.contains("1357"), "not echoed")
     }
