@@ -13,7 +13,7 @@ struct KeychainSelection: ParsableArguments {
     var unlock = false
 
     @Option(name: .customLong("passphrase-file"), help: ArgumentHelp(
-        "Read the passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting; implies --unlock.",
+        "Read the passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting or reading standard input; implies --unlock. For create and set-passphrase: the passphrase to set.",
         valueName: "file"))
     var passphraseFile: String?
 

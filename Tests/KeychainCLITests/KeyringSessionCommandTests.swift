@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CPseudoTerminal
 import Foundation
 import XCTest
 
@@ -99,11 +100,76 @@ final class KeyringSessionCommandTests: CLITestCase {
         XCTAssertStatus(try asUser(65534, ["find-generic-password", "-s", "svc", "-a", "a", "-w"]), 51)
     }
 
+    /// Docker's default seccomp profile: keyctl and add_key answer EPERM. `unlock` says so and
+    /// names what works, and both alternatives it names do work there.
+    func testWhereTheKernelKeyringIsBlockedUnlockNamesWhatWorks() throws {
+        XCTAssertStatus(try withoutRuntime(["create", "--passphrase"], input: "pass\n"), 0)
+        XCTAssertStatus(try withoutRuntime(["add-generic-password", "-s", "svc", "-a", "a", "-w", "secret-a", "--unlock"], input: "pass\n"), 0)
+        XCTAssertStatus(try refusingKeyrings(["unlock"], input: "wrong\n"), 50)      // the passphrase first
+        let refused = try refusingKeyrings(["unlock"], input: "pass\n")
+        XCTAssertStatus(refused, 53)
+        for expected in ["kernel keyring is not available", "Operation not permitted", "seccomp",
+                         "install -d -m 700 /dev/shm/keychain-$(id -u) && export XDG_RUNTIME_DIR=/dev/shm/keychain-$(id -u)", "--passphrase-file"] {
+            XCTAssertTrue(refused.stderr.contains(expected), "\(expected) in: \(refused.stderr)")
+        }
+        XCTAssertFalse(refused.stderr.contains("pass\n"), refused.stderr)
+        XCTAssertEqual(try refusingKeyrings(["status", "--json"]).json()["lockState"] as? String, "beforeFirstUnlock", "no session")
+
+        // What it names: a memory-backed directory of one's own, …
+        let own = URL(fileURLWithPath: "/dev/shm/keychain-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: own, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: own) }
+        XCTAssertStatus(try refusingKeyrings(["unlock"], input: "pass\n", changing: ["XDG_RUNTIME_DIR": own.path]), 0)
+        XCTAssertEqual(try refusingKeyrings(["find-generic-password", "-s", "svc", "-a", "a", "-w"], changing: ["XDG_RUNTIME_DIR": own.path]).stdout,
+                       "secret-a\n")
+        // … or the passphrase from a file on each command.
+        let file = try passphraseFile("pass")
+        XCTAssertEqual(try refusingKeyrings(["find-generic-password", "-s", "svc", "-a", "a", "-w", "--passphrase-file", file.path]).stdout, "secret-a\n")
+    }
+
+    /// Runs the tool as ``withoutRuntime(_:input:changing:)`` does, started from a thread whose
+    /// seccomp filter refuses keyctl and add_key with EPERM (the child inherits it).
+    private func refusingKeyrings(_ arguments: [String], input: String = "", changing changes: [String: String?]? = nil) throws -> CLIResult {
+        let process = self.process(arguments, executable: Self.executable, changing: changes ?? noRuntime)
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try FilteredStart(process).run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = Collected(stdout.fileHandleForReading), errors = Collected(stderr.fileHandleForReading)
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
+    }
+
     /// A 0700 directory in /tmp owned by `owner` (when running as root; else by the current user).
     private func privateDirectory(_ name: String, owner: uid_t) throws -> URL {
         let url = URL(fileURLWithPath: "/tmp/kc-\(name)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         if getuid() == 0 { XCTAssertEqual(chown(url.path, owner, owner), 0) }
         return url
+    }
+}
+
+/// Starts a process from a thread of its own with the keyring calls refused by seccomp.
+private final class FilteredStart: @unchecked Sendable {
+    private let process: Process
+    private var failure: Error?
+
+    init(_ process: Process) { self.process = process }
+
+    func run() throws {
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [self] in
+            if keyring_seccomp_refuse_on_this_thread() != 0 {
+                failure = XCTSkip("seccomp filters cannot be installed here")
+            } else {
+                do { try process.run() } catch { failure = error }
+            }
+            done.signal()
+        }
+        done.wait()
+        if let failure { throw failure }
     }
 }

@@ -82,8 +82,8 @@ enum KernelKeyring {
         if kernel_keyring_invalidate(key) != 0 { _ = kernel_keyring_revoke_and_unlink(key, ring) }
     }
 
-    /// The error for a kernel that refuses keyring calls.
-    private static func unavailable(_ code: Int32) -> KeychainError {
+    /// The error for a kernel that refuses keyring calls (`errno` `code`).
+    static func unavailable(_ code: Int32) -> KeychainError {
         let blocked = code == EPERM || code == ENOSYS || code == EACCES
         let reason = blocked ? "; container runtimes block it by default, as Docker's seccomp profile does" : ""
         return KeychainError(.keychainUnavailable, "There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and the kernel keyring is not available to this process (keyctl: \(String(cString: strerror(code)))\(reason)), so no unlock session can be kept. \(alternatives)")

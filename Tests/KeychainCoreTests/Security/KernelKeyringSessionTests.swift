@@ -96,4 +96,19 @@ final class KernelKeyringSessionTests: XCTestCase {
             XCTAssertNil(KernelKeyring.read(description(keychain), maximumSize: UnlockTicket.maximumSize), "a ticket that opens nothing is removed")
         }
     }
+
+    /// Docker's default seccomp profile answers keyctl with EPERM (older runtimes: ENOSYS): the
+    /// error says so and names what works instead, a runtime directory of one's own or a
+    /// passphrase file on each command.
+    func testABlockedKernelKeyringNamesWhatWorks() {
+        for code in [EPERM, ENOSYS] {
+            let error = KernelKeyring.unavailable(code)
+            XCTAssertEqual(error.code, .keychainUnavailable)
+            let message = "\(error)"
+            for expected in ["kernel keyring is not available", "seccomp", "XDG_RUNTIME_DIR=/dev/shm/keychain-$(id -u)", "install -d -m 700",
+                             "--passphrase-file", "secure-storage-passphrase"] {
+                XCTAssertTrue(message.contains(expected), "\(expected) in: \(message)")
+            }
+        }
+    }
 }
