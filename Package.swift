@@ -55,6 +55,7 @@ let package = Package(
                 "CSQLiteHardening",
                 "CExtendedAttributes",
                 "CFileSystemType",
+                "CKernelKeyring",
                 "LockedState",
                 .target(name: "CTSS2", condition: .when(platforms: [.linux])),
             ]
@@ -69,6 +70,8 @@ let package = Package(
         .target(name: "CExtendedAttributes"),
         // statfs(2) for telling network file systems without reading the mount table.
         .target(name: "CFileSystemType"),
+        // add_key(2) and keyctl(2) for unlock tickets in the kernel's keyring (a C shim: syscall is variadic).
+        .target(name: "CKernelKeyring"),
         // SQLite's defensive mode for the keychain's connections (a C shim: sqlite3_db_config is variadic).
         .target(name: "CSQLiteHardening", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
@@ -221,7 +224,7 @@ let package = Package(
 )
 
 // Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
-let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver", "CLibPQ"]
+let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver", "CLibPQ", "CKernelKeyring"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + portableSettings
 }

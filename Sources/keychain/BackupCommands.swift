@@ -7,19 +7,25 @@ struct Export: ParsableCommand {
         commandName: "export", abstract: "Write an encrypted, authenticated backup of every item that may leave this device.",
         discussion: """
             …ThisDeviceOnly and passcode-set items are never exported, as on Apple platforms. The \
-            backup is protected by its own passphrase (asked twice on a terminal, or one line of \
-            standard input after the keychain passphrase when --unlock is given), so it can be \
-            imported into a keychain with another device key.
-            Example: keychain export ~/keychain.backup --unlock
+            backup is protected by its own passphrase, so it can be imported into a keychain with \
+            another device key: asked twice on a terminal, else from --backup-passphrase-file or \
+            one line of standard input. Standard input carries one value only: with --unlock and \
+            no terminal, give the keychain passphrase with --passphrase-file (or the backup's with \
+            --backup-passphrase-file), or the command refuses and writes nothing.
+            Examples:
+              keychain export ~/keychain.backup --unlock
+              keychain export /backup/keychain --passphrase-file /run/secrets/keychain-passphrase < backup-passphrase
             """)
     @OptionGroup var keychain: KeychainSelection
     @Argument(help: "The backup file to write (mode 0600).") var file: String
     @Flag(name: .customLong("force"), help: "Replace the file if it exists.") var force = false
+    @OptionGroup var backup: BackupPassphraseOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        try StandardInput.plan([self.keychain.passphraseInput(), backup.standardInputUse])
         let keychain = try self.keychain.open(.reading)
-        let passphrase = try SecretInput.readNew(prompt: "Backup passphrase: ")
+        let passphrase = try backup.passphrase(new: true)
         let summary = try withProgress("exporting") { progress in
             try keychain.exportBackup(to: URL(fileURLWithPath: file), passphrase: passphrase, replacingExisting: force, progress: progress)
         }
@@ -43,17 +49,22 @@ struct Import: ParsableCommand {
             In a sync circle, a synchronizable item restored with exactly a value the circle \
             deleted is removed again at the next sync (the deletion stands); update it \
             (`keychain add-generic-password … -U`) or add it anew to bring it back on purpose.
+            The backup passphrase is prompted for, or read from --backup-passphrase-file or one \
+            line of standard input; with --unlock and no terminal, standard input carries only one \
+            of the two passphrases (see `keychain export --help`).
             Example: keychain import ~/keychain.backup --on-duplicate replace
             """)
     @OptionGroup var keychain: KeychainSelection
     @Argument(help: "The backup file to read.") var file: String
     @Option(name: .customLong("on-duplicate"), help: "When an item exists: keep (the existing one; default), replace, or fail.")
     var onDuplicate: BackupDuplicatePolicy = .keepExisting
+    @OptionGroup var backup: BackupPassphraseOptions
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        try StandardInput.plan([self.keychain.passphraseInput(), backup.standardInputUse])
         let keychain = try self.keychain.open(.creatingIfMissing)
-        let passphrase = try SecretInput.read(prompt: "Backup passphrase: ")
+        let passphrase = try backup.passphrase(new: false)
         let summary = try withProgress("importing") { progress in
             try keychain.importBackup(from: URL(fileURLWithPath: file), passphrase: passphrase, onDuplicate: onDuplicate, progress: progress)
         }
@@ -67,3 +78,21 @@ struct Import: ParsableCommand {
 }
 
 extension BackupDuplicatePolicy: ExpressibleByArgument {}
+
+/// `--backup-passphrase-file`: the backup's passphrase from a file instead of a prompt or standard input.
+struct BackupPassphraseOptions: ParsableArguments {
+    @Option(name: .customLong("backup-passphrase-file"), help: ArgumentHelp(
+        "Read the backup's passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting.",
+        valueName: "file"))
+    var file: String?
+
+    /// ``StandardInputUse/backupPassphrase`` unless the passphrase comes from a file.
+    var standardInputUse: StandardInputUse? { file == nil ? .backupPassphrase : nil }
+
+    /// The backup passphrase: from the file, else prompted (a `new` one twice on a terminal) or one line of standard input.
+    func passphrase(new: Bool) throws -> String {
+        if let file { return try reportingErrors { try PassphraseSource.file(URL(fileURLWithPath: file)).read() } }
+        return new ? try SecretInput.readNew(prompt: "Backup passphrase: ", as: .backupPassphrase)
+            : try SecretInput.read(prompt: "Backup passphrase: ", as: .backupPassphrase)
+    }
+}

@@ -41,7 +41,9 @@ struct Bind: ParsableCommand {
     }
 
     func run() throws {
-        let keychain = try self.keychain.open()
+        // The passphrase is read once, here, not again by --unlock: one value on standard input.
+        try StandardInput.plan([self.keychain.passphraseInput(reading: true)])
+        let keychain = try self.keychain.open(unlocking: false)
         // A keychain with a passphrase needs it: the keys it protects are rewrapped under the new secret.
         let passphrase: String? = if keychain.hasPassphrase { try reportingErrors { try self.keychain.passphrase(for: keychain) } } else { nil }
         try reportingErrors { try keychain.bindToTPM(pcrs: pcrs, passphrase: passphrase) }
@@ -65,7 +67,8 @@ struct Unbind: ParsableCommand {
     @OptionGroup var keychain: KeychainSelection
 
     func run() throws {
-        let keychain = try self.keychain.open()
+        try StandardInput.plan([self.keychain.passphraseInput(reading: true)])
+        let keychain = try self.keychain.open(unlocking: false)
         let passphrase = try reportingErrors { try self.keychain.passphrase(for: keychain) }
         try reportingErrors { try keychain.unbindFromTPM(passphrase: passphrase) }
         printError("unbound: the device secret is in \(keychain.location.deviceKeyURL.path) again")

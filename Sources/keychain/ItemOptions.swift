@@ -56,7 +56,7 @@ struct SecretOptions: ParsableArguments {
     @Option(name: .customShort("w"), help: ArgumentHelp("The secret. Better: put -w last (or leave it out) to be prompted without echo, or pipe it in, which keeps it out of the process list and shell history.", valueName: "password"))
     var secret: String?
 
-    @Flag(name: .customLong("stdin"), help: "Read the secret from all of standard input: multi-line text such as PEM keys (one trailing newline removed) or binary data (kept byte for byte).")
+    @Flag(name: .customLong("stdin"), help: "Read the secret from all of standard input: multi-line text such as PEM keys (one trailing newline removed) or binary data (kept byte for byte). Standard input then carries the secret only: with --unlock, give the passphrase with --passphrase-file.")
     var fromStandardInput = false
 
     @Option(name: .customLong("accessibility"), help: ArgumentHelp("When the item may be read: whenUnlocked (ak), afterFirstUnlock (ck), whenUnlockedThisDeviceOnly (aku), afterFirstUnlockThisDeviceOnly (cku), whenPasscodeSetThisDeviceOnly (akpu), always (dk), alwaysThisDeviceOnly (dku). Default whenUnlocked.", valueName: "accessibility"))
@@ -82,7 +82,12 @@ struct SecretOptions: ParsableArguments {
     func secretData() throws -> Data {
         if let secret { return Data(secret.utf8) }
         if fromStandardInput { return try SecretInput.readAll() }
-        return Data(try SecretInput.read(prompt: "Password: ").utf8)
+        return Data(try SecretInput.read(prompt: "Password: ", as: .secretLine).utf8)
+    }
+
+    /// The secret's claim on standard input: all of it (`--stdin`), one line (no `-w`), or none (`-w SECRET`).
+    var standardInputUse: StandardInputUse? {
+        secret != nil ? nil : fromStandardInput ? .secretStream : .secretLine
     }
 
     var accessibilityAttribute: [AttributeKey: AttributeValue] {

@@ -9,11 +9,11 @@ struct KeychainSelection: ParsableArguments {
         valueName: "path"))
     var path: String?
 
-    @Flag(name: .customLong("unlock"), help: "Unlock with the passphrase first, for this command only: from --passphrase-file, else the systemd credential secure-storage-passphrase, else prompted (or one line of standard input). `keychain unlock` unlocks for later commands too.")
+    @Flag(name: .customLong("unlock"), help: "Unlock with the passphrase first, for this command only: from --passphrase-file, else the systemd credential secure-storage-passphrase, else prompted (or one line of standard input, refused when the command reads another value there). `keychain unlock` unlocks for later commands too.")
     var unlock = false
 
     @Option(name: .customLong("passphrase-file"), help: ArgumentHelp(
-        "Read the passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting; implies --unlock.",
+        "Read the passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting or reading standard input; implies --unlock. For create and set-passphrase: the passphrase to set.",
         valueName: "file"))
     var passphraseFile: String?
 
@@ -29,11 +29,15 @@ struct KeychainSelection: ParsableArguments {
     /// How a command opens the keychain.
     typealias Opening = KeychainChoice.Opening
 
-    /// Opens the keychain, unlocking it when asked and not already unlocked by a session.
-    func open(_ opening: Opening = .existing) throws -> Keychain { try choice.open(opening) }
+    /// Opens the keychain, unlocking it when asked and not already unlocked by a session;
+    /// `unlocking: false` for commands that read the passphrase themselves.
+    func open(_ opening: Opening = .existing, unlocking: Bool = true) throws -> Keychain { try choice.open(opening, unlocking: unlocking) }
 
     /// The passphrase for unlocking (``KeychainChoice/passphrase(for:)``).
     func passphrase(for keychain: Keychain) throws -> String { try choice.passphrase(for: keychain) }
+
+    /// The passphrase's claim on standard input when it is read (``KeychainChoice/passphraseInput(reading:)``).
+    func passphraseInput(reading: Bool? = nil) -> StandardInputUse? { choice.passphraseInput(reading: reading) }
 }
 
 /// Which keychain a command works on and whether to unlock it first (``KeychainSelection``'s
@@ -85,9 +89,13 @@ struct KeychainChoice {
         case creatingIfMissing
     }
 
-    /// Opens the keychain, unlocking it when asked and not already unlocked by a session.
-    func open(_ opening: Opening = .existing) throws -> Keychain {
+    /// Opens the keychain, unlocking it when asked and not already unlocked by a session;
+    /// `unlocking: false` for commands that read the passphrase themselves. Standard input
+    /// belongs to the passphrase whenever `--unlock` would read it there, unlocked already or
+    /// not, unless the command declared its own use of standard input first.
+    func open(_ opening: Opening = .existing, unlocking: Bool = true) throws -> Keychain {
         loggingConfigured
+        try StandardInput.planUnlessPlanned([unlocking ? passphraseInput() : nil])
         try checkPathIsADirectory()
         return try reportingErrors {
             if opening != .creatingIfMissing && !Keychain.exists(at: location) {
@@ -101,7 +109,7 @@ struct KeychainChoice {
             if FileManager.default.fileExists(atPath: PINAuthenticator.fileURL(for: location).path) || !keychain.enrolledMethods.isEmpty {
                 keychain.authenticator = try PINAuthenticator.terminal(for: location)
             }
-            if (unlock || passphraseFile != nil) && keychain.hasPassphrase && keychain.lockState != .unlocked {
+            if unlocking && (unlock || passphraseFile != nil) && keychain.hasPassphrase && keychain.lockState != .unlocked {
                 try keychain.unlock(passphrase: passphrase(for: keychain))
             }
             return keychain
@@ -111,12 +119,33 @@ struct KeychainChoice {
 
 extension KeychainChoice {
     /// The passphrase for unlocking: from `--passphrase-file`, else from the systemd credential
-    /// `secure-storage-passphrase` when the process has one, else prompted.
+    /// `secure-storage-passphrase` when the process has one, else prompted (or one line of a
+    /// piped standard input, when the command reads nothing else there).
     func passphrase(for keychain: Keychain) throws -> String {
-        if let passphraseFile { return try PassphraseSource.file(URL(fileURLWithPath: passphraseFile)).read() }
-        let credential = PassphraseSource.systemdCredential()
-        if let path = try? credential.path(), FileManager.default.fileExists(atPath: path) { return try credential.read() }
-        return try SecretInput.read(prompt: "Passphrase for \(keychain.location.databaseURL.path): ")
+        if let named = try namedPassphrase() { return named }
+        return try SecretInput.read(prompt: "Passphrase for \(keychain.location.databaseURL.path): ", as: .keychainPassphrase)
+    }
+
+    /// The passphrase from `--passphrase-file` or the systemd credential, or `nil` when neither is given.
+    func namedPassphrase() throws -> String? {
+        if let passphraseFile { return try reportingErrors { try PassphraseSource.file(URL(fileURLWithPath: passphraseFile)).read() } }
+        guard hasCredential else { return nil }
+        return try reportingErrors { try PassphraseSource.systemdCredential().read() }
+    }
+
+    /// Whether the process has the systemd credential `secure-storage-passphrase`.
+    var hasCredential: Bool {
+        guard let path = try? PassphraseSource.systemdCredential().path() else { return false }
+        return FileManager.default.fileExists(atPath: path)
+    }
+
+    /// ``StandardInputUse/keychainPassphrase`` when the passphrase would come from standard
+    /// input: it is read (`reading`, by default when `--unlock` is given) and neither
+    /// `--passphrase-file` nor the credential gives it. Decided from the command line and the
+    /// environment only, never from whether the keychain is unlocked or has a passphrase.
+    func passphraseInput(reading: Bool? = nil) -> StandardInputUse? {
+        guard reading ?? unlock, passphraseFile == nil, !hasCredential else { return nil }
+        return .keychainPassphrase
     }
 }
 

@@ -5,15 +5,21 @@ import KeychainCore
 struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create", abstract: "Create a new keychain (fails with status 45 if one exists); --passphrase protects it at once.",
-        discussion: "Examples:\n  keychain create --keychain ~/work-keychain --passphrase\n  keychain create",
+        discussion: "Examples:\n  keychain create --keychain ~/work-keychain --passphrase\n  keychain create --passphrase-file /run/secrets/keychain-passphrase   # no terminal needed\n  keychain create",
         aliases: ["create-keychain"])
     @OptionGroup var keychain: KeychainSelection
-    @Flag(name: .customLong("passphrase"), help: "Ask for a passphrase (twice on a terminal) and set it.") var withPassphrase = false
+    @Flag(name: .customLong("passphrase"), help: "Ask for a passphrase (twice on a terminal, or one line of standard input) and set it; with --passphrase-file, set the one in that file.") var withPassphrase = false
 
     func run() throws {
         loggingConfigured
         let location = keychain.location
-        let passphrase = withPassphrase ? try SecretInput.readNew(prompt: "New keychain passphrase: ") : nil
+        let passphrase: String? = if let file = keychain.passphraseFile {
+            try reportingErrors { try PassphraseSource.file(URL(fileURLWithPath: file)).read() }
+        } else if withPassphrase {
+            try SecretInput.readNew(prompt: "New keychain passphrase: ", as: .newPassphrase)
+        } else {
+            nil
+        }
         // One transaction: the keychain never exists without its passphrase.
         let created = try reportingErrors { try Keychain.create(at: location, passphrase: passphrase) }
         printError("created \(location.databaseURL.path)\(passphrase == nil ? "" : " with a passphrase (\(created.passphraseParameters?.description ?? "?"))")")
@@ -114,10 +120,16 @@ struct Unlock: ParsableCommand {
         commandName: "unlock", abstract: "Unlock the keychain for later commands of this user until --timeout passes or `keychain lock`.",
         discussion: """
             The unlock is kept as a ticket in $XDG_RUNTIME_DIR/secure-storage, or in \
-            /run/user/<uid>/secure-storage without XDG_RUNTIME_DIR; the directory must be your own \
+            /run/user/<uid>/secure-storage without XDG_RUNTIME_DIR; that directory must be your own \
             (0700) and memory-backed (tmpfs), or unlock refuses (status 53) rather than write to \
-            disk. The ticket holds only a session key; `keychain lock`, from any shell, ends the \
-            session for every copy of it.
+            disk. Where there is neither (a root shell, a container, CI, cron), the ticket is a key \
+            in the kernel keyring instead: your persistent keyring (dropped after three days unused), \
+            readable by you and root only, removed by the kernel when the session expires. Where the \
+            kernel keyring is blocked too (Docker's default seccomp profile), unlock refuses (status \
+            53): make a runtime directory (install -d -m 700 /dev/shm/keychain-$(id -u) && export \
+            XDG_RUNTIME_DIR=/dev/shm/keychain-$(id -u)), or unlock each command with --passphrase-file. \
+            The ticket holds only a session key; `keychain lock`, from any shell, ends the session for \
+            every copy of it. A wrong passphrase is reported (status 50) before anything else.
             Services unlock without a prompt: from a file (--passphrase-file, which must be yours \
             and unreadable by others), or from the systemd credential secure-storage-passphrase, \
             which is used when $CREDENTIALS_DIRECTORY holds it (LoadCredential=).
@@ -135,7 +147,9 @@ struct Unlock: ParsableCommand {
     }
 
     func run() throws {
-        let keychain = try self.keychain.open()
+        // The passphrase is read whatever the keychain's state, so standard input is its own.
+        try StandardInput.plan([self.keychain.passphraseInput(reading: true)])
+        let keychain = try self.keychain.open(unlocking: false)
         guard keychain.hasPassphrase else {
             printError("keychain: \(keychain.location.databaseURL.path) has no passphrase, so it is always unlocked. Set one with `keychain set-passphrase`.")
             throw ExitCode(ExitStatus.usage)

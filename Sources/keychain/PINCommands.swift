@@ -4,11 +4,12 @@ import KeychainCore
 
 extension PINAuthenticator {
     /// The keychain's PIN authenticator, asking on the terminal (no echo) or reading one line of
-    /// standard input; an empty answer cancels.
+    /// standard input when the command reads nothing else there; an empty answer, or a standard
+    /// input that carries another value, cancels.
     static func terminal(for location: KeychainLocation) throws(KeychainError) -> PINAuthenticator {
         try PINAuthenticator(keychain: location) { request in
             let reason = request.reason.isEmpty ? "" : " (\(request.reason))"
-            return try? SecretInput.read(prompt: "Keychain PIN to use the \(request.operation)\(reason): ")
+            return try? SecretInput.read(prompt: "Keychain PIN to use the \(request.operation)\(reason): ", as: .pin)
         }
     }
 }
@@ -26,7 +27,9 @@ struct SetPIN: ParsableCommand {
             hour. Changing it asks for the current PIN. Deleting or replacing the PIN file does not \
             reset it: the protected items then fail with status 52 until the file is restored. The \
             first PIN moves existing protected items under the presence key, so the keychain must \
-            be unlocked (--unlock).
+            be unlocked (--unlock). Without a terminal, standard input carries the new PIN only, \
+            so a first PIN needs --passphrase-file for --unlock, and changing a PIN (which needs the \
+            current one too) needs a terminal.
 
             Examples:
               keychain set-pin
@@ -36,13 +39,16 @@ struct SetPIN: ParsableCommand {
     @OptionGroup var keychain: KeychainSelection
 
     func run() throws {
+        // Line one is the new PIN, never "the current one, if a PIN is set".
+        try StandardInput.plan([self.keychain.passphraseInput(), .newPIN])
         let keychain = try self.keychain.open(.creatingIfMissing)
-        try reportingErrors {
-            let pin = try PINAuthenticator.terminal(for: keychain.location)
-            let current = pin.isPINSet ? try SecretInput.read(prompt: "Current PIN: ") : nil
-            let new = try SecretInput.readNew(prompt: "New PIN: ")
-            try pin.setPIN(new, current: current, in: keychain)
+        let pin = try reportingErrors { try PINAuthenticator.terminal(for: keychain.location) }
+        if pin.isPINSet && !StandardInput.isTerminal {
+            throw usageFailure("A PIN is set: changing it needs the current PIN and the new one, and standard input carries only one value, so nothing was read or changed. Run `keychain set-pin` on a terminal, where each is prompted for.")
         }
+        let current = pin.isPINSet ? try SecretInput.read(prompt: "Current PIN: ", as: .pin) : nil
+        let new = try SecretInput.readNew(prompt: "New PIN: ", as: .newPIN)
+        try reportingErrors { try pin.setPIN(new, current: current, in: keychain) }
         printError("PIN set")
     }
 }

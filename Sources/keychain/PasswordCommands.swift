@@ -23,6 +23,8 @@ extension PasswordCommand {
     }
 
     func add(_ secret: SecretOptions) throws {
+        // Before anything is read or created: standard input carries the secret or the passphrase, never both.
+        try StandardInput.plan([self.keychain.passphraseInput(), secret.standardInputUse])
         var attributes = try self.attributes().merging(secret.accessibilityAttribute) { $1 }
         if item.synchronizable { attributes[.synchronizable] = .number(1) }
         if let note = secret.ignoredApplicationAccessNote { printError(note) }
@@ -90,6 +92,7 @@ struct AddGenericPassword: ParsableCommand, PasswordCommand {
             Examples:
               keychain add-generic-password -s api.example.com -a alice -w      # prompts, no echo
               printf %s "$TOKEN" | keychain add-generic-password -s api -a ci --stdin
+              printf %s "$TOKEN" | keychain add-generic-password -s api -a ci --stdin --passphrase-file /run/secrets/keychain-passphrase
               keychain add-generic-password -s api.example.com -a alice -U --accessibility cku -w
             """)
     static let itemClass = ItemClass.genericPassword

@@ -9,13 +9,15 @@ import KeychainCore
 
 /// Reads secrets without echoing them: on a terminal, a prompt on standard error and a line typed
 /// with echo switched off; otherwise one line of standard input, so scripts can pipe secrets in
-/// and keep them out of the process list and the shell history.
+/// and keep them out of the process list and the shell history. A piped standard input carries
+/// one value per command (``StandardInput``): each read names the value it reads.
 enum SecretInput {
     /// Whether standard input is a terminal (prompts are shown and new secrets confirmed).
     static var isInteractive: Bool { isatty(STDIN_FILENO) != 0 }
 
-    /// Reads one secret.
-    static func read(prompt: String) throws -> String {
+    /// Reads one secret, `use`, which must be the value standard input carries when it is not a terminal.
+    static func read(prompt: String, as use: StandardInputUse) throws -> String {
+        try StandardInput.permit(use)
         if isInteractive {
             let line = withEchoOff {
                 FileHandle.standardError.write(Data(prompt.utf8))
@@ -32,19 +34,19 @@ enum SecretInput {
     }
 
     /// Reads a new secret; on a terminal it is asked twice and must match. Empty is refused.
-    static func readNew(prompt: String) throws -> String {
-        let first = try read(prompt: prompt)
+    static func readNew(prompt: String, as use: StandardInputUse) throws -> String {
+        let first = try read(prompt: prompt, as: use)
         guard !first.isEmpty else { throw usageFailure("An empty passphrase is not allowed.") }
         if isInteractive {
-            guard try read(prompt: "Retype to confirm: ") == first else { throw usageFailure("The two entries differ; nothing was changed.") }
+            guard try read(prompt: "Retype to confirm: ", as: use) == first else { throw usageFailure("The two entries differ; nothing was changed.") }
         }
         return first
     }
 
-    /// All of standard input (for `--stdin`). Read through the same buffered C stream as the
-    /// line prompts, so a passphrase line read first (`--unlock`) takes exactly its line. A text
-    /// secret loses one trailing newline (`\n` or `\r\n`); binary input is kept byte for byte.
+    /// All of standard input (for `--stdin`), which then carries nothing else. A text secret
+    /// loses one trailing newline (`\n` or `\r\n`); binary input is kept byte for byte.
     static func readAll() throws -> Data {
+        try StandardInput.permit(.secretStream)
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         defer { SecretWiping.wipe(&buffer) }

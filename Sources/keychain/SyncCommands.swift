@@ -126,12 +126,14 @@ struct SyncApprove: ParsableCommand {
             Examples:
               keychain sync approve                       (then type the code)
               echo "$CODE" | keychain sync approve
+            Piped, standard input carries the code only: unlock with --passphrase-file or `keychain unlock` first.
             """)
     @OptionGroup var keychain: KeychainSelection
 
     func run() throws {
+        try StandardInput.plan([self.keychain.passphraseInput(), .approvalCode])
         let keychain = try self.keychain.open(.existing)
-        let code = try SecretInput.read(prompt: "Approval code shown by `keychain sync join`: ")
+        let code = try SecretInput.read(prompt: "Approval code shown by `keychain sync join`: ", as: .approvalCode)
         let member = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).approveDevice(code) }
         // The name is the joining device's choice: shown made safe for the terminal.
         print(PrintableText.sanitized("Approved device \(member.name) (\(member.deviceID.uuidString.lowercased()))."))

@@ -81,6 +81,12 @@ class CLITestCase: XCTestCase {
         try run(arguments, input: input.map { Data($0.utf8) } ?? Data())
     }
 
+    /// Runs `keychain arguments…` with `input` on standard input (empty when nil).
+    @discardableResult
+    func keychain(_ arguments: [String], input: String? = nil) throws -> CLIResult {
+        try run(arguments, input: input.map { Data($0.utf8) } ?? Data())
+    }
+
     /// Runs `executable` (by default the `keychain` tool) with the test's environment, changed by
     /// `changes` (a nil value removes a variable).
     func run(_ arguments: [String], input: Data, executable: URL = executable,
@@ -127,6 +133,13 @@ class CLITestCase: XCTestCase {
         for (name, value) in changes { environment[name] = value }
         process.environment = environment
         return process
+    }
+
+    /// A 0600 file of the test's scratch directory holding `passphrase` and a newline (for `--passphrase-file`).
+    func passphraseFile(_ passphrase: String, name: String = UUID().uuidString) throws -> URL {
+        let url = scratch.appendingPathComponent("passphrase-\(name)")
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data((passphrase + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+        return url
     }
 
     func XCTAssertStatus(_ result: CLIResult, _ status: Int32, file: StaticString = #filePath, line: UInt = #line) {

@@ -62,14 +62,14 @@ final class UnattendedUnlockCommandTests: CLITestCase {
 
     func testAPassphraseFileOrCredentialUnlocksWithoutAPrompt() throws {
         XCTAssertStatus(try keychain("create", "--passphrase", input: "s3rvice pass\n"), 0)
-        XCTAssertStatus(try keychain("add-generic-password", "--unlock", "-s", "com.acme.app", "-a", "db", "--stdin", input: "s3rvice pass\npa55"), 0)
+        let file = try secretFile("pass", "s3rvice pass\n", mode: 0o600)
+        XCTAssertStatus(try keychain("add-generic-password", "--passphrase-file", file.path, "-s", "com.acme.app", "-a", "db", "--stdin", input: "pa55"), 0)
         let readable = try secretFile("open", "s3rvice pass\n", mode: 0o644)
         let refused = try keychain("unlock", "--passphrase-file", readable.path)
         XCTAssertStatus(refused, 53)
         XCTAssertTrue(refused.stderr.contains("chmod 600"), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("s3rvice"), "the passphrase is never echoed")
 
-        let file = try secretFile("pass", "s3rvice pass\n", mode: 0o600)
         XCTAssertStatus(try keychain("unlock", "--passphrase-file", file.path, "--timeout", "60"), 0)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "com.acme.app", "-a", "db", "-w").stdout, "pa55\n")
         XCTAssertStatus(try keychain("lock"), 0)

@@ -33,8 +33,9 @@ final class KeychainManagementTests: CLITestCase {
     func testPassphraseLockUnlockAndSessions() throws {
         XCTAssertStatus(try keychain("create", "--passphrase", input: "first pass\n"), 0)
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "-w", "ak-secret"), 51)
-        // The passphrase line and then the secret, both on standard input: each read takes exactly its part.
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "--unlock", "--stdin", input: "first pass\nak-secret\n"), 0)
+        // Standard input carries the secret; the passphrase comes from a file (StandardInputAttackTests).
+        let first = try passphraseFile("first pass")
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "--passphrase-file", first.path, "--stdin", input: "ak-secret\n"), 0)
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ps", "-w", "ps-secret", "--accessibility", "akpu",
                                      "--unlock", input: "first pass\n"), 0)
         XCTAssertEqual(try keychain("status", "--json").json()["lockState"] as? String, "beforeFirstUnlock")
@@ -51,8 +52,8 @@ final class KeychainManagementTests: CLITestCase {
         XCTAssertStatus(try keychain("lock"), 0)
         XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w"), 51)
 
-        XCTAssertStatus(try keychain("change-passphrase", input: "wrong\nsecond pass\n"), 50)
-        XCTAssertStatus(try keychain("change-passphrase", input: "first pass\nsecond pass\n"), 0)
+        XCTAssertStatus(try keychain("change-passphrase", "--passphrase-file", passphraseFile("wrong").path, input: "second pass\n"), 50)
+        XCTAssertStatus(try keychain("change-passphrase", "--passphrase-file", first.path, input: "second pass\n"), 0)
         XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w", "--unlock", input: "first pass\n"), 50)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w", "--unlock", input: "second pass\n").stdout, "ak-secret\n")
 

@@ -28,8 +28,9 @@ final class PINCommandTests: CLITestCase {
         XCTAssertStatus(cancelled, 50)
         XCTAssertTrue(cancelled.stderr.contains("-128"), "a dismissed prompt is errSecUserCanceled: \(cancelled.stderr)")
 
-        XCTAssertStatus(try keychain("set-pin", input: "0000\n9999\n"), 50)
-        XCTAssertStatus(try keychain("set-pin", input: "2468\n1357\n"), 0)
+        // Changing a PIN needs the current one and the new one: a terminal (StandardInputAttackTests).
+        XCTAssertStatus(try runOnTerminal(["set-pin"], answers: [("Current PIN: ", "0000"), ("New PIN: ", "9999"), ("Retype to confirm: ", "9999")]).result, 50)
+        XCTAssertStatus(try runOnTerminal(["set-pin"], answers: [("Current PIN: ", "2468"), ("New PIN: ", "1357"), ("Retype to confirm: ", "1357")]).result, 0)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w", input: "1357\n").stdout, "s3cret\n")
         XCTAssertStatus(try keychain("delete-generic-password", "-s", "bank", "-a", "me"), 0)
     }

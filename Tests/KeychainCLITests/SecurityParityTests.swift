@@ -61,8 +61,9 @@ final class SecurityParityTests: CLITestCase {
         XCTAssertStatus(try keychain("create-keychain", "--keychain", scratch.appendingPathComponent("second").path), 0)
         XCTAssertTrue(try keychain("lock-keychain").stderr.contains("keychain set-passphrase"), "a terminal user is told the command, not a Swift method")
         XCTAssertStatus(try keychain("unlock-keychain", "--help"), 0)
-        XCTAssertStatus(try keychain("set-keychain-password", input: "first pass\n"), 0)      // none yet: sets one
-        XCTAssertStatus(try keychain("set-keychain-password", input: "first pass\nsecond pass\n"), 0)   // then changes it
+        let none = try runOnTerminal(["set-keychain-password"], answers: [("New passphrase: ", "first pass"), ("Retype to confirm: ", "first pass")])
+        XCTAssertStatus(none.result, 0)      // none yet: sets one
+        XCTAssertStatus(try keychain("set-keychain-password", "--passphrase-file", passphraseFile("first pass").path, input: "second pass\n"), 0)   // then changes it
         XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "first pass\n"), 50)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "second pass\n").stdout, "x\n")
     }

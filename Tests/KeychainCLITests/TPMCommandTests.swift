@@ -22,6 +22,20 @@ final class TPMCommandTests: CLITestCase {
         try XCTUnwrap(keychainWithTPM("status", "--json").json()["deviceBinding"] as? [String: Any])
     }
 
+    /// Issue 35: bind and unbind read the passphrase once, the first line, whether --unlock is
+    /// given and whether a session is open (`--unlock` used to read a line of its own first
+    /// when the keychain was locked, so the second line decided).
+    func testBindAndUnbindReadThePassphraseOnceWhateverTheSession() throws {
+        XCTAssertStatus(try keychain("create", "--passphrase", input: "moving day\n"), 0)
+        XCTAssertStatus(try keychainWithTPM("bind", "--tpm", "--unlock", input: "moving day\nwrong\n"), 0)
+        XCTAssertEqual(try binding()["kind"] as? String, "tpm")
+        XCTAssertStatus(try keychainWithTPM("unbind", "--unlock", input: "moving day\nwrong\n"), 0)
+        XCTAssertEqual(try binding()["kind"] as? String, "key-file")
+        XCTAssertStatus(try keychainWithTPM("unlock", input: "moving day\n"), 0)
+        XCTAssertStatus(try keychainWithTPM("bind", "--tpm", "--unlock", input: "wrong\nmoving day\n"), 50)
+        XCTAssertEqual(try binding()["kind"] as? String, "key-file", "a wrong first line changes nothing, session or not")
+    }
+
     func testBindStatusAndUnbind() throws {
         try keychain("add-generic-password", "-s", "svc", "-a", "alice", "-w", "tpm-guarded")
         var current = try binding()

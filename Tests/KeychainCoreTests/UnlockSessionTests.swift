@@ -75,11 +75,12 @@ final class UnlockSessionTests: XCTestCase {
         }
     }
 
+    /// Without a runtime directory the ticket goes to the kernel keyring (KernelKeyringSessionTests).
     func testSessionsNeedAPositiveDurationAndAMemoryBackedDirectory() throws {
         let test = try lockedKeychainWithSecret()
         XCTAssertKeychainError(.invalidParameter, try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .zero))
         var location = test.location
-        location.runtimeDirectoryURL = nil
+        location.runtimeDirectoryURL = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/secure-storage")
         let withoutRuntime = try Keychain(location: location, options: test.options)
         XCTAssertKeychainError(.keychainUnavailable, try withoutRuntime.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(60)))
         XCTAssertEqual(withoutRuntime.lockState, .beforeFirstUnlock, "refused before unlocking")

@@ -148,12 +148,20 @@ final class KeyRing: @unchecked Sendable {
     /// - Returns: the user-tier KEK it derived, for an unlock session.
     @discardableResult
     func unlock(passphrase: String, keybag: [KeybagSlot: Data]) throws(KeychainError) -> SymmetricKey {
+        let userKEK = try verifiedKEK(passphrase: passphrase, keybag: keybag)
+        try unlock(userKEK: userKEK, keybag: keybag)
+        return userKEK
+    }
+
+    /// The user-tier KEK of `passphrase`, checked against the keybag, without unlocking:
+    /// `.authFailed` when the passphrase is wrong, `.invalidState` when there is none.
+    func verifiedKEK(passphrase: String, keybag: [KeybagSlot: Data]) throws(KeychainError) -> SymmetricKey {
         let header = self.header
         guard let stored = header.passphrase else {
             throw KeychainError(.invalidState, "This keychain has no passphrase, so it is always unlocked. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) to make it lockable.")
         }
         let userKEK = try userKEK(passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
-        try unlock(userKEK: userKEK, keybag: keybag)
+        _ = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
         return userKEK
     }
 

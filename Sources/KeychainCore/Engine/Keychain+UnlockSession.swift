@@ -12,17 +12,23 @@ extension Keychain {
     /// Unlocks the keychain and remembers the unlock for later processes of this user until
     /// `duration` has passed (`nil`: until ``lock()`` or logout), like `security unlock-keychain`.
     ///
-    /// A session has two halves. The ticket, in ``KeychainLocation/runtimeDirectoryURL``
-    /// (`$XDG_RUNTIME_DIR` or `/run/user/<uid>`: the user's own, memory-backed, never the disk), holds a random session
-    /// key sealed under a key derived from the device key and this boot's id: alone it opens
-    /// nothing, and a reboot voids it. The keychain header holds the session record: the
-    /// passphrase-derived key sealed under the session key. ``lock()`` — from any process and any
-    /// environment of the user — removes the record, and a passphrase change replaces the keys,
-    /// so every copy of the ticket stops working at once. A new session replaces the previous one.
+    /// A session has two halves. The ticket holds a random session key sealed under a key
+    /// derived from the device key and this boot's id: alone it opens nothing, and a reboot
+    /// voids it. It is kept where no disk and no other user can reach it: in
+    /// ``KeychainLocation/runtimeDirectoryURL`` (`$XDG_RUNTIME_DIR` or `/run/user/<uid>`, the
+    /// user's own memory-backed directory) when there is one, else in the kernel's keyring (the
+    /// user's persistent keyring, made for processes without a login session such as cron jobs,
+    /// containers and root shells; the user keyring where the kernel has none), as a key only
+    /// this user can read, which the kernel drops at the session's expiry. The keychain header
+    /// holds the session record: the passphrase-derived key sealed under the session key.
+    /// ``lock()`` — from any process and any environment of the user — removes the record, and a
+    /// passphrase change replaces the keys, so every copy of the ticket stops working at once.
+    /// A new session replaces the previous one.
     ///
     /// Anyone who can read the device key, the ticket and the keychain file while the session
     /// lasts — the same user, or root — can read the keychain, exactly as they could while it is
-    /// unlocked in memory.
+    /// unlocked in memory. Other users can neither read a keyring ticket nor put one in your
+    /// keyrings.
     ///
     /// ```swift
     /// try keychain.unlock(passphrase: passphrase, keepingSessionFor: .seconds(900))
@@ -30,21 +36,21 @@ extension Keychain {
     /// let keychain = try Keychain()          // opens unlocked (KeychainOptions.resumesUnlockSession)
     /// ```
     ///
-    /// - Throws: `.authFailed` for a wrong passphrase, `.invalidState` without a passphrase,
-    ///   `.invalidParameter` for a duration that is not positive, `.keychainUnavailable` when
-    ///   there is no memory-backed runtime directory or the ticket cannot be written.
+    /// - Throws: `.authFailed` for a wrong passphrase (checked first, before the ticket's place),
+    ///   `.invalidState` without a passphrase, `.invalidParameter` for a duration that is not
+    ///   positive, `.keychainUnavailable` when the runtime directory is unsafe, or there is none
+    ///   and the kernel keyring refuses (as in a container whose seccomp profile blocks keyctl),
+    ///   or the ticket cannot be written. The instance stays as it was when it throws.
     public func unlock(passphrase: String, keepingSessionFor duration: Duration?) throws(KeychainError) {
         try requireWritable()
         if let duration, duration <= .zero {
             throw KeychainError(.invalidParameter, "An unlock session must last a positive time; pass nil for one that lasts until lock or logout.")
         }
-        guard let directory = location.runtimeDirectoryURL else {
-            throw KeychainError(.keychainUnavailable, "Unlock sessions need a memory-backed runtime directory of your own ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and there is none, so no session is written. Set XDG_RUNTIME_DIR to such a directory, or unlock in each process instead.")
-        }
-        try Self.requireSessionDirectory(directory)
         let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         let generation = keys.header.keybagGeneration
-        let kek = try keys.unlock(passphrase: passphrase, keybag: keybag)
+        let kek = try keys.verifiedKEK(passphrase: passphrase, keybag: keybag)   // a wrong passphrase is told as such first
+        let store = UnlockTicketStore(location)
+        try store.prepare()
         let expiry = duration.map { Date().addingTimeInterval(TimeInterval($0.components.seconds) + TimeInterval($0.components.attoseconds) / 1e18) }
         let ticket = UnlockTicket(vaultID: vaultID, expiry: expiry)
         let sealed: Data, record: UnlockSessionRecord
@@ -54,16 +60,10 @@ extension Keychain {
         } catch {
             throw KeychainError(.outOfMemory, "Sealing the unlock session failed: \(error).")
         }
-        try PlatformIO.makePrivateDirectory(directory)
-        try FilePermissions.requirePrivate(directory.path, role: "runtime directory")
-        guard FileSystemKind.isMemoryBacked(directory.path) else {
-            throw KeychainError(.keychainUnavailable, "\(directory.path) is not on a memory-backed file system, so no unlock session is written there.")
-        }
         try storeSessionRecord(record)
-        let writer = try PrivateFileWriter(path: directory.appendingPathComponent("\(vaultID.uuidString).unlock").path)
-        try writer.write(sealed)
-        try writer.commit(replacingExisting: true)
-        logger.info("keychain unlocked with a session", metadata: ["expires": "\(expiry.map { "\($0)" } ?? "at lock or logout")"])
+        try store.write(sealed, vaultID: vaultID, expiry: expiry)
+        try keys.unlock(userKEK: kek, keybag: keybag)
+        logger.info("keychain unlocked with a session", metadata: ["expires": "\(expiry.map { "\($0)" } ?? "at lock or logout")", "ticket": "\(store.kind)"])
     }
 
     /// The current unlock session, if this environment has a valid ticket for it.
@@ -88,13 +88,15 @@ extension Keychain {
         if try read({ db in try VaultHeader.fetch(db)?.session }) != nil { try storeSessionRecord(nil) }
     }
 
-    /// Removes this environment's ticket file, if any.
+    /// Removes this environment's ticket (file or keyring key), if any.
     func removeUnlockTicket() {
-        if let path = unlockTicketURL?.path { PlatformIO.removeFile(path) }
+        UnlockTicketStore(location).remove(vaultID: vaultID)
     }
 
+    /// The ticket file's path when this environment keeps tickets in a runtime directory;
+    /// `nil` when they are kept in the kernel keyring.
     var unlockTicketURL: URL? {
-        location.runtimeDirectoryURL?.appendingPathComponent("\(vaultID.uuidString).unlock")
+        UnlockTicketStore(location).fileURL(vaultID: vaultID)
     }
 
     /// Checks the directory that holds `directory` (`$XDG_RUNTIME_DIR`): it must be the user's own,
@@ -103,7 +105,7 @@ extension Keychain {
     static func requireSessionDirectory(_ directory: URL) throws(KeychainError) {
         let base = directory.deletingLastPathComponent().path
         guard let info = PlatformIO.ownerAndMode(of: base), !info.isSymlink else {
-            throw KeychainError(.keychainUnavailable, "The runtime directory \(base) does not exist or is a symbolic link; no unlock session is kept there. Set XDG_RUNTIME_DIR to your own memory-backed runtime directory.")
+            throw KeychainError(.keychainUnavailable, "The runtime directory \(base) does not exist or is a symbolic link; no unlock session is kept there. Set XDG_RUNTIME_DIR to your own memory-backed runtime directory, or unset it to keep sessions in the kernel keyring.")
         }
         guard info.owner == PlatformIO.currentUserID, info.mode & 0o077 == 0 else {
             throw KeychainError(.keychainUnavailable, "The runtime directory \(base) belongs to another user or is open to other users (owner \(info.owner), mode \(String(info.mode, radix: 8))); no unlock session is kept there. Set XDG_RUNTIME_DIR to a directory of your own (mode 0700), such as the /run/user/\(PlatformIO.currentUserID) systemd makes.")
@@ -125,24 +127,20 @@ extension Keychain {
         settleAnchor()
     }
 
-    /// This environment's ticket with the KEK it opens from the header's session record, when
-    /// both are valid. A ticket that is expired, does not open (another boot, device key or
-    /// vault) or whose session was ended (locked, replaced, passphrase changed) is removed; one
-    /// that cannot be read right now is left alone.
+    /// This environment's ticket (file or keyring key) with the KEK it opens from the header's
+    /// session record, when both are valid. A ticket that is expired, does not open (another
+    /// boot, device key or vault: a key planted in the keyring, say) or whose session was ended
+    /// (locked, replaced, passphrase changed) is removed; one that cannot be read right now is
+    /// left alone.
     private func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data])? {
-        guard let directory = location.runtimeDirectoryURL, (try? Self.requireSessionDirectory(directory)) != nil,
-              let path = unlockTicketURL?.path else { return nil }
-        PlatformIO.removeAbandonedTemporaryFiles(of: path)   // tickets whose writer was killed
-        guard PlatformIO.fileExists(path),
-              (try? FilePermissions.requirePrivate(path, role: "unlock session")) != nil,
-              let bytes = try? PlatformIO.readFile(path, maximumSize: UnlockTicket.maximumSize),
+        let store = UnlockTicketStore(location)
+        guard let bytes = store.read(vaultID: vaultID),
               let (header, keybag) = try? read({ db in try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location) })
         else { return nil }
         guard let ticket = UnlockTicket.open(bytes, deviceKey: keys.deviceKey, vaultID: vaultID),
               ticket.expiry.map({ $0 > Date() }) ?? true,
               let kek = ticket.userKEK(from: header.session, keybagGeneration: header.keybagGeneration) else {
-            // Only the ticket that was judged: a concurrent unlock may have put a new one there.
-            if (try? PlatformIO.readFile(path, maximumSize: UnlockTicket.maximumSize)) == bytes { PlatformIO.removeFile(path) }
+            store.remove(vaultID: vaultID, ifItHolds: bytes)   // only the ticket that was judged
             return nil
         }
         return (ticket, kek, keybag)

@@ -17,13 +17,16 @@ import Foundation
 /// logout) when it is set, else `/run/user/<uid>/secure-storage` when systemd-logind made that
 /// directory (only root can create it, so no other user can squat it). It must be memory-backed
 /// (tmpfs or ramfs) and the user's own, or sessions are refused rather than written to disk or to
-/// a shared, predictable place.
+/// a shared, predictable place. Where there is neither (a root shell, a container, CI, cron),
+/// ``runtimeDirectoryURL`` is `nil` and sessions are kept in the kernel's keyring instead (the
+/// user's persistent keyring), which is neither on disk nor writable by other users.
 public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     /// The SQLite database holding the items.
     public var databaseURL: URL
     /// The 0600 file holding the device secret.
     public var deviceKeyURL: URL
-    /// The 0700 memory-backed directory holding unlock-session tickets; `nil` when there is none.
+    /// The 0700 memory-backed directory holding unlock-session tickets; `nil` when there is none,
+    /// and then tickets are kept in the kernel keyring.
     /// It is checked (memory-backed, owned by the user) each time a session is written or read.
     public var runtimeDirectoryURL: URL?
 
