@@ -25,6 +25,8 @@ enum DocumentedCommandCoverage {
               runBy: "not run: a release build of the benchmarks (see the entry above)"),
         Entry(file: "Sources/KeychainSync/KeychainSync.docc/Sync.md", firstLine: "keychain sync create --server", runBy: "DocumentedCommandTests.testTheSyncArticlesCommands"),
         Entry(file: "Sources/SecureStorage/SecureStorage.docc/KeychainTool.md", firstLine: "keychain add-generic-password -s api.example.com", runBy: "DocumentedCommandTests.testTheToolArticlesTour"),
+        Entry(file: "Sources/SecureStorage/SecureStorage.docc/Servers.md", firstLine: "export SECURE_STORAGE_HOME=/data/keychain",
+              runBy: "DocumentedCommandTests.testTheServersContainerRecipe"),
         Entry(file: "Sources/SecureStorage/SecureStorage.docc/GettingStarted.md", firstLine: "printf %s \"$DB_PASSWORD\"", runBy: "DocumentedCommandTests.testGettingStartedsCommand"),
         Entry(file: "Sources/SecureStorage/SecureStorage.docc/Migration.md", firstLine: "keychain migrate --from .env", runBy: "DocumentedCommandTests.testTheMigrationArticlesCommands"),
         Entry(file: "Sources/KeychainServices/KeychainServices.docc/LinuxDifferences.md", firstLine: "KEYCHAIN_SIMULATED_DEVICE=passcode,biometry=approve swift test",

@@ -21,7 +21,7 @@ final class DocumentedCommandTests: DocumentedCommandCase {
         XCTAssertSucceeded(run, block)
         XCTAssertTrue(run.transcript.contains(Self.secret), "find-generic-password -w printed the secret typed at add's prompt:\n\(run.transcript)")
         if block.text.contains("verify --unlock --json") {
-            XCTAssertTrue(run.transcript.contains("\"damaged\"") || run.transcript.contains("\"ok\""), "verify printed its JSON report:\n\(run.transcript)")
+            XCTAssertTrue(run.transcript.contains("\"clean\" : true"), "verify printed its JSON report, clean:\n\(run.transcript)")
         }
         XCTAssertFalse(run.transcript.contains(Self.passphrase), "the passphrase is never displayed")
         return run
@@ -76,6 +76,31 @@ final class DocumentedCommandTests: DocumentedCommandCase {
         let run = try runWithoutTerminal((["set +e"] + commands).joined(separator: "\n"))
         XCTAssertEqual(run.transcript.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), expected + [""],
                        "keychain lint prints what the article shows")
+    }
+
+    /// The Servers article's container recipe, at its own paths (`/data/keychain`,
+    /// `/run/secrets/keychain-passphrase`): run as root in a mount namespace of its own, where
+    /// both are fresh tmpfs mounts (as a volume and a secret are in a container), without a
+    /// terminal or a runtime directory.
+    func testTheServersContainerRecipe() throws {
+        let block = try block("Sources/SecureStorage/SecureStorage.docc/Servers.md", startingWith: "export SECURE_STORAGE_HOME=/data/keychain")
+        guard getuid() == 0 else {
+            return XCTFail("the container recipe runs at /data and /run/secrets in a mount namespace, which needs root (CI runs as root)")
+        }
+        let createdData = !FileManager.default.fileExists(atPath: "/data")
+        defer { if createdData { rmdir("/data") } }
+        let setUp = """
+            mkdir -p /data && mount -t tmpfs -o mode=0755 tmpfs /data
+            mount -t tmpfs -o mode=0755 tmpfs /run && mkdir -m 0700 /run/secrets
+            (umask 277 && printf '%s\\n' 'container passphrase' > /run/secrets/keychain-passphrase)
+            """
+        let check = "keychain find-generic-password -s com.acme.app -a db -w --passphrase-file /run/secrets/keychain-passphrase"
+        let script = [setUp, block.text, check].joined(separator: "\n")
+        let run = try runWithoutTerminal("exec unshare --mount --propagation private /bin/bash -e -o pipefail -c \"$SCRIPT\"",
+                                         environment: userEnvironment(["SCRIPT": script]))
+        XCTAssertSucceeded(run, block)
+        XCTAssertTrue(run.transcript.hasSuffix(Self.databasePassword + "\n"), "the secret stored by the recipe reads back:\n\(run.transcript)")
+        XCTAssertFalse(run.transcript.contains("container passphrase"), "the passphrase is never displayed")
     }
 
     // MARK: Sync

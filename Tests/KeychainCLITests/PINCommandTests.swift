@@ -35,6 +35,23 @@ final class PINCommandTests: CLITestCase {
         XCTAssertStatus(try keychain("delete-generic-password", "-s", "bank", "-a", "me"), 0)
     }
 
+    /// `keychain unlock --timeout 600 && keychain set-pin && keychain add-generic-password …` (the
+    /// tool article's tour): enrolling the PIN keeps the unlock session, in a runtime directory
+    /// and in the kernel keyring alike; it used to end it, so the add found the keychain locked.
+    func testSettingAPINKeepsTheUnlockSession() throws {
+        let passphrase = try passphraseFile("pin-session-pass")
+        let noRuntimeDirectory: [String: String?] = ["XDG_RUNTIME_DIR": nil]
+        XCTAssertStatus(try keychain(["create", "--passphrase-file", passphrase.path]), 0)
+        XCTAssertStatus(try run(["unlock", "--timeout", "600", "--passphrase-file", passphrase.path], input: Data(), changing: noRuntimeDirectory), 0)
+        XCTAssertStatus(try run(["set-pin"], input: Data("2468\n".utf8), changing: noRuntimeDirectory), 0)
+        let status = try run(["status"], input: Data(), changing: noRuntimeDirectory)
+        XCTAssertTrue(status.stdout.contains("unlock session until"), "the session outlives the enrolment:\n\(status.stdout)")
+        XCTAssertStatus(try run(["add-generic-password", "-s", "after-pin", "-a", "me", "-w", "value"], input: Data(), changing: noRuntimeDirectory), 0)
+        XCTAssertStatus(try run(["lock"], input: Data(), changing: noRuntimeDirectory), 0)
+        let locked = try run(["add-generic-password", "-s", "after-lock", "-a", "me", "-w", "value"], input: Data(), changing: noRuntimeDirectory)
+        XCTAssertStatus(locked, 51)
+    }
+
     /// `rm state/authenticator/pin && keychain set-pin` used to install a new PIN that opened the
     /// protected items. Now the deleted file is tampering (52), no new PIN is set, and the item
     /// stays closed.

@@ -167,21 +167,31 @@ extension Keychain {
     /// Runs `body` in a write transaction that changes presence slots of the keybag, then bumps
     /// the keybag generation (other instances reload it; their class keys stay) and stores the
     /// header MAC through the format anchor's two-phase change.
+    ///
+    /// An unlock session survives: no class key changes, so its record is sealed again for the
+    /// new generation with the ticket this environment holds (`keychain unlock`, then
+    /// `keychain set-pin`, and later commands are still unlocked). Without that ticket the
+    /// record cannot be resealed, and the session ends as after a passphrase change.
     private func changeKeybag<T>(expecting: VaultHeader, _ body: @escaping (Database) throws -> T) throws(KeychainError) -> (VaultHeader, [KeybagSlot: Data], T) {
         var header = expecting
         header.keybagGeneration += 1
-        return try write { db in
+        let session = currentSession()
+        let changed: (VaultHeader, [KeybagSlot: Data], T) = try write { db in
             let current = try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location).0
             guard current == expecting else {
                 throw KeychainError(.invalidState, "Another process changed the keychain's keys meanwhile; nothing was changed. Retry.")
             }
             header.session = current.session
+            if let session, current.session == session.record {
+                header.session = try? session.ticket.record(sealing: session.userKEK, keybagGeneration: header.keybagGeneration)
+            }
             let result = try body(db)
             try header.updateKeybagState(db)
             let keybag = try KeyRing.fetchKeybag(db)
             try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
             return (header, keybag, result)
         }
+        return changed
     }
 
     /// Re-seals every protected item written before the keychain had a presence key, so that its

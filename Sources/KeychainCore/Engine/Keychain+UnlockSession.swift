@@ -132,17 +132,18 @@ extension Keychain {
     /// boot, device key or vault: a key planted in the keyring, say) or whose session was ended
     /// (locked, replaced, passphrase changed) is removed; one that cannot be read right now is
     /// left alone.
-    private func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data])? {
+    func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data], record: UnlockSessionRecord)? {
         let store = UnlockTicketStore(location)
         guard let bytes = store.read(vaultID: vaultID),
               let (header, keybag) = try? read({ db in try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location) })
         else { return nil }
         guard let ticket = UnlockTicket.open(bytes, deviceKey: keys.deviceKey, vaultID: vaultID),
               ticket.expiry.map({ $0 > Date() }) ?? true,
-              let kek = ticket.userKEK(from: header.session, keybagGeneration: header.keybagGeneration) else {
+              let record = header.session,
+              let kek = ticket.userKEK(from: record, keybagGeneration: header.keybagGeneration) else {
             store.remove(vaultID: vaultID, ifItHolds: bytes)   // only the ticket that was judged
             return nil
         }
-        return (ticket, kek, keybag)
+        return (ticket, kek, keybag, record)
     }
 }
