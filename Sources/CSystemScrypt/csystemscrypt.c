@@ -39,7 +39,10 @@ typedef int (*PBEScrypt)(const char *pass, size_t passlen, const unsigned char *
                          uint64_t N, uint64_t r, uint64_t p, uint64_t maxmem,
                          unsigned char *key, size_t keylen, OSSL_LIB_CTX *ctx, const char *propq);
 
+typedef void (*ClearErrors)(void);
+
 static PBEScrypt scryptFunction;
+static ClearErrors clearErrors;   /* ERR_clear_error: a refused call leaves an error in the thread's queue */
 static OSSL_LIB_CTX *libraryContext;
 static int available;
 static char description[PATH_MAX + 128];
@@ -129,6 +132,7 @@ static void load(void) {
     }
     LibraryContextNew newContext = (LibraryContextNew)dlsym(handle, "OSSL_LIB_CTX_new");
     scryptFunction = (PBEScrypt)dlsym(handle, "EVP_PBE_scrypt_ex");
+    clearErrors = (ClearErrors)dlsym(handle, "ERR_clear_error");
     if (newContext == NULL || scryptFunction == NULL || (libraryContext = newContext()) == NULL) {
         snprintf(description, sizeof description, "%s lacks OpenSSL 3's EVP_PBE_scrypt_ex", found);
         return;
@@ -161,9 +165,11 @@ int csystemscrypt_derive(const uint8_t *password, size_t passwordLength, const u
     if (n == 0 || r == 0 || p == 0 || n > ((uint64_t)1 << 32) || (uint64_t)r * p >= ((uint64_t)1 << 30)) return 0;
     uint64_t maxmem = 128 * (uint64_t)r * (n + 2) + 128 * (uint64_t)r * p + 4096;
     static const char empty[1] = {0};
-    return scryptFunction(password != NULL ? (const char *)password : empty, passwordLength,
-                          salt != NULL ? salt : (const uint8_t *)empty, saltLength,
-                          n, r, p, maxmem, out, outLength, libraryContext, NULL) == 1;
+    int derived = scryptFunction(password != NULL ? (const char *)password : empty, passwordLength,
+                                 salt != NULL ? salt : (const uint8_t *)empty, saltLength,
+                                 n, r, p, maxmem, out, outLength, libraryContext, NULL) == 1;
+    if (!derived && clearErrors != NULL) clearErrors();
+    return derived;
 }
 
 #else
