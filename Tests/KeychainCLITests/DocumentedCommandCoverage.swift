@@ -24,6 +24,8 @@ enum DocumentedCommandCoverage {
         Entry(file: "Sources/KeychainCore/KeychainCore.docc/Performance.md", firstLine: "swift run -c release KeychainBenchmarks --only files",
               runBy: "not run: a release build of the benchmarks (see the entry above)"),
         Entry(file: "Sources/KeychainSync/KeychainSync.docc/Sync.md", firstLine: "keychain sync create --server", runBy: "DocumentedCommandTests.testTheSyncArticlesCommands"),
+        Entry(file: "Sources/SecureStorage/SecureStorage.docc/KeychainTool.md", firstLine: "scripts/package",
+              runBy: "scripts/test-package (run by scripts/test): the same scripts/package, of a debug build to keep CI short, installed with dpkg into an empty root rather than the machine's"),
         Entry(file: "Sources/SecureStorage/SecureStorage.docc/KeychainTool.md", firstLine: "keychain add-generic-password -s api.example.com", runBy: "DocumentedCommandTests.testTheToolArticlesTour"),
         Entry(file: "Sources/SecureStorage/SecureStorage.docc/Servers.md", firstLine: "export SECURE_STORAGE_HOME=/data/keychain",
               runBy: "DocumentedCommandTests.testTheServersContainerRecipe"),

@@ -95,4 +95,41 @@ final class PlantedLibraryTests: CLITestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "\(value): nothing was loaded or run")
         }
     }
+
+    /// Issue 35: scrypt comes from the system's libcrypto, opened by absolute path from the
+    /// system library directories only. A `libcrypto.so.3` beside the tool or on
+    /// `LD_LIBRARY_PATH` is never loaded, and the passphrase still works (the system's library
+    /// or BoringSSL derives the key).
+    func testALibcryptoPlantedBesideTheToolOrOnTheLibraryPathIsNotLoadedForScrypt() throws {
+        let compiler = try tool(["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"])
+        let directory = scratch.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        let copy = directory.appendingPathComponent("keychain")
+        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
+            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail("keychain is not built") }
+            throw XCTSkip("keychain is not built")
+        }
+        try FileManager.default.copyItem(at: Self.executable, to: copy)
+        let source = directory.appendingPathComponent("planted.c")
+        try """
+            #include <stdio.h>
+            #include <stdlib.h>
+            __attribute__((constructor)) static void planted(void) {
+                const char *path = getenv("PLANTED_LIBRARY_MARKER");
+                FILE *file = path ? fopen(path, "a") : NULL;
+                if (file) { fputs("planted libcrypto loaded\\n", file); fclose(file); }
+            }
+            int EVP_PBE_scrypt_ex(void) { return 0; }
+            void *OSSL_LIB_CTX_new(void) { return 0; }
+            """.write(to: source, atomically: true, encoding: .utf8)
+        _ = try output(compiler, ["-shared", "-fPIC", "-o", directory.appendingPathComponent("libcrypto.so.3").path, source.path])
+        let marker = scratch.appendingPathComponent("marker").path
+        let environment = ["PLANTED_LIBRARY_MARKER": marker, "LD_LIBRARY_PATH": directory.path,
+                           "SECURE_STORAGE_HOME": scratch.appendingPathComponent("planted-home").path]
+        let created = try run(["create", "--passphrase"], input: Data("planted passphrase\n".utf8), executable: copy, changing: environment)
+        XCTAssertEqual(created.status, 0, created.stderr)
+        let unlocked = try run(["status", "--unlock"], input: Data("planted passphrase\n".utf8), executable: copy, changing: environment)
+        XCTAssertEqual(unlocked.status, 0, unlocked.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "the planted libcrypto.so.3 was loaded")
+    }
 }

@@ -1,0 +1,187 @@
+#include "CSystemScrypt.h"
+
+/* Why this exists: a passphrase unlock runs scrypt with N = 2^17, r = 8 (128 MiB). swift-crypto
+   compiles BoringSSL's scrypt as part of the package that depends on it, so in a debug build
+   (`swift build`, SwiftPM's default) it runs at -O0 and one derivation takes 2 to 3 s instead of
+   0.3 to 0.5 s. A package cannot raise the optimisation of its C code in its dependants' debug
+   builds (unsafeFlags are refused in versioned dependencies, and clang ignores per-function
+   optimisation attributes), so the keychain asks the system's OpenSSL 3 libcrypto, which is a
+   shared library built optimised, and uses BoringSSL only when that is unavailable. Both
+   implement RFC 7914, so the keys are the same bytes (KeychainCoreTests' SystemScryptTests
+   compares them).
+
+   What is loaded: libcrypto.so.3 by absolute path, from the system library directories of this
+   architecture only (never by soname: LD_LIBRARY_PATH or a RUNPATH could then pick a planted
+   copy), and only a regular file owned by root that neither its group nor others may write, in
+   a directory likewise. It is opened once, under pthread_once, with RTLD_LOCAL: its symbols do
+   not mix with the process's (swift-crypto's BoringSSL has prefixed names anyway). It gets its
+   own OpenSSL library context, so no configuration file is read for it and the process's
+   default context is left as it was. Before first use it must reproduce two known answers (the
+   first test vector of RFC 7914 §12 and one with r = 8, p = 2); otherwise it is never used.
+
+   Secrets: OpenSSL copies the password into its KDF context and frees that copy, the scrypt
+   work area (128 · N · r bytes) and its PBKDF2 state with OPENSSL_clear_free, which zeroes
+   before freeing, as BoringSSL does with its copies. The caller wipes `out`. */
+
+#if defined(__linux__)
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct ossl_lib_ctx_st OSSL_LIB_CTX;
+typedef OSSL_LIB_CTX *(*LibraryContextNew)(void);
+typedef int (*PBEScrypt)(const char *pass, size_t passlen, const unsigned char *salt, size_t saltlen,
+                         uint64_t N, uint64_t r, uint64_t p, uint64_t maxmem,
+                         unsigned char *key, size_t keylen, OSSL_LIB_CTX *ctx, const char *propq);
+
+typedef void (*ClearErrors)(void);
+
+static PBEScrypt scryptFunction;
+static ClearErrors clearErrors;   /* ERR_clear_error: a refused call leaves an error in the thread's queue */
+static OSSL_LIB_CTX *libraryContext;
+static int available;
+static char description[PATH_MAX + 128];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* The system library directories, most specific first. */
+static const char *const candidates[] = {
+#if defined(__x86_64__)
+    "/usr/lib/x86_64-linux-gnu/libcrypto.so.3",
+    "/lib/x86_64-linux-gnu/libcrypto.so.3",
+    "/usr/lib64/libcrypto.so.3",
+    "/lib64/libcrypto.so.3",
+#elif defined(__aarch64__)
+    "/usr/lib/aarch64-linux-gnu/libcrypto.so.3",
+    "/lib/aarch64-linux-gnu/libcrypto.so.3",
+    "/usr/lib64/libcrypto.so.3",
+    "/lib64/libcrypto.so.3",
+#elif defined(__i386__)
+    "/usr/lib/i386-linux-gnu/libcrypto.so.3",
+    "/lib/i386-linux-gnu/libcrypto.so.3",
+#elif defined(__arm__)
+    "/usr/lib/arm-linux-gnueabihf/libcrypto.so.3",
+    "/lib/arm-linux-gnueabihf/libcrypto.so.3",
+#elif defined(__riscv) && __riscv_xlen == 64
+    "/usr/lib/riscv64-linux-gnu/libcrypto.so.3",
+    "/lib/riscv64-linux-gnu/libcrypto.so.3",
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    "/usr/lib/powerpc64le-linux-gnu/libcrypto.so.3",
+    "/usr/lib64/libcrypto.so.3",
+#elif defined(__s390x__)
+    "/usr/lib/s390x-linux-gnu/libcrypto.so.3",
+    "/usr/lib64/libcrypto.so.3",
+#endif
+    "/usr/lib/libcrypto.so.3",
+    "/lib/libcrypto.so.3",
+};
+
+/* Owned by root and writable by nobody else. */
+static int trusted(const char *path, int directory) {
+    struct stat status;
+    if (stat(path, &status) != 0) return 0;
+    if (directory ? !S_ISDIR(status.st_mode) : !S_ISREG(status.st_mode)) return 0;
+    return status.st_uid == 0 && (status.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+static int hexEqual(const uint8_t *bytes, size_t length, const char *hex) {
+    static const char digits[] = "0123456789abcdef";
+    if (strlen(hex) != 2 * length) return 0;
+    int equal = 1;
+    for (size_t i = 0; i < length; i++) {
+        equal &= hex[2 * i] == digits[bytes[i] >> 4];
+        equal &= hex[2 * i + 1] == digits[bytes[i] & 15];
+    }
+    return equal;
+}
+
+static int knownAnswer(const char *password, const char *salt, uint64_t n, uint64_t r, uint64_t p, const char *expected) {
+    uint8_t out[64];
+    size_t length = strlen(expected) / 2;
+    if (length > sizeof out) return 0;
+    if (scryptFunction(password, strlen(password), (const unsigned char *)salt, strlen(salt), n, r, p,
+                       (uint64_t)1 << 20, out, length, libraryContext, NULL) != 1) return 0;
+    return hexEqual(out, length, expected);
+}
+
+static void load(void) {
+    char resolved[PATH_MAX];
+    const char *found = NULL;
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && found == NULL; i++) {
+        if (realpath(candidates[i], resolved) == NULL || !trusted(resolved, 0)) continue;
+        char directory[PATH_MAX];
+        memcpy(directory, resolved, sizeof directory);
+        char *slash = strrchr(directory, '/');
+        if (slash == NULL || slash == directory) continue;
+        *slash = 0;
+        if (trusted(directory, 1)) found = resolved;
+    }
+    if (found == NULL) {
+        snprintf(description, sizeof description, "no libcrypto.so.3 in the system library directories (Debian: libssl3)");
+        return;
+    }
+    void *handle = dlopen(found, RTLD_NOW | RTLD_LOCAL);
+    if (handle == NULL) {
+        const char *reason = dlerror();
+        snprintf(description, sizeof description, "%s could not be loaded: %s", found, reason ? reason : "unknown error");
+        return;
+    }
+    LibraryContextNew newContext = (LibraryContextNew)dlsym(handle, "OSSL_LIB_CTX_new");
+    scryptFunction = (PBEScrypt)dlsym(handle, "EVP_PBE_scrypt_ex");
+    clearErrors = (ClearErrors)dlsym(handle, "ERR_clear_error");
+    if (newContext == NULL || scryptFunction == NULL || (libraryContext = newContext()) == NULL) {
+        snprintf(description, sizeof description, "%s lacks OpenSSL 3's EVP_PBE_scrypt_ex", found);
+        return;
+    }
+    /* RFC 7914 §12, first vector; then r = 8, p = 2 (the same bytes as BoringSSL's, SystemScryptTests). */
+    if (!knownAnswer("", "", 16, 1, 1, "77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906")
+        || !knownAnswer("SecureStorage", "scrypt self-check", 16, 8, 2, "5f6e3189604a2b8c81434d490573d2818e95f90a483abac07a4a4f56adb617ef")) {
+        snprintf(description, sizeof description, "%s failed the scrypt self-check", found);
+        return;
+    }
+    snprintf(description, sizeof description, "%s", found);
+    available = 1;
+}
+
+int csystemscrypt_available(void) {
+    pthread_once(&once, load);
+    return available;
+}
+
+const char *csystemscrypt_description(void) {
+    pthread_once(&once, load);
+    return description;
+}
+
+int csystemscrypt_derive(const uint8_t *password, size_t passwordLength, const uint8_t *salt, size_t saltLength,
+                         uint64_t n, uint32_t r, uint32_t p, uint8_t *out, size_t outLength) {
+    if (!csystemscrypt_available()) return 0;
+    /* OpenSSL refuses derivations above maxmem (32 MiB by default): allow exactly what these
+       parameters need, the work area of 128 · r · (N + 2) bytes and the 128 · r · p of B, plus slack. */
+    if (n == 0 || r == 0 || p == 0 || n > ((uint64_t)1 << 32) || (uint64_t)r * p >= ((uint64_t)1 << 30)) return 0;
+    uint64_t maxmem = 128 * (uint64_t)r * (n + 2) + 128 * (uint64_t)r * p + 4096;
+    static const char empty[1] = {0};
+    int derived = scryptFunction(password != NULL ? (const char *)password : empty, passwordLength,
+                                 salt != NULL ? salt : (const uint8_t *)empty, saltLength,
+                                 n, r, p, maxmem, out, outLength, libraryContext, NULL) == 1;
+    if (!derived && clearErrors != NULL) clearErrors();
+    return derived;
+}
+
+#else
+
+int csystemscrypt_derive(const uint8_t *password, size_t passwordLength, const uint8_t *salt, size_t saltLength,
+                         uint64_t n, uint32_t r, uint32_t p, uint8_t *out, size_t outLength) {
+    (void)password; (void)passwordLength; (void)salt; (void)saltLength; (void)n; (void)r; (void)p; (void)out; (void)outLength;
+    return 0;
+}
+
+int csystemscrypt_available(void) { return 0; }
+
+const char *csystemscrypt_description(void) { return "the system's libcrypto is used on Linux only"; }
+
+#endif
