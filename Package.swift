@@ -222,7 +222,7 @@ let package = Package(
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
         // One device of the sync convergence test, killed with SIGKILL at random moments.
         .executableTarget(name: "sync-stress", dependencies: ["KeychainSync", "KeychainCore"], path: "Tests/SyncStressHelper"),
-        .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainCore", "PostgresTestSupport", "CLibPQ",
+        .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainCore", "PostgresTestSupport", "AttackTestSupport", "CLibPQ",
                                                               .product(name: "Crypto", package: "swift-crypto")]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),

@@ -63,8 +63,11 @@ struct Import: ParsableCommand {
 
     func run() throws {
         try StandardInput.plan([self.keychain.passphraseInput(), backup.standardInputUse])
+        // No keychain yet: the backup's passphrase is read and checked against the backup's
+        // header first, so a refused input or a wrong passphrase creates nothing.
+        let checkedFirst = self.keychain.exists ? nil : try checkedBackupPassphrase()
         let keychain = try self.keychain.open(.creatingIfMissing)
-        let passphrase = try backup.passphrase(new: false)
+        let passphrase = try checkedFirst ?? backup.passphrase(new: false)
         let summary = try withProgress("importing") { progress in
             try keychain.importBackup(from: URL(fileURLWithPath: file), passphrase: passphrase, onDuplicate: onDuplicate, progress: progress)
         }
@@ -74,6 +77,15 @@ struct Import: ParsableCommand {
                                        "skippedAtExport": .number(Int64(summary.skippedAtExport))]))
         }
         printError("imported \(file): \(summary.addedItems) added, \(summary.replacedItems) replaced, \(summary.keptExistingItems) kept existing")
+    }
+}
+
+extension Import {
+    /// The backup's passphrase, checked against the backup's header.
+    private func checkedBackupPassphrase() throws -> String {
+        let passphrase = try backup.passphrase(new: false)
+        try reportingErrors { try Keychain.checkBackupPassphrase(of: URL(fileURLWithPath: file), passphrase: passphrase) }
+        return passphrase
     }
 }
 

@@ -10,15 +10,14 @@ enum CommandSuggestion {
     static func unknownCommandMessage(in arguments: [String], of command: ParsableCommand.Type = KeychainTool.self) -> String? {
         let subcommands = command.configuration.subcommands
         guard !subcommands.isEmpty, let word = arguments.first, !word.hasPrefix("-") else { return nil }
-        if let known = subcommands.first(where: { $0._commandName == word }) {
+        if let known = subcommands.first(where: { names(of: $0).contains(word) }) {
             return unknownCommandMessage(in: Array(arguments.dropFirst()), of: known)
         }
         // `help` is the parser's; groups take no positional arguments of their own.
         guard word != "help" else { return nil }
         let path = commandPath(of: command)
-        let names = subcommands.map { $0._commandName }
         let printable = PrintableText.sanitized(word)
-        if let best = closest(to: word, among: names) {
+        if let best = closest(to: word, among: subcommands.flatMap(names(of:))) {
             return "keychain: '\(printable)' is not a command of `\(path)`. Did you mean `\(path) \(best)`? (`\(path) --help` lists them all.)"
         }
         return "keychain: '\(printable)' is not a command of `\(path)`; `\(path) --help` lists them all."
@@ -54,6 +53,11 @@ enum CommandSuggestion {
             }
         }
         return table[a.count][b.count]
+    }
+
+    /// A command's name and its aliases (`lock-keychain` for `lock`, as macOS `security` names it).
+    private static func names(of command: ParsableCommand.Type) -> [String] {
+        [command._commandName] + command.configuration.aliases
     }
 
     private static func commandPath(of command: ParsableCommand.Type) -> String {

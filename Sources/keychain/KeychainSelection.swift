@@ -22,6 +22,10 @@ struct KeychainSelection: ParsableArguments {
 
     var location: KeychainLocation { choice.location }
 
+    /// Whether the keychain exists already. Commands that create it read their input first
+    /// when it does not, so that a refused or empty input leaves no keychain behind.
+    var exists: Bool { Keychain.exists(at: location) }
+
     /// Whether the command works on the default keychain and none was created yet (a fresh
     /// machine): reading commands then answer as an empty keychain does, as macOS `security` does.
     var isFreshDefault: Bool { choice.isFreshDefault }

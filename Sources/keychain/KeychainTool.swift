@@ -71,7 +71,26 @@ struct KeychainTool: ParsableCommand {
         // Help sent to a pipe or a file is not wrapped at 80 columns, so its example commands
         // stay whole lines that can be copied (a terminal still gets its own width).
         if isatty(STDOUT_FILENO) == 0, getenv("COLUMNS") == nil { setenv("COLUMNS", "4096", 1) }
-        main(arguments)
+        runParsingSafely(arguments)
+    }
+
+    /// ArgumentParser's `main`, with its messages made safe for a terminal: an error quotes the
+    /// argument it refused (`Unknown option '--x…'`), which may hold escape sequences.
+    static func runParsingSafely(_ arguments: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Self.exit()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }   // --help, --version: the tool's own text
+            } else if !message.isEmpty {
+                printError(message)
+            }
+            Self.exit(withError: ExitCode(code.rawValue))
+        }
     }
 
     static func promptingForTrailingSecret(_ arguments: [String]) -> [String] {

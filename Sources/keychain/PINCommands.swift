@@ -41,13 +41,16 @@ struct SetPIN: ParsableCommand {
     func run() throws {
         // Line one is the new PIN, never "the current one, if a PIN is set".
         try StandardInput.plan([self.keychain.passphraseInput(), .newPIN])
+        // No keychain yet (so no PIN either): the PIN is read first, so a refused or empty
+        // input creates nothing.
+        let readFirst = self.keychain.exists ? nil : try SecretInput.readNew(prompt: "New PIN: ", as: .newPIN)
         let keychain = try self.keychain.open(.creatingIfMissing)
         let pin = try reportingErrors { try PINAuthenticator.terminal(for: keychain.location) }
         if pin.isPINSet && !StandardInput.isTerminal {
             throw usageFailure("A PIN is set: changing it needs the current PIN and the new one, and standard input carries only one value, so nothing was read or changed. Run `keychain set-pin` on a terminal, where each is prompted for.")
         }
-        let current = pin.isPINSet ? try SecretInput.read(prompt: "Current PIN: ", as: .pin) : nil
-        let new = try SecretInput.readNew(prompt: "New PIN: ", as: .newPIN)
+        let current = pin.isPINSet && readFirst == nil ? try SecretInput.read(prompt: "Current PIN: ", as: .pin) : nil
+        let new = try readFirst ?? SecretInput.readNew(prompt: "New PIN: ", as: .newPIN)
         try reportingErrors { try pin.setPIN(new, current: current, in: keychain) }
         printError("PIN set")
     }

@@ -28,8 +28,10 @@ extension PasswordCommand {
         var attributes = try self.attributes().merging(secret.accessibilityAttribute) { $1 }
         if item.synchronizable { attributes[.synchronizable] = .number(1) }
         if let note = secret.ignoredApplicationAccessNote { printError(note) }
+        // No keychain yet: the secret is read first, so a refused or empty input creates nothing.
+        let readFirst = self.keychain.exists ? nil : try secret.secretData()
         let keychain = try self.keychain.open(.creatingIfMissing)
-        let data = try secret.secretData()
+        let data = try readFirst ?? secret.secretData()
         try reportingErrors {
             var item = NewItem(Self.itemClass, attributes: attributes, data: data)
             if secret.requireUserPresence { item = item.protected(by: try AccessPolicy(flags: [.userPresence])) }

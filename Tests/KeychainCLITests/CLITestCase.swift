@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AttackTestSupport
 import Foundation
 import XCTest
 
@@ -105,7 +106,7 @@ class CLITestCase: XCTestCase {
         try process.run()
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
-        let output = Collected(stdout.fileHandleForReading), errors = Collected(stderr.fileHandleForReading)
+        let output = DrainedPipe(stdout.fileHandleForReading), errors = DrainedPipe(stderr.fileHandleForReading)
         process.waitUntilExit()
         return CLIResult(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
     }
@@ -147,20 +148,3 @@ class CLITestCase: XCTestCase {
     }
 }
 
-/// Drains a pipe on a background thread, so a chatty child never blocks on a full pipe.
-final class Collected: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
-    }
-}

@@ -31,6 +31,17 @@ final class CommandSuggestionTests: CLITestCase {
         XCTAssertEqual(unsafeCharacters(in: result.stderr), [], result.stderr)
     }
 
+    /// The aliases of macOS `security` run (`lock-keychain` in a logout script must lock), and a
+    /// mistyped alias gets the alias meant (attack review of issue 35, F1).
+    func testEveryAliasRunsAndAMistypedAliasGetsItsSuggestion() throws {
+        XCTAssertStatus(try keychain("create-keychain", "--passphrase-file", try passphraseFile("alias pass").path), 0)
+        XCTAssertStatus(try keychain("show-keychain-info"), 0)
+        XCTAssertStatus(try keychain("lock-keychain"), 0)
+        let mistyped = try keychain("lock-keychian")
+        XCTAssertStatus(mistyped, 64)
+        XCTAssertTrue(mistyped.stderr.contains("Did you mean `keychain lock-keychain`?"), mistyped.stderr)
+    }
+
     func testCommandsAndOptionsStillParse() throws {
         XCTAssertStatus(try keychain("--version"), 0)
         XCTAssertStatus(try keychain("help", "sync"), 0)

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AttackTestSupport
 import CPseudoTerminal
 import Foundation
 import XCTest
@@ -138,7 +139,7 @@ final class KeyringSessionCommandTests: CLITestCase {
         try FilteredStart(process).run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
-        let output = Collected(stdout.fileHandleForReading), errors = Collected(stderr.fileHandleForReading)
+        let output = DrainedPipe(stdout.fileHandleForReading), errors = DrainedPipe(stderr.fileHandleForReading)
         process.waitUntilExit()
         return CLIResult(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
     }

@@ -51,28 +51,10 @@ final class PlantedLibraryTests: CLITestCase {
     /// sync command reaches the system's libpq (and fails to connect), and the TCTI is refused,
     /// saying why and what to do.
     func testLibrariesPlantedBesideTheToolOrNamedByPathAreNotLoaded() throws {
-        let compiler = try tool(["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"])
-        let directory = scratch.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        let copy = directory.appendingPathComponent("keychain")
-        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
-            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail("keychain is not built") }
-            throw XCTSkip("keychain is not built")
-        }
-        try FileManager.default.copyItem(at: Self.executable, to: copy)
-        let source = directory.appendingPathComponent("planted.c")
-        try """
-            #include <stdio.h>
-            #include <stdlib.h>
-            __attribute__((constructor)) static void planted(void) {
-                const char *path = getenv("PLANTED_LIBRARY_MARKER");
-                FILE *file = path ? fopen(path, "a") : NULL;
-                if (file) { fputs("planted library loaded\\n", file); fclose(file); }
-            }
-            """.write(to: source, atomically: true, encoding: .utf8)
+        let (directory, copy) = try toolCopyInAPlantedDirectory()
         let tcti = directory.appendingPathComponent("libtss2-tcti-planted.so")
         for library in [directory.appendingPathComponent("libpq.so.5"), tcti] {
-            _ = try output(compiler, ["-shared", "-fPIC", "-o", library.path, source.path])
+            try plantLibrary(at: library)
         }
         let marker = scratch.appendingPathComponent("marker").path
 
@@ -101,28 +83,12 @@ final class PlantedLibraryTests: CLITestCase {
     /// `LD_LIBRARY_PATH` is never loaded, and the passphrase still works (the system's library
     /// or BoringSSL derives the key).
     func testALibcryptoPlantedBesideTheToolOrOnTheLibraryPathIsNotLoadedForScrypt() throws {
-        let compiler = try tool(["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"])
-        let directory = scratch.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        let copy = directory.appendingPathComponent("keychain")
-        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
-            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail("keychain is not built") }
-            throw XCTSkip("keychain is not built")
-        }
-        try FileManager.default.copyItem(at: Self.executable, to: copy)
-        let source = directory.appendingPathComponent("planted.c")
-        try """
-            #include <stdio.h>
-            #include <stdlib.h>
-            __attribute__((constructor)) static void planted(void) {
-                const char *path = getenv("PLANTED_LIBRARY_MARKER");
-                FILE *file = path ? fopen(path, "a") : NULL;
-                if (file) { fputs("planted libcrypto loaded\\n", file); fclose(file); }
-            }
+        let (directory, copy) = try toolCopyInAPlantedDirectory()
+        try plantLibrary(at: directory.appendingPathComponent("libcrypto.so.3"), defining: """
             int EVP_PBE_scrypt_ex(void) { return 0; }
             void *OSSL_LIB_CTX_new(void) { return 0; }
-            """.write(to: source, atomically: true, encoding: .utf8)
-        _ = try output(compiler, ["-shared", "-fPIC", "-o", directory.appendingPathComponent("libcrypto.so.3").path, source.path])
+            """)
+
         let marker = scratch.appendingPathComponent("marker").path
         let environment = ["PLANTED_LIBRARY_MARKER": marker, "LD_LIBRARY_PATH": directory.path,
                            "SECURE_STORAGE_HOME": scratch.appendingPathComponent("planted-home").path]
@@ -131,5 +97,36 @@ final class PlantedLibraryTests: CLITestCase {
         let unlocked = try run(["status", "--unlock"], input: Data("planted passphrase\n".utf8), executable: copy, changing: environment)
         XCTAssertEqual(unlocked.status, 0, unlocked.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "the planted libcrypto.so.3 was loaded")
+    }
+
+    /// A copy of the built tool in a directory of its own, where the tests plant libraries.
+    private func toolCopyInAPlantedDirectory() throws -> (directory: URL, copy: URL) {
+        let directory = scratch.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
+            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail("keychain is not built") }
+            throw XCTSkip("keychain is not built")
+        }
+        let copy = directory.appendingPathComponent("keychain")
+        try FileManager.default.copyItem(at: Self.executable, to: copy)
+        return (directory, copy)
+    }
+
+    /// Compiles a shared library at `library` whose constructor appends a line to the file
+    /// `PLANTED_LIBRARY_MARKER` names, with `symbols` defined too (functions the tool looks up).
+    private func plantLibrary(at library: URL, defining symbols: String = "") throws {
+        let compiler = try tool(["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"])
+        let source = library.deletingLastPathComponent().appendingPathComponent("planted-\(library.lastPathComponent).c")
+        try """
+            #include <stdio.h>
+            #include <stdlib.h>
+            __attribute__((constructor)) static void planted(void) {
+                const char *path = getenv("PLANTED_LIBRARY_MARKER");
+                FILE *file = path ? fopen(path, "a") : NULL;
+                if (file) { fputs("planted library loaded\\n", file); fclose(file); }
+            }
+            \(symbols)
+            """.write(to: source, atomically: true, encoding: .utf8)
+        _ = try output(compiler, ["-shared", "-fPIC", "-o", library.path, source.path])
     }
 }

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AttackTestSupport
 import CPseudoTerminal
 import Foundation
 import XCTest
@@ -34,7 +35,7 @@ final class TerminalPromptTests: CLITestCase {
         let stdout = Pipe()
         process.standardOutput = stdout
         try process.run()
-        let output = Collected(stdout.fileHandleForReading)
+        let output = DrainedPipe(stdout.fileHandleForReading)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
         XCTAssertEqual(output.text(), "verified 3 items\n")

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AttackTestSupport
 import CPseudoTerminal
 import Foundation
 import XCTest
@@ -63,7 +64,7 @@ extension CLITestCase {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        let output = Collected(stdout.fileHandleForReading)
+        let output = DrainedPipe(stdout.fileHandleForReading)
         let errors = PromptWatcher(stderr.fileHandleForReading)
         for answer in answers {
             XCTAssertTrue(errors.wait(for: answer.prompt), "prompt '\(answer.prompt)' never came; stderr: \(errors.text)")

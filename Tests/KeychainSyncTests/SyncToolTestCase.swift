@@ -1,3 +1,4 @@
+import AttackTestSupport
 import Foundation
 import XCTest
 
@@ -91,21 +92,3 @@ class SyncToolTestCase: SyncTestCase {
     }
 }
 
-/// Reads a pipe to its end on a background thread.
-final class DrainedPipe: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    /// Everything read, once the pipe closed.
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
-    }
-}
