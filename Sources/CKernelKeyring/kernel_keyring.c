@@ -12,6 +12,7 @@ enum {
     SPEC_USER_KEYRING = -4,
     KEYCTL_REVOKE = 3,
     KEYCTL_SETPERM = 5,
+    KEYCTL_LINK = 8,
     KEYCTL_UNLINK = 9,
     KEYCTL_SEARCH = 10,
     KEYCTL_READ = 11,
@@ -50,6 +51,14 @@ long kernel_keyring_set_timeout(int32_t key, unsigned int seconds) {
     return syscall(SYS_keyctl, KEYCTL_SET_TIMEOUT, (long)key, (unsigned long)seconds, 0L, 0L);
 }
 
+long kernel_keyring_link(int32_t key, int32_t keyring) {
+    return syscall(SYS_keyctl, KEYCTL_LINK, (long)key, (long)keyring, 0L, 0L);
+}
+
+long kernel_keyring_unlink(int32_t key, int32_t keyring) {
+    return syscall(SYS_keyctl, KEYCTL_UNLINK, (long)key, (long)keyring, 0L, 0L);
+}
+
 long kernel_keyring_invalidate(int32_t key) {
     return syscall(SYS_keyctl, KEYCTL_INVALIDATE, (long)key, 0L, 0L, 0L);
 }
@@ -74,6 +83,8 @@ int32_t kernel_keyring_search_user_key(int32_t keyring, const char *description)
 long kernel_keyring_read(int32_t key, void *buffer, size_t capacity) { (void)key; (void)buffer; (void)capacity; return unsupported(); }
 long kernel_keyring_set_owner_only_permissions(int32_t key) { (void)key; return unsupported(); }
 long kernel_keyring_set_timeout(int32_t key, unsigned int seconds) { (void)key; (void)seconds; return unsupported(); }
+long kernel_keyring_link(int32_t key, int32_t keyring) { (void)key; (void)keyring; return unsupported(); }
+long kernel_keyring_unlink(int32_t key, int32_t keyring) { (void)key; (void)keyring; return unsupported(); }
 long kernel_keyring_invalidate(int32_t key) { (void)key; return unsupported(); }
 long kernel_keyring_revoke_and_unlink(int32_t key, int32_t keyring) { (void)key; (void)keyring; return unsupported(); }
 

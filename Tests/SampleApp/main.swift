@@ -13,6 +13,8 @@
 //   secure-storage-sample unlock <passphrase-file> [<service> <key>]   unlocks from the file, then reads the value
 //   secure-storage-sample location                          prints the default keychain's database path
 //   secure-storage-sample directory-mode                    prints the mode of the directory holding it
+//   secure-storage-sample run-child <executable> [<argument> …]   uses the default keychain, then runs
+//                                                           the child in this environment; exits with its status
 //
 // With --log first, the app sets up logging (swift-log to standard error, level debug) and
 // hands SecureStorage its logger; without it, the library must print nothing.
@@ -46,6 +48,15 @@ do {
         let home = KeychainLocation.default.databaseURL.deletingLastPathComponent().deletingLastPathComponent()
         let mode = try FileManager.default.attributesOfItem(atPath: home.path)[.posixPermissions] as? Int ?? 0
         print(String(mode, radix: 8))
+    case "run-child" where arguments.count >= 2:
+        // As a test does: use the default keychain, then start a process that inherits the environment.
+        _ = KeychainLocation.default
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: arguments[1])
+        child.arguments = Array(arguments.dropFirst(2))
+        try child.run()
+        child.waitUntilExit()
+        exit(child.terminationStatus)
     case "get" where arguments.count == 3:
         guard let value = try SecureStorage(service: arguments[1]).string(for: arguments[2]) else { exit(44) }
         print(value) // keychain-lint:disable-line logged-secret -- the round-trip test reads the secret from this output
@@ -69,7 +80,7 @@ do {
     case "identity" where arguments.count == 1:
         print(SecItemEnvironment.applicationIdentity.defaultAccessGroup)
     default:
-        FileHandle.standardError.write(Data("usage: secure-storage-sample [--log] get <service> <key> | set <service> <key> <value> | unlock <passphrase-file> [<service> <key>] | location | keys <service> | identity | write-file <dir> <name> <class> | read-file <dir> <name> | replace-loop <dir> <name> | check-version <dir> <name>\n".utf8))
+        FileHandle.standardError.write(Data("usage: secure-storage-sample [--log] get <service> <key> | set <service> <key> <value> | unlock <passphrase-file> [<service> <key>] | location | run-child <executable> [<argument> …] | keys <service> | identity | write-file <dir> <name> <class> | read-file <dir> <name> | replace-loop <dir> <name> | check-version <dir> <name>\n".utf8))
         exit(64)
     }
 } catch {

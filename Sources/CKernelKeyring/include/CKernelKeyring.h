@@ -32,6 +32,13 @@ long kernel_keyring_set_owner_only_permissions(int32_t key);
 /// KEYCTL_SET_TIMEOUT (seconds; 0 clears the timeout).
 long kernel_keyring_set_timeout(int32_t key, unsigned int seconds);
 
+/// KEYCTL_LINK: links `key` into `keyring`, displacing (atomically) a key of the same type and
+/// description already linked there.
+long kernel_keyring_link(int32_t key, int32_t keyring);
+
+/// KEYCTL_UNLINK: removes the link from `keyring` to `key`.
+long kernel_keyring_unlink(int32_t key, int32_t keyring);
+
 /// KEYCTL_INVALIDATE: the key is gone at once for everyone who holds it.
 long kernel_keyring_invalidate(int32_t key);
 

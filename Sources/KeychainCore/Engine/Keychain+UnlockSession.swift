@@ -19,11 +19,16 @@ extension Keychain {
     /// user's own memory-backed directory) when there is one, else in the kernel's keyring (the
     /// user's persistent keyring, made for processes without a login session such as cron jobs,
     /// containers and root shells; the user keyring where the kernel has none), as a key only
-    /// this user can read, which the kernel drops at the session's expiry. The keychain header
+    /// this user can read, which the kernel drops at the session's expiry; a session without an
+    /// expiry gets a kernel timeout of a day there, started again each time it is resumed
+    /// (``resumeUnlockSession()``), so the ticket of a keychain no longer used leaves the
+    /// keyring by itself instead of filling the user's key quota. The keychain header
     /// holds the session record: the passphrase-derived key sealed under the session key.
     /// ``lock()`` — from any process and any environment of the user — removes the record, and a
     /// passphrase change replaces the keys, so every copy of the ticket stops working at once.
-    /// A new session replaces the previous one.
+    /// A new session replaces the previous one; when the new one cannot be kept (a full keyring
+    /// quota, say), the previous one goes on working: the new ticket is written first where
+    /// nothing reads it, and the header's record is put back if the ticket cannot be put in place.
     ///
     /// Anyone who can read the device key, the ticket and the keychain file while the session
     /// lasts — the same user, or root — can read the keychain, exactly as they could while it is
@@ -60,8 +65,23 @@ extension Keychain {
         } catch {
             throw KeychainError(.outOfMemory, "Sealing the unlock session failed: \(error).")
         }
-        try storeSessionRecord(record)
-        try store.write(sealed, vaultID: vaultID, expiry: expiry)
+        // The new ticket is written where nothing reads it yet, then the record replaced, then the
+        // ticket put in place: whichever step fails, a session that worked before still works.
+        let staged = try store.stage(sealed, vaultID: vaultID, expiry: expiry)
+        let previous: UnlockSessionRecord?
+        do {
+            previous = try storeSessionRecord(record)
+        } catch {
+            staged.discard()
+            throw error
+        }
+        do {
+            try staged.commit()
+        } catch {
+            staged.discard()
+            _ = try? storeSessionRecord(previous)   // the earlier ticket, still in place, opens it again
+            throw error
+        }
         try keys.unlock(userKEK: kek, keybag: keybag)
         logger.info("keychain unlocked with a session", metadata: ["expires": "\(expiry.map { "\($0)" } ?? "at lock or logout")", "ticket": "\(store.kind)"])
     }
@@ -77,6 +97,8 @@ extension Keychain {
     public func resumeUnlockSession() -> Bool {
         guard hasPassphrase, let session = currentSession(),
               (try? keys.unlock(userKEK: session.userKEK, keybag: session.keybag)) != nil else { return false }
+        // A keyring ticket without an expiry lives while it is used: its idle timeout starts again.
+        UnlockTicketStore(location).refresh(vaultID: vaultID, holding: session.bytes, expiry: session.ticket.expiry)
         logger.debug("resumed an unlock session")
         return true
     }
@@ -115,16 +137,21 @@ extension Keychain {
         }
     }
 
-    /// Writes (or, with `nil`, removes) the session record, with a new header MAC.
-    private func storeSessionRecord(_ record: UnlockSessionRecord?) throws(KeychainError) {
-        try write { db in
+    /// Writes (or, with `nil`, removes) the session record, with a new header MAC; returns the
+    /// record it replaced.
+    @discardableResult
+    private func storeSessionRecord(_ record: UnlockSessionRecord?) throws(KeychainError) -> UnlockSessionRecord? {
+        let previous = try write { db in
             var (header, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location)
+            let previous = header.session
             header.session = record
             try header.updateKeybagState(db)
             try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
+            return previous
         }
         keys.adopt(session: record)
         settleAnchor()
+        return previous
     }
 
     /// This environment's ticket (file or keyring key) with the KEK it opens from the header's
@@ -132,7 +159,7 @@ extension Keychain {
     /// boot, device key or vault: a key planted in the keyring, say) or whose session was ended
     /// (locked, replaced, passphrase changed) is removed; one that cannot be read right now is
     /// left alone.
-    func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data], record: UnlockSessionRecord)? {
+    func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data], record: UnlockSessionRecord, bytes: Data)? {
         let store = UnlockTicketStore(location)
         guard let bytes = store.read(vaultID: vaultID),
               let (header, keybag) = try? read({ db in try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location) })
@@ -144,6 +171,6 @@ extension Keychain {
             store.remove(vaultID: vaultID, ifItHolds: bytes)   // only the ticket that was judged
             return nil
         }
-        return (ticket, kek, keybag, record)
+        return (ticket, kek, keybag, record, bytes)
     }
 }

@@ -49,17 +49,52 @@ enum UnlockTicketStore {
         }
     }
 
-    /// Writes the ticket, replacing an earlier one; in the keyring it expires with the session.
-    func write(_ sealed: Data, vaultID: UUID, expiry: Date?) throws(KeychainError) {
+    /// A new ticket, written but not yet in use: the ticket there now (if any) is untouched until
+    /// ``commit()``, which replaces it in one step; ``discard()`` leaves everything as it was.
+    enum StagedTicket {
+        /// A temporary file beside the ticket file.
+        case file(PrivateFileWriter)
+        /// A key in the process's own keyring, not yet linked into the user's.
+        case key(KernelKeyring.StagedKey)
+
+        /// Puts the new ticket in place of the earlier one.
+        func commit() throws(KeychainError) {
+            switch self {
+            case .file(let writer): try writer.commit(replacingExisting: true)
+            case .key(let key): try key.commit()
+            }
+        }
+
+        /// Drops the new ticket.
+        func discard() {
+            switch self {
+            case .file(let writer): writer.abandon()
+            case .key(let key): key.discard()
+            }
+        }
+    }
+
+    /// Writes the ticket where nothing reads it yet (a temporary file, or a key in this process's
+    /// own keyring): a failure here, such as a full keyring quota, changes nothing. In the keyring
+    /// the key expires with the session, or, for a session without an expiry, after
+    /// ``KernelKeyring/idleLifetime`` unused.
+    func stage(_ sealed: Data, vaultID: UUID, expiry: Date?) throws(KeychainError) -> StagedTicket {
         switch self {
         case .directory:
             let writer = try PrivateFileWriter(path: fileURL(vaultID: vaultID)!.path)
-            try writer.write(sealed)
-            try writer.commit(replacingExisting: true)
+            do { try writer.write(sealed) } catch { writer.abandon(); throw error }
+            return .file(writer)
         case .kernelKeyring:
             let lifetime = expiry.map { UInt32(clamping: Int64(max(1, $0.timeIntervalSinceNow.rounded(.up)))) }
-            try KernelKeyring.store(sealed, as: Self.keyDescription(vaultID: vaultID), lifetime: lifetime)
+            return .key(try KernelKeyring.stage(sealed, as: Self.keyDescription(vaultID: vaultID), lifetime: lifetime))
         }
+    }
+
+    /// Keeps the ticket of a session without an expiry alive in the keyring: restarts its idle
+    /// timeout when it still holds `bytes`. Nothing to do for a file, or a ticket with an expiry.
+    func refresh(vaultID: UUID, holding bytes: Data, expiry: Date?) {
+        guard case .kernelKeyring = self, expiry == nil else { return }
+        KernelKeyring.refresh(Self.keyDescription(vaultID: vaultID), ifItHolds: bytes, maximumSize: UnlockTicket.maximumSize)
     }
 
     /// The ticket's bytes, when there is one that may be read (a file only in a runtime

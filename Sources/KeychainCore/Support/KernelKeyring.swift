@@ -43,25 +43,90 @@ enum KernelKeyring {
         return (key, Data(buffer[0..<length]))
     }
 
-    /// Stores `payload` as the "user" key `description`, replacing any key of that name, with
-    /// owner-only permissions and, when `lifetime` is given, a kernel timeout after which the
-    /// key is gone. A key of that name that cannot be made owner-only is removed and refused.
-    static func store(_ payload: Data, as description: String, lifetime seconds: UInt32?) throws(KeychainError) {
+    /// How long a key without an expiry of its own lives unused: one day. Each use of the
+    /// session (``refresh(_:ifItHolds:maximumSize:)``) starts the day again, so the ticket of a
+    /// keychain that is used stays, while that of an abandoned or deleted keychain goes by itself
+    /// instead of holding part of the user's keyring quota forever.
+    static let idleLifetime: UInt32 = 86_400
+
+    /// A new "user" key, made but not yet in the ring: ``commit()`` puts it there in place of
+    /// the key of the same description, ``discard()`` (or ending the process) drops it.
+    struct StagedKey {
+        let key: Int32
+        let description: String
+        let ring: Int32
+
+        /// Links the key into the ring, which displaces an earlier key of its description in one
+        /// step, then invalidates that earlier key (gone for every holder) and drops the staging link.
+        func commit() throws(KeychainError) {
+            let earlier = kernel_keyring_search_user_key(ring, description)
+            guard kernel_keyring_link(key, ring) == 0 else {
+                let code = errno
+                KernelKeyring.discard(key, from: kernel_keyring_process_keyring())
+                throw KernelKeyring.refused(code)
+            }
+            if earlier >= 0, earlier != key { KernelKeyring.discard(earlier, from: ring) }
+            _ = kernel_keyring_unlink(key, kernel_keyring_process_keyring())
+        }
+
+        /// Drops the key; the ring is as it was.
+        func discard() {
+            KernelKeyring.discard(key, from: kernel_keyring_process_keyring())
+        }
+    }
+
+    /// Makes `payload` a "user" key named `description` in this process's own keyring, with
+    /// owner-only permissions and a kernel timeout of `lifetime` seconds (``idleLifetime`` when
+    /// `nil`), without touching the ring: the key that is there now stays in use until
+    /// ``StagedKey/commit()``. A key that cannot be made owner-only is removed and refused.
+    ///
+    /// - Throws: `.keychainUnavailable` when the kernel refuses the key; for a full keyring quota
+    ///   (`EDQUOT`) the message names the quota, the user's use of it and how to free it.
+    static func stage(_ payload: Data, as description: String, lifetime seconds: UInt32?) throws(KeychainError) -> StagedKey {
         let ring = try ring()
-        remove(description)       // a fresh key: no permissions or timeout of an earlier one survive
         let key = payload.withUnsafeBytes { bytes in
-            kernel_keyring_add_user_key(description, bytes.baseAddress, bytes.count, ring)
+            kernel_keyring_add_user_key(description, bytes.baseAddress, bytes.count, kernel_keyring_process_keyring())
         }
-        guard key >= 0 else {
-            let code = errno
-            throw KeychainError(.keychainUnavailable, "The kernel keyring refused the unlock session (\(String(cString: strerror(code)))), so no session was kept. \(alternatives)")
-        }
+        guard key >= 0 else { throw refused(errno) }
         guard kernel_keyring_set_owner_only_permissions(key) == 0,
-              kernel_keyring_set_timeout(key, seconds ?? 0) == 0 else {
+              kernel_keyring_set_timeout(key, seconds ?? idleLifetime) == 0 else {
             let code = errno
-            discard(key, from: ring)
-            throw KeychainError(.keychainUnavailable, "The unlock session's key in the kernel keyring could not be made private to you or given its expiry (\(String(cString: strerror(code)))); it was removed and no session was kept. \(alternatives)")
+            discard(key, from: kernel_keyring_process_keyring())
+            throw KeychainError(.keychainUnavailable, "The unlock session's key in the kernel keyring could not be made private to you or given its expiry (\(String(cString: strerror(code)))); it was removed, no new session was kept, and any session you had is unchanged. \(alternatives)")
         }
+        return StagedKey(key: key, description: description, ring: ring)
+    }
+
+    /// Stores `payload` as the "user" key `description` at once, in place of any key of that name:
+    /// ``stage(_:as:lifetime:)`` then ``StagedKey/commit()``.
+    static func store(_ payload: Data, as description: String, lifetime seconds: UInt32?) throws(KeychainError) {
+        try stage(payload, as: description, lifetime: seconds).commit()
+    }
+
+    /// Restarts the idle timeout (``idleLifetime``) of the key `description` when it still holds
+    /// `payload`: a session without an expiry that is used lives on.
+    static func refresh(_ description: String, ifItHolds payload: Data, maximumSize: Int) {
+        guard let current = read(description, maximumSize: maximumSize), current.payload == payload else { return }
+        _ = kernel_keyring_set_timeout(current.key, idleLifetime)
+    }
+
+    /// The error for an `add_key` or link the kernel refused with `errno` `code`.
+    static func refused(_ code: Int32) -> KeychainError {
+        guard code == EDQUOT else {
+            return KeychainError(.keychainUnavailable, "The kernel keyring refused the unlock session (\(String(cString: strerror(code)))), so no new session was kept; any session you had is unchanged. \(alternatives)")
+        }
+        return KeychainError(.keychainUnavailable, "The kernel keyring refused the unlock session because your quota of keys is used up, so no new session was kept; any session you had is unchanged. The kernel lets the keys of each user, of every program together, take \(quota); /proc/key-users shows your use (the qnkeys and qnbytes columns). Free some: `keychain lock` in each keychain you no longer use removes its session, or `keyctl get_persistent @s && keyctl purge -p user secure-storage:unlock:` removes every keychain's session (each is unlocked again when needed). Sessions without --timeout now leave the keyring after a day unused. An administrator can raise the quota (sysctl kernel.keys.maxbytes and kernel.keys.maxkeys).")
+    }
+
+    /// This user's keyring quota as the kernel states it, such as
+    /// "20000 bytes (/proc/sys/kernel/keys/maxbytes) and 200 keys (/proc/sys/kernel/keys/maxkeys)".
+    private static var quota: String {
+        let prefix = PlatformIO.currentUserID == 0 ? "root_max" : "max"
+        func value(_ name: String) -> String {
+            let text = (try? String(contentsOfFile: "/proc/sys/kernel/keys/\(prefix)\(name)", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.flatMap { Int($0) }.map(String.init) ?? "a limited number of"
+        }
+        return "\(value("bytes")) bytes (/proc/sys/kernel/keys/\(prefix)bytes) and \(value("keys")) keys (/proc/sys/kernel/keys/\(prefix)keys)"
     }
 
     /// Removes the "user" key `description`, if there is one.
@@ -78,7 +143,7 @@ enum KernelKeyring {
     }
 
     /// Invalidates `key` (gone at once for every holder), or, on kernels before 3.5, revokes and unlinks it.
-    private static func discard(_ key: Int32, from ring: Int32) {
+    fileprivate static func discard(_ key: Int32, from ring: Int32) {
         if kernel_keyring_invalidate(key) != 0 { _ = kernel_keyring_revoke_and_unlink(key, ring) }
     }
 

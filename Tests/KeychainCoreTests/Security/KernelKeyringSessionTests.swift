@@ -55,13 +55,29 @@ final class KernelKeyringSessionTests: XCTestCase {
         XCTAssertEqual(try Keychain(location: location, options: test.options).lockState, .beforeFirstUnlock)
     }
 
-    /// A session without expiry has no kernel timeout either; a new session replaces the key.
-    func testASessionWithoutExpiryHasNoKernelTimeout() throws {
-        let (test, _, keychain) = try keyringKeychain()
+    /// A session without expiry gets a kernel timeout of a day (review 35, F3: an abandoned ticket
+    /// must not hold the user's key quota forever), not the earlier session's; a new session
+    /// replaces the key, and resuming restarts the day.
+    func testASessionWithoutExpiryGetsAKernelTimeoutOfADay() throws {
+        let (test, location, keychain) = try keyringKeychain()
         defer { withExtendedLifetime(test) { KernelKeyring.remove(description(keychain)) } }
         try keychain.unlock(passphrase: "p", keepingSessionFor: .seconds(60))
+        let first = try XCTUnwrap(KernelKeyring.read(description(keychain), maximumSize: UnlockTicket.maximumSize))
         try keychain.unlock(passphrase: "p", keepingSessionFor: nil)
-        XCTAssertEqual(try XCTUnwrap(procKeysLine(description(keychain)))[3], "perm", "no timeout left from the earlier session")
+        let second = try XCTUnwrap(KernelKeyring.read(description(keychain), maximumSize: UnlockTicket.maximumSize))
+        XCTAssertNotEqual(first.key, second.key, "a new key, not the earlier one edited")
+        XCTAssertNotEqual(first.payload, second.payload)
+        XCTAssertEqual(KernelKeyring.idleLifetime, 86_400)
+        // The line of the new key (the invalidated one may be listed until the kernel collects it).
+        func line() throws -> [Substring] {
+            let serial = String(format: "%08x", second.key)
+            return try XCTUnwrap(String(contentsOfFile: "/proc/keys", encoding: .utf8).split(separator: "\n")
+                .map { $0.split(separator: " ", omittingEmptySubsequences: true) }.first { $0.first.map(String.init) == serial })
+        }
+        let timeout = try line()[3]
+        XCTAssertTrue(["1d", "23h"].contains(timeout), "a day, and no timeout left from the earlier session: \(timeout)")
+        XCTAssertEqual(try Keychain(location: location, options: test.options).lockState, .unlocked)
+        XCTAssertEqual(try line()[4], "3f3f0000", "still owner-only")
     }
 
     /// "The passphrase is not correct" comes first, whatever the state of the ticket's place.
