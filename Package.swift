@@ -56,6 +56,7 @@ let package = Package(
                 "CExtendedAttributes",
                 "CFileSystemType",
                 "CKernelKeyring",
+                "CTestRunnerKeychain",
                 "LockedState",
                 "CSystemScrypt",
                 .target(name: "CTSS2", condition: .when(platforms: [.linux])),
@@ -78,6 +79,8 @@ let package = Package(
         .target(name: "CFileSystemType"),
         // add_key(2) and keyctl(2) for unlock tickets in the kernel's keyring (a C shim: syscall is variadic).
         .target(name: "CKernelKeyring"),
+        // A test process's throw-away default keychain, chosen before main (TestRunnerKeychain).
+        .target(name: "CTestRunnerKeychain"),
         // SQLite's defensive mode for the keychain's connections (a C shim: sqlite3_db_config is variadic).
         .target(name: "CSQLiteHardening", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
@@ -230,7 +233,7 @@ let package = Package(
 )
 
 // Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
-let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver", "CLibPQ", "CKernelKeyring", "CSystemScrypt"]
+let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver", "CLibPQ", "CKernelKeyring", "CSystemScrypt", "CTestRunnerKeychain"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + portableSettings
 }

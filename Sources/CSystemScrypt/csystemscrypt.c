@@ -13,8 +13,12 @@
    What is loaded: libcrypto.so.3 by absolute path, from the system library directories of this
    architecture only (never by soname: LD_LIBRARY_PATH or a RUNPATH could then pick a planted
    copy), and only a regular file owned by root that neither its group nor others may write, in
-   a directory likewise. It is opened once, under pthread_once, with RTLD_LOCAL: its symbols do
-   not mix with the process's (swift-crypto's BoringSSL has prefixed names anyway). It gets its
+   a directory likewise. It is opened once, under pthread_once, with RTLD_LOCAL and
+   RTLD_DEEPBIND: its own calls into itself (EVP_KDF_derive, OSSL_LIB_CTX_new, CRYPTO_malloc, …)
+   bind to its own definitions, never to another libcrypto the application loaded or
+   LD_PRELOAD put first, which would otherwise take them over (a different OpenSSL version, or
+   one that derives a wrong key that would then be saved). Under AddressSanitizer, which
+   RTLD_DEEPBIND defeats, the system library is not used at all. It gets its
    own OpenSSL library context, so no configuration file is read for it and the process's
    default context is left as it was. Before first use it must reproduce two known answers (the
    first test vector of RFC 7914 §12 and one with r = 8, p = 2); otherwise it is never used.
@@ -23,8 +27,20 @@
    work area (128 · N · r bytes) and its PBKDF2 state with OPENSSL_clear_free, which zeroes
    before freeing, as BoringSSL does with its copies. The caller wipes `out`. */
 
-#if defined(__linux__)
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CSYSTEMSCRYPT_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define CSYSTEMSCRYPT_SANITIZED 1
+#endif
 
+#if defined(__linux__) && !defined(CSYSTEMSCRYPT_SANITIZED)
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* RTLD_DEEPBIND */
+#endif
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -39,10 +55,13 @@ typedef int (*PBEScrypt)(const char *pass, size_t passlen, const unsigned char *
                          uint64_t N, uint64_t r, uint64_t p, uint64_t maxmem,
                          unsigned char *key, size_t keylen, OSSL_LIB_CTX *ctx, const char *propq);
 
-typedef void (*ClearErrors)(void);
+typedef int (*ErrorMark)(void);
 
 static PBEScrypt scryptFunction;
-static ClearErrors clearErrors;   /* ERR_clear_error: a refused call leaves an error in the thread's queue */
+/* ERR_set_mark and ERR_pop_to_mark: a refused call leaves errors in the thread's queue, which
+   may be the application's own OpenSSL queue; only the errors of this call are removed. */
+static ErrorMark setErrorMark;
+static ErrorMark popToErrorMark;
 static OSSL_LIB_CTX *libraryContext;
 static int available;
 static char description[PATH_MAX + 128];
@@ -103,9 +122,11 @@ static int knownAnswer(const char *password, const char *salt, uint64_t n, uint6
     uint8_t out[64];
     size_t length = strlen(expected) / 2;
     if (length > sizeof out) return 0;
-    if (scryptFunction(password, strlen(password), (const unsigned char *)salt, strlen(salt), n, r, p,
-                       (uint64_t)1 << 20, out, length, libraryContext, NULL) != 1) return 0;
-    return hexEqual(out, length, expected);
+    setErrorMark();
+    int derived = scryptFunction(password, strlen(password), (const unsigned char *)salt, strlen(salt), n, r, p,
+                                 (uint64_t)1 << 20, out, length, libraryContext, NULL) == 1;
+    popToErrorMark();
+    return derived && hexEqual(out, length, expected);
 }
 
 static void load(void) {
@@ -114,7 +135,7 @@ static void load(void) {
     for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && found == NULL; i++) {
         if (realpath(candidates[i], resolved) == NULL || !trusted(resolved, 0)) continue;
         char directory[PATH_MAX];
-        memcpy(directory, resolved, sizeof directory);
+        memcpy(directory, resolved, strlen(resolved) + 1);
         char *slash = strrchr(directory, '/');
         if (slash == NULL || slash == directory) continue;
         *slash = 0;
@@ -124,7 +145,7 @@ static void load(void) {
         snprintf(description, sizeof description, "no libcrypto.so.3 in the system library directories (Debian: libssl3)");
         return;
     }
-    void *handle = dlopen(found, RTLD_NOW | RTLD_LOCAL);
+    void *handle = dlopen(found, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     if (handle == NULL) {
         const char *reason = dlerror();
         snprintf(description, sizeof description, "%s could not be loaded: %s", found, reason ? reason : "unknown error");
@@ -132,8 +153,10 @@ static void load(void) {
     }
     LibraryContextNew newContext = (LibraryContextNew)dlsym(handle, "OSSL_LIB_CTX_new");
     scryptFunction = (PBEScrypt)dlsym(handle, "EVP_PBE_scrypt_ex");
-    clearErrors = (ClearErrors)dlsym(handle, "ERR_clear_error");
-    if (newContext == NULL || scryptFunction == NULL || (libraryContext = newContext()) == NULL) {
+    setErrorMark = (ErrorMark)dlsym(handle, "ERR_set_mark");
+    popToErrorMark = (ErrorMark)dlsym(handle, "ERR_pop_to_mark");
+    if (newContext == NULL || scryptFunction == NULL || setErrorMark == NULL || popToErrorMark == NULL
+        || (libraryContext = newContext()) == NULL) {
         snprintf(description, sizeof description, "%s lacks OpenSSL 3's EVP_PBE_scrypt_ex", found);
         return;
     }
@@ -165,10 +188,11 @@ int csystemscrypt_derive(const uint8_t *password, size_t passwordLength, const u
     if (n == 0 || r == 0 || p == 0 || n > ((uint64_t)1 << 32) || (uint64_t)r * p >= ((uint64_t)1 << 30)) return 0;
     uint64_t maxmem = 128 * (uint64_t)r * (n + 2) + 128 * (uint64_t)r * p + 4096;
     static const char empty[1] = {0};
+    setErrorMark();
     int derived = scryptFunction(password != NULL ? (const char *)password : empty, passwordLength,
                                  salt != NULL ? salt : (const uint8_t *)empty, saltLength,
                                  n, r, p, maxmem, out, outLength, libraryContext, NULL) == 1;
-    if (!derived && clearErrors != NULL) clearErrors();
+    popToErrorMark();
     return derived;
 }
 
@@ -182,6 +206,12 @@ int csystemscrypt_derive(const uint8_t *password, size_t passwordLength, const u
 
 int csystemscrypt_available(void) { return 0; }
 
-const char *csystemscrypt_description(void) { return "the system's libcrypto is used on Linux only"; }
+const char *csystemscrypt_description(void) {
+#if defined(CSYSTEMSCRYPT_SANITIZED)
+    return "the system's libcrypto is not used under AddressSanitizer (RTLD_DEEPBIND would defeat it)";
+#else
+    return "the system's libcrypto is used on Linux only";
+#endif
+}
 
 #endif

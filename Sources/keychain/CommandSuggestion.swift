@@ -26,6 +26,8 @@ enum CommandSuggestion {
     /// The names within a small edit distance of `word` (typing mistakes: a letter missing, extra,
     /// wrong or two swapped), the nearest first; a unique prefix counts as well.
     static func closest(to word: String, among names: [String]) -> String? {
+        // Command names are short: a long word is no typing mistake, and its distance table would be large.
+        guard word.count <= 64 else { return nil }
         let lowered = word.lowercased()
         let scored = names.map { name in (name, editDistance(lowered, name)) }
         let limit = max(1, min(3, lowered.count / 3))

@@ -145,7 +145,7 @@ final class Review35KeyringAttackTests: CLITestCase {
     func testReview35_AChildOfATestProcessDoesNotWriteTheUsersKeychain() throws {
         let (userHome, changes) = try userEnvironment()
         let runner = scratch.appendingPathComponent("DependentPackageTests.xctest")
-        try FileManager.default.createSymbolicLink(at: runner, withDestinationURL: sample)
+        try FileManager.default.copyItem(at: sample, to: runner)   // a copy: the executable's own name counts, not a link's
         let tool = Self.executable.path
         let script = """
             "\(tool)" add-generic-password -s svc -a a -w v && "\(tool)" find-generic-password -s svc -a a -w && printf '%s\\n' "$SECURE_STORAGE_HOME"
@@ -175,7 +175,7 @@ final class Review35KeyringAttackTests: CLITestCase {
         var (_, changes) = try userEnvironment()
         changes["XDG_RUNTIME_DIR"] = .some(nil)
         let runner = scratch.appendingPathComponent("TicketPackageTests.xctest")
-        try FileManager.default.createSymbolicLink(at: runner, withDestinationURL: sample)
+        try FileManager.default.copyItem(at: sample, to: runner)   // a copy: the executable's own name counts, not a link's
         let tool = Self.executable.path
         let script = """
             printf 'pass\\n' | "\(tool)" create --passphrase >/dev/null && printf 'pass\\n' | "\(tool)" unlock --timeout 0 2>/dev/null &&

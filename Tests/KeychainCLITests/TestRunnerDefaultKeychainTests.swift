@@ -19,7 +19,7 @@ final class TestRunnerDefaultKeychainTests: CLITestCase {
         let (userHome, changes) = try userEnvironment()
         // The sample app under a test bundle's name, as `swift test` runs `…PackageTests.xctest`.
         let runner = scratch.appendingPathComponent("DependentPackageTests.xctest")
-        try FileManager.default.createSymbolicLink(at: runner, withDestinationURL: sample)
+        try FileManager.default.copyItem(at: sample, to: runner)   // a copy: the executable's own name counts, not a link's
 
         let location = try run(["location"], input: Data(), executable: runner, changing: changes)
         XCTAssertStatus(location, 0)
@@ -52,7 +52,7 @@ final class TestRunnerDefaultKeychainTests: CLITestCase {
     func testTheThrowAwayKeychainDirectoryIsPrivate() throws {
         let (_, changes) = try userEnvironment()
         let runner = scratch.appendingPathComponent("Other.xctest")
-        try FileManager.default.createSymbolicLink(at: runner, withDestinationURL: sample)
+        try FileManager.default.copyItem(at: sample, to: runner)   // a copy: the executable's own name counts, not a link's
         // `keys` opens the keychain; the process lists the directory's mode before it exits.
         let result = try run(["directory-mode"], input: Data(), executable: runner, changing: changes)
         XCTAssertStatus(result, 0)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
 import CryptoExtras
 import Foundation
 import XCTest
@@ -82,5 +85,24 @@ final class SystemScryptTests: XCTestCase {
         _ = try ScryptParameters.floor.deriveKey(passphrase: "timing", salt: Data(count: 32))
         let seconds = Double(clock() - start) / Double(CLOCKS_PER_SEC)
         XCTAssertLessThan(seconds, 1.0, "one scrypt(N=2^17, r=8, p=1) took \(seconds) s of CPU")
+    }
+
+    /// Review 35b, F5: a refused derivation removes only its own errors from the thread's
+    /// OpenSSL error queue, which the application may share (the same libcrypto file): an error
+    /// the application has pending is still there afterwards.
+    func testARefusedDerivationKeepsTheApplicationsOpenSSLErrors() throws {
+        let system = ScryptParameters.systemLibraryDescription
+        try XCTSkipUnless(system.available, system.description)
+        let handle = try XCTUnwrap(dlopen(system.description, RTLD_NOW))
+        typealias Fetch = @convention(c) (OpaquePointer?, UnsafePointer<CChar>, UnsafePointer<CChar>?) -> OpaquePointer?
+        typealias Peek = @convention(c) () -> UInt
+        let fetch = unsafeBitCast(try XCTUnwrap(dlsym(handle, "EVP_KDF_fetch")), to: Fetch.self)
+        let peek = unsafeBitCast(try XCTUnwrap(dlsym(handle, "ERR_peek_error")), to: Peek.self)
+        XCTAssertNil(fetch(nil, "NO-SUCH-KDF", nil), "the application's own failing call")
+        let pending = peek()
+        XCTAssertNotEqual(pending, 0)
+        XCTAssertNil(ScryptParameters.deriveWithSystemLibrary(password: Data("x".utf8), salt: Data("s".utf8), outputByteCount: 32,
+                                                              logN: 16, blockSize: 1, parallelism: 1), "refused by OpenSSL's memory check")
+        XCTAssertEqual(peek(), pending, "the application's error is still pending")
     }
 }

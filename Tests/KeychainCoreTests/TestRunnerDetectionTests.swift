@@ -4,20 +4,22 @@ import XCTest
 
 /// Which processes are test runners, whose default keychain is a throw-away one (issue 35).
 final class TestRunnerDetectionTests: XCTestCase {
-    func testTestRunnersAreRecognised() {
-        for executable in ["/x/.build/debug/AppPackageTests.xctest", "/Applications/Xcode.app/Contents/Developer/usr/bin/xctest",
-                           "/usr/bin/swiftpm-testing-helper"] {
-            XCTAssertTrue(TestRunnerKeychain.isTestRunner(executables: [executable], environment: [:]), executable)
+    /// Only the executable's own name counts (review 35b, F4): not `argv[0]`, not Xcode's
+    /// variables, which programs started from a test harness or Xcode inherit.
+    func testTestRunnersAreRecognisedByTheirExecutableOnly() {
+        for executable in ["/x/.build/debug/AppPackageTests.xctest", "/usr/bin/swiftpm-testing-helper"] {
+            XCTAssertTrue(TestRunnerKeychain.isTestRunner(executable: executable), executable)
         }
-        XCTAssertTrue(TestRunnerKeychain.isTestRunner(executables: ["/usr/bin/app"], environment: ["XCTestSessionIdentifier": "1"]))
-        XCTAssertFalse(TestRunnerKeychain.isTestRunner(executables: ["/usr/bin/app", "/usr/bin/app"], environment: ["HOME": "/home/u"]))
-        XCTAssertFalse(TestRunnerKeychain.isTestRunner(executables: ["/usr/bin/xctest-report"], environment: [:]))
+        for executable in ["/usr/bin/app", "/usr/bin/xctest-report", "/opt/.xctest", "/usr/bin/xctest", "/x/App.xctest/app"] {
+            XCTAssertFalse(TestRunnerKeychain.isTestRunner(executable: executable), executable)
+        }
+    }
 
-        XCTAssertTrue(TestRunnerKeychain.applies(environment: [:], isTestRunner: true))
-        XCTAssertFalse(TestRunnerKeychain.applies(environment: [:], isTestRunner: false))
-        XCTAssertFalse(TestRunnerKeychain.applies(environment: ["SECURE_STORAGE_HOME": "/srv/k"], isTestRunner: true))
-        XCTAssertTrue(TestRunnerKeychain.applies(environment: ["SECURE_STORAGE_HOME": ""], isTestRunner: true))
-        XCTAssertFalse(TestRunnerKeychain.applies(environment: ["SECURE_STORAGE_TEST_KEYCHAIN": "user"], isTestRunner: true))
+    /// Review 35b, F2: with no private directory, the test default is a path nothing can
+    /// create, not even root (before, root created `/nonexistent/…` and kept it for every run).
+    func testTheUnusableTestHomeCannotBeCreatedEvenByRoot() {
+        XCTAssertThrowsError(try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: "/dev/null/secure-storage-test-keychain/data"), withIntermediateDirectories: true))
     }
 
     /// Review 35, F3: the throw-away keychain's unlock tickets (file or kernel keyring key) go
@@ -39,5 +41,9 @@ final class TestRunnerDetectionTests: XCTestCase {
 
     func testThisTestProcessIsATestRunner() {
         XCTAssertTrue(TestRunnerKeychain.isTestRunner, "the XCTest bundle running this test: \(CommandLine.arguments.first ?? "")")
+        // scripts/test sets SECURE_STORAGE_HOME, which wins: no throw-away keychain was chosen.
+        if ProcessInfo.processInfo.environment["SECURE_STORAGE_HOME"].map({ !$0.isEmpty }) == true, !KeychainLocation.isTestKeychainDefault {
+            XCTAssertNil(TestRunnerKeychain.home)
+        }
     }
 }

@@ -48,9 +48,10 @@ do {
         let home = KeychainLocation.default.databaseURL.deletingLastPathComponent().deletingLastPathComponent()
         let mode = try FileManager.default.attributesOfItem(atPath: home.path)[.posixPermissions] as? Int ?? 0
         print(String(mode, radix: 8))
-    case "run-child" where arguments.count >= 2:
-        // As a test does: use the default keychain, then start a process that inherits the environment.
-        _ = KeychainLocation.default
+    case "run-child", "run-child-early" where arguments.count >= 2:
+        // As a test does: use the default keychain (run-child-early: not yet), then start a
+        // process that inherits the environment.
+        if arguments[0] == "run-child" { _ = KeychainLocation.default }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: arguments[1])
         child.arguments = Array(arguments.dropFirst(2))
@@ -80,7 +81,7 @@ do {
     case "identity" where arguments.count == 1:
         print(SecItemEnvironment.applicationIdentity.defaultAccessGroup)
     default:
-        FileHandle.standardError.write(Data("usage: secure-storage-sample [--log] get <service> <key> | set <service> <key> <value> | unlock <passphrase-file> [<service> <key>] | location | run-child <executable> [<argument> …] | keys <service> | identity | write-file <dir> <name> <class> | read-file <dir> <name> | replace-loop <dir> <name> | check-version <dir> <name>\n".utf8))
+        FileHandle.standardError.write(Data("usage: secure-storage-sample [--log] get <service> <key> | set <service> <key> <value> | unlock <passphrase-file> [<service> <key>] | location | run-child[-early] <executable> [<argument> …] | keys <service> | identity | write-file <dir> <name> <class> | read-file <dir> <name> | replace-loop <dir> <name> | check-version <dir> <name>\n".utf8))
         exit(64)
     }
 } catch {

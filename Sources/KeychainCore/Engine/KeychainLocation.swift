@@ -63,30 +63,23 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     /// process (an XCTest bundle, `swift test`, Swift Testing): without `SECURE_STORAGE_HOME`, a
     /// test process gets a throw-away keychain in a private temporary directory (mode 0700,
     /// removed at exit), never the user's `~/.local/share/secure-storage`, so that the tests of
-    /// a package using SecureStorage cannot change the user's real keychain. The first time it is
-    /// used, that directory is also set as `SECURE_STORAGE_HOME` in the process environment, so
-    /// the processes the test starts afterwards (the `keychain` tool, the app's own executable)
-    /// use the same throw-away keychain rather than the user's. When the process exits, the
-    /// directory is removed along with the unlock sessions of its keychains. Set
-    /// `SECURE_STORAGE_HOME`, or open an explicit location, to choose the keychain tests use;
-    /// `SECURE_STORAGE_TEST_KEYCHAIN=user` gives them the user's default keychain.
+    /// a package using SecureStorage cannot change the user's real keychain. The directory is
+    /// made before `main` and set as `SECURE_STORAGE_HOME`, so every process the test starts
+    /// (the `keychain` tool, the app's own executable) uses the same throw-away keychain. When
+    /// the process exits, the directory is removed along with the unlock sessions of its
+    /// keychains. Set `SECURE_STORAGE_HOME`, or open an explicit location, to choose the keychain
+    /// tests use; `SECURE_STORAGE_TEST_KEYCHAIN=user` gives them the user's default keychain.
     public static var `default`: KeychainLocation {
         let environment = ProcessInfo.processInfo.environment
-        if TestRunnerKeychain.applies(environment: environment, isTestRunner: TestRunnerKeychain.isTestRunner) {
-            // With no private directory to be had, an unusable location rather than the user's keychain.
-            let home = TestRunnerKeychain.home ?? TestRunnerKeychain.unusableHome
-            return KeychainLocation(databaseURL: home.appendingPathComponent("data/keychain.db"),
-                                    deviceKeyURL: home.appendingPathComponent("state/device.key"),
-                                    runtimeDirectoryURL: runtimeDirectory(environment: environment))
+        if TestRunnerKeychain.isChosenHome(environment: environment) {
+            _ = TestRunnerKeychain.home   // its unlock tickets go with it at exit
         }
         return resolve(environment: environment)
     }
 
     /// Whether `KeychainLocation.default` is a test process's throw-away keychain rather than the user's.
     public static var isTestKeychainDefault: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return TestRunnerKeychain.applies(environment: environment, isTestRunner: TestRunnerKeychain.isTestRunner)
-            || (TestRunnerKeychain.isTestRunner && TestRunnerKeychain.isExported(environment: environment))
+        TestRunnerKeychain.isChosenHome(environment: ProcessInfo.processInfo.environment)
     }
 
     /// The default location for a given environment (`SECURE_STORAGE_HOME`, `XDG_DATA_HOME`,

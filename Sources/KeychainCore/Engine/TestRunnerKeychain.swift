@@ -4,90 +4,61 @@
 import Darwin
 #endif
 import Foundation
-import LockedState
+import CTestRunnerKeychain
 
 /// The throw-away keychain a test process gets by default, so that the tests of a package that
 /// uses SecureStorage never write to the user's real keychain.
 ///
-/// A process is a test runner when its executable is an XCTest bundle (`<Package>PackageTests.xctest`,
-/// which `swift test` builds and runs for XCTest and Swift Testing alike on Linux), Apple's
-/// `xctest` runner, or SwiftPM's `swiftpm-testing-helper`, or when Xcode's test variables
-/// (`XCTestConfigurationFilePath`, `XCTestSessionIdentifier`, `XCTestBundlePath`) are set. The
-/// test keychain is then a fresh directory in the temporary directory, created with mode 0700
-/// on first use and removed, with the unlock sessions of the keychains in it (their tickets in
-/// the runtime directory or the kernel keyring), when the process exits normally.
+/// A process is a test runner when its executable (`/proc/self/exe`: never `argv[0]` or the
+/// environment, which a program launched from a test harness inherits) is an XCTest bundle
+/// (`<Package>PackageTests.xctest`, which `swift test` builds and runs for XCTest and Swift
+/// Testing alike on Linux) or SwiftPM's `swiftpm-testing-helper`. Before `main` runs, a
+/// constructor (`CTestRunnerKeychain`) then makes a fresh directory in the temporary directory
+/// (mode 0700) and sets it as `SECURE_STORAGE_HOME`, so that the test process and every process
+/// it starts, from the first line of `setUp` on, use that keychain and never the user's. When
+/// the process exits normally, the directory is removed, with the unlock sessions of the
+/// keychains in it (their tickets in the runtime directory or the kernel keyring).
 ///
-/// When the test keychain is made, it is also exported as `SECURE_STORAGE_HOME` in the process
-/// environment, so that the processes the test starts (the `keychain` tool, the app's own
-/// executable) inherit it and use the same throw-away keychain instead of the user's. This is
-/// done once, when the default keychain is first used; like any `setenv`, it should not race
-/// with other threads changing the environment.
-///
-/// `SECURE_STORAGE_HOME` still wins (the project's own `scripts/test` sets it), as does any
-/// explicit location; `SECURE_STORAGE_TEST_KEYCHAIN=user` makes a test process use the user's
-/// default keychain after all.
+/// `SECURE_STORAGE_HOME` set before the process starts still wins (the project's own
+/// `scripts/test` sets it), as does any explicit location; `SECURE_STORAGE_TEST_KEYCHAIN=user`
+/// makes a test process use the user's default keychain after all. When no private directory
+/// can be made, the default is a path under `/dev/null`, which nothing can create, rather than
+/// the user's keychain.
 enum TestRunnerKeychain {
     /// Whether the current process is a test runner.
-    static let isTestRunner: Bool = isTestRunner(
-        executables: [CommandLine.arguments.first ?? "", (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""],
-        environment: ProcessInfo.processInfo.environment)
+    static var isTestRunner: Bool { secure_storage_is_test_runner() != 0 }
 
-    /// Whether a process with these executable paths (`argv[0]`, the resolved executable) and
-    /// environment is a test runner.
-    static func isTestRunner(executables: [String], environment: [String: String]) -> Bool {
-        let names = executables.map { URL(fileURLWithPath: $0).lastPathComponent }
-        if names.contains(where: { $0.hasSuffix(".xctest") || $0 == "xctest" || $0 == "swiftpm-testing-helper" }) { return true }
-        return ["XCTestConfigurationFilePath", "XCTestSessionIdentifier", "XCTestBundlePath"].contains { environment[$0] != nil }
+    /// Whether an executable at `path` is a test runner (the constructor's rule, for tests).
+    static func isTestRunner(executable path: String) -> Bool {
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        return name.hasSuffix(".xctest") && name.count > ".xctest".count || name == "swiftpm-testing-helper"
     }
 
-    /// Whether the test keychain replaces the default in `environment`: in a test runner,
-    /// unless `SECURE_STORAGE_HOME` is set or `SECURE_STORAGE_TEST_KEYCHAIN` is `user`.
-    static func applies(environment: [String: String], isTestRunner: Bool) -> Bool {
-        guard isTestRunner else { return false }
-        if let home = environment["SECURE_STORAGE_HOME"], !home.isEmpty { return false }
-        return environment["SECURE_STORAGE_TEST_KEYCHAIN"] != "user"
-    }
+    /// The throw-away keychain's directory chosen for this process before `main` (a private
+    /// directory, or the unusable path), or `nil` when the user's default applies.
+    static let chosenHome: URL? = secure_storage_test_keychain_home().map { URL(fileURLWithPath: String(cString: $0), isDirectory: true) }
 
-    /// The test keychain's directory (laid out like `SECURE_STORAGE_HOME`), made on first use and
-    /// exported as `SECURE_STORAGE_HOME` for child processes; `nil` when no private directory
-    /// can be made, in which case the default is refused rather than the user's keychain used
-    /// (and children are given the same unusable path).
+    /// The test keychain's directory when it was made (laid out like `SECURE_STORAGE_HOME`);
+    /// touching it registers the removal of its unlock tickets at exit.
     static let home: URL? = {
-        let template = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
-            .appendingPathComponent("secure-storage-test-keychain.XXXXXX").path
-        var bytes = Array(template.utf8CString)
-        // mkdtemp creates the directory with mode 0700, under a name nobody could have chosen first.
-        let made = mkdtemp(&bytes).map { URL(fileURLWithPath: String(cString: $0), isDirectory: true) }
-        export((made ?? unusableHome).path)
-        if made != nil { atexit { TestRunnerKeychain.removeHome() } }
-        return made
+        guard secure_storage_test_keychain_made() != 0, let chosenHome else { return nil }
+        atexit { TestRunnerKeychain.removeHome() }
+        return chosenHome
     }()
 
-    /// The location used when no private directory can be made: one that cannot be opened.
-    static let unusableHome = URL(fileURLWithPath: "/nonexistent/secure-storage-test-keychain", isDirectory: true)
-
-    /// The `SECURE_STORAGE_HOME` this process set for its children, if it did.
-    private static let exported = Locked<String?>(nil)
-
-    /// Sets `SECURE_STORAGE_HOME` to `path` (only ever from ``home``'s one-time initialisation).
-    private static func export(_ path: String) {
-        exported.withLock { $0 = path }
-        setenv("SECURE_STORAGE_HOME", path, 1)
+    /// Whether `SECURE_STORAGE_HOME` in `environment` is this process's throw-away keychain.
+    static func isChosenHome(environment: [String: String]) -> Bool {
+        guard let chosenHome, let configured = environment["SECURE_STORAGE_HOME"] else { return false }
+        return configured == chosenHome.path
     }
 
-    /// Whether `environment`'s `SECURE_STORAGE_HOME` is the one this process exported for its test keychain.
-    static func isExported(environment: [String: String]) -> Bool {
-        guard let home = environment["SECURE_STORAGE_HOME"] else { return false }
-        return exported.withLock { $0 == home }
-    }
-
-    /// Removes the test keychain's directory and the unlock tickets of its keychains (at exit).
+    /// Removes the test keychain's unlock tickets and directory (at exit; the constructor's own
+    /// handler removes whatever is left, without following links).
     private static func removeHome() {
         guard let home else { return }
         removeUnlockTickets(in: home)
         try? FileManager.default.removeItem(at: home)
     }
-
     /// Removes the unlock ticket (file or keyring key) of each keychain in `home`, found by the
     /// format anchors beside its device key (`state/keychain-<vault id>.anchor`), so that no
     /// ticket outlives the throw-away keychain it opens.
