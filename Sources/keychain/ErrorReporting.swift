@@ -116,10 +116,14 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
-private func hint(for code: KeychainError.Code) -> String? {
+/// The next step after a failure of `code` in the command being run (its name, from the command line).
+private func hint(for code: KeychainError.Code, command: String = CommandLine.arguments.dropFirst().first ?? "") -> String? {
     switch code {
-    case .interactionNotAllowed: "run `keychain unlock` (or add --unlock to this command) and retry."
-    case .duplicateItem: "add -U to update the existing item instead."
+    case .interactionNotAllowed: "run `keychain unlock` (or add --unlock, or --passphrase-file FILE, to this command) and retry."
+    case .duplicateItem where command.hasPrefix("add-"): "add -U to update the existing item instead."
+    case .duplicateItem where command == "import": "--on-duplicate keep (the default) or replace decides what happens to items that exist."
+    case .duplicateKeychain where command.hasPrefix("create"):
+        "to protect the existing keychain with a passphrase, run `keychain set-passphrase` (or `keychain set-passphrase --passphrase-file FILE`)."
     default: nil
     }
 }

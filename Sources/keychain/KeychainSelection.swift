@@ -102,8 +102,14 @@ struct KeychainChoice {
         try StandardInput.planUnlessPlanned([unlocking ? passphraseInput() : nil])
         try checkPathIsADirectory()
         return try reportingErrors {
-            if opening != .creatingIfMissing && !Keychain.exists(at: location) {
+            let exists = Keychain.exists(at: location)
+            if opening != .creatingIfMissing && !exists {
                 throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it with `keychain create\(path.map { " --keychain \($0)" } ?? "")` or by adding an item.")
+            }
+            // A passphrase file names a passphrase the keychain must have: a keychain without one
+            // (not created yet, or created without it) is never used or made in its place.
+            if unlocking, let passphraseFile, !exists {
+                throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path) for the passphrase in \(passphraseFile); nothing was created. Create it with that passphrase first: `keychain create --passphrase-file \(passphraseFile)\(path.map { " --keychain \($0)" } ?? "")`.")
             }
             var options = KeychainOptions()
             options.readOnly = opening == .reading
@@ -112,6 +118,9 @@ struct KeychainChoice {
             // that a deleted PIN file is reported as the tampering it is (status 52).
             if FileManager.default.fileExists(atPath: PINAuthenticator.fileURL(for: location).path) || !keychain.enrolledMethods.isEmpty {
                 keychain.authenticator = try PINAuthenticator.terminal(for: location)
+            }
+            if unlocking, let passphraseFile, !keychain.hasPassphrase {
+                throw KeychainError(.invalidState, "The keychain at \(location.databaseURL.path) has no passphrase, so the one in \(passphraseFile) protects nothing here; nothing was changed. Protect the keychain with it (`keychain set-passphrase --passphrase-file \(passphraseFile)`), or leave out --passphrase-file.")
             }
             if unlocking && (unlock || passphraseFile != nil) && keychain.hasPassphrase && keychain.lockState != .unlocked {
                 try keychain.unlock(passphrase: passphrase(for: keychain))

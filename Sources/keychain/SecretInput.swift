@@ -28,7 +28,10 @@ enum SecretInput {
             return line
         }
         guard let line = Swift.readLine(strippingNewline: true) else {
-            throw usageFailure("Expected \(prompt.trimmingCharacters(in: .whitespaces).lowercased().trimmingCharacters(in: [":"])) as a line on standard input; pipe it in or run in a terminal to be prompted.")
+            // Only the prompt's first letter is lowered: it may name a path, whose case matters.
+            let trimmed = prompt.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: [":"])
+            let what = trimmed.prefix(1).lowercased() + trimmed.dropFirst()
+            throw usageFailure("Expected \(what) as a line on standard input; pipe it in, give it in a file (--passphrase-file FILE for the keychain's, --backup-passphrase-file FILE for a backup's), or run in a terminal to be prompted.")
         }
         return line
     }

@@ -103,6 +103,26 @@ final class DocumentedCommandTests: DocumentedCommandCase {
         XCTAssertFalse(run.transcript.contains("container passphrase"), "the passphrase is never displayed")
     }
 
+    /// The Servers article's first step, at the unit's own keychain directory
+    /// (`/var/lib/acme/keychain`, a tmpfs in a mount namespace of its own), without a terminal:
+    /// the passphrase typed into `cat` arrives through the pipe. The secret is then found where
+    /// the unit looks (a new user's trial found step 1 and the unit in different keychains).
+    func testTheServersFirstStep() throws {
+        let block = try block("Sources/SecureStorage/SecureStorage.docc/Servers.md", startingWith: "export SECURE_STORAGE_HOME=/var/lib/acme/keychain")
+        guard getuid() == 0 else {
+            return XCTFail("the server recipe runs at /var/lib/acme in a mount namespace, which needs root (CI runs as root)")
+        }
+        let createdDirectory = !FileManager.default.fileExists(atPath: "/var/lib/acme")
+        defer { if createdDirectory { rmdir("/var/lib/acme") } }
+        let setUp = "mkdir -p /var/lib/acme && mount -t tmpfs -o mode=0755 tmpfs /var/lib/acme"
+        let check = "keychain find-generic-password -s com.acme.app -a db -w --passphrase-file ~/keychain-passphrase"
+        let script = [setUp, block.text, check].joined(separator: "\n")
+        let run = try runWithoutTerminal("exec unshare --mount --propagation private /bin/bash -e -o pipefail -c \"$SCRIPT\"",
+                                         input: Self.passphrase + "\n", environment: userEnvironment(["SCRIPT": script]))
+        XCTAssertSucceeded(run, block)
+        XCTAssertTrue(run.transcript.hasSuffix(Self.databasePassword + "\n"), "the unit's keychain holds the secret:\n\(run.transcript)")
+    }
+
     // MARK: Sync
 
     func testTheReadmesSyncCommands() throws {

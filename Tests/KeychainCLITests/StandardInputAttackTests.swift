@@ -203,4 +203,36 @@ final class StandardInputAttackTests: CLITestCase {
                                          input: "backup-pass\n"), 0)
         }
     }
+
+    /// A new user's trial of the container recipe: with a secret file `create` refused (mode
+    /// 0444, as Compose mounts secrets), the next line's `add --passphrase-file` made a keychain
+    /// without a passphrase, stored the secret in it and exited 0. A passphrase file now never
+    /// goes with a keychain that has no passphrase: no keychain is made, nothing is stored.
+    func testAPassphraseFileNeverGoesWithAKeychainWithoutAPassphrase() throws {
+        let file = try passphraseFile("container pass")
+        let database = home.appendingPathComponent("data/keychain.db").path
+        let refused = try keychain(["add-generic-password", "-s", "com.acme.app", "-a", "db", "--stdin", "--passphrase-file", file.path], input: "pw")
+        XCTAssertStatus(refused, 53)
+        XCTAssertTrue(refused.stderr.contains("keychain create --passphrase-file \(file.path)"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: database), "no unprotected keychain was made")
+
+        XCTAssertStatus(try keychain("create"), 0)   // without a passphrase
+        for arguments in [["add-generic-password", "-s", "com.acme.app", "-a", "db", "--stdin"], ["find-generic-password", "-s", "x", "-a", "y"]] {
+            let mismatched = try keychain(arguments + ["--passphrase-file", file.path], input: "pw")
+            XCTAssertStatus(mismatched, 64)
+            XCTAssertTrue(mismatched.stderr.contains("has no passphrase") && mismatched.stderr.contains("keychain set-passphrase --passphrase-file"), mismatched.stderr)
+        }
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "com.acme.app", "-a", "db"), 44)
+    }
+
+    /// The message for a missing line keeps the prompt's path as it is (it was lower-cased).
+    func testAMissingLineNamesThePathInItsOwnCase() throws {
+        let file = try passphraseFile("Pass")
+        let directory = scratch.appendingPathComponent("MixedCase")
+        XCTAssertStatus(try keychain(["create", "--passphrase-file", file.path, "--keychain", directory.path]), 0)
+        let result = try keychain(["find-generic-password", "-s", "a", "-a", "b", "--unlock", "--keychain", directory.path], input: "")
+        XCTAssertStatus(result, 64)
+        XCTAssertTrue(result.stderr.contains("MixedCase"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("--passphrase-file FILE"), result.stderr)
+    }
 }

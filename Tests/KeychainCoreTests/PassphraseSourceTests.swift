@@ -67,6 +67,23 @@ final class PassphraseSourceTests: XCTestCase {
         XCTAssertEqual(PassphraseSource.systemdCredential().description, "systemdCredential(secure-storage-passphrase)")
     }
 
+    /// A credential given to a service whose keychain has no passphrase (a new keychain, made
+    /// where the unit's SECURE_STORAGE_HOME pointed, not where the passphrase was set) is an
+    /// error naming both, not a silent `false` and an empty keychain (a new user's trial).
+    func testACredentialForAKeychainWithoutAPassphraseIsAnErrorNamingBoth() throws {
+        let other = try TestKeychain()
+        _ = try write(passphrase, named: PassphraseSource.credentialName, mode: 0o400)
+        let credentials = ["CREDENTIALS_DIRECTORY": files.path]
+        XCTAssertKeychainError(.invalidState, revealing: [passphrase], try other.keychain.unlockFromCredentialsIfPresent(environment: credentials))
+        do {
+            _ = try other.keychain.unlockFromCredentialsIfPresent(environment: credentials)
+        } catch {
+            XCTAssertTrue(error.message.contains(other.location.databaseURL.path) && error.message.contains(PassphraseSource.credentialName), error.message)
+            XCTAssertTrue(error.message.contains("SECURE_STORAGE_HOME"), error.message)
+        }
+        XCTAssertFalse(try other.keychain.unlockFromCredentialsIfPresent(environment: [:]), "no credential: nothing to say")
+    }
+
     /// systemd grants the service user read access to a root-owned credential with an ACL, whose
     /// mask shows in the group bits: group bits are accepted only when the ACL proves they are that
     /// mask and grants nobody but the owner and this user anything. A group that can read the

@@ -48,7 +48,7 @@ do {
         let home = KeychainLocation.default.databaseURL.deletingLastPathComponent().deletingLastPathComponent()
         let mode = try FileManager.default.attributesOfItem(atPath: home.path)[.posixPermissions] as? Int ?? 0
         print(String(mode, radix: 8))
-    case "run-child", "run-child-early" where arguments.count >= 2:
+    case "run-child" where arguments.count >= 2, "run-child-early" where arguments.count >= 2:
         // As a test does: use the default keychain (run-child-early: not yet), then start a
         // process that inherits the environment.
         if arguments[0] == "run-child" { _ = KeychainLocation.default }

@@ -71,6 +71,16 @@ extension Keychain {
                                    skippedProtectedItems: protected)
     }
 
+    /// Checks that `passphrase` opens the backup at `url`, by its header alone and without a
+    /// keychain, so that a caller can refuse a wrong passphrase before creating the keychain to
+    /// import into. Chunks are checked by ``importBackup(from:passphrase:onDuplicate:progress:)``.
+    /// - Throws: `.authFailed` for a wrong passphrase; `.integrityViolation` for a damaged
+    ///   header; `.invalidParameter` for a file that is not a backup.
+    public static func checkBackupPassphrase(of url: URL, passphrase: String) throws(KeychainError) {
+        let input = try BackupInput(path: url.path)
+        _ = try BackupReader(header: input.read(BackupFormat.headerSize), passphrase: passphrase, source: url.path)
+    }
+
     /// Restores the items of a backup made by ``exportBackup(to:passphrase:replacingExisting:progress:)``,
     /// on this or another device, keeping each item's class, accessibility, access group and dates.
     ///
@@ -87,16 +97,6 @@ extension Keychain {
     /// - Throws: `.authFailed` for a wrong passphrase; `.integrityViolation` for a damaged or
     ///   tampered file; `.invalidParameter` for a file that is not a backup; `.duplicateItem`
     ///   under ``BackupDuplicatePolicy/fail``; `.interactionNotAllowed` when a class is locked.
-    /// Checks that `passphrase` opens the backup at `url`, by its header alone and without a
-    /// keychain, so that a caller can refuse a wrong passphrase before creating the keychain to
-    /// import into. Chunks are checked by ``importBackup(from:passphrase:onDuplicate:progress:)``.
-    /// - Throws: `.authFailed` for a wrong passphrase; `.integrityViolation` for a damaged
-    ///   header; `.invalidParameter` for a file that is not a backup.
-    public static func checkBackupPassphrase(of url: URL, passphrase: String) throws(KeychainError) {
-        let input = try BackupInput(path: url.path)
-        _ = try BackupReader(header: input.read(BackupFormat.headerSize), passphrase: passphrase, source: url.path)
-    }
-
     @discardableResult
     public func importBackup(from url: URL, passphrase: String, onDuplicate policy: BackupDuplicatePolicy = .keepExisting,
                              progress: ((Int, Int) -> Void)? = nil) throws(KeychainError) -> BackupImportSummary {

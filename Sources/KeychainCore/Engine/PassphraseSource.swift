@@ -126,8 +126,12 @@ extension Keychain {
     @discardableResult
     public func unlockFromCredentialsIfPresent(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> Bool {
         let source = PassphraseSource.systemdCredential()
-        guard hasPassphrase, lockState != .unlocked, let path = try? source.path(environment: environment),
-              PlatformIO.ownerAndMode(of: path) != nil else { return false }
+        guard let path = try? source.path(environment: environment), PlatformIO.ownerAndMode(of: path) != nil else { return false }
+        guard hasPassphrase else {
+            // A passphrase was given for a keychain that has none: not the keychain it protects.
+            throw KeychainError(.invalidState, "The systemd credential \(path) holds a passphrase, but the keychain at \(databasePath) has none, so it is not the keychain that passphrase protects (a new one, made where the service looked: check SECURE_STORAGE_HOME and the unit's Environment= against where the keychain was created). Nothing was unlocked.")
+        }
+        guard lockState != .unlocked else { return false }
         try unlock(from: source, environment: environment)
         return true
     }
