@@ -165,7 +165,7 @@ struct Unlock: ParsableCommand {
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify", abstract: "Check the whole keychain: SQLite structure, and every item's authenticity and indexes. Exit 52 on damage.",
-        discussion: "Items of locked classes cannot be checked; unlock first (--unlock) for a complete check.\nExample: keychain verify --unlock --json")
+        discussion: "Items of locked classes cannot be checked: then the status is 51 (nothing damaged among the items checked) or 52; unlock first (--unlock, --passphrase-file FILE) for a complete check.\nExample: keychain verify --unlock --json")
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var output: OutputOptions
 
@@ -198,6 +198,13 @@ struct Verify: ParsableCommand {
         if !report.isClean {
             printError("keychain: \(report.damagedItems.count) damaged item(s)\(report.databaseProblems.isEmpty ? "" : ", database damage")\(report.stateProblem == nil ? "" : ", rows missing, added, edited or replayed"). Delete damaged items, or restore the keychain from a backup (`keychain import`).")
             throw ExitCode(ExitStatus.integrity)
+        }
+        // Not a complete check: a health check must not pass on a keychain it could not read.
+        if report.lockedItemCount > 0 {
+            if output.json {
+                printError("\(report.lockedItemCount) item(s) not checked because the keychain is locked; run with --unlock for a complete check.")
+            }
+            throw ExitCode(ExitStatus.locked)
         }
     }
 }

@@ -169,5 +169,20 @@ final class ProcessHardeningTests: CLITestCase {
         process.waitUntilExit()
         XCTAssertEqual(coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"], "hardened before the source was read: \(coreLimit)")
     }
+
+    /// A health check (`keychain verify` in CI or cron) must not pass on a keychain it could not
+    /// read: items of a locked class left unchecked give status 51 (a new user's trial found 0).
+    func testVerifyOfALockedKeychainIsNotASuccess() throws {
+        let passphrase = try passphraseFile("verify pass")
+        XCTAssertStatus(try keychain(["create", "--passphrase-file", passphrase.path]), 0)
+        XCTAssertStatus(try keychain(["add-generic-password", "-s", "svc", "-a", "a", "-w", "v", "--passphrase-file", passphrase.path]), 0)
+        let locked = try keychain("verify")
+        XCTAssertStatus(locked, 51)
+        XCTAssertTrue(locked.stderr.contains("not checked because the keychain is locked; run with --unlock"), locked.stderr)
+        let lockedJSON = try keychain("verify", "--json")
+        XCTAssertStatus(lockedJSON, 51)
+        XCTAssertEqual(try lockedJSON.json()["lockedItems"] as? Int, 1)
+        XCTAssertStatus(try keychain(["verify", "--json", "--passphrase-file", passphrase.path]), 0)
+    }
 }
 #endif
