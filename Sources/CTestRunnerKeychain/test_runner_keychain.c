@@ -36,10 +36,7 @@ static int detectRunner(void) {
     ssize_t length = readlink("/proc/self/exe", executable, sizeof executable - 1);
     if (length <= 0) return 0;
     executable[length] = 0;
-    const char *name = strrchr(executable, '/');
-    name = name != NULL ? name + 1 : executable;
-    size_t size = strlen(name);
-    return (size > 7 && strcmp(name + size - 7, ".xctest") == 0) || strcmp(name, "swiftpm-testing-helper") == 0;
+    return secure_storage_is_test_runner_executable(executable);
 }
 
 __attribute__((constructor)) static void chooseTestKeychain(void) {
@@ -64,12 +61,21 @@ __attribute__((constructor)) static void chooseTestKeychain(void) {
 }
 
 int secure_storage_is_test_runner(void) { return runner; }
+
+int secure_storage_is_test_runner_executable(const char *path) {
+    const char *name = strrchr(path, '/');
+    name = name != NULL ? name + 1 : path;
+    size_t size = strlen(name);
+    return (size > 7 && strcmp(name + size - 7, ".xctest") == 0) || strcmp(name, "swiftpm-testing-helper") == 0;
+}
+
 const char *secure_storage_test_keychain_home(void) { return home[0] != 0 ? home : NULL; }
 int secure_storage_test_keychain_made(void) { return made; }
 
 #else
 
 int secure_storage_is_test_runner(void) { return 0; }
+int secure_storage_is_test_runner_executable(const char *path) { (void)path; return 0; }
 const char *secure_storage_test_keychain_home(void) { return 0; }
 int secure_storage_test_keychain_made(void) { return 0; }
 

@@ -128,22 +128,13 @@ final class Review35KeyringAttackTests: CLITestCase {
 
     // MARK: - F4: the test-time keychain reaches the test's child processes
 
-    /// The environment of a test runner's process with no explicit location and a user home with no keychain.
-    private func userEnvironment() throws -> (home: URL, changes: [String: String?]) {
-        let userHome = scratch.appendingPathComponent("user-home")
-        try FileManager.default.createDirectory(at: userHome, withIntermediateDirectories: true)
-        return (userHome, ["SECURE_STORAGE_HOME": nil, "HOME": userHome.path, "XDG_DATA_HOME": nil, "XDG_STATE_HOME": nil,
-                           "XCTestConfigurationFilePath": nil, "XCTestSessionIdentifier": nil, "XCTestBundlePath": nil,
-                           "SECURE_STORAGE_TEST_KEYCHAIN": nil])
-    }
-
     /// A test process (the sample app under a test bundle's name) without SECURE_STORAGE_HOME uses
     /// its default keychain, then starts the `keychain` tool, which inherits the throw-away keychain:
     /// it writes and reads there, never the user's default keychain, and the keychain is gone when
     /// the test process exits. (The reviewer's version started the tool from this test process with
     /// SECURE_STORAGE_HOME removed from the child's environment explicitly, which nothing can undo.)
     func testReview35_AChildOfATestProcessDoesNotWriteTheUsersKeychain() throws {
-        let (userHome, changes) = try userEnvironment()
+        let (userHome, changes) = try runnerEnvironment()
         let runner = scratch.appendingPathComponent("DependentPackageTests.xctest")
         try FileManager.default.copyItem(at: sample, to: runner)   // a copy: the executable's own name counts, not a link's
         let tool = Self.executable.path
@@ -172,7 +163,7 @@ final class Review35KeyringAttackTests: CLITestCase {
     /// unlock in a child) is removed with the keychain when the test process exits.
     func testTheTestKeychainsUnlockTicketIsRemovedAtExit() throws {
         guard !FileManager.default.fileExists(atPath: "/run/user/\(getuid())") else { throw XCTSkip("/run/user exists") }
-        var (_, changes) = try userEnvironment()
+        var (_, changes) = try runnerEnvironment()
         changes["XDG_RUNTIME_DIR"] = .some(nil)
         let runner = scratch.appendingPathComponent("TicketPackageTests.xctest")
         try FileManager.default.copyItem(at: sample, to: runner)   // a copy: the executable's own name counts, not a link's

@@ -6,17 +6,8 @@ import XCTest
 final class TestRunnerDefaultKeychainTests: CLITestCase {
     private let sample = CLITestCase.builtExecutable("secure-storage-sample")
 
-    /// A user home with no keychain, and the environment of a process with no explicit location.
-    private func userEnvironment() throws -> (home: URL, changes: [String: String?]) {
-        let userHome = scratch.appendingPathComponent("user-home")
-        try FileManager.default.createDirectory(at: userHome, withIntermediateDirectories: true)
-        return (userHome, ["SECURE_STORAGE_HOME": nil, "HOME": userHome.path, "XDG_DATA_HOME": nil, "XDG_STATE_HOME": nil,
-                           "XCTestConfigurationFilePath": nil, "XCTestSessionIdentifier": nil, "XCTestBundlePath": nil,
-                           "SECURE_STORAGE_TEST_KEYCHAIN": nil])
-    }
-
     func testATestRunnerGetsAThrowAwayKeychainAndANormalProcessTheUsersDefault() throws {
-        let (userHome, changes) = try userEnvironment()
+        let (userHome, changes) = try runnerEnvironment()
         // The sample app under a test bundle's name, as `swift test` runs `…PackageTests.xctest`.
         let runner = scratch.appendingPathComponent("DependentPackageTests.xctest")
         try FileManager.default.copyItem(at: sample, to: runner)   // a copy: the executable's own name counts, not a link's
@@ -50,12 +41,24 @@ final class TestRunnerDefaultKeychainTests: CLITestCase {
     }
 
     func testTheThrowAwayKeychainDirectoryIsPrivate() throws {
-        let (_, changes) = try userEnvironment()
+        let (_, changes) = try runnerEnvironment()
         let runner = scratch.appendingPathComponent("Other.xctest")
         try FileManager.default.copyItem(at: sample, to: runner)   // a copy: the executable's own name counts, not a link's
         // `keys` opens the keychain; the process lists the directory's mode before it exits.
         let result = try run(["directory-mode"], input: Data(), executable: runner, changing: changes)
         XCTAssertStatus(result, 0)
         XCTAssertEqual(result.stdout, "700\n")
+    }
+}
+
+extension CLITestCase {
+    /// A user home with no keychain, and the environment of a process with no explicit location
+    /// (what a test runner's process sees when nothing chose a keychain for it).
+    func runnerEnvironment() throws -> (home: URL, changes: [String: String?]) {
+        let userHome = scratch.appendingPathComponent("user-home")
+        try FileManager.default.createDirectory(at: userHome, withIntermediateDirectories: true)
+        return (userHome, ["SECURE_STORAGE_HOME": nil, "HOME": userHome.path, "XDG_DATA_HOME": nil, "XDG_STATE_HOME": nil,
+                           "XCTestConfigurationFilePath": nil, "XCTestSessionIdentifier": nil, "XCTestBundlePath": nil,
+                           "SECURE_STORAGE_TEST_KEYCHAIN": nil])
     }
 }

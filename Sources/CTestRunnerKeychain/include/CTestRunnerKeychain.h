@@ -6,6 +6,9 @@
 /// and Swift Testing alike on Linux) or SwiftPM's `swiftpm-testing-helper`.
 int secure_storage_is_test_runner(void);
 
+/// Whether an executable at `path` is a test runner by the rule above (its last path component).
+int secure_storage_is_test_runner_executable(const char *path);
+
 /// The throw-away keychain directory chosen for this test process before `main` (and set as
 /// SECURE_STORAGE_HOME), or NULL when the user's default applies (not a test runner,
 /// SECURE_STORAGE_HOME set, or SECURE_STORAGE_TEST_KEYCHAIN=user). When no private directory

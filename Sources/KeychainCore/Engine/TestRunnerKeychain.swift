@@ -28,10 +28,9 @@ enum TestRunnerKeychain {
     /// Whether the current process is a test runner.
     static var isTestRunner: Bool { secure_storage_is_test_runner() != 0 }
 
-    /// Whether an executable at `path` is a test runner (the constructor's rule, for tests).
+    /// Whether an executable at `path` is a test runner: the constructor's own rule.
     static func isTestRunner(executable path: String) -> Bool {
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        return name.hasSuffix(".xctest") && name.count > ".xctest".count || name == "swiftpm-testing-helper"
+        secure_storage_is_test_runner_executable(path) != 0
     }
 
     /// The throw-away keychain's directory chosen for this process before `main` (a private
