@@ -1,11 +1,7 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import Foundation
 import KeychainCore
+@preconcurrency import SecureStorageFoundation
 
 /// Reads secrets without echoing them: on a terminal, a prompt on standard error and a line typed
 /// with echo switched off; otherwise one line of standard input, so scripts can pipe secrets in
