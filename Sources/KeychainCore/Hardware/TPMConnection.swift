@@ -93,7 +93,7 @@ final class TPMConnection {
         }
         func attempt(flushingFirst: Bool) -> Result<T, TPMFailure> {
             lock.withLock { () -> Result<T, TPMFailure> in
-                do {
+                do throws(TPMFailure) {
                     let connection = try TPMConnection(device)
                     defer { connection.close() }
                     if flushingFirst { connection.flushAbandonedHandles() }
