@@ -54,6 +54,17 @@ package struct ByteReader {
     package mutating func readLengthPrefixedText() -> String? {
         guard let length = readBigEndian(UInt32.self), bytes.count - offset >= Int(length) else { return nil }
         defer { offset += Int(length) }
-        return String(validating: bytes[offset..<offset + Int(length)], as: UTF8.self)
+        let field = bytes[offset..<offset + Int(length)]
+        // Validated with the standard library's decoder (`String(validating:as:)` needs macOS 15,
+        // and this target builds for the facade on macOS 13).
+        var decoder = UTF8()
+        var input = field.makeIterator()
+        while true {
+            switch decoder.decode(&input) {
+            case .scalarValue: continue
+            case .emptyInput: return String(decoding: field, as: UTF8.self)
+            case .error: return nil
+            }
+        }
     }
 }
