@@ -1,5 +1,5 @@
 import Foundation
-@preconcurrency import SecureStorageFoundation
+import SecureStorageFoundation
 
 /// One value a command may read from standard input when standard input is not a terminal.
 struct StandardInputUse: Equatable, Sendable {
