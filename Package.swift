@@ -57,7 +57,7 @@ let package = Package(
                 "CFileSystemType",
                 "CKernelKeyring",
                 "CTestRunnerKeychain",
-                "LockedState",
+                "SecureStorageFoundation",
                 "CSystemScrypt",
                 .target(name: "CTSS2", condition: .when(platforms: [.linux])),
             ]
@@ -71,8 +71,10 @@ let package = Package(
         // tpm2-tss (Debian: libtss2-dev), opened with dlopen on first use: processes that use no
         // TPM do not load it (ctss2_loader.c).
         .target(name: "CTSS2", linkerSettings: [.linkedLibrary("dl")]),
-        // `Locked`, the one lock-guarded value type the engine and the facade share (package access).
-        .target(name: "LockedState"),
+        // The helpers every Swift target shares, one of each, with package access: `Locked`, secret
+        // file creation, the lock file, the byte codec, secret wiping, offloading and the C library.
+        // Platform-neutral: the facade links it on Apple platforms, where it does not link KeychainCore.
+        .target(name: "SecureStorageFoundation"),
         // <sys/xattr.h> for reading a systemd credential's ACL.
         .target(name: "CExtendedAttributes"),
         // statfs(2) for telling network file systems without reading the mount table.
@@ -87,6 +89,7 @@ let package = Package(
             name: "KeychainServices",
             dependencies: [
                 .target(name: "KeychainCore", condition: portableCondition),
+                .target(name: "SecureStorageFoundation", condition: portableCondition),
                 .product(name: "Logging", package: "swift-log", condition: portableCondition),
                 .product(name: "Crypto", package: "swift-crypto", condition: portableCondition),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: portableCondition),
@@ -97,7 +100,7 @@ let package = Package(
             dependencies: [
                 "KeychainServices",
                 "CProcessHardening",
-                "LockedState",
+                "SecureStorageFoundation",
                 .target(name: "KeychainCore", condition: portableCondition),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -106,18 +109,18 @@ let package = Package(
         // Keychain secrets for swift-configuration's ConfigReader (KeychainConfigProvider).
         .target(
             name: "SecureStorageConfiguration",
-            dependencies: ["SecureStorage", .product(name: "Configuration", package: "swift-configuration")]
+            dependencies: ["SecureStorage", "SecureStorageFoundation", .product(name: "Configuration", package: "swift-configuration")]
         ),
         // Sealed columns for GRDB records, keyed from the keychain (DatabaseSealer).
         .target(
             name: "SecureStorageGRDB",
-            dependencies: ["SecureStorage", "LockedState", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SecureStorage", "SecureStorageFoundation", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         // End-to-end encrypted sync of synchronizable items through PostgreSQL. The engine knows
         // nothing of the network: this target reads and applies items through KeychainCore.
         .target(
             name: "KeychainSync",
-            dependencies: ["KeychainCore", "CLibPQ", "LockedState", .product(name: "Crypto", package: "swift-crypto"),
+            dependencies: ["KeychainCore", "CLibPQ", "SecureStorageFoundation", .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         // PostgreSQL's client library (Debian: libpq-dev), opened with dlopen on first use
@@ -132,6 +135,7 @@ let package = Package(
                 "KeychainServices",
                 "SecureStorage",
                 "KeychainSync",
+                "SecureStorageFoundation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -141,6 +145,7 @@ let package = Package(
         .target(
             name: "SecureStorageLint",
             dependencies: [
+                "SecureStorageFoundation",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftParser", package: "swift-syntax"),
             ]
@@ -185,7 +190,7 @@ let package = Package(
         // A software TPM (swtpm) per test, on a Unix socket in a throw-away directory.
         .target(name: "TPMTestSupport", path: "Tests/TPMTestSupport"),
         // Fixtures/ holds keychains of earlier formats, read from the source tree (not bundled).
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "CExtendedAttributes", "LockedState", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
+        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "CExtendedAttributes", "SecureStorageFoundation", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
                                                               .target(name: "CTSS2", condition: .when(platforms: [.linux]))],
                     exclude: ["Fixtures"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport", .product(name: "Crypto", package: "swift-crypto")]),

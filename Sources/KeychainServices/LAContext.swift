@@ -1,6 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// **Linux only.** `LAContext` for `kSecUseAuthenticationContext`: an authentication the keychain
 /// reuses across calls (see `AuthenticationContext`). Code that imports LocalAuthentication on
@@ -137,17 +138,9 @@ extension AuthenticationContext {
     /// `try await context.evaluatePolicy(policy, localizedReason:)`: `true`, or throws the
     /// ``LAError``.
     public func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws(LAError) -> Bool {
-        let result: Result<Bool, LAError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                do throws(LAError) {
-                    try self.evaluate(policy, reason: localizedReason)
-                    continuation.resume(returning: .success(true))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        return try result.get()
+        let result = await offloaded { Result { () throws(LAError) in try self.evaluate(policy, reason: localizedReason) } }
+        try result.get()
+        return true
     }
 
     private func evaluate(_ policy: LAPolicy, reason: String) throws(LAError) {

@@ -1,7 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
-import Synchronization
+import SecureStorageFoundation
 
 /// **Linux only.** The keychain and application identity behind `SecItemAdd`,
 /// `SecItemCopyMatching`, `SecItemUpdate` and `SecItemDelete` — what the operating system and
@@ -32,7 +32,7 @@ public enum SecItemEnvironment {
         var authenticator: (any Authenticator)?
     }
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     /// The identity whose entitlements SecItem calls are checked against. Unless set, it is
     /// resolved from the environment on first use and kept (an app's identity does not change

@@ -1,6 +1,6 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import KeychainCore
-import Synchronization
+import SecureStorageFoundation
 
 extension SecItemEnvironment {
     /// **Linux only.** Runs `body` and returns its result with the error behind the last SecItem
@@ -30,7 +30,7 @@ final class SecItemFailureRecorder: Sendable {
     /// The recorder of the calls made in this task, if one is capturing.
     @TaskLocal static var current: SecItemFailureRecorder?
 
-    private let last = Mutex<KeychainError?>(nil)
+    private let last = Locked<KeychainError?>(nil)
 
     /// The error of the last failed call.
     var failure: KeychainError? { last.withLock { $0 } }

@@ -2,14 +2,14 @@
 import Crypto
 import Foundation
 import KeychainCore
-import Synchronization
+import SecureStorageFoundation
 
 /// The keychain and authenticator of a ``SimulatedDevice``: a fresh keychain in a private
 /// temporary directory (removed at exit), with a random passphrase standing for the passcode,
 /// and an authenticator that answers as the device's user does.
 enum SimulatedDeviceKeychain {
     /// The directories to remove when the process exits.
-    private static let directories = Mutex<[String]>([])
+    private static let directories = Locked<[String]>([])
 
     /// Creates the keychain `device` describes.
     static func make(for device: SimulatedDevice) throws(KeychainError) -> Keychain {

@@ -1,11 +1,6 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import KeychainCore
-import LockedState
+import SecureStorageFoundation
 
 /// Keeps a keychain in sync while it runs: a sync after every local write (any process's: it
 /// watches the keychain's files), at once when another device pushes (PostgreSQL

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// The codes people read from one device and type on another.
 ///
@@ -36,9 +37,9 @@ enum CircleCode {
 
     /// The circle code of `roster`.
     static func circleCode(of roster: Roster) -> String {
-        var bytes = ByteBuffer()
+        var bytes = ByteWriter()
         bytes.append(roster.circleID.bytes)
-        bytes.append(UInt32(clamping: roster.events.count))
+        bytes.append(bigEndian: UInt32(clamping: roster.events.count))
         bytes.append(roster.head.prefix(12))
         return text(CodeCheck.appending(to: base32(bytes.data), kind: .circle))
     }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// The values the circle deleted whose deletion records were compacted away, so that a copy of
 /// one restored from a backup never brings it back: the 16-byte ``SynchronizedItem/valueDigest``
@@ -44,9 +45,9 @@ struct DeletedValues: Sendable, Hashable {
         }
 
         var data: Data {
-            var out = ByteBuffer()
-            out.append(high)
-            out.append(low)
+            var out = ByteWriter()
+            out.append(bigEndian: high)
+            out.append(bigEndian: low)
             return out.data
         }
     }
@@ -100,8 +101,8 @@ struct DeletedValues: Sendable, Hashable {
     /// Decodes ``encoded``; `nil` for anything else.
     init?(encoded: Data) {
         var input = ByteReader(encoded)
-        guard let count = input.integer(UInt32.self).map(Int.init), count <= Self.capacity,
-              let block = input.bytes(Self.digestLength * count), input.isAtEnd else { return nil }
+        guard let count = input.readBigEndian(UInt32.self).map(Int.init), count <= Self.capacity,
+              let block = input.readBytes(Self.digestLength * count), input.isAtEnd else { return nil }
         var keys: [Key] = []
         keys.reserveCapacity(count)
         Data(block).withUnsafeBytes { raw in
@@ -130,8 +131,8 @@ struct DeletedValues: Sendable, Hashable {
         } catch {
             throw SyncError(.invalidState, "The circle's deleted values could not be sealed (AES-GCM failed).")
         }
-        var body = ByteBuffer()
-        body.append(key.generation)
+        var body = ByteWriter()
+        body.append(bigEndian: key.generation)
         body.append(Data(box.nonce))
         body.append(box.ciphertext)
         body.append(box.tag)
@@ -151,8 +152,8 @@ struct DeletedValues: Sendable, Hashable {
             throw SyncError.tampered("a list of the circle's deleted values that is missing or not the one its manifest names (dropped, replayed or swapped)")
         }
         var input = ByteReader(body)
-        guard let generation = input.integer(UInt32.self), generation == key.generation, let nonce = input.bytes(12), body.count >= 4 + 12 + 16,
-              let ciphertext = input.bytes(body.count - 4 - 12 - 16), let tag = input.bytes(16),
+        guard let generation = input.readBigEndian(UInt32.self), generation == key.generation, let nonce = input.readBytes(12), body.count >= 4 + 12 + 16,
+              let ciphertext = input.readBytes(body.count - 4 - 12 - 16), let tag = input.readBytes(16),
               let box = try? AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: nonce), ciphertext: ciphertext, tag: tag),
               let plaintext = try? AES.GCM.open(box, using: key.recordKey, authenticating: associatedData(key)),
               let values = DeletedValues(encoded: plaintext) else {
@@ -163,10 +164,10 @@ struct DeletedValues: Sendable, Hashable {
 
     /// Binds a body to its purpose, the circle and the key generation.
     private static func associatedData(_ key: CircleKey) -> Data {
-        var data = ByteBuffer()
+        var data = ByteWriter()
         data.append(label)
         data.append(key.circleID.bytes)
-        data.append(key.generation)
+        data.append(bigEndian: key.generation)
         return data.data
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// What a joining device files on the server, and the answer a member gives it.
 ///
@@ -63,9 +64,9 @@ struct JoinRequest: Sendable {
 
     /// A member's answer: the wrapped key and the roster it admitted the device in, MAC'd under the code.
     static func answer(wrap: Data, roster pin: Roster.Pin, circleID: UUID, requestID: UUID, approvalCode: String) -> Data {
-        var body = ByteBuffer()
+        var body = ByteWriter()
         body.append(wrap)
-        body.append(UInt64(bitPattern: pin.count))
+        body.append(bigEndian: UInt64(bitPattern: pin.count))
         body.append(pin.head)
         let mac = HMAC<SHA256>.authenticationCode(for: associatedData(circleID, requestID, body.data), using: key("answer", circleID, requestID, approvalCode))
         body.append(Data(mac))
@@ -84,7 +85,7 @@ struct JoinRequest: Sendable {
             throw SyncError.tampered("an answer to the join request that the member given the approval code did not make (the server or a removed device answered)")
         }
         var input = ByteReader(signed)
-        guard let wrap = input.bytes(signed.count - 40), let count = input.integer(UInt64.self), let head = input.bytes(32), input.isAtEnd else {
+        guard let wrap = input.readBytes(signed.count - 40), let count = input.readBigEndian(UInt64.self), let head = input.readBytes(32), input.isAtEnd else {
             throw SyncError.tampered("an answer to the join request that cannot be read")
         }
         return (Data(wrap), Roster.Pin(count: Int64(bitPattern: count), head: Data(head)))

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// A circle key wrapped to one device's key-agreement key: an ephemeral X25519 agreement,
 /// HKDF-SHA256 and AES-256-GCM, bound to the circle, the device and the generation, and signed
@@ -36,14 +37,14 @@ enum KeyWrap {
     /// What a wrap's signature covers: a label, the circle, the generation, the recipient and its
     /// public key, a hash of the secret, the counter floor.
     private static func signedInput(_ key: CircleKey, counterFloor: Int64, recipientKey: Data, device: UUID) -> Data {
-        var input = ByteBuffer()
+        var input = ByteWriter()
         input.append(Data("keychain-sync wrap signature".utf8))
         input.append(key.circleID.bytes)
-        input.append(key.generation)
+        input.append(bigEndian: key.generation)
         input.append(device.bytes)
         input.append(recipientKey)
         input.append(Data(SHA256.hash(data: key.secretBytes)))
-        input.append(UInt64(bitPattern: counterFloor))
+        input.append(bigEndian: UInt64(bitPattern: counterFloor))
         return input.data
     }
 

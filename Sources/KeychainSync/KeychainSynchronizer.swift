@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 import KeychainCore
 
 /// Syncs a keychain's synchronizable items with the other devices of its circle, end-to-end
@@ -34,7 +35,7 @@ public struct KeychainSynchronizer: Sendable {
     public let keychain: Keychain
 
     /// Rounds in this process are serialised: the state is read, merged and written whole.
-    private static let roundLock = NSLock()
+    private static let roundLock = Locked<Void>()
 
     /// The service of the item holding a keychain's sync state (never synced itself), so tools
     /// listing items can set it apart.
@@ -431,14 +432,9 @@ public struct KeychainSynchronizer: Sendable {
     }
 
     /// Runs `body` as the only sync operation on this keychain: in this process (a lock) and
-    /// across processes (``SyncFileLock``).
+    /// across processes (``syncLock(_:)``).
     func serialised<T>(_ body: () throws(SyncError) -> T) throws(SyncError) -> T {
-        Self.roundLock.lock()
-        defer { Self.roundLock.unlock() }
-        let lock = try SyncFileLock(for: keychain.location)
-        let result = try body()
-        _ = consume lock
-        return result
+        try Self.roundLock.withLock { () throws(SyncError) -> T in try syncLock(body) }
     }
 
     func memberState() throws(SyncError) -> SyncState {

@@ -1,6 +1,6 @@
 import Foundation
 import KeychainCore
-import LockedState
+import SecureStorageFoundation
 
 /// What this process remembers of the synchronizable items its syncs read, by keychain row, so
 /// that a sync after a write reads only the rows that changed (``Keychain/synchronizableItems(skipping:)``)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// One change to a circle's membership, signed by the device that made it and chained to the
 /// change before it: the circle's founding, a device admitted by a member, a device removed by a
@@ -58,21 +59,21 @@ struct RosterEvent: Sendable, Hashable {
 
     /// The bytes the signature covers.
     private var signedFields: Data {
-        var out = ByteBuffer()
-        out.append(kind.rawValue)
-        out.append(UInt64(bitPattern: position))
+        var out = ByteWriter()
+        out.append(bigEndian: kind.rawValue)
+        out.append(bigEndian: UInt64(bitPattern: position))
         out.append(previousHash)
-        out.append(time.bitPattern)
+        out.append(bigEndian: time.bitPattern)
         out.append(author.bytes)
         out.append(subject.bytes)
         switch kind {
         case .founded, .admitted:
             out.append(signingKey)
             out.append(agreementKey)
-            out.appendPrefixed(Data(name.utf8))
+            out.appendLengthPrefixed(Data(name.utf8))
         case .removed:
-            out.append(newGeneration)
-            out.append(UInt16(kept.count))
+            out.append(bigEndian: newGeneration)
+            out.append(bigEndian: UInt16(kept.count))
             for device in kept { out.append(device.bytes) }
         case .left:
             break
@@ -110,26 +111,26 @@ struct RosterEvent: Sendable, Hashable {
     /// Decodes ``encoded``; `nil` for anything malformed.
     init?(encoded: Data) {
         var input = ByteReader(encoded)
-        guard let kindByte = input.byte(), let kind = Kind(rawValue: kindByte), let position = input.integer(UInt64.self),
-              let previousHash = input.bytes(32), let time = input.integer(UInt64.self),
-              let author = input.bytes(16).flatMap(UUID.init(bytes:)), let subject = input.bytes(16).flatMap(UUID.init(bytes:)) else { return nil }
+        guard let kindByte = input.readByte(), let kind = Kind(rawValue: kindByte), let position = input.readBigEndian(UInt64.self),
+              let previousHash = input.readBytes(32), let time = input.readBigEndian(UInt64.self),
+              let author = input.readBytes(16).flatMap(UUID.init(bytes:)), let subject = input.readBytes(16).flatMap(UUID.init(bytes:)) else { return nil }
         self.init(kind: kind, position: Int64(bitPattern: position), previousHash: previousHash, time: Double(bitPattern: time), author: author, subject: subject)
         switch kind {
         case .founded, .admitted:
-            guard let signingKey = input.bytes(32), let agreementKey = input.bytes(32),
-                  let name = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }) else { return nil }
+            guard let signingKey = input.readBytes(32), let agreementKey = input.readBytes(32),
+                  let name = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }) else { return nil }
             (self.signingKey, self.agreementKey, self.name) = (signingKey, agreementKey, name)
         case .removed:
-            guard let generation = input.integer(UInt32.self), let count = input.integer(UInt16.self) else { return nil }
+            guard let generation = input.readBigEndian(UInt32.self), let count = input.readBigEndian(UInt16.self) else { return nil }
             newGeneration = generation
             for _ in 0..<count {
-                guard let device = input.bytes(16).flatMap(UUID.init(bytes:)) else { return nil }
+                guard let device = input.readBytes(16).flatMap(UUID.init(bytes:)) else { return nil }
                 kept.append(device)
             }
         case .left:
             break
         }
-        guard let signature = input.bytes(64), input.isAtEnd else { return nil }
+        guard let signature = input.readBytes(64), input.isAtEnd else { return nil }
         self.signature = signature
     }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// A member's word that it has merged every record written up to a manifest counter, MAC'd under
 /// the circle key so the server cannot raise it: a deletion every member acknowledged can be
@@ -19,9 +20,9 @@ struct SyncAcknowledgement: Sendable, Hashable {
 
     /// The body to store, under `key`.
     func sealed(key: CircleKey) -> Data {
-        var body = ByteBuffer()
-        body.append(key.generation)
-        body.append(UInt64(bitPattern: counter))
+        var body = ByteWriter()
+        body.append(bigEndian: key.generation)
+        body.append(bigEndian: UInt64(bitPattern: counter))
         body.append(Data(HMAC<SHA256>.authenticationCode(for: Self.macInput(deviceID, key.generation, counter, key), using: key.manifestKey)))
         return body.data
     }
@@ -30,20 +31,20 @@ struct SyncAcknowledgement: Sendable, Hashable {
     /// `key` (another generation, or not authentic).
     static func open(_ body: Data, deviceID: UUID, key: CircleKey) -> SyncAcknowledgement? {
         var input = ByteReader(body)
-        guard let generation = input.integer(UInt32.self), generation == key.generation, let counter = input.integer(UInt64.self),
-              let mac = input.bytes(32), input.isAtEnd,
+        guard let generation = input.readBigEndian(UInt32.self), generation == key.generation, let counter = input.readBigEndian(UInt64.self),
+              let mac = input.readBytes(32), input.isAtEnd,
               HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: macInput(deviceID, generation, Int64(bitPattern: counter), key),
                                                      using: key.manifestKey) else { return nil }
         return SyncAcknowledgement(deviceID: deviceID, counter: Int64(bitPattern: counter))
     }
 
     private static func macInput(_ deviceID: UUID, _ generation: UInt32, _ counter: Int64, _ key: CircleKey) -> Data {
-        var input = ByteBuffer()
+        var input = ByteWriter()
         input.append(label)
         input.append(key.circleID.bytes)
         input.append(deviceID.bytes)
-        input.append(generation)
-        input.append(UInt64(bitPattern: counter))
+        input.append(bigEndian: generation)
+        input.append(bigEndian: UInt64(bitPattern: counter))
         return input.data
     }
 }

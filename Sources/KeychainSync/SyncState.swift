@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// What one device knows of its circle: who it is, the circle keys it holds, how far it has
 /// verified the server, and for every record the version and content it last agreed with.
@@ -94,44 +95,44 @@ struct SyncState: Sendable {
     /// The binary encoding stored in the keychain.
     var encoded: Data {
         let remembersDeletions = !deletedValues.isEmpty || deletedValuesHash != DeletedValues.noHash
-        var out = ByteBuffer()
-        out.append(remembersDeletions ? Self.formatVersionWithDeletedValues : Self.formatVersion)
+        var out = ByteWriter()
+        out.append(bigEndian: remembersDeletions ? Self.formatVersionWithDeletedValues : Self.formatVersion)
         out.append(circleID.bytes)
         out.append(deviceID.bytes)
-        out.appendPrefixed(Data(deviceName.utf8))
-        out.appendPrefixed(Data(server.utf8))
+        out.appendLengthPrefixed(Data(deviceName.utf8))
+        out.appendLengthPrefixed(Data(server.utf8))
         out.append(agreementKey.rawRepresentation)
         out.append(signingKey.rawRepresentation)
-        out.append(UInt64(bitPattern: rosterPin.count))
+        out.append(bigEndian: UInt64(bitPattern: rosterPin.count))
         out.append(rosterPin.head)
-        out.append(UInt32(keys.count))
+        out.append(bigEndian: UInt32(keys.count))
         for key in keys.values.sorted(by: { $0.generation < $1.generation }) {
-            out.append(key.generation)
+            out.append(bigEndian: key.generation)
             out.append(key.secretBytes)
         }
-        out.append(UInt64(bitPattern: verifiedCounter))
-        out.append(UInt64(bitPattern: pulledSequence))
-        out.append(entriesGeneration)
-        out.append(lastSync.bitPattern)
-        out.appendPrefixed(Data(approvalCode.utf8))
-        out.append(UInt64(bitPattern: localMarker))
-        out.append(UInt64(bitPattern: mergedCounter))
-        out.append(UInt64(bitPattern: compactedThrough))
-        out.appendPrefixed(circleCodePin)
-        out.append(UInt32(entries.count))
+        out.append(bigEndian: UInt64(bitPattern: verifiedCounter))
+        out.append(bigEndian: UInt64(bitPattern: pulledSequence))
+        out.append(bigEndian: entriesGeneration)
+        out.append(bigEndian: lastSync.bitPattern)
+        out.appendLengthPrefixed(Data(approvalCode.utf8))
+        out.append(bigEndian: UInt64(bitPattern: localMarker))
+        out.append(bigEndian: UInt64(bitPattern: mergedCounter))
+        out.append(bigEndian: UInt64(bitPattern: compactedThrough))
+        out.appendLengthPrefixed(circleCodePin)
+        out.append(bigEndian: UInt32(entries.count))
         // In the dictionary's order: decoding builds a dictionary again, and sorting 100,000
         // keys took most of a save.
         for (recordID, entry) in entries {
-            out.appendPrefixed(recordID)
-            out.append(UInt64(bitPattern: entry.version))
-            out.appendPrefixed(entry.digest)
-            out.appendPrefixed(Data(entry.accessibility.rawValue.utf8))
-            out.append(UInt8(entry.isTombstone ? 1 : 0))
-            out.append(UInt64(bitPattern: entry.writtenAt))
+            out.appendLengthPrefixed(recordID)
+            out.append(bigEndian: UInt64(bitPattern: entry.version))
+            out.appendLengthPrefixed(entry.digest)
+            out.appendLengthPrefixed(Data(entry.accessibility.rawValue.utf8))
+            out.append(bigEndian: UInt8(entry.isTombstone ? 1 : 0))
+            out.append(bigEndian: UInt64(bitPattern: entry.writtenAt))
         }
         if remembersDeletions {
-            out.appendPrefixed(deletedValuesHash)
-            out.appendPrefixed(deletedValues.encoded)
+            out.appendLengthPrefixed(deletedValuesHash)
+            out.appendLengthPrefixed(deletedValues.encoded)
         }
         return out.data
     }
@@ -139,37 +140,37 @@ struct SyncState: Sendable {
     /// Decodes ``encoded``; `nil` for anything else.
     init?(encoded: Data) {
         var input = ByteReader(encoded)
-        let format = input.byte()
+        let format = input.readByte()
         guard format == Self.formatVersion || format == Self.formatVersionWithDeletedValues,
-              let circleID = input.bytes(16).flatMap(UUID.init(bytes:)), let deviceID = input.bytes(16).flatMap(UUID.init(bytes:)),
-              let name = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }),
-              let server = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }),
-              let agreement = input.bytes(32).flatMap({ try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: $0) }),
-              let signing = input.bytes(32).flatMap({ try? Curve25519.Signing.PrivateKey(rawRepresentation: $0) }),
-              let rosterCount = input.integer(UInt64.self), let rosterHead = input.bytes(32),
-              let keyCount = input.integer(UInt32.self), keyCount <= 1024 else { return nil }
+              let circleID = input.readBytes(16).flatMap(UUID.init(bytes:)), let deviceID = input.readBytes(16).flatMap(UUID.init(bytes:)),
+              let name = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }),
+              let server = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }),
+              let agreement = input.readBytes(32).flatMap({ try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: $0) }),
+              let signing = input.readBytes(32).flatMap({ try? Curve25519.Signing.PrivateKey(rawRepresentation: $0) }),
+              let rosterCount = input.readBigEndian(UInt64.self), let rosterHead = input.readBytes(32),
+              let keyCount = input.readBigEndian(UInt32.self), keyCount <= 1024 else { return nil }
         var keys: [UInt32: CircleKey] = [:]
         for _ in 0..<keyCount {
-            guard let generation = input.integer(UInt32.self), let secret = input.bytes(32) else { return nil }
+            guard let generation = input.readBigEndian(UInt32.self), let secret = input.readBytes(32) else { return nil }
             keys[generation] = CircleKey(circleID: circleID, generation: generation, secret: SymmetricKey(data: secret))
         }
-        guard let counter = input.integer(UInt64.self), let sequence = input.integer(UInt64.self),
-              let entriesGeneration = input.integer(UInt32.self), let lastSync = input.integer(UInt64.self),
-              let approvalCode = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }), let marker = input.integer(UInt64.self),
-              let mergedCounter = input.integer(UInt64.self), let compactedThrough = input.integer(UInt64.self), let circleCodePin = input.prefixed(),
-              let entryCount = input.integer(UInt32.self) else { return nil }
+        guard let counter = input.readBigEndian(UInt64.self), let sequence = input.readBigEndian(UInt64.self),
+              let entriesGeneration = input.readBigEndian(UInt32.self), let lastSync = input.readBigEndian(UInt64.self),
+              let approvalCode = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }), let marker = input.readBigEndian(UInt64.self),
+              let mergedCounter = input.readBigEndian(UInt64.self), let compactedThrough = input.readBigEndian(UInt64.self), let circleCodePin = input.readLengthPrefixed(),
+              let entryCount = input.readBigEndian(UInt32.self) else { return nil }
         var entries: [Data: Entry] = [:]
         entries.reserveCapacity(Int(min(entryCount, 1_000_000)))
         for _ in 0..<entryCount {
-            guard let recordID = input.prefixed(), let version = input.integer(UInt64.self), let digest = input.prefixed(),
-                  let accessibility = input.prefixed().flatMap({ String(data: $0, encoding: .utf8) }).flatMap(Accessibility.init(rawValue:)),
-                  let tombstone = input.byte(), tombstone <= 1, let writtenAt = input.integer(UInt64.self) else { return nil }
+            guard let recordID = input.readLengthPrefixed(), let version = input.readBigEndian(UInt64.self), let digest = input.readLengthPrefixed(),
+                  let accessibility = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }).flatMap(Accessibility.init(rawValue:)),
+                  let tombstone = input.readByte(), tombstone <= 1, let writtenAt = input.readBigEndian(UInt64.self) else { return nil }
             entries[recordID] = Entry(version: Int64(bitPattern: version), digest: digest, accessibility: accessibility, isTombstone: tombstone == 1,
                                       writtenAt: Int64(bitPattern: writtenAt))
         }
         var deletedValues = DeletedValues(), deletedValuesHash = DeletedValues.noHash
         if format == Self.formatVersionWithDeletedValues {
-            guard let hash = input.prefixed(), hash.count == 32, let values = input.prefixed().flatMap(DeletedValues.init(encoded:)) else { return nil }
+            guard let hash = input.readLengthPrefixed(), hash.count == 32, let values = input.readLengthPrefixed().flatMap(DeletedValues.init(encoded:)) else { return nil }
             (deletedValues, deletedValuesHash) = (values, Data(hash))
         }
         guard input.isAtEnd else { return nil }

@@ -1,5 +1,5 @@
 import Foundation
-import LockedState
+import SecureStorageFoundation
 
 /// A stored setting that is secret, as a property:
 ///

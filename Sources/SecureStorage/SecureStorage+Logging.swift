@@ -2,7 +2,7 @@ import Logging
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import KeychainCore
 #else
-import LockedState
+import SecureStorageFoundation
 #endif
 
 extension SecureStorage {

@@ -1,4 +1,5 @@
 import Foundation
+import SecureStorageFoundation
 
 /// `async` reads: a value stored with `requireUserPresence` waits for the user, and a locked
 /// keychain's first unlock runs scrypt, so these run on a global dispatch queue, off the
@@ -41,15 +42,9 @@ extension SecureStorage {
 }
 #endif
 
-/// Runs `body` on a global queue and resumes the caller with its result. A task cancelled before
-/// the call starts gets `.userCanceled` and nothing is read or changed; a call that started
-/// finishes, so a write is never abandoned halfway.
+/// Runs `body` off the caller's executor (SecureStorageFoundation's `offloaded(cancellation:_:)`):
+/// a task cancelled before the call starts gets `.userCanceled` and nothing is read or changed; a
+/// call that started finishes, so a write is never abandoned halfway.
 func offloadedStorageCall<T: Sendable>(_ body: @escaping @Sendable () throws(SecureStorageError) -> T) async throws(SecureStorageError) -> T {
-    if Task.isCancelled { throw .userCanceled }
-    let result: Result<T, SecureStorageError> = await withCheckedContinuation { continuation in
-        DispatchQueue.global(qos: .userInitiated).async {
-            continuation.resume(returning: Result { () throws(SecureStorageError) in try body() })
-        }
-    }
-    return try result.get()
+    try await offloaded(cancellation: .userCanceled, body)
 }

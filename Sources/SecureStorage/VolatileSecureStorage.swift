@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LockedState
+import SecureStorageFoundation
 import KeychainServices
 
 /// Secure storage that lives only in memory: the same API as ``SecureStorage``, values sealed
@@ -32,7 +32,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
         @discardableResult
         mutating func wipe(_ key: String) -> Bool {
             guard var entry = entries.removeValue(forKey: key) else { return false }
-            entry.sealed.resetBytes(in: 0..<entry.sealed.count)
+            SecretWiping.wipe(&entry.sealed)
             order.removeAll { $0 == key }
             return true
         }

@@ -1,5 +1,6 @@
 public import Configuration
 import Foundation
+import SecureStorageFoundation
 public import SecureStorage
 
 /// A swift-configuration provider that serves secrets from the keychain: each configuration key
@@ -177,10 +178,4 @@ public struct KeychainConfigProvider: ConfigProvider {
             continuation.finish()
         }
     }
-}
-
-/// Runs a blocking keychain call on a global queue, off the caller's executor.
-@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-func offloaded<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { done in DispatchQueue.global().async { done.resume(returning: body()) } }
 }

@@ -1,7 +1,7 @@
 public import Configuration
 import Foundation
 import SecureStorage
-import Synchronization
+import SecureStorageFoundation
 
 /// The items of a ``KeychainConfigProvider``'s service at one moment, for
 /// `ConfigReader.snapshot()` and `watchSnapshot`: several keys read from one snapshot come from
@@ -25,14 +25,14 @@ public final class KeychainConfigSnapshot: ConfigSnapshot, CustomStringConvertib
     private let storage: SecureStorage
     private let accountNaming: AccountNaming
     /// The items by account, or why the service could not be listed (a locked keychain).
-    private let entries: Mutex<Result<[String: Entry], SecureStorageError>>
+    private let entries: Locked<Result<[String: Entry], SecureStorageError>>
 
     /// Reads every item of `storage`'s service now, without asking the user.
     init(providerName: String, storage: SecureStorage, accountNaming: AccountNaming) {
         self.providerName = providerName
         self.storage = storage
         self.accountNaming = accountNaming
-        entries = Mutex(Result { () throws(SecureStorageError) in
+        entries = Locked(Result { () throws(SecureStorageError) in
             var entries: [String: Entry] = [:]
             for account in try storage.modificationDates().keys {
                 // nil: stored with requireUserPresence, or deleted since the listing (then the

@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
-import LockedState
+import SecureStorageFoundation
 import SecureStorage
 
 /// Seals chosen columns of GRDB records with a key kept in the keychain: each value is

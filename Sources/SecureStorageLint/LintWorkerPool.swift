@@ -1,4 +1,5 @@
 import Foundation
+import SecureStorageFoundation
 
 /// Lints files in worker processes, at most `jobs` at once, abandoning any file that takes
 /// longer than a time limit: the worker linting it is killed (the only way to stop swift-syntax
@@ -30,7 +31,7 @@ package struct LintWorkerPool: Sendable {
         outcomes.initialize(repeating: .linted([]))
         defer { outcomes.deallocate() }
         nonisolated(unsafe) let shared = outcomes
-        let startFailure = LockedStartFailure()
+        let startFailure = Locked<LintWorkerError?>(nil)   // the first worker start-up failure
         let slots = max(1, min(jobs, files.count))
         let done = DispatchGroup()
         for slot in 0..<slots {
@@ -43,7 +44,7 @@ package struct LintWorkerPool: Sendable {
                         do throws(LintWorkerError) {
                             worker = try LintWorkerProcess(executable: executable, arguments: arguments)
                         } catch {
-                            startFailure.record(error)
+                            startFailure.withLock { if $0 == nil { $0 = error } }
                             return
                         }
                     }
@@ -61,27 +62,7 @@ package struct LintWorkerPool: Sendable {
             }
         }
         done.wait()
-        if let failure = startFailure.first { throw failure }
+        if let failure = startFailure.withLock({ $0 }) { throw failure }
         return LintRun(files: files, outcomes: Array(outcomes))
-    }
-}
-
-/// The first worker start-up failure of a run, recorded from any thread.
-private final class LockedStartFailure: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: LintWorkerError?
-
-    /// Keeps `error` unless one was recorded before.
-    func record(_ error: LintWorkerError) {
-        lock.lock()
-        defer { lock.unlock() }
-        if recorded == nil { recorded = error }
-    }
-
-    /// The failure recorded first, if any.
-    var first: LintWorkerError? {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
     }
 }

@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import Foundation
 import KeychainCore
 import SecureStorage
 import Logging
+import SecureStorageFoundation
 
 /// Routes library logs to standard error at the level of `KEYCHAIN_LOG_LEVEL` (default: warning),
 /// so informational messages do not mix with command output. The libraries log only to the

@@ -1,12 +1,8 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import Foundation
 import KeychainCore
 import SecureStorage
+import SecureStorageFoundation
 
 /// `keychain`: the command-line tool for the SecureStorage keychain, modelled on macOS `security`.
 @main

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+@preconcurrency import SecureStorageFoundation
 
 /// Standard output written line by line, wherever it goes.
 ///

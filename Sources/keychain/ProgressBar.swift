@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import SecureStorageFoundation
 
 /// A progress bar on standard error for long work, shown only when standard error is a terminal
 /// (scripts and logs get the summary line alone). Redraws at most ten times a second.

@@ -1,11 +1,7 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// Reads secrets without echoing them: on a terminal, a prompt on standard error and a line typed
 /// with echo switched off; otherwise one line of standard input, so scripts can pipe secrets in
@@ -54,11 +50,11 @@ enum SecretInput {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         defer { SecretWiping.wipe(&buffer) }
         while true {
-            let count = fread(&buffer, 1, buffer.count, stdin)
+            let count = fread(&buffer, 1, buffer.count, standardInputStream)
             if count > 0 { data.append(contentsOf: buffer[0..<count]) }
             if count < buffer.count { break }
         }
-        if ferror(stdin) != 0 { throw usageFailure("Reading the secret from standard input failed.") }
+        if ferror(standardInputStream) != 0 { throw usageFailure("Reading the secret from standard input failed.") }
         guard !data.isEmpty else { throw usageFailure("Standard input was empty; nothing was stored. Pipe the secret in, or use -w to be prompted.") }
         if String(data: data, encoding: .utf8) != nil, data.last == UInt8(ascii: "\n") {
             data.removeLast()

@@ -1,9 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
+import SecureStorageFoundation
 
 /// One value a command may read from standard input when standard input is not a terminal.
 struct StandardInputUse: Equatable, Sendable {
@@ -85,5 +81,5 @@ enum StandardInput {
         var owner: StandardInputUse?
     }
 
-    private static let state = LockedValue(State())
+    private static let state = Locked(State())
 }

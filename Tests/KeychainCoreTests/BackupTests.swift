@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import KeychainCore
+import SecureStorageFoundation
 
 /// Export writes an encrypted, authenticated backup without this-device-only items; import
 /// restores it on a keychain with another device key; any damage is refused with nothing imported.

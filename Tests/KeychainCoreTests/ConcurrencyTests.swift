@@ -1,5 +1,5 @@
 import Foundation
-import LockedState
+import SecureStorageFoundation
 import XCTest
 @testable import KeychainCore
 

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import KeychainCore
+import SecureStorageFoundation
 
 /// Secrets in buffers this library owns are zeroed once used (issue 7, memory hygiene).
 final class MemoryHygieneTests: XCTestCase {

@@ -1,5 +1,5 @@
 import Foundation
-import LockedState
+import SecureStorageFoundation
 
 /// An authentication the app can reuse across keychain calls, like `LAContext`: once the user
 /// authenticated through it, later reads that the same method satisfies do not prompt again

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// Reads a backup in ``BackupFormat``: checks the header, unwraps the root key with the
 /// passphrase, and opens chunks in order. Every failure is a ``KeychainError`` that says whether

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// Builds a backup in ``BackupFormat``: the header first, then sealed chunks as records come in.
 /// Holds at most one chunk of plaintext.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SecureStorageFoundation
 
 extension Keychain {
     /// Writes an encrypted, authenticated backup of every item that may leave this device.

@@ -1,4 +1,5 @@
 import Foundation
+import SecureStorageFoundation
 
 /// The binary encoding of an item's attributes inside its encrypted metadata: a version byte,
 /// then each attribute (sorted by name) as name ‖ type ‖ value, all length-prefixed.

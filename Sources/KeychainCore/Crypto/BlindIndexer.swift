@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LockedState
+import SecureStorageFoundation
 
 /// Keyed lookup values: HMAC-SHA256 under the keychain's index key,
 /// truncated to 16 bytes. They let SQLite match attributes and enforce Apple's duplicate rule

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// The device secret D: 256 random bits, kept outside the data directory in a 0600 file, in
 /// clear or sealed by a TPM. Without it the database alone decrypts nothing.

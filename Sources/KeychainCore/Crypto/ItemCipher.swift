@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// The encrypted halves of one item as stored in its row.
 struct SealedItem: Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// The random values one item's sealing needs, drawn with one system call
 /// (``SystemRandom/fill(_:)``): its metadata and secret keys, a GCM nonce for each, and the

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// Derives the key-encryption keys from the device secret D and the passphrase key K_P:
 ///

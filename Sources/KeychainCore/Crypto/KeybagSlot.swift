@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// One random key in the `keybag` table and the key-encryption key that wraps it.
 enum KeybagSlot: Hashable, Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// One enrolled authenticator's copy of the presence private key, as kept in the keybag
 /// (slot `presence.<method>.<identifier in hex>`): AES-256-GCM under

@@ -1,6 +1,7 @@
 import CSystemScrypt
 import CryptoExtras
 import Foundation
+import SecureStorageFoundation
 
 /// Cost parameters of the scrypt passphrase KDF, stored in the keychain header.
 public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import SecureStorageFoundation
 
 /// For an item whose data is sealed to the presence key: the row version, accessibility and
 /// primary-key index its data was sealed under, kept in its encrypted attributes.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// A remembered unlock, the process-side half of an unlock session: a random session key with
 /// the session's id and expiry, sealed under a key derived from the device key and this boot's

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LockedState
+import SecureStorageFoundation
 import GRDB
 
 /// The keys a keychain instance holds in memory, and its lock state.

@@ -1,4 +1,5 @@
 import Foundation
+import SecureStorageFoundation
 
 /// `async` versions of the calls that can block for long: unlocking (scrypt, about 0.5 s),
 /// reads and key uses that may wait for the user, and backups. Each runs on a global dispatch
@@ -57,16 +58,11 @@ extension Keychain {
         try await Self.offloaded { () throws(KeychainError) in try self.importBackup(from: url, passphrase: passphrase, onDuplicate: policy) }
     }
 
-    /// Runs `body` on a global queue and resumes the caller with its result. A task cancelled
+    /// Runs `body` off the caller's executor (SecureStorageFoundation's `offloaded(cancellation:_:)`): a task cancelled
     /// before the call starts gets `.userCanceled` and nothing is read or changed; a call that
     /// started finishes, so a write is never abandoned halfway.
     static func offloaded<T: Sendable>(_ body: @escaping @Sendable () throws(KeychainError) -> T) async throws(KeychainError) -> T {
-        if Task.isCancelled { throw KeychainError(.userCanceled, "The task was cancelled before the keychain call started; nothing was read or changed.") }
-        let result: Result<T, KeychainError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { () throws(KeychainError) in try body() })
-            }
-        }
-        return try result.get()
+        try await SecureStorageFoundation.offloaded(
+            cancellation: KeychainError(.userCanceled, "The task was cancelled before the keychain call started; nothing was read or changed."), body)
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 extension Keychain {
     /// A value that changes exactly when the keychain's passphrase-protected class keys are

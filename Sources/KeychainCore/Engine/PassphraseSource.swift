@@ -1,4 +1,5 @@
 import Foundation
+import SecureStorageFoundation
 
 /// Where an unattended service finds its keychain passphrase, so that it can unlock without a
 /// person at a terminal and without the passphrase on its command line or in its environment.

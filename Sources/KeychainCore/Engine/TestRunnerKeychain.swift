@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import CTestRunnerKeychain
+import SecureStorageFoundation
 
 /// The throw-away keychain a test process gets by default, so that the tests of a package that
 /// uses SecureStorage never write to the user's real keychain.

@@ -1,16 +1,8 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-@preconcurrency import Android
-#endif
 import Crypto
 import Foundation
 import GRDB
 import Logging
+import SecureStorageFoundation
 
 /// The files of a device secret rotation (``Keychain/bindToTPM(pcrs:passphrase:)``) and how an
 /// interrupted one is finished or rolled back.

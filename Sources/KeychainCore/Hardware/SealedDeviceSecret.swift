@@ -3,6 +3,7 @@ import Foundation
 import Logging
 #if canImport(CTSS2)
 import CTSS2
+import SecureStorageFoundation
 #endif
 
 /// The device secret as a TPM sealed it: what a bound keychain's device key file holds.

@@ -1,7 +1,7 @@
 #if canImport(CTSS2)
 import CTSS2
 import Foundation
-import LockedState
+import SecureStorageFoundation
 
 /// One connection to a TPM through tpm2-tss's ESAPI, held for the length of one keychain
 /// operation and then closed.
@@ -23,7 +23,7 @@ final class TPMConnection {
 
     /// One lock per TPM: this process's operations on a TPM run one at a time, so they never
     /// compete for its few object and session slots.
-    private static let locks = Locked<[String: NSLock]>([:])
+    private static let locks = Locked<[String: Locked<Void>]>([:])
 
     /// Connects and sends `TPM2_Startup(CLEAR)` (answered "already started" on a running TPM).
     private init(_ device: TPMDevice) throws(TPMFailure) {
@@ -87,20 +87,20 @@ final class TPMConnection {
     static func with<T>(_ device: TPMDevice, _ body: @escaping (TPMConnection) throws(TPMFailure) -> T) throws(TPMFailure) -> T {
         let lock = locks.withLock { locks in
             if let lock = locks[device.tcti] { return lock }
-            let lock = NSLock()
+            let lock = Locked<Void>()
             locks[device.tcti] = lock
             return lock
         }
         func attempt(flushingFirst: Bool) -> Result<T, TPMFailure> {
-            lock.lock()
-            defer { lock.unlock() }
-            do {
-                let connection = try TPMConnection(device)
-                defer { connection.close() }
-                if flushingFirst { connection.flushAbandonedHandles() }
-                return .success(try body(connection))
-            } catch {
-                return .failure(error)
+            lock.withLock { () -> Result<T, TPMFailure> in
+                do throws(TPMFailure) {
+                    let connection = try TPMConnection(device)
+                    defer { connection.close() }
+                    if flushingFirst { connection.flushAbandonedHandles() }
+                    return .success(try body(connection))
+                } catch {
+                    return .failure(error)
+                }
             }
         }
         let operation = WatchedOperation<T> {
@@ -110,17 +110,21 @@ final class TPMConnection {
         }
         Thread.detachNewThread {
             let result = operation.run()
-            operation.state.lock()
-            if !operation.abandoned { operation.result = result }
-            operation.state.unlock()
+            operation.state.withLock { state in
+                if !state.abandoned { state.result = result }
+            }
             operation.done.signal()
         }
         let timeout = device.responseTimeout.components
         let answered = operation.done.wait(timeout: .now() + Double(timeout.seconds) + Double(timeout.attoseconds) / 1e18) == .success
-        operation.state.lock()
-        defer { operation.state.unlock() }
-        guard answered, let result = operation.result else {
-            operation.abandoned = true
+        let result = operation.state.withLock { state -> Result<T, TPMFailure>? in
+            guard answered, let result = state.result else {
+                state.abandoned = true
+                return nil
+            }
+            return result
+        }
+        guard let result else {
             var failure = TPMFailure(code: 0xa0009, operation: "Using the TPM (\(device.tcti))") // TCTI "try again"
             failure.explanation = "The TPM at \(device.tcti) did not answer within \(device.responseTimeout)."
             throw failure
@@ -228,7 +232,7 @@ final class TPMConnection {
     /// (`sensitive`, wiped afterwards) sent in an encrypted session: its wrapped blob.
     func create(_ template: TPM2B_PUBLIC, sensitive: inout TPM2B_SENSITIVE_CREATE, under primary: ESYS_TR,
                 _ operation: String) throws(TPMFailure) -> TPMObjectBlob {
-        defer { wipe(&sensitive) }
+        defer { SecretWiping.wipe(bytesOf: &sensitive) }
         var template = template
         var outsideInfo = TPM2B_DATA()
         var creationPCR = TPML_PCR_SELECTION()
@@ -253,7 +257,7 @@ final class TPMConnection {
         var auth = TPM2B_AUTH()
         try setTPMBytes(&auth.buffer, size: &auth.size, authorization)
         try tpmCheck(Esys_TR_SetAuth(context, handle, &auth), "Setting a TPM object's authorization")
-        wipe(&auth)
+        SecretWiping.wipe(bytesOf: &auth)
         return handle
     }
 }
@@ -300,10 +304,6 @@ func setTPMBytes<Buffer>(_ buffer: inout Buffer, size: inout UInt16, _ bytes: Da
     size = UInt16(bytes.count)
 }
 
-/// Zeroes a TPM structure that held a secret.
-func wipe<Value>(_ value: inout Value) {
-    withUnsafeMutableBytes(of: &value) { bytes in _ = bytes.initializeMemory(as: UInt8.self, repeating: 0) }
-}
 
 /// `bytes` left-padded with zeros to `length` (the TPM drops leading zeros of ECC coordinates).
 func leftPadded(_ bytes: Data, to length: Int) -> Data {
@@ -313,9 +313,9 @@ func leftPadded(_ bytes: Data, to length: Int) -> Data {
 /// result, if it ever comes, is dropped.
 private final class WatchedOperation<T>: @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
-    let state = NSLock()
-    var result: Result<T, TPMFailure>?
-    var abandoned = false
+    /// The result once the thread has it, and whether the waiter gave up first (then the result
+    /// is dropped).
+    let state = Locked<(result: Result<T, TPMFailure>?, abandoned: Bool)>((nil, false))
     let run: () -> Result<T, TPMFailure>
     init(_ run: @escaping () -> Result<T, TPMFailure>) { self.run = run }
 }

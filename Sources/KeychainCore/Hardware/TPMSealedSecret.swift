@@ -1,6 +1,7 @@
 #if canImport(CTSS2)
 import CTSS2
 import Foundation
+import SecureStorageFoundation
 
 /// A secret of up to 128 bytes sealed by a TPM: only that TPM can unseal it, and, when sealed
 /// to PCRs, only while those PCRs hold the values they held at sealing.
@@ -54,7 +55,7 @@ struct TPMSealedSecret {
             try tpmCheck(Esys_Unseal(tpm.context, object, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &unsealed),
                          "Unsealing the device secret")
             guard let unsealed else { throw TPMFailure(code: 0x101, operation: "Unsealing the device secret") }
-            defer { wipe(&unsealed.pointee); Esys_Free(unsealed) }
+            defer { SecretWiping.wipe(bytesOf: &unsealed.pointee); Esys_Free(unsealed) }
             return tpmBytes(of: unsealed.pointee.buffer, count: Int(unsealed.pointee.size))
         }
     }

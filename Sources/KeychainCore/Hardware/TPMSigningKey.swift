@@ -2,6 +2,7 @@
 import CTSS2
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// A P-256 key generated inside a TPM and usable there only: the private scalar never leaves
 /// the chip. What the keychain stores is the TPM's wrapped blob, which no other TPM can load,
@@ -90,7 +91,7 @@ struct TPMSigningKey {
             try tpmCheck(Esys_ECDH_ZGen(tpm.context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &shared),
                          "Agreeing a key with the TPM key")
             guard let shared else { throw TPMFailure(code: 0x101, operation: "Agreeing a key with the TPM key") }
-            defer { wipe(&shared.pointee); Esys_Free(shared) }
+            defer { SecretWiping.wipe(bytesOf: &shared.pointee); Esys_Free(shared) }
             return leftPadded(tpmBytes(of: shared.pointee.point.x.buffer, count: Int(shared.pointee.point.x.size)), to: 32)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(CTSS2)
 import CTSS2
+import SecureStorageFoundation
 #endif
 
 /// What the keychain stores as the secret data of a token key that lives in a TPM: the TPM's

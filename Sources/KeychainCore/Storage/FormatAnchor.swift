@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import SecureStorageFoundation
 
 /// What this machine knows about a keychain, kept outside the database: a small file beside the
 /// device key, `keychain-<vault id>.anchor`, MAC'd under a device-derived key. It records the

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import SecureStorageFoundation
 
 /// The MAC over everything in the header and keybag that decides how the keychain is opened:
 /// format, vault id, keybag generation, the passphrase's scrypt salt and parameters, the unlock

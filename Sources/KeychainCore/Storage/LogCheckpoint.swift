@@ -1,11 +1,5 @@
 import CSQLiteHardening
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SecureStorageFoundation
 
 /// Moves what the write-ahead log still holds into the database file and empties the log, for a
 /// read-only instance that goes while the log holds frames.

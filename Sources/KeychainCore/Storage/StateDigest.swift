@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
-import LockedState
+import SecureStorageFoundation
 
 /// Tamper evidence beyond single rows: the sum (mod 2^256) of a keyed
 /// fingerprint of every `items` row — a sum, not a XOR, so two identical rows do not cancel —

@@ -1,5 +1,5 @@
 import Foundation
-import LockedState
+import SecureStorageFoundation
 
 /// Maps `0..<count` on every core, in chunks, when there are enough elements to be worth it.
 ///

@@ -1,12 +1,6 @@
 import CExtendedAttributes
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SecureStorageFoundation
 
 /// Who can read a systemd credential, from its mode and POSIX ACL, checked on the open descriptor.
 ///

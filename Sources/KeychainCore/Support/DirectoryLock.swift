@@ -1,54 +1,53 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-@preconcurrency import Android
-#endif
 import Foundation
+import SecureStorageFoundation
 
 extension PlatformIO {
+    /// The file a private directory's lock is taken on: `directory.lock`, empty, mode 0600,
+    /// created exclusively by the directory's owner inside the 0700 directory (see ``LockFile``).
+    /// Keychain directories of earlier versions, whose lock was the directory itself, get the
+    /// file at their first opening; nothing else changes in them.
+    static let directoryLockFileName = "directory.lock"
+
     /// Holds an exclusive advisory lock (`flock`) on a directory's lock file while `body` runs, so
     /// that two processes creating the same keychain (or changing the same PIN file) do it one
     /// after the other.
     ///
-    /// The lock is on ``DirectoryLockFile`` (`directory.lock` in the directory), not on the
-    /// directory itself: another user who opened the directory while it could still be read
-    /// (before it was made 0700) keeps that descriptor and could hold its lock for ever, but can
-    /// never open the lock file, which only this user can. The lock is tried without blocking and
-    /// retried with short pauses for at most `timeout`: a process of this user that holds it
-    /// forever (stopped, hung) makes this fail with `.busy`, naming the file, instead of hanging
-    /// the caller.
+    /// The lock is on ``directoryLockFileName`` in the directory, a ``LockFile``: no other user can
+    /// open it, so no other user can hold its lock, whatever descriptors of the directory they
+    /// kept from before it was private. The lock is tried without blocking and retried with short
+    /// pauses for at most `timeout`: a process of this user that holds it forever (stopped, hung)
+    /// makes this fail with `.busy`, naming the file, instead of hanging the caller. On a
+    /// read-only file system without the file, `body` runs unlocked: no process can write there.
     static func withExclusiveLock<T>(onDirectory url: URL, waitingAtMost timeout: Duration,
                                       _ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
-        // A read-only file system has no lock file to make, and no writer to wait for.
-        guard let lockFile = try DirectoryLockFile.open(in: url) else { return try body() }
-        defer { close(lockFile.descriptor) }
-        try lockExclusively(lockFile.descriptor, path: lockFile.path, waitingAtMost: timeout)
-        defer { _ = flock(lockFile.descriptor, LOCK_UN) }
-        return try body()
+        let path = url.appendingPathComponent(directoryLockFileName).path
+        let directory = try openDirectory(url.path, role: "directory")
+        defer { close(directory) }
+        return try LockFile.withExclusiveLock(directoryLockFileName, in: directory, path: path, waitingAtMost: timeout,
+                                              failure: { lockError($0, path: path, timeout: timeout) }, body)
     }
 
-    private static func lockExclusively(_ fd: Int32, path: String, waitingAtMost timeout: Duration) throws(KeychainError) {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: max(timeout, .zero))
-        var pause = Duration.milliseconds(1)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            guard code == EWOULDBLOCK || code == EAGAIN else {
-                errno = code
-                throw posixError("Cannot lock \(path)")
-            }
-            let remaining = clock.now.duration(to: deadline)
-            guard remaining > .zero else {
-                throw KeychainError(.busy, "The lock \(path) is held by another process and was still held after \(seconds(timeout)) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it.")
-            }
-            let nap = min(pause, remaining)
-            usleep(useconds_t(clamping: nap.components.seconds * 1_000_000 + nap.components.attoseconds / 1_000_000_000_000))
-            pause = min(pause * 2, .milliseconds(25))
+    /// The keychain's error for a lock file that could not be locked; `nil` (run unlocked) for a
+    /// read-only file system.
+    private static func lockError(_ failure: LockFileFailure, path: String, timeout: Duration) -> KeychainError? {
+        switch failure {
+        case .readOnlyFileSystem:
+            return nil
+        case .symbolicLink:
+            return KeychainError(.keychainUnavailable, "The lock file \(path) is a symbolic link, which the keychain does not follow; nothing was changed. Remove the link (the keychain creates the file again).")
+        case .notPrivate(let owner, let mode):
+            return KeychainError(.keychainUnavailable, "The lock file \(path) is not a regular file of yours that only you can open (owner \(owner), mode \(String(mode, radix: 8))): another process may hold its lock for ever, so the keychain does not use it; nothing was changed. Remove it (it holds nothing; the keychain creates it again).")
+        case .timedOut:
+            return KeychainError(.busy, "The lock \(path) is held by another process and was still held after \(seconds(timeout)) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it.")
+        case .cannotOpenDirectory(let code), .cannotOpen(let code):
+            errno = code
+            return posixError("Cannot open or create the lock file \(path)")
+        case .cannotCheck(let code):
+            errno = code
+            return posixError("Cannot check the lock file \(path)")
+        case .cannotLock(let code):
+            errno = code
+            return posixError("Cannot lock \(path)")
         }
     }
 

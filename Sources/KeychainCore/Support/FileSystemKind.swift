@@ -1,9 +1,8 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(CFileSystemType)
+#if !canImport(Darwin) && canImport(CFileSystemType)
 import CFileSystemType
 #endif
 import Foundation
+import SecureStorageFoundation
 
 /// Recognises network file systems, where SQLite's write-ahead log is unsafe: WAL needs shared
 /// memory and POSIX locks that NFS, SMB and similar do not provide reliably across machines.

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CKernelKeyring
 import Foundation
+import SecureStorageFoundation
 
 /// Small secrets kept in the Linux kernel's key retention service, for processes of the same
 /// user that have no runtime directory (a root shell, a container, CI, cron): memory the kernel

@@ -1,4 +1,4 @@
-import LockedState
+import SecureStorageFoundation
 import Logging
 
 /// Where SecureStorage's libraries (KeychainCore, KeychainServices, the SecureStorage facade)

@@ -1,13 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-@preconcurrency import Android
-#endif
 import Foundation
+import SecureStorageFoundation
 
 /// Thin wrappers over POSIX calls the keychain needs for private files: exclusive creation with
 /// mode 0600 (``createSecretFile(_:)``), ownership and mode checks (``makePrivateDirectory(_:role:)``),
@@ -80,24 +72,6 @@ enum PlatformIO {
         }
     }
 
-    /// Writes all of `data` to `fd`, retrying short writes and interruptions.
-    static func writeAll(_ data: Data, to fd: Int32, path: String) throws(KeychainError) {
-        var failure: KeychainError?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = posixError("Cannot write \(path)")
-                    return
-                }
-                offset += count
-            }
-        }
-        if let failure { throw failure }
-    }
-
     /// Removes a file if it exists.
     static func removeFile(_ path: String) {
         _ = unlink(path)
@@ -141,7 +115,7 @@ enum PlatformIO {
         }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        defer { for index in buffer.indices { buffer[index] = 0 } }   // held a secret
+        defer { SecretWiping.wipe(&buffer) }   // held a secret
         while result.count <= maximumSize {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 { throw posixError("Cannot read \(path)") }

@@ -1,13 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-@preconcurrency import Android
-#endif
 import Foundation
+import SecureStorageFoundation
 
 extension PlatformIO {
     /// Creates the directory at `url` with mode 0700 if it is missing, and checks it whether it

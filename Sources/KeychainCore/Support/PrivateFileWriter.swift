@@ -1,13 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Musl)
-@preconcurrency import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-@preconcurrency import Android
-#endif
 import Foundation
+import SecureStorageFoundation
 
 /// Writes a new 0600 file in pieces and puts it in place atomically: the bytes go to a temporary
 /// file beside the destination, which ``commit(replacingExisting:)`` syncs and moves into place.

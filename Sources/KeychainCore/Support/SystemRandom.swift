@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SecureStorageFoundation
 
 /// The operating system's cryptographically secure random bytes, up to 256 per system call.
 ///

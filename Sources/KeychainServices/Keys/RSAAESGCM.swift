@@ -2,6 +2,7 @@
 import Crypto
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// Apple's `kSecKeyAlgorithmRSAEncryptionOAEPSHA…AESGCM`: a random AES key, 16 bytes for
 /// moduli under 4096 bits and 32 from 4096 bits, wrapped with RSA-OAEP (the same hash), then

@@ -3,6 +3,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// An RSA public key: its PKCS#1 `RSAPublicKey` DER (Apple's external representation of an
 /// RSA public key, and what Apple hashes for `kSecAttrApplicationLabel`) and its size.

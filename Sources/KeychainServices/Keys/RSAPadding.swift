@@ -1,6 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// The RSA encodings that `_RSA` does not offer for caller-supplied digests or for SHA-224,
 /// SHA-384 and SHA-512 OAEP: EMSA-PKCS1-v1_5, EMSA-PSS, EME-OAEP, EME-PKCS1-v1_5 decoding and
@@ -133,7 +134,7 @@ enum RSAPadding {
         for index in seed.indices { seed[index] ^= seedMask[index] }
         let dbMask = [UInt8](mgf1(hash, seed: Data(seed), length: db.count))
         for index in db.indices { db[index] ^= dbMask[index] }
-        defer { for index in db.indices { db[index] = 0 } }
+        defer { _ = SecretWiping.wipe(&db) }
         let lHash = [UInt8](hash.digest(Data()))
         var bad = em[0]
         for index in 0..<hLen { bad |= db[index] ^ lHash[index] }

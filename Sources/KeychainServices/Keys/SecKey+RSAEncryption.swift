@@ -3,6 +3,7 @@ import Crypto
 import CryptoExtras
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// RSA encryption as Apple's SecKey performs it: raw, EME-PKCS1-v1_5, EME-OAEP with MGF1 of
 /// the same hash and an empty label, and OAEP-wrapped AES-GCM. swift-crypto (BoringSSL) pads

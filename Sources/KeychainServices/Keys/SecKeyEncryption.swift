@@ -2,6 +2,7 @@
 import Crypto
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// Encrypts data to a public key: Apple's ECIES (`kSecKeyAlgorithmECIESEncryption…AESGCM`) for
 /// EC keys; for RSA keys `rsaEncryptionRaw`, `rsaEncryptionPKCS1`, `rsaEncryptionOAEPSHA1…512`

@@ -1,6 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// Performs an elliptic-curve Diffie-Hellman key exchange between a private key and another
 /// party's public key.

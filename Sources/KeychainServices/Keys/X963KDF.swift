@@ -2,6 +2,7 @@
 import Crypto
 import Foundation
 import KeychainCore
+import SecureStorageFoundation
 
 /// The ANSI X9.63 key derivation function (SEC 1 v2 §3.6.1; RFC 8418 §2.1) that Apple's
 /// `…X963SHA…` key-exchange and ECIES algorithms use:

@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SecureStorageFoundation
 
 /// Which keys of a source to migrate: explicit names, glob patterns (`*token*`, `auth.*`), and/or
 /// the built-in ``SecretDetector``.

@@ -1,14 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SecureStorageFoundation
 
 /// Rewrites a source file atomically and durably, keeping its permissions and owner: a temporary file in
 /// the same directory is written, synced and renamed over the original, then the directory is
 /// synced. A crash leaves either the old or the new file, never a mix. Every file it creates goes
-/// through ``PrivateFileCreation``.
+/// through ``SecretFile/create(_:in:owner:)``.
 enum SourceFileRewriter {
     /// Refuses sources whose rewrite would leave the secrets elsewhere: a symbolic link (the
     /// rename would replace the link, not its target) or a file with other hard links.
@@ -25,15 +21,15 @@ enum SourceFileRewriter {
     }
 
     /// Replaces `path` with `contents`, keeping its owner, group and mode. The temporary file
-    /// `<path>.migrating-<pid>` is made by ``PrivateFileCreation`` (exclusive, 0600, owner set and
+    /// `<path>.migrating-<pid>` is made by ``SecretFile/create(_:in:owner:)`` (exclusive, 0600, owner set and
     /// checked before the first byte); if anything has that name already — another user's trap
     /// in a shared directory — the migration stops and writes nothing to it.
     static func replace(_ path: String, with contents: Data) throws(MigrationError) {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw failure(path, "cannot read its permissions") }
         let temporary = path + ".migrating-\(getpid())"
-        let fd = try PrivateFileCreation.create(temporary, owner: (info.st_uid, info.st_gid), source: path, role: "temporary file")
-        var ok = PrivateFileCreation.writeAll(contents, to: fd)
+        let fd = try createPrivateFile(temporary, owner: (info.st_uid, info.st_gid), source: path, role: "temporary file")
+        var ok = SecretFile.writeAll(contents, to: fd) == 0
         // The scrubbed file gets the source's mode only now, as it is about to take its place.
         ok = ok && fchmod(fd, info.st_mode & 0o7777) == 0 && fsync(fd) == 0
         let error = ok ? nil : failure(path, "cannot write the scrubbed file")
@@ -49,7 +45,7 @@ enum SourceFileRewriter {
     /// Writes `contents` (the source's bytes, as verified) to `copy` — the optional
     /// pre-migration backup — readable by the source's owner only (0600) from its first byte.
     ///
-    /// The bytes go to a new file with an unpredictable name made by ``PrivateFileCreation``,
+    /// The bytes go to a new file with an unpredictable name made by ``SecretFile/create(_:in:owner:)``,
     /// which is then renamed to `copy`; nothing is ever opened or written at `copy` itself. An
     /// existing `copy` is replaced only when it is a regular file of this user or of the source's
     /// owner (an earlier run's copy); anything else there — another user's file, a link, a pipe —
@@ -71,8 +67,8 @@ enum SourceFileRewriter {
             }
         }
         let temporary = copy + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = try PrivateFileCreation.create(temporary, owner: (source.st_uid, source.st_gid), source: path, role: "backup copy")
-        let ok = PrivateFileCreation.writeAll(contents, to: fd) && fsync(fd) == 0
+        let fd = try createPrivateFile(temporary, owner: (source.st_uid, source.st_gid), source: path, role: "backup copy")
+        let ok = SecretFile.writeAll(contents, to: fd) == 0 && fsync(fd) == 0
         let error = ok ? nil : failure(path, "cannot write the backup copy \(copy)")
         close(fd)
         guard ok, rename(temporary, copy) == 0 else {
@@ -81,6 +77,17 @@ enum SourceFileRewriter {
             throw error
         }
         syncDirectory(of: copy)
+    }
+
+    /// Creates `path` for writing with ``SecretFile/create(_:in:owner:)``, owned by `owner`;
+    /// `source` and `role` name it in errors.
+    private static func createPrivateFile(_ path: String, owner: (uid: uid_t, gid: gid_t), source: String,
+                                          role: String) throws(MigrationError) -> Int32 {
+        do throws(SecretFileCreationFailure) {
+            return try SecretFile.create(path, owner: owner)
+        } catch {
+            throw .cannotCreate(role, at: path, source: source, owner: owner, error)
+        }
     }
 
     private static func syncDirectory(of path: String) {

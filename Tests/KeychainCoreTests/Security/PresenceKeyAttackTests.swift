@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import LockedState
+import SecureStorageFoundation
 import GRDB
 import XCTest
 import AuthenticationTestSupport

@@ -3,7 +3,7 @@ import AttackTestSupport
 import AuthenticationTestSupport
 import Crypto
 import Foundation
-import LockedState
+import SecureStorageFoundation
 import TPMTestSupport
 import XCTest
 @testable import KeychainCore

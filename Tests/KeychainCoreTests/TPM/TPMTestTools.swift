@@ -39,7 +39,7 @@ extension TestKeychain {
 #endif
 
 #if canImport(CTSS2)
-import LockedState
+import SecureStorageFoundation
 
 extension SoftwareTPM {
     /// Turns the SHA-256 PCR bank off (SHA-1 only, as on old firmware) and reboots the TPM.

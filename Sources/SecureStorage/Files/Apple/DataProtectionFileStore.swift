@@ -1,7 +1,7 @@
 #if canImport(Security) && !SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainServices
-import LockedState
+import SecureStorageFoundation
 
 /// ``ProtectedFiles`` on Apple platforms: ordinary files carrying the system's
 /// `FileProtectionType`, which the system encrypts and enforces. A write goes to a temporary

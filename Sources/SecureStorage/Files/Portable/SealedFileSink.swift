@@ -1,7 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainServices
-import LockedState
+import SecureStorageFoundation
 
 /// Writes a sealed file into a private temporary file, one chunk as soon as it is full, and
 /// renames it over the file's name on commit. Plaintext is held only for the chunk being filled.

@@ -1,7 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainServices
-import LockedState
+import SecureStorageFoundation
 
 /// Reads a sealed file chunk by chunk, returning only bytes whose chunk verified. A file cut
 /// short, extended or reordered fails with `.integrityViolation` at the chunk where it shows.

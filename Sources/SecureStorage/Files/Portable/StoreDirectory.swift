@@ -1,13 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import KeychainServices
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SecureStorageFoundation
 
 /// The directory of a store of protected files, held open: every file operation is relative to
 /// this descriptor (`openat`, `renameat`, `unlinkat`), so replacing the directory or a parent
@@ -101,10 +95,20 @@ final class StoreDirectory: Sendable {
         for _ in 0..<8 {
             let suffix = (0..<8).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
             let temporary = ".\(name)\(Self.temporaryMarker)\(suffix)"
-            let fd = openat(descriptor, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if fd < 0 && errno == EEXIST { continue }
-            guard fd >= 0 else { throw .fileSystem(errno: errno) }
-            guard fchmod(fd, 0o600) == 0, flock(fd, LOCK_EX) == 0 else {
+            let fd: Int32
+            do throws(SecretFileCreationFailure) {
+                fd = try SecretFile.create(temporary, in: descriptor)
+            } catch {
+                switch error {
+                case .nameTaken, .notPrivate(owner: _, mode: _, links: 0):   // taken, or swept (below) before it was checked
+                    continue
+                case .notPrivate:
+                    throw .insecureFile
+                case .cannotCreate(let code), .cannotChangeOwner(let code), .cannotRestrictMode(let code), .cannotCheck(let code):
+                    throw .fileSystem(errno: code)
+                }
+            }
+            guard flock(fd, LOCK_EX) == 0 else {
                 let code = errno
                 close(fd)
                 unlinkat(descriptor, temporary, 0)
@@ -122,15 +126,10 @@ final class StoreDirectory: Sendable {
         throw .fileSystem(errno: EEXIST)
     }
 
-    /// Writes all of `data`, retrying short writes.
+    /// Writes all of `data`, retrying short writes (``SecretFile/writeAll(_:to:)``).
     static func writeAll(_ data: Data, to fd: Int32) throws(SecureStorageError) {
-        var done = 0
-        while done < data.count {
-            let result = data.withUnsafeBytes { write(fd, $0.baseAddress! + done, data.count - done) }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw .fileSystem(errno: result == 0 ? EIO : errno) }
-            done += result
-        }
+        let code = SecretFile.writeAll(data, to: fd)
+        guard code == 0 else { throw .fileSystem(errno: code) }
     }
 
     /// Makes a written temporary file the file `name`: `fsync`, `rename` over any previous

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 
 /// Overwrites secret bytes in memory once this code is done with them.
@@ -43,11 +38,17 @@ package enum SecretWiping {
         return before == after
     }
 
+    /// Zeroes the bytes of a plain C structure that held a secret (a TPM's sensitive area or
+    /// authorisation value), in place: such a value owns no buffer, so there is nothing to share.
+    package static func wipe<Value: BitwiseCopyable>(bytesOf value: inout Value) {
+        withUnsafeMutableBytes(of: &value) { zero($0) }
+    }
+
     private static func zero(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
         #if canImport(Darwin)
         _ = memset_s(base, buffer.count, 0, buffer.count)
-        #elseif canImport(Glibc)
+        #elseif canImport(Glibc) || canImport(Musl)
         explicit_bzero(base, buffer.count)
         #else
         // No guaranteed-not-elided zeroing in this libc: a store the optimiser sees escape.
