@@ -80,7 +80,7 @@ enum SecItemAddition {
         item.owner = SecItemEnvironment.libraryOwner
         let added = try keychain.add(item, returning: request.returnOptions.union(.attributes))
         if request.returnRef && itemClass == .certificate {
-            throw KeychainError(.unimplemented, "kSecReturnRef for certificates needs SecCertificate, which this platform does not provide yet; the item was added.")
+            throw KeychainError.kSecReturnRefCertificatesNeedsSecCertificate()
         }
         return (added, try SecItemResult.value(added, request, keychain: keychain))
     }

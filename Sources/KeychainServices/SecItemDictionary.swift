@@ -51,7 +51,7 @@ struct SecItemDictionary {
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
                 fail(SecValue.isNumber(rawKey)
-                     ? KeychainError(.noSuchAttribute, "A dictionary key is a number (\(rawKey)), which names no attribute.")
+                     ? KeychainError.dictionaryKeyNumberNames(key: rawKey)
                      : SecItemCall.parameter("A dictionary key is not a string (\(type(of: rawKey)))."))
                 continue
             }
@@ -97,7 +97,7 @@ struct SecItemDictionary {
             return fail(SecItemCall.parameter("The value of kSecClass is not a string."))
         }
         guard let itemClass = ItemClass(rawValue: name) else {
-            return fail(KeychainError(.noSuchClass, "'\(name)' is not a keychain item class; use one of the kSecClass… constants."))
+            return fail(KeychainError.keychainItemClassUse(name: name))
         }
         self.itemClass = itemClass
     }
@@ -212,7 +212,7 @@ struct SecItemDictionary {
             guard let bytes = SecValue.data(value), let reference = PersistentReference(data: bytes) else {
                 if let bytes = SecValue.data(value), [12, 20].contains(bytes.count), bytes.prefix(4) == Data("apls".utf8) {
                     // A well-formed reference to the legacy AppleShare class, which has no table.
-                    return fail(KeychainError(.noSuchClass, "kSecValuePersistentRef names kSecClassAppleSharePassword, which this keychain does not store."))
+                    return fail(KeychainError.kSecValuePersistentRefNamesKSecClassAppleSharePasswordKeychain())
                 }
                 return fail(SecItemCall.parameter("kSecValuePersistentRef is not a persistent reference."))
             }
@@ -227,7 +227,7 @@ struct SecItemDictionary {
         guard let itemClass = itemClass ?? persistentReference?.itemClass else { return }
         let schema = ItemSchema.of(itemClass)
         for key in attributes.keys.sorted() where !schema.accepts(key) {
-            fail(KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass.rawValue) items (errSecNoSuchAttr)."))
+            fail(KeychainError.attributeDoesExistItems(key: key, itemClass: itemClass.rawValue))
         }
     }
 

@@ -57,7 +57,7 @@ struct SecItemChanges {
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
                 record(SecValue.isNumber(rawKey)
-                       ? KeychainError(.noSuchAttribute, "A key of attributesToUpdate is a number (\(rawKey)), which names no attribute.")
+                       ? KeychainError.keyAttributesToUpdateNumberNames(key: rawKey)
                        : SecItemCall.parameter("A key of attributesToUpdate is not a string."))
                 continue
             }
@@ -87,7 +87,7 @@ struct SecItemChanges {
                 attributes[.synchronizable] = .bool(flag)
             default:
                 guard key.utf16.count == 4 else {
-                    record(KeychainError(.noSuchAttribute, "\(key) is not an attribute and cannot be updated (errSecNoSuchAttr)."))
+                    record(KeychainError.attributeUpdatedErrSecNoSuchAttr(key: key))
                     continue
                 }
                 do {
@@ -109,7 +109,7 @@ struct SecItemChanges {
         if let itemClass {
             let schema = ItemSchema.of(itemClass)
             for key in attributes.keys.sorted() where !schema.accepts(key) {
-                throw KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass.rawValue) items (errSecNoSuchAttr).")
+                throw KeychainError.attributeDoesExistItems(key: key, itemClass: itemClass.rawValue)
             }
         }
         return ItemChanges(attributes: attributes, data: data)

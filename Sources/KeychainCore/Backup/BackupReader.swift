@@ -18,10 +18,10 @@ struct BackupReader {
     init(header: Data, passphrase: String, source: String) throws(KeychainError) {
         var reader = ByteReader(header)
         guard header.count == BackupFormat.headerSize, reader.readBytes(BackupFormat.magic.count) == BackupFormat.magic else {
-            throw KeychainError(.invalidParameter, "\(source) is not a SecureStorage keychain backup (it does not start with the backup header). Check the file name.")
+            throw KeychainError.secureStorageKeychainBackupDoes(source: source)
         }
         guard reader.readByte() == BackupFormat.version else {
-            throw KeychainError(.unsupportedVersion, "\(source) is a keychain backup of a newer format than this version of SecureStorage reads. Upgrade to import it.")
+            throw KeychainError.keychainBackupNewerFormat(source: source)
         }
         let prefix = header.prefix(BackupFormat.headerSize - 32)
         guard Data(SHA256.hash(data: prefix)) == header.suffix(32) else {
@@ -43,7 +43,7 @@ struct BackupReader {
             root = try AES.GCM.open(AES.GCM.SealedBox(combined: wrapped), using: kek,
                                     authenticating: header.prefix(BackupFormat.headerSize - 32 - BackupFormat.wrappedKeySize))
         } catch {
-            throw KeychainError(.authFailed, "The backup passphrase for \(source) is not correct. Nothing was imported; try again.")
+            throw KeychainError.wrongBackupPassphrase(source: source)
         }
         self.archiveID = archiveID
         self.created = Date(timeIntervalSince1970: TimeInterval(created))
@@ -98,6 +98,6 @@ struct BackupReader {
     }
 
     static func damaged(_ source: String, _ what: String) -> KeychainError {
-        KeychainError(.integrityViolation, "The backup \(source) is damaged or was tampered with: \(what). Nothing was imported. Use another copy of the backup.")
+        KeychainError.backupTampered(source: source, what: what)
     }
 }

@@ -120,7 +120,7 @@ extension Keychain {
                             kept += 1
                             continue
                         case .fail:
-                            throw KeychainError(.duplicateItem, "The backup holds a \(record.itemClass.rawValue) item that already exists in the keychain; nothing was imported. Import with the keep or replace policy.")
+                            throw KeychainError.backupHoldsItemAlready(itemClass: record.itemClass.rawValue)
                         case .replace:
                             let current = try open(row(id: existing, db), includingData: false)
                             if current.isTokenKey || current.accessPolicy?.requiresAuthentication == true {
@@ -160,11 +160,11 @@ extension Keychain {
     /// checked and sealed as on an add.
     private func restorable(_ record: BackupRecord, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         if record.attributes[LibraryOwner.attribute] != nil {
-            throw KeychainError(.invalidParameter, "The backup holds an item marked as one SecureStorage keeps for itself (its sync state or a key of its own); such items are never exported, so the file was crafted. Nothing was imported.")
+            throw KeychainError.backupHoldsItemMarked()
         }
         let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
         if TokenKeys.isTokenKey(record.itemClass, attributes) {
-            throw KeychainError(.invalidParameter, "The backup holds a key marked as generated inside a keychain (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted. Nothing was imported.")
+            throw KeychainError.backupHoldsKeyMarked()
         }
         return try sealingAccessPolicy(attributes, isTokenKey: false)
     }
@@ -181,12 +181,12 @@ final class BackupInput {
 
     init(path: String) throws(KeychainError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw KeychainError(.invalidParameter, "Cannot open the backup \(path): no such readable file.")
+            throw KeychainError.openBackupSuchReadable(path: path)
         }
         self.handle = handle
         size = Int((try? handle.seekToEnd()) ?? 0)
         do { try handle.seek(toOffset: 0) } catch {
-            throw KeychainError(.ioError, "Cannot read the backup \(path): \(error.localizedDescription).")
+            throw KeychainError.readBackup(path: path, reason: error.localizedDescription)
         }
     }
 
@@ -198,7 +198,7 @@ final class BackupInput {
         while result.count < count {
             let piece: Data?
             do { piece = try handle.read(upToCount: count - result.count) } catch {
-                throw KeychainError(.ioError, "Reading the backup failed: \(error.localizedDescription).")
+                throw KeychainError.readingBackupFailed(reason: error.localizedDescription)
             }
             guard let piece, !piece.isEmpty else { break }
             bytesRead += piece.count

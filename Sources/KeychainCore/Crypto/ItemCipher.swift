@@ -47,7 +47,7 @@ enum ItemCipher {
                 secret: try AES.GCM.seal(paddedSecret, using: secretKey, nonce: randomness.secretNonce,
                                          authenticating: binding.associatedData(.secret)).combined!)
         } catch {
-            throw KeychainError(.outOfMemory, "Encrypting the item failed: \(error).")
+            throw KeychainError.itemEncryptionFailed(error: error)
         }
     }
 
@@ -67,7 +67,7 @@ enum ItemCipher {
                 wrappedSecretKey: try AES.KeyWrap.wrap(inner, using: new.secret),
                 secret: sealed.secret)
         } catch {
-            throw KeychainError(.outOfMemory, "Encrypting the item failed: \(error).")
+            throw KeychainError.itemEncryptionFailed(error: error)
         }
     }
 
@@ -81,7 +81,7 @@ enum ItemCipher {
         do {
             return try AES.KeyWrap.wrap(SymmetricKey(data: try new.seal(itemKey, vaultID: binding.vaultID)), using: keys.secret)
         } catch {
-            throw KeychainError(.outOfMemory, "Wrapping an item key failed: \(error).")
+            throw KeychainError.itemKeyWrappingFailed(error: error)
         }
     }
 
@@ -97,7 +97,7 @@ enum ItemCipher {
         var itemKey = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
         if sealed.isPresenceSealed {
             guard let presenceKey else {
-                throw KeychainError(.authFailed, "The item's data is sealed to the keychain's presence key, which only an enrolled authenticator's secret opens; authenticate to read it.")
+                throw KeychainError.itemDataSealedKeychain()
             }
             itemKey = try presenceKey.open(itemKey.withUnsafeBytes { Data($0) }, vaultID: binding.vaultID)
         } else if itemKey.bitCount != 256 {

@@ -39,7 +39,7 @@ struct PresencePublicKey: Sendable, Equatable {
                                            recipient: rawRepresentation, vaultID: vaultID)
             return ephemeral.publicKey.rawRepresentation + (try AES.KeyWrap.wrap(itemKey, using: kek))
         } catch {
-            throw KeychainError(.outOfMemory, "Wrapping an item key to the presence key failed: \(error).")
+            throw KeychainError.itemKeyPresenceWrappingFailed(error: error)
         }
     }
 

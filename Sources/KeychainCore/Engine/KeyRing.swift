@@ -158,7 +158,7 @@ final class KeyRing: @unchecked Sendable {
     func verifiedKEK(passphrase: String, keybag: [KeybagSlot: Data]) throws(KeychainError) -> SymmetricKey {
         let header = self.header
         guard let stored = header.passphrase else {
-            throw KeychainError(.invalidState, "This keychain has no passphrase, so it is always unlocked. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) to make it lockable.")
+            throw KeychainError.keychainPassphraseAlwaysUnlocked()
         }
         let userKEK = try userKEK(passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
         _ = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
@@ -178,7 +178,7 @@ final class KeyRing: @unchecked Sendable {
     func lock() throws(KeychainError) {
         try state.withLock { (state: inout State) throws(KeychainError) in
             guard state.header.hasPassphrase else {
-                throw KeychainError(.invalidState, "A keychain without a passphrase cannot be locked, like a device without a passcode. Set a passphrase first (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
+                throw KeychainError.keychainWithoutPassphraseLocked()
             }
             for accessibility in Accessibility.allCases where [.whenUnlocked, .whenPasscodeSet].contains(accessibility.protectionClass) {
                 state.classKeys[accessibility] = nil
@@ -252,7 +252,7 @@ final class KeyRing: @unchecked Sendable {
             do {
                 keys[accessibility] = try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID)
             } catch {
-                throw KeychainError(.authFailed, "The passphrase is not correct. The keychain is unchanged; try again.")
+                throw KeychainError.wrongPassphraseDuringRekeying()
             }
         }
         guard keys[.afterFirstUnlock] != nil else { throw KeychainError.tampered("the keybag has no class C key") }

@@ -24,7 +24,7 @@ extension Keychain {
     @discardableResult
     public func addOrUpdate(_ item: NewItem) throws(KeychainError) -> AddOrUpdateOutcome {
         guard item.itemClass.isStored else {
-            throw KeychainError(.invalidParameter, "An identity cannot be added or updated on its own: use its certificate and private key items.")
+            throw KeychainError.identityAddedUpdatedOwn()
         }
         let now = Date()
         let attributes = try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now)

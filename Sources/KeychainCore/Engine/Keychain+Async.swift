@@ -61,7 +61,7 @@ extension Keychain {
     /// before the call starts gets `.userCanceled` and nothing is read or changed; a call that
     /// started finishes, so a write is never abandoned halfway.
     static func offloaded<T: Sendable>(_ body: @escaping @Sendable () throws(KeychainError) -> T) async throws(KeychainError) -> T {
-        if Task.isCancelled { throw KeychainError(.userCanceled, "The task was cancelled before the keychain call started; nothing was read or changed.") }
+        if Task.isCancelled { throw KeychainError.taskCancelledBeforeKeychain() }
         let result: Result<T, KeychainError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 continuation.resume(returning: Result { () throws(KeychainError) in try body() })

@@ -101,7 +101,7 @@ extension Keychain {
         let opened = try open(row, includingData: false)
         // Refused before any comparison, so a right and a wrong guess look the same.
         if filter.filtersOnSecretDerivedValues, opened.isTokenKey || opened.accessPolicy?.guardsData == true {
-            throw KeychainError(.authFailed, "A query cannot match an item protected by access control on values derived from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller test guesses of the data without authenticating. Find the item by its other attributes, then read its data.")
+            throw KeychainError.queryMatchItemProtected()
         }
         guard filter.residualMatches(opened.attributes) else { return nil }
         if hidingLegacyLibraryItems && filter.owner == nil, try isLegacyLibraryItem(opened, db) { return nil }

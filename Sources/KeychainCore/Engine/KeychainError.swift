@@ -150,36 +150,3 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
     /// `"<message> (OSStatus <n>)"`.
     public var description: String { "\(message) (OSStatus \(osStatus))" }
 }
-
-extension KeychainError {
-    static func itemNotFound() -> KeychainError {
-        KeychainError(.itemNotFound, "No keychain item matches the query.")
-    }
-
-    static func locked(_ accessibility: Accessibility, path: String) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain at \(path) is locked and the item's protection (\(accessibility.constantName)) needs it unlocked. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry, or store items read in the background with an afterFirstUnlock accessibility.")
-    }
-
-    static func notYetUnlocked(_ accessibility: Accessibility, path: String) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain at \(path) has not been unlocked since it was opened, so items with protection \(accessibility.constantName) are unavailable. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry.")
-    }
-
-    static func passcodeNotSet() -> KeychainError {
-        KeychainError(.authFailed, "Items with kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly need a keychain passphrase, and none is set. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) or choose another accessibility.")
-    }
-
-    /// The device key file is not the one this keychain was created with.
-    static func wrongDeviceKey() -> KeychainError {
-        KeychainError(.keychainUnavailable, "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one.")
-    }
-
-    /// Another process rotated the device secret (bound or rebound the keychain) after this
-    /// instance opened it: its keys open nothing any more, and it writes nothing.
-    static func deviceSecretReplaced() -> KeychainError {
-        KeychainError(.keychainUnavailable, "The keychain's device secret was replaced after this instance opened it (the keychain was bound or rebound to a TPM, `keychain bind --tpm`), so this instance can neither read nor write it any more; nothing was changed. Open the keychain again.")
-    }
-
-    static func tampered(_ what: String) -> KeychainError {
-        KeychainError(.integrityViolation, "Integrity check failed: \(what). The keychain file was modified outside this library or is corrupted; the item was not returned and nothing was changed. Restore the keychain from a backup.")
-    }
-}

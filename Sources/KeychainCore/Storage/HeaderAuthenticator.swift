@@ -120,10 +120,10 @@ struct HeaderAuthenticator {
             if anchor == nil, !KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: header.vaultID) {
                 throw KeychainError.wrongDeviceKey()
             }
-            throw KeychainError(.integrityViolation, "The keychain's header or keybag fails its authentication check: it was edited or partly replaced. Nothing was unlocked or derived. Restore the keychain from a backup.")
+            throw KeychainError.headerAuthenticationFailed()
         }
         guard let anchor, anchor.accepts(stored) else {
-            throw UnrecordedHeader(error: KeychainError(.integrityViolation, "The keychain's header and keybag are not the ones this machine recorded beside its device key (\(FormatAnchor.url(for: location, vaultID: header.vaultID).lastPathComponent)): an older header or keybag was put back, or the anchor is missing or damaged. Nothing was unlocked or derived. Restore the keychain from a backup."))
+            throw UnrecordedHeader(error: KeychainError.headerNotTheRecordedOne(anchorFile: FormatAnchor.url(for: location, vaultID: header.vaultID).lastPathComponent))
         }
         try header.passphrase?.parameters.requireWithinBounds(in: "the keychain header")
         return (header, keybag)

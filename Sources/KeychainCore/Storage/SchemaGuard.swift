@@ -99,11 +99,11 @@ enum SchemaGuard {
         }
         if objects == expectedSchemas[0], try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") == 0 { return .new }
         guard objects.contains(where: { $0.type == "table" && $0.name == "vault_header" }) else {
-            throw KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a keychain. Move it aside or choose another location.")
+            throw KeychainError.sqliteDatabaseNotAKeychain(path: path)
         }
         let format = try? Int.fetchOne(db, sql: "SELECT format_version FROM vault_header WHERE id = 1")
         if let format, format > KeychainSchema.formatVersion {
-            throw KeychainError(.unsupportedVersion, "The keychain at \(path) has format \(format); this library reads format \(KeychainSchema.formatVersion) and older. Upgrade SecureStorage to open it.")
+            throw KeychainError.keychainFormatTooNew(path: path, format: format)
         }
         let applied = objects.contains(where: { $0.name == "grdb_migrations" })
             ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []

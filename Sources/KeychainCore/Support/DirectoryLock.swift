@@ -44,7 +44,7 @@ extension PlatformIO {
             }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {
-                throw KeychainError(.busy, "The lock \(path) is held by another process and was still held after \(seconds(timeout)) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it.")
+                throw KeychainError.lockHeldAnotherProcess(path: path, timeout: seconds(timeout))
             }
             let nap = min(pause, remaining)
             usleep(useconds_t(clamping: nap.components.seconds * 1_000_000 + nap.components.attoseconds / 1_000_000_000_000))

@@ -51,7 +51,7 @@ struct DirectoryLockFile {
                 if code == EROFS { return nil }
             }
             if code == ELOOP {
-                throw KeychainError(.keychainUnavailable, "The lock file \(path) is a symbolic link, which the keychain does not follow; nothing was changed. Remove the link (the keychain creates the file again).")
+                throw KeychainError.lockFileSymbolicLink(path: path)
             }
             errno = code
             throw PlatformIO.posixError("Cannot open or create the lock file \(path)")
@@ -66,7 +66,7 @@ struct DirectoryLockFile {
         let mode = UInt32(info.st_mode) & 0o7777
         guard (info.st_mode & S_IFMT) == S_IFREG, UInt32(info.st_uid) == PlatformIO.currentUserID, mode & 0o077 == 0 else {
             close(fd)
-            throw KeychainError(.keychainUnavailable, "The lock file \(path) is not a regular file of yours that only you can open (owner \(info.st_uid), mode \(String(mode, radix: 8))): another process may hold its lock for ever, so the keychain does not use it; nothing was changed. Remove it (it holds nothing; the keychain creates it again).")
+            throw KeychainError.lockFileRegularFile(path: path, owner: info.st_uid, mode: mode)
         }
         return DirectoryLockFile(descriptor: fd, path: path)
     }
