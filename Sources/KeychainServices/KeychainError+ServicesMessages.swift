@@ -191,4 +191,236 @@ extension KeychainError {
     package static func privateKeyValidEC() -> KeychainError {
         KeychainError(.invalidParameter, "The private key is not a valid EC key.")
     }
+
+    // MARK: - SecItem dictionaries
+
+    /// `.invalidParameter`: The dictionary has `count` keys; at most `maximum` are accepted.
+    package static func dictionaryKeysMostAccepted(count: Int, maximum: Int) -> KeychainError {
+        KeychainError(.invalidParameter, "The dictionary has \(count) keys; at most \(maximum) are accepted.")
+    }
+
+    /// `.invalidParameter`: A dictionary key is not a string (`type`).
+    package static func dictionaryKeyString(type: Any.Type) -> KeychainError {
+        KeychainError(.invalidParameter, "A dictionary key is not a string (\(type)).")
+    }
+
+    /// `.invalidParameter`: The value of `key` is null.
+    package static func valueNull(key: String) -> KeychainError {
+        KeychainError(.invalidParameter, "The value of \(key) is null.")
+    }
+
+    /// `.invalidParameter`: Unknown key `key`.
+    package static func unknownKey(key: String) -> KeychainError {
+        KeychainError(.invalidParameter, "Unknown key \(key).")
+    }
+
+    /// `.invalidParameter`: The value of kSecClass is not a string.
+    package static func valueKSecClassString() -> KeychainError {
+        KeychainError(.invalidParameter, "The value of kSecClass is not a string.")
+    }
+
+    /// `.invalidParameter`: The private attribute clip is not accepted.
+    package static func privateAttributeClipAccepted() -> KeychainError {
+        KeychainError(.invalidParameter, "The private attribute clip is not accepted.")
+    }
+
+    /// `.invalidParameter`: kSecAttrAccessControl must be a SecAccessControl.
+    package static func kSecAttrAccessControlMustSecAccessControl() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecAttrAccessControl must be a SecAccessControl.")
+    }
+
+    /// `.invalidParameter`: kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny.
+    package static func kSecAttrSynchronizableMustBooleanKSecAttrSynchronizableAny() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny.")
+    }
+
+    /// `.invalidParameter`: kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a
+    /// number.
+    package static func kSecMatchLimitMustKSecMatchLimitOneKSecMatchLimitAll() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number.")
+    }
+
+    /// `.invalidParameter`: kSecMatchLimit `count` is not valid; use a positive number or -1.
+    package static func kSecMatchLimitValidUsePositive(count: some BinaryInteger) -> KeychainError {
+        KeychainError(.invalidParameter, "kSecMatchLimit \(count) is not valid; use a positive number or -1.")
+    }
+
+    /// `.invalidParameter`: Unknown return key `key`.
+    package static func unknownReturnKey(key: String) -> KeychainError {
+        KeychainError(.invalidParameter, "Unknown return key \(key).")
+    }
+
+    /// `.invalidParameter`: `key` must be a boolean (true or kCFBooleanTrue), not `type`.
+    package static func mustBooleanTrueKCFBooleanTrue(key: String, type: Any.Type) -> KeychainError {
+        KeychainError(.invalidParameter, "\(key) must be a boolean (true or kCFBooleanTrue), not \(type).")
+    }
+
+    /// `.invalidParameter`: Unknown use key `key`.
+    package static func unknownUseKey(key: String) -> KeychainError {
+        KeychainError(.invalidParameter, "Unknown use key \(key).")
+    }
+
+    /// `.invalidParameter`: kSecUseAuthenticationUI must be one of the kSecUseAuthenticationUI…
+    /// constants.
+    package static func kSecUseAuthenticationUIMustOneKSecUseAuthenticationUI() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecUseAuthenticationUI must be one of the kSecUseAuthenticationUI… constants.")
+    }
+
+    /// `.invalidParameter`: kSecUseNoAuthenticationUI must be a boolean.
+    package static func kSecUseNoAuthenticationUIMustBoolean() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecUseNoAuthenticationUI must be a boolean.")
+    }
+
+    /// `.invalidParameter`: kSecUseAuthenticationContext must be an LAContext
+    /// (AuthenticationContext).
+    package static func kSecUseAuthenticationContextMustLAContextAuthenticationContext() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecUseAuthenticationContext must be an LAContext (AuthenticationContext).")
+    }
+
+    /// `.invalidParameter`: kSecUseOperationPrompt must be a string.
+    package static func kSecUseOperationPromptMustString() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecUseOperationPrompt must be a string.")
+    }
+
+    /// `.invalidParameter`: kSecValueData must be Data (CFData), not `type`; convert strings with
+    /// Data(string.utf8).
+    package static func kSecValueDataMustDataCFDataConvert(type: Any.Type) -> KeychainError {
+        KeychainError(.invalidParameter, "kSecValueData must be Data (CFData), not \(type); convert strings with Data(string.utf8).")
+    }
+
+    /// `.invalidParameter`: kSecValuePersistentRef is not a persistent reference.
+    package static func kSecValuePersistentRefPersistentReference() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecValuePersistentRef is not a persistent reference.")
+    }
+
+    /// `.invalidParameter`: Unknown value key `key`.
+    package static func unknownValueKey(key: String) -> KeychainError {
+        KeychainError(.invalidParameter, "Unknown value key \(key).")
+    }
+
+    /// `.invalidParameter`: kSecUseAuthenticationUISkip is only valid in SecItemCopyMatching.
+    package static func kSecUseAuthenticationUISkipOnlyValidSecItemCopyMatching() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecUseAuthenticationUISkip is only valid in SecItemCopyMatching.")
+    }
+
+    /// `.invalidParameter`: kSecUseAuthenticationContext cannot be combined with a credential
+    /// reference.
+    package static func kSecUseAuthenticationContextCombinedCredentialReference() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecUseAuthenticationContext cannot be combined with a credential reference.")
+    }
+
+    /// `.invalidParameter`: SecItemUpdate's query cannot ask to return anything (kSecReturn… true).
+    package static func secItemUpdateQueryAskReturn() -> KeychainError {
+        KeychainError(.invalidParameter, "SecItemUpdate's query cannot ask to return anything (kSecReturn… true).")
+    }
+
+    /// `.invalidParameter`: SecItemUpdate's query cannot contain kSecMatch… keys (including
+    /// kSecMatchLimit) or kSecUseItemList; updates always apply to every match.
+    package static func secItemUpdateQueryContainKSecMatch() -> KeychainError {
+        KeychainError(.invalidParameter, "SecItemUpdate's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; updates always apply to every match.")
+    }
+
+    /// `.invalidParameter`: A legacy persistent reference cannot be combined with attributes.
+    package static func legacyPersistentReferenceCombined() -> KeychainError {
+        KeychainError(.invalidParameter, "A legacy persistent reference cannot be combined with attributes.")
+    }
+
+    /// `.invalidParameter`: Give either kSecAttrAccessible or kSecAttrAccessControl, not both.
+    package static func giveEitherKSecAttrAccessibleKSecAttrAccessControlBoth() -> KeychainError {
+        KeychainError(.invalidParameter, "Give either kSecAttrAccessible or kSecAttrAccessControl, not both.")
+    }
+
+    /// `.invalidParameter`: A key of attributesToUpdate is not a string.
+    package static func keyAttributesToUpdateString() -> KeychainError {
+        KeychainError(.invalidParameter, "A key of attributesToUpdate is not a string.")
+    }
+
+    /// `.invalidParameter`: kSecValueData must be Data (CFData), not `type`.
+    package static func kSecValueDataMustDataCFData(type: Any.Type) -> KeychainError {
+        KeychainError(.invalidParameter, "kSecValueData must be Data (CFData), not \(type).")
+    }
+
+    /// `.invalidParameter`: kSecAttrSynchronizable in attributesToUpdate must be a boolean
+    /// (kSecAttrSynchronizableAny is only for searches).
+    package static func kSecAttrSynchronizableAttributesToUpdateMustBoolean() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecAttrSynchronizable in attributesToUpdate must be a boolean (kSecAttrSynchronizableAny is only for searches).")
+    }
+
+    /// `.invalidParameter`: SecItemDelete's query cannot contain kSecMatch… keys (including
+    /// kSecMatchLimit) or kSecUseItemList; a delete always removes every match.
+    package static func secItemDeleteQueryContainKSecMatch() -> KeychainError {
+        KeychainError(.invalidParameter, "SecItemDelete's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; a delete always removes every match.")
+    }
+
+    /// `.invalidParameter`: The dictionary has no kSecClass (and no persistent reference).
+    package static func dictionaryKSecClassPersistentReference() -> KeychainError {
+        KeychainError(.invalidParameter, "The dictionary has no kSecClass (and no persistent reference).")
+    }
+
+    /// `.invalidParameter`: kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects
+    /// are not available on this platform yet.
+    package static func kSecValueRefMustSecKeySecCertificate() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
+    }
+
+    /// `.invalidParameter`: kSecValueRef is a SecKey but kSecClass is not kSecClassKey.
+    package static func kSecValueRefSecKeyKSecClassKSecClassKey() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecValueRef is a SecKey but kSecClass is not kSecClassKey.")
+    }
+
+    /// `.invalidParameter`: kSecAttrAccessGroup must be a string.
+    package static func kSecAttrAccessGroupMustString() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecAttrAccessGroup must be a string.")
+    }
+
+    /// `.invalidParameter`: kSecUseItemList is not supported by the data-protection keychain.
+    package static func kSecUseItemListSupportedDataProtection() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecUseItemList is not supported by the data-protection keychain.")
+    }
+
+    /// `.invalidParameter`: A persistent reference cannot be combined with attributes in
+    /// SecItemCopyMatching.
+    package static func persistentReferenceCombinedAttributes() -> KeychainError {
+        KeychainError(.invalidParameter, "A persistent reference cannot be combined with attributes in SecItemCopyMatching.")
+    }
+
+    /// `.invalidParameter`: kSecMatchHostOrSubdomainOfHost must be a host name.
+    package static func kSecMatchHostOrSubdomainOfHostMustHostName() -> KeychainError {
+        KeychainError(.invalidParameter, "kSecMatchHostOrSubdomainOfHost must be a host name.")
+    }
+
+    /// `.invalidParameter`: SecItemAdd does not take kSecMatch… keys or kSecUseItemList; remove
+    /// them (a search dictionary reused for an add). iOS reports success without storing the item
+    /// in this case.
+    package static func secItemAddDoesTakeKSecMatch() -> KeychainError {
+        KeychainError(.invalidParameter, "SecItemAdd does not take kSecMatch… keys or kSecUseItemList; remove them (a search dictionary reused for an add). iOS reports success without storing the item in this case.")
+    }
+
+    /// `.invalidParameter`: SecItemAdd does not take a legacy persistent reference.
+    package static func secItemAddDoesTakeLegacy() -> KeychainError {
+        KeychainError(.invalidParameter, "SecItemAdd does not take a legacy persistent reference.")
+    }
+
+    /// `.invalidParameter`: Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put
+    /// the protection inside the SecAccessControl.
+    package static func giveEitherKSecAttrAccessibleKSecAttrAccessControlBothPut() -> KeychainError {
+        KeychainError(.invalidParameter, "Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
+    }
+
+    /// `.invalidParameter`: The dictionary has no kSecClass.
+    package static func dictionaryKSecClass() -> KeychainError {
+        KeychainError(.invalidParameter, "The dictionary has no kSecClass.")
+    }
+
+    /// `.invalidParameter`: Identities are added by kSecValueRef with a SecIdentity, which this
+    /// platform does not provide yet.
+    package static func identitiesAddedKSecValueRefSecIdentity() -> KeychainError {
+        KeychainError(.invalidParameter, "Identities are added by kSecValueRef with a SecIdentity, which this platform does not provide yet.")
+    }
+
+    /// `.invalidParameter`: A key generated inside the keychain never leaves this device; it cannot
+    /// be synchronizable.
+    package static func keyGeneratedInsideKeychainNever() -> KeychainError {
+        KeychainError(.invalidParameter, "A key generated inside the keychain never leaves this device; it cannot be synchronizable.")
+    }
 }

@@ -22,9 +22,9 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
         let groups = try SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
             .searchGroups(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
-        guard !request.useItemList else { throw SecItemCall.parameter("kSecUseItemList is not supported by the data-protection keychain.") }
+        guard !request.useItemList else { throw KeychainError.kSecUseItemListSupportedDataProtection() }
         if let reference = request.persistentReference, !reference.isLegacy, request.hasAttributesBesideReference {
-            throw SecItemCall.parameter("A persistent reference cannot be combined with attributes in SecItemCopyMatching.")
+            throw KeychainError.persistentReferenceCombinedAttributes()
         }
         var query = try SecItemQueryBuilder.query(request, groups: groups)
         let hostFilter = try CertificateMatchKeys.check(request, itemClass: query.itemClass ?? request.persistentReference?.itemClass)
@@ -84,7 +84,7 @@ enum CertificateMatchKeys {
             throw KeychainError.kSecMatchHostOrSubdomainOfHostAppliesInternetPasswords()
         }
         guard let host = SecValue.string(value), !host.isEmpty else {
-            throw SecItemCall.parameter("kSecMatchHostOrSubdomainOfHost must be a host name.")
+            throw KeychainError.kSecMatchHostOrSubdomainOfHostMustHostName()
         }
         return HostFilter(host: host)
     }

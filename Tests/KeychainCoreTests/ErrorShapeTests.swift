@@ -67,7 +67,8 @@ final class ErrorShapeTests: XCTestCase {
 
     /// Every factory in the files that hold KeychainError's messages takes parameters of types that
     /// cannot hold a secret, under names that do not say secret, and interpolates nothing else
-    /// than its parameters and a few named constants.
+    /// than its parameters (directly, in `String(_:radix:)` or in a closure over one) and a few
+    /// named constants.
     func testMessageFactoriesTakeNothingSecret() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
@@ -79,7 +80,7 @@ final class ErrorShapeTests: XCTestCase {
         ]
         let secretWords = ["passphrase", "secret", "password", "data", "value", "pin", "plaintext", "keymaterial", "bytes"]
         let constants = ["TPMDevice.", "KeychainSchema.", "PlatformIO.", "BackupFormat.", "KernelKeyring."]
-        let signature = try NSRegularExpression(pattern: #"static func (\w+)\(([^)]*)\) -> KeychainError \{\n        KeychainError\(\.\w+, (".*")\)\n"#)
+        let signature = try NSRegularExpression(pattern: #"static func (\w+)\(([^)]*)\) -> KeychainError \{\n        (?:KeychainError\(\.\w+, |tampered\(|backupTampered\(source: source, what: )(".*")\)\n"#)
         var factories = 0
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
@@ -100,12 +101,13 @@ final class ErrorShapeTests: XCTestCase {
                 var rest = Substring(message)
                 while let start = rest.range(of: #"\("#) {
                     let interpolated = rest[start.upperBound...]
-                    XCTAssertTrue(labels.contains { interpolated.hasPrefix($0) || interpolated.hasPrefix("String(\($0)") } || constants.contains { interpolated.hasPrefix($0) },
+                    XCTAssertTrue(labels.contains { interpolated.hasPrefix($0) || interpolated.hasPrefix("String(\($0)") }
+                                  || constants.contains { interpolated.hasPrefix($0) } || interpolated.hasPrefix("$0)"),
                                   "\(file) \(name) interpolates something else than its parameters: \(interpolated.prefix(40))")
                     rest = interpolated
                 }
             }
         }
-        XCTAssertGreaterThan(factories, 200, "the factories were found")
+        XCTAssertGreaterThan(factories, 350, "the factories were found")
     }
 }

@@ -165,7 +165,7 @@ extension Keychain {
                 }
                 let unwrapped = try PresenceEnrollment.unwrap(wrapped, secret: secret, method: method, vaultID: vaultID)
                 guard unwrapped.publicKey == presence.publicKey else {
-                    throw KeychainError.tampered("an enrolment holds a key that is not the keychain's presence key")
+                    throw KeychainError.tamperedEnrolmentHoldsKeyKeychain()
                 }
                 key = unwrapped
             }

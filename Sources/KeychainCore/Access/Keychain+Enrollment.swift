@@ -259,10 +259,3 @@ extension Keychain {
         }
     }
 }
-
-extension KeychainError {
-    /// Items are sealed to a presence key, but the keybag holds none.
-    static func presenceSlotsRemoved() -> KeychainError {
-        .tampered("protected items are sealed to a presence key, but the keybag holds none: its presence slots were removed")
-    }
-}

@@ -52,7 +52,7 @@ struct DeviceSecretRekeying {
                 do {
                     key = try slot.unwrap(wrapped, with: isDevice ? oldDevice : oldUser, vaultID: vaultID)
                 } catch {
-                    if isDevice { throw .tampered("the \(slot.name) key does not unwrap with the device key") }
+                    if isDevice { throw KeychainError.tamperedKeyDoesUnwrapDevice(slot: slot.name) }
                     throw KeychainError.wrongPassphraseDuringRekeying()
                 }
                 do {

@@ -60,7 +60,7 @@ extension Keychain {
     func existingRow(_ primaryKeyIndex: Data, _ db: Database) throws -> Int64? {
         guard let row = try ItemTable.row(in: db, primaryKeyIndex: primaryKeyIndex) else { return nil }
         guard (row[1] as Data?) == primaryKeyIndex else {
-            throw KeychainError.tampered("a primary-key lookup selected a row with another primary key (an index was edited)")
+            throw KeychainError.tamperedPrimaryKeyLookupSelected()
         }
         return try row.checked(0, "id", in: "items")
     }

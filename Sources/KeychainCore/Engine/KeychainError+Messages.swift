@@ -1293,9 +1293,9 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/… as
     /// systemd makes it) and the kernel keyring is not available to this process (keyctl:
-    /// `reason``reason2`), so no unlock session can be kept.
-    package static func runtimeDirectoryXDGRUNTIME(reason: String, reason2: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and the kernel keyring is not available to this process (keyctl: \(reason)\(reason2)), so no unlock session can be kept. \(KernelKeyring.alternatives)")
+    /// `reason``blockedNote`), so no unlock session can be kept.
+    package static func noRuntimeDirectoryNorKeyring(reason: String, blockedNote: String) -> KeychainError {
+        KeychainError(.keychainUnavailable, "There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and the kernel keyring is not available to this process (keyctl: \(reason)\(blockedNote)), so no unlock session can be kept. \(KernelKeyring.alternatives)")
     }
 
     /// `.keychainUnavailable`: The `role` at `path` is a symbolic link, which the keychain refuses
@@ -1319,5 +1319,352 @@ extension KeychainError {
     /// `.keychainUnavailable`: The `role` at `path` is accessible to other users (mode …).
     package static func accessibleOtherUsersMode(role: String, path: String, mode: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "The \(role) at \(path) is accessible to other users (mode \(String(mode, radix: 8))). Fix it with `chmod 600 \(path)` and reopen.")
+    }
+
+    // MARK: - Integrity of the keychain file
+
+    /// `.integrityViolation`, tampered keychain: The `table` table's `column` column holds a value
+    /// of the wrong type
+    package static func tamperedTableColumnHoldsValue(table: String, column: String) -> KeychainError {
+        tampered("the \(table) table's \(column) column holds a value of the wrong type")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The `table` table's `column` column is missing or
+    /// holds a value of the wrong type
+    package static func tamperedTableColumnMissingHolds(table: String, column: String) -> KeychainError {
+        tampered("the \(table) table's \(column) column is missing or holds a value of the wrong type")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keychain's format anchor is missing
+    package static func tamperedKeychainFormatAnchorMissing() -> KeychainError {
+        tampered("the keychain's format anchor is missing")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keychain header is missing
+    package static func tamperedKeychainHeaderMissing() -> KeychainError {
+        tampered("the keychain header is missing")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The items table's `name` column holds a value of
+    /// the wrong type
+    package static func tamperedItemsTableColumnHolds(name: String) -> KeychainError {
+        tampered("the items table's \(name) column holds a value of the wrong type")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An item row has `columnCount` columns, not 16
+    package static func tamperedItemRowColumns(columnCount: Int) -> KeychainError {
+        tampered("an item row has \(columnCount) columns, not 16")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An item row has no valid item id
+    package static func tamperedItemRowValidItem() -> KeychainError {
+        tampered("an item row has no valid item id")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An item row names an unknown class
+    package static func tamperedItemRowNamesUnknownClass() -> KeychainError {
+        tampered("an item row names an unknown class")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An item row names an unknown accessibility
+    package static func tamperedItemRowNamesUnknownAccessibility() -> KeychainError {
+        tampered("an item row names an unknown accessibility")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An item row's synchronizable flag is neither 0 nor
+    /// 1
+    package static func tamperedItemRowSynchronizableFlag() -> KeychainError {
+        tampered("an item row's synchronizable flag is neither 0 nor 1")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keybag has an unknown slot
+    package static func tamperedKeybagUnknownSlot() -> KeychainError {
+        tampered("the keybag has an unknown slot")
+    }
+
+    /// `.integrityViolation`, tampered keychain: Its migration records (`migrations`) are not those
+    /// of any keychain format
+    package static func tamperedMigrationRecordsThoseAny(migrations: String) -> KeychainError {
+        tampered("its migration records (\(migrations)) are not those of any keychain format")
+    }
+
+    /// `.integrityViolation`, tampered keychain: Its schema is not that of a format-`schemaFormat`
+    /// keychain (`difference`)
+    package static func tamperedSchemaFormatKeychain(schemaFormat: Int, difference: String) -> KeychainError {
+        tampered("its schema is not that of a format-\(schemaFormat) keychain (\(difference))")
+    }
+
+    /// `.integrityViolation`, tampered keychain: Its header claims format `headerFormat` but its
+    /// schema is that of format `schemaFormat`
+    package static func tamperedHeaderClaimsFormatSchema(headerFormat: String, schemaFormat: Int) -> KeychainError {
+        tampered("its header claims format \(headerFormat) but its schema is that of format \(schemaFormat)")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keychain header has no valid vault id
+    package static func tamperedKeychainHeaderValidVault() -> KeychainError {
+        tampered("the keychain header has no valid vault id")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An enrolment holds a key that is not the
+    /// keychain's presence key
+    package static func tamperedEnrolmentHoldsKeyKeychain() -> KeychainError {
+        tampered("an enrolment holds a key that is not the keychain's presence key")
+    }
+
+    /// `.integrityViolation`: Items are sealed to a presence key, but the keybag holds none.
+    static func presenceSlotsRemoved() -> KeychainError {
+        tampered("protected items are sealed to a presence key, but the keybag holds none: its presence slots were removed")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A TPM key's stored blob is damaged
+    package static func tamperedTPMKeyStoredBlob() -> KeychainError {
+        tampered("a TPM key's stored blob is damaged")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The TPM refused a key's stored authorization value
+    package static func tamperedTPMRefusedKeyStored() -> KeychainError {
+        tampered("the TPM refused a key's stored authorization value")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keybag has presence enrolments without a
+    /// presence key
+    package static func tamperedKeybagPresenceEnrolmentsWithout() -> KeychainError {
+        tampered("the keybag has presence enrolments without a presence key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keychain header names another vault
+    package static func tamperedKeychainHeaderNamesAnother() -> KeychainError {
+        tampered("the keychain header names another vault")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keybag generation went backwards
+    package static func tamperedKeybagGenerationWentBackwards() -> KeychainError {
+        tampered("the keybag generation went backwards")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A class key in the keybag does not unwrap with the
+    /// device key
+    package static func tamperedClassKeyKeybagDoes() -> KeychainError {
+        tampered("a class key in the keybag does not unwrap with the device key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keybag has no class C key
+    package static func tamperedKeybagClassCKey() -> KeychainError {
+        tampered("the keybag has no class C key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keybag has no key for `accessibility`
+    package static func tamperedKeybagKey(accessibility: String) -> KeychainError {
+        tampered("the keybag has no key for \(accessibility)")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The class key for `accessibility` does not unwrap
+    /// with the device key
+    package static func tamperedClassKeyDoesUnwrap(accessibility: String) -> KeychainError {
+        tampered("the class key for \(accessibility) does not unwrap with the device key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keychain's tables are gone
+    package static func tamperedKeychainTablesGone() -> KeychainError {
+        tampered("the keychain's tables are gone")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An item row names an unknown class or
+    /// accessibility
+    package static func tamperedItemRowNamesUnknownClassAccessibility() -> KeychainError {
+        tampered("an item row names an unknown class or accessibility")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A persistent reference selected a row that is not
+    /// the item it names (row ids or item ids were edited)
+    package static func tamperedPersistentReferenceSelectedRow() -> KeychainError {
+        tampered("a persistent reference selected a row that is not the item it names (row ids or item ids were edited)")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A row selected by its lookup columns fails its row
+    /// seal or does not have them (lookup columns, tags or indexes were edited)
+    package static func tamperedRowSelectedLookupColumns() -> KeychainError {
+        tampered("a row selected by its lookup columns fails its row seal or does not have them (lookup columns, tags or indexes were edited)")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A row was selected by lookup values its own
+    /// attributes do not have (lookup columns, tags or indexes were edited)
+    package static func tamperedRowSelectedLookupValues() -> KeychainError {
+        tampered("a row was selected by lookup values its own attributes do not have (lookup columns, tags or indexes were edited)")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An identity joined a certificate and a key that do
+    /// not belong together (link columns were edited)
+    package static func tamperedIdentityJoinedCertificateKey() -> KeychainError {
+        tampered("an identity joined a certificate and a key that do not belong together (link columns were edited)")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The attributes of a `itemClass` item disagree with
+    /// its row
+    package static func tamperedAttributesItemDisagreeRow(itemClass: String) -> KeychainError {
+        tampered("the attributes of a \(itemClass) item disagree with its row")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A protected item's data key is not sealed to the
+    /// keychain's presence key
+    package static func tamperedProtectedItemDataKey() -> KeychainError {
+        tampered("a protected item's data key is not sealed to the keychain's presence key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An item selected as written before format 6 does
+    /// not carry the tag its row seal would prove
+    package static func tamperedItemSelectedWrittenBefore() -> KeychainError {
+        tampered("an item selected as written before format 6 does not carry the tag its row seal would prove")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A row marked whenPasscodeSetThisDeviceOnly fails
+    /// its row seal (its accessibility column was edited); the passphrase was not removed and
+    /// nothing was deleted
+    package static func tamperedRowMarkedWhenPasscodeSetThisDeviceOnlyFails() -> KeychainError {
+        tampered("a row marked whenPasscodeSetThisDeviceOnly fails its row seal (its accessibility column was edited); the passphrase was not removed and nothing was deleted")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A primary-key lookup selected a row with another
+    /// primary key (an index was edited)
+    package static func tamperedPrimaryKeyLookupSelected() -> KeychainError {
+        tampered("a primary-key lookup selected a row with another primary key (an index was edited)")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A protected item's attributes do not record how
+    /// its data was sealed
+    package static func tamperedProtectedItemAttributesDo() -> KeychainError {
+        tampered("a protected item's attributes do not record how its data was sealed")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The data key of a `itemClass` item has the wrong
+    /// length
+    package static func tamperedDataKeyItemWrong(itemClass: String) -> KeychainError {
+        tampered("the data key of a \(itemClass) item has the wrong length")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An item's presence wrap has the wrong length
+    package static func tamperedItemPresenceWrapWrong() -> KeychainError {
+        tampered("an item's presence wrap has the wrong length")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The `half` key of a `itemClass` item does not
+    /// unwrap with the keys of its protection class `accessibility`
+    package static func tamperedKeyItemDoesUnwrap(half: String, itemClass: String, accessibility: String) -> KeychainError {
+        tampered("the \(half) key of a \(itemClass) item does not unwrap with the keys of its protection class \(accessibility)")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The `name` of a `itemClass` item do not
+    /// authenticate against its row
+    package static func tamperedItemDoAuthenticateAgainst(name: String, itemClass: String) -> KeychainError {
+        tampered("the \(name) of a \(itemClass) item do not authenticate against its row")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The `name` of a `itemClass` item have invalid
+    /// padding
+    package static func tamperedItemInvalidPadding(name: String, itemClass: String) -> KeychainError {
+        tampered("the \(name) of a \(itemClass) item have invalid padding")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keybag has no index key
+    package static func tamperedKeybagIndexKey() -> KeychainError {
+        tampered("the keybag has no index key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The `slot` key does not unwrap with the device key
+    package static func tamperedKeyDoesUnwrapDevice(slot: String) -> KeychainError {
+        tampered("the \(slot) key does not unwrap with the device key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: The keychain's presence public key is not an
+    /// X25519 key
+    package static func tamperedKeychainPresencePublicKey() -> KeychainError {
+        tampered("the keychain's presence public key is not an X25519 key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: An item's secret key does not unwrap with the
+    /// keychain's presence key
+    package static func tamperedItemSecretKeyDoes() -> KeychainError {
+        tampered("an item's secret key does not unwrap with the keychain's presence key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A protected key's attributes lost its public key
+    package static func tamperedProtectedKeyAttributesLost() -> KeychainError {
+        tampered("a protected key's attributes lost its public key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A TPM key's attributes lost its public key
+    package static func tamperedTPMKeyAttributesLost() -> KeychainError {
+        tampered("a TPM key's attributes lost its public key")
+    }
+
+    /// `.integrityViolation`, tampered keychain: A stored private key is not a valid EC key
+    package static func tamperedStoredPrivateKeyValid() -> KeychainError {
+        tampered("a stored private key is not a valid EC key")
+    }
+
+    // MARK: - Integrity of backups
+
+    /// `.integrityViolation`, tampered backup `source`: it holds `seen` items but its trailer says
+    /// `trailerCount`
+    package static func backupHoldsItemsTrailerSays(source: String, seen: some BinaryInteger, trailerCount: some BinaryInteger) -> KeychainError {
+        backupTampered(source: source, what: "it holds \(seen) items but its trailer says \(trailerCount)")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: it ends before its last chunk
+    package static func backupEndsBeforeLastChunk(source: String) -> KeychainError {
+        backupTampered(source: source, what: "it ends before its last chunk")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: a chunk claims `length` bytes
+    package static func backupChunkClaimsBytes(source: String, length: some BinaryInteger) -> KeychainError {
+        backupTampered(source: source, what: "a chunk claims \(length) bytes")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: it ends inside a chunk
+    package static func backupEndsInsideChunk(source: String) -> KeychainError {
+        backupTampered(source: source, what: "it ends inside a chunk")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: its header is corrupted (checksum mismatch)
+    package static func backupHeaderCorruptedChecksumMismatch(source: String) -> KeychainError {
+        backupTampered(source: source, what: "its header is corrupted (checksum mismatch)")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: its header is malformed
+    package static func backupHeaderMalformed(source: String) -> KeychainError {
+        backupTampered(source: source, what: "its header is malformed")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: its header asks for key-derivation
+    /// parameters out of range (`parameters`)
+    package static func backupHeaderAsksKeyDerivation(source: String, parameters: ScryptParameters) -> KeychainError {
+        backupTampered(source: source, what: "its header asks for key-derivation parameters out of range (\(parameters))")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: a record in chunk `chunk` is malformed
+    package static func backupRecordChunkMalformed(source: String, chunk: some BinaryInteger) -> KeychainError {
+        backupTampered(source: source, what: "a record in chunk \(chunk) is malformed")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: its trailer is misplaced or malformed
+    package static func backupTrailerMisplacedMalformed(source: String) -> KeychainError {
+        backupTampered(source: source, what: "its trailer is misplaced or malformed")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: a record in chunk `chunk` has an unknown
+    /// kind
+    package static func backupRecordChunkUnknownKind(source: String, chunk: some BinaryInteger) -> KeychainError {
+        backupTampered(source: source, what: "a record in chunk \(chunk) has an unknown kind")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: its last chunk has no trailer
+    package static func backupLastChunkTrailer(source: String) -> KeychainError {
+        backupTampered(source: source, what: "its last chunk has no trailer")
+    }
+
+    /// `.integrityViolation`, tampered backup `source`: chunk `chunk` failed authentication
+    /// (edited, reordered, or the file was cut short)
+    package static func backupChunkFailedAuthenticationEdited(source: String, chunk: some BinaryInteger) -> KeychainError {
+        backupTampered(source: source, what: "chunk \(chunk) failed authentication (edited, reordered, or the file was cut short)")
     }
 }

@@ -93,7 +93,7 @@ struct TPMTokenKeyRecord {
         guard CTSS2_load() == 1 else {
             throw KeychainError.keyLivesTPM(tpmResponse: String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED)))
         }
-        guard let object = TPMObjectBlob(marshalled: blob) else { throw .tampered("a TPM key's stored blob is damaged") }
+        guard let object = TPMObjectBlob(marshalled: blob) else { throw KeychainError.tamperedTPMKeyStoredBlob() }
         do {
             return try operation(TPMSigningKey(primaryName: primaryName, authorization: authorization, blob: object), device)
         } catch {
@@ -109,7 +109,7 @@ struct TPMTokenKeyRecord {
             return KeychainError.keyLivesAnotherTPM()
         }
         if failure.isAuthorizationFailure {
-            return .tampered("the TPM refused a key's stored authorization value")
+            return KeychainError.tamperedTPMRefusedKeyStored()
         }
         if failure.isUnreachable {
             return KeychainError.tpmKeyUnreachable(failure: failure, tcti: device.tcti)

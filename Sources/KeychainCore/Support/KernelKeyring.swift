@@ -151,7 +151,7 @@ enum KernelKeyring {
     static func unavailable(_ code: Int32) -> KeychainError {
         let blocked = code == EPERM || code == ENOSYS || code == EACCES
         let reason = blocked ? "; container runtimes block it by default, as Docker's seccomp profile does" : ""
-        return KeychainError.runtimeDirectoryXDGRUNTIME(reason: String(cString: strerror(code)), reason2: reason)
+        return KeychainError.noRuntimeDirectoryNorKeyring(reason: String(cString: strerror(code)), blockedNote: reason)
     }
 
     /// What works without a runtime directory or a kernel keyring.
