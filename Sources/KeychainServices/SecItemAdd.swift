@@ -31,7 +31,7 @@ enum SecItemAddition {
     static func add(_ request: SecItemDictionary) throws(KeychainError) -> (item: FoundItem, result: AnyObject?) {
         try request.checkClientRules(allowsSkip: false)
         if request.accessControl?.requiresAuthentication == true, request.synchronizable == .value(true) {
-            throw KeychainError.itemsAccessControlConstraints()
+            throw KeychainError.protectedItemSynchronizable()
         }
         let groups = SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
         let group = try groups.writeGroup(explicit: request.attributes[.accessGroup])

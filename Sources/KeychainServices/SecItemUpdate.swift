@@ -16,7 +16,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         try request.checkClientRules(allowsSkip: false)
         let changes = SecItemChanges(attributesToUpdate)
         if changes.accessControl?.requiresAuthentication == true && (request.synchronizable == .value(true) || changes.synchronizable == true) {
-            throw KeychainError.itemsAccessControlConstraints()
+            throw KeychainError.protectedItemSynchronizable()
         }
         let accessGroups = SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
         let groups = try accessGroups.searchGroups(explicit: request.attributes[.accessGroup])

@@ -59,13 +59,13 @@ public struct AccessPolicy: Sendable, Hashable, CustomStringConvertible {
     ///   and `.privateKeyUsage`.
     public init(flags: Flags) throws(KeychainError) {
         if flags.contains(.or) && flags.contains(.and) {
-            throw KeychainError.kSecAccessControlOrKSecAccessControlAndCombined()
+            throw KeychainError.orAndCombined()
         }
         if flags.contains(.biometryAny) && flags.contains(.biometryCurrentSet) {
-            throw KeychainError.biometryAnyBiometryCurrentSetCombined()
+            throw KeychainError.biometryAnyAndCurrentSetCombined()
         }
         if flags.contains(.userPresence) && !flags.subtracting([.userPresence, .applicationPassword, .privateKeyUsage]).isEmpty {
-            throw KeychainError.userPresenceOnlyCombinedApplicationPassword()
+            throw KeychainError.userPresenceCombination()
         }
         self.flags = flags
         self.enrollmentState = nil

@@ -20,10 +20,10 @@ extension Keychain {
             throw KeychainError.companionOrApplicationPasswordUnsupported()
         }
         if policy.flags.contains(.privateKeyUsage) && !isTokenKey {
-            throw KeychainError.privateKeyUsageAppliesPrivateKeys()
+            throw KeychainError.privateKeyUsageOnOtherItem()
         }
         if isTokenKey && policy.requiresAuthentication && !policy.flags.contains(.privateKeyUsage) {
-            throw KeychainError.accessControlKeyGenerated()
+            throw KeychainError.tokenKeyWithoutPrivateKeyUsage()
         }
         var attributes = attributes
         policy.enrollmentState = nil
@@ -38,10 +38,10 @@ extension Keychain {
                 policy.enrollmentState = state
             }
             if attributes[.synchronizable]?.numberValue == 1 {
-                throw KeychainError.itemsAccessControlConstraints()
+                throw KeychainError.protectedItemSynchronizable()
             }
             if policy.guardsData, let blob = attributes.keys.first(where: { Self.secretDerivedAttributes.contains($0) && $0 != .sha1 }) {
-                throw KeychainError.itemProtectedAccessControl(attribute: blob.rawValue)
+                throw KeychainError.protectedItemWithSecretBlobAttribute(attribute: blob.rawValue)
             }
             try requireEnrolment(for: policy)
         }
@@ -64,7 +64,7 @@ extension Keychain {
             throw KeychainError.protectedItemWithoutEnrolment(policy: policy)
         }
         for methods in policy.requiredAuthentications where methods.isDisjoint(with: presence.enrolledMethods) {
-            throw KeychainError.itemRequiresAuthenticatorEnrolled(methods: methods)
+            throw KeychainError.noEnrolmentForRequiredMethods(methods: methods)
         }
         // The installed authenticator must hold one of those enrolments: an enrolment someone
         // else made (the first one in a keychain is whoever's comes first) must not receive the
@@ -74,7 +74,7 @@ extension Keychain {
                 authenticator?.enrollmentIdentifier(for: method).map { presence.enrollment(method, identifier: $0) != nil } ?? false
             }
             guard held else {
-                throw KeychainError.itemRequiresInstalledAuthenticator(methods: methods)
+                throw KeychainError.installedAuthenticatorHoldsNoEnrolment(methods: methods)
             }
         }
     }
@@ -109,7 +109,7 @@ extension Keychain {
             throw KeychainError.protectedReadWithoutAuthenticator(policy: policy)
         }
         if !policy.flags.isDisjoint(with: [.companion, .applicationPassword]) {
-            throw KeychainError.itemNeedsCompanionDevice()
+            throw KeychainError.companionOrApplicationPasswordRequired()
         }
         var required = policy.requiredAuthentications
         if policy.flags.contains(.biometryCurrentSet) && authenticator.enrollmentState != policy.enrollmentState {
@@ -117,11 +117,11 @@ extension Keychain {
             // With .or another constraint (the passcode) still can.
             required = policy.flags.contains(.or) ? required.map { $0.subtracting([.biometry]) } : [[]]
             if required.contains(where: \.isEmpty) {
-                throw KeychainError.enrolledBiometryChangedSince()
+                throw KeychainError.enrolledBiometryChanged()
             }
         }
         guard !required.isEmpty else {
-            throw KeychainError.itemAccessControlNames()
+            throw KeychainError.noCheckableConstraint()
         }
         var presenceKey: PresencePrivateKey?
         for methods in required {
@@ -161,7 +161,7 @@ extension Keychain {
             var key: PresencePrivateKey?
             if presence.isEstablished {
                 guard let wrapped = presence.enrollment(method, identifier: secret.identifier) else {
-                    throw KeychainError.authenticatorReleasedSecretEnrolment()
+                    throw KeychainError.unknownEnrolmentReleased()
                 }
                 let unwrapped = try PresenceEnrollment.unwrap(wrapped, secret: secret, method: method, vaultID: vaultID)
                 guard unwrapped.publicKey == presence.publicKey else {
@@ -173,7 +173,7 @@ extension Keychain {
             logger.debug("user authenticated", metadata: ["method": "\(method.rawValue)", "operation": "\(operation)"])
             return Authorization(presenceKey: key)
         case .authenticated:
-            throw KeychainError.authenticatorUsedMethodItem()
+            throw KeychainError.authenticatorMethodNotAccepted()
         case .canceled:
             throw KeychainError.userCanceledAuthentication()
         case .failed:
@@ -192,18 +192,18 @@ extension Keychain {
         if presence.isEstablished {
             let recorded = methods.intersection(presence.enrolledMethods)
             guard !recorded.isEmpty else {
-                throw KeychainError.itemNeedsAuthenticatorEnrolled(methods: names(methods))
+                throw KeychainError.noEnrolmentForMethods(methods: names(methods))
             }
             let held = recorded.filter { method in
                 authenticator.enrollmentIdentifier(for: method).map { presence.enrollment(method, identifier: $0) != nil } ?? false
             }
             guard !held.isEmpty else {
-                throw KeychainError.keychainEnrolledHeldInstalled(recorded: names(recorded), pinFile: PINAuthenticator.fileURL(for: location).path)
+                throw KeychainError.enrolmentNotHeldByAuthenticator(recorded: names(recorded), pinFile: PINAuthenticator.fileURL(for: location).path)
             }
             usable = offered.intersection(held)
         }
         guard !usable.isEmpty else {
-            throw KeychainError.itemNeedsAuthenticatorOffers(methods: names(methods))
+            throw KeychainError.noOfferedMethod(methods: names(methods))
         }
         return usable
     }

@@ -51,7 +51,7 @@ extension Keychain {
         let expected = keys.header
         let presence = keys.presence
         if presence.enrollment(method, identifier: secret.identifier) != nil {
-            throw KeychainError.secretAlreadyEnrolledKeychain(method: method.rawValue)
+            throw KeychainError.secretAlreadyEnrolled(method: method.rawValue)
         }
         let presenceKey: PresencePrivateKey
         let established = presence.isEstablished
@@ -149,17 +149,17 @@ extension Keychain {
         let presence = keys.presence
         if let existing {
             guard let wrapped = presence.enrollment(existing.method, identifier: existing.secret.identifier) else {
-                throw KeychainError.secretGivenAuthorizeEnrolment()
+                throw KeychainError.authorizingSecretNotEnrolled()
             }
             return try PresenceEnrollment.unwrap(wrapped, secret: existing.secret, method: existing.method, vaultID: keys.header.vaultID)
         }
         guard let authenticator else {
-            throw KeychainError.enrollingAnotherAuthenticatorNeeds(enrolledMethods: presence.enrolledMethods)
+            throw KeychainError.enrolmentNeedsAuthentication(enrolledMethods: presence.enrolledMethods)
         }
         // An authentication with any enrolled method releases the presence key.
         guard let granted = try authenticate(presence.enrolledMethods, with: authenticator, operation: "enrolment", options: authentication),
               let key = granted.presenceKey else {
-            throw KeychainError.enrollingAnotherAuthenticatorNeeds()
+            throw KeychainError.enrolmentNeedsInteraction()
         }
         return key
     }
@@ -202,7 +202,7 @@ extension Keychain {
         let rows = try ItemTable.allRows(in: db).map(ItemRow.init(row:))
         for row in rows where !row.sealed.isPresenceSealed {
             guard (try? keys.classKeys(for: row.accessibility)) != nil else {
-                throw KeychainError.enrollingFirstAuthenticatorMoves(accessibility: row.accessibility.constantName)
+                throw KeychainError.firstEnrolmentNeedsUnlockedClasses(accessibility: row.accessibility.constantName)
             }
             var item = try open(row, includingData: false)
             guard item.requiresPresenceSeal else { continue }
@@ -226,7 +226,7 @@ extension Keychain {
         let rows = try ItemTable.rows(in: db, secretKeyLength: SealedItem.presenceWrappedLength).map(ItemRow.init(row:))
         for var row in rows where row.sealed.isPresenceSealed {
             guard (try? keys.classKeys(for: row.accessibility)) != nil else {
-                throw KeychainError.replacingPresenceKeyMoves(accessibility: row.accessibility.constantName)
+                throw KeychainError.presenceKeyReplacementNeedsUnlockedClasses(accessibility: row.accessibility.constantName)
             }
             let binding = row.binding(vaultID: keys.header.vaultID)
             let classKeys = try keys.classKeys(for: row.accessibility)

@@ -79,7 +79,7 @@ struct PINVerifierRecord: Equatable {
         let bytes = Array(bytes)
         let version: UInt8? = bytes.count >= 5 && Data(bytes[0..<4]) == Self.magic ? bytes[4] : nil
         guard (version == 1 && bytes.count == Self.legacyByteCount) || (version == 2 && bytes.count == Self.byteCount) else {
-            throw KeychainError.pinFileDamagedPIN(path: path)
+            throw KeychainError.pinFileDamaged(path: path)
         }
         parameters = ScryptParameters(logN: Int(bytes[5]), blockSize: Int(bytes[6]), parallelism: Int(bytes[7]))
         try parameters.requireWithinBounds(in: "the PIN file \(path)")

@@ -18,10 +18,10 @@ struct BackupReader {
     init(header: Data, passphrase: String, source: String) throws(KeychainError) {
         var reader = ByteReader(header)
         guard header.count == BackupFormat.headerSize, reader.readBytes(BackupFormat.magic.count) == BackupFormat.magic else {
-            throw KeychainError.secureStorageKeychainBackupDoes(source: source)
+            throw KeychainError.notABackup(source: source)
         }
         guard reader.readByte() == BackupFormat.version else {
-            throw KeychainError.keychainBackupNewerFormat(source: source)
+            throw KeychainError.backupFormatTooNew(source: source)
         }
         let prefix = header.prefix(BackupFormat.headerSize - 32)
         guard Data(SHA256.hash(data: prefix)) == header.suffix(32) else {

@@ -22,7 +22,7 @@ struct BackupWriter {
         parameters.parallelism = min(parameters.parallelism, 16)
         // r ≤ 8 and p ≤ 16 as well, so that readers of earlier versions accept the backup too.
         guard BackupFormat.acceptsKDF(parameters), parameters.blockSize <= 8, parameters.parallelism <= 16 else {
-            throw KeychainError.backupsNeedScryptParameters(parameters: parameters)
+            throw KeychainError.backupScryptParametersOutOfRange(parameters: parameters)
         }
         let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
         let root = SymmetricKey(size: .bits256)
@@ -61,7 +61,7 @@ struct BackupWriter {
         encoded.appendLengthPrefixed(AttributeCodec.encode(record.attributes))
         encoded.appendLengthPrefixed(record.data)
         guard encoded.data.count <= BackupFormat.maximumChunkBytes - 1024 else {
-            throw KeychainError.itemBytesTooLarge(itemClass: record.itemClass.rawValue, byteCount: record.data.count)
+            throw KeychainError.itemTooLargeForBackup(itemClass: record.itemClass.rawValue, byteCount: record.data.count)
         }
         var sealed: [Data] = []
         if pendingRecords > 0 && pending.data.count + encoded.data.count > BackupFormat.chunkBytes {

@@ -120,7 +120,7 @@ extension Keychain {
                             kept += 1
                             continue
                         case .fail:
-                            throw KeychainError.backupHoldsItemAlready(itemClass: record.itemClass.rawValue)
+                            throw KeychainError.backupItemExists(itemClass: record.itemClass.rawValue)
                         case .replace:
                             let current = try open(row(id: existing, db), includingData: false)
                             if current.isTokenKey || current.accessPolicy?.requiresAuthentication == true {
@@ -160,11 +160,11 @@ extension Keychain {
     /// checked and sealed as on an add.
     private func restorable(_ record: BackupRecord, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         if record.attributes[LibraryOwner.attribute] != nil {
-            throw KeychainError.backupHoldsItemMarked()
+            throw KeychainError.backupHoldsLibraryOwnedItem()
         }
         let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
         if TokenKeys.isTokenKey(record.itemClass, attributes) {
-            throw KeychainError.backupHoldsKeyMarked()
+            throw KeychainError.backupHoldsTokenKey()
         }
         return try sealingAccessPolicy(attributes, isTokenKey: false)
     }
@@ -181,12 +181,12 @@ final class BackupInput {
 
     init(path: String) throws(KeychainError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw KeychainError.openBackupSuchReadable(path: path)
+            throw KeychainError.backupFileMissing(path: path)
         }
         self.handle = handle
         size = Int((try? handle.seekToEnd()) ?? 0)
         do { try handle.seek(toOffset: 0) } catch {
-            throw KeychainError.readBackup(path: path, reason: error.localizedDescription)
+            throw KeychainError.backupUnreadable(path: path, reason: error.localizedDescription)
         }
     }
 
@@ -198,7 +198,7 @@ final class BackupInput {
         while result.count < count {
             let piece: Data?
             do { piece = try handle.read(upToCount: count - result.count) } catch {
-                throw KeychainError.readingBackupFailed(reason: error.localizedDescription)
+                throw KeychainError.backupReadFailed(reason: error.localizedDescription)
             }
             guard let piece, !piece.isEmpty else { break }
             bytesRead += piece.count

@@ -49,7 +49,7 @@ enum DeviceKeyFile {
             return (key, .keyFile)
         case .sealed(let sealed):
             guard let device = options.tpm else {
-                throw KeychainError.deviceKeyFileSealedTPMProcess(path: path)
+                throw KeychainError.deviceKeyFileNeedsTPM(path: path)
             }
             return (try sealed.unsealKey(on: device, path: path), .tpm(device: device, pcrs: sealed.pcrs))
         }
@@ -94,7 +94,7 @@ enum DeviceKeyFile {
             return nil
         case .tpm:
             guard let device = options.tpm else {
-                throw KeychainError.keychainMustBoundTPM()
+                throw KeychainError.tpmBindingWithoutTPM()
             }
             return try SealedDeviceSecret.seal(key, on: device, pcrs: [])
         case .automatic:
@@ -113,7 +113,7 @@ enum DeviceKeyFile {
         body.append(magic)
         if let sealed {
             guard sealed.primaryName.count <= UInt16.max, sealed.blob.count <= UInt16.max else {
-                throw KeychainError.tpmReturnedSealedObject()
+                throw KeychainError.tpmSealedObjectTooLarge()
             }
             body.append(sealedVersion)
             body.append(Data(SealedDeviceSecret.pcrMask(sealed.pcrs)))
@@ -130,7 +130,7 @@ enum DeviceKeyFile {
     }
 
     private static func decode(_ bytes: Data, path: String) throws(KeychainError) -> Contents {
-        let notOurs = KeychainError.deviceKeyFileSecureStorage(path: path)
+        let notOurs = KeychainError.notADeviceKeyFile(path: path)
         guard bytes.count > 4 + 1 + 32, bytes.prefix(4) == magic else { throw notOurs }
         let body = bytes.dropLast(32)
         guard Data(SHA256.hash(data: body)) == bytes.suffix(32) else {

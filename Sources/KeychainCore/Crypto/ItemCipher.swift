@@ -97,7 +97,7 @@ enum ItemCipher {
         var itemKey = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
         if sealed.isPresenceSealed {
             guard let presenceKey else {
-                throw KeychainError.itemDataSealedKeychain()
+                throw KeychainError.itemNeedsPresenceAuthentication()
             }
             itemKey = try presenceKey.open(itemKey.withUnsafeBytes { Data($0) }, vaultID: binding.vaultID)
         } else if itemKey.bitCount != 256 {

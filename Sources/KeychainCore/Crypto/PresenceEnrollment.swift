@@ -27,7 +27,7 @@ enum PresenceEnrollment {
             defer { SecretWiping.wipe(&raw) }
             return PresencePrivateKey(key: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw))
         } catch {
-            throw KeychainError.authenticatorReportedSuccessSecret(method: method.rawValue)
+            throw KeychainError.releasedSecretDoesNotOpenEnrolment(method: method.rawValue)
         }
     }
 

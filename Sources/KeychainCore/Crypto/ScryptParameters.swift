@@ -53,7 +53,7 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     /// Throws `.integrityViolation` naming `source` when the parameters are outside ``bounds``.
     func requireWithinBounds(in source: String) throws(KeychainError) {
         guard isWithinBounds else {
-            throw KeychainError.passphraseParametersStoredOutside(source: source, parameters: self, memoryLimitMiB: Self.bounds.memoryMiB, workLimitLog2: Self.bounds.workLog2)
+            throw KeychainError.storedPassphraseParametersOutOfBounds(source: source, parameters: self, memoryLimitMiB: Self.bounds.memoryMiB, workLimitLog2: Self.bounds.workLog2)
         }
     }
 
@@ -71,7 +71,7 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
                 from: password, salt: salt, outputByteCount: 32,
                 rounds: 1 << logN, blockSize: blockSize, parallelism: parallelism)
         } catch {
-            throw KeychainError.scryptFailedMachineMay(parameters: self, memoryMiB: memoryMiB)
+            throw KeychainError.scryptFailed(parameters: self, memoryMiB: memoryMiB)
         }
     }
 

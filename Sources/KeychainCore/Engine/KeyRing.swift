@@ -158,7 +158,7 @@ final class KeyRing: @unchecked Sendable {
     func verifiedKEK(passphrase: String, keybag: [KeybagSlot: Data]) throws(KeychainError) -> SymmetricKey {
         let header = self.header
         guard let stored = header.passphrase else {
-            throw KeychainError.keychainPassphraseAlwaysUnlocked()
+            throw KeychainError.noPassphraseToUnlock()
         }
         let userKEK = try userKEK(passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
         _ = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
@@ -178,7 +178,7 @@ final class KeyRing: @unchecked Sendable {
     func lock() throws(KeychainError) {
         try state.withLock { (state: inout State) throws(KeychainError) in
             guard state.header.hasPassphrase else {
-                throw KeychainError.keychainWithoutPassphraseLocked()
+                throw KeychainError.noPassphraseToLock()
             }
             for accessibility in Accessibility.allCases where [.whenUnlocked, .whenPasscodeSet].contains(accessibility.protectionClass) {
                 state.classKeys[accessibility] = nil

@@ -24,7 +24,7 @@ extension Keychain {
     @discardableResult
     public func addOrUpdate(_ item: NewItem) throws(KeychainError) -> AddOrUpdateOutcome {
         guard item.itemClass.isStored else {
-            throw KeychainError.identityAddedUpdatedOwn()
+            throw KeychainError.identityWrittenAlone()
         }
         let now = Date()
         let attributes = try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now)

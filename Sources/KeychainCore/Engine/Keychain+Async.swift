@@ -61,7 +61,7 @@ extension Keychain {
     /// before the call starts gets `.userCanceled` and nothing is read or changed; a call that
     /// started finishes, so a write is never abandoned halfway.
     static func offloaded<T: Sendable>(_ body: @escaping @Sendable () throws(KeychainError) -> T) async throws(KeychainError) -> T {
-        if Task.isCancelled { throw KeychainError.taskCancelledBeforeKeychain() }
+        if Task.isCancelled { throw KeychainError.taskCancelled() }
         let result: Result<T, KeychainError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
                 continuation.resume(returning: Result { () throws(KeychainError) in try body() })

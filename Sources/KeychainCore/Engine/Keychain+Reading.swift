@@ -101,7 +101,7 @@ extension Keychain {
         let opened = try open(row, includingData: false)
         // Refused before any comparison, so a right and a wrong guess look the same.
         if filter.filtersOnSecretDerivedValues, opened.isTokenKey || opened.accessPolicy?.guardsData == true {
-            throw KeychainError.queryMatchItemProtected()
+            throw KeychainError.queryOnProtectedDerivedValues()
         }
         guard filter.residualMatches(opened.attributes) else { return nil }
         if hidingLegacyLibraryItems && filter.owner == nil, try isLegacyLibraryItem(opened, db) { return nil }

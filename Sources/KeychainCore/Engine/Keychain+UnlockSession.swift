@@ -49,7 +49,7 @@ extension Keychain {
     public func unlock(passphrase: String, keepingSessionFor duration: Duration?) throws(KeychainError) {
         try requireWritable()
         if let duration, duration <= .zero {
-            throw KeychainError.unlockSessionMustLast()
+            throw KeychainError.unlockSessionDurationNotPositive()
         }
         let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         let generation = keys.header.keybagGeneration
@@ -127,13 +127,13 @@ extension Keychain {
     static func requireSessionDirectory(_ directory: URL) throws(KeychainError) {
         let base = directory.deletingLastPathComponent().path
         guard let info = PlatformIO.ownerAndMode(of: base), !info.isSymlink else {
-            throw KeychainError.runtimeDirectoryDoesExist(base: base)
+            throw KeychainError.runtimeDirectoryMissing(base: base)
         }
         guard info.owner == PlatformIO.currentUserID, info.mode & 0o077 == 0 else {
-            throw KeychainError.runtimeDirectoryBelongsAnother(base: base, owner: info.owner, mode: info.mode)
+            throw KeychainError.runtimeDirectoryNotPrivate(base: base, owner: info.owner, mode: info.mode)
         }
         guard FileSystemKind.isMemoryBacked(base) else {
-            throw KeychainError.runtimeDirectoryMemoryBacked(base: base)
+            throw KeychainError.runtimeDirectoryNotInMemory(base: base)
         }
     }
 

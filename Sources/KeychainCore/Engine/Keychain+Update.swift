@@ -62,7 +62,7 @@ extension Keychain {
         let changing = Set(items.compactMap(\.accessPolicy).filter { $0.requiresAuthentication && Self.changesPolicy(newPolicy, of: $0) })
         for policy in changing.sorted(by: { $0.description < $1.description }) {
             guard let granted = try authorize(policy, operation: "access control", options: options) else {
-                throw KeychainError.changingItemAccessControl()
+                throw KeychainError.accessControlChangeNeedsAuthentication()
             }
             authorization.policies.insert(policy)
             authorization.presenceKey = authorization.presenceKey ?? granted.presenceKey
@@ -99,18 +99,18 @@ extension Keychain {
             let changeable: Set<AttributeKey> = [.label, .applicationTag, .accessGroup, .accessControl, .accessible, .alias]
             let accessibility = ItemAttributes.accessibility(of: updated)
             if replacingData || !Set(effective.keys).isSubset(of: changeable) || !accessibility.isThisDeviceOnly {
-                throw KeychainError.keyGeneratedInsideKeychainKeeps()
+                throw KeychainError.tokenKeyAttributesFixed()
             }
         } else if TokenKeys.isTokenKey(itemClass, updated) {
-            throw KeychainError.keyMovedTokenKSecAttrTokenIDSecureEnclave()
+            throw KeychainError.keyMovedIntoToken()
         }
         if effective[.accessControl] != nil {
             if let policy = current.accessPolicy, policy.requiresAuthentication, !authorized.contains(policy) {
-                throw KeychainError.itemAccessControlChanged()
+                throw KeychainError.accessControlChangedDuringAuthentication()
             }
             updated = try sealingAccessPolicy(updated, isTokenKey: current.isTokenKey)
         } else if current.accessPolicy?.requiresAuthentication == true, updated[.synchronizable]?.numberValue == 1 {
-            throw KeychainError.itemsAccessControlConstraints()
+            throw KeychainError.protectedItemSynchronizable()
         }
         return updated
     }
@@ -175,7 +175,7 @@ extension Keychain {
                                              binding: binding, keys: classKeys, presence: presence, randomness: ItemRandomness())
         } else {
             guard presence != nil, item.row.sealed.isPresenceSealed, attributes[SecretBinding.attribute] != nil else {
-                throw KeychainError.changingItemReEncrypts()
+                throw KeychainError.itemChangeNeedsAuthentication()
             }
             row.sealed = try ItemCipher.reseal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: true)),
                                                keepingDataOf: item.row.sealed, binding: binding,

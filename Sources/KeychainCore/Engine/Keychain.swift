@@ -70,7 +70,7 @@ public final class Keychain: Sendable {
             try PlatformIO.makePrivateDirectory(directory, role: "data directory")
         }
         if let network = FileSystemKind.networkFileSystem(at: directory.path), !options.allowsNetworkFileSystem {
-            throw KeychainError.keychainDirectoryNetworkFile(directory: directory.path, network: network)
+            throw KeychainError.networkFileSystem(directory: directory.path, network: network)
         }
         let changeRolledBack: Bool
         let deviceBinding: DeviceBinding
@@ -102,12 +102,12 @@ public final class Keychain: Sendable {
             try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
         }
         if try !PlatformIO.createPrivateFileIfMissing(path) && mustCreate {
-            throw KeychainError.keychainAlreadyExistsUse(path: path)
+            throw KeychainError.keychainExists(path: path)
         }
         let database = try openDatabase(path: path, busyTimeout: options.busyTimeout)
         let contents = try perform(path: path) { try database.read { db in try SchemaGuard.inspect(db, path: path) } }
         if contents != .new && mustCreate {
-            throw KeychainError.keychainAlreadyExistsUse(path: path)
+            throw KeychainError.keychainExists(path: path)
         }
         // A rotation of the device secret that a killed process left, finished or rolled back
         // before the device key is loaded (DeviceSecretRotationFiles).
@@ -194,7 +194,7 @@ public final class Keychain: Sendable {
     }
 
     static func noSuchKeychain(at location: KeychainLocation) -> KeychainError {
-        KeychainError.keychainCreateOpeningWithout(path: location.databaseURL.path)
+        KeychainError.noKeychainToOpen(path: location.databaseURL.path)
     }
 
     /// Brings an existing keychain to the current format, as its anchor allows.
@@ -222,14 +222,14 @@ public final class Keychain: Sendable {
         }
         if let anchor = recorded {
             guard fileFormat >= anchor.formatVersion else {
-                throw KeychainError.keychainFormatMachineRecorded(path: path, fileFormat: fileFormat, formatVersion: anchor.formatVersion)
+                throw KeychainError.formatDowngraded(path: path, fileFormat: fileFormat, formatVersion: anchor.formatVersion)
             }
         } else {
             guard KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: vaultID) else {
                 throw KeychainError.wrongDeviceKey()
             }
             guard fileFormat < KeychainSchema.formatVersion else {
-                throw KeychainError.keychainFormatRecordFormat(path: path, fileFormat: fileFormat, anchorFile: FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)
+                throw KeychainError.formatAnchorMissing(path: path, fileFormat: fileFormat, anchorFile: FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)
             }
             LibraryLogging.logger(component: "KeychainCore").notice("upgrading keychain from format \(fileFormat) to \(KeychainSchema.formatVersion); its rows are accepted as they are (run verify to check them)",
                                                                   metadata: ["path": "\(path)"])

@@ -68,13 +68,13 @@ extension KeychainError {
 
     /// `.invalidParameter`: privateKeyUsage applies to private keys generated inside the keychain
     /// (kSecAttrTokenIDSecureEnclave); other items are protected when their data is read.
-    package static func privateKeyUsageAppliesPrivateKeys() -> KeychainError {
+    package static func privateKeyUsageOnOtherItem() -> KeychainError {
         KeychainError(.invalidParameter, "privateKeyUsage applies to private keys generated inside the keychain (kSecAttrTokenIDSecureEnclave); other items are protected when their data is read.")
     }
 
     /// `.invalidParameter`: The access control of a key generated inside the keychain must include
     /// privateKeyUsage: its data is never read, so other constraints would guard nothing.
-    package static func accessControlKeyGenerated() -> KeychainError {
+    package static func tokenKeyWithoutPrivateKeyUsage() -> KeychainError {
         KeychainError(.invalidParameter, "The access control of a key generated inside the keychain must include privateKeyUsage: its data is never read, so other constraints would guard nothing.")
     }
 
@@ -91,13 +91,13 @@ extension KeychainError {
     }
 
     /// `.invalidParameter`: Items with access-control constraints cannot be synchronizable.
-    package static func itemsAccessControlConstraints() -> KeychainError {
+    package static func protectedItemSynchronizable() -> KeychainError {
         KeychainError(.invalidParameter, "Items with access-control constraints cannot be synchronizable.")
     }
 
     /// `.invalidParameter`: An item protected by access control cannot carry the secret blob
     /// attribute `attribute`: it would be readable without the authentication its data needs.
-    package static func itemProtectedAccessControl(attribute: String) -> KeychainError {
+    package static func protectedItemWithSecretBlobAttribute(attribute: String) -> KeychainError {
         KeychainError(.invalidParameter, "An item protected by access control cannot carry the secret blob attribute \(attribute): it would be readable without the authentication its data needs. Store it in the item's data.")
     }
 
@@ -109,14 +109,14 @@ extension KeychainError {
 
     /// `.authFailed`: The item requires …, and no authenticator is enrolled for it in this
     /// keychain, so it could never be read.
-    package static func itemRequiresAuthenticatorEnrolled(methods: Set<AuthenticationMethod>) -> KeychainError {
+    package static func noEnrolmentForRequiredMethods(methods: Set<AuthenticationMethod>) -> KeychainError {
         KeychainError(.authFailed, "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and no authenticator is enrolled for it in this keychain, so it could never be read.")
     }
 
     /// `.authFailed`: The item requires …, and the installed authenticator holds none of this
     /// keychain's enrolments for it (they were made by another authenticator, or its own was
     /// replaced).
-    package static func itemRequiresInstalledAuthenticator(methods: Set<AuthenticationMethod>) -> KeychainError {
+    package static func installedAuthenticatorHoldsNoEnrolment(methods: Set<AuthenticationMethod>) -> KeychainError {
         KeychainError(.authFailed, "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and the installed authenticator holds none of this keychain's enrolments for it (they were made by another authenticator, or its own was replaced). Set up the authenticator first (for a PIN: `keychain set-pin`).")
     }
 
@@ -128,18 +128,18 @@ extension KeychainError {
 
     /// `.authFailed`: The item needs a companion device or an application password, which this
     /// platform cannot check.
-    package static func itemNeedsCompanionDevice() -> KeychainError {
+    package static func companionOrApplicationPasswordRequired() -> KeychainError {
         KeychainError(.authFailed, "The item needs a companion device or an application password, which this platform cannot check.")
     }
 
     /// `.authFailed`: The enrolled biometry changed since this item was written, and it is
     /// protected by biometryCurrentSet: it can never be read again.
-    package static func enrolledBiometryChangedSince() -> KeychainError {
+    package static func enrolledBiometryChanged() -> KeychainError {
         KeychainError(.authFailed, "The enrolled biometry changed since this item was written, and it is protected by biometryCurrentSet: it can never be read again. Delete it and write it anew.")
     }
 
     /// `.authFailed`: The item's access control names no constraint this platform can check.
-    package static func itemAccessControlNames() -> KeychainError {
+    package static func noCheckableConstraint() -> KeychainError {
         KeychainError(.authFailed, "The item's access control names no constraint this platform can check.")
     }
 
@@ -157,12 +157,12 @@ extension KeychainError {
 
     /// `.authFailed`: The authenticator released a secret of an enrolment this keychain does not
     /// have, so nothing protected was opened.
-    package static func authenticatorReleasedSecretEnrolment() -> KeychainError {
+    package static func unknownEnrolmentReleased() -> KeychainError {
         KeychainError(.authFailed, "The authenticator released a secret of an enrolment this keychain does not have, so nothing protected was opened.")
     }
 
     /// `.authFailed`: The authenticator used a method the item does not accept.
-    package static func authenticatorUsedMethodItem() -> KeychainError {
+    package static func authenticatorMethodNotAccepted() -> KeychainError {
         KeychainError(.authFailed, "The authenticator used a method the item does not accept.")
     }
 
@@ -178,24 +178,24 @@ extension KeychainError {
 
     /// `.authFailed`: The item needs `methods` and no authenticator is enrolled for it in this
     /// keychain.
-    package static func itemNeedsAuthenticatorEnrolled(methods: String) -> KeychainError {
+    package static func noEnrolmentForMethods(methods: String) -> KeychainError {
         KeychainError(.authFailed, "The item needs \(methods) and no authenticator is enrolled for it in this keychain.")
     }
 
     /// `.integrityViolation`: This keychain's enrolled `recorded` is not held by the installed
     /// authenticator: its enrolment was deleted or replaced (for a PIN, the file `pinFile`), or
     /// another authenticator is installed.
-    package static func keychainEnrolledHeldInstalled(recorded: String, pinFile: String) -> KeychainError {
+    package static func enrolmentNotHeldByAuthenticator(recorded: String, pinFile: String) -> KeychainError {
         KeychainError(.integrityViolation, "This keychain's enrolled \(recorded) is not held by the installed authenticator: its enrolment was deleted or replaced (for a PIN, the file \(pinFile)), or another authenticator is installed. Protected items open only with the enrolled secret: restore the enrolment from a backup of this machine.")
     }
 
     /// `.authFailed`: The item needs `methods` and the authenticator offers none of them now.
-    package static func itemNeedsAuthenticatorOffers(methods: String) -> KeychainError {
+    package static func noOfferedMethod(methods: String) -> KeychainError {
         KeychainError(.authFailed, "The item needs \(methods) and the authenticator offers none of them now.")
     }
 
     /// `.duplicateItem`: This `method` secret is already enrolled in the keychain.
-    package static func secretAlreadyEnrolledKeychain(method: String) -> KeychainError {
+    package static func secretAlreadyEnrolled(method: String) -> KeychainError {
         KeychainError(.duplicateItem, "This \(method) secret is already enrolled in the keychain.")
     }
 
@@ -207,19 +207,19 @@ extension KeychainError {
 
     /// `.authFailed`: The secret given to authorize the enrolment is not one of this keychain's
     /// enrolments.
-    package static func secretGivenAuthorizeEnrolment() -> KeychainError {
+    package static func authorizingSecretNotEnrolled() -> KeychainError {
         KeychainError(.authFailed, "The secret given to authorize the enrolment is not one of this keychain's enrolments.")
     }
 
     /// `.authFailed`: Enrolling another authenticator needs an authentication with one already
     /// enrolled (…), and the keychain has no authenticator.
-    package static func enrollingAnotherAuthenticatorNeeds(enrolledMethods: Set<AuthenticationMethod>) -> KeychainError {
+    package static func enrolmentNeedsAuthentication(enrolledMethods: Set<AuthenticationMethod>) -> KeychainError {
         KeychainError(.authFailed, "Enrolling another authenticator needs an authentication with one already enrolled (\(enrolledMethods.map(\.rawValue).sorted().joined(separator: ", "))), and the keychain has no authenticator.")
     }
 
     /// `.interactionNotAllowed`: Enrolling another authenticator needs user authentication, which
     /// the call does not allow.
-    package static func enrollingAnotherAuthenticatorNeeds() -> KeychainError {
+    package static func enrolmentNeedsInteraction() -> KeychainError {
         KeychainError(.interactionNotAllowed, "Enrolling another authenticator needs user authentication, which the call does not allow.")
     }
 
@@ -230,44 +230,44 @@ extension KeychainError {
 
     /// `.interactionNotAllowed`: Enrolling the first authenticator moves the keychain's protected
     /// items under the new presence key, and some items are in a locked class (`accessibility`).
-    package static func enrollingFirstAuthenticatorMoves(accessibility: String) -> KeychainError {
+    package static func firstEnrolmentNeedsUnlockedClasses(accessibility: String) -> KeychainError {
         KeychainError(.interactionNotAllowed, "Enrolling the first authenticator moves the keychain's protected items under the new presence key, and some items are in a locked class (\(accessibility)). Unlock the keychain and retry; nothing was changed.")
     }
 
     /// `.interactionNotAllowed`: Replacing the presence key moves every protected item to the new
     /// one, and some are in a locked class (`accessibility`).
-    package static func replacingPresenceKeyMoves(accessibility: String) -> KeychainError {
+    package static func presenceKeyReplacementNeedsUnlockedClasses(accessibility: String) -> KeychainError {
         KeychainError(.interactionNotAllowed, "Replacing the presence key moves every protected item to the new one, and some are in a locked class (\(accessibility)). Unlock the keychain and retry; nothing was changed.")
     }
 
     /// `.integrityViolation`: The PIN file `path` is damaged or not a PIN file.
-    package static func pinFileDamagedPIN(path: String) -> KeychainError {
+    package static func pinFileDamaged(path: String) -> KeychainError {
         KeychainError(.integrityViolation, "The PIN file \(path) is damaged or not a PIN file. Restore it from a backup: items protected by the PIN open only with the file it was enrolled with.")
     }
 
     /// `.invalidParameter`: An authentication secret needs at least 32 bytes of key material.
-    package static func authenticationSecretNeedsLeast() -> KeychainError {
+    package static func authenticationSecretTooShort() -> KeychainError {
         KeychainError(.invalidParameter, "An authentication secret needs at least 32 bytes of key material.")
     }
 
     /// `.invalidParameter`: An enrolment identifier has 1 to 64 bytes.
-    package static func enrolmentIdentifierBytes() -> KeychainError {
+    package static func enrolmentIdentifierLength() -> KeychainError {
         KeychainError(.invalidParameter, "An enrolment identifier has 1 to 64 bytes.")
     }
 
     /// `.invalidParameter`: kSecAccessControlOr and kSecAccessControlAnd cannot be combined.
-    package static func kSecAccessControlOrKSecAccessControlAndCombined() -> KeychainError {
+    package static func orAndCombined() -> KeychainError {
         KeychainError(.invalidParameter, "kSecAccessControlOr and kSecAccessControlAnd cannot be combined.")
     }
 
     /// `.invalidParameter`: biometryAny and biometryCurrentSet cannot be combined.
-    package static func biometryAnyBiometryCurrentSetCombined() -> KeychainError {
+    package static func biometryAnyAndCurrentSetCombined() -> KeychainError {
         KeychainError(.invalidParameter, "biometryAny and biometryCurrentSet cannot be combined.")
     }
 
     /// `.invalidParameter`: userPresence can only be combined with applicationPassword or
     /// privateKeyUsage.
-    package static func userPresenceOnlyCombinedApplicationPassword() -> KeychainError {
+    package static func userPresenceCombination() -> KeychainError {
         KeychainError(.invalidParameter, "userPresence can only be combined with applicationPassword or privateKeyUsage.")
     }
 
@@ -301,35 +301,35 @@ extension KeychainError {
 
     /// `.duplicateItem`: The backup holds a `itemClass` item that already exists in the keychain;
     /// nothing was imported.
-    package static func backupHoldsItemAlready(itemClass: String) -> KeychainError {
+    package static func backupItemExists(itemClass: String) -> KeychainError {
         KeychainError(.duplicateItem, "The backup holds a \(itemClass) item that already exists in the keychain; nothing was imported. Import with the keep or replace policy.")
     }
 
     /// `.invalidParameter`: The backup holds an item marked as one SecureStorage keeps for itself
     /// (its sync state or a key of its own); such items are never exported, so the file was
     /// crafted.
-    package static func backupHoldsItemMarked() -> KeychainError {
+    package static func backupHoldsLibraryOwnedItem() -> KeychainError {
         KeychainError(.invalidParameter, "The backup holds an item marked as one SecureStorage keeps for itself (its sync state or a key of its own); such items are never exported, so the file was crafted. Nothing was imported.")
     }
 
     /// `.invalidParameter`: The backup holds a key marked as generated inside a keychain
     /// (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted.
-    package static func backupHoldsKeyMarked() -> KeychainError {
+    package static func backupHoldsTokenKey() -> KeychainError {
         KeychainError(.invalidParameter, "The backup holds a key marked as generated inside a keychain (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted. Nothing was imported.")
     }
 
     /// `.invalidParameter`: Cannot open the backup `path`: no such readable file.
-    package static func openBackupSuchReadable(path: String) -> KeychainError {
+    package static func backupFileMissing(path: String) -> KeychainError {
         KeychainError(.invalidParameter, "Cannot open the backup \(path): no such readable file.")
     }
 
     /// `.ioError`: Cannot read the backup `path`: `reason`.
-    package static func readBackup(path: String, reason: String) -> KeychainError {
+    package static func backupUnreadable(path: String, reason: String) -> KeychainError {
         KeychainError(.ioError, "Cannot read the backup \(path): \(reason).")
     }
 
     /// `.ioError`: Reading the backup failed: `reason`.
-    package static func readingBackupFailed(reason: String) -> KeychainError {
+    package static func backupReadFailed(reason: String) -> KeychainError {
         KeychainError(.ioError, "Reading the backup failed: \(reason).")
     }
 
@@ -340,7 +340,7 @@ extension KeychainError {
 
     /// `.invalidParameter`: Backups need scrypt parameters within N=2^10…2^20, r ≤ 8, p ≤ 16, and
     /// `parameters` is outside them.
-    package static func backupsNeedScryptParameters(parameters: ScryptParameters) -> KeychainError {
+    package static func backupScryptParametersOutOfRange(parameters: ScryptParameters) -> KeychainError {
         KeychainError(.invalidParameter, "Backups need scrypt parameters within N=2^10…2^20, r ≤ 8, p ≤ 16, and \(parameters) is outside them. Use other passphrase hardening for the export.")
     }
 
@@ -351,7 +351,7 @@ extension KeychainError {
 
     /// `.invalidParameter`: A `itemClass` item of `byteCount` bytes is too large for a backup (at
     /// most about … MiB per item); nothing was exported.
-    package static func itemBytesTooLarge(itemClass: String, byteCount: Int) -> KeychainError {
+    package static func itemTooLargeForBackup(itemClass: String, byteCount: Int) -> KeychainError {
         KeychainError(.invalidParameter, "A \(itemClass) item of \(byteCount) bytes is too large for a backup (at most about \(BackupFormat.maximumChunkBytes >> 20) MiB per item); nothing was exported.")
     }
 
@@ -362,13 +362,13 @@ extension KeychainError {
 
     /// `.invalidParameter`: `source` is not a SecureStorage keychain backup (it does not start with
     /// the backup header).
-    package static func secureStorageKeychainBackupDoes(source: String) -> KeychainError {
+    package static func notABackup(source: String) -> KeychainError {
         KeychainError(.invalidParameter, "\(source) is not a SecureStorage keychain backup (it does not start with the backup header). Check the file name.")
     }
 
     /// `.unsupportedVersion`: `source` is a keychain backup of a newer format than this version of
     /// SecureStorage reads.
-    package static func keychainBackupNewerFormat(source: String) -> KeychainError {
+    package static func backupFormatTooNew(source: String) -> KeychainError {
         KeychainError(.unsupportedVersion, "\(source) is a keychain backup of a newer format than this version of SecureStorage reads. Upgrade to import it.")
     }
 
@@ -391,7 +391,7 @@ extension KeychainError {
 
     /// `.authFailed`: The authenticator reported success, but the secret it released does not open
     /// the keychain's `method` enrolment, so nothing protected was opened.
-    package static func authenticatorReportedSuccessSecret(method: String) -> KeychainError {
+    package static func releasedSecretDoesNotOpenEnrolment(method: String) -> KeychainError {
         KeychainError(.authFailed, "The authenticator reported success, but the secret it released does not open the keychain's \(method) enrolment, so nothing protected was opened.")
     }
 
@@ -403,25 +403,25 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: The device key file `path` is sealed by a TPM, and this process uses
     /// none.
-    package static func deviceKeyFileSealedTPMProcess(path: String) -> KeychainError {
+    package static func deviceKeyFileNeedsTPM(path: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The device key file \(path) is sealed by a TPM, and this process uses none. Set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
     }
 
     /// `.keychainUnavailable`: The keychain must be bound to a TPM
     /// (KeychainOptions.newKeychainBinding = .tpm), and this process uses none: set …, or give this
     /// user access to ….
-    package static func keychainMustBoundTPM() -> KeychainError {
+    package static func tpmBindingWithoutTPM() -> KeychainError {
         KeychainError(.keychainUnavailable, "The keychain must be bound to a TPM (KeychainOptions.newKeychainBinding = .tpm), and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager).")
     }
 
     /// `.invalidParameter`: The TPM returned a sealed object too large for the device key file.
-    package static func tpmReturnedSealedObject() -> KeychainError {
+    package static func tpmSealedObjectTooLarge() -> KeychainError {
         KeychainError(.invalidParameter, "The TPM returned a sealed object too large for the device key file.")
     }
 
     /// `.keychainUnavailable`: The device key file `path` is not a SecureStorage device key (wrong
     /// size or header).
-    package static func deviceKeyFileSecureStorage(path: String) -> KeychainError {
+    package static func notADeviceKeyFile(path: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The device key file \(path) is not a SecureStorage device key (wrong size or header). Restore it from a backup; do not replace it, or every item in the keychain becomes unreadable.")
     }
 
@@ -448,7 +448,7 @@ extension KeychainError {
 
     /// `.authFailed`: The item's data is sealed to the keychain's presence key, which only an
     /// enrolled authenticator's secret opens; authenticate to read it.
-    package static func itemDataSealedKeychain() -> KeychainError {
+    package static func itemNeedsPresenceAuthentication() -> KeychainError {
         KeychainError(.authFailed, "The item's data is sealed to the keychain's presence key, which only an enrolled authenticator's secret opens; authenticate to read it.")
     }
 
@@ -461,13 +461,13 @@ extension KeychainError {
     /// outside the bounds this library accepts (log N 10–20, r 1–16, p 1–64, at most
     /// `memoryLimitMiB` MiB of memory and N · r · p at most 2^`workLimitLog2`), so they were not
     /// used: the file was modified or forged.
-    package static func passphraseParametersStoredOutside(source: String, parameters: ScryptParameters, memoryLimitMiB: some BinaryInteger, workLimitLog2: some BinaryInteger) -> KeychainError {
+    package static func storedPassphraseParametersOutOfBounds(source: String, parameters: ScryptParameters, memoryLimitMiB: some BinaryInteger, workLimitLog2: some BinaryInteger) -> KeychainError {
         KeychainError(.integrityViolation, "The passphrase parameters stored in \(source) (\(parameters)) are outside the bounds this library accepts (log N 10–20, r 1–16, p 1–64, at most \(memoryLimitMiB) MiB of memory and N · r · p at most 2^\(workLimitLog2)), so they were not used: the file was modified or forged. Restore it from a backup.")
     }
 
     /// `.outOfMemory`: scrypt with `parameters` failed; the machine may not have `memoryMiB` MiB of
     /// memory to spare.
-    package static func scryptFailedMachineMay(parameters: ScryptParameters, memoryMiB: some BinaryInteger) -> KeychainError {
+    package static func scryptFailed(parameters: ScryptParameters, memoryMiB: some BinaryInteger) -> KeychainError {
         KeychainError(.outOfMemory, "scrypt with \(parameters) failed; the machine may not have \(memoryMiB) MiB of memory to spare.")
     }
 
@@ -480,63 +480,63 @@ extension KeychainError {
 
     /// `.userCanceled`: The task was cancelled before the keychain call started; nothing was read
     /// or changed.
-    package static func taskCancelledBeforeKeychain() -> KeychainError {
+    package static func taskCancelled() -> KeychainError {
         KeychainError(.userCanceled, "The task was cancelled before the keychain call started; nothing was read or changed.")
     }
 
-    /// `.noSuchClass`: The persistent reference names a `itemClass` item but the query asks for
-    /// class `itemClass2`.
-    package static func persistentReferenceNamesItem(itemClass: String, itemClass2: String) -> KeychainError {
-        KeychainError(.noSuchClass, "The persistent reference names a \(itemClass) item but the query asks for class \(itemClass2).")
+    /// `.noSuchClass`: The persistent reference names a `referencedClass` item but the query asks
+    /// for class `queriedClass`.
+    package static func persistentReferenceOfAnotherClass(referencedClass: String, queriedClass: String) -> KeychainError {
+        KeychainError(.noSuchClass, "The persistent reference names a \(referencedClass) item but the query asks for class \(queriedClass).")
     }
 
     /// `.invalidParameter`: The query has no class (kSecClass) and no persistent reference.
-    package static func queryClassKSecClassPersistent() -> KeychainError {
+    package static func queryWithoutClass() -> KeychainError {
         KeychainError(.invalidParameter, "The query has no class (kSecClass) and no persistent reference.")
     }
 
     /// `.invalidParameter`: A match limit must be at least 1 (got `count`).
-    package static func matchLimitMustLeast(count: Int) -> KeychainError {
+    package static func matchLimitTooSmall(count: Int) -> KeychainError {
         KeychainError(.invalidParameter, "A match limit must be at least 1 (got \(count)).")
     }
 
     /// `.interactionNotAllowed`: Changing the item's access control needs user authentication.
-    package static func changingItemAccessControl() -> KeychainError {
+    package static func accessControlChangeNeedsAuthentication() -> KeychainError {
         KeychainError(.interactionNotAllowed, "Changing the item's access control needs user authentication.")
     }
 
     /// `.invalidParameter`: A key generated inside the keychain keeps its key material, token ID
     /// and key properties, and a …ThisDeviceOnly accessibility; only its label, tag, access group,
     /// access control and device-only accessibility can change.
-    package static func keyGeneratedInsideKeychainKeeps() -> KeychainError {
+    package static func tokenKeyAttributesFixed() -> KeychainError {
         KeychainError(.invalidParameter, "A key generated inside the keychain keeps its key material, token ID and key properties, and a …ThisDeviceOnly accessibility; only its label, tag, access group, access control and device-only accessibility can change.")
     }
 
     /// `.invalidParameter`: No key can be moved into the token (kSecAttrTokenIDSecureEnclave): such
     /// keys are generated inside the keychain.
-    package static func keyMovedTokenKSecAttrTokenIDSecureEnclave() -> KeychainError {
+    package static func keyMovedIntoToken() -> KeychainError {
         KeychainError(.invalidParameter, "No key can be moved into the token (kSecAttrTokenIDSecureEnclave): such keys are generated inside the keychain.")
     }
 
     /// `.interactionNotAllowed`: The item's access control changed while this call authenticated
     /// for it; nothing was changed.
-    package static func itemAccessControlChanged() -> KeychainError {
+    package static func accessControlChangedDuringAuthentication() -> KeychainError {
         KeychainError(.interactionNotAllowed, "The item's access control changed while this call authenticated for it; nothing was changed. Retry.")
     }
 
     /// `.authFailed`: Changing the item re-encrypts its data, which needs user authentication.
-    package static func changingItemReEncrypts() -> KeychainError {
+    package static func itemChangeNeedsAuthentication() -> KeychainError {
         KeychainError(.authFailed, "Changing the item re-encrypts its data, which needs user authentication.")
     }
 
     /// `.invalidState`: This keychain has no passphrase, so it is always unlocked.
-    package static func keychainPassphraseAlwaysUnlocked() -> KeychainError {
+    package static func noPassphraseToUnlock() -> KeychainError {
         KeychainError(.invalidState, "This keychain has no passphrase, so it is always unlocked. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) to make it lockable.")
     }
 
     /// `.invalidState`: A keychain without a passphrase cannot be locked, like a device without a
     /// passcode.
-    package static func keychainWithoutPassphraseLocked() -> KeychainError {
+    package static func noPassphraseToLock() -> KeychainError {
         KeychainError(.invalidState, "A keychain without a passphrase cannot be locked, like a device without a passcode. Set a passphrase first (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
     }
 
@@ -547,30 +547,30 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: The keychain directory `directory` is on a network file system
     /// (`network`).
-    package static func keychainDirectoryNetworkFile(directory: String, network: String) -> KeychainError {
+    package static func networkFileSystem(directory: String, network: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The keychain directory \(directory) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it.")
     }
 
     /// `.duplicateKeychain`: A keychain already exists at `path`.
-    package static func keychainAlreadyExistsUse(path: String) -> KeychainError {
+    package static func keychainExists(path: String) -> KeychainError {
         KeychainError(.duplicateKeychain, "A keychain already exists at \(path). Use it, or choose another location.")
     }
 
     /// `.noSuchKeychain`: There is no keychain at `path`.
-    package static func keychainCreateOpeningWithout(path: String) -> KeychainError {
+    package static func noKeychainToOpen(path: String) -> KeychainError {
         KeychainError(.noSuchKeychain, "There is no keychain at \(path). Create it by opening it without KeychainOptions.readOnly (`keychain create`, or adding an item).")
     }
 
     /// `.integrityViolation`: The keychain at `path` is in format `fileFormat`, but this machine
     /// recorded that it reached format `formatVersion`: its format records were stripped, or it was
     /// replaced by an older copy.
-    package static func keychainFormatMachineRecorded(path: String, fileFormat: Int, formatVersion: some BinaryInteger) -> KeychainError {
+    package static func formatDowngraded(path: String, fileFormat: Int, formatVersion: some BinaryInteger) -> KeychainError {
         KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but this machine recorded that it reached format \(formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
     }
 
     /// `.integrityViolation`: The keychain at `path` is in format `fileFormat`, but the record of
     /// its format and header that lives beside the device key (`anchorFile`) is missing.
-    package static func keychainFormatRecordFormat(path: String, fileFormat: Int, anchorFile: String) -> KeychainError {
+    package static func formatAnchorMissing(path: String, fileFormat: Int, anchorFile: String) -> KeychainError {
         KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but the record of its format and header that lives beside the device key (\(anchorFile)) is missing. Without it an older header could have been put back, so the keychain was not opened. Restore that file from a backup of this machine.")
     }
 
@@ -589,7 +589,7 @@ extension KeychainError {
 
     /// `.invalidParameter`: An unlock session must last a positive time; pass nil for one that
     /// lasts until lock or logout.
-    package static func unlockSessionMustLast() -> KeychainError {
+    package static func unlockSessionDurationNotPositive() -> KeychainError {
         KeychainError(.invalidParameter, "An unlock session must last a positive time; pass nil for one that lasts until lock or logout.")
     }
 
@@ -600,25 +600,25 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: The runtime directory `base` does not exist or is a symbolic link;
     /// no unlock session is kept there.
-    package static func runtimeDirectoryDoesExist(base: String) -> KeychainError {
+    package static func runtimeDirectoryMissing(base: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The runtime directory \(base) does not exist or is a symbolic link; no unlock session is kept there. Set XDG_RUNTIME_DIR to your own memory-backed runtime directory, or unset it to keep sessions in the kernel keyring.")
     }
 
     /// `.keychainUnavailable`: The runtime directory `base` belongs to another user or is open to
     /// other users (owner `owner`, mode …); no unlock session is kept there.
-    package static func runtimeDirectoryBelongsAnother(base: String, owner: some BinaryInteger, mode: some BinaryInteger) -> KeychainError {
+    package static func runtimeDirectoryNotPrivate(base: String, owner: some BinaryInteger, mode: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "The runtime directory \(base) belongs to another user or is open to other users (owner \(owner), mode \(String(mode, radix: 8))); no unlock session is kept there. Set XDG_RUNTIME_DIR to a directory of your own (mode 0700), such as the /run/user/\(PlatformIO.currentUserID) systemd makes.")
     }
 
     /// `.keychainUnavailable`: The runtime directory `base` is not on a memory-backed file system
     /// (tmpfs or ramfs): a ticket there would reach the disk, so no unlock session is kept.
-    package static func runtimeDirectoryMemoryBacked(base: String) -> KeychainError {
+    package static func runtimeDirectoryNotInMemory(base: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The runtime directory \(base) is not on a memory-backed file system (tmpfs or ramfs): a ticket there would reach the disk, so no unlock session is kept. Set XDG_RUNTIME_DIR to a tmpfs directory of your own, such as /run/user/\(PlatformIO.currentUserID).")
     }
 
     /// `.keychainUnavailable`: `directory` is not on a memory-backed file system, so no unlock
     /// session is written there.
-    package static func memoryBackedFileSystem(directory: String) -> KeychainError {
+    package static func ticketDirectoryNotInMemory(directory: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(directory) is not on a memory-backed file system, so no unlock session is written there.")
     }
 
@@ -659,72 +659,72 @@ extension KeychainError {
     /// `databasePath` has none, so it is not the keychain that passphrase protects (a new one, made
     /// where the service looked: check SECURE_STORAGE_HOME and the unit's Environment= against
     /// where the keychain was created).
-    package static func systemdCredentialHoldsPassphrase(path: String, databasePath: String) -> KeychainError {
+    package static func credentialForUnprotectedKeychain(path: String, databasePath: String) -> KeychainError {
         KeychainError(.invalidState, "The systemd credential \(path) holds a passphrase, but the keychain at \(databasePath) has none, so it is not the keychain that passphrase protects (a new one, made where the service looked: check SECURE_STORAGE_HOME and the unit's Environment= against where the keychain was created). Nothing was unlocked.")
     }
 
     /// `.integrityViolation`: A synchronizable row has no id, item id or row version.
-    package static func synchronizableRowIdItem() -> KeychainError {
+    package static func synchronizableRowIncomplete() -> KeychainError {
         KeychainError(.integrityViolation, "A synchronizable row has no id, item id or row version. The keychain file was altered outside this library.")
     }
 
     /// `.invalidParameter`: A synchronized `itemClass` item is not one that may sync (it must be
     /// synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain).
-    package static func synchronizedItemOneMay(itemClass: String) -> KeychainError {
+    package static func unsyncableItemReceived(itemClass: String) -> KeychainError {
         KeychainError(.invalidParameter, "A synchronized \(itemClass) item is not one that may sync (it must be synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain). Nothing was applied.")
     }
 
     /// `.invalidParameter`: A synchronized `itemClass` item would be stored as one that may not
     /// sync.
-    package static func synchronizedItemWouldStored(itemClass: String) -> KeychainError {
+    package static func receivedItemWouldNotSync(itemClass: String) -> KeychainError {
         KeychainError(.invalidParameter, "A synchronized \(itemClass) item would be stored as one that may not sync. Nothing was applied.")
     }
 
     /// `.invalidParameter`: The sync state must be a library-owned …ThisDeviceOnly item that is not
     /// synchronizable, the same item each time.
-    package static func syncStateMustLibrary() -> KeychainError {
+    package static func syncStateItemInvalid() -> KeychainError {
         KeychainError(.invalidParameter, "The sync state must be a library-owned …ThisDeviceOnly item that is not synchronizable, the same item each time.")
     }
 
     /// `.interactionNotAllowed`: The sync state cannot be written while the keychain is sealed;
     /// unlock it once.
-    package static func syncStateWrittenWhile() -> KeychainError {
+    package static func syncStateWhileSealed() -> KeychainError {
         KeychainError(.interactionNotAllowed, "The sync state cannot be written while the keychain is sealed; unlock it once.")
     }
 
     /// `.invalidParameter`: A synchronized key claims to be generated inside a keychain; such keys
     /// never leave their device, so the change was crafted.
-    package static func synchronizedKeyClaimsGenerated() -> KeychainError {
+    package static func syncedTokenKey() -> KeychainError {
         KeychainError(.invalidParameter, "A synchronized key claims to be generated inside a keychain; such keys never leave their device, so the change was crafted. Nothing was applied.")
     }
 
     /// `.authFailed`: A query cannot match an item protected by access control on values derived
     /// from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller
     /// test guesses of the data without authenticating.
-    package static func queryMatchItemProtected() -> KeychainError {
+    package static func queryOnProtectedDerivedValues() -> KeychainError {
         KeychainError(.authFailed, "A query cannot match an item protected by access control on values derived from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller test guesses of the data without authenticating. Find the item by its other attributes, then read its data.")
     }
 
     /// `.invalidParameter`: An identity cannot be added on its own: add its certificate and its
     /// private key (addIdentity(certificate:privateKey:)).
-    package static func identityAddedOwnAdd() -> KeychainError {
+    package static func identityAddedAlone() -> KeychainError {
         KeychainError(.invalidParameter, "An identity cannot be added on its own: add its certificate and its private key (addIdentity(certificate:privateKey:)).")
     }
 
     /// `.invalidParameter`: A key with kSecAttrTokenIDSecureEnclave is generated inside the
     /// keychain (SecKeyCreateRandomKey); existing key material cannot be imported into the token.
-    package static func keyKSecAttrTokenIDSecureEnclaveGeneratedInside() -> KeychainError {
+    package static func tokenKeyAdded() -> KeychainError {
         KeychainError(.invalidParameter, "A key with kSecAttrTokenIDSecureEnclave is generated inside the keychain (SecKeyCreateRandomKey); existing key material cannot be imported into the token.")
     }
 
     /// `.invalidParameter`: An identity is a certificate item plus a key item.
-    package static func identityCertificateItemPlus() -> KeychainError {
+    package static func identityIsCertificateAndKey() -> KeychainError {
         KeychainError(.invalidParameter, "An identity is a certificate item plus a key item.")
     }
 
     /// `.invalidParameter`: The key must be a private key (kcls 1) whose application label equals
     /// the certificate's public-key hash.
-    package static func keyMustPrivateKey() -> KeychainError {
+    package static func identityKeyMismatch() -> KeychainError {
         KeychainError(.invalidParameter, "The key must be a private key (kcls 1) whose application label equals the certificate's public-key hash.")
     }
 
@@ -762,23 +762,23 @@ extension KeychainError {
     }
 
     /// `.noSuchAttribute`: The attribute `key` does not exist for `itemClass` items.
-    package static func attributeDoesExistItems(key: AttributeKey, itemClass: String) -> KeychainError {
+    package static func attributeNotInClass(key: AttributeKey, itemClass: String) -> KeychainError {
         KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass) items. Remove it from the dictionary: each class accepts only its own attributes (Apple's SecItem documentation lists them per class).")
     }
 
     /// `.invalidParameter`: An item SecureStorage keeps for itself (`owner`) never syncs.
-    package static func itemSecureStorageKeepsItself(owner: LibraryOwner) -> KeychainError {
+    package static func libraryOwnedItemSynchronizable(owner: LibraryOwner) -> KeychainError {
         KeychainError(.invalidParameter, "An item SecureStorage keeps for itself (\(owner)) never syncs.")
     }
 
     /// `.invalidParameter`: kSecAttrSharingGroup cannot be changed by an update.
-    package static func kSecAttrSharingGroupChangedUpdate() -> KeychainError {
+    package static func sharingGroupChanged() -> KeychainError {
         KeychainError(.invalidParameter, "kSecAttrSharingGroup cannot be changed by an update.")
     }
 
     /// `.invalidParameter`: An identity cannot be added or updated on its own: use its certificate
     /// and private key items.
-    package static func identityAddedUpdatedOwn() -> KeychainError {
+    package static func identityWrittenAlone() -> KeychainError {
         KeychainError(.invalidParameter, "An identity cannot be added or updated on its own: use its certificate and private key items.")
     }
 
@@ -806,24 +806,24 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: The TPM at `tcti` did not give back the secret it sealed; the
     /// keychain was left as it was.
-    package static func tpmDidGiveBack(tcti: String) -> KeychainError {
+    package static func tpmUnsealFailed(tcti: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The TPM at \(tcti) did not give back the secret it sealed; the keychain was left as it was.")
     }
 
     /// `.unimplemented`: This build of SecureStorage has no TPM support (tpm2-tss is linked on
     /// Linux only).
-    package static func buildSecureStorageTPMSupportTpm2() -> KeychainError {
+    package static func noTPMSupportInBuild() -> KeychainError {
         KeychainError(.unimplemented, "This build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
     }
 
     /// `.keychainUnavailable`: The device key file `path` unsealed to `byteCount` bytes instead of
     /// 32: it is not a SecureStorage device secret.
-    package static func deviceKeyFileUnsealed(path: String, byteCount: Int) -> KeychainError {
+    package static func deviceKeyFileUnsealedWrongSize(path: String, byteCount: Int) -> KeychainError {
         KeychainError(.keychainUnavailable, "The device key file \(path) unsealed to \(byteCount) bytes instead of 32: it is not a SecureStorage device secret. Restore the file from a backup of this machine.")
     }
 
     /// `.keychainUnavailable`: The keychain is sealed by a TPM, and `tpmResponse`.
-    package static func keychainSealedTPM(tpmResponse: String) -> KeychainError {
+    package static func tpmNotLoaded(tpmResponse: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The keychain is sealed by a TPM, and \(tpmResponse).")
     }
 
@@ -834,56 +834,56 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: The device key file `path` is sealed by a TPM, and this build of
     /// SecureStorage has no TPM support (tpm2-tss is linked on Linux only).
-    package static func deviceKeyFileSealedTPMBuild(path: String) -> KeychainError {
+    package static func deviceKeyFileNeedsTPMSupport(path: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The device key file \(path) is sealed by a TPM, and this build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
     }
 
     /// `.keychainUnavailable`: `file` was sealed by another TPM: these files were copied from
     /// another machine, or this machine's TPM was cleared.
-    package static func sealedAnotherTPMThese(file: String) -> KeychainError {
+    package static func sealedByAnotherTPM(file: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(file) was sealed by another TPM: these files were copied from another machine, or this machine's TPM was cleared. Open the keychain on the machine it belongs to (and run `keychain unbind` there to move it), or restore it from a backup.")
     }
 
     /// `.keychainUnavailable`: `file` is sealed to PCR values that changed (the Secure Boot or
     /// firmware configuration is not the one it was bound under).
-    package static func sealedPCRValuesChanged(file: String) -> KeychainError {
+    package static func pcrValuesChanged(file: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(file) is sealed to PCR values that changed (the Secure Boot or firmware configuration is not the one it was bound under). Boot that configuration again and run `keychain bind --tpm` (it reseals without PCRs), then bind with PCRs again after the change; otherwise the items can only come back from a backup (`keychain import`).")
     }
 
     /// `.keychainUnavailable`: `what` Check that it exists, that it answers, and that this user may
     /// use it (usually: membership of the tss group).
-    package static func checkExistsAnswersUser(what: String) -> KeychainError {
+    package static func tpmUnreachableAdvice(what: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(what) Check that it exists, that it answers, and that this user may use it (usually: membership of the tss group).")
     }
 
     /// `.keychainUnavailable`: The TPM at `tcti` is in dictionary-attack lockout; wait for it to
     /// recover or reset it with its lockout authorization (tpm2_dictionarylockout -c).
-    package static func tpmDictionaryAttackLockout(tcti: String) -> KeychainError {
+    package static func tpmLockout(tcti: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The TPM at \(tcti) is in dictionary-attack lockout; wait for it to recover or reset it with its lockout authorization (tpm2_dictionarylockout -c).")
     }
 
     /// `.keychainUnavailable`: The TPM at `tcti` refused an authorization: its owner hierarchy has
     /// a password (SecureStorage binds only to a TPM whose owner hierarchy has none, as systemd-
     /// creds does), or `file` was altered.
-    package static func tpmRefusedAuthorizationOwner(tcti: String, file: String) -> KeychainError {
+    package static func tpmAuthorizationRefused(tcti: String, file: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The TPM at \(tcti) refused an authorization: its owner hierarchy has a password (SecureStorage binds only to a TPM whose owner hierarchy has none, as systemd-creds does), or \(file) was altered.")
     }
 
 
     /// `.invalidState`: Other keychains use the same device key file (`deviceKeyFile`; their
     /// anchors: `others`): binding replaces its secret, which would leave them unreadable.
-    package static func otherKeychainsUseSame(deviceKeyFile: String, others: String) -> KeychainError {
+    package static func deviceKeyFileShared(deviceKeyFile: String, others: String) -> KeychainError {
         KeychainError(.invalidState, "Other keychains use the same device key file (\(deviceKeyFile); their anchors: \(others)): binding replaces its secret, which would leave them unreadable. Nothing was changed. Give each keychain its own state directory (SECURE_STORAGE_HOME, XDG_STATE_HOME or KeychainLocation.deviceKeyURL) before binding, or remove the anchor of a keychain that no longer exists.")
     }
 
     /// `.invalidState`: The keychain has no passphrase, so binding needs none; call it without one.
-    package static func keychainPassphraseBindingNeeds() -> KeychainError {
+    package static func bindingWithUnneededPassphrase() -> KeychainError {
         KeychainError(.invalidState, "The keychain has no passphrase, so binding needs none; call it without one.")
     }
 
     /// `.invalidState`: The keychain has a passphrase, and binding rewraps the keys it protects
     /// under the new device secret, so it needs the passphrase (`keychain bind` asks for it).
-    package static func keychainPassphraseBindingRewraps() -> KeychainError {
+    package static func bindingNeedsPassphrase() -> KeychainError {
         KeychainError(.invalidState, "The keychain has a passphrase, and binding rewraps the keys it protects under the new device secret, so it needs the passphrase (`keychain bind` asks for it).")
     }
 
@@ -896,63 +896,63 @@ extension KeychainError {
     /// `.keychainUnavailable`: A rotation of the device secret (keychain bind) was interrupted, and
     /// the new secret in `pendingKeyFile` cannot be loaded (`reason`) while the current device key
     /// file does not open the keychain.
-    package static func rotationDeviceSecretKeychain(pendingKeyFile: String, reason: String) -> KeychainError {
+    package static func interruptedRotation(pendingKeyFile: String, reason: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "A rotation of the device secret (keychain bind) was interrupted, and the new secret in \(pendingKeyFile) cannot be loaded (\(reason)) while the current device key file does not open the keychain. Nothing was changed: make the TPM available again (for PCRs, boot the configuration it was bound under) and retry.")
     }
 
     /// `.keychainUnavailable`: This process uses no TPM: set … to the TPM's TCTI, or give this user
     /// access to … (usually: membership of the tss group).
-    package static func processUsesTPMSet() -> KeychainError {
+    package static func noTPMConfigured() -> KeychainError {
         KeychainError(.keychainUnavailable, "This process uses no TPM: set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
     }
 
     /// `.invalidParameter`: PCRs are numbered 0 to 23; `invalidPCRs` does not exist.
-    package static func pcRsNumberedDoesExist(invalidPCRs: String) -> KeychainError {
+    package static func invalidPCRs(invalidPCRs: String) -> KeychainError {
         KeychainError(.invalidParameter, "PCRs are numbered 0 to 23; \(invalidPCRs) does not exist.")
     }
 
     /// `.invalidState`: The keychain is not bound to a TPM; its device secret is already in a key
     /// file.
-    package static func keychainBoundTPMDevice() -> KeychainError {
+    package static func notBoundToTPM() -> KeychainError {
         KeychainError(.invalidState, "The keychain is not bound to a TPM; its device secret is already in a key file.")
     }
 
     /// `.invalidState`: Unbinding makes the keychain's files open on any machine, so it needs a
     /// passphrase to protect its items there.
-    package static func unbindingMakesKeychainFiles() -> KeychainError {
+    package static func unbindingNeedsPassphrase() -> KeychainError {
         KeychainError(.invalidState, "Unbinding makes the keychain's files open on any machine, so it needs a passphrase to protect its items there. Set one first (`keychain set-passphrase`), then unbind.")
     }
 
     /// `.unimplemented`: This build of SecureStorage has no TPM support.
-    package static func buildSecureStorageTPMSupportUnimplemented() -> KeychainError {
+    package static func noTPMSupport() -> KeychainError {
         KeychainError(.unimplemented, "This build of SecureStorage has no TPM support.")
     }
 
     /// `.unimplemented`: This build of SecureStorage has no TPM support, and the key lives in a
     /// TPM.
-    package static func buildSecureStorageTPMSupportKey() -> KeychainError {
+    package static func tokenKeyNeedsTPMSupport() -> KeychainError {
         KeychainError(.unimplemented, "This build of SecureStorage has no TPM support, and the key lives in a TPM.")
     }
 
     /// `.keychainUnavailable`: The key lives in a TPM, and this process uses none: set …, or give
     /// this user access to ….
-    package static func keyLivesTPMProcess() -> KeychainError {
+    package static func tokenKeyNeedsTPM() -> KeychainError {
         KeychainError(.keychainUnavailable, "The key lives in a TPM, and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager).")
     }
 
     /// `.keychainUnavailable`: The key lives in a TPM, and `tpmResponse`.
-    package static func keyLivesTPM(tpmResponse: String) -> KeychainError {
+    package static func tokenKeyTPMNotLoaded(tpmResponse: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The key lives in a TPM, and \(tpmResponse).")
     }
 
     /// `.invalidParameter`: The peer's public key is not a point on P-256.
-    package static func peerPublicKeyPoint() -> KeychainError {
+    package static func peerKeyNotOnCurve() -> KeychainError {
         KeychainError(.invalidParameter, "The peer's public key is not a point on P-256.")
     }
 
     /// `.keychainUnavailable`: The key lives in another TPM (this keychain was copied from another
     /// machine, or this TPM was cleared); it cannot be used here.
-    package static func keyLivesAnotherTPM() -> KeychainError {
+    package static func tokenKeyInAnotherTPM() -> KeychainError {
         KeychainError(.keychainUnavailable, "The key lives in another TPM (this keychain was copied from another machine, or this TPM was cleared); it cannot be used here.")
     }
 
@@ -960,12 +960,12 @@ extension KeychainError {
 
     /// `.invalidParameter`: A `curveBits`-bit EC private key has `coordinateByteCount` bytes, not
     /// `byteCount`.
-    package static func bitECPrivateKey(curveBits: String, coordinateByteCount: Int, byteCount: Int) -> KeychainError {
+    package static func privateKeyLength(curveBits: String, coordinateByteCount: Int, byteCount: Int) -> KeychainError {
         KeychainError(.invalidParameter, "A \(curveBits)-bit EC private key has \(coordinateByteCount) bytes, not \(byteCount).")
     }
 
     /// `.invalidParameter`: The bytes are not a valid `curveBits`-bit EC private key.
-    package static func bytesValidBitEC(curveBits: String) -> KeychainError {
+    package static func invalidPrivateKey(curveBits: String) -> KeychainError {
         KeychainError(.invalidParameter, "The bytes are not a valid \(curveBits)-bit EC private key.")
     }
 
@@ -975,18 +975,18 @@ extension KeychainError {
     }
 
     /// `.invalidParameter`: The other party's key is not a `curveBits`-bit EC public key (X9.63).
-    package static func otherPartyKeyBit(curveBits: String) -> KeychainError {
+    package static func invalidPeerKey(curveBits: String) -> KeychainError {
         KeychainError(.invalidParameter, "The other party's key is not a \(curveBits)-bit EC public key (X9.63).")
     }
 
     /// `.invalidParameter`: A digest to sign has 1 to 64 bytes, not `byteCount`.
-    package static func digestSignBytes(byteCount: Int) -> KeychainError {
+    package static func digestLength(byteCount: Int) -> KeychainError {
         KeychainError(.invalidParameter, "A digest to sign has 1 to 64 bytes, not \(byteCount).")
     }
 
     /// `.invalidParameter`: Keys generated inside the keychain are P-256 or P-384 (the Secure
     /// Enclave's P-256 and its larger sibling).
-    package static func keysGeneratedInsideKeychain() -> KeychainError {
+    package static func tokenKeyCurveUnsupported() -> KeychainError {
         KeychainError(.invalidParameter, "Keys generated inside the keychain are P-256 or P-384 (the Secure Enclave's P-256 and its larger sibling).")
     }
 
@@ -997,23 +997,23 @@ extension KeychainError {
 
     /// `.invalidParameter`: A key generated inside the keychain never leaves this device: give a
     /// …ThisDeviceOnly accessibility (`accessibility` would let it into backups).
-    package static func keyGeneratedInsideKeychain(accessibility: String) -> KeychainError {
+    package static func tokenKeyNotThisDeviceOnly(accessibility: String) -> KeychainError {
         KeychainError(.invalidParameter, "A key generated inside the keychain never leaves this device: give a …ThisDeviceOnly accessibility (\(accessibility) would let it into backups).")
     }
 
     /// `.invalidParameter`: The reference names a `itemClass` item, not a key.
-    package static func referenceNamesItemKey(itemClass: String) -> KeychainError {
+    package static func referenceNotAKey(itemClass: String) -> KeychainError {
         KeychainError(.invalidParameter, "The reference names a \(itemClass) item, not a key.")
     }
 
     /// `.invalidParameter`: The key was not generated inside the keychain
     /// (kSecAttrTokenIDSecureEnclave).
-    package static func keyGeneratedInsideKeychainKSecAttrTokenIDSecureEnclave() -> KeychainError {
+    package static func notATokenKey() -> KeychainError {
         KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
     }
 
     /// `.interactionNotAllowed`: Using the key needs user authentication, which the call skips.
-    package static func usingKeyNeedsUser() -> KeychainError {
+    package static func keyUseNeedsAuthentication() -> KeychainError {
         KeychainError(.interactionNotAllowed, "Using the key needs user authentication, which the call skips.")
     }
 
@@ -1079,7 +1079,7 @@ extension KeychainError {
     }
 
     /// `.diskFull`: The disk holding `path` is full; nothing was written.
-    package static func diskFull(path: String) -> KeychainError {
+    package static func keychainDiskFull(path: String) -> KeychainError {
         KeychainError(.diskFull, "The disk holding \(path) is full; nothing was written. Free some space and retry.")
     }
 
@@ -1151,36 +1151,36 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: Cannot create `temporary`: a file of that name is already there, and
     /// it is not this writer's.
-    package static func createFileNameAlready(temporary: String) -> KeychainError {
+    package static func temporaryFileExists(temporary: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "Cannot create \(temporary): a file of that name is already there, and it is not this writer's. Remove it and retry.")
     }
 
     /// `.keychainUnavailable`: `path` belongs to another user (user id `owner`), and this directory
     /// lets only a file's owner replace it; nothing was written to it.
-    package static func belongsAnotherUserUser(path: String, owner: some BinaryInteger) -> KeychainError {
+    package static func fileOwnedByAnotherUser(path: String, owner: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(path) belongs to another user (user id \(owner)), and this directory lets only a file's owner replace it; nothing was written to it. Choose another name or directory.")
     }
 
     /// `.invalidParameter`: `path` already exists; choose another name or allow replacing it.
-    package static func alreadyExistsChooseAnother(path: String) -> KeychainError {
+    package static func fileExists(path: String) -> KeychainError {
         KeychainError(.invalidParameter, "\(path) already exists; choose another name or allow replacing it.")
     }
 
     /// `.keychainUnavailable`: `path` is not a regular file (a pipe, device or directory is in its
     /// place).
-    package static func regularFilePipeDevice(path: String) -> KeychainError {
+    package static func notARegularFile(path: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(path) is not a regular file (a pipe, device or directory is in its place). Remove it; the keychain does not read from it.")
     }
 
     /// `.keychainUnavailable`: `path` holds `size` bytes, more than the `maximumSize` such a file
     /// can hold: it is not the file the keychain wrote.
-    package static func holdsBytesMoreSuch(path: String, size: some BinaryInteger, maximumSize: some BinaryInteger) -> KeychainError {
+    package static func fileTooLarge(path: String, size: some BinaryInteger, maximumSize: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(path) holds \(size) bytes, more than the \(maximumSize) such a file can hold: it is not the file the keychain wrote. Remove or restore it.")
     }
 
     /// `.keychainUnavailable`: `path` grew past the `maximumSize` bytes such a file can hold while
     /// it was read.
-    package static func grewPastBytesSuch(path: String, maximumSize: some BinaryInteger) -> KeychainError {
+    package static func fileGrewTooLarge(path: String, maximumSize: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(path) grew past the \(maximumSize) bytes such a file can hold while it was read. Remove or restore it.")
     }
 
@@ -1219,26 +1219,26 @@ extension KeychainError {
     /// `.keychainUnavailable`: The lock file `path` is not a regular file of yours that only you
     /// can open (owner `owner`, mode …): another process may hold its lock for ever, so the
     /// keychain does not use it; nothing was changed.
-    package static func lockFileRegularFile(path: String, owner: some BinaryInteger, mode: some BinaryInteger) -> KeychainError {
+    package static func lockFileNotPrivate(path: String, owner: some BinaryInteger, mode: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "The lock file \(path) is not a regular file of yours that only you can open (owner \(owner), mode \(String(mode, radix: 8))): another process may hold its lock for ever, so the keychain does not use it; nothing was changed. Remove it (it holds nothing; the keychain creates it again).")
     }
 
     /// `.keychainUnavailable`: `path` was created but is not a private file of this user (owner
     /// `owner`, mode …, `linkCount` links), so nothing was written to it.
-    package static func createdPrivateFileUser(path: String, owner: some BinaryInteger, mode: some BinaryInteger, linkCount: some BinaryInteger) -> KeychainError {
+    package static func createdFileNotPrivate(path: String, owner: some BinaryInteger, mode: some BinaryInteger, linkCount: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(path) was created but is not a private file of this user (owner \(owner), mode \(String(mode, radix: 8)), \(linkCount) links), so nothing was written to it. Check the directory's permissions, ACLs and mount options.")
     }
 
     /// `.keychainUnavailable`: `path` is owned by user id `owner`, neither the current user
     /// (`currentUser`) nor root; the credential is not used.
-    package static func ownedUserIdNeither(path: String, owner: some BinaryInteger, currentUser: some BinaryInteger) -> KeychainError {
+    package static func credentialOwnedByAnotherUser(path: String, owner: some BinaryInteger, currentUser: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "\(path) is owned by user id \(owner), neither the current user (\(currentUser)) nor root; the credential is not used.")
     }
 
     /// `.busy`: The lock `path` is held by another process and was still held after `timeout` (that
     /// process is creating, opening or upgrading the keychain there, or it is stuck); nothing was
     /// changed.
-    package static func lockHeldAnotherProcess(path: String, timeout: String) -> KeychainError {
+    package static func lockTimeout(path: String, timeout: String) -> KeychainError {
         KeychainError(.busy, "The lock \(path) is held by another process and was still held after \(timeout) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it.")
     }
 
@@ -1250,44 +1250,44 @@ extension KeychainError {
     /// `.keychainUnavailable`: The `role` `path` belongs to another user (user id `owner`), not to
     /// you (user id `currentUserID`): whoever owns it can read or replace what the keychain keeps
     /// there, so the keychain does not use it.
-    package static func belongsAnotherUserUser(role: String, path: String, owner: some BinaryInteger, currentUserID: some BinaryInteger) -> KeychainError {
+    package static func directoryOwnedByAnotherUser(role: String, path: String, owner: some BinaryInteger, currentUserID: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "The \(role) \(path) belongs to another user (user id \(owner)), not to you (user id \(currentUserID)): whoever owns it can read or replace what the keychain keeps there, so the keychain does not use it. Do not take it over: remove it (ask its owner or an administrator if you cannot) so that the keychain creates its own, or choose another location (SECURE_STORAGE_HOME, XDG_DATA_HOME and XDG_STATE_HOME, or a KeychainLocation).")
     }
 
     /// `.keychainUnavailable`: The `role` `path` can be written by other users (mode …): they could
     /// have planted or replaced files in it, so the keychain does not use it.
-    package static func writtenOtherUsersMode(role: String, path: String, mode: some BinaryInteger) -> KeychainError {
+    package static func directoryWritableByOthers(role: String, path: String, mode: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "The \(role) \(path) can be written by other users (mode \(String(mode, radix: 8))): they could have planted or replaced files in it, so the keychain does not use it. Move it aside and let the keychain create a new one, or, if you are sure only you ever wrote to it, make it private with `chmod 700 \(path)`.")
     }
 
     /// `.keychainUnavailable`: The `role` `path` is a symbolic link, which the keychain does not
     /// follow (whoever can change the link could point it anywhere).
-    package static func symbolicLinkKeychainDoes(role: String, path: String) -> KeychainError {
+    package static func directoryIsSymbolicLink(role: String, path: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The \(role) \(path) is a symbolic link, which the keychain does not follow (whoever can change the link could point it anywhere). Replace the link with a real directory, or point the keychain at the directory itself (SECURE_STORAGE_HOME, XDG_DATA_HOME and XDG_STATE_HOME, or a KeychainLocation).")
     }
 
     /// `.keychainUnavailable`: The `role` `path` is not a directory (a file of that name is in its
     /// place).
-    package static func directoryFileNamePlace(role: String, path: String) -> KeychainError {
+    package static func directoryIsAFile(role: String, path: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The \(role) \(path) is not a directory (a file of that name is in its place). Move it aside so that the keychain can create the directory, or choose another location.")
     }
 
     /// `.keychainUnavailable`: The unlock session's key in the kernel keyring could not be made
     /// private to you or given its expiry (`reason`); it was removed, no new session was kept, and
     /// any session you had is unchanged.
-    package static func unlockSessionKeyKernel(reason: String) -> KeychainError {
+    package static func sessionKeyNotPrivate(reason: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The unlock session's key in the kernel keyring could not be made private to you or given its expiry (\(reason)); it was removed, no new session was kept, and any session you had is unchanged. \(KernelKeyring.alternatives)")
     }
 
     /// `.keychainUnavailable`: The kernel keyring refused the unlock session (`reason`), so no new
     /// session was kept; any session you had is unchanged.
-    package static func kernelKeyringRefusedUnlock(reason: String) -> KeychainError {
+    package static func keyringRefusedSession(reason: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The kernel keyring refused the unlock session (\(reason)), so no new session was kept; any session you had is unchanged. \(KernelKeyring.alternatives)")
     }
 
     /// `.keychainUnavailable`: The kernel keyring refused the unlock session because your quota of
     /// keys is used up, so no new session was kept; any session you had is unchanged.
-    package static func kernelKeyringRefusedUnlock(quota: String) -> KeychainError {
+    package static func keyringQuotaExhausted(quota: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The kernel keyring refused the unlock session because your quota of keys is used up, so no new session was kept; any session you had is unchanged. The kernel lets the keys of each user, of every program together, take \(quota); /proc/key-users shows your use (the qnkeys and qnbytes columns). Free some: `keychain lock` in each keychain you no longer use removes its session, or `keyctl get_persistent @s && keyctl purge -p user secure-storage:unlock:` removes every keychain's session (each is unlocked again when needed). Sessions without --timeout now leave the keyring after a day unused. An administrator can raise the quota (sysctl kernel.keys.maxbytes and kernel.keys.maxkeys).")
     }
 
@@ -1300,24 +1300,24 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: The `role` at `path` is a symbolic link, which the keychain refuses
     /// to follow.
-    package static func symbolicLinkKeychainRefuses(role: String, path: String) -> KeychainError {
+    package static func protectedFileIsSymbolicLink(role: String, path: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The \(role) at \(path) is a symbolic link, which the keychain refuses to follow. Replace it with the file it points to.")
     }
 
     /// `.keychainUnavailable`: The `role` at `path` is not a regular file (a pipe, socket or device
     /// is in its place), so the keychain does not open it.
-    package static func regularFilePipeSocket(role: String, path: String) -> KeychainError {
+    package static func protectedFileNotRegular(role: String, path: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "The \(role) at \(path) is not a regular file (a pipe, socket or device is in its place), so the keychain does not open it. Remove it, and restore the file from a backup if it was replaced.")
     }
 
     /// `.keychainUnavailable`: The `role` at `path` is owned by user id `owner`, not by the current
     /// user (…).
-    package static func ownedUserIdCurrent(role: String, path: String, owner: some BinaryInteger) -> KeychainError {
+    package static func protectedFileOwnedByAnotherUser(role: String, path: String, owner: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "The \(role) at \(path) is owned by user id \(owner), not by the current user (\(PlatformIO.currentUserID)). Run as its owner, or fix it with `chown $(id -u) \(path)`.")
     }
 
     /// `.keychainUnavailable`: The `role` at `path` is accessible to other users (mode …).
-    package static func accessibleOtherUsersMode(role: String, path: String, mode: some BinaryInteger) -> KeychainError {
+    package static func protectedFileAccessibleToOthers(role: String, path: String, mode: some BinaryInteger) -> KeychainError {
         KeychainError(.keychainUnavailable, "The \(role) at \(path) is accessible to other users (mode \(String(mode, radix: 8))). Fix it with `chmod 600 \(path)` and reopen.")
     }
 

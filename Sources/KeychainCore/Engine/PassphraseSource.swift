@@ -129,7 +129,7 @@ extension Keychain {
         guard let path = try? source.path(environment: environment), PlatformIO.ownerAndMode(of: path) != nil else { return false }
         guard hasPassphrase else {
             // A passphrase was given for a keychain that has none: not the keychain it protects.
-            throw KeychainError.systemdCredentialHoldsPassphrase(path: path, databasePath: databasePath)
+            throw KeychainError.credentialForUnprotectedKeychain(path: path, databasePath: databasePath)
         }
         guard lockState != .unlocked else { return false }
         try unlock(from: source, environment: environment)

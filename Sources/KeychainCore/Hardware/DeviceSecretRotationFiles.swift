@@ -138,7 +138,7 @@ struct DeviceSecretRotationFiles {
                 logger.notice("rolled back a rotation of the device secret that a killed process had not committed", metadata: ["path": "\(path)"])
                 return
             }
-            throw KeychainError.rotationDeviceSecretKeychain(pendingKeyFile: files.pendingKeyURL.path, reason: error.message)
+            throw KeychainError.interruptedRotation(pendingKeyFile: files.pendingKeyURL.path, reason: error.message)
         }
         if try holds(under: pending) == true {
             // D' verifies the header: the transaction committed.

@@ -60,10 +60,10 @@ extension Keychain {
     public func bindToTPM(pcrs: [Int] = [], passphrase: String? = nil) throws(KeychainError) {
         try requireWritable()
         guard let device = options.tpm else {
-            throw KeychainError.processUsesTPMSet()
+            throw KeychainError.noTPMConfigured()
         }
         guard pcrs.allSatisfy({ (0..<24).contains($0) }) else {
-            throw KeychainError.pcRsNumberedDoesExist(invalidPCRs: pcrs.filter { !(0..<24).contains($0) }.map(String.init).joined(separator: ", "))
+            throw KeychainError.invalidPCRs(invalidPCRs: pcrs.filter { !(0..<24).contains($0) }.map(String.init).joined(separator: ", "))
         }
         let pcrs = Array(Set(pcrs)).sorted()
         let classKeys = try rotateDeviceSecret(sealingWith: (device, pcrs), passphrase: passphrase)
@@ -86,10 +86,10 @@ extension Keychain {
     public func unbindFromTPM(passphrase: String) throws(KeychainError) {
         try requireWritable()
         guard case .tpm = deviceBinding else {
-            throw KeychainError.keychainBoundTPMDevice()
+            throw KeychainError.notBoundToTPM()
         }
         guard hasPassphrase else {
-            throw KeychainError.unbindingMakesKeychainFiles()
+            throw KeychainError.unbindingNeedsPassphrase()
         }
         var verified = try Self.rawUserKeys(keys: keys, passphrase: passphrase, keybag: read { db in try KeyRing.fetchKeybag(db) })
         verified.removeAll()

@@ -36,7 +36,7 @@ extension Keychain {
         let files = DeviceSecretRotationFiles(location: location)
         let others = files.anchorsOfOtherKeychains(than: expected.vaultID)
         guard others.isEmpty else {
-            throw KeychainError.otherKeychainsUseSame(deviceKeyFile: location.deviceKeyURL.path, others: others.joined(separator: ", "))
+            throw KeychainError.deviceKeyFileShared(deviceKeyFile: location.deviceKeyURL.path, others: others.joined(separator: ", "))
         }
         let directory = location.databaseURL.deletingLastPathComponent()
         let started = ContinuousClock.now
@@ -76,13 +76,13 @@ extension Keychain {
         let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         guard let stored = header.passphrase else {
             guard passphrase == nil else {
-                throw KeychainError.keychainPassphraseBindingNeeds()
+                throw KeychainError.bindingWithUnneededPassphrase()
             }
             let kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: nil, vaultID: header.vaultID)
             return (nil, try KeyRing.unwrapUserClassKeys(keybag, kek: kek, vaultID: header.vaultID))
         }
         guard let passphrase else {
-            throw KeychainError.keychainPassphraseBindingRewraps()
+            throw KeychainError.bindingNeedsPassphrase()
         }
         let key = try stored.parameters.deriveKey(passphrase: passphrase, salt: stored.salt)
         let kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: key, vaultID: header.vaultID)

@@ -62,12 +62,12 @@ struct SealedDeviceSecret: Equatable {
         // Compared in place: no further copy of the secret.
         let matches = key.withUnsafeBytes { expected in unsealed.withUnsafeBytes { actual in expected.elementsEqual(actual) } }
         guard matches else {
-            throw KeychainError.tpmDidGiveBack(tcti: device.tcti)
+            throw KeychainError.tpmUnsealFailed(tcti: device.tcti)
         }
         return sealed
         #else
         if unlessUnusable { return nil }
-        throw KeychainError.buildSecureStorageTPMSupportTpm2()
+        throw KeychainError.noTPMSupportInBuild()
         #endif
     }
 
@@ -78,7 +78,7 @@ struct SealedDeviceSecret: Equatable {
         var secret = try unseal(on: device, path: path)
         defer { SecretWiping.wipe(&secret) }
         guard secret.count == 32 else {
-            throw KeychainError.deviceKeyFileUnsealed(path: path, byteCount: secret.count)
+            throw KeychainError.deviceKeyFileUnsealedWrongSize(path: path, byteCount: secret.count)
         }
         return SymmetricKey(data: secret)
     }
@@ -86,7 +86,7 @@ struct SealedDeviceSecret: Equatable {
     private func unseal(on device: TPMDevice, path: String?) throws(KeychainError) -> Data {
         #if canImport(CTSS2)
         guard CTSS2_load() == 1 else {
-            throw KeychainError.keychainSealedTPM(tpmResponse: String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED)))
+            throw KeychainError.tpmNotLoaded(tpmResponse: String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED)))
         }
         guard let object = TPMObjectBlob(marshalled: blob) else {
             throw KeychainError.sealedDeviceSecretDamaged(file: path ?? "the device key file")
@@ -97,7 +97,7 @@ struct SealedDeviceSecret: Equatable {
             throw Self.keychainError(error, device: device, path: path)
         }
         #else
-        throw KeychainError.deviceKeyFileSealedTPMBuild(path: path ?? "")
+        throw KeychainError.deviceKeyFileNeedsTPMSupport(path: path ?? "")
         #endif
     }
 
@@ -106,20 +106,20 @@ struct SealedDeviceSecret: Equatable {
     private static func keychainError(_ failure: TPMFailure, device: TPMDevice, path: String?) -> KeychainError {
         let file = path.map { "The device key file \($0)" } ?? "The device secret"
         if failure.isForeignObject {
-            return KeychainError.sealedAnotherTPMThese(file: file)
+            return KeychainError.sealedByAnotherTPM(file: file)
         }
         if failure.isPolicyFailure {
-            return KeychainError.sealedPCRValuesChanged(file: file)
+            return KeychainError.pcrValuesChanged(file: file)
         }
         if failure.isUnreachable {
             let what = failure.explanation ?? "The TPM at \(device.tcti) cannot be reached (\(failure.decoded))."
-            return KeychainError.checkExistsAnswersUser(what: what)
+            return KeychainError.tpmUnreachableAdvice(what: what)
         }
         if failure.isLockout {
-            return KeychainError.tpmDictionaryAttackLockout(tcti: device.tcti)
+            return KeychainError.tpmLockout(tcti: device.tcti)
         }
         if failure.isAuthorizationFailure {
-            return KeychainError.tpmRefusedAuthorizationOwner(tcti: device.tcti, file: path.map { "the device key file \($0)" } ?? "the sealed object")
+            return KeychainError.tpmAuthorizationRefused(tcti: device.tcti, file: path.map { "the device key file \($0)" } ?? "the sealed object")
         }
         if let explanation = failure.explanation {
             return KeychainError.tpmFailureExplained(explanation)

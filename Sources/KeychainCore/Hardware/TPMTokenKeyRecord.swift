@@ -58,7 +58,7 @@ struct TPMTokenKeyRecord {
             throw keychainError(error, device: device)
         }
         #else
-        throw KeychainError.buildSecureStorageTPMSupportUnimplemented()
+        throw KeychainError.noTPMSupport()
         #endif
     }
 
@@ -81,17 +81,17 @@ struct TPMTokenKeyRecord {
     }
 
     #if !canImport(CTSS2)
-    private static let noTPMSupport = KeychainError.buildSecureStorageTPMSupportKey()
+    private static let noTPMSupport = KeychainError.tokenKeyNeedsTPMSupport()
     #endif
 
     #if canImport(CTSS2)
     /// Runs `operation` with the key on `device`, its failures told as keychain errors.
     private func using<R>(_ device: TPMDevice?, _ operation: (TPMSigningKey, TPMDevice) throws(TPMFailure) -> R) throws(KeychainError) -> R {
         guard let device else {
-            throw KeychainError.keyLivesTPMProcess()
+            throw KeychainError.tokenKeyNeedsTPM()
         }
         guard CTSS2_load() == 1 else {
-            throw KeychainError.keyLivesTPM(tpmResponse: String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED)))
+            throw KeychainError.tokenKeyTPMNotLoaded(tpmResponse: String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED)))
         }
         guard let object = TPMObjectBlob(marshalled: blob) else { throw KeychainError.tamperedTPMKeyStoredBlob() }
         do {
@@ -103,10 +103,10 @@ struct TPMTokenKeyRecord {
 
     private static func keychainError(_ failure: TPMFailure, device: TPMDevice) -> KeychainError {
         if failure.isInvalidPoint {
-            return KeychainError.peerPublicKeyPoint()
+            return KeychainError.peerKeyNotOnCurve()
         }
         if failure.isForeignObject {
-            return KeychainError.keyLivesAnotherTPM()
+            return KeychainError.tokenKeyInAnotherTPM()
         }
         if failure.isAuthorizationFailure {
             return KeychainError.tamperedTPMRefusedKeyStored()

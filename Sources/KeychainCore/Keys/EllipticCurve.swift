@@ -48,11 +48,11 @@ public struct ECPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomRef
     /// - Throws: `.invalidParameter` when it is not a valid private key on the curve.
     public init(curve: EllipticCurve, scalar: Data) throws(KeychainError) {
         guard scalar.count == curve.coordinateByteCount else {
-            throw KeychainError.bitECPrivateKey(curveBits: curve.rawValue, coordinateByteCount: curve.coordinateByteCount, byteCount: scalar.count)
+            throw KeychainError.privateKeyLength(curveBits: curve.rawValue, coordinateByteCount: curve.coordinateByteCount, byteCount: scalar.count)
         }
         self.init(curve: curve, validScalar: scalar)
         do { _ = try publicKeyX963() } catch {
-            throw KeychainError.bytesValidBitEC(curveBits: curve.rawValue)
+            throw KeychainError.invalidPrivateKey(curveBits: curve.rawValue)
         }
     }
 
@@ -103,7 +103,7 @@ public struct ECPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomRef
             }
             return secret.withUnsafeBytes { Data($0) }
         } catch {
-            throw KeychainError.otherPartyKeyBit(curveBits: curve.rawValue)
+            throw KeychainError.invalidPeerKey(curveBits: curve.rawValue)
         }
     }
 }
@@ -116,7 +116,7 @@ struct PrecomputedDigest: Digest {
 
     init(_ digest: Data) throws(KeychainError) {
         guard (1...64).contains(digest.count) else {
-            throw KeychainError.digestSignBytes(byteCount: digest.count)
+            throw KeychainError.digestLength(byteCount: digest.count)
         }
         bytes = Array(digest)
     }

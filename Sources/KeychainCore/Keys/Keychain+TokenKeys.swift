@@ -69,7 +69,7 @@ extension Keychain {
     public func generateTokenKey(_ curve: EllipticCurve, attributes: [AttributeKey: AttributeValue] = [:],
                                  policy: AccessPolicy? = nil) throws(KeychainError) -> FoundItem {
         guard curve != .p521 else {
-            throw KeychainError.keysGeneratedInsideKeychain()
+            throw KeychainError.tokenKeyCurveUnsupported()
         }
         let storage: TokenKeys.Storage
         let publicKey: Data
@@ -85,7 +85,7 @@ extension Keychain {
         var item = NewItem(.key, attributes: attributes, data: secret)
         if let policy { item = item.protected(by: policy) }
         if let accessibility = item.accessibility, !accessibility.isThisDeviceOnly {
-            throw KeychainError.keyGeneratedInsideKeychain(accessibility: accessibility.rawValue)
+            throw KeychainError.tokenKeyNotThisDeviceOnly(accessibility: accessibility.rawValue)
         }
         let fixed: [AttributeKey: AttributeValue] = [
             .keyClass: 1, .type: .number(TokenKeys.ecKeyType), .keySizeInBits: .number(Int64(curve.rawValue)),
@@ -145,7 +145,7 @@ extension Keychain {
     /// The attributes of the key generated inside the keychain that `reference` names.
     private func tokenKeyItem(_ reference: PersistentReference) throws(KeychainError) -> OpenedItem {
         guard reference.itemClass == .key else {
-            throw KeychainError.referenceNamesItemKey(itemClass: reference.itemClass.rawValue)
+            throw KeychainError.referenceNotAKey(itemClass: reference.itemClass.rawValue)
         }
         let item = try read { db -> OpenedItem in
             guard let item = try self.matchingItems(ResolvedQuery(Query(persistentReference: reference)), limit: 1, proof: .attributes, db).first?.opened else {
@@ -154,7 +154,7 @@ extension Keychain {
             return item
         }
         guard item.isTokenKey else {
-            throw KeychainError.keyGeneratedInsideKeychainKSecAttrTokenIDSecureEnclave()
+            throw KeychainError.notATokenKey()
         }
         return item
     }
@@ -170,14 +170,14 @@ extension Keychain {
                                   authentication: AuthenticationOptions) throws(KeychainError) -> StoredTokenKey {
         var item = try tokenKeyItem(reference)
         guard let bits = item.attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
-            throw KeychainError.keyGeneratedInsideKeychainKSecAttrTokenIDSecureEnclave()
+            throw KeychainError.notATokenKey()
         }
         // Any constraint on a token key guards its use (its data is never read).
         try requireIntactPresence(item)
         var presenceKey: PresencePrivateKey?
         if operation != nil, let policy = item.accessPolicy, policy.requiresAuthentication {
             guard let granted = try authorize(policy, operation: "private key", options: authentication) else {
-                throw KeychainError.usingKeyNeedsUser()
+                throw KeychainError.keyUseNeedsAuthentication()
             }
             presenceKey = granted.presenceKey
         }

@@ -15,7 +15,7 @@ enum SQLiteErrorMapping {
         case .SQLITE_CONSTRAINT:
             return KeychainError.duplicatePrimaryKey()
         case .SQLITE_FULL:
-            return KeychainError.diskFull(path: path)
+            return KeychainError.keychainDiskFull(path: path)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return KeychainError.keychainBusy(path: path)
         case .SQLITE_READONLY:

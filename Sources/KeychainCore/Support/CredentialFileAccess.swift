@@ -26,7 +26,7 @@ enum CredentialFileAccess {
     /// user could read or write the credential open as `fd`.
     static func check(fd: Int32, info: stat, path: String, currentUser: UInt32) throws(KeychainError) {
         guard info.st_uid == currentUser || info.st_uid == 0 else {
-            throw KeychainError.ownedUserIdNeither(path: path, owner: info.st_uid, currentUser: currentUser)
+            throw KeychainError.credentialOwnedByAnotherUser(path: path, owner: info.st_uid, currentUser: currentUser)
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o007 == 0 else { throw readableByOthers(path, mode: mode, who: "every user") }

@@ -44,7 +44,7 @@ extension PlatformIO {
             }
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else {
-                throw KeychainError.lockHeldAnotherProcess(path: path, timeout: seconds(timeout))
+                throw KeychainError.lockTimeout(path: path, timeout: seconds(timeout))
             }
             let nap = min(pause, remaining)
             usleep(useconds_t(clamping: nap.components.seconds * 1_000_000 + nap.components.attoseconds / 1_000_000_000_000))

@@ -66,7 +66,7 @@ struct DirectoryLockFile {
         let mode = UInt32(info.st_mode) & 0o7777
         guard (info.st_mode & S_IFMT) == S_IFREG, UInt32(info.st_uid) == PlatformIO.currentUserID, mode & 0o077 == 0 else {
             close(fd)
-            throw KeychainError.lockFileRegularFile(path: path, owner: info.st_uid, mode: mode)
+            throw KeychainError.lockFileNotPrivate(path: path, owner: info.st_uid, mode: mode)
         }
         return DirectoryLockFile(descriptor: fd, path: path)
     }

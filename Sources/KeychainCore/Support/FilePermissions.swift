@@ -8,16 +8,16 @@ enum FilePermissions {
     static func requirePrivate(_ path: String, role: String) throws(KeychainError) {
         guard let info = PlatformIO.ownerAndMode(of: path) else { return }
         if info.isSymlink {
-            throw KeychainError.symbolicLinkKeychainRefuses(role: role, path: path)
+            throw KeychainError.protectedFileIsSymbolicLink(role: role, path: path)
         }
         if PlatformIO.isSpecialFile(path) {
-            throw KeychainError.regularFilePipeSocket(role: role, path: path)
+            throw KeychainError.protectedFileNotRegular(role: role, path: path)
         }
         if info.owner != PlatformIO.currentUserID {
-            throw KeychainError.ownedUserIdCurrent(role: role, path: path, owner: info.owner)
+            throw KeychainError.protectedFileOwnedByAnotherUser(role: role, path: path, owner: info.owner)
         }
         if info.mode & 0o077 != 0 {
-            throw KeychainError.accessibleOtherUsersMode(role: role, path: path, mode: info.mode)
+            throw KeychainError.protectedFileAccessibleToOthers(role: role, path: path, mode: info.mode)
         }
     }
 }

@@ -92,7 +92,7 @@ enum KernelKeyring {
               kernel_keyring_set_timeout(key, seconds ?? idleLifetime) == 0 else {
             let code = errno
             discard(key, from: kernel_keyring_process_keyring())
-            throw KeychainError.unlockSessionKeyKernel(reason: String(cString: strerror(code)))
+            throw KeychainError.sessionKeyNotPrivate(reason: String(cString: strerror(code)))
         }
         return StagedKey(key: key, description: description, ring: ring)
     }
@@ -113,9 +113,9 @@ enum KernelKeyring {
     /// The error for an `add_key` or link the kernel refused with `errno` `code`.
     static func refused(_ code: Int32) -> KeychainError {
         guard code == EDQUOT else {
-            return KeychainError.kernelKeyringRefusedUnlock(reason: String(cString: strerror(code)))
+            return KeychainError.keyringRefusedSession(reason: String(cString: strerror(code)))
         }
-        return KeychainError.kernelKeyringRefusedUnlock(quota: quota)
+        return KeychainError.keyringQuotaExhausted(quota: quota)
     }
 
     /// This user's keyring quota as the kernel states it, such as

@@ -126,7 +126,7 @@ enum PlatformIO {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw posixError("Cannot read \(path)") }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw KeychainError.regularFilePipeDevice(path: path)
+            throw KeychainError.notARegularFile(path: path)
         }
         // Checked on the open descriptor, so the file read is the file checked.
         if access == .systemdCredential {
@@ -137,7 +137,7 @@ enum PlatformIO {
                 : KeychainError.passphraseFileReadableByOthers(path: path, mode: info.st_mode & 0o777)
         }
         guard Int(info.st_size) <= maximumSize else {
-            throw KeychainError.holdsBytesMoreSuch(path: path, size: info.st_size, maximumSize: maximumSize)
+            throw KeychainError.fileTooLarge(path: path, size: info.st_size, maximumSize: maximumSize)
         }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -149,7 +149,7 @@ enum PlatformIO {
             result.append(contentsOf: buffer[0..<count])
         }
         guard result.count <= maximumSize else {
-            throw KeychainError.grewPastBytesSuch(path: path, maximumSize: maximumSize)
+            throw KeychainError.fileGrewTooLarge(path: path, maximumSize: maximumSize)
         }
         return result
     }

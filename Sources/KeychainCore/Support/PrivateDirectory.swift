@@ -47,10 +47,10 @@ extension PlatformIO {
         let owner = UInt32(info.st_uid)
         let mode = UInt32(info.st_mode) & 0o7777
         guard owner == currentUserID else {
-            throw KeychainError.belongsAnotherUserUser(role: role, path: path, owner: owner, currentUserID: currentUserID)
+            throw KeychainError.directoryOwnedByAnotherUser(role: role, path: path, owner: owner, currentUserID: currentUserID)
         }
         if mode & 0o022 != 0 {
-            throw KeychainError.writtenOtherUsersMode(role: role, path: path, mode: mode)
+            throw KeychainError.directoryWritableByOthers(role: role, path: path, mode: mode)
         }
         if mode & 0o077 != 0 {
             guard fchmod(fd, 0o700) == 0 else { throw posixError("Cannot make the \(role) \(path) private (chmod 700)") }
@@ -65,9 +65,9 @@ extension PlatformIO {
         var info = stat()
         if code == ELOOP || code == ENOTDIR || code == EMLINK, lstat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFLNK {
-                throw KeychainError.symbolicLinkKeychainDoes(role: role, path: path)
+                throw KeychainError.directoryIsSymbolicLink(role: role, path: path)
             }
-            throw KeychainError.directoryFileNamePlace(role: role, path: path)
+            throw KeychainError.directoryIsAFile(role: role, path: path)
         }
         errno = code
         throw posixError("Cannot open the \(role) \(path)")

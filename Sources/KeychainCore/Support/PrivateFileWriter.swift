@@ -28,7 +28,7 @@ final class PrivateFileWriter {
         self.path = path
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard let fd = try PlatformIO.createSecretFile(temporary) else {
-            throw KeychainError.createFileNameAlready(temporary: temporary)
+            throw KeychainError.temporaryFileExists(temporary: temporary)
         }
         self.temporary = temporary
         self.fd = fd
@@ -53,14 +53,14 @@ final class PrivateFileWriter {
             guard rename(temporary, path) == 0 else {
                 let failure = PlatformIO.posixError("Cannot replace \(path)")
                 if failure.code == .keychainUnavailable, let owner = PlatformIO.ownerAndMode(of: path)?.owner, owner != PlatformIO.currentUserID {
-                    throw KeychainError.belongsAnotherUserUser(path: path, owner: owner)
+                    throw KeychainError.fileOwnedByAnotherUser(path: path, owner: owner)
                 }
                 throw failure
             }
         } else {
             guard link(temporary, path) == 0 else {
                 if errno == EEXIST {
-                    throw KeychainError.alreadyExistsChooseAnother(path: path)
+                    throw KeychainError.fileExists(path: path)
                 }
                 throw PlatformIO.posixError("Cannot create \(path)")
             }

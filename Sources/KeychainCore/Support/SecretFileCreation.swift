@@ -38,7 +38,7 @@ extension PlatformIO {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw discard(posixError("Cannot check \(path) after creating it")) }
         guard info.st_mode & S_IFMT == S_IFREG, UInt32(info.st_uid) == currentUserID, info.st_mode & 0o7777 == 0o600, info.st_nlink == 1 else {
-            throw discard(KeychainError.createdPrivateFileUser(path: path, owner: info.st_uid, mode: info.st_mode & 0o7777, linkCount: info.st_nlink))
+            throw discard(KeychainError.createdFileNotPrivate(path: path, owner: info.st_uid, mode: info.st_mode & 0o7777, linkCount: info.st_nlink))
         }
         return fd
     }
