@@ -36,7 +36,7 @@ extension KeychainError {
 
     /// `.noSuchAttribute`: The attribute `key` does not exist for `itemClass` items
     /// (errSecNoSuchAttr).
-    package static func attributeDoesExistItems(key: String, itemClass: String) -> KeychainError {
+    package static func attributeDoesExistItems(key: AttributeKey, itemClass: String) -> KeychainError {
         KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass) items (errSecNoSuchAttr).")
     }
 

@@ -960,12 +960,12 @@ extension KeychainError {
 
     /// `.invalidParameter`: A `curveBits`-bit EC private key has `coordinateByteCount` bytes, not
     /// `byteCount`.
-    package static func privateKeyLength(curveBits: String, coordinateByteCount: Int, byteCount: Int) -> KeychainError {
+    package static func privateKeyLength(curveBits: Int, coordinateByteCount: Int, byteCount: Int) -> KeychainError {
         KeychainError(.invalidParameter, "A \(curveBits)-bit EC private key has \(coordinateByteCount) bytes, not \(byteCount).")
     }
 
     /// `.invalidParameter`: The bytes are not a valid `curveBits`-bit EC private key.
-    package static func invalidPrivateKey(curveBits: String) -> KeychainError {
+    package static func invalidPrivateKey(curveBits: Int) -> KeychainError {
         KeychainError(.invalidParameter, "The bytes are not a valid \(curveBits)-bit EC private key.")
     }
 
@@ -975,7 +975,7 @@ extension KeychainError {
     }
 
     /// `.invalidParameter`: The other party's key is not a `curveBits`-bit EC public key (X9.63).
-    package static func invalidPeerKey(curveBits: String) -> KeychainError {
+    package static func invalidPeerKey(curveBits: Int) -> KeychainError {
         KeychainError(.invalidParameter, "The other party's key is not a \(curveBits)-bit EC public key (X9.63).")
     }
 
