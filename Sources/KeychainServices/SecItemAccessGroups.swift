@@ -9,7 +9,7 @@ struct SecItemAccessGroups {
     /// No entitlement at all: every call fails, like a test bundle without a host app.
     func requireAnyEntitlement() throws(KeychainError) {
         guard !identity.accessGroups.isEmpty else {
-            throw KeychainError(.missingEntitlement, "Client has neither application-identifier nor keychain-access-groups entitlements. Set KEYCHAIN_APPLICATION_IDENTIFIER or SecItemEnvironment.applicationIdentity.")
+            throw KeychainError.noEntitlements()
         }
     }
 
@@ -37,11 +37,11 @@ struct SecItemAccessGroups {
     private func name(_ value: AttributeValue) throws(KeychainError) -> String {
         if let text = value.stringValue { return text }
         if let bytes = value.dataValue, let text = String(data: bytes, encoding: .utf8) { return text }
-        throw SecItemCall.parameter("kSecAttrAccessGroup must be a string.")
+        throw KeychainError.kSecAttrAccessGroupMustString()
     }
 
     private func notEntitled(_ group: String) -> KeychainError {
-        KeychainError(.missingEntitlement, "Client explicitly specifies access group \(group) but is only entitled for \(identity.accessGroups). Add it to KEYCHAIN_ACCESS_GROUPS or SecItemEnvironment.applicationIdentity.")
+        KeychainError.accessGroupNotEntitled(group: group, entitledGroups: identity.accessGroups)
     }
 }
 #endif

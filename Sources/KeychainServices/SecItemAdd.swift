@@ -31,19 +31,19 @@ enum SecItemAddition {
     static func add(_ request: SecItemDictionary) throws(KeychainError) -> (item: FoundItem, result: AnyObject?) {
         try request.checkClientRules(allowsSkip: false)
         if request.accessControl?.requiresAuthentication == true, request.synchronizable == .value(true) {
-            throw SecItemCall.parameter("Items with access-control constraints cannot be synchronizable.")
+            throw KeychainError.protectedItemSynchronizable()
         }
         let groups = SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
         let group = try groups.writeGroup(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
         guard request.matchKeys.isEmpty, !request.useItemList else {
-            throw SecItemCall.parameter("SecItemAdd does not take kSecMatch… keys or kSecUseItemList; remove them (a search dictionary reused for an add). iOS reports success without storing the item in this case.")
+            throw KeychainError.secItemAddDoesTakeKSecMatch()
         }
         if request.persistentReference?.isLegacy == true {
-            throw SecItemCall.parameter("SecItemAdd does not take a legacy persistent reference.")
+            throw KeychainError.secItemAddDoesTakeLegacy()
         }
         if request.accessControl != nil && request.attributes[.accessible] != nil {
-            throw SecItemCall.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
+            throw KeychainError.giveEitherKSecAttrAccessibleKSecAttrAccessControlBothPut()
         }
         var attributes = request.attributes
         var data = request.valueData
@@ -51,10 +51,10 @@ enum SecItemAddition {
         if let reference = request.valueRef {
             // The client expands a reference into its attributes; the caller's explicit ones win.
             guard let key = reference as? SecKey else {
-                throw SecItemCall.parameter("kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
+                throw KeychainError.kSecValueRefMustSecKeySecCertificate()
             }
             guard request.itemClass == nil || request.itemClass == .key else {
-                throw SecItemCall.parameter("kSecValueRef is a SecKey but kSecClass is not kSecClassKey.")
+                throw KeychainError.kSecValueRefSecKeyKSecClassKSecClassKey()
             }
             let keyItem = try key.itemForAdding()
             attributes.merge(keyItem.attributes) { explicit, _ in explicit }
@@ -62,10 +62,10 @@ enum SecItemAddition {
             itemClass = .key
         } else {
             guard let given = request.itemClass else {
-                throw SecItemCall.parameter("The dictionary has no kSecClass.")
+                throw KeychainError.dictionaryKSecClass()
             }
             guard given != .identity else {
-                throw SecItemCall.parameter("Identities are added by kSecValueRef with a SecIdentity, which this platform does not provide yet.")
+                throw KeychainError.identitiesAddedKSecValueRefSecIdentity()
             }
             itemClass = given
         }
@@ -80,7 +80,7 @@ enum SecItemAddition {
         item.owner = SecItemEnvironment.libraryOwner
         let added = try keychain.add(item, returning: request.returnOptions.union(.attributes))
         if request.returnRef && itemClass == .certificate {
-            throw KeychainError(.unimplemented, "kSecReturnRef for certificates needs SecCertificate, which this platform does not provide yet; the item was added.")
+            throw KeychainError.kSecReturnRefCertificatesNeedsSecCertificate()
         }
         return (added, try SecItemResult.value(added, request, keychain: keychain))
     }

@@ -24,7 +24,5 @@ enum SecItemCall {
     static func cfError(_ status: OSStatus, _ reason: String) -> CFError {
         NSError(domain: NSOSStatusErrorDomain, code: Int(status), userInfo: [NSLocalizedDescriptionKey: reason])
     }
-
-    static func parameter(_ message: String) -> KeychainError { KeychainError(.invalidParameter, message) }
 }
 #endif

@@ -22,15 +22,15 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
         let groups = try SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
             .searchGroups(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
-        guard !request.useItemList else { throw SecItemCall.parameter("kSecUseItemList is not supported by the data-protection keychain.") }
+        guard !request.useItemList else { throw KeychainError.kSecUseItemListSupportedDataProtection() }
         if let reference = request.persistentReference, !reference.isLegacy, request.hasAttributesBesideReference {
-            throw SecItemCall.parameter("A persistent reference cannot be combined with attributes in SecItemCopyMatching.")
+            throw KeychainError.persistentReferenceCombinedAttributes()
         }
         var query = try SecItemQueryBuilder.query(request, groups: groups)
         let hostFilter = try CertificateMatchKeys.check(request, itemClass: query.itemClass ?? request.persistentReference?.itemClass)
         if request.returnRef, let itemClass = query.itemClass ?? request.persistentReference?.itemClass,
            itemClass == .certificate || itemClass == .identity {
-            throw KeychainError(.unimplemented, "kSecReturnRef for certificates and identities needs SecCertificate/SecIdentity, which this platform does not provide yet. Ask for kSecReturnData or kSecReturnPersistentRef.")
+            throw KeychainError.kSecReturnRefCertificatesIdentitiesNeeds()
         }
         let limit = query.limit
         var options = request.returnOptions
@@ -42,7 +42,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
         var found = try keychain.find(query, returning: options)
         if let host = hostFilter {
             found = Array(found.filter { host.matches($0.attributes[.server]) }.prefix(limit.count ?? .max))
-            guard !found.isEmpty else { throw KeychainError(.itemNotFound, "No internet password for that host or its subdomains.") }
+            guard !found.isEmpty else { throw KeychainError.noInternetPasswordForHost() }
         }
         switch limit {
         case .one: result?.pointee = try SecItemResult.value(found[0], request, keychain: keychain)
@@ -74,19 +74,17 @@ enum CertificateMatchKeys {
     static func check(_ request: SecItemDictionary, itemClass: ItemClass?) throws(KeychainError) -> HostFilter? {
         let isCertificate = itemClass == .certificate || itemClass == .identity
         for key in certificateOnly where request.matchKeys[key] != nil {
-            throw KeychainError(.unimplemented, isCertificate
-                ? "\(key) needs certificate trust evaluation, which this platform does not provide yet."
-                : "\(key) applies to certificates and identities only.")
+            throw isCertificate ? KeychainError.certificateTrustUnsupported(key: key) : KeychainError.certificateOnlyKey(key: key)
         }
         for key in certificateFilters where request.matchKeys[key] != nil && (isCertificate || itemClass == .key) {
-            throw KeychainError(.unimplemented, "\(key) needs certificate parsing, which this platform does not provide yet.")
+            throw KeychainError.needsCertificateParsingPlatform(key: key)
         }
         guard let value = request.matchKeys["m_HostOrSubdomainOfHost"] else { return nil }
         guard itemClass == .internetPassword else {
-            throw KeychainError(.unimplemented, "kSecMatchHostOrSubdomainOfHost applies to internet passwords only.")
+            throw KeychainError.kSecMatchHostOrSubdomainOfHostAppliesInternetPasswords()
         }
         guard let host = SecValue.string(value), !host.isEmpty else {
-            throw SecItemCall.parameter("kSecMatchHostOrSubdomainOfHost must be a host name.")
+            throw KeychainError.kSecMatchHostOrSubdomainOfHostMustHostName()
         }
         return HostFilter(host: host)
     }

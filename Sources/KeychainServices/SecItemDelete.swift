@@ -17,10 +17,10 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
             .searchGroups(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
         guard request.matchKeys.isEmpty, !request.useItemList else {
-            throw SecItemCall.parameter("SecItemDelete's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; a delete always removes every match.")
+            throw KeychainError.secItemDeleteQueryContainKSecMatch()
         }
         if let reference = request.persistentReference, reference.isLegacy, request.hasAttributesBesideReference {
-            throw SecItemCall.parameter("A legacy persistent reference cannot be combined with attributes.")
+            throw KeychainError.legacyPersistentReferenceCombined()
         }
         var engineQuery = try SecItemQueryBuilder.query(request, groups: groups)
         engineQuery.limit = .all

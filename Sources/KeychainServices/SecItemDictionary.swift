@@ -46,17 +46,17 @@ struct SecItemDictionary {
 
     init(_ dictionary: CFDictionary) {
         if dictionary.count > Self.maximumKeyCount {
-            fail(SecItemCall.parameter("The dictionary has \(dictionary.count) keys; at most \(Self.maximumKeyCount) are accepted."))
+            fail(KeychainError.dictionaryKeysMostAccepted(count: dictionary.count, maximum: Self.maximumKeyCount))
         }
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
                 fail(SecValue.isNumber(rawKey)
-                     ? KeychainError(.noSuchAttribute, "A dictionary key is a number (\(rawKey)), which names no attribute.")
-                     : SecItemCall.parameter("A dictionary key is not a string (\(type(of: rawKey)))."))
+                     ? KeychainError.dictionaryKeyNumberNames(key: rawKey)
+                     : KeychainError.dictionaryKeyString(type: type(of: rawKey)))
                 continue
             }
             if value is NSNull {
-                fail(SecItemCall.parameter("The value of \(key) is null."))
+                fail(KeychainError.valueNull(key: key))
                 continue
             }
             parse(key, value)
@@ -71,10 +71,10 @@ struct SecItemDictionary {
             parseAttribute(key, value)
             return
         }
-        guard key.utf16.count > 1 else { return fail(SecItemCall.parameter("Unknown key \(key).")) }
+        guard key.utf16.count > 1 else { return fail(KeychainError.unknownKey(key: key)) }
         switch key.first {
         case "c":
-            guard key == "class" else { return fail(SecItemCall.parameter("Unknown key \(key).")) }
+            guard key == "class" else { return fail(KeychainError.unknownKey(key: key)) }
             parseClass(value)
         case "m":
             parseMatch(key, value)
@@ -87,17 +87,17 @@ struct SecItemDictionary {
         case "f":
             break
         default:
-            fail(SecItemCall.parameter("Unknown key \(key)."))
+            fail(KeychainError.unknownKey(key: key))
         }
     }
 
     private mutating func parseClass(_ value: Any) {
         classWasGiven = true
         guard let name = SecValue.string(value) else {
-            return fail(SecItemCall.parameter("The value of kSecClass is not a string."))
+            return fail(KeychainError.valueKSecClassString())
         }
         guard let itemClass = ItemClass(rawValue: name) else {
-            return fail(KeychainError(.noSuchClass, "'\(name)' is not a keychain item class; use one of the kSecClass… constants."))
+            return fail(KeychainError.keychainItemClassUse(name: name))
         }
         self.itemClass = itemClass
     }
@@ -107,16 +107,16 @@ struct SecItemDictionary {
         case "nleg":
             return
         case "clip":
-            return fail(SecItemCall.parameter("The private attribute clip is not accepted."))
+            return fail(KeychainError.privateAttributeClipAccepted())
         case "accc":
             guard let control = value as? SecAccessControl else {
-                clientError = clientError ?? SecItemCall.parameter("kSecAttrAccessControl must be a SecAccessControl.")
+                clientError = clientError ?? KeychainError.kSecAttrAccessControlMustSecAccessControl()
                 return
             }
             accessControl = control
         case "sync":
             guard let setting = SecValue.synchronizable(value) else {
-                return fail(SecItemCall.parameter("kSecAttrSynchronizable must be a boolean or kSecAttrSynchronizableAny."))
+                return fail(KeychainError.kSecAttrSynchronizableMustBooleanKSecAttrSynchronizableAny())
             }
             synchronizable = setting
         default:
@@ -135,26 +135,26 @@ struct SecItemDictionary {
             switch name {
             case "m_LimitOne": matchLimit = .one
             case "m_LimitAll": matchLimit = .all
-            default: fail(SecItemCall.parameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number."))
+            default: fail(KeychainError.kSecMatchLimitMustKSecMatchLimitOneKSecMatchLimitAll())
             }
         } else if case .integer(let count) = SecValue.integer(value) {
             switch count {
             case -1: matchLimit = .all
             case 1: matchLimit = .one
             case 2...: matchLimit = .count(Int(clamping: count))
-            default: fail(SecItemCall.parameter("kSecMatchLimit \(count) is not valid; use a positive number or -1."))
+            default: fail(KeychainError.kSecMatchLimitValidUsePositive(count: count))
             }
         } else {
-            fail(SecItemCall.parameter("kSecMatchLimit must be kSecMatchLimitOne, kSecMatchLimitAll or a number."))
+            fail(KeychainError.kSecMatchLimitMustKSecMatchLimitOneKSecMatchLimitAll())
         }
     }
 
     private mutating func parseReturn(_ key: String, _ value: Any) {
         guard ["r_Data", "r_Attributes", "r_Ref", "r_PersistentRef"].contains(key) else {
-            return fail(SecItemCall.parameter("Unknown return key \(key)."))
+            return fail(KeychainError.unknownReturnKey(key: key))
         }
         guard let flag = SecValue.boolean(value) else {
-            return fail(SecItemCall.parameter("\(key) must be a boolean (true or kCFBooleanTrue), not \(type(of: value))."))
+            return fail(KeychainError.mustBooleanTrueKCFBooleanTrue(key: key, type: type(of: value)))
         }
         switch key {
         case "r_Data": returnData = flag
@@ -171,24 +171,24 @@ struct SecItemDictionary {
     ]
 
     private mutating func parseUse(_ key: String, _ value: Any) {
-        guard Self.knownUseKeys.contains(key) else { return fail(SecItemCall.parameter("Unknown use key \(key).")) }
+        guard Self.knownUseKeys.contains(key) else { return fail(KeychainError.unknownUseKey(key: key)) }
         switch key {
         case "u_AuthUI":
             guard let choice = SecValue.string(value), ["u_AuthUIA", "u_AuthUIF", "u_AuthUIS"].contains(choice) else {
-                return fail(SecItemCall.parameter("kSecUseAuthenticationUI must be one of the kSecUseAuthenticationUI… constants."))
+                return fail(KeychainError.kSecUseAuthenticationUIMustOneKSecUseAuthenticationUI())
             }
             authenticationUI = choice
         case "u_NoAuthUI":
-            guard let flag = SecValue.boolean(value) else { return fail(SecItemCall.parameter("kSecUseNoAuthenticationUI must be a boolean.")) }
+            guard let flag = SecValue.boolean(value) else { return fail(KeychainError.kSecUseNoAuthenticationUIMustBoolean()) }
             if flag { authenticationUI = authenticationUI ?? "u_AuthUIF" }
         case "u_AuthCtx":
             hasAuthenticationContext = true
             guard let context = value as? AuthenticationContext else {
-                return fail(SecItemCall.parameter("kSecUseAuthenticationContext must be an LAContext (AuthenticationContext)."))
+                return fail(KeychainError.kSecUseAuthenticationContextMustLAContextAuthenticationContext())
             }
             authenticationContext = context
         case "u_OpPrompt":
-            guard let prompt = SecValue.string(value) else { return fail(SecItemCall.parameter("kSecUseOperationPrompt must be a string.")) }
+            guard let prompt = SecValue.string(value) else { return fail(KeychainError.kSecUseOperationPromptMustString()) }
             operationPrompt = prompt
         case "u_CredRef":
             hasCredentialReference = true
@@ -203,7 +203,7 @@ struct SecItemDictionary {
         switch key {
         case "v_Data":
             guard let bytes = SecValue.data(value) else {
-                return fail(SecItemCall.parameter("kSecValueData must be Data (CFData), not \(type(of: value)); convert strings with Data(string.utf8)."))
+                return fail(KeychainError.kSecValueDataMustDataCFDataConvert(type: type(of: value)))
             }
             valueData = bytes
         case "v_Ref":
@@ -212,13 +212,13 @@ struct SecItemDictionary {
             guard let bytes = SecValue.data(value), let reference = PersistentReference(data: bytes) else {
                 if let bytes = SecValue.data(value), [12, 20].contains(bytes.count), bytes.prefix(4) == Data("apls".utf8) {
                     // A well-formed reference to the legacy AppleShare class, which has no table.
-                    return fail(KeychainError(.noSuchClass, "kSecValuePersistentRef names kSecClassAppleSharePassword, which this keychain does not store."))
+                    return fail(KeychainError.kSecValuePersistentRefNamesKSecClassAppleSharePasswordKeychain())
                 }
-                return fail(SecItemCall.parameter("kSecValuePersistentRef is not a persistent reference."))
+                return fail(KeychainError.kSecValuePersistentRefPersistentReference())
             }
             persistentReference = reference
         default:
-            fail(SecItemCall.parameter("Unknown value key \(key)."))
+            fail(KeychainError.unknownValueKey(key: key))
         }
     }
 
@@ -227,7 +227,7 @@ struct SecItemDictionary {
         guard let itemClass = itemClass ?? persistentReference?.itemClass else { return }
         let schema = ItemSchema.of(itemClass)
         for key in attributes.keys.sorted() where !schema.accepts(key) {
-            fail(KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass.rawValue) items (errSecNoSuchAttr)."))
+            fail(KeychainError.attributeDoesExistItems(key: key, itemClass: itemClass.rawValue))
         }
     }
 
@@ -275,10 +275,10 @@ struct SecItemDictionary {
     func checkClientRules(allowsSkip: Bool) throws(KeychainError) {
         if let clientError { throw clientError }
         if authenticationUI == "u_AuthUIS" && !allowsSkip {
-            throw SecItemCall.parameter("kSecUseAuthenticationUISkip is only valid in SecItemCopyMatching.")
+            throw KeychainError.kSecUseAuthenticationUISkipOnlyValidSecItemCopyMatching()
         }
         if hasAuthenticationContext && hasCredentialReference {
-            throw SecItemCall.parameter("kSecUseAuthenticationContext cannot be combined with a credential reference.")
+            throw KeychainError.kSecUseAuthenticationContextCombinedCredentialReference()
         }
     }
 

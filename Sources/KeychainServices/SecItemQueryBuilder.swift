@@ -8,7 +8,7 @@ enum SecItemQueryBuilder {
     static func query(_ request: SecItemDictionary, groups: [String]?) throws(KeychainError) -> Query {
         let key = try referencedKey(request)
         guard let itemClass = request.itemClass ?? request.persistentReference?.itemClass ?? (key != nil ? .key : nil) else {
-            throw SecItemCall.parameter("The dictionary has no kSecClass (and no persistent reference).")
+            throw KeychainError.dictionaryKSecClassPersistentReference()
         }
         var query = Query(itemClass, attributes(request), accessGroups: groups, limit: request.matchLimit ?? .one)
         query.authentication = request.authenticationOptions
@@ -36,10 +36,10 @@ enum SecItemQueryBuilder {
     private static func referencedKey(_ request: SecItemDictionary) throws(KeychainError) -> SecKey? {
         guard let reference = request.valueRef else { return nil }
         guard let key = reference as? SecKey else {
-            throw SecItemCall.parameter("kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
+            throw KeychainError.kSecValueRefMustSecKeySecCertificate()
         }
         guard request.itemClass == nil || request.itemClass == .key else {
-            throw SecItemCall.parameter("kSecValueRef is a SecKey but kSecClass is not kSecClassKey.")
+            throw KeychainError.kSecValueRefSecKeyKSecClassKSecClassKey()
         }
         return key
     }

@@ -16,22 +16,22 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         try request.checkClientRules(allowsSkip: false)
         let changes = SecItemChanges(attributesToUpdate)
         if changes.accessControl?.requiresAuthentication == true && (request.synchronizable == .value(true) || changes.synchronizable == true) {
-            throw SecItemCall.parameter("Items with access-control constraints cannot be synchronizable.")
+            throw KeychainError.protectedItemSynchronizable()
         }
         let accessGroups = SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
         let groups = try accessGroups.searchGroups(explicit: request.attributes[.accessGroup])
         if let newGroup = changes.attributes[.accessGroup] { _ = try accessGroups.writeGroup(explicit: newGroup) }
         try request.checkParsed()
-        if request.returnsAnything { throw SecItemCall.parameter("SecItemUpdate's query cannot ask to return anything (kSecReturn… true).") }
+        if request.returnsAnything { throw KeychainError.secItemUpdateQueryAskReturn() }
         guard request.matchKeys.isEmpty, !request.useItemList else {
-            throw SecItemCall.parameter("SecItemUpdate's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; updates always apply to every match.")
+            throw KeychainError.secItemUpdateQueryContainKSecMatch()
         }
         if let reference = request.persistentReference, reference.isLegacy, request.hasAttributesBesideReference {
-            throw SecItemCall.parameter("A legacy persistent reference cannot be combined with attributes.")
+            throw KeychainError.legacyPersistentReferenceCombined()
         }
         var itemChanges = try changes.itemChanges(for: request.itemClass ?? request.persistentReference?.itemClass)
         if changes.accessControl != nil, itemChanges.attributes[.accessible] != nil {
-            throw SecItemCall.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both.")
+            throw KeychainError.giveEitherKSecAttrAccessibleKSecAttrAccessControlBoth()
         }
         if let control = changes.accessControl {
             itemChanges.attributes[.accessible] = .string(control.accessibility.rawValue)
@@ -57,37 +57,37 @@ struct SecItemChanges {
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
                 record(SecValue.isNumber(rawKey)
-                       ? KeychainError(.noSuchAttribute, "A key of attributesToUpdate is a number (\(rawKey)), which names no attribute.")
-                       : SecItemCall.parameter("A key of attributesToUpdate is not a string."))
+                       ? KeychainError.keyAttributesToUpdateNumberNames(key: rawKey)
+                       : KeychainError.keyAttributesToUpdateString())
                 continue
             }
             switch key {
             case "v_Data":
                 guard let bytes = SecValue.data(value) else {
-                    record(SecItemCall.parameter("kSecValueData must be Data (CFData), not \(type(of: value))."))
+                    record(KeychainError.kSecValueDataMustDataCFData(type: type(of: value)))
                     continue
                 }
                 data = bytes
             case "musr", "nleg":
                 continue
             case "clip":
-                record(SecItemCall.parameter("The private attribute clip is not accepted."))
+                record(KeychainError.privateAttributeClipAccepted())
             case "accc":
                 guard let control = value as? SecAccessControl else {
-                    record(SecItemCall.parameter("kSecAttrAccessControl must be a SecAccessControl."))
+                    record(KeychainError.kSecAttrAccessControlMustSecAccessControl())
                     continue
                 }
                 accessControl = control
             case "sync":
                 guard case .value(let flag) = SecValue.synchronizable(value) else {
-                    record(SecItemCall.parameter("kSecAttrSynchronizable in attributesToUpdate must be a boolean (kSecAttrSynchronizableAny is only for searches)."))
+                    record(KeychainError.kSecAttrSynchronizableAttributesToUpdateMustBoolean())
                     continue
                 }
                 synchronizable = flag
                 attributes[.synchronizable] = .bool(flag)
             default:
                 guard key.utf16.count == 4 else {
-                    record(KeychainError(.noSuchAttribute, "\(key) is not an attribute and cannot be updated (errSecNoSuchAttr)."))
+                    record(KeychainError.attributeUpdatedErrSecNoSuchAttr(key: key))
                     continue
                 }
                 do {
@@ -109,7 +109,7 @@ struct SecItemChanges {
         if let itemClass {
             let schema = ItemSchema.of(itemClass)
             for key in attributes.keys.sorted() where !schema.accepts(key) {
-                throw KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass.rawValue) items (errSecNoSuchAttr).")
+                throw KeychainError.attributeDoesExistItems(key: key, itemClass: itemClass.rawValue)
             }
         }
         return ItemChanges(attributes: attributes, data: data)

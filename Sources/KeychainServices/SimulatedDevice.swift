@@ -72,20 +72,20 @@ public struct SimulatedDevice: Sendable, Hashable, CustomStringConvertible {
             case ("biometry-set", let value?) where !value.isEmpty: biometrySet = value
             case ("locked", nil): isLocked = true
             default:
-                throw KeychainError(.invalidParameter, "\(Self.variable): unknown word '\(word)'. Use passcode[=approve|deny|cancel], biometry[=approve|deny|cancel|none], biometry-set=NAME, locked.")
+                throw KeychainError.simulatedDeviceUnknownWord(variable: Self.variable, word: word)
             }
         }
         if biometry != nil && passcode == nil {
-            throw KeychainError(.invalidParameter, "\(Self.variable): biometry needs a passcode, as on Apple devices; add the word passcode.")
+            throw KeychainError.biometryNeedsPasscodeApple(variable: Self.variable)
         }
         if isLocked && passcode == nil {
-            throw KeychainError(.invalidParameter, "\(Self.variable): a device without a passcode cannot be locked; add the word passcode.")
+            throw KeychainError.deviceWithoutPasscodeLocked(variable: Self.variable)
         }
     }
 
     private static func answer(_ value: String, in word: String) throws(KeychainError) -> Answer {
         guard let answer = Answer(rawValue: value) else {
-            throw KeychainError(.invalidParameter, "\(variable): '\(word)': the answer is approve, deny or cancel.")
+            throw KeychainError.simulatedDeviceUnknownAnswer(variable: variable, word: word)
         }
         return answer
     }
@@ -96,7 +96,7 @@ public struct SimulatedDevice: Sendable, Hashable, CustomStringConvertible {
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> SimulatedDevice? {
         if let path = environment[fileVariable], !path.isEmpty {
             guard let data = FileManager.default.contents(atPath: path), data.count <= 4096, let text = String(data: data, encoding: .utf8) else {
-                throw KeychainError(.keychainUnavailable, "\(fileVariable): cannot read \(path) (at most 4 KiB of text).")
+                throw KeychainError.simulatedDeviceFileUnreadable(fileVariable: fileVariable, path: path)
             }
             return try SimulatedDevice(text)
         }

@@ -17,7 +17,7 @@ enum SimulatedDeviceKeychain {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw KeychainError(.keychainUnavailable, "Cannot create the simulated device's keychain directory \(directory.path): \(error.localizedDescription)")
+            throw KeychainError.simulatedDeviceDirectoryCreationFailed(directory: directory.path, reason: error.localizedDescription)
         }
         let isFirst = directories.withLock { directories in
             directories.append(directory.path)

@@ -45,7 +45,7 @@ extension DatabaseSealer {
                 return try Record(row: opened)
             } catch {
                 // GRDB's decoding errors print the row: never the opened values.
-                throw SealedDatabaseError(.undecodableRecord, table: table.name)
+                throw SealedDatabaseError.undecodableRecord(table: table.name)
             }
         }
     }
@@ -67,7 +67,7 @@ extension DatabaseSealer {
                                              equals value: some DatabaseValueConvertible) throws -> QueryInterfaceRequest<Record> {
         guard let sealedColumn = Record.sealedColumns.first(where: { $0.name.lowercased() == column.lowercased() }),
               let index = sealedColumn.blindIndex else {
-            throw SealedDatabaseError(.missingValue, table: Record.databaseTableName, column: column)
+            throw SealedDatabaseError.missingValue(table: Record.databaseTableName, column: column)
         }
         let digest = blindIndex(value.databaseValue, table: Record.databaseTableName, column: sealedColumn.name,
                                 normalization: sealedColumn.normalization)
@@ -96,7 +96,7 @@ extension DatabaseSealer {
         var values: [String: DatabaseValue] = [:]
         for (column, value) in row {
             // Two selected columns named alike (an alias in another case) are ambiguous.
-            guard values.updateValue(value, forKey: column) == nil else { throw SealedDatabaseError(.tamperedValue, table: table.name, column: column) }
+            guard values.updateValue(value, forKey: column) == nil else { throw SealedDatabaseError.tamperedValue(table: table.name, column: column) }
         }
         let identity = try table.identity(values)
         for column in table.sealedColumns {
@@ -105,7 +105,7 @@ extension DatabaseSealer {
             values[key] = value
             if let index = column.blindIndex, let indexKey = try table.column(index, in: values, required: false),
                values[indexKey] != blindIndex(value, table: table.name, column: column.name, normalization: column.normalization) {
-                throw SealedDatabaseError(.tamperedValue, table: table.name, column: index)
+                throw SealedDatabaseError.tamperedValue(table: table.name, column: index)
             }
         }
         return Row(values)
@@ -125,7 +125,7 @@ struct SealedTable {
         sealedColumns = Record.sealedColumns
         primaryKey = try db.primaryKey(name)
         guard !(primaryKey.isRowID && primaryKey.rowIDColumn == nil) else {
-            throw SealedDatabaseError(.unsupportedTable, table: name)
+            throw SealedDatabaseError.unsupportedTable(name)
         }
         usesAutoincrement = try db.tableExists("sqlite_sequence")
             && (try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE AND sql LIKE '%AUTOINCREMENT%'",
@@ -136,8 +136,8 @@ struct SealedTable {
     /// which is an error when `required`.
     func column(_ column: String, in values: [String: DatabaseValue], required: Bool) throws -> String? {
         let matches = values.keys.filter { $0.caseInsensitiveCompare(column) == .orderedSame }
-        guard matches.count <= 1 else { throw SealedDatabaseError(.tamperedValue, table: name, column: column) }
-        if matches.isEmpty && required { throw SealedDatabaseError(.missingValue, table: name, column: column) }
+        guard matches.count <= 1 else { throw SealedDatabaseError.tamperedValue(table: name, column: column) }
+        if matches.isEmpty && required { throw SealedDatabaseError.missingValue(table: name, column: column) }
         return matches.first
     }
 
@@ -145,7 +145,7 @@ struct SealedTable {
     func identity(_ values: [String: DatabaseValue]) throws -> [DatabaseValue] {
         try primaryKey.columns.map { column in
             guard let key = try self.column(column, in: values, required: false), let value = values[key], !value.isNull else {
-                throw SealedDatabaseError(.missingValue, table: name, column: column)
+                throw SealedDatabaseError.missingValue(table: name, column: column)
             }
             return value
         }
@@ -169,10 +169,10 @@ struct SealedTable {
         let selection = primaryKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         guard let stored = try Row.fetchOne(db, sql: "SELECT \(selection) FROM \(name.quotedDatabaseIdentifier) WHERE \(condition)",
                                             arguments: StatementArguments(identity)) else {
-            throw SealedDatabaseError(.primaryKeyType, table: name)
+            throw SealedDatabaseError.primaryKeyType(table: name)
         }
         for (index, value) in identity.enumerated() where stored.databaseValues[stored.databaseValues.index(stored.databaseValues.startIndex, offsetBy: index)].storage != value.storage {
-            throw SealedDatabaseError(.primaryKeyType, table: name, column: primaryKey.columns[index])
+            throw SealedDatabaseError.primaryKeyType(table: name, column: primaryKey.columns[index])
         }
     }
 }

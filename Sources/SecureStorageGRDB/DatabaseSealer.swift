@@ -41,7 +41,7 @@ public final class DatabaseSealer: Sendable {
     /// which keeps the key in the keychain.
     /// - Throws: ``SealedDatabaseError/Code/invalidKey`` for a key of another size.
     public init(key: SymmetricKey) throws(SealedDatabaseError) {
-        guard key.bitCount == 256 else { throw SealedDatabaseError(.invalidKey, table: Self.metadataTable) }
+        guard key.bitCount == 256 else { throw SealedDatabaseError.invalidKey(table: Self.metadataTable) }
         keyID = Data(HMAC<SHA256>.authenticationCode(for: Data("ssg1/key-id".utf8), using: key).prefix(16))
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("ssg1/seal".utf8), outputByteCount: 32)
         indexRoot = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("ssg1/index".utf8), outputByteCount: 32)
@@ -125,7 +125,7 @@ public final class DatabaseSealer: Sendable {
     public func prepare(_ db: Database) throws {
         try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.metadataTable) (key_id BLOB NOT NULL, format INTEGER NOT NULL)")
         if let stored = try Data.fetchOne(db, sql: "SELECT key_id FROM \(Self.metadataTable)") {
-            guard stored == keyID else { throw SealedDatabaseError(.wrongKey, table: Self.metadataTable) }
+            guard stored == keyID else { throw SealedDatabaseError.wrongKey(table: Self.metadataTable) }
         } else {
             try db.execute(sql: "INSERT INTO \(Self.metadataTable) (key_id, format) VALUES (?, 1)", arguments: [keyID])
         }
@@ -158,17 +158,17 @@ public final class DatabaseSealer: Sendable {
     /// - Throws: ``SealedDatabaseError/Code/tamperedValue`` when it was sealed anywhere else or changed.
     public func open(_ sealed: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws -> DatabaseValue {
         guard let bytes = Data.fromDatabaseValue(sealed), bytes.count >= 1 + 12 + 16, bytes.first == SealedValueCodec.formatByte else {
-            throw SealedDatabaseError(.tamperedValue, table: table, column: column)
+            throw SealedDatabaseError.tamperedValue(table: table, column: column)
         }
         let body = Data(bytes.dropFirst())
         do {
             let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: body.prefix(12)), ciphertext: body.dropFirst(12).dropLast(16),
                                             tag: body.suffix(16))
             let opened = try AES.GCM.open(box, using: sealingKey, authenticating: authenticatedData(table: table, column: column, identity: identity))
-            guard let value = SealedValueCodec.decode(opened) else { throw SealedDatabaseError(.tamperedValue, table: table, column: column) }
+            guard let value = SealedValueCodec.decode(opened) else { throw SealedDatabaseError.tamperedValue(table: table, column: column) }
             return value
         } catch {
-            throw SealedDatabaseError(.tamperedValue, table: table, column: column)
+            throw SealedDatabaseError.tamperedValue(table: table, column: column)
         }
     }
 

@@ -35,6 +35,6 @@ extension SealedRecord {
 
     /// Throws ``SealedDatabaseError/Code/unsealedWrite``: call it first in a `willSave` of your own.
     public func refuseUnsealedWrite() throws {
-        throw SealedDatabaseError(.unsealedWrite, table: Self.databaseTableName)
+        throw SealedDatabaseError.unsealedWrite(table: Self.databaseTableName)
     }
 }

@@ -96,6 +96,7 @@ enum ExitStatus {
         case .keychainUnavailable, .invalidKeychain, .unsupportedVersion, .diskFull, .busy, .readOnly, .ioError, .noSuchKeychain: unavailable
         case .invalidParameter, .noSuchAttribute, .noSuchClass, .invalidState: usage
         case .missingEntitlement, .unimplemented, .outOfMemory: 1
+        default: 1  // a code added by a later version of KeychainCore
         }
     }
 }

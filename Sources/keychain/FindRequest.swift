@@ -15,7 +15,7 @@ struct FindRequest {
     func run() throws {
         if keychain.isFreshDefault {               // nothing stored yet: not found, as an empty keychain
             _ = try reportingErrors { () throws(KeychainError) -> Int in
-                throw KeychainError(.itemNotFound, "The specified item could not be found in the keychain (no keychain yet at \(self.keychain.location.databaseURL.path)).")
+                throw KeychainError.noKeychainForFind(path: self.keychain.location.databaseURL.path)
             }
         }
         let keychain = try self.keychain.open(.reading)

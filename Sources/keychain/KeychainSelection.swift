@@ -104,12 +104,12 @@ struct KeychainChoice {
         return try reportingErrors {
             let exists = Keychain.exists(at: location)
             if opening != .creatingIfMissing && !exists {
-                throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it with `keychain create\(path.map { " --keychain \($0)" } ?? "")` or by adding an item.")
+                throw KeychainError.noKeychain(path: location.databaseURL.path, keychainOption: path)
             }
             // A passphrase file names a passphrase the keychain must have: a keychain without one
             // (not created yet, or created without it) is never used or made in its place.
             if unlocking, let passphraseFile, !exists {
-                throw KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path) for the passphrase in \(passphraseFile); nothing was created. Create it with that passphrase first: `keychain create --passphrase-file \(passphraseFile)\(path.map { " --keychain \($0)" } ?? "")`.")
+                throw KeychainError.noKeychainForPassphraseFile(path: location.databaseURL.path, passphraseFile: passphraseFile, keychainOption: path)
             }
             var options = KeychainOptions()
             options.readOnly = opening == .reading
@@ -120,7 +120,7 @@ struct KeychainChoice {
                 keychain.authenticator = try PINAuthenticator.terminal(for: location)
             }
             if unlocking, let passphraseFile, !keychain.hasPassphrase {
-                throw KeychainError(.invalidState, "The keychain at \(location.databaseURL.path) has no passphrase, so the one in \(passphraseFile) protects nothing here; nothing was changed. Protect the keychain with it (`keychain set-passphrase --passphrase-file \(passphraseFile)`), or leave out --passphrase-file.")
+                throw KeychainError.passphraseFileForUnprotectedKeychain(path: location.databaseURL.path, passphraseFile: passphraseFile)
             }
             if unlocking && (unlock || passphraseFile != nil) && keychain.hasPassphrase && keychain.lockState != .unlocked {
                 try keychain.unlock(passphrase: passphrase(for: keychain))

@@ -59,13 +59,13 @@ public struct AccessPolicy: Sendable, Hashable, CustomStringConvertible {
     ///   and `.privateKeyUsage`.
     public init(flags: Flags) throws(KeychainError) {
         if flags.contains(.or) && flags.contains(.and) {
-            throw KeychainError(.invalidParameter, "kSecAccessControlOr and kSecAccessControlAnd cannot be combined.")
+            throw KeychainError.orAndCombined()
         }
         if flags.contains(.biometryAny) && flags.contains(.biometryCurrentSet) {
-            throw KeychainError(.invalidParameter, "biometryAny and biometryCurrentSet cannot be combined.")
+            throw KeychainError.biometryAnyAndCurrentSetCombined()
         }
         if flags.contains(.userPresence) && !flags.subtracting([.userPresence, .applicationPassword, .privateKeyUsage]).isEmpty {
-            throw KeychainError(.invalidParameter, "userPresence can only be combined with applicationPassword or privateKeyUsage.")
+            throw KeychainError.userPresenceCombination()
         }
         self.flags = flags
         self.enrollmentState = nil

@@ -23,10 +23,10 @@ public struct AuthenticationSecret: Sendable, Equatable, CustomStringConvertible
     public init(identifier: Data, keyMaterial: some ContiguousBytes) throws(KeychainError) {
         let key = SymmetricKey(data: keyMaterial)
         guard key.bitCount >= 256 else {
-            throw KeychainError(.invalidParameter, "An authentication secret needs at least 32 bytes of key material.")
+            throw KeychainError.authenticationSecretTooShort()
         }
         guard (1...64).contains(identifier.count) else {
-            throw KeychainError(.invalidParameter, "An enrolment identifier has 1 to 64 bytes.")
+            throw KeychainError.enrolmentIdentifierLength()
         }
         self.identifier = identifier
         self.keyMaterial = key

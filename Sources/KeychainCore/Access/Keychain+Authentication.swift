@@ -14,34 +14,34 @@ extension Keychain {
     func sealingAccessPolicy(_ attributes: [AttributeKey: AttributeValue], isTokenKey: Bool) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         guard let stored = attributes[.accessControl] else { return attributes }
         guard let bytes = stored.dataValue, var policy = AccessPolicy(encoded: bytes) else {
-            throw KeychainError(.invalidParameter, "The access-control attribute (accc) is not an access policy; set it with NewItem.protected(by:).")
+            throw KeychainError.accessControlAttributeNotAPolicy()
         }
         if !policy.flags.isDisjoint(with: [.companion, .applicationPassword]) {
-            throw KeychainError(.unimplemented, "The access-control flags companion and applicationPassword are not available on this platform; use userPresence, biometry or devicePasscode constraints.")
+            throw KeychainError.companionOrApplicationPasswordUnsupported()
         }
         if policy.flags.contains(.privateKeyUsage) && !isTokenKey {
-            throw KeychainError(.invalidParameter, "privateKeyUsage applies to private keys generated inside the keychain (kSecAttrTokenIDSecureEnclave); other items are protected when their data is read.")
+            throw KeychainError.privateKeyUsageOnOtherItem()
         }
         if isTokenKey && policy.requiresAuthentication && !policy.flags.contains(.privateKeyUsage) {
-            throw KeychainError(.invalidParameter, "The access control of a key generated inside the keychain must include privateKeyUsage: its data is never read, so other constraints would guard nothing.")
+            throw KeychainError.tokenKeyWithoutPrivateKeyUsage()
         }
         var attributes = attributes
         policy.enrollmentState = nil
         if policy.requiresAuthentication {
             guard let authenticator else {
-                throw KeychainError(.authFailed, "The item requires user authentication (\(policy)) but the keychain has no authenticator, so it could never be read. Set Keychain.authenticator (for example a PINAuthenticator) first.")
+                throw KeychainError.protectedItemWithoutAuthenticator(policy: policy)
             }
             if policy.flags.contains(.biometryCurrentSet) {
                 guard let state = authenticator.enrollmentState, !state.isEmpty, authenticator.availableMethods.contains(.biometry) else {
-                    throw KeychainError(.authFailed, "biometryCurrentSet needs enrolled biometry, and the authenticator reports none.")
+                    throw KeychainError.biometryCurrentSetNeedsEnrolledBiometry()
                 }
                 policy.enrollmentState = state
             }
             if attributes[.synchronizable]?.numberValue == 1 {
-                throw KeychainError(.invalidParameter, "Items with access-control constraints cannot be synchronizable.")
+                throw KeychainError.protectedItemSynchronizable()
             }
             if policy.guardsData, let blob = attributes.keys.first(where: { Self.secretDerivedAttributes.contains($0) && $0 != .sha1 }) {
-                throw KeychainError(.invalidParameter, "An item protected by access control cannot carry the secret blob attribute \(blob.rawValue): it would be readable without the authentication its data needs. Store it in the item's data.")
+                throw KeychainError.protectedItemWithSecretBlobAttribute(attribute: blob.rawValue)
             }
             try requireEnrolment(for: policy)
         }
@@ -61,10 +61,10 @@ extension Keychain {
     private func requireEnrolment(for policy: AccessPolicy) throws(KeychainError) {
         let presence = keys.presence
         guard presence.isEstablished else {
-            throw KeychainError(.authFailed, "The item requires user authentication (\(policy)), but no authenticator is enrolled in this keychain, so it could never be read. Enrol one first: set a PIN (PINAuthenticator.setPIN(_:current:in:) or `keychain set-pin`), or call enroll(_:for:authorizedBy:authentication:).")
+            throw KeychainError.protectedItemWithoutEnrolment(policy: policy)
         }
         for methods in policy.requiredAuthentications where methods.isDisjoint(with: presence.enrolledMethods) {
-            throw KeychainError(.authFailed, "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and no authenticator is enrolled for it in this keychain, so it could never be read.")
+            throw KeychainError.noEnrolmentForRequiredMethods(methods: methods)
         }
         // The installed authenticator must hold one of those enrolments: an enrolment someone
         // else made (the first one in a keychain is whoever's comes first) must not receive the
@@ -74,7 +74,7 @@ extension Keychain {
                 authenticator?.enrollmentIdentifier(for: method).map { presence.enrollment(method, identifier: $0) != nil } ?? false
             }
             guard held else {
-                throw KeychainError(.authFailed, "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and the installed authenticator holds none of this keychain's enrolments for it (they were made by another authenticator, or its own was replaced). Set up the authenticator first (for a PIN: `keychain set-pin`).")
+                throw KeychainError.installedAuthenticatorHoldsNoEnrolment(methods: methods)
             }
         }
     }
@@ -103,13 +103,13 @@ extension Keychain {
     func authorize(_ policy: AccessPolicy, operation: String, options: AuthenticationOptions) throws(KeychainError) -> Authorization? {
         guard policy.requiresAuthentication else { return Authorization(presenceKey: nil) }
         if let context = options.context, context.isInvalidated {
-            throw KeychainError(.authFailed, "The authentication context was invalidated; create a new one.")
+            throw KeychainError.authenticationContextInvalidated()
         }
         guard let authenticator else {
-            throw KeychainError(.authFailed, "The item requires user authentication (\(policy)) and the keychain has no authenticator. Set Keychain.authenticator.")
+            throw KeychainError.protectedReadWithoutAuthenticator(policy: policy)
         }
         if !policy.flags.isDisjoint(with: [.companion, .applicationPassword]) {
-            throw KeychainError(.authFailed, "The item needs a companion device or an application password, which this platform cannot check.")
+            throw KeychainError.companionOrApplicationPasswordRequired()
         }
         var required = policy.requiredAuthentications
         if policy.flags.contains(.biometryCurrentSet) && authenticator.enrollmentState != policy.enrollmentState {
@@ -117,11 +117,11 @@ extension Keychain {
             // With .or another constraint (the passcode) still can.
             required = policy.flags.contains(.or) ? required.map { $0.subtracting([.biometry]) } : [[]]
             if required.contains(where: \.isEmpty) {
-                throw KeychainError(.authFailed, "The enrolled biometry changed since this item was written, and it is protected by biometryCurrentSet: it can never be read again. Delete it and write it anew.")
+                throw KeychainError.enrolledBiometryChanged()
             }
         }
         guard !required.isEmpty else {
-            throw KeychainError(.authFailed, "The item's access control names no constraint this platform can check.")
+            throw KeychainError.noCheckableConstraint()
         }
         var presenceKey: PresencePrivateKey?
         for methods in required {
@@ -147,11 +147,11 @@ extension Keychain {
         }
         switch options.interaction {
         case .skip: return nil
-        case .fail: throw KeychainError(.interactionNotAllowed, "Reading the item needs user authentication and the call does not allow prompting (kSecUseAuthenticationUIFail).")
+        case .fail: throw KeychainError.authenticationPromptNotAllowed()
         case .allow: break
         }
         if options.context?.interactionNotAllowed == true {
-            throw KeychainError(.interactionNotAllowed, "Reading the item needs user authentication and the authentication context does not allow interaction.")
+            throw KeychainError.authenticationContextNotInteractive()
         }
         let available = try enrolledMethods(methods.intersection(authenticator.availableMethods), of: authenticator, constraint: methods, presence)
         let reason = options.reason.isEmpty ? options.context?.localizedReason ?? "" : options.reason
@@ -161,11 +161,11 @@ extension Keychain {
             var key: PresencePrivateKey?
             if presence.isEstablished {
                 guard let wrapped = presence.enrollment(method, identifier: secret.identifier) else {
-                    throw KeychainError(.authFailed, "The authenticator released a secret of an enrolment this keychain does not have, so nothing protected was opened.")
+                    throw KeychainError.unknownEnrolmentReleased()
                 }
                 let unwrapped = try PresenceEnrollment.unwrap(wrapped, secret: secret, method: method, vaultID: vaultID)
                 guard unwrapped.publicKey == presence.publicKey else {
-                    throw KeychainError.tampered("an enrolment holds a key that is not the keychain's presence key")
+                    throw KeychainError.tamperedEnrolmentHoldsKeyKeychain()
                 }
                 key = unwrapped
             }
@@ -173,11 +173,11 @@ extension Keychain {
             logger.debug("user authenticated", metadata: ["method": "\(method.rawValue)", "operation": "\(operation)"])
             return Authorization(presenceKey: key)
         case .authenticated:
-            throw KeychainError(.authFailed, "The authenticator used a method the item does not accept.")
+            throw KeychainError.authenticatorMethodNotAccepted()
         case .canceled:
-            throw KeychainError(.userCanceled, "The user cancelled the authentication.")
+            throw KeychainError.userCanceledAuthentication()
         case .failed:
-            throw KeychainError(.authFailed, "User authentication failed.")
+            throw KeychainError.userAuthenticationFailed()
         }
     }
 
@@ -192,18 +192,18 @@ extension Keychain {
         if presence.isEstablished {
             let recorded = methods.intersection(presence.enrolledMethods)
             guard !recorded.isEmpty else {
-                throw KeychainError(.authFailed, "The item needs \(names(methods)) and no authenticator is enrolled for it in this keychain.")
+                throw KeychainError.noEnrolmentForMethods(methods: names(methods))
             }
             let held = recorded.filter { method in
                 authenticator.enrollmentIdentifier(for: method).map { presence.enrollment(method, identifier: $0) != nil } ?? false
             }
             guard !held.isEmpty else {
-                throw KeychainError(.integrityViolation, "This keychain's enrolled \(names(recorded)) is not held by the installed authenticator: its enrolment was deleted or replaced (for a PIN, the file \(PINAuthenticator.fileURL(for: location).path)), or another authenticator is installed. Protected items open only with the enrolled secret: restore the enrolment from a backup of this machine.")
+                throw KeychainError.enrolmentNotHeldByAuthenticator(recorded: names(recorded), pinFile: PINAuthenticator.fileURL(for: location).path)
             }
             usable = offered.intersection(held)
         }
         guard !usable.isEmpty else {
-            throw KeychainError(.authFailed, "The item needs \(names(methods)) and the authenticator offers none of them now.")
+            throw KeychainError.noOfferedMethod(methods: names(methods))
         }
         return usable
     }

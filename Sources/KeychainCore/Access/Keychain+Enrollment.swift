@@ -51,7 +51,7 @@ extension Keychain {
         let expected = keys.header
         let presence = keys.presence
         if presence.enrollment(method, identifier: secret.identifier) != nil {
-            throw KeychainError(.duplicateItem, "This \(method.rawValue) secret is already enrolled in the keychain.")
+            throw KeychainError.secretAlreadyEnrolled(method: method.rawValue)
         }
         let presenceKey: PresencePrivateKey
         let established = presence.isEstablished
@@ -134,7 +134,7 @@ extension Keychain {
         let presence = keys.presence
         guard presence.enrollment(method, identifier: identifier) != nil else { return }
         guard presence.enrollments.values.reduce(0, { $0 + $1.count }) > 1 else {
-            throw KeychainError(.invalidState, "That is the keychain's last enrolment: without it, protected items could never be read again. Enrol another authenticator first.")
+            throw KeychainError.lastEnrolment()
         }
         let (header, keybag, _) = try changeKeybag(expecting: keys.header) { db throws in
             try KeybagTable.delete(in: db, slot: .presenceEnrollment(method, identifier: identifier))
@@ -149,17 +149,17 @@ extension Keychain {
         let presence = keys.presence
         if let existing {
             guard let wrapped = presence.enrollment(existing.method, identifier: existing.secret.identifier) else {
-                throw KeychainError(.authFailed, "The secret given to authorize the enrolment is not one of this keychain's enrolments.")
+                throw KeychainError.authorizingSecretNotEnrolled()
             }
             return try PresenceEnrollment.unwrap(wrapped, secret: existing.secret, method: existing.method, vaultID: keys.header.vaultID)
         }
         guard let authenticator else {
-            throw KeychainError(.authFailed, "Enrolling another authenticator needs an authentication with one already enrolled (\(presence.enrolledMethods.map(\.rawValue).sorted().joined(separator: ", "))), and the keychain has no authenticator.")
+            throw KeychainError.enrolmentNeedsAuthentication(enrolledMethods: presence.enrolledMethods)
         }
         // An authentication with any enrolled method releases the presence key.
         guard let granted = try authenticate(presence.enrolledMethods, with: authenticator, operation: "enrolment", options: authentication),
               let key = granted.presenceKey else {
-            throw KeychainError(.interactionNotAllowed, "Enrolling another authenticator needs user authentication, which the call does not allow.")
+            throw KeychainError.enrolmentNeedsInteraction()
         }
         return key
     }
@@ -179,7 +179,7 @@ extension Keychain {
         let changed: (VaultHeader, [KeybagSlot: Data], T) = try write { db in
             let current = try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location).0
             guard current == expecting else {
-                throw KeychainError(.invalidState, "Another process changed the keychain's keys meanwhile; nothing was changed. Retry.")
+                throw KeychainError.keysChangedConcurrently()
             }
             header.session = current.session
             if let session, current.session == session.record {
@@ -202,7 +202,7 @@ extension Keychain {
         let rows = try ItemTable.allRows(in: db).map(ItemRow.init(row:))
         for row in rows where !row.sealed.isPresenceSealed {
             guard (try? keys.classKeys(for: row.accessibility)) != nil else {
-                throw KeychainError(.interactionNotAllowed, "Enrolling the first authenticator moves the keychain's protected items under the new presence key, and some items are in a locked class (\(row.accessibility.constantName)). Unlock the keychain and retry; nothing was changed.")
+                throw KeychainError.firstEnrolmentNeedsUnlockedClasses(accessibility: row.accessibility.constantName)
             }
             var item = try open(row, includingData: false)
             guard item.requiresPresenceSeal else { continue }
@@ -226,7 +226,7 @@ extension Keychain {
         let rows = try ItemTable.rows(in: db, secretKeyLength: SealedItem.presenceWrappedLength).map(ItemRow.init(row:))
         for var row in rows where row.sealed.isPresenceSealed {
             guard (try? keys.classKeys(for: row.accessibility)) != nil else {
-                throw KeychainError(.interactionNotAllowed, "Replacing the presence key moves every protected item to the new one, and some are in a locked class (\(row.accessibility.constantName)). Unlock the keychain and retry; nothing was changed.")
+                throw KeychainError.presenceKeyReplacementNeedsUnlockedClasses(accessibility: row.accessibility.constantName)
             }
             let binding = row.binding(vaultID: keys.header.vaultID)
             let classKeys = try keys.classKeys(for: row.accessibility)
@@ -257,12 +257,5 @@ extension Keychain {
         do { try checkpointNow() } catch {
             logger.warning("\(what), but the keychain file could not be checkpointed yet: until a later write checkpoints it, the previous wrapped keys stay in its write-ahead log", metadata: ["error": "\(error.code)"])
         }
-    }
-}
-
-extension KeychainError {
-    /// Items are sealed to a presence key, but the keybag holds none.
-    static func presenceSlotsRemoved() -> KeychainError {
-        .tampered("protected items are sealed to a presence key, but the keybag holds none: its presence slots were removed")
     }
 }

@@ -19,12 +19,12 @@ extension Keychain {
     ///   prompting.
     public func evaluateAuthentication(_ methods: Set<AuthenticationMethod>, context: AuthenticationContext,
                                        reason: String) throws(KeychainError) {
-        if context.isInvalidated { throw KeychainError(.authFailed, "The authentication context was invalidated; create a new one.") }
+        if context.isInvalidated { throw KeychainError.authenticationContextInvalidated() }
         guard let authenticator else {
-            throw KeychainError(.authFailed, "No authenticator is installed, so the user cannot be authenticated. Set Keychain.authenticator.")
+            throw KeychainError.noAuthenticatorInstalled()
         }
         guard !methods.intersection(authenticator.availableMethods).isEmpty else {
-            throw KeychainError(.authFailed, "None of the requested authentication methods (\(methods.map(\.rawValue).sorted().joined(separator: ", "))) is available.")
+            throw KeychainError.noRequestedMethodAvailable(methods: methods)
         }
         _ = try authenticate(methods, with: authenticator, operation: "evaluate policy",
                              options: AuthenticationOptions(context: context, interaction: .allow, reason: reason))

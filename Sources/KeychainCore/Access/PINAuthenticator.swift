@@ -115,18 +115,18 @@ public final class PINAuthenticator: Authenticator {
     ///   items must move and a class is locked; what
     ///   ``Keychain/enroll(_:for:authorizedBy:authentication:)`` throws.
     public func setPIN(_ pin: String, current: String? = nil, in keychain: Keychain) throws(KeychainError) {
-        guard !pin.isEmpty else { throw KeychainError(.invalidParameter, "A PIN cannot be empty.") }
+        guard !pin.isEmpty else { throw KeychainError.emptyPIN() }
         try locked { () throws(KeychainError) in
             let enrolled = keychain.enrollmentIdentifiers(for: .passcode)
             var existing: AuthenticationSecret?
             if self.isPINSet {
                 guard let current, let secret = try self.checkedSecretHoldingLock(current) else {
-                    throw KeychainError(.authFailed, "Changing the PIN needs the current PIN.")
+                    throw KeychainError.currentPINNeeded()
                 }
                 existing = secret
             }
             if !enrolled.isEmpty && !(existing.map { enrolled.contains($0.identifier) } ?? false) {
-                throw KeychainError(.integrityViolation, "The keychain has an enrolled PIN, but the PIN file \(self.fileURL.path) is \(existing == nil ? "missing: it was deleted or moved" : "not the enrolled one: it was replaced"). A new PIN cannot open what the enrolled one protects, so none was set. Restore the file from a backup of this machine.")
+                throw KeychainError.enrolledPINFileMissingOrReplaced(pinFile: self.fileURL.path, isMissing: existing == nil)
             }
             let (record, secret) = try PINVerifierRecord.new(pin: pin, parameters: self.parameters)
             if let existing, enrolled.contains(existing.identifier) {
@@ -166,7 +166,7 @@ public final class PINAuthenticator: Authenticator {
         var record = try loadSettlingClock()
         let wait = lockout(of: record)
         if wait > 0 {
-            throw KeychainError(.authFailed, "Too many wrong PINs: try again in \(Int(wait.rounded(.up))) s.")
+            throw KeychainError.pinAttemptsThrottled(seconds: Int(wait.rounded(.up)))
         }
         // The attempt is counted on disk before the PIN is checked, so an attempt whose
         // failure could not be recorded (a full disk, a killed process) is never free.
@@ -221,7 +221,7 @@ public final class PINAuthenticator: Authenticator {
     }
 
     private func load() throws(KeychainError) -> PINVerifierRecord {
-        guard isPINSet else { throw KeychainError(.authFailed, "No PIN is set; set one (`keychain set-pin`, or PINAuthenticator.setPIN in code).") }
+        guard isPINSet else { throw KeychainError.noPINSet() }
         try FilePermissions.requirePrivate(fileURL.path, role: "PIN file")
         return try PINVerifierRecord(encoded: PlatformIO.readFile(fileURL.path, maximumSize: PINVerifierRecord.byteCount), path: fileURL.path)
     }

@@ -79,7 +79,7 @@ struct PINVerifierRecord: Equatable {
         let bytes = Array(bytes)
         let version: UInt8? = bytes.count >= 5 && Data(bytes[0..<4]) == Self.magic ? bytes[4] : nil
         guard (version == 1 && bytes.count == Self.legacyByteCount) || (version == 2 && bytes.count == Self.byteCount) else {
-            throw KeychainError(.integrityViolation, "The PIN file \(path) is damaged or not a PIN file. Restore it from a backup: items protected by the PIN open only with the file it was enrolled with.")
+            throw KeychainError.pinFileDamaged(path: path)
         }
         parameters = ScryptParameters(logN: Int(bytes[5]), blockSize: Int(bytes[6]), parallelism: Int(bytes[7]))
         try parameters.requireWithinBounds(in: "the PIN file \(path)")

@@ -19,24 +19,24 @@ struct BackupReader {
     init(header: Data, passphrase: String, source: String) throws(KeychainError) {
         var reader = ByteReader(header)
         guard header.count == BackupFormat.headerSize, reader.readBytes(BackupFormat.magic.count) == BackupFormat.magic else {
-            throw KeychainError(.invalidParameter, "\(source) is not a SecureStorage keychain backup (it does not start with the backup header). Check the file name.")
+            throw KeychainError.notABackup(source: source)
         }
         guard reader.readByte() == BackupFormat.version else {
-            throw KeychainError(.unsupportedVersion, "\(source) is a keychain backup of a newer format than this version of SecureStorage reads. Upgrade to import it.")
+            throw KeychainError.backupFormatTooNew(source: source)
         }
         let prefix = header.prefix(BackupFormat.headerSize - 32)
         guard Data(SHA256.hash(data: prefix)) == header.suffix(32) else {
-            throw Self.damaged(source, "its header is corrupted (checksum mismatch)")
+            throw KeychainError.backupHeaderCorruptedChecksumMismatch(source: source)
         }
         guard let id = reader.readBytes(16), let archiveID = UUID(bytes: id),
               let created = reader.readBigEndian(Int64.self), let logN = reader.readByte(),
               let blockSize = reader.readBigEndian(UInt32.self), let parallelism = reader.readBigEndian(UInt32.self),
               let salt = reader.readBytes(BackupFormat.saltSize), let wrapped = reader.readBytes(BackupFormat.wrappedKeySize) else {
-            throw Self.damaged(source, "its header is malformed")
+            throw KeychainError.backupHeaderMalformed(source: source)
         }
         let parameters = ScryptParameters(logN: Int(logN), blockSize: Int(blockSize), parallelism: Int(parallelism))
         guard BackupFormat.acceptsKDF(parameters) else {
-            throw Self.damaged(source, "its header asks for key-derivation parameters out of range (\(parameters))")
+            throw KeychainError.backupHeaderAsksKeyDerivation(source: source, parameters: parameters)
         }
         let kek = BackupFormat.passphraseKEK(try parameters.deriveKey(passphrase: passphrase, salt: salt), archiveID: archiveID)
         var root: Data
@@ -44,7 +44,7 @@ struct BackupReader {
             root = try AES.GCM.open(AES.GCM.SealedBox(combined: wrapped), using: kek,
                                     authenticating: header.prefix(BackupFormat.headerSize - 32 - BackupFormat.wrappedKeySize))
         } catch {
-            throw KeychainError(.authFailed, "The backup passphrase for \(source) is not correct. Nothing was imported; try again.")
+            throw KeychainError.wrongBackupPassphrase(source: source)
         }
         self.archiveID = archiveID
         self.created = Date(timeIntervalSince1970: TimeInterval(created))
@@ -69,20 +69,20 @@ struct BackupReader {
                       let itemClass = ItemClass(rawValue: String(decoding: classBytes, as: UTF8.self)), itemClass.isStored,
                       let encoded = reader.readLengthPrefixed(), let attributes = AttributeCodec.decode(encoded),
                       let data = reader.readLengthPrefixed() else {
-                    throw Self.damaged(source, "a record in chunk \(nextChunkIndex - 1) is malformed")
+                    throw KeychainError.backupRecordChunkMalformed(source: source, chunk: nextChunkIndex - 1)
                 }
                 records.append(BackupRecord(itemClass: itemClass, attributes: attributes, data: data))
             case .trailer:
                 guard isLast, let count = reader.readBigEndian(UInt64.self), let thisDeviceOnly = reader.readBigEndian(UInt64.self),
                       let nonExtractable = reader.readBigEndian(UInt64.self), reader.isAtEnd else {
-                    throw Self.damaged(source, "its trailer is misplaced or malformed")
+                    throw KeychainError.backupTrailerMisplacedMalformed(source: source)
                 }
                 return (records, BackupTrailer(itemCount: count, skipped: .init(thisDeviceOnly: thisDeviceOnly, nonExtractableKeys: nonExtractable)))
             case nil:
-                throw Self.damaged(source, "a record in chunk \(nextChunkIndex - 1) has an unknown kind")
+                throw KeychainError.backupRecordChunkUnknownKind(source: source, chunk: nextChunkIndex - 1)
             }
         }
-        if isLast { throw Self.damaged(source, "its last chunk has no trailer") }
+        if isLast { throw KeychainError.backupLastChunkTrailer(source: source) }
         return (records, nil)
     }
 
@@ -94,11 +94,7 @@ struct BackupReader {
             nextChunkIndex += 1
             return plaintext
         } catch {
-            throw Self.damaged(source, "chunk \(nextChunkIndex) failed authentication (edited, reordered, or the file was cut short)")
+            throw KeychainError.backupChunkFailedAuthenticationEdited(source: source, chunk: nextChunkIndex)
         }
-    }
-
-    static func damaged(_ source: String, _ what: String) -> KeychainError {
-        KeychainError(.integrityViolation, "The backup \(source) is damaged or was tampered with: \(what). Nothing was imported. Use another copy of the backup.")
     }
 }

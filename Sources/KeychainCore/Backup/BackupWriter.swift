@@ -18,12 +18,12 @@ struct BackupWriter {
     /// Parallelism above what readers accept is capped (it only adds time); other parameters a
     /// reader would refuse are an error, so no backup is written that cannot be imported.
     init(passphrase: String, parameters: ScryptParameters, archiveID: UUID = UUID(), created: Date = Date()) throws(KeychainError) {
-        guard !passphrase.isEmpty else { throw KeychainError(.invalidParameter, "A backup passphrase cannot be empty.") }
+        guard !passphrase.isEmpty else { throw KeychainError.emptyBackupPassphrase() }
         var parameters = parameters
         parameters.parallelism = min(parameters.parallelism, 16)
         // r ≤ 8 and p ≤ 16 as well, so that readers of earlier versions accept the backup too.
         guard BackupFormat.acceptsKDF(parameters), parameters.blockSize <= 8, parameters.parallelism <= 16 else {
-            throw KeychainError(.invalidParameter, "Backups need scrypt parameters within N=2^10…2^20, r ≤ 8, p ≤ 16, and \(parameters) is outside them. Use other passphrase hardening for the export.")
+            throw KeychainError.backupScryptParametersOutOfRange(parameters: parameters)
         }
         let salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
         let root = SymmetricKey(size: .bits256)
@@ -43,7 +43,7 @@ struct BackupWriter {
             let wrapped = try AES.GCM.seal(rootBytes, using: kek, authenticating: writer.data)
             writer.append(wrapped.combined!)
         } catch {
-            throw KeychainError(.outOfMemory, "Sealing the backup key failed: \(error).")
+            throw KeychainError.sealingBackupKeyFailed(error: error)
         }
         let checksum = Data(SHA256.hash(data: writer.data))
         writer.append(checksum)
@@ -62,7 +62,7 @@ struct BackupWriter {
         encoded.appendLengthPrefixed(AttributeCodec.encode(record.attributes))
         encoded.appendLengthPrefixed(record.data)
         guard encoded.data.count <= BackupFormat.maximumChunkBytes - 1024 else {
-            throw KeychainError(.invalidParameter, "A \(record.itemClass.rawValue) item of \(record.data.count) bytes is too large for a backup (at most about \(BackupFormat.maximumChunkBytes >> 20) MiB per item); nothing was exported.")
+            throw KeychainError.itemTooLargeForBackup(itemClass: record.itemClass.rawValue, byteCount: record.data.count)
         }
         var sealed: [Data] = []
         if pendingRecords > 0 && pending.data.count + encoded.data.count > BackupFormat.chunkBytes {
@@ -104,7 +104,7 @@ struct BackupWriter {
         let ad = BackupFormat.chunkAssociatedData(checksum: checksum, index: index, isLast: isLast)
         let sealed: Data
         do { sealed = try AES.GCM.seal(plaintext, using: chunkKey, authenticating: ad).combined! } catch {
-            throw KeychainError(.outOfMemory, "Sealing a backup chunk failed: \(error).")
+            throw KeychainError.sealingBackupChunkFailed(error: error)
         }
         var framed = ByteWriter()
         framed.appendLengthPrefixed(sealed)

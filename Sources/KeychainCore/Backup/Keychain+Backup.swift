@@ -121,7 +121,7 @@ extension Keychain {
                             kept += 1
                             continue
                         case .fail:
-                            throw KeychainError(.duplicateItem, "The backup holds a \(record.itemClass.rawValue) item that already exists in the keychain; nothing was imported. Import with the keep or replace policy.")
+                            throw KeychainError.backupItemExists(itemClass: record.itemClass.rawValue)
                         case .replace:
                             let current = try open(row(id: existing, db), includingData: false)
                             if current.isTokenKey || current.accessPolicy?.requiresAuthentication == true {
@@ -142,7 +142,7 @@ extension Keychain {
                 progress?(input.bytesRead, input.size)
                 if let trailer {
                     guard trailer.itemCount == seen else {
-                        throw BackupReader.damaged(source, "it holds \(seen) items but its trailer says \(trailer.itemCount)")
+                        throw KeychainError.backupHoldsItemsTrailerSays(source: source, seen: seen, trailerCount: trailer.itemCount)
                     }
                     try keys.stateDigest.record(adding: fingerprints, db)
                     return (added, replaced, kept, trailer.skipped)
@@ -161,11 +161,11 @@ extension Keychain {
     /// checked and sealed as on an add.
     private func restorable(_ record: BackupRecord, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         if record.attributes[LibraryOwner.attribute] != nil {
-            throw KeychainError(.invalidParameter, "The backup holds an item marked as one SecureStorage keeps for itself (its sync state or a key of its own); such items are never exported, so the file was crafted. Nothing was imported.")
+            throw KeychainError.backupHoldsLibraryOwnedItem()
         }
         let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
         if TokenKeys.isTokenKey(record.itemClass, attributes) {
-            throw KeychainError(.invalidParameter, "The backup holds a key marked as generated inside a keychain (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted. Nothing was imported.")
+            throw KeychainError.backupHoldsTokenKey()
         }
         return try sealingAccessPolicy(attributes, isTokenKey: false)
     }
@@ -182,12 +182,12 @@ final class BackupInput {
 
     init(path: String) throws(KeychainError) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw KeychainError(.invalidParameter, "Cannot open the backup \(path): no such readable file.")
+            throw KeychainError.backupFileMissing(path: path)
         }
         self.handle = handle
         size = Int((try? handle.seekToEnd()) ?? 0)
         do { try handle.seek(toOffset: 0) } catch {
-            throw KeychainError(.ioError, "Cannot read the backup \(path): \(error.localizedDescription).")
+            throw KeychainError.backupUnreadable(path: path, reason: error.localizedDescription)
         }
     }
 
@@ -199,7 +199,7 @@ final class BackupInput {
         while result.count < count {
             let piece: Data?
             do { piece = try handle.read(upToCount: count - result.count) } catch {
-                throw KeychainError(.ioError, "Reading the backup failed: \(error.localizedDescription).")
+                throw KeychainError.backupReadFailed(reason: error.localizedDescription)
             }
             guard let piece, !piece.isEmpty else { break }
             bytesRead += piece.count
@@ -212,13 +212,13 @@ final class BackupInput {
     func nextChunk(source: String) throws(KeychainError) -> (sealed: Data, isLast: Bool) {
         var reader = ByteReader(try read(4))
         guard let length = reader.readBigEndian(UInt32.self) else {
-            throw BackupReader.damaged(source, "it ends before its last chunk")
+            throw KeychainError.backupEndsBeforeLastChunk(source: source)
         }
         guard Int(length) <= BackupFormat.maximumChunkBytes else {
-            throw BackupReader.damaged(source, "a chunk claims \(length) bytes")
+            throw KeychainError.backupChunkClaimsBytes(source: source, length: length)
         }
         let sealed = try read(Int(length))
-        guard sealed.count == Int(length) else { throw BackupReader.damaged(source, "it ends inside a chunk") }
+        guard sealed.count == Int(length) else { throw KeychainError.backupEndsInsideChunk(source: source) }
         let next = try read(1)
         lookahead = next.isEmpty ? nil : next
         return (sealed, next.isEmpty)

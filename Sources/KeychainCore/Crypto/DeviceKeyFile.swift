@@ -33,7 +33,7 @@ enum DeviceKeyFile {
         if PlatformIO.fileExists(directory.path) { try PlatformIO.requirePrivateDirectory(directory, role: "state directory") }
         if !PlatformIO.fileExists(path) {
             guard mayCreate else {
-                throw KeychainError(.keychainUnavailable, "The device key file \(path) is missing, and the keychain was created with it. Without it the keychain cannot be decrypted: restore the file from a backup of this machine, or move the keychain aside to start a new one.")
+                throw KeychainError.deviceKeyFileMissing(path: path)
             }
             try PlatformIO.makePrivateDirectory(directory, role: "state directory")
             let key = SymmetricKey(size: .bits256)
@@ -50,7 +50,7 @@ enum DeviceKeyFile {
             return (key, .keyFile)
         case .sealed(let sealed):
             guard let device = options.tpm else {
-                throw KeychainError(.keychainUnavailable, "The device key file \(path) is sealed by a TPM, and this process uses none. Set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
+                throw KeychainError.deviceKeyFileNeedsTPM(path: path)
             }
             return (try sealed.unsealKey(on: device, path: path), .tpm(device: device, pcrs: sealed.pcrs))
         }
@@ -95,7 +95,7 @@ enum DeviceKeyFile {
             return nil
         case .tpm:
             guard let device = options.tpm else {
-                throw KeychainError(.keychainUnavailable, "The keychain must be bound to a TPM (KeychainOptions.newKeychainBinding = .tpm), and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager).")
+                throw KeychainError.tpmBindingWithoutTPM()
             }
             return try SealedDeviceSecret.seal(key, on: device, pcrs: [])
         case .automatic:
@@ -114,7 +114,7 @@ enum DeviceKeyFile {
         body.append(magic)
         if let sealed {
             guard sealed.primaryName.count <= UInt16.max, sealed.blob.count <= UInt16.max else {
-                throw KeychainError(.invalidParameter, "The TPM returned a sealed object too large for the device key file.")
+                throw KeychainError.tpmSealedObjectTooLarge()
             }
             body.append(sealedVersion)
             body.append(Data(SealedDeviceSecret.pcrMask(sealed.pcrs)))
@@ -131,11 +131,11 @@ enum DeviceKeyFile {
     }
 
     private static func decode(_ bytes: Data, path: String) throws(KeychainError) -> Contents {
-        let notOurs = KeychainError(.keychainUnavailable, "The device key file \(path) is not a SecureStorage device key (wrong size or header). Restore it from a backup; do not replace it, or every item in the keychain becomes unreadable.")
+        let notOurs = KeychainError.notADeviceKeyFile(path: path)
         guard bytes.count > 4 + 1 + 32, bytes.prefix(4) == magic else { throw notOurs }
         let body = bytes.dropLast(32)
         guard Data(SHA256.hash(data: body)) == bytes.suffix(32) else {
-            throw KeychainError(.keychainUnavailable, "The device key file \(path) is corrupted (checksum mismatch). Restore it from a backup.")
+            throw KeychainError.deviceKeyFileCorrupted(path: path)
         }
         switch bytes[bytes.startIndex + 4] {
         case clearVersion:
@@ -153,7 +153,7 @@ enum DeviceKeyFile {
             guard reader.isAtEnd else { throw notOurs }
             return .sealed(SealedDeviceSecret(primaryName: name, pcrs: SealedDeviceSecret.pcrs(inMask: [UInt8](mask)), blob: blob))
         default:
-            throw KeychainError(.unsupportedVersion, "The device key file \(path) has format \(bytes[bytes.startIndex + 4]), newer than this version of SecureStorage reads. Update SecureStorage.")
+            throw KeychainError.deviceKeyFileFormatTooNew(path: path, format: bytes[bytes.startIndex + 4])
         }
     }
 }

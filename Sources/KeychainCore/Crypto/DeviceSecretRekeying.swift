@@ -52,13 +52,13 @@ struct DeviceSecretRekeying {
                 do {
                     key = try slot.unwrap(wrapped, with: isDevice ? oldDevice : oldUser, vaultID: vaultID)
                 } catch {
-                    if isDevice { throw .tampered("the \(slot.name) key does not unwrap with the device key") }
-                    throw KeychainError(.authFailed, "The passphrase is not correct. The keychain is unchanged; try again.")
+                    if isDevice { throw KeychainError.tamperedKeyDoesUnwrapDevice(slot: slot.name) }
+                    throw KeychainError.wrongPassphraseDuringRekeying()
                 }
                 do {
                     rewrapped[slot] = try slot.wrap(key, with: isDevice ? newDevice : newUser, vaultID: vaultID)
                 } catch {
-                    throw KeychainError(.outOfMemory, "Wrapping the \(slot.name) key failed: \(error).")
+                    throw KeychainError.slotKeyWrappingFailed(slot: slot.name, error: error)
                 }
             }
         }

@@ -48,7 +48,7 @@ enum ItemCipher {
                 secret: try AES.GCM.seal(paddedSecret, using: secretKey, nonce: randomness.secretNonce,
                                          authenticating: binding.associatedData(.secret)).combined!)
         } catch {
-            throw KeychainError(.outOfMemory, "Encrypting the item failed: \(error).")
+            throw KeychainError.itemEncryptionFailed(error: error)
         }
     }
 
@@ -68,7 +68,7 @@ enum ItemCipher {
                 wrappedSecretKey: try AES.KeyWrap.wrap(inner, using: new.secret),
                 secret: sealed.secret)
         } catch {
-            throw KeychainError(.outOfMemory, "Encrypting the item failed: \(error).")
+            throw KeychainError.itemEncryptionFailed(error: error)
         }
     }
 
@@ -82,7 +82,7 @@ enum ItemCipher {
         do {
             return try AES.KeyWrap.wrap(SymmetricKey(data: try new.seal(itemKey, vaultID: binding.vaultID)), using: keys.secret)
         } catch {
-            throw KeychainError(.outOfMemory, "Wrapping an item key failed: \(error).")
+            throw KeychainError.itemKeyWrappingFailed(error: error)
         }
     }
 
@@ -98,11 +98,11 @@ enum ItemCipher {
         var itemKey = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
         if sealed.isPresenceSealed {
             guard let presenceKey else {
-                throw KeychainError(.authFailed, "The item's data is sealed to the keychain's presence key, which only an enrolled authenticator's secret opens; authenticate to read it.")
+                throw KeychainError.itemNeedsPresenceAuthentication()
             }
             itemKey = try presenceKey.open(itemKey.withUnsafeBytes { Data($0) }, vaultID: binding.vaultID)
         } else if itemKey.bitCount != 256 {
-            throw .tampered("the data key of a \(binding.itemClass.rawValue) item has the wrong length")
+            throw KeychainError.tamperedDataKeyItemWrong(itemClass: binding.itemClass.rawValue)
         }
         return try open(sealed.secret, itemKey: itemKey, binding: binding, half: .secret)
     }
@@ -111,14 +111,14 @@ enum ItemCipher {
     /// the class wrap opens to a well-formed presence wrap.
     static func checkPresenceWrap(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) {
         let wrapped = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
-        guard wrapped.bitCount == PresencePublicKey.sealedLength * 8 else { throw .tampered("an item's presence wrap has the wrong length") }
+        guard wrapped.bitCount == PresencePublicKey.sealedLength * 8 else { throw KeychainError.tamperedItemPresenceWrapWrong() }
     }
 
     private static func unwrap(_ wrappedKey: Data, kek: SymmetricKey, binding: ItemBinding, half: ItemBinding.Half) throws(KeychainError) -> SymmetricKey {
         do {
             return try AES.KeyWrap.unwrap(wrappedKey, using: kek)
         } catch {
-            throw .tampered("the \(half == .metadata ? "attributes" : "data") key of a \(binding.itemClass.rawValue) item does not unwrap with the keys of its protection class \(binding.accessibility.rawValue)")
+            throw KeychainError.tamperedKeyItemDoesUnwrap(half: half == .metadata ? "attributes" : "data", itemClass: binding.itemClass.rawValue, accessibility: binding.accessibility.rawValue)
         }
     }
 
@@ -129,11 +129,11 @@ enum ItemCipher {
             padded = try AES.GCM.open(AES.GCM.SealedBox(combined: ciphertext), using: itemKey,
                                       authenticating: binding.associatedData(half))
         } catch {
-            throw .tampered("the \(name) of a \(binding.itemClass.rawValue) item do not authenticate against its row")
+            throw KeychainError.tamperedItemDoAuthenticateAgainst(name: name, itemClass: binding.itemClass.rawValue)
         }
         defer { SecretWiping.wipe(&padded) }
         guard let plaintext = Padding.unpad(padded) else {
-            throw .tampered("the \(name) of a \(binding.itemClass.rawValue) item have invalid padding")
+            throw KeychainError.tamperedItemInvalidPadding(name: name, itemClass: binding.itemClass.rawValue)
         }
         return plaintext
     }

@@ -10,7 +10,7 @@ struct NewPassphrase {
     let key: SymmetricKey
 
     init(_ passphrase: String, hardening: PassphraseHardening) throws(KeychainError) {
-        guard !passphrase.isEmpty else { throw KeychainError(.invalidParameter, "A passphrase cannot be empty.") }
+        guard !passphrase.isEmpty else { throw KeychainError.emptyPassphrase() }
         salt = Data(SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
         parameters = try hardening.parameters()
         try parameters.requireWithinBounds(in: "the passphrase hardening options")

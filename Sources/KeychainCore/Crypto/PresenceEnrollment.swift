@@ -14,7 +14,7 @@ enum PresenceEnrollment {
             return try AES.GCM.seal(key.key.rawRepresentation, using: wrappingKey(secret, method: method, vaultID: vaultID),
                                     authenticating: associatedData(method: method, identifier: secret.identifier, vaultID: vaultID)).combined!
         } catch {
-            throw KeychainError(.outOfMemory, "Wrapping the presence key failed: \(error).")
+            throw KeychainError.presenceKeyWrappingFailed(error: error)
         }
     }
 
@@ -28,7 +28,7 @@ enum PresenceEnrollment {
             defer { SecretWiping.wipe(&raw) }
             return PresencePrivateKey(key: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw))
         } catch {
-            throw KeychainError(.authFailed, "The authenticator reported success, but the secret it released does not open the keychain's \(method.rawValue) enrolment, so nothing protected was opened.")
+            throw KeychainError.releasedSecretDoesNotOpenEnrolment(method: method.rawValue)
         }
     }
 

@@ -21,7 +21,7 @@ struct PresencePublicKey: Sendable, Equatable {
         do {
             key = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: rawRepresentation)
         } catch {
-            throw .tampered("the keychain's presence public key is not an X25519 key")
+            throw KeychainError.tamperedKeychainPresencePublicKey()
         }
     }
 
@@ -39,7 +39,7 @@ struct PresencePublicKey: Sendable, Equatable {
                                            recipient: rawRepresentation, vaultID: vaultID)
             return ephemeral.publicKey.rawRepresentation + (try AES.KeyWrap.wrap(itemKey, using: kek))
         } catch {
-            throw KeychainError(.outOfMemory, "Wrapping an item key to the presence key failed: \(error).")
+            throw KeychainError.itemKeyPresenceWrappingFailed(error: error)
         }
     }
 
@@ -69,14 +69,14 @@ struct PresencePrivateKey: Sendable {
     /// - Throws: `.integrityViolation` when it does not unwrap (the row was edited or belongs to
     ///   another presence key).
     func open(_ sealed: Data, vaultID: UUID) throws(KeychainError) -> SymmetricKey {
-        guard sealed.count == PresencePublicKey.sealedLength else { throw .tampered("an item's presence wrap has the wrong length") }
+        guard sealed.count == PresencePublicKey.sealedLength else { throw KeychainError.tamperedItemPresenceWrapWrong() }
         let ephemeral = Data(sealed.prefix(32))
         do {
             let shared = try key.sharedSecretFromKeyAgreement(with: Curve25519.KeyAgreement.PublicKey(rawRepresentation: ephemeral))
             let kek = PresencePublicKey.wrappingKey(shared, ephemeral: ephemeral, recipient: key.publicKey.rawRepresentation, vaultID: vaultID)
             return try AES.KeyWrap.unwrap(Data(sealed.suffix(40)), using: kek)
         } catch {
-            throw .tampered("an item's secret key does not unwrap with the keychain's presence key")
+            throw KeychainError.tamperedItemSecretKeyDoes()
         }
     }
 }

@@ -54,7 +54,7 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     /// Throws `.integrityViolation` naming `source` when the parameters are outside ``bounds``.
     func requireWithinBounds(in source: String) throws(KeychainError) {
         guard isWithinBounds else {
-            throw KeychainError(.integrityViolation, "The passphrase parameters stored in \(source) (\(self)) are outside the bounds this library accepts (log N 10–20, r 1–16, p 1–64, at most \(Self.bounds.memoryMiB) MiB of memory and N · r · p at most 2^\(Self.bounds.workLog2)), so they were not used: the file was modified or forged. Restore it from a backup.")
+            throw KeychainError.storedPassphraseParametersOutOfBounds(source: source, parameters: self, memoryLimitMiB: Self.bounds.memoryMiB, workLimitLog2: Self.bounds.workLog2)
         }
     }
 
@@ -72,7 +72,7 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
                 from: password, salt: salt, outputByteCount: 32,
                 rounds: 1 << logN, blockSize: blockSize, parallelism: parallelism)
         } catch {
-            throw KeychainError(.outOfMemory, "scrypt with \(self) failed; the machine may not have \(memoryMiB) MiB of memory to spare.")
+            throw KeychainError.scryptFailed(parameters: self, memoryMiB: memoryMiB)
         }
     }
 

@@ -30,7 +30,7 @@ struct SecretBinding: Equatable {
         guard let version = reader.readBigEndian(Int64.self), let raw = reader.readLengthPrefixed(),
               let accessibility = Accessibility(rawValue: String(decoding: raw, as: UTF8.self)),
               let primaryKeyIndex = reader.readLengthPrefixed(), reader.isAtEnd else {
-            throw .tampered("a protected item's attributes do not record how its data was sealed")
+            throw KeychainError.tamperedProtectedItemAttributesDo()
         }
         rowVersion = version
         self.accessibility = accessibility

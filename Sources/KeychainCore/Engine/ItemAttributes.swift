@@ -11,7 +11,7 @@ enum ItemAttributes {
         var result: [AttributeKey: AttributeValue] = [:]
         for (key, value) in attributes {
             guard schema.accepts(key) else {
-                throw KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass.rawValue) items. Remove it from the dictionary: each class accepts only its own attributes (Apple's SecItem documentation lists them per class).")
+                throw KeychainError.attributeNotInClass(key: key, itemClass: itemClass.rawValue)
             }
             result[key] = try key.kind.coerce(value, for: key)
         }
@@ -35,7 +35,7 @@ enum ItemAttributes {
         attributes[.tombstone] = 0
         if let owner = item.owner {
             guard attributes[.synchronizable]?.numberValue == 0 else {
-                throw KeychainError(.invalidParameter, "An item SecureStorage keeps for itself (\(owner)) never syncs.")
+                throw KeychainError.libraryOwnedItemSynchronizable(owner: owner)
             }
             attributes[LibraryOwner.attribute] = owner.attributeValue
         }
@@ -61,7 +61,7 @@ enum ItemAttributes {
     static func applying(_ changes: [AttributeKey: AttributeValue], to current: [AttributeKey: AttributeValue],
                          itemClass: ItemClass, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         if changes[.sharingGroup] != nil {
-            throw KeychainError(.invalidParameter, "kSecAttrSharingGroup cannot be changed by an update.")
+            throw KeychainError.sharingGroupChanged()
         }
         var updated = current
         for (key, value) in try coerce(changes.filter { $0.key != .multiUser }, for: itemClass) {

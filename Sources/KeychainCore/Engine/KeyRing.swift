@@ -99,8 +99,8 @@ final class KeyRing: @unchecked Sendable {
             }
             throw error
         }
-        guard current.vaultID == header.vaultID else { throw KeychainError.tampered("the keychain header names another vault") }
-        guard current.keybagGeneration > header.keybagGeneration else { throw KeychainError.tampered("the keybag generation went backwards") }
+        guard current.vaultID == header.vaultID else { throw KeychainError.tamperedKeychainHeaderNamesAnother() }
+        guard current.keybagGeneration > header.keybagGeneration else { throw KeychainError.tamperedKeybagGenerationWentBackwards() }
         try reload(header: current, keybag: keybag)
     }
 
@@ -122,7 +122,7 @@ final class KeyRing: @unchecked Sendable {
                 userKeys = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
             } catch where error.code == .authFailed {
                 // No passphrase is involved: a key that does not unwrap was altered.
-                throw .tampered("a class key in the keybag does not unwrap with the device key")
+                throw KeychainError.tamperedClassKeyKeybagDoes()
             }
         }
         state.withLock { state in
@@ -158,7 +158,7 @@ final class KeyRing: @unchecked Sendable {
     func verifiedKEK(passphrase: String, keybag: [KeybagSlot: Data]) throws(KeychainError) -> SymmetricKey {
         let header = self.header
         guard let stored = header.passphrase else {
-            throw KeychainError(.invalidState, "This keychain has no passphrase, so it is always unlocked. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) to make it lockable.")
+            throw KeychainError.noPassphraseToUnlock()
         }
         let userKEK = try userKEK(passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
         _ = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
@@ -178,7 +178,7 @@ final class KeyRing: @unchecked Sendable {
     func lock() throws(KeychainError) {
         try state.withLock { (state: inout State) throws(KeychainError) in
             guard state.header.hasPassphrase else {
-                throw KeychainError(.invalidState, "A keychain without a passphrase cannot be locked, like a device without a passcode. Set a passphrase first (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
+                throw KeychainError.noPassphraseToLock()
             }
             for accessibility in Accessibility.allCases where [.whenUnlocked, .whenPasscodeSet].contains(accessibility.protectionClass) {
                 state.classKeys[accessibility] = nil
@@ -252,19 +252,19 @@ final class KeyRing: @unchecked Sendable {
             do {
                 keys[accessibility] = try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID)
             } catch {
-                throw KeychainError(.authFailed, "The passphrase is not correct. The keychain is unchanged; try again.")
+                throw KeychainError.wrongPassphraseDuringRekeying()
             }
         }
-        guard keys[.afterFirstUnlock] != nil else { throw KeychainError.tampered("the keybag has no class C key") }
+        guard keys[.afterFirstUnlock] != nil else { throw KeychainError.tamperedKeybagClassCKey() }
         return keys
     }
 
     private static func unwrapClassKey(_ accessibility: Accessibility, _ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError) -> ClassKeys {
-        guard let wrapped = keybag[.classKey(accessibility)] else { throw .tampered("the keybag has no key for \(accessibility.constantName)") }
+        guard let wrapped = keybag[.classKey(accessibility)] else { throw KeychainError.tamperedKeybagKey(accessibility: accessibility.constantName) }
         do {
             return ClassKeys(classKey: try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID))
         } catch {
-            throw .tampered("the class key for \(accessibility.constantName) does not unwrap with the device key")
+            throw KeychainError.tamperedClassKeyDoesUnwrap(accessibility: accessibility.constantName)
         }
     }
 }

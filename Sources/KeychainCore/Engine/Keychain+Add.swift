@@ -29,12 +29,12 @@ extension Keychain {
     /// gets the authenticator's enrolment state.
     func prepareForAdd(_ item: NewItem, now: Date, allowingTokenKey: Bool = false) throws(KeychainError) -> PreparedItem {
         guard item.itemClass.isStored else {
-            throw KeychainError(.invalidParameter, "An identity cannot be added on its own: add its certificate and its private key (addIdentity(certificate:privateKey:)).")
+            throw KeychainError.identityAddedAlone()
         }
         let attributes = try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now)
         let isTokenKey = TokenKeys.isTokenKey(item.itemClass, attributes)
         if isTokenKey && !allowingTokenKey {
-            throw KeychainError(.invalidParameter, "A key with kSecAttrTokenIDSecureEnclave is generated inside the keychain (SecKeyCreateRandomKey); existing key material cannot be imported into the token.")
+            throw KeychainError.tokenKeyAdded()
         }
         return (item.itemClass, try sealingAccessPolicy(attributes, isTokenKey: isTokenKey), item.data ?? Data())
     }
@@ -46,7 +46,7 @@ extension Keychain {
     @discardableResult
     public func addIdentity(certificate: NewItem, privateKey: NewItem, returning options: ReturnOptions = []) throws(KeychainError) -> FoundItem {
         guard certificate.itemClass == .certificate, privateKey.itemClass == .key else {
-            throw KeychainError(.invalidParameter, "An identity is a certificate item plus a key item.")
+            throw KeychainError.identityIsCertificateAndKey()
         }
         let now = Date()
         let certificateAttributes = try prepareForAdd(certificate, now: now).attributes
@@ -54,7 +54,7 @@ extension Keychain {
         guard keyAttributes[.keyClass]?.numberValue == 1,
               let label = keyAttributes[.applicationLabel]?.dataValue, !label.isEmpty,
               certificateAttributes[.publicKeyHash]?.dataValue == label else {
-            throw KeychainError(.invalidParameter, "The key must be a private key (kcls 1) whose application label equals the certificate's public-key hash.")
+            throw KeychainError.identityKeyMismatch()
         }
         let certificateRow = try write { db -> ItemRow in
             let stored = try self.insert(.certificate, attributes: certificateAttributes, data: certificate.data ?? Data(), db)

@@ -24,7 +24,7 @@ extension Keychain {
     @discardableResult
     public func addOrUpdate(_ item: NewItem) throws(KeychainError) -> AddOrUpdateOutcome {
         guard item.itemClass.isStored else {
-            throw KeychainError(.invalidParameter, "An identity cannot be added or updated on its own: use its certificate and private key items.")
+            throw KeychainError.identityWrittenAlone()
         }
         let now = Date()
         let attributes = try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now)
@@ -60,7 +60,7 @@ extension Keychain {
     func existingRow(_ primaryKeyIndex: Data, _ db: Database) throws -> Int64? {
         guard let row = try ItemTable.row(in: db, primaryKeyIndex: primaryKeyIndex) else { return nil }
         guard (row[1] as Data?) == primaryKeyIndex else {
-            throw KeychainError.tampered("a primary-key lookup selected a row with another primary key (an index was edited)")
+            throw KeychainError.tamperedPrimaryKeyLookupSelected()
         }
         return try row.checked(0, "id", in: "items")
     }

@@ -63,6 +63,6 @@ extension Keychain {
     /// started finishes, so a write is never abandoned halfway.
     static func offloaded<T: Sendable>(_ body: @escaping @Sendable () throws(KeychainError) -> T) async throws(KeychainError) -> T {
         try await SecureStorageFoundation.offloaded(
-            cancellation: KeychainError(.userCanceled, "The task was cancelled before the keychain call started; nothing was read or changed."), body)
+            cancellation: KeychainError.taskCancelled(), body)
     }
 }

@@ -12,7 +12,7 @@ extension Keychain {
         do {
             try keys.unlock(passphrase: passphrase, keybag: keybag)
         } catch where error.code == .authFailed {
-            throw KeychainError(.authFailed, "The passphrase is not correct for the keychain at \(databasePath). The keychain is unchanged; try again with its passphrase.")
+            throw KeychainError.wrongPassphrase(databasePath: databasePath)
         }
         logger.info("keychain unlocked")
     }
@@ -46,9 +46,9 @@ extension Keychain {
     ///   `.invalidParameter` for an empty passphrase.
     public func setPassphrase(_ passphrase: String) throws(KeychainError) {
         try requireWritable()
-        guard !passphrase.isEmpty else { throw KeychainError(.invalidParameter, "A passphrase cannot be empty.") }
+        guard !passphrase.isEmpty else { throw KeychainError.emptyPassphrase() }
         guard !hasPassphrase else {
-            throw KeychainError(.invalidState, "The keychain already has a passphrase; change it (`keychain change-passphrase`, or Keychain.changePassphrase in code).")
+            throw KeychainError.passphraseAlreadySet()
         }
         let header = keys.header
         let classKeys = try Self.rawUserKeys(keys: keys, passphrase: nil, keybag: read { db in try KeyRing.fetchKeybag(db) })
@@ -63,7 +63,7 @@ extension Keychain {
     /// - Throws: `.authFailed` when `current` is wrong (nothing changes).
     public func changePassphrase(from current: String, to new: String) throws(KeychainError) {
         try requireWritable()
-        guard !new.isEmpty else { throw KeychainError(.invalidParameter, "A passphrase cannot be empty.") }
+        guard !new.isEmpty else { throw KeychainError.emptyPassphrase() }
         let header = keys.header
         let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyRing.fetchKeybag(db) })
         try rotateUserTier(from: classKeys, newPassphrase: new, expecting: header)
@@ -96,7 +96,7 @@ extension Keychain {
         } else if passphrase == nil && !header.hasPassphrase {
             kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: nil, vaultID: header.vaultID)
         } else {
-            throw KeychainError(.invalidState, "The keychain has no passphrase; set one (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
+            throw KeychainError.noPassphraseSet()
         }
         return try KeyRing.unwrapUserClassKeys(keybag, kek: kek, vaultID: header.vaultID)
     }
@@ -130,12 +130,12 @@ extension Keychain {
                 wrapped[slot] = try slot.wrap(key, with: kek, vaultID: header.vaultID)
             }
         } catch {
-            throw KeychainError(.outOfMemory, "Wrapping the class keys failed: \(error).")
+            throw KeychainError.classKeyWrappingFailed(error: error)
         }
         let rotation = ItemKeyRotation(old: oldKeys.mapValues(ClassKeys.init(classKey:)), new: newKeys.mapValues(ClassKeys.init(classKey:)))
         let (destroyed, outcome, keybag) = try write { db -> (Int, ItemKeyRotation.Outcome, [KeybagSlot: Data]) in
             guard try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location).0 == expecting else {
-                throw KeychainError(.invalidState, "Another process changed the keychain's passphrase meanwhile; nothing was changed. Retry.")
+                throw KeychainError.passphraseChangedConcurrently()
             }
             var destroyed = 0
             if passphrase == nil {
@@ -144,7 +144,7 @@ extension Keychain {
                 let doomed = try ItemTable.rows(in: db, accessibility: .whenPasscodeSetThisDeviceOnly).map { raw in
                     let row = try ItemRow(row: raw)
                     guard let rowID = row.rowID, try self.keys.rowSealer.isValid(row, db) else {
-                        throw KeychainError.tampered("a row marked whenPasscodeSetThisDeviceOnly fails its row seal (its accessibility column was edited); the passphrase was not removed and nothing was deleted")
+                        throw KeychainError.tamperedRowMarkedWhenPasscodeSetThisDeviceOnlyFails()
                     }
                     return rowID
                 }

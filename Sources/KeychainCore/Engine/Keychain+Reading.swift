@@ -83,11 +83,11 @@ extension Keychain {
         case .rowID(let rowID): referenceHolds = try row.rowID == rowID && keys.rowSealer.isValid(row, db)   // the seal covers the row id
         case nil: break
         }
-        guard referenceHolds else { throw KeychainError.tampered("a persistent reference selected a row that is not the item it names (row ids or item ids were edited)") }
+        guard referenceHolds else { throw KeychainError.tamperedPersistentReferenceSelectedRow() }
         guard proof == .attributes || !filter.residual.isEmpty else {
             let tags = try row.rowID.map { try RowSealer.tags(of: $0, db) } ?? []
             guard row.rowID != nil, try keys.rowSealer.isValid(row, db), filter.isSatisfied(bySealed: row, tags: tags) else {
-                throw KeychainError.tampered("a row selected by its lookup columns fails its row seal or does not have them (lookup columns, tags or indexes were edited)")
+                throw KeychainError.tamperedRowSelectedLookupColumns()
             }
             // An item the library wrote before format 6 is left alone by an app's delete when its
             // class is available to tell it apart (while locked, it cannot be: it is deleted, as
@@ -101,12 +101,12 @@ extension Keychain {
         let opened = try open(row, includingData: false)
         // Refused before any comparison, so a right and a wrong guess look the same.
         if filter.filtersOnSecretDerivedValues, opened.isTokenKey || opened.accessPolicy?.guardsData == true {
-            throw KeychainError(.authFailed, "A query cannot match an item protected by access control on values derived from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller test guesses of the data without authenticating. Find the item by its other attributes, then read its data.")
+            throw KeychainError.queryOnProtectedDerivedValues()
         }
         guard filter.residualMatches(opened.attributes) else { return nil }
         if hidingLegacyLibraryItems && filter.owner == nil, try isLegacyLibraryItem(opened, db) { return nil }
         guard filter.isSatisfied(byDecrypted: opened) else {
-            throw KeychainError.tampered("a row was selected by lookup values its own attributes do not have (lookup columns, tags or indexes were edited)")
+            throw KeychainError.tamperedRowSelectedLookupValues()
         }
         return MatchedItem(row: row, opened: opened)
     }
@@ -138,7 +138,7 @@ extension Keychain {
             } else {
                 linked = certificateItem.row.indexes.identityLink != nil && certificateItem.row.indexes.identityLink == keyItem.row.indexes.identityLink
             }
-            guard linked else { throw KeychainError.tampered("an identity joined a certificate and a key that do not belong together (link columns were edited)") }
+            guard linked else { throw KeychainError.tamperedIdentityJoinedCertificateKey() }
             matches.append((certificateItem, keyItem))
         }
         return matches
@@ -162,7 +162,7 @@ extension Keychain {
         guard let attributes = AttributeCodec.decode(metadata),
               attributes[.accessible]?.stringValue == row.accessibility.rawValue,
               attributes[.synchronizable]?.numberValue == (row.synchronizable ? 1 : 0) else {
-            throw .tampered("the attributes of a \(row.itemClass.rawValue) item disagree with its row")
+            throw KeychainError.tamperedAttributesItemDisagreeRow(itemClass: row.itemClass.rawValue)
         }
         var item = OpenedItem(row: row, attributes: attributes, data: nil)
         if includingData { try openData(of: &item, presenceKey: presenceKey) }
@@ -191,7 +191,7 @@ extension Keychain {
         let established = keys.presence.isEstablished
         if item.row.sealed.isPresenceSealed && !established { throw .presenceSlotsRemoved() }
         if item.requiresPresenceSeal && established && !item.row.sealed.isPresenceSealed {
-            throw .tampered("a protected item's data key is not sealed to the keychain's presence key")
+            throw KeychainError.tamperedProtectedItemDataKey()
         }
     }
 

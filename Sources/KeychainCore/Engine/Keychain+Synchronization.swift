@@ -63,7 +63,7 @@ extension Keychain {
             var changed: [Int64] = []
             while let stamp = try stamps.next() {
                 guard let id = stamp[0] as Int64?, let itemID = (stamp[1] as Data?).flatMap(UUID.init(bytes:)), let version = stamp[2] as Int64? else {
-                    throw KeychainError(.integrityViolation, "A synchronizable row has no id, item id or row version. The keychain file was altered outside this library.")
+                    throw KeychainError.synchronizableRowIncomplete()
                 }
                 let rowStamp = SynchronizedRowStamp(itemID: itemID, rowVersion: version)
                 if known[id] == rowStamp {
@@ -130,12 +130,12 @@ extension Keychain {
     ///   sync; `.noSuchAttribute` and `.invalidParameter` for attributes invalid for its class.
     private func storedAttributes(ofSynchronized item: SynchronizedItem, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
         guard item.maySync else {
-            throw KeychainError(.invalidParameter, "A synchronized \(item.itemClass.rawValue) item is not one that may sync (it must be synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain). Nothing was applied.")
+            throw KeychainError.unsyncableItemReceived(itemClass: item.itemClass.rawValue)
         }
         let record = BackupRecord(itemClass: item.itemClass, attributes: item.attributes, data: item.data)
         let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
         guard SynchronizedItem(itemClass: item.itemClass, attributes: attributes, data: item.data).maySync else {
-            throw KeychainError(.invalidParameter, "A synchronized \(item.itemClass.rawValue) item would be stored as one that may not sync. Nothing was applied.")
+            throw KeychainError.receivedItemWouldNotSync(itemClass: item.itemClass.rawValue)
         }
         return attributes
     }
@@ -201,10 +201,10 @@ extension Keychain {
                 guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly, stateAttributes[.synchronizable]?.numberValue == 0,
                       state.owner != nil,
                       ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer).primaryKey == primaryKey else {
-                    throw KeychainError(.invalidParameter, "The sync state must be a library-owned …ThisDeviceOnly item that is not synchronizable, the same item each time.")
+                    throw KeychainError.syncStateItemInvalid()
                 }
                 let outcome = try replace(state.itemClass, attributes: stateAttributes, data: state.data ?? Data(), existing: nil, fingerprints: &added, db)
-                if outcome == .locked { throw KeychainError(.interactionNotAllowed, "The sync state cannot be written while the keychain is sealed; unlock it once.") }
+                if outcome == .locked { throw KeychainError.syncStateWhileSealed() }
             }
             try keys.stateDigest.record(adding: added, db)
             return outcomes
@@ -240,7 +240,7 @@ extension Keychain {
         switch change.kind {
         case .upsert:
             if TokenKeys.isTokenKey(item.itemClass, attributes) {
-                throw KeychainError(.invalidParameter, "A synchronized key claims to be generated inside a keychain; such keys never leave their device, so the change was crafted. Nothing was applied.")
+                throw KeychainError.syncedTokenKey()
             }
             let checked: [AttributeKey: AttributeValue]
             do { checked = try sealingAccessPolicy(attributes, isTokenKey: false) } catch {

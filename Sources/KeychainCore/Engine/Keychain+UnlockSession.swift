@@ -49,7 +49,7 @@ extension Keychain {
     public func unlock(passphrase: String, keepingSessionFor duration: Duration?) throws(KeychainError) {
         try requireWritable()
         if let duration, duration <= .zero {
-            throw KeychainError(.invalidParameter, "An unlock session must last a positive time; pass nil for one that lasts until lock or logout.")
+            throw KeychainError.unlockSessionDurationNotPositive()
         }
         let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         let generation = keys.header.keybagGeneration
@@ -63,7 +63,7 @@ extension Keychain {
             sealed = try ticket.sealed(deviceKey: keys.deviceKey)
             record = try ticket.record(sealing: kek, keybagGeneration: generation)
         } catch {
-            throw KeychainError(.outOfMemory, "Sealing the unlock session failed: \(error).")
+            throw KeychainError.sealingUnlockSessionFailed(error: error)
         }
         // The new ticket is written where nothing reads it yet, then the record replaced, then the
         // ticket put in place: whichever step fails, a session that worked before still works.
@@ -127,13 +127,13 @@ extension Keychain {
     static func requireSessionDirectory(_ directory: URL) throws(KeychainError) {
         let base = directory.deletingLastPathComponent().path
         guard let info = PlatformIO.ownerAndMode(of: base), !info.isSymlink else {
-            throw KeychainError(.keychainUnavailable, "The runtime directory \(base) does not exist or is a symbolic link; no unlock session is kept there. Set XDG_RUNTIME_DIR to your own memory-backed runtime directory, or unset it to keep sessions in the kernel keyring.")
+            throw KeychainError.runtimeDirectoryMissing(base: base)
         }
         guard info.owner == PlatformIO.currentUserID, info.mode & 0o077 == 0 else {
-            throw KeychainError(.keychainUnavailable, "The runtime directory \(base) belongs to another user or is open to other users (owner \(info.owner), mode \(String(info.mode, radix: 8))); no unlock session is kept there. Set XDG_RUNTIME_DIR to a directory of your own (mode 0700), such as the /run/user/\(PlatformIO.currentUserID) systemd makes.")
+            throw KeychainError.runtimeDirectoryNotPrivate(base: base, owner: info.owner, mode: info.mode)
         }
         guard FileSystemKind.isMemoryBacked(base) else {
-            throw KeychainError(.keychainUnavailable, "The runtime directory \(base) is not on a memory-backed file system (tmpfs or ramfs): a ticket there would reach the disk, so no unlock session is kept. Set XDG_RUNTIME_DIR to a tmpfs directory of your own, such as /run/user/\(PlatformIO.currentUserID).")
+            throw KeychainError.runtimeDirectoryNotInMemory(base: base)
         }
     }
 

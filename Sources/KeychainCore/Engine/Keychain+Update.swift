@@ -62,7 +62,7 @@ extension Keychain {
         let changing = Set(items.compactMap(\.accessPolicy).filter { $0.requiresAuthentication && Self.changesPolicy(newPolicy, of: $0) })
         for policy in changing.sorted(by: { $0.description < $1.description }) {
             guard let granted = try authorize(policy, operation: "access control", options: options) else {
-                throw KeychainError(.interactionNotAllowed, "Changing the item's access control needs user authentication.")
+                throw KeychainError.accessControlChangeNeedsAuthentication()
             }
             authorization.policies.insert(policy)
             authorization.presenceKey = authorization.presenceKey ?? granted.presenceKey
@@ -99,18 +99,18 @@ extension Keychain {
             let changeable: Set<AttributeKey> = [.label, .applicationTag, .accessGroup, .accessControl, .accessible, .alias]
             let accessibility = ItemAttributes.accessibility(of: updated)
             if replacingData || !Set(effective.keys).isSubset(of: changeable) || !accessibility.isThisDeviceOnly {
-                throw KeychainError(.invalidParameter, "A key generated inside the keychain keeps its key material, token ID and key properties, and a …ThisDeviceOnly accessibility; only its label, tag, access group, access control and device-only accessibility can change.")
+                throw KeychainError.tokenKeyAttributesFixed()
             }
         } else if TokenKeys.isTokenKey(itemClass, updated) {
-            throw KeychainError(.invalidParameter, "No key can be moved into the token (kSecAttrTokenIDSecureEnclave): such keys are generated inside the keychain.")
+            throw KeychainError.keyMovedIntoToken()
         }
         if effective[.accessControl] != nil {
             if let policy = current.accessPolicy, policy.requiresAuthentication, !authorized.contains(policy) {
-                throw KeychainError(.interactionNotAllowed, "The item's access control changed while this call authenticated for it; nothing was changed. Retry.")
+                throw KeychainError.accessControlChangedDuringAuthentication()
             }
             updated = try sealingAccessPolicy(updated, isTokenKey: current.isTokenKey)
         } else if current.accessPolicy?.requiresAuthentication == true, updated[.synchronizable]?.numberValue == 1 {
-            throw KeychainError(.invalidParameter, "Items with access-control constraints cannot be synchronizable.")
+            throw KeychainError.protectedItemSynchronizable()
         }
         return updated
     }
@@ -175,7 +175,7 @@ extension Keychain {
                                              binding: binding, keys: classKeys, presence: presence, randomness: ItemRandomness())
         } else {
             guard presence != nil, item.row.sealed.isPresenceSealed, attributes[SecretBinding.attribute] != nil else {
-                throw KeychainError(.authFailed, "Changing the item re-encrypts its data, which needs user authentication.")
+                throw KeychainError.itemChangeNeedsAuthentication()
             }
             row.sealed = try ItemCipher.reseal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: true)),
                                                keepingDataOf: item.row.sealed, binding: binding,

@@ -70,7 +70,7 @@ public final class Keychain: Sendable {
             try PlatformIO.makePrivateDirectory(directory, role: "data directory")
         }
         if let network = FileSystemKind.networkFileSystem(at: directory.path), !options.allowsNetworkFileSystem {
-            throw KeychainError(.keychainUnavailable, "The keychain directory \(directory.path) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it.")
+            throw KeychainError.networkFileSystem(directory: directory.path, network: network)
         }
         let changeRolledBack: Bool
         let deviceBinding: DeviceBinding
@@ -102,12 +102,12 @@ public final class Keychain: Sendable {
             try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
         }
         if try !PlatformIO.createPrivateFileIfMissing(path) && mustCreate {
-            throw KeychainError(.duplicateKeychain, "A keychain already exists at \(path). Use it, or choose another location.")
+            throw KeychainError.keychainExists(path: path)
         }
         let database = try openDatabase(path: path, busyTimeout: options.busyTimeout)
         let contents = try perform(path: path) { try database.read { db in try SchemaGuard.inspect(db, path: path) } }
         if contents != .new && mustCreate {
-            throw KeychainError(.duplicateKeychain, "A keychain already exists at \(path). Use it, or choose another location.")
+            throw KeychainError.keychainExists(path: path)
         }
         // A rotation of the device secret that a killed process left, finished or rolled back
         // before the device key is loaded (DeviceSecretRotationFiles).
@@ -194,7 +194,7 @@ public final class Keychain: Sendable {
     }
 
     static func noSuchKeychain(at location: KeychainLocation) -> KeychainError {
-        KeychainError(.noSuchKeychain, "There is no keychain at \(location.databaseURL.path). Create it by opening it without KeychainOptions.readOnly (`keychain create`, or adding an item).")
+        KeychainError.noKeychainToOpen(path: location.databaseURL.path)
     }
 
     /// Brings an existing keychain to the current format, as its anchor allows.
@@ -207,7 +207,7 @@ public final class Keychain: Sendable {
     ///   is not this keychain's (its index key must unwrap: an AES-GCM open, no KDF).
     private static func upgradeIfNeeded(_ database: DatabasePool, location: KeychainLocation, deviceKey: SymmetricKey, fileFormat: Int) throws {
         guard let (header, keybag) = try database.read({ db in try VaultHeader.fetch(db).map { ($0, try KeyRing.fetchKeybag(db)) } }) else {
-            throw KeychainError.tampered("the keychain header is missing")
+            throw KeychainError.tamperedKeychainHeaderMissing()
         }
         let vaultID = header.vaultID
         let path = location.databaseURL.path
@@ -222,14 +222,14 @@ public final class Keychain: Sendable {
         }
         if let anchor = recorded {
             guard fileFormat >= anchor.formatVersion else {
-                throw KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but this machine recorded that it reached format \(anchor.formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
+                throw KeychainError.formatDowngraded(path: path, fileFormat: fileFormat, formatVersion: anchor.formatVersion)
             }
         } else {
             guard KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: vaultID) else {
                 throw KeychainError.wrongDeviceKey()
             }
             guard fileFormat < KeychainSchema.formatVersion else {
-                throw KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but the record of its format and header that lives beside the device key (\(FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)) is missing. Without it an older header could have been put back, so the keychain was not opened. Restore that file from a backup of this machine.")
+                throw KeychainError.formatAnchorMissing(path: path, fileFormat: fileFormat, anchorFile: FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)
             }
             LibraryLogging.logger(component: "KeychainCore").notice("upgrading keychain from format \(fileFormat) to \(KeychainSchema.formatVersion); its rows are accepted as they are (run verify to check them)",
                                                                   metadata: ["path": "\(path)"])
@@ -261,7 +261,7 @@ public final class Keychain: Sendable {
                 try ConnectionSettings.setFullSynchronous(in: db)
                 let reported = try ConnectionSettings.reported(in: db)
                 guard reported.synchronous == 2, reported.secureDelete == 1, reported.journalMode == "wal", reported.trustedSchema == 0 else {
-                    throw KeychainError(.keychainUnavailable, "SQLite did not accept the durability and safety settings (synchronous=\(reported.synchronous ?? -1), secure_delete=\(reported.secureDelete ?? -1), journal=\(reported.journalMode ?? "?"), trusted_schema=\(reported.trustedSchema ?? -1)).")
+                    throw KeychainError.sqliteRefusedDurabilitySettings(synchronous: reported.synchronous ?? -1, secureDelete: reported.secureDelete ?? -1, journalMode: reported.journalMode ?? "?", trustedSchema: reported.trustedSchema ?? -1)
                 }
             }
             return database
@@ -337,7 +337,7 @@ public final class Keychain: Sendable {
     /// before anything is derived, prompted or written.
     func requireWritable() throws(KeychainError) {
         guard options.readOnly else { return }
-        throw KeychainError(.readOnly, "This keychain was opened read-only (KeychainOptions.readOnly), so it cannot be changed. Open it without that option to add, change or delete items, to change its passphrase, lock it, or keep an unlock session.")
+        throw KeychainError.openedReadOnly()
     }
 
     /// Runs a read on a consistent snapshot after reloading a changed keybag. A snapshot that
@@ -365,7 +365,7 @@ public final class Keychain: Sendable {
         let version = try ConnectionSettings.schemaVersion(in: db)
         guard checkedSchemaVersion.withLock({ $0 }) != version else { return }
         guard try SchemaGuard.inspect(db, path: databasePath) == .keychain(appliedMigrations: KeychainSchema.migrations.count) else {
-            throw KeychainError.tampered("the keychain's tables are gone")
+            throw KeychainError.tamperedKeychainTablesGone()
         }
         checkedSchemaVersion.withLock { $0 = version }
     }

@@ -2,87 +2,132 @@
 /// the same situation, and a message that says what to do. Messages never contain secret data
 /// (no item data, passphrases or keys; no attribute values).
 ///
+/// Match an error with `catch` on its code (`catch KeychainError.Code.duplicateItem`, or
+/// `catch .duplicateItem` where every call in the `do` block throws `KeychainError`) or `switch`
+/// on ``code``; a later version may add codes, so a `switch` keeps a `default`:
+///
 /// ```swift
 /// do {
 ///     try keychain.add(item)
-/// } catch let error as KeychainError where error.code == .duplicateItem {
+/// } catch KeychainError.Code.duplicateItem {
 ///     try keychain.update(query, with: ItemChanges(data: newSecret))
+/// } catch let error as KeychainError {
+///     switch error.code {
+///     case .interactionNotAllowed: print("unlock the keychain and retry")
+///     default: print(error)
+///     }
 /// }
 /// ```
 public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure; each maps to one OSStatus.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    /// The kind of failure: the part of a ``KeychainError`` to switch on. Each code maps to one
+    /// OSStatus (``osStatus``). Later versions may add codes, so a `switch` keeps a `default`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, for example `"itemNotFound"`.
+        public let rawValue: String
+
+        /// Creates a code from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The code's name.
+        public var description: String { rawValue }
+
         /// No item matched (`errSecItemNotFound`, -25300).
-        case itemNotFound
+        public static let itemNotFound = Code(rawValue: "itemNotFound")
         /// An item with the same primary key exists (`errSecDuplicateItem`, -25299).
-        case duplicateItem
+        public static let duplicateItem = Code(rawValue: "duplicateItem")
         /// The item's protection class is locked (`errSecInteractionNotAllowed`, -25308).
-        case interactionNotAllowed
+        public static let interactionNotAllowed = Code(rawValue: "interactionNotAllowed")
         /// Wrong passphrase, or a passcode-set item without a passphrase (`errSecAuthFailed`, -25293).
-        case authFailed
+        public static let authFailed = Code(rawValue: "authFailed")
         /// The user cancelled an authentication (`errSecUserCanceled`, -128).
-        case userCanceled
+        public static let userCanceled = Code(rawValue: "userCanceled")
         /// A malformed query, attribute value or argument (`errSecParam`, -50).
-        case invalidParameter
+        public static let invalidParameter = Code(rawValue: "invalidParameter")
         /// The attribute does not exist for the item's class (`errSecNoSuchAttr`, -25303).
-        case noSuchAttribute
+        public static let noSuchAttribute = Code(rawValue: "noSuchAttribute")
         /// The item class is unknown or has no storage (`errSecNoSuchClass`, -25306).
-        case noSuchClass
+        public static let noSuchClass = Code(rawValue: "noSuchClass")
         /// The caller is not entitled to the access group (`errSecMissingEntitlement`, -34018).
-        case missingEntitlement
+        public static let missingEntitlement = Code(rawValue: "missingEntitlement")
         /// The operation is not supported on this platform (`errSecUnimplemented`, -4).
-        case unimplemented
+        public static let unimplemented = Code(rawValue: "unimplemented")
         /// The operation does not fit the keychain's state, e.g. locking a keychain without a
         /// passphrase (`errSecBadReq`, -909).
-        case invalidState
+        public static let invalidState = Code(rawValue: "invalidState")
         /// Stored data failed authentication: it was edited, swapped or moved (`errSecDecode`, -26275).
-        case integrityViolation
+        public static let integrityViolation = Code(rawValue: "integrityViolation")
         /// The keychain cannot be used: a missing or wrong device key, unsafe file permissions,
         /// a database that cannot be opened (`errSecNotAvailable`, -25291).
-        case keychainUnavailable
+        public static let keychainUnavailable = Code(rawValue: "keychainUnavailable")
         /// The disk is full; nothing was written (`errSecNotAvailable`, -25291, as Apple maps SQLITE_FULL).
-        case diskFull
+        public static let diskFull = Code(rawValue: "diskFull")
         /// Another process held the keychain longer than the busy timeout (`errSecNotAvailable`, -25291).
-        case busy
+        public static let busy = Code(rawValue: "busy")
         /// The file is not a keychain (`errSecInvalidKeychain`, -25295).
-        case invalidKeychain
+        public static let invalidKeychain = Code(rawValue: "invalidKeychain")
         /// The keychain was written by a newer version of this library (`errSecWrongSecVersion`, -25310).
-        case unsupportedVersion
+        public static let unsupportedVersion = Code(rawValue: "unsupportedVersion")
         /// The keychain file is read-only (`errSecReadOnly`, -25292).
-        case readOnly
+        public static let readOnly = Code(rawValue: "readOnly")
         /// An I/O error while reading or writing the keychain (`errSecIO`, -36).
-        case ioError
+        public static let ioError = Code(rawValue: "ioError")
         /// Memory could not be allocated (`errSecAllocate`, -108).
-        case outOfMemory
+        public static let outOfMemory = Code(rawValue: "outOfMemory")
         /// No keychain exists at the location (`errSecNoSuchKeychain`, -25294).
-        case noSuchKeychain
+        public static let noSuchKeychain = Code(rawValue: "noSuchKeychain")
         /// A keychain already exists at the location (`errSecDuplicateKeychain`, -25296).
-        case duplicateKeychain
+        public static let duplicateKeychain = Code(rawValue: "duplicateKeychain")
 
-        /// The OSStatus Apple's keychain returns in the same situation.
-        public var osStatus: Int32 {
-            switch self {
-            case .itemNotFound: -25300
-            case .duplicateItem: -25299
-            case .interactionNotAllowed: -25308
-            case .authFailed: -25293
-            case .userCanceled: -128
-            case .invalidParameter: -50
-            case .noSuchAttribute: -25303
-            case .noSuchClass: -25306
-            case .missingEntitlement: -34018
-            case .unimplemented: -4
-            case .invalidState: -909
-            case .integrityViolation: -26275
-            case .keychainUnavailable, .diskFull, .busy: -25291
-            case .invalidKeychain: -25295
-            case .unsupportedVersion: -25310
-            case .readOnly: -25292
-            case .ioError: -36
-            case .outOfMemory: -108
-            case .noSuchKeychain: -25294
-            case .duplicateKeychain: -25296
-            }
+        /// Every code this version knows, in declaration order. A later version may add codes.
+        public static let allCases: [Code] = [
+            .itemNotFound, .duplicateItem, .interactionNotAllowed, .authFailed,
+            .userCanceled, .invalidParameter, .noSuchAttribute, .noSuchClass,
+            .missingEntitlement, .unimplemented, .invalidState, .integrityViolation,
+            .keychainUnavailable, .diskFull, .busy, .invalidKeychain,
+            .unsupportedVersion, .readOnly, .ioError, .outOfMemory,
+            .noSuchKeychain, .duplicateKeychain,
+        ]
+
+        /// The OSStatus of each code this version knows.
+        private static let statuses: [Code: Int32] = [
+            .itemNotFound: -25300,
+            .duplicateItem: -25299,
+            .interactionNotAllowed: -25308,
+            .authFailed: -25293,
+            .userCanceled: -128,
+            .invalidParameter: -50,
+            .noSuchAttribute: -25303,
+            .noSuchClass: -25306,
+            .missingEntitlement: -34018,
+            .unimplemented: -4,
+            .invalidState: -909,
+            .integrityViolation: -26275,
+            .keychainUnavailable: -25291,
+            .diskFull: -25291,
+            .busy: -25291,
+            .invalidKeychain: -25295,
+            .unsupportedVersion: -25310,
+            .readOnly: -25292,
+            .ioError: -36,
+            .outOfMemory: -108,
+            .noSuchKeychain: -25294,
+            .duplicateKeychain: -25296,
+        ]
+
+        /// The OSStatus Apple's keychain returns in the same situation; for a code this version
+        /// does not know (made with ``init(rawValue:)``, or by a later version),
+        /// `errSecInternalComponent` (-26276), the status of a failure with no closer match.
+        public var osStatus: Int32 { Self.statuses[self] ?? Self.unknownCodeStatus }
+
+        /// The status of a code this version does not know: `errSecInternalComponent`.
+        static let unknownCodeStatus: Int32 = -26276
+
+        /// Matches any error against a code, so that `catch KeychainError.Code.itemNotFound`
+        /// works in a `do` block whose other calls throw other errors too (in a block where every
+        /// call throws `KeychainError`, `catch .itemNotFound` is enough): an error matches when
+        /// it is a `KeychainError` with that code, whatever its message.
+        public static func ~= (pattern: Code, error: any Error) -> Bool {
+            (error as? KeychainError)?.code == pattern
         }
     }
 
@@ -104,37 +149,4 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// `"<message> (OSStatus <n>)"`.
     public var description: String { "\(message) (OSStatus \(osStatus))" }
-}
-
-extension KeychainError {
-    static func itemNotFound() -> KeychainError {
-        KeychainError(.itemNotFound, "No keychain item matches the query.")
-    }
-
-    static func locked(_ accessibility: Accessibility, path: String) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain at \(path) is locked and the item's protection (\(accessibility.constantName)) needs it unlocked. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry, or store items read in the background with an afterFirstUnlock accessibility.")
-    }
-
-    static func notYetUnlocked(_ accessibility: Accessibility, path: String) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain at \(path) has not been unlocked since it was opened, so items with protection \(accessibility.constantName) are unavailable. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry.")
-    }
-
-    static func passcodeNotSet() -> KeychainError {
-        KeychainError(.authFailed, "Items with kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly need a keychain passphrase, and none is set. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) or choose another accessibility.")
-    }
-
-    /// The device key file is not the one this keychain was created with.
-    static func wrongDeviceKey() -> KeychainError {
-        KeychainError(.keychainUnavailable, "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one.")
-    }
-
-    /// Another process rotated the device secret (bound or rebound the keychain) after this
-    /// instance opened it: its keys open nothing any more, and it writes nothing.
-    static func deviceSecretReplaced() -> KeychainError {
-        KeychainError(.keychainUnavailable, "The keychain's device secret was replaced after this instance opened it (the keychain was bound or rebound to a TPM, `keychain bind --tpm`), so this instance can neither read nor write it any more; nothing was changed. Open the keychain again.")
-    }
-
-    static func tampered(_ what: String) -> KeychainError {
-        KeychainError(.integrityViolation, "Integrity check failed: \(what). The keychain file was modified outside this library or is corrupted; the item was not returned and nothing was changed. Restore the keychain from a backup.")
-    }
 }

@@ -46,10 +46,10 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
         if bytes.last == 0x0A { bytes.removeLast() }
         if bytes.last == 0x0D { bytes.removeLast() }
         guard !bytes.isEmpty else {
-            throw KeychainError(.invalidParameter, "The passphrase file \(path) is empty.")
+            throw KeychainError.passphraseFileEmpty(path: path)
         }
         guard let passphrase = String(data: bytes, encoding: .utf8) else {
-            throw KeychainError(.invalidParameter, "The passphrase file \(path) is not UTF-8 text.")
+            throw KeychainError.passphraseFileNotUTF8(path: path)
         }
         return passphrase
     }
@@ -59,9 +59,9 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
     private func missingFile(_ path: String) -> KeychainError {
         switch self {
         case .file:
-            KeychainError(.keychainUnavailable, "The passphrase file \(path) does not exist. Check the path, or create it as your own file with mode 0600 (`install -m 600 /dev/null \(path)`) and write the passphrase into it.")
+            KeychainError.passphraseFileMissing(path: path)
         case .systemdCredential(let name):
-            KeychainError(.keychainUnavailable, "The systemd credential \(name) (\(path)) does not exist. Give the service LoadCredential=\(name):<file> (or SetCredentialEncrypted=).")
+            KeychainError.systemdCredentialMissing(name: name, path: path)
         }
     }
 
@@ -80,7 +80,7 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
             return url.path
         case .systemdCredential(let name):
             guard let directory = environment["CREDENTIALS_DIRECTORY"], !directory.isEmpty else {
-                throw KeychainError(.keychainUnavailable, "The systemd credential \(name) was asked for, but CREDENTIALS_DIRECTORY is not set: run the service with LoadCredential=\(name):<file> (or SetCredentialEncrypted=).")
+                throw KeychainError.credentialsDirectoryNotSet(name: name)
             }
             return URL(fileURLWithPath: directory).appendingPathComponent(name).path
         }
@@ -113,7 +113,7 @@ extension Keychain {
             }
         } catch where error.code == .authFailed {
             let path = (try? source.path(environment: environment)) ?? "\(source)"
-            throw KeychainError(.authFailed, "The passphrase in \(path) is not the passphrase of the keychain at \(databasePath). The keychain is unchanged; put its passphrase in the file (on the first line, nothing else) and retry.")
+            throw KeychainError.wrongPassphraseInFile(path: path, databasePath: databasePath)
         }
     }
 
@@ -130,7 +130,7 @@ extension Keychain {
         guard let path = try? source.path(environment: environment), PlatformIO.ownerAndMode(of: path) != nil else { return false }
         guard hasPassphrase else {
             // A passphrase was given for a keychain that has none: not the keychain it protects.
-            throw KeychainError(.invalidState, "The systemd credential \(path) holds a passphrase, but the keychain at \(databasePath) has none, so it is not the keychain that passphrase protects (a new one, made where the service looked: check SECURE_STORAGE_HOME and the unit's Environment= against where the keychain was created). Nothing was unlocked.")
+            throw KeychainError.credentialForUnprotectedKeychain(path: path, databasePath: databasePath)
         }
         guard lockState != .unlocked else { return false }
         try unlock(from: source, environment: environment)

@@ -15,13 +15,13 @@ struct ResolvedQuery {
     init(_ query: Query) throws(KeychainError) {
         if let reference = query.persistentReference {
             if let itemClass = query.itemClass, itemClass != reference.itemClass {
-                throw KeychainError(.noSuchClass, "The persistent reference names a \(reference.itemClass.rawValue) item but the query asks for class \(itemClass.rawValue).")
+                throw KeychainError.persistentReferenceOfAnotherClass(referencedClass: reference.itemClass.rawValue, queriedClass: itemClass.rawValue)
             }
             itemClass = reference.itemClass
         } else if let itemClass = query.itemClass {
             self.itemClass = itemClass
         } else {
-            throw KeychainError(.invalidParameter, "The query has no class (kSecClass) and no persistent reference.")
+            throw KeychainError.queryWithoutClass()
         }
         var attributes = try ItemAttributes.coerce(query.attributes, for: itemClass)
         synchronizable = query.persistentReference == nil ? query.synchronizable : .any
@@ -35,7 +35,7 @@ struct ResolvedQuery {
         authentication = query.authentication
         owner = query.owner
         if case .count(let count) = limit, count < 1 {
-            throw KeychainError(.invalidParameter, "A match limit must be at least 1 (got \(count)).")
+            throw KeychainError.matchLimitTooSmall(count: count)
         }
     }
 

@@ -42,7 +42,7 @@ enum UnlockTicketStore {
             try PlatformIO.makePrivateDirectory(directory)
             try FilePermissions.requirePrivate(directory.path, role: "runtime directory")
             guard FileSystemKind.isMemoryBacked(directory.path) else {
-                throw KeychainError(.keychainUnavailable, "\(directory.path) is not on a memory-backed file system, so no unlock session is written there.")
+                throw KeychainError.ticketDirectoryNotInMemory(directory: directory.path)
             }
         case .kernelKeyring:
             _ = try KernelKeyring.ring()

@@ -130,7 +130,7 @@ struct DeviceSecretRotationFiles {
                 logger.notice("rolled back a rotation of the device secret that a killed process had not committed", metadata: ["path": "\(path)"])
                 return
             }
-            throw KeychainError(.keychainUnavailable, "A rotation of the device secret (keychain bind) was interrupted, and the new secret in \(files.pendingKeyURL.path) cannot be loaded (\(error.message)) while the current device key file does not open the keychain. Nothing was changed: make the TPM available again (for PCRs, boot the configuration it was bound under) and retry.")
+            throw KeychainError.interruptedRotation(pendingKeyFile: files.pendingKeyURL.path, reason: error.message)
         }
         if try holds(under: pending) == true {
             // D' verifies the header: the transaction committed.

@@ -60,10 +60,10 @@ extension Keychain {
     public func bindToTPM(pcrs: [Int] = [], passphrase: String? = nil) throws(KeychainError) {
         try requireWritable()
         guard let device = options.tpm else {
-            throw KeychainError(.keychainUnavailable, "This process uses no TPM: set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
+            throw KeychainError.noTPMConfigured()
         }
         guard pcrs.allSatisfy({ (0..<24).contains($0) }) else {
-            throw KeychainError(.invalidParameter, "PCRs are numbered 0 to 23; \(pcrs.filter { !(0..<24).contains($0) }.map(String.init).joined(separator: ", ")) does not exist.")
+            throw KeychainError.invalidPCRs(invalidPCRs: pcrs.filter { !(0..<24).contains($0) }.map(String.init).joined(separator: ", "))
         }
         let pcrs = Array(Set(pcrs)).sorted()
         let classKeys = try rotateDeviceSecret(sealingWith: (device, pcrs), passphrase: passphrase)
@@ -86,10 +86,10 @@ extension Keychain {
     public func unbindFromTPM(passphrase: String) throws(KeychainError) {
         try requireWritable()
         guard case .tpm = deviceBinding else {
-            throw KeychainError(.invalidState, "The keychain is not bound to a TPM; its device secret is already in a key file.")
+            throw KeychainError.notBoundToTPM()
         }
         guard hasPassphrase else {
-            throw KeychainError(.invalidState, "Unbinding makes the keychain's files open on any machine, so it needs a passphrase to protect its items there. Set one first (`keychain set-passphrase`), then unbind.")
+            throw KeychainError.unbindingNeedsPassphrase()
         }
         var verified = try Self.rawUserKeys(keys: keys, passphrase: passphrase, keybag: read { db in try KeyRing.fetchKeybag(db) })
         verified.removeAll()

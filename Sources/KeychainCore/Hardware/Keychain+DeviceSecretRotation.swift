@@ -36,7 +36,7 @@ extension Keychain {
         let files = DeviceSecretRotationFiles(location: location)
         let others = files.anchorsOfOtherKeychains(than: expected.vaultID)
         guard others.isEmpty else {
-            throw KeychainError(.invalidState, "Other keychains use the same device key file (\(location.deviceKeyURL.path); their anchors: \(others.joined(separator: ", "))): binding replaces its secret, which would leave them unreadable. Nothing was changed. Give each keychain its own state directory (SECURE_STORAGE_HOME, XDG_STATE_HOME or KeychainLocation.deviceKeyURL) before binding, or remove the anchor of a keychain that no longer exists.")
+            throw KeychainError.deviceKeyFileShared(deviceKeyFile: location.deviceKeyURL.path, others: others.joined(separator: ", "))
         }
         let directory = location.databaseURL.deletingLastPathComponent()
         let started = ContinuousClock.now
@@ -76,13 +76,13 @@ extension Keychain {
         let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         guard let stored = header.passphrase else {
             guard passphrase == nil else {
-                throw KeychainError(.invalidState, "The keychain has no passphrase, so binding needs none; call it without one.")
+                throw KeychainError.bindingWithUnneededPassphrase()
             }
             let kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: nil, vaultID: header.vaultID)
             return (nil, try KeyRing.unwrapUserClassKeys(keybag, kek: kek, vaultID: header.vaultID))
         }
         guard let passphrase else {
-            throw KeychainError(.invalidState, "The keychain has a passphrase, and binding rewraps the keys it protects under the new device secret, so it needs the passphrase (`keychain bind` asks for it).")
+            throw KeychainError.bindingNeedsPassphrase()
         }
         let key = try stored.parameters.deriveKey(passphrase: passphrase, salt: stored.salt)
         let kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: key, vaultID: header.vaultID)
@@ -98,10 +98,10 @@ extension Keychain {
         let oldKey = keys.deviceKey
         var (header, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: oldKey, location: location)
         guard header == expecting else {
-            throw KeychainError(.invalidState, "Another process changed the keychain's passphrase or keys meanwhile; nothing was changed. Retry.")
+            throw KeychainError.passphraseOrKeysChangedConcurrently()
         }
         guard let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: oldKey) else {
-            throw KeychainError.tampered("the keychain's format anchor is missing")
+            throw KeychainError.tamperedKeychainFormatAnchorMissing()
         }
         let rekeying = DeviceSecretRekeying(old: KeyRing.DeviceKeyed(deviceKey: oldKey, vaultID: header.vaultID),
                                             new: KeyRing.DeviceKeyed(deviceKey: newKey, vaultID: header.vaultID),

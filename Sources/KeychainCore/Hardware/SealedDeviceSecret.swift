@@ -63,12 +63,12 @@ struct SealedDeviceSecret: Equatable {
         // Compared in place: no further copy of the secret.
         let matches = key.withUnsafeBytes { expected in unsealed.withUnsafeBytes { actual in expected.elementsEqual(actual) } }
         guard matches else {
-            throw KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) did not give back the secret it sealed; the keychain was left as it was.")
+            throw KeychainError.tpmUnsealFailed(tcti: device.tcti)
         }
         return sealed
         #else
         if unlessUnusable { return nil }
-        throw KeychainError(.unimplemented, "This build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
+        throw KeychainError.noTPMSupportInBuild()
         #endif
     }
 
@@ -79,7 +79,7 @@ struct SealedDeviceSecret: Equatable {
         var secret = try unseal(on: device, path: path)
         defer { SecretWiping.wipe(&secret) }
         guard secret.count == 32 else {
-            throw KeychainError(.keychainUnavailable, "The device key file \(path) unsealed to \(secret.count) bytes instead of 32: it is not a SecureStorage device secret. Restore the file from a backup of this machine.")
+            throw KeychainError.deviceKeyFileUnsealedWrongSize(path: path, byteCount: secret.count)
         }
         return SymmetricKey(data: secret)
     }
@@ -87,10 +87,10 @@ struct SealedDeviceSecret: Equatable {
     private func unseal(on device: TPMDevice, path: String?) throws(KeychainError) -> Data {
         #if canImport(CTSS2)
         guard CTSS2_load() == 1 else {
-            throw KeychainError(.keychainUnavailable, "The keychain is sealed by a TPM, and \(String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED))).")
+            throw KeychainError.tpmNotLoaded(tpmResponse: String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED)))
         }
         guard let object = TPMObjectBlob(marshalled: blob) else {
-            throw KeychainError(.keychainUnavailable, "The sealed device secret in \(path ?? "the device key file") is damaged. Restore the file from a backup of this machine.")
+            throw KeychainError.sealedDeviceSecretDamaged(file: path ?? "the device key file")
         }
         do {
             return try TPMSealedSecret(primaryName: primaryName, pcrs: pcrs, blob: object).unseal(on: device)
@@ -98,7 +98,7 @@ struct SealedDeviceSecret: Equatable {
             throw Self.keychainError(error, device: device, path: path)
         }
         #else
-        throw KeychainError(.keychainUnavailable, "The device key file \(path ?? "") is sealed by a TPM, and this build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
+        throw KeychainError.deviceKeyFileNeedsTPMSupport(path: path ?? "")
         #endif
     }
 
@@ -107,25 +107,25 @@ struct SealedDeviceSecret: Equatable {
     private static func keychainError(_ failure: TPMFailure, device: TPMDevice, path: String?) -> KeychainError {
         let file = path.map { "The device key file \($0)" } ?? "The device secret"
         if failure.isForeignObject {
-            return KeychainError(.keychainUnavailable, "\(file) was sealed by another TPM: these files were copied from another machine, or this machine's TPM was cleared. Open the keychain on the machine it belongs to (and run `keychain unbind` there to move it), or restore it from a backup.")
+            return KeychainError.sealedByAnotherTPM(file: file)
         }
         if failure.isPolicyFailure {
-            return KeychainError(.keychainUnavailable, "\(file) is sealed to PCR values that changed (the Secure Boot or firmware configuration is not the one it was bound under). Boot that configuration again and run `keychain bind --tpm` (it reseals without PCRs), then bind with PCRs again after the change; otherwise the items can only come back from a backup (`keychain import`).")
+            return KeychainError.pcrValuesChanged(file: file)
         }
         if failure.isUnreachable {
             let what = failure.explanation ?? "The TPM at \(device.tcti) cannot be reached (\(failure.decoded))."
-            return KeychainError(.keychainUnavailable, "\(what) Check that it exists, that it answers, and that this user may use it (usually: membership of the tss group).")
+            return KeychainError.tpmUnreachableAdvice(what: what)
         }
         if failure.isLockout {
-            return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) is in dictionary-attack lockout; wait for it to recover or reset it with its lockout authorization (tpm2_dictionarylockout -c).")
+            return KeychainError.tpmLockout(tcti: device.tcti)
         }
         if failure.isAuthorizationFailure {
-            return KeychainError(.keychainUnavailable, "The TPM at \(device.tcti) refused an authorization: its owner hierarchy has a password (SecureStorage binds only to a TPM whose owner hierarchy has none, as systemd-creds does), or \(path.map { "the device key file \($0)" } ?? "the sealed object") was altered.")
+            return KeychainError.tpmAuthorizationRefused(tcti: device.tcti, file: path.map { "the device key file \($0)" } ?? "the sealed object")
         }
         if let explanation = failure.explanation {
-            return KeychainError(.invalidParameter, explanation)
+            return KeychainError.tpmFailureExplained(explanation)
         }
-        return KeychainError(.keychainUnavailable, "\(failure) at \(device.tcti).")
+        return KeychainError.tpmFailed(failure: failure, tcti: device.tcti)
     }
     #endif
 }

@@ -59,7 +59,7 @@ struct TPMTokenKeyRecord {
             throw keychainError(error, device: device)
         }
         #else
-        throw KeychainError(.unimplemented, "This build of SecureStorage has no TPM support.")
+        throw KeychainError.noTPMSupport()
         #endif
     }
 
@@ -82,19 +82,19 @@ struct TPMTokenKeyRecord {
     }
 
     #if !canImport(CTSS2)
-    private static let noTPMSupport = KeychainError(.unimplemented, "This build of SecureStorage has no TPM support, and the key lives in a TPM.")
+    private static let noTPMSupport = KeychainError.tokenKeyNeedsTPMSupport()
     #endif
 
     #if canImport(CTSS2)
     /// Runs `operation` with the key on `device`, its failures told as keychain errors.
     private func using<R>(_ device: TPMDevice?, _ operation: (TPMSigningKey, TPMDevice) throws(TPMFailure) -> R) throws(KeychainError) -> R {
         guard let device else {
-            throw KeychainError(.keychainUnavailable, "The key lives in a TPM, and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager).")
+            throw KeychainError.tokenKeyNeedsTPM()
         }
         guard CTSS2_load() == 1 else {
-            throw KeychainError(.keychainUnavailable, "The key lives in a TPM, and \(String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED))).")
+            throw KeychainError.tokenKeyTPMNotLoaded(tpmResponse: String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED)))
         }
-        guard let object = TPMObjectBlob(marshalled: blob) else { throw .tampered("a TPM key's stored blob is damaged") }
+        guard let object = TPMObjectBlob(marshalled: blob) else { throw KeychainError.tamperedTPMKeyStoredBlob() }
         do {
             return try operation(TPMSigningKey(primaryName: primaryName, authorization: authorization, blob: object), device)
         } catch {
@@ -104,18 +104,18 @@ struct TPMTokenKeyRecord {
 
     private static func keychainError(_ failure: TPMFailure, device: TPMDevice) -> KeychainError {
         if failure.isInvalidPoint {
-            return KeychainError(.invalidParameter, "The peer's public key is not a point on P-256.")
+            return KeychainError.peerKeyNotOnCurve()
         }
         if failure.isForeignObject {
-            return KeychainError(.keychainUnavailable, "The key lives in another TPM (this keychain was copied from another machine, or this TPM was cleared); it cannot be used here.")
+            return KeychainError.tokenKeyInAnotherTPM()
         }
         if failure.isAuthorizationFailure {
-            return .tampered("the TPM refused a key's stored authorization value")
+            return KeychainError.tamperedTPMRefusedKeyStored()
         }
         if failure.isUnreachable {
-            return KeychainError(.keychainUnavailable, failure.explanation ?? "The TPM at \(device.tcti) cannot be reached (\(failure.decoded)).")
+            return KeychainError.tpmKeyUnreachable(failure: failure, tcti: device.tcti)
         }
-        return KeychainError(.keychainUnavailable, "\(failure) at \(device.tcti).")
+        return KeychainError.tpmFailed(failure: failure, tcti: device.tcti)
     }
     #endif
 }

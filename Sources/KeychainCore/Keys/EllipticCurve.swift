@@ -48,11 +48,11 @@ public struct ECPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomRef
     /// - Throws: `.invalidParameter` when it is not a valid private key on the curve.
     public init(curve: EllipticCurve, scalar: Data) throws(KeychainError) {
         guard scalar.count == curve.coordinateByteCount else {
-            throw KeychainError(.invalidParameter, "A \(curve.rawValue)-bit EC private key has \(curve.coordinateByteCount) bytes, not \(scalar.count).")
+            throw KeychainError.privateKeyLength(curveBits: curve.rawValue, coordinateByteCount: curve.coordinateByteCount, byteCount: scalar.count)
         }
         self.init(curve: curve, validScalar: scalar)
         do { _ = try publicKeyX963() } catch {
-            throw KeychainError(.invalidParameter, "The bytes are not a valid \(curve.rawValue)-bit EC private key.")
+            throw KeychainError.invalidPrivateKey(curveBits: curve.rawValue)
         }
     }
 
@@ -87,7 +87,7 @@ public struct ECPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomRef
         } catch let error as KeychainError {
             throw error
         } catch {
-            throw KeychainError(.invalidParameter, "ECDSA signing failed.")
+            throw KeychainError.ecdsaSigningFailed()
         }
     }
 
@@ -103,7 +103,7 @@ public struct ECPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomRef
             }
             return secret.withUnsafeBytes { Data($0) }
         } catch {
-            throw KeychainError(.invalidParameter, "The other party's key is not a \(curve.rawValue)-bit EC public key (X9.63).")
+            throw KeychainError.invalidPeerKey(curveBits: curve.rawValue)
         }
     }
 }
@@ -116,7 +116,7 @@ struct PrecomputedDigest: Digest {
 
     init(_ digest: Data) throws(KeychainError) {
         guard (1...64).contains(digest.count) else {
-            throw KeychainError(.invalidParameter, "A digest to sign has 1 to 64 bytes, not \(digest.count).")
+            throw KeychainError.digestLength(byteCount: digest.count)
         }
         bytes = Array(digest)
     }

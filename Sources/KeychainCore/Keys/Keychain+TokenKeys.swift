@@ -69,7 +69,7 @@ extension Keychain {
     public func generateTokenKey(_ curve: EllipticCurve, attributes: [AttributeKey: AttributeValue] = [:],
                                  policy: AccessPolicy? = nil) throws(KeychainError) -> FoundItem {
         guard curve != .p521 else {
-            throw KeychainError(.invalidParameter, "Keys generated inside the keychain are P-256 or P-384 (the Secure Enclave's P-256 and its larger sibling).")
+            throw KeychainError.tokenKeyCurveUnsupported()
         }
         let storage: TokenKeys.Storage
         let publicKey: Data
@@ -79,13 +79,13 @@ extension Keychain {
             (storage, publicKey, secret) = (.tpm, tpmPublicKey, record.encoded)
         } else {
             let material = ECPrivateKeyMaterial.generate(curve)
-            do { publicKey = try material.publicKeyX963() } catch { throw KeychainError(.invalidParameter, "EC key generation failed.") }
+            do { publicKey = try material.publicKeyX963() } catch { throw KeychainError.ecKeyGenerationFailed() }
             (storage, secret) = (.software, material.scalar)
         }
         var item = NewItem(.key, attributes: attributes, data: secret)
         if let policy { item = item.protected(by: policy) }
         if let accessibility = item.accessibility, !accessibility.isThisDeviceOnly {
-            throw KeychainError(.invalidParameter, "A key generated inside the keychain never leaves this device: give a …ThisDeviceOnly accessibility (\(accessibility.rawValue) would let it into backups).")
+            throw KeychainError.tokenKeyNotThisDeviceOnly(accessibility: accessibility.rawValue)
         }
         let fixed: [AttributeKey: AttributeValue] = [
             .keyClass: 1, .type: .number(TokenKeys.ecKeyType), .keySizeInBits: .number(Int64(curve.rawValue)),
@@ -111,13 +111,13 @@ extension Keychain {
     public func tokenKeyPublicKey(_ reference: PersistentReference) throws(KeychainError) -> Data {
         let item = try tokenKeyItem(reference)
         if let publicKey = item.attributes[TokenKeys.publicKeyAttribute]?.dataValue { return publicKey }
-        if item.row.sealed.isPresenceSealed { throw .tampered("a protected key's attributes lost its public key") }
+        if item.row.sealed.isPresenceSealed { throw KeychainError.tamperedProtectedKeyAttributesLost() }
         // Keys generated before the public key was kept: derive it (their scalar is not sealed
         // to the presence key).
         guard case .software(let material) = try tokenKeyMaterial(reference, operation: nil, authentication: AuthenticationOptions()) else {
-            throw .tampered("a TPM key's attributes lost its public key")
+            throw KeychainError.tamperedTPMKeyAttributesLost()
         }
-        do { return try material.publicKeyX963() } catch { throw .tampered("a stored private key is not a valid EC key") }
+        do { return try material.publicKeyX963() } catch { throw KeychainError.tamperedStoredPrivateKeyValid() }
     }
 
     /// Signs a digest with a key generated inside the keychain (ECDSA, DER-encoded X9.62
@@ -145,7 +145,7 @@ extension Keychain {
     /// The attributes of the key generated inside the keychain that `reference` names.
     private func tokenKeyItem(_ reference: PersistentReference) throws(KeychainError) -> OpenedItem {
         guard reference.itemClass == .key else {
-            throw KeychainError(.invalidParameter, "The reference names a \(reference.itemClass.rawValue) item, not a key.")
+            throw KeychainError.referenceNotAKey(itemClass: reference.itemClass.rawValue)
         }
         let item = try read { db -> OpenedItem in
             guard let item = try self.matchingItems(ResolvedQuery(Query(persistentReference: reference)), limit: 1, proof: .attributes, db).first?.opened else {
@@ -154,7 +154,7 @@ extension Keychain {
             return item
         }
         guard item.isTokenKey else {
-            throw KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
+            throw KeychainError.notATokenKey()
         }
         return item
     }
@@ -170,26 +170,26 @@ extension Keychain {
                                   authentication: AuthenticationOptions) throws(KeychainError) -> StoredTokenKey {
         var item = try tokenKeyItem(reference)
         guard let bits = item.attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
-            throw KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
+            throw KeychainError.notATokenKey()
         }
         // Any constraint on a token key guards its use (its data is never read).
         try requireIntactPresence(item)
         var presenceKey: PresencePrivateKey?
         if operation != nil, let policy = item.accessPolicy, policy.requiresAuthentication {
             guard let granted = try authorize(policy, operation: "private key", options: authentication) else {
-                throw KeychainError(.interactionNotAllowed, "Using the key needs user authentication, which the call skips.")
+                throw KeychainError.keyUseNeedsAuthentication()
             }
             presenceKey = granted.presenceKey
         }
         try openData(of: &item, presenceKey: presenceKey)
         if TokenKeys.storage(of: item.attributes) == .tpm {
-            guard curve == .p256, let record = TPMTokenKeyRecord(encoded: item.data ?? Data()) else { throw .tampered("a TPM key's stored blob is damaged") }
+            guard curve == .p256, let record = TPMTokenKeyRecord(encoded: item.data ?? Data()) else { throw KeychainError.tamperedTPMKeyStoredBlob() }
             return .tpm(record)
         }
         do {
             return .software(try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data()))
         } catch {
-            throw .tampered("a stored private key is not a valid EC key")
+            throw KeychainError.tamperedStoredPrivateKeyValid()
         }
     }
 }

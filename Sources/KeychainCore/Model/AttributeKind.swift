@@ -57,13 +57,13 @@ public enum AttributeKind: Sendable, Hashable {
             return .string(text)
         case (.accessibility, .string(let raw)):
             guard Accessibility(rawValue: raw) != nil else {
-                throw KeychainError(.invalidParameter, "'\(raw)' is not a valid value for the attribute pdmn (kSecAttrAccessible); use one of the kSecAttrAccessible… constants.")
+                throw KeychainError.invalidAccessibilityValue(raw: raw)
             }
             return value
         default:
             break
         }
-        throw KeychainError(.invalidParameter, "The attribute \(key) (\(self.expectation)) cannot take a \(value.typeName) value.")
+        throw KeychainError.attributeValueOfWrongType(key: key, expectation: self.expectation, valueType: value.typeName)
     }
 
     private var expectation: String {

@@ -29,14 +29,14 @@ enum ConnectionSettings {
     /// For GRDB's connections (`prepareDatabase`) and the short-lived one of ``LogCheckpoint``.
     static func harden(connection: OpaquePointer) throws(KeychainError) {
         guard sqlite_hardening_enable_defensive(connection) == 1 else {
-            throw KeychainError(.keychainUnavailable, "SQLite refused defensive mode (SQLITE_DBCONFIG_DEFENSIVE); this SQLite is too old for the keychain (3.26 or newer is needed).")
+            throw KeychainError.sqliteRefusedDefensiveMode()
         }
         guard sqlite3_exec(connection, pragmas, nil, nil, nil) == SQLITE_OK else {
-            throw KeychainError(.keychainUnavailable, "SQLite refused the keychain's connection settings: \(String(cString: sqlite3_errmsg(connection))).")
+            throw KeychainError.sqliteRefusedConnectionSettings(reason: String(cString: sqlite3_errmsg(connection)))
         }
         var persist: Int32 = 1
         guard sqlite3_file_control(connection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist) == SQLITE_OK else {
-            throw KeychainError(.keychainUnavailable, "SQLite refused to keep the keychain's write-ahead log between connections (SQLITE_FCNTL_PERSIST_WAL).")
+            throw KeychainError.sqliteRefusedPersistentWAL()
         }
     }
 

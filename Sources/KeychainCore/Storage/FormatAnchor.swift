@@ -68,7 +68,7 @@ struct FormatAnchor: Equatable {
               let count = reader.readByte(), (1...2).contains(count), bytes.count == bodyPrefix + Int(count) * 32 + 32,
               HeaderAuthenticator.constantTimeEqual(Data(bytes.suffix(32)), mac(Data(bytes.dropLast(32)), deviceKey: deviceKey, vaultID: vaultID))
         else {
-            throw KeychainError(.integrityViolation, "The format anchor \(path) is damaged or forged. It records which format and header this keychain has; without a valid one the keychain cannot prove it was not downgraded or spliced. Restore it (and the keychain) from a backup of this machine.")
+            throw KeychainError.formatAnchorDamaged(path: path)
         }
         let macs = (0..<Int(count)).compactMap { _ in reader.readBytes(32) }
         return FormatAnchor(vaultID: vaultID, formatVersion: Int(format), headerMACs: macs)

@@ -69,7 +69,7 @@ struct HeaderAuthenticator {
                             deviceKey: SymmetricKey, _ db: Database) throws {
         let next = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: keybag)
         guard let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey) else {
-            throw KeychainError.tampered("the keychain's format anchor is missing")
+            throw KeychainError.tamperedKeychainFormatAnchorMissing()
         }
         let current = try storedCode(db).flatMap { anchor.accepts($0) ? $0 : nil }
         try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion,
@@ -109,7 +109,7 @@ struct HeaderAuthenticator {
     ///   header or keybag), or when the passphrase parameters are out of bounds;
     ///   `.keychainUnavailable` when the device key is not this keychain's.
     static func fetchVerified(_ db: Database, deviceKey: SymmetricKey, location: KeychainLocation) throws -> (VaultHeader, [KeybagSlot: Data]) {
-        guard let header = try VaultHeader.fetch(db) else { throw KeychainError.tampered("the keychain header is missing") }
+        guard let header = try VaultHeader.fetch(db) else { throw KeychainError.tamperedKeychainHeaderMissing() }
         let keybag = try KeyRing.fetchKeybag(db)
         let stored = try storedCode(db)
         let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: keybag)
@@ -121,10 +121,10 @@ struct HeaderAuthenticator {
             if anchor == nil, !KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: header.vaultID) {
                 throw KeychainError.wrongDeviceKey()
             }
-            throw KeychainError(.integrityViolation, "The keychain's header or keybag fails its authentication check: it was edited or partly replaced. Nothing was unlocked or derived. Restore the keychain from a backup.")
+            throw KeychainError.headerAuthenticationFailed()
         }
         guard let anchor, anchor.accepts(stored) else {
-            throw UnrecordedHeader(error: KeychainError(.integrityViolation, "The keychain's header and keybag are not the ones this machine recorded beside its device key (\(FormatAnchor.url(for: location, vaultID: header.vaultID).lastPathComponent)): an older header or keybag was put back, or the anchor is missing or damaged. Nothing was unlocked or derived. Restore the keychain from a backup."))
+            throw UnrecordedHeader(error: KeychainError.headerNotTheRecordedOne(anchorFile: FormatAnchor.url(for: location, vaultID: header.vaultID).lastPathComponent))
         }
         try header.passphrase?.parameters.requireWithinBounds(in: "the keychain header")
         return (header, keybag)

@@ -32,25 +32,25 @@ struct ItemRow: Sendable {
     /// the file was edited): a wrong type or a NULL is an integrity error, never a crash.
     init(row: some StoredColumns) throws {
         func required<Value>(_ value: Value?, _ name: String) throws -> Value {
-            guard let value else { throw KeychainError.tampered("the items table's \(name) column holds a value of the wrong type") }
+            guard let value else { throw KeychainError.tamperedItemsTableColumnHolds(name: name) }
             return value
         }
         /// A lookup column that is NULL when the item has no such attribute.
         func optionalBlob(_ index: Int, _ name: String) throws -> Data? {
             row.isNull(index) ? nil : try required(row.blob(index), name)
         }
-        guard row.columnCount == 16 else { throw KeychainError.tampered("an item row has \(row.columnCount) columns, not 16") }
+        guard row.columnCount == 16 else { throw KeychainError.tamperedItemRowColumns(columnCount: row.columnCount) }
         guard let itemID = UUID(bytes: try required(row.blob(1), "item_id")) else {
-            throw KeychainError.tampered("an item row has no valid item id")
+            throw KeychainError.tamperedItemRowValidItem()
         }
         guard let itemClass = ItemClass(rawValue: try required(row.text(2), "item_class")), itemClass.isStored else {
-            throw KeychainError.tampered("an item row names an unknown class")
+            throw KeychainError.tamperedItemRowNamesUnknownClass()
         }
         guard let accessibility = Accessibility(rawValue: try required(row.text(3), "accessibility")) else {
-            throw KeychainError.tampered("an item row names an unknown accessibility")
+            throw KeychainError.tamperedItemRowNamesUnknownAccessibility()
         }
         let synchronizable = try required(row.integer(4), "synchronizable")
-        guard synchronizable == 0 || synchronizable == 1 else { throw KeychainError.tampered("an item row's synchronizable flag is neither 0 nor 1") }
+        guard synchronizable == 0 || synchronizable == 1 else { throw KeychainError.tamperedItemRowSynchronizableFlag() }
         self.init(
             rowID: try required(row.integer(0), "id"), itemID: itemID, itemClass: itemClass, accessibility: accessibility,
             synchronizable: synchronizable == 1,

@@ -9,7 +9,7 @@ enum KeybagTable {
         var keybag: [KeybagSlot: Data] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT slot, wrapped_key FROM keybag") {
             guard let slot = KeybagSlot(name: try row.checked(0, "slot", in: "keybag")) else {
-                throw KeychainError.tampered("the keybag has an unknown slot")
+                throw KeychainError.tamperedKeybagUnknownSlot()
             }
             keybag[slot] = try row.checked(1, "wrapped_key", in: "keybag")
         }

@@ -99,19 +99,19 @@ enum SchemaGuard {
         }
         if objects == expectedSchemas[0], try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") == 0 { return .new }
         guard objects.contains(where: { $0.type == "table" && $0.name == "vault_header" }) else {
-            throw KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a keychain. Move it aside or choose another location.")
+            throw KeychainError.sqliteDatabaseNotAKeychain(path: path)
         }
         let format = try? Int.fetchOne(db, sql: "SELECT format_version FROM vault_header WHERE id = 1")
         if let format, format > KeychainSchema.formatVersion {
-            throw KeychainError(.unsupportedVersion, "The keychain at \(path) has format \(format); this library reads format \(KeychainSchema.formatVersion) and older. Upgrade SecureStorage to open it.")
+            throw KeychainError.keychainFormatTooNew(path: path, format: format)
         }
         let applied = objects.contains(where: { $0.name == "grdb_migrations" })
             ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
         guard let count = (1...known.count).first(where: { Set(known.prefix($0)) == applied }) else {
-            throw KeychainError.tampered("its migration records (\(applied.sorted().joined(separator: ", "))) are not those of any keychain format")
+            throw KeychainError.tamperedMigrationRecordsThoseAny(migrations: applied.sorted().joined(separator: ", "))
         }
         if let difference = difference(objects, expected: expectedSchemas[count]) {
-            throw KeychainError.tampered("its schema is not that of a format-\(KeychainSchema.migrations[count - 1].format) keychain (\(difference))")
+            throw KeychainError.tamperedSchemaFormatKeychain(schemaFormat: KeychainSchema.migrations[count - 1].format, difference: difference)
         }
         // Killed after some migrations committed but before the header did: a creation that
         // did not finish. Only when nothing else was written; a keychain whose header row was
@@ -120,7 +120,7 @@ enum SchemaGuard {
             return .new
         }
         guard format == KeychainSchema.migrations[count - 1].format else {
-            throw KeychainError.tampered("its header claims format \(format.map(String.init) ?? "none") but its schema is that of format \(KeychainSchema.migrations[count - 1].format)")
+            throw KeychainError.tamperedHeaderClaimsFormatSchema(headerFormat: format.map(String.init) ?? "none", schemaFormat: KeychainSchema.migrations[count - 1].format)
         }
         return .keychain(appliedMigrations: count)
     }

@@ -20,7 +20,7 @@ enum CredentialFileAccess {
     /// user could read or write the credential open as `fd`.
     static func check(fd: Int32, info: stat, path: String, currentUser: UInt32) throws(KeychainError) {
         guard info.st_uid == currentUser || info.st_uid == 0 else {
-            throw KeychainError(.keychainUnavailable, "\(path) is owned by user id \(info.st_uid), neither the current user (\(currentUser)) nor root; the credential is not used.")
+            throw KeychainError.credentialOwnedByAnotherUser(path: path, owner: info.st_uid, currentUser: currentUser)
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o007 == 0 else { throw readableByOthers(path, mode: mode, who: "every user") }
@@ -66,7 +66,6 @@ enum CredentialFileAccess {
     }
 
     private static func readableByOthers(_ path: String, mode: mode_t, who: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) can be read or replaced by \(who) (mode \(String(mode, radix: 8))), so its passphrase is not used. "
-                      + "Keep the credential 0400 and root's or yours, granting only the service's user with LoadCredential= (systemd adds that ACL itself).")
+        KeychainError.credentialReadableByOthers(path: path, mode: mode, who: who)
     }
 }

@@ -34,11 +34,11 @@ extension PlatformIO {
         case .readOnlyFileSystem:
             return nil
         case .symbolicLink:
-            return KeychainError(.keychainUnavailable, "The lock file \(path) is a symbolic link, which the keychain does not follow; nothing was changed. Remove the link (the keychain creates the file again).")
+            return KeychainError.lockFileSymbolicLink(path: path)
         case .notPrivate(let owner, let mode):
-            return KeychainError(.keychainUnavailable, "The lock file \(path) is not a regular file of yours that only you can open (owner \(owner), mode \(String(mode, radix: 8))): another process may hold its lock for ever, so the keychain does not use it; nothing was changed. Remove it (it holds nothing; the keychain creates it again).")
+            return KeychainError.lockFileNotPrivate(path: path, owner: owner, mode: mode)
         case .timedOut:
-            return KeychainError(.busy, "The lock \(path) is held by another process and was still held after \(seconds(timeout)) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it.")
+            return KeychainError.lockTimeout(path: path, timeout: seconds(timeout))
         case .cannotOpenDirectory(let code), .cannotOpen(let code):
             errno = code
             return posixError("Cannot open or create the lock file \(path)")

@@ -88,7 +88,7 @@ enum KernelKeyring {
               kernel_keyring_set_timeout(key, seconds ?? idleLifetime) == 0 else {
             let code = errno
             discard(key, from: kernel_keyring_process_keyring())
-            throw KeychainError(.keychainUnavailable, "The unlock session's key in the kernel keyring could not be made private to you or given its expiry (\(String(cString: strerror(code)))); it was removed, no new session was kept, and any session you had is unchanged. \(alternatives)")
+            throw KeychainError.sessionKeyNotPrivate(reason: String(cString: strerror(code)))
         }
         return StagedKey(key: key, description: description, ring: ring)
     }
@@ -109,9 +109,9 @@ enum KernelKeyring {
     /// The error for an `add_key` or link the kernel refused with `errno` `code`.
     static func refused(_ code: Int32) -> KeychainError {
         guard code == EDQUOT else {
-            return KeychainError(.keychainUnavailable, "The kernel keyring refused the unlock session (\(String(cString: strerror(code)))), so no new session was kept; any session you had is unchanged. \(alternatives)")
+            return KeychainError.keyringRefusedSession(reason: String(cString: strerror(code)))
         }
-        return KeychainError(.keychainUnavailable, "The kernel keyring refused the unlock session because your quota of keys is used up, so no new session was kept; any session you had is unchanged. The kernel lets the keys of each user, of every program together, take \(quota); /proc/key-users shows your use (the qnkeys and qnbytes columns). Free some: `keychain lock` in each keychain you no longer use removes its session, or `keyctl get_persistent @s && keyctl purge -p user secure-storage:unlock:` removes every keychain's session (each is unlocked again when needed). Sessions without --timeout now leave the keyring after a day unused. An administrator can raise the quota (sysctl kernel.keys.maxbytes and kernel.keys.maxkeys).")
+        return KeychainError.keyringQuotaExhausted(quota: quota)
     }
 
     /// This user's keyring quota as the kernel states it, such as
@@ -147,7 +147,7 @@ enum KernelKeyring {
     static func unavailable(_ code: Int32) -> KeychainError {
         let blocked = code == EPERM || code == ENOSYS || code == EACCES
         let reason = blocked ? "; container runtimes block it by default, as Docker's seccomp profile does" : ""
-        return KeychainError(.keychainUnavailable, "There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and the kernel keyring is not available to this process (keyctl: \(String(cString: strerror(code)))\(reason)), so no unlock session can be kept. \(alternatives)")
+        return KeychainError.noRuntimeDirectoryNorKeyring(reason: String(cString: strerror(code)), blockedNote: reason)
     }
 
     /// What works without a runtime directory or a kernel keyring.

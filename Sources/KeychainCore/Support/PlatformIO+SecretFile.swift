@@ -28,7 +28,7 @@ extension PlatformIO {
                 errno = code
                 throw posixError("Cannot check \(path) after creating it")
             case .notPrivate(let owner, let mode, let links):
-                throw KeychainError(.keychainUnavailable, "\(path) was created but is not a private file of this user (owner \(owner), mode \(String(mode, radix: 8)), \(links) links), so nothing was written to it. Check the directory's permissions, ACLs and mount options.")
+                throw KeychainError.createdFileNotPrivate(path: path, owner: owner, mode: mode, linkCount: links)
             }
         }
     }

@@ -100,18 +100,18 @@ enum PlatformIO {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw posixError("Cannot read \(path)") }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw KeychainError(.keychainUnavailable, "\(path) is not a regular file (a pipe, device or directory is in its place). Remove it; the keychain does not read from it.")
+            throw KeychainError.notARegularFile(path: path)
         }
         // Checked on the open descriptor, so the file read is the file checked.
         if access == .systemdCredential {
             try CredentialFileAccess.check(fd: fd, info: info, path: path, currentUser: currentUserID)
         } else if access == .ownerOnly && (info.st_uid != currentUserID || info.st_mode & 0o077 != 0) {
-            throw KeychainError(.keychainUnavailable, info.st_uid != currentUserID
-                ? "\(path) is owned by user id \(info.st_uid), not by the current user (\(currentUserID)); a passphrase file must be your own."
-                : "\(path) is readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))), so its passphrase is not used. Fix it with `chmod 600 \(path)`.")
+            throw info.st_uid != currentUserID
+                ? KeychainError.passphraseFileNotYours(path: path, owner: info.st_uid, currentUser: currentUserID)
+                : KeychainError.passphraseFileReadableByOthers(path: path, mode: info.st_mode & 0o777)
         }
         guard Int(info.st_size) <= maximumSize else {
-            throw KeychainError(.keychainUnavailable, "\(path) holds \(info.st_size) bytes, more than the \(maximumSize) such a file can hold: it is not the file the keychain wrote. Remove or restore it.")
+            throw KeychainError.fileTooLarge(path: path, size: info.st_size, maximumSize: maximumSize)
         }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -123,7 +123,7 @@ enum PlatformIO {
             result.append(contentsOf: buffer[0..<count])
         }
         guard result.count <= maximumSize else {
-            throw KeychainError(.keychainUnavailable, "\(path) grew past the \(maximumSize) bytes such a file can hold while it was read. Remove or restore it.")
+            throw KeychainError.fileGrewTooLarge(path: path, maximumSize: maximumSize)
         }
         return result
     }
@@ -142,15 +142,15 @@ enum PlatformIO {
         let reason = String(cString: strerror(code))
         switch code {
         case ENOSPC, EDQUOT:
-            return KeychainError(.diskFull, "\(what): \(reason). Free some space and retry; nothing was changed.")
+            return KeychainError.systemCallDiskFull(what: what, reason: reason)
         case EACCES, EPERM:
-            return KeychainError(.keychainUnavailable, "\(what): \(reason). Check that the current user owns the keychain directories.")
+            return KeychainError.systemCallPermissionDenied(what: what, reason: reason)
         case EROFS:
-            return KeychainError(.readOnly, "\(what): \(reason).")
+            return KeychainError.systemCallReadOnly(what: what, reason: reason)
         case ELOOP:
-            return KeychainError(.keychainUnavailable, "\(what): the path is a symbolic link, which the keychain refuses to follow. Replace it with a regular file.")
+            return KeychainError.systemCallSymbolicLink(what: what)
         default:
-            return KeychainError(.ioError, "\(what): \(reason).")
+            return KeychainError.systemCallFailed(what: what, reason: reason)
         }
     }
 }

@@ -12,7 +12,7 @@ extension PlatformIO {
         let parent = url.deletingLastPathComponent()
         if !fileExists(path) && !fileExists(parent.path) {
             do { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
-                throw KeychainError(.keychainUnavailable, "Cannot create the directory \(parent.path): \(error.localizedDescription)")
+                throw KeychainError.directoryCreationFailed(directory: parent.path, reason: error.localizedDescription)
             }
         }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
@@ -39,10 +39,10 @@ extension PlatformIO {
         let owner = UInt32(info.st_uid)
         let mode = UInt32(info.st_mode) & 0o7777
         guard owner == currentUserID else {
-            throw KeychainError(.keychainUnavailable, "The \(role) \(path) belongs to another user (user id \(owner)), not to you (user id \(currentUserID)): whoever owns it can read or replace what the keychain keeps there, so the keychain does not use it. Do not take it over: remove it (ask its owner or an administrator if you cannot) so that the keychain creates its own, or choose another location (SECURE_STORAGE_HOME, XDG_DATA_HOME and XDG_STATE_HOME, or a KeychainLocation).")
+            throw KeychainError.directoryOwnedByAnotherUser(role: role, path: path, owner: owner, currentUserID: currentUserID)
         }
         if mode & 0o022 != 0 {
-            throw KeychainError(.keychainUnavailable, "The \(role) \(path) can be written by other users (mode \(String(mode, radix: 8))): they could have planted or replaced files in it, so the keychain does not use it. Move it aside and let the keychain create a new one, or, if you are sure only you ever wrote to it, make it private with `chmod 700 \(path)`.")
+            throw KeychainError.directoryWritableByOthers(role: role, path: path, mode: mode)
         }
         if mode & 0o077 != 0 {
             guard fchmod(fd, 0o700) == 0 else { throw posixError("Cannot make the \(role) \(path) private (chmod 700)") }
@@ -57,9 +57,9 @@ extension PlatformIO {
         var info = stat()
         if code == ELOOP || code == ENOTDIR || code == EMLINK, lstat(path, &info) == 0 {
             if info.st_mode & S_IFMT == S_IFLNK {
-                throw KeychainError(.keychainUnavailable, "The \(role) \(path) is a symbolic link, which the keychain does not follow (whoever can change the link could point it anywhere). Replace the link with a real directory, or point the keychain at the directory itself (SECURE_STORAGE_HOME, XDG_DATA_HOME and XDG_STATE_HOME, or a KeychainLocation).")
+                throw KeychainError.directoryIsSymbolicLink(role: role, path: path)
             }
-            throw KeychainError(.keychainUnavailable, "The \(role) \(path) is not a directory (a file of that name is in its place). Move it aside so that the keychain can create the directory, or choose another location.")
+            throw KeychainError.directoryIsAFile(role: role, path: path)
         }
         errno = code
         throw posixError("Cannot open the \(role) \(path)")

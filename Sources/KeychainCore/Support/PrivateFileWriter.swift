@@ -20,7 +20,7 @@ final class PrivateFileWriter {
         self.path = path
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         guard let fd = try PlatformIO.createSecretFile(temporary) else {
-            throw KeychainError(.keychainUnavailable, "Cannot create \(temporary): a file of that name is already there, and it is not this writer's. Remove it and retry.")
+            throw KeychainError.temporaryFileExists(temporary: temporary)
         }
         self.temporary = temporary
         self.fd = fd
@@ -45,14 +45,14 @@ final class PrivateFileWriter {
             guard rename(temporary, path) == 0 else {
                 let failure = PlatformIO.posixError("Cannot replace \(path)")
                 if failure.code == .keychainUnavailable, let owner = PlatformIO.ownerAndMode(of: path)?.owner, owner != PlatformIO.currentUserID {
-                    throw KeychainError(.keychainUnavailable, "\(path) belongs to another user (user id \(owner)), and this directory lets only a file's owner replace it; nothing was written to it. Choose another name or directory.")
+                    throw KeychainError.fileOwnedByAnotherUser(path: path, owner: owner)
                 }
                 throw failure
             }
         } else {
             guard link(temporary, path) == 0 else {
                 if errno == EEXIST {
-                    throw KeychainError(.invalidParameter, "\(path) already exists; choose another name or allow replacing it.")
+                    throw KeychainError.fileExists(path: path)
                 }
                 throw PlatformIO.posixError("Cannot create \(path)")
             }

@@ -30,7 +30,7 @@ extension SecKey {
         let stored = StoredItem(item)
         if TokenKeys.isTokenKey(item.itemClass, attributes) {
             guard let bits = attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
-                throw KeychainError(.integrityViolation, "A key generated inside the keychain has no supported key size.")
+                throw KeychainError.keyGeneratedInsideKeychainSupported()
             }
             let publicKey = try keychain.tokenKeyPublicKey(item.persistentReference)
             return .tokenPrivate(curve, publicKeyX963: publicKey, keychain: keychain, item: stored, authentication: authentication)
@@ -41,22 +41,22 @@ extension SecKey {
         }
         guard type == TokenKeys.ecKeyType else {
             if (105...111).contains(type) {
-                throw KeychainError(.unimplemented, "The key item holds a key of type \(type), which this platform has no SecKey for. Ask for kSecReturnData instead.")
+                throw KeychainError.keyItemHoldsKey(type: type)
             }
-            throw KeychainError(.integrityViolation, "The key item has no key type SecKey understands (kSecAttrKeyType is \(type), not kSecAttrKeyTypeECSECPrimeRandom).")
+            throw KeychainError.keyItemKeyType(type: type)
         }
         let keyClass = attributes[.keyClass]?.numberValue ?? 0
         guard keyClass == 0 || keyClass == 1 else {
-            throw KeychainError(.unimplemented, "The key item is a symmetric key (kSecAttrKeyClassSymmetric), which has no SecKey on this platform. Ask for kSecReturnData instead.")
+            throw KeychainError.keyItemSymmetricKey()
         }
         let data = item.data ?? Data()
         guard let curve = EllipticCurve.of(x963ByteCount: data.count, isPrivate: keyClass == 1) else {
-            throw KeychainError(.integrityViolation, "The key item's data is not an X9.63 EC \(keyClass == 1 ? "private" : "public") key.")
+            throw KeychainError.keyItemDataX9(isPrivate: keyClass == 1)
         }
         do {
             return try decode(data, curve: curve, isPrivate: keyClass == 1, storedItem: stored)
         } catch {
-            throw KeychainError(.integrityViolation, "The key item's data is not a valid EC key: \(error.message)")
+            throw KeychainError.keyItemDataValid(reason: error.message)
         }
     }
 
@@ -64,16 +64,16 @@ extension SecKey {
     private static func rsaFromItem(_ item: FoundItem, stored: StoredItem) throws(KeychainError) -> SecKey {
         let keyClass = item.attributes[.keyClass]?.numberValue ?? 0
         guard keyClass == 0 || keyClass == 1 else {
-            throw KeychainError(.unimplemented, "The key item is a symmetric key (kSecAttrKeyClassSymmetric), which has no SecKey on this platform. Ask for kSecReturnData instead.")
+            throw KeychainError.keyItemSymmetricKey()
         }
         let data = item.data ?? Data()
         do throws(SecKeyFailure) {
             return keyClass == 1 ? .rsaPrivate(try RSAPrivateKeyMaterial(pkcs1: data), storedItem: stored)
                 : .rsaPublic(try RSAPublicKeyMaterial(pkcs1: data), storedItem: stored)
         } catch where error.status == errSecUnimplemented {
-            throw KeychainError(.unimplemented, "The key item holds an RSA key this platform cannot use: \(error.message) Ask for kSecReturnData instead.")
+            throw KeychainError.keyItemHoldsRSA(reason: error.message)
         } catch {
-            throw KeychainError(.integrityViolation, "The key item's data is not a valid RSA \(keyClass == 1 ? "private" : "public") key (PKCS#1).")
+            throw KeychainError.keyItemDataValid(isPrivate: keyClass == 1)
         }
     }
 
@@ -112,12 +112,12 @@ extension SecKey {
         let data: Data
         switch kind {
         case .tokenPrivate:
-            throw KeychainError(.duplicateItem, "The key was generated inside the keychain and is stored there already (kSecAttrTokenIDSecureEnclave keys cannot be added again or imported).")
+            throw KeychainError.keyGeneratedInsideKeychainStored()
         case .publicKey:
             (isPrivate, data) = (false, publicKeyX963)
         case .softwarePrivate(let material):
             do { data = try material.x963Representation() } catch {
-                throw KeychainError(.invalidParameter, "The private key is not a valid EC key.")
+                throw KeychainError.privateKeyValidEC()
             }
             isPrivate = true
         case .rsaPrivate(let material):

@@ -99,10 +99,10 @@ enum SecKeyGeneration {
                 .writeGroup(explicit: request.attributes[.accessGroup])
             try request.checkParsed()
             if request.accessControl != nil && request.attributes[.accessible] != nil {
-                throw SecItemCall.parameter("Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
+                throw KeychainError.giveEitherKSecAttrAccessibleKSecAttrAccessControlBothPut()
             }
             if request.synchronizable == .value(true) {
-                throw SecItemCall.parameter("A key generated inside the keychain never leaves this device; it cannot be synchronizable.")
+                throw KeychainError.keyGeneratedInsideKeychainNever()
             }
             var attributes = request.attributes
             attributes[.accessGroup] = .string(group)
