@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Export writes an encrypted, authenticated backup without this-device-only items; import
 /// restores it on a keychain with another device key; any damage is refused with nothing imported.

@@ -22,8 +22,9 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     public static let floor = ScryptParameters(logN: 17)
 
     /// Cheap parameters for unit tests only (N = 2^10). Never use them for real keychains:
-    /// they make a passphrase about 100 times cheaper to guess.
-    public static let insecureForTestingOnly = ScryptParameters(logN: 10)
+    /// they make a passphrase about 100 times cheaper to guess. Visible only to code that
+    /// imports KeychainCore with `@_spi(Testing) import KeychainCore`.
+    @_spi(Testing) public static let insecureForTestingOnly = ScryptParameters(logN: 10)
 
     /// The memory one derivation needs, in MiB (128 · N · r bytes).
     public var memoryMiB: Int { ((128 * blockSize) << logN) >> 20 }
