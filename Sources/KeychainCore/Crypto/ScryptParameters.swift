@@ -1,4 +1,4 @@
-import CSystemScrypt
+import CSystemLibcrypto
 import CryptoExtras
 import Foundation
 
@@ -76,7 +76,7 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// scrypt from the system's OpenSSL 3 libcrypto (CSystemScrypt), or `nil` when it is
+    /// scrypt from the system's OpenSSL 3 libcrypto (CSystemLibcrypto), or `nil` when it is
     /// unavailable or fails, and the caller uses swift-crypto's BoringSSL. Both are RFC 7914: the
     /// same key bytes (SystemScryptTests). The system's library is always compiled optimised,
     /// while BoringSSL is compiled with the package that depends on this one: unoptimised in
