@@ -8,6 +8,8 @@ import GRDB
 /// ``ItemRow`` itself owns the statements that insert and rewrite one row with its tags.
 enum ItemTable {}
 
+// MARK: - Reading
+
 extension ItemTable {
     /// A cursor over the decoded rows (``ItemRow/columns``) that `clause` (over ``ItemWhereClause/Source/items``)
     /// selects, in id order, at most `limit` of them.
@@ -71,6 +73,8 @@ extension ItemTable {
     }
 }
 
+// MARK: - Counting
+
 extension ItemTable {
     /// How many rows there are.
     static func count(in db: Database) throws -> Int {
@@ -93,6 +97,8 @@ extension ItemTable {
     }
 }
 
+// MARK: - Lookup tags
+
 extension ItemTable {
     /// The lookup tags stored for the row with this id.
     static func tags(in db: Database, ofItem rowID: Int64?) throws -> Set<Data> {
@@ -104,6 +110,8 @@ extension ItemTable {
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_tags WHERE item_rowid NOT IN (SELECT id FROM items)") ?? 0
     }
 }
+
+// MARK: - Writing
 
 extension ItemTable {
     /// Deletes the rows with these ids, 500 per statement.
