@@ -58,15 +58,16 @@ let package = Package(
                 "CKernelKeyring",
                 "CTestRunnerKeychain",
                 "SecureStorageFoundation",
-                "CSystemScrypt",
+                "CSystemLibcrypto",
                 .target(name: "CTSS2", condition: .when(platforms: [.linux])),
             ]
         ),
-        // scrypt from the system's OpenSSL 3 libcrypto (Debian: libssl3), opened with dlopen by
-        // absolute path on the first passphrase derivation: optimised in every build of a package
-        // that depends on this one, where BoringSSL's scrypt would run unoptimised in debug builds
-        // (csystemscrypt.c). BoringSSL stays the fallback; the keys are the same bytes.
-        .target(name: "CSystemScrypt", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
+        // The system's OpenSSL 3 libcrypto (Debian: libssl3), opened with dlopen by absolute path
+        // on first use (systemlibrary.c): scrypt, optimised in every build of a package that
+        // depends on this one, where BoringSSL's scrypt would run unoptimised in debug builds
+        // (csystemscrypt.c; BoringSSL stays the fallback, the keys are the same bytes); and the
+        // raw RSA public operation that swift-crypto's public API lacks (csystemrsa.c).
+        .target(name: "CSystemLibcrypto", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // tpm2-tss (ESAPI) for binding keychains and token keys to a TPM 2.0 (Linux).
         // tpm2-tss (Debian: libtss2-dev), opened with dlopen on first use: processes that use no
         // TPM do not load it (ctss2_loader.c).
@@ -93,6 +94,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: portableCondition),
                 .product(name: "Crypto", package: "swift-crypto", condition: portableCondition),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: portableCondition),
+                .target(name: "CSystemLibcrypto", condition: portableCondition),
             ]
         ),
         .target(
@@ -238,7 +240,7 @@ let package = Package(
 )
 
 // Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
-let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver", "CLibPQ", "CKernelKeyring", "CSystemScrypt", "CTestRunnerKeychain"]
+let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver", "CLibPQ", "CKernelKeyring", "CSystemLibcrypto", "CTestRunnerKeychain"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + portableSettings
 }

@@ -4,7 +4,7 @@ import Foundation
 import KeychainServices
 
 /// RSA software keys: generation, PKCS#1 v1.5 and PSS signatures, OAEP through swift-crypto
-/// (SHA-256) and through this library's own encoding around BoringSSL's raw operation (SHA-384).
+/// (SHA-256) and through this library's own encoding around the raw RSA operations (SHA-384).
 extension KeyBenchmarks {
     static func rsa(samples: Int) throws -> [Measurement] {
         var results: [Measurement] = []

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 
 /// What format 4 added to the costly paths: a passphrase change now rotates the class keys and
 /// rewraps every item's two keys (`--only rotation --items N`), and every row a read selects is

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(Fuzzing) import KeychainCore
+@_spi(Fuzzing) @_spi(Testing) import KeychainCore
 
 /// Fuzzes backup import (`Keychain.importBackup`) with files an attacker could hand a user.
 ///

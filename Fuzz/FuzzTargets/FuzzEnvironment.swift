@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 
 /// Throw-away keychains for fuzzing, in a temporary directory of this process that is removed at
 /// exit. Never the user's keychain, and nothing global is changed: no environment variables, so

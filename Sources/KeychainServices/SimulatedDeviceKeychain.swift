@@ -1,7 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Crypto
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 import SecureStorageFoundation
 
 /// The keychain and authenticator of a ``SimulatedDevice``: a fresh keychain in a private

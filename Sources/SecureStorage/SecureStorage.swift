@@ -14,7 +14,7 @@ import Logging
 /// try storage.removeValue(for: "auth.token")
 /// ```
 ///
-/// Writes never lose the previous value: ``set(_:for:sensitivity:)`` updates in place
+/// Writes never lose the previous value: `set(_:for:sensitivity:)` updates in place
 /// and adds only when nothing exists, so while the device is locked it fails with `.locked` and
 /// the old value stays (unlike delete-then-add, which deletes it). Values are never
 /// logged or printed.
@@ -67,7 +67,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Without one, an existing value keeps its protection (a token refresh never weakens a
     /// `.topSecret` value or makes a `.private` one unreadable in the background) and a new value
     /// gets ``defaultSensitivity``.
-    public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
+    public func set(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
         try write(value, for: key, sensitivity: sensitivity, insertOnly: false)
     }
 
@@ -81,21 +81,27 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// let code = try storage.data(for: "recovery")   // prompts; .userCanceled if dismissed
     /// ```
     ///
-    /// With `requireUserPresence` false it is ``store(_:for:sensitivity:)``.
-    public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool) throws(SecureStorageError) {
+    /// With `requireUserPresence` false it is `set(_:for:sensitivity:)`.
+    public func set(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool) throws(SecureStorageError) {
         try write(value, for: key, sensitivity: sensitivity, insertOnly: false, requireUserPresence: requireUserPresence)
     }
 
-    /// ``store(_:for:sensitivity:requireUserPresence:)`` for raw bytes.
-    @available(*, deprecated, renamed: "set(_:for:sensitivity:requireUserPresence:)", message: "set stores Data as is.")
-    public func storeSecret(_ data: Data, for key: String, sensitivity: Sensitivity? = nil, requireUserPresence: Bool) throws(SecureStorageError) {
-        try store(StoredValue(data: data, kind: .data), for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
+    /// The former name of `set(_:for:sensitivity:requireUserPresence:)` for a ``StoredValue``.
+    @available(*, deprecated, renamed: "set(_:for:sensitivity:requireUserPresence:)")
+    public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool) throws(SecureStorageError) {
+        try set(value, for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
     }
 
-    /// ``store(_:for:sensitivity:requireUserPresence:)`` for any `Encodable` value (strings as UTF-8).
+    /// `set(_:for:sensitivity:requireUserPresence:)` for raw bytes.
+    @available(*, deprecated, renamed: "set(_:for:sensitivity:requireUserPresence:)", message: "set stores Data as is.")
+    public func storeSecret(_ data: Data, for key: String, sensitivity: Sensitivity? = nil, requireUserPresence: Bool) throws(SecureStorageError) {
+        try set(StoredValue(data: data, kind: .data), for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
+    }
+
+    /// `set(_:for:sensitivity:requireUserPresence:)` for any `Encodable` value (strings as UTF-8).
     public func set<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil,
                                       requireUserPresence: Bool) throws(SecureStorageError) {
-        try store(Self.encode(value), for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
+        try set(Self.encode(value), for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
     }
 
     /// Stores `value` only if nothing is stored under `key` yet.
@@ -104,7 +110,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     }
 
     /// Stores `value` only if nothing is stored under `key` yet, requiring the user to read it
-    /// when `requireUserPresence` (see ``store(_:for:sensitivity:requireUserPresence:)``).
+    /// when `requireUserPresence` (see `set(_:for:sensitivity:requireUserPresence:)`).
     /// - Throws: ``SecureStorageError/duplicate`` when a value is already stored.
     public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool) throws(SecureStorageError) {
         try write(value, for: key, sensitivity: sensitivity, insertOnly: true, requireUserPresence: requireUserPresence)

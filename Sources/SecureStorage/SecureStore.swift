@@ -3,8 +3,8 @@ import Foundation
 /// The storage API shared by the keychain-backed ``SecureStorage`` and the in-memory
 /// ``VolatileSecureStorage``: primitives a store implements, and typed accessors built on them.
 ///
-/// The accessors come in pairs: ``set(_:for:sensitivity:)`` writes (strings as UTF-8, `Data` as
-/// is, other `Codable` values as JSON); `data(for:)`, `string(for:)`, ``value(_:for:)`` (and
+/// The accessors come in pairs: `set(_:for:sensitivity:)` writes (strings as UTF-8, `Data` as
+/// is, other `Codable` values as JSON) and `insert(_:for:sensitivity:)` adds only; `data(for:)`, `string(for:)`, ``value(_:for:)`` (and
 /// `bool`, `integer`, `double`) read, returning `nil` when nothing is stored;
 /// ``removeValue(for:)`` and ``removeAll()`` delete.
 ///
@@ -18,7 +18,7 @@ import Foundation
 /// ```
 public protocol SecureStore: Sendable {
     /// Stores `value` under `key`, replacing what is there, never leaving a moment without a value.
-    func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError)
+    func set(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError)
     /// Stores `value` under `key` only if nothing is stored there (`.duplicate` otherwise).
     func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError)
     /// The value stored under `key`, or `nil`.
@@ -37,10 +37,17 @@ public protocol SecureStore: Sendable {
 // MARK: - Data
 
 extension SecureStore {
+    /// Stores `value` under `key`, replacing what is there: the former name of the requirement
+    /// `set(_:for:sensitivity:)`.
+    @available(*, deprecated, renamed: "set(_:for:sensitivity:)")
+    public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
+        try set(value, for: key, sensitivity: sensitivity)
+    }
+
     /// Stores raw bytes.
     @available(*, deprecated, renamed: "set(_:for:sensitivity:)", message: "set(_:for:sensitivity:) stores Data as is.")
     public func storeSecret(_ data: Data, for key: String, sensitivity: Sensitivity? = nil) throws(SecureStorageError) {
-        try store(StoredValue(data: data, kind: .data), for: key, sensitivity: sensitivity)
+        try set(StoredValue(data: data, kind: .data), for: key, sensitivity: sensitivity)
     }
 
     /// Reads raw bytes; `.notFound` when nothing is stored.
@@ -63,7 +70,7 @@ extension SecureStore {
     }
 
     /// The raw bytes under `key`, or `nil`: `try storage["token"]`. There is no setter, because a
-    /// setter cannot report a failure; use ``set(_:for:sensitivity:)``.
+    /// setter cannot report a failure; use `set(_:for:sensitivity:)`.
     public subscript(key: String) -> Data? {
         get throws(SecureStorageError) { try data(for: key) }
     }
@@ -74,17 +81,17 @@ extension SecureStore {
 extension SecureStore {
     /// Stores a value: strings as UTF-8, `Data` as is, anything else `Codable` as JSON.
     public func set<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil) throws(SecureStorageError) {
-        try store(Self.encode(value), for: key, sensitivity: sensitivity)
+        try set(Self.encode(value), for: key, sensitivity: sensitivity)
     }
 
-    /// Stores a value, as ``set(_:for:sensitivity:)`` does, only if nothing is stored under
+    /// Stores a value, as `set(_:for:sensitivity:)` does, only if nothing is stored under
     /// `key` yet.
     /// - Throws: `.duplicate` when a value is already stored (it is left as it was).
     public func insert<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil) throws(SecureStorageError) {
         try insert(Self.encode(value), for: key, sensitivity: sensitivity)
     }
 
-    /// Reads a value stored with ``set(_:for:sensitivity:)``, or `nil` when none is stored.
+    /// Reads a value stored with `set(_:for:sensitivity:)`, or `nil` when none is stored.
     /// - Throws: `.decodingFailed` when the stored value is not a `Value`.
     public func value<Value: Decodable>(_ type: Value.Type, for key: String) throws(SecureStorageError) -> Value? {
         guard let stored = try storedValue(for: key) else { return nil }

@@ -64,7 +64,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
     // MARK: - SecureStore
 
     /// Seals `value` under the per-process key, replacing any previous value in place.
-    public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
+    public func set(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
         try contents.withLock { (contents: inout Contents) throws(SecureStorageError) in
             let entry = try Self.seal(value, name: key, sensitivity: sensitivity ?? defaultSensitivity, with: contents.key)
             let position = contents.order.firstIndex(of: key)
@@ -139,7 +139,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
         for key in try allKeys() {
             do {
                 guard let (value, sensitivity) = try entry(for: key) else { continue }
-                try store.store(value, for: key, sensitivity: sensitivity)
+                try store.set(value, for: key, sensitivity: sensitivity)
                 written.append(key)
             } catch {
                 firstFailure = firstFailure ?? error
@@ -161,7 +161,7 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
         for key in try store.allKeys() {
             if !replacingValuesInMemory, try contains(key) { continue }
             guard let (value, protection) = try store.entry(for: key) else { continue }
-            try self.store(value, for: key, sensitivity: protection.map(Sensitivity.custom) ?? defaultSensitivity)
+            try self.set(value, for: key, sensitivity: protection.map(Sensitivity.custom) ?? defaultSensitivity)
             loaded += 1
         }
         return loaded

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 import SecureStorageFoundation
 
 /// Export writes an encrypted, authenticated backup without this-device-only items; import

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 import AuthenticationTestSupport
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Keychains written by earlier releases (formats 3 and 4, committed under Fixtures/, see its
 /// README) open with this library, upgrade to the current format once, and lose nothing; their

@@ -1,5 +1,5 @@
 import Foundation
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// The committed keychains of earlier formats (Fixtures/README.md), copied where a test may
 /// change them. Git keeps no file modes: the copy gets the private ones (0700 directories, 0600

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
-@_spi(Fuzzing) @testable import KeychainCore
+@_spi(Fuzzing) @_spi(Testing) @testable import KeychainCore
 
 /// A keychain of format 5 (the protected-files fixture, written by the `keychain` tool and the
 /// protected-files store of the format-5 release, see Tests/SecureStorageTests/Fixtures) upgrades

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Lock states and passphrases.
 final class LockStateTests: XCTestCase {

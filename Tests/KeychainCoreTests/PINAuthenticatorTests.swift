@@ -2,7 +2,7 @@ import Foundation
 import SecureStorageFoundation
 import XCTest
 import AuthenticationTestSupport
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// The built-in PIN authenticator: verifier with scrypt, attempts with backoff that survive a
 /// restart, prompts, and use as a keychain's authenticator.

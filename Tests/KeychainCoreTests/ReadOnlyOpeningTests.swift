@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// `KeychainOptions.readOnly`: reading leaves every file of the keychain as it was (a tool that
 /// only reads must not write, sync or re-create anything, and must work on a read-only mount),

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
-@_spi(Fuzzing) @testable import KeychainCore
+@_spi(Fuzzing) @_spi(Testing) @testable import KeychainCore
 
 /// Review 34b of the fix in 575a3b4 ("legacy library items hidden from apps' finds and exports
 /// until taken in"): the hiding happens in `prove` after SQLite selected the rows, and only on

@@ -5,7 +5,7 @@ import Foundation
 import GRDB
 import TPMTestSupport
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Attacks of the third review of issue 34 on the rotation of the device secret by `bindToTPM`
 /// when keychains share one device key file (one state directory).

@@ -6,7 +6,7 @@ import Foundation
 import XCTest
 @testable import KeychainCore
 
-/// Passphrase keys come from the system's OpenSSL 3 libcrypto when it is installed (CSystemScrypt:
+/// Passphrase keys come from the system's OpenSSL 3 libcrypto when it is installed (CSystemLibcrypto:
 /// optimised in every build, where swift-crypto's BoringSSL runs unoptimised in a dependent
 /// package's debug build) and from BoringSSL otherwise. Both must give the same bytes, or a
 /// keychain written by one would not open with the other: every existing keychain (and the

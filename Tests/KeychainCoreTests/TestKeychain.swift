@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// A keychain in a fresh temporary directory, removed when the test ends.
 /// Passphrases use cheap scrypt parameters so tests stay fast.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Which processes are test runners, whose default keychain is a throw-away one (issue 35).
 final class TestRunnerDetectionTests: XCTestCase {

@@ -3,7 +3,7 @@
 // SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import AuthenticationTestSupport
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 import KeychainServices
 import XCTest
 

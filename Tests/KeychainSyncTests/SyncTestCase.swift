@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 @testable import KeychainSync
 import PostgresTestSupport
 import XCTest

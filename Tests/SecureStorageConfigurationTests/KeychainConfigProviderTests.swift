@@ -2,7 +2,7 @@
 import AuthenticationTestSupport
 import Configuration
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 import KeychainServices
 import SecureStorage
 import SecureStorageConfiguration

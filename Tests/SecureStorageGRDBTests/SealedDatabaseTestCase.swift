@@ -1,7 +1,7 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
 import GRDB
-import KeychainCore
+@_spi(Testing) import KeychainCore
 import KeychainServices
 import SecureStorage
 import SecureStorageGRDB

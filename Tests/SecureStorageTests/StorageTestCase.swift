@@ -2,7 +2,7 @@
 // Tests of the Linux implementation (SecItemEnvironment, KeychainCore); on Apple platforms the
 // SecItem calls go to the real Keychain, which a test bundle cannot use without entitlements.
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 import KeychainServices
 import SecureStorage
 import XCTest

@@ -1,4 +1,4 @@
-import KeychainCore
+@_spi(Testing) import KeychainCore
 
 /// The passphrase the rotation workloads use at step `index` (shared by `keychain-stress` and
 /// RotationStressTests).

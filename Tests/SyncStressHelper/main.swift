@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 import KeychainSync
 
 // `sync-stress DIRECTORY DEVICE SEED STEPS`: one device of the sync convergence test. Opens the

@@ -5,7 +5,7 @@ import Foundation
 /// ```swift
 /// // The default: about half a second per guess on this machine, 128 MiB of memory.
 /// let keychain = try Keychain(options: KeychainOptions(passphraseHardening: .calibrated()))
-/// // Tests: fast and deliberately weak.
+/// // Tests (`@_spi(Testing) import KeychainCore`): fast and deliberately weak.
 /// let options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly))
 /// ```
 public enum PassphraseHardening: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import CSystemScrypt
+import CSystemLibcrypto
 import CryptoExtras
 import Foundation
 import SecureStorageFoundation
@@ -23,8 +23,9 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     public static let floor = ScryptParameters(logN: 17)
 
     /// Cheap parameters for unit tests only (N = 2^10). Never use them for real keychains:
-    /// they make a passphrase about 100 times cheaper to guess.
-    public static let insecureForTestingOnly = ScryptParameters(logN: 10)
+    /// they make a passphrase about 100 times cheaper to guess. Visible only to code that
+    /// imports KeychainCore with `@_spi(Testing) import KeychainCore`.
+    @_spi(Testing) public static let insecureForTestingOnly = ScryptParameters(logN: 10)
 
     /// The memory one derivation needs, in MiB (128 · N · r bytes).
     public var memoryMiB: Int { ((128 * blockSize) << logN) >> 20 }
@@ -76,7 +77,7 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// scrypt from the system's OpenSSL 3 libcrypto (CSystemScrypt), or `nil` when it is
+    /// scrypt from the system's OpenSSL 3 libcrypto (CSystemLibcrypto), or `nil` when it is
     /// unavailable or fails, and the caller uses swift-crypto's BoringSSL. Both are RFC 7914: the
     /// same key bytes (SystemScryptTests). The system's library is always compiled optimised,
     /// while BoringSSL is compiled with the package that depends on this one: unoptimised in

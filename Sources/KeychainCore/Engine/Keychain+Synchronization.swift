@@ -59,7 +59,7 @@ extension Keychain {
                 return snapshot
             }
             // Only the clear columns first; then the rows that changed, one by one.
-            let stamps = try Row.fetchCursor(db, sql: "SELECT id, item_id, row_version FROM items WHERE synchronizable = 1 ORDER BY id")
+            let stamps = try ItemTable.synchronizableStamps(in: db)
             var changed: [Int64] = []
             while let stamp = try stamps.next() {
                 guard let id = stamp[0] as Int64?, let itemID = (stamp[1] as Data?).flatMap(UUID.init(bytes:)), let version = stamp[2] as Int64? else {

@@ -30,7 +30,7 @@ struct RSAPublicKeyMaterial: Sendable, Equatable {
     ///   the modulus has more than 8192 bits (Apple's limit); `errSecUnimplemented` (-4) for a
     ///   valid key this platform cannot use (under 1024 bits, or a size that is not whole bytes).
     init(pkcs1 der: Data) throws(SecKeyFailure) {
-        guard let bits = RSABoringSSL.publicKeyBitCount(pkcs1: der) else {
+        guard let bits = RSAKeyDER.publicNumbers(pkcs1: der)?.bitCount else {
             throw SecKeyFailure(errSecParam, "RSA public key creation from data failed: the data is not a DER RSAPublicKey (PKCS#1) of a usable key.")
         }
         try Self.checkSize(bits)
@@ -62,8 +62,11 @@ struct RSAPublicKeyMaterial: Sendable, Equatable {
 
     /// `input^e mod n`; `input` has exactly ``modulusByteCount`` bytes.
     /// - Returns: `nil` when `input` is not smaller than the modulus.
-    func publicOperation(_ input: Data) -> Data? {
-        RSABoringSSL.publicOperation(input, pkcs1: pkcs1)
+    /// - Throws: `errSecUnimplemented` (-4) when the system's libcrypto, which computes it, is
+    ///   not available (``RSAPublicOperation``).
+    func publicOperation(_ input: Data) throws(SecKeyFailure) -> Data? {
+        guard let numbers = RSAKeyDER.publicNumbers(pkcs1: pkcs1) else { return nil }
+        return try RSAPublicOperation.compute(input, numbers)
     }
 }
 
@@ -123,16 +126,19 @@ struct RSAPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomReflectab
     /// Reads a DER `RSAPrivateKey` (PKCS#1, two primes).
     /// - Throws: `errSecParam` (-50) when the data is not exactly one consistent PKCS#1 RSA
     ///   private key, or its modulus has more than 8192 bits; `errSecUnimplemented` (-4) for a
-    ///   valid key this platform cannot use (see ``RSAPublicKeyMaterial/checkSize(_:)``).
+    ///   well-formed key this platform cannot use (see ``RSAPublicKeyMaterial/checkSize(_:)``;
+    ///   one under 1024 bits is refused so before its numbers are checked, as swift-crypto parses
+    ///   no smaller key).
     init(pkcs1 der: Data) throws(SecKeyFailure) {
-        guard let bits = RSABoringSSL.privateKeyBitCount(pkcs1: der) else {
-            throw SecKeyFailure(errSecParam, "RSA private key creation from data failed: the data is not a DER RSAPrivateKey (PKCS#1) of a consistent key.")
+        let inconsistent = SecKeyFailure(errSecParam, "RSA private key creation from data failed: the data is not a DER RSAPrivateKey (PKCS#1) of a consistent key.")
+        guard let bits = RSAKeyDER.privateKeyPublicNumbers(pkcs1: der)?.bitCount else { throw inconsistent }
+        if !(RSAPublicKeyMaterial.minimumBitCount...RSAPublicKeyMaterial.maximumBitCount).contains(bits) {
+            try RSAPublicKeyMaterial.checkSize(bits)
         }
-        try RSAPublicKeyMaterial.checkSize(bits)
+        // BoringSSL, behind swift-crypto's parser, checks that the numbers belong together.
         let key: _RSA.BlindSigning.PrivateKey<SHA384>
-        do { key = try _RSA.BlindSigning.PrivateKey(unsafeDERRepresentation: der) } catch {
-            throw SecKeyFailure(errSecParam, "RSA private key creation from data failed.")
-        }
+        do { key = try _RSA.BlindSigning.PrivateKey(unsafeDERRepresentation: der) } catch { throw inconsistent }
+        try RSAPublicKeyMaterial.checkSize(bits)
         try self.init(rawKey: key)
     }
 

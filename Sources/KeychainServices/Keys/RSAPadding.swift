@@ -6,7 +6,8 @@ import SecureStorageFoundation
 /// The RSA encodings that `_RSA` does not offer for caller-supplied digests or for SHA-224,
 /// SHA-384 and SHA-512 OAEP: EMSA-PKCS1-v1_5, EMSA-PSS, EME-OAEP, EME-PKCS1-v1_5 decoding and
 /// MGF1, as PKCS#1 v2.2 (RFC 8017) defines them. Only byte strings are handled here; the RSA
-/// operations themselves are BoringSSL's.
+/// operations themselves are the system libcrypto's (public, ``RSAPublicOperation``) and
+/// swift-crypto's BoringSSL (private).
 enum RSAPadding {
     typealias Hash = SecKeyAlgorithmMeaning.Hash
 

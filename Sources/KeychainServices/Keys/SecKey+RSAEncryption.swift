@@ -8,7 +8,8 @@ import SecureStorageFoundation
 /// RSA encryption as Apple's SecKey performs it: raw, EME-PKCS1-v1_5, EME-OAEP with MGF1 of
 /// the same hash and an empty label, and OAEP-wrapped AES-GCM. swift-crypto (BoringSSL) pads
 /// PKCS#1 v1.5 and OAEP with SHA-1 and SHA-256 and decrypts them with private keys; the other
-/// OAEP hashes are encoded here around BoringSSL's raw operations.
+/// OAEP hashes are encoded here around the raw operations (``RSAPublicOperation``, BoringSSL's
+/// private operation).
 extension SecKey {
     /// `plaintext` encrypted to this RSA public key.
     ///
@@ -48,7 +49,7 @@ extension SecKey {
             case .sha224, .sha384, .sha512:
                 guard var encoded = RSAPadding.oaepEncode(plaintext, hash: hash, length: size) else { throw tooLong(size - 2 * hash.byteCount - 2) }
                 defer { _ = SecretWiping.wipe(&encoded) }
-                guard let ciphertext = rsa.publicOperation(encoded) else { throw SecKeyFailure(errSecInternal, "The RSA public operation failed.") }
+                guard let ciphertext = try rsa.publicOperation(encoded) else { throw SecKeyFailure(errSecInternal, "The RSA public operation failed.") }
                 return ciphertext
             }
         default:

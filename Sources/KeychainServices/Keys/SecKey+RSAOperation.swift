@@ -13,7 +13,7 @@ extension SecKey {
         let padded = try Self.leftPadded(input, to: rsa.modulusByteCount)
         switch kind {
         case .rsaPrivate(let material): return material.privateOperation(padded)
-        default: return rsa.publicOperation(padded)
+        default: return try rsa.publicOperation(padded)
         }
     }
 

@@ -37,7 +37,7 @@ struct KeychainDestination: MigrationDestination {
     var identifier: String { storage.service }
 
     func store(_ value: StoredValue, for key: String) throws {
-        try storage.store(value, for: key, sensitivity: sensitivity)
+        try storage.set(value, for: key, sensitivity: sensitivity)
     }
 
     func storedValue(for key: String) throws -> StoredValue? {

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Findings 2, 4 and 5 of the adversarial review: laundering replayed rows through a fake
 /// upgrade, hostile KDF parameters, and look-alike schemas with their own triggers.

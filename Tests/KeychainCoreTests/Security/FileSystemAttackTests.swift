@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 import XCTest
 import AttackTestSupport
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Issue 16, parts 3, 4 and 6: "a file system that gives nothing away". Each attack is done as
 /// the attacker would: another user (uid 65534, run through `setpriv`, or files handed to it with

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import XCTest
-@_spi(Fuzzing) @testable import KeychainCore
+@_spi(Fuzzing) @_spi(Testing) @testable import KeychainCore
 
 /// Issue 34 §1: items the library keeps for itself (sync state, sealer and file keys, migration
 /// journals) live in a namespace of their own, recognised by what is sealed into the row and

@@ -4,7 +4,7 @@ import SecureStorageFoundation
 import GRDB
 import XCTest
 import AuthenticationTestSupport
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// User presence is a key, not a question: each test is an attacker who can link the library,
 /// install any authenticator, and read and write the files as the same user, and each asserts

@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Attacks on the read-only opening (`KeychainOptions.readOnly`, which the tool's reading
 /// commands use) and on the write-ahead log that now outlives its connections: an old copy,

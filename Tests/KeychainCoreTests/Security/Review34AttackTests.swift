@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Review of issue 34 §1 (library-owned namespace, format 6): what an upgraded keychain still
 /// lets the apps' side do with the items the library wrote under its fixed names before format 6.

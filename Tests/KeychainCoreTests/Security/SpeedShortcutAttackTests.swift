@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Attacks on the shortcuts taken for speed: the access-group index cache, batches sealed on
 /// several cores, and the checkpoint a read-only instance finishes when it goes.

@@ -4,7 +4,7 @@ import Crypto
 import Foundation
 import TPMTestSupport
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Keychains whose device secret is sealed by a TPM (a software TPM per test): they open on
 /// their machine only, bind and unbind without losing an item, and say precisely why they do

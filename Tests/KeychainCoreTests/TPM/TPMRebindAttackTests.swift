@@ -6,7 +6,7 @@ import Foundation
 import SecureStorageFoundation
 import TPMTestSupport
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Binding rotates the device secret. Each test is someone who kept an earlier device key file
 /// — the clear one from before binding (a backup, a snapshot, a stolen copy), or a sealed one

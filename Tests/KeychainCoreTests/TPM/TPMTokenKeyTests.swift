@@ -5,7 +5,7 @@ import Crypto
 import Foundation
 import TPMTestSupport
 import XCTest
-@testable import KeychainCore
+@_spi(Testing) @testable import KeychainCore
 
 /// Token keys ("Secure Enclave" keys) of a keychain bound to a TPM: generated, used and kept in
 /// the TPM; the keychain stores only the TPM's blob. Checked against swift-crypto.

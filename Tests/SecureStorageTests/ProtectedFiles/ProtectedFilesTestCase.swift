@@ -1,6 +1,6 @@
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 import KeychainServices
 import SecureStorage
 import XCTest

@@ -99,7 +99,7 @@ struct FileKeySet: Sendable {
         var value = withUnsafeBytes(of: id.bigEndian) { Data($0) }
         value.append(epoch)
         value.append((isComplete ? 1 : 0) | (deviceBound ? 2 : 0))
-        try storage.store(StoredValue(data: value, kind: .data), for: "current", sensitivity: .custom(protection(.afterFirstUnlock)))
+        try storage.set(StoredValue(data: value, kind: .data), for: "current", sensitivity: .custom(protection(.afterFirstUnlock)))
         return id
     }
 

@@ -10,15 +10,8 @@
    implement RFC 7914, so the keys are the same bytes (KeychainCoreTests' SystemScryptTests
    compares them).
 
-   What is loaded: libcrypto.so.3 by absolute path, from the system library directories of this
-   architecture only (never by soname: LD_LIBRARY_PATH or a RUNPATH could then pick a planted
-   copy), and only a regular file owned by root that neither its group nor others may write, in
-   a directory likewise. It is opened once, under pthread_once, with RTLD_LOCAL and
-   RTLD_DEEPBIND: its own calls into itself (EVP_KDF_derive, OSSL_LIB_CTX_new, CRYPTO_malloc, …)
-   bind to its own definitions, never to another libcrypto the application loaded or
-   LD_PRELOAD put first, which would otherwise take them over (a different OpenSSL version, or
-   one that derives a wrong key that would then be saved). Under AddressSanitizer, which
-   RTLD_DEEPBIND defeats, the system library is not used at all. It gets its
+   What is loaded, and how (by absolute path, with RTLD_DEEPBIND, never under AddressSanitizer):
+   systemlibrary.c, shared with the raw RSA public operation (csystemrsa.c). This file gets its
    own OpenSSL library context, so no configuration file is read for it and the process's
    default context is left as it was. Before first use it must reproduce two known answers (the
    first test vector of RFC 7914 §12 and one with r = 8, p = 2); otherwise it is never used.
@@ -27,27 +20,15 @@
    work area (128 · N · r bytes) and its PBKDF2 state with OPENSSL_clear_free, which zeroes
    before freeing, as BoringSSL does with its copies. The caller wipes `out`. */
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CSYSTEMSCRYPT_SANITIZED 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define CSYSTEMSCRYPT_SANITIZED 1
-#endif
+#include "systemlibrary.h"
 
-#if defined(__linux__) && !defined(CSYSTEMSCRYPT_SANITIZED)
+#if defined(CSYSTEMLIBCRYPTO_SUPPORTED)
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE   /* RTLD_DEEPBIND */
-#endif
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 typedef struct ossl_lib_ctx_st OSSL_LIB_CTX;
 typedef OSSL_LIB_CTX *(*LibraryContextNew)(void);
@@ -55,57 +36,12 @@ typedef int (*PBEScrypt)(const char *pass, size_t passlen, const unsigned char *
                          uint64_t N, uint64_t r, uint64_t p, uint64_t maxmem,
                          unsigned char *key, size_t keylen, OSSL_LIB_CTX *ctx, const char *propq);
 
-typedef int (*ErrorMark)(void);
-
 static PBEScrypt scryptFunction;
-/* ERR_set_mark and ERR_pop_to_mark: a refused call leaves errors in the thread's queue, which
-   may be the application's own OpenSSL queue; only the errors of this call are removed. */
-static ErrorMark setErrorMark;
-static ErrorMark popToErrorMark;
+static const SystemLibrary *library;
 static OSSL_LIB_CTX *libraryContext;
 static int available;
 static char description[PATH_MAX + 128];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-/* The system library directories, most specific first. */
-static const char *const candidates[] = {
-#if defined(__x86_64__)
-    "/usr/lib/x86_64-linux-gnu/libcrypto.so.3",
-    "/lib/x86_64-linux-gnu/libcrypto.so.3",
-    "/usr/lib64/libcrypto.so.3",
-    "/lib64/libcrypto.so.3",
-#elif defined(__aarch64__)
-    "/usr/lib/aarch64-linux-gnu/libcrypto.so.3",
-    "/lib/aarch64-linux-gnu/libcrypto.so.3",
-    "/usr/lib64/libcrypto.so.3",
-    "/lib64/libcrypto.so.3",
-#elif defined(__i386__)
-    "/usr/lib/i386-linux-gnu/libcrypto.so.3",
-    "/lib/i386-linux-gnu/libcrypto.so.3",
-#elif defined(__arm__)
-    "/usr/lib/arm-linux-gnueabihf/libcrypto.so.3",
-    "/lib/arm-linux-gnueabihf/libcrypto.so.3",
-#elif defined(__riscv) && __riscv_xlen == 64
-    "/usr/lib/riscv64-linux-gnu/libcrypto.so.3",
-    "/lib/riscv64-linux-gnu/libcrypto.so.3",
-#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    "/usr/lib/powerpc64le-linux-gnu/libcrypto.so.3",
-    "/usr/lib64/libcrypto.so.3",
-#elif defined(__s390x__)
-    "/usr/lib/s390x-linux-gnu/libcrypto.so.3",
-    "/usr/lib64/libcrypto.so.3",
-#endif
-    "/usr/lib/libcrypto.so.3",
-    "/lib/libcrypto.so.3",
-};
-
-/* Owned by root and writable by nobody else. */
-static int trusted(const char *path, int directory) {
-    struct stat status;
-    if (stat(path, &status) != 0) return 0;
-    if (directory ? !S_ISDIR(status.st_mode) : !S_ISREG(status.st_mode)) return 0;
-    return status.st_uid == 0 && (status.st_mode & (S_IWGRP | S_IWOTH)) == 0;
-}
 
 static int hexEqual(const uint8_t *bytes, size_t length, const char *hex) {
     static const char digits[] = "0123456789abcdef";
@@ -122,41 +58,23 @@ static int knownAnswer(const char *password, const char *salt, uint64_t n, uint6
     uint8_t out[64];
     size_t length = strlen(expected) / 2;
     if (length > sizeof out) return 0;
-    setErrorMark();
+    library->setErrorMark();
     int derived = scryptFunction(password, strlen(password), (const unsigned char *)salt, strlen(salt), n, r, p,
                                  (uint64_t)1 << 20, out, length, libraryContext, NULL) == 1;
-    popToErrorMark();
+    library->popToErrorMark();
     return derived && hexEqual(out, length, expected);
 }
 
 static void load(void) {
-    char resolved[PATH_MAX];
-    const char *found = NULL;
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && found == NULL; i++) {
-        if (realpath(candidates[i], resolved) == NULL || !trusted(resolved, 0)) continue;
-        char directory[PATH_MAX];
-        memcpy(directory, resolved, strlen(resolved) + 1);
-        char *slash = strrchr(directory, '/');
-        if (slash == NULL || slash == directory) continue;
-        *slash = 0;
-        if (trusted(directory, 1)) found = resolved;
-    }
-    if (found == NULL) {
-        snprintf(description, sizeof description, "no libcrypto.so.3 in the system library directories (Debian: libssl3)");
+    library = systemlibrary_open();
+    if (library == NULL) {
+        snprintf(description, sizeof description, "%s", systemlibrary_failure());
         return;
     }
-    void *handle = dlopen(found, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-    if (handle == NULL) {
-        const char *reason = dlerror();
-        snprintf(description, sizeof description, "%s could not be loaded: %s", found, reason ? reason : "unknown error");
-        return;
-    }
-    LibraryContextNew newContext = (LibraryContextNew)dlsym(handle, "OSSL_LIB_CTX_new");
-    scryptFunction = (PBEScrypt)dlsym(handle, "EVP_PBE_scrypt_ex");
-    setErrorMark = (ErrorMark)dlsym(handle, "ERR_set_mark");
-    popToErrorMark = (ErrorMark)dlsym(handle, "ERR_pop_to_mark");
-    if (newContext == NULL || scryptFunction == NULL || setErrorMark == NULL || popToErrorMark == NULL
-        || (libraryContext = newContext()) == NULL) {
+    const char *found = library->path;
+    LibraryContextNew newContext = (LibraryContextNew)dlsym(library->handle, "OSSL_LIB_CTX_new");
+    scryptFunction = (PBEScrypt)dlsym(library->handle, "EVP_PBE_scrypt_ex");
+    if (newContext == NULL || scryptFunction == NULL || (libraryContext = newContext()) == NULL) {
         snprintf(description, sizeof description, "%s lacks OpenSSL 3's EVP_PBE_scrypt_ex", found);
         return;
     }
@@ -188,11 +106,11 @@ int csystemscrypt_derive(const uint8_t *password, size_t passwordLength, const u
     if (n == 0 || r == 0 || p == 0 || n > ((uint64_t)1 << 32) || (uint64_t)r * p >= ((uint64_t)1 << 30)) return 0;
     uint64_t maxmem = 128 * (uint64_t)r * (n + 2) + 128 * (uint64_t)r * p + 4096;
     static const char empty[1] = {0};
-    setErrorMark();
+    library->setErrorMark();
     int derived = scryptFunction(password != NULL ? (const char *)password : empty, passwordLength,
                                  salt != NULL ? salt : (const uint8_t *)empty, saltLength,
                                  n, r, p, maxmem, out, outLength, libraryContext, NULL) == 1;
-    popToErrorMark();
+    library->popToErrorMark();
     return derived;
 }
 
@@ -207,7 +125,7 @@ int csystemscrypt_derive(const uint8_t *password, size_t passwordLength, const u
 int csystemscrypt_available(void) { return 0; }
 
 const char *csystemscrypt_description(void) {
-#if defined(CSYSTEMSCRYPT_SANITIZED)
+#if defined(CSYSTEMLIBCRYPTO_SANITIZED)
     return "the system's libcrypto is not used under AddressSanitizer (RTLD_DEEPBIND would defeat it)";
 #else
     return "the system's libcrypto is used on Linux only";
