@@ -132,7 +132,7 @@ public final class BackgroundSync: Sendable {
     private func wait(on connection: PostgresConnection, milliseconds: Int32) throws(SyncError) -> Bool {
         var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
         let ready = poll(&descriptor, 1, milliseconds)
-        if ready < 0 && errno != EINTR { throw SyncError(.serverUnreachable, "Waiting for the sync server failed.") }
+        if ready < 0 && errno != EINTR { throw SyncError.waitingForServerFailed }
         return ready > 0
     }
 }

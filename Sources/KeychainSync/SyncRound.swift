@@ -124,7 +124,7 @@ struct SyncRound {
                 try save(merged, round.changes, key: key, sawEverything: false, seenMarker: round.marker)
             }
         }
-        throw SyncError(.serverUnreachable, "Other devices kept pushing while this one tried to (\(Self.attempts) attempts); nothing was lost. Sync again in a moment.")
+        throw SyncError.pushRaceLost(attempts: Self.attempts)
     }
 
     // MARK: - Pull
@@ -161,7 +161,7 @@ struct SyncRound {
             throw SyncError.tampered("an older state of the circle than this device already verified (counter \(manifest.counter) < \(state.verifiedCounter)): a rollback")
         }
         guard manifest.generation == state.entriesGeneration, let key = keys[manifest.generation] else {
-            throw SyncError(.removed, "The circle moved to key generation \(manifest.generation) and this device holds \(state.entriesGeneration); it must receive the new key (run a sync again) or was removed.")
+            throw SyncError.circleKeyNotReceived(generation: manifest.generation, held: state.entriesGeneration)
         }
         try checkRoster(rosterTail, key: key)
         // Deletions every member had are gone from the server: forget them too (the same item
@@ -229,7 +229,7 @@ struct SyncRound {
         }
         let roster = try server.roster(key: key, continuing: pin)
         guard roster.members[state.deviceID] != nil, roster.generation == key.generation else {
-            throw SyncError(.removed, "The circle's roster no longer lists this device (it left or was removed). Its items stay here; leave the circle (`keychain sync leave`) and join again if it should sync.")
+            throw SyncError.droppedFromRoster
         }
         rosterMoved = rosterMoved || roster.pin != pin
         state.rosterPin = roster.pin
@@ -248,10 +248,10 @@ struct SyncRound {
     ///   roster no member of the circle vouched for.
     private mutating func adoptKeyGeneration(_ generation: UInt32) throws(SyncError) {
         guard let old = state.keys[state.entriesGeneration] else {
-            throw SyncError(.removed, "This device holds no circle key of generation \(state.entriesGeneration); leave the circle and join again.")
+            throw SyncError.noCircleKey(generation: state.entriesGeneration)
         }
         guard let wrapped = try server.keyWrap(for: state.deviceID, generation: generation) else {
-            throw SyncError(.removed, "The circle names a new key that is not wrapped to this device: it was removed, or the server withholds the key. Its items stay here. Check `keychain sync status` on another member before leaving.")
+            throw SyncError.newCircleKeyNotWrapped
         }
         let unwrapped = try KeyWrap.unwrap(wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
         let next = unwrapped.key
@@ -261,7 +261,7 @@ struct SyncRound {
             throw SyncError.tampered("a new circle key that the circle's roster does not show a member making (no signed removal for it)")
         }
         guard roster.members[state.deviceID] != nil else {
-            throw SyncError(.removed, "This device was removed from the sync circle. Its items stay here; leave the circle (`keychain sync leave`) and join again if it should sync.")
+            throw SyncError.removedFromCircle
         }
         // What this device agreed with carries over by item, read from the records themselves, so
         // an item deleted here and not yet pushed is still known as agreed (and its deletion is
@@ -536,7 +536,7 @@ struct SyncRound {
                 next.digest.insert(recordID: push.recordID, version: version, content: push.content.digest, key: key)
                 let body = try RecordSealer.seal(push.content, recordID: push.recordID, version: version, writtenAt: writtenAt, key: key)
                 guard let sequence = try server.write(recordID: push.recordID, version: version, body: body, replacing: previous?.version) else {
-                    throw SyncError(.invalidState, "A record's version on the server is not the one this device agreed with.", sqlState: staleMarker)
+                    throw SyncError.staleRecordVersion(marker: staleMarker)
                 }
                 highestSequence = max(highestSequence, sequence)
                 updated.entries[push.recordID] = SyncState.Entry(version: version, digest: push.content.digest,
