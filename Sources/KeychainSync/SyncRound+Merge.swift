@@ -63,6 +63,27 @@ extension SyncRound {
         }
     }
 
+    /// Merges everything `result` pulled into a copy of the state: each record decided against
+    /// this device's item, deletions compacted away applied, restored copies of deleted values
+    /// removed, and the counters moved on (the sequence only when no record was left for a
+    /// later round).
+    mutating func merge(_ result: PullResult, round: inout Merge) throws(SyncError) -> SyncState {
+        let (manifest, key, pulled) = (result.manifest, result.key, result.pulled)
+        var merged = state
+        for entry in pulled { merge(entry, into: &merged, round: &round) }
+        for (recordID, agreed) in result.compactedAway {
+            applyCompactedDeletion(recordID, agreed: agreed, into: &merged, round: &round)
+        }
+        try removeRevokedCopies(merged, decided: Set(pulled.map(\.record.recordID)), round: &round, key: key)
+        merged.verifiedCounter = manifest.counter
+        if round.deferred.isEmpty {
+            let highest = pulled.map(\.record.sequence).max() ?? 0
+            merged.pulledSequence = result.wasFull ? highest : max(state.pulledSequence, highest)
+            merged.mergedCounter = manifest.counter
+        }
+        return merged
+    }
+
     /// Decides one pulled record against this device's item and agreed state.
     mutating func merge(_ pulled: Pulled, into merged: inout SyncState, round: inout Merge) {
         let recordID = pulled.record.recordID
@@ -74,22 +95,7 @@ extension SyncRound {
             merged.entries[recordID]?.writtenAt = pulled.writtenAt
             return
         }
-        if let agreed, agreed.version == 0, agreed.digest == content.digest {
-            // Carried over a key rotation and unchanged by the circle: whatever this device did
-            // to the item since (pushed below) is the only change.
-            merged.entries[recordID] = agreedEntry
-            return
-        }
-        if content.kind == .value && state.deletedValues.contains(content.digest) {
-            // Exactly a value the circle deleted and compacted away, pushed again (by a device
-            // that restored it and did not know): it stays deleted. This device agrees with the
-            // record and deletes it again: its local copy is removed and the deletion pushed below.
-            merged.entries[recordID] = agreedEntry
-            return
-        }
-        if round.kept.contains(recordID) {
-            // This device keeps its own item under that key (protected, generated inside, or
-            // this device only): it agrees with the record without taking it.
+        if agreesWithoutTaking(content, recordID: recordID, agreed: agreed, round: round) {
             merged.entries[recordID] = agreedEntry
             return
         }
@@ -106,6 +112,37 @@ extension SyncRound {
             merged.entries[recordID] = agreedEntry
             return
         }
+        // Either way this device now agrees with the record; a change of its own that wins
+        // differs from it and is pushed over it.
+        merged.entries[recordID] = agreedEntry
+        if keepsLocalChange(against: content, localItem: localItem, agreed: agreed) { return }
+        take(content, recordID: recordID, localItem: localItem, round: &round)
+    }
+
+    /// Whether this device agrees with a record without taking its content: the record carries
+    /// what it agreed with over a key rotation, holds a value the circle deleted, or names an
+    /// item this device keeps to itself.
+    private func agreesWithoutTaking(_ content: RecordContent, recordID: Data, agreed: SyncState.Entry?, round: Merge) -> Bool {
+        if let agreed, agreed.version == 0, agreed.digest == content.digest {
+            // Carried over a key rotation and unchanged by the circle: whatever this device did
+            // to the item since (pushed below) is the only change.
+            return true
+        }
+        if content.kind == .value && state.deletedValues.contains(content.digest) {
+            // Exactly a value the circle deleted and compacted away, pushed again (by a device
+            // that restored it and did not know): it stays deleted. This device agrees with the
+            // record and deletes it again: its local copy is removed and the deletion pushed below.
+            return true
+        }
+        // This device keeps its own item under that key (protected, generated inside, or
+        // this device only): it agrees with the record without taking it.
+        return round.kept.contains(recordID)
+    }
+
+    /// Whether a change made here since this device last agreed wins over `content` (it is then
+    /// pushed over the record); counts the conflict, and a restored copy of a deleted value
+    /// that loses.
+    private mutating func keepsLocalChange(against content: RecordContent, localItem: Merge.LocalItem?, agreed: SyncState.Entry?) -> Bool {
         // What this device agreed with before counts even across a key rotation (version 0).
         let changedHere: Bool
         if let agreed {
@@ -113,24 +150,24 @@ extension SyncRound {
         } else {
             changedHere = localItem != nil
         }
-        // Either way this device now agrees with the record; a change of its own that wins
-        // differs from it and is pushed over it.
-        merged.entries[recordID] = agreedEntry
-        if changedHere {
-            report.conflicts += 1
-            if let localItem {
-                // A value wins over a deletion as a change made after this device agreed with the
-                // circle; an item it never agreed on (restored, or from before it joined) loses to
-                // a deletion only when it is the deleted value or older.
-                let localWins = agreed == nil && content.kind == .tombstone
-                    ? !content.deletes(digest: localItem.digest, modificationDate: localItem.modificationDate)
-                    : RecordContent.wins(kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content)
-                if localWins { return }
-                if agreed == nil && content.kind == .tombstone { report.revokedCopiesRemoved += 1 }
-            } else if RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item)).wins(over: content) {
-                return
-            }
+        guard changedHere else { return false }
+        report.conflicts += 1
+        if let localItem {
+            // A value wins over a deletion as a change made after this device agreed with the
+            // circle; an item it never agreed on (restored, or from before it joined) loses to
+            // a deletion only when it is the deleted value or older.
+            let localWins = agreed == nil && content.kind == .tombstone
+                ? !content.deletes(digest: localItem.digest, modificationDate: localItem.modificationDate)
+                : RecordContent.wins(kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content)
+            if localWins { return true }
+            if agreed == nil && content.kind == .tombstone { report.revokedCopiesRemoved += 1 }
+            return false
         }
+        return RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item)).wins(over: content)
+    }
+
+    /// Applies `content` here: writes its value or deletes the local item.
+    private mutating func take(_ content: RecordContent, recordID: Data, localItem: Merge.LocalItem?, round: inout Merge) {
         switch content.kind {
         case .value:
             round.changes.append(SynchronizedChange(.upsert, content.item, expectedLocalDigest: round.readDigests[recordID]))

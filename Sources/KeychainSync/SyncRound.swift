@@ -28,49 +28,16 @@ struct SyncRound {
     mutating func run() throws(SyncError) -> SyncReport {
         for attempt in 0..<Self.attempts {
             report.retries = attempt
-            // An incremental pull whose records do not add up is read again in full (a sequence
-            // that went backwards on the server, after a restore, heals so); only a full pull
-            // that does not add up is tampering.
-            let full = pullsEverything || state.pulledSequence == 0
-            var result = try pull(full: full)
-            if result == nil && !full { result = try pull(full: true) }
-            guard let result else {
-                throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
-            }
-            let (manifest, key, pulled) = (result.manifest, result.key, result.pulled)
-            if pulled.isEmpty && !pullsEverything && !rosterMoved && state.localMarker >= 0 && manifest.counter == state.verifiedCounter,
-               (try? keychain.changeMarker()) == state.localMarker {
+            let result = try pullThatAddsUp()
+            let (manifest, key) = (result.manifest, result.key)
+            if nothingChanged(since: result) {
                 // Nothing arrived and nothing wrote to the keychain since this state was saved.
                 report.counter = manifest.counter
                 return report
             }
             let reportBefore = report
-            // Only the rows that changed since this process last read them, unless they hold
-            // something other than what this device agreed with.
-            let scope = LocalItemCache.Scope(database: keychain.location.databaseURL.path, circleID: state.circleID, generation: key.generation)
-            let cached = readsEveryItem ? [:] : LocalItemCache.rows(for: scope)
-            var known: [Int64: Keychain.SynchronizedRowStamp] = [:]
-            for (rowID, row) in cached {
-                if let agreed = state.entries[row.recordID], agreed.version > 0, !agreed.isTombstone, agreed.digest == row.digest { known[rowID] = row.stamp }
-            }
-            let snapshot: Keychain.SynchronizableSnapshot
-            do { snapshot = try keychain.synchronizableItems(skipping: known) } catch { throw SyncError(error) }
-            report.protectedItemsNotSynced = snapshot.protectedItems
-            report.itemsRead = snapshot.items.count + snapshot.keptItems.count
-            var round = Merge(snapshot: snapshot, cached: cached, key: key)
-            LocalItemCache.remember(round.rows, for: scope)
-            var merged = state
-            for entry in pulled { merge(entry, into: &merged, round: &round) }
-            for (recordID, agreed) in result.compactedAway {
-                applyCompactedDeletion(recordID, agreed: agreed, into: &merged, round: &round)
-            }
-            try removeRevokedCopies(merged, decided: Set(pulled.map(\.record.recordID)), round: &round, key: key)
-            merged.verifiedCounter = manifest.counter
-            if round.deferred.isEmpty {
-                let highest = pulled.map(\.record.sequence).max() ?? 0
-                merged.pulledSequence = result.wasFull ? highest : max(state.pulledSequence, highest)
-                merged.mergedCounter = manifest.counter
-            }
+            var round = try readLocalItems(key: key)
+            var merged = try merge(result, round: &round)
             let pushes = try pendingPushes(round: &round, merged: merged, key: key)
             if round.needsEveryItem {
                 // A remembered item turned out to be needed whole: read everything and go again.
@@ -104,5 +71,46 @@ struct SyncRound {
             }
         }
         throw SyncError.pushRaceLost(attempts: Self.attempts)
+    }
+
+    /// Pulls what changed since the last pull, or everything; an incremental pull whose
+    /// records do not add up is read again in full (a sequence that went backwards on the
+    /// server, after a restore, heals so); only a full pull that does not add up is tampering.
+    private mutating func pullThatAddsUp() throws(SyncError) -> PullResult {
+        let full = pullsEverything || state.pulledSequence == 0
+        var result = try pull(full: full)
+        if result == nil && !full { result = try pull(full: true) }
+        guard let result else {
+            throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
+        }
+        return result
+    }
+
+    /// Whether nothing arrived with `result` and nothing wrote to the keychain since the state
+    /// was saved: the round has nothing to do.
+    private func nothingChanged(since result: PullResult) -> Bool {
+        guard result.pulled.isEmpty && !pullsEverything && !rosterMoved && state.localMarker >= 0 && result.manifest.counter == state.verifiedCounter else {
+            return false
+        }
+        return (try? keychain.changeMarker()) == state.localMarker
+    }
+
+    /// Reads this device's synchronizable items for the merge: only the rows that changed since
+    /// this process last read them, unless they hold something other than what this device
+    /// agreed with.
+    private mutating func readLocalItems(key: CircleKey) throws(SyncError) -> Merge {
+        let scope = LocalItemCache.Scope(database: keychain.location.databaseURL.path, circleID: state.circleID, generation: key.generation)
+        let cached = readsEveryItem ? [:] : LocalItemCache.rows(for: scope)
+        var known: [Int64: Keychain.SynchronizedRowStamp] = [:]
+        for (rowID, row) in cached {
+            if let agreed = state.entries[row.recordID], agreed.version > 0, !agreed.isTombstone, agreed.digest == row.digest { known[rowID] = row.stamp }
+        }
+        let snapshot: Keychain.SynchronizableSnapshot
+        do { snapshot = try keychain.synchronizableItems(skipping: known) } catch { throw SyncError(error) }
+        report.protectedItemsNotSynced = snapshot.protectedItems
+        report.itemsRead = snapshot.items.count + snapshot.keptItems.count
+        let round = Merge(snapshot: snapshot, cached: cached, key: key)
+        LocalItemCache.remember(round.rows, for: scope)
+        return round
     }
 }
