@@ -32,11 +32,6 @@ extension SyncError {
         SyncError(.serverRejected, "The sync server refused a statement (SQLSTATE \(sqlState)): \(reason)", sqlState: sqlState)
     }
 
-    /// Waiting for the server's socket failed.
-    static var waitingForServerFailed: SyncError {
-        SyncError(.serverUnreachable, "Waiting for the sync server failed.")
-    }
-
     // MARK: - Racing other devices
 
     /// Every one of `attempts` pushes lost the race to another device's.
