@@ -71,6 +71,10 @@ public struct SyncService: Service {
         var action = machine.handle(.tick, at: elapsed())
         while true {
             if Task.isCancelled { action = machine.handle(.stopRequested, at: elapsed()) }
+            // Listening before a round starts, so that a push made while it runs wakes the next.
+            if listener == nil, action != .finish, machine.mayContactServer(at: elapsed()) {
+                listener = await listen { wake.yield($0) }
+            }
             switch action {
             case .finish, .awaitOutcome:
                 return   // every outcome is fed back below, so only .finish reaches here
@@ -87,9 +91,6 @@ public struct SyncService: Service {
                 await compact()
                 action = machine.handle(.compactionFinished, at: elapsed())
             case .wait(let deadline):
-                if listener == nil, machine.mayContactServer(at: elapsed()) {
-                    listener = await listen { wake.yield($0) }
-                }
                 let timer = Task {
                     do {
                         try await clock.sleep(until: start.advanced(by: deadline))
