@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        // BackgroundSync as a Service of a ServiceGroup (KeychainSync's SyncService).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The parser behind `keychain lint`. 600 through 603 all parse Swift 6 sources; the wide
@@ -123,7 +125,7 @@ let package = Package(
         .target(
             name: "KeychainSync",
             dependencies: ["KeychainCore", "CLibPQ", "SecureStorageFoundation", .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         // PostgreSQL's client library (Debian: libpq-dev), opened with dlopen on first use
         // (clibpq_loader.c): processes that never sync do not load it.

@@ -48,23 +48,22 @@ enum CircleCode {
     /// - Throws: ``SyncError/Code/invalidCode`` for a typo (the check group does not match),
     ///   characters no code has, the wrong length, or a code of an earlier version.
     static func parseCircleCode(_ code: String) throws(SyncError) -> (circleID: UUID, pin: Data) {
-        let copyAgain = "Nothing was sent to the server. Copy the circle code again from `keychain sync status` on a device of the circle."
         guard let values = values(code) else {
-            throw SyncError(.invalidCode, "That is not a circle code: it holds characters no code has (\(Self.characters)). \(copyAgain)")
+            throw SyncError.circleCodeCharacters(alphabet: Self.characters)
         }
         switch values.count {
         case circleCodeLength:
             guard CodeCheck.isIntact(values, kind: .circle) else {
-                throw SyncError(.invalidCode, "The circle code has a typo: its last group, a check over the rest, does not match (a character mistyped, or two swapped). \(copyAgain)")
+                throw SyncError.circleCodeTypo
             }
         case legacyCircleCodeLength:
-            throw SyncError(.invalidCode, "That circle code was printed by an earlier version of keychain, without the check group that catches typos, and is no longer taken (a typo in it could admit this device to a circle it then refuses). Nothing was sent to the server. Run `keychain sync status` on a device of the circle that runs this version, and join with the circle code it shows (\(circleCodeLength) characters; the same circle).")
+            throw SyncError.circleCodeWithoutCheck(length: circleCodeLength)
         default:
-            throw SyncError(.invalidCode, "That is not a circle code: it has \(values.count) letters and digits, and a circle code has \(circleCodeLength) (\(circleCodeLength / 4) groups of four, dashes optional). \(copyAgain)")
+            throw SyncError.circleCodeLength(values.count, expected: circleCodeLength)
         }
         let bytes = decodeBase32(values.prefix(legacyCircleCodeLength))
         guard bytes.count == 32, let circleID = UUID(bytes: bytes.prefix(16)) else {
-            throw SyncError(.invalidCode, "That is not a circle code: it does not decode to a circle. \(copyAgain)")
+            throw SyncError.circleCodeUndecodable
         }
         return (circleID, Data(bytes.suffix(16)))
     }
@@ -82,19 +81,18 @@ enum CircleCode {
     /// Never repeats the code: it is the join's secret.
     /// - Throws: ``SyncError/Code/invalidCode`` saying what is wrong.
     static func checkApprovalCode(_ code: String) throws(SyncError) {
-        let typeAgain = "Nothing was sent to the server and nothing was approved. Type the code again as `keychain sync join` shows it on the new device."
         guard let values = values(code) else {
-            throw SyncError(.invalidCode, "That is not an approval code: it holds characters no code has (\(Self.characters)). \(typeAgain)")
+            throw SyncError.approvalCodeCharacters(alphabet: Self.characters)
         }
         switch values.count {
         case approvalCodeLength:
             guard CodeCheck.isIntact(values, kind: .approval) else {
-                throw SyncError(.invalidCode, "The approval code has a typo: its last group, a check over the rest, does not match (a character mistyped, or two swapped). \(typeAgain)")
+                throw SyncError.approvalCodeTypo
             }
         case legacyApprovalCodeLength:
             return
         default:
-            throw SyncError(.invalidCode, "That is not an approval code: it has \(values.count) letters and digits, and an approval code has \(approvalCodeLength) (\(approvalCodeLength / 4) groups of four, dashes optional). \(typeAgain)")
+            throw SyncError.approvalCodeLength(values.count, expected: approvalCodeLength)
         }
     }
 

@@ -129,7 +129,7 @@ struct DeletedValues: Sendable, Hashable {
         do {
             box = try AES.GCM.seal(encoded, using: key.recordKey, nonce: AES.GCM.Nonce(), authenticating: Self.associatedData(key))
         } catch {
-            throw SyncError(.invalidState, "The circle's deleted values could not be sealed (AES-GCM failed).")
+            throw SyncError.deletedValuesSealingFailed
         }
         var body = ByteWriter()
         body.append(bigEndian: key.generation)

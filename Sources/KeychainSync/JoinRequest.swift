@@ -43,7 +43,7 @@ struct JoinRequest: Sendable {
                                           authenticating: Self.associatedData(circleID, requestID, agreementKey + signingKey))
             return agreementKey + signingKey + sealed.combined!
         } catch {
-            throw SyncError(.invalidState, "The join request could not be sealed (AES-GCM failed).")
+            throw SyncError.joinRequestSealingFailed
         }
     }
 

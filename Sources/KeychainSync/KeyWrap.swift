@@ -66,7 +66,7 @@ enum KeyWrap {
             body.append(sealed.tag)
             return body
         } catch {
-            throw SyncError(.invalidState, "The circle key could not be wrapped for a member (its public key is invalid).")
+            throw SyncError.circleKeyWrappingFailed
         }
     }
 

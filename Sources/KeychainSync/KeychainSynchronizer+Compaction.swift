@@ -34,7 +34,7 @@ extension KeychainSynchronizer {
     func compactDeletionsAfterSync() throws(SyncError) -> Int {
         try serialised { () throws(SyncError) -> Int in
             let state = try memberState()
-            guard let key = state.currentKey, state.entriesGeneration == key.generation else { throw notAMember }
+            guard let key = state.currentKey, state.entriesGeneration == key.generation else { throw SyncError.notInACircle }
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
             let compacted = try connection.connection.transaction { () throws(SyncError) -> (state: SyncState, removed: Int)? in
                 // Under the manifest lock no device pushes, joins or rotates meanwhile.

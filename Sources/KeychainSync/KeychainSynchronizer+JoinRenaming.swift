@@ -30,7 +30,7 @@ extension KeychainSynchronizer {
     public func renameJoinRequest(to deviceName: String) throws(SyncError) -> String {
         try serialised { () throws(SyncError) in
             guard let existing = try SyncStateStore.load(from: keychain), !existing.isMember else {
-                throw SyncError(.notAMember, "No join is waiting on this keychain, so there is no request to rename. Ask to join with `keychain sync join --circle CODE --name NAME`.")
+                throw SyncError.noJoinToRename
             }
             guard existing.deviceName != deviceName else { return existing.approvalCode }
             return try fileJoinRequestAgain(existing, renamedTo: deviceName)
@@ -42,7 +42,7 @@ extension KeychainSynchronizer {
     func fileJoinRequestAgain(_ existing: SyncState, renamedTo deviceName: String) throws(SyncError) -> String {
         let old = try SyncServer.connect(existing.server, circleID: existing.circleID)
         if try !old.withdrawRequest(existing.deviceID), try old.answer(to: existing.deviceID) != nil {
-            throw SyncError(.invalidState, "A member already approved this device's join request, under the name it was asked with (`keychain sync status` shows it once joined); the name can no longer change, and nothing was changed. Run `keychain sync join` without --name to finish joining.")
+            throw SyncError.joinAlreadyApproved
         }
         // Unanswered and now withdrawn, or never filed: a new request in its place.
         return try fileJoinRequest(server: existing.server, circleID: existing.circleID, pin: existing.circleCodePin, deviceName: deviceName)

@@ -39,12 +39,12 @@ extension KeychainSynchronizer {
         // be waiting for a locked class.
         if !rebuilding {
             let report = try syncNow()
-            guard report.deferredWhileLocked == 0 else { throw Self.lockedForRemoval }
+            guard report.deferredWhileLocked == 0 else { throw SyncError.lockedForRemoval }
         }
-        guard keychain.lockState == .unlocked else { throw Self.lockedForRemoval }
+        guard keychain.lockState == .unlocked else { throw SyncError.lockedForRemoval }
         return try serialised { () throws(SyncError) -> [SyncStatus.Member] in
             let state = try memberState()
-            guard let key = state.currentKey else { throw notAMember }
+            guard let key = state.currentKey else { throw SyncError.notInACircle }
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
             var roster = rebuilding ? try connection.verifiedRosterPrefix(key: key, continuing: state.rosterPin)
                 : try connection.roster(key: key, continuing: state.rosterPin)
@@ -75,15 +75,11 @@ extension KeychainSynchronizer {
                                   on: connection, state: state)
             }
             guard let rotated else {
-                throw SyncError(.serverUnreachable, "Another device pushed or changed the membership while the circle key was being replaced; nothing changed. Run the removal again.")
+                throw SyncError.removalRaced
             }
             try SyncStateStore.save(rotated, in: keychain)
             return SyncStatus.Member.list(roster.members.values, thisDevice: state.deviceID)
         }
-    }
-
-    private static var lockedForRemoval: SyncError {
-        SyncError(.invalidState, "Unlock the keychain first (`keychain unlock`): changes from the circle wait for it, and the circle key cannot be replaced until this device has them.")
     }
 
     /// The signed removal of `device` by this device, checked against the roster's rules.
@@ -91,15 +87,15 @@ extension KeychainSynchronizer {
         let candidates = Array(roster.members.values) + Array(roster.departed.values)
         let removed = try member(named: device, among: candidates)
         guard removed.deviceID != state.deviceID else {
-            throw SyncError(.invalidState, "This device cannot remove itself; use `keychain sync leave`.")
+            throw SyncError.cannotRemoveItself
         }
         guard roster.generation == state.entriesGeneration, roster.members[state.deviceID] != nil else {
-            throw SyncError(.removed, "This device is no longer a member of the circle (see `keychain sync status` on another member); it cannot remove others.")
+            throw SyncError.noLongerAMemberToRemove
         }
         let through = roster.admittedThrough(removed.deviceID)
         let keptIDs = try kept.map { (name) throws(SyncError) -> UUID in try member(named: name, among: Array(roster.members.values)).deviceID }
         guard keptIDs.allSatisfy({ $0 != removed.deviceID && through.contains($0) }) else {
-            throw SyncError(.invalidState, "A device to keep was not admitted through the removed one; it stays anyway (see who approved whom in `keychain sync status`).")
+            throw SyncError.keptDeviceNotAdmittedThroughRemoved
         }
         var removal = roster.nextEvent(.removed, author: state.deviceID, subject: removed.deviceID)
         removal.newGeneration = roster.generation + 1
@@ -131,7 +127,7 @@ extension KeychainSynchronizer {
     private func localContents(of state: SyncState) throws(SyncError) -> [RecordContent] {
         let snapshot: Keychain.SynchronizableSnapshot
         do { snapshot = try keychain.synchronizableItems() } catch { throw SyncError(error) }
-        guard snapshot.lockedAccessibilities.isEmpty else { throw Self.lockedForRemoval }
+        guard snapshot.lockedAccessibilities.isEmpty else { throw SyncError.lockedForRemoval }
         return snapshot.items.map { RecordContent(kind: .value, author: state.deviceID, item: $0) }
     }
 
@@ -216,8 +212,7 @@ extension KeychainSynchronizer {
     private static func member(named device: String, among candidates: [Roster.Member]) throws(SyncError) -> Roster.Member {
         let matching = candidates.filter { $0.deviceID.uuidString.lowercased() == device.lowercased() || $0.name == device }
         guard matching.count == 1, let member = matching.first else {
-            throw SyncError(.invalidState, matching.isEmpty ? "No device of the circle has that id or name (see `keychain sync status`)."
-                            : "Several devices have that name; give the device id instead (see `keychain sync status`).")
+            throw matching.isEmpty ? SyncError.noSuchDevice : SyncError.ambiguousDeviceName
         }
         return member
     }

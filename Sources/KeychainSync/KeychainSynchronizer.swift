@@ -92,7 +92,7 @@ public struct KeychainSynchronizer: Sendable {
     public func createCircle(server: String, deviceName: String) throws(SyncError) -> String {
         try serialised { () throws(SyncError) in
             guard try SyncStateStore.load(from: keychain) == nil else {
-                throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
+                throw SyncError.alreadyInACircle
             }
             let circleID = UUID()
             let key = CircleKey.random(circleID: circleID)
@@ -148,7 +148,7 @@ public struct KeychainSynchronizer: Sendable {
         return try serialised { () throws(SyncError) in
             if let existing = try SyncStateStore.load(from: keychain) {
                 guard !existing.isMember, existing.circleID == circleID else {
-                    throw SyncError(.invalidState, "This keychain already belongs to a sync circle; leave it first (`keychain sync leave`).")
+                    throw SyncError.alreadyInACircle
                 }
                 if existing.deviceName != deviceName { return try fileJoinRequestAgain(existing, renamedTo: deviceName) }
                 // Filed again in case the first filing did not reach the server.
@@ -202,7 +202,7 @@ public struct KeychainSynchronizer: Sendable {
         try CircleCode.checkApprovalCode(approvalCode)
         try syncNow()
         let state = try memberState()
-        guard let key = state.currentKey else { throw notAMember }
+        guard let key = state.currentKey else { throw SyncError.notInACircle }
         let connection = try SyncServer.connect(state.server, circleID: state.circleID)
         for filed in try connection.openRequests() {
             guard let request = JoinRequest(body: filed.body, requestID: filed.requestID, circleID: state.circleID, approvalCode: approvalCode) else { continue }
@@ -216,7 +216,7 @@ public struct KeychainSynchronizer: Sendable {
                 let manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
                 var roster = try connection.roster(key: key, continuing: state.rosterPin)
                 guard roster.members[state.deviceID] != nil, roster.generation == key.generation else {
-                    throw SyncError(.removed, "This device is no longer a member of the circle (see `keychain sync status` on another member); it cannot approve.")
+                    throw SyncError.noLongerAMemberToApprove
                 }
                 var event = roster.nextEvent(.admitted, author: state.deviceID, subject: request.requestID)
                 (event.signingKey, event.agreementKey, event.name) = (request.signingKey, request.agreementKey, request.name)
@@ -231,16 +231,16 @@ public struct KeychainSynchronizer: Sendable {
                 // the joining device withdrew it to ask again under another name.
                 guard try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrapped, roster: roster.pin, circleID: state.circleID,
                                                                                                requestID: request.requestID, approvalCode: approvalCode)) else {
-                    throw SyncError(.invalidCode, "The new device withdrew that join request while it was being approved (it asked again, under another name); nothing changed. Type the approval code it shows now.")
+                    throw SyncError.joinRequestWithdrawn
                 }
                 return roster.members[request.requestID]
             }
             guard let admitted else {
-                throw SyncError(.serverUnreachable, "Another member changed the circle's membership at the same moment; nothing changed. Approve again.")
+                throw SyncError.approvalRaced
             }
             return SyncStatus.Member(admitted, thisDevice: state.deviceID)
         }
-        throw SyncError(.invalidCode, "No open join request has that approval code. Check the code shown by `keychain sync join` on the new device.")
+        throw SyncError.noJoinRequestForApprovalCode
     }
 
     /// Completes a join once a member approved it: receives the circle key, checks that the
@@ -264,7 +264,7 @@ public struct KeychainSynchronizer: Sendable {
     /// - Throws: as ``finishJoining(timeout:)``.
     public func finishJoiningWithReport(timeout: Duration = .zero) throws(SyncError) -> SyncReport? {
         try serialised { () throws(SyncError) -> SyncReport? in
-            guard var state = try SyncStateStore.load(from: keychain) else { throw notAMember }
+            guard var state = try SyncStateStore.load(from: keychain) else { throw SyncError.notInACircle }
             if state.isMember { return SyncReport() }
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
             let deadline = ContinuousClock.now + timeout
@@ -281,7 +281,7 @@ public struct KeychainSynchronizer: Sendable {
             if let row = try connection.manifest(forUpdate: false), let generation = Manifest.claimedGeneration(of: row.body),
                generation > admission.key.generation {
                 guard let body = try connection.keyWrap(for: state.deviceID, generation: generation) else {
-                    throw SyncError(.removed, "The circle moved to a new key since this device was approved, and none was wrapped to it: it was removed meanwhile (or the server withholds the key). Ask a member to check `keychain sync status`.")
+                    throw SyncError.removedBeforeJoining
                 }
                 newest = try KeyWrap.unwrap(body, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
             }
@@ -344,14 +344,14 @@ public struct KeychainSynchronizer: Sendable {
     /// - Throws: ``SyncError/Code/invalidState`` when the circle moved to a new key since this
     ///   device last synced (sync first); ``SyncError/Code/tampered`` for a roster that fails verification.
     public func status() throws(SyncError) -> SyncStatus {
-        guard let state = try SyncStateStore.load(from: keychain) else { throw notAMember }
+        guard let state = try SyncStateStore.load(from: keychain) else { throw SyncError.notInACircle }
         guard let key = state.currentKey else {
             return SyncStatus(circleCode: nil, deviceID: state.deviceID, deviceName: state.deviceName, isMember: false, members: [],
                               verifiedCounter: 0, syncedRecords: 0, lastSync: nil, generation: 0)
         }
         let connection = try SyncServer.connect(state.server, circleID: state.circleID)
         if let row = try connection.manifest(forUpdate: false), let generation = Manifest.claimedGeneration(of: row.body), generation > key.generation {
-            throw SyncError(.invalidState, "The circle moved to a new key since this device last synced: run `keychain sync now`, then look again.")
+            throw SyncError.circleKeyChangedSinceLastSync
         }
         let roster = try connection.roster(key: key, continuing: state.rosterPin)
         var status = SyncStatus(circleCode: CircleCode.circleCode(of: roster), deviceID: state.deviceID, deviceName: state.deviceName, isMember: true,
@@ -386,12 +386,12 @@ public struct KeychainSynchronizer: Sendable {
                 let recorded = error.code == .removed && (try? serialised { () throws(SyncError) in try recordLeaving(try memberState()) }) != nil
                 if !recorded && !offline {
                     guard error.code == .removed else { throw error }
-                    throw SyncError(.removed, "This device was removed from the circle, or the server claims so and withholds the key, and its departure cannot be recorded. `keychain sync leave --offline` forgets the circle here; a member should then remove this device.")
+                    throw SyncError.departureCannotBeRecorded
                 }
             }
         }
         try serialised { () throws(SyncError) in
-            guard let state = try SyncStateStore.load(from: keychain) else { throw notAMember }
+            guard let state = try SyncStateStore.load(from: keychain) else { throw SyncError.notInACircle }
             if !state.isMember { try? SyncServer.connect(state.server, circleID: state.circleID).deleteRequest(state.deviceID) }
             try SyncStateStore.remove(from: keychain)
         }
@@ -401,7 +401,7 @@ public struct KeychainSynchronizer: Sendable {
 
     /// Appends this device's leaving to the roster (when it is still a member there) and drops its key wraps.
     private func recordLeaving(_ state: SyncState) throws(SyncError) {
-        guard let key = state.currentKey else { throw notAMember }
+        guard let key = state.currentKey else { throw SyncError.notInACircle }
         let connection = try SyncServer.connect(state.server, circleID: state.circleID)
         try connection.connection.transaction { () throws(SyncError) in
             guard try connection.manifest(forUpdate: true) != nil else { return }
@@ -410,7 +410,7 @@ public struct KeychainSynchronizer: Sendable {
                 var event = roster.nextEvent(.left, author: state.deviceID, subject: state.deviceID)
                 try event.sign(with: state.signingKey, circleID: state.circleID)
                 guard try connection.appendRosterEvent(at: event.position, body: event.sealed(key: key)) else {
-                    throw SyncError(.serverUnreachable, "Another member changed the circle's membership at the same moment; nothing changed. Leave again.")
+                    throw SyncError.leavingRaced
                 }
             }
             try connection.deleteKeyWraps(of: state.deviceID)
@@ -438,11 +438,7 @@ public struct KeychainSynchronizer: Sendable {
     }
 
     func memberState() throws(SyncError) -> SyncState {
-        guard let state = try SyncStateStore.load(from: keychain), state.isMember else { throw notAMember }
+        guard let state = try SyncStateStore.load(from: keychain), state.isMember else { throw SyncError.notInACircle }
         return state
-    }
-
-    var notAMember: SyncError {
-        SyncError(.notAMember, "This keychain belongs to no sync circle (or its join was not approved yet). Create one with `keychain sync create` or join with `keychain sync join`.")
     }
 }

@@ -54,7 +54,7 @@ struct Manifest: Sendable, Hashable {
         let fields = bytes.prefix(bytes.count - 32)
         func integer<T: FixedWidthInteger>(_ range: Range<Int>, _: T.Type) -> T { bytes[range].reduce(0) { $0 << 8 | T($1) } }
         guard let generation = claimedGeneration(of: bytes), let key = key(generation) else {
-            throw SyncError(.removed, "The circle's manifest is under a key generation this device does not hold: this device was removed from the circle, or has not yet received the new key. Ask a member to check `keychain sync status`.")
+            throw SyncError.manifestKeyNotHeld
         }
         guard HMAC<SHA256>.isValidAuthenticationCode(Data(bytes.suffix(32)), authenticating: macInput(Data(fields), key: key), using: key.manifestKey) else {
             throw SyncError.tampered("a manifest that fails authentication")

@@ -17,15 +17,15 @@ final class PostgresConnection {
     /// - Throws: ``SyncError/Code/serverUnreachable`` with libpq's reason.
     init(_ connectionString: String) throws(SyncError) {
         guard clibpq_load() == 1 else {
-            throw SyncError(.serverUnreachable, "Cannot connect to the sync server: \(String(cString: clibpq_load_error())).")
+            throw SyncError.serverLibraryUnavailable(String(cString: clibpq_load_error()))
         }
         guard let connection = PQconnectdb(connectionString) else {
-            throw SyncError(.serverUnreachable, "Cannot connect to the sync server: out of memory.")
+            throw SyncError.connectionOutOfMemory
         }
         guard PQstatus(connection) == CONNECTION_OK else {
             let reason = ConnectionErrorText.safe(Self.message(connection), connectionString: connectionString)
             PQfinish(connection)
-            throw SyncError(.serverUnreachable, "Cannot connect to the sync server: \(reason)")
+            throw SyncError.connectionFailed(reason: reason)
         }
         ServerNotice.install(on: connection)
         self.connection = connection
@@ -82,11 +82,11 @@ final class PostgresConnection {
             return PostgresRows(rows: rows)
         default:
             if PQstatus(connection) != CONNECTION_OK {
-                throw SyncError(.serverUnreachable, "The sync server connection was lost: \(PrintableText.sanitized(Self.message(connection), limit: 200))")
+                throw SyncError.connectionLost(reason: PrintableText.sanitized(Self.message(connection), limit: 200))
             }
             let state = PrintableText.sanitized(PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?", limit: 5)
             let primary = PrintableText.sanitized(PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.message(connection), limit: 200)
-            throw SyncError(.serverRejected, "The sync server refused a statement (SQLSTATE \(state)): \(primary)", sqlState: state)
+            throw SyncError.statementRefused(sqlState: state, reason: primary)
         }
     }
 
@@ -111,7 +111,7 @@ final class PostgresConnection {
     /// since the last call.
     func notifications() throws(SyncError) -> [String] {
         guard PQconsumeInput(connection) == 1 else {
-            throw SyncError(.serverUnreachable, "The sync server connection was lost: \(PrintableText.sanitized(Self.message(connection), limit: 200))")
+            throw SyncError.connectionLost(reason: PrintableText.sanitized(Self.message(connection), limit: 200))
         }
         var payloads: [String] = []
         while let notification = PQnotifies(connection) {

@@ -25,7 +25,7 @@ enum RecordSealer {
             sealed = try AES.GCM.seal(plaintext, using: key.recordKey, nonce: AES.GCM.Nonce(),
                                       authenticating: associatedData(recordID: recordID, version: version, key: key))
         } catch {
-            throw SyncError(.invalidState, "A record could not be sealed (AES-GCM failed).")
+            throw SyncError.recordSealingFailed
         }
         var body = Data()
         withUnsafeBytes(of: key.generation.bigEndian) { body.append(contentsOf: $0) }

@@ -98,7 +98,7 @@ struct RosterEvent: Sendable, Hashable {
         do {
             signature = try key.signature(for: Self.label + circleID.bytes + signedFields)
         } catch {
-            throw SyncError(.invalidState, "A membership change could not be signed (Ed25519 failed).")
+            throw SyncError.membershipChangeSigningFailed
         }
     }
 
@@ -152,7 +152,7 @@ struct RosterEvent: Sendable, Hashable {
         do {
             return try AES.GCM.seal(RecordSealer.pad(encoded), using: key.rosterKey, authenticating: Self.associatedData(position, key)).combined!
         } catch {
-            throw SyncError(.invalidState, "A membership change could not be sealed (AES-GCM failed).")
+            throw SyncError.membershipChangeSealingFailed
         }
     }
 

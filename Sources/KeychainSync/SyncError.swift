@@ -7,32 +7,51 @@ import KeychainCore
 /// ```swift
 /// do {
 ///     try synchronizer.syncNow()
-/// } catch let error as SyncError where error.code == .serverUnreachable {
+/// } catch SyncError.Code.serverUnreachable {
 ///     // offline: local writes stay queued in the keychain and are pushed by a later sync
 /// }
 /// ```
+///
+/// Later versions may add codes (``Code``), so a `switch` over ``code`` keeps a `default`.
 public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The kind of failure.
-    public enum Code: String, Sendable, Hashable, CaseIterable {
+    /// The kind of failure: the part of a ``SyncError`` to match on. Later versions may add
+    /// codes, so a `switch` over one keeps a `default`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name, for example `"serverUnreachable"`.
+        public let rawValue: String
+
+        /// Creates a code from its name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The code's name.
+        public var description: String { rawValue }
+
+        /// Matches any error by its code, so that `catch SyncError.Code.serverUnreachable` works
+        /// in a `do` block whose calls throw other errors too (`catch let error as SyncError
+        /// where error.code == .serverUnreachable` says the same at more length).
+        public static func ~= (pattern: Code, error: any Error) -> Bool {
+            (error as? SyncError)?.code == pattern
+        }
+
         /// The server could not be reached or dropped the connection; nothing was lost and a
         /// later sync retries.
-        case serverUnreachable
+        public static let serverUnreachable = Code(rawValue: "serverUnreachable")
         /// The server refused a statement (a missing table, no permission, a full disk).
-        case serverRejected
+        public static let serverRejected = Code(rawValue: "serverRejected")
         /// What the server returned fails authentication: a record or the circle's manifest was
         /// altered, swapped, replayed from an older state or dropped. Nothing was applied.
-        case tampered
+        public static let tampered = Code(rawValue: "tampered")
         /// This keychain belongs to no sync circle, or to another one than the request names.
-        case notAMember
+        public static let notAMember = Code(rawValue: "notAMember")
         /// A code typed for joining or approving does not match: mistyped, expired, or not for
         /// this circle.
-        case invalidCode
+        public static let invalidCode = Code(rawValue: "invalidCode")
         /// The device was removed from the circle: it no longer holds the current circle key.
-        case removed
+        public static let removed = Code(rawValue: "removed")
         /// A request that does not fit the circle's state (joining twice, approving nothing).
-        case invalidState
-        /// The local keychain failed; ``keychainError`` says how.
-        case keychain
+        public static let invalidState = Code(rawValue: "invalidState")
+        /// The local keychain failed; ``SyncError/keychainError`` says how.
+        public static let keychain = Code(rawValue: "keychain")
     }
 
     /// The kind of failure.
@@ -55,16 +74,6 @@ public struct SyncError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
         self.keychainError = keychainError
         self.sqlState = sqlState
-    }
-
-    /// The keychain's error, wrapped.
-    init(_ error: KeychainError) {
-        self.init(.keychain, error.message, keychainError: error)
-    }
-
-    /// A tampering finding.
-    static func tampered(_ what: String) -> SyncError {
-        SyncError(.tampered, "The sync server returned \(what). Nothing from this exchange was applied; the server (or someone with access to its database) may be tampering with the circle. Check `keychain sync status` on another device.")
     }
 
     /// The message, prefixed with the code.

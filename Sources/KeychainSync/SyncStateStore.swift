@@ -50,7 +50,7 @@ enum SyncStateStore {
         }
         guard let data = found.first?.data else { return nil }
         guard let state = SyncState(encoded: data) else {
-            throw SyncError(.invalidState, "The keychain's sync state cannot be read (written by a newer version, or damaged). Leave the circle and join again.")
+            throw SyncError.unreadableSyncState
         }
         return state
     }

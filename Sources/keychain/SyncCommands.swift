@@ -396,7 +396,7 @@ func reportingSyncErrors<T>(_ body: () throws -> T) throws -> T {
         case .invalidCode: throw ExitCode(ExitStatus.dataError)
         case .serverUnreachable, .serverRejected: throw ExitCode(ExitStatus.serverUnavailable)
         case .keychain: throw ExitCode(error.keychainError.map { ExitStatus.of($0.code) } ?? 1)
-        case .notAMember, .removed, .invalidState: throw ExitCode(1)
+        default: throw ExitCode(1)   // notAMember, removed, invalidState, and codes of later versions
         }
     }
 }
