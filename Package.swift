@@ -1,6 +1,11 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import Foundation
 import PackageDescription
+
+// Five audiences, in this order: the libraries (what clients link), the tools (`keychain`,
+// `keychain-lint` and its plugin), the example, and test support with the tests. The benchmarks
+// and the fuzzers are nested packages of their own (Benchmarks/, Fuzz/), so no client resolves
+// what only they need.
 
 /// Platforms where `KeychainServices` is our own implementation rather than Apple's Security framework.
 let nonApplePlatforms: [Platform] = [.linux, .android, .windows, .wasi, .openbsd]
@@ -11,11 +16,35 @@ let nonApplePlatforms: [Platform] = [.linux, .android, .windows, .wasi, .openbsd
 /// behaviour on a Mac, and for tools that cannot have a Keychain entitlement.
 let forcePortable = ProcessInfo.processInfo.environment["SECURE_STORAGE_FORCE_PORTABLE"] != nil
 
+/// `SECURE_STORAGE_DOCS=1` (scripts/docs sets it) adds swift-docc-plugin for
+/// `swift package generate-documentation`; no other build resolves it.
+let buildingDocumentation = ProcessInfo.processInfo.environment["SECURE_STORAGE_DOCS"] != nil
+
 /// When the portable implementation's dependencies are linked: off Apple platforms, or everywhere when forced.
 let portableCondition: TargetDependencyCondition? = forcePortable ? nil : .when(platforms: nonApplePlatforms)
 
 /// The compilation condition that selects the portable implementation in `#if` lines.
 let portableSettings: [SwiftSetting] = forcePortable ? [.define("SECURE_STORAGE_FORCE_PORTABLE")] : []
+
+/// A product of swift-crypto, GRDB, swift-log, swift-argument-parser, swift-syntax, swift-configuration or
+/// swift-service-lifecycle.
+func external(_ product: String, condition: TargetDependencyCondition? = nil) -> Target.Dependency {
+    let packages = [
+        "Crypto": "swift-crypto", "CryptoExtras": "swift-crypto", "GRDB": "GRDB.swift", "Logging": "swift-log",
+        "ArgumentParser": "swift-argument-parser", "SwiftSyntax": "swift-syntax", "SwiftParser": "swift-syntax",
+        "Configuration": "swift-configuration", "ServiceLifecycle": "swift-service-lifecycle",
+    ]
+    return .product(name: product, package: packages[product]!, condition: condition)
+}
+
+/// Only with the trait `Tool` (swift-argument-parser).
+let whenTool = TargetDependencyCondition.when(traits: ["Tool"])
+/// Only with the trait `Lint` (swift-syntax).
+let whenLint = TargetDependencyCondition.when(traits: ["Lint"])
+/// Only with the trait `Configuration` (swift-configuration).
+let whenConfiguration = TargetDependencyCondition.when(traits: ["Configuration"])
+/// Only with the trait `Sync` (swift-service-lifecycle).
+let whenSync = TargetDependencyCondition.when(traits: ["Sync"])
 
 let package = Package(
     name: "SecureStorage",
@@ -32,28 +61,39 @@ let package = Package(
         .executable(name: "keychain-lint", targets: ["keychain-lint"]),
         .plugin(name: "SecureStorageLintPlugin", targets: ["SecureStorageLintPlugin"]),
     ],
+    // The packages that only the tools or one library need come with a trait. All are on by default
+    // (this repository's `swift run keychain`, tests and CI); a client that wants the libraries
+    // alone declares `traits: []` and resolves swift-crypto, swift-asn1, swift-log and GRDB only.
+    traits: [
+        .trait(name: "Sync", description: "KeychainSync through PostgreSQL (swift-service-lifecycle; libpq when run)."),
+        .trait(
+            name: "Tool",
+            description: "The keychain tool's command line (swift-argument-parser).",
+            enabledTraits: ["Sync"]
+        ),
+        .trait(name: "Lint", description: "keychain-lint and its plugin (swift-syntax).", enabledTraits: ["Tool"]),
+        .trait(name: "Configuration", description: "SecureStorageConfiguration (swift-configuration)."),
+        .default(enabledTraits: ["Tool", "Lint", "Configuration", "Sync"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
-        // BackgroundSync as a Service of a ServiceGroup (KeychainSync's SyncService).
+        // KeychainSync's SyncService, a Service of a ServiceGroup.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
-        // `swift package generate-documentation` for the DocC catalogs (scripts/docs).
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // The parser behind `keychain lint`. 600 through 603 all parse Swift 6 sources; the wide
         // range lets packages that depend on us and on a macro package agree on one version.
         .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
-    ],
+    ] + (buildingDocumentation ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")] : []),
     targets: [
+        // MARK: The libraries
+
         .target(
             name: "KeychainCore",
             dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                external("Crypto"), external("CryptoExtras"), external("GRDB"), external("Logging"),
                 "CSQLiteHardening",
                 "CExtendedAttributes",
                 "CFileSystemType",
@@ -93,10 +133,10 @@ let package = Package(
             dependencies: [
                 .target(name: "KeychainCore", condition: portableCondition),
                 .target(name: "SecureStorageFoundation", condition: portableCondition),
-                .product(name: "Logging", package: "swift-log", condition: portableCondition),
-                .product(name: "Crypto", package: "swift-crypto", condition: portableCondition),
-                .product(name: "CryptoExtras", package: "swift-crypto", condition: portableCondition),
                 .target(name: "CSystemLibcrypto", condition: portableCondition),
+                external("Logging", condition: portableCondition),
+                external("Crypto", condition: portableCondition),
+                external("CryptoExtras", condition: portableCondition),
             ]
         ),
         .target(
@@ -106,32 +146,39 @@ let package = Package(
                 "CProcessHardening",
                 "SecureStorageFoundation",
                 .target(name: "KeychainCore", condition: portableCondition),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                external("Crypto"),
+                external("Logging"),
             ]
         ),
-        // Keychain secrets for swift-configuration's ConfigReader (KeychainConfigProvider).
+        // No core dumps, not dumpable: SecureStorage.hardenProcess() (the tool calls it first).
+        .target(name: "CProcessHardening"),
+        // Keychain secrets for swift-configuration's ConfigReader (KeychainConfigProvider); trait Configuration.
         .target(
             name: "SecureStorageConfiguration",
-            dependencies: ["SecureStorage", "SecureStorageFoundation", .product(name: "Configuration", package: "swift-configuration")]
+            dependencies: [
+                "SecureStorage", "SecureStorageFoundation", external("Configuration", condition: whenConfiguration),
+            ]
         ),
         // Sealed columns for GRDB records, keyed from the keychain (DatabaseSealer).
         .target(
             name: "SecureStorageGRDB",
-            dependencies: ["SecureStorage", "SecureStorageFoundation", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["SecureStorage", "SecureStorageFoundation", external("GRDB"), external("Crypto")]
         ),
-        // End-to-end encrypted sync of synchronizable items through PostgreSQL. The engine knows
-        // nothing of the network: this target reads and applies items through KeychainCore.
+        // End-to-end encrypted sync of synchronizable items through PostgreSQL (trait Sync). The
+        // engine knows nothing of the network: this target reads and applies items through KeychainCore.
         .target(
             name: "KeychainSync",
-            dependencies: ["KeychainCore", "CLibPQ", "SecureStorageFoundation", .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
+            dependencies: [
+                "KeychainCore", "CLibPQ", "SecureStorageFoundation", external("Crypto"), external("Logging"),
+                external("ServiceLifecycle", condition: whenSync),
+            ]
         ),
         // PostgreSQL's client library (Debian: libpq-dev), opened with dlopen on first use
-        // (clibpq_loader.c): processes that never sync do not load it.
+        // (clibpq_loader.c): processes that never sync do not load it, and no build needs libpq.
         .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("dl")]),
-        // No core dumps, not dumpable: SecureStorage.hardenProcess() (the tool calls it first).
-        .target(name: "CProcessHardening"),
+
+        // MARK: The tools (trait Tool; the linter trait Lint)
+
         .executableTarget(
             name: "keychain",
             dependencies: [
@@ -140,8 +187,8 @@ let package = Package(
                 "SecureStorage",
                 "KeychainSync",
                 "SecureStorageFoundation",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                external("ArgumentParser", condition: whenTool),
+                external("Logging"),
             ]
         ),
         // The Keychain-misuse linter behind `keychain lint`: rules, suppressions and reports on
@@ -150,99 +197,162 @@ let package = Package(
             name: "SecureStorageLint",
             dependencies: [
                 "SecureStorageFoundation",
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
+                external("SwiftSyntax", condition: whenLint), external("SwiftParser", condition: whenLint),
             ]
         ),
         // A separate executable so that `keychain` does not link swift-syntax (twice the binary,
         // slower start-up); `keychain lint` runs it.
         .executableTarget(
             name: "keychain-lint",
-            dependencies: ["SecureStorageLint", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SecureStorageLint", external("ArgumentParser", condition: whenLint)]
         ),
-        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint.
+        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint, which
+        // it builds when run (trait Lint). No tool dependency: SwiftPM builds every command plugin's
+        // tools on any build, so `swift build --product SecureStorage` would compile swift-syntax.
         .plugin(
             name: "SecureStorageLintPlugin",
             capability: .command(
-                intent: .custom(verb: "secure-storage-lint", description: "Find insecure storage and Keychain misuse in the package's Swift sources"),
+                intent: .custom(
+                    verb: "secure-storage-lint",
+                    description: "Find insecure storage and Keychain misuse in the package's Swift sources"
+                ),
                 permissions: []
-            ),
-            dependencies: ["keychain-lint"]
+            )
         ),
+
+        // MARK: The example
+
         // The example notes app moving from plaintext preferences to sealed GRDB columns
         // (Examples/SecureNotes/README.md).
         .executableTarget(
             name: "secure-notes",
-            dependencies: ["SecureStorage", "SecureStorageGRDB", "KeychainServices", .product(name: "GRDB", package: "GRDB.swift"),
-                           .target(name: "KeychainCore", condition: portableCondition)],
+            dependencies: [
+                "SecureStorage", "SecureStorageGRDB", "KeychainServices", external("GRDB"),
+                .target(name: "KeychainCore", condition: portableCondition),
+            ],
             path: "Examples/SecureNotes/Sources/SecureNotes"
         ),
-        .executableTarget(
-            name: "KeychainBenchmarks",
-            dependencies: ["KeychainCore", "KeychainServices", "SecureStorage", "SecureStorageGRDB", "TPMTestSupport", "CCallgrind", "CSQLiteHardening", "SecureStorageLint",
-                           "KeychainSync", "PostgresTestSupport",
-                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
-                           .target(name: "CTSS2", condition: .when(platforms: [.linux]))],
-            path: "Benchmarks/KeychainBenchmarks"
+
+        // MARK: Test support (no products: no client sees these)
+
+        .target(
+            name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"
         ),
-        // Callgrind's client requests (count the instructions of one region), no-ops without valgrind.
-        .target(name: "CCallgrind", path: "Benchmarks/CCallgrind"),
-        .target(name: "AuthenticationTestSupport", dependencies: ["KeychainCore"], path: "Tests/AuthenticationTestSupport"),
         // A second local user (uid 65534 through setpriv) for the file-system attack tests, and the
         // seeded generator of the fuzz and mutation loops.
         .target(name: "AttackTestSupport", dependencies: ["TPMTestSupport"], path: "Tests/AttackTestSupport"),
         // A software TPM (swtpm) per test, on a Unix socket in a throw-away directory.
+        // Benchmarks/ links this directory as a target of its own.
         .target(name: "TPMTestSupport", path: "Tests/TPMTestSupport"),
-        // Fixtures/ holds keychains of earlier formats, read from the source tree (not bundled).
-        .testTarget(name: "KeychainCoreTests", dependencies: ["KeychainCore", "CExtendedAttributes", "SecureStorageFoundation", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"),
-                                                              .target(name: "CTSS2", condition: .when(platforms: [.linux]))],
-                    exclude: ["Fixtures"]),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport", .product(name: "Crypto", package: "swift-crypto")]),
+        // A throw-away PostgreSQL cluster per test suite (initdb into a temporary directory, a Unix
+        // socket there), for the sync tests. Benchmarks/ links this directory as a target of its own.
+        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
-        .testTarget(name: "KeychainCLITests", dependencies: ["CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", "PostgresTestSupport",
-                                                           .product(name: "GRDB", package: "GRDB.swift")]),
-        // Fuzzing (README "Guarantees"): targets shared by the libFuzzer executables that
-        // scripts/fuzz builds with -sanitize=fuzzer,address and by FuzzRegressionTests.
-        .target(name: "FuzzTargets", dependencies: ["KeychainCore", "KeychainServices", "CFuzzerDriver", "CLibPQ"], path: "Fuzz/FuzzTargets"),
+        // Fuzzing (README "Guarantees"): the targets of the libFuzzer executables (the nested package
+        // Fuzz/, which scripts/fuzz builds with -sanitize=fuzzer,address), replayed here by FuzzRegressionTests.
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["KeychainCore", "KeychainServices", "CFuzzerDriver", "CLibPQ"],
+            path: "Fuzz/FuzzTargets"
+        ),
         .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
-        .executableTarget(name: "fuzz-secitem", dependencies: ["FuzzTargets"], path: "Fuzz/SecItemFuzzer"),
-        .executableTarget(name: "fuzz-backup", dependencies: ["FuzzTargets"], path: "Fuzz/BackupFuzzer"),
-        .executableTarget(name: "fuzz-seckey", dependencies: ["FuzzTargets"], path: "Fuzz/SecKeyFuzzer"),
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "KeychainServices", "AttackTestSupport"]),
         // Crash-safety and concurrency suites: the workload runs in `keychain-stress` processes
         // that the tests kill with SIGKILL or run four at a time.
         .target(name: "StressSupport", dependencies: ["KeychainCore"], path: "Tests/StressSupport"),
-        .executableTarget(name: "keychain-stress", dependencies: ["KeychainCore", "StressSupport"], path: "Tests/StressHelper"),
+        .executableTarget(
+            name: "keychain-stress", dependencies: ["KeychainCore", "StressSupport"], path: "Tests/StressHelper"
+        ),
         // An app reading through the SecureStorage facade, for the CLI-then-app round trip.
-        .executableTarget(name: "secure-storage-sample", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", .product(name: "Logging", package: "swift-log")],
-                         path: "Tests/SampleApp"),
-        .testTarget(name: "SecureStorageConfigurationTests",
-                    dependencies: ["SecureStorageConfiguration", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
-                                   .product(name: "Configuration", package: "swift-configuration")]),
+        .executableTarget(
+            name: "secure-storage-sample",
+            dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", external("Logging")],
+            path: "Tests/SampleApp"
+        ),
         // A wrapper-style integration suite (SecItem and LocalAuthentication only), run unchanged
         // under KEYCHAIN_SIMULATED_DEVICE by SimulatedDeviceSuiteTests.
-        .executableTarget(name: "wrapper-style-suite", dependencies: ["KeychainServices"], path: "Tests/WrapperStyleSuite"),
-        .testTarget(name: "KeychainStressTests", dependencies: ["KeychainCore", "StressSupport", "TPMTestSupport", "AttackTestSupport"]),
-        .testTarget(name: "SecureStorageGRDBTests",
-                    dependencies: ["SecureStorageGRDB", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
-                                   .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")]),
+        .executableTarget(
+            name: "wrapper-style-suite", dependencies: ["KeychainServices"], path: "Tests/WrapperStyleSuite"
+        ),
+        // One device of the sync convergence test, killed with SIGKILL at random moments.
+        .executableTarget(
+            name: "sync-stress", dependencies: ["KeychainSync", "KeychainCore"], path: "Tests/SyncStressHelper"
+        ),
+
+        // MARK: Tests
+
+        // Fixtures/ holds keychains of earlier formats, read from the source tree (not bundled).
+        .testTarget(
+            name: "KeychainCoreTests",
+            dependencies: [
+                "KeychainCore", "CExtendedAttributes", "SecureStorageFoundation", "AuthenticationTestSupport",
+                "AttackTestSupport", "TPMTestSupport", external("GRDB"), external("Crypto"),
+                .target(name: "CTSS2", condition: .when(platforms: [.linux])),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "KeychainServicesTests",
+            dependencies: [
+                "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport",
+                external("Crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "KeychainCLITests",
+            dependencies: [
+                "CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", "PostgresTestSupport", external("GRDB"),
+            ]
+        ),
+        .testTarget(
+            name: "FuzzRegressionTests", dependencies: ["FuzzTargets", "KeychainServices", "AttackTestSupport"]
+        ),
+        .testTarget(
+            name: "SecureStorageConfigurationTests",
+            dependencies: [
+                "SecureStorageConfiguration", "SecureStorage", "KeychainServices", "KeychainCore",
+                "AuthenticationTestSupport", external("Configuration", condition: whenConfiguration),
+            ]
+        ),
+        .testTarget(
+            name: "KeychainStressTests",
+            dependencies: ["KeychainCore", "StressSupport", "TPMTestSupport", "AttackTestSupport"]
+        ),
+        .testTarget(
+            name: "SecureStorageGRDBTests",
+            dependencies: [
+                "SecureStorageGRDB", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
+                external("GRDB"), external("Crypto"),
+            ]
+        ),
         // Fixtures/ holds the rules' positive and negative Swift samples, read from the source tree;
         // Expected/ what scripts/test expects keychain-lint to find in the third-party samples.
-        .testTarget(name: "SecureStorageLintTests", dependencies: ["SecureStorageLint"], exclude: ["Fixtures", "Expected"]),
-        // A throw-away PostgreSQL cluster per test suite (initdb into a temporary directory, a Unix
-        // socket there), for the sync tests.
-        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
-        // One device of the sync convergence test, killed with SIGKILL at random moments.
-        .executableTarget(name: "sync-stress", dependencies: ["KeychainSync", "KeychainCore"], path: "Tests/SyncStressHelper"),
-        .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainCore", "PostgresTestSupport", "AttackTestSupport", "CLibPQ",
-                                                              .product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
-                    exclude: ["Fixtures"]),
+        .testTarget(
+            name: "SecureStorageLintTests", dependencies: ["SecureStorageLint"], exclude: ["Fixtures", "Expected"]
+        ),
+        .testTarget(
+            name: "KeychainSyncTests",
+            dependencies: [
+                "KeychainSync", "KeychainCore", "PostgresTestSupport", "AttackTestSupport", "CLibPQ",
+                external("Crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "SecureStorageTests",
+            dependencies: [
+                "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport",
+                external("GRDB"), external("Crypto"),
+            ],
+            exclude: ["Fixtures"]
+        ),
     ]
 )
 
+/// The C targets, which take no Swift settings.
+let cTargets: Set<String> = [
+    "CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CProcessHardening", "CPseudoTerminal",
+    "CFuzzerDriver", "CLibPQ", "CKernelKeyring", "CSystemLibcrypto", "CTestRunnerKeychain",
+]
 // Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
-let cTargets: Set<String> = ["CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CCallgrind", "CProcessHardening", "CPseudoTerminal", "CFuzzerDriver", "CLibPQ", "CKernelKeyring", "CSystemLibcrypto", "CTestRunnerKeychain"]
 for target in package.targets where !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + portableSettings
 }

@@ -10,7 +10,7 @@ import SecureStorage
 /// (completeUntilFirstUserAuthentication takes the same path as complete).
 /// Throughput is the size over the p50.
 ///
-///     swift run -c release KeychainBenchmarks --only files [--items N]
+///     swift run --package-path Benchmarks -c release KeychainBenchmarks --only files [--items N]
 enum FileBenchmarks {
     static func run(samples: Int, in directory: URL) throws -> [Measurement] {
         let keychain = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("files-keychain")),

@@ -1,5 +1,5 @@
 import Foundation
-import SecureStorageLint
+import LintUnderBenchmark
 
 /// keychain-lint's throughput on one thread: parsing (swift-syntax) and the rule passes timed
 /// apart, over every Swift file under the given paths, the corpus read into memory first.

@@ -7,8 +7,8 @@ import Foundation
 /// checked against its decrypted attributes (two blind-index HMACs for a service + account
 /// query, timed here beside a point read of the same keychain).
 ///
-///   swift run -c release KeychainBenchmarks --only rotation --items 1000
-///   swift run -c release KeychainBenchmarks --only rotation --items 100000
+///   swift run --package-path Benchmarks -c release KeychainBenchmarks --only rotation --items 1000
+///   swift run --package-path Benchmarks -c release KeychainBenchmarks --only rotation --items 100000
 enum RotationBenchmarks {
     static func run(items: Int, in directory: URL) throws -> [Measurement] {
         // Cheap scrypt, so the rows' rewrapping is what is measured; the KDF alone is timed too.

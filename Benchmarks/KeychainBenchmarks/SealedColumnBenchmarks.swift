@@ -11,7 +11,7 @@ import SecureStorageGRDB
 /// all rows, reading one by primary key, and an exact-match lookup through a blind index against
 /// a plain indexed column.
 ///
-///     swift run -c release KeychainBenchmarks --only sealed [--items N]
+///     swift run --package-path Benchmarks -c release KeychainBenchmarks --only sealed [--items N]
 enum SealedColumnBenchmarks {
     struct PlainNote: Codable, FetchableRecord, PersistableRecord {
         static let databaseTableName = "plain_note"

@@ -8,7 +8,7 @@ import TPMTestSupport
 /// opening a keychain (one unseal), binding, and token keys (create, sign, ECDH). A real TPM chip
 /// is slower than swtpm, often by 10–100× per command; the command counts are the same.
 ///
-///     swift run -c release KeychainBenchmarks --only tpm [--items N]
+///     swift run --package-path Benchmarks -c release KeychainBenchmarks --only tpm [--items N]
 enum TPMBenchmarks {
     static func run(samples: Int, in directory: URL) throws -> [Measurement] {
         let tpm = try SoftwareTPM()

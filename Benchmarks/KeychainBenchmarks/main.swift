@@ -1,14 +1,14 @@
 import Foundation
 
 // Benchmarks for SecureStorage. Run in release mode:
-//   swift run -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance|keys|reads|rotation|tpm|files|sealed]
-//   swift run -c release KeychainBenchmarks --scale 1000,10000,100000 [--samples 1000] [--json]
+//   swift run --package-path Benchmarks -c release KeychainBenchmarks [--items N] [--json] [--no-passphrase] [--only core|api|maintenance|keys|reads|rotation|tpm|files|sealed]
+//   swift run --package-path Benchmarks -c release KeychainBenchmarks --scale 1000,10000,100000 [--samples 1000] [--json]
 //   scripts/instructions find,secitem-find,add,raw-read   (callgrind: instructions per call; runs
 //     KeychainBenchmarks --instructions OPS [--items 10000] [--calls 1000] under valgrind)
-//   swift run -c release KeychainBenchmarks --lint Sources,Tests [--rounds 5] [--json]
+//   swift run --package-path Benchmarks -c release KeychainBenchmarks --lint Sources,Tests [--rounds 5] [--json]
 //     (keychain-lint's parse and rule passes in files/s on one thread; scripts/bench-lint runs it
 //     pinned to one core on this repository and fetched Keychain wrappers)
-//   swift run -c release KeychainBenchmarks --sync 10000,100000 [--devices 50] [--samples 200] [--json]
+//   swift run --package-path Benchmarks -c release KeychainBenchmarks --sync 10000,100000 [--devices 50] [--samples 200] [--json]
 //     (sync through a throw-away PostgreSQL cluster: a new device's first sync, propagation
 //     latency between two devices, a circle of many devices, server bytes per record)
 // Each run uses fresh temporary keychains on the file system of $TMPDIR.

@@ -1,5 +1,7 @@
 import Foundation
-import SecureStorageFoundation
+#if !LINT_UNDER_BENCHMARK
+import SecureStorageFoundation  // Locked (the benchmarks compile it into their copy of the linter)
+#endif
 
 /// Lints files in worker processes, at most `jobs` at once, abandoning any file that takes
 /// longer than a time limit: the worker linting it is killed (the only way to stop swift-syntax

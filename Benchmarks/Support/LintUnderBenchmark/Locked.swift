@@ -1,0 +1,1 @@
+../../../Sources/SecureStorageFoundation/Locked.swift
