@@ -228,7 +228,8 @@ let package = Package(
         // One device of the sync convergence test, killed with SIGKILL at random moments.
         .executableTarget(name: "sync-stress", dependencies: ["KeychainSync", "KeychainCore"], path: "Tests/SyncStressHelper"),
         .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainCore", "PostgresTestSupport", "AttackTestSupport", "CLibPQ",
-                                                              .product(name: "Crypto", package: "swift-crypto")]),
+                                                              .product(name: "Crypto", package: "swift-crypto"),
+                                                              .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle")]),
         .testTarget(name: "SecureStorageTests", dependencies: ["SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto")],
                     exclude: ["Fixtures"]),
     ]
