@@ -33,6 +33,7 @@ func external(_ product: String, condition: TargetDependencyCondition? = nil) ->
         "Crypto": "swift-crypto", "CryptoExtras": "swift-crypto", "GRDB": "GRDB.swift", "Logging": "swift-log",
         "ArgumentParser": "swift-argument-parser", "SwiftSyntax": "swift-syntax", "SwiftParser": "swift-syntax",
         "Configuration": "swift-configuration", "ServiceLifecycle": "swift-service-lifecycle",
+        "ServiceLifecycleTestKit": "swift-service-lifecycle",
     ]
     return .product(name: product, package: packages[product]!, condition: condition)
 }
@@ -333,7 +334,7 @@ let package = Package(
             name: "KeychainSyncTests",
             dependencies: [
                 "KeychainSync", "KeychainCore", "PostgresTestSupport", "AttackTestSupport", "CLibPQ",
-                external("Crypto"),
+                external("Crypto"), external("ServiceLifecycleTestKit", condition: whenSync),
             ]
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainCore
 @testable import KeychainSync
+import ServiceLifecycleTestKit
 import XCTest
 
 /// SyncService run as a task: it syncs what another device pushes, and ends with its task.
@@ -27,6 +28,29 @@ final class SyncServiceTests: SyncTestCase {
         try await Task.sleep(for: .seconds(1))
         XCTAssertEqual(events.synced, roundsBefore, "no round after the task ended")
         XCTAssertEqual(try passwords(server), ["pushed/elsewhere": "v1"])
+        XCTAssertTrue(events.failures.isEmpty, "\(events.failures)")
+    }
+
+    /// Idle, the service does nothing (no round without a change, no busy loop), and a graceful
+    /// shutdown of its group ends it.
+    func testAnIdleServiceRestsAndAGracefulShutdownEndsIt() async throws {
+        let laptop = try device("laptop"), server = try device("server")
+        let synchronizers = try circle([laptop, server])
+        let events = ServiceEventLog()
+        let service = SyncService(synchronizer: synchronizers[1], pollInterval: .seconds(3600)) { events.append($0) }
+        try await testGracefulShutdown { trigger in
+            let task = Task { await service.run() }
+            let firstRound = await eventually { events.synced > 0 }
+            XCTAssertTrue(firstRound, "the first round happens at once")
+            // The first round saves the state, a change that the round after it finds settled.
+            try await Task.sleep(for: .seconds(1))
+            let settled = events.synced
+            XCTAssertLessThanOrEqual(settled, 2)
+            try await Task.sleep(for: .seconds(2))
+            XCTAssertEqual(events.synced, settled, "no round while nothing changes")
+            trigger.triggerGracefulShutdown()
+            await task.value
+        }
         XCTAssertTrue(events.failures.isEmpty, "\(events.failures)")
     }
 
