@@ -38,13 +38,13 @@ extension KeychainSynchronizer {
     private static func syncLockError(_ failure: LockFileFailure, path: String) -> SyncError {
         switch failure {
         case .timedOut:
-            return SyncError(.invalidState, "Another process has been syncing this keychain for over \(syncLockTimeout.components.seconds) s (it holds \(path)); nothing was changed. Find it with `fuser -v \(path)`.")
+            return .syncLockTimedOut(path: path, seconds: Int(syncLockTimeout.components.seconds))
         case .symbolicLink, .notPrivate:
-            return SyncError(.invalidState, "The sync lock file \(path) is not a regular file of this user that only this user can open; remove it. Nothing was changed.")
+            return .syncLockFileNotPrivate(path: path)
         case .readOnlyFileSystem:
-            return SyncError(.invalidState, "The sync lock file \(path) cannot be created (\(String(cString: strerror(EROFS)))); nothing was changed.")
+            return .syncLockFileNotCreated(path: path, reason: String(cString: strerror(EROFS)))
         case .cannotOpenDirectory(let code), .cannotOpen(let code), .cannotCheck(let code), .cannotLock(let code):
-            return SyncError(.invalidState, "The sync lock file \(path) cannot be opened (\(String(cString: strerror(code)))); nothing was changed.")
+            return .syncLockFileNotOpened(path: path, reason: String(cString: strerror(code)))
         }
     }
 }

@@ -32,6 +32,28 @@ extension SyncError {
         SyncError(.serverRejected, "The sync server refused a statement (SQLSTATE \(sqlState)): \(reason)", sqlState: sqlState)
     }
 
+    // MARK: - The sync lock of this keychain
+
+    /// Another process of this user held the sync lock at `path` for longer than `seconds`.
+    static func syncLockTimedOut(path: String, seconds: Int) -> SyncError {
+        SyncError(.invalidState, "Another process has been syncing this keychain for over \(seconds) s (it holds \(path)); nothing was changed. Find it with `fuser -v \(path)`.")
+    }
+
+    /// The sync lock file at `path` is a link, another user's, or open to others.
+    static func syncLockFileNotPrivate(path: String) -> SyncError {
+        SyncError(.invalidState, "The sync lock file \(path) is not a regular file of this user that only this user can open; remove it. Nothing was changed.")
+    }
+
+    /// The sync lock file at `path` could not be created; `reason` is the system's text for the error.
+    static func syncLockFileNotCreated(path: String, reason: String) -> SyncError {
+        SyncError(.invalidState, "The sync lock file \(path) cannot be created (\(reason)); nothing was changed.")
+    }
+
+    /// The sync lock file at `path` could not be opened; `reason` is the system's text for the error.
+    static func syncLockFileNotOpened(path: String, reason: String) -> SyncError {
+        SyncError(.invalidState, "The sync lock file \(path) cannot be opened (\(reason)); nothing was changed.")
+    }
+
     // MARK: - Racing other devices
 
     /// Every one of `attempts` pushes lost the race to another device's.
