@@ -309,9 +309,11 @@ func setTPMBytes<Buffer>(_ buffer: inout Buffer, size: inout UInt16, _ bytes: Da
 func leftPadded(_ bytes: Data, to length: Int) -> Data {
     bytes.count >= length ? bytes : Data(count: length - bytes.count) + bytes
 }
+
 /// An operation run on its own thread and waited for with a timeout; after the timeout its
 /// result, if it ever comes, is dropped.
 private final class WatchedOperation<T>: @unchecked Sendable {
+    /// Signalled when the thread is done: a signal waited for with a timeout, not a lock (``Locked`` cannot wait).
     let done = DispatchSemaphore(value: 0)
     /// The result once the thread has it, and whether the waiter gave up first (then the result
     /// is dropped).
