@@ -37,7 +37,7 @@ struct SecItemAccessGroups {
     private func name(_ value: AttributeValue) throws(KeychainError) -> String {
         if let text = value.stringValue { return text }
         if let bytes = value.dataValue, let text = String(data: bytes, encoding: .utf8) { return text }
-        throw KeychainError.kSecAttrAccessGroupMustString()
+        throw KeychainError.nonStringAccessGroup()
     }
 
     private func notEntitled(_ group: String) -> KeychainError {

@@ -37,13 +37,13 @@ enum SecItemAddition {
         let group = try groups.writeGroup(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
         guard request.matchKeys.isEmpty, !request.useItemList else {
-            throw KeychainError.secItemAddDoesTakeKSecMatch()
+            throw KeychainError.addWithMatchKeys()
         }
         if request.persistentReference?.isLegacy == true {
-            throw KeychainError.secItemAddDoesTakeLegacy()
+            throw KeychainError.addWithLegacyReference()
         }
         if request.accessControl != nil && request.attributes[.accessible] != nil {
-            throw KeychainError.giveEitherKSecAttrAccessibleKSecAttrAccessControlBothPut()
+            throw KeychainError.accessibleAndAccessControlOnAdd()
         }
         var attributes = request.attributes
         var data = request.valueData
@@ -51,10 +51,10 @@ enum SecItemAddition {
         if let reference = request.valueRef {
             // The client expands a reference into its attributes; the caller's explicit ones win.
             guard let key = reference as? SecKey else {
-                throw KeychainError.kSecValueRefMustSecKeySecCertificate()
+                throw KeychainError.valueRefNotSecKey()
             }
             guard request.itemClass == nil || request.itemClass == .key else {
-                throw KeychainError.kSecValueRefSecKeyKSecClassKSecClassKey()
+                throw KeychainError.secKeyWithOtherClass()
             }
             let keyItem = try key.itemForAdding()
             attributes.merge(keyItem.attributes) { explicit, _ in explicit }
@@ -62,10 +62,10 @@ enum SecItemAddition {
             itemClass = .key
         } else {
             guard let given = request.itemClass else {
-                throw KeychainError.dictionaryKSecClass()
+                throw KeychainError.noClass()
             }
             guard given != .identity else {
-                throw KeychainError.identitiesAddedKSecValueRefSecIdentity()
+                throw KeychainError.identityAddUnsupported()
             }
             itemClass = given
         }
@@ -80,7 +80,7 @@ enum SecItemAddition {
         item.owner = SecItemEnvironment.libraryOwner
         let added = try keychain.add(item, returning: request.returnOptions.union(.attributes))
         if request.returnRef && itemClass == .certificate {
-            throw KeychainError.kSecReturnRefCertificatesNeedsSecCertificate()
+            throw KeychainError.certificateReferenceAfterAdd()
         }
         return (added, try SecItemResult.value(added, request, keychain: keychain))
     }

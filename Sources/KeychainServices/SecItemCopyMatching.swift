@@ -22,15 +22,15 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
         let groups = try SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
             .searchGroups(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
-        guard !request.useItemList else { throw KeychainError.kSecUseItemListSupportedDataProtection() }
+        guard !request.useItemList else { throw KeychainError.itemListUnsupported() }
         if let reference = request.persistentReference, !reference.isLegacy, request.hasAttributesBesideReference {
-            throw KeychainError.persistentReferenceCombinedAttributes()
+            throw KeychainError.referenceWithAttributes()
         }
         var query = try SecItemQueryBuilder.query(request, groups: groups)
         let hostFilter = try CertificateMatchKeys.check(request, itemClass: query.itemClass ?? request.persistentReference?.itemClass)
         if request.returnRef, let itemClass = query.itemClass ?? request.persistentReference?.itemClass,
            itemClass == .certificate || itemClass == .identity {
-            throw KeychainError.kSecReturnRefCertificatesIdentitiesNeeds()
+            throw KeychainError.certificateReferencesUnsupported()
         }
         let limit = query.limit
         var options = request.returnOptions
@@ -77,14 +77,14 @@ enum CertificateMatchKeys {
             throw isCertificate ? KeychainError.certificateTrustUnsupported(key: key) : KeychainError.certificateOnlyKey(key: key)
         }
         for key in certificateFilters where request.matchKeys[key] != nil && (isCertificate || itemClass == .key) {
-            throw KeychainError.needsCertificateParsingPlatform(key: key)
+            throw KeychainError.certificateParsingUnsupported(key: key)
         }
         guard let value = request.matchKeys["m_HostOrSubdomainOfHost"] else { return nil }
         guard itemClass == .internetPassword else {
-            throw KeychainError.kSecMatchHostOrSubdomainOfHostAppliesInternetPasswords()
+            throw KeychainError.hostMatchOnOtherClass()
         }
         guard let host = SecValue.string(value), !host.isEmpty else {
-            throw KeychainError.kSecMatchHostOrSubdomainOfHostMustHostName()
+            throw KeychainError.invalidHostMatch()
         }
         return HostFilter(host: host)
     }

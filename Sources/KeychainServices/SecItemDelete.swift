@@ -17,10 +17,10 @@ public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
             .searchGroups(explicit: request.attributes[.accessGroup])
         try request.checkParsed()
         guard request.matchKeys.isEmpty, !request.useItemList else {
-            throw KeychainError.secItemDeleteQueryContainKSecMatch()
+            throw KeychainError.deleteQueryWithMatchKeys()
         }
         if let reference = request.persistentReference, reference.isLegacy, request.hasAttributesBesideReference {
-            throw KeychainError.legacyPersistentReferenceCombined()
+            throw KeychainError.legacyReferenceWithAttributes()
         }
         var engineQuery = try SecItemQueryBuilder.query(request, groups: groups)
         engineQuery.limit = .all

@@ -46,17 +46,17 @@ struct SecItemDictionary {
 
     init(_ dictionary: CFDictionary) {
         if dictionary.count > Self.maximumKeyCount {
-            fail(KeychainError.dictionaryKeysMostAccepted(count: dictionary.count, maximum: Self.maximumKeyCount))
+            fail(KeychainError.tooManyDictionaryKeys(count: dictionary.count, maximum: Self.maximumKeyCount))
         }
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
                 fail(SecValue.isNumber(rawKey)
-                     ? KeychainError.dictionaryKeyNumberNames(key: rawKey)
-                     : KeychainError.dictionaryKeyString(type: type(of: rawKey)))
+                     ? KeychainError.numericDictionaryKey(key: rawKey)
+                     : KeychainError.nonStringDictionaryKey(type: type(of: rawKey)))
                 continue
             }
             if value is NSNull {
-                fail(KeychainError.valueNull(key: key))
+                fail(KeychainError.nullValue(key: key))
                 continue
             }
             parse(key, value)
@@ -94,10 +94,10 @@ struct SecItemDictionary {
     private mutating func parseClass(_ value: Any) {
         classWasGiven = true
         guard let name = SecValue.string(value) else {
-            return fail(KeychainError.valueKSecClassString())
+            return fail(KeychainError.nonStringClass())
         }
         guard let itemClass = ItemClass(rawValue: name) else {
-            return fail(KeychainError.keychainItemClassUse(name: name))
+            return fail(KeychainError.unknownItemClass(name: name))
         }
         self.itemClass = itemClass
     }
@@ -107,16 +107,16 @@ struct SecItemDictionary {
         case "nleg":
             return
         case "clip":
-            return fail(KeychainError.privateAttributeClipAccepted())
+            return fail(KeychainError.clipAttributeRefused())
         case "accc":
             guard let control = value as? SecAccessControl else {
-                clientError = clientError ?? KeychainError.kSecAttrAccessControlMustSecAccessControl()
+                clientError = clientError ?? KeychainError.accessControlNotSecAccessControl()
                 return
             }
             accessControl = control
         case "sync":
             guard let setting = SecValue.synchronizable(value) else {
-                return fail(KeychainError.kSecAttrSynchronizableMustBooleanKSecAttrSynchronizableAny())
+                return fail(KeychainError.invalidSynchronizableValue())
             }
             synchronizable = setting
         default:
@@ -135,17 +135,17 @@ struct SecItemDictionary {
             switch name {
             case "m_LimitOne": matchLimit = .one
             case "m_LimitAll": matchLimit = .all
-            default: fail(KeychainError.kSecMatchLimitMustKSecMatchLimitOneKSecMatchLimitAll())
+            default: fail(KeychainError.invalidMatchLimitValue())
             }
         } else if case .integer(let count) = SecValue.integer(value) {
             switch count {
             case -1: matchLimit = .all
             case 1: matchLimit = .one
             case 2...: matchLimit = .count(Int(clamping: count))
-            default: fail(KeychainError.kSecMatchLimitValidUsePositive(count: count))
+            default: fail(KeychainError.invalidMatchLimitNumber(count: count))
             }
         } else {
-            fail(KeychainError.kSecMatchLimitMustKSecMatchLimitOneKSecMatchLimitAll())
+            fail(KeychainError.invalidMatchLimitValue())
         }
     }
 
@@ -154,7 +154,7 @@ struct SecItemDictionary {
             return fail(KeychainError.unknownReturnKey(key: key))
         }
         guard let flag = SecValue.boolean(value) else {
-            return fail(KeychainError.mustBooleanTrueKCFBooleanTrue(key: key, type: type(of: value)))
+            return fail(KeychainError.nonBooleanReturnKey(key: key, type: type(of: value)))
         }
         switch key {
         case "r_Data": returnData = flag
@@ -175,20 +175,20 @@ struct SecItemDictionary {
         switch key {
         case "u_AuthUI":
             guard let choice = SecValue.string(value), ["u_AuthUIA", "u_AuthUIF", "u_AuthUIS"].contains(choice) else {
-                return fail(KeychainError.kSecUseAuthenticationUIMustOneKSecUseAuthenticationUI())
+                return fail(KeychainError.invalidAuthenticationUIValue())
             }
             authenticationUI = choice
         case "u_NoAuthUI":
-            guard let flag = SecValue.boolean(value) else { return fail(KeychainError.kSecUseNoAuthenticationUIMustBoolean()) }
+            guard let flag = SecValue.boolean(value) else { return fail(KeychainError.nonBooleanNoAuthenticationUI()) }
             if flag { authenticationUI = authenticationUI ?? "u_AuthUIF" }
         case "u_AuthCtx":
             hasAuthenticationContext = true
             guard let context = value as? AuthenticationContext else {
-                return fail(KeychainError.kSecUseAuthenticationContextMustLAContextAuthenticationContext())
+                return fail(KeychainError.invalidAuthenticationContext())
             }
             authenticationContext = context
         case "u_OpPrompt":
-            guard let prompt = SecValue.string(value) else { return fail(KeychainError.kSecUseOperationPromptMustString()) }
+            guard let prompt = SecValue.string(value) else { return fail(KeychainError.nonStringOperationPrompt()) }
             operationPrompt = prompt
         case "u_CredRef":
             hasCredentialReference = true
@@ -203,7 +203,7 @@ struct SecItemDictionary {
         switch key {
         case "v_Data":
             guard let bytes = SecValue.data(value) else {
-                return fail(KeychainError.kSecValueDataMustDataCFDataConvert(type: type(of: value)))
+                return fail(KeychainError.nonDataValueWithHint(type: type(of: value)))
             }
             valueData = bytes
         case "v_Ref":
@@ -212,9 +212,9 @@ struct SecItemDictionary {
             guard let bytes = SecValue.data(value), let reference = PersistentReference(data: bytes) else {
                 if let bytes = SecValue.data(value), [12, 20].contains(bytes.count), bytes.prefix(4) == Data("apls".utf8) {
                     // A well-formed reference to the legacy AppleShare class, which has no table.
-                    return fail(KeychainError.kSecValuePersistentRefNamesKSecClassAppleSharePasswordKeychain())
+                    return fail(KeychainError.appleSharePasswordReference())
                 }
-                return fail(KeychainError.kSecValuePersistentRefPersistentReference())
+                return fail(KeychainError.invalidPersistentReference())
             }
             persistentReference = reference
         default:
@@ -227,7 +227,7 @@ struct SecItemDictionary {
         guard let itemClass = itemClass ?? persistentReference?.itemClass else { return }
         let schema = ItemSchema.of(itemClass)
         for key in attributes.keys.sorted() where !schema.accepts(key) {
-            fail(KeychainError.attributeDoesExistItems(key: key, itemClass: itemClass.rawValue))
+            fail(KeychainError.attributeNotInClassForSecItem(key: key, itemClass: itemClass.rawValue))
         }
     }
 
@@ -275,10 +275,10 @@ struct SecItemDictionary {
     func checkClientRules(allowsSkip: Bool) throws(KeychainError) {
         if let clientError { throw clientError }
         if authenticationUI == "u_AuthUIS" && !allowsSkip {
-            throw KeychainError.kSecUseAuthenticationUISkipOnlyValidSecItemCopyMatching()
+            throw KeychainError.authenticationUISkipOutsideCopyMatching()
         }
         if hasAuthenticationContext && hasCredentialReference {
-            throw KeychainError.kSecUseAuthenticationContextCombinedCredentialReference()
+            throw KeychainError.authenticationContextWithCredentialReference()
         }
     }
 

@@ -8,7 +8,7 @@ enum SecItemQueryBuilder {
     static func query(_ request: SecItemDictionary, groups: [String]?) throws(KeychainError) -> Query {
         let key = try referencedKey(request)
         guard let itemClass = request.itemClass ?? request.persistentReference?.itemClass ?? (key != nil ? .key : nil) else {
-            throw KeychainError.dictionaryKSecClassPersistentReference()
+            throw KeychainError.noClassNorReference()
         }
         var query = Query(itemClass, attributes(request), accessGroups: groups, limit: request.matchLimit ?? .one)
         query.authentication = request.authenticationOptions
@@ -36,10 +36,10 @@ enum SecItemQueryBuilder {
     private static func referencedKey(_ request: SecItemDictionary) throws(KeychainError) -> SecKey? {
         guard let reference = request.valueRef else { return nil }
         guard let key = reference as? SecKey else {
-            throw KeychainError.kSecValueRefMustSecKeySecCertificate()
+            throw KeychainError.valueRefNotSecKey()
         }
         guard request.itemClass == nil || request.itemClass == .key else {
-            throw KeychainError.kSecValueRefSecKeyKSecClassKSecClassKey()
+            throw KeychainError.secKeyWithOtherClass()
         }
         return key
     }

@@ -22,16 +22,16 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         let groups = try accessGroups.searchGroups(explicit: request.attributes[.accessGroup])
         if let newGroup = changes.attributes[.accessGroup] { _ = try accessGroups.writeGroup(explicit: newGroup) }
         try request.checkParsed()
-        if request.returnsAnything { throw KeychainError.secItemUpdateQueryAskReturn() }
+        if request.returnsAnything { throw KeychainError.updateQueryAsksReturn() }
         guard request.matchKeys.isEmpty, !request.useItemList else {
-            throw KeychainError.secItemUpdateQueryContainKSecMatch()
+            throw KeychainError.updateQueryWithMatchKeys()
         }
         if let reference = request.persistentReference, reference.isLegacy, request.hasAttributesBesideReference {
-            throw KeychainError.legacyPersistentReferenceCombined()
+            throw KeychainError.legacyReferenceWithAttributes()
         }
         var itemChanges = try changes.itemChanges(for: request.itemClass ?? request.persistentReference?.itemClass)
         if changes.accessControl != nil, itemChanges.attributes[.accessible] != nil {
-            throw KeychainError.giveEitherKSecAttrAccessibleKSecAttrAccessControlBoth()
+            throw KeychainError.accessibleAndAccessControl()
         }
         if let control = changes.accessControl {
             itemChanges.attributes[.accessible] = .string(control.accessibility.rawValue)
@@ -57,37 +57,37 @@ struct SecItemChanges {
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
                 record(SecValue.isNumber(rawKey)
-                       ? KeychainError.keyAttributesToUpdateNumberNames(key: rawKey)
-                       : KeychainError.keyAttributesToUpdateString())
+                       ? KeychainError.numericUpdateKey(key: rawKey)
+                       : KeychainError.nonStringUpdateKey())
                 continue
             }
             switch key {
             case "v_Data":
                 guard let bytes = SecValue.data(value) else {
-                    record(KeychainError.kSecValueDataMustDataCFData(type: type(of: value)))
+                    record(KeychainError.nonDataValue(type: type(of: value)))
                     continue
                 }
                 data = bytes
             case "musr", "nleg":
                 continue
             case "clip":
-                record(KeychainError.privateAttributeClipAccepted())
+                record(KeychainError.clipAttributeRefused())
             case "accc":
                 guard let control = value as? SecAccessControl else {
-                    record(KeychainError.kSecAttrAccessControlMustSecAccessControl())
+                    record(KeychainError.accessControlNotSecAccessControl())
                     continue
                 }
                 accessControl = control
             case "sync":
                 guard case .value(let flag) = SecValue.synchronizable(value) else {
-                    record(KeychainError.kSecAttrSynchronizableAttributesToUpdateMustBoolean())
+                    record(KeychainError.nonBooleanSynchronizableUpdate())
                     continue
                 }
                 synchronizable = flag
                 attributes[.synchronizable] = .bool(flag)
             default:
                 guard key.utf16.count == 4 else {
-                    record(KeychainError.attributeUpdatedErrSecNoSuchAttr(key: key))
+                    record(KeychainError.notAnUpdatableAttribute(key: key))
                     continue
                 }
                 do {
@@ -109,7 +109,7 @@ struct SecItemChanges {
         if let itemClass {
             let schema = ItemSchema.of(itemClass)
             for key in attributes.keys.sorted() where !schema.accepts(key) {
-                throw KeychainError.attributeDoesExistItems(key: key, itemClass: itemClass.rawValue)
+                throw KeychainError.attributeNotInClassForSecItem(key: key, itemClass: itemClass.rawValue)
             }
         }
         return ItemChanges(attributes: attributes, data: data)

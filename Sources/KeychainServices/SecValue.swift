@@ -78,13 +78,13 @@ enum SecValue {
         switch integer(value) {
         case .integer(let number): return .number(number)
         case .fractional:
-            throw KeychainError.valueFractionalNumberKeychain(key: key)
+            throw KeychainError.fractionalNumber(key: key)
         case nil: break
         }
         if let date = date(value) { return .date(date) }
         if let uuid = value as? UUID { return .string(uuid.uuidString) }
         if let uuid = value as? NSUUID { return .string(uuid.uuidString) }
-        throw KeychainError.valueUnsupportedTypeUse(key: key, type: type(of: value))
+        throw KeychainError.unsupportedValueType(key: key, type: type(of: value))
     }
 
     /// The Foundation object an attribute value is returned as.

@@ -76,10 +76,10 @@ public struct SimulatedDevice: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if biometry != nil && passcode == nil {
-            throw KeychainError.biometryNeedsPasscodeApple(variable: Self.variable)
+            throw KeychainError.simulatedBiometryWithoutPasscode(variable: Self.variable)
         }
         if isLocked && passcode == nil {
-            throw KeychainError.deviceWithoutPasscodeLocked(variable: Self.variable)
+            throw KeychainError.simulatedLockWithoutPasscode(variable: Self.variable)
         }
     }
 

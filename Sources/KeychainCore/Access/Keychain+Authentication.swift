@@ -165,7 +165,7 @@ extension Keychain {
                 }
                 let unwrapped = try PresenceEnrollment.unwrap(wrapped, secret: secret, method: method, vaultID: vaultID)
                 guard unwrapped.publicKey == presence.publicKey else {
-                    throw KeychainError.tamperedEnrolmentHoldsKeyKeychain()
+                    throw KeychainError.tamperedEnrolmentKey()
                 }
                 key = unwrapped
             }

@@ -26,7 +26,7 @@ struct BackupReader {
         }
         let prefix = header.prefix(BackupFormat.headerSize - 32)
         guard Data(SHA256.hash(data: prefix)) == header.suffix(32) else {
-            throw KeychainError.backupHeaderCorruptedChecksumMismatch(source: source)
+            throw KeychainError.backupHeaderChecksum(source: source)
         }
         guard let id = reader.readBytes(16), let archiveID = UUID(bytes: id),
               let created = reader.readBigEndian(Int64.self), let logN = reader.readByte(),
@@ -36,7 +36,7 @@ struct BackupReader {
         }
         let parameters = ScryptParameters(logN: Int(logN), blockSize: Int(blockSize), parallelism: Int(parallelism))
         guard BackupFormat.acceptsKDF(parameters) else {
-            throw KeychainError.backupHeaderAsksKeyDerivation(source: source, parameters: parameters)
+            throw KeychainError.backupHeaderParameters(source: source, parameters: parameters)
         }
         let kek = BackupFormat.passphraseKEK(try parameters.deriveKey(passphrase: passphrase, salt: salt), archiveID: archiveID)
         var root: Data
@@ -69,20 +69,20 @@ struct BackupReader {
                       let itemClass = ItemClass(rawValue: String(decoding: classBytes, as: UTF8.self)), itemClass.isStored,
                       let encoded = reader.readLengthPrefixed(), let attributes = AttributeCodec.decode(encoded),
                       let data = reader.readLengthPrefixed() else {
-                    throw KeychainError.backupRecordChunkMalformed(source: source, chunk: nextChunkIndex - 1)
+                    throw KeychainError.backupRecordMalformed(source: source, chunk: nextChunkIndex - 1)
                 }
                 records.append(BackupRecord(itemClass: itemClass, attributes: attributes, data: data))
             case .trailer:
                 guard isLast, let count = reader.readBigEndian(UInt64.self), let thisDeviceOnly = reader.readBigEndian(UInt64.self),
                       let nonExtractable = reader.readBigEndian(UInt64.self), reader.isAtEnd else {
-                    throw KeychainError.backupTrailerMisplacedMalformed(source: source)
+                    throw KeychainError.backupTrailerMalformed(source: source)
                 }
                 return (records, BackupTrailer(itemCount: count, skipped: .init(thisDeviceOnly: thisDeviceOnly, nonExtractableKeys: nonExtractable)))
             case nil:
-                throw KeychainError.backupRecordChunkUnknownKind(source: source, chunk: nextChunkIndex - 1)
+                throw KeychainError.backupRecordKind(source: source, chunk: nextChunkIndex - 1)
             }
         }
-        if isLast { throw KeychainError.backupLastChunkTrailer(source: source) }
+        if isLast { throw KeychainError.backupWithoutTrailer(source: source) }
         return (records, nil)
     }
 
@@ -94,7 +94,7 @@ struct BackupReader {
             nextChunkIndex += 1
             return plaintext
         } catch {
-            throw KeychainError.backupChunkFailedAuthenticationEdited(source: source, chunk: nextChunkIndex)
+            throw KeychainError.backupChunkAuthentication(source: source, chunk: nextChunkIndex)
         }
     }
 }

@@ -142,7 +142,7 @@ extension Keychain {
                 progress?(input.bytesRead, input.size)
                 if let trailer {
                     guard trailer.itemCount == seen else {
-                        throw KeychainError.backupHoldsItemsTrailerSays(source: source, seen: seen, trailerCount: trailer.itemCount)
+                        throw KeychainError.backupItemCountMismatch(source: source, seen: seen, trailerCount: trailer.itemCount)
                     }
                     try keys.stateDigest.record(adding: fingerprints, db)
                     return (added, replaced, kept, trailer.skipped)
@@ -212,13 +212,13 @@ final class BackupInput {
     func nextChunk(source: String) throws(KeychainError) -> (sealed: Data, isLast: Bool) {
         var reader = ByteReader(try read(4))
         guard let length = reader.readBigEndian(UInt32.self) else {
-            throw KeychainError.backupEndsBeforeLastChunk(source: source)
+            throw KeychainError.backupTruncatedBeforeLastChunk(source: source)
         }
         guard Int(length) <= BackupFormat.maximumChunkBytes else {
-            throw KeychainError.backupChunkClaimsBytes(source: source, length: length)
+            throw KeychainError.backupChunkLength(source: source, length: length)
         }
         let sealed = try read(Int(length))
-        guard sealed.count == Int(length) else { throw KeychainError.backupEndsInsideChunk(source: source) }
+        guard sealed.count == Int(length) else { throw KeychainError.backupTruncatedInsideChunk(source: source) }
         let next = try read(1)
         lookahead = next.isEmpty ? nil : next
         return (sealed, next.isEmpty)

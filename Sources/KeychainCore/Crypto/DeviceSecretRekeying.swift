@@ -52,7 +52,7 @@ struct DeviceSecretRekeying {
                 do {
                     key = try slot.unwrap(wrapped, with: isDevice ? oldDevice : oldUser, vaultID: vaultID)
                 } catch {
-                    if isDevice { throw KeychainError.tamperedKeyDoesUnwrapDevice(slot: slot.name) }
+                    if isDevice { throw KeychainError.tamperedSlotKey(slot: slot.name) }
                     throw KeychainError.wrongPassphraseDuringRekeying()
                 }
                 do {

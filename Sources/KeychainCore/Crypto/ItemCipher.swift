@@ -102,7 +102,7 @@ enum ItemCipher {
             }
             itemKey = try presenceKey.open(itemKey.withUnsafeBytes { Data($0) }, vaultID: binding.vaultID)
         } else if itemKey.bitCount != 256 {
-            throw KeychainError.tamperedDataKeyItemWrong(itemClass: binding.itemClass.rawValue)
+            throw KeychainError.tamperedDataKeyLength(itemClass: binding.itemClass.rawValue)
         }
         return try open(sealed.secret, itemKey: itemKey, binding: binding, half: .secret)
     }
@@ -111,14 +111,14 @@ enum ItemCipher {
     /// the class wrap opens to a well-formed presence wrap.
     static func checkPresenceWrap(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) {
         let wrapped = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
-        guard wrapped.bitCount == PresencePublicKey.sealedLength * 8 else { throw KeychainError.tamperedItemPresenceWrapWrong() }
+        guard wrapped.bitCount == PresencePublicKey.sealedLength * 8 else { throw KeychainError.tamperedPresenceWrapLength() }
     }
 
     private static func unwrap(_ wrappedKey: Data, kek: SymmetricKey, binding: ItemBinding, half: ItemBinding.Half) throws(KeychainError) -> SymmetricKey {
         do {
             return try AES.KeyWrap.unwrap(wrappedKey, using: kek)
         } catch {
-            throw KeychainError.tamperedKeyItemDoesUnwrap(half: half == .metadata ? "attributes" : "data", itemClass: binding.itemClass.rawValue, accessibility: binding.accessibility.rawValue)
+            throw KeychainError.tamperedItemKey(half: half == .metadata ? "attributes" : "data", itemClass: binding.itemClass.rawValue, accessibility: binding.accessibility.rawValue)
         }
     }
 
@@ -129,11 +129,11 @@ enum ItemCipher {
             padded = try AES.GCM.open(AES.GCM.SealedBox(combined: ciphertext), using: itemKey,
                                       authenticating: binding.associatedData(half))
         } catch {
-            throw KeychainError.tamperedItemDoAuthenticateAgainst(name: name, itemClass: binding.itemClass.rawValue)
+            throw KeychainError.tamperedItemHalf(name: name, itemClass: binding.itemClass.rawValue)
         }
         defer { SecretWiping.wipe(&padded) }
         guard let plaintext = Padding.unpad(padded) else {
-            throw KeychainError.tamperedItemInvalidPadding(name: name, itemClass: binding.itemClass.rawValue)
+            throw KeychainError.tamperedItemPadding(name: name, itemClass: binding.itemClass.rawValue)
         }
         return plaintext
     }

@@ -65,7 +65,7 @@ enum KeybagSlot: Hashable, Sendable {
     /// - Throws: `.integrityViolation` when the keybag has none; ``wrongDeviceKey`` when it does
     ///   not unwrap with this device key.
     static func indexKey(in keybag: [KeybagSlot: Data], deviceKey: SymmetricKey, vaultID: UUID) throws(KeychainError) -> SymmetricKey {
-        guard let wrapped = keybag[.index] else { throw KeychainError.tamperedKeybagIndexKey() }
+        guard let wrapped = keybag[.index] else { throw KeychainError.tamperedMissingIndexKey() }
         do {
             return try index.unwrap(wrapped, with: KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID), vaultID: vaultID)
         } catch {

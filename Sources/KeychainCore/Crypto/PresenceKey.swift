@@ -21,7 +21,7 @@ struct PresencePublicKey: Sendable, Equatable {
         do {
             key = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: rawRepresentation)
         } catch {
-            throw KeychainError.tamperedKeychainPresencePublicKey()
+            throw KeychainError.tamperedPresencePublicKey()
         }
     }
 
@@ -69,14 +69,14 @@ struct PresencePrivateKey: Sendable {
     /// - Throws: `.integrityViolation` when it does not unwrap (the row was edited or belongs to
     ///   another presence key).
     func open(_ sealed: Data, vaultID: UUID) throws(KeychainError) -> SymmetricKey {
-        guard sealed.count == PresencePublicKey.sealedLength else { throw KeychainError.tamperedItemPresenceWrapWrong() }
+        guard sealed.count == PresencePublicKey.sealedLength else { throw KeychainError.tamperedPresenceWrapLength() }
         let ephemeral = Data(sealed.prefix(32))
         do {
             let shared = try key.sharedSecretFromKeyAgreement(with: Curve25519.KeyAgreement.PublicKey(rawRepresentation: ephemeral))
             let kek = PresencePublicKey.wrappingKey(shared, ephemeral: ephemeral, recipient: key.publicKey.rawRepresentation, vaultID: vaultID)
             return try AES.KeyWrap.unwrap(Data(sealed.suffix(40)), using: kek)
         } catch {
-            throw KeychainError.tamperedItemSecretKeyDoes()
+            throw KeychainError.tamperedPresenceWrappedKey()
         }
     }
 }

@@ -30,7 +30,7 @@ struct SecretBinding: Equatable {
         guard let version = reader.readBigEndian(Int64.self), let raw = reader.readLengthPrefixed(),
               let accessibility = Accessibility(rawValue: String(decoding: raw, as: UTF8.self)),
               let primaryKeyIndex = reader.readLengthPrefixed(), reader.isAtEnd else {
-            throw KeychainError.tamperedProtectedItemAttributesDo()
+            throw KeychainError.tamperedSealingRecord()
         }
         rowVersion = version
         self.accessibility = accessibility

@@ -99,8 +99,8 @@ final class KeyRing: @unchecked Sendable {
             }
             throw error
         }
-        guard current.vaultID == header.vaultID else { throw KeychainError.tamperedKeychainHeaderNamesAnother() }
-        guard current.keybagGeneration > header.keybagGeneration else { throw KeychainError.tamperedKeybagGenerationWentBackwards() }
+        guard current.vaultID == header.vaultID else { throw KeychainError.tamperedHeaderOfAnotherVault() }
+        guard current.keybagGeneration > header.keybagGeneration else { throw KeychainError.tamperedKeybagGeneration() }
         try reload(header: current, keybag: keybag)
     }
 
@@ -122,7 +122,7 @@ final class KeyRing: @unchecked Sendable {
                 userKeys = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
             } catch where error.code == .authFailed {
                 // No passphrase is involved: a key that does not unwrap was altered.
-                throw KeychainError.tamperedClassKeyKeybagDoes()
+                throw KeychainError.tamperedDeviceClassKey()
             }
         }
         state.withLock { state in
@@ -255,16 +255,16 @@ final class KeyRing: @unchecked Sendable {
                 throw KeychainError.wrongPassphraseDuringRekeying()
             }
         }
-        guard keys[.afterFirstUnlock] != nil else { throw KeychainError.tamperedKeybagClassCKey() }
+        guard keys[.afterFirstUnlock] != nil else { throw KeychainError.tamperedMissingClassCKey() }
         return keys
     }
 
     private static func unwrapClassKey(_ accessibility: Accessibility, _ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError) -> ClassKeys {
-        guard let wrapped = keybag[.classKey(accessibility)] else { throw KeychainError.tamperedKeybagKey(accessibility: accessibility.constantName) }
+        guard let wrapped = keybag[.classKey(accessibility)] else { throw KeychainError.tamperedMissingClassKey(accessibility: accessibility.constantName) }
         do {
             return ClassKeys(classKey: try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID))
         } catch {
-            throw KeychainError.tamperedClassKeyDoesUnwrap(accessibility: accessibility.constantName)
+            throw KeychainError.tamperedClassKey(accessibility: accessibility.constantName)
         }
     }
 }

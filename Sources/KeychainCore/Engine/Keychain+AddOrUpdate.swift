@@ -60,7 +60,7 @@ extension Keychain {
     func existingRow(_ primaryKeyIndex: Data, _ db: Database) throws -> Int64? {
         guard let row = try ItemTable.row(in: db, primaryKeyIndex: primaryKeyIndex) else { return nil }
         guard (row[1] as Data?) == primaryKeyIndex else {
-            throw KeychainError.tamperedPrimaryKeyLookupSelected()
+            throw KeychainError.tamperedPrimaryKeyLookup()
         }
         return try row.checked(0, "id", in: "items")
     }

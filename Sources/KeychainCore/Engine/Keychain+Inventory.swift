@@ -45,7 +45,7 @@ extension Keychain {
             for row in try ItemTable.countsByClassAndAccessibility(in: db) {
                 guard let itemClass = ItemClass(rawValue: try row.checked(0, "item_class", in: "items")),
                       let accessibility = Accessibility(rawValue: try row.checked(1, "accessibility", in: "items")) else {
-                    throw KeychainError.tamperedItemRowNamesUnknownClassAccessibility()
+                    throw KeychainError.tamperedItemRowClassOrAccessibility()
                 }
                 let count: Int = try row.checked(2, "count", in: "items")
                 byClass[itemClass, default: 0] += count

@@ -30,7 +30,7 @@ extension Keychain {
             for match in matches {
                 guard var item = match.opened, let rowID = item.row.rowID, try keys.rowSealer.isValid(item.row, db),
                       try RowSealer.tags(of: rowID, db).contains(tag) else {
-                    throw KeychainError.tamperedItemSelectedWrittenBefore()
+                    throw KeychainError.tamperedPreFormat6Item()
                 }
                 if !item.row.sealed.isPresenceSealed { try self.openData(of: &item) }
                 var attributes = item.attributes

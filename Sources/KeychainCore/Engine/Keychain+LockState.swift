@@ -144,7 +144,7 @@ extension Keychain {
                 let doomed = try ItemTable.rows(in: db, accessibility: .whenPasscodeSetThisDeviceOnly).map { raw in
                     let row = try ItemRow(row: raw)
                     guard let rowID = row.rowID, try self.keys.rowSealer.isValid(row, db) else {
-                        throw KeychainError.tamperedRowMarkedWhenPasscodeSetThisDeviceOnlyFails()
+                        throw KeychainError.tamperedPasscodeSetRow()
                     }
                     return rowID
                 }

@@ -83,11 +83,11 @@ extension Keychain {
         case .rowID(let rowID): referenceHolds = try row.rowID == rowID && keys.rowSealer.isValid(row, db)   // the seal covers the row id
         case nil: break
         }
-        guard referenceHolds else { throw KeychainError.tamperedPersistentReferenceSelectedRow() }
+        guard referenceHolds else { throw KeychainError.tamperedPersistentReferenceRow() }
         guard proof == .attributes || !filter.residual.isEmpty else {
             let tags = try row.rowID.map { try RowSealer.tags(of: $0, db) } ?? []
             guard row.rowID != nil, try keys.rowSealer.isValid(row, db), filter.isSatisfied(bySealed: row, tags: tags) else {
-                throw KeychainError.tamperedRowSelectedLookupColumns()
+                throw KeychainError.tamperedLookupColumns()
             }
             // An item the library wrote before format 6 is left alone by an app's delete when its
             // class is available to tell it apart (while locked, it cannot be: it is deleted, as
@@ -106,7 +106,7 @@ extension Keychain {
         guard filter.residualMatches(opened.attributes) else { return nil }
         if hidingLegacyLibraryItems && filter.owner == nil, try isLegacyLibraryItem(opened, db) { return nil }
         guard filter.isSatisfied(byDecrypted: opened) else {
-            throw KeychainError.tamperedRowSelectedLookupValues()
+            throw KeychainError.tamperedLookupValues()
         }
         return MatchedItem(row: row, opened: opened)
     }
@@ -138,7 +138,7 @@ extension Keychain {
             } else {
                 linked = certificateItem.row.indexes.identityLink != nil && certificateItem.row.indexes.identityLink == keyItem.row.indexes.identityLink
             }
-            guard linked else { throw KeychainError.tamperedIdentityJoinedCertificateKey() }
+            guard linked else { throw KeychainError.tamperedIdentityLink() }
             matches.append((certificateItem, keyItem))
         }
         return matches
@@ -162,7 +162,7 @@ extension Keychain {
         guard let attributes = AttributeCodec.decode(metadata),
               attributes[.accessible]?.stringValue == row.accessibility.rawValue,
               attributes[.synchronizable]?.numberValue == (row.synchronizable ? 1 : 0) else {
-            throw KeychainError.tamperedAttributesItemDisagreeRow(itemClass: row.itemClass.rawValue)
+            throw KeychainError.tamperedAttributesDisagree(itemClass: row.itemClass.rawValue)
         }
         var item = OpenedItem(row: row, attributes: attributes, data: nil)
         if includingData { try openData(of: &item, presenceKey: presenceKey) }
@@ -191,7 +191,7 @@ extension Keychain {
         let established = keys.presence.isEstablished
         if item.row.sealed.isPresenceSealed && !established { throw .presenceSlotsRemoved() }
         if item.requiresPresenceSeal && established && !item.row.sealed.isPresenceSealed {
-            throw KeychainError.tamperedProtectedItemDataKey()
+            throw KeychainError.tamperedPresenceSealing()
         }
     }
 

@@ -207,7 +207,7 @@ public final class Keychain: Sendable {
     ///   is not this keychain's (its index key must unwrap: an AES-GCM open, no KDF).
     private static func upgradeIfNeeded(_ database: DatabasePool, location: KeychainLocation, deviceKey: SymmetricKey, fileFormat: Int) throws {
         guard let (header, keybag) = try database.read({ db in try VaultHeader.fetch(db).map { ($0, try KeyRing.fetchKeybag(db)) } }) else {
-            throw KeychainError.tamperedKeychainHeaderMissing()
+            throw KeychainError.tamperedHeaderMissing()
         }
         let vaultID = header.vaultID
         let path = location.databaseURL.path
@@ -365,7 +365,7 @@ public final class Keychain: Sendable {
         let version = try ConnectionSettings.schemaVersion(in: db)
         guard checkedSchemaVersion.withLock({ $0 }) != version else { return }
         guard try SchemaGuard.inspect(db, path: databasePath) == .keychain(appliedMigrations: KeychainSchema.migrations.count) else {
-            throw KeychainError.tamperedKeychainTablesGone()
+            throw KeychainError.tamperedTablesGone()
         }
         checkedSchemaVersion.withLock { $0 = version }
     }

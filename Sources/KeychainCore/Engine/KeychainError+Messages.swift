@@ -1325,55 +1325,55 @@ extension KeychainError {
 
     /// `.integrityViolation`, tampered keychain: The `table` table's `column` column holds a value
     /// of the wrong type
-    package static func tamperedTableColumnHoldsValue(table: String, column: String) -> KeychainError {
+    package static func tamperedColumnType(table: String, column: String) -> KeychainError {
         tampered("the \(table) table's \(column) column holds a value of the wrong type")
     }
 
     /// `.integrityViolation`, tampered keychain: The `table` table's `column` column is missing or
     /// holds a value of the wrong type
-    package static func tamperedTableColumnMissingHolds(table: String, column: String) -> KeychainError {
+    package static func tamperedColumnMissingOrType(table: String, column: String) -> KeychainError {
         tampered("the \(table) table's \(column) column is missing or holds a value of the wrong type")
     }
 
     /// `.integrityViolation`, tampered keychain: The keychain's format anchor is missing
-    package static func tamperedKeychainFormatAnchorMissing() -> KeychainError {
+    package static func tamperedFormatAnchorMissing() -> KeychainError {
         tampered("the keychain's format anchor is missing")
     }
 
     /// `.integrityViolation`, tampered keychain: The keychain header is missing
-    package static func tamperedKeychainHeaderMissing() -> KeychainError {
+    package static func tamperedHeaderMissing() -> KeychainError {
         tampered("the keychain header is missing")
     }
 
     /// `.integrityViolation`, tampered keychain: The items table's `name` column holds a value of
     /// the wrong type
-    package static func tamperedItemsTableColumnHolds(name: String) -> KeychainError {
+    package static func tamperedItemColumnType(name: String) -> KeychainError {
         tampered("the items table's \(name) column holds a value of the wrong type")
     }
 
     /// `.integrityViolation`, tampered keychain: An item row has `columnCount` columns, not 16
-    package static func tamperedItemRowColumns(columnCount: Int) -> KeychainError {
+    package static func tamperedItemRowColumnCount(columnCount: Int) -> KeychainError {
         tampered("an item row has \(columnCount) columns, not 16")
     }
 
     /// `.integrityViolation`, tampered keychain: An item row has no valid item id
-    package static func tamperedItemRowValidItem() -> KeychainError {
+    package static func tamperedItemRowWithoutItemID() -> KeychainError {
         tampered("an item row has no valid item id")
     }
 
     /// `.integrityViolation`, tampered keychain: An item row names an unknown class
-    package static func tamperedItemRowNamesUnknownClass() -> KeychainError {
+    package static func tamperedItemRowClass() -> KeychainError {
         tampered("an item row names an unknown class")
     }
 
     /// `.integrityViolation`, tampered keychain: An item row names an unknown accessibility
-    package static func tamperedItemRowNamesUnknownAccessibility() -> KeychainError {
+    package static func tamperedItemRowAccessibility() -> KeychainError {
         tampered("an item row names an unknown accessibility")
     }
 
     /// `.integrityViolation`, tampered keychain: An item row's synchronizable flag is neither 0 nor
     /// 1
-    package static func tamperedItemRowSynchronizableFlag() -> KeychainError {
+    package static func tamperedItemRowSynchronizable() -> KeychainError {
         tampered("an item row's synchronizable flag is neither 0 nor 1")
     }
 
@@ -1384,30 +1384,30 @@ extension KeychainError {
 
     /// `.integrityViolation`, tampered keychain: Its migration records (`migrations`) are not those
     /// of any keychain format
-    package static func tamperedMigrationRecordsThoseAny(migrations: String) -> KeychainError {
+    package static func tamperedMigrationRecords(migrations: String) -> KeychainError {
         tampered("its migration records (\(migrations)) are not those of any keychain format")
     }
 
     /// `.integrityViolation`, tampered keychain: Its schema is not that of a format-`schemaFormat`
     /// keychain (`difference`)
-    package static func tamperedSchemaFormatKeychain(schemaFormat: Int, difference: String) -> KeychainError {
+    package static func tamperedSchema(schemaFormat: Int, difference: String) -> KeychainError {
         tampered("its schema is not that of a format-\(schemaFormat) keychain (\(difference))")
     }
 
     /// `.integrityViolation`, tampered keychain: Its header claims format `headerFormat` but its
     /// schema is that of format `schemaFormat`
-    package static func tamperedHeaderClaimsFormatSchema(headerFormat: String, schemaFormat: Int) -> KeychainError {
+    package static func tamperedHeaderFormat(headerFormat: String, schemaFormat: Int) -> KeychainError {
         tampered("its header claims format \(headerFormat) but its schema is that of format \(schemaFormat)")
     }
 
     /// `.integrityViolation`, tampered keychain: The keychain header has no valid vault id
-    package static func tamperedKeychainHeaderValidVault() -> KeychainError {
+    package static func tamperedHeaderVaultID() -> KeychainError {
         tampered("the keychain header has no valid vault id")
     }
 
     /// `.integrityViolation`, tampered keychain: An enrolment holds a key that is not the
     /// keychain's presence key
-    package static func tamperedEnrolmentHoldsKeyKeychain() -> KeychainError {
+    package static func tamperedEnrolmentKey() -> KeychainError {
         tampered("an enrolment holds a key that is not the keychain's presence key")
     }
 
@@ -1417,188 +1417,188 @@ extension KeychainError {
     }
 
     /// `.integrityViolation`, tampered keychain: A TPM key's stored blob is damaged
-    package static func tamperedTPMKeyStoredBlob() -> KeychainError {
+    package static func tamperedTPMKeyBlob() -> KeychainError {
         tampered("a TPM key's stored blob is damaged")
     }
 
     /// `.integrityViolation`, tampered keychain: The TPM refused a key's stored authorization value
-    package static func tamperedTPMRefusedKeyStored() -> KeychainError {
+    package static func tamperedTPMKeyAuthorization() -> KeychainError {
         tampered("the TPM refused a key's stored authorization value")
     }
 
     /// `.integrityViolation`, tampered keychain: The keybag has presence enrolments without a
     /// presence key
-    package static func tamperedKeybagPresenceEnrolmentsWithout() -> KeychainError {
+    package static func tamperedEnrolmentsWithoutPresenceKey() -> KeychainError {
         tampered("the keybag has presence enrolments without a presence key")
     }
 
     /// `.integrityViolation`, tampered keychain: The keychain header names another vault
-    package static func tamperedKeychainHeaderNamesAnother() -> KeychainError {
+    package static func tamperedHeaderOfAnotherVault() -> KeychainError {
         tampered("the keychain header names another vault")
     }
 
     /// `.integrityViolation`, tampered keychain: The keybag generation went backwards
-    package static func tamperedKeybagGenerationWentBackwards() -> KeychainError {
+    package static func tamperedKeybagGeneration() -> KeychainError {
         tampered("the keybag generation went backwards")
     }
 
     /// `.integrityViolation`, tampered keychain: A class key in the keybag does not unwrap with the
     /// device key
-    package static func tamperedClassKeyKeybagDoes() -> KeychainError {
+    package static func tamperedDeviceClassKey() -> KeychainError {
         tampered("a class key in the keybag does not unwrap with the device key")
     }
 
     /// `.integrityViolation`, tampered keychain: The keybag has no class C key
-    package static func tamperedKeybagClassCKey() -> KeychainError {
+    package static func tamperedMissingClassCKey() -> KeychainError {
         tampered("the keybag has no class C key")
     }
 
     /// `.integrityViolation`, tampered keychain: The keybag has no key for `accessibility`
-    package static func tamperedKeybagKey(accessibility: String) -> KeychainError {
+    package static func tamperedMissingClassKey(accessibility: String) -> KeychainError {
         tampered("the keybag has no key for \(accessibility)")
     }
 
     /// `.integrityViolation`, tampered keychain: The class key for `accessibility` does not unwrap
     /// with the device key
-    package static func tamperedClassKeyDoesUnwrap(accessibility: String) -> KeychainError {
+    package static func tamperedClassKey(accessibility: String) -> KeychainError {
         tampered("the class key for \(accessibility) does not unwrap with the device key")
     }
 
     /// `.integrityViolation`, tampered keychain: The keychain's tables are gone
-    package static func tamperedKeychainTablesGone() -> KeychainError {
+    package static func tamperedTablesGone() -> KeychainError {
         tampered("the keychain's tables are gone")
     }
 
     /// `.integrityViolation`, tampered keychain: An item row names an unknown class or
     /// accessibility
-    package static func tamperedItemRowNamesUnknownClassAccessibility() -> KeychainError {
+    package static func tamperedItemRowClassOrAccessibility() -> KeychainError {
         tampered("an item row names an unknown class or accessibility")
     }
 
     /// `.integrityViolation`, tampered keychain: A persistent reference selected a row that is not
     /// the item it names (row ids or item ids were edited)
-    package static func tamperedPersistentReferenceSelectedRow() -> KeychainError {
+    package static func tamperedPersistentReferenceRow() -> KeychainError {
         tampered("a persistent reference selected a row that is not the item it names (row ids or item ids were edited)")
     }
 
     /// `.integrityViolation`, tampered keychain: A row selected by its lookup columns fails its row
     /// seal or does not have them (lookup columns, tags or indexes were edited)
-    package static func tamperedRowSelectedLookupColumns() -> KeychainError {
+    package static func tamperedLookupColumns() -> KeychainError {
         tampered("a row selected by its lookup columns fails its row seal or does not have them (lookup columns, tags or indexes were edited)")
     }
 
     /// `.integrityViolation`, tampered keychain: A row was selected by lookup values its own
     /// attributes do not have (lookup columns, tags or indexes were edited)
-    package static func tamperedRowSelectedLookupValues() -> KeychainError {
+    package static func tamperedLookupValues() -> KeychainError {
         tampered("a row was selected by lookup values its own attributes do not have (lookup columns, tags or indexes were edited)")
     }
 
     /// `.integrityViolation`, tampered keychain: An identity joined a certificate and a key that do
     /// not belong together (link columns were edited)
-    package static func tamperedIdentityJoinedCertificateKey() -> KeychainError {
+    package static func tamperedIdentityLink() -> KeychainError {
         tampered("an identity joined a certificate and a key that do not belong together (link columns were edited)")
     }
 
     /// `.integrityViolation`, tampered keychain: The attributes of a `itemClass` item disagree with
     /// its row
-    package static func tamperedAttributesItemDisagreeRow(itemClass: String) -> KeychainError {
+    package static func tamperedAttributesDisagree(itemClass: String) -> KeychainError {
         tampered("the attributes of a \(itemClass) item disagree with its row")
     }
 
     /// `.integrityViolation`, tampered keychain: A protected item's data key is not sealed to the
     /// keychain's presence key
-    package static func tamperedProtectedItemDataKey() -> KeychainError {
+    package static func tamperedPresenceSealing() -> KeychainError {
         tampered("a protected item's data key is not sealed to the keychain's presence key")
     }
 
     /// `.integrityViolation`, tampered keychain: An item selected as written before format 6 does
     /// not carry the tag its row seal would prove
-    package static func tamperedItemSelectedWrittenBefore() -> KeychainError {
+    package static func tamperedPreFormat6Item() -> KeychainError {
         tampered("an item selected as written before format 6 does not carry the tag its row seal would prove")
     }
 
     /// `.integrityViolation`, tampered keychain: A row marked whenPasscodeSetThisDeviceOnly fails
     /// its row seal (its accessibility column was edited); the passphrase was not removed and
     /// nothing was deleted
-    package static func tamperedRowMarkedWhenPasscodeSetThisDeviceOnlyFails() -> KeychainError {
+    package static func tamperedPasscodeSetRow() -> KeychainError {
         tampered("a row marked whenPasscodeSetThisDeviceOnly fails its row seal (its accessibility column was edited); the passphrase was not removed and nothing was deleted")
     }
 
     /// `.integrityViolation`, tampered keychain: A primary-key lookup selected a row with another
     /// primary key (an index was edited)
-    package static func tamperedPrimaryKeyLookupSelected() -> KeychainError {
+    package static func tamperedPrimaryKeyLookup() -> KeychainError {
         tampered("a primary-key lookup selected a row with another primary key (an index was edited)")
     }
 
     /// `.integrityViolation`, tampered keychain: A protected item's attributes do not record how
     /// its data was sealed
-    package static func tamperedProtectedItemAttributesDo() -> KeychainError {
+    package static func tamperedSealingRecord() -> KeychainError {
         tampered("a protected item's attributes do not record how its data was sealed")
     }
 
     /// `.integrityViolation`, tampered keychain: The data key of a `itemClass` item has the wrong
     /// length
-    package static func tamperedDataKeyItemWrong(itemClass: String) -> KeychainError {
+    package static func tamperedDataKeyLength(itemClass: String) -> KeychainError {
         tampered("the data key of a \(itemClass) item has the wrong length")
     }
 
     /// `.integrityViolation`, tampered keychain: An item's presence wrap has the wrong length
-    package static func tamperedItemPresenceWrapWrong() -> KeychainError {
+    package static func tamperedPresenceWrapLength() -> KeychainError {
         tampered("an item's presence wrap has the wrong length")
     }
 
     /// `.integrityViolation`, tampered keychain: The `half` key of a `itemClass` item does not
     /// unwrap with the keys of its protection class `accessibility`
-    package static func tamperedKeyItemDoesUnwrap(half: String, itemClass: String, accessibility: String) -> KeychainError {
+    package static func tamperedItemKey(half: String, itemClass: String, accessibility: String) -> KeychainError {
         tampered("the \(half) key of a \(itemClass) item does not unwrap with the keys of its protection class \(accessibility)")
     }
 
     /// `.integrityViolation`, tampered keychain: The `name` of a `itemClass` item do not
     /// authenticate against its row
-    package static func tamperedItemDoAuthenticateAgainst(name: String, itemClass: String) -> KeychainError {
+    package static func tamperedItemHalf(name: String, itemClass: String) -> KeychainError {
         tampered("the \(name) of a \(itemClass) item do not authenticate against its row")
     }
 
     /// `.integrityViolation`, tampered keychain: The `name` of a `itemClass` item have invalid
     /// padding
-    package static func tamperedItemInvalidPadding(name: String, itemClass: String) -> KeychainError {
+    package static func tamperedItemPadding(name: String, itemClass: String) -> KeychainError {
         tampered("the \(name) of a \(itemClass) item have invalid padding")
     }
 
     /// `.integrityViolation`, tampered keychain: The keybag has no index key
-    package static func tamperedKeybagIndexKey() -> KeychainError {
+    package static func tamperedMissingIndexKey() -> KeychainError {
         tampered("the keybag has no index key")
     }
 
     /// `.integrityViolation`, tampered keychain: The `slot` key does not unwrap with the device key
-    package static func tamperedKeyDoesUnwrapDevice(slot: String) -> KeychainError {
+    package static func tamperedSlotKey(slot: String) -> KeychainError {
         tampered("the \(slot) key does not unwrap with the device key")
     }
 
     /// `.integrityViolation`, tampered keychain: The keychain's presence public key is not an
     /// X25519 key
-    package static func tamperedKeychainPresencePublicKey() -> KeychainError {
+    package static func tamperedPresencePublicKey() -> KeychainError {
         tampered("the keychain's presence public key is not an X25519 key")
     }
 
     /// `.integrityViolation`, tampered keychain: An item's secret key does not unwrap with the
     /// keychain's presence key
-    package static func tamperedItemSecretKeyDoes() -> KeychainError {
+    package static func tamperedPresenceWrappedKey() -> KeychainError {
         tampered("an item's secret key does not unwrap with the keychain's presence key")
     }
 
     /// `.integrityViolation`, tampered keychain: A protected key's attributes lost its public key
-    package static func tamperedProtectedKeyAttributesLost() -> KeychainError {
+    package static func tamperedProtectedKeyPublicKey() -> KeychainError {
         tampered("a protected key's attributes lost its public key")
     }
 
     /// `.integrityViolation`, tampered keychain: A TPM key's attributes lost its public key
-    package static func tamperedTPMKeyAttributesLost() -> KeychainError {
+    package static func tamperedTPMKeyPublicKey() -> KeychainError {
         tampered("a TPM key's attributes lost its public key")
     }
 
     /// `.integrityViolation`, tampered keychain: A stored private key is not a valid EC key
-    package static func tamperedStoredPrivateKeyValid() -> KeychainError {
+    package static func tamperedStoredPrivateKey() -> KeychainError {
         tampered("a stored private key is not a valid EC key")
     }
 
@@ -1606,27 +1606,27 @@ extension KeychainError {
 
     /// `.integrityViolation`, tampered backup `source`: it holds `seen` items but its trailer says
     /// `trailerCount`
-    package static func backupHoldsItemsTrailerSays(source: String, seen: some BinaryInteger, trailerCount: some BinaryInteger) -> KeychainError {
+    package static func backupItemCountMismatch(source: String, seen: some BinaryInteger, trailerCount: some BinaryInteger) -> KeychainError {
         backupTampered(source: source, what: "it holds \(seen) items but its trailer says \(trailerCount)")
     }
 
     /// `.integrityViolation`, tampered backup `source`: it ends before its last chunk
-    package static func backupEndsBeforeLastChunk(source: String) -> KeychainError {
+    package static func backupTruncatedBeforeLastChunk(source: String) -> KeychainError {
         backupTampered(source: source, what: "it ends before its last chunk")
     }
 
     /// `.integrityViolation`, tampered backup `source`: a chunk claims `length` bytes
-    package static func backupChunkClaimsBytes(source: String, length: some BinaryInteger) -> KeychainError {
+    package static func backupChunkLength(source: String, length: some BinaryInteger) -> KeychainError {
         backupTampered(source: source, what: "a chunk claims \(length) bytes")
     }
 
     /// `.integrityViolation`, tampered backup `source`: it ends inside a chunk
-    package static func backupEndsInsideChunk(source: String) -> KeychainError {
+    package static func backupTruncatedInsideChunk(source: String) -> KeychainError {
         backupTampered(source: source, what: "it ends inside a chunk")
     }
 
     /// `.integrityViolation`, tampered backup `source`: its header is corrupted (checksum mismatch)
-    package static func backupHeaderCorruptedChecksumMismatch(source: String) -> KeychainError {
+    package static func backupHeaderChecksum(source: String) -> KeychainError {
         backupTampered(source: source, what: "its header is corrupted (checksum mismatch)")
     }
 
@@ -1637,34 +1637,34 @@ extension KeychainError {
 
     /// `.integrityViolation`, tampered backup `source`: its header asks for key-derivation
     /// parameters out of range (`parameters`)
-    package static func backupHeaderAsksKeyDerivation(source: String, parameters: ScryptParameters) -> KeychainError {
+    package static func backupHeaderParameters(source: String, parameters: ScryptParameters) -> KeychainError {
         backupTampered(source: source, what: "its header asks for key-derivation parameters out of range (\(parameters))")
     }
 
     /// `.integrityViolation`, tampered backup `source`: a record in chunk `chunk` is malformed
-    package static func backupRecordChunkMalformed(source: String, chunk: some BinaryInteger) -> KeychainError {
+    package static func backupRecordMalformed(source: String, chunk: some BinaryInteger) -> KeychainError {
         backupTampered(source: source, what: "a record in chunk \(chunk) is malformed")
     }
 
     /// `.integrityViolation`, tampered backup `source`: its trailer is misplaced or malformed
-    package static func backupTrailerMisplacedMalformed(source: String) -> KeychainError {
+    package static func backupTrailerMalformed(source: String) -> KeychainError {
         backupTampered(source: source, what: "its trailer is misplaced or malformed")
     }
 
     /// `.integrityViolation`, tampered backup `source`: a record in chunk `chunk` has an unknown
     /// kind
-    package static func backupRecordChunkUnknownKind(source: String, chunk: some BinaryInteger) -> KeychainError {
+    package static func backupRecordKind(source: String, chunk: some BinaryInteger) -> KeychainError {
         backupTampered(source: source, what: "a record in chunk \(chunk) has an unknown kind")
     }
 
     /// `.integrityViolation`, tampered backup `source`: its last chunk has no trailer
-    package static func backupLastChunkTrailer(source: String) -> KeychainError {
+    package static func backupWithoutTrailer(source: String) -> KeychainError {
         backupTampered(source: source, what: "its last chunk has no trailer")
     }
 
     /// `.integrityViolation`, tampered backup `source`: chunk `chunk` failed authentication
     /// (edited, reordered, or the file was cut short)
-    package static func backupChunkFailedAuthenticationEdited(source: String, chunk: some BinaryInteger) -> KeychainError {
+    package static func backupChunkAuthentication(source: String, chunk: some BinaryInteger) -> KeychainError {
         backupTampered(source: source, what: "chunk \(chunk) failed authentication (edited, reordered, or the file was cut short)")
     }
 }

@@ -101,7 +101,7 @@ extension Keychain {
             throw KeychainError.passphraseOrKeysChangedConcurrently()
         }
         guard let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: oldKey) else {
-            throw KeychainError.tamperedKeychainFormatAnchorMissing()
+            throw KeychainError.tamperedFormatAnchorMissing()
         }
         let rekeying = DeviceSecretRekeying(old: KeyRing.DeviceKeyed(deviceKey: oldKey, vaultID: header.vaultID),
                                             new: KeyRing.DeviceKeyed(deviceKey: newKey, vaultID: header.vaultID),

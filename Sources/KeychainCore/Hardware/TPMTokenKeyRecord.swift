@@ -94,7 +94,7 @@ struct TPMTokenKeyRecord {
         guard CTSS2_load() == 1 else {
             throw KeychainError.tokenKeyTPMNotLoaded(tpmResponse: String(cString: Tss2_RC_Decode(CTSS2_RC_NOT_LOADED)))
         }
-        guard let object = TPMObjectBlob(marshalled: blob) else { throw KeychainError.tamperedTPMKeyStoredBlob() }
+        guard let object = TPMObjectBlob(marshalled: blob) else { throw KeychainError.tamperedTPMKeyBlob() }
         do {
             return try operation(TPMSigningKey(primaryName: primaryName, authorization: authorization, blob: object), device)
         } catch {
@@ -110,7 +110,7 @@ struct TPMTokenKeyRecord {
             return KeychainError.tokenKeyInAnotherTPM()
         }
         if failure.isAuthorizationFailure {
-            return KeychainError.tamperedTPMRefusedKeyStored()
+            return KeychainError.tamperedTPMKeyAuthorization()
         }
         if failure.isUnreachable {
             return KeychainError.tpmKeyUnreachable(failure: failure, tcti: device.tcti)

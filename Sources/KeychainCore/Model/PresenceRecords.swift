@@ -21,7 +21,7 @@ struct PresenceRecords: Sendable, Equatable {
             case .index, .classKey: continue
             }
         }
-        if publicKey == nil && !enrollments.isEmpty { throw KeychainError.tamperedKeybagPresenceEnrolmentsWithout() }
+        if publicKey == nil && !enrollments.isEmpty { throw KeychainError.tamperedEnrolmentsWithoutPresenceKey() }
     }
 
     /// Whether an authenticator was ever enrolled (protected items are then sealed to the presence key).

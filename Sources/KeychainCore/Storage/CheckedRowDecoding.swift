@@ -6,7 +6,7 @@ extension Row {
     /// anything; GRDB's subscripts would stop the process, this reports it.
     func checked<Value: DatabaseValueConvertible>(_ index: Int, _ column: String, in table: String) throws -> Value {
         do { return try decode(atIndex: index) } catch {
-            throw KeychainError.tamperedTableColumnHoldsValue(table: table, column: column)
+            throw KeychainError.tamperedColumnType(table: table, column: column)
         }
     }
 
@@ -14,7 +14,7 @@ extension Row {
     /// ``checked(_:_:in:)`` does.
     func checked<Value: DatabaseValueConvertible>(_ column: String, in table: String) throws -> Value {
         do { return try decode(forColumn: column) } catch {
-            throw KeychainError.tamperedTableColumnMissingHolds(table: table, column: column)
+            throw KeychainError.tamperedColumnMissingOrType(table: table, column: column)
         }
     }
 }

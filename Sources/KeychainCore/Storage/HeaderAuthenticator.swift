@@ -69,7 +69,7 @@ struct HeaderAuthenticator {
                             deviceKey: SymmetricKey, _ db: Database) throws {
         let next = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: keybag)
         guard let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey) else {
-            throw KeychainError.tamperedKeychainFormatAnchorMissing()
+            throw KeychainError.tamperedFormatAnchorMissing()
         }
         let current = try storedCode(db).flatMap { anchor.accepts($0) ? $0 : nil }
         try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion,
@@ -109,7 +109,7 @@ struct HeaderAuthenticator {
     ///   header or keybag), or when the passphrase parameters are out of bounds;
     ///   `.keychainUnavailable` when the device key is not this keychain's.
     static func fetchVerified(_ db: Database, deviceKey: SymmetricKey, location: KeychainLocation) throws -> (VaultHeader, [KeybagSlot: Data]) {
-        guard let header = try VaultHeader.fetch(db) else { throw KeychainError.tamperedKeychainHeaderMissing() }
+        guard let header = try VaultHeader.fetch(db) else { throw KeychainError.tamperedHeaderMissing() }
         let keybag = try KeyRing.fetchKeybag(db)
         let stored = try storedCode(db)
         let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: keybag)

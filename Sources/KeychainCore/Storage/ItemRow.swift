@@ -32,25 +32,25 @@ struct ItemRow: Sendable {
     /// the file was edited): a wrong type or a NULL is an integrity error, never a crash.
     init(row: some StoredColumns) throws {
         func required<Value>(_ value: Value?, _ name: String) throws -> Value {
-            guard let value else { throw KeychainError.tamperedItemsTableColumnHolds(name: name) }
+            guard let value else { throw KeychainError.tamperedItemColumnType(name: name) }
             return value
         }
         /// A lookup column that is NULL when the item has no such attribute.
         func optionalBlob(_ index: Int, _ name: String) throws -> Data? {
             row.isNull(index) ? nil : try required(row.blob(index), name)
         }
-        guard row.columnCount == 16 else { throw KeychainError.tamperedItemRowColumns(columnCount: row.columnCount) }
+        guard row.columnCount == 16 else { throw KeychainError.tamperedItemRowColumnCount(columnCount: row.columnCount) }
         guard let itemID = UUID(bytes: try required(row.blob(1), "item_id")) else {
-            throw KeychainError.tamperedItemRowValidItem()
+            throw KeychainError.tamperedItemRowWithoutItemID()
         }
         guard let itemClass = ItemClass(rawValue: try required(row.text(2), "item_class")), itemClass.isStored else {
-            throw KeychainError.tamperedItemRowNamesUnknownClass()
+            throw KeychainError.tamperedItemRowClass()
         }
         guard let accessibility = Accessibility(rawValue: try required(row.text(3), "accessibility")) else {
-            throw KeychainError.tamperedItemRowNamesUnknownAccessibility()
+            throw KeychainError.tamperedItemRowAccessibility()
         }
         let synchronizable = try required(row.integer(4), "synchronizable")
-        guard synchronizable == 0 || synchronizable == 1 else { throw KeychainError.tamperedItemRowSynchronizableFlag() }
+        guard synchronizable == 0 || synchronizable == 1 else { throw KeychainError.tamperedItemRowSynchronizable() }
         self.init(
             rowID: try required(row.integer(0), "id"), itemID: itemID, itemClass: itemClass, accessibility: accessibility,
             synchronizable: synchronizable == 1,

@@ -108,10 +108,10 @@ enum SchemaGuard {
         let applied = objects.contains(where: { $0.name == "grdb_migrations" })
             ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
         guard let count = (1...known.count).first(where: { Set(known.prefix($0)) == applied }) else {
-            throw KeychainError.tamperedMigrationRecordsThoseAny(migrations: applied.sorted().joined(separator: ", "))
+            throw KeychainError.tamperedMigrationRecords(migrations: applied.sorted().joined(separator: ", "))
         }
         if let difference = difference(objects, expected: expectedSchemas[count]) {
-            throw KeychainError.tamperedSchemaFormatKeychain(schemaFormat: KeychainSchema.migrations[count - 1].format, difference: difference)
+            throw KeychainError.tamperedSchema(schemaFormat: KeychainSchema.migrations[count - 1].format, difference: difference)
         }
         // Killed after some migrations committed but before the header did: a creation that
         // did not finish. Only when nothing else was written; a keychain whose header row was
@@ -120,7 +120,7 @@ enum SchemaGuard {
             return .new
         }
         guard format == KeychainSchema.migrations[count - 1].format else {
-            throw KeychainError.tamperedHeaderClaimsFormatSchema(headerFormat: format.map(String.init) ?? "none", schemaFormat: KeychainSchema.migrations[count - 1].format)
+            throw KeychainError.tamperedHeaderFormat(headerFormat: format.map(String.init) ?? "none", schemaFormat: KeychainSchema.migrations[count - 1].format)
         }
         return .keychain(appliedMigrations: count)
     }

@@ -28,7 +28,7 @@ struct VaultHeader: Sendable, Equatable {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM vault_header WHERE id = 1")) else { return nil }
         func column<Value: DatabaseValueConvertible>(_ name: String) throws -> Value { try row.checked(name, in: "vault_header") }
         guard let vaultID = UUID(bytes: try column("vault_id")) else {
-            throw KeychainError.tamperedKeychainHeaderValidVault()
+            throw KeychainError.tamperedHeaderVaultID()
         }
         var header = VaultHeader(formatVersion: try column("format_version"), vaultID: vaultID,
                                  keybagGeneration: try column("keybag_generation"), passphrase: nil)

@@ -111,13 +111,13 @@ extension Keychain {
     public func tokenKeyPublicKey(_ reference: PersistentReference) throws(KeychainError) -> Data {
         let item = try tokenKeyItem(reference)
         if let publicKey = item.attributes[TokenKeys.publicKeyAttribute]?.dataValue { return publicKey }
-        if item.row.sealed.isPresenceSealed { throw KeychainError.tamperedProtectedKeyAttributesLost() }
+        if item.row.sealed.isPresenceSealed { throw KeychainError.tamperedProtectedKeyPublicKey() }
         // Keys generated before the public key was kept: derive it (their scalar is not sealed
         // to the presence key).
         guard case .software(let material) = try tokenKeyMaterial(reference, operation: nil, authentication: AuthenticationOptions()) else {
-            throw KeychainError.tamperedTPMKeyAttributesLost()
+            throw KeychainError.tamperedTPMKeyPublicKey()
         }
-        do { return try material.publicKeyX963() } catch { throw KeychainError.tamperedStoredPrivateKeyValid() }
+        do { return try material.publicKeyX963() } catch { throw KeychainError.tamperedStoredPrivateKey() }
     }
 
     /// Signs a digest with a key generated inside the keychain (ECDSA, DER-encoded X9.62
@@ -183,13 +183,13 @@ extension Keychain {
         }
         try openData(of: &item, presenceKey: presenceKey)
         if TokenKeys.storage(of: item.attributes) == .tpm {
-            guard curve == .p256, let record = TPMTokenKeyRecord(encoded: item.data ?? Data()) else { throw KeychainError.tamperedTPMKeyStoredBlob() }
+            guard curve == .p256, let record = TPMTokenKeyRecord(encoded: item.data ?? Data()) else { throw KeychainError.tamperedTPMKeyBlob() }
             return .tpm(record)
         }
         do {
             return .software(try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data()))
         } catch {
-            throw KeychainError.tamperedStoredPrivateKeyValid()
+            throw KeychainError.tamperedStoredPrivateKey()
         }
     }
 }

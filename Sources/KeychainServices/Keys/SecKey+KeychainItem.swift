@@ -30,7 +30,7 @@ extension SecKey {
         let stored = StoredItem(item)
         if TokenKeys.isTokenKey(item.itemClass, attributes) {
             guard let bits = attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
-                throw KeychainError.keyGeneratedInsideKeychainSupported()
+                throw KeychainError.tokenKeyWithoutKeySize()
             }
             let publicKey = try keychain.tokenKeyPublicKey(item.persistentReference)
             return .tokenPrivate(curve, publicKeyX963: publicKey, keychain: keychain, item: stored, authentication: authentication)
@@ -41,22 +41,22 @@ extension SecKey {
         }
         guard type == TokenKeys.ecKeyType else {
             if (105...111).contains(type) {
-                throw KeychainError.keyItemHoldsKey(type: type)
+                throw KeychainError.keyTypeWithoutSecKey(type: type)
             }
-            throw KeychainError.keyItemKeyType(type: type)
+            throw KeychainError.unknownKeyType(type: type)
         }
         let keyClass = attributes[.keyClass]?.numberValue ?? 0
         guard keyClass == 0 || keyClass == 1 else {
-            throw KeychainError.keyItemSymmetricKey()
+            throw KeychainError.symmetricKeyWithoutSecKey()
         }
         let data = item.data ?? Data()
         guard let curve = EllipticCurve.of(x963ByteCount: data.count, isPrivate: keyClass == 1) else {
-            throw KeychainError.keyItemDataX9(isPrivate: keyClass == 1)
+            throw KeychainError.invalidECKeyData(isPrivate: keyClass == 1)
         }
         do {
             return try decode(data, curve: curve, isPrivate: keyClass == 1, storedItem: stored)
         } catch {
-            throw KeychainError.keyItemDataValid(reason: error.message)
+            throw KeychainError.invalidECKey(reason: error.message)
         }
     }
 
@@ -64,16 +64,16 @@ extension SecKey {
     private static func rsaFromItem(_ item: FoundItem, stored: StoredItem) throws(KeychainError) -> SecKey {
         let keyClass = item.attributes[.keyClass]?.numberValue ?? 0
         guard keyClass == 0 || keyClass == 1 else {
-            throw KeychainError.keyItemSymmetricKey()
+            throw KeychainError.symmetricKeyWithoutSecKey()
         }
         let data = item.data ?? Data()
         do throws(SecKeyFailure) {
             return keyClass == 1 ? .rsaPrivate(try RSAPrivateKeyMaterial(pkcs1: data), storedItem: stored)
                 : .rsaPublic(try RSAPublicKeyMaterial(pkcs1: data), storedItem: stored)
         } catch where error.status == errSecUnimplemented {
-            throw KeychainError.keyItemHoldsRSA(reason: error.message)
+            throw KeychainError.unusableRSAKey(reason: error.message)
         } catch {
-            throw KeychainError.keyItemDataValid(isPrivate: keyClass == 1)
+            throw KeychainError.invalidRSAKeyData(isPrivate: keyClass == 1)
         }
     }
 
@@ -112,12 +112,12 @@ extension SecKey {
         let data: Data
         switch kind {
         case .tokenPrivate:
-            throw KeychainError.keyGeneratedInsideKeychainStored()
+            throw KeychainError.tokenKeyAlreadyStored()
         case .publicKey:
             (isPrivate, data) = (false, publicKeyX963)
         case .softwarePrivate(let material):
             do { data = try material.x963Representation() } catch {
-                throw KeychainError.privateKeyValidEC()
+                throw KeychainError.invalidECPrivateKey()
             }
             isPrivate = true
         case .rsaPrivate(let material):

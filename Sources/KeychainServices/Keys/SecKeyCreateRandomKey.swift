@@ -99,10 +99,10 @@ enum SecKeyGeneration {
                 .writeGroup(explicit: request.attributes[.accessGroup])
             try request.checkParsed()
             if request.accessControl != nil && request.attributes[.accessible] != nil {
-                throw KeychainError.giveEitherKSecAttrAccessibleKSecAttrAccessControlBothPut()
+                throw KeychainError.accessibleAndAccessControlOnAdd()
             }
             if request.synchronizable == .value(true) {
-                throw KeychainError.keyGeneratedInsideKeychainNever()
+                throw KeychainError.tokenKeyNotSynchronizable()
             }
             var attributes = request.attributes
             attributes[.accessGroup] = .string(group)
