@@ -2,10 +2,10 @@
 import Foundation
 import PackageDescription
 
-// Five audiences, in this order: the libraries (what clients link), the tools (`keychain`,
-// `keychain-lint` and its plugin), the example, and test support with the tests. The benchmarks
-// and the fuzzers are nested packages of their own (Benchmarks/, Fuzz/), so no client resolves
-// what only they need.
+// Grouped by audience, in this order: the libraries (what clients link), the tools (`keychain`,
+// `keychain-lint` and its plugin), the example, test support and the tests. The other two
+// audiences, the benchmarks and the fuzzers, are nested packages (Benchmarks/, Fuzz/), so that no
+// client resolves what only they need.
 
 /// Platforms where `KeychainServices` is our own implementation rather than Apple's Security framework.
 let nonApplePlatforms: [Platform] = [.linux, .android, .windows, .wasi, .openbsd]
@@ -35,7 +35,8 @@ func external(_ product: String, condition: TargetDependencyCondition? = nil) ->
         "Configuration": "swift-configuration", "ServiceLifecycle": "swift-service-lifecycle",
         "ServiceLifecycleTestKit": "swift-service-lifecycle",
     ]
-    return .product(name: product, package: packages[product]!, condition: condition)
+    guard let package = packages[product] else { fatalError("external(\"\(product)\"): add its package here") }
+    return .product(name: product, package: package, condition: condition)
 }
 
 /// Only with the trait `Tool` (swift-argument-parser).
