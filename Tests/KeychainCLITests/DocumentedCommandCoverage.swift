@@ -33,6 +33,8 @@ enum DocumentedCommandCoverage {
               runBy: "DocumentedCommandTests.testTheServersContainerRecipe"),
         Entry(file: "Sources/SecureStorage/SecureStorage.docc/GettingStarted.md", firstLine: "printf %s \"$DB_PASSWORD\"", runBy: "DocumentedCommandTests.testGettingStartedsCommand"),
         Entry(file: "Sources/SecureStorage/SecureStorage.docc/Migration.md", firstLine: "keychain migrate --from .env", runBy: "DocumentedCommandTests.testTheMigrationArticlesCommands"),
+        Entry(file: "CONTRIBUTING.md", firstLine: "swift build --build-tests --disable-local-rpath",
+              runBy: "not run as written: it builds and runs this suite itself; scripts/test runs the same build command, then `swift test` with the same variables"),
         Entry(file: "Sources/KeychainServices/KeychainServices.docc/LinuxDifferences.md", firstLine: "KEYCHAIN_SIMULATED_DEVICE=passcode,biometry=approve swift test",
               runBy: "not run as written: it runs the tests of your own package; SimulatedDeviceSuiteTests runs a wrapper-style suite under each of these KEYCHAIN_SIMULATED_DEVICE values"),
     ]

@@ -141,6 +141,6 @@ final class ReportTests: XCTestCase {
     }
 
     func testReportedVersionIsThePackageVersion() {
-        XCTAssertEqual(SARIFReport.toolVersion, "0.9.0")
+        XCTAssertEqual(SARIFReport.toolVersion, "0.10.0")
     }
 }
