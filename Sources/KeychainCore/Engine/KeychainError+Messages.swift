@@ -1293,7 +1293,7 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/… as
     /// systemd makes it) and the kernel keyring is not available to this process (keyctl:
-    /// `reason``blockedNote`), so no unlock session can be kept.
+    /// `reason`, then `blockedNote`), so no unlock session can be kept.
     package static func noRuntimeDirectoryNorKeyring(reason: String, blockedNote: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and the kernel keyring is not available to this process (keyctl: \(reason)\(blockedNote)), so no unlock session can be kept. \(KernelKeyring.alternatives)")
     }
