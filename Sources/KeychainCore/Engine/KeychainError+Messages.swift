@@ -6,18 +6,23 @@
 extension KeychainError {
     // MARK: - Shared
 
+    /// `.itemNotFound`: No item matches the query.
     static func itemNotFound() -> KeychainError {
         KeychainError(.itemNotFound, "No keychain item matches the query.")
     }
 
+    /// `.interactionNotAllowed`: The keychain at `path` is locked and `accessibility` needs it
+    /// unlocked.
     static func locked(_ accessibility: Accessibility, path: String) -> KeychainError {
         KeychainError(.interactionNotAllowed, "The keychain at \(path) is locked and the item's protection (\(accessibility.constantName)) needs it unlocked. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry, or store items read in the background with an afterFirstUnlock accessibility.")
     }
 
+    /// `.interactionNotAllowed`: The keychain at `path` was not unlocked since it was opened.
     static func notYetUnlocked(_ accessibility: Accessibility, path: String) -> KeychainError {
         KeychainError(.interactionNotAllowed, "The keychain at \(path) has not been unlocked since it was opened, so items with protection \(accessibility.constantName) are unavailable. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry.")
     }
 
+    /// `.authFailed`: A passcode-set item, and the keychain has no passphrase.
     static func passcodeNotSet() -> KeychainError {
         KeychainError(.authFailed, "Items with kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly need a keychain passphrase, and none is set. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) or choose another accessibility.")
     }
@@ -33,6 +38,8 @@ extension KeychainError {
         KeychainError(.keychainUnavailable, "The keychain's device secret was replaced after this instance opened it (the keychain was bound or rebound to a TPM, `keychain bind --tpm`), so this instance can neither read nor write it any more; nothing was changed. Open the keychain again.")
     }
 
+    /// `.integrityViolation`: The keychain file was modified; `what` says where. The
+    /// `tampered…` factories below give the particulars.
     static func tampered(_ what: String) -> KeychainError {
         KeychainError(.integrityViolation, "Integrity check failed: \(what). The keychain file was modified outside this library or is corrupted; the item was not returned and nothing was changed. Restore the keychain from a backup.")
     }
@@ -1293,7 +1300,7 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/… as
     /// systemd makes it) and the kernel keyring is not available to this process (keyctl:
-    /// `reason``blockedNote`), so no unlock session can be kept.
+    /// `reason`, then `blockedNote`), so no unlock session can be kept.
     package static func noRuntimeDirectoryNorKeyring(reason: String, blockedNote: String) -> KeychainError {
         KeychainError(.keychainUnavailable, "There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and the kernel keyring is not available to this process (keyctl: \(reason)\(blockedNote)), so no unlock session can be kept. \(KernelKeyring.alternatives)")
     }
