@@ -25,6 +25,12 @@ public struct KeychainConfigError: Error, Sendable, Hashable, CustomStringConver
         /// The bytes are not a value of the requested type: see
         /// ``KeychainConfigError/notConvertible(key:service:account:type:)``.
         public static let notConvertible = Code(rawValue: "notConvertible")
+
+        /// Matches any error that is a `KeychainConfigError` with this code, whatever else it carries:
+        /// `catch KeychainConfigError.Code.unreadable`, the pattern every error type of the package offers.
+        public static func ~= (pattern: Code, error: any Error) -> Bool {
+            (error as? KeychainConfigError)?.code == pattern
+        }
     }
 
     /// What kind of failure this is.

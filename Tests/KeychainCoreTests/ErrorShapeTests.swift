@@ -72,7 +72,7 @@ final class ErrorShapeTests: XCTestCase {
     func testMessageFactoriesTakeNothingSecret() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
-        let files = ["KeychainCore/Engine/KeychainError+Messages.swift", "KeychainServices/KeychainError+ServicesMessages.swift",
+        let files = ["KeychainCore/Errors/KeychainError+Messages.swift", "KeychainServices/KeychainError+ServicesMessages.swift",
                      "keychain/KeychainError+ToolMessages.swift"]
         let allowedTypes: Set<String> = [
             "String", "String?", "Int", "some BinaryInteger", "Bool", "any Error", "Any", "Any.Type", "[String]",

@@ -44,6 +44,12 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
         public static let keychain = Code(rawValue: "keychain")
         /// A ``MigrationDestination`` other than the keychain refused a write or read.
         public static let destination = Code(rawValue: "destination")
+
+        /// Matches any error that is a `MigrationError` with this code, whatever else it carries:
+        /// `catch MigrationError.Code.malformedSource`, the pattern every error type of the package offers.
+        public static func ~= (pattern: Code, error: any Error) -> Bool {
+            (error as? MigrationError)?.code == pattern
+        }
     }
 
     /// What kind of failure this is.
