@@ -33,7 +33,7 @@ func external(_ product: String, condition: TargetDependencyCondition? = nil) ->
         "Crypto": "swift-crypto", "CryptoExtras": "swift-crypto", "GRDB": "GRDB.swift", "Logging": "swift-log",
         "ArgumentParser": "swift-argument-parser", "SwiftSyntax": "swift-syntax", "SwiftParser": "swift-syntax",
         "Configuration": "swift-configuration", "ServiceLifecycle": "swift-service-lifecycle",
-        "ServiceLifecycleTestKit": "swift-service-lifecycle",
+        "ServiceLifecycleTestKit": "swift-service-lifecycle"
     ]
     guard let package = packages[product] else { fatalError("external(\"\(product)\"): add its package here") }
     return .product(name: product, package: package, condition: condition)
@@ -61,7 +61,7 @@ let package = Package(
         .executable(name: "keychain", targets: ["keychain"]),
         .executable(name: "secure-notes", targets: ["secure-notes"]),
         .executable(name: "keychain-lint", targets: ["keychain-lint"]),
-        .plugin(name: "SecureStorageLintPlugin", targets: ["SecureStorageLintPlugin"]),
+        .plugin(name: "SecureStorageLintPlugin", targets: ["SecureStorageLintPlugin"])
     ],
     // The packages that only the tools or one library need come with a trait. All are on by default
     // (this repository's `swift run keychain`, tests and CI); a client that wants the libraries
@@ -75,7 +75,7 @@ let package = Package(
         ),
         .trait(name: "Lint", description: "keychain-lint and its plugin (swift-syntax).", enabledTraits: ["Tool"]),
         .trait(name: "Configuration", description: "SecureStorageConfiguration (swift-configuration)."),
-        .default(enabledTraits: ["Tool", "Lint", "Configuration", "Sync"]),
+        .default(enabledTraits: ["Tool", "Lint", "Configuration", "Sync"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -87,7 +87,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.0.0"),
         // The parser behind `keychain lint`. 600 through 603 all parse Swift 6 sources; the wide
         // range lets packages that depend on us and on a macro package agree on one version.
-        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0")
     ] + (buildingDocumentation ? [.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")] : []),
     targets: [
         // MARK: The libraries
@@ -103,7 +103,7 @@ let package = Package(
                 "CTestRunnerKeychain",
                 "SecureStorageFoundation",
                 "CSystemLibcrypto",
-                .target(name: "CTSS2", condition: .when(platforms: [.linux])),
+                .target(name: "CTSS2", condition: .when(platforms: [.linux]))
             ]
         ),
         // The system's OpenSSL 3 libcrypto (Debian: libssl3), opened with dlopen by absolute path
@@ -138,7 +138,7 @@ let package = Package(
                 .target(name: "CSystemLibcrypto", condition: portableCondition),
                 external("Logging", condition: portableCondition),
                 external("Crypto", condition: portableCondition),
-                external("CryptoExtras", condition: portableCondition),
+                external("CryptoExtras", condition: portableCondition)
             ]
         ),
         .target(
@@ -149,7 +149,7 @@ let package = Package(
                 "SecureStorageFoundation",
                 .target(name: "KeychainCore", condition: portableCondition),
                 external("Crypto"),
-                external("Logging"),
+                external("Logging")
             ]
         ),
         // No core dumps, not dumpable: SecureStorage.hardenProcess() (the tool calls it first).
@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "SecureStorageConfiguration",
             dependencies: [
-                "SecureStorage", "SecureStorageFoundation", external("Configuration", condition: whenConfiguration),
+                "SecureStorage", "SecureStorageFoundation", external("Configuration", condition: whenConfiguration)
             ]
         ),
         // Sealed columns for GRDB records, keyed from the keychain (DatabaseSealer).
@@ -172,7 +172,7 @@ let package = Package(
             name: "KeychainSync",
             dependencies: [
                 "KeychainCore", "CLibPQ", "SecureStorageFoundation", external("Crypto"), external("Logging"),
-                external("ServiceLifecycle", condition: whenSync),
+                external("ServiceLifecycle", condition: whenSync)
             ]
         ),
         // PostgreSQL's client library (Debian: libpq-dev), opened with dlopen on first use
@@ -190,7 +190,7 @@ let package = Package(
                 "KeychainSync",
                 "SecureStorageFoundation",
                 external("ArgumentParser", condition: whenTool),
-                external("Logging"),
+                external("Logging")
             ]
         ),
         // The Keychain-misuse linter behind `keychain lint`: rules, suppressions and reports on
@@ -199,7 +199,7 @@ let package = Package(
             name: "SecureStorageLint",
             dependencies: [
                 "SecureStorageFoundation",
-                external("SwiftSyntax", condition: whenLint), external("SwiftParser", condition: whenLint),
+                external("SwiftSyntax", condition: whenLint), external("SwiftParser", condition: whenLint)
             ]
         ),
         // A separate executable so that `keychain` does not link swift-syntax (twice the binary,
@@ -230,7 +230,7 @@ let package = Package(
             name: "secure-notes",
             dependencies: [
                 "SecureStorage", "SecureStorageGRDB", "KeychainServices", external("GRDB"),
-                .target(name: "KeychainCore", condition: portableCondition),
+                .target(name: "KeychainCore", condition: portableCondition)
             ],
             path: "Examples/SecureNotes/Sources/SecureNotes"
         ),
@@ -288,7 +288,7 @@ let package = Package(
             dependencies: [
                 "KeychainCore", "CExtendedAttributes", "SecureStorageFoundation", "AuthenticationTestSupport",
                 "AttackTestSupport", "TPMTestSupport", external("GRDB"), external("Crypto"),
-                .target(name: "CTSS2", condition: .when(platforms: [.linux])),
+                .target(name: "CTSS2", condition: .when(platforms: [.linux]))
             ],
             exclude: ["Fixtures"]
         ),
@@ -296,13 +296,13 @@ let package = Package(
             name: "KeychainServicesTests",
             dependencies: [
                 "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport", "TPMTestSupport",
-                external("Crypto"),
+                external("Crypto")
             ]
         ),
         .testTarget(
             name: "KeychainCLITests",
             dependencies: [
-                "CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", "PostgresTestSupport", external("GRDB"),
+                "CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", "PostgresTestSupport", external("GRDB")
             ]
         ),
         .testTarget(
@@ -312,7 +312,7 @@ let package = Package(
             name: "SecureStorageConfigurationTests",
             dependencies: [
                 "SecureStorageConfiguration", "SecureStorage", "KeychainServices", "KeychainCore",
-                "AuthenticationTestSupport", external("Configuration", condition: whenConfiguration),
+                "AuthenticationTestSupport", external("Configuration", condition: whenConfiguration)
             ]
         ),
         .testTarget(
@@ -323,7 +323,7 @@ let package = Package(
             name: "SecureStorageGRDBTests",
             dependencies: [
                 "SecureStorageGRDB", "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport",
-                external("GRDB"), external("Crypto"),
+                external("GRDB"), external("Crypto")
             ]
         ),
         // Fixtures/ holds the rules' positive and negative Swift samples, read from the source tree;
@@ -335,24 +335,24 @@ let package = Package(
             name: "KeychainSyncTests",
             dependencies: [
                 "KeychainSync", "KeychainCore", "PostgresTestSupport", "AttackTestSupport", "CLibPQ",
-                external("Crypto"), external("ServiceLifecycleTestKit", condition: whenSync),
+                external("Crypto"), external("ServiceLifecycleTestKit", condition: whenSync)
             ]
         ),
         .testTarget(
             name: "SecureStorageTests",
             dependencies: [
                 "SecureStorage", "KeychainServices", "KeychainCore", "AuthenticationTestSupport", "AttackTestSupport",
-                external("GRDB"), external("Crypto"),
+                external("GRDB"), external("Crypto")
             ],
             exclude: ["Fixtures"]
-        ),
+        )
     ]
 )
 
 /// The C targets, which take no Swift settings.
 let cTargets: Set<String> = [
     "CTSS2", "CExtendedAttributes", "CFileSystemType", "CSQLiteHardening", "CProcessHardening", "CPseudoTerminal",
-    "CFuzzerDriver", "CLibPQ", "CKernelKeyring", "CSystemLibcrypto", "CTestRunnerKeychain",
+    "CFuzzerDriver", "CLibPQ", "CKernelKeyring", "CSystemLibcrypto", "CTestRunnerKeychain"
 ]
 // Every Swift target sees the same choice between Apple's frameworks and the portable implementation.
 for target in package.targets where !cTargets.contains(target.name) {

@@ -15,7 +15,7 @@ let package = Package(
         .package(name: "SecureStorage", path: "..", traits: ["Sync"]),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.0.0"),
-        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-syntax.git", "600.0.0"..<"604.0.0")
     ],
     targets: [
         // Every operation and layer, the floors beside them, the sizes, and the instruction counts
@@ -30,7 +30,7 @@ let package = Package(
                 .product(name: "KeychainSync", package: "SecureStorage"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                "CCallgrind", "LintUnderBenchmark", "TPMTestSupport", "PostgresTestSupport",
+                "CCallgrind", "LintUnderBenchmark", "TPMTestSupport", "PostgresTestSupport"
             ],
             path: "KeychainBenchmarks"
         ),
@@ -45,7 +45,7 @@ let package = Package(
             name: "LintUnderBenchmark",
             dependencies: [
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
-                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax")
             ],
             path: "Support/LintUnderBenchmark",
             swiftSettings: [.define("Lint"), .define("LINT_UNDER_BENCHMARK")]
@@ -53,6 +53,6 @@ let package = Package(
         // A software TPM (swtpm) per run (Tests/TPMTestSupport).
         .target(name: "TPMTestSupport", path: "Support/TPMTestSupport"),
         // A throw-away PostgreSQL cluster (Tests/PostgresTestSupport).
-        .target(name: "PostgresTestSupport", path: "Support/PostgresTestSupport"),
+        .target(name: "PostgresTestSupport", path: "Support/PostgresTestSupport")
     ]
 )

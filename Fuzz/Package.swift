@@ -10,7 +10,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         // The libraries only: the tools' and the linter's packages are not needed through it.
-        .package(name: "SecureStorage", path: "..", traits: []),
+        .package(name: "SecureStorage", path: "..", traits: [])
     ],
     targets: [
         // The targets shared by the executables: the input format, the seeds, the replayer.
@@ -19,7 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "KeychainCore", package: "SecureStorage"),
                 .product(name: "KeychainServices", package: "SecureStorage"),
-                "CFuzzerDriver",
+                "CFuzzerDriver"
             ],
             path: "FuzzTargets"
         ),
@@ -27,6 +27,6 @@ let package = Package(
         .target(name: "CFuzzerDriver", path: "CFuzzerDriver"),
         .executableTarget(name: "fuzz-secitem", dependencies: ["FuzzTargets"], path: "SecItemFuzzer"),
         .executableTarget(name: "fuzz-backup", dependencies: ["FuzzTargets"], path: "BackupFuzzer"),
-        .executableTarget(name: "fuzz-seckey", dependencies: ["FuzzTargets"], path: "SecKeyFuzzer"),
+        .executableTarget(name: "fuzz-seckey", dependencies: ["FuzzTargets"], path: "SecKeyFuzzer")
     ]
 )

@@ -20,17 +20,30 @@ enum ExtraBenchmarks {
         var delete = Measurement("SecItemDelete")
         let secret = Data(repeating: 0x5A, count: 64)
         func query(_ index: Int) -> [String: Any] {
-            [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "bench", kSecAttrAccount as String: "account-\(index)"]
+            [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "bench",
+                kSecAttrAccount as String: "account-\(index)"
+            ]
         }
         for index in 0..<items {
-            try expect(add.time { SecItemAdd(query(index).merging([kSecValueData as String: secret]) { $1 } as CFDictionary, nil) })
+            try expect(
+                add.time {
+                    SecItemAdd(query(index).merging([kSecValueData as String: secret]) { $1 } as CFDictionary, nil)
+                })
         }
         for index in 0..<items {
             var result: CFTypeRef?
-            try expect(copy.time { SecItemCopyMatching(query(index).merging([kSecReturnData as String: true]) { $1 } as CFDictionary, &result) })
+            try expect(
+                copy.time {
+                    SecItemCopyMatching(
+                        query(index).merging([kSecReturnData as String: true]) { $1 } as CFDictionary, &result)
+                })
         }
         for index in 0..<items {
-            try expect(update.time { SecItemUpdate(query(index) as CFDictionary, [kSecValueData as String: secret] as CFDictionary) })
+            try expect(
+                update.time {
+                    SecItemUpdate(query(index) as CFDictionary, [kSecValueData as String: secret] as CFDictionary)
+                })
         }
         for index in 0..<items {
             try expect(delete.time { SecItemDelete(query(index) as CFDictionary) })

@@ -13,14 +13,19 @@ import SecureStorage
 ///     swift run --package-path Benchmarks -c release KeychainBenchmarks --only files [--items N]
 enum FileBenchmarks {
     static func run(samples: Int, in directory: URL) throws -> [Measurement] {
-        let keychain = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("files-keychain")),
-                                    options: KeychainOptions(tpm: nil))
+        let keychain = try Keychain(
+            location: KeychainLocation(directory: directory.appendingPathComponent("files-keychain")),
+            options: KeychainOptions(tpm: nil))
         SecItemEnvironment.useKeychain(keychain)
         let files = try ProtectedFiles(directory: directory.appendingPathComponent("protected"))
         let plain = directory.appendingPathComponent("plain")
-        try FileManager.default.createDirectory(at: plain, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: plain, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var results: [Measurement] = []
-        for (label, size, count) in [("4 KiB", 4 << 10, min(samples, 200)), ("1 MiB", 1 << 20, min(samples, 100)), ("64 MiB", 64 << 20, min(samples, 8))] {
+        for (label, size, count) in [
+            ("4 KiB", 4 << 10, min(samples, 200)), ("1 MiB", 1 << 20, min(samples, 100)),
+            ("64 MiB", 64 << 20, min(samples, 8))
+        ] {
             let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131) })
             var plainWrite = Measurement("write \(label), plain file (durable)")
             var plainRead = Measurement("read \(label), plain file")
@@ -45,7 +50,10 @@ enum FileBenchmarks {
     /// What an app does to write a file durably without SecureStorage.
     private static func durableWrite(_ data: Data, to url: URL) throws {
         let temporary = url.appendingPathExtension("tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
             throw CocoaError(.fileWriteUnknown)
         }
         let handle = try FileHandle(forWritingTo: temporary)

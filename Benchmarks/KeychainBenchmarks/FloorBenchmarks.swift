@@ -9,17 +9,26 @@ import GRDB
 enum FloorBenchmarks {
     /// The raw floor: ``RawSQLiteFloor`` holding `size` rows, then `samples` durable inserts
     /// (one commit each) and point reads by (service, account) spread over the rows.
-    static func rawSQLite(size: Int, samples: Int, in directory: URL) throws -> (insert: Measurement, read: Measurement) {
-        let floor = try RawSQLiteFloor(path: directory.appendingPathComponent("raw-floor-\(size).sqlite").path, size: size)
+    static func rawSQLite(size: Int, samples: Int, in directory: URL) throws -> (insert: Measurement, read: Measurement)
+    {
+        let floor = try RawSQLiteFloor(
+            path: directory.appendingPathComponent("raw-floor-\(size).sqlite").path, size: size)
         let payload = Data(repeating: 0x5A, count: 64)
         var insert = Measurement("floor: raw SQLite insert (durable commit)")
         var read = Measurement("floor: raw SQLite point read (prepared statement)")
         for sample in 0..<samples {
-            try insert.time { try floor.insert(service: Data("service-x".utf8), account: Data("sample-\(sample)".utf8), data: payload) }
+            try insert.time {
+                try floor.insert(service: Data("service-x".utf8), account: Data("sample-\(sample)".utf8), data: payload)
+            }
         }
         for index in SampleKeys.spread(samples, over: size) {
-            let found = try read.time { try floor.read(service: Data(SampleKeys.service(index).utf8), account: Data(SampleKeys.account(index).utf8)) }
-            guard found?.count == payload.count else { throw BenchmarkFailure("the raw SQLite floor lost row \(index)") }
+            let found = try read.time {
+                try floor.read(
+                    service: Data(SampleKeys.service(index).utf8), account: Data(SampleKeys.account(index).utf8))
+            }
+            guard found?.count == payload.count else {
+                throw BenchmarkFailure("the raw SQLite floor lost row \(index)")
+            }
         }
         return (insert, read)
     }
@@ -27,26 +36,32 @@ enum FloorBenchmarks {
     /// The same table through GRDB (`DatabasePool.write` and `read` blocks, cached statements),
     /// holding `size` rows; then `samples` durable inserts (one commit each) and point reads by
     /// (service, account).
-    static func sqlite(size: Int, samples: Int, in directory: URL) throws -> (insert: Measurement, read: Measurement, bulk: Measurement) {
+    static func sqlite(size: Int, samples: Int, in directory: URL) throws -> (
+        insert: Measurement, read: Measurement, bulk: Measurement
+    ) {
         let path = directory.appendingPathComponent("floor-\(size).sqlite").path
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
         let database = try DatabasePool(path: path, configuration: configuration)
         try database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            try db.execute(sql: """
-                CREATE TABLE items (id INTEGER PRIMARY KEY, service BLOB NOT NULL, account BLOB NOT NULL, data BLOB NOT NULL,
-                                    UNIQUE (service, account))
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE items (id INTEGER PRIMARY KEY, service BLOB NOT NULL, account BLOB NOT NULL, data BLOB NOT NULL,
+                                        UNIQUE (service, account))
+                    """)
         }
         let payload = Data(repeating: 0x5A, count: 64)
         var bulk = Measurement("floor: GRDB batch insert of \(size) rows (whole run)")
         try bulk.time {
             for start in stride(from: 0, to: size, by: 10_000) {
                 try database.write { db in
-                    let insert = try db.cachedStatement(sql: "INSERT INTO items (service, account, data) VALUES (?, ?, ?)")
+                    let insert = try db.cachedStatement(
+                        sql: "INSERT INTO items (service, account, data) VALUES (?, ?, ?)")
                     for index in start..<min(size, start + 10_000) {
-                        try insert.execute(arguments: [Data(SampleKeys.service(index).utf8), Data(SampleKeys.account(index).utf8), payload])
+                        try insert.execute(arguments: [
+                            Data(SampleKeys.service(index).utf8), Data(SampleKeys.account(index).utf8), payload
+                        ])
                     }
                 }
             }
@@ -64,8 +79,9 @@ enum FloorBenchmarks {
         for index in SampleKeys.spread(samples, over: size) {
             _ = try read.time {
                 try database.read { db in
-                    try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM items WHERE service = ? AND account = ?"),
-                                      arguments: [Data(SampleKeys.service(index).utf8), Data(SampleKeys.account(index).utf8)])
+                    try Data.fetchOne(
+                        db.cachedStatement(sql: "SELECT data FROM items WHERE service = ? AND account = ?"),
+                        arguments: [Data(SampleKeys.service(index).utf8), Data(SampleKeys.account(index).utf8)])
                 }
             }
         }

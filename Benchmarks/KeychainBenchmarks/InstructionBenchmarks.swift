@@ -16,12 +16,18 @@ import KeychainServices
 /// runs of one operation use.
 enum InstructionBenchmarks {
     /// The operations, by the name `--instructions` takes.
-    static let operations: [String] = ["find", "secitem-find", "add", "batch", "update", "delete", "raw-read", "raw-insert", "grdb-read",
-                                       "hmac", "gcm-open", "kw-unwrap"]
+    static let operations: [String] = [
+        "find", "secitem-find", "add", "batch", "update", "delete", "raw-read", "raw-insert", "grdb-read",
+        "hmac", "gcm-open", "kw-unwrap"
+    ]
 
     static func run(operations requested: [String], items: Int, calls: Int, in directory: URL) throws {
         let unknown = requested.filter { !operations.contains($0) }
-        guard unknown.isEmpty else { throw BenchmarkFailure("unknown --instructions operation \(unknown.joined(separator: ", ")); known: \(operations.joined(separator: ","))") }
+        guard unknown.isEmpty else {
+            throw BenchmarkFailure(
+                "unknown --instructions operation \(unknown.joined(separator: ", ")); known: \(operations.joined(separator: ","))"
+            )
+        }
         let context = try Context(items: items, in: directory)
         for operation in requested {
             let body = try context.body(for: operation, calls: calls)
@@ -56,20 +62,28 @@ enum InstructionBenchmarks {
         init(items: Int, in directory: URL) throws {
             self.items = items
             let secret = self.secret
-            keychain = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("instructions")),
-                                    options: KeychainOptions(passphraseHardening: .fixed(.floor), defaultAccessGroup: "bench"))
+            keychain = try Keychain(
+                location: KeychainLocation(directory: directory.appendingPathComponent("instructions")),
+                options: KeychainOptions(passphraseHardening: .fixed(.floor), defaultAccessGroup: "bench"))
             for start in stride(from: 0, to: items, by: 5000) {
-                try keychain.add(contentsOf: (start..<min(items, start + 5000)).map {
-                    NewItem(.genericPassword, attributes: SampleKeys.attributes($0), data: secret)
-                })
+                try keychain.add(
+                    contentsOf: (start..<min(items, start + 5000)).map {
+                        NewItem(.genericPassword, attributes: SampleKeys.attributes($0), data: secret)
+                    })
             }
-            raw = try RawSQLiteFloor(path: directory.appendingPathComponent("instructions-raw.sqlite").path, size: items)
+            raw = try RawSQLiteFloor(
+                path: directory.appendingPathComponent("instructions-raw.sqlite").path, size: items)
             grdb = try DatabasePool(path: directory.appendingPathComponent("instructions-grdb.sqlite").path)
             try grdb.write { db in
-                try db.execute(sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, service BLOB NOT NULL, account BLOB NOT NULL, data BLOB NOT NULL, UNIQUE (service, account))")
+                try db.execute(
+                    sql:
+                        "CREATE TABLE items (id INTEGER PRIMARY KEY, service BLOB NOT NULL, account BLOB NOT NULL, data BLOB NOT NULL, UNIQUE (service, account))"
+                )
                 let insert = try db.cachedStatement(sql: "INSERT INTO items (service, account, data) VALUES (?, ?, ?)")
                 for index in 0..<items {
-                    try insert.execute(arguments: [Data(SampleKeys.service(index).utf8), Data(SampleKeys.account(index).utf8), secret])
+                    try insert.execute(arguments: [
+                        Data(SampleKeys.service(index).utf8), Data(SampleKeys.account(index).utf8), secret
+                    ])
                 }
             }
             #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
@@ -90,18 +104,27 @@ enum InstructionBenchmarks {
             let (warmRows, rows) = (Array(stored.prefix(warm)), Array(stored.dropFirst(warm)))
             switch operation {
             case "find":
-                func queries(_ rows: [Int]) -> [Query] { rows.map { Query(.genericPassword, SampleKeys.attributes($0)) } }
+                func queries(_ rows: [Int]) -> [Query] {
+                    rows.map { Query(.genericPassword, SampleKeys.attributes($0)) }
+                }
                 let (warmQueries, measuredQueries) = (queries(warmRows), queries(rows))
                 let run: ([Query]) throws -> Void = { queries in
-                    for query in queries { guard try self.keychain.findFirst(query, returning: .data)?.data != nil else { throw BenchmarkFailure("find lost an item") } }
+                    for query in queries {
+                        guard try self.keychain.findFirst(query, returning: .data)?.data != nil else {
+                            throw BenchmarkFailure("find lost an item")
+                        }
+                    }
                 }
                 return Body(count: calls, warmUp: { try run(warmQueries) }, measured: { try run(measuredQueries) })
             case "secitem-find":
                 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
                 func queries(_ rows: [Int]) -> [CFDictionary] {
                     rows.map {
-                        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: SampleKeys.service($0),
-                         kSecAttrAccount as String: SampleKeys.account($0), kSecReturnData as String: true] as CFDictionary
+                        [
+                            kSecClass as String: kSecClassGenericPassword,
+                            kSecAttrService as String: SampleKeys.service($0),
+                            kSecAttrAccount as String: SampleKeys.account($0), kSecReturnData as String: true
+                        ] as CFDictionary
                     }
                 }
                 let (warmQueries, measuredQueries) = (queries(warmRows), queries(rows))
@@ -109,60 +132,95 @@ enum InstructionBenchmarks {
                     for query in queries {
                         var result: CFTypeRef?
                         let status = SecItemCopyMatching(query, &result)
-                        guard status == errSecSuccess else { throw BenchmarkFailure("SecItemCopyMatching answered \(status)") }
+                        guard status == errSecSuccess else {
+                            throw BenchmarkFailure("SecItemCopyMatching answered \(status)")
+                        }
                     }
                 }
                 return Body(count: calls, warmUp: { try run(warmQueries) }, measured: { try run(measuredQueries) })
                 #else
-                throw BenchmarkFailure("secitem-find measures the SecItem API over this engine: on Apple platforms build with SECURE_STORAGE_FORCE_PORTABLE=1")
+                throw BenchmarkFailure(
+                    "secitem-find measures the SecItem API over this engine: on Apple platforms build with SECURE_STORAGE_FORCE_PORTABLE=1"
+                )
                 #endif
             case "add":
                 func newItems(_ count: Int) -> [NewItem] {
-                    newAccounts(count).map { NewItem(.genericPassword, attributes: [.service: "added", .account: .string($0)], data: secret) }
+                    newAccounts(count).map {
+                        NewItem(.genericPassword, attributes: [.service: "added", .account: .string($0)], data: secret)
+                    }
                 }
                 let (warmItems, measuredItems) = (newItems(warm), newItems(calls))
                 let run: ([NewItem]) throws -> Void = { items in for item in items { _ = try self.keychain.add(item) } }
                 return Body(count: calls, warmUp: { try run(warmItems) }, measured: { try run(measuredItems) })
             case "batch":
                 func newItems(_ count: Int) -> [NewItem] {
-                    newAccounts(count).map { NewItem(.genericPassword, attributes: [.service: "batch", .account: .string($0)], data: secret) }
+                    newAccounts(count).map {
+                        NewItem(.genericPassword, attributes: [.service: "batch", .account: .string($0)], data: secret)
+                    }
                 }
                 let (warmItems, measuredItems) = (newItems(warm), newItems(calls))
-                return Body(count: calls, warmUp: { try self.keychain.add(contentsOf: warmItems) },
-                            measured: { try self.keychain.add(contentsOf: measuredItems) })
+                return Body(
+                    count: calls, warmUp: { try self.keychain.add(contentsOf: warmItems) },
+                    measured: { try self.keychain.add(contentsOf: measuredItems) })
             case "update":
-                func queries(_ rows: [Int]) -> [Query] { rows.map { Query(.genericPassword, SampleKeys.attributes($0)) } }
+                func queries(_ rows: [Int]) -> [Query] {
+                    rows.map { Query(.genericPassword, SampleKeys.attributes($0)) }
+                }
                 let (warmQueries, measuredQueries) = (queries(warmRows), queries(rows))
                 let changes = ItemChanges(data: secret)
-                let run: ([Query]) throws -> Void = { queries in for query in queries { _ = try self.keychain.update(query, with: changes) } }
+                let run: ([Query]) throws -> Void = { queries in
+                    for query in queries { _ = try self.keychain.update(query, with: changes) }
+                }
                 return Body(count: calls, warmUp: { try run(warmQueries) }, measured: { try run(measuredQueries) })
             case "delete":
                 let accounts = newAccounts(warm + calls)
-                try keychain.add(contentsOf: accounts.map { NewItem(.genericPassword, attributes: [.service: "deleted", .account: .string($0)], data: secret) })
-                func queries(_ accounts: ArraySlice<String>) -> [Query] { accounts.map { Query(.genericPassword, [.service: "deleted", .account: .string($0)]) } }
+                try keychain.add(
+                    contentsOf: accounts.map {
+                        NewItem(
+                            .genericPassword, attributes: [.service: "deleted", .account: .string($0)], data: secret)
+                    })
+                func queries(_ accounts: ArraySlice<String>) -> [Query] {
+                    accounts.map { Query(.genericPassword, [.service: "deleted", .account: .string($0)]) }
+                }
                 let (warmQueries, measuredQueries) = (queries(accounts.prefix(warm)), queries(accounts.dropFirst(warm)))
-                let run: ([Query]) throws -> Void = { queries in for query in queries { _ = try self.keychain.delete(query) } }
+                let run: ([Query]) throws -> Void = { queries in
+                    for query in queries { _ = try self.keychain.delete(query) }
+                }
                 return Body(count: calls, warmUp: { try run(warmQueries) }, measured: { try run(measuredQueries) })
             case "raw-read":
-                func keys(_ rows: [Int]) -> [(Data, Data)] { rows.map { (Data(SampleKeys.service($0).utf8), Data(SampleKeys.account($0).utf8)) } }
+                func keys(_ rows: [Int]) -> [(Data, Data)] {
+                    rows.map { (Data(SampleKeys.service($0).utf8), Data(SampleKeys.account($0).utf8)) }
+                }
                 let (warmKeys, measuredKeys) = (keys(warmRows), keys(rows))
                 let run: ([(Data, Data)]) throws -> Void = { keys in
-                    for (service, account) in keys { guard try self.raw.read(service: service, account: account) != nil else { throw BenchmarkFailure("raw read lost a row") } }
+                    for (service, account) in keys {
+                        guard try self.raw.read(service: service, account: account) != nil else {
+                            throw BenchmarkFailure("raw read lost a row")
+                        }
+                    }
                 }
                 return Body(count: calls, warmUp: { try run(warmKeys) }, measured: { try run(measuredKeys) })
             case "raw-insert":
                 func keys(_ count: Int) -> [Data] { newAccounts(count).map { Data($0.utf8) } }
                 let (warmKeys, measuredKeys) = (keys(warm), keys(calls))
                 let service = Data("added".utf8)
-                let run: ([Data]) throws -> Void = { accounts in for account in accounts { try self.raw.insert(service: service, account: account, data: self.secret) } }
+                let run: ([Data]) throws -> Void = { accounts in
+                    for account in accounts {
+                        try self.raw.insert(service: service, account: account, data: self.secret)
+                    }
+                }
                 return Body(count: calls, warmUp: { try run(warmKeys) }, measured: { try run(measuredKeys) })
             case "grdb-read":
-                func keys(_ rows: [Int]) -> [StatementArguments] { rows.map { [Data(SampleKeys.service($0).utf8), Data(SampleKeys.account($0).utf8)] } }
+                func keys(_ rows: [Int]) -> [StatementArguments] {
+                    rows.map { [Data(SampleKeys.service($0).utf8), Data(SampleKeys.account($0).utf8)] }
+                }
                 let (warmKeys, measuredKeys) = (keys(warmRows), keys(rows))
                 let run: ([StatementArguments]) throws -> Void = { keys in
                     for arguments in keys {
                         let found = try self.grdb.read { db in
-                            try Data.fetchOne(db.cachedStatement(sql: "SELECT data FROM items WHERE service = ? AND account = ?"), arguments: arguments)
+                            try Data.fetchOne(
+                                db.cachedStatement(sql: "SELECT data FROM items WHERE service = ? AND account = ?"),
+                                arguments: arguments)
                         }
                         guard found != nil else { throw BenchmarkFailure("GRDB read lost a row") }
                     }
@@ -183,12 +241,15 @@ enum InstructionBenchmarks {
             case "gcm-open":
                 let key = SymmetricKey(size: .bits256)
                 let box = try AES.GCM.seal(secret, using: key)
-                let run: (Int) throws -> Void = { count in for _ in 0..<count { _ = try AES.GCM.open(box, using: key) } }
+                let run: (Int) throws -> Void = { count in for _ in 0..<count { _ = try AES.GCM.open(box, using: key) }
+                }
                 return Body(count: calls, warmUp: { try run(warm) }, measured: { try run(calls) })
             case "kw-unwrap":
                 let key = SymmetricKey(size: .bits256)
                 let wrapped = try AES.KeyWrap.wrap(SymmetricKey(size: .bits256), using: key)
-                let run: (Int) throws -> Void = { count in for _ in 0..<count { _ = try AES.KeyWrap.unwrap(wrapped, using: key) } }
+                let run: (Int) throws -> Void = { count in
+                    for _ in 0..<count { _ = try AES.KeyWrap.unwrap(wrapped, using: key) }
+                }
                 return Body(count: calls, warmUp: { try run(warm) }, measured: { try run(calls) })
             default:
                 throw BenchmarkFailure("unknown operation \(operation)")

@@ -22,13 +22,20 @@ enum KeyBenchmarks {
             let parameters: [String: Any] = [
                 kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256,
                 kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
-                kSecPrivateKeyAttrs as String: [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("bench-\(index)".utf8)],
+                kSecPrivateKeyAttrs as String: [
+                    kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("bench-\(index)".utf8)
+                ]
             ]
             tokenKeys.append(try create.time { try unwrap { SecKeyCreateRandomKey(parameters as CFDictionary, $0) } })
         }
         results.append(create)
-        let software = try unwrap { SecKeyCreateRandomKey([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
-                                                           kSecAttrKeySizeInBits as String: 256] as CFDictionary, $0) }
+        let software = try unwrap {
+            SecKeyCreateRandomKey(
+                [
+                    kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                    kSecAttrKeySizeInBits as String: 256
+                ] as CFDictionary, $0)
+        }
         for (name, key) in [("token", tokenKeys[0]), ("software", software)] {
             let publicKey = try unwrap { _ in SecKeyCopyPublicKey(key) }
             var sign = Measurement("SecKeyCreateSignature, \(name) P-256, 256 B message")
@@ -36,10 +43,24 @@ enum KeyBenchmarks {
             var encrypt = Measurement("SecKeyCreateEncryptedData, ECIES P-256, 256 B")
             var decrypt = Measurement("SecKeyCreateDecryptedData, \(name) P-256, 256 B")
             for _ in 0..<samples {
-                let signature = try sign.time { try unwrap { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message as CFData, $0) } }
-                _ = verify.time { SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message as CFData, signature, nil) }
-                let sealed = try encrypt.time { try unwrap { SecKeyCreateEncryptedData(publicKey, .eciesEncryptionStandardVariableIVX963SHA256AESGCM, message as CFData, $0) } }
-                _ = try decrypt.time { try unwrap { SecKeyCreateDecryptedData(key, .eciesEncryptionStandardVariableIVX963SHA256AESGCM, sealed, $0) } }
+                let signature = try sign.time {
+                    try unwrap { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message as CFData, $0) }
+                }
+                _ = verify.time {
+                    SecKeyVerifySignature(
+                        publicKey, .ecdsaSignatureMessageX962SHA256, message as CFData, signature, nil)
+                }
+                let sealed = try encrypt.time {
+                    try unwrap {
+                        SecKeyCreateEncryptedData(
+                            publicKey, .eciesEncryptionStandardVariableIVX963SHA256AESGCM, message as CFData, $0)
+                    }
+                }
+                _ = try decrypt.time {
+                    try unwrap {
+                        SecKeyCreateDecryptedData(key, .eciesEncryptionStandardVariableIVX963SHA256AESGCM, sealed, $0)
+                    }
+                }
             }
             results += name == "token" ? [sign, verify, decrypt] : [sign, verify, encrypt, decrypt]
         }
@@ -58,21 +79,37 @@ enum KeyBenchmarks {
         var addPlain = Measurement("add, plain item")
         for index in 0..<samples {
             let secret = Data("secret-\(index)".utf8)
-            _ = try addProtected.time { try keychain.add(NewItem(.genericPassword, attributes: [.service: "protected", .account: .string("a\(index)")], data: secret).protected(by: policy)) }
-            _ = try addPlain.time { try keychain.add(NewItem(.genericPassword, attributes: [.service: "plain", .account: .string("a\(index)")], data: secret)) }
+            _ = try addProtected.time {
+                try keychain.add(
+                    NewItem(
+                        .genericPassword, attributes: [.service: "protected", .account: .string("a\(index)")],
+                        data: secret
+                    ).protected(by: policy))
+            }
+            _ = try addPlain.time {
+                try keychain.add(
+                    NewItem(
+                        .genericPassword, attributes: [.service: "plain", .account: .string("a\(index)")], data: secret)
+                )
+            }
         }
         var options = AuthenticationOptions(context: AuthenticationContext(reuseDuration: 300))
         options.reason = "benchmark"
         var warm = Query(.genericPassword, [.service: "protected", .account: "a0"], limit: .one)
         warm.authentication = options
-        _ = try keychain.find(warm, returning: .data)   // the one PIN prompt; later reads reuse it
+        _ = try keychain.find(warm, returning: .data)  // the one PIN prompt; later reads reuse it
         var readProtected = Measurement("find data, userPresence item, authentication reused")
         var readPlain = Measurement("find data, plain item")
         for index in 0..<samples {
-            var protected = Query(.genericPassword, [.service: "protected", .account: .string("a\(index)")], limit: .one)
+            var protected = Query(
+                .genericPassword, [.service: "protected", .account: .string("a\(index)")], limit: .one)
             protected.authentication = options
             _ = try readProtected.time { try keychain.find(protected, returning: .data) }
-            _ = try readPlain.time { try keychain.find(Query(.genericPassword, [.service: "plain", .account: .string("a\(index)")], limit: .one), returning: .data) }
+            _ = try readPlain.time {
+                try keychain.find(
+                    Query(.genericPassword, [.service: "plain", .account: .string("a\(index)")], limit: .one),
+                    returning: .data)
+            }
         }
         results += [addProtected, addPlain, readProtected, readPlain]
         results += try rsa(samples: samples)

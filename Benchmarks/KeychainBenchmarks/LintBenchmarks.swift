@@ -6,7 +6,9 @@ import LintUnderBenchmark
 enum LintBenchmarks {
     static func run(paths: [String], rounds: Int, json: Bool) throws {
         let files = try SourceFileFinder().files(in: paths)
-        let sources = files.map { path in (path: path, bytes: Array(FileManager.default.contents(atPath: path) ?? Data())) }
+        let sources = files.map { path in
+            (path: path, bytes: Array(FileManager.default.contents(atPath: path) ?? Data()))
+        }
         let bytes = sources.reduce(0) { $0 + $1.bytes.count }
         let linter = SourceFileLinter()
         var parseSeconds = 0.0
@@ -29,14 +31,18 @@ enum LintBenchmarks {
             "files": files.count, "bytes": bytes, "rounds": rounds, "findings": findings,
             "parseFilesPerSecond": Int(linted / parseSeconds), "rulesFilesPerSecond": Int(linted / ruleSeconds),
             "totalFilesPerSecond": Int(linted / (parseSeconds + ruleSeconds)),
-            "rulesMegabytesPerSecond": Double(bytes * rounds) / ruleSeconds / 1e6,
+            "rulesMegabytesPerSecond": Double(bytes * rounds) / ruleSeconds / 1e6
         ]
         if json {
             let data = try JSONSerialization.data(withJSONObject: result, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print("keychain-lint on \(files.count) files (\(bytes / 1024) KiB), \(rounds) rounds, one thread: \(findings) findings per round")
-            print("  parse \(result["parseFilesPerSecond"]!) files/s, rules \(result["rulesFilesPerSecond"]!) files/s, both \(result["totalFilesPerSecond"]!) files/s")
+            print(
+                "keychain-lint on \(files.count) files (\(bytes / 1024) KiB), \(rounds) rounds, one thread: \(findings) findings per round"
+            )
+            print(
+                "  parse \(result["parseFilesPerSecond"]!) files/s, rules \(result["rulesFilesPerSecond"]!) files/s, both \(result["totalFilesPerSecond"]!) files/s"
+            )
         }
     }
 }

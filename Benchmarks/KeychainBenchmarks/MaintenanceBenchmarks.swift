@@ -6,23 +6,33 @@ import KeychainCore
 enum MaintenanceBenchmarks {
     static func run(items: Int, in directory: URL) throws -> [Measurement] {
         let options = KeychainOptions(passphraseHardening: .fixed(.floor), defaultAccessGroup: "bench")
-        let source = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("maintenance-source")), options: options)
+        let source = try Keychain(
+            location: KeychainLocation(directory: directory.appendingPathComponent("maintenance-source")),
+            options: options)
         let secret = Data(repeating: 0x5A, count: 64)
         for index in 0..<items {
-            try source.add(NewItem(.genericPassword, attributes: SampleKeys.attributes(index),
-                                   data: secret, accessibility: .afterFirstUnlock))
+            try source.add(
+                NewItem(
+                    .genericPassword, attributes: SampleKeys.attributes(index),
+                    data: secret, accessibility: .afterFirstUnlock))
         }
         var verify = Measurement("maintenance: verify \(items) items")
         _ = try verify.time { try source.verify() }
         let file = directory.appendingPathComponent("bench.backup")
         var export = Measurement("maintenance: export \(items) items (incl. KDF)")
         _ = try export.time { try source.exportBackup(to: file, passphrase: "benchmark") }
-        let target = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("maintenance-target")), options: options)
+        let target = try Keychain(
+            location: KeychainLocation(directory: directory.appendingPathComponent("maintenance-target")),
+            options: options)
         var importing = Measurement("maintenance: import \(items) items (incl. KDF)")
         _ = try importing.time { try target.importBackup(from: file, passphrase: "benchmark") }
-        let empty = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("maintenance-empty")), options: options)
+        let empty = try Keychain(
+            location: KeychainLocation(directory: directory.appendingPathComponent("maintenance-empty")),
+            options: options)
         var kdf = Measurement("maintenance: export 0 items (the KDF alone)")
-        _ = try kdf.time { try empty.exportBackup(to: directory.appendingPathComponent("empty.backup"), passphrase: "benchmark") }
+        _ = try kdf.time {
+            try empty.exportBackup(to: directory.appendingPathComponent("empty.backup"), passphrase: "benchmark")
+        }
         return [verify, export, importing, kdf]
     }
 }

@@ -35,7 +35,8 @@ struct Measurement {
 
     /// A Markdown table row: operation, n, p50, p90, p99 (µs), ops/s.
     var markdownRow: String {
-        "| \(name) | \(samples.count) | " + [median, p90, p99].map { String(format: "%.1f", $0) }.joined(separator: " | ")
+        "| \(name) | \(samples.count) | "
+            + [median, p90, p99].map { String(format: "%.1f", $0) }.joined(separator: " | ")
             + String(format: " | %.0f |", operationsPerSecond)
     }
 
@@ -45,13 +46,18 @@ struct Measurement {
     }
 
     var json: [String: Any] {
-        ["name": name, "count": samples.count, "medianMicroseconds": median, "p90Microseconds": p90, "p99Microseconds": p99,
-         "operationsPerSecond": operationsPerSecond]
+        [
+            "name": name, "count": samples.count, "medianMicroseconds": median, "p90Microseconds": p90,
+            "p99Microseconds": p99,
+            "operationsPerSecond": operationsPerSecond
+        ]
     }
 
-    static let header = "operation".padding(toLength: 44, withPad: " ", startingAt: 0)
+    static let header =
+        "operation".padding(toLength: 44, withPad: " ", startingAt: 0)
         + ["n", "p50 µs", "p90 µs", "p99 µs", "ops/s"].enumerated()
-            .map { String(repeating: " ", count: max(0, ($0.offset == 0 ? 8 : 13) - $0.element.count)) + $0.element }.joined()
+        .map { String(repeating: " ", count: max(0, ($0.offset == 0 ? 8 : 13) - $0.element.count)) + $0.element }
+        .joined()
 }
 
 extension Duration {

@@ -23,14 +23,19 @@ final class RawSQLiteFloor {
         unlink(path + "-wal")
         unlink(path + "-shm")
         var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
-              let handle else {
+        guard
+            sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+                == SQLITE_OK,
+            let handle
+        else {
             sqlite3_close(handle)
             throw BenchmarkFailure("cannot open the SQLite floor at \(path)")
         }
         connection = handle
-        for sql in ["PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA secure_delete = ON",
-                    "CREATE TABLE items (id INTEGER PRIMARY KEY, service BLOB NOT NULL, account BLOB NOT NULL, data BLOB NOT NULL, UNIQUE (service, account))"] {
+        for sql in [
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA secure_delete = ON",
+            "CREATE TABLE items (id INTEGER PRIMARY KEY, service BLOB NOT NULL, account BLOB NOT NULL, data BLOB NOT NULL, UNIQUE (service, account))"
+        ] {
             try Self.execute(sql, on: handle)
         }
         beginStatement = try Self.prepare("BEGIN IMMEDIATE", on: handle)
@@ -41,20 +46,27 @@ final class RawSQLiteFloor {
         for start in stride(from: 0, to: size, by: 10_000) {
             try step(beginStatement)
             for index in start..<min(size, start + 10_000) {
-                try insertRow(service: Data(SampleKeys.service(index).utf8), account: Data(SampleKeys.account(index).utf8), data: payload)
+                try insertRow(
+                    service: Data(SampleKeys.service(index).utf8), account: Data(SampleKeys.account(index).utf8),
+                    data: payload)
             }
             try step(commitStatement)
         }
     }
 
     deinit {
-        for statement in [selectStatement, insertStatement, beginStatement, commitStatement] { sqlite3_finalize(statement) }
+        for statement in [selectStatement, insertStatement, beginStatement, commitStatement] {
+            sqlite3_finalize(statement)
+        }
         sqlite3_close(connection)
     }
 
     /// The data of the row `(service, account)`, copied out of SQLite; nil when there is none.
     func read(service: Data, account: Data) throws -> Data? {
-        defer { sqlite3_reset(selectStatement); sqlite3_clear_bindings(selectStatement) }
+        defer {
+            sqlite3_reset(selectStatement)
+            sqlite3_clear_bindings(selectStatement)
+        }
         try bind(service, at: 1, to: selectStatement)
         try bind(account, at: 2, to: selectStatement)
         switch sqlite3_step(selectStatement) {
@@ -115,8 +127,11 @@ final class RawSQLiteFloor {
 
     private static func prepare(_ sql: String, on connection: OpaquePointer) throws -> OpaquePointer {
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
-            throw BenchmarkFailure("SQLite floor: cannot prepare \(sql): \(String(cString: sqlite3_errmsg(connection)))")
+        guard sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+            let statement
+        else {
+            throw BenchmarkFailure(
+                "SQLite floor: cannot prepare \(sql): \(String(cString: sqlite3_errmsg(connection)))")
         }
         return statement
     }

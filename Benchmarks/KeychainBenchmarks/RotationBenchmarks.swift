@@ -13,23 +13,32 @@ enum RotationBenchmarks {
     static func run(items: Int, in directory: URL) throws -> [Measurement] {
         // Cheap scrypt, so the rows' rewrapping is what is measured; the KDF alone is timed too.
         let options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "bench")
-        let empty = try Keychain.create(at: KeychainLocation(directory: directory.appendingPathComponent("rotation-empty")), passphrase: "p0", options: options)
+        let empty = try Keychain.create(
+            at: KeychainLocation(directory: directory.appendingPathComponent("rotation-empty")), passphrase: "p0",
+            options: options)
         var kdf = Measurement("rotation: change passphrase, 0 items")
         for step in 0..<5 { try kdf.time { try empty.changePassphrase(from: "p\(step)", to: "p\(step + 1)") } }
 
-        let keychain = try Keychain.create(at: KeychainLocation(directory: directory.appendingPathComponent("rotation")), passphrase: "p0", options: options)
+        let keychain = try Keychain.create(
+            at: KeychainLocation(directory: directory.appendingPathComponent("rotation")), passphrase: "p0",
+            options: options)
         let secret = Data(repeating: 0x5A, count: 64)
         for start in stride(from: 0, to: items, by: 5000) {
-            try keychain.add(contentsOf: (start..<min(items, start + 5000)).map { index in
-                NewItem(.genericPassword, attributes: SampleKeys.attributes(index), data: secret, accessibility: .afterFirstUnlock)
-            })
+            try keychain.add(
+                contentsOf: (start..<min(items, start + 5000)).map { index in
+                    NewItem(
+                        .genericPassword, attributes: SampleKeys.attributes(index), data: secret,
+                        accessibility: .afterFirstUnlock)
+                })
         }
         var rotation = Measurement("rotation: change passphrase, \(items) items")
         for step in 0..<3 { try rotation.time { try keychain.changePassphrase(from: "p\(step)", to: "p\(step + 1)") } }
 
         var read = Measurement("reads: point read (service + account)")
         for index in SampleKeys.spread(min(items, 2000), over: items) {
-            _ = try read.time { try keychain.find(Query(.genericPassword, SampleKeys.attributes(index), limit: .one), returning: .data) }
+            _ = try read.time {
+                try keychain.find(Query(.genericPassword, SampleKeys.attributes(index), limit: .one), returning: .data)
+            }
         }
         // The match check's added work on that read: the blind index of each filtered attribute,
         // recomputed from the decrypted value (HMAC-SHA256 from a pre-keyed state, ~40-byte input).
@@ -45,7 +54,7 @@ enum RotationBenchmarks {
                 }
             }
         }
-        if sink == 0xFF { print("") }   // keeps the work observable
+        if sink == 0xFF { print("") }  // keeps the work observable
         return [kdf, rotation, read, check]
     }
 }

@@ -38,7 +38,10 @@ enum ScaleBenchmarks {
         var batch = Measurement("N=\(size): batch add, \(size) items in batches of 5000")
         try batch.time {
             for start in stride(from: 0, to: size, by: 5000) {
-                try keychain.add(contentsOf: (start..<min(size, start + 5000)).map { NewItem(.genericPassword, attributes: SampleKeys.attributes($0), data: secret) })
+                try keychain.add(
+                    contentsOf: (start..<min(size, start + 5000)).map {
+                        NewItem(.genericPassword, attributes: SampleKeys.attributes($0), data: secret)
+                    })
             }
         }
         let batchRate = Double(size) / max(batch.total, 1e-9)
@@ -51,16 +54,28 @@ enum ScaleBenchmarks {
         var update = Measurement("N=\(size): update data")
         var delete = Measurement("N=\(size): delete one")
         for sample in 0..<samples {
-            try add.time { _ = try keychain.add(NewItem(.genericPassword, attributes: [.service: "sample", .account: .string("s\(sample)")], data: secret)) }
+            try add.time {
+                _ = try keychain.add(
+                    NewItem(
+                        .genericPassword, attributes: [.service: "sample", .account: .string("s\(sample)")],
+                        data: secret))
+            }
         }
         for index in SampleKeys.spread(samples, over: size) {
-            _ = try read.time { try keychain.findFirst(Query(.genericPassword, SampleKeys.attributes(index)), returning: .data) }
+            _ = try read.time {
+                try keychain.findFirst(Query(.genericPassword, SampleKeys.attributes(index)), returning: .data)
+            }
         }
         for index in SampleKeys.spread(samples, over: size) {
-            try update.time { _ = try keychain.update(Query(.genericPassword, SampleKeys.attributes(index)), with: ItemChanges(data: secret)) }
+            try update.time {
+                _ = try keychain.update(
+                    Query(.genericPassword, SampleKeys.attributes(index)), with: ItemChanges(data: secret))
+            }
         }
         for sample in 0..<samples {
-            try delete.time { _ = try keychain.delete(Query(.genericPassword, [.service: "sample", .account: .string("s\(sample)")])) }
+            try delete.time {
+                _ = try keychain.delete(Query(.genericPassword, [.service: "sample", .account: .string("s\(sample)")]))
+            }
         }
 
         // Measured here, before anything else writes: the deletes above end by truncating the
@@ -84,8 +99,10 @@ enum ScaleBenchmarks {
         defer { SecItemEnvironment.reset() }
         var secItemRead = Measurement("N=\(size): SecItemCopyMatching, return data")
         for index in SampleKeys.spread(samples, over: size) {
-            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: SampleKeys.service(index),
-                                        kSecAttrAccount as String: SampleKeys.account(index), kSecReturnData as String: true]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: SampleKeys.service(index),
+                kSecAttrAccount as String: SampleKeys.account(index), kSecReturnData as String: true
+            ]
             var result: CFTypeRef?
             let status = secItemRead.time { SecItemCopyMatching(query as CFDictionary, &result) }
             guard status == errSecSuccess else { throw BenchmarkFailure("SecItemCopyMatching answered \(status)") }
@@ -102,10 +119,11 @@ enum ScaleBenchmarks {
         let grdb = try FloorBenchmarks.sqlite(size: size, samples: samples, in: directory)
         measurements += [raw.insert, raw.read, grdb.bulk, grdb.insert, grdb.read]
         let rawRead = max(raw.read.median, 1e-9)
-        return Result(size: size, measurements: measurements,
-                      addRatio: add.median / max(raw.insert.median, 1e-9), readRatio: read.median / rawRead,
-                      secItemReadRatio: secItemReadMedian.map { $0 / rawRead },
-                      batchItemsPerSecond: batchRate, diskBytes: disk, peakMemoryBytes: pointMemory)
+        return Result(
+            size: size, measurements: measurements,
+            addRatio: add.median / max(raw.insert.median, 1e-9), readRatio: read.median / rawRead,
+            secItemReadRatio: secItemReadMedian.map { $0 / rawRead },
+            batchItemsPerSecond: batchRate, diskBytes: disk, peakMemoryBytes: pointMemory)
     }
 
     private static func fileSize(_ path: String) -> Int64 {

@@ -14,32 +14,49 @@ enum ScaleReport {
             let object: [String: Any] = [
                 "samples": samples,
                 "sizes": results.map { result -> [String: Any] in
-                    ["size": result.size, "addOverFloor": result.addRatio, "readOverFloor": result.readRatio,
-                     "secItemReadOverFloor": result.secItemReadRatio ?? NSNull(),
-                     "batchItemsPerSecond": result.batchItemsPerSecond, "diskBytes": result.diskBytes,
-                     "peakMemoryBytes": result.peakMemoryBytes, "results": result.measurements.map(\.json)]
+                    [
+                        "size": result.size, "addOverFloor": result.addRatio, "readOverFloor": result.readRatio,
+                        "secItemReadOverFloor": result.secItemReadRatio ?? NSNull(),
+                        "batchItemsPerSecond": result.batchItemsPerSecond, "diskBytes": result.diskBytes,
+                        "peakMemoryBytes": result.peakMemoryBytes, "results": result.measurements.map(\.json)
+                    ]
                 },
-                "crypto": crypto.map(\.json),
+                "crypto": crypto.map(\.json)
             ]
-            print(String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
+            print(
+                String(
+                    decoding: try JSONSerialization.data(
+                        withJSONObject: object, options: [.prettyPrinted, .sortedKeys]), as: UTF8.self))
             return
         }
-        print("SecureStorage scaling run: sizes \(sizes.map(String.init).joined(separator: ", ")), \(samples) samples per operation, \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+        print(
+            "SecureStorage scaling run: sizes \(sizes.map(String.init).joined(separator: ", ")), \(samples) samples per operation, \(ProcessInfo.processInfo.activeProcessorCount) cores\n"
+        )
         print("| operation | n | p50 µs | p90 µs | p99 µs | ops/s |\n|---|---|---|---|---|---|")
         for result in results { result.measurements.forEach { print($0.markdownRow) } }
         crypto.forEach { print($0.markdownRow) }
-        print("\n| N | add / raw insert | find / raw read | SecItemCopyMatching / raw read | batch add items/s | on disk | peak memory |\n|---|---|---|---|---|---|---|")
+        print(
+            "\n| N | add / raw insert | find / raw read | SecItemCopyMatching / raw read | batch add items/s | on disk | peak memory |\n|---|---|---|---|---|---|---|"
+        )
         for result in results {
             let secItem = result.secItemReadRatio.map { String(format: "%.2f×", $0) } ?? "–"
-            print(String(format: "| %d | %.2f× | %.2f× | ", result.size, result.addRatio, result.readRatio) + secItem
-                + String(format: " | %.0f | %.1f MiB | %.0f MiB |", result.batchItemsPerSecond,
-                         Double(result.diskBytes) / 1_048_576, Double(result.peakMemoryBytes) / 1_048_576))
+            print(
+                String(format: "| %d | %.2f× | %.2f× | ", result.size, result.addRatio, result.readRatio) + secItem
+                    + String(
+                        format: " | %.0f | %.1f MiB | %.0f MiB |", result.batchItemsPerSecond,
+                        Double(result.diskBytes) / 1_048_576, Double(result.peakMemoryBytes) / 1_048_576))
         }
-        print("\n(Ratios are p50 over p50 in this run; the raw floor is SQLite's C API with prepared statements, no encryption.)")
+        print(
+            "\n(Ratios are p50 over p50 in this run; the raw floor is SQLite's C API with prepared statements, no encryption.)"
+        )
         if let first = results.first, let last = results.last, first.size != last.size,
-           let small = first.measurements.first(where: { $0.name.hasSuffix("find one by service+account, data") }),
-           let large = last.measurements.first(where: { $0.name.hasSuffix("find one by service+account, data") }) {
-            print(String(format: "\nPoint read p50 at N=%d is %.2f× its p50 at N=%d.", last.size, large.median / max(small.median, 1e-9), first.size))
+            let small = first.measurements.first(where: { $0.name.hasSuffix("find one by service+account, data") }),
+            let large = last.measurements.first(where: { $0.name.hasSuffix("find one by service+account, data") })
+        {
+            print(
+                String(
+                    format: "\nPoint read p50 at N=%d is %.2f× its p50 at N=%d.", last.size,
+                    large.median / max(small.median, 1e-9), first.size))
         }
     }
 }

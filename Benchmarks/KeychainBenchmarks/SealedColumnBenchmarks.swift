@@ -32,12 +32,13 @@ enum SealedColumnBenchmarks {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let queue = try DatabaseQueue(path: directory.appendingPathComponent("sealed-bench.sqlite").path)
         try queue.write { db in
-            try db.execute(sql: """
-                CREATE TABLE plain_note (id INTEGER PRIMARY KEY, email TEXT NOT NULL, body TEXT NOT NULL);
-                CREATE INDEX plain_email ON plain_note(email);
-                CREATE TABLE sealed_note (id INTEGER PRIMARY KEY, email BLOB NOT NULL, email_index BLOB NOT NULL, body BLOB NOT NULL);
-                CREATE INDEX sealed_email ON sealed_note(email_index);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE plain_note (id INTEGER PRIMARY KEY, email TEXT NOT NULL, body TEXT NOT NULL);
+                    CREATE INDEX plain_email ON plain_note(email);
+                    CREATE TABLE sealed_note (id INTEGER PRIMARY KEY, email BLOB NOT NULL, email_index BLOB NOT NULL, body BLOB NOT NULL);
+                    CREATE INDEX sealed_email ON sealed_note(email_index);
+                    """)
         }
         let sealer = try DatabaseSealer(key: SymmetricKey(size: .bits256))
         let body = String(repeating: "lorem ipsum dolor sit amet ", count: 38).prefix(1024)
@@ -47,7 +48,9 @@ enum SealedColumnBenchmarks {
         var sealedInsert = Measurement("insert 1 KiB row, sealed body + indexed email")
         try queue.write { db in
             for id in 1...Int64(items) {
-                try plainInsert.time { try PlainNote(id: id, email: "user\(id)@example.org", body: String(body)).insert(db) }
+                try plainInsert.time {
+                    try PlainNote(id: id, email: "user\(id)@example.org", body: String(body)).insert(db)
+                }
                 var note = SealedNote(id: id, email: "user\(id)@example.org", body: String(body))
                 try sealedInsert.time { try sealer.insert(&note, db) }
             }
@@ -71,8 +74,13 @@ enum SealedColumnBenchmarks {
                 let id = Int64(sample % items + 1)
                 _ = try plainOne.time { try PlainNote.fetchOne(db, key: id) }
                 _ = try sealedOne.time { try sealer.fetchOne(db, SealedNote.filter(key: id)) }
-                _ = try plainLookup.time { try PlainNote.filter(Column("email") == "user\(id)@example.org").fetchAll(db) }
-                _ = try sealedLookup.time { try sealer.fetchAll(db, try sealer.filter(SealedNote.self, "email", equals: "user\(id)@example.org")) }
+                _ = try plainLookup.time {
+                    try PlainNote.filter(Column("email") == "user\(id)@example.org").fetchAll(db)
+                }
+                _ = try sealedLookup.time {
+                    try sealer.fetchAll(
+                        db, try sealer.filter(SealedNote.self, "email", equals: "user\(id)@example.org"))
+                }
             }
         }
         results += [plainOne, sealedOne, plainLookup, sealedLookup]

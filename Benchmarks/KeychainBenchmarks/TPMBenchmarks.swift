@@ -14,7 +14,9 @@ enum TPMBenchmarks {
         let tpm = try SoftwareTPM()
         defer { tpm.stop() }
         let device = TPMDevice(tcti: tpm.tcti)
-        func options(_ binding: NewKeychainBinding) -> KeychainOptions { KeychainOptions(tpm: device, newKeychainBinding: binding) }
+        func options(_ binding: NewKeychainBinding) -> KeychainOptions {
+            KeychainOptions(tpm: device, newKeychainBinding: binding)
+        }
         let software = KeychainLocation(directory: directory.appendingPathComponent("tpm-software"))
         let bound = KeychainLocation(directory: directory.appendingPathComponent("tpm-bound"))
         let softwareKeychain = try Keychain(location: software, options: options(.keyFile))
@@ -22,7 +24,9 @@ enum TPMBenchmarks {
         var results: [Measurement] = []
 
         let opens = min(samples, 200)
-        for (name, location, binding) in [("key file", software, NewKeychainBinding.keyFile), ("TPM-sealed (unseal)", bound, .tpm)] {
+        for (name, location, binding) in [
+            ("key file", software, NewKeychainBinding.keyFile), ("TPM-sealed (unseal)", bound, .tpm)
+        ] {
             var open = Measurement("open keychain, \(name)")
             for _ in 0..<opens { _ = try open.time { try Keychain(location: location, options: options(binding)) } }
             results.append(open)
@@ -38,7 +42,9 @@ enum TPMBenchmarks {
         for (name, keychain) in [("software", plainKeychain), ("TPM", boundKeychain)] {
             var create = Measurement("generateTokenKey P-256, \(name)")
             var references: [PersistentReference] = []
-            for _ in 0..<min(samples, 100) { references.append(try create.time { try keychain.generateTokenKey(.p256) }.persistentReference) }
+            for _ in 0..<min(samples, 100) {
+                references.append(try create.time { try keychain.generateTokenKey(.p256) }.persistentReference)
+            }
             var sign = Measurement("signWithTokenKey P-256 digest, \(name)")
             var agree = Measurement("keyAgreementWithTokenKey P-256, \(name)")
             for _ in 0..<min(samples, 500) {

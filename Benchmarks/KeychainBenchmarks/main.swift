@@ -14,7 +14,9 @@ import Foundation
 // Each run uses fresh temporary keychains on the file system of $TMPDIR.
 
 let arguments = CommandLine.arguments
-func value(_ name: String) -> String? { arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil } }
+func value(_ name: String) -> String? {
+    arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
 let items = value("--items").flatMap(Int.init) ?? 1000
 let json = arguments.contains("--json")
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-bench-\(UUID().uuidString)")
@@ -26,23 +28,30 @@ func finish(_ status: Int32) -> Never {
 
 do {
     if let requested = value("--instructions") {
-        try InstructionBenchmarks.run(operations: requested.split(separator: ",").map(String.init),
-                                      items: value("--items").flatMap(Int.init) ?? 10_000, calls: value("--calls").flatMap(Int.init) ?? 1000,
-                                      in: directory)
+        try InstructionBenchmarks.run(
+            operations: requested.split(separator: ",").map(String.init),
+            items: value("--items").flatMap(Int.init) ?? 10_000, calls: value("--calls").flatMap(Int.init) ?? 1000,
+            in: directory)
         finish(0)
     }
     if let paths = value("--lint") {
-        try LintBenchmarks.run(paths: paths.split(separator: ",").map(String.init), rounds: value("--rounds").flatMap(Int.init) ?? 5, json: json)
+        try LintBenchmarks.run(
+            paths: paths.split(separator: ",").map(String.init), rounds: value("--rounds").flatMap(Int.init) ?? 5,
+            json: json)
         finish(0)
     }
     if let sizes = value("--sync") {
-        try SyncBenchmarks.run(sizes: sizes.split(separator: ",").compactMap { Int($0) }, devices: value("--devices").flatMap(Int.init) ?? 50,
-                               samples: value("--samples").flatMap(Int.init) ?? 200, json: json, in: directory)
+        try SyncBenchmarks.run(
+            sizes: sizes.split(separator: ",").compactMap { Int($0) },
+            devices: value("--devices").flatMap(Int.init) ?? 50,
+            samples: value("--samples").flatMap(Int.init) ?? 200, json: json, in: directory)
         finish(0)
     }
     if let sizes = value("--scale") {
-        try ScaleReport.run(sizes: sizes.split(separator: ",").compactMap { Int($0) }, samples: value("--samples").flatMap(Int.init) ?? 1000,
-                            json: json, in: directory)
+        try ScaleReport.run(
+            sizes: sizes.split(separator: ",").compactMap { Int($0) },
+            samples: value("--samples").flatMap(Int.init) ?? 1000,
+            json: json, in: directory)
         finish(0)
     }
     let only = value("--only")
@@ -56,7 +65,10 @@ do {
     if only == "sealed" { results += try SealedColumnBenchmarks.run(items: items, in: directory) }
     #else
     if ["api", "keys", "files", "sealed"].contains(only) {
-        FileHandle.standardError.write(Data("--only \(only!) measures the SecItem API over this engine: on Apple platforms build with SECURE_STORAGE_FORCE_PORTABLE=1.\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "--only \(only!) measures the SecItem API over this engine: on Apple platforms build with SECURE_STORAGE_FORCE_PORTABLE=1.\n"
+                    .utf8))
         finish(64)
     }
     #endif
@@ -68,7 +80,8 @@ do {
     if only == "tpm" { results += try TPMBenchmarks.run(samples: items, in: directory) }
     #endif
     if json {
-        let data = try JSONSerialization.data(withJSONObject: ["items": items, "results": results.map(\.json)], options: [.prettyPrinted, .sortedKeys])
+        let data = try JSONSerialization.data(
+            withJSONObject: ["items": items, "results": results.map(\.json)], options: [.prettyPrinted, .sortedKeys])
         print(String(decoding: data, as: UTF8.self))
     } else {
         print("SecureStorage benchmarks, \(items) items, \(ProcessInfo.processInfo.activeProcessorCount) cores")

@@ -14,7 +14,7 @@ let package = Package(
     dependencies: [
         .package(path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
-        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0")
     ],
     targets: [
         .executableTarget(
@@ -23,8 +23,8 @@ let package = Package(
                 .product(name: "SecureStorage", package: checkout),
                 .product(name: "SecureStorageConfiguration", package: checkout),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Configuration", package: "swift-configuration")
             ]
-        ),
+        )
     ]
 )

@@ -35,17 +35,22 @@ public enum BackupFuzzTarget {
             if body.count > 33, body[body.startIndex + 33] > 12 { return "skipped: costly KDF" }
             backup = mode & 8 == 0 ? Data(body) : BackupCrafter.fixingHeaderChecksum(of: Data(body))
         } else {
-            guard let crafted = try? crafter.backup(chunkPlaintexts: split(Data(body))) else { return "skipped: cannot seal" }
+            guard let crafted = try? crafter.backup(chunkPlaintexts: split(Data(body))) else {
+                return "skipped: cannot seal"
+            }
             backup = crafted
         }
-        guard FileManager.default.createFile(atPath: file.path, contents: backup, attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(atPath: file.path, contents: backup, attributes: [.posixPermissions: 0o600])
+        else {
             return "skipped: cannot write \(file.path)"
         }
         FuzzEnvironment.empty(keychain)
         let policy: BackupDuplicatePolicy = [.keepExisting, .replace, .fail, .keepExisting][Int(mode >> 1) & 3]
         do {
             let summary = try keychain.importBackup(from: file, passphrase: passphrase, onDuplicate: policy)
-            return "imported \(summary.addedItems) added, \(summary.replacedItems) replaced, \(summary.keptExistingItems) kept"
+            return
+                "imported \(summary.addedItems) added, \(summary.replacedItems) replaced, \(summary.keptExistingItems) kept"
         } catch {
             return "refused: \(error.code)"
         }
@@ -55,18 +60,29 @@ public enum BackupFuzzTarget {
     public static func seeds() throws -> [Data] {
         let directory = FuzzEnvironment.home.appendingPathComponent("seed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let source = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("keychain")),
-                                  options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
-        try source.add(NewItem(.genericPassword, attributes: [.service: "api.example.com", .account: "alice", .label: "API"], data: Data("s3cret".utf8)))
-        try source.add(NewItem(.internetPassword, attributes: [.server: "example.com", .account: "bob", .port: 443, .protocol: "htps"],
-                               data: Data("hunter2".utf8)))
-        try source.add(NewItem(.genericPassword, attributes: [.service: "sync", .account: "carol", .synchronizable: true], data: Data([0, 1, 2, 255])))
+        let source = try Keychain(
+            location: KeychainLocation(directory: directory.appendingPathComponent("keychain")),
+            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
+        try source.add(
+            NewItem(
+                .genericPassword, attributes: [.service: "api.example.com", .account: "alice", .label: "API"],
+                data: Data("s3cret".utf8)))
+        try source.add(
+            NewItem(
+                .internetPassword, attributes: [.server: "example.com", .account: "bob", .port: 443, .protocol: "htps"],
+                data: Data("hunter2".utf8)))
+        try source.add(
+            NewItem(
+                .genericPassword, attributes: [.service: "sync", .account: "carol", .synchronizable: true],
+                data: Data([0, 1, 2, 255])))
         let url = directory.appendingPathComponent("seed.backup")
         try source.exportBackup(to: url, passphrase: passphrase)
         let raw = Data([0]) + (try Data(contentsOf: url))
         let rawWithChecksumFixing = Data([8]) + (try Data(contentsOf: url))
         var crafted = Data([1])
-        for (index, plaintext) in try BackupCrafter.chunkPlaintexts(ofBackupAt: url, passphrase: passphrase).enumerated() {
+        for (index, plaintext) in try BackupCrafter.chunkPlaintexts(ofBackupAt: url, passphrase: passphrase)
+            .enumerated()
+        {
             if index > 0 { crafted.append(chunkSeparator) }
             crafted.append(plaintext)
         }

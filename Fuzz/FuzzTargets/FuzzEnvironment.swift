@@ -6,8 +6,10 @@ import Foundation
 /// fuzzing inside the test process leaves the other tests as they were.
 enum FuzzEnvironment {
     static let home: URL = {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keychain-fuzz-\(getpid())-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "keychain-fuzz-\(getpid())-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         atexit { try? FileManager.default.removeItem(at: FuzzEnvironment.home) }
         return directory
     }()
@@ -15,8 +17,11 @@ enum FuzzEnvironment {
     /// A keychain under ``home``, with cheap passphrase hardening.
     static func keychain(_ name: String) -> Keychain {
         do {
-            return try Keychain(location: KeychainLocation(directory: home.appendingPathComponent(name)),
-                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "FUZZTEAM.org.example.fuzz"))
+            return try Keychain(
+                location: KeychainLocation(directory: home.appendingPathComponent(name)),
+                options: KeychainOptions(
+                    passphraseHardening: .fixed(.insecureForTestingOnly),
+                    defaultAccessGroup: "FUZZTEAM.org.example.fuzz"))
         } catch {
             fatalError("cannot open the fuzzing keychain under \(home.path): \(error)")
         }

@@ -22,9 +22,10 @@ public enum FuzzMain {
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv, callback))
         #else
-        exit(replay(seeds: seeds) { input in
-            _ = input.withUnsafeBytes { callback($0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
-        })
+        exit(
+            replay(seeds: seeds) { input in
+                _ = input.withUnsafeBytes { callback($0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
+            })
         #endif
     }
 

@@ -14,20 +14,24 @@ import Synchronization
 /// finding.
 public enum SecItemFuzzTarget {
     private static let keychain = FuzzEnvironment.keychain("secitem-target")
-    private static let identity = ApplicationIdentity(applicationIdentifier: "FUZZTEAM.org.example.fuzz", accessGroups: ["FUZZTEAM.shared"])
+    private static let identity = ApplicationIdentity(
+        applicationIdentifier: "FUZZTEAM.org.example.fuzz", accessGroups: ["FUZZTEAM.shared"])
     private static let keychainChanged = Mutex(true)
 
     /// What the keychain holds when each input starts.
     static let canonicalItems = [
-        NewItem(.genericPassword, attributes: [.service: "api", .account: "alice", .label: "A"], data: Data("s3cret".utf8)),
+        NewItem(
+            .genericPassword, attributes: [.service: "api", .account: "alice", .label: "A"], data: Data("s3cret".utf8)),
         NewItem(.genericPassword, attributes: [.service: "api", .account: "bob"], data: Data([0, 255])),
-        NewItem(.internetPassword, attributes: [.server: "example.com", .account: "carol", .port: 443], data: Data("pw".utf8)),
+        NewItem(
+            .internetPassword, attributes: [.server: "example.com", .account: "carol", .port: 443],
+            data: Data("pw".utf8))
     ]
 
     /// Runs one input; returns the OSStatus the call answered.
     @discardableResult
     public static func run(_ data: Data) -> OSStatus {
-        if SecItemEnvironment.openedKeychain !== keychain {   // (again) after a test reset the environment
+        if SecItemEnvironment.openedKeychain !== keychain {  // (again) after a test reset the environment
             SecItemEnvironment.useKeychain(keychain)
             SecItemEnvironment.applicationIdentity = identity
         }
@@ -48,7 +52,7 @@ public enum SecItemFuzzTarget {
         }
         keychainChanged.withLock { $0 = status == errSecSuccess && operation != 1 }
         precondition(status == errSecSuccess || result == nil, "a failed call returned a result")
-        if let result { _ = String(describing: result) }   // every returned object must be well formed
+        if let result { _ = String(describing: result) }  // every returned object must be well formed
         _ = SecCopyErrorMessageString(status, nil)
         return status
     }
@@ -61,11 +65,20 @@ public enum SecItemFuzzTarget {
         let generic = [constant(kSecClass), 0, constant(kSecClassGenericPassword)]
         let account = [constant(kSecAttrAccount), 1] + text("alice")
         let service = [constant(kSecAttrService), 1] + text("api")
-        let add = [0, 4] + generic + [constant(kSecAttrAccount), 1] + text("dave") + service + [constant(kSecValueData), 2] + text("s3cret") + [1]
-        let find = [1, 4] + generic + service + [constant(kSecMatchLimit), 0, constant(kSecMatchLimitAll),
-                                                  constant(kSecReturnAttributes), 3, 1, 1]
-        let update = [2, 2] + generic + account + [2, constant(kSecAttrLabel), 1] + text("label") + [constant(kSecValueData), 2] + text("new")
-        let delete = [3, 2, constant(kSecClass), 0, constant(kSecClassInternetPassword), constant(kSecAttrServer), 1] + text("example.com")
+        let add =
+            [0, 4] + generic + [constant(kSecAttrAccount), 1] + text("dave") + service + [constant(kSecValueData), 2]
+            + text("s3cret") + [1]
+        let find =
+            [1, 4] + generic + service + [
+                constant(kSecMatchLimit), 0, constant(kSecMatchLimitAll),
+                constant(kSecReturnAttributes), 3, 1, 1
+            ]
+        let update =
+            [2, 2] + generic + account + [2, constant(kSecAttrLabel), 1] + text("label") + [constant(kSecValueData), 2]
+            + text("new")
+        let delete =
+            [3, 2, constant(kSecClass), 0, constant(kSecClassInternetPassword), constant(kSecAttrServer), 1]
+            + text("example.com")
         return [add, find, update, delete].map { Data($0) }
     }
 
@@ -113,7 +126,8 @@ public enum SecItemFuzzTarget {
 
     private static func accessControl(_ input: inout FuzzInput) -> SecAccessControl? {
         let protection = SecVocabulary.constants[Int(input.byte()) % SecVocabulary.constants.count] as CFString
-        return SecAccessControlCreateWithFlags(nil, protection, SecAccessControlCreateFlags(rawValue: CFOptionFlags(input.byte())), nil)
+        return SecAccessControlCreateWithFlags(
+            nil, protection, SecAccessControlCreateFlags(rawValue: CFOptionFlags(input.byte())), nil)
     }
 }
 #endif

@@ -100,7 +100,7 @@ public enum SecKeyFuzzTarget {
         "algid:sign:RSA:message-PSS:SHA384:SHA384:48",
         "algid:sign:RSA:message-PSS:SHA512:SHA512:64",
         "algid:sign:RSA:raw",
-        "algid:sign:ECDSA", "algid:encrypt:ECIES", "", "algid:keyexchange:ECDH:KDFX963:SHA999",
+        "algid:sign:ECDSA", "algid:encrypt:ECIES", "", "algid:keyexchange:ECDH:KDFX963:SHA999"
     ]
 
     private struct Keys: @unchecked Sendable {
@@ -113,9 +113,13 @@ public enum SecKeyFuzzTarget {
         SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "FUZZTEAM.org.example.fuzz")
         var privateKeys: [SecKey] = []
         for (bits, token) in [(256, false), (384, false), (521, false), (256, true)] {
-            var parameters: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: bits]
+            var parameters: [String: Any] = [
+                kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: bits
+            ]
             if token { parameters[kSecAttrTokenID as String] = kSecAttrTokenIDSecureEnclave }
-            guard let key = SecKeyCreateRandomKey(parameters as CFDictionary, nil) else { fatalError("cannot create the fuzzing keys") }
+            guard let key = SecKeyCreateRandomKey(parameters as CFDictionary, nil) else {
+                fatalError("cannot create the fuzzing keys")
+            }
             privateKeys.append(key)
         }
         return Keys(privateKeys: privateKeys, publicKeys: privateKeys.compactMap(SecKeyCopyPublicKey))
@@ -136,24 +140,38 @@ public enum SecKeyFuzzTarget {
         switch operation {
         case 0:
             let type = [kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeyTypeRSA, "x" as CFString][input.choice(3)]
-            let keyClass = [kSecAttrKeyClassPublic, kSecAttrKeyClassPrivate, kSecAttrKeyClassSymmetric, "9" as CFString][input.choice(4)]
+            let keyClass = [
+                kSecAttrKeyClassPublic, kSecAttrKeyClassPrivate, kSecAttrKeyClassSymmetric, "9" as CFString
+            ][input.choice(4)]
             let sizeChoice = input.choice(6)
             let size = sizeChoice == 5 ? Int(input.integer() % 100_000) : [256, 384, 521, 0, -1][sizeChoice]
-            let attributes: [String: Any] = [kSecAttrKeyType as String: type, kSecAttrKeyClass as String: keyClass, kSecAttrKeySizeInBits as String: size]
+            let attributes: [String: Any] = [
+                kSecAttrKeyType as String: type, kSecAttrKeyClass as String: keyClass,
+                kSecAttrKeySizeInBits as String: size
+            ]
             succeeded = SecKeyCreateWithData(input.remainder() as CFData, attributes as CFDictionary, &error) != nil
         case 1:
             succeeded = SecKeyCreateDecryptedData(privateKey, algorithm, input.remainder() as CFData, &error) != nil
         case 2:
             let message = input.data(limit: 128)
-            succeeded = SecKeyVerifySignature(publicKey, algorithm, message as CFData, input.remainder() as CFData, &error)
+            succeeded = SecKeyVerifySignature(
+                publicKey, algorithm, message as CFData, input.remainder() as CFData, &error)
         case 3:
             let requestedSize = Int(input.integer() % 1_000_000)
             let sharedInfo = input.data(limit: 64)
-            let parameters: [String: Any] = [SecKeyKeyExchangeParameter.requestedSize.rawValue as String: requestedSize,
-                                             SecKeyKeyExchangeParameter.sharedInfo.rawValue as String: sharedInfo]
-            let peer = SecKeyCreateWithData(input.remainder() as CFData, [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
-                                                                         kSecAttrKeyClass as String: kSecAttrKeyClassPublic] as CFDictionary, nil) ?? publicKey
-            succeeded = SecKeyCopyKeyExchangeResult(privateKey, algorithm, peer, parameters as CFDictionary, &error) != nil
+            let parameters: [String: Any] = [
+                SecKeyKeyExchangeParameter.requestedSize.rawValue as String: requestedSize,
+                SecKeyKeyExchangeParameter.sharedInfo.rawValue as String: sharedInfo
+            ]
+            let peer =
+                SecKeyCreateWithData(
+                    input.remainder() as CFData,
+                    [
+                        kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                        kSecAttrKeyClass as String: kSecAttrKeyClassPublic
+                    ] as CFDictionary, nil) ?? publicKey
+            succeeded =
+                SecKeyCopyKeyExchangeResult(privateKey, algorithm, peer, parameters as CFDictionary, &error) != nil
         case 4:
             succeeded = SecKeyCreateSignature(privateKey, algorithm, input.remainder() as CFData, &error) != nil
         default:
@@ -173,7 +191,7 @@ public enum SecKeyFuzzTarget {
             Data([5, 0, 0, ecies]) + Data("a message to seal".utf8),
             Data([2, 0, 0, signing, 3]) + Data("abc".utf8),
             Data([3, 0, 0, exchange, 0, 0, 0, 0, 0, 0, 0, 32, 0]) + keys.publicKeys[0].x963,
-            Data([4, 3, 0, signing]) + Data("sign me inside the keychain".utf8),
+            Data([4, 3, 0, signing]) + Data("sign me inside the keychain".utf8)
         ]
     }
 }

@@ -4,7 +4,10 @@ import FuzzTargets
 /// On Apple platforms SecItem is Apple's own implementation, which this project does not fuzz.
 @main
 enum SecItemFuzzer {
-    static func main() { print("fuzz-secitem fuzzes KeychainServices' own SecItem implementation, which exists off Apple platforms only.") }
+    static func main() {
+        print(
+            "fuzz-secitem fuzzes KeychainServices' own SecItem implementation, which exists off Apple platforms only.")
+    }
 }
 #else
 /// libFuzzer's callback: one input through ``SecItemFuzzTarget``.

@@ -4,7 +4,9 @@ import FuzzTargets
 /// On Apple platforms SecKey is Apple's own implementation, which this project does not fuzz.
 @main
 enum SecKeyFuzzer {
-    static func main() { print("fuzz-seckey fuzzes KeychainServices' own SecKey implementation, which exists off Apple platforms only.") }
+    static func main() {
+        print("fuzz-seckey fuzzes KeychainServices' own SecKey implementation, which exists off Apple platforms only.")
+    }
 }
 #else
 /// libFuzzer's callback: one input through ``SecKeyFuzzTarget``.

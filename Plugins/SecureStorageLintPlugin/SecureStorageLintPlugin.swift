@@ -22,7 +22,8 @@ struct SecureStorageLintPlugin: CommandPlugin {
             return
         }
         let configuration: PackageManager.BuildConfiguration = release ? .release : .debug
-        let result = try packageManager.build(.product("keychain-lint"), parameters: .init(configuration: configuration))
+        let result = try packageManager.build(
+            .product("keychain-lint"), parameters: .init(configuration: configuration))
         guard result.succeeded, let tool = result.builtArtifacts.first(where: { $0.kind == .executable })?.url else {
             Diagnostics.error("building keychain-lint in \(configuration) failed:\n\(result.logText)")
             return
@@ -32,7 +33,9 @@ struct SecureStorageLintPlugin: CommandPlugin {
         switch process.terminationStatus {
         case 0: return
         case 1: Diagnostics.error("keychain-lint reported findings")
-        case 74: Diagnostics.error("keychain-lint could not lint some files (listed as not linted above), or could not write its report")
+        case 74:
+            Diagnostics.error(
+                "keychain-lint could not lint some files (listed as not linted above), or could not write its report")
         default: Diagnostics.error("keychain-lint failed with status \(process.terminationStatus)")
         }
     }

@@ -46,18 +46,19 @@ public func CFErrorGetTypeID() -> CFTypeID { CFTypeIdentifier.error.rawValue }
 /// (`SecKeyGetTypeID()`, `CFDataGetTypeID()`, …), or 0 for `nil` and objects of other types.
 public func CFGetTypeID(_ cf: CFTypeRef!) -> CFTypeID {
     guard let cf else { return 0 }
-    let identifier: CFTypeIdentifier? = switch cf {
-    case is SecKey: .secKey
-    case is SecAccessControl: .secAccessControl
-    case is NSString, is String: .string
-    case is NSData, is Data: .data
-    case is NSNumber: SecValue.boolean(cf) != nil ? .boolean : .number
-    case is NSDictionary: .dictionary
-    case is NSArray: .array
-    case is NSDate, is Date: .date
-    case is NSError: .error
-    default: nil
-    }
+    let identifier: CFTypeIdentifier? =
+        switch cf {
+        case is SecKey: .secKey
+        case is SecAccessControl: .secAccessControl
+        case is NSString, is String: .string
+        case is NSData, is Data: .data
+        case is NSNumber: SecValue.boolean(cf) != nil ? .boolean : .number
+        case is NSDictionary: .dictionary
+        case is NSArray: .array
+        case is NSDate, is Date: .date
+        case is NSError: .error
+        default: nil
+        }
     return identifier?.rawValue ?? 0
 }
 #endif

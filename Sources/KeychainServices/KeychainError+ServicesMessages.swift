@@ -8,7 +8,8 @@ extension KeychainError {
 
     /// `.unimplemented`: `key` needs certificate trust evaluation.
     package static func certificateTrustUnsupported(key: String) -> KeychainError {
-        KeychainError(.unimplemented, "\(key) needs certificate trust evaluation, which this platform does not provide yet.")
+        KeychainError(
+            .unimplemented, "\(key) needs certificate trust evaluation, which this platform does not provide yet.")
     }
 
     /// `.unimplemented`: `key` applies to certificates and identities only.
@@ -31,13 +32,16 @@ extension KeychainError {
     /// `.noSuchClass`: kSecValuePersistentRef names kSecClassAppleSharePassword, which this
     /// keychain does not store.
     package static func appleSharePasswordReference() -> KeychainError {
-        KeychainError(.noSuchClass, "kSecValuePersistentRef names kSecClassAppleSharePassword, which this keychain does not store.")
+        KeychainError(
+            .noSuchClass,
+            "kSecValuePersistentRef names kSecClassAppleSharePassword, which this keychain does not store.")
     }
 
     /// `.noSuchAttribute`: The attribute `key` does not exist for `itemClass` items
     /// (errSecNoSuchAttr).
     package static func attributeNotInClassForSecItem(key: AttributeKey, itemClass: String) -> KeychainError {
-        KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass) items (errSecNoSuchAttr).")
+        KeychainError(
+            .noSuchAttribute, "The attribute \(key) does not exist for \(itemClass) items (errSecNoSuchAttr).")
     }
 
     /// `.invalidParameter`: The value of `key` is a fractional number; keychain numbers are
@@ -49,7 +53,9 @@ extension KeychainError {
     /// `.invalidParameter`: The value of `key` has an unsupported type (`type`); use a string,
     /// data, number, boolean or date.
     package static func unsupportedValueType(key: String, type: Any.Type) -> KeychainError {
-        KeychainError(.invalidParameter, "The value of \(key) has an unsupported type (\(type)); use a string, data, number, boolean or date.")
+        KeychainError(
+            .invalidParameter,
+            "The value of \(key) has an unsupported type (\(type)); use a string, data, number, boolean or date.")
     }
 
     /// `.noSuchAttribute`: A key of attributesToUpdate is a number (`key`), which names no
@@ -66,36 +72,48 @@ extension KeychainError {
     /// `.missingEntitlement`: Client has neither application-identifier nor keychain-access-groups
     /// entitlements.
     package static func noEntitlements() -> KeychainError {
-        KeychainError(.missingEntitlement, "Client has neither application-identifier nor keychain-access-groups entitlements. Set KEYCHAIN_APPLICATION_IDENTIFIER or SecItemEnvironment.applicationIdentity.")
+        KeychainError(
+            .missingEntitlement,
+            "Client has neither application-identifier nor keychain-access-groups entitlements. Set KEYCHAIN_APPLICATION_IDENTIFIER or SecItemEnvironment.applicationIdentity."
+        )
     }
 
     /// `.missingEntitlement`: Client explicitly specifies access group `group` but is only entitled
     /// for `entitledGroups`.
     package static func accessGroupNotEntitled(group: String, entitledGroups: [String]) -> KeychainError {
-        KeychainError(.missingEntitlement, "Client explicitly specifies access group \(group) but is only entitled for \(entitledGroups). Add it to KEYCHAIN_ACCESS_GROUPS or SecItemEnvironment.applicationIdentity.")
+        KeychainError(
+            .missingEntitlement,
+            "Client explicitly specifies access group \(group) but is only entitled for \(entitledGroups). Add it to KEYCHAIN_ACCESS_GROUPS or SecItemEnvironment.applicationIdentity."
+        )
     }
 
     /// `.keychainUnavailable`: Cannot create the simulated device's keychain directory `directory`:
     /// `reason`
     package static func simulatedDeviceDirectoryCreationFailed(directory: String, reason: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "Cannot create the simulated device's keychain directory \(directory): \(reason)")
+        KeychainError(
+            .keychainUnavailable, "Cannot create the simulated device's keychain directory \(directory): \(reason)")
     }
 
     /// `.invalidParameter`: `variable`: unknown word '`word`'.
     package static func simulatedDeviceUnknownWord(variable: String, word: String) -> KeychainError {
-        KeychainError(.invalidParameter, "\(variable): unknown word '\(word)'. Use passcode[=approve|deny|cancel], biometry[=approve|deny|cancel|none], biometry-set=NAME, locked.")
+        KeychainError(
+            .invalidParameter,
+            "\(variable): unknown word '\(word)'. Use passcode[=approve|deny|cancel], biometry[=approve|deny|cancel|none], biometry-set=NAME, locked."
+        )
     }
 
     /// `.invalidParameter`: `variable`: biometry needs a passcode, as on Apple devices; add the
     /// word passcode.
     package static func simulatedBiometryWithoutPasscode(variable: String) -> KeychainError {
-        KeychainError(.invalidParameter, "\(variable): biometry needs a passcode, as on Apple devices; add the word passcode.")
+        KeychainError(
+            .invalidParameter, "\(variable): biometry needs a passcode, as on Apple devices; add the word passcode.")
     }
 
     /// `.invalidParameter`: `variable`: a device without a passcode cannot be locked; add the word
     /// passcode.
     package static func simulatedLockWithoutPasscode(variable: String) -> KeychainError {
-        KeychainError(.invalidParameter, "\(variable): a device without a passcode cannot be locked; add the word passcode.")
+        KeychainError(
+            .invalidParameter, "\(variable): a device without a passcode cannot be locked; add the word passcode.")
     }
 
     /// `.invalidParameter`: `variable`: '`word`': the answer is approve, deny or cancel.
@@ -111,7 +129,10 @@ extension KeychainError {
     /// `.unimplemented`: kSecReturnRef for certificates and identities needs
     /// SecCertificate/SecIdentity, which this platform does not provide yet.
     package static func certificateReferencesUnsupported() -> KeychainError {
-        KeychainError(.unimplemented, "kSecReturnRef for certificates and identities needs SecCertificate/SecIdentity, which this platform does not provide yet. Ask for kSecReturnData or kSecReturnPersistentRef.")
+        KeychainError(
+            .unimplemented,
+            "kSecReturnRef for certificates and identities needs SecCertificate/SecIdentity, which this platform does not provide yet. Ask for kSecReturnData or kSecReturnPersistentRef."
+        )
     }
 
     /// `.itemNotFound`: No internet password for that host or its subdomains.
@@ -132,7 +153,10 @@ extension KeychainError {
     /// `.unimplemented`: kSecReturnRef for certificates needs SecCertificate, which this platform
     /// does not provide yet; the item was added.
     package static func certificateReferenceAfterAdd() -> KeychainError {
-        KeychainError(.unimplemented, "kSecReturnRef for certificates needs SecCertificate, which this platform does not provide yet; the item was added.")
+        KeychainError(
+            .unimplemented,
+            "kSecReturnRef for certificates needs SecCertificate, which this platform does not provide yet; the item was added."
+        )
     }
 
     // MARK: - Keys
@@ -145,24 +169,34 @@ extension KeychainError {
     /// `.unimplemented`: The key item holds a key of type `type`, which this platform has no SecKey
     /// for.
     package static func keyTypeWithoutSecKey(type: some BinaryInteger) -> KeychainError {
-        KeychainError(.unimplemented, "The key item holds a key of type \(type), which this platform has no SecKey for. Ask for kSecReturnData instead.")
+        KeychainError(
+            .unimplemented,
+            "The key item holds a key of type \(type), which this platform has no SecKey for. Ask for kSecReturnData instead."
+        )
     }
 
     /// `.integrityViolation`: The key item has no key type SecKey understands (kSecAttrKeyType is
     /// `type`, not kSecAttrKeyTypeECSECPrimeRandom).
     package static func unknownKeyType(type: some BinaryInteger) -> KeychainError {
-        KeychainError(.integrityViolation, "The key item has no key type SecKey understands (kSecAttrKeyType is \(type), not kSecAttrKeyTypeECSECPrimeRandom).")
+        KeychainError(
+            .integrityViolation,
+            "The key item has no key type SecKey understands (kSecAttrKeyType is \(type), not kSecAttrKeyTypeECSECPrimeRandom)."
+        )
     }
 
     /// `.unimplemented`: The key item is a symmetric key (kSecAttrKeyClassSymmetric), which has no
     /// SecKey on this platform.
     package static func symmetricKeyWithoutSecKey() -> KeychainError {
-        KeychainError(.unimplemented, "The key item is a symmetric key (kSecAttrKeyClassSymmetric), which has no SecKey on this platform. Ask for kSecReturnData instead.")
+        KeychainError(
+            .unimplemented,
+            "The key item is a symmetric key (kSecAttrKeyClassSymmetric), which has no SecKey on this platform. Ask for kSecReturnData instead."
+        )
     }
 
     /// `.integrityViolation`: The key item's data is not an X9.63 EC … key.
     package static func invalidECKeyData(isPrivate: Bool) -> KeychainError {
-        KeychainError(.integrityViolation, "The key item's data is not an X9.63 EC \(isPrivate ? "private" : "public") key.")
+        KeychainError(
+            .integrityViolation, "The key item's data is not an X9.63 EC \(isPrivate ? "private" : "public") key.")
     }
 
     /// `.integrityViolation`: The key item's data is not a valid EC key: `reason`
@@ -173,18 +207,25 @@ extension KeychainError {
     /// `.unimplemented`: The key item holds an RSA key this platform cannot use: `reason` Ask for
     /// kSecReturnData instead.
     package static func unusableRSAKey(reason: String) -> KeychainError {
-        KeychainError(.unimplemented, "The key item holds an RSA key this platform cannot use: \(reason) Ask for kSecReturnData instead.")
+        KeychainError(
+            .unimplemented,
+            "The key item holds an RSA key this platform cannot use: \(reason) Ask for kSecReturnData instead.")
     }
 
     /// `.integrityViolation`: The key item's data is not a valid RSA … key (PKCS#1).
     package static func invalidRSAKeyData(isPrivate: Bool) -> KeychainError {
-        KeychainError(.integrityViolation, "The key item's data is not a valid RSA \(isPrivate ? "private" : "public") key (PKCS#1).")
+        KeychainError(
+            .integrityViolation,
+            "The key item's data is not a valid RSA \(isPrivate ? "private" : "public") key (PKCS#1).")
     }
 
     /// `.duplicateItem`: The key was generated inside the keychain and is stored there already
     /// (kSecAttrTokenIDSecureEnclave keys cannot be added again or imported).
     package static func tokenKeyAlreadyStored() -> KeychainError {
-        KeychainError(.duplicateItem, "The key was generated inside the keychain and is stored there already (kSecAttrTokenIDSecureEnclave keys cannot be added again or imported).")
+        KeychainError(
+            .duplicateItem,
+            "The key was generated inside the keychain and is stored there already (kSecAttrTokenIDSecureEnclave keys cannot be added again or imported)."
+        )
     }
 
     /// `.invalidParameter`: The private key is not a valid EC key.
@@ -263,7 +304,8 @@ extension KeychainError {
     /// `.invalidParameter`: kSecUseAuthenticationUI must be one of the kSecUseAuthenticationUI…
     /// constants.
     package static func invalidAuthenticationUIValue() -> KeychainError {
-        KeychainError(.invalidParameter, "kSecUseAuthenticationUI must be one of the kSecUseAuthenticationUI… constants.")
+        KeychainError(
+            .invalidParameter, "kSecUseAuthenticationUI must be one of the kSecUseAuthenticationUI… constants.")
     }
 
     /// `.invalidParameter`: kSecUseNoAuthenticationUI must be a boolean.
@@ -285,7 +327,9 @@ extension KeychainError {
     /// `.invalidParameter`: kSecValueData must be Data (CFData), not `type`; convert strings with
     /// Data(string.utf8).
     package static func nonDataValueWithHint(type: Any.Type) -> KeychainError {
-        KeychainError(.invalidParameter, "kSecValueData must be Data (CFData), not \(type); convert strings with Data(string.utf8).")
+        KeychainError(
+            .invalidParameter,
+            "kSecValueData must be Data (CFData), not \(type); convert strings with Data(string.utf8).")
     }
 
     /// `.invalidParameter`: kSecValuePersistentRef is not a persistent reference.
@@ -317,7 +361,10 @@ extension KeychainError {
     /// `.invalidParameter`: SecItemUpdate's query cannot contain kSecMatch… keys (including
     /// kSecMatchLimit) or kSecUseItemList; updates always apply to every match.
     package static func updateQueryWithMatchKeys() -> KeychainError {
-        KeychainError(.invalidParameter, "SecItemUpdate's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; updates always apply to every match.")
+        KeychainError(
+            .invalidParameter,
+            "SecItemUpdate's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; updates always apply to every match."
+        )
     }
 
     /// `.invalidParameter`: A legacy persistent reference cannot be combined with attributes.
@@ -343,13 +390,19 @@ extension KeychainError {
     /// `.invalidParameter`: kSecAttrSynchronizable in attributesToUpdate must be a boolean
     /// (kSecAttrSynchronizableAny is only for searches).
     package static func nonBooleanSynchronizableUpdate() -> KeychainError {
-        KeychainError(.invalidParameter, "kSecAttrSynchronizable in attributesToUpdate must be a boolean (kSecAttrSynchronizableAny is only for searches).")
+        KeychainError(
+            .invalidParameter,
+            "kSecAttrSynchronizable in attributesToUpdate must be a boolean (kSecAttrSynchronizableAny is only for searches)."
+        )
     }
 
     /// `.invalidParameter`: SecItemDelete's query cannot contain kSecMatch… keys (including
     /// kSecMatchLimit) or kSecUseItemList; a delete always removes every match.
     package static func deleteQueryWithMatchKeys() -> KeychainError {
-        KeychainError(.invalidParameter, "SecItemDelete's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; a delete always removes every match.")
+        KeychainError(
+            .invalidParameter,
+            "SecItemDelete's query cannot contain kSecMatch… keys (including kSecMatchLimit) or kSecUseItemList; a delete always removes every match."
+        )
     }
 
     /// `.invalidParameter`: The dictionary has no kSecClass (and no persistent reference).
@@ -360,7 +413,10 @@ extension KeychainError {
     /// `.invalidParameter`: kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects
     /// are not available on this platform yet.
     package static func valueRefNotSecKey() -> KeychainError {
-        KeychainError(.invalidParameter, "kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet.")
+        KeychainError(
+            .invalidParameter,
+            "kSecValueRef must be a SecKey; SecCertificate and SecIdentity objects are not available on this platform yet."
+        )
     }
 
     /// `.invalidParameter`: kSecValueRef is a SecKey but kSecClass is not kSecClassKey.
@@ -381,7 +437,8 @@ extension KeychainError {
     /// `.invalidParameter`: A persistent reference cannot be combined with attributes in
     /// SecItemCopyMatching.
     package static func referenceWithAttributes() -> KeychainError {
-        KeychainError(.invalidParameter, "A persistent reference cannot be combined with attributes in SecItemCopyMatching.")
+        KeychainError(
+            .invalidParameter, "A persistent reference cannot be combined with attributes in SecItemCopyMatching.")
     }
 
     /// `.invalidParameter`: kSecMatchHostOrSubdomainOfHost must be a host name.
@@ -393,7 +450,10 @@ extension KeychainError {
     /// them (a search dictionary reused for an add). iOS reports success without storing the item
     /// in this case.
     package static func addWithMatchKeys() -> KeychainError {
-        KeychainError(.invalidParameter, "SecItemAdd does not take kSecMatch… keys or kSecUseItemList; remove them (a search dictionary reused for an add). iOS reports success without storing the item in this case.")
+        KeychainError(
+            .invalidParameter,
+            "SecItemAdd does not take kSecMatch… keys or kSecUseItemList; remove them (a search dictionary reused for an add). iOS reports success without storing the item in this case."
+        )
     }
 
     /// `.invalidParameter`: SecItemAdd does not take a legacy persistent reference.
@@ -404,7 +464,10 @@ extension KeychainError {
     /// `.invalidParameter`: Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put
     /// the protection inside the SecAccessControl.
     package static func accessibleAndAccessControlOnAdd() -> KeychainError {
-        KeychainError(.invalidParameter, "Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl.")
+        KeychainError(
+            .invalidParameter,
+            "Give either kSecAttrAccessible or kSecAttrAccessControl, not both; put the protection inside the SecAccessControl."
+        )
     }
 
     /// `.invalidParameter`: The dictionary has no kSecClass.
@@ -415,12 +478,16 @@ extension KeychainError {
     /// `.invalidParameter`: Identities are added by kSecValueRef with a SecIdentity, which this
     /// platform does not provide yet.
     package static func identityAddUnsupported() -> KeychainError {
-        KeychainError(.invalidParameter, "Identities are added by kSecValueRef with a SecIdentity, which this platform does not provide yet.")
+        KeychainError(
+            .invalidParameter,
+            "Identities are added by kSecValueRef with a SecIdentity, which this platform does not provide yet.")
     }
 
     /// `.invalidParameter`: A key generated inside the keychain never leaves this device; it cannot
     /// be synchronizable.
     package static func tokenKeyNotSynchronizable() -> KeychainError {
-        KeychainError(.invalidParameter, "A key generated inside the keychain never leaves this device; it cannot be synchronizable.")
+        KeychainError(
+            .invalidParameter,
+            "A key generated inside the keychain never leaves this device; it cannot be synchronizable.")
     }
 }

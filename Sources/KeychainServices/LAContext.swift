@@ -101,7 +101,8 @@ extension AuthenticationContext {
     /// The biometry the keychain's authenticator offers: `.touchID` when it offers biometry
     /// (a fingerprint reader is what Linux machines have), else `.none`.
     public var biometryType: LABiometryType {
-        ((try? SecItemEnvironment.keychain().authenticator?.availableMethods.contains(.biometry)) ?? false) == true ? .touchID : .none
+        ((try? SecItemEnvironment.keychain().authenticator?.availableMethods.contains(.biometry)) ?? false) == true
+            ? .touchID : .none
     }
 
     /// `evaluatedPolicyDomainState`: a value that changes when the enrolled biometry changes
@@ -124,7 +125,9 @@ extension AuthenticationContext {
     /// Asks the user as `policy` says, then calls `reply` (on a global queue). A success is
     /// recorded in this context: keychain reads through it do not prompt again while
     /// `reuseDuration` lasts.
-    public func evaluatePolicy(_ policy: LAPolicy, localizedReason: String, reply: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func evaluatePolicy(
+        _ policy: LAPolicy, localizedReason: String, reply: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         DispatchQueue.global(qos: .userInitiated).async {
             do throws(LAError) {
                 try self.evaluate(policy, reason: localizedReason)
@@ -138,7 +141,9 @@ extension AuthenticationContext {
     /// `try await context.evaluatePolicy(policy, localizedReason:)`: `true`, or throws the
     /// ``LAError``.
     public func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws(LAError) -> Bool {
-        let result = await offloaded { Result { () throws(LAError) in try self.evaluate(policy, reason: localizedReason) } }
+        let result = await offloaded {
+            Result { () throws(LAError) in try self.evaluate(policy, reason: localizedReason) }
+        }
         try result.get()
         return true
     }
@@ -159,12 +164,14 @@ extension AuthenticationContext {
     private func evaluationObstacle(_ policy: LAPolicy) -> LAError? {
         if isInvalidated { return LAError(.invalidContext, "The context was invalidated.") }
         guard let keychain = try? SecItemEnvironment.keychain(), let authenticator = keychain.authenticator,
-              !authenticator.availableMethods.isEmpty else {
+            !authenticator.availableMethods.isEmpty
+        else {
             return LAError(.passcodeNotSet, "No authenticator is installed: the device has no passcode.")
         }
         if policy == .deviceOwnerAuthenticationWithBiometrics && !authenticator.availableMethods.contains(.biometry) {
             return authenticator.enrollmentState == nil && authenticator.availableMethods.contains(.passcode)
-                ? LAError(.biometryNotEnrolled, "No biometry is enrolled.") : LAError(.biometryNotAvailable, "The authenticator offers no biometry.")
+                ? LAError(.biometryNotEnrolled, "No biometry is enrolled.")
+                : LAError(.biometryNotAvailable, "The authenticator offers no biometry.")
         }
         return nil
     }

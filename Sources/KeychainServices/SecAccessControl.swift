@@ -35,7 +35,9 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable, Hashable {
     public static let applicationPassword = SecAccessControlCreateFlags(rawValue: 1 << 31)
 
     /// The flags that demand user authentication before data can be read.
-    static let constraints: SecAccessControlCreateFlags = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .applicationPassword]
+    static let constraints: SecAccessControlCreateFlags = [
+        .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .applicationPassword
+    ]
 }
 
 /// An item's protection and access-control constraints (`kSecAttrAccessControl`).
@@ -86,7 +88,9 @@ extension SecAccessControl {
 
     /// The access control of a stored item: its accessibility and its policy's flags.
     convenience init(accessibility: Accessibility, policy: AccessPolicy?) {
-        self.init(accessibility: accessibility, flags: SecAccessControlCreateFlags(rawValue: CFOptionFlags(policy?.flags.rawValue ?? 0)))
+        self.init(
+            accessibility: accessibility,
+            flags: SecAccessControlCreateFlags(rawValue: CFOptionFlags(policy?.flags.rawValue ?? 0)))
     }
 }
 
@@ -104,11 +108,15 @@ public func SecAccessControlCreateWithFlags(
     guard let raw = SecValue.string(protection), let accessibility = Accessibility(rawValue: raw) else {
         return fail("protection must be one of the kSecAttrAccessible… constants")
     }
-    if flags.contains(.or) && flags.contains(.and) { return fail("kSecAccessControlOr and kSecAccessControlAnd cannot be combined") }
+    if flags.contains(.or) && flags.contains(.and) {
+        return fail("kSecAccessControlOr and kSecAccessControlAnd cannot be combined")
+    }
     if flags.contains(.biometryAny) && flags.contains(.biometryCurrentSet) {
         return fail("biometryAny and biometryCurrentSet cannot be combined")
     }
-    if flags.contains(.userPresence) && !flags.subtracting([.userPresence, .applicationPassword, .privateKeyUsage]).isEmpty {
+    if flags.contains(.userPresence)
+        && !flags.subtracting([.userPresence, .applicationPassword, .privateKeyUsage]).isEmpty
+    {
         return fail("userPresence can only be combined with applicationPassword or privateKeyUsage")
     }
     return SecAccessControl(accessibility: accessibility, flags: flags)

@@ -27,9 +27,11 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
             throw KeychainError.referenceWithAttributes()
         }
         var query = try SecItemQueryBuilder.query(request, groups: groups)
-        let hostFilter = try CertificateMatchKeys.check(request, itemClass: query.itemClass ?? request.persistentReference?.itemClass)
+        let hostFilter = try CertificateMatchKeys.check(
+            request, itemClass: query.itemClass ?? request.persistentReference?.itemClass)
         if request.returnRef, let itemClass = query.itemClass ?? request.persistentReference?.itemClass,
-           itemClass == .certificate || itemClass == .identity {
+            itemClass == .certificate || itemClass == .identity
+        {
             throw KeychainError.certificateReferencesUnsupported()
         }
         let limit = query.limit
@@ -65,8 +67,10 @@ extension MatchLimit {
 /// The certificate-filtering `kSecMatch…` keys and `kSecMatchHostOrSubdomainOfHost`.
 enum CertificateMatchKeys {
     static let certificateOnly = ["m_Policy", "m_Issuers"]
-    static let certificateFilters = ["m_EmailAddressIfPresent", "m_SubjectContains", "m_SubjectStartsWith",
-                                     "m_SubjectEndsWith", "m_SubjectWholeString", "m_TrustedOnly", "m_ValidOnDate"]
+    static let certificateFilters = [
+        "m_EmailAddressIfPresent", "m_SubjectContains", "m_SubjectStartsWith",
+        "m_SubjectEndsWith", "m_SubjectWholeString", "m_TrustedOnly", "m_ValidOnDate"
+    ]
 
     /// `errSecUnimplemented` where Apple gives it (policy/issuers on other classes, host matching
     /// on other classes) and where certificate parsing would be needed, which this platform
@@ -74,7 +78,8 @@ enum CertificateMatchKeys {
     static func check(_ request: SecItemDictionary, itemClass: ItemClass?) throws(KeychainError) -> HostFilter? {
         let isCertificate = itemClass == .certificate || itemClass == .identity
         for key in certificateOnly where request.matchKeys[key] != nil {
-            throw isCertificate ? KeychainError.certificateTrustUnsupported(key: key) : KeychainError.certificateOnlyKey(key: key)
+            throw isCertificate
+                ? KeychainError.certificateTrustUnsupported(key: key) : KeychainError.certificateOnlyKey(key: key)
         }
         for key in certificateFilters where request.matchKeys[key] != nil && (isCertificate || itemClass == .key) {
             throw KeychainError.certificateParsingUnsupported(key: key)

@@ -50,9 +50,10 @@ struct SecItemDictionary {
         }
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
-                fail(SecValue.isNumber(rawKey)
-                     ? KeychainError.numericDictionaryKey(key: rawKey)
-                     : KeychainError.nonStringDictionaryKey(type: type(of: rawKey)))
+                fail(
+                    SecValue.isNumber(rawKey)
+                        ? KeychainError.numericDictionaryKey(key: rawKey)
+                        : KeychainError.nonStringDictionaryKey(type: type(of: rawKey)))
                 continue
             }
             if value is NSNull {
@@ -167,7 +168,7 @@ struct SecItemDictionary {
     private static let knownUseKeys: Set<String> = [
         "u_AuthUI", "u_AuthCtx", "u_OpPrompt", "u_NoAuthUI", "u_ItemList", "u_Keychain", "u_CredRef", "u_Tomb",
         "u_CallerName", "u_SystemKeychain", "u_SystemKeychainAlways", "u_SyncBubbleKeychain", "u_TokenRawItems",
-        "u_UserIndependentKeychain",
+        "u_UserIndependentKeychain"
     ]
 
     private mutating func parseUse(_ key: String, _ value: Any) {
@@ -210,7 +211,9 @@ struct SecItemDictionary {
             valueRef = value
         case "v_PersistentRef":
             guard let bytes = SecValue.data(value), let reference = PersistentReference(data: bytes) else {
-                if let bytes = SecValue.data(value), [12, 20].contains(bytes.count), bytes.prefix(4) == Data("apls".utf8) {
+                if let bytes = SecValue.data(value), [12, 20].contains(bytes.count),
+                    bytes.prefix(4) == Data("apls".utf8)
+                {
                     // A well-formed reference to the legacy AppleShare class, which has no table.
                     return fail(KeychainError.appleSharePasswordReference())
                 }
@@ -257,12 +260,14 @@ struct SecItemDictionary {
     /// How the engine may authenticate the user: the context, `kSecUseAuthenticationUI`
     /// (`kSecUseNoAuthenticationUI` counts as Fail) and the prompt.
     var authenticationOptions: AuthenticationOptions {
-        let interaction: AuthenticationOptions.Interaction = switch authenticationUI {
-        case "u_AuthUIF": .fail
-        case "u_AuthUIS": .skip
-        default: .allow
-        }
-        return AuthenticationOptions(context: authenticationContext, interaction: interaction, reason: operationPrompt ?? "")
+        let interaction: AuthenticationOptions.Interaction =
+            switch authenticationUI {
+            case "u_AuthUIF": .fail
+            case "u_AuthUIS": .skip
+            default: .allow
+            }
+        return AuthenticationOptions(
+            context: authenticationContext, interaction: interaction, reason: operationPrompt ?? "")
     }
 
     /// Whether the dictionary names attributes next to a persistent reference (which some

@@ -107,7 +107,9 @@ public enum SecItemEnvironment {
     public static func lock() throws(KeychainError) { try keychain().lock() }
 
     /// Unlocks the keychain with its passphrase.
-    public static func unlock(passphrase: String) throws(KeychainError) { try keychain().unlock(passphrase: passphrase) }
+    public static func unlock(passphrase: String) throws(KeychainError) {
+        try keychain().unlock(passphrase: passphrase)
+    }
 
     /// The lock state of the keychain.
     public static var lockState: LockState {

@@ -7,7 +7,8 @@ import KeychainCore
 enum SecItemQueryBuilder {
     static func query(_ request: SecItemDictionary, groups: [String]?) throws(KeychainError) -> Query {
         let key = try referencedKey(request)
-        guard let itemClass = request.itemClass ?? request.persistentReference?.itemClass ?? (key != nil ? .key : nil) else {
+        guard let itemClass = request.itemClass ?? request.persistentReference?.itemClass ?? (key != nil ? .key : nil)
+        else {
             throw KeychainError.noClassNorReference()
         }
         var query = Query(itemClass, attributes(request), accessGroups: groups, limit: request.matchLimit ?? .one)

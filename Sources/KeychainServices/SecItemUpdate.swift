@@ -15,7 +15,9 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         let request = SecItemDictionary(query)
         try request.checkClientRules(allowsSkip: false)
         let changes = SecItemChanges(attributesToUpdate)
-        if changes.accessControl?.requiresAuthentication == true && (request.synchronizable == .value(true) || changes.synchronizable == true) {
+        if changes.accessControl?.requiresAuthentication == true
+            && (request.synchronizable == .value(true) || changes.synchronizable == true)
+        {
             throw KeychainError.protectedItemSynchronizable()
         }
         let accessGroups = SecItemAccessGroups(identity: SecItemEnvironment.applicationIdentity)
@@ -35,7 +37,8 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
         }
         if let control = changes.accessControl {
             itemChanges.attributes[.accessible] = .string(control.accessibility.rawValue)
-            itemChanges.attributes[.accessControl] = (control.accessPolicy ?? (try? AccessPolicy(flags: [])))?.attributeValue
+            itemChanges.attributes[.accessControl] =
+                (control.accessPolicy ?? (try? AccessPolicy(flags: [])))?.attributeValue
         }
         var engineQuery = try SecItemQueryBuilder.query(request, groups: groups)
         engineQuery.limit = .all
@@ -56,9 +59,10 @@ struct SecItemChanges {
     init(_ dictionary: CFDictionary) {
         for (rawKey, value) in dictionary {
             guard let key = SecValue.string(rawKey) else {
-                record(SecValue.isNumber(rawKey)
-                       ? KeychainError.numericUpdateKey(key: rawKey)
-                       : KeychainError.nonStringUpdateKey())
+                record(
+                    SecValue.isNumber(rawKey)
+                        ? KeychainError.numericUpdateKey(key: rawKey)
+                        : KeychainError.nonStringUpdateKey())
                 continue
             }
             switch key {

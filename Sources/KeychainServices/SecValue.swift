@@ -28,7 +28,9 @@ enum SecValue {
     /// An integer: any Swift or Foundation number that is not a boolean. Fractional numbers
     /// give `.fractional`, which the keychain's integer attributes cannot store.
     static func integer(_ value: Any) -> IntegerReading? {
-        guard boolean(value) == nil, !(value is String), !(value is NSString), let number = value as? NSNumber else { return nil }
+        guard boolean(value) == nil, !(value is String), !(value is NSString), let number = value as? NSNumber else {
+            return nil
+        }
         let type = String(cString: number.objCType)
         if type == "d" || type == "f" {
             let double = number.doubleValue

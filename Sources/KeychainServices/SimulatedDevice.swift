@@ -60,7 +60,8 @@ public struct SimulatedDevice: Sendable, Hashable, CustomStringConvertible {
         biometry = nil
         biometrySet = "1"
         isLocked = false
-        for word in words.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) }) where !word.isEmpty {
+        for word in words.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        where !word.isEmpty {
             let parts = word.split(separator: "=", maxSplits: 1).map(String.init)
             let value = parts.count == 2 ? parts[1] : nil
             switch (parts[0], value) {
@@ -93,9 +94,13 @@ public struct SimulatedDevice: Sendable, Hashable, CustomStringConvertible {
     /// The device the environment describes, or `nil` when neither variable is set.
     /// - Throws: `.invalidParameter` for words that do not parse, `.keychainUnavailable` for a
     ///   file that cannot be read.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> SimulatedDevice? {
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(KeychainError) -> SimulatedDevice?
+    {
         if let path = environment[fileVariable], !path.isEmpty {
-            guard let data = FileManager.default.contents(atPath: path), data.count <= 4096, let text = String(data: data, encoding: .utf8) else {
+            guard let data = FileManager.default.contents(atPath: path), data.count <= 4096,
+                let text = String(data: data, encoding: .utf8)
+            else {
                 throw KeychainError.simulatedDeviceFileUnreadable(fileVariable: fileVariable, path: path)
             }
             return try SimulatedDevice(text)

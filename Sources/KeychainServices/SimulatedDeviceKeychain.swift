@@ -13,11 +13,14 @@ enum SimulatedDeviceKeychain {
 
     /// Creates the keychain `device` describes.
     static func make(for device: SimulatedDevice) throws(KeychainError) -> Keychain {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secure-storage-simulated-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "secure-storage-simulated-\(UUID().uuidString)")
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw KeychainError.simulatedDeviceDirectoryCreationFailed(directory: directory.path, reason: error.localizedDescription)
+            throw KeychainError.simulatedDeviceDirectoryCreationFailed(
+                directory: directory.path, reason: error.localizedDescription)
         }
         let isFirst = directories.withLock { directories in
             directories.append(directory.path)
@@ -25,8 +28,9 @@ enum SimulatedDeviceKeychain {
         }
         if isFirst { atexit { SimulatedDeviceKeychain.removeDirectories() } }
 
-        let keychain = try Keychain(location: KeychainLocation(directory: directory),
-                                    options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
+        let keychain = try Keychain(
+            location: KeychainLocation(directory: directory),
+            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
         guard device.passcode != nil else { return keychain }
         try keychain.setPassphrase(Data((0..<24).map { _ in UInt8.random(in: 0...255) }).base64EncodedString())
         let authenticator = SimulatedAuthenticator(device: device)
@@ -53,8 +57,9 @@ final class SimulatedAuthenticator: Authenticator {
         initial = device
         var secrets: [AuthenticationMethod: AuthenticationSecret] = [:]
         for method in AuthenticationMethod.allCases {
-            secrets[method] = try! AuthenticationSecret(identifier: Data((0..<16).map { _ in UInt8.random(in: 0...255) }),
-                                                        keyMaterial: SymmetricKey(size: .bits256))
+            secrets[method] = try! AuthenticationSecret(
+                identifier: Data((0..<16).map { _ in UInt8.random(in: 0...255) }),
+                keyMaterial: SymmetricKey(size: .bits256))
         }
         self.secrets = secrets
     }
@@ -62,7 +67,8 @@ final class SimulatedAuthenticator: Authenticator {
     /// The device now: the file's words when one is named (the passcode is the first reading's).
     private var device: SimulatedDevice {
         guard ProcessInfo.processInfo.environment[SimulatedDevice.fileVariable] != nil,
-              var current = try? SimulatedDevice.fromEnvironment() else { return initial }
+            var current = try? SimulatedDevice.fromEnvironment()
+        else { return initial }
         current.passcode = current.passcode ?? initial.passcode
         return current
     }
@@ -76,7 +82,9 @@ final class SimulatedAuthenticator: Authenticator {
 
     var availableMethods: Set<AuthenticationMethod> {
         let device = self.device
-        return Set([device.passcode.map { _ in AuthenticationMethod.passcode }, device.biometry.map { _ in .biometry }].compactMap { $0 })
+        return Set(
+            [device.passcode.map { _ in AuthenticationMethod.passcode }, device.biometry.map { _ in .biometry }]
+                .compactMap { $0 })
     }
 
     var enrollmentState: Data? {
@@ -89,7 +97,8 @@ final class SimulatedAuthenticator: Authenticator {
     func authenticate(_ request: AuthenticationRequest) -> AuthenticationOutcome {
         let device = self.device
         let (method, answer): (AuthenticationMethod, SimulatedDevice.Answer?) =
-            request.allowedMethods.contains(.biometry) && device.biometry != nil ? (.biometry, device.biometry) : (.passcode, device.passcode)
+            request.allowedMethods.contains(.biometry) && device.biometry != nil
+            ? (.biometry, device.biometry) : (.passcode, device.passcode)
         guard request.allowedMethods.contains(method), let answer else { return .failed }
         switch answer {
         case .approve: return .authenticated(method, secrets[method]!)

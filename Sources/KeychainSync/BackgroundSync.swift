@@ -30,10 +30,15 @@ public final class BackgroundSync: Sendable {
     private let task: Task<Void, Never>
     private let finished: DispatchSemaphore
 
-    init(_ synchronizer: KeychainSynchronizer, pollInterval: Duration, verificationInterval: Duration, onEvent: @escaping @Sendable (Event) -> Void) {
+    init(
+        _ synchronizer: KeychainSynchronizer, pollInterval: Duration, verificationInterval: Duration,
+        onEvent: @escaping @Sendable (Event) -> Void
+    ) {
         // The events carry every outcome to the caller, who logs them as it sees fit.
-        let service = SyncService(synchronizer: synchronizer, pollInterval: pollInterval, verificationInterval: verificationInterval,
-                                  logger: Logger(label: "KeychainSync.BackgroundSync", factory: { _ in SwiftLogNoOpLogHandler() })) { event in
+        let service = SyncService(
+            synchronizer: synchronizer, pollInterval: pollInterval, verificationInterval: verificationInterval,
+            logger: Logger(label: "KeychainSync.BackgroundSync", factory: { _ in SwiftLogNoOpLogHandler() })
+        ) { event in
             switch event {
             case .synced(let report): onEvent(.success(report))
             case .syncFailed(let error), .compactionFailed(let error): onEvent(.failure(error))
@@ -52,7 +57,7 @@ public final class BackgroundSync: Sendable {
     public func stop() {
         task.cancel()
         finished.wait()
-        finished.signal()   // for the next caller of stop()
+        finished.signal()  // for the next caller of stop()
     }
 }
 
@@ -66,8 +71,10 @@ extension KeychainSynchronizer {
     ///     server dropped is noticed (the first sync always does).
     ///   - onEvent: called after every sync, on the background task, with its report or error,
     ///     and with the error of a daily compaction that failed.
-    public func startInBackground(pollInterval: Duration = .seconds(60), verificationInterval: Duration = .seconds(24 * 3600),
-                                  onEvent: @escaping @Sendable (BackgroundSync.Event) -> Void = { _ in }) -> BackgroundSync {
+    public func startInBackground(
+        pollInterval: Duration = .seconds(60), verificationInterval: Duration = .seconds(24 * 3600),
+        onEvent: @escaping @Sendable (BackgroundSync.Event) -> Void = { _ in }
+    ) -> BackgroundSync {
         BackgroundSync(self, pollInterval: pollInterval, verificationInterval: verificationInterval, onEvent: onEvent)
     }
 }

@@ -73,11 +73,11 @@ struct BackgroundSyncStateMachine: Sendable, Equatable {
     /// How long between rounds that check every record.
     let verificationInterval: Duration
 
-    private var due = true   // the first round happens at once
+    private var due = true  // the first round happens at once
     private var retryAt: Duration = .zero
     private var backoff: Duration = .seconds(1)
     private var nextPoll: Duration = .zero
-    private var nextVerification: Duration = .zero   // the first round checks every record
+    private var nextVerification: Duration = .zero  // the first round checks every record
     private var nextCompaction: Duration = .zero
 
     /// A machine whose first round is due at once.
@@ -118,7 +118,7 @@ struct BackgroundSyncStateMachine: Sendable, Equatable {
             if code == .serverUnreachable || code == .serverRejected {
                 retryAt = now + backoff
                 backoff = min(backoff * 2, Self.longestBackoff)
-                due = true   // retried when the backoff ends, not at the next poll
+                due = true  // retried when the backoff ends, not at the next poll
                 state = .backingOff(until: retryAt)
             } else if code == .tampered || code == .removed || code == .notAMember {
                 retryAt = now + Self.findingPause
@@ -151,7 +151,7 @@ struct BackgroundSyncStateMachine: Sendable, Equatable {
             if now >= nextPoll { due = true }
             guard due else { return .wait(until: nextPoll) }
             let verifying = now >= nextVerification
-            due = false   // a change from here on makes the next round due
+            due = false  // a change from here on makes the next round due
             state = .syncing(verifyingEverything: verifying)
             return .sync(verifyingEverything: verifying)
         }

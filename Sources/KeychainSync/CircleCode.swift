@@ -97,7 +97,8 @@ enum CircleCode {
     }
 
     /// Which characters a code holds, for messages.
-    private static let characters = "codes use the letters A to Z and the digits 2 to 7: a 0 is the letter O, a 1 the letter I or L, an 8 the letter B"
+    private static let characters =
+        "codes use the letters A to Z and the digits 2 to 7: a 0 is the letter O, a 1 the letter I or L, an 8 the letter B"
 
     /// A code's characters as values 0–31, ignoring case, spaces and dashes; `nil` when it holds
     /// another character.
@@ -125,7 +126,9 @@ enum CircleCode {
 
     /// Bytes as base32 values 0–31 (the last one padded with zero bits).
     private static func base32(_ data: Data) -> [UInt8] {
-        var output: [UInt8] = [], buffer = 0, bits = 0
+        var output: [UInt8] = []
+        var buffer = 0
+        var bits = 0
         for byte in data {
             buffer = buffer << 8 | Int(byte)
             bits += 8
@@ -140,7 +143,9 @@ enum CircleCode {
 
     /// Base32 values 0–31 as bytes (padding bits dropped).
     private static func decodeBase32(_ values: some Sequence<UInt8>) -> Data {
-        var output = Data(), buffer = 0, bits = 0
+        var output = Data()
+        var buffer = 0
+        var bits = 0
         for value in values {
             buffer = (buffer << 5 | Int(value)) & 0xFFFF
             bits += 5

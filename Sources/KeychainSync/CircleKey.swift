@@ -30,7 +30,8 @@ struct CircleKey: Sendable {
         func derive(_ label: String) -> SymmetricKey {
             var info = Data("keychain-sync \(label)".utf8)
             withUnsafeBytes(of: generation.bigEndian) { info.append(contentsOf: $0) }
-            return HKDF<SHA256>.deriveKey(inputKeyMaterial: secret, salt: circleID.bytes, info: info, outputByteCount: 32)
+            return HKDF<SHA256>.deriveKey(
+                inputKeyMaterial: secret, salt: circleID.bytes, info: info, outputByteCount: 32)
         }
         recordKey = derive("record")
         identifierKey = derive("identifier")

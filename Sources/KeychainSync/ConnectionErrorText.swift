@@ -6,10 +6,14 @@ import KeychainCore
 enum ConnectionErrorText {
     /// libpq's message, or a generic one when it is about the string itself.
     static func safe(_ message: String, connectionString: String) -> String {
-        let parsing = ["missing \"=\"", "invalid percent-encoded", "invalid connection option", "unterminated quoted", "invalid URI",
-                       "invalid integer value", "invalid sslmode", "invalid port", "invalid value"]
+        let parsing = [
+            "missing \"=\"", "invalid percent-encoded", "invalid connection option", "unterminated quoted",
+            "invalid URI",
+            "invalid integer value", "invalid sslmode", "invalid port", "invalid value"
+        ]
         if parsing.contains(where: { message.contains($0) }) {
-            return "the connection string is malformed (see libpq's \"Connection Strings\"; its text is not repeated here, as it may hold a password)"
+            return
+                "the connection string is malformed (see libpq's \"Connection Strings\"; its text is not repeated here, as it may hold a password)"
         }
         var redacted = message
         for secret in passwords(in: connectionString) {

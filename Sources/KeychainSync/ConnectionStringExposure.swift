@@ -12,7 +12,8 @@ public enum ConnectionStringExposure: Sendable, Hashable, CustomStringConvertibl
     /// What was found, never the secret itself.
     public var description: String {
         switch self {
-        case .secret(let keyword): "libpq reads a password from it (its \(keyword) keyword, or the password part of a postgresql:// URI)"
+        case .secret(let keyword):
+            "libpq reads a password from it (its \(keyword) keyword, or the password part of a postgresql:// URI)"
         case .unreadable(let reason): reason
         }
     }

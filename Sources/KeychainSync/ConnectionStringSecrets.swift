@@ -34,7 +34,10 @@ enum ConnectionStringSecrets {
         guard let options = PQconninfoParse(connectionString, &errorMessage) else {
             defer { if let errorMessage { PQfreemem(errorMessage) } }
             // libpq names the offending keyword or token, which may be part of a password.
-            return .unreadable(reason: "libpq cannot read it as a connection string (see libpq's \"Connection Strings\"; its text is not repeated here, as it may hold a password)")
+            return .unreadable(
+                reason:
+                    "libpq cannot read it as a connection string (see libpq's \"Connection Strings\"; its text is not repeated here, as it may hold a password)"
+            )
         }
         defer { PQconninfoFree(options) }
         var secrets: [Secret] = []

@@ -102,13 +102,19 @@ struct DeletedValues: Sendable, Hashable {
     init?(encoded: Data) {
         var input = ByteReader(encoded)
         guard let count = input.readBigEndian(UInt32.self).map(Int.init), count <= Self.capacity,
-              let block = input.readBytes(Self.digestLength * count), input.isAtEnd else { return nil }
+            let block = input.readBytes(Self.digestLength * count), input.isAtEnd
+        else { return nil }
         var keys: [Key] = []
         keys.reserveCapacity(count)
         Data(block).withUnsafeBytes { raw in
             for index in 0..<count {
-                keys.append(Key(high: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: index * Self.digestLength, as: UInt64.self)),
-                                low: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: index * Self.digestLength + 8, as: UInt64.self))))
+                keys.append(
+                    Key(
+                        high: UInt64(
+                            bigEndian: raw.loadUnaligned(fromByteOffset: index * Self.digestLength, as: UInt64.self)),
+                        low: UInt64(
+                            bigEndian: raw.loadUnaligned(fromByteOffset: index * Self.digestLength + 8, as: UInt64.self)
+                        )))
             }
         }
         members = Set(keys)
@@ -127,7 +133,8 @@ struct DeletedValues: Sendable, Hashable {
     func sealed(key: CircleKey) throws(SyncError) -> Data {
         let box: AES.GCM.SealedBox
         do {
-            box = try AES.GCM.seal(encoded, using: key.recordKey, nonce: AES.GCM.Nonce(), authenticating: Self.associatedData(key))
+            box = try AES.GCM.seal(
+                encoded, using: key.recordKey, nonce: AES.GCM.Nonce(), authenticating: Self.associatedData(key))
         } catch {
             throw SyncError.deletedValuesSealingFailed
         }
@@ -149,14 +156,18 @@ struct DeletedValues: Sendable, Hashable {
     static func open(_ body: Data?, hash: Data, key: CircleKey) throws(SyncError) -> DeletedValues {
         if hash == noHash { return DeletedValues() }
         guard let body, Self.hash(of: body) == hash else {
-            throw SyncError.tampered("a list of the circle's deleted values that is missing or not the one its manifest names (dropped, replayed or swapped)")
+            throw SyncError.tampered(
+                "a list of the circle's deleted values that is missing or not the one its manifest names (dropped, replayed or swapped)"
+            )
         }
         var input = ByteReader(body)
-        guard let generation = input.readBigEndian(UInt32.self), generation == key.generation, let nonce = input.readBytes(12), body.count >= 4 + 12 + 16,
-              let ciphertext = input.readBytes(body.count - 4 - 12 - 16), let tag = input.readBytes(16),
-              let box = try? AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: nonce), ciphertext: ciphertext, tag: tag),
-              let plaintext = try? AES.GCM.open(box, using: key.recordKey, authenticating: associatedData(key)),
-              let values = DeletedValues(encoded: plaintext) else {
+        guard let generation = input.readBigEndian(UInt32.self), generation == key.generation,
+            let nonce = input.readBytes(12), body.count >= 4 + 12 + 16,
+            let ciphertext = input.readBytes(body.count - 4 - 12 - 16), let tag = input.readBytes(16),
+            let box = try? AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: nonce), ciphertext: ciphertext, tag: tag),
+            let plaintext = try? AES.GCM.open(box, using: key.recordKey, authenticating: associatedData(key)),
+            let values = DeletedValues(encoded: plaintext)
+        else {
             throw SyncError.tampered("a list of the circle's deleted values that fails authentication")
         }
         return values

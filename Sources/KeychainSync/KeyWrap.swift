@@ -30,7 +30,9 @@ enum KeyWrap {
         /// Whether the member with Ed25519 public key `signingKey` signed this wrap.
         func isSigned(by signingKey: Data) -> Bool {
             guard let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: signingKey) else { return false }
-            return publicKey.isValidSignature(signature, for: KeyWrap.signedInput(key, counterFloor: counterFloor, recipientKey: recipientKey, device: device))
+            return publicKey.isValidSignature(
+                signature,
+                for: KeyWrap.signedInput(key, counterFloor: counterFloor, recipientKey: recipientKey, device: device))
         }
     }
 
@@ -49,15 +51,23 @@ enum KeyWrap {
     }
 
     /// Wraps `key` for `device`, signed with `signer`.
-    static func wrap(_ key: CircleKey, counterFloor: Int64, to recipient: Curve25519.KeyAgreement.PublicKey, device: UUID,
-                     signedBy signer: Curve25519.Signing.PrivateKey) throws(SyncError) -> Data {
+    static func wrap(
+        _ key: CircleKey, counterFloor: Int64, to recipient: Curve25519.KeyAgreement.PublicKey, device: UUID,
+        signedBy signer: Curve25519.Signing.PrivateKey
+    ) throws(SyncError) -> Data {
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
         do {
-            let wrapping = try wrappingKey(ephemeral.sharedSecretFromKeyAgreement(with: recipient), ephemeral: ephemeral.publicKey.rawRepresentation,
-                                           recipient: recipient.rawRepresentation, circleID: key.circleID, device: device, generation: key.generation)
+            let wrapping = try wrappingKey(
+                ephemeral.sharedSecretFromKeyAgreement(with: recipient),
+                ephemeral: ephemeral.publicKey.rawRepresentation,
+                recipient: recipient.rawRepresentation, circleID: key.circleID, device: device,
+                generation: key.generation)
             var plaintext = key.secretBytes
             withUnsafeBytes(of: counterFloor.bigEndian) { plaintext.append(contentsOf: $0) }
-            plaintext.append(try signer.signature(for: signedInput(key, counterFloor: counterFloor, recipientKey: recipient.rawRepresentation, device: device)))
+            plaintext.append(
+                try signer.signature(
+                    for: signedInput(
+                        key, counterFloor: counterFloor, recipientKey: recipient.rawRepresentation, device: device)))
             let sealed = try AES.GCM.seal(plaintext, using: wrapping)
             var body = ephemeral.publicKey.rawRepresentation
             withUnsafeBytes(of: key.generation.bigEndian) { body.append(contentsOf: $0) }
@@ -79,31 +89,42 @@ enum KeyWrap {
 
     /// Unwraps a key wrapped to this device; the caller checks who signed it.
     /// - Throws: ``SyncError/Code/tampered`` when the body does not open with `privateKey` for this circle and device.
-    static func unwrap(_ body: Data, with privateKey: Curve25519.KeyAgreement.PrivateKey, circleID: UUID, device: UUID) throws(SyncError) -> Unwrapped {
+    static func unwrap(_ body: Data, with privateKey: Curve25519.KeyAgreement.PrivateKey, circleID: UUID, device: UUID)
+        throws(SyncError) -> Unwrapped
+    {
         let bytes = Data(body)
         guard bytes.count == 32 + 4 + 12 + 104 + 16, let generation = generation(of: bytes) else {
             throw SyncError.tampered("a wrapped circle key of the wrong size")
         }
         do {
             let ephemeral = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: bytes[0..<32])
-            let wrapping = try wrappingKey(privateKey.sharedSecretFromKeyAgreement(with: ephemeral), ephemeral: Data(bytes[0..<32]),
-                                           recipient: privateKey.publicKey.rawRepresentation, circleID: circleID, device: device, generation: generation)
-            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: bytes[36..<48]), ciphertext: bytes[48..<152], tag: bytes[152...])
+            let wrapping = try wrappingKey(
+                privateKey.sharedSecretFromKeyAgreement(with: ephemeral), ephemeral: Data(bytes[0..<32]),
+                recipient: privateKey.publicKey.rawRepresentation, circleID: circleID, device: device,
+                generation: generation)
+            let box = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: bytes[36..<48]), ciphertext: bytes[48..<152], tag: bytes[152...])
             let plaintext = Data(try AES.GCM.open(box, using: wrapping))
             let floor = plaintext[32..<40].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-            return Unwrapped(key: CircleKey(circleID: circleID, generation: generation, secret: SymmetricKey(data: plaintext.prefix(32))),
-                             counterFloor: floor, signature: Data(plaintext[40...]), recipientKey: privateKey.publicKey.rawRepresentation, device: device)
+            return Unwrapped(
+                key: CircleKey(
+                    circleID: circleID, generation: generation, secret: SymmetricKey(data: plaintext.prefix(32))),
+                counterFloor: floor, signature: Data(plaintext[40...]),
+                recipientKey: privateKey.publicKey.rawRepresentation, device: device)
         } catch {
             throw SyncError.tampered("a wrapped circle key that does not open with this device's key")
         }
     }
 
-    private static func wrappingKey(_ shared: SharedSecret, ephemeral: Data, recipient: Data, circleID: UUID, device: UUID, generation: UInt32) -> SymmetricKey {
+    private static func wrappingKey(
+        _ shared: SharedSecret, ephemeral: Data, recipient: Data, circleID: UUID, device: UUID, generation: UInt32
+    ) -> SymmetricKey {
         var info = Data("keychain-sync wrap".utf8)
         info.append(ephemeral)
         info.append(recipient)
         info.append(device.bytes)
         withUnsafeBytes(of: generation.bigEndian) { info.append(contentsOf: $0) }
-        return shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: circleID.bytes, sharedInfo: info, outputByteCount: 32)
+        return shared.hkdfDerivedSymmetricKey(
+            using: SHA256.self, salt: circleID.bytes, sharedInfo: info, outputByteCount: 32)
     }
 }

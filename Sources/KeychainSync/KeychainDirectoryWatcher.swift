@@ -48,7 +48,8 @@ final class KeychainDirectoryWatcher: @unchecked Sendable {
         #if os(Linux) || os(Android)
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let events = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB)
+        let events = UInt32(
+            IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB)
         guard inotify_add_watch(descriptor, directory, events) >= 0 else {
             close(descriptor)
             return nil

@@ -15,7 +15,9 @@ struct KeychainFileStamp: Equatable {
         for path in [location.databaseURL.path, location.databaseURL.path + "-wal"] {
             var info = stat()
             if stat(path, &info) == 0 {
-                parts += [Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_ino)]
+                parts += [
+                    Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_ino)
+                ]
             } else {
                 parts += [-1]
             }

@@ -34,20 +34,29 @@ extension KeychainSynchronizer {
     func compactDeletionsAfterSync() throws(SyncError) -> Int {
         try serialised { () throws(SyncError) -> Int in
             let state = try memberState()
-            guard let key = state.currentKey, state.entriesGeneration == key.generation else { throw SyncError.notInACircle }
+            guard let key = state.currentKey, state.entriesGeneration == key.generation else {
+                throw SyncError.notInACircle
+            }
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
-            let compacted = try connection.connection.transaction { () throws(SyncError) -> (state: SyncState, removed: Int)? in
+            let compacted = try connection.connection.transaction {
+                () throws(SyncError) -> (state: SyncState, removed: Int)? in
                 // Under the manifest lock no device pushes, joins or rotates meanwhile.
-                guard let row = try connection.manifest(forUpdate: true), row.counter == state.verifiedCounter else { return nil }
+                guard let row = try connection.manifest(forUpdate: true), row.counter == state.verifiedCounter else {
+                    return nil
+                }
                 var manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
                 guard manifest.deletedValuesHash == state.deletedValuesHash else {
-                    throw SyncError.tampered("a manifest at the counter this device verified that names other deleted values (the server showed devices different histories)")
+                    throw SyncError.tampered(
+                        "a manifest at the counter this device verified that names other deleted values (the server showed devices different histories)"
+                    )
                 }
                 let roster = try connection.roster(key: key, continuing: state.rosterPin)
                 let stored = try connection.acknowledgements()
                 var through = state.mergedCounter
                 for member in roster.members.keys where member != state.deviceID {
-                    guard let body = stored[member], let acknowledgement = SyncAcknowledgement.open(body, deviceID: member, key: key) else { return nil }
+                    guard let body = stored[member],
+                        let acknowledgement = SyncAcknowledgement.open(body, deviceID: member, key: key)
+                    else { return nil }
                     through = min(through, acknowledgement.counter)
                 }
                 guard through > manifest.compactedThrough else { return nil }
@@ -57,9 +66,13 @@ extension KeychainSynchronizer {
                 guard !candidates.isEmpty else { return nil }
                 var deleted: [Data] = []
                 for (recordID, agreed) in candidates {
-                    guard let record = try connection.record(recordID), record.version == agreed.version else { return nil }
-                    let (content, writtenAt) = try RecordSealer.openStamped(record.body, recordID: recordID, version: record.version, key: key)
-                    guard content.kind == .tombstone, content.digest == agreed.digest, writtenAt == agreed.writtenAt else {
+                    guard let record = try connection.record(recordID), record.version == agreed.version else {
+                        return nil
+                    }
+                    let (content, writtenAt) = try RecordSealer.openStamped(
+                        record.body, recordID: recordID, version: record.version, key: key)
+                    guard content.kind == .tombstone, content.digest == agreed.digest, writtenAt == agreed.writtenAt
+                    else {
                         throw SyncError.tampered("a deletion record that is not the one this device agreed with")
                     }
                     deleted.append(content.deletedDigest)
@@ -69,7 +82,8 @@ extension KeychainSynchronizer {
                     guard try connection.deleteRecord(recordID, version: agreed.version) else {
                         throw SyncError.tampered("a deletion record that changed while the circle was locked")
                     }
-                    manifest.digest.remove(recordID: recordID, version: agreed.version, content: agreed.digest, key: key)
+                    manifest.digest.remove(
+                        recordID: recordID, version: agreed.version, content: agreed.digest, key: key)
                     manifest.recordCount -= 1
                     compactedState.entries[recordID] = nil
                 }

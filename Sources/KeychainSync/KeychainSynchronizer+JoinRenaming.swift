@@ -45,6 +45,7 @@ extension KeychainSynchronizer {
             throw SyncError.joinAlreadyApproved
         }
         // Unanswered and now withdrawn, or never filed: a new request in its place.
-        return try fileJoinRequest(server: existing.server, circleID: existing.circleID, pin: existing.circleCodePin, deviceName: deviceName)
+        return try fileJoinRequest(
+            server: existing.server, circleID: existing.circleID, pin: existing.circleCodePin, deviceName: deviceName)
     }
 }

@@ -33,8 +33,10 @@ extension KeychainSynchronizer {
     ///   kept device was not admitted through the removed one; ``SyncError/Code/tampered`` when
     ///   the server's records or roster fail verification (see `rebuilding`).
     @discardableResult
-    public func removeDevice(_ device: String, keeping kept: [String] = [], rebuilding: Bool = false,
-                             forgettingUnreadableDeletions: Bool = false) throws(SyncError) -> [SyncStatus.Member] {
+    public func removeDevice(
+        _ device: String, keeping kept: [String] = [], rebuilding: Bool = false,
+        forgettingUnreadableDeletions: Bool = false
+    ) throws(SyncError) -> [SyncStatus.Member] {
         // The records are sealed again from what this device agrees with (or holds): nothing may
         // be waiting for a locked class.
         if !rebuilding {
@@ -46,7 +48,9 @@ extension KeychainSynchronizer {
             let state = try memberState()
             guard let key = state.currentKey else { throw SyncError.notInACircle }
             let connection = try SyncServer.connect(state.server, circleID: state.circleID)
-            var roster = rebuilding ? try connection.verifiedRosterPrefix(key: key, continuing: state.rosterPin)
+            var roster =
+                rebuilding
+                ? try connection.verifiedRosterPrefix(key: key, continuing: state.rosterPin)
                 : try connection.roster(key: key, continuing: state.rosterPin)
             let removal = try Self.removal(of: device, keeping: kept, in: roster, by: state)
             let ended = roster.removedBy(removing: removal.subject, keeping: removal.kept, author: state.deviceID)
@@ -54,25 +58,33 @@ extension KeychainSynchronizer {
             try roster.apply(removal)
             let contents = rebuilding ? try localContents(of: state) : nil
             let rotated = try connection.connection.transaction { () throws(SyncError) -> SyncState? in
-                guard let row = try connection.manifest(forUpdate: true) else { throw SyncError.tampered("no manifest for this circle (its rows were deleted)") }
+                guard let row = try connection.manifest(forUpdate: true) else {
+                    throw SyncError.tampered("no manifest for this circle (its rows were deleted)")
+                }
                 let records: [RecordContent]
                 var deletedDigests: [Data] = []
                 if let contents {
                     // Only over the generation this device holds: a rebuild never forks off an older one.
                     guard Manifest.claimedGeneration(of: row.body) == key.generation,
-                          try connection.verifiedRosterPrefix(key: key, continuing: pinned).pin == pinned else { return nil }
+                        try connection.verifiedRosterPrefix(key: key, continuing: pinned).pin == pinned
+                    else { return nil }
                     records = contents
                     let deletions = try uncompactedDeletions(on: connection, state: state, key: key)
                     guard deletions.unreadable == 0 || forgettingUnreadableDeletions else {
-                        throw SyncError.tampered("the server no longer holds, intact, \(deletions.unreadable) deletion\(deletions.unreadable == 1 ? "" : "s") this device agreed with, so a rebuild would forget the value\(deletions.unreadable == 1 ? "" : "s") they revoked and a restored copy could bring one back. Nothing changed. To remove the device anyway, accepting that, run the removal with --forget-unreadable-deletions (removeDevice(_:keeping:rebuilding:forgettingUnreadableDeletions:)), then delete again any credential you revoked recently")
+                        throw SyncError.tampered(
+                            "the server no longer holds, intact, \(deletions.unreadable) deletion\(deletions.unreadable == 1 ? "" : "s") this device agreed with, so a rebuild would forget the value\(deletions.unreadable == 1 ? "" : "s") they revoked and a restored copy could bring one back. Nothing changed. To remove the device anyway, accepting that, run the removal with --forget-unreadable-deletions (removeDevice(_:keeping:rebuilding:forgettingUnreadableDeletions:)), then delete again any credential you revoked recently"
+                        )
                     }
                     deletedDigests = deletions.digests
                 } else {
-                    guard row.counter == state.verifiedCounter, try connection.roster(key: key, continuing: pinned).pin == pinned else { return nil }
+                    guard row.counter == state.verifiedCounter,
+                        try connection.roster(key: key, continuing: pinned).pin == pinned
+                    else { return nil }
                     records = try verifiedContents(on: connection, row: row, state: state, key: key)
                 }
-                return try rotate(to: key.next(), records: records, remembering: deletedDigests, roster: roster, ending: ended,
-                                  on: connection, state: state)
+                return try rotate(
+                    to: key.next(), records: records, remembering: deletedDigests, roster: roster, ending: ended,
+                    on: connection, state: state)
             }
             guard let rotated else {
                 throw SyncError.removalRaced
@@ -83,7 +95,9 @@ extension KeychainSynchronizer {
     }
 
     /// The signed removal of `device` by this device, checked against the roster's rules.
-    private static func removal(of device: String, keeping kept: [String], in roster: Roster, by state: SyncState) throws(SyncError) -> RosterEvent {
+    private static func removal(of device: String, keeping kept: [String], in roster: Roster, by state: SyncState)
+        throws(SyncError) -> RosterEvent
+    {
         let candidates = Array(roster.members.values) + Array(roster.departed.values)
         let removed = try member(named: device, among: candidates)
         guard removed.deviceID != state.deviceID else {
@@ -93,7 +107,9 @@ extension KeychainSynchronizer {
             throw SyncError.noLongerAMemberToRemove
         }
         let through = roster.admittedThrough(removed.deviceID)
-        let keptIDs = try kept.map { (name) throws(SyncError) -> UUID in try member(named: name, among: Array(roster.members.values)).deviceID }
+        let keptIDs = try kept.map { (name) throws(SyncError) -> UUID in
+            try member(named: name, among: Array(roster.members.values)).deviceID
+        }
         guard keptIDs.allSatisfy({ $0 != removed.deviceID && through.contains($0) }) else {
             throw SyncError.keptDeviceNotAdmittedThroughRemoved
         }
@@ -106,19 +122,25 @@ extension KeychainSynchronizer {
 
     /// The server's records, each checked against the verified manifest and what this device
     /// agreed with: none dropped, none older, each valid and under its own id.
-    private func verifiedContents(on connection: SyncServer, row: (counter: Int64, body: Data), state: SyncState,
-                                  key: CircleKey) throws(SyncError) -> [RecordContent] {
+    private func verifiedContents(
+        on connection: SyncServer, row: (counter: Int64, body: Data), state: SyncState,
+        key: CircleKey
+    ) throws(SyncError) -> [RecordContent] {
         let manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
         let records = try connection.allRecords()
         var check = SetDigest()
         var contents: [RecordContent] = []
         for record in records {
-            let content = try record.verified(against: manifest, key: key, agreed: state.entries[record.recordID], keychain: keychain).content
+            let content = try record.verified(
+                against: manifest, key: key, agreed: state.entries[record.recordID], keychain: keychain
+            ).content
             check.insert(recordID: record.recordID, version: record.version, content: content.digest, key: key)
             contents.append(content)
         }
         guard check == manifest.digest, Int64(records.count) == manifest.recordCount else {
-            throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed): remove with `--rebuild` to rebuild them from this device")
+            throw SyncError.tampered(
+                "records that do not add up to the circle's manifest (a record was dropped, withheld or replayed): remove with `--rebuild` to rebuild them from this device"
+            )
         }
         return contents
     }
@@ -134,8 +156,10 @@ extension KeychainSynchronizer {
     /// Writes the next generation: every record sealed again under new ids, the roster with the
     /// removal, the key wrapped and signed to each remaining member, a manifest that starts the
     /// generation's counter at 1 (the floor every member receives with the key). Returns the state after it.
-    private func rotate(to next: CircleKey, records: [RecordContent], remembering deletedDigests: [Data] = [], roster: Roster,
-                        ending ended: Set<UUID>, on connection: SyncServer, state: SyncState) throws(SyncError) -> SyncState {
+    private func rotate(
+        to next: CircleKey, records: [RecordContent], remembering deletedDigests: [Data] = [], roster: Roster,
+        ending ended: Set<UUID>, on connection: SyncServer, state: SyncState
+    ) throws(SyncError) -> SyncState {
         var entries: [Data: SyncState.Entry] = [:]
         var digest = SetDigest()
         var highest = Int64(0)
@@ -148,8 +172,9 @@ extension KeychainSynchronizer {
             }
             highest = max(highest, sequence)
             digest.insert(recordID: recordID, version: 1, content: content.digest, key: next)
-            entries[recordID] = SyncState.Entry(version: 1, digest: content.digest, accessibility: content.item.accessibility,
-                                                isTombstone: content.kind == .tombstone, writtenAt: 1)
+            entries[recordID] = SyncState.Entry(
+                version: 1, digest: content.digest, accessibility: content.item.accessibility,
+                isTombstone: content.kind == .tombstone, writtenAt: 1)
         }
         let counter = Int64(1)
         try connection.replaceRoster(roster, key: next)
@@ -158,11 +183,15 @@ extension KeychainSynchronizer {
             do { publicKey = try .init(rawRepresentation: member.agreementKey) } catch {
                 throw SyncError.tampered("a roster entry whose public key is invalid")
             }
-            try connection.writeKeyWrap(member.deviceID, generation: next.generation,
-                                        body: KeyWrap.wrap(next, counterFloor: counter, to: publicKey, device: member.deviceID, signedBy: state.signingKey))
+            try connection.writeKeyWrap(
+                member.deviceID, generation: next.generation,
+                body: KeyWrap.wrap(
+                    next, counterFloor: counter, to: publicKey, device: member.deviceID, signedBy: state.signingKey))
         }
         for device in ended { try connection.deleteKeyWraps(of: device) }
-        var manifest = Manifest(counter: counter, generation: next.generation, digest: digest, recordCount: Int64(entries.count), author: state.deviceID)
+        var manifest = Manifest(
+            counter: counter, generation: next.generation, digest: digest, recordCount: Int64(entries.count),
+            author: state.deviceID)
         // The values of compacted deletions carry over, sealed under the new key, with those of
         // the deletions a rebuild does not carry as records.
         var deletedValues = state.deletedValues
@@ -193,13 +222,17 @@ extension KeychainSynchronizer {
     /// a revoked value would come back. A deletion record the server no longer holds, or that is
     /// not the one agreed with, cannot be read back (a rebuild is for a damaged server): it is
     /// counted in `unreadable`.
-    private func uncompactedDeletions(on connection: SyncServer, state: SyncState, key: CircleKey) throws(SyncError) -> (digests: [Data], unreadable: Int) {
+    private func uncompactedDeletions(on connection: SyncServer, state: SyncState, key: CircleKey) throws(SyncError)
+        -> (digests: [Data], unreadable: Int)
+    {
         var deleted: [Data] = []
         var unreadable = 0
         for (recordID, agreed) in state.entries where agreed.isTombstone && agreed.version > 0 {
             guard let record = try connection.record(recordID), record.version == agreed.version,
-                  let (content, writtenAt) = try? RecordSealer.openStamped(record.body, recordID: recordID, version: record.version, key: key),
-                  content.kind == .tombstone, content.digest == agreed.digest, writtenAt == agreed.writtenAt else {
+                let (content, writtenAt) = try? RecordSealer.openStamped(
+                    record.body, recordID: recordID, version: record.version, key: key),
+                content.kind == .tombstone, content.digest == agreed.digest, writtenAt == agreed.writtenAt
+            else {
                 unreadable += 1
                 continue
             }
@@ -209,8 +242,12 @@ extension KeychainSynchronizer {
     }
 
     /// The one device among `candidates` whose id or name is `device`.
-    private static func member(named device: String, among candidates: [Roster.Member]) throws(SyncError) -> Roster.Member {
-        let matching = candidates.filter { $0.deviceID.uuidString.lowercased() == device.lowercased() || $0.name == device }
+    private static func member(named device: String, among candidates: [Roster.Member]) throws(SyncError)
+        -> Roster.Member
+    {
+        let matching = candidates.filter {
+            $0.deviceID.uuidString.lowercased() == device.lowercased() || $0.name == device
+        }
         guard matching.count == 1, let member = matching.first else {
             throw matching.isEmpty ? SyncError.noSuchDevice : SyncError.ambiguousDeviceName
         }

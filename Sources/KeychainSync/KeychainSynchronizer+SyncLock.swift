@@ -29,8 +29,9 @@ extension KeychainSynchronizer {
             throw Self.syncLockError(error, path: path)
         }
         defer { close(directory) }
-        return try LockFile.withExclusiveLock(name, in: directory, path: path, waitingAtMost: Self.syncLockTimeout,
-                                              failure: { Self.syncLockError($0, path: path) }, body)
+        return try LockFile.withExclusiveLock(
+            name, in: directory, path: path, waitingAtMost: Self.syncLockTimeout,
+            failure: { Self.syncLockError($0, path: path) }, body)
     }
 
     /// The sync error for a lock file that could not be locked (never `nil`: a sync writes, so

@@ -101,19 +101,24 @@ public struct KeychainSynchronizer: Sendable {
             let deviceID = UUID()
             var roster = Roster(circleID: circleID)
             var founding = roster.nextEvent(.founded, author: deviceID, subject: deviceID)
-            (founding.signingKey, founding.agreementKey, founding.name) = (signing.publicKey.rawRepresentation, agreement.publicKey.rawRepresentation, deviceName)
+            (founding.signingKey, founding.agreementKey, founding.name) = (
+                signing.publicKey.rawRepresentation, agreement.publicKey.rawRepresentation, deviceName
+            )
             try founding.sign(with: signing, circleID: circleID)
             try roster.apply(founding)
             let connection = try SyncServer.connect(server, circleID: circleID)
             try connection.connection.transaction { () throws(SyncError) in
-                let manifest = Manifest(counter: 0, generation: 0, digest: SetDigest(), recordCount: 0, author: deviceID)
+                let manifest = Manifest(
+                    counter: 0, generation: 0, digest: SetDigest(), recordCount: 0, author: deviceID)
                 try connection.writeManifest(counter: 0, body: manifest.sealed(key: key))
                 guard try connection.appendRosterEvent(at: 0, body: founding.sealed(key: key)) else {
                     throw SyncError.tampered("a roster for a circle that was just created")
                 }
             }
-            var state = SyncState(circleID: circleID, deviceID: deviceID, deviceName: deviceName, server: server, agreementKey: agreement,
-                                  signingKey: signing, keys: [0: key], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
+            var state = SyncState(
+                circleID: circleID, deviceID: deviceID, deviceName: deviceName, server: server, agreementKey: agreement,
+                signingKey: signing, keys: [0: key], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0,
+                entries: [:], lastSync: 0)
             state.rosterPin = roster.pin
             try SyncStateStore.save(state, in: keychain)
             var round = SyncRound(keychain: keychain, server: connection, state: state)
@@ -150,9 +155,12 @@ public struct KeychainSynchronizer: Sendable {
                 guard !existing.isMember, existing.circleID == circleID else {
                     throw SyncError.alreadyInACircle
                 }
-                if existing.deviceName != deviceName { return try fileJoinRequestAgain(existing, renamedTo: deviceName) }
+                if existing.deviceName != deviceName {
+                    return try fileJoinRequestAgain(existing, renamedTo: deviceName)
+                }
                 // Filed again in case the first filing did not reach the server.
-                let body = try Self.joinRequest(of: existing).body(circleID: circleID, approvalCode: existing.approvalCode)
+                let body = try Self.joinRequest(of: existing).body(
+                    circleID: circleID, approvalCode: existing.approvalCode)
                 try SyncServer.connect(existing.server, circleID: circleID).fileRequest(existing.deviceID, body: body)
                 return existing.approvalCode
             }
@@ -162,8 +170,10 @@ public struct KeychainSynchronizer: Sendable {
 
     /// Files a new join request (new device id, keys and approval code) and saves the waiting state.
     func fileJoinRequest(server: String, circleID: UUID, pin: Data, deviceName: String) throws(SyncError) -> String {
-        var state = SyncState(circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: .init(),
-                              signingKey: .init(), keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:], lastSync: 0)
+        var state = SyncState(
+            circleID: circleID, deviceID: UUID(), deviceName: deviceName, server: server, agreementKey: .init(),
+            signingKey: .init(), keys: [:], verifiedCounter: 0, pulledSequence: 0, entriesGeneration: 0, entries: [:],
+            lastSync: 0)
         state.approvalCode = CircleCode.newApprovalCode()
         state.circleCodePin = pin
         let body = try Self.joinRequest(of: state).body(circleID: circleID, approvalCode: state.approvalCode)
@@ -205,32 +215,47 @@ public struct KeychainSynchronizer: Sendable {
         guard let key = state.currentKey else { throw SyncError.notInACircle }
         let connection = try SyncServer.connect(state.server, circleID: state.circleID)
         for filed in try connection.openRequests() {
-            guard let request = JoinRequest(body: filed.body, requestID: filed.requestID, circleID: state.circleID, approvalCode: approvalCode) else { continue }
+            guard
+                let request = JoinRequest(
+                    body: filed.body, requestID: filed.requestID, circleID: state.circleID, approvalCode: approvalCode)
+            else { continue }
             let recipient: Curve25519.KeyAgreement.PublicKey
             do { recipient = try .init(rawRepresentation: request.agreementKey) } catch {
                 throw SyncError.tampered("a join request whose public key is invalid")
             }
             let admitted = try connection.connection.transaction { () throws(SyncError) -> Roster.Member? in
                 // Membership changes are serialised with pushes and removals by the manifest lock.
-                guard let row = try connection.manifest(forUpdate: true) else { throw SyncError.tampered("no manifest for this circle (its rows were deleted)") }
+                guard let row = try connection.manifest(forUpdate: true) else {
+                    throw SyncError.tampered("no manifest for this circle (its rows were deleted)")
+                }
                 let manifest = try Manifest.open(row.body, counter: row.counter) { $0 == key.generation ? key : nil }
                 var roster = try connection.roster(key: key, continuing: state.rosterPin)
                 guard roster.members[state.deviceID] != nil, roster.generation == key.generation else {
                     throw SyncError.noLongerAMemberToApprove
                 }
                 var event = roster.nextEvent(.admitted, author: state.deviceID, subject: request.requestID)
-                (event.signingKey, event.agreementKey, event.name) = (request.signingKey, request.agreementKey, request.name)
+                (event.signingKey, event.agreementKey, event.name) = (
+                    request.signingKey, request.agreementKey, request.name
+                )
                 try event.sign(with: state.signingKey, circleID: state.circleID)
                 try roster.apply(event)
-                guard try connection.appendRosterEvent(at: event.position, body: event.sealed(key: key)) else { return nil }
+                guard try connection.appendRosterEvent(at: event.position, body: event.sealed(key: key)) else {
+                    return nil
+                }
                 // The floor is the authenticated counter: the new device never accepts less than this device saw.
-                let wrapped = try KeyWrap.wrap(key, counterFloor: max(state.verifiedCounter, manifest.counter), to: recipient,
-                                               device: request.requestID, signedBy: state.signingKey)
+                let wrapped = try KeyWrap.wrap(
+                    key, counterFloor: max(state.verifiedCounter, manifest.counter), to: recipient,
+                    device: request.requestID, signedBy: state.signingKey)
                 try connection.writeKeyWrap(request.requestID, generation: key.generation, body: wrapped)
                 // Rolled back (the admission with it) when the request is gone or answered meanwhile:
                 // the joining device withdrew it to ask again under another name.
-                guard try connection.answerRequest(request.requestID, answer: JoinRequest.answer(wrap: wrapped, roster: roster.pin, circleID: state.circleID,
-                                                                                               requestID: request.requestID, approvalCode: approvalCode)) else {
+                guard
+                    try connection.answerRequest(
+                        request.requestID,
+                        answer: JoinRequest.answer(
+                            wrap: wrapped, roster: roster.pin, circleID: state.circleID,
+                            requestID: request.requestID, approvalCode: approvalCode))
+                else {
                     throw SyncError.joinRequestWithdrawn
                 }
                 return roster.members[request.requestID]
@@ -274,29 +299,42 @@ public struct KeychainSynchronizer: Sendable {
                 answer = try connection.answer(to: state.deviceID)
             }
             guard let answer else { return nil }
-            let (wrap, pin) = try JoinRequest.openAnswer(answer, circleID: state.circleID, requestID: state.deviceID, approvalCode: state.approvalCode)
-            let admission = try KeyWrap.unwrap(wrap, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+            let (wrap, pin) = try JoinRequest.openAnswer(
+                answer, circleID: state.circleID, requestID: state.deviceID, approvalCode: state.approvalCode)
+            let admission = try KeyWrap.unwrap(
+                wrap, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
             // A removal since the approval moved the circle on: this device's key is then the newest one wrapped to it.
             var newest: KeyWrap.Unwrapped?
-            if let row = try connection.manifest(forUpdate: false), let generation = Manifest.claimedGeneration(of: row.body),
-               generation > admission.key.generation {
+            if let row = try connection.manifest(forUpdate: false),
+                let generation = Manifest.claimedGeneration(of: row.body),
+                generation > admission.key.generation
+            {
                 guard let body = try connection.keyWrap(for: state.deviceID, generation: generation) else {
                     throw SyncError.removedBeforeJoining
                 }
-                newest = try KeyWrap.unwrap(body, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+                newest = try KeyWrap.unwrap(
+                    body, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
             }
             let key = newest?.key ?? admission.key
             let roster = try connection.roster(key: key, continuing: pin)
             guard Self.roster(roster, holds: state.circleCodePin) else {
-                throw SyncError.tampered("a circle whose history is not the one the circle code names (someone who learnt the approval code, or a removed device, answered)")
+                throw SyncError.tampered(
+                    "a circle whose history is not the one the circle code names (someone who learnt the approval code, or a removed device, answered)"
+                )
             }
-            guard let me = roster.members[state.deviceID], me.signingKey == state.signingKey.publicKey.rawRepresentation,
-                  me.agreementKey == state.agreementKey.publicKey.rawRepresentation, roster.generation == key.generation,
-                  let admitter = me.admittedBy.flatMap({ roster.signingKeys[$0] }), admission.isSigned(by: admitter) else {
-                throw SyncError.tampered("an approval that the circle's roster does not record for this device's keys, or a key not wrapped by the member that admitted it")
+            guard let me = roster.members[state.deviceID],
+                me.signingKey == state.signingKey.publicKey.rawRepresentation,
+                me.agreementKey == state.agreementKey.publicKey.rawRepresentation, roster.generation == key.generation,
+                let admitter = me.admittedBy.flatMap({ roster.signingKeys[$0] }), admission.isSigned(by: admitter)
+            else {
+                throw SyncError.tampered(
+                    "an approval that the circle's roster does not record for this device's keys, or a key not wrapped by the member that admitted it"
+                )
             }
             if let newest {
-                guard let rotator = roster.rotatedBy[key.generation].flatMap({ roster.signingKeys[$0] }), newest.isSigned(by: rotator) else {
+                guard let rotator = roster.rotatedBy[key.generation].flatMap({ roster.signingKeys[$0] }),
+                    newest.isSigned(by: rotator)
+                else {
                     throw SyncError.tampered("a new circle key that the circle's roster does not show a member making")
                 }
             }
@@ -346,18 +384,25 @@ public struct KeychainSynchronizer: Sendable {
     public func status() throws(SyncError) -> SyncStatus {
         guard let state = try SyncStateStore.load(from: keychain) else { throw SyncError.notInACircle }
         guard let key = state.currentKey else {
-            return SyncStatus(circleCode: nil, deviceID: state.deviceID, deviceName: state.deviceName, isMember: false, members: [],
-                              verifiedCounter: 0, syncedRecords: 0, lastSync: nil, generation: 0)
+            return SyncStatus(
+                circleCode: nil, deviceID: state.deviceID, deviceName: state.deviceName, isMember: false, members: [],
+                verifiedCounter: 0, syncedRecords: 0, lastSync: nil, generation: 0)
         }
         let connection = try SyncServer.connect(state.server, circleID: state.circleID)
-        if let row = try connection.manifest(forUpdate: false), let generation = Manifest.claimedGeneration(of: row.body), generation > key.generation {
+        if let row = try connection.manifest(forUpdate: false),
+            let generation = Manifest.claimedGeneration(of: row.body), generation > key.generation
+        {
             throw SyncError.circleKeyChangedSinceLastSync
         }
         let roster = try connection.roster(key: key, continuing: state.rosterPin)
-        var status = SyncStatus(circleCode: CircleCode.circleCode(of: roster), deviceID: state.deviceID, deviceName: state.deviceName, isMember: true,
-                          members: SyncStatus.Member.list(roster.members.values, thisDevice: state.deviceID), verifiedCounter: state.verifiedCounter,
-                          syncedRecords: state.entries.values.filter { !$0.isTombstone }.count,
-                          lastSync: state.lastSync > 0 ? Date(timeIntervalSince1970: state.lastSync) : nil, generation: key.generation)
+        var status = SyncStatus(
+            circleCode: CircleCode.circleCode(of: roster), deviceID: state.deviceID, deviceName: state.deviceName,
+            isMember: true,
+            members: SyncStatus.Member.list(roster.members.values, thisDevice: state.deviceID),
+            verifiedCounter: state.verifiedCounter,
+            syncedRecords: state.entries.values.filter { !$0.isTombstone }.count,
+            lastSync: state.lastSync > 0 ? Date(timeIntervalSince1970: state.lastSync) : nil, generation: key.generation
+        )
         status.departed = SyncStatus.Member.list(roster.departed.values, thisDevice: state.deviceID)
         status.rosterFingerprint = roster.fingerprint
         return status
@@ -383,7 +428,9 @@ public struct KeychainSynchronizer: Sendable {
                 try serialised { () throws(SyncError) in try recordLeaving(try memberState()) }
             } catch {
                 // Removed, or the server claims so: record the departure under the key held, if the roster still takes it.
-                let recorded = error.code == .removed && (try? serialised { () throws(SyncError) in try recordLeaving(try memberState()) }) != nil
+                let recorded =
+                    error.code == .removed
+                    && (try? serialised { () throws(SyncError) in try recordLeaving(try memberState()) }) != nil
                 if !recorded && !offline {
                     guard error.code == .removed else { throw error }
                     throw SyncError.departureCannotBeRecorded
@@ -392,7 +439,9 @@ public struct KeychainSynchronizer: Sendable {
         }
         try serialised { () throws(SyncError) in
             guard let state = try SyncStateStore.load(from: keychain) else { throw SyncError.notInACircle }
-            if !state.isMember { try? SyncServer.connect(state.server, circleID: state.circleID).deleteRequest(state.deviceID) }
+            if !state.isMember {
+                try? SyncServer.connect(state.server, circleID: state.circleID).deleteRequest(state.deviceID)
+            }
             try SyncStateStore.remove(from: keychain)
         }
     }
@@ -427,8 +476,9 @@ public struct KeychainSynchronizer: Sendable {
 
     /// The join request a waiting device filed.
     static func joinRequest(of state: SyncState) -> JoinRequest {
-        JoinRequest(requestID: state.deviceID, agreementKey: state.agreementKey.publicKey.rawRepresentation,
-                    signingKey: state.signingKey.publicKey.rawRepresentation, name: state.deviceName)
+        JoinRequest(
+            requestID: state.deviceID, agreementKey: state.agreementKey.publicKey.rawRepresentation,
+            signingKey: state.signingKey.publicKey.rawRepresentation, name: state.deviceName)
     }
 
     /// Runs `body` as the only sync operation on this keychain: in this process (a lock) and

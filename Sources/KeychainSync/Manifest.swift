@@ -32,7 +32,9 @@ struct Manifest: Sendable, Hashable {
     /// The label of the format with ``deletedValuesHash``.
     private static let labelWithDeletedValues = Data("keychain-sync manifest 3".utf8)
     /// The body's size without and with ``deletedValuesHash``.
-    private static let sizes = (plain: 8 + 4 + 32 + 8 + 16 + 8 + 32, withDeletedValues: 8 + 4 + 32 + 8 + 16 + 8 + 32 + 32)
+    private static let sizes = (
+        plain: 8 + 4 + 32 + 8 + 16 + 8 + 32, withDeletedValues: 8 + 4 + 32 + 8 + 16 + 8 + 32 + 32
+    )
 
     /// Counters and record versions at or above this are refused as tampering: far beyond any
     /// real circle, and far enough below `Int64.max` that adding to them never overflows.
@@ -50,23 +52,32 @@ struct Manifest: Sendable, Hashable {
     ///   disagrees with the column.
     static func open(_ body: Data, counter: Int64, key: (UInt32) -> CircleKey?) throws(SyncError) -> Manifest {
         let bytes = Data(body)
-        guard bytes.count == sizes.plain || bytes.count == sizes.withDeletedValues else { throw SyncError.tampered("a malformed manifest") }
+        guard bytes.count == sizes.plain || bytes.count == sizes.withDeletedValues else {
+            throw SyncError.tampered("a malformed manifest")
+        }
         let fields = bytes.prefix(bytes.count - 32)
-        func integer<T: FixedWidthInteger>(_ range: Range<Int>, _: T.Type) -> T { bytes[range].reduce(0) { $0 << 8 | T($1) } }
+        func integer<T: FixedWidthInteger>(_ range: Range<Int>, _: T.Type) -> T {
+            bytes[range].reduce(0) { $0 << 8 | T($1) }
+        }
         guard let generation = claimedGeneration(of: bytes), let key = key(generation) else {
             throw SyncError.manifestKeyNotHeld
         }
-        guard HMAC<SHA256>.isValidAuthenticationCode(Data(bytes.suffix(32)), authenticating: macInput(Data(fields), key: key), using: key.manifestKey) else {
+        guard
+            HMAC<SHA256>.isValidAuthenticationCode(
+                Data(bytes.suffix(32)), authenticating: macInput(Data(fields), key: key), using: key.manifestKey)
+        else {
             throw SyncError.tampered("a manifest that fails authentication")
         }
-        var manifest = Manifest(counter: Int64(bitPattern: integer(0..<8, UInt64.self)), generation: generation,
-                                digest: SetDigest(bytes: bytes[12..<44])!, recordCount: Int64(bitPattern: integer(44..<52, UInt64.self)),
-                                author: UUID(bytes: bytes[52..<68])!)
+        var manifest = Manifest(
+            counter: Int64(bitPattern: integer(0..<8, UInt64.self)), generation: generation,
+            digest: SetDigest(bytes: bytes[12..<44])!, recordCount: Int64(bitPattern: integer(44..<52, UInt64.self)),
+            author: UUID(bytes: bytes[52..<68])!)
         manifest.compactedThrough = Int64(bitPattern: integer(68..<76, UInt64.self))
         if bytes.count == sizes.withDeletedValues { manifest.deletedValuesHash = Data(bytes[76..<108]) }
         guard manifest.counter == counter else { throw SyncError.tampered("a manifest whose counter was changed") }
         guard (0..<counterLimit).contains(manifest.counter), (0..<counterLimit).contains(manifest.recordCount),
-              (0...manifest.counter).contains(manifest.compactedThrough) else {
+            (0...manifest.counter).contains(manifest.compactedThrough)
+        else {
             throw SyncError.tampered("a manifest whose counter, record count or compaction point is out of range")
         }
         return manifest

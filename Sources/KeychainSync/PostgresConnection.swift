@@ -66,7 +66,8 @@ final class PostgresConnection {
             return PostgresRows(rows: [])
         case PGRES_TUPLES_OK:
             var rows: [[Data?]] = []
-            let rowCount = PQntuples(result), columnCount = PQnfields(result)
+            let rowCount = PQntuples(result)
+            let columnCount = PQnfields(result)
             rows.reserveCapacity(Int(rowCount))
             for row in 0..<rowCount {
                 var columns: [Data?] = []
@@ -74,7 +75,8 @@ final class PostgresConnection {
                     if PQgetisnull(result, row, column) == 1 {
                         columns.append(nil)
                     } else {
-                        columns.append(Data(bytes: PQgetvalue(result, row, column), count: Int(PQgetlength(result, row, column))))
+                        columns.append(
+                            Data(bytes: PQgetvalue(result, row, column), count: Int(PQgetlength(result, row, column))))
                     }
                 }
                 rows.append(columns)
@@ -84,8 +86,11 @@ final class PostgresConnection {
             if PQstatus(connection) != CONNECTION_OK {
                 throw SyncError.connectionLost(reason: PrintableText.sanitized(Self.message(connection), limit: 200))
             }
-            let state = PrintableText.sanitized(PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?", limit: 5)
-            let primary = PrintableText.sanitized(PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? Self.message(connection), limit: 200)
+            let state = PrintableText.sanitized(
+                PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?", limit: 5)
+            let primary = PrintableText.sanitized(
+                PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+                    ?? Self.message(connection), limit: 200)
             throw SyncError.statementRefused(sqlState: state, reason: primary)
         }
     }

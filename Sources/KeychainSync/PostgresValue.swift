@@ -42,7 +42,9 @@ struct PostgresRows: Sendable {
 
     /// Column `column` of row `row` as bytes.
     func bytes(_ row: Int, _ column: Int) throws(SyncError) -> Data {
-        guard rows.indices.contains(row), rows[row].indices.contains(column), let value = rows[row][column] else { throw Self.malformed }
+        guard rows.indices.contains(row), rows[row].indices.contains(column), let value = rows[row][column] else {
+            throw Self.malformed
+        }
         return value
     }
 

@@ -31,7 +31,7 @@ struct RecordContent: Sendable, Hashable {
     /// A 16-byte digest of what the record says (not who wrote it): equal on every device for
     /// the same value.
     var digest: Data {
-        if kind == .value { return item.valueDigest }   // the same bytes: marker 1, then the encoding
+        if kind == .value { return item.valueDigest }  // the same bytes: marker 1, then the encoding
         var hasher = SHA256()
         hasher.update(data: [kind.rawValue])
         hasher.update(data: deletedFields)
@@ -42,7 +42,9 @@ struct RecordContent: Sendable, Hashable {
     /// A tombstone's record of the value it deleted.
     private var deletedFields: Data {
         var fields = deletedDigest.count == 16 ? deletedDigest : Data(count: 16)
-        withUnsafeBytes(of: deletedModificationDate.timeIntervalSinceReferenceDate.bitPattern.bigEndian) { fields.append(contentsOf: $0) }
+        withUnsafeBytes(of: deletedModificationDate.timeIntervalSinceReferenceDate.bitPattern.bigEndian) {
+            fields.append(contentsOf: $0)
+        }
         return fields
     }
 
@@ -80,13 +82,19 @@ struct RecordContent: Sendable, Hashable {
     /// Decodes ``encoded``; `nil` for anything else.
     init?(encoded: Data) {
         let bytes = Data(encoded)
-        guard bytes.count > 17, let kind = Kind(rawValue: bytes[0]), let author = UUID(bytes: bytes[1..<17]) else { return nil }
+        guard bytes.count > 17, let kind = Kind(rawValue: bytes[0]), let author = UUID(bytes: bytes[1..<17]) else {
+            return nil
+        }
         let itemStart = kind == .tombstone ? 17 + 24 : 17
-        guard bytes.count > itemStart, let item = SynchronizedItem(encoded: Data(bytes[itemStart...])) else { return nil }
+        guard bytes.count > itemStart, let item = SynchronizedItem(encoded: Data(bytes[itemStart...])) else {
+            return nil
+        }
         self.init(kind: kind, author: author, item: item)
         if kind == .tombstone {
             deletedDigest = Data(bytes[17..<33])
-            deletedModificationDate = Date(timeIntervalSinceReferenceDate: Double(bitPattern: bytes[33..<41].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
+            deletedModificationDate = Date(
+                timeIntervalSinceReferenceDate: Double(
+                    bitPattern: bytes[33..<41].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }))
         }
     }
 

@@ -15,15 +15,18 @@ enum RecordSealer {
 
     /// Seals `content` as version `version` of record `recordID`, written by the push that makes
     /// manifest counter `writtenAt`.
-    static func seal(_ content: RecordContent, recordID: Data, version: Int64, writtenAt: Int64, key: CircleKey) throws(SyncError) -> Data {
+    static func seal(_ content: RecordContent, recordID: Data, version: Int64, writtenAt: Int64, key: CircleKey)
+        throws(SyncError) -> Data
+    {
         var stamped = Data()
         withUnsafeBytes(of: writtenAt.bigEndian) { stamped.append(contentsOf: $0) }
         stamped.append(content.encoded)
         let plaintext = pad(stamped)
         let sealed: AES.GCM.SealedBox
         do {
-            sealed = try AES.GCM.seal(plaintext, using: key.recordKey, nonce: AES.GCM.Nonce(),
-                                      authenticating: associatedData(recordID: recordID, version: version, key: key))
+            sealed = try AES.GCM.seal(
+                plaintext, using: key.recordKey, nonce: AES.GCM.Nonce(),
+                authenticating: associatedData(recordID: recordID, version: version, key: key))
         } catch {
             throw SyncError.recordSealingFailed
         }
@@ -50,25 +53,34 @@ enum RecordSealer {
 
     /// Opens version `version` of record `recordID`, with the manifest counter of the push that wrote it.
     /// - Throws: as ``open(_:recordID:version:key:)``.
-    static func openStamped(_ body: Data, recordID: Data, version: Int64, key: CircleKey) throws(SyncError) -> (content: RecordContent, writtenAt: Int64) {
+    static func openStamped(_ body: Data, recordID: Data, version: Int64, key: CircleKey) throws(SyncError) -> (
+        content: RecordContent, writtenAt: Int64
+    ) {
         guard body.count >= 4 + 12 + 16, generation(of: body) == key.generation else {
             throw SyncError.tampered("a record whose body is malformed or names another key generation")
         }
         let bytes = Data(body)
         let plaintext: Data
         do {
-            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: bytes[4..<16]), ciphertext: bytes[16..<(bytes.count - 16)],
-                                            tag: bytes[(bytes.count - 16)...])
-            plaintext = try AES.GCM.open(box, using: key.recordKey,
-                                         authenticating: associatedData(recordID: recordID, version: version, key: key))
+            let box = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: bytes[4..<16]), ciphertext: bytes[16..<(bytes.count - 16)],
+                tag: bytes[(bytes.count - 16)...])
+            plaintext = try AES.GCM.open(
+                box, using: key.recordKey,
+                authenticating: associatedData(recordID: recordID, version: version, key: key))
         } catch {
-            throw SyncError.tampered("a record that fails authentication (altered, or moved to another record or version)")
+            throw SyncError.tampered(
+                "a record that fails authentication (altered, or moved to another record or version)")
         }
-        guard let unpadded = unpad(plaintext), unpadded.count > 8, let content = RecordContent(encoded: Data(unpadded.dropFirst(8))) else {
+        guard let unpadded = unpad(plaintext), unpadded.count > 8,
+            let content = RecordContent(encoded: Data(unpadded.dropFirst(8)))
+        else {
             throw SyncError.tampered("an authentic record whose content cannot be read")
         }
         let writtenAt = unpadded.prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        guard (1..<Manifest.counterLimit).contains(writtenAt) else { throw SyncError.tampered("an authentic record whose counter is out of range") }
+        guard (1..<Manifest.counterLimit).contains(writtenAt) else {
+            throw SyncError.tampered("an authentic record whose counter is out of range")
+        }
         return (content, writtenAt)
     }
 

@@ -9,21 +9,26 @@ extension SyncServer.StoredRecord {
     /// version different from) what this device agreed with, an item that may sync, under its own id.
     ///
     /// - Throws: ``SyncError/Code/tampered`` for a record that fails any of these.
-    func verified(against manifest: Manifest, key: CircleKey, agreed: SyncState.Entry?,
-                  keychain: Keychain) throws(SyncError) -> (content: RecordContent, writtenAt: Int64) {
+    func verified(
+        against manifest: Manifest, key: CircleKey, agreed: SyncState.Entry?,
+        keychain: Keychain
+    ) throws(SyncError) -> (content: RecordContent, writtenAt: Int64) {
         guard recordID.count == BlindIndexLength.bytes, version > 0, version < Manifest.counterLimit else {
             throw SyncError.tampered("a record with a malformed id or version")
         }
         let (content, writtenAt) = try RecordSealer.openStamped(body, recordID: recordID, version: version, key: key)
         guard writtenAt <= manifest.counter, content.kind == .value || writtenAt > manifest.compactedThrough else {
-            throw SyncError.tampered("a record written after the circle's manifest, or a deletion the circle compacted away")
+            throw SyncError.tampered(
+                "a record written after the circle's manifest, or a deletion the circle compacted away")
         }
         if let agreed, agreed.version > 0 {
             if version < agreed.version {
                 throw SyncError.tampered("an older version of a record than this device already agreed with (a replay)")
             }
             if version == agreed.version && content.digest != agreed.digest {
-                throw SyncError.tampered("a record version whose content differs from what this device agreed with at that version (the server showed devices different histories)")
+                throw SyncError.tampered(
+                    "a record version whose content differs from what this device agreed with at that version (the server showed devices different histories)"
+                )
             }
         }
         guard keychain.acceptsSynchronized(content.item) else {

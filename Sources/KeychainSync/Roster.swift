@@ -89,7 +89,9 @@ struct Roster: Sendable {
         for event in events {
             try roster.apply(event)
             if let pinned, roster.events.count == pinned.count, roster.head != pinned.head {
-                throw SyncError.tampered("a membership history that differs from the one this device verified before (the server showed devices different histories)")
+                throw SyncError.tampered(
+                    "a membership history that differs from the one this device verified before (the server showed devices different histories)"
+                )
             }
         }
         if let pinned, Int64(events.count) < pinned.count {
@@ -100,7 +102,9 @@ struct Roster: Sendable {
 
     /// The next event, unsigned: it follows the last one.
     func nextEvent(_ kind: RosterEvent.Kind, author: UUID, subject: UUID) -> RosterEvent {
-        RosterEvent(kind: kind, position: Int64(events.count), previousHash: head, time: Date().timeIntervalSince1970, author: author, subject: subject)
+        RosterEvent(
+            kind: kind, position: Int64(events.count), previousHash: head, time: Date().timeIntervalSince1970,
+            author: author, subject: subject)
     }
 
     /// The devices admitted through `device`, directly or through others (members and departed
@@ -137,8 +141,10 @@ struct Roster: Sendable {
             throw refuse("is out of place in the chain (wrong position or previous hash)")
         }
         if events.isEmpty {
-            guard event.kind == .founded, event.author == event.subject, event.signingKey.count == 32, event.agreementKey.count == 32,
-                  event.isSigned(by: event.signingKey, circleID: circleID) else {
+            guard event.kind == .founded, event.author == event.subject, event.signingKey.count == 32,
+                event.agreementKey.count == 32,
+                event.isSigned(by: event.signingKey, circleID: circleID)
+            else {
                 throw refuse("should be the circle's founding and is not, or is not signed by the founder")
             }
             admit(event, approver: nil)
@@ -151,17 +157,21 @@ struct Roster: Sendable {
                 throw refuse("founds the circle a second time")
             case .admitted:
                 guard signingKeys[event.subject] == nil, event.signingKey.count == 32, event.agreementKey.count == 32,
-                      (try? Curve25519.Signing.PublicKey(rawRepresentation: event.signingKey)) != nil,
-                      (try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: event.agreementKey)) != nil else {
+                    (try? Curve25519.Signing.PublicKey(rawRepresentation: event.signingKey)) != nil,
+                    (try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: event.agreementKey)) != nil
+                else {
                     throw refuse("admits a device id seen before, or invalid keys")
                 }
                 admit(event, approver: event.author)
             case .removed:
                 let through = admittedThrough(event.subject)
                 guard members[event.subject] != nil || departed[event.subject] != nil, event.subject != event.author,
-                      event.newGeneration == generation + 1, Set(event.kept).count == event.kept.count,
-                      event.kept.allSatisfy({ $0 != event.subject && through.contains($0) && members[$0] != nil }) else {
-                    throw refuse("removes a device that is neither a member nor departed, or itself, keeps a device not admitted through it, or skips a key generation")
+                    event.newGeneration == generation + 1, Set(event.kept).count == event.kept.count,
+                    event.kept.allSatisfy({ $0 != event.subject && through.contains($0) && members[$0] != nil })
+                else {
+                    throw refuse(
+                        "removes a device that is neither a member nor departed, or itself, keeps a device not admitted through it, or skips a key generation"
+                    )
                 }
                 for device in removedBy(removing: event.subject, keeping: event.kept, author: event.author) {
                     members[device] = nil
@@ -171,7 +181,9 @@ struct Roster: Sendable {
                 generation = event.newGeneration
                 rotatedBy[generation] = event.author
             case .left:
-                guard event.subject == event.author, let leaving = members[event.subject] else { throw refuse("makes another device leave") }
+                guard event.subject == event.author, let leaving = members[event.subject] else {
+                    throw refuse("makes another device leave")
+                }
                 members[event.subject] = nil
                 departed[event.subject] = leaving
             }
@@ -181,8 +193,9 @@ struct Roster: Sendable {
     }
 
     private mutating func admit(_ event: RosterEvent, approver: UUID?) {
-        members[event.subject] = Member(deviceID: event.subject, name: event.name, signingKey: event.signingKey, agreementKey: event.agreementKey,
-                                        approver: approver, admittedBy: approver, joined: event.time)
+        members[event.subject] = Member(
+            deviceID: event.subject, name: event.name, signingKey: event.signingKey, agreementKey: event.agreementKey,
+            approver: approver, admittedBy: approver, joined: event.time)
         signingKeys[event.subject] = event.signingKey
     }
 }

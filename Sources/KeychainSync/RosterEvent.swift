@@ -111,17 +111,25 @@ struct RosterEvent: Sendable, Hashable {
     /// Decodes ``encoded``; `nil` for anything malformed.
     init?(encoded: Data) {
         var input = ByteReader(encoded)
-        guard let kindByte = input.readByte(), let kind = Kind(rawValue: kindByte), let position = input.readBigEndian(UInt64.self),
-              let previousHash = input.readBytes(32), let time = input.readBigEndian(UInt64.self),
-              let author = input.readBytes(16).flatMap(UUID.init(bytes:)), let subject = input.readBytes(16).flatMap(UUID.init(bytes:)) else { return nil }
-        self.init(kind: kind, position: Int64(bitPattern: position), previousHash: previousHash, time: Double(bitPattern: time), author: author, subject: subject)
+        guard let kindByte = input.readByte(), let kind = Kind(rawValue: kindByte),
+            let position = input.readBigEndian(UInt64.self),
+            let previousHash = input.readBytes(32), let time = input.readBigEndian(UInt64.self),
+            let author = input.readBytes(16).flatMap(UUID.init(bytes:)),
+            let subject = input.readBytes(16).flatMap(UUID.init(bytes:))
+        else { return nil }
+        self.init(
+            kind: kind, position: Int64(bitPattern: position), previousHash: previousHash,
+            time: Double(bitPattern: time), author: author, subject: subject)
         switch kind {
         case .founded, .admitted:
             guard let signingKey = input.readBytes(32), let agreementKey = input.readBytes(32),
-                  let name = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }) else { return nil }
+                let name = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) })
+            else { return nil }
             (self.signingKey, self.agreementKey, self.name) = (signingKey, agreementKey, name)
         case .removed:
-            guard let generation = input.readBigEndian(UInt32.self), let count = input.readBigEndian(UInt16.self) else { return nil }
+            guard let generation = input.readBigEndian(UInt32.self), let count = input.readBigEndian(UInt16.self) else {
+                return nil
+            }
             newGeneration = generation
             for _ in 0..<count {
                 guard let device = input.readBytes(16).flatMap(UUID.init(bytes:)) else { return nil }
@@ -150,7 +158,9 @@ struct RosterEvent: Sendable, Hashable {
     /// generation and the position), padded like records so its size says little.
     func sealed(key: CircleKey) throws(SyncError) -> Data {
         do {
-            return try AES.GCM.seal(RecordSealer.pad(encoded), using: key.rosterKey, authenticating: Self.associatedData(position, key)).combined!
+            return try AES.GCM.seal(
+                RecordSealer.pad(encoded), using: key.rosterKey, authenticating: Self.associatedData(position, key)
+            ).combined!
         } catch {
             throw SyncError.membershipChangeSealingFailed
         }
@@ -161,11 +171,13 @@ struct RosterEvent: Sendable, Hashable {
     static func open(_ body: Data, position: Int64, key: CircleKey) throws(SyncError) -> RosterEvent {
         let plain: Data
         do {
-            plain = try AES.GCM.open(AES.GCM.SealedBox(combined: body), using: key.rosterKey, authenticating: associatedData(position, key))
+            plain = try AES.GCM.open(
+                AES.GCM.SealedBox(combined: body), using: key.rosterKey, authenticating: associatedData(position, key))
         } catch {
             throw SyncError.tampered("a membership change that fails authentication")
         }
-        guard let event = RecordSealer.unpad(plain).flatMap(RosterEvent.init(encoded:)), event.position == position else {
+        guard let event = RecordSealer.unpad(plain).flatMap(RosterEvent.init(encoded:)), event.position == position
+        else {
             throw SyncError.tampered("a membership change that cannot be read")
         }
         return event

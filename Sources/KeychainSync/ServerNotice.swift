@@ -12,14 +12,17 @@ enum ServerNotice {
 
     /// Makes `connection` print the server's messages through ``line(for:)``.
     static func install(on connection: OpaquePointer) {
-        _ = PQsetNoticeProcessor(connection, { _, message in
-            guard let message else { return }
-            FileHandle.standardError.write(Data(ServerNotice.line(for: String(cString: message)).utf8))
-        }, nil)
+        _ = PQsetNoticeProcessor(
+            connection,
+            { _, message in
+                guard let message else { return }
+                FileHandle.standardError.write(Data(ServerNotice.line(for: String(cString: message)).utf8))
+            }, nil)
     }
 
     /// The line printed for one message libpq hands over (`"NOTICE:  …\n"`).
     static func line(for message: String) -> String {
-        "sync server: " + PrintableText.sanitized(message.trimmingCharacters(in: .whitespacesAndNewlines), limit: limit) + "\n"
+        "sync server: " + PrintableText.sanitized(message.trimmingCharacters(in: .whitespacesAndNewlines), limit: limit)
+            + "\n"
     }
 }

@@ -48,7 +48,8 @@ struct SetDigest: Sendable, Hashable {
     private mutating func add(_ term: [UInt8], negated: Bool) {
         var carry = 0
         for index in stride(from: 31, through: 0, by: -1) {
-            let value = negated ? Int(bytes[index]) - Int(term[index]) + carry : Int(bytes[index]) + Int(term[index]) + carry
+            let value =
+                negated ? Int(bytes[index]) - Int(term[index]) + carry : Int(bytes[index]) + Int(term[index]) + carry
             bytes[index] = UInt8(truncatingIfNeeded: value)
             carry = value < 0 ? -1 : value >> 8
         }

@@ -23,7 +23,10 @@ struct SyncAcknowledgement: Sendable, Hashable {
         var body = ByteWriter()
         body.append(bigEndian: key.generation)
         body.append(bigEndian: UInt64(bitPattern: counter))
-        body.append(Data(HMAC<SHA256>.authenticationCode(for: Self.macInput(deviceID, key.generation, counter, key), using: key.manifestKey)))
+        body.append(
+            Data(
+                HMAC<SHA256>.authenticationCode(
+                    for: Self.macInput(deviceID, key.generation, counter, key), using: key.manifestKey)))
         return body.data
     }
 
@@ -31,10 +34,13 @@ struct SyncAcknowledgement: Sendable, Hashable {
     /// `key` (another generation, or not authentic).
     static func open(_ body: Data, deviceID: UUID, key: CircleKey) -> SyncAcknowledgement? {
         var input = ByteReader(body)
-        guard let generation = input.readBigEndian(UInt32.self), generation == key.generation, let counter = input.readBigEndian(UInt64.self),
-              let mac = input.readBytes(32), input.isAtEnd,
-              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: macInput(deviceID, generation, Int64(bitPattern: counter), key),
-                                                     using: key.manifestKey) else { return nil }
+        guard let generation = input.readBigEndian(UInt32.self), generation == key.generation,
+            let counter = input.readBigEndian(UInt64.self),
+            let mac = input.readBytes(32), input.isAtEnd,
+            HMAC<SHA256>.isValidAuthenticationCode(
+                mac, authenticating: macInput(deviceID, generation, Int64(bitPattern: counter), key),
+                using: key.manifestKey)
+        else { return nil }
         return SyncAcknowledgement(deviceID: deviceID, counter: Int64(bitPattern: counter))
     }
 

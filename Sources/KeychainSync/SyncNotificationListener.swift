@@ -24,7 +24,9 @@ final class SyncNotificationListener: @unchecked Sendable {
             guard let connection = self.connection else { return }
             do {
                 let payloads = try connection.notifications()
-                if payloads.contains(where: { $0.caseInsensitiveCompare(circle) == .orderedSame }) { onWakeUp(.serverNotified) }
+                if payloads.contains(where: { $0.caseInsensitiveCompare(circle) == .orderedSame }) {
+                    onWakeUp(.serverNotified)
+                }
             } catch {
                 onWakeUp(.listenerLost)
                 self.source.cancel()

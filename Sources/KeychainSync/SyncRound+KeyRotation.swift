@@ -19,12 +19,16 @@ extension SyncRound {
         guard let wrapped = try server.keyWrap(for: state.deviceID, generation: generation) else {
             throw SyncError.newCircleKeyNotWrapped
         }
-        let unwrapped = try KeyWrap.unwrap(wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
+        let unwrapped = try KeyWrap.unwrap(
+            wrapped, with: state.agreementKey, circleID: state.circleID, device: state.deviceID)
         let next = unwrapped.key
         let roster = try server.roster(key: next, continuing: state.rosterPin)
         guard next.generation == generation, roster.generation == generation,
-              let rotator = roster.rotatedBy[generation], let signingKey = roster.signingKeys[rotator], unwrapped.isSigned(by: signingKey) else {
-            throw SyncError.tampered("a new circle key that the circle's roster does not show a member making (no signed removal for it)")
+            let rotator = roster.rotatedBy[generation], let signingKey = roster.signingKeys[rotator],
+            unwrapped.isSigned(by: signingKey)
+        else {
+            throw SyncError.tampered(
+                "a new circle key that the circle's roster does not show a member making (no signed removal for it)")
         }
         guard roster.members[state.deviceID] != nil else {
             throw SyncError.removedFromCircle
@@ -34,8 +38,11 @@ extension SyncRound {
         // pushed) rather than taken for new. The full pull that follows verifies every record.
         var entries: [Data: SyncState.Entry] = [:]
         for record in try server.allRecords() {
-            guard let content = try? RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: next),
-                  var agreed = state.entries[content.item.identifier(key: old.identifierKey)] else { continue }
+            guard
+                let content = try? RecordSealer.open(
+                    record.body, recordID: record.recordID, version: record.version, key: next),
+                var agreed = state.entries[content.item.identifier(key: old.identifierKey)]
+            else { continue }
             agreed.version = 0
             entries[content.item.identifier(key: next.identifierKey)] = agreed
         }

@@ -49,7 +49,8 @@ extension SyncRound {
                 local[recordID] = LocalItem(digest: digest, modificationDate: item.modificationDate, item: item)
                 readDigests[recordID] = digest
                 if let stamp = snapshot.stamps[rowID] {
-                    rows[rowID] = LocalItemCache.Row(stamp: stamp, recordID: recordID, digest: digest, modificationDate: item.modificationDate)
+                    rows[rowID] = LocalItemCache.Row(
+                        stamp: stamp, recordID: recordID, digest: digest, modificationDate: item.modificationDate)
                 }
             }
             for rowID in snapshot.unchangedRows {
@@ -89,9 +90,10 @@ extension SyncRound {
         let recordID = pulled.record.recordID
         let content = pulled.content
         let agreed = state.entries[recordID]
-        let agreedEntry = SyncState.Entry(version: pulled.record.version, digest: content.digest, accessibility: content.item.accessibility,
-                                          isTombstone: content.kind == .tombstone, writtenAt: pulled.writtenAt)
-        if let agreed, agreed.version == pulled.record.version {   // already agreed (checked equal in pull)
+        let agreedEntry = SyncState.Entry(
+            version: pulled.record.version, digest: content.digest, accessibility: content.item.accessibility,
+            isTombstone: content.kind == .tombstone, writtenAt: pulled.writtenAt)
+        if let agreed, agreed.version == pulled.record.version {  // already agreed (checked equal in pull)
             merged.entries[recordID]?.writtenAt = pulled.writtenAt
             return
         }
@@ -122,7 +124,9 @@ extension SyncRound {
     /// Whether this device agrees with a record without taking its content: the record carries
     /// what it agreed with over a key rotation, holds a value the circle deleted, or names an
     /// item this device keeps to itself.
-    private func agreesWithoutTaking(_ content: RecordContent, recordID: Data, agreed: SyncState.Entry?, round: Merge) -> Bool {
+    private func agreesWithoutTaking(_ content: RecordContent, recordID: Data, agreed: SyncState.Entry?, round: Merge)
+        -> Bool
+    {
         if let agreed, agreed.version == 0, agreed.digest == content.digest {
             // Carried over a key rotation and unchanged by the circle: whatever this device did
             // to the item since (pushed below) is the only change.
@@ -142,7 +146,9 @@ extension SyncRound {
     /// Whether a change made here since this device last agreed wins over `content` (it is then
     /// pushed over the record); counts the conflict, and a restored copy of a deleted value
     /// that loses.
-    private mutating func keepsLocalChange(against content: RecordContent, localItem: Merge.LocalItem?, agreed: SyncState.Entry?) -> Bool {
+    private mutating func keepsLocalChange(
+        against content: RecordContent, localItem: Merge.LocalItem?, agreed: SyncState.Entry?
+    ) -> Bool {
         // What this device agreed with before counts even across a key rotation (version 0).
         let changedHere: Bool
         if let agreed {
@@ -156,24 +162,34 @@ extension SyncRound {
             // A value wins over a deletion as a change made after this device agreed with the
             // circle; an item it never agreed on (restored, or from before it joined) loses to
             // a deletion only when it is the deleted value or older.
-            let localWins = agreed == nil && content.kind == .tombstone
+            let localWins =
+                agreed == nil && content.kind == .tombstone
                 ? !content.deletes(digest: localItem.digest, modificationDate: localItem.modificationDate)
-                : RecordContent.wins(kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content)
+                : RecordContent.wins(
+                    kind: .value, modificationDate: localItem.modificationDate, digest: localItem.digest, over: content)
             if localWins { return true }
             if agreed == nil && content.kind == .tombstone { report.revokedCopiesRemoved += 1 }
             return false
         }
-        return RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item)).wins(over: content)
+        return RecordContent(kind: .tombstone, author: state.deviceID, item: tombstoneItem(content.item)).wins(
+            over: content)
     }
 
     /// Applies `content` here: writes its value or deletes the local item.
-    private mutating func take(_ content: RecordContent, recordID: Data, localItem: Merge.LocalItem?, round: inout Merge) {
+    private mutating func take(
+        _ content: RecordContent, recordID: Data, localItem: Merge.LocalItem?, round: inout Merge
+    ) {
         switch content.kind {
         case .value:
-            round.changes.append(SynchronizedChange(.upsert, content.item, expectedLocalDigest: round.readDigests[recordID]))
-            round.local[recordID] = Merge.LocalItem(digest: content.digest, modificationDate: content.modificationDate, item: content.item)
+            round.changes.append(
+                SynchronizedChange(.upsert, content.item, expectedLocalDigest: round.readDigests[recordID]))
+            round.local[recordID] = Merge.LocalItem(
+                digest: content.digest, modificationDate: content.modificationDate, item: content.item)
         case .tombstone:
-            if localItem != nil { round.changes.append(SynchronizedChange(.delete, content.item, expectedLocalDigest: round.readDigests[recordID])) }
+            if localItem != nil {
+                round.changes.append(
+                    SynchronizedChange(.delete, content.item, expectedLocalDigest: round.readDigests[recordID]))
+            }
             round.local[recordID] = nil
         }
         report.applied += 1
@@ -182,7 +198,9 @@ extension SyncRound {
     /// A value this device agreed with was deleted and compacted away while its state was behind:
     /// the deletion is applied here if the item is still as agreed; a change made here since is
     /// kept (and pushed as a new item).
-    mutating func applyCompactedDeletion(_ recordID: Data, agreed: SyncState.Entry, into merged: inout SyncState, round: inout Merge) {
+    mutating func applyCompactedDeletion(
+        _ recordID: Data, agreed: SyncState.Entry, into merged: inout SyncState, round: inout Merge
+    ) {
         guard let local = round.local[recordID], local.digest == agreed.digest else { return }
         guard let item = local.item else {
             round.needsEveryItem = true

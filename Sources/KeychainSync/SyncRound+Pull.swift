@@ -49,7 +49,8 @@ extension SyncRound {
         }
         if let generation = Manifest.claimedGeneration(of: row.body), generation != state.entriesGeneration {
             guard generation > state.entriesGeneration else {
-                throw SyncError.tampered("a manifest under an older circle key than this device holds (a rollback past a removal)")
+                throw SyncError.tampered(
+                    "a manifest under an older circle key than this device holds (a rollback past a removal)")
             }
             try adoptKeyGeneration(generation)
             return try pull(full: true)
@@ -70,14 +71,23 @@ extension SyncRound {
         let server = server
         let rosterFrom = max(0, state.rosterPin.count - 1)
         let knownDeletedValues = state.deletedValuesHash
-        let (row, records, rosterTail, deletedValuesBody) = try server.connection.transaction("ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-            () throws(SyncError) -> ((counter: Int64, body: Data)?, [SyncServer.StoredRecord], [(position: Int64, body: Data)], Data?) in
+        let (row, records, rosterTail, deletedValuesBody) = try server.connection.transaction(
+            "ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        ) {
+            () throws(SyncError) -> (
+                (counter: Int64, body: Data)?, [SyncServer.StoredRecord], [(position: Int64, body: Data)], Data?
+            ) in
             let row = try server.manifest(forUpdate: false)
             // The circle's deleted values only when the manifest names others than this device holds.
-            let readsDeletedValues = row.map { Manifest.claimedDeletedValuesHash(of: $0.body) != knownDeletedValues } ?? false
-            return (row, try server.records(after: since), try server.rosterRows(from: rosterFrom), readsDeletedValues ? try server.deletedValues() : nil)
+            let readsDeletedValues =
+                row.map { Manifest.claimedDeletedValuesHash(of: $0.body) != knownDeletedValues } ?? false
+            return (
+                row, try server.records(after: since), try server.rosterRows(from: rosterFrom),
+                readsDeletedValues ? try server.deletedValues() : nil
+            )
         }
-        return ServerSnapshot(manifest: row, records: records, rosterTail: rosterTail, deletedValuesBody: deletedValuesBody)
+        return ServerSnapshot(
+            manifest: row, records: records, rosterTail: rosterTail, deletedValuesBody: deletedValuesBody)
     }
 
     /// Opens the manifest with this device's keys and checks it is no older than what this
@@ -86,7 +96,9 @@ extension SyncRound {
         let keys = state.keys
         let manifest = try Manifest.open(row.body, counter: row.counter) { keys[$0] }
         guard manifest.counter >= state.verifiedCounter else {
-            throw SyncError.tampered("an older state of the circle than this device already verified (counter \(manifest.counter) < \(state.verifiedCounter)): a rollback")
+            throw SyncError.tampered(
+                "an older state of the circle than this device already verified (counter \(manifest.counter) < \(state.verifiedCounter)): a rollback"
+            )
         }
         guard manifest.generation == state.entriesGeneration, let key = keys[manifest.generation] else {
             throw SyncError.circleKeyNotReceived(generation: manifest.generation, held: state.entriesGeneration)
@@ -97,7 +109,9 @@ extension SyncRound {
     /// Deletions every member had are gone from the server: forgets them too (the same item
     /// may since have been added again, from version 1), and remembers the values they deleted,
     /// as the manifest names them.
-    private mutating func forgetCompactedDeletions(manifest: Manifest, deletedValuesBody: Data?, key: CircleKey) throws(SyncError) {
+    private mutating func forgetCompactedDeletions(manifest: Manifest, deletedValuesBody: Data?, key: CircleKey)
+        throws(SyncError)
+    {
         let compacted = manifest.compactedThrough
         guard compacted >= state.compactedThrough else {
             throw SyncError.tampered("a compaction point lower than one this device already saw (a rollback)")
@@ -114,20 +128,26 @@ extension SyncRound {
 
     /// Opens and verifies every record read after `since`; returns them, the version and value
     /// digest of every record the manifest should count, and the ids read.
-    private func openRecords(_ records: [SyncServer.StoredRecord], after since: Int64, manifest: Manifest, key: CircleKey) throws(SyncError)
-        -> (pulled: [Pulled], current: [Data: (version: Int64, digest: Data)], seen: Set<Data>) {
+    private func openRecords(
+        _ records: [SyncServer.StoredRecord], after since: Int64, manifest: Manifest, key: CircleKey
+    ) throws(SyncError)
+        -> (pulled: [Pulled], current: [Data: (version: Int64, digest: Data)], seen: Set<Data>)
+    {
         var pulled: [Pulled] = []
         pulled.reserveCapacity(records.count)
         // Version 0 marks an entry carried over a key rotation whose record was not seen yet.
         // A full pull must itself hold every record: what this device agreed with does not count.
-        var current: [Data: (version: Int64, digest: Data)] = since == 0 ? [:]
+        var current: [Data: (version: Int64, digest: Data)] =
+            since == 0
+            ? [:]
             : state.entries.filter { $0.value.version > 0 }.mapValues { ($0.version, $0.digest) }
         var seen: Set<Data> = []
         for record in records {
             guard record.sequence > since, seen.insert(record.recordID).inserted else {
                 throw SyncError.tampered("a record with a malformed sequence number, or the same record twice")
             }
-            let (content, writtenAt) = try record.verified(against: manifest, key: key, agreed: state.entries[record.recordID], keychain: keychain)
+            let (content, writtenAt) = try record.verified(
+                against: manifest, key: key, agreed: state.entries[record.recordID], keychain: keychain)
             current[record.recordID] = (record.version, content.digest)
             pulled.append(Pulled(record: record, content: content, writtenAt: writtenAt))
         }
@@ -151,9 +171,13 @@ extension SyncRound {
     }
 
     /// Whether the records the manifest should count are exactly the ones it authenticates.
-    private func addsUp(_ current: [Data: (version: Int64, digest: Data)], to manifest: Manifest, key: CircleKey) -> Bool {
+    private func addsUp(_ current: [Data: (version: Int64, digest: Data)], to manifest: Manifest, key: CircleKey)
+        -> Bool
+    {
         var digest = SetDigest()
-        for (recordID, value) in current { digest.insert(recordID: recordID, version: value.version, content: value.digest, key: key) }
+        for (recordID, value) in current {
+            digest.insert(recordID: recordID, version: value.version, content: value.digest, key: key)
+        }
         return digest == manifest.digest && Int64(current.count) == manifest.recordCount
     }
 }

@@ -17,14 +17,18 @@ extension SyncRound {
     ///
     /// - Parameter decided: records pulled this round, which ``merge`` already decided against
     ///   the deletion record itself.
-    mutating func removeRevokedCopies(_ merged: SyncState, decided: Set<Data>, round: inout Merge, key: CircleKey) throws(SyncError) {
+    mutating func removeRevokedCopies(_ merged: SyncState, decided: Set<Data>, round: inout Merge, key: CircleKey)
+        throws(SyncError)
+    {
         var revoked: [Data] = []
         for (recordID, local) in round.local where !round.deferred.contains(recordID) {
             if merged.deletedValues.contains(local.digest) {
                 revoked.append(recordID)
                 continue
             }
-            guard !decided.contains(recordID), let agreed = merged.entries[recordID], agreed.isTombstone, agreed.version > 0 else { continue }
+            guard !decided.contains(recordID), let agreed = merged.entries[recordID], agreed.isTombstone,
+                agreed.version > 0
+            else { continue }
             switch try deletedValue(of: recordID, agreed: agreed, key: key) {
             case .some(let deleted) where deleted == local.digest:
                 revoked.append(recordID)
@@ -38,7 +42,7 @@ extension SyncRound {
         }
         for recordID in revoked {
             guard let item = round.local[recordID]?.item else {
-                round.needsEveryItem = true   // remembered, not read: the round reads every item and goes again
+                round.needsEveryItem = true  // remembered, not read: the round reads every item and goes again
                 continue
             }
             round.changes.append(SynchronizedChange(.delete, item, expectedLocalDigest: round.readDigests[recordID]))

@@ -11,7 +11,9 @@ extension SyncRound {
     mutating func checkRoster(_ tail: [(position: Int64, body: Data)], key: CircleKey) throws(SyncError) {
         let pin = state.rosterPin
         if tail.count == 1, pin.count > 0, tail[0].position == pin.count - 1,
-           try RosterEvent.open(tail[0].body, position: tail[0].position, key: key).hash(circleID: state.circleID) == pin.head {
+            try RosterEvent.open(tail[0].body, position: tail[0].position, key: key).hash(circleID: state.circleID)
+                == pin.head
+        {
             return
         }
         let roster = try server.roster(key: key, continuing: pin)

@@ -15,11 +15,15 @@ extension SyncRound {
     /// Saves `saved` with `changes` in one keychain transaction. Changes that found their class
     /// locked, or the local item changed by an app meanwhile, are given back to the next round:
     /// the state saved in that same transaction does not count them as agreed.
-    mutating func save(_ saved: SyncState, _ changes: [SynchronizedChange], key: CircleKey, sawEverything: Bool,
-                               seenMarker: Int64?) throws(SyncError) {
+    mutating func save(
+        _ saved: SyncState, _ changes: [SynchronizedChange], key: CircleKey, sawEverything: Bool,
+        seenMarker: Int64?
+    ) throws(SyncError) {
         let previous = state
         var final = saved
-        let outcomes = try SyncStateStore.save(applying: changes, in: keychain, sawEverything: sawEverything, seenMarker: seenMarker) { outcomes in
+        let outcomes = try SyncStateStore.save(
+            applying: changes, in: keychain, sawEverything: sawEverything, seenMarker: seenMarker
+        ) { outcomes in
             var adjusted = saved
             var reverted = false
             for (change, outcome) in zip(changes, outcomes) where outcome != .applied && outcome != .keptLocal {

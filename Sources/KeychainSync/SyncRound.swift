@@ -47,7 +47,8 @@ struct SyncRound {
             }
             if pushes.isEmpty {
                 merged.lastSync = Date().timeIntervalSince1970
-                try save(merged, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
+                try save(
+                    merged, round.changes, key: key, sawEverything: !round.someUnreadable, seenMarker: round.marker)
                 acknowledge(key: key)
                 report.counter = manifest.counter
                 return report
@@ -81,7 +82,8 @@ struct SyncRound {
         var result = try pull(full: full)
         if result == nil && !full { result = try pull(full: true) }
         guard let result else {
-            throw SyncError.tampered("records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
+            throw SyncError.tampered(
+                "records that do not add up to the circle's manifest (a record was dropped, withheld or replayed)")
         }
         return result
     }
@@ -89,7 +91,10 @@ struct SyncRound {
     /// Whether nothing arrived with `result` and nothing wrote to the keychain since the state
     /// was saved: the round has nothing to do.
     private func nothingChanged(since result: PullResult) -> Bool {
-        guard result.pulled.isEmpty && !pullsEverything && !rosterMoved && state.localMarker >= 0 && result.manifest.counter == state.verifiedCounter else {
+        guard
+            result.pulled.isEmpty && !pullsEverything && !rosterMoved && state.localMarker >= 0
+                && result.manifest.counter == state.verifiedCounter
+        else {
             return false
         }
         return (try? keychain.changeMarker()) == state.localMarker
@@ -99,11 +104,16 @@ struct SyncRound {
     /// this process last read them, unless they hold something other than what this device
     /// agreed with.
     private mutating func readLocalItems(key: CircleKey) throws(SyncError) -> Merge {
-        let scope = LocalItemCache.Scope(database: keychain.location.databaseURL.path, circleID: state.circleID, generation: key.generation)
+        let scope = LocalItemCache.Scope(
+            database: keychain.location.databaseURL.path, circleID: state.circleID, generation: key.generation)
         let cached = readsEveryItem ? [:] : LocalItemCache.rows(for: scope)
         var known: [Int64: Keychain.SynchronizedRowStamp] = [:]
         for (rowID, row) in cached {
-            if let agreed = state.entries[row.recordID], agreed.version > 0, !agreed.isTombstone, agreed.digest == row.digest { known[rowID] = row.stamp }
+            if let agreed = state.entries[row.recordID], agreed.version > 0, !agreed.isTombstone,
+                agreed.digest == row.digest
+            {
+                known[rowID] = row.stamp
+            }
         }
         let snapshot: Keychain.SynchronizableSnapshot
         do { snapshot = try keychain.synchronizableItems(skipping: known) } catch { throw SyncError(error) }

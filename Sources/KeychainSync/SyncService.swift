@@ -38,8 +38,12 @@ public struct SyncService: Service {
     ///     server dropped is noticed (the first round always does).
     ///   - logger: where failures are logged (warnings) and rounds (debug); never secret data.
     ///   - onEvent: called after every round and compaction with its outcome, on the service's task.
-    public init(synchronizer: KeychainSynchronizer, pollInterval: Duration = .seconds(60), verificationInterval: Duration = .seconds(24 * 3600),
-                logger: Logger = Logger(label: "KeychainSync.SyncService"), onEvent: @escaping @Sendable (SyncServiceEvent) -> Void = { _ in }) {
+    public init(
+        synchronizer: KeychainSynchronizer, pollInterval: Duration = .seconds(60),
+        verificationInterval: Duration = .seconds(24 * 3600),
+        logger: Logger = Logger(label: "KeychainSync.SyncService"),
+        onEvent: @escaping @Sendable (SyncServiceEvent) -> Void = { _ in }
+    ) {
         self.synchronizer = synchronizer
         self.pollInterval = pollInterval
         self.verificationInterval = verificationInterval
@@ -63,7 +67,8 @@ public struct SyncService: Service {
             listener?.stop()
             wake.finish()
         }
-        let clock = ContinuousClock(), start = clock.now
+        let clock = ContinuousClock()
+        let start = clock.now
         func elapsed() -> Duration { start.duration(to: clock.now) }
         var machine = BackgroundSyncStateMachine(pollInterval: pollInterval, verificationInterval: verificationInterval)
         var stamp = KeychainFileStamp(location)
@@ -77,12 +82,13 @@ public struct SyncService: Service {
             }
             switch action {
             case .finish, .awaitOutcome:
-                return   // every outcome is fed back below, so only .finish reaches here
+                return  // every outcome is fed back below, so only .finish reaches here
             case .sync(let verifying):
                 // Taken before the round: a write made while it runs changes the files again.
                 stamp = KeychainFileStamp(location)
                 let outcome = await sync(verifyingEverything: verifying)
-                if case .failure(let error) = outcome, error.code == .serverUnreachable || error.code == .serverRejected {
+                if case .failure(let error) = outcome, error.code == .serverUnreachable || error.code == .serverRejected
+                {
                     listener?.stop()
                     listener = nil
                 }
@@ -95,13 +101,13 @@ public struct SyncService: Service {
                     do {
                         try await clock.sleep(until: start.advanced(by: deadline))
                         wake.yield(.deadline)
-                    } catch {}   // cancelled: a wake-up came first
+                    } catch {}  // cancelled: a wake-up came first
                 }
                 let reason = await wakeUp.next()
                 timer.cancel()
                 switch reason {
                 case nil:
-                    action = machine.handle(.stopRequested, at: elapsed())   // the task was cancelled
+                    action = machine.handle(.stopRequested, at: elapsed())  // the task was cancelled
                 case .filesChanged?:
                     let changed = KeychainFileStamp(location) != stamp
                     action = machine.handle(changed ? .changeNoticed : .tick, at: elapsed())
@@ -122,10 +128,15 @@ public struct SyncService: Service {
     /// Runs one round off the task's thread (it blocks on the server and the keychain), reports it.
     private func sync(verifyingEverything: Bool) async -> Result<SyncReport, SyncError> {
         let synchronizer = self.synchronizer
-        let outcome = await Self.blocking { () throws(SyncError) in try synchronizer.syncNow(verifyingEverything: verifyingEverything) }
+        let outcome = await Self.blocking { () throws(SyncError) in
+            try synchronizer.syncNow(verifyingEverything: verifyingEverything)
+        }
         switch outcome {
         case .success(let report):
-            logger.debug("Synced", metadata: ["applied": "\(report.applied)", "pushed": "\(report.pushed)", "counter": "\(report.counter)"])
+            logger.debug(
+                "Synced",
+                metadata: ["applied": "\(report.applied)", "pushed": "\(report.pushed)", "counter": "\(report.counter)"]
+            )
             onEvent(.synced(report))
         case .failure(let error):
             logger.warning("Sync failed", metadata: ["code": "\(error.code)", "error": "\(error.message)"])
@@ -142,7 +153,8 @@ public struct SyncService: Service {
             logger.debug("Compacted deletions", metadata: ["removed": "\(removed)"])
             onEvent(.compacted(removed))
         case .failure(let error):
-            logger.warning("Compacting deletions failed", metadata: ["code": "\(error.code)", "error": "\(error.message)"])
+            logger.warning(
+                "Compacting deletions failed", metadata: ["code": "\(error.code)", "error": "\(error.message)"])
             onEvent(.compactionFailed(error))
         }
     }
@@ -159,7 +171,9 @@ public struct SyncService: Service {
     }
 
     /// Runs `work`, which blocks, on a dispatch queue instead of the cooperative thread pool.
-    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws(SyncError) -> T) async -> Result<T, SyncError> {
+    private static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws(SyncError) -> T) async -> Result<
+        T, SyncError
+    > {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(returning: Result { () throws(SyncError) -> T in try work() })

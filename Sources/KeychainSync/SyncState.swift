@@ -142,41 +142,60 @@ struct SyncState: Sendable {
         var input = ByteReader(encoded)
         let format = input.readByte()
         guard format == Self.formatVersion || format == Self.formatVersionWithDeletedValues,
-              let circleID = input.readBytes(16).flatMap(UUID.init(bytes:)), let deviceID = input.readBytes(16).flatMap(UUID.init(bytes:)),
-              let name = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }),
-              let server = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }),
-              let agreement = input.readBytes(32).flatMap({ try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: $0) }),
-              let signing = input.readBytes(32).flatMap({ try? Curve25519.Signing.PrivateKey(rawRepresentation: $0) }),
-              let rosterCount = input.readBigEndian(UInt64.self), let rosterHead = input.readBytes(32),
-              let keyCount = input.readBigEndian(UInt32.self), keyCount <= 1024 else { return nil }
+            let circleID = input.readBytes(16).flatMap(UUID.init(bytes:)),
+            let deviceID = input.readBytes(16).flatMap(UUID.init(bytes:)),
+            let name = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }),
+            let server = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }),
+            let agreement = input.readBytes(32).flatMap({
+                try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: $0)
+            }),
+            let signing = input.readBytes(32).flatMap({ try? Curve25519.Signing.PrivateKey(rawRepresentation: $0) }),
+            let rosterCount = input.readBigEndian(UInt64.self), let rosterHead = input.readBytes(32),
+            let keyCount = input.readBigEndian(UInt32.self), keyCount <= 1024
+        else { return nil }
         var keys: [UInt32: CircleKey] = [:]
         for _ in 0..<keyCount {
-            guard let generation = input.readBigEndian(UInt32.self), let secret = input.readBytes(32) else { return nil }
+            guard let generation = input.readBigEndian(UInt32.self), let secret = input.readBytes(32) else {
+                return nil
+            }
             keys[generation] = CircleKey(circleID: circleID, generation: generation, secret: SymmetricKey(data: secret))
         }
         guard let counter = input.readBigEndian(UInt64.self), let sequence = input.readBigEndian(UInt64.self),
-              let entriesGeneration = input.readBigEndian(UInt32.self), let lastSync = input.readBigEndian(UInt64.self),
-              let approvalCode = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }), let marker = input.readBigEndian(UInt64.self),
-              let mergedCounter = input.readBigEndian(UInt64.self), let compactedThrough = input.readBigEndian(UInt64.self), let circleCodePin = input.readLengthPrefixed(),
-              let entryCount = input.readBigEndian(UInt32.self) else { return nil }
+            let entriesGeneration = input.readBigEndian(UInt32.self), let lastSync = input.readBigEndian(UInt64.self),
+            let approvalCode = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }),
+            let marker = input.readBigEndian(UInt64.self),
+            let mergedCounter = input.readBigEndian(UInt64.self),
+            let compactedThrough = input.readBigEndian(UInt64.self), let circleCodePin = input.readLengthPrefixed(),
+            let entryCount = input.readBigEndian(UInt32.self)
+        else { return nil }
         var entries: [Data: Entry] = [:]
         entries.reserveCapacity(Int(min(entryCount, 1_000_000)))
         for _ in 0..<entryCount {
-            guard let recordID = input.readLengthPrefixed(), let version = input.readBigEndian(UInt64.self), let digest = input.readLengthPrefixed(),
-                  let accessibility = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }).flatMap(Accessibility.init(rawValue:)),
-                  let tombstone = input.readByte(), tombstone <= 1, let writtenAt = input.readBigEndian(UInt64.self) else { return nil }
-            entries[recordID] = Entry(version: Int64(bitPattern: version), digest: digest, accessibility: accessibility, isTombstone: tombstone == 1,
-                                      writtenAt: Int64(bitPattern: writtenAt))
+            guard let recordID = input.readLengthPrefixed(), let version = input.readBigEndian(UInt64.self),
+                let digest = input.readLengthPrefixed(),
+                let accessibility = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }).flatMap(
+                    Accessibility.init(rawValue:)),
+                let tombstone = input.readByte(), tombstone <= 1, let writtenAt = input.readBigEndian(UInt64.self)
+            else { return nil }
+            entries[recordID] = Entry(
+                version: Int64(bitPattern: version), digest: digest, accessibility: accessibility,
+                isTombstone: tombstone == 1,
+                writtenAt: Int64(bitPattern: writtenAt))
         }
-        var deletedValues = DeletedValues(), deletedValuesHash = DeletedValues.noHash
+        var deletedValues = DeletedValues()
+        var deletedValuesHash = DeletedValues.noHash
         if format == Self.formatVersionWithDeletedValues {
-            guard let hash = input.readLengthPrefixed(), hash.count == 32, let values = input.readLengthPrefixed().flatMap(DeletedValues.init(encoded:)) else { return nil }
+            guard let hash = input.readLengthPrefixed(), hash.count == 32,
+                let values = input.readLengthPrefixed().flatMap(DeletedValues.init(encoded:))
+            else { return nil }
             (deletedValues, deletedValuesHash) = (values, Data(hash))
         }
         guard input.isAtEnd else { return nil }
-        self.init(circleID: circleID, deviceID: deviceID, deviceName: name, server: server, agreementKey: agreement, signingKey: signing, keys: keys,
-                  verifiedCounter: Int64(bitPattern: counter), pulledSequence: Int64(bitPattern: sequence),
-                  entriesGeneration: entriesGeneration, entries: entries, lastSync: Double(bitPattern: lastSync))
+        self.init(
+            circleID: circleID, deviceID: deviceID, deviceName: name, server: server, agreementKey: agreement,
+            signingKey: signing, keys: keys,
+            verifiedCounter: Int64(bitPattern: counter), pulledSequence: Int64(bitPattern: sequence),
+            entriesGeneration: entriesGeneration, entries: entries, lastSync: Double(bitPattern: lastSync))
         self.approvalCode = approvalCode
         self.mergedCounter = Int64(bitPattern: mergedCounter)
         self.compactedThrough = Int64(bitPattern: compactedThrough)
@@ -188,9 +207,13 @@ struct SyncState: Sendable {
     }
 
     /// A state with these parts.
-    init(circleID: UUID, deviceID: UUID, deviceName: String, server: String, agreementKey: Curve25519.KeyAgreement.PrivateKey,
-         signingKey: Curve25519.Signing.PrivateKey, keys: [UInt32: CircleKey], verifiedCounter: Int64, pulledSequence: Int64, entriesGeneration: UInt32,
-         entries: [Data: Entry], lastSync: Double) {
+    init(
+        circleID: UUID, deviceID: UUID, deviceName: String, server: String,
+        agreementKey: Curve25519.KeyAgreement.PrivateKey,
+        signingKey: Curve25519.Signing.PrivateKey, keys: [UInt32: CircleKey], verifiedCounter: Int64,
+        pulledSequence: Int64, entriesGeneration: UInt32,
+        entries: [Data: Entry], lastSync: Double
+    ) {
         self.circleID = circleID
         self.deviceID = deviceID
         self.deviceName = deviceName

@@ -21,18 +21,23 @@ enum SyncStateStore {
 
     /// The query that finds the state item.
     static var query: Query {
-        var query = Query(.genericPassword, [.service: .string(service), .account: .string(account), .accessible: .string(accessibility.rawValue)],
-                          synchronizable: .no, accessGroups: [accessGroup], limit: .one)
+        var query = Query(
+            .genericPassword,
+            [.service: .string(service), .account: .string(account), .accessible: .string(accessibility.rawValue)],
+            synchronizable: .no, accessGroups: [accessGroup], limit: .one)
         query.owner = .sync
         return query
     }
 
     /// The state item holding `state`.
     static func item(_ state: SyncState) -> NewItem {
-        var item = NewItem(.genericPassword,
-                           attributes: [.service: .string(service), .account: .string(account), .accessGroup: .string(accessGroup),
-                                        .label: .string("Sync circle state"), .synchronizable: .number(0)],
-                           data: state.encoded, accessibility: accessibility)
+        var item = NewItem(
+            .genericPassword,
+            attributes: [
+                .service: .string(service), .account: .string(account), .accessGroup: .string(accessGroup),
+                .label: .string("Sync circle state"), .synchronizable: .number(0)
+            ],
+            data: state.encoded, accessibility: accessibility)
         item.owner = .sync
         return item
     }
@@ -43,7 +48,7 @@ enum SyncStateStore {
         let found: [FoundItem]
         do {
             found = try keychain.find(query, returning: [.data])
-        } catch where error.code == .itemNotFound {
+        } catch  where error.code == .itemNotFound {
             return nil
         } catch {
             throw SyncError(error)
@@ -57,7 +62,9 @@ enum SyncStateStore {
 
     /// Saves `state`, together with `changes` from other devices, in one keychain transaction.
     @discardableResult
-    static func save(_ state: SyncState, applying changes: [SynchronizedChange] = [], in keychain: Keychain) throws(SyncError) -> [SynchronizedOutcome] {
+    static func save(_ state: SyncState, applying changes: [SynchronizedChange] = [], in keychain: Keychain)
+        throws(SyncError) -> [SynchronizedOutcome]
+    {
         try save(applying: changes, in: keychain) { _ in state }
     }
 
@@ -65,8 +72,11 @@ enum SyncStateStore {
     /// keychain transaction. With `sawEverything` false (some items could not be read), the
     /// state records no change marker, so the next sync reads the keychain again.
     @discardableResult
-    static func save(applying changes: [SynchronizedChange], in keychain: Keychain, sawEverything: Bool = false, seenMarker: Int64? = nil,
-                     finalState: ([SynchronizedOutcome]) -> SyncState) throws(SyncError) -> [SynchronizedOutcome] {
+    static func save(
+        applying changes: [SynchronizedChange], in keychain: Keychain, sawEverything: Bool = false,
+        seenMarker: Int64? = nil,
+        finalState: ([SynchronizedOutcome]) -> SyncState
+    ) throws(SyncError) -> [SynchronizedOutcome] {
         do {
             return try keychain.applySynchronized(changes, seenMarker: seenMarker) { outcomes, marker in
                 var state = finalState(outcomes)
@@ -82,7 +92,7 @@ enum SyncStateStore {
     static func remove(from keychain: Keychain) throws(SyncError) {
         do {
             try keychain.delete(query)
-        } catch where error.code == .itemNotFound {
+        } catch  where error.code == .itemNotFound {
             return
         } catch {
             throw SyncError(error)

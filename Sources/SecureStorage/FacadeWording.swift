@@ -16,25 +16,32 @@ enum FacadeWording {
             rest = rest[end...]
         }
         result += rest
-        return result.replacingOccurrences(of: "Keychain.unlock in code", with: "SecureStorage.unlock(passphrase:) in code")
-            .replacingOccurrences(of: "with an afterFirstUnlock accessibility.", with: "as .private (or .public).")
+        return result.replacingOccurrences(
+            of: "Keychain.unlock in code", with: "SecureStorage.unlock(passphrase:) in code"
+        )
+        .replacingOccurrences(of: "with an afterFirstUnlock accessibility.", with: "as .private (or .public).")
     }
 
     /// `text` with control and bidirectional formatting characters shown as `?`, for messages
     /// that quote names and paths (which may hold anything) and are printed on terminals.
     static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            let unsafe = scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-                || (0x2028...0x2029).contains(scalar.value)
-            return unsafe ? "?" : scalar
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    let unsafe =
+                        scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+                        || (0x2028...0x2029).contains(scalar.value)
+                    return unsafe ? "?" : scalar
+                }))
     }
 
     /// The facade's name for the protection an accessibility constant names: `.secret`, or
     /// `.custom(.whenUnlocked)` for one no sensitivity stands for.
     static func sensitivityName(of constant: String) -> String? {
         guard let protection = Protection.allCases.first(where: { $0.description == constant }) else { return nil }
-        let tags: [(Sensitivity, String)] = [(.public, ".public"), (.private, ".private"), (.secret, ".secret"), (.topSecret, ".topSecret")]
+        let tags: [(Sensitivity, String)] = [
+            (.public, ".public"), (.private, ".private"), (.secret, ".secret"), (.topSecret, ".topSecret")
+        ]
         return tags.first { $0.0.protection == protection }?.1 ?? ".custom(.\(protection.caseName))"
     }
 }

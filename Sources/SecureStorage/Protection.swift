@@ -36,7 +36,9 @@ public enum Protection: String, Sendable, Hashable, CaseIterable, CustomStringCo
 
     /// The protection a `kSecAttrAccessible` value names.
     public init?(secAttrAccessible value: String) {
-        guard let protection = Protection.allCases.first(where: { $0.secAttrAccessible as String == value }) else { return nil }
+        guard let protection = Protection.allCases.first(where: { $0.secAttrAccessible as String == value }) else {
+            return nil
+        }
         self = protection
     }
 
@@ -48,7 +50,10 @@ public enum Protection: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// Whether values stay on this device (the `…ThisDeviceOnly` protections and
     /// ``whenPasscodeSetThisDeviceOnly``): never in backups that leave it.
     public var isThisDeviceOnly: Bool {
-        [.whenUnlockedThisDeviceOnly, .afterFirstUnlockThisDeviceOnly, .alwaysThisDeviceOnly, .whenPasscodeSetThisDeviceOnly].contains(self)
+        [
+            .whenUnlockedThisDeviceOnly, .afterFirstUnlockThisDeviceOnly, .alwaysThisDeviceOnly,
+            .whenPasscodeSetThisDeviceOnly
+        ].contains(self)
     }
 
     /// The Apple constant's name, e.g. `"kSecAttrAccessibleWhenUnlockedThisDeviceOnly"`.

@@ -72,7 +72,11 @@ public struct SecureSettingAccess<Value: Codable & Sendable>: Sendable {
     /// Stores the value, or deletes it for `nil`.
     public func write(_ value: Value?) throws(SecureStorageError) {
         try recording { () throws(SecureStorageError) in
-            if let value { try store.set(value, for: key, sensitivity: sensitivity) } else { try store.removeValue(for: key) }
+            if let value {
+                try store.set(value, for: key, sensitivity: sensitivity)
+            } else {
+                try store.removeValue(for: key)
+            }
         }
     }
 

@@ -69,7 +69,8 @@ struct SecItemOutcome {
             message = nil
             return
         }
-        message = SecureStorageError.naming(SecItemEnvironment.openedKeychain?.location.databaseURL.path, in: failure.message)
+        message = SecureStorageError.naming(
+            SecItemEnvironment.openedKeychain?.location.databaseURL.path, in: failure.message)
     }
     #endif
 

@@ -45,8 +45,10 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     package internal(set) var libraryOwner: LibraryComponent?
 
     /// Creates storage for a service.
-    public init(service: String, accessGroup: String? = nil, defaultSensitivity: Sensitivity = .secret,
-                passcodeFallback: PasscodeFallback = .fail) {
+    public init(
+        service: String, accessGroup: String? = nil, defaultSensitivity: Sensitivity = .secret,
+        passcodeFallback: PasscodeFallback = .fail
+    ) {
         self.service = service
         self.accessGroup = accessGroup
         self.defaultSensitivity = defaultSensitivity
@@ -82,25 +84,36 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// ```
     ///
     /// With `requireUserPresence` false it is `set(_:for:sensitivity:)`.
-    public func set(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool) throws(SecureStorageError) {
-        try write(value, for: key, sensitivity: sensitivity, insertOnly: false, requireUserPresence: requireUserPresence)
+    public func set(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool)
+        throws(SecureStorageError)
+    {
+        try write(
+            value, for: key, sensitivity: sensitivity, insertOnly: false, requireUserPresence: requireUserPresence)
     }
 
     /// The former name of `set(_:for:sensitivity:requireUserPresence:)` for a ``StoredValue``.
     @available(*, deprecated, renamed: "set(_:for:sensitivity:requireUserPresence:)")
-    public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool) throws(SecureStorageError) {
+    public func store(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool)
+        throws(SecureStorageError)
+    {
         try set(value, for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
     }
 
     /// `set(_:for:sensitivity:requireUserPresence:)` for raw bytes.
     @available(*, deprecated, renamed: "set(_:for:sensitivity:requireUserPresence:)", message: "set stores Data as is.")
-    public func storeSecret(_ data: Data, for key: String, sensitivity: Sensitivity? = nil, requireUserPresence: Bool) throws(SecureStorageError) {
-        try set(StoredValue(data: data, kind: .data), for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
+    public func storeSecret(_ data: Data, for key: String, sensitivity: Sensitivity? = nil, requireUserPresence: Bool)
+        throws(SecureStorageError)
+    {
+        try set(
+            StoredValue(data: data, kind: .data), for: key, sensitivity: sensitivity,
+            requireUserPresence: requireUserPresence)
     }
 
     /// `set(_:for:sensitivity:requireUserPresence:)` for any `Encodable` value (strings as UTF-8).
-    public func set<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil,
-                                      requireUserPresence: Bool) throws(SecureStorageError) {
+    public func set<Value: Encodable>(
+        _ value: Value, for key: String, sensitivity: Sensitivity? = nil,
+        requireUserPresence: Bool
+    ) throws(SecureStorageError) {
         try set(Self.encode(value), for: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
     }
 
@@ -112,7 +125,9 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Stores `value` only if nothing is stored under `key` yet, requiring the user to read it
     /// when `requireUserPresence` (see `set(_:for:sensitivity:requireUserPresence:)`).
     /// - Throws: ``SecureStorageError/duplicate`` when a value is already stored.
-    public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool) throws(SecureStorageError) {
+    public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, requireUserPresence: Bool)
+        throws(SecureStorageError)
+    {
         try write(value, for: key, sensitivity: sensitivity, insertOnly: true, requireUserPresence: requireUserPresence)
     }
 
@@ -161,8 +176,13 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// the device unlocked fails with `.locked` and changes nothing.
     public func changeProtection(of key: String, to sensitivity: Sensitivity) throws(SecureStorageError) {
         try withPasscodeFallback(sensitivity) { (protection) throws(SecureStorageError) in
-            try check(inNamespace { SecItemUpdate(query(key) as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary) },
-                      protection: protection)
+            try check(
+                inNamespace {
+                    SecItemUpdate(
+                        query(key) as CFDictionary,
+                        [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary)
+                },
+                protection: protection)
         }
     }
 
@@ -170,11 +190,15 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// `.always`) to `sensitivity`, in one transaction.
     /// - Returns: `false` when no value had the old protection.
     @discardableResult
-    public func migrateProtection(from old: Protection, to sensitivity: Sensitivity) throws(SecureStorageError) -> Bool {
+    public func migrateProtection(from old: Protection, to sensitivity: Sensitivity) throws(SecureStorageError) -> Bool
+    {
         var query = self.query(nil)
         query[kSecAttrAccessible as String] = old.secAttrAccessible
         return try withPasscodeFallback(sensitivity) { (protection) throws(SecureStorageError) -> Bool in
-            let outcome = inNamespace { SecItemUpdate(query as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary) }
+            let outcome = inNamespace {
+                SecItemUpdate(
+                    query as CFDictionary, [kSecAttrAccessible as String: protection.secAttrAccessible] as CFDictionary)
+            }
             if outcome.status == errSecItemNotFound { return false }
             try check(outcome, protection: protection)
             return true
@@ -211,22 +235,29 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         // `[String: Any]` would cost more than the keychain lookup itself.
         guard let attributes = result as? NSDictionary else { throw .underlying(errSecInternalComponent) }
         let typeCode = (attributes[kSecAttrType as String] as? NSNumber)?.int64Value
-        let value = StoredValue(data: attributes[kSecValueData as String] as? Data ?? Data(), kind: StoredValue.Kind(typeCode: typeCode))
-        return (value, (attributes[kSecAttrAccessible as String] as? String).flatMap(Protection.init(secAttrAccessible:)))
+        let value = StoredValue(
+            data: attributes[kSecValueData as String] as? Data ?? Data(), kind: StoredValue.Kind(typeCode: typeCode))
+        return (
+            value, (attributes[kSecAttrAccessible as String] as? String).flatMap(Protection.init(secAttrAccessible:))
+        )
     }
 
     /// How many times a write retries when another writer adds or deletes the same key between
     /// its update and its add.
     private static let writeAttempts = 8
 
-    private func write(_ value: StoredValue, for key: String, sensitivity: Sensitivity?, insertOnly: Bool,
-                       requireUserPresence: Bool = false) throws(SecureStorageError) {
+    private func write(
+        _ value: StoredValue, for key: String, sensitivity: Sensitivity?, insertOnly: Bool,
+        requireUserPresence: Bool = false
+    ) throws(SecureStorageError) {
         var contents: [String: Any] = [kSecValueData as String: value.data]
         if let code = value.kind.typeCode { contents[kSecAttrType as String] = NSNumber(value: code) }
         try withPasscodeFallback(sensitivity ?? defaultSensitivity) { (protection) throws(SecureStorageError) in
             var created = contents
             if requireUserPresence {
-                guard let control = SecAccessControlCreateWithFlags(nil, protection.secAttrAccessible, .userPresence, nil) else {
+                guard
+                    let control = SecAccessControlCreateWithFlags(nil, protection.secAttrAccessible, .userPresence, nil)
+                else {
                     throw .underlying(errSecParam)
                 }
                 created[kSecAttrAccessControl as String] = control
@@ -252,7 +283,9 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
 
     /// Runs `body` with the protection of `sensitivity`; when that is `.topSecret`, no passcode
     /// is set and ``passcodeFallback`` allows it, runs it again with `.secret`'s.
-    private func withPasscodeFallback<T>(_ sensitivity: Sensitivity, _ body: (Protection) throws(SecureStorageError) -> T) throws(SecureStorageError) -> T {
+    private func withPasscodeFallback<T>(
+        _ sensitivity: Sensitivity, _ body: (Protection) throws(SecureStorageError) -> T
+    ) throws(SecureStorageError) -> T {
         do {
             return try body(sensitivity.protection)
         } catch .passcodeRequired where passcodeFallback == .storeAsSecret {
@@ -290,7 +323,7 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
         var query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
             kSecAttrService as String: service,
-            kSecUseDataProtectionKeychain as String: true,
+            kSecUseDataProtectionKeychain as String: true
         ]
         if let key { query[kSecAttrAccount as String] = key }
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
@@ -300,9 +333,13 @@ public struct SecureStorage: SecureStore, Hashable, CustomStringConvertible {
     /// Throws the error for a status; a missing passcode for a passcode-only protection is
     /// reported as ``SecureStorageError/passcodeRequired`` (iOS says `errSecAuthFailed`; before
     /// iOS 9.2 an add said `errSecDecode`, which for an add cannot mean a damaged item).
-    func check(_ outcome: SecItemOutcome, protection: Protection? = nil, adding: Bool = false) throws(SecureStorageError) {
+    func check(_ outcome: SecItemOutcome, protection: Protection? = nil, adding: Bool = false)
+        throws(SecureStorageError)
+    {
         guard let error = outcome.error else { return }
-        if protection == .whenPasscodeSetThisDeviceOnly && (error == .authenticationFailed || (adding && error == .integrityViolation)) {
+        if protection == .whenPasscodeSetThisDeviceOnly
+            && (error == .authenticationFailed || (adding && error == .integrityViolation))
+        {
             throw SecureStorageError.passcodeRequired.explained(outcome.message)
         }
         Self.log.debug("keychain call failed", metadata: ["service": "\(service)", "status": "\(outcome.status)"])

@@ -96,8 +96,10 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
     /// Whether ``message`` already names the protected file concerned.
     let namesFile: Bool
 
-    private init(_ code: Code, status: OSStatus?, typeName: String? = nil, errorNumber: Int32? = nil,
-                 message: String? = nil, namesFile: Bool = false) {
+    private init(
+        _ code: Code, status: OSStatus?, typeName: String? = nil, errorNumber: Int32? = nil,
+        message: String? = nil, namesFile: Bool = false
+    ) {
         self.code = code
         self.status = status
         self.typeName = typeName
@@ -111,8 +113,9 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
     /// is `nil`.
     package func explained(_ message: String?, namesFile: Bool = false) -> SecureStorageError {
         guard let message else { return self }
-        return SecureStorageError(code, status: status, typeName: typeName, errorNumber: errorNumber,
-                                  message: FacadeWording.translated(message), namesFile: namesFile)
+        return SecureStorageError(
+            code, status: status, typeName: typeName, errorNumber: errorNumber,
+            message: FacadeWording.translated(message), namesFile: namesFile)
     }
 
     /// This error with `context` (what was being done, to what) put before its account:
@@ -124,7 +127,8 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
     /// Errors are equal when their code, status, type name and `errno` are: ``message`` does
     /// not count.
     public static func == (lhs: SecureStorageError, rhs: SecureStorageError) -> Bool {
-        lhs.code == rhs.code && lhs.status == rhs.status && lhs.typeName == rhs.typeName && lhs.errorNumber == rhs.errorNumber
+        lhs.code == rhs.code && lhs.status == rhs.status && lhs.typeName == rhs.typeName
+            && lhs.errorNumber == rhs.errorNumber
     }
 
     /// Hashes what `==` compares.
@@ -222,35 +226,48 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
         let type = typeName ?? "the requested type"
         switch code {
         case .notFound:
-            return "No value is stored under this key (or no protected file under this name). Store one first, or read with a method that returns nil for a missing value (data(for:), string(for:), value(_:for:))."
+            return
+                "No value is stored under this key (or no protected file under this name). Store one first, or read with a method that returns nil for a missing value (data(for:), string(for:), value(_:for:))."
         case .locked:
-            return "The device is locked and this value's protection needs it unlocked. The value was not read or written; a stored value is kept as it was. Retry after the user unlocks, or store values needed in the background as .private."
+            return
+                "The device is locked and this value's protection needs it unlocked. The value was not read or written; a stored value is kept as it was. Retry after the user unlocks, or store values needed in the background as .private."
         case .authenticationFailed:
-            return "Authentication failed (wrong passphrase or credentials, or a value protected by enrolled biometry that changed since). Nothing was changed. Ask the user again; a value bound to the old biometry must be deleted and stored anew."
+            return
+                "Authentication failed (wrong passphrase or credentials, or a value protected by enrolled biometry that changed since). Nothing was changed. Ask the user again; a value bound to the old biometry must be deleted and stored anew."
         case .userCanceled:
-            return "The user cancelled the authentication this value needs. Nothing was read or changed; ask again when the user wants to continue."
+            return
+                "The user cancelled the authentication this value needs. Nothing was read or changed; ask again when the user wants to continue."
         case .passcodeRequired:
-            return ".topSecret values need a device passcode (on Linux, a keychain passphrase) and none is set. Ask the user to set one, or store the value as .secret."
+            return
+                ".topSecret values need a device passcode (on Linux, a keychain passphrase) and none is set. Ask the user to set one, or store the value as .secret."
         case .duplicate:
             return "A value is already stored under this key. Use set(_:for:) (which replaces it) or remove it first."
         case .missingEntitlement:
-            return "The app is not entitled to this access group. Add it to the keychain-access-groups entitlement (on Linux, KEYCHAIN_ACCESS_GROUPS)."
+            return
+                "The app is not entitled to this access group. Add it to the keychain-access-groups entitlement (on Linux, KEYCHAIN_ACCESS_GROUPS)."
         case .integrityViolation:
-            return "The stored value or protected file failed its integrity check: it was modified outside this library, swapped with another or cut short, or is corrupted. Nothing of it was returned. Delete it and store it again."
+            return
+                "The stored value or protected file failed its integrity check: it was modified outside this library, swapped with another or cut short, or is corrupted. Nothing of it was returned. Delete it and store it again."
         case .decodingFailed:
-            return "The stored value cannot be read as \(type). Read it with the type it was stored as, or store it again."
+            return
+                "The stored value cannot be read as \(type). Read it with the type it was stored as, or store it again."
         case .fileSystem:
             let number = errorNumber ?? 0
-            return "A file operation failed: \(String(cString: strerror(number))) (errno \(number)). A file being replaced keeps its previous contents; free space or fix the directory, then retry."
+            return
+                "A file operation failed: \(String(cString: strerror(number))) (errno \(number)). A file being replaced keeps its previous contents; free space or fix the directory, then retry."
         case .insecureFile:
-            return "A protected file or its directory is not private to this user (another owner, readable or writable by others, a symbolic link or not a regular file). Nothing was read or written. Remove what is there or restore mode 0600 (files) and 0700 (directory)."
+            return
+                "A protected file or its directory is not private to this user (another owner, readable or writable by others, a symbolic link or not a regular file). Nothing was read or written. Remove what is there or restore mode 0600 (files) and 0700 (directory)."
         case .invalidName:
-            return "A protected file's name must be one path component of letters, digits, '.', '_' and '-', 1 to 200 characters, not starting with '.'."
+            return
+                "A protected file's name must be one path component of letters, digits, '.', '_' and '-', 1 to 200 characters, not starting with '.'."
         case .encodingFailed:
-            return "A \(type) value could not be encoded for storage (JSON cannot hold it, e.g. NaN or infinity); nothing was stored. Store a representable value."
+            return
+                "A \(type) value could not be encoded for storage (JSON cannot hold it, e.g. NaN or infinity); nothing was stored. Store a representable value."
         default:
             let status = status ?? errSecInternalComponent
-            return "Keychain error \(status): \(Self.message(of: status)). Look up this errSec status to decide whether to retry."
+            return
+                "Keychain error \(status): \(Self.message(of: status)). Look up this errSec status to decide whether to retry."
         }
     }
 

@@ -45,6 +45,8 @@ extension SecureStorage {
 /// Runs `body` off the caller's executor (SecureStorageFoundation's `offloaded(cancellation:_:)`):
 /// a task cancelled before the call starts gets `.userCanceled` and nothing is read or changed; a
 /// call that started finishes, so a write is never abandoned halfway.
-func offloadedStorageCall<T: Sendable>(_ body: @escaping @Sendable () throws(SecureStorageError) -> T) async throws(SecureStorageError) -> T {
+func offloadedStorageCall<T: Sendable>(_ body: @escaping @Sendable () throws(SecureStorageError) -> T)
+    async throws(SecureStorageError) -> T
+{
     try await offloaded(cancellation: .userCanceled, body)
 }

@@ -80,14 +80,18 @@ extension SecureStore {
 
 extension SecureStore {
     /// Stores a value: strings as UTF-8, `Data` as is, anything else `Codable` as JSON.
-    public func set<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil) throws(SecureStorageError) {
+    public func set<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil)
+        throws(SecureStorageError)
+    {
         try set(Self.encode(value), for: key, sensitivity: sensitivity)
     }
 
     /// Stores a value, as `set(_:for:sensitivity:)` does, only if nothing is stored under
     /// `key` yet.
     /// - Throws: `.duplicate` when a value is already stored (it is left as it was).
-    public func insert<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil) throws(SecureStorageError) {
+    public func insert<Value: Encodable>(_ value: Value, for key: String, sensitivity: Sensitivity? = nil)
+        throws(SecureStorageError)
+    {
         try insert(Self.encode(value), for: key, sensitivity: sensitivity)
     }
 
@@ -135,11 +139,14 @@ extension SecureStore {
         }
     }
 
-    static func decode<Value: Decodable>(_ type: Value.Type, from stored: StoredValue) throws(SecureStorageError) -> Value {
+    static func decode<Value: Decodable>(_ type: Value.Type, from stored: StoredValue) throws(SecureStorageError)
+        -> Value
+    {
         if Value.self == Data.self, let bytes = stored.data as? Value { return bytes }
         if Value.self == String.self {
             guard stored.kind != .json,
-                  let text = String(data: stored.data, encoding: .utf8), let value = text as? Value else {
+                let text = String(data: stored.data, encoding: .utf8), let value = text as? Value
+            else {
                 throw .decodingFailed(type: "String")
             }
             return value

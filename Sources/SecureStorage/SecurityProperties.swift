@@ -71,11 +71,13 @@ public struct SecurityProperties: Sendable, Hashable, CustomStringConvertible {
 
     /// One line per property.
     public var description: String {
-        let binding = switch deviceBinding {
-        case .secureHardware: "secure hardware"
-        case .keyFile(let path): "key file \(path)"
-        case .tpm(let tcti, let pcrs, let path): "TPM \(tcti)\(pcrs.isEmpty ? "" : " (PCR \(pcrs.map(String.init).joined(separator: ",")))"), sealed in \(path)"
-        }
+        let binding =
+            switch deviceBinding {
+            case .secureHardware: "secure hardware"
+            case .keyFile(let path): "key file \(path)"
+            case .tpm(let tcti, let pcrs, let path):
+                "TPM \(tcti)\(pcrs.isEmpty ? "" : " (PCR \(pcrs.map(String.init).joined(separator: ",")))"), sealed in \(path)"
+            }
         return """
             backend: \(backend.rawValue), passcode set: \(passcodeSet.map(String.init) ?? "unknown"), \
             lock: \(lockStatus.rawValue), device binding: \(binding), secure hardware: \(isProtectedBySecureHardware), keychain: \(keychainPath ?? "system"), \
@@ -93,38 +95,47 @@ extension SecureStorage {
             #if canImport(LocalAuthentication) && !SECURE_STORAGE_FORCE_PORTABLE
             passcodeSet = LAContext().canEvaluatePolicy(.deviceOwnerAuthentication, error: nil)
             #endif
-            return SecurityProperties(backend: .appleKeychain, passcodeSet: passcodeSet, lockStatus: .unknown,
-                                      deviceBinding: .secureHardware, keychainPath: nil, detectsRollback: false)
+            return SecurityProperties(
+                backend: .appleKeychain, passcodeSet: passcodeSet, lockStatus: .unknown,
+                deviceBinding: .secureHardware, keychainPath: nil, detectsRollback: false)
             #else
             let location = SecItemEnvironment.openedKeychain?.location ?? KeychainLocation.default
-            guard SecItemEnvironment.openedKeychain != nil || FileManager.default.fileExists(atPath: location.databaseURL.path) else {
+            guard
+                SecItemEnvironment.openedKeychain != nil
+                    || FileManager.default.fileExists(atPath: location.databaseURL.path)
+            else {
                 // Asking must not create a keychain: describe the one the first write will create
                 // (bound to the TPM this process would use, unless told not to bind).
                 let options = KeychainOptions()
-                let planned: SecurityProperties.DeviceBinding = if let tpm = options.tpm, options.newKeychainBinding != .keyFile, TPMDevice.isSupported {
-                    .tpm(tcti: tpm.tcti, pcrs: [], path: location.deviceKeyURL.path)
-                } else {
-                    .keyFile(path: location.deviceKeyURL.path)
-                }
-                return SecurityProperties(backend: .fileKeychain, passcodeSet: false, lockStatus: .unlocked,
-                                          deviceBinding: planned,
-                                          keychainPath: location.databaseURL.path, detectsRollback: false)
+                let planned: SecurityProperties.DeviceBinding =
+                    if let tpm = options.tpm, options.newKeychainBinding != .keyFile, TPMDevice.isSupported {
+                        .tpm(tcti: tpm.tcti, pcrs: [], path: location.deviceKeyURL.path)
+                    } else {
+                        .keyFile(path: location.deviceKeyURL.path)
+                    }
+                return SecurityProperties(
+                    backend: .fileKeychain, passcodeSet: false, lockStatus: .unlocked,
+                    deviceBinding: planned,
+                    keychainPath: location.databaseURL.path, detectsRollback: false)
             }
             let keychain: Keychain
             do { keychain = try SecItemEnvironment.keychain() } catch { throw SecureStorageError(error) }
-            let lockStatus: SecurityProperties.LockStatus = switch keychain.lockState {
-            case .unlocked: .unlocked
-            case .locked: .locked
-            case .beforeFirstUnlock: .beforeFirstUnlock
-            }
+            let lockStatus: SecurityProperties.LockStatus =
+                switch keychain.lockState {
+                case .unlocked: .unlocked
+                case .locked: .locked
+                case .beforeFirstUnlock: .beforeFirstUnlock
+                }
             let path = keychain.location.deviceKeyURL.path
-            let binding: SecurityProperties.DeviceBinding = switch keychain.deviceBinding {
-            case .keyFile: .keyFile(path: path)
-            case .tpm(let device, let pcrs): .tpm(tcti: device.tcti, pcrs: pcrs, path: path)
-            }
-            return SecurityProperties(backend: .fileKeychain, passcodeSet: keychain.hasPassphrase, lockStatus: lockStatus,
-                                      deviceBinding: binding,
-                                      keychainPath: keychain.location.databaseURL.path, detectsRollback: false)
+            let binding: SecurityProperties.DeviceBinding =
+                switch keychain.deviceBinding {
+                case .keyFile: .keyFile(path: path)
+                case .tpm(let device, let pcrs): .tpm(tcti: device.tcti, pcrs: pcrs, path: path)
+                }
+            return SecurityProperties(
+                backend: .fileKeychain, passcodeSet: keychain.hasPassphrase, lockStatus: lockStatus,
+                deviceBinding: binding,
+                keychainPath: keychain.location.databaseURL.path, detectsRollback: false)
             #endif
         }
     }

@@ -48,13 +48,14 @@ public enum Sensitivity: Sendable, Hashable, CustomStringConvertible {
 
     /// `"secret (kSecAttrAccessibleWhenUnlockedThisDeviceOnly)"`.
     public var description: String {
-        let name = switch self {
-        case .public: "public"
-        case .private: "private"
-        case .secret: "secret"
-        case .topSecret: "topSecret"
-        case .custom: "custom"
-        }
+        let name =
+            switch self {
+            case .public: "public"
+            case .private: "private"
+            case .secret: "secret"
+            case .topSecret: "topSecret"
+            case .custom: "custom"
+            }
         return "\(name) (\(protection))"
     }
 }

@@ -38,26 +38,33 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``SecureStorageError/duplicate`` when a key with this tag exists;
     ///   ``SecureStorageError/authenticationFailed`` when `requireUserPresence` is asked for and
     ///   nothing can authenticate the user; other keychain errors.
-    public static func create(tag: String, requireUserPresence: Bool = false, accessGroup: String? = nil) throws(SecureStorageError) -> SigningKey {
+    public static func create(tag: String, requireUserPresence: Bool = false, accessGroup: String? = nil)
+        throws(SecureStorageError) -> SigningKey
+    {
         if try find(tag: tag, accessGroup: accessGroup) != nil { throw .duplicate }
-        let flags: SecAccessControlCreateFlags = requireUserPresence ? [.privateKeyUsage, .userPresence] : [.privateKeyUsage]
-        guard let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil) else {
+        let flags: SecAccessControlCreateFlags =
+            requireUserPresence ? [.privateKeyUsage, .userPresence] : [.privateKeyUsage]
+        guard
+            let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, flags, nil)
+        else {
             throw .underlying(errSecParam)
         }
         var privateAttributes: [String: Any] = [
             kSecAttrIsPermanent as String: true,
             kSecAttrApplicationTag as String: Data(tag.utf8),
-            kSecAttrAccessControl as String: control,
+            kSecAttrAccessControl as String: control
         ]
         if let accessGroup { privateAttributes[kSecAttrAccessGroup as String] = accessGroup }
         let parameters: [String: Any] = [
             kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
             kSecAttrKeySizeInBits as String: 256,
             kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
-            kSecPrivateKeyAttrs as String: privateAttributes,
+            kSecPrivateKeyAttrs as String: privateAttributes
         ]
         var error: Unmanaged<CFError>?
-        guard let privateKey = SecKeyCreateRandomKey(parameters as CFDictionary, &error) else { throw Self.error(error) }
+        guard let privateKey = SecKeyCreateRandomKey(parameters as CFDictionary, &error) else {
+            throw Self.error(error)
+        }
         return try SigningKey(tag: tag, accessGroup: accessGroup, privateKey: privateKey)
     }
 
@@ -70,7 +77,8 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     private init(tag: String, accessGroup: String?, privateKey: SecKey) throws(SecureStorageError) {
         var error: Unmanaged<CFError>?
         guard let publicKey = SecKeyCopyPublicKey(privateKey),
-              let bytes = SecKeyCopyExternalRepresentation(publicKey, &error) as Data? else { throw Self.error(error) }
+            let bytes = SecKeyCopyExternalRepresentation(publicKey, &error) as Data?
+        else { throw Self.error(error) }
         self.tag = tag
         self.accessGroup = accessGroup
         self.publicKey = bytes
@@ -84,13 +92,20 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     ///   ``SecureStorageError/userCanceled`` or ``SecureStorageError/authenticationFailed`` from
     ///   authentication, ``SecureStorageError/locked`` while the device is locked.
     public func sign(_ message: Data, reason: String = "Sign with your device key") throws(SecureStorageError) -> Data {
-        guard let privateKey = try Self.privateKey(tag: tag, accessGroup: accessGroup, prompt: reason) else { throw .notFound }
-        var error: Unmanaged<CFError>?
-        // The key under the tag must still be this key, not one stored there since.
-        guard let current = SecKeyCopyPublicKey(privateKey), SecKeyCopyExternalRepresentation(current, &error) as Data? == publicKey else {
+        guard let privateKey = try Self.privateKey(tag: tag, accessGroup: accessGroup, prompt: reason) else {
             throw .notFound
         }
-        guard let signature = SecKeyCreateSignature(privateKey, .ecdsaSignatureMessageX962SHA256, message as CFData, &error) as Data? else {
+        var error: Unmanaged<CFError>?
+        // The key under the tag must still be this key, not one stored there since.
+        guard let current = SecKeyCopyPublicKey(privateKey),
+            SecKeyCopyExternalRepresentation(current, &error) as Data? == publicKey
+        else {
+            throw .notFound
+        }
+        guard
+            let signature = SecKeyCreateSignature(
+                privateKey, .ecdsaSignatureMessageX962SHA256, message as CFData, &error) as Data?
+        else {
             throw Self.error(error)
         }
         return signature
@@ -99,7 +114,8 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     /// Whether `signature` (DER ECDSA P-256 over SHA-256) was made by this key over `message`.
     public func isValidSignature(_ signature: Data, for message: Data) -> Bool {
         guard let key = try? P256.Signing.PublicKey(x963Representation: publicKey),
-              let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+            let parsed = try? P256.Signing.ECDSASignature(derRepresentation: signature)
+        else { return false }
         return key.isValidSignature(parsed, for: message)
     }
 
@@ -107,7 +123,9 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
     /// - Returns: `false` when it was already gone.
     @discardableResult
     public func delete() throws(SecureStorageError) -> Bool {
-        let outcome = SecItemOutcome.of { SecItemDelete(Self.query(tag: tag, accessGroup: accessGroup) as CFDictionary) }
+        let outcome = SecItemOutcome.of {
+            SecItemDelete(Self.query(tag: tag, accessGroup: accessGroup) as CFDictionary)
+        }
         if outcome.status == errSecItemNotFound { return false }
         if let error = outcome.error { throw error }
         return true
@@ -124,13 +142,15 @@ public struct SigningKey: Sendable, Hashable, CustomStringConvertible {
             kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
             kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
             kSecAttrApplicationTag as String: Data(tag.utf8),
-            kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave,
+            kSecAttrTokenID as String: kSecAttrTokenIDSecureEnclave
         ]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         return query
     }
 
-    private static func privateKey(tag: String, accessGroup: String?, prompt: String?) throws(SecureStorageError) -> SecKey? {
+    private static func privateKey(tag: String, accessGroup: String?, prompt: String?) throws(SecureStorageError)
+        -> SecKey?
+    {
         var query = query(tag: tag, accessGroup: accessGroup)
         query[kSecReturnRef as String] = true
         if let prompt { query[kSecUseOperationPrompt as String] = prompt }

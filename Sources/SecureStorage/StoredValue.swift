@@ -1,7 +1,8 @@
 import Foundation
 
 /// A stored value's bytes and how they were written, so a read with the wrong type fails clearly.
-public struct StoredValue: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct StoredValue: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// How the bytes encode the value.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// Raw bytes (`Data`).
@@ -40,12 +41,13 @@ public struct StoredValue: Sendable, Hashable, CustomStringConvertible, CustomDe
 extension StoredValue.Kind {
     /// The four-character code recorded in `kSecAttrType` (a number, as Apple stores it).
     var typeCode: Int64? {
-        let code: String? = switch self {
-        case .data: "SSdt"
-        case .string: "SSst"
-        case .json: "SSjs"
-        case .untagged: nil
-        }
+        let code: String? =
+            switch self {
+            case .data: "SSdt"
+            case .string: "SSst"
+            case .json: "SSjs"
+            case .untagged: nil
+            }
         return code.map { $0.utf8.reduce(Int64(0)) { $0 << 8 | Int64($1) } }
     }
 

@@ -66,7 +66,8 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
     /// Seals `value` under the per-process key, replacing any previous value in place.
     public func set(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
         try contents.withLock { (contents: inout Contents) throws(SecureStorageError) in
-            let entry = try Self.seal(value, name: key, sensitivity: sensitivity ?? defaultSensitivity, with: contents.key)
+            let entry = try Self.seal(
+                value, name: key, sensitivity: sensitivity ?? defaultSensitivity, with: contents.key)
             let position = contents.order.firstIndex(of: key)
             contents.wipe(key)
             contents.order.insert(key, at: position ?? contents.order.endIndex)
@@ -78,7 +79,8 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
     public func insert(_ value: StoredValue, for key: String, sensitivity: Sensitivity?) throws(SecureStorageError) {
         try contents.withLock { (contents: inout Contents) throws(SecureStorageError) in
             guard contents.entries[key] == nil else { throw .duplicate }
-            let entry = try Self.seal(value, name: key, sensitivity: sensitivity ?? defaultSensitivity, with: contents.key)
+            let entry = try Self.seal(
+                value, name: key, sensitivity: sensitivity ?? defaultSensitivity, with: contents.key)
             contents.order.append(key)
             contents.entries[key] = entry
         }
@@ -177,19 +179,25 @@ public final class VolatileSecureStorage: SecureStore, CustomStringConvertible, 
 
     // MARK: - Sealing
 
-    private static func seal(_ value: StoredValue, name: String, sensitivity: Sensitivity, with key: SymmetricKey) throws(SecureStorageError) -> Entry {
+    private static func seal(_ value: StoredValue, name: String, sensitivity: Sensitivity, with key: SymmetricKey)
+        throws(SecureStorageError) -> Entry
+    {
         do {
-            let box = try AES.GCM.seal(value.data, using: key, authenticating: associatedData(name: name, kind: value.kind))
+            let box = try AES.GCM.seal(
+                value.data, using: key, authenticating: associatedData(name: name, kind: value.kind))
             return Entry(sealed: box.combined!, kind: value.kind, sensitivity: sensitivity)
         } catch {
             throw .underlying(errSecAllocate)
         }
     }
 
-    private static func open(_ entry: Entry, name: String, with key: SymmetricKey) throws(SecureStorageError) -> StoredValue {
+    private static func open(_ entry: Entry, name: String, with key: SymmetricKey) throws(SecureStorageError)
+        -> StoredValue
+    {
         do {
-            let data = try AES.GCM.open(AES.GCM.SealedBox(combined: entry.sealed), using: key,
-                                        authenticating: associatedData(name: name, kind: entry.kind))
+            let data = try AES.GCM.open(
+                AES.GCM.SealedBox(combined: entry.sealed), using: key,
+                authenticating: associatedData(name: name, kind: entry.kind))
             return StoredValue(data: data, kind: entry.kind)
         } catch {
             throw .integrityViolation

@@ -12,17 +12,32 @@ extension ConfigContent {
     /// - arrays: the text split on commas, each element trimmed, as `EnvironmentVariablesProvider`
     ///   reads lists; `byteChunkArray` is the stored bytes as its one chunk.
     init?(keychainData data: Data, as type: ConfigType) {
-        if type == .bytes { self = .bytes(Array(data)); return }
-        if type == .byteChunkArray { self = .byteChunkArray([Array(data)]); return }
+        if type == .bytes {
+            self = .bytes(Array(data))
+            return
+        }
+        if type == .byteChunkArray {
+            self = .byteChunkArray([Array(data)])
+            return
+        }
         guard let text = String(data: data, encoding: .utf8) else { return nil }
         let scalar = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        let elements = scalar.isEmpty ? [] : scalar.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let elements =
+            scalar.isEmpty
+            ? []
+            : scalar.split(separator: ",", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
         switch type {
         case .string: self = .string(text)
-        case .int: guard let value = Int(scalar) else { return nil }; self = .int(value)
-        case .double: guard let value = Double(scalar) else { return nil }; self = .double(value)
-        case .bool: guard let value = Self.bool(scalar) else { return nil }; self = .bool(value)
+        case .int:
+            guard let value = Int(scalar) else { return nil }
+            self = .int(value)
+        case .double:
+            guard let value = Double(scalar) else { return nil }
+            self = .double(value)
+        case .bool:
+            guard let value = Self.bool(scalar) else { return nil }
+            self = .bool(value)
         case .stringArray: self = .stringArray(elements)
         case .intArray:
             let values = elements.compactMap { Int($0) }
@@ -36,7 +51,7 @@ extension ConfigContent {
             let values = elements.compactMap(Self.bool)
             guard values.count == elements.count else { return nil }
             self = .boolArray(values)
-        case .bytes, .byteChunkArray: return nil        // handled above
+        case .bytes, .byteChunkArray: return nil  // handled above
         }
     }
 

@@ -46,8 +46,10 @@ public struct KeychainConfigError: Error, Sendable, Hashable, CustomStringConver
     /// For ``Code/notConvertible``: the type the value was asked for as.
     public let type: ConfigType?
 
-    private init(_ code: Code, key: String, service: String, account: String,
-                 keychainError: SecureStorageError? = nil, type: ConfigType? = nil) {
+    private init(
+        _ code: Code, key: String, service: String, account: String,
+        keychainError: SecureStorageError? = nil, type: ConfigType? = nil
+    ) {
         self.code = code
         self.key = key
         self.service = service
@@ -60,13 +62,17 @@ public struct KeychainConfigError: Error, Sendable, Hashable, CustomStringConver
     /// `SecureStorage.unlock(from:)`), not entitled to the access group, tampered with, ….
     /// The reader does not fall back to later providers: a locked keychain is an error, not a
     /// missing value.
-    public static func unreadable(key: String, service: String, account: String, _ error: SecureStorageError) -> KeychainConfigError {
+    public static func unreadable(key: String, service: String, account: String, _ error: SecureStorageError)
+        -> KeychainConfigError
+    {
         KeychainConfigError(.unreadable, key: key, service: service, account: account, keychainError: error)
     }
 
     /// The item exists, but its bytes are not a value of the requested type (text that is not
     /// UTF-8, `8o8o` read as an `int`, …).
-    public static func notConvertible(key: String, service: String, account: String, type: ConfigType) -> KeychainConfigError {
+    public static func notConvertible(key: String, service: String, account: String, type: ConfigType)
+        -> KeychainConfigError
+    {
         KeychainConfigError(.notConvertible, key: key, service: service, account: account, type: type)
     }
 

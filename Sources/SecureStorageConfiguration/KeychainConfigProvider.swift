@@ -51,10 +51,13 @@ public struct KeychainConfigProvider: ConfigProvider {
     ///   - accessGroup: The access group; `nil` reads from every group the app may read.
     ///   - accountNaming: How a key names its item's account; ``AccountNaming/dotted`` by default.
     ///   - pollInterval: How often watches read again; 10 seconds by default.
-    public init(service: String, accessGroup: String? = nil, accountNaming: AccountNaming = .dotted,
-                pollInterval: Duration = .seconds(10)) {
-        self.init(storage: SecureStorage(service: service, accessGroup: accessGroup), accountNaming: accountNaming,
-                  pollInterval: pollInterval)
+    public init(
+        service: String, accessGroup: String? = nil, accountNaming: AccountNaming = .dotted,
+        pollInterval: Duration = .seconds(10)
+    ) {
+        self.init(
+            storage: SecureStorage(service: service, accessGroup: accessGroup), accountNaming: accountNaming,
+            pollInterval: pollInterval)
     }
 
     /// Serves the items `storage` reads.
@@ -85,11 +88,13 @@ public struct KeychainConfigProvider: ConfigProvider {
     /// it changed, never merely because time passed.
     public func watchValue<Return: ~Copyable>(
         forKey key: AbsoluteConfigKey, type: ConfigType,
-        updatesHandler: nonisolated(nonsending) (
-            _ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>
-        ) async throws -> Return
+        updatesHandler:
+            nonisolated(nonsending) (
+                _ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>
+            ) async throws -> Return
     ) async throws -> Return {
-        let (updates, continuation) = AsyncStream<Result<LookupResult, any Error>>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let (updates, continuation) = AsyncStream<Result<LookupResult, any Error>>.makeStream(
+            bufferingPolicy: .bufferingNewest(1))
         let account = accountNaming.account(key)
         let poller = poll(continuation: continuation) { dates in
             account.map { account in dates.map { $0[account] } }
@@ -110,10 +115,14 @@ public struct KeychainConfigProvider: ConfigProvider {
     /// Delivers a snapshot now, and a new one whenever a poll finds any item of the service
     /// written, added or deleted. Polls read only modification dates and never ask the user.
     public func watchSnapshot<Return: ~Copyable>(
-        updatesHandler: nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
+        updatesHandler:
+            nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws ->
+            Return
     ) async throws -> Return {
         let (updates, continuation) = AsyncStream<any ConfigSnapshot>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let poller = poll(continuation: continuation) { dates in dates } deliver: {
+        let poller = poll(continuation: continuation) { dates in
+            dates
+        } deliver: {
             await offloaded { currentSnapshot() }
         }
         defer { poller.cancel() }
@@ -123,22 +132,28 @@ public struct KeychainConfigProvider: ConfigProvider {
     // MARK: - Reading
 
     private func fetch(_ key: AbsoluteConfigKey, type: ConfigType) async throws(KeychainConfigError) -> LookupResult {
-        guard let account = accountNaming.account(key) else { return LookupResult(encodedKey: key.description, value: nil) }
+        guard let account = accountNaming.account(key) else {
+            return LookupResult(encodedKey: key.description, value: nil)
+        }
         let read: Result<Data?, SecureStorageError>
         do { read = .success(try await storage.data(for: account)) } catch { read = .failure(error) }
         return try Self.lookupResult(read, key: key, type: type, service: storage.service, account: account)
     }
 
     private func read(_ key: AbsoluteConfigKey, type: ConfigType) throws(KeychainConfigError) -> LookupResult {
-        guard let account = accountNaming.account(key) else { return LookupResult(encodedKey: key.description, value: nil) }
+        guard let account = accountNaming.account(key) else {
+            return LookupResult(encodedKey: key.description, value: nil)
+        }
         let read = Result { () throws(SecureStorageError) in try storage.data(for: account) }
         return try Self.lookupResult(read, key: key, type: type, service: storage.service, account: account)
     }
 
     /// The lookup result for reading an item's bytes (`nil`: no item): converted to `type` and
     /// marked secret, or the read's failure as ``KeychainConfigError/unreadable(key:service:account:_:)``.
-    static func lookupResult(_ read: Result<Data?, SecureStorageError>, key: AbsoluteConfigKey, type: ConfigType, service: String,
-                             account: String) throws(KeychainConfigError) -> LookupResult {
+    static func lookupResult(
+        _ read: Result<Data?, SecureStorageError>, key: AbsoluteConfigKey, type: ConfigType, service: String,
+        account: String
+    ) throws(KeychainConfigError) -> LookupResult {
         let encodedKey = "\(service)/\(account)"
         let data: Data?
         switch read {
@@ -167,7 +182,9 @@ public struct KeychainConfigProvider: ConfigProvider {
         return Task {
             var last: Marker?
             while !Task.isCancelled {
-                let dates = await offloaded { Result { () throws(SecureStorageError) in try storage.modificationDates() } }
+                let dates = await offloaded {
+                    Result { () throws(SecureStorageError) in try storage.modificationDates() }
+                }
                 let marker = relevant(dates)
                 if marker != last {
                     continuation.yield(await deliver())

@@ -32,28 +32,33 @@ public final class KeychainConfigSnapshot: ConfigSnapshot, CustomStringConvertib
         self.providerName = providerName
         self.storage = storage
         self.accountNaming = accountNaming
-        entries = Locked(Result { () throws(SecureStorageError) in
-            var entries: [String: Entry] = [:]
-            for account in try storage.modificationDates().keys {
-                // nil: stored with requireUserPresence, or deleted since the listing (then the
-                // read on demand finds nothing).
-                do throws(SecureStorageError) {
-                    entries[account] = try storage.dataWithoutUserInteraction(for: account).map(Entry.value) ?? .needsUser
-                } catch {
-                    entries[account] = .failed(error)
+        entries = Locked(
+            Result { () throws(SecureStorageError) in
+                var entries: [String: Entry] = [:]
+                for account in try storage.modificationDates().keys {
+                    // nil: stored with requireUserPresence, or deleted since the listing (then the
+                    // read on demand finds nothing).
+                    do throws(SecureStorageError) {
+                        entries[account] =
+                            try storage.dataWithoutUserInteraction(for: account).map(Entry.value) ?? .needsUser
+                    } catch {
+                        entries[account] = .failed(error)
+                    }
                 }
-            }
-            return entries
-        })
+                return entries
+            })
     }
 
     /// The value of `key` in this snapshot, converted to `type` and marked secret; `value: nil`
     /// when the service held no item for it.
     /// - Throws: ``KeychainConfigError``.
     public func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-        guard let account = accountNaming.account(key) else { return LookupResult(encodedKey: key.description, value: nil) }
+        guard let account = accountNaming.account(key) else {
+            return LookupResult(encodedKey: key.description, value: nil)
+        }
         let read = Result { () throws(SecureStorageError) in try data(for: account) }
-        return try KeychainConfigProvider.lookupResult(read, key: key, type: type, service: storage.service, account: account)
+        return try KeychainConfigProvider.lookupResult(
+            read, key: key, type: type, service: storage.service, account: account)
     }
 
     private func data(for account: String) throws(SecureStorageError) -> Data? {
@@ -66,7 +71,10 @@ public final class KeychainConfigSnapshot: ConfigSnapshot, CustomStringConvertib
             // Read outside the lock: the user may take a while to answer.
             let data = try storage.data(for: account)
             entries.withLock { entries in
-                if case .success(var all) = entries { all[account] = data.map(Entry.value); entries = .success(all) }
+                if case .success(var all) = entries {
+                    all[account] = data.map(Entry.value)
+                    entries = .success(all)
+                }
             }
             return data
         }

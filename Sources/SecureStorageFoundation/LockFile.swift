@@ -63,7 +63,7 @@ package struct LockFile {
                 fd = openat(directory, name, flags | O_CREAT | O_EXCL, mode_t(0o600))
                 if fd >= 0 { break }
                 code = errno
-                if code == EEXIST || code == EINTR { continue }   // another process made it first: open that one
+                if code == EEXIST || code == EINTR { continue }  // another process made it first: open that one
                 if code == EROFS { throw .readOnlyFileSystem }
             }
             throw code == ELOOP ? .symbolicLink : .cannotOpen(errno: code)
@@ -95,7 +95,9 @@ package struct LockFile {
             let remaining = clock.now.duration(to: deadline)
             guard remaining > .zero else { throw .timedOut }
             let nap = min(pause, remaining)
-            usleep(useconds_t(clamping: nap.components.seconds * 1_000_000 + nap.components.attoseconds / 1_000_000_000_000))
+            usleep(
+                useconds_t(
+                    clamping: nap.components.seconds * 1_000_000 + nap.components.attoseconds / 1_000_000_000_000))
             pause = min(pause * 2, .milliseconds(25))
         }
     }

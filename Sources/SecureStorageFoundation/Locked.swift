@@ -11,7 +11,9 @@ package final class Locked<Value>: @unchecked Sendable {
     package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
-    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

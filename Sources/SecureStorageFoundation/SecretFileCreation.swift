@@ -39,8 +39,10 @@ package enum SecretFile {
     /// - Parameters:
     ///   - directory: the directory `name` is relative to, or `AT_FDCWD` for a path.
     ///   - owner: the user and group the file must belong to, or `nil` for this process's user.
-    package static func create(_ name: String, in directory: Int32 = AT_FDCWD,
-                               owner: (uid: uid_t, gid: gid_t)? = nil) throws(SecretFileCreationFailure) -> Int32 {
+    package static func create(
+        _ name: String, in directory: Int32 = AT_FDCWD,
+        owner: (uid: uid_t, gid: gid_t)? = nil
+    ) throws(SecretFileCreationFailure) -> Int32 {
         let fd = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
         guard fd >= 0 else {
             let code = errno

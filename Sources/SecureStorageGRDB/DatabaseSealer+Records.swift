@@ -14,8 +14,10 @@ extension DatabaseSealer {
         var values = try record.databaseDictionary
         let table = try SealedTable(Record.self, db)
         try UnsealedWriteGuard.install(for: table, db)
-        if let rowIDColumn = table.primaryKey.rowIDColumn, let key = try table.column(rowIDColumn, in: values, required: false),
-           values[key]?.isNull ?? true {
+        if let rowIDColumn = table.primaryKey.rowIDColumn,
+            let key = try table.column(rowIDColumn, in: values, required: false),
+            values[key]?.isNull ?? true
+        {
             values[key] = try table.nextRowID(db).databaseValue
         }
         var row = SealedRow<Record>(values: try sealed(values, table))
@@ -37,7 +39,9 @@ extension DatabaseSealer {
     /// Every record `request` selects, with sealed columns opened and blind indexes checked.
     /// - Throws: ``SealedDatabaseError/Code/tamperedValue`` when a sealed value does not open in
     ///   its row, or its blind index is not its value's.
-    public func fetchAll<Record: SealedRecord>(_ db: Database, _ request: QueryInterfaceRequest<Record>) throws -> [Record] {
+    public func fetchAll<Record: SealedRecord>(_ db: Database, _ request: QueryInterfaceRequest<Record>) throws
+        -> [Record]
+    {
         let table = try SealedTable(Record.self, db)
         return try Row.fetchAll(db, request).map { row in
             let opened = try opened(row, table)
@@ -51,7 +55,9 @@ extension DatabaseSealer {
     }
 
     /// The first record `request` selects, with sealed columns opened.
-    public func fetchOne<Record: SealedRecord>(_ db: Database, _ request: QueryInterfaceRequest<Record>) throws -> Record? {
+    public func fetchOne<Record: SealedRecord>(_ db: Database, _ request: QueryInterfaceRequest<Record>) throws
+        -> Record?
+    {
         try fetchAll(db, request.limit(1)).first
     }
 
@@ -63,14 +69,18 @@ extension DatabaseSealer {
     /// let ann = try sealer.fetchAll(db, sealer.filter(Contact.self, "email", equals: "Ann@Example.org"))
     /// ```
     /// - Throws: ``SealedDatabaseError/Code/missingValue`` when the column has no blind index.
-    public func filter<Record: SealedRecord>(_ type: Record.Type, _ column: String,
-                                             equals value: some DatabaseValueConvertible) throws -> QueryInterfaceRequest<Record> {
+    public func filter<Record: SealedRecord>(
+        _ type: Record.Type, _ column: String,
+        equals value: some DatabaseValueConvertible
+    ) throws -> QueryInterfaceRequest<Record> {
         guard let sealedColumn = Record.sealedColumns.first(where: { $0.name.lowercased() == column.lowercased() }),
-              let index = sealedColumn.blindIndex else {
+            let index = sealedColumn.blindIndex
+        else {
             throw SealedDatabaseError.missingValue(table: Record.databaseTableName, column: column)
         }
-        let digest = blindIndex(value.databaseValue, table: Record.databaseTableName, column: sealedColumn.name,
-                                normalization: sealedColumn.normalization)
+        let digest = blindIndex(
+            value.databaseValue, table: Record.databaseTableName, column: sealedColumn.name,
+            normalization: sealedColumn.normalization)
         return Record.filter(Column(index) == digest)
     }
 
@@ -85,7 +95,8 @@ extension DatabaseSealer {
             let value = values[key] ?? .null
             if let index = column.blindIndex {
                 let indexKey = try table.column(index, in: values, required: false) ?? index
-                values[indexKey] = blindIndex(value, table: table.name, column: column.name, normalization: column.normalization)
+                values[indexKey] = blindIndex(
+                    value, table: table.name, column: column.name, normalization: column.normalization)
             }
             values[key] = try seal(value, table: table.name, column: column.name, identity: identity)
         }
@@ -96,15 +107,20 @@ extension DatabaseSealer {
         var values: [String: DatabaseValue] = [:]
         for (column, value) in row {
             // Two selected columns named alike (an alias in another case) are ambiguous.
-            guard values.updateValue(value, forKey: column) == nil else { throw SealedDatabaseError.tamperedValue(table: table.name, column: column) }
+            guard values.updateValue(value, forKey: column) == nil else {
+                throw SealedDatabaseError.tamperedValue(table: table.name, column: column)
+            }
         }
         let identity = try table.identity(values)
         for column in table.sealedColumns {
-            guard let key = try table.column(column.name, in: values, required: false) else { continue }   // not selected
+            // not selected
+            guard let key = try table.column(column.name, in: values, required: false) else { continue }
             let value = try open(values[key]!, table: table.name, column: column.name, identity: identity)
             values[key] = value
             if let index = column.blindIndex, let indexKey = try table.column(index, in: values, required: false),
-               values[indexKey] != blindIndex(value, table: table.name, column: column.name, normalization: column.normalization) {
+                values[indexKey]
+                    != blindIndex(value, table: table.name, column: column.name, normalization: column.normalization)
+            {
                 throw SealedDatabaseError.tamperedValue(table: table.name, column: index)
             }
         }
@@ -127,9 +143,13 @@ struct SealedTable {
         guard !(primaryKey.isRowID && primaryKey.rowIDColumn == nil) else {
             throw SealedDatabaseError.unsupportedTable(name)
         }
-        usesAutoincrement = try db.tableExists("sqlite_sequence")
-            && (try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE AND sql LIKE '%AUTOINCREMENT%'",
-                                  arguments: [name]) ?? false)
+        usesAutoincrement =
+            try db.tableExists("sqlite_sequence")
+            && (try Bool.fetchOne(
+                db,
+                sql:
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE AND sql LIKE '%AUTOINCREMENT%'",
+                arguments: [name]) ?? false)
     }
 
     /// The key of `values` that names `column` (whatever its case); `nil` when there is none,
@@ -144,7 +164,8 @@ struct SealedTable {
     /// The primary key values of a row's `values`, in the key's column order.
     func identity(_ values: [String: DatabaseValue]) throws -> [DatabaseValue] {
         try primaryKey.columns.map { column in
-            guard let key = try self.column(column, in: values, required: false), let value = values[key], !value.isNull else {
+            guard let key = try self.column(column, in: values, required: false), let value = values[key], !value.isNull
+            else {
                 throw SealedDatabaseError.missingValue(table: name, column: column)
             }
             return value
@@ -154,9 +175,13 @@ struct SealedTable {
     /// The rowid for a record without one: never one in use, nor, in an `AUTOINCREMENT` table,
     /// one used before.
     func nextRowID(_ db: Database) throws -> Int64 {
-        let largest = try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM \(name.quotedDatabaseIdentifier)") ?? 0
-        let used = usesAutoincrement
-            ? try Int64.fetchOne(db, sql: "SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = ? COLLATE NOCASE", arguments: [name]) ?? 0
+        let largest =
+            try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM \(name.quotedDatabaseIdentifier)") ?? 0
+        let used =
+            usesAutoincrement
+            ? try Int64.fetchOne(
+                db, sql: "SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = ? COLLATE NOCASE",
+                arguments: [name]) ?? 0
             : 0
         return max(largest, used) + 1
     }
@@ -167,11 +192,17 @@ struct SealedTable {
     func requireStoredIdentity(_ identity: [DatabaseValue], _ db: Database) throws {
         let condition = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
         let selection = primaryKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        guard let stored = try Row.fetchOne(db, sql: "SELECT \(selection) FROM \(name.quotedDatabaseIdentifier) WHERE \(condition)",
-                                            arguments: StatementArguments(identity)) else {
+        guard
+            let stored = try Row.fetchOne(
+                db, sql: "SELECT \(selection) FROM \(name.quotedDatabaseIdentifier) WHERE \(condition)",
+                arguments: StatementArguments(identity))
+        else {
             throw SealedDatabaseError.primaryKeyType(table: name)
         }
-        for (index, value) in identity.enumerated() where stored.databaseValues[stored.databaseValues.index(stored.databaseValues.startIndex, offsetBy: index)].storage != value.storage {
+        for (index, value) in identity.enumerated()
+        where stored.databaseValues[stored.databaseValues.index(stored.databaseValues.startIndex, offsetBy: index)]
+            .storage != value.storage
+        {
             throw SealedDatabaseError.primaryKeyType(table: name, column: primaryKey.columns[index])
         }
     }

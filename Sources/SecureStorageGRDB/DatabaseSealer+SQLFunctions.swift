@@ -24,20 +24,28 @@ extension DatabaseSealer {
     /// only SQL the app runs itself can.
     public func install(in db: Database) throws {
         try db.execute(sql: "PRAGMA trusted_schema = OFF")
-        db.add(function: DatabaseFunction("secure_storage_seal", argumentCount: 4, pure: false) { [self] arguments in
-            try seal(arguments[3], table: try Self.text(arguments[0]), column: try Self.text(arguments[1]), identity: [arguments[2]])
-        })
-        db.add(function: DatabaseFunction("secure_storage_open", argumentCount: 4, pure: true) { [self] arguments in
-            try open(arguments[3], table: try Self.text(arguments[0]), column: try Self.text(arguments[1]), identity: [arguments[2]])
-        })
-        db.add(function: DatabaseFunction("secure_storage_blind_index", argumentCount: 3, pure: true) { [self] arguments in
-            blindIndex(arguments[2], table: try Self.text(arguments[0]), column: try Self.text(arguments[1]))
-        })
+        db.add(
+            function: DatabaseFunction("secure_storage_seal", argumentCount: 4, pure: false) { [self] arguments in
+                try seal(
+                    arguments[3], table: try Self.text(arguments[0]), column: try Self.text(arguments[1]),
+                    identity: [arguments[2]])
+            })
+        db.add(
+            function: DatabaseFunction("secure_storage_open", argumentCount: 4, pure: true) { [self] arguments in
+                try open(
+                    arguments[3], table: try Self.text(arguments[0]), column: try Self.text(arguments[1]),
+                    identity: [arguments[2]])
+            })
+        db.add(
+            function: DatabaseFunction("secure_storage_blind_index", argumentCount: 3, pure: true) { [self] arguments in
+                blindIndex(arguments[2], table: try Self.text(arguments[0]), column: try Self.text(arguments[1]))
+            })
     }
 
     private static func text(_ value: DatabaseValue) throws -> String {
         guard let text = String.fromDatabaseValue(value) else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "secure_storage functions take the table and column names as text")
+            throw DatabaseError(
+                resultCode: .SQLITE_MISUSE, message: "secure_storage functions take the table and column names as text")
         }
         return text
     }

@@ -66,8 +66,10 @@ public final class DatabaseSealer: Sendable {
     ///   - requireUserPresence: whether reading the key needs the user (biometry or passcode on
     ///     Apple platforms, the keychain's authenticator such as a PIN on Linux).
     /// - Throws: `SecureStorageError` (`.locked`, `.userCanceled`, `.authenticationFailed`, …).
-    public static func load(from storage: SecureStorage, key: String, sensitivity: Sensitivity = .secret,
-                            requireUserPresence: Bool = false) throws(SecureStorageError) -> DatabaseSealer {
+    public static func load(
+        from storage: SecureStorage, key: String, sensitivity: Sensitivity = .secret,
+        requireUserPresence: Bool = false
+    ) throws(SecureStorageError) -> DatabaseSealer {
         // The key lives in the keychain's library-owned namespace: an item an app, an import or
         // a sync writes under the same name is never taken for it.
         let owned = storage.libraryOwned(by: .databaseSealer)
@@ -76,16 +78,18 @@ public final class DatabaseSealer: Sendable {
         if let stored {
             guard stored.count == 32, let sealer = try? DatabaseSealer(key: SymmetricKey(data: stored)) else {
                 throw SecureStorageError.integrityViolation.explained(
-                    "The database sealing key '\(key)' of service \(storage.service) is not a 256-bit key: it was replaced or damaged outside SecureStorageGRDB. Nothing was read or written. The values sealed with the original key open only with it: restore the keychain from a backup.")
+                    "The database sealing key '\(key)' of service \(storage.service) is not a 256-bit key: it was replaced or damaged outside SecureStorageGRDB. Nothing was read or written. The values sealed with the original key open only with it: restore the keychain from a backup."
+                )
             }
             return sealer
         }
         let fresh = SymmetricKey(size: .bits256)
         do {
             // Insert-only: of two first loads racing, one key wins and both use it.
-            try owned.insert(StoredValue(data: fresh.withUnsafeBytes { Data($0) }, kind: .data), for: key, sensitivity: sensitivity,
-                               requireUserPresence: requireUserPresence)
-            return try! DatabaseSealer(key: fresh)   // 256 bits by construction
+            try owned.insert(
+                StoredValue(data: fresh.withUnsafeBytes { Data($0) }, kind: .data), for: key, sensitivity: sensitivity,
+                requireUserPresence: requireUserPresence)
+            return try! DatabaseSealer(key: fresh)  // 256 bits by construction
         } catch .duplicate {
             return try load(from: owned, key: key, sensitivity: sensitivity, requireUserPresence: requireUserPresence)
         } catch {
@@ -103,15 +107,23 @@ public final class DatabaseSealer: Sendable {
     /// ``load(from:key:sensitivity:requireUserPresence:)``), without reading it: nobody is asked.
     /// The key is not one of `storage`'s values (`storage.contains(key)` does not see it).
     /// - Throws: `SecureStorageError` (`.locked` when its protection needs the device unlocked).
-    public static func keyExists(in storage: SecureStorage, key: String = "database.key") throws(SecureStorageError) -> Bool {
-        do { return try storage.libraryOwned(by: .databaseSealer).contains(key) } catch { throw error.inContext(keyContext("look up", key, storage)) }
+    public static func keyExists(in storage: SecureStorage, key: String = "database.key") throws(SecureStorageError)
+        -> Bool
+    {
+        do { return try storage.libraryOwned(by: .databaseSealer).contains(key) } catch {
+            throw error.inContext(keyContext("look up", key, storage))
+        }
     }
 
     /// Deletes the sealer key `key` from `storage`: what it sealed never opens again.
     /// - Returns: whether there was one.
     @discardableResult
-    public static func removeKey(from storage: SecureStorage, key: String = "database.key") throws(SecureStorageError) -> Bool {
-        do { return try storage.libraryOwned(by: .databaseSealer).removeValue(for: key) } catch { throw error.inContext(keyContext("remove", key, storage)) }
+    public static func removeKey(from storage: SecureStorage, key: String = "database.key") throws(SecureStorageError)
+        -> Bool
+    {
+        do { return try storage.libraryOwned(by: .databaseSealer).removeValue(for: key) } catch {
+            throw error.inContext(keyContext("remove", key, storage))
+        }
     }
 
     // MARK: - The database's key record
@@ -123,7 +135,8 @@ public final class DatabaseSealer: Sendable {
     /// or in a migration, before writing.
     /// - Throws: ``SealedDatabaseError/Code/wrongKey`` when another key sealed the database.
     public func prepare(_ db: Database) throws {
-        try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(Self.metadataTable) (key_id BLOB NOT NULL, format INTEGER NOT NULL)")
+        try db.execute(
+            sql: "CREATE TABLE IF NOT EXISTS \(Self.metadataTable) (key_id BLOB NOT NULL, format INTEGER NOT NULL)")
         if let stored = try Data.fetchOne(db, sql: "SELECT key_id FROM \(Self.metadataTable)") {
             guard stored == keyID else { throw SealedDatabaseError.wrongKey(table: Self.metadataTable) }
         } else {
@@ -148,24 +161,36 @@ public final class DatabaseSealer: Sendable {
 
     /// The sealed form of `value` in `column` of `table`, in the row whose primary key is
     /// `identity`. NULL is sealed too, so a sealed column never shows which values are NULL.
-    public func seal(_ value: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws -> DatabaseValue {
-        let box = try AES.GCM.seal(SealedValueCodec.encode(value), using: sealingKey,
-                                   authenticating: authenticatedData(table: table, column: column, identity: identity))
+    public func seal(_ value: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws
+        -> DatabaseValue
+    {
+        let box = try AES.GCM.seal(
+            SealedValueCodec.encode(value), using: sealingKey,
+            authenticating: authenticatedData(table: table, column: column, identity: identity))
         return (Data([SealedValueCodec.formatByte]) + box.nonce + box.ciphertext + box.tag).databaseValue
     }
 
     /// The value sealed in `column` of `table` in the row `identity`.
     /// - Throws: ``SealedDatabaseError/Code/tamperedValue`` when it was sealed anywhere else or changed.
-    public func open(_ sealed: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws -> DatabaseValue {
-        guard let bytes = Data.fromDatabaseValue(sealed), bytes.count >= 1 + 12 + 16, bytes.first == SealedValueCodec.formatByte else {
+    public func open(_ sealed: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws
+        -> DatabaseValue
+    {
+        guard let bytes = Data.fromDatabaseValue(sealed), bytes.count >= 1 + 12 + 16,
+            bytes.first == SealedValueCodec.formatByte
+        else {
             throw SealedDatabaseError.tamperedValue(table: table, column: column)
         }
         let body = Data(bytes.dropFirst())
         do {
-            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: body.prefix(12)), ciphertext: body.dropFirst(12).dropLast(16),
-                                            tag: body.suffix(16))
-            let opened = try AES.GCM.open(box, using: sealingKey, authenticating: authenticatedData(table: table, column: column, identity: identity))
-            guard let value = SealedValueCodec.decode(opened) else { throw SealedDatabaseError.tamperedValue(table: table, column: column) }
+            let box = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: body.prefix(12)), ciphertext: body.dropFirst(12).dropLast(16),
+                tag: body.suffix(16))
+            let opened = try AES.GCM.open(
+                box, using: sealingKey,
+                authenticating: authenticatedData(table: table, column: column, identity: identity))
+            guard let value = SealedValueCodec.decode(opened) else {
+                throw SealedDatabaseError.tamperedValue(table: table, column: column)
+            }
             return value
         } catch {
             throw SealedDatabaseError.tamperedValue(table: table, column: column)
@@ -176,8 +201,10 @@ public final class DatabaseSealer: Sendable {
     /// of that column, after `normalization`. Equal values have equal indexes; nothing else is
     /// learned from one without the key. NULL has an index like any value, so an index does not
     /// show which values are NULL (only that they are equal).
-    public func blindIndex(_ value: DatabaseValue, table: String, column: String,
-                           normalization: SealedColumn.Normalization = .exact) -> DatabaseValue {
+    public func blindIndex(
+        _ value: DatabaseValue, table: String, column: String,
+        normalization: SealedColumn.Normalization = .exact
+    ) -> DatabaseValue {
         var normalized = value
         if normalization == .caseInsensitive, let text = String.fromDatabaseValue(value) {
             normalized = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().databaseValue
@@ -190,11 +217,15 @@ public final class DatabaseSealer: Sendable {
             keys[cacheKey] = key
             return key
         }
-        return Data(HMAC<SHA256>.authenticationCode(for: SealedValueCodec.encode(normalized), using: columnKey).prefix(16)).databaseValue
+        return Data(
+            HMAC<SHA256>.authenticationCode(for: SealedValueCodec.encode(normalized), using: columnKey).prefix(16)
+        ).databaseValue
     }
 
     private func authenticatedData(table: String, column: String, identity: [DatabaseValue]) -> Data {
-        Data("SSG1".utf8) + keyID + SealedValueCodec.lengthPrefixed([Data(table.utf8), Data(column.utf8)]
-                                                                    + identity.map(SealedValueCodec.encode))
+        Data("SSG1".utf8) + keyID
+            + SealedValueCodec.lengthPrefixed(
+                [Data(table.utf8), Data(column.utf8)]
+                    + identity.map(SealedValueCodec.encode))
     }
 }

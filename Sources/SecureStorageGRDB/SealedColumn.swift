@@ -25,7 +25,9 @@ public struct SealedColumn: Sendable, Hashable {
     public let normalization: Normalization
 
     /// A sealed column; with `blindIndex`, also an exact-match index kept in that column.
-    public static func sealed(_ name: String, blindIndex: String? = nil, normalization: Normalization = .exact) -> SealedColumn {
+    public static func sealed(_ name: String, blindIndex: String? = nil, normalization: Normalization = .exact)
+        -> SealedColumn
+    {
         SealedColumn(name: name, blindIndex: blindIndex, normalization: normalization)
     }
 }

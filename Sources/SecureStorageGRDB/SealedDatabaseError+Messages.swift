@@ -57,23 +57,31 @@ extension SealedDatabaseError {
         let place = column.map { "\(table).\($0)" } ?? table
         switch code {
         case .wrongKey:
-            return "The database \(table) was sealed with another key. Load the key it was created with (its key ID is stored in secure_storage_sealing); nothing was read or written."
+            return
+                "The database \(table) was sealed with another key. Load the key it was created with (its key ID is stored in secure_storage_sealing); nothing was read or written."
         case .tamperedValue:
-            return "A sealed value in \(place) does not open in its row: it was modified, or copied from another row, column or database. It was not returned; restore the row from a backup or write it again."
+            return
+                "A sealed value in \(place) does not open in its row: it was modified, or copied from another row, column or database. It was not returned; restore the row from a backup or write it again."
         case .unsupportedTable:
-            return "The table \(table) cannot hold sealed records: it needs a declared primary key (INTEGER PRIMARY KEY, with AUTOINCREMENT to never reuse a rowid)."
+            return
+                "The table \(table) cannot hold sealed records: it needs a declared primary key (INTEGER PRIMARY KEY, with AUTOINCREMENT to never reuse a rowid)."
         case .missingValue:
-            return "A record of \(place) has no value where sealing needs one (a primary key, a column named in sealedColumns, or a blind index column to search). Nothing was written."
+            return
+                "A record of \(place) has no value where sealing needs one (a primary key, a column named in sealedColumns, or a blind index column to search). Nothing was written."
         case .primaryKeyType:
-            return "The primary key of a record of \(place) has another type than the column stores it as. Give the property the column's type (for example String for a TEXT key). Nothing was written."
+            return
+                "The primary key of a record of \(place) has another type than the column stores it as. Give the property the column's type (for example String for a TEXT key). Nothing was written."
         case .undecodableRecord:
-            return "A row of \(place) opened, but the record type cannot be decoded from it (a column of an unexpected type). Its values are not shown here; check the schema against the record type."
+            return
+                "A row of \(place) opened, but the record type cannot be decoded from it (a column of an unexpected type). Its values are not shown here; check the schema against the record type."
         case .invalidKey:
             return "A database sealing key must have 256 bits."
         case .unsealedWrite:
-            return "A sealed record of \(table) was written with GRDB's own insert, save, update or upsert, which would store its sealed columns in plaintext. Nothing was written; write it with DatabaseSealer.insert(_:_:) or update(_:_:)."
+            return
+                "A sealed record of \(table) was written with GRDB's own insert, save, update or upsert, which would store its sealed columns in plaintext. Nothing was written; write it with DatabaseSealer.insert(_:_:) or update(_:_:)."
         default:
-            return "The sealed database failed at \(place) (\(code)). Update SecureStorage to get this error's full account."
+            return
+                "The sealed database failed at \(place) (\(code)). Update SecureStorage to get this error's full account."
         }
     }
 }

@@ -24,9 +24,11 @@ enum SealedValueCodec {
         let body = Data(bytes.dropFirst())
         switch type {
         case 0 where body.isEmpty: return .null
-        case 1 where body.count == 8: return Int64(bigEndian: body.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }).databaseValue
+        case 1 where body.count == 8:
+            return Int64(bigEndian: body.withUnsafeBytes { $0.loadUnaligned(as: Int64.self) }).databaseValue
         case 2 where body.count == 8:
-            return Double(bitPattern: UInt64(bigEndian: body.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })).databaseValue
+            return Double(bitPattern: UInt64(bigEndian: body.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
+                .databaseValue
         case 3: return String(data: body, encoding: .utf8)?.databaseValue
         case 4: return body.databaseValue
         default: return nil

@@ -13,8 +13,12 @@ extension SecureStorage {
     ///   - key: the key's name in this storage.
     ///   - sensitivity: the key's protection; by default this storage's `defaultSensitivity`.
     ///   - requireUserPresence: whether loading the key needs the user.
-    public func databaseSealer(key: String = "database.key", sensitivity: Sensitivity? = nil,
-                               requireUserPresence: Bool = false) throws(SecureStorageError) -> DatabaseSealer {
-        try DatabaseSealer.load(from: self, key: key, sensitivity: sensitivity ?? defaultSensitivity, requireUserPresence: requireUserPresence)
+    public func databaseSealer(
+        key: String = "database.key", sensitivity: Sensitivity? = nil,
+        requireUserPresence: Bool = false
+    ) throws(SecureStorageError) -> DatabaseSealer {
+        try DatabaseSealer.load(
+            from: self, key: key, sensitivity: sensitivity ?? defaultSensitivity,
+            requireUserPresence: requireUserPresence)
     }
 }

@@ -20,7 +20,8 @@ import GRDB
 /// guarded.
 enum UnsealedWriteGuard {
     /// The text SQLite's error carries when a trigger refuses a write.
-    static let message = "SecureStorageGRDB unsealedWrite: a sealed column was written without the sealer (it would have stored plaintext); write the record with DatabaseSealer.insert(_:_:) or update(_:_:)"
+    static let message =
+        "SecureStorageGRDB unsealedWrite: a sealed column was written without the sealer (it would have stored plaintext); write the record with DatabaseSealer.insert(_:_:) or update(_:_:)"
 
     /// The smallest sealed cell: format byte, nonce, the encoded value's type byte, tag.
     static let minimumSealedLength = 1 + 12 + 1 + 16
@@ -32,29 +33,42 @@ enum UnsealedWriteGuard {
     static func install(for table: SealedTable, _ db: Database) throws {
         guard !table.sealedColumns.isEmpty else { return }
         let columns = table.sealedColumns.map { $0.name.lowercased() }.sorted()
-        let isTemporary = try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ? COLLATE NOCASE",
-                                            arguments: [table.name]) ?? false
+        let isTemporary =
+            try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ? COLLATE NOCASE",
+                arguments: [table.name]) ?? false
         let schema = isTemporary ? "sqlite_temp_master" : "sqlite_master"
-        let existing = try Set(String.fetchAll(db, sql: """
-            SELECT name FROM \(schema) WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE AND substr(name, 1, \(namePrefix.count)) = ?
-            """, arguments: [table.name, namePrefix]))
+        let existing = try Set(
+            String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM \(schema) WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE AND substr(name, 1, \(namePrefix.count)) = ?
+                    """, arguments: [table.name, namePrefix]))
         for event in ["insert", "update"] {
             let base = name(table: table.name, event: event, columns: columns)
             guard !existing.contains(where: { $0 == base || $0.hasPrefix(base + "_") }) else { continue }
             // A trigger of this name on another table: the one this table had before it was
             // renamed. It keeps guarding that table; this one gets a name of its own.
-            let taken = try Bool.fetchOne(db, sql: "SELECT 1 FROM \(schema) WHERE type = 'trigger' AND name = ? COLLATE NOCASE", arguments: [base]) ?? false
+            let taken =
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM \(schema) WHERE type = 'trigger' AND name = ? COLLATE NOCASE",
+                    arguments: [base]) ?? false
             let triggerName = taken ? base + "_" + String(UInt32.random(in: .min ... .max), radix: 16) : base
             let refused: String = table.sealedColumns.map { (column) -> String in
                 let value: String = "NEW.\(column.name.quotedDatabaseIdentifier)"
-                return "typeof(\(value)) <> 'blob' OR length(\(value)) < \(minimumSealedLength) OR substr(\(value), 1, 1) <> x'\(String(format: "%02x", SealedValueCodec.formatByte))'"
+                return
+                    "typeof(\(value)) <> 'blob' OR length(\(value)) < \(minimumSealedLength) OR substr(\(value), 1, 1) <> x'\(String(format: "%02x", SealedValueCodec.formatByte))'"
             }.joined(separator: " OR ")
-            let on: String = event == "update" ? "UPDATE OF \(table.sealedColumns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", "))" : "INSERT"
-            try db.execute(sql: """
-                CREATE \(isTemporary ? "TEMP " : "")TRIGGER \(triggerName.quotedDatabaseIdentifier) BEFORE \(on) ON \(table.name.quotedDatabaseIdentifier)
-                WHEN \(refused)
-                BEGIN SELECT RAISE(ABORT, '\(message)'); END
-                """)
+            let on: String =
+                event == "update"
+                ? "UPDATE OF \(table.sealedColumns.map(\.name.quotedDatabaseIdentifier).joined(separator: ", "))"
+                : "INSERT"
+            try db.execute(
+                sql: """
+                    CREATE \(isTemporary ? "TEMP " : "")TRIGGER \(triggerName.quotedDatabaseIdentifier) BEFORE \(on) ON \(table.name.quotedDatabaseIdentifier)
+                    WHEN \(refused)
+                    BEGIN SELECT RAISE(ABORT, '\(message)'); END
+                    """)
         }
     }
 

@@ -64,14 +64,17 @@ struct BracketDepthScanner {
     }
 
     private func isTripleQuote(at offset: Int) -> Bool {
-        byte(at: offset) == UInt8(ascii: "\"") && byte(at: offset + 1) == UInt8(ascii: "\"") && byte(at: offset + 2) == UInt8(ascii: "\"")
+        byte(at: offset) == UInt8(ascii: "\"") && byte(at: offset + 1) == UInt8(ascii: "\"")
+            && byte(at: offset + 2) == UInt8(ascii: "\"")
     }
 
     private mutating func scanCode(isInterpolation: Bool, openParentheses: Int) {
         let current = bytes[index]
         switch current {
         case UInt8(ascii: "/") where byte(at: index + 1) == UInt8(ascii: "/"):
-            while index < bytes.count && bytes[index] != UInt8(ascii: "\n") && bytes[index] != UInt8(ascii: "\r") { index += 1 }
+            while index < bytes.count && bytes[index] != UInt8(ascii: "\n") && bytes[index] != UInt8(ascii: "\r") {
+                index += 1
+            }
         case UInt8(ascii: "/") where byte(at: index + 1) == UInt8(ascii: "*"):
             skipBlockComment()
         case UInt8(ascii: "/") where readsBareRegexes:
@@ -130,7 +133,9 @@ struct BracketDepthScanner {
                 stack.append(.code(isInterpolation: true, openParentheses: 0))
             }
             index = escaped + 1
-        } else if current == UInt8(ascii: "\"") && isMultiLine && isTripleQuote(at: index) && self.pounds(at: index + 3) >= pounds {
+        } else if current == UInt8(ascii: "\"") && isMultiLine && isTripleQuote(at: index)
+            && self.pounds(at: index + 3) >= pounds
+        {
             stack.removeLast()
             index += 3 + pounds
         } else if current == UInt8(ascii: "\"") && !isMultiLine && self.pounds(at: index + 1) >= pounds {

@@ -19,14 +19,19 @@ package enum CredentialLiteral {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes.count <= 1024 else { return false }
         var isHex = true
-        var hasDigit = false, hasLetter = false, hasUpper = false, hasLower = false
+        var hasDigit = false
+        var hasLetter = false
+        var hasUpper = false
+        var hasLower = false
         var body = bytes[...]
         while body.last == UInt8(ascii: "=") { body = body.dropLast() }
         for byte in body {
             let digit = byte >= 0x30 && byte <= 0x39
             let upper = byte >= 0x41 && byte <= 0x5A
             let lower = byte >= 0x61 && byte <= 0x7A
-            let base64Symbol = byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            let base64Symbol =
+                byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: "_")
             guard digit || upper || lower || base64Symbol else { return false }
             hasDigit = hasDigit || digit
             hasLetter = hasLetter || upper || lower
@@ -59,8 +64,14 @@ package enum CredentialLiteral {
         // Natural logarithm by the series of atanh, avoiding a Foundation/Glibc import for one call.
         var mantissa = value
         var exponent = 0.0
-        while mantissa >= 2 { mantissa /= 2; exponent += 1 }
-        while mantissa < 1 { mantissa *= 2; exponent -= 1 }
+        while mantissa >= 2 {
+            mantissa /= 2
+            exponent += 1
+        }
+        while mantissa < 1 {
+            mantissa *= 2
+            exponent -= 1
+        }
         let ratio = (mantissa - 1) / (mantissa + 1)
         let square = ratio * ratio
         var term = ratio
@@ -80,13 +91,15 @@ package enum CredentialLiteral {
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
     }
 
     private static func format(at start: Int, in bytes: [UInt8]) -> String? {
         func has(_ prefix: String) -> Bool {
             let prefixBytes = Array(prefix.utf8)
-            return bytes.count - start >= prefixBytes.count && Array(bytes[start..<(start + prefixBytes.count)]) == prefixBytes
+            return bytes.count - start >= prefixBytes.count
+                && Array(bytes[start..<(start + prefixBytes.count)]) == prefixBytes
         }
         /// The length of the run of bytes from `offset` that satisfy `accept`.
         /// (At most 512 bytes: no format is longer, and unbounded runs from every start would make
@@ -97,7 +110,9 @@ package enum CredentialLiteral {
             while index < limit && accept(bytes[index]) { index += 1 }
             return index - start - offset
         }
-        let alphanumeric: (UInt8) -> Bool = { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+        let alphanumeric: (UInt8) -> Bool = {
+            ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+        }
         let upperOrDigit: (UInt8) -> Bool = { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) }
         let tokenByte: (UInt8) -> Bool = isTokenByte
         switch bytes[start] {
@@ -105,11 +120,13 @@ package enum CredentialLiteral {
             if (has("AKIA") || has("ASIA")) && run(from: 4, upperOrDigit) == 16 { return "an AWS access key id" }
             if has("AIza") && run(from: 4, tokenByte) == 35 { return "a Google API key" }
         case UInt8(ascii: "g"):
-            for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] where has(prefix) && run(from: 4, alphanumeric) >= 36 { return "a GitHub token" }
+            for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] where has(prefix) && run(from: 4, alphanumeric) >= 36
+            { return "a GitHub token" }
             if has("github_pat_") && run(from: 11, tokenByte) >= 22 { return "a GitHub token" }
             if has("glpat-") && run(from: 6, tokenByte) >= 20 { return "a GitLab token" }
         case UInt8(ascii: "x"):
-            for prefix in ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-"] where has(prefix) && run(from: 5, tokenByte) >= 10 { return "a Slack token" }
+            for prefix in ["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-"]
+            where has(prefix) && run(from: 5, tokenByte) >= 10 { return "a Slack token" }
         case UInt8(ascii: "s"), UInt8(ascii: "r"):
             if (has("sk_live_") || has("rk_live_")) && run(from: 8, alphanumeric) >= 16 { return "a Stripe live key" }
             if has("sk-proj-") && run(from: 8, tokenByte) >= 20 { return "an OpenAI key" }
@@ -119,17 +136,25 @@ package enum CredentialLiteral {
             // A JSON Web Token: base64url("{\"…") . base64url("{\"…") . signature.
             if has("eyJ") {
                 let header = run(from: 0, tokenByte)
-                guard start + header < bytes.count, bytes[start + header] == UInt8(ascii: "."), header >= 10 else { return nil }
+                guard start + header < bytes.count, bytes[start + header] == UInt8(ascii: "."), header >= 10 else {
+                    return nil
+                }
                 let payloadStart = header + 1
                 guard bytes.count - start - payloadStart >= 3, bytes[start + payloadStart] == UInt8(ascii: "e"),
-                      bytes[start + payloadStart + 1] == UInt8(ascii: "y"), bytes[start + payloadStart + 2] == UInt8(ascii: "J") else { return nil }
+                    bytes[start + payloadStart + 1] == UInt8(ascii: "y"),
+                    bytes[start + payloadStart + 2] == UInt8(ascii: "J")
+                else { return nil }
                 let payload = run(from: payloadStart, tokenByte)
-                guard start + payloadStart + payload < bytes.count, bytes[start + payloadStart + payload] == UInt8(ascii: ".") else { return nil }
+                guard start + payloadStart + payload < bytes.count,
+                    bytes[start + payloadStart + payload] == UInt8(ascii: ".")
+                else { return nil }
                 if run(from: payloadStart + payload + 1, tokenByte) >= 16 { return "a JSON Web Token" }
             }
         case UInt8(ascii: "-"):
-            if has("-----BEGIN "), let end = firstOffset(of: Array("-----".utf8), in: bytes, from: start + 11, before: start + 80),
-               String(decoding: bytes[(start + 11)..<end], as: UTF8.self).hasSuffix("PRIVATE KEY") {
+            if has("-----BEGIN "),
+                let end = firstOffset(of: Array("-----".utf8), in: bytes, from: start + 11, before: start + 80),
+                String(decoding: bytes[(start + 11)..<end], as: UTF8.self).hasSuffix("PRIVATE KEY")
+            {
                 return "a PEM private key"
             }
         default:
@@ -139,7 +164,8 @@ package enum CredentialLiteral {
     }
 
     /// Where `pattern` first occurs in `bytes` between two offsets.
-    private static func firstOffset(of pattern: [UInt8], in bytes: [UInt8], from start: Int, before limit: Int) -> Int? {
+    private static func firstOffset(of pattern: [UInt8], in bytes: [UInt8], from start: Int, before limit: Int) -> Int?
+    {
         var index = start
         while index + pattern.count <= min(limit, bytes.count) {
             if bytes[index..<(index + pattern.count)].elementsEqual(pattern) { return index }

@@ -10,25 +10,27 @@ package enum CredentialNames {
         "token", "tokens", "password", "passwords", "passwd", "passcode", "pwd", "secret", "secrets",
         "apikey", "apikeys", "auth", "authorization", "cookie", "cookies", "pin", "privatekey",
         "credential", "credentials", "bearer", "otp", "jwt", "sessionid", "sessiontoken", "accesskey",
-        "session", "passphrase", "signingkey",
+        "session", "passphrase", "signingkey"
     ]
     /// Two-word credentials: `api key`, `private key`, `access key`, `secret key`, `signing key`.
     private static let credentialPairs: Set<String> = [
         "api key", "private key", "access key", "signing key", "encryption key", "master key", "session id",
-        "client secret", "refresh token", "access token", "id token", "hmac key", "secret key", "auth key", "app secret",
+        "client secret", "refresh token", "access token", "id token", "hmac key", "secret key", "auth key", "app secret"
     ]
 
     /// First words of names of settings and flags.
     private static let settingVerbs: Set<String> = [
-        "use", "uses", "require", "requires", "remember", "enable", "enabled", "disable", "disabled", "is", "has", "should",
-        "show", "allow", "allows", "needs", "did", "prefer", "ask", "can", "last", "supports", "wants", "save", "saves",
+        "use", "uses", "require", "requires", "remember", "enable", "enabled", "disable", "disabled", "is", "has",
+        "should",
+        "show", "allow", "allows", "needs", "did", "prefer", "ask", "can", "last", "supports", "wants", "save", "saves"
     ]
 
     /// Words that say how a credential is held rather than what it is: `tokenData`, `pinCode`,
     /// `privateKeyPEM`, `"token.json"`, `authorizationHeader`.
     private static let containerWords: Set<String> = [
-        "data", "string", "str", "value", "values", "code", "pem", "der", "p8", "p12", "bytes", "text", "raw", "base64", "b64",
-        "hex", "json", "plist", "txt", "blob", "header", "id", "ref", "field", "key",
+        "data", "string", "str", "value", "values", "code", "pem", "der", "p8", "p12", "bytes", "text", "raw", "base64",
+        "b64",
+        "hex", "json", "plist", "txt", "blob", "header", "id", "ref", "field", "key"
     ]
 
     /// Whether `name` (an identifier or the content of a string literal) denotes a credential.

@@ -30,23 +30,31 @@ package final class FileLintContext {
     }
 
     /// Records a finding at the start of `node` (its first token, leading trivia excluded).
-    package func report(_ rule: RuleID, at node: some SyntaxProtocol, _ message: String, related: (node: any SyntaxProtocol, message: String)? = nil) {
+    package func report(
+        _ rule: RuleID, at node: some SyntaxProtocol, _ message: String,
+        related: (node: any SyntaxProtocol, message: String)? = nil
+    ) {
         guard enabledRules.contains(rule) else { return }
         let relatedPosition = related.map {
-            RelatedPosition(position: text.position(ofOffset: $0.node.positionAfterSkippingLeadingTrivia.utf8Offset), message: $0.message)
+            RelatedPosition(
+                position: text.position(ofOffset: $0.node.positionAfterSkippingLeadingTrivia.utf8Offset),
+                message: $0.message)
         }
-        findings.append(Finding(
-            rule: rule, severity: RuleCatalog.descriptor(of: rule).severity, file: path,
-            position: text.position(ofOffset: node.positionAfterSkippingLeadingTrivia.utf8Offset),
-            message: message, related: relatedPosition
-        ))
+        findings.append(
+            Finding(
+                rule: rule, severity: RuleCatalog.descriptor(of: rule).severity, file: path,
+                position: text.position(ofOffset: node.positionAfterSkippingLeadingTrivia.utf8Offset),
+                message: message, related: relatedPosition
+            ))
     }
 
     /// Records a finding at a byte offset (suppression comments, which are trivia, not nodes).
     package func report(_ rule: RuleID, atOffset offset: Int, _ message: String) {
         guard enabledRules.contains(rule) else { return }
-        findings.append(Finding(rule: rule, severity: RuleCatalog.descriptor(of: rule).severity, file: path,
-                                position: text.position(ofOffset: offset), message: message))
+        findings.append(
+            Finding(
+                rule: rule, severity: RuleCatalog.descriptor(of: rule).severity, file: path,
+                position: text.position(ofOffset: offset), message: message))
     }
 
     /// Replaces the findings (after suppression).

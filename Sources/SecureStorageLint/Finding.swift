@@ -36,7 +36,10 @@ package struct Finding: Sendable, Hashable, Codable {
     package var related: RelatedPosition?
 
     /// A finding from its parts.
-    package init(rule: RuleID, severity: Severity, file: String, position: SourcePosition, message: String, related: RelatedPosition? = nil) {
+    package init(
+        rule: RuleID, severity: Severity, file: String, position: SourcePosition, message: String,
+        related: RelatedPosition? = nil
+    ) {
         self.rule = rule
         self.severity = severity
         self.file = file

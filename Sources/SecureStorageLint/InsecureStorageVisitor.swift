@@ -17,8 +17,12 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     /// Loop variables that range over credential-like string literals, innermost last.
     private var credentialLoopVariables: [Set<String>] = []
 
-    private static let defaultsSetters: Set<String> = ["set", "setValue", "setObject", "setString", "setData", "setBool", "setInteger"]
-    private static let protectionOptions = ["completeFileProtection", "protectionKey", "FileProtectionType", "protectionComplete"]
+    private static let defaultsSetters: Set<String> = [
+        "set", "setValue", "setObject", "setString", "setData", "setBool", "setInteger"
+    ]
+    private static let protectionOptions = [
+        "completeFileProtection", "protectionKey", "FileProtectionType", "protectionComplete"
+    ]
 
     init(context: FileLintContext) {
         self.context = context
@@ -28,7 +32,8 @@ final class InsecureStorageVisitor: SyntaxVisitor {
 
     static func isCredentialFileName(_ name: Substring) -> Bool {
         CredentialNames.words(of: String(name.dropLast(name.hasSuffix(".swift") ? 6 : 0))).contains { word in
-            (word.hasPrefix("auth") && !word.hasPrefix("author")) || word.hasPrefix("authoriz") || word.hasPrefix("secret") || word.hasPrefix("credential")
+            (word.hasPrefix("auth") && !word.hasPrefix("author")) || word.hasPrefix("authoriz")
+                || word.hasPrefix("secret") || word.hasPrefix("credential")
         }
     }
 
@@ -38,16 +43,22 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     private var defaultsExtensionDepth = 0
 
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-        if ["UserDefaults", "NSUbiquitousKeyValueStore"].contains(node.extendedType.trimmedDescription) { defaultsExtensionDepth += 1 }
+        if ["UserDefaults", "NSUbiquitousKeyValueStore"].contains(node.extendedType.trimmedDescription) {
+            defaultsExtensionDepth += 1
+        }
         return .visitChildren
     }
     override func visitPost(_ node: ExtensionDeclSyntax) {
-        if ["UserDefaults", "NSUbiquitousKeyValueStore"].contains(node.extendedType.trimmedDescription) { defaultsExtensionDepth -= 1 }
+        if ["UserDefaults", "NSUbiquitousKeyValueStore"].contains(node.extendedType.trimmedDescription) {
+            defaultsExtensionDepth -= 1
+        }
     }
 
     override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
-        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let value = node.initializer?.value,
-           isDefaultsStore(value) {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+            let value = node.initializer?.value,
+            isDefaultsStore(value)
+        {
             defaultsNames.insert(name)
         }
         return .visitChildren
@@ -56,7 +67,9 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
         var names: Set<String> = []
         if literalStrings(in: node.sequence).contains(where: CredentialNames.isCredential) {
-            for token in node.pattern.tokens(viewMode: .sourceAccurate) where token.tokenKind.isIdentifier { names.insert(token.text) }
+            for token in node.pattern.tokens(viewMode: .sourceAccurate) where token.tokenKind.isIdentifier {
+                names.insert(token.text)
+            }
         }
         credentialLoopVariables.append(names)
         return .visitChildren
@@ -68,22 +81,34 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let callee = node.calleeName else { return .visitChildren }
         if Self.defaultsSetters.contains(callee), let key = node.argument(labeled: "forKey"),
-           isDefaultsReceiver(node.calleeBase) {
+            isDefaultsReceiver(node.calleeBase)
+        {
             let base = node.calleeBase ?? ExprSyntax(DeclReferenceExprSyntax(baseName: .identifier("UserDefaults")))
             let value = node.arguments.first?.expression
             if let reason = credentialReason(key: key, value: value) {
-                context.report(.insecureSecretStorage, at: node, "\(reason) is written to \(storeName(base)), which is a plain property list that backups and other processes can read; store it in the Keychain.")
+                context.report(
+                    .insecureSecretStorage, at: node,
+                    "\(reason) is written to \(storeName(base)), which is a plain property list that backups and other processes can read; store it in the Keychain."
+                )
             }
         } else if callee == "write", let destination = node.argument(labeled: "to") ?? node.argument(labeled: "toFile"),
-                  !destination.is(InOutExprSyntax.self), !mentionsProtection(node.arguments) {
+            !destination.is(InOutExprSyntax.self), !mentionsProtection(node.arguments)
+        {
             // (`write(to: &stream)` is TextOutputStreamable's, not a file.)
             // Tests write fixtures (keys, PINs, corrupt files) to temporary files on purpose.
             if !context.isTestFile, let reason = credentialReason(key: destination, value: node.calleeBase) {
-                context.report(.insecureSecretStorage, at: node, "\(reason) is written to a file without data protection (no .completeFileProtection option); store it in the Keychain, or write it with .completeFileProtection at least.")
+                context.report(
+                    .insecureSecretStorage, at: node,
+                    "\(reason) is written to a file without data protection (no .completeFileProtection option); store it in the Keychain, or write it with .completeFileProtection at least."
+                )
             }
-        } else if callee == "createFile", !context.isTestFile, let path = node.argument(labeled: "atPath"), !mentionsProtection(node.arguments) {
+        } else if callee == "createFile", !context.isTestFile, let path = node.argument(labeled: "atPath"),
+            !mentionsProtection(node.arguments)
+        {
             if let reason = credentialReason(key: path, value: node.argument(labeled: "contents")) {
-                context.report(.insecureSecretStorage, at: node, "\(reason) is written to a file created without a FileProtectionType; store it in the Keychain.")
+                context.report(
+                    .insecureSecretStorage, at: node,
+                    "\(reason) is written to a file created without a FileProtectionType; store it in the Keychain.")
             }
         }
         return .visitChildren
@@ -92,29 +117,47 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
         // `defaults["token"] = value`, `Defaults[.authToken] = value`.
         guard let (assignedTo, value) = node.assignment,
-              let target = assignedTo.as(SubscriptCallExprSyntax.self), let key = target.arguments.first?.expression,
-              isDefaultsStore(target.calledExpression) || target.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Defaults" else {
+            let target = assignedTo.as(SubscriptCallExprSyntax.self), let key = target.arguments.first?.expression,
+            isDefaultsStore(target.calledExpression)
+                || target.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Defaults"
+        else {
             return .visitChildren
         }
         if let reason = credentialReason(key: key, value: value) {
-            context.report(.insecureSecretStorage, at: target, "\(reason) is written to \(storeName(target.calledExpression)), which is a plain property list that backups and other processes can read; store it in the Keychain.")
+            context.report(
+                .insecureSecretStorage, at: target,
+                "\(reason) is written to \(storeName(target.calledExpression)), which is a plain property list that backups and other processes can read; store it in the Keychain."
+            )
         }
         return .visitChildren
     }
 
     override func visit(_ node: AttributeSyntax) -> SyntaxVisitorContinueKind {
-        guard let name = node.attributeName.as(IdentifierTypeSyntax.self)?.name.text, name == "AppStorage" || name == "SceneStorage",
-              let variable = node.parent?.parent?.as(VariableDeclSyntax.self) else { return .skipChildren }
+        guard let name = node.attributeName.as(IdentifierTypeSyntax.self)?.name.text,
+            name == "AppStorage" || name == "SceneStorage",
+            let variable = node.parent?.parent?.as(VariableDeclSyntax.self)
+        else { return .skipChildren }
         let key: String? = {
-            guard case .argumentList(let arguments)? = node.arguments, let first = arguments.first?.expression else { return nil }
+            guard case .argumentList(let arguments)? = node.arguments, let first = arguments.first?.expression else {
+                return nil
+            }
             return literalStrings(in: first).first
         }()
         let property = variable.bindings.first?.pattern.trimmedDescription ?? ""
         // `@AppStorage("requirePasscode") var passcode = true`: a setting about a credential.
-        if let initial = variable.bindings.first?.initializer?.value, Self.isFlagOrCount(initial) { return .skipChildren }
-        if let type = variable.bindings.first?.typeAnnotation?.type.trimmedDescription, ["Bool", "Int", "Double", "Date"].contains(type) { return .skipChildren }
+        if let initial = variable.bindings.first?.initializer?.value, Self.isFlagOrCount(initial) {
+            return .skipChildren
+        }
+        if let type = variable.bindings.first?.typeAnnotation?.type.trimmedDescription,
+            ["Bool", "Int", "Double", "Date"].contains(type)
+        {
+            return .skipChildren
+        }
         if isCredentialFile || key.map(CredentialNames.isCredential) == true || CredentialNames.isCredential(property) {
-            context.report(.insecureSecretStorage, at: node, "@\(name) keeps `\(property)` in \(name == "AppStorage" ? "UserDefaults" : "the scene's restoration state"), a plain property list; a credential belongs in the Keychain.")
+            context.report(
+                .insecureSecretStorage, at: node,
+                "@\(name) keeps `\(property)` in \(name == "AppStorage" ? "UserDefaults" : "the scene's restoration state"), a plain property list; a credential belongs in the Keychain."
+            )
         }
         return .skipChildren
     }
@@ -126,7 +169,9 @@ final class InsecureStorageVisitor: SyntaxVisitor {
         // A flag or a count is not a credential, whatever it is about (`authToken != nil`, `true`).
         if let value, Self.isFlagOrCount(value) { return nil }
         if let name = credentialName(in: key) { return "a credential (key `\(name)`)" }
-        if let value, let name = Self.valueName(value), CredentialNames.isCredential(name) || credentialLoopVariables.contains(where: { $0.contains(name) }) {
+        if let value, let name = Self.valueName(value),
+            CredentialNames.isCredential(name) || credentialLoopVariables.contains(where: { $0.contains(name) })
+        {
             return "a credential (`\(name)`)"
         }
         if isCredentialFile { return "a value in \(context.fileName), a file that handles credentials," }
@@ -159,14 +204,19 @@ final class InsecureStorageVisitor: SyntaxVisitor {
             let expression = argument.expression.strippingConversions
             if expression.is(DeclReferenceExprSyntax.self) || expression.is(FunctionCallExprSyntax.self) { return true }
             let text = expression.trimmedDescription
-            return Self.protectionOptions.contains { text.contains($0) } && !text.contains("noFileProtection") && !text.contains(".none")
+            return Self.protectionOptions.contains { text.contains($0) } && !text.contains("noFileProtection")
+                && !text.contains(".none")
         }
     }
 
     /// `true`, `token != nil`, `token.isEmpty`, `password.count`: about a credential, not one.
     static func isFlagOrCount(_ value: ExprSyntax) -> Bool {
         let stripped = value.strippingConversions
-        if stripped.is(BooleanLiteralExprSyntax.self) || stripped.is(IntegerLiteralExprSyntax.self) || stripped.is(PrefixOperatorExprSyntax.self) { return true }
+        if stripped.is(BooleanLiteralExprSyntax.self) || stripped.is(IntegerLiteralExprSyntax.self)
+            || stripped.is(PrefixOperatorExprSyntax.self)
+        {
+            return true
+        }
         if let sequence = stripped.as(SequenceExprSyntax.self) {
             return sequence.elements.contains { element in
                 guard let text = element.as(BinaryOperatorExprSyntax.self)?.operator.text else { return false }
@@ -187,8 +237,10 @@ final class InsecureStorageVisitor: SyntaxVisitor {
         if let member = stripped.as(MemberAccessExprSyntax.self) { return member.declName.baseName.text }
         if let optional = stripped.as(OptionalChainingExprSyntax.self) { return valueName(optional.expression) }
         if let call = stripped.as(FunctionCallExprSyntax.self), let base = call.calleeBase { return valueName(base) }
-        if let call = stripped.as(FunctionCallExprSyntax.self), call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Data",
-           let argument = call.arguments.first?.expression {
+        if let call = stripped.as(FunctionCallExprSyntax.self),
+            call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "Data",
+            let argument = call.arguments.first?.expression
+        {
             return valueName(argument)
         }
         return nil
@@ -215,7 +267,9 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     /// The receiver of a setter: a defaults store, or `self`/none inside `extension UserDefaults`.
     private func isDefaultsReceiver(_ base: ExprSyntax?) -> Bool {
         guard let base else { return defaultsExtensionDepth > 0 }
-        if defaultsExtensionDepth > 0, base.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) { return true }
+        if defaultsExtensionDepth > 0, base.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
+            return true
+        }
         return isDefaultsStore(base)
     }
 
@@ -225,7 +279,8 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     }
 
     private func storeName(_ expression: ExprSyntax) -> String {
-        expression.trimmedDescription.contains("Ubiquitous") ? "iCloud key-value storage (NSUbiquitousKeyValueStore)" : "UserDefaults"
+        expression.trimmedDescription.contains("Ubiquitous")
+            ? "iCloud key-value storage (NSUbiquitousKeyValueStore)" : "UserDefaults"
     }
 
     private func literalStrings(in expression: ExprSyntax) -> [String] {

@@ -14,11 +14,13 @@ package enum JSONReport {
     package static func render(_ run: LintRun) -> String {
         let counts = run.counts
         let findings = run.findings.map { finding -> String in
-            var object = "{\"file\":\(JSONText.string(finding.file)),\"line\":\(finding.position.line),\"column\":\(finding.position.column),"
+            var object =
+                "{\"file\":\(JSONText.string(finding.file)),\"line\":\(finding.position.line),\"column\":\(finding.position.column),"
                 + "\"utf16Column\":\(finding.position.utf16Column),\"rule\":\(JSONText.string(finding.rule.rawValue)),"
                 + "\"severity\":\(JSONText.string(finding.severity.rawValue)),\"message\":\(JSONText.string(finding.message))"
             if let related = finding.related {
-                object += ",\"related\":{\"line\":\(related.position.line),\"column\":\(related.position.column),\"message\":\(JSONText.string(related.message))}"
+                object +=
+                    ",\"related\":{\"line\":\(related.position.line),\"column\":\(related.position.column),\"message\":\(JSONText.string(related.message))}"
             }
             return object + "}"
         }

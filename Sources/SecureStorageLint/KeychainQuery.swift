@@ -11,8 +11,10 @@ package struct KeychainQuery {
     package var origin: String
 
     /// The keys that say which item a query is about.
-    static let identityKeys = ["kSecClass", "kSecAttrService", "kSecAttrAccount", "kSecAttrServer",
-                               "kSecAttrApplicationTag", "kSecAttrApplicationLabel", "kSecAttrLabel", "kSecAttrAccessGroup"]
+    static let identityKeys = [
+        "kSecClass", "kSecAttrService", "kSecAttrAccount", "kSecAttrServer",
+        "kSecAttrApplicationTag", "kSecAttrApplicationLabel", "kSecAttrLabel", "kSecAttrAccessGroup"
+    ]
 
     /// A query from a dictionary literal (`[kSecClass as String: …]`).
     init(literal: DictionaryExprSyntax, origin: String, aliases: SecurityAliases) {

@@ -33,7 +33,7 @@ package struct LintWorkerPool: Sendable {
         outcomes.initialize(repeating: .linted([]))
         defer { outcomes.deallocate() }
         nonisolated(unsafe) let shared = outcomes
-        let startFailure = Locked<LintWorkerError?>(nil)   // the first worker start-up failure
+        let startFailure = Locked<LintWorkerError?>(nil)  // the first worker start-up failure
         let slots = max(1, min(jobs, files.count))
         let done = DispatchGroup()
         for slot in 0..<slots {

@@ -23,7 +23,8 @@ final class LintWorkerProcess {
 
     /// Starts `executable arguments…` and waits for it to say it is ready.
     init(executable: String, arguments: [String]) throws(LintWorkerError) {
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -64,7 +65,9 @@ final class LintWorkerProcess {
         }
         switch answers.nextLine(before: deadline) {
         case .line(let line):
-            if let outcome = try? JSONDecoder().decode(FileLintOutcome.self, from: Data(line)) { return .answered(outcome) }
+            if let outcome = try? JSONDecoder().decode(FileLintOutcome.self, from: Data(line)) {
+                return .answered(outcome)
+            }
             return .failed(stop())
         case .timedOut:
             stop()

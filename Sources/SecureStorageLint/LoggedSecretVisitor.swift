@@ -23,9 +23,17 @@ final class LoggedSecretVisitor: SyntaxVisitor {
     private var queryLiterals: [String: DictionaryExprSyntax] = [:]
     private var functionNames: [String] = []
 
-    private static let printers: Set<String> = ["print", "debugPrint", "dump", "NSLog", "NSLogv", "os_log", "fatalError", "preconditionFailure", "assertionFailure"]
-    private static let loggerMethods: Set<String> = ["trace", "debug", "info", "notice", "warning", "error", "critical", "fault", "log"]
-    private static let getterPrefixes = ["get", "string", "data", "retrieve", "read", "load", "password", "find", "value", "object", "fetch", "token", "secret"]
+    private static let printers: Set<String> = [
+        "print", "debugPrint", "dump", "NSLog", "NSLogv", "os_log", "fatalError", "preconditionFailure",
+        "assertionFailure"
+    ]
+    private static let loggerMethods: Set<String> = [
+        "trace", "debug", "info", "notice", "warning", "error", "critical", "fault", "log"
+    ]
+    private static let getterPrefixes = [
+        "get", "string", "data", "retrieve", "read", "load", "password", "find", "value", "object", "fetch", "token",
+        "secret"
+    ]
 
     init(context: FileLintContext, secretReturningFunctions: Set<String>, reports: Bool) {
         self.context = context
@@ -60,14 +68,18 @@ final class LoggedSecretVisitor: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if SecItemFunction(call: node) == .copyMatching, node.arguments.count == 2,
-           let name = node.arguments.last?.expression.as(InOutExprSyntax.self)?.expression.referencedName,
-           !returnsAttributesOnly(node.arguments.first?.expression) {
+            let name = node.arguments.last?.expression.as(InOutExprSyntax.self)?.expression.referencedName,
+            !returnsAttributesOnly(node.arguments.first?.expression)
+        {
             taint(name)
         }
         if reports, let sink = sinkName(of: node) {
             for argument in node.arguments {
                 if let secret = secretExpression(in: argument.expression) {
-                    context.report(.loggedSecret, at: node, "\(secret) comes from the keychain and is passed to \(sink), which keeps it in logs or on standard output; log that it was found, or its length, instead.")
+                    context.report(
+                        .loggedSecret, at: node,
+                        "\(secret) comes from the keychain and is passed to \(sink), which keeps it in logs or on standard output; log that it was found, or its length, instead."
+                    )
                     break
                 }
             }
@@ -77,14 +89,20 @@ final class LoggedSecretVisitor: SyntaxVisitor {
 
     override func visitPost(_ node: PatternBindingSyntax) {
         guard let value = node.initializer?.value else { return }
-        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text, let literal = value.strippingConversions.as(DictionaryExprSyntax.self) {
+        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
+            let literal = value.strippingConversions.as(DictionaryExprSyntax.self)
+        {
             queryLiterals[name] = literal
         }
         bind(node.pattern, secret: secretExpression(in: value) != nil)
     }
 
     override func visitPost(_ node: OptionalBindingConditionSyntax) {
-        let source: ExprSyntax? = node.initializer?.value ?? node.pattern.as(IdentifierPatternSyntax.self).map { ExprSyntax(DeclReferenceExprSyntax(baseName: $0.identifier)) }
+        let source: ExprSyntax? =
+            node.initializer?.value
+            ?? node.pattern.as(IdentifierPatternSyntax.self).map {
+                ExprSyntax(DeclReferenceExprSyntax(baseName: $0.identifier))
+            }
         guard let source else { return }
         bind(node.pattern, secret: isSecret(source))
     }
@@ -111,7 +129,8 @@ final class LoggedSecretVisitor: SyntaxVisitor {
         for element in elements {
             switch element.key.securityConstantName {
             case "kSecReturnData": asksForData = asksForData || element.value.isTrueLiteral
-            case "kSecReturnAttributes", "kSecReturnRef", "kSecReturnPersistentRef": asksForOther = asksForOther || element.value.isTrueLiteral
+            case "kSecReturnAttributes", "kSecReturnRef", "kSecReturnPersistentRef":
+                asksForOther = asksForOther || element.value.isTrueLiteral
             default: break
             }
         }
@@ -121,7 +140,8 @@ final class LoggedSecretVisitor: SyntaxVisitor {
     override func visit(_ node: ForStmtSyntax) -> SyntaxVisitorContinueKind {
         var scope = TaintScope()
         if secretExpression(in: node.sequence) != nil {
-            scope.tainted = Set(node.pattern.tokens(viewMode: .sourceAccurate).filter { $0.tokenKind.isIdentifier }.map(\.text))
+            scope.tainted = Set(
+                node.pattern.tokens(viewMode: .sourceAccurate).filter { $0.tokenKind.isIdentifier }.map(\.text))
         }
         scopes.append(scope)
         return .visitChildren
@@ -130,12 +150,15 @@ final class LoggedSecretVisitor: SyntaxVisitor {
 
     override func visitPost(_ node: SequenceExprSyntax) {
         guard let (target, value) = node.assignment, let name = target.referencedName,
-              secretExpression(in: value ?? ExprSyntax(node)) != nil else { return }
+            secretExpression(in: value ?? ExprSyntax(node)) != nil
+        else { return }
         taint(name)
     }
 
     override func visitPost(_ node: ReturnStmtSyntax) {
-        guard let value = node.expression, let function = functionNames.last, secretExpression(in: value) != nil else { return }
+        guard let value = node.expression, let function = functionNames.last, secretExpression(in: value) != nil else {
+            return
+        }
         functionsReturningSecrets.insert(function)
     }
 
@@ -167,7 +190,9 @@ final class LoggedSecretVisitor: SyntaxVisitor {
     private func isSecretCall(_ call: FunctionCallExprSyntax) -> Bool {
         guard let callee = call.calleeName else { return false }
         if SecItemFunction(call: call) != nil { return false }
-        let isOwnFunction = call.calleeBase == nil || call.calleeBase?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+        let isOwnFunction =
+            call.calleeBase == nil
+            || call.calleeBase?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
         if isOwnFunction && secretReturningFunctions.contains(callee) { return true }
         guard let base = call.calleeBase, Self.isKeychainReceiver(base) else { return false }
         let lowered = callee.lowercased()
@@ -178,7 +203,11 @@ final class LoggedSecretVisitor: SyntaxVisitor {
         for token in expression.tokens(viewMode: .sourceAccurate) {
             guard case .identifier(let name) = token.tokenKind else { continue }
             let words = CredentialNames.words(of: name)
-            if words.contains(where: { $0 == "keychain" || $0 == "valet" || $0 == "vault" }) || (words.contains("secure") && words.contains("storage")) { return true }
+            if words.contains(where: { $0 == "keychain" || $0 == "valet" || $0 == "vault" })
+                || (words.contains("secure") && words.contains("storage"))
+            {
+                return true
+            }
         }
         return false
     }
@@ -187,16 +216,23 @@ final class LoggedSecretVisitor: SyntaxVisitor {
         guard let callee = call.calleeName else { return nil }
         // `print(x, to: &string)`, `dump(x, to: &output)`: a stream of the program's own, not a log.
         let base = call.calleeBase
-        if base == nil || base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Swift" || base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Foundation" {
+        if base == nil || base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Swift"
+            || base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Foundation"
+        {
             return Self.printers.contains(callee) && call.argument(labeled: "to") == nil ? callee : nil
         }
         // `Logger(subsystem: …, category: …).debug(…)`.
-        if Self.loggerMethods.contains(callee), let type = base?.as(FunctionCallExprSyntax.self)?.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
-           type == "Logger" || type == "OSLog" {
+        if Self.loggerMethods.contains(callee),
+            let type = base?.as(FunctionCallExprSyntax.self)?.calledExpression.as(DeclReferenceExprSyntax.self)?
+                .baseName.text,
+            type == "Logger" || type == "OSLog"
+        {
             return "\(type).\(callee)"
         }
         guard Self.loggerMethods.contains(callee), let base,
-              let last = base.tokens(viewMode: .sourceAccurate).reversed().first(where: { $0.tokenKind.isIdentifier })?.text else { return nil }
+            let last = base.tokens(viewMode: .sourceAccurate).reversed().first(where: { $0.tokenKind.isIdentifier })?
+                .text
+        else { return nil }
         let lowered = last.lowercased()
         return lowered.contains("log") ? "\(last).\(callee)" : nil
     }
@@ -221,13 +257,17 @@ private final class SecretProbe: SyntaxVisitor {
     }
 
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
-        if found == nil, isTainted(node.baseName.text), !isNeutralized(Syntax(node)) { found = "`\(node.baseName.text)`" }
+        if found == nil, isTainted(node.baseName.text), !isNeutralized(Syntax(node)) {
+            found = "`\(node.baseName.text)`"
+        }
         return .skipChildren
     }
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if SecItemFunction(call: node) != nil { return .skipChildren }
-        if found == nil, isSecretCall(node), !isNeutralized(Syntax(node)) { found = "`\(node.calledExpression.trimmedDescription)(…)`" }
+        if found == nil, isSecretCall(node), !isNeutralized(Syntax(node)) {
+            found = "`\(node.calledExpression.trimmedDescription)(…)`"
+        }
         return .visitChildren
     }
 
@@ -241,13 +281,15 @@ private final class SecretProbe: SyntaxVisitor {
     override func visit(_ node: InOutExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
     override func visit(_ node: MemberAccessExprSyntax) -> SyntaxVisitorContinueKind {
         // `result.count`, `data.isEmpty`: the length is not the secret.
-        ["count", "isEmpty", "hashValue", "byteCount"].contains(node.declName.baseName.text) ? .skipChildren : .visitChildren
+        ["count", "isEmpty", "hashValue", "byteCount"].contains(node.declName.baseName.text)
+            ? .skipChildren : .visitChildren
     }
 
     override func visit(_ node: ExpressionSegmentSyntax) -> SyntaxVisitorContinueKind {
         // `"\(token, privacy: .private)"`: os.Logger redacts it.
         let redacted = node.expressions.contains { argument in
-            argument.label?.text == "privacy" && ["private", "sensitive"].contains { argument.expression.trimmedDescription.contains($0) }
+            argument.label?.text == "privacy"
+                && ["private", "sensitive"].contains { argument.expression.trimmedDescription.contains($0) }
         }
         return redacted ? .skipChildren : .visitChildren
     }
@@ -260,7 +302,8 @@ private final class SecretProbe: SyntaxVisitor {
         guard let index = elements.firstIndex(where: { $0.id == node.id }) else { return false }
         func isNilComparison(_ operatorIndex: Int, _ operandIndex: Int) -> Bool {
             guard elements.indices.contains(operatorIndex), elements.indices.contains(operandIndex),
-                  let text = elements[operatorIndex].as(BinaryOperatorExprSyntax.self)?.operator.text else { return false }
+                let text = elements[operatorIndex].as(BinaryOperatorExprSyntax.self)?.operator.text
+            else { return false }
             return (text == "==" || text == "!=") && elements[operandIndex].is(NilLiteralExprSyntax.self)
         }
         return isNilComparison(index + 1, index + 2) || isNilComparison(index - 1, index - 2)

@@ -11,9 +11,12 @@ final class MainActorVisitor: SyntaxVisitor {
     private var isolation: [Bool] = [false]
 
     private static let mainActorSupertypes: Set<String> = [
-        "View", "App", "Scene", "UIViewController", "NSViewController", "UITableViewController", "UICollectionViewController",
-        "UINavigationController", "UITabBarController", "UIView", "NSView", "UIApplicationDelegate", "NSApplicationDelegate",
-        "UIWindowSceneDelegate", "UISceneDelegate", "UIResponder", "NSResponder", "NSWindowController", "UIHostingController",
+        "View", "App", "Scene", "UIViewController", "NSViewController", "UITableViewController",
+        "UICollectionViewController",
+        "UINavigationController", "UITabBarController", "UIView", "NSView", "UIApplicationDelegate",
+        "NSApplicationDelegate",
+        "UIWindowSceneDelegate", "UISceneDelegate", "UIResponder", "NSResponder", "NSWindowController",
+        "UIHostingController"
     ]
 
     init(context: FileLintContext) {
@@ -25,11 +28,14 @@ final class MainActorVisitor: SyntaxVisitor {
 
     // MARK: Types
 
-    private func enterType(attributes: AttributeListSyntax, inheritance: InheritanceClauseSyntax?, isActor: Bool = false) {
-        let inherited = inheritance?.inheritedTypes.contains { type in
-            let name = type.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
-            return Self.mainActorSupertypes.contains(name)
-        } ?? false
+    private func enterType(
+        attributes: AttributeListSyntax, inheritance: InheritanceClauseSyntax?, isActor: Bool = false
+    ) {
+        let inherited =
+            inheritance?.inheritedTypes.contains { type in
+                let name = type.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+                return Self.mainActorSupertypes.contains(name)
+            } ?? false
         isolation.append(!isActor && (Self.hasMainActor(attributes) || inherited))
     }
 
@@ -85,7 +91,10 @@ final class MainActorVisitor: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         if current, let function = SecItemFunction(call: node) {
-            context.report(.secItemOnMainActor, at: node, "\(function.rawValue) runs on the main actor here; it blocks until the keychain answers (and until the user answers a prompt for items with an access control). Call it from a background task.")
+            context.report(
+                .secItemOnMainActor, at: node,
+                "\(function.rawValue) runs on the main actor here; it blocks until the keychain answers (and until the user answers a prompt for items with an access control). Call it from a background task."
+            )
         }
         return .visitChildren
     }
@@ -109,12 +118,16 @@ final class MainActorVisitor: SyntaxVisitor {
         }
         guard let call else { return current }
         let callee = call.calledExpression.trimmedDescription
-        if callee.hasPrefix("DispatchQueue.main.") || callee.hasPrefix("MainActor.run") || callee == "MainActor.assumeIsolated"
-            || callee.hasPrefix("OperationQueue.main.") || callee.hasPrefix("RunLoop.main.") {
+        if callee.hasPrefix("DispatchQueue.main.") || callee.hasPrefix("MainActor.run")
+            || callee == "MainActor.assumeIsolated"
+            || callee.hasPrefix("OperationQueue.main.") || callee.hasPrefix("RunLoop.main.")
+        {
             return true
         }
-        if callee.hasPrefix("Task.detached") || callee.hasPrefix("DispatchQueue.global") || callee.hasSuffix(".async") || callee.hasSuffix(".sync")
-            || callee.hasSuffix("asyncAfter") || callee.hasPrefix("Thread") || callee.hasPrefix("OperationQueue") {
+        if callee.hasPrefix("Task.detached") || callee.hasPrefix("DispatchQueue.global") || callee.hasSuffix(".async")
+            || callee.hasSuffix(".sync")
+            || callee.hasSuffix("asyncAfter") || callee.hasPrefix("Thread") || callee.hasPrefix("OperationQueue")
+        {
             return false
         }
         return current

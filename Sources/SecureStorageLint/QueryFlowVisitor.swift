@@ -39,16 +39,21 @@ final class QueryFlowVisitor: SyntaxVisitor {
         closeScope()
         var reported: Set<SyntaxIdentifier> = []
         for (delete, add) in helperReplacements
-        where delete.calleeName.map(deletingFunctions.contains) == true && add.calleeName.map(addingFunctions.contains) == true
-            && reported.insert(delete.id).inserted {
-            context.report(.deleteThenAdd, at: delete,
-                           "\(delete.calleeName ?? "this call") deletes the item before \(add.calleeName ?? "the next call") adds it again; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
-                           related: (add, "the item is added again here"))
+        where delete.calleeName.map(deletingFunctions.contains) == true
+            && add.calleeName.map(addingFunctions.contains) == true
+            && reported.insert(delete.id).inserted
+        {
+            context.report(
+                .deleteThenAdd, at: delete,
+                "\(delete.calleeName ?? "this call") deletes the item before \(add.calleeName ?? "the next call") adds it again; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
+                related: (add, "the item is added again here"))
         }
-        for (call, add) in helperDeletions where call.calleeName.map(deletingFunctions.contains) == true && reported.insert(call.id).inserted {
-            context.report(.deleteThenAdd, at: call,
-                           "\(call.calleeName ?? "this call") deletes the item before SecItemAdd adds it again; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
-                           related: (add.node, "the item is added again here"))
+        for (call, add) in helperDeletions
+        where call.calleeName.map(deletingFunctions.contains) == true && reported.insert(call.id).inserted {
+            context.report(
+                .deleteThenAdd, at: call,
+                "\(call.calleeName ?? "this call") deletes the item before SecItemAdd adds it again; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
+                related: (add.node, "the item is added again here"))
         }
     }
 
@@ -100,14 +105,22 @@ final class QueryFlowVisitor: SyntaxVisitor {
     override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
         guard let (target, assigned) = node.assignment else { return .visitChildren }
         let value = assigned ?? ExprSyntax(node)
-        if target.is(DiscardAssignmentExprSyntax.self), let call = value.strippingConversions.as(FunctionCallExprSyntax.self),
-           SecItemFunction(call: call) != nil {
+        if target.is(DiscardAssignmentExprSyntax.self),
+            let call = value.strippingConversions.as(FunctionCallExprSyntax.self),
+            SecItemFunction(call: call) != nil
+        {
             currentScope.discardedCalls.insert(call.id)
-        } else if let subscriptCall = target.as(SubscriptCallExprSyntax.self), let name = subscriptCall.calledExpression.referencedName,
-                  subscriptCall.arguments.count == 1, let key = subscriptCall.arguments.first?.expression {
+        } else if let subscriptCall = target.as(SubscriptCallExprSyntax.self),
+            let name = subscriptCall.calledExpression.referencedName,
+            subscriptCall.arguments.count == 1, let key = subscriptCall.arguments.first?.expression
+        {
             updateQuery(named: name) { query in
                 if let constant = aliases.constantName(key) {
-                    if value.is(NilLiteralExprSyntax.self) { query.entries[constant] = nil } else { query.entries[constant] = value }
+                    if value.is(NilLiteralExprSyntax.self) {
+                        query.entries[constant] = nil
+                    } else {
+                        query.entries[constant] = value
+                    }
                 } else {
                     query.isComplete = false
                 }
@@ -133,11 +146,16 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 break
             }
         }
-        if node.calleeName.map({ ["delete", "remove", "removeItem", "deleteItem", "removeValue", "clear"].contains(where: $0.hasPrefix) }) == true,
-           SecItemFunction(call: node) == nil, !node.arguments.isEmpty {
+        if node.calleeName.map({
+            ["delete", "remove", "removeItem", "deleteItem", "removeValue", "clear"].contains(where: $0.hasPrefix)
+        }) == true,
+            SecItemFunction(call: node) == nil, !node.arguments.isEmpty
+        {
             currentScope.helperCalls.append((node, currentScope.calls.count))
         } else if !currentScope.helperCalls.isEmpty, SecItemFunction(call: node) == nil, !node.arguments.isEmpty,
-                  node.calleeBase == nil || node.calleeBase?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
+            node.calleeBase == nil
+                || node.calleeBase?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+        {
             // A call of the file's own function after a deleting helper: an add, if that function adds.
             currentScope.ownCallsAfterHelpers.append(node)
         }
@@ -147,7 +165,9 @@ final class QueryFlowVisitor: SyntaxVisitor {
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
         guard openStatusVariables > 0 else { return .visitChildren }
         // `response.status` is another value's member, not the variable.
-        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id { return .visitChildren }
+        if let member = node.parent?.as(MemberAccessExprSyntax.self), member.declName.id == node.id {
+            return .visitChildren
+        }
         let name = node.baseName.text
         for scope in scopes.reversed() where scope.statuses[name] != nil {
             if node.parent?.is(PatternBindingSyntax.self) == true { break }
@@ -173,12 +193,16 @@ final class QueryFlowVisitor: SyntaxVisitor {
         currentScope.calls.append(RecordedCall(function: function, node: call, query: query))
     }
 
-    private func bind(_ name: String, to value: ExprSyntax, at node: some SyntaxProtocol, isReassignment: Bool = false) {
+    private func bind(_ name: String, to value: ExprSyntax, at node: some SyntaxProtocol, isReassignment: Bool = false)
+    {
         let stripped = value.strippingConversions
         if let call = stripped.as(FunctionCallExprSyntax.self), let function = SecItemFunction(call: call) {
             // `var status = errSecNotAvailable; queue.sync { status = SecItemAdd(…) }`: the variable
             // belongs to the scope that declared it, where it is read.
-            let scope = isReassignment ? (scopes.last { $0.statuses[name] != nil } ?? scopes.last { $0.declared.contains(name) } ?? currentScope) : currentScope
+            let scope =
+                isReassignment
+                ? (scopes.last { $0.statuses[name] != nil } ?? scopes.last { $0.declared.contains(name) }
+                    ?? currentScope) : currentScope
             if scope.statuses[name] == nil { openStatusVariables += 1 }
             scope.statuses[name, default: StatusVariable(function: function, call: call)].assignments += 1
             currentScope.assignedCalls.insert(call.id)
@@ -191,15 +215,22 @@ final class QueryFlowVisitor: SyntaxVisitor {
         } else if let source = stripped.referencedName {
             // A copy: of a known query, or of a parameter or property known only by its name.
             query = lookupQuery(source) ?? KeychainQuery(opaque: stripped.trimmedDescription)
-        } else if let call = stripped.as(FunctionCallExprSyntax.self), call.arguments.isEmpty, call.trailingClosure == nil,
-                  call.calledExpression.is(DictionaryExprSyntax.self) || call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "NSMutableDictionary" {
-            query = KeychainQuery(literal: DictionaryExprSyntax(content: .colon(.colonToken())), origin: origin, aliases: aliases)
+        } else if let call = stripped.as(FunctionCallExprSyntax.self), call.arguments.isEmpty,
+            call.trailingClosure == nil,
+            call.calledExpression.is(DictionaryExprSyntax.self)
+                || call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "NSMutableDictionary"
+        {
+            query = KeychainQuery(
+                literal: DictionaryExprSyntax(content: .colon(.colonToken())), origin: origin, aliases: aliases)
         } else {
             // Built elsewhere (`makeQuery(account:)`): nothing known but that it is this binding's,
             // so a reassigned variable names another item than before.
             query = KeychainQuery(opaque: origin)
         }
-        let scope = isReassignment ? (scopes.last { $0.queries[name] != nil } ?? scopes.last { $0.declared.contains(name) } ?? currentScope) : currentScope
+        let scope =
+            isReassignment
+            ? (scopes.last { $0.queries[name] != nil } ?? scopes.last { $0.declared.contains(name) } ?? currentScope)
+            : currentScope
         scope.queries[name] = query
     }
 
@@ -229,7 +260,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
     /// Whether the reference is the left side of `=` (a new value, not a read).
     private func assignmentTarget(_ node: DeclReferenceExprSyntax) -> Bool? {
         guard let list = node.parent?.as(ExprListSyntax.self), list.first?.id == node.id,
-              list.count >= 2 else { return nil }
+            list.count >= 2
+        else { return nil }
         return list.dropFirst().first?.is(AssignmentExprSyntax.self)
     }
 
@@ -261,18 +293,25 @@ final class QueryFlowVisitor: SyntaxVisitor {
         var reportedDeletes: Set<SyntaxIdentifier> = []
         for (index, delete) in scope.calls.enumerated() where delete.function == .delete {
             guard let deleteQuery = delete.query,
-                  let add = scope.calls[(index + 1)...].first(where: { $0.function == .add && $0.query.map(deleteQuery.isSameItem) == true }) else { continue }
+                let add = scope.calls[(index + 1)...].first(where: {
+                    $0.function == .add && $0.query.map(deleteQuery.isSameItem) == true
+                })
+            else { continue }
             reportedDeletes.insert(delete.node.id)
-            context.report(.deleteThenAdd, at: delete.node,
-                           "SecItemDelete removes the item that SecItemAdd adds again below; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
-                           related: (add.node, "the item is added again here"))
+            context.report(
+                .deleteThenAdd, at: delete.node,
+                "SecItemDelete removes the item that SecItemAdd adds again below; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
+                related: (add.node, "the item is added again here"))
         }
         for (helper, callsBefore) in scope.helperCalls {
             let argumentTexts = Set(helper.arguments.map { $0.expression.comparableText })
             if let add = scope.calls[callsBefore...].first(where: { call in
-                call.function == .add && call.query.map { query in
-                    KeychainQuery.identityKeys.contains { query.entries[$0].map { argumentTexts.contains($0.comparableText) } == true }
-                } == true
+                call.function == .add
+                    && call.query.map { query in
+                        KeychainQuery.identityKeys.contains {
+                            query.entries[$0].map { argumentTexts.contains($0.comparableText) } == true
+                        }
+                    } == true
             }) {
                 helperDeletions.append((helper, add))
             }
@@ -280,7 +319,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
         for (helper, _) in scope.helperCalls {
             let argumentTexts = Set(helper.arguments.map { $0.expression.comparableText })
             if let add = scope.ownCallsAfterHelpers.first(where: { call in
-                call.position > helper.position && call.arguments.contains { argumentTexts.contains($0.expression.comparableText) }
+                call.position > helper.position
+                    && call.arguments.contains { argumentTexts.contains($0.expression.comparableText) }
             }) {
                 helperReplacements.append((helper, add))
             }
@@ -289,11 +329,17 @@ final class QueryFlowVisitor: SyntaxVisitor {
             if let query = call.query { checkQuery(call, query) }
             guard !reportedDeletes.contains(call.node.id), !scope.assignedCalls.contains(call.node.id) else { continue }
             if scope.discardedCalls.contains(call.node.id) {
-                context.report(.uncheckedStatus, at: call.node, "the status of \(call.function.rawValue) is discarded; a failure (errSecInteractionNotAllowed while the device is locked, errSecDuplicateItem, a full disk) goes unnoticed.")
+                context.report(
+                    .uncheckedStatus, at: call.node,
+                    "the status of \(call.function.rawValue) is discarded; a failure (errSecInteractionNotAllowed while the device is locked, errSecDuplicateItem, a full disk) goes unnoticed."
+                )
                 continue
             }
             if isIgnoredStatement(call.node, scopeAllowsImplicitReturn: scope.allowsImplicitReturn) {
-                context.report(.uncheckedStatus, at: call.node, "the status of \(call.function.rawValue) is ignored; a failure (errSecInteractionNotAllowed while the device is locked, errSecDuplicateItem, a full disk) goes unnoticed.")
+                context.report(
+                    .uncheckedStatus, at: call.node,
+                    "the status of \(call.function.rawValue) is ignored; a failure (errSecInteractionNotAllowed while the device is locked, errSecDuplicateItem, a full disk) goes unnoticed."
+                )
             } else if comparedOnlyWithItemNotFound(ExprSyntax(call.node)) {
                 context.report(.uncheckedStatus, at: call.node, notFoundOnlyMessage(call.function))
             }
@@ -302,7 +348,9 @@ final class QueryFlowVisitor: SyntaxVisitor {
             if let first = status.notFoundComparisons.first {
                 context.report(.uncheckedStatus, at: first, notFoundOnlyMessage(status.function) + " (`\(name)`)")
             } else {
-                context.report(.uncheckedStatus, at: status.call, "`\(name)`, the status of \(status.function.rawValue), is never read; a failure goes unnoticed.")
+                context.report(
+                    .uncheckedStatus, at: status.call,
+                    "`\(name)`, the status of \(status.function.rawValue), is never read; a failure goes unnoticed.")
             }
         }
     }
@@ -314,15 +362,26 @@ final class QueryFlowVisitor: SyntaxVisitor {
     private func checkQuery(_ call: RecordedCall, _ query: KeychainQuery) {
         switch call.function {
         case .add:
-            guard query.isComplete, query.entries["kSecAttrAccessible"] == nil, query.entries["kSecAttrAccessControl"] == nil else { return }
+            guard query.isComplete, query.entries["kSecAttrAccessible"] == nil,
+                query.entries["kSecAttrAccessControl"] == nil
+            else { return }
             let itemClass = query.constant(for: "kSecClass", aliases)
-            let isPassword = itemClass == "kSecClassGenericPassword" || itemClass == "kSecClassInternetPassword"
+            let isPassword =
+                itemClass == "kSecClassGenericPassword" || itemClass == "kSecClassInternetPassword"
                 || (query.entries["kSecClass"] != nil && itemClass == nil && query.entries["kSecValueData"] != nil)
             guard isPassword else { return }
-            context.report(.implicitAccessibility, at: call.node, "this item is added without kSecAttrAccessible, so it is kSecAttrAccessibleWhenUnlocked and unreadable from the background while the device is locked; say which accessibility it needs.")
+            context.report(
+                .implicitAccessibility, at: call.node,
+                "this item is added without kSecAttrAccessible, so it is kSecAttrAccessibleWhenUnlocked and unreadable from the background while the device is locked; say which accessibility it needs."
+            )
         case .copyMatching:
-            guard query.entries["kSecReturnData"]?.isTrueLiteral == true, query.constant(for: "kSecMatchLimit", aliases) == "kSecMatchLimitAll" else { return }
-            context.report(.returnDataMatchAll, at: call.node, "kSecReturnData with kSecMatchLimitAll decrypts every matching item at once and is refused with errSecParam for some classes; return attributes and persistent references, then read one item's data.")
+            guard query.entries["kSecReturnData"]?.isTrueLiteral == true,
+                query.constant(for: "kSecMatchLimit", aliases) == "kSecMatchLimitAll"
+            else { return }
+            context.report(
+                .returnDataMatchAll, at: call.node,
+                "kSecReturnData with kSecMatchLimitAll decrypts every matching item at once and is refused with errSecParam for some classes; return attributes and persistent references, then read one item's data."
+            )
         case .update, .delete:
             return
         }
@@ -333,7 +392,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
     /// { SecItemDelete(q) }`), or a handler stored in a property (`onLogout = { SecItemDelete(q) }`).
     private func returnsValue(_ closure: ClosureExprSyntax) -> Bool {
         if let list = closure.parent?.as(ExprListSyntax.self), list.count == 3, list.last?.id == closure.id,
-           list.dropFirst().first?.is(AssignmentExprSyntax.self) == true {
+            list.dropFirst().first?.is(AssignmentExprSyntax.self) == true
+        {
             return false
         }
         var call = closure.parent?.as(FunctionCallExprSyntax.self)
@@ -342,9 +402,11 @@ final class QueryFlowVisitor: SyntaxVisitor {
         }
         guard let name = call?.calleeName else { return true }
         return ![
-            "async", "asyncAfter", "sync", "forEach", "perform", "performAndWait", "Task", "detached", "addOperation", "execute",
-            "asyncAndWait", "addTask", "Button", "onAppear", "onDisappear", "onTapGesture", "task", "sink", "addObserver", "onChange",
-            "onReceive", "onSubmit", "scheduledTimer", "addAction", "UIAction", "Timer", "refreshable",
+            "async", "asyncAfter", "sync", "forEach", "perform", "performAndWait", "Task", "detached", "addOperation",
+            "execute",
+            "asyncAndWait", "addTask", "Button", "onAppear", "onDisappear", "onTapGesture", "task", "sink",
+            "addObserver", "onChange",
+            "onReceive", "onSubmit", "scheduledTimer", "addAction", "UIAction", "Timer", "refreshable"
         ].contains(name)
     }
 
@@ -353,11 +415,16 @@ final class QueryFlowVisitor: SyntaxVisitor {
     private func isIgnoredStatement(_ call: FunctionCallExprSyntax, scopeAllowsImplicitReturn: Bool) -> Bool {
         var node = Syntax(call)
         // `try? SecItemAdd(…)` and `await` do not change what happens to the status.
-        while let parent = node.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) { node = parent }
+        while let parent = node.parent, parent.is(TryExprSyntax.self) || parent.is(AwaitExprSyntax.self) {
+            node = parent
+        }
         guard let item = node.parent?.as(CodeBlockItemSyntax.self) else { return false }
         if scopeAllowsImplicitReturn, let list = item.parent?.as(CodeBlockItemListSyntax.self), list.count == 1,
-           list.parent?.as(ClosureExprSyntax.self).map(returnsValue) == true || list.parent?.parent?.is(FunctionDeclSyntax.self) == true
-            || list.parent?.parent?.is(AccessorDeclSyntax.self) == true || list.parent?.is(AccessorBlockSyntax.self) == true {
+            list.parent?.as(ClosureExprSyntax.self).map(returnsValue) == true
+                || list.parent?.parent?.is(FunctionDeclSyntax.self) == true
+                || list.parent?.parent?.is(AccessorDeclSyntax.self) == true
+                || list.parent?.is(AccessorBlockSyntax.self) == true
+        {
             return false
         }
         return true

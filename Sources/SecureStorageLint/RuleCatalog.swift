@@ -6,16 +6,16 @@ package enum RuleCatalog {
             id: .insecureSecretStorage, name: "InsecureSecretStorage", severity: .error,
             summary: "A credential is written to UserDefaults, iCloud key-value storage or an unprotected file.",
             explanation: """
-            UserDefaults, @AppStorage, @SceneStorage and NSUbiquitousKeyValueStore write plain property \
-            lists that backups, other processes of the same user and anyone with the device's file system \
-            can read; iCloud key-value storage also copies them off the device. Files written with \
-            Data.write(to:) or FileManager.createFile without a data-protection option are not encrypted \
-            while the device is unlocked or at all. Tokens, passwords, session cookies, PINs and private \
-            keys belong in the Keychain: store them with SecItemAdd/SecItemUpdate (or SecureStorage's \
-            facade), and keep preferences for things that are not secret. The rule fires when the key, \
-            the property or the value is named like a credential, and for every such write in a file \
-            named like *Auth*, *Secret* or *Credential*.
-            """,
+                UserDefaults, @AppStorage, @SceneStorage and NSUbiquitousKeyValueStore write plain property \
+                lists that backups, other processes of the same user and anyone with the device's file system \
+                can read; iCloud key-value storage also copies them off the device. Files written with \
+                Data.write(to:) or FileManager.createFile without a data-protection option are not encrypted \
+                while the device is unlocked or at all. Tokens, passwords, session cookies, PINs and private \
+                keys belong in the Keychain: store them with SecItemAdd/SecItemUpdate (or SecureStorage's \
+                facade), and keep preferences for things that are not secret. The rule fires when the key, \
+                the property or the value is named like a credential, and for every such write in a file \
+                named like *Auth*, *Secret* or *Credential*.
+                """,
             example: #"UserDefaults.standard.set(token, forKey: "authToken")"#,
             fix: #"try secureStorage.set(token, for: "authToken")   // the Keychain, not a property list"#
         ),
@@ -23,25 +23,26 @@ package enum RuleCatalog {
             id: .deleteThenAdd, name: "DeleteThenAdd", severity: .warning,
             summary: "SecItemDelete followed by SecItemAdd of the same item instead of SecItemUpdate.",
             explanation: """
-            Replacing an item by deleting it and adding it again loses it whenever the add fails: while \
-            the device is locked the delete succeeds but the add of an item that is only accessible when \
-            unlocked returns errSecInteractionNotAllowed (-25308), and a full disk or a crash between the \
-            two calls has the same effect. The old value is gone and nothing replaces it. Add first; on \
-            errSecDuplicateItem (-25299) update the existing item with SecItemUpdate, passing only the \
-            attributes to change. Both paths keep the old value when they fail.
-            """,
+                Replacing an item by deleting it and adding it again loses it whenever the add fails: while \
+                the device is locked the delete succeeds but the add of an item that is only accessible when \
+                unlocked returns errSecInteractionNotAllowed (-25308), and a full disk or a crash between the \
+                two calls has the same effect. The old value is gone and nothing replaces it. Add first; on \
+                errSecDuplicateItem (-25299) update the existing item with SecItemUpdate, passing only the \
+                attributes to change. Both paths keep the old value when they fail.
+                """,
             example: "SecItemDelete(query as CFDictionary); SecItemAdd(query as CFDictionary, nil)",
-            fix: "var status = SecItemAdd(query as CFDictionary, nil); if status == errSecDuplicateItem { status = SecItemUpdate(match as CFDictionary, [kSecValueData: data] as CFDictionary) }"
+            fix:
+                "var status = SecItemAdd(query as CFDictionary, nil); if status == errSecDuplicateItem { status = SecItemUpdate(match as CFDictionary, [kSecValueData: data] as CFDictionary) }"
         ),
         RuleDescriptor(
             id: .accessibleAlways, name: "AccessibleAlways", severity: .error,
             summary: "kSecAttrAccessibleAlways or kSecAttrAccessibleAlwaysThisDeviceOnly.",
             explanation: """
-            Items that are accessible always can be read while the device is locked, so a stolen locked \
-            device gives them up, and the constants have been deprecated since iOS 12 and macOS 10.14. \
-            Choose kSecAttrAccessibleAfterFirstUnlock (or its ThisDeviceOnly form) for items that \
-            background work must read after a restart, and kSecAttrAccessibleWhenUnlocked otherwise.
-            """,
+                Items that are accessible always can be read while the device is locked, so a stolen locked \
+                device gives them up, and the constants have been deprecated since iOS 12 and macOS 10.14. \
+                Choose kSecAttrAccessibleAfterFirstUnlock (or its ThisDeviceOnly form) for items that \
+                background work must read after a restart, and kSecAttrAccessibleWhenUnlocked otherwise.
+                """,
             example: "kSecAttrAccessible as String: kSecAttrAccessibleAlways",
             fix: "kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly"
         ),
@@ -49,41 +50,43 @@ package enum RuleCatalog {
             id: .implicitAccessibility, name: "ImplicitAccessibility", severity: .note,
             summary: "A password item is added without kSecAttrAccessible or kSecAttrAccessControl.",
             explanation: """
-            Without kSecAttrAccessible an item is kSecAttrAccessibleWhenUnlocked: background refreshes, \
-            push handlers and extensions that run while the device is locked get errSecInteractionNotAllowed \
-            (-25308) when they read it, and apps that then treat the token as missing log the user out. \
-            Say when the item must be readable: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly for \
-            tokens used in the background, kSecAttrAccessibleWhenUnlockedThisDeviceOnly for everything \
-            else, or an access control from SecAccessControlCreateWithFlags.
-            """,
-            example: "SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: account, kSecValueData: data] as CFDictionary, nil)",
+                Without kSecAttrAccessible an item is kSecAttrAccessibleWhenUnlocked: background refreshes, \
+                push handlers and extensions that run while the device is locked get errSecInteractionNotAllowed \
+                (-25308) when they read it, and apps that then treat the token as missing log the user out. \
+                Say when the item must be readable: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly for \
+                tokens used in the background, kSecAttrAccessibleWhenUnlockedThisDeviceOnly for everything \
+                else, or an access control from SecAccessControlCreateWithFlags.
+                """,
+            example:
+                "SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: account, kSecValueData: data] as CFDictionary, nil)",
             fix: "add kSecAttrAccessible: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly to the query"
         ),
         RuleDescriptor(
             id: .uncheckedStatus, name: "UncheckedStatus", severity: .warning,
             summary: "A SecItem status is ignored, or only compared with errSecItemNotFound.",
             explanation: """
-            Every SecItem function reports failure only through its OSStatus. A delete whose status is \
-            ignored can leave a token behind after sign-out; an add whose status is ignored loses the \
-            value silently. Comparing only with errSecItemNotFound (-25300) treats every other failure as \
-            success or as a missing item: a locked device returns errSecInteractionNotAllowed (-25308), \
-            and code that reads that as "no token" signs the user out or overwrites the real item. Compare \
-            with errSecSuccess, handle errSecItemNotFound where absence is expected, and throw or report \
-            everything else.
-            """,
+                Every SecItem function reports failure only through its OSStatus. A delete whose status is \
+                ignored can leave a token behind after sign-out; an add whose status is ignored loses the \
+                value silently. Comparing only with errSecItemNotFound (-25300) treats every other failure as \
+                success or as a missing item: a locked device returns errSecInteractionNotAllowed (-25308), \
+                and code that reads that as "no token" signs the user out or overwrites the real item. Compare \
+                with errSecSuccess, handle errSecItemNotFound where absence is expected, and throw or report \
+                everything else.
+                """,
             example: "SecItemDelete(query as CFDictionary)",
-            fix: "let status = SecItemDelete(query as CFDictionary); guard status == errSecSuccess || status == errSecItemNotFound else { throw KeychainError(status) }"
+            fix:
+                "let status = SecItemDelete(query as CFDictionary); guard status == errSecSuccess || status == errSecItemNotFound else { throw KeychainError(status) }"
         ),
         RuleDescriptor(
             id: .returnDataMatchAll, name: "ReturnDataMatchAll", severity: .warning,
             summary: "kSecReturnData together with kSecMatchLimitAll.",
             explanation: """
-            Asking SecItemCopyMatching for the data of every matching item is refused with errSecParam \
-            (-50) for some item classes and platforms, and where it works it decrypts every secret at \
-            once, prompting for each item that has an access control. Ask for kSecReturnAttributes and \
-            kSecReturnPersistentRef with kSecMatchLimitAll, then read the data of the one item you need \
-            with kSecMatchLimitOne.
-            """,
+                Asking SecItemCopyMatching for the data of every matching item is refused with errSecParam \
+                (-50) for some item classes and platforms, and where it works it decrypts every secret at \
+                once, prompting for each item that has an access control. Ask for kSecReturnAttributes and \
+                kSecReturnPersistentRef with kSecMatchLimitAll, then read the data of the one item you need \
+                with kSecMatchLimitOne.
+                """,
             example: "[kSecReturnData: true, kSecMatchLimit: kSecMatchLimitAll]",
             fix: "[kSecReturnAttributes: true, kSecReturnPersistentRef: true, kSecMatchLimit: kSecMatchLimitAll]"
         ),
@@ -91,13 +94,13 @@ package enum RuleCatalog {
             id: .hardcodedSecret, name: "HardcodedSecret", severity: .error,
             summary: "A credential is written in the source code.",
             explanation: """
-            A key or token in a string literal ships in every copy of the binary, where `strings` finds \
-            it, and stays in the repository's history after it is removed. The rule recognises the \
-            formats of well-known providers (AWS access keys, GitHub, GitLab, Slack and Stripe tokens, \
-            Google API keys, OpenAI keys, JSON Web Tokens, PEM private keys) anywhere, and long random \
-            literals (hex or base64) where the name around them says credential. Revoke the credential, \
-            then load it at run time from the Keychain, from the environment or from a server.
-            """,
+                A key or token in a string literal ships in every copy of the binary, where `strings` finds \
+                it, and stays in the repository's history after it is removed. The rule recognises the \
+                formats of well-known providers (AWS access keys, GitHub, GitLab, Slack and Stripe tokens, \
+                Google API keys, OpenAI keys, JSON Web Tokens, PEM private keys) anywhere, and long random \
+                literals (hex or base64) where the name around them says credential. Revoke the credential, \
+                then load it at run time from the Keychain, from the environment or from a server.
+                """,
             example: #"let apiKey = "sk_live_…""#,
             fix: #"let apiKey = try secureStorage.string(for: "apiKey")"#
         ),
@@ -105,11 +108,11 @@ package enum RuleCatalog {
             id: .loggedSecret, name: "LoggedSecret", severity: .warning,
             summary: "A value read from the keychain is printed or logged.",
             explanation: """
-            print and debugPrint write to standard output, which ends up in device logs, crash reports \
-            and CI output; NSLog and os_log persist in the unified log, where sysdiagnoses collect them. \
-            A secret read from the keychain must not reach any of them. Log that it was found, or its \
-            length, or mark the interpolation private: Logger's "\\(value, privacy: .private)".
-            """,
+                print and debugPrint write to standard output, which ends up in device logs, crash reports \
+                and CI output; NSLog and os_log persist in the unified log, where sysdiagnoses collect them. \
+                A secret read from the keychain must not reach any of them. Log that it was found, or its \
+                length, or mark the interpolation private: Logger's "\\(value, privacy: .private)".
+                """,
             example: #"print("token: \(String(data: result as! Data, encoding: .utf8)!)")"#,
             fix: #"logger.debug("token found (\(data.count) bytes)")"#
         ),
@@ -117,12 +120,12 @@ package enum RuleCatalog {
             id: .secItemOnMainActor, name: "SecItemOnMainActor", severity: .warning,
             summary: "A SecItem call runs on the main actor.",
             explanation: """
-            SecItem functions block: they talk to securityd (on Apple platforms) or to a database, and \
-            an item with an access control shows a passcode or biometric prompt and waits for it. On the \
-            main actor that freezes the user interface, and the watchdog can terminate the app. Call them \
-            from a background task (Task.detached, a nonisolated async function or an actor of your own) \
-            and hop back to the main actor with the result.
-            """,
+                SecItem functions block: they talk to securityd (on Apple platforms) or to a database, and \
+                an item with an access control shows a passcode or biometric prompt and waits for it. On the \
+                main actor that freezes the user interface, and the watchdog can terminate the app. Call them \
+                from a background task (Task.detached, a nonisolated async function or an actor of your own) \
+                and hop back to the main actor with the result.
+                """,
             example: "@MainActor func load() { SecItemCopyMatching(query as CFDictionary, &result) }",
             fix: "nonisolated func load() async -> Data? { … SecItemCopyMatching … }"
         ),
@@ -130,13 +133,13 @@ package enum RuleCatalog {
             id: .unknownSuppression, name: "UnknownSuppression", severity: .warning,
             summary: "A keychain-lint suppression comment names a rule that does not exist.",
             explanation: """
-            A misspelt rule id in a keychain-lint:disable comment suppresses nothing, so the finding it \
-            was meant for is still reported, or a later one is silently not suppressed where the author \
-            believed it was. Use one of the ids listed by keychain-lint --list-rules, or `all`.
-            """,
+                A misspelt rule id in a keychain-lint:disable comment suppresses nothing, so the finding it \
+                was meant for is still reported, or a later one is silently not suppressed where the author \
+                believed it was. Use one of the ids listed by keychain-lint --list-rules, or `all`.
+                """,
             example: "// keychain-lint:disable-next-line delete-than-add",
             fix: "// keychain-lint:disable-next-line delete-then-add -- the reason"
-        ),
+        )
     ]
 
     /// The descriptor of a rule.

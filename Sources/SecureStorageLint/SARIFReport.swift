@@ -16,24 +16,27 @@ package enum SARIFReport {
         let results = run.findings.map(result).joined(separator: ",")
         let root = workingDirectory.hasSuffix("/") ? workingDirectory : workingDirectory + "/"
         return """
-        {"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{\
-        "tool":{"driver":{"name":"keychain-lint","semanticVersion":\(JSONText.string(toolVersion)),"version":\(JSONText.string(toolVersion)),"rules":[\(rules)]}},\
-        "originalUriBaseIds":{"SRCROOT":{"uri":\(JSONText.string("file://" + percentEncoded(root)))}},\
-        "invocations":[\(invocation(run))],\
-        "columnKind":"utf16CodeUnits","results":[\(results)]}]}
+            {"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{\
+            "tool":{"driver":{"name":"keychain-lint","semanticVersion":\(JSONText.string(toolVersion)),"version":\(JSONText.string(toolVersion)),"rules":[\(rules)]}},\
+            "originalUriBaseIds":{"SRCROOT":{"uri":\(JSONText.string("file://" + percentEncoded(root)))}},\
+            "invocations":[\(invocation(run))],\
+            "columnKind":"utf16CodeUnits","results":[\(results)]}]}
 
-        """
+            """
     }
 
     private static func rule(_ descriptor: RuleDescriptor) -> String {
         let help = descriptor.explanation + "\n\nReported: " + descriptor.example + "\nInstead: " + descriptor.fix
-        let markdown = descriptor.explanation + "\n\nReported:\n```swift\n" + descriptor.example + "\n```\nInstead:\n```swift\n" + descriptor.fix
+        let markdown =
+            descriptor.explanation + "\n\nReported:\n```swift\n" + descriptor.example + "\n```\nInstead:\n```swift\n"
+            + descriptor.fix
             + "\n```\nSuppress with `// keychain-lint:disable-next-line " + descriptor.id.rawValue + " -- reason`."
-        let securitySeverity = switch descriptor.severity {
-        case .error: "8.0"
-        case .warning: "5.5"
-        case .note: "2.0"
-        }
+        let securitySeverity =
+            switch descriptor.severity {
+            case .error: "8.0"
+            case .warning: "5.5"
+            case .note: "2.0"
+            }
         return "{\"id\":\(JSONText.string(descriptor.id.rawValue)),\"name\":\(JSONText.string(descriptor.name)),"
             + "\"shortDescription\":{\"text\":\(JSONText.string(descriptor.summary))},"
             + "\"fullDescription\":{\"text\":\(JSONText.string(descriptor.explanation))},"
@@ -48,15 +51,18 @@ package enum SARIFReport {
                 + "\"message\":{\"text\":\(JSONText.string("not linted: " + file.reason.message))},"
                 + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(artifactLocation(file.path))}}]}"
         }
-        return "{\"executionSuccessful\":\(run.notLinted.isEmpty),\"toolExecutionNotifications\":[\(notifications.joined(separator: ","))]}"
+        return
+            "{\"executionSuccessful\":\(run.notLinted.isEmpty),\"toolExecutionNotifications\":[\(notifications.joined(separator: ","))]}"
     }
 
     private static func result(_ finding: Finding) -> String {
-        var object = "{\"ruleId\":\(JSONText.string(finding.rule.rawValue)),\"ruleIndex\":\(RuleCatalog.index(of: finding.rule)),"
+        var object =
+            "{\"ruleId\":\(JSONText.string(finding.rule.rawValue)),\"ruleIndex\":\(RuleCatalog.index(of: finding.rule)),"
             + "\"level\":\(JSONText.string(finding.severity.rawValue)),\"message\":{\"text\":\(JSONText.string(finding.message))},"
             + "\"locations\":[\(location(finding.file, finding.position))]"
         if let related = finding.related {
-            object += ",\"relatedLocations\":[{\"id\":1,\"physicalLocation\":\(physicalLocation(finding.file, related.position)),"
+            object +=
+                ",\"relatedLocations\":[{\"id\":1,\"physicalLocation\":\(physicalLocation(finding.file, related.position)),"
                 + "\"message\":{\"text\":\(JSONText.string(related.message))}}]"
         }
         return object + "}"
@@ -81,8 +87,10 @@ package enum SARIFReport {
     static func percentEncoded(_ path: String) -> String {
         var encoded = ""
         for byte in path.utf8 {
-            let isUnreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/")
+            let isUnreserved =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+                || byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/")
             if isUnreserved {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {

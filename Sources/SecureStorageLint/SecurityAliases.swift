@@ -30,7 +30,8 @@ private final class AliasCollector: SyntaxVisitor {
 
     override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
         if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-           let constant = node.initializer?.value.securityConstantName {
+            let constant = node.initializer?.value.securityConstantName
+        {
             names[name] = constant
         }
         return .skipChildren

@@ -37,7 +37,10 @@ package struct SourceFileFinder: Sendable {
                     continue
                 }
                 // Regular files only (a directory named `X.swift` is searched, not read).
-                if name.hasSuffix(".swift") && enumerator.fileAttributes?[.type] as? FileAttributeType != .typeDirectory { found.append(full) }
+                if name.hasSuffix(".swift") && enumerator.fileAttributes?[.type] as? FileAttributeType != .typeDirectory
+                {
+                    found.append(full)
+                }
             }
             files.append(contentsOf: found.sorted())
         }

@@ -42,8 +42,12 @@ package struct SourceFileLinter: Sendable {
         let rules = enabledRules
         let mentionsSecItem = text.contains("SecItem")
 
-        if mentionsSecItem && !rules.isDisjoint(with: [.deleteThenAdd, .uncheckedStatus, .implicitAccessibility, .returnDataMatchAll]) {
-            let aliases = text.contains("= String(kSec") || text.contains("= kSec") ? SecurityAliases(tree: tree) : SecurityAliases()
+        if mentionsSecItem
+            && !rules.isDisjoint(with: [.deleteThenAdd, .uncheckedStatus, .implicitAccessibility, .returnDataMatchAll])
+        {
+            let aliases =
+                text.contains("= String(kSec") || text.contains("= kSec")
+                ? SecurityAliases(tree: tree) : SecurityAliases()
             let visitor = QueryFlowVisitor(context: context, aliases: aliases)
             visitor.walk(tree)
             visitor.finish()
@@ -52,7 +56,9 @@ package struct SourceFileLinter: Sendable {
             AccessibleAlwaysVisitor(context: context).walk(tree)
         }
         if rules.contains(.insecureSecretStorage)
-            && (text.contains("efaults") || text.contains("Storage") || text.contains("write(") || text.contains("createFile")) {
+            && (text.contains("efaults") || text.contains("Storage") || text.contains("write(")
+                || text.contains("createFile"))
+        {
             InsecureStorageVisitor(context: context).walk(tree)
         }
         if rules.contains(.hardcodedSecret) {
@@ -60,13 +66,19 @@ package struct SourceFileLinter: Sendable {
         }
         if rules.contains(.loggedSecret)
             && (text.contains("print") || text.contains("og") || text.contains("dump") || text.contains("fatalError"))
-            && (mentionsSecItem || text.contains("eychain") || text.contains("alet") || text.contains("ault") || text.contains("ecureStorage")) {
+            && (mentionsSecItem || text.contains("eychain") || text.contains("alet") || text.contains("ault")
+                || text.contains("ecureStorage"))
+        {
             let learning = LoggedSecretVisitor(context: context, secretReturningFunctions: [], reports: false)
             learning.walk(tree)
-            LoggedSecretVisitor(context: context, secretReturningFunctions: learning.functionsReturningSecrets, reports: true).walk(tree)
+            LoggedSecretVisitor(
+                context: context, secretReturningFunctions: learning.functionsReturningSecrets, reports: true
+            ).walk(tree)
         }
         if rules.contains(.secItemOnMainActor) && mentionsSecItem
-            && (text.contains("MainActor") || text.contains(".main") || text.contains("View") || text.contains("App") || text.contains("Delegate") || text.contains("Responder")) {
+            && (text.contains("MainActor") || text.contains(".main") || text.contains("View") || text.contains("App")
+                || text.contains("Delegate") || text.contains("Responder"))
+        {
             MainActorVisitor(context: context).walk(tree)
         }
 
@@ -88,7 +100,9 @@ package struct ParsedSource: Sendable {
     /// limit in debug and release builds).
     package init(bytes: [UInt8]) {
         text = SourceText(bytes: bytes)
-        tree = bytes.withUnsafeBufferPointer { Parser.parse(source: $0, maximumNestingLevel: InputLimits.maximumNestingLevel) }
+        tree = bytes.withUnsafeBufferPointer {
+            Parser.parse(source: $0, maximumNestingLevel: InputLimits.maximumNestingLevel)
+        }
     }
 
     /// Whether the parser stopped at its nesting limit and took the rest of the file as

@@ -17,7 +17,9 @@ enum SourceFileReader {
         var bytes = [UInt8](repeating: 0, count: min(Int(status.st_size), InputLimits.maximumBytes) + 1)
         var count = 0
         while count < limit {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit - bytes.count))) }
+            if count == bytes.count {
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit - bytes.count)))
+            }
             let received = bytes.withUnsafeMutableBytes { buffer in
                 read(descriptor, buffer.baseAddress! + count, buffer.count - count)
             }

@@ -12,7 +12,10 @@ package struct SourceText: Sendable {
         starts.reserveCapacity(bytes.count / 32 + 1)
         // Lines end at LF, CR LF or a lone CR, as the Swift compiler counts them.
         for (offset, byte) in bytes.enumerated() {
-            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r") && (offset + 1 == bytes.count || bytes[offset + 1] != UInt8(ascii: "\n"))) {
+            if byte == UInt8(ascii: "\n")
+                || (byte == UInt8(ascii: "\r")
+                    && (offset + 1 == bytes.count || bytes[offset + 1] != UInt8(ascii: "\n")))
+            {
                 starts.append(offset + 1)
             }
         }

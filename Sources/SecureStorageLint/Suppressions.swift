@@ -58,7 +58,8 @@ struct Suppressions {
         let rule = finding.rule.rawValue
         if wholeFile.contains(rule) || wholeFile.contains("all") { return true }
         if let ids = lines[finding.position.line], ids.contains(rule) || ids.contains("all") { return true }
-        return Self.contains(regions[rule], finding.position.line) || Self.contains(regions["all"], finding.position.line)
+        return Self.contains(regions[rule], finding.position.line)
+            || Self.contains(regions["all"], finding.position.line)
     }
 
     /// Whether sorted, disjoint `ranges` contain `line` (a binary search).
@@ -74,7 +75,9 @@ struct Suppressions {
         return false
     }
 
-    private mutating func read(_ piece: TriviaPiece, at offset: Int, context: FileLintContext, openRegions: inout [String: Int]) {
+    private mutating func read(
+        _ piece: TriviaPiece, at offset: Int, context: FileLintContext, openRegions: inout [String: Int]
+    ) {
         // Only comments that start with the directive (`// keychain-lint:…`, `/* keychain-lint:… */`);
         // documentation comments and prose that mention it are not directives.
         let body: Substring
@@ -104,12 +107,17 @@ struct Suppressions {
                 ids.append(id)
             } else {
                 reportedUnknown = true
-                context.report(.unknownSuppression, atOffset: offset, "`\(id)` is not a keychain-lint rule, so this comment suppresses nothing for it; see keychain-lint --list-rules.")
+                context.report(
+                    .unknownSuppression, atOffset: offset,
+                    "`\(id)` is not a keychain-lint rule, so this comment suppresses nothing for it; see keychain-lint --list-rules."
+                )
             }
         }
         let isDirective = ["disable-next-line", "disable-line", "disable-file", "disable", "enable"].contains(directive)
         if isDirective && ids.isEmpty && !reportedUnknown {
-            context.report(.unknownSuppression, atOffset: offset, "this keychain-lint:\(directive) comment names no rule; name the rules it is for, or `all`.")
+            context.report(
+                .unknownSuppression, atOffset: offset,
+                "this keychain-lint:\(directive) comment names no rule; name the rules it is for, or `all`.")
         }
         switch directive {
         case "disable-next-line": lines[line + 1, default: []].formUnion(ids)
@@ -121,8 +129,12 @@ struct Suppressions {
                 if let start = openRegions.removeValue(forKey: id) { regions[id, default: []].append(start...line) }
             }
         default:
-            let shown = directive.allSatisfy({ ("a"..."z").contains($0) || $0 == "-" }) ? "`keychain-lint:\(directive)` is" : "this is"
-            context.report(.unknownSuppression, atOffset: offset, "\(shown) not a directive; use disable-next-line, disable-line, disable, enable or disable-file.")
+            let shown =
+                directive.allSatisfy({ ("a"..."z").contains($0) || $0 == "-" })
+                ? "`keychain-lint:\(directive)` is" : "this is"
+            context.report(
+                .unknownSuppression, atOffset: offset,
+                "\(shown) not a directive; use disable-next-line, disable-line, disable, enable or disable-file.")
         }
     }
 }

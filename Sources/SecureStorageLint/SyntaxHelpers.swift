@@ -7,11 +7,14 @@ extension ExprSyntax {
     package var strippingConversions: ExprSyntax {
         var expression = self
         while true {
-            if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+            if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
+                let only = tuple.elements.first, only.label == nil
+            {
                 expression = only.expression
             } else if let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count == 3,
-                      sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
-                      let first = sequence.elements.first {
+                sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
+                let first = sequence.elements.first
+            {
                 expression = first
             } else if let cast = expression.as(AsExprSyntax.self) {
                 expression = cast.expression
@@ -20,11 +23,12 @@ extension ExprSyntax {
             } else if let inOut = expression.as(InOutExprSyntax.self) {
                 expression = inOut.expression
             } else if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
-                      call.trailingClosure == nil, call.arguments.first?.label == nil,
-                      let type = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
-                      type == "String" || type == "CFString" || type == "NSString",
-                      let argument = call.arguments.first?.expression,
-                      argument.strippingConversions.securityConstantName != nil {
+                call.trailingClosure == nil, call.arguments.first?.label == nil,
+                let type = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                type == "String" || type == "CFString" || type == "NSString",
+                let argument = call.arguments.first?.expression,
+                argument.strippingConversions.securityConstantName != nil
+            {
                 expression = argument
             } else {
                 return expression
@@ -40,29 +44,35 @@ extension ExprSyntax {
         if let reference = expression.as(DeclReferenceExprSyntax.self) {
             name = reference.baseName.text
         } else if let member = expression.as(MemberAccessExprSyntax.self),
-                  member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Security" {
+            member.base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Security"
+        {
             name = member.declName.baseName.text
         } else {
             return nil
         }
-        return name.hasPrefix("kSec") || name.hasPrefix("errSec") || name.hasPrefix("kCF") || name == "noErr" ? name : nil
+        return name.hasPrefix("kSec") || name.hasPrefix("errSec") || name.hasPrefix("kCF") || name == "noErr"
+            ? name : nil
     }
 
     /// Like ``strippingConversions`` but without the `String(…)` step (which itself needs this).
     private var strippingConversionsShallow: ExprSyntax {
         var expression = self
         while true {
-            if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first, only.label == nil {
+            if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
+                let only = tuple.elements.first, only.label == nil
+            {
                 expression = only.expression
             } else if let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count == 3,
-                      sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
-                      let first = sequence.elements.first {
+                sequence.elements.dropFirst().first?.is(UnresolvedAsExprSyntax.self) == true,
+                let first = sequence.elements.first
+            {
                 expression = first
             } else if let unwrap = expression.as(ForceUnwrapExprSyntax.self) {
                 expression = unwrap.expression
             } else if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
-                      let type = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
-                      type == "String" || type == "CFString", let argument = call.arguments.first?.expression {
+                let type = call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text,
+                type == "String" || type == "CFString", let argument = call.arguments.first?.expression
+            {
                 expression = argument
             } else {
                 return expression
@@ -74,7 +84,9 @@ extension ExprSyntax {
     package var referencedName: String? {
         let expression = strippingConversions
         if let reference = expression.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
-        if let member = expression.as(MemberAccessExprSyntax.self), member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self) {
+        if let member = expression.as(MemberAccessExprSyntax.self),
+            member.base?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+        {
             return member.declName.baseName.text
         }
         return nil
@@ -83,11 +95,16 @@ extension ExprSyntax {
     /// Whether this is a literal true: `true`, `kCFBooleanTrue`, `1`, `NSNumber(value: true)`.
     package var isTrueLiteral: Bool {
         let expression = strippingConversions
-        if let boolean = expression.as(BooleanLiteralExprSyntax.self) { return boolean.literal.tokenKind == .keyword(.true) }
+        if let boolean = expression.as(BooleanLiteralExprSyntax.self) {
+            return boolean.literal.tokenKind == .keyword(.true)
+        }
         if let integer = expression.as(IntegerLiteralExprSyntax.self) { return integer.literal.text == "1" }
         if expression.securityConstantName == "kCFBooleanTrue" { return true }
         if let call = expression.as(FunctionCallExprSyntax.self), call.arguments.count == 1,
-           let argument = call.arguments.first?.expression { return argument.isTrueLiteral }
+            let argument = call.arguments.first?.expression
+        {
+            return argument.isTrueLiteral
+        }
         return false
     }
 
@@ -99,7 +116,9 @@ extension SequenceExprSyntax {
     /// `target = value` (the sequence is not folded, so `q[k] = v as String` is five elements:
     /// the cast belongs to the value). The value is nil when it is a longer expression.
     package var assignment: (target: ExprSyntax, value: ExprSyntax?)? {
-        guard self.elements.count >= 3, self.elements.dropFirst().first?.is(AssignmentExprSyntax.self) == true else { return nil }
+        guard self.elements.count >= 3, self.elements.dropFirst().first?.is(AssignmentExprSyntax.self) == true else {
+            return nil
+        }
         let elements = Array(self.elements.prefix(5))
         if elements.count == 3 { return (elements[0], elements[2]) }
         if self.elements.count == 5, elements[3].is(UnresolvedAsExprSyntax.self) { return (elements[0], elements[2]) }

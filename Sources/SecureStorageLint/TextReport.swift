@@ -7,7 +7,8 @@ package enum TextReport {
         var output = ""
         for finding in run.findings {
             let file = visible(finding.file)
-            output += "\(file):\(finding.position.line):\(finding.position.column): \(finding.severity.rawValue): \(visible(finding.message)) [\(finding.rule.rawValue)]\n"
+            output +=
+                "\(file):\(finding.position.line):\(finding.position.column): \(finding.severity.rawValue): \(visible(finding.message)) [\(finding.rule.rawValue)]\n"
             if let related = finding.related {
                 output += "\(file):\(related.position.line):\(related.position.column): note: \(related.message)\n"
             }
@@ -30,7 +31,8 @@ package enum TextReport {
         // Also the bidirectional overrides and isolates, which can make a line read otherwise than it is.
         func isHidden(_ scalar: Unicode.Scalar) -> Bool {
             scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
-                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x200E || scalar.value == 0x200F
+                || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+                || scalar.value == 0x200E || scalar.value == 0x200F
         }
         guard text.unicodeScalars.contains(where: isHidden) else { return text }
         var escaped = ""
@@ -51,7 +53,8 @@ package enum TextReport {
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         let notLinted = run.notLinted.isEmpty ? "" : "; \(count(run.notLinted.count, "file")) not linted"
         if run.findings.isEmpty { return "no findings in \(count(run.fileCount, "file"))" + notLinted }
-        return "\(count(run.findings.count, "finding")) (\(count(counts[.error] ?? 0, "error")), \(count(counts[.warning] ?? 0, "warning")), \(count(counts[.note] ?? 0, "note"))) in \(count(run.fileCount, "file"))"
+        return
+            "\(count(run.findings.count, "finding")) (\(count(counts[.error] ?? 0, "error")), \(count(counts[.warning] ?? 0, "warning")), \(count(counts[.note] ?? 0, "note"))) in \(count(run.fileCount, "file"))"
             + notLinted
     }
 }

@@ -4,7 +4,8 @@ import KeychainCore
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Write an encrypted, authenticated backup of every item that may leave this device.",
+        commandName: "export",
+        abstract: "Write an encrypted, authenticated backup of every item that may leave this device.",
         discussion: """
             …ThisDeviceOnly and passcode-set items are never exported, as on Apple platforms. The \
             backup is protected by its own passphrase, so it can be imported into a keychain with \
@@ -27,16 +28,22 @@ struct Export: ParsableCommand {
         let keychain = try self.keychain.open(.reading)
         let passphrase = try backup.passphrase(new: true)
         let summary = try withProgress("exporting") { progress in
-            try keychain.exportBackup(to: URL(fileURLWithPath: file), passphrase: passphrase, replacingExisting: force, progress: progress)
+            try keychain.exportBackup(
+                to: URL(fileURLWithPath: file), passphrase: passphrase, replacingExisting: force, progress: progress)
         }
         if output.json {
-            print(try JSONText.render(["file": .string(file), "exportedItems": .number(Int64(summary.exportedItems)),
-                                       "skippedThisDeviceOnlyItems": .number(Int64(summary.skippedThisDeviceOnlyItems)),
-                                       "skippedNonExtractableKeys": .number(Int64(summary.skippedNonExtractableKeys)),
-                                       "skippedProtectedItems": .number(Int64(summary.skippedProtectedItems))]))
+            print(
+                try JSONText.render([
+                    "file": .string(file), "exportedItems": .number(Int64(summary.exportedItems)),
+                    "skippedThisDeviceOnlyItems": .number(Int64(summary.skippedThisDeviceOnlyItems)),
+                    "skippedNonExtractableKeys": .number(Int64(summary.skippedNonExtractableKeys)),
+                    "skippedProtectedItems": .number(Int64(summary.skippedProtectedItems))
+                ]))
         }
-        printError("exported \(summary.exportedItems) item(s) to \(file); left out: \(summary.skippedThisDeviceOnlyItems) this-device-only item(s), "
-                   + "\(summary.skippedNonExtractableKeys) non-extractable key(s), \(summary.skippedProtectedItems) item(s) whose access control needs the user")
+        printError(
+            "exported \(summary.exportedItems) item(s) to \(file); left out: \(summary.skippedThisDeviceOnlyItems) this-device-only item(s), "
+                + "\(summary.skippedNonExtractableKeys) non-extractable key(s), \(summary.skippedProtectedItems) item(s) whose access control needs the user"
+        )
     }
 }
 
@@ -56,7 +63,9 @@ struct Import: ParsableCommand {
             """)
     @OptionGroup var keychain: KeychainSelection
     @Argument(help: "The backup file to read.") var file: String
-    @Option(name: .customLong("on-duplicate"), help: "When an item exists: keep (the existing one; default), replace, or fail.")
+    @Option(
+        name: .customLong("on-duplicate"),
+        help: "When an item exists: keep (the existing one; default), replace, or fail.")
     var onDuplicate: BackupDuplicatePolicy = .keepExisting
     @OptionGroup var backup: BackupPassphraseOptions
     @OptionGroup var output: OutputOptions
@@ -69,14 +78,20 @@ struct Import: ParsableCommand {
         let keychain = try self.keychain.open(.creatingIfMissing)
         let passphrase = try checkedFirst ?? backup.passphrase(new: false)
         let summary = try withProgress("importing") { progress in
-            try keychain.importBackup(from: URL(fileURLWithPath: file), passphrase: passphrase, onDuplicate: onDuplicate, progress: progress)
+            try keychain.importBackup(
+                from: URL(fileURLWithPath: file), passphrase: passphrase, onDuplicate: onDuplicate, progress: progress)
         }
         if output.json {
-            print(try JSONText.render(["added": .number(Int64(summary.addedItems)), "replaced": .number(Int64(summary.replacedItems)),
-                                       "keptExisting": .number(Int64(summary.keptExistingItems)),
-                                       "skippedAtExport": .number(Int64(summary.skippedAtExport))]))
+            print(
+                try JSONText.render([
+                    "added": .number(Int64(summary.addedItems)), "replaced": .number(Int64(summary.replacedItems)),
+                    "keptExisting": .number(Int64(summary.keptExistingItems)),
+                    "skippedAtExport": .number(Int64(summary.skippedAtExport))
+                ]))
         }
-        printError("imported \(file): \(summary.addedItems) added, \(summary.replacedItems) replaced, \(summary.keptExistingItems) kept existing")
+        printError(
+            "imported \(file): \(summary.addedItems) added, \(summary.replacedItems) replaced, \(summary.keptExistingItems) kept existing"
+        )
     }
 }
 
@@ -84,7 +99,9 @@ extension Import {
     /// The backup's passphrase, checked against the backup's header.
     private func checkedBackupPassphrase() throws -> String {
         let passphrase = try backup.passphrase(new: false)
-        try reportingErrors { try Keychain.checkBackupPassphrase(of: URL(fileURLWithPath: file), passphrase: passphrase) }
+        try reportingErrors {
+            try Keychain.checkBackupPassphrase(of: URL(fileURLWithPath: file), passphrase: passphrase)
+        }
         return passphrase
     }
 }
@@ -93,9 +110,11 @@ extension BackupDuplicatePolicy: ExpressibleByArgument {}
 
 /// `--backup-passphrase-file`: the backup's passphrase from a file instead of a prompt or standard input.
 struct BackupPassphraseOptions: ParsableArguments {
-    @Option(name: .customLong("backup-passphrase-file"), help: ArgumentHelp(
-        "Read the backup's passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting.",
-        valueName: "file"))
+    @Option(
+        name: .customLong("backup-passphrase-file"),
+        help: ArgumentHelp(
+            "Read the backup's passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting.",
+            valueName: "file"))
     var file: String?
 
     /// ``StandardInputUse/backupPassphrase`` unless the passphrase comes from a file.
@@ -104,7 +123,8 @@ struct BackupPassphraseOptions: ParsableArguments {
     /// The backup passphrase: from the file, else prompted (a `new` one twice on a terminal) or one line of standard input.
     func passphrase(new: Bool) throws -> String {
         if let file { return try reportingErrors { try PassphraseSource.file(URL(fileURLWithPath: file)).read() } }
-        return new ? try SecretInput.readNew(prompt: "Backup passphrase: ", as: .backupPassphrase)
+        return new
+            ? try SecretInput.readNew(prompt: "Backup passphrase: ", as: .backupPassphrase)
             : try SecretInput.read(prompt: "Backup passphrase: ", as: .backupPassphrase)
     }
 }

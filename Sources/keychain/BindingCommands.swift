@@ -4,7 +4,9 @@ import KeychainCore
 
 struct Bind: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bind", abstract: "Seal a new device secret in this machine's TPM: a copy of the keychain's files then opens nowhere else.",
+        commandName: "bind",
+        abstract:
+            "Seal a new device secret in this machine's TPM: a copy of the keychain's files then opens nowhere else.",
         discussion: """
             The TPM is SECURE_STORAGE_TPM_TCTI when set (for example swtpm:path=/run/swtpm/sock), else \
             /dev/tpmrm0. Before the first ":" it names a TCTI (device, swtpm, mssim, tabrmd or libtpms, \
@@ -33,7 +35,10 @@ struct Bind: ParsableCommand {
             """)
     @OptionGroup var keychain: KeychainSelection
     @Flag(name: .customLong("tpm"), help: "Bind to the TPM (the only kind of binding).") var tpm = false
-    @Option(name: .customLong("pcr"), help: ArgumentHelp("Also seal to this PCR's current value (SHA-256 bank, 0-23); repeat for several.", valueName: "index"))
+    @Option(
+        name: .customLong("pcr"),
+        help: ArgumentHelp(
+            "Also seal to this PCR's current value (SHA-256 bank, 0-23); repeat for several.", valueName: "index"))
     var pcrs: [Int] = []
 
     func validate() throws {
@@ -45,7 +50,10 @@ struct Bind: ParsableCommand {
         try StandardInput.plan([self.keychain.passphraseInput(reading: true)])
         let keychain = try self.keychain.open(unlocking: false)
         // A keychain with a passphrase needs it: the keys it protects are rewrapped under the new secret.
-        let passphrase: String? = if keychain.hasPassphrase { try reportingErrors { try self.keychain.passphrase(for: keychain) } } else { nil }
+        let passphrase: String? =
+            if keychain.hasPassphrase { try reportingErrors { try self.keychain.passphrase(for: keychain) } } else {
+                nil
+            }
         try reportingErrors { try keychain.bindToTPM(pcrs: pcrs, passphrase: passphrase) }
         printError("bound to \(keychain.deviceBinding)")
     }
@@ -53,7 +61,9 @@ struct Bind: ParsableCommand {
 
 struct Unbind: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "unbind", abstract: "Take the device secret out of the TPM into a key file again, to move the keychain to another machine.",
+        commandName: "unbind",
+        abstract:
+            "Take the device secret out of the TPM into a key file again, to move the keychain to another machine.",
         discussion: """
             Needs the keychain's passphrase (and the keychain to have one): once unbound, a copy of its \
             files opens on any machine, and the passphrase is what protects its items there. Token keys \

@@ -7,7 +7,9 @@ import KeychainCore
 enum CommandSuggestion {
     /// The message for `arguments` when they start with an unknown command name, walking into
     /// groups of subcommands (`sync`); `nil` when every command name is known.
-    static func unknownCommandMessage(in arguments: [String], of command: ParsableCommand.Type = KeychainTool.self) -> String? {
+    static func unknownCommandMessage(in arguments: [String], of command: ParsableCommand.Type = KeychainTool.self)
+        -> String?
+    {
         let subcommands = command.configuration.subcommands
         guard !subcommands.isEmpty, let word = arguments.first, !word.hasPrefix("-") else { return nil }
         if let known = subcommands.first(where: { names(of: $0).contains(word) }) {
@@ -18,7 +20,8 @@ enum CommandSuggestion {
         let path = commandPath(of: command)
         let printable = PrintableText.sanitized(word)
         if let best = closest(to: word, among: subcommands.flatMap(names(of:))) {
-            return "keychain: '\(printable)' is not a command of `\(path)`. Did you mean `\(path) \(best)`? (`\(path) --help` lists them all.)"
+            return
+                "keychain: '\(printable)' is not a command of `\(path)`. Did you mean `\(path) \(best)`? (`\(path) --help` lists them all.)"
         }
         return "keychain: '\(printable)' is not a command of `\(path)`; `\(path) --help` lists them all."
     }
@@ -39,7 +42,8 @@ enum CommandSuggestion {
     /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
     /// adjacent characters each cost one.
     static func editDistance(_ first: String, _ second: String) -> Int {
-        let a = Array(first), b = Array(second)
+        let a = Array(first)
+        let b = Array(second)
         guard !a.isEmpty else { return b.count }
         guard !b.isEmpty else { return a.count }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

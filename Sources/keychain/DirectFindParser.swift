@@ -26,7 +26,9 @@ enum DirectFindParser {
             let argument = arguments[index]
             switch argument {
             case "-s", "-a", "-l", "--keychain":
-                guard values[argument] == nil, index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") else { return nil }
+                guard values[argument] == nil, index + 1 < arguments.count, !arguments[index + 1].hasPrefix("-") else {
+                    return nil
+                }
                 values[argument] = arguments[index + 1]
                 index += 2
             case "-w", "-g", "--json":
@@ -40,8 +42,11 @@ enum DirectFindParser {
         if let account = values["-a"] { attributes[.account] = .string(account) }
         if let label = values["-l"] { attributes[.label] = .string(label) }
         if let name = values["-s"] { attributes[itemClass == .genericPassword ? .service : .server] = .string(name) }
-        let printed: FoundOutput = flags.contains("-w") ? .secretOnly : flags.contains("-g") ? .attributesAndSecret : .attributes
-        return FindRequest(itemClass: itemClass, query: Query(itemClass, attributes), keychain: KeychainChoice(path: values["--keychain"]),
-                           printed: printed, json: flags.contains("--json"))
+        let printed: FoundOutput =
+            flags.contains("-w") ? .secretOnly : flags.contains("-g") ? .attributesAndSecret : .attributes
+        return FindRequest(
+            itemClass: itemClass, query: Query(itemClass, attributes),
+            keychain: KeychainChoice(path: values["--keychain"]),
+            printed: printed, json: flags.contains("--json"))
     }
 }

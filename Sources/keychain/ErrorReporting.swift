@@ -9,7 +9,8 @@ import SecureStorageFoundation
 /// so informational messages do not mix with command output. The libraries log only to the
 /// logger an application gives them (``LibraryLogging``), so the tool gives them one.
 let loggingConfigured: Void = {
-    let level = ProcessInfo.processInfo.environment["KEYCHAIN_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+    let level =
+        ProcessInfo.processInfo.environment["KEYCHAIN_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
     LoggingSystem.bootstrap { label in
         var handler = StreamLogHandler.standardError(label: label)
         handler.logLevel = level
@@ -93,7 +94,9 @@ enum ExitStatus {
         case .authFailed, .userCanceled: authFailed
         case .interactionNotAllowed: locked
         case .integrityViolation: integrity
-        case .keychainUnavailable, .invalidKeychain, .unsupportedVersion, .diskFull, .busy, .readOnly, .ioError, .noSuchKeychain: unavailable
+        case .keychainUnavailable, .invalidKeychain, .unsupportedVersion, .diskFull, .busy, .readOnly, .ioError,
+            .noSuchKeychain:
+            unavailable
         case .invalidParameter, .noSuchAttribute, .noSuchClass, .invalidState: usage
         case .missingEntitlement, .unimplemented, .outOfMemory: 1
         default: 1  // a code added by a later version of KeychainCore
@@ -114,11 +117,15 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
 }
 
 /// The next step after a failure of `code` in the command being run (its name, from the command line).
-private func hint(for code: KeychainError.Code, command: String = CommandLine.arguments.dropFirst().first ?? "") -> String? {
+private func hint(for code: KeychainError.Code, command: String = CommandLine.arguments.dropFirst().first ?? "")
+    -> String?
+{
     switch code {
-    case .interactionNotAllowed: "run `keychain unlock` (or add --unlock, or --passphrase-file FILE, to this command) and retry."
+    case .interactionNotAllowed:
+        "run `keychain unlock` (or add --unlock, or --passphrase-file FILE, to this command) and retry."
     case .duplicateItem where command.hasPrefix("add-"): "add -U to update the existing item instead."
-    case .duplicateItem where command == "import": "--on-duplicate keep (the default) or replace decides what happens to items that exist."
+    case .duplicateItem where command == "import":
+        "--on-duplicate keep (the default) or replace decides what happens to items that exist."
     case .duplicateKeychain where command.hasPrefix("create"):
         "to protect the existing keychain with a passphrase, run `keychain set-passphrase` (or `keychain set-passphrase --passphrase-file FILE`)."
     default: nil

@@ -13,7 +13,7 @@ struct FindRequest {
 
     /// Prints the first match: attributes (`-g` adds the password), or only the password (`-w`).
     func run() throws {
-        if keychain.isFreshDefault {               // nothing stored yet: not found, as an empty keychain
+        if keychain.isFreshDefault {  // nothing stored yet: not found, as an empty keychain
             _ = try reportingErrors { () throws(KeychainError) -> Int in
                 throw KeychainError.noKeychainForFind(path: self.keychain.location.databaseURL.path)
             }
@@ -21,8 +21,13 @@ struct FindRequest {
         let keychain = try self.keychain.open(.reading)
         var query = query
         query.limit = .one
-        let returning: ReturnOptions = printed == .attributes ? .attributes : printed == .secretOnly ? .data : [.attributes, .data]
-        guard let item = try reportingErrors(searching: query, in: keychain, { try keychain.find(query, returning: returning) }).first else { return }
+        let returning: ReturnOptions =
+            printed == .attributes ? .attributes : printed == .secretOnly ? .data : [.attributes, .data]
+        guard
+            let item = try reportingErrors(
+                searching: query, in: keychain, { try keychain.find(query, returning: returning) }
+            ).first
+        else { return }
         switch (printed, json) {
         case (.secretOnly, false):
             FileHandle.standardOutput.write((item.data ?? Data()) + Data("\n".utf8))

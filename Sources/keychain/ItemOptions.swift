@@ -13,19 +13,32 @@ struct ItemOptions: ParsableArguments {
     @Option(name: .customShort("j"), help: ArgumentHelp("Comment (kSecAttrComment).", valueName: "comment"))
     var comment: String?
 
-    @Option(name: .customShort("D"), help: ArgumentHelp("Kind, a human-readable description (kSecAttrDescription).", valueName: "kind"))
+    @Option(
+        name: .customShort("D"),
+        help: ArgumentHelp("Kind, a human-readable description (kSecAttrDescription).", valueName: "kind"))
     var kind: String?
 
-    @Option(name: .customShort("c"), help: ArgumentHelp("Creator, a four-character code (kSecAttrCreator).", valueName: "creator"))
+    @Option(
+        name: .customShort("c"),
+        help: ArgumentHelp("Creator, a four-character code (kSecAttrCreator).", valueName: "creator"))
     var creator: String?
 
-    @Option(name: .customShort("C"), help: ArgumentHelp("Type, a four-character code (kSecAttrType).", valueName: "type"))
+    @Option(
+        name: .customShort("C"), help: ArgumentHelp("Type, a four-character code (kSecAttrType).", valueName: "type"))
     var type: String?
 
-    @Option(name: .customLong("access-group"), help: ArgumentHelp("Access group (kSecAttrAccessGroup). Searches cover every group when omitted; adds use the application's default group. (-G is the generic attribute, as in macOS `security`.)", valueName: "group"))
+    @Option(
+        name: .customLong("access-group"),
+        help: ArgumentHelp(
+            "Access group (kSecAttrAccessGroup). Searches cover every group when omitted; adds use the application's default group. (-G is the generic attribute, as in macOS `security`.)",
+            valueName: "group"))
     var accessGroup: String?
 
-    @Flag(name: .customLong("synchronizable"), help: "The item syncs to the other devices of the sync circle (kSecAttrSynchronizable); searches then look only at synchronizable items, as SecItem queries do.")
+    @Flag(
+        name: .customLong("synchronizable"),
+        help:
+            "The item syncs to the other devices of the sync circle (kSecAttrSynchronizable); searches then look only at synchronizable items, as SecItem queries do."
+    )
     var synchronizable = false
 
     func attributes() throws -> [AttributeKey: AttributeValue] {
@@ -45,7 +58,9 @@ struct ItemOptions: ParsableArguments {
 enum FourCharacterCode {
     static func number(_ code: String, option: String) throws -> Int64 {
         let bytes = Array(code.utf8)
-        guard bytes.count == 4 else { throw ValidationError("\(option) takes exactly four characters, such as 'aapl'.") }
+        guard bytes.count == 4 else {
+            throw ValidationError("\(option) takes exactly four characters, such as 'aapl'.")
+        }
         return bytes.reduce(0) { $0 << 8 | Int64($1) }
     }
 }
@@ -53,25 +68,45 @@ enum FourCharacterCode {
 /// Where a new secret comes from: `-w SECRET`, `--stdin`, or (when neither is given, or `-w`
 /// ends the command line) a no-echo prompt / one line of standard input.
 struct SecretOptions: ParsableArguments {
-    @Option(name: .customShort("w"), help: ArgumentHelp("The secret. Better: put -w last (or leave it out) to be prompted without echo, or pipe it in, which keeps it out of the process list and shell history.", valueName: "password"))
+    @Option(
+        name: .customShort("w"),
+        help: ArgumentHelp(
+            "The secret. Better: put -w last (or leave it out) to be prompted without echo, or pipe it in, which keeps it out of the process list and shell history.",
+            valueName: "password"))
     var secret: String?
 
-    @Flag(name: .customLong("stdin"), help: "Read the secret from all of standard input: multi-line text such as PEM keys (one trailing newline removed) or binary data (kept byte for byte). Standard input then carries the secret only: with --unlock, give the passphrase with --passphrase-file.")
+    @Flag(
+        name: .customLong("stdin"),
+        help:
+            "Read the secret from all of standard input: multi-line text such as PEM keys (one trailing newline removed) or binary data (kept byte for byte). Standard input then carries the secret only: with --unlock, give the passphrase with --passphrase-file."
+    )
     var fromStandardInput = false
 
-    @Option(name: .customLong("accessibility"), help: ArgumentHelp("When the item may be read: whenUnlocked (ak), afterFirstUnlock (ck), whenUnlockedThisDeviceOnly (aku), afterFirstUnlockThisDeviceOnly (cku), whenPasscodeSetThisDeviceOnly (akpu), always (dk), alwaysThisDeviceOnly (dku). Default whenUnlocked.", valueName: "accessibility"))
+    @Option(
+        name: .customLong("accessibility"),
+        help: ArgumentHelp(
+            "When the item may be read: whenUnlocked (ak), afterFirstUnlock (ck), whenUnlockedThisDeviceOnly (aku), afterFirstUnlockThisDeviceOnly (cku), whenPasscodeSetThisDeviceOnly (akpu), always (dk), alwaysThisDeviceOnly (dku). Default whenUnlocked.",
+            valueName: "accessibility"))
     var accessibility: String?
 
     @Flag(name: .customShort("U"), help: "Update the item if it already exists.")
     var updateIfExists = false
 
-    @Option(name: .customShort("T"), help: ArgumentHelp("Accepted for macOS `security` scripts and ignored: Linux has no per-application access lists; access groups decide which apps read an item.", valueName: "app"))
+    @Option(
+        name: .customShort("T"),
+        help: ArgumentHelp(
+            "Accepted for macOS `security` scripts and ignored: Linux has no per-application access lists; access groups decide which apps read an item.",
+            valueName: "app"))
     var trustedApplications: [String] = []
 
     @Flag(name: .customShort("A"), help: "Accepted for macOS `security` scripts and ignored (see -T).")
     var allowAnyApplication = false
 
-    @Flag(name: .customLong("require-user-presence"), help: "Reading the password needs the keychain PIN (kSecAccessControlUserPresence); set one first with `keychain set-pin`.")
+    @Flag(
+        name: .customLong("require-user-presence"),
+        help:
+            "Reading the password needs the keychain PIN (kSecAccessControlUserPresence); set one first with `keychain set-pin`."
+    )
     var requireUserPresence = false
 
     func validate() throws {
@@ -97,7 +132,8 @@ struct SecretOptions: ParsableArguments {
 
     /// The note `-T`/`-A` get, or `nil` when neither was given.
     var ignoredApplicationAccessNote: String? {
-        trustedApplications.isEmpty && !allowAnyApplication ? nil
+        trustedApplications.isEmpty && !allowAnyApplication
+            ? nil
             : "note: -T and -A are ignored: Linux keychains have no per-application access lists; access groups decide which apps read an item (README, \"Identity and access groups\")."
     }
 }

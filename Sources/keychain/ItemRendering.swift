@@ -52,7 +52,8 @@ enum JSONText {
         [
             "class": .string(item.itemClass.rawValue),
             "persistentReference": .string(item.persistentReference.data.base64EncodedString()),
-            "attributes": .object(Dictionary(uniqueKeysWithValues: item.attributes.map { ($0.key.rawValue, value($0.value)) })),
+            "attributes": .object(
+                Dictionary(uniqueKeysWithValues: item.attributes.map { ($0.key.rawValue, value($0.value)) }))
         ]
     }
 

@@ -4,17 +4,25 @@ import KeychainCore
 
 /// `--keychain PATH` and `--unlock`: which keychain a command works on, and whether to unlock it first.
 struct KeychainSelection: ParsableArguments {
-    @Option(name: .customLong("keychain"), help: ArgumentHelp(
-        "Use the keychain in this directory (data/keychain.db and state/device.key, as SECURE_STORAGE_HOME lays them out) instead of the default keychain.",
-        valueName: "path"))
+    @Option(
+        name: .customLong("keychain"),
+        help: ArgumentHelp(
+            "Use the keychain in this directory (data/keychain.db and state/device.key, as SECURE_STORAGE_HOME lays them out) instead of the default keychain.",
+            valueName: "path"))
     var path: String?
 
-    @Flag(name: .customLong("unlock"), help: "Unlock with the passphrase first, for this command only: from --passphrase-file, else the systemd credential secure-storage-passphrase, else prompted (or one line of standard input, refused when the command reads another value there). `keychain unlock` unlocks for later commands too.")
+    @Flag(
+        name: .customLong("unlock"),
+        help:
+            "Unlock with the passphrase first, for this command only: from --passphrase-file, else the systemd credential secure-storage-passphrase, else prompted (or one line of standard input, refused when the command reads another value there). `keychain unlock` unlocks for later commands too."
+    )
     var unlock = false
 
-    @Option(name: .customLong("passphrase-file"), help: ArgumentHelp(
-        "Read the passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting or reading standard input; implies --unlock. For create and set-passphrase: the passphrase to set.",
-        valueName: "file"))
+    @Option(
+        name: .customLong("passphrase-file"),
+        help: ArgumentHelp(
+            "Read the passphrase from this file (yours, mode 0600 or 0400, one trailing newline ignored) instead of prompting or reading standard input; implies --unlock. For create and set-passphrase: the passphrase to set.",
+            valueName: "file"))
     var passphraseFile: String?
 
     /// The same choice as plain values, for code that does not parse arguments.
@@ -35,7 +43,9 @@ struct KeychainSelection: ParsableArguments {
 
     /// Opens the keychain, unlocking it when asked and not already unlocked by a session;
     /// `unlocking: false` for commands that read the passphrase themselves.
-    func open(_ opening: Opening = .existing, unlocking: Bool = true) throws -> Keychain { try choice.open(opening, unlocking: unlocking) }
+    func open(_ opening: Opening = .existing, unlocking: Bool = true) throws -> Keychain {
+        try choice.open(opening, unlocking: unlocking)
+    }
 
     /// The passphrase for unlocking (``KeychainChoice/passphrase(for:)``).
     func passphrase(for keychain: Keychain) throws -> String { try choice.passphrase(for: keychain) }
@@ -60,8 +70,9 @@ struct KeychainChoice {
         self.passphraseFile = passphraseFile
         if let path {
             let directory = URL(fileURLWithPath: path, isDirectory: true)
-            location = KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
-                                        deviceKeyURL: directory.appendingPathComponent("state/device.key"))
+            location = KeychainLocation(
+                databaseURL: directory.appendingPathComponent("data/keychain.db"),
+                deviceKeyURL: directory.appendingPathComponent("state/device.key"))
         } else {
             location = .default
         }
@@ -75,11 +86,16 @@ struct KeychainChoice {
     private func checkPathIsADirectory() throws {
         guard let path else { return }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { return }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            return
+        }
         let url = URL(fileURLWithPath: path)
-        let suggestion = url.path.hasSuffix("/data/keychain.db") || url.path.hasSuffix("/state/device.key")
+        let suggestion =
+            url.path.hasSuffix("/data/keychain.db") || url.path.hasSuffix("/state/device.key")
             ? url.deletingLastPathComponent().deletingLastPathComponent().path : url.deletingLastPathComponent().path
-        throw usageFailure("--keychain takes the keychain's directory (the one holding data/ and state/), not a file. Did you mean --keychain \(suggestion)?")
+        throw usageFailure(
+            "--keychain takes the keychain's directory (the one holding data/ and state/), not a file. Did you mean --keychain \(suggestion)?"
+        )
     }
 
     /// How a command opens the keychain.
@@ -109,20 +125,26 @@ struct KeychainChoice {
             // A passphrase file names a passphrase the keychain must have: a keychain without one
             // (not created yet, or created without it) is never used or made in its place.
             if unlocking, let passphraseFile, !exists {
-                throw KeychainError.noKeychainForPassphraseFile(path: location.databaseURL.path, passphraseFile: passphraseFile, keychainOption: path)
+                throw KeychainError.noKeychainForPassphraseFile(
+                    path: location.databaseURL.path, passphraseFile: passphraseFile, keychainOption: path)
             }
             var options = KeychainOptions()
             options.readOnly = opening == .reading
             let keychain = try Keychain(location: location, options: options)
             // With an enrolled PIN the authenticator is installed even when its file is gone, so
             // that a deleted PIN file is reported as the tampering it is (status 52).
-            if FileManager.default.fileExists(atPath: PINAuthenticator.fileURL(for: location).path) || !keychain.enrolledMethods.isEmpty {
+            if FileManager.default.fileExists(atPath: PINAuthenticator.fileURL(for: location).path)
+                || !keychain.enrolledMethods.isEmpty
+            {
                 keychain.authenticator = try PINAuthenticator.terminal(for: location)
             }
             if unlocking, let passphraseFile, !keychain.hasPassphrase {
-                throw KeychainError.passphraseFileForUnprotectedKeychain(path: location.databaseURL.path, passphraseFile: passphraseFile)
+                throw KeychainError.passphraseFileForUnprotectedKeychain(
+                    path: location.databaseURL.path, passphraseFile: passphraseFile)
             }
-            if unlocking && (unlock || passphraseFile != nil) && keychain.hasPassphrase && keychain.lockState != .unlocked {
+            if unlocking && (unlock || passphraseFile != nil) && keychain.hasPassphrase
+                && keychain.lockState != .unlocked
+            {
                 try keychain.unlock(passphrase: passphrase(for: keychain))
             }
             return keychain
@@ -136,12 +158,15 @@ extension KeychainChoice {
     /// piped standard input, when the command reads nothing else there).
     func passphrase(for keychain: Keychain) throws -> String {
         if let named = try namedPassphrase() { return named }
-        return try SecretInput.read(prompt: "Passphrase for \(keychain.location.databaseURL.path): ", as: .keychainPassphrase)
+        return try SecretInput.read(
+            prompt: "Passphrase for \(keychain.location.databaseURL.path): ", as: .keychainPassphrase)
     }
 
     /// The passphrase from `--passphrase-file` or the systemd credential, or `nil` when neither is given.
     func namedPassphrase() throws -> String? {
-        if let passphraseFile { return try reportingErrors { try PassphraseSource.file(URL(fileURLWithPath: passphraseFile)).read() } }
+        if let passphraseFile {
+            return try reportingErrors { try PassphraseSource.file(URL(fileURLWithPath: passphraseFile)).read() }
+        }
         guard hasCredential else { return nil }
         return try reportingErrors { try PassphraseSource.systemdCredential().read() }
     }

@@ -29,14 +29,15 @@ struct KeychainTool: ParsableCommand {
 
             \(ExitStatus.help)
             """,
-        version: "keychain (SecureStorage) \(SecureStorageVersion.string), keychain format \(SecureStorageVersion.keychainFormat)",
+        version:
+            "keychain (SecureStorage) \(SecureStorageVersion.string), keychain format \(SecureStorageVersion.keychainFormat)",
         subcommands: [
             AddGenericPassword.self, FindGenericPassword.self, DeleteGenericPassword.self,
             AddInternetPassword.self, FindInternetPassword.self, DeleteInternetPassword.self,
             List.self, DumpKeychain.self,
             Create.self, Status.self, Lock.self, Unlock.self, Verify.self, Bind.self, Unbind.self,
             SetPassphrase.self, ChangePassphrase.self, RemovePassphrase.self, SetPIN.self,
-            Export.self, Import.self, Migrate.self, Lint.self, Sync.self,
+            Export.self, Import.self, Migrate.self, Lint.self, Sync.self
         ]
     )
 
@@ -46,7 +47,9 @@ struct KeychainTool: ParsableCommand {
         // Every line reaches a pipe, a file or the journal when printed, not when the tool exits.
         LineBufferedOutput.enable()
         // `keychain lint …` is keychain-lint's, options and --help included: handed over unparsed.
-        if CommandLine.arguments.dropFirst().first == "lint" { LintLauncher.execute(Array(CommandLine.arguments.dropFirst(2))) }
+        if CommandLine.arguments.dropFirst().first == "lint" {
+            LintLauncher.execute(Array(CommandLine.arguments.dropFirst(2)))
+        }
         // Before anything is parsed or read: every command may hold a secret or a class key.
         SecureStorage.hardenProcess()
         // The libraries log only to the logger the tool gives them: every command, the facade's too.
@@ -81,7 +84,7 @@ struct KeychainTool: ParsableCommand {
             let code = exitCode(for: error)
             let message = fullMessage(for: error)
             if code == .success {
-                if !message.isEmpty { print(message) }   // --help, --version: the tool's own text
+                if !message.isEmpty { print(message) }  // --help, --version: the tool's own text
             } else if !message.isEmpty {
                 printError(message)
             }
@@ -90,7 +93,8 @@ struct KeychainTool: ParsableCommand {
     }
 
     static func promptingForTrailingSecret(_ arguments: [String]) -> [String] {
-        guard let command = arguments.first, command.hasPrefix("add-"), arguments.last == "-w", arguments.count > 1 else { return arguments }
+        guard let command = arguments.first, command.hasPrefix("add-"), arguments.last == "-w", arguments.count > 1
+        else { return arguments }
         return Array(arguments.dropLast())
     }
 }

@@ -35,19 +35,27 @@ enum LintLauncher {
     static func execute(_ arguments: [String]) -> Never {
         var candidates: [String] = []
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("keychain-lint").path)
+            candidates.append(
+                URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("keychain-lint")
+                    .path)
         } else if let executable = Bundle.main.executablePath {
-            candidates.append(URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("keychain-lint").path)
+            candidates.append(
+                URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent()
+                    .appendingPathComponent("keychain-lint").path)
         }
         // Only absolute PATH entries: `.` or `bin` would run a keychain-lint of the directory being linted.
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") where directory.hasPrefix("/") {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        where directory.hasPrefix("/") {
             candidates.append(directory + "/keychain-lint")
         }
         for candidate in candidates where access(candidate, X_OK) == 0 {
             let argv = ([candidate] + arguments).map { strdup($0) } + [nil]
             execv(candidate, argv)
         }
-        FileHandle.standardError.write(Data("keychain: keychain-lint is neither beside this executable nor on PATH; build it with `swift build --product keychain-lint` and install it next to keychain.\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "keychain: keychain-lint is neither beside this executable nor on PATH; build it with `swift build --product keychain-lint` and install it next to keychain.\n"
+                    .utf8))
         exit(notInstalled)
     }
 }

@@ -20,7 +20,9 @@ enum ClassSelection: String, ExpressibleByArgument, CaseIterable {
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List items, one line each (class, service or protocol://server:port, account, label, protection, access group, `synchronizable` for items that sync); never secrets.",
+        commandName: "list",
+        abstract:
+            "List items, one line each (class, service or protocol://server:port, account, label, protection, access group, `synchronizable` for items that sync); never secrets.",
         discussion: """
             Items that sync with the other devices of a sync circle (kSecAttrSynchronizable) end \
             in `synchronizable` (`"sync": 1` in --json): find and delete them with --synchronizable, \
@@ -36,12 +38,16 @@ struct List: ParsableCommand {
               keychain list --accessibility aku
             """)
     @OptionGroup var keychain: KeychainSelection
-    @Option(name: .customLong("class"), help: "Item class: genp, inet, cert, keys or all.") var itemClass: ClassSelection = .all
-    @Option(name: .short, help: "Only items with this service (generic passwords) or server (internet passwords).") var service: String?
+    @Option(name: .customLong("class"), help: "Item class: genp, inet, cert, keys or all.") var itemClass:
+        ClassSelection = .all
+    @Option(name: .short, help: "Only items with this service (generic passwords) or server (internet passwords).")
+    var service: String?
     @Option(name: .short, help: "Only items with this account.") var account: String?
     @Option(name: .short, help: "Only items with this label.") var label: String?
     @Option(name: .customLong("access-group"), help: "Only items in this access group.") var accessGroup: String?
-    @Option(name: .customLong("accessibility"), help: "Only items with this protection (ak, ck, dk, aku, cku, dku, akpu).") var accessibility: String?
+    @Option(
+        name: .customLong("accessibility"), help: "Only items with this protection (ak, ck, dk, aku, cku, dku, akpu).")
+    var accessibility: String?
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -49,7 +55,7 @@ struct List: ParsableCommand {
     }
 
     func run() throws {
-        if keychain.isFreshDefault {                    // nothing stored yet: an empty list
+        if keychain.isFreshDefault {  // nothing stored yet: an empty list
             if output.json { print(try JSONText.render(["items": .array([])])) }
             printError("0 items (no keychain yet at \(keychain.location.databaseURL.path))")
             return
@@ -57,7 +63,9 @@ struct List: ParsableCommand {
         let keychain = try self.keychain.open(.reading)
         // What the library keeps for itself lives in its own namespace: no query of the tool sees it.
         let items = try reportingErrors {
-            try itemClass.classes.compactMap { try query(for: $0) }.flatMap { query in try keychain.findAll(query, returning: .attributes) }
+            try itemClass.classes.compactMap { try query(for: $0) }.flatMap { query in
+                try keychain.findAll(query, returning: .attributes)
+            }
         }
         if output.json {
             print(try JSONText.render(["items": .array(items.map { .object(JSONText.item($0)) })]))
@@ -65,10 +73,15 @@ struct List: ParsableCommand {
         }
         for item in items {
             let a = item.attributes
-            let name = item.itemClass == .internetPassword ? Self.location(a)
+            let name =
+                item.itemClass == .internetPassword
+                ? Self.location(a)
                 : (a[.service] ?? a[.applicationTag] ?? a[.subject]).map(ItemText.text) ?? "-"
-            var columns = [item.itemClass.rawValue, name, a[.account].map(ItemText.text) ?? "-", a[.label].map(ItemText.text) ?? "-",
-                           a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"]
+            var columns = [
+                item.itemClass.rawValue, name, a[.account].map(ItemText.text) ?? "-",
+                a[.label].map(ItemText.text) ?? "-",
+                a[.accessible]?.stringValue ?? "-", a[.accessGroup]?.stringValue ?? "-"
+            ]
             // Found only with --synchronizable by find and delete (SecItem's rule): said on the line.
             if a[.synchronizable]?.numberValue == 1 { columns.append("synchronizable") }
             print(PrintableText.sanitized(columns.joined(separator: "  ")))
@@ -80,7 +93,8 @@ struct List: ParsableCommand {
     private static func location(_ attributes: [AttributeKey: AttributeValue]) -> String {
         let server = attributes[.server]?.stringValue ?? "-"
         let scheme = attributes[.protocol]?.stringValue.map { $0.trimmingCharacters(in: .whitespaces) + "://" } ?? ""
-        let port = attributes[.port].flatMap { if case .number(let port) = $0, port != 0 { ":\(port)" } else { nil } } ?? ""
+        let port =
+            attributes[.port].flatMap { if case .number(let port) = $0, port != 0 { ":\(port)" } else { nil } } ?? ""
         return scheme + server + port
     }
 
@@ -90,7 +104,9 @@ struct List: ParsableCommand {
         if let service { attributes[itemClass == .internetPassword ? .server : .service] = .string(service) }
         if let account { attributes[.account] = .string(account) }
         if let label { attributes[.label] = .string(label) }
-        if let accessibility { attributes[.accessible] = .string(try AttributeNames.accessibility(accessibility).rawValue) }
+        if let accessibility {
+            attributes[.accessible] = .string(try AttributeNames.accessibility(accessibility).rawValue)
+        }
         let schema = ItemSchema.of(itemClass)
         guard attributes.keys.allSatisfy(schema.accepts) else { return nil }
         var query = Query(itemClass, attributes, synchronizable: .any)
@@ -101,7 +117,8 @@ struct List: ParsableCommand {
 
 struct DumpKeychain: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "dump-keychain", abstract: "Print every item's attributes, in every access group; -d adds the secrets.",
+        commandName: "dump-keychain",
+        abstract: "Print every item's attributes, in every access group; -d adds the secrets.",
         discussion: """
             Secrets are printed only with -d, which needs every class unlocked.
             Examples:
@@ -116,7 +133,8 @@ struct DumpKeychain: ParsableCommand {
         let keychain = try self.keychain.open(.reading)
         let items = try reportingErrors {
             try ItemClass.storedClasses.flatMap { itemClass in
-                try keychain.findAll(Query(itemClass, synchronizable: .any), returning: data ? [.attributes, .data] : .attributes)
+                try keychain.findAll(
+                    Query(itemClass, synchronizable: .any), returning: data ? [.attributes, .data] : .attributes)
             }
         }
         if output.json {

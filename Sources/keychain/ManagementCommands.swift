@@ -4,31 +4,41 @@ import KeychainCore
 
 struct Create: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "create", abstract: "Create a new keychain (fails with status 45 if one exists); --passphrase protects it at once.",
-        discussion: "Examples:\n  keychain create --keychain ~/work-keychain --passphrase\n  keychain create --passphrase-file /run/secrets/keychain-passphrase   # no terminal needed\n  keychain create",
+        commandName: "create",
+        abstract: "Create a new keychain (fails with status 45 if one exists); --passphrase protects it at once.",
+        discussion:
+            "Examples:\n  keychain create --keychain ~/work-keychain --passphrase\n  keychain create --passphrase-file /run/secrets/keychain-passphrase   # no terminal needed\n  keychain create",
         aliases: ["create-keychain"])
     @OptionGroup var keychain: KeychainSelection
-    @Flag(name: .customLong("passphrase"), help: "Ask for a passphrase (twice on a terminal, or one line of standard input) and set it; with --passphrase-file, set the one in that file.") var withPassphrase = false
+    @Flag(
+        name: .customLong("passphrase"),
+        help:
+            "Ask for a passphrase (twice on a terminal, or one line of standard input) and set it; with --passphrase-file, set the one in that file."
+    ) var withPassphrase = false
 
     func run() throws {
         loggingConfigured
         let location = keychain.location
-        let passphrase: String? = if let file = keychain.passphraseFile {
-            try reportingErrors { try PassphraseSource.file(URL(fileURLWithPath: file)).read() }
-        } else if withPassphrase {
-            try SecretInput.readNew(prompt: "New keychain passphrase: ", as: .newPassphrase)
-        } else {
-            nil
-        }
+        let passphrase: String? =
+            if let file = keychain.passphraseFile {
+                try reportingErrors { try PassphraseSource.file(URL(fileURLWithPath: file)).read() }
+            } else if withPassphrase {
+                try SecretInput.readNew(prompt: "New keychain passphrase: ", as: .newPassphrase)
+            } else {
+                nil
+            }
         // One transaction: the keychain never exists without its passphrase.
         let created = try reportingErrors { try Keychain.create(at: location, passphrase: passphrase) }
-        printError("created \(location.databaseURL.path)\(passphrase == nil ? "" : " with a passphrase (\(created.passphraseParameters?.description ?? "?"))")")
+        printError(
+            "created \(location.databaseURL.path)\(passphrase == nil ? "" : " with a passphrase (\(created.passphraseParameters?.description ?? "?"))")"
+        )
     }
 }
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show the keychain's paths, lock state, passphrase, item counts, device binding and format.",
+        commandName: "status",
+        abstract: "Show the keychain's paths, lock state, passphrase, item counts, device binding and format.",
         discussion: "Example: keychain status --json",
         aliases: ["show-keychain-info"])
     @OptionGroup var keychain: KeychainSelection
@@ -37,7 +47,7 @@ struct Status: ParsableCommand {
     func run() throws {
         let keychain = try self.keychain.open(.reading)
         let inventory = try reportingErrors { try keychain.inventory() }
-        let deviceBinding = keychain.deviceBinding   // read from the device key file once
+        let deviceBinding = keychain.deviceBinding  // read from the device key file once
         var info: [String: JSONValue] = [
             "path": .string(keychain.location.databaseURL.path),
             "lockState": .string(keychain.lockState.rawValue),
@@ -46,20 +56,34 @@ struct Status: ParsableCommand {
             "formatVersion": .number(Int64(keychain.formatVersion)),
             "vaultID": .string(keychain.vaultID.uuidString),
             "defaultAccessGroup": .string(keychain.options.defaultAccessGroup),
-            "items": .object(Dictionary(uniqueKeysWithValues: ItemClass.storedClasses.map { ($0.rawValue, .number(Int64(inventory.byClass[$0] ?? 0))) })),
-            "itemsByAccessibility": .object(Dictionary(uniqueKeysWithValues: inventory.byAccessibility.map { ($0.key.rawValue, .number(Int64($0.value))) })),
+            "items": .object(
+                Dictionary(
+                    uniqueKeysWithValues: ItemClass.storedClasses.map {
+                        ($0.rawValue, .number(Int64(inventory.byClass[$0] ?? 0)))
+                    })),
+            "itemsByAccessibility": .object(
+                Dictionary(
+                    uniqueKeysWithValues: inventory.byAccessibility.map { ($0.key.rawValue, .number(Int64($0.value))) })
+            ),
             "passphraseKDF": keychain.passphraseParameters.map { .string($0.description) } ?? .null,
             "unlockSession": keychain.unlockSession.map { session in
-                .object(["expires": session.expiry.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .string("at lock or logout")])
-            } ?? .null,
+                .object([
+                    "expires": session.expiry.map { .string(ISO8601DateFormatter().string(from: $0)) }
+                        ?? .string("at lock or logout")
+                ])
+            } ?? .null
         ]
         info["totalItems"] = .number(Int64(inventory.total))
         if output.json {
             print(try JSONText.render(info))
             return
         }
-        let session = keychain.unlockSession.map { " (unlock session until \($0.expiry.map { ISO8601DateFormatter().string(from: $0) } ?? "lock or logout"))" } ?? ""
-        print("""
+        let session =
+            keychain.unlockSession.map {
+                " (unlock session until \($0.expiry.map { ISO8601DateFormatter().string(from: $0) } ?? "lock or logout"))"
+            } ?? ""
+        print(
+            """
             keychain:        \(keychain.location.databaseURL.path)
             device binding:  \(Self.bindingText(deviceBinding, of: keychain))
             format version:  \(keychain.formatVersion)
@@ -93,7 +117,10 @@ extension Status {
         let path = keychain.location.deviceKeyURL.path
         switch deviceBinding {
         case .keyFile:
-            let hint = keychain.options.tpm.map { " (not hardware-bound; a TPM is available at \($0.tcti): `keychain bind --tpm`)" } ?? " (not hardware-bound: no TPM)"
+            let hint =
+                keychain.options.tpm.map {
+                    " (not hardware-bound; a TPM is available at \($0.tcti): `keychain bind --tpm`)"
+                } ?? " (not hardware-bound: no TPM)"
             return "key file \(path)\(hint)"
         case .tpm:
             return "\(deviceBinding), sealed blob in \(path)"
@@ -103,7 +130,9 @@ extension Status {
 
 struct Lock: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "lock", abstract: "Lock the keychain: end the unlock session, so later commands need the passphrase for whenUnlocked items.",
+        commandName: "lock",
+        abstract:
+            "Lock the keychain: end the unlock session, so later commands need the passphrase for whenUnlocked items.",
         discussion: "Processes that already unlocked the keychain keep their own state until they lock or exit.",
         aliases: ["lock-keychain"])
     @OptionGroup var keychain: KeychainSelection
@@ -117,7 +146,8 @@ struct Lock: ParsableCommand {
 
 struct Unlock: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "unlock", abstract: "Unlock the keychain for later commands of this user until --timeout passes or `keychain lock`.",
+        commandName: "unlock",
+        abstract: "Unlock the keychain for later commands of this user until --timeout passes or `keychain lock`.",
         discussion: """
             The unlock is kept as a ticket in $XDG_RUNTIME_DIR/secure-storage, or in \
             /run/user/<uid>/secure-storage without XDG_RUNTIME_DIR; that directory must be your own \
@@ -140,7 +170,8 @@ struct Unlock: ParsableCommand {
             """,
         aliases: ["unlock-keychain"])
     @OptionGroup var keychain: KeychainSelection
-    @Option(name: .customLong("timeout"), help: "Seconds the unlock lasts; 0 means until `keychain lock` or logout.") var timeout: Int = 900
+    @Option(name: .customLong("timeout"), help: "Seconds the unlock lasts; 0 means until `keychain lock` or logout.")
+    var timeout: Int = 900
 
     func validate() throws {
         if timeout < 0 { throw ValidationError("--timeout must be 0 or more seconds.") }
@@ -151,7 +182,9 @@ struct Unlock: ParsableCommand {
         try StandardInput.plan([self.keychain.passphraseInput(reading: true)])
         let keychain = try self.keychain.open(unlocking: false)
         guard keychain.hasPassphrase else {
-            printError("keychain: \(keychain.location.databaseURL.path) has no passphrase, so it is always unlocked. Set one with `keychain set-passphrase`.")
+            printError(
+                "keychain: \(keychain.location.databaseURL.path) has no passphrase, so it is always unlocked. Set one with `keychain set-passphrase`."
+            )
             throw ExitCode(ExitStatus.usage)
         }
         try reportingErrors {
@@ -164,8 +197,12 @@ struct Unlock: ParsableCommand {
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "verify", abstract: "Check the whole keychain: SQLite structure, and every item's authenticity and indexes. Exit 52 on damage.",
-        discussion: "Items of locked classes cannot be checked: then the status is 51 (nothing damaged among the items checked) or 52; unlock first (--unlock, --passphrase-file FILE) for a complete check.\nExample: keychain verify --unlock --json")
+        commandName: "verify",
+        abstract:
+            "Check the whole keychain: SQLite structure, and every item's authenticity and indexes. Exit 52 on damage.",
+        discussion:
+            "Items of locked classes cannot be checked: then the status is 51 (nothing damaged among the items checked) or 52; unlock first (--unlock, --passphrase-file FILE) for a complete check.\nExample: keychain verify --unlock --json"
+    )
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var output: OutputOptions
 
@@ -173,18 +210,26 @@ struct Verify: ParsableCommand {
         let keychain = try self.keychain.open(.reading)
         let report = try withProgress("verifying") { progress in try keychain.verify(progress: progress) }
         if output.json {
-            print(try JSONText.render([
-                "clean": .bool(report.isClean),
-                "verifiedItems": .number(Int64(report.verifiedItems)),
-                "lockedItems": .number(Int64(report.lockedItemCount)),
-                "damagedItems": .array(report.damagedItems.map { item in
-                    .object(["row": .number(item.rowID), "class": .string(item.itemClass), "problem": .string(item.problem),
-                             "service": item.service.map(JSONValue.string) ?? .null, "account": item.account.map(JSONValue.string) ?? .null,
-                             "persistentReference": item.persistentReference.map { .string($0.data.base64EncodedString()) } ?? .null])
-                }),
-                "databaseProblems": .array(report.databaseProblems.map(JSONValue.string)),
-                "stateProblem": report.stateProblem.map(JSONValue.string) ?? .null,
-            ]))
+            print(
+                try JSONText.render([
+                    "clean": .bool(report.isClean),
+                    "verifiedItems": .number(Int64(report.verifiedItems)),
+                    "lockedItems": .number(Int64(report.lockedItemCount)),
+                    "damagedItems": .array(
+                        report.damagedItems.map { item in
+                            .object([
+                                "row": .number(item.rowID), "class": .string(item.itemClass),
+                                "problem": .string(item.problem),
+                                "service": item.service.map(JSONValue.string) ?? .null,
+                                "account": item.account.map(JSONValue.string) ?? .null,
+                                "persistentReference": item.persistentReference.map {
+                                    .string($0.data.base64EncodedString())
+                                } ?? .null
+                            ])
+                        }),
+                    "databaseProblems": .array(report.databaseProblems.map(JSONValue.string)),
+                    "stateProblem": report.stateProblem.map(JSONValue.string) ?? .null
+                ]))
         } else {
             print("verified \(report.verifiedItems) item\(report.verifiedItems == 1 ? "" : "s")")
             // What the file says (class names, planted object names) is shown safe for a terminal.
@@ -192,17 +237,23 @@ struct Verify: ParsableCommand {
             for item in report.damagedItems { print("DAMAGED \(item)") }
             if let problem = report.stateProblem { print(PrintableText.sanitized("STATE: \(problem)")) }
             if report.lockedItemCount > 0 {
-                printError("\(report.lockedItemCount) item(s) not checked because the keychain is locked; run with --unlock for a complete check.")
+                printError(
+                    "\(report.lockedItemCount) item(s) not checked because the keychain is locked; run with --unlock for a complete check."
+                )
             }
         }
         if !report.isClean {
-            printError("keychain: \(report.damagedItems.count) damaged item(s)\(report.databaseProblems.isEmpty ? "" : ", database damage")\(report.stateProblem == nil ? "" : ", rows missing, added, edited or replayed"). Delete damaged items, or restore the keychain from a backup (`keychain import`).")
+            printError(
+                "keychain: \(report.damagedItems.count) damaged item(s)\(report.databaseProblems.isEmpty ? "" : ", database damage")\(report.stateProblem == nil ? "" : ", rows missing, added, edited or replayed"). Delete damaged items, or restore the keychain from a backup (`keychain import`)."
+            )
             throw ExitCode(ExitStatus.integrity)
         }
         // Not a complete check: a health check must not pass on a keychain it could not read.
         if report.lockedItemCount > 0 {
             if output.json {
-                printError("\(report.lockedItemCount) item(s) not checked because the keychain is locked; run with --unlock for a complete check.")
+                printError(
+                    "\(report.lockedItemCount) item(s) not checked because the keychain is locked; run with --unlock for a complete check."
+                )
             }
             throw ExitCode(ExitStatus.locked)
         }

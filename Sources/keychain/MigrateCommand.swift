@@ -6,7 +6,9 @@ import SecureStorage
 
 struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "migrate", abstract: "Move secrets out of UserDefaults plists, SharedPreferences XML, .env or JSON files into the keychain.",
+        commandName: "migrate",
+        abstract:
+            "Move secrets out of UserDefaults plists, SharedPreferences XML, .env or JSON files into the keychain.",
         discussion: """
             A dry run by default: prints the plan (keys, types, target service/account, protection), \
             never values. --apply runs plan → import → verify (read back and compare) → scrub the \
@@ -24,35 +26,60 @@ struct Migrate: ParsableCommand {
             """)
     @OptionGroup var keychain: KeychainSelection
     @Option(name: .customLong("from"), help: "The file to migrate from.") var file: String
-    @Option(name: .customLong("format"), help: "plist, shared-prefs, env or json (default: detected).") var format: SourceFormat?
-    @Option(name: .customLong("key"), help: "A key to migrate (repeatable); JSON keys are paths such as auth.token or users[0].password.") var keys: [String] = []
-    @Option(name: .customLong("match"), help: "A glob of keys to migrate (repeatable), e.g. '*token*'.") var patterns: [String] = []
-    @Flag(name: .customLong("detect"), help: "Also select secret-looking keys when --key or --match is given.") var detect = false
-    @Option(name: .customLong("service"), help: "The keychain service the values go to (default: the file name, without .plist or .xml: com.acme.app.plist → com.acme.app, app.env → app.env).") var service: String?
-    @Option(name: .customLong("sensitivity"), help: "public, private (default: background-readable, this device only), secret, topSecret.") var sensitivity: SensitivityArgument = .private
+    @Option(name: .customLong("format"), help: "plist, shared-prefs, env or json (default: detected).") var format:
+        SourceFormat?
+    @Option(
+        name: .customLong("key"),
+        help: "A key to migrate (repeatable); JSON keys are paths such as auth.token or users[0].password.") var keys:
+        [String] = []
+    @Option(name: .customLong("match"), help: "A glob of keys to migrate (repeatable), e.g. '*token*'.") var patterns:
+        [String] = []
+    @Flag(name: .customLong("detect"), help: "Also select secret-looking keys when --key or --match is given.")
+    var detect = false
+    @Option(
+        name: .customLong("service"),
+        help:
+            "The keychain service the values go to (default: the file name, without .plist or .xml: com.acme.app.plist → com.acme.app, app.env → app.env)."
+    ) var service: String?
+    @Option(
+        name: .customLong("sensitivity"),
+        help: "public, private (default: background-readable, this device only), secret, topSecret.") var sensitivity:
+        SensitivityArgument = .private
     @Option(name: .customLong("access-group"), help: "The access group of the migrated items.") var accessGroup: String?
     @Flag(name: .customLong("apply"), help: "Run the migration (without it, only the plan is shown).") var apply = false
     @Flag(name: .customLong("keep-source"), help: "Leave the source file as it is.") var keepSource = false
-    @Flag(name: .customLong("backup-copy"), help: "Before scrubbing, copy the source to FILE.pre-migration (0600 from its first byte; a file of another user in the way stops the run).") var backupCopy = false
+    @Flag(
+        name: .customLong("backup-copy"),
+        help:
+            "Before scrubbing, copy the source to FILE.pre-migration (0600 from its first byte; a file of another user in the way stops the run)."
+    ) var backupCopy = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
-        let migration = SourceMigration(file: URL(fileURLWithPath: file), format: format,
-                                        selection: KeySelection(names: keys, patterns: patterns, detectSecrets: detect || (keys.isEmpty && patterns.isEmpty)),
-                                        service: service, sensitivity: sensitivity.value, accessGroup: accessGroup)
+        let migration = SourceMigration(
+            file: URL(fileURLWithPath: file), format: format,
+            selection: KeySelection(
+                names: keys, patterns: patterns, detectSecrets: detect || (keys.isEmpty && patterns.isEmpty)),
+            service: service, sensitivity: sensitivity.value, accessGroup: accessGroup)
         let plan = try reportingMigrationErrors { try migration.plan() }
         if !migration.selection.detectSecrets {
-            printError("note: only the keys --key and --match name are selected; add --detect to select secret-looking keys too.")
+            printError(
+                "note: only the keys --key and --match name are selected; add --detect to select secret-looking keys too."
+            )
         }
         guard apply else {
             if output.json { print(try JSONText.render(Self.json(plan, report: nil))) } else { Self.printPlan(plan) }
-            printError("dry run: nothing changed. Add --apply to migrate \(plan.items.count) key\(plan.items.count == 1 ? "" : "s").")
+            printError(
+                "dry run: nothing changed. Add --apply to migrate \(plan.items.count) key\(plan.items.count == 1 ? "" : "s")."
+            )
             return
         }
-        if !output.json { Self.printPlan(plan) }          // shown before anything moves
-        try useTargetKeychain()   // only now: a dry run or a bad file creates nothing
+        if !output.json { Self.printPlan(plan) }  // shown before anything moves
+        try useTargetKeychain()  // only now: a dry run or a bad file creates nothing
         let report = try reportingMigrationErrors {
-            try withProgress("migrating") { progress in try migration.run(keepSource: keepSource, keepBackupCopy: backupCopy, progress: progress) }
+            try withProgress("migrating") { progress in
+                try migration.run(keepSource: keepSource, keepBackupCopy: backupCopy, progress: progress)
+            }
         }
         if output.json { print(try JSONText.render(Self.json(report.plan, report: report))) }
         let source = report.sourceScrubbed ? "removed from \(file)" : "still in \(file) (--keep-source)"
@@ -62,7 +89,9 @@ struct Migrate: ParsableCommand {
             printError("no key selected: nothing to do, the file was not touched.")
             return
         } else {
-            printError("migrated \(report.migratedKeys.count) key(s)\(report.resumed ? " (finished an interrupted run)" : ""); verified in the keychain; \(source).")
+            printError(
+                "migrated \(report.migratedKeys.count) key(s)\(report.resumed ? " (finished an interrupted run)" : ""); verified in the keychain; \(source)."
+            )
         }
         printError("recommendation: \(report.recommendation)")
     }
@@ -72,7 +101,9 @@ struct Migrate: ParsableCommand {
         #if canImport(Security) && !SECURE_STORAGE_FORCE_PORTABLE
         // On Apple platforms the facade stores in the system Keychain, where the apps read.
         guard keychain.path == nil else {
-            throw usageFailure("On Apple platforms migrate stores in the system Keychain, where apps using SecureStorage read; --keychain cannot choose a file keychain here (a build with SECURE_STORAGE_FORCE_PORTABLE=1 can).")
+            throw usageFailure(
+                "On Apple platforms migrate stores in the system Keychain, where apps using SecureStorage read; --keychain cannot choose a file keychain here (a build with SECURE_STORAGE_FORCE_PORTABLE=1 can)."
+            )
         }
         #else
         SecItemEnvironment.useKeychain(try keychain.open(.creatingIfMissing))
@@ -81,7 +112,9 @@ struct Migrate: ParsableCommand {
 
     private static func printPlan(_ plan: MigrationPlan) {
         // The keys come from the file being migrated: shown made safe (PrintableText).
-        print(PrintableText.sanitized("\(plan.file) (\(plan.format.rawValue)) → service \(plan.service), \(plan.sensitivity)"))
+        print(
+            PrintableText.sanitized(
+                "\(plan.file) (\(plan.format.rawValue)) → service \(plan.service), \(plan.sensitivity)"))
         for item in plan.items {
             print(PrintableText.sanitized("  \(item.key)  \(item.type)  → account \(item.account)  [\(item.reason)]"))
         }
@@ -91,9 +124,16 @@ struct Migrate: ParsableCommand {
     private static func json(_ plan: MigrationPlan, report: MigrationReport?) -> [String: JSONValue] {
         var object: [String: JSONValue] = [
             "file": .string(plan.file), "format": .string(plan.format.rawValue), "service": .string(plan.service),
-            "protection": .string("\(plan.sensitivity.protection)"), "untouchedKeys": .number(Int64(plan.untouchedKeys)),
-            "items": .array(plan.items.map { .object(["key": .string($0.key), "type": .string($0.type), "account": .string($0.account), "reason": .string($0.reason)]) }),
-            "applied": .bool(report != nil),
+            "protection": .string("\(plan.sensitivity.protection)"),
+            "untouchedKeys": .number(Int64(plan.untouchedKeys)),
+            "items": .array(
+                plan.items.map {
+                    .object([
+                        "key": .string($0.key), "type": .string($0.type), "account": .string($0.account),
+                        "reason": .string($0.reason)
+                    ])
+                }),
+            "applied": .bool(report != nil)
         ]
         if let report {
             object["migratedKeys"] = .array(report.migratedKeys.map(JSONValue.string))

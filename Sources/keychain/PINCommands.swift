@@ -17,7 +17,8 @@ extension PINAuthenticator {
 /// `keychain set-pin`: the PIN that items added with `--require-user-presence` need.
 struct SetPIN: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "set-pin", abstract: "Set or change the PIN that protected items (--require-user-presence) ask for.",
+        commandName: "set-pin",
+        abstract: "Set or change the PIN that protected items (--require-user-presence) ask for.",
         discussion: """
             The PIN stands in for Face ID / Touch ID and the device passcode of Apple platforms, \
             and it is a key: protected items are sealed to the keychain's presence key, which only \
@@ -47,7 +48,9 @@ struct SetPIN: ParsableCommand {
         let keychain = try self.keychain.open(.creatingIfMissing)
         let pin = try reportingErrors { try PINAuthenticator.terminal(for: keychain.location) }
         if pin.isPINSet && !StandardInput.isTerminal {
-            throw usageFailure("A PIN is set: changing it needs the current PIN and the new one, and standard input carries only one value, so nothing was read or changed. Run `keychain set-pin` on a terminal, where each is prompted for.")
+            throw usageFailure(
+                "A PIN is set: changing it needs the current PIN and the new one, and standard input carries only one value, so nothing was read or changed. Run `keychain set-pin` on a terminal, where each is prompted for."
+            )
         }
         let current = pin.isPINSet && readFirst == nil ? try SecretInput.read(prompt: "Current PIN: ", as: .pin) : nil
         let new = try readFirst ?? SecretInput.readNew(prompt: "New PIN: ", as: .newPIN)

@@ -36,7 +36,7 @@ extension PasswordCommand {
             var item = NewItem(Self.itemClass, attributes: attributes, data: data)
             if secret.requireUserPresence { item = item.protected(by: try AccessPolicy(flags: [.userPresence])) }
             if secret.updateIfExists {
-                try keychain.addOrUpdate(item)      // one transaction: only the colliding item is updated
+                try keychain.addOrUpdate(item)  // one transaction: only the colliding item is updated
             } else {
                 try keychain.add(item)
             }
@@ -45,14 +45,18 @@ extension PasswordCommand {
 
     /// Prints the first match: attributes (`-g` adds the password), or only the password (`-w`).
     func find(printing printed: FoundOutput, output: OutputOptions) throws {
-        try FindRequest(itemClass: Self.itemClass, query: query(), keychain: keychain.choice, printed: printed, json: output.json).run()
+        try FindRequest(
+            itemClass: Self.itemClass, query: query(), keychain: keychain.choice, printed: printed, json: output.json
+        ).run()
     }
 
     /// Deletes every match; with no attribute given, only when `all` says so.
     func delete(all: Bool) throws {
         let query = try query()
         if query.attributes.isEmpty && query.accessGroups == nil && !all {
-            throw usageFailure("No attribute given, so every \(Self.itemClass.rawValue) item would be deleted. Name the item (-s, -a, …) or pass --all.")
+            throw usageFailure(
+                "No attribute given, so every \(Self.itemClass.rawValue) item would be deleted. Name the item (-s, -a, …) or pass --all."
+            )
         }
         let keychain = try self.keychain.open()
         let count = try reportingErrors(searching: query, in: keychain, deleting: true) { try keychain.delete(query) }
@@ -65,7 +69,10 @@ enum FoundOutput { case attributes, attributesAndSecret, secretOnly }
 
 /// `-g` and `-w` of the find commands.
 struct FindOutputOptions: ParsableArguments {
-    @Flag(name: .customShort("g"), help: "Print the password too, on standard error (as macOS `security -g`); with --json it is in the JSON.") var withSecret = false
+    @Flag(
+        name: .customShort("g"),
+        help: "Print the password too, on standard error (as macOS `security -g`); with --json it is in the JSON.")
+    var withSecret = false
     @Flag(name: .customShort("w"), help: "Print only the password (raw bytes and a newline).") var secretOnly = false
     @OptionGroup var output: OutputOptions
 
@@ -76,8 +83,11 @@ struct FindOutputOptions: ParsableArguments {
 
 /// Options naming a generic password.
 struct GenericPasswordOptions: ParsableArguments {
-    @Option(name: .short, help: ArgumentHelp("Service name (kSecAttrService).", valueName: "service")) var service: String?
-    @Option(name: .customShort("G"), help: ArgumentHelp("Generic attribute value (kSecAttrGeneric).", valueName: "value")) var generic: String?
+    @Option(name: .short, help: ArgumentHelp("Service name (kSecAttrService).", valueName: "service")) var service:
+        String?
+    @Option(
+        name: .customShort("G"), help: ArgumentHelp("Generic attribute value (kSecAttrGeneric).", valueName: "value"))
+    var generic: String?
 
     func attributes() -> [AttributeKey: AttributeValue] {
         var attributes: [AttributeKey: AttributeValue] = [:]
@@ -108,7 +118,9 @@ struct AddGenericPassword: ParsableCommand, PasswordCommand {
 
 struct FindGenericPassword: ParsableCommand, PasswordCommand {
     static let configuration = CommandConfiguration(
-        commandName: "find-generic-password", abstract: "Find the first matching generic password; print its attributes, -g with the password, -w the password only.",
+        commandName: "find-generic-password",
+        abstract:
+            "Find the first matching generic password; print its attributes, -g with the password, -w the password only.",
         discussion: "Example: keychain find-generic-password -s api.example.com -a alice -w")
     static let itemClass = ItemClass.genericPassword
     @OptionGroup var keychain: KeychainSelection
@@ -128,7 +140,8 @@ struct DeleteGenericPassword: ParsableCommand, PasswordCommand {
     @OptionGroup var item: ItemOptions
     @OptionGroup var generic: GenericPasswordOptions
     func classAttributes() -> [AttributeKey: AttributeValue] { generic.attributes() }
-    @Flag(name: .customLong("all"), help: "Allow deleting every item of the class when no attribute is given.") var all = false
+    @Flag(name: .customLong("all"), help: "Allow deleting every item of the class when no attribute is given.")
+    var all = false
     func run() throws { try delete(all: all) }
 }
 
@@ -137,11 +150,20 @@ struct DeleteGenericPassword: ParsableCommand, PasswordCommand {
 /// Options naming an internet password.
 struct InternetPasswordOptions: ParsableArguments {
     @Option(name: .short, help: ArgumentHelp("Server name (kSecAttrServer).", valueName: "server")) var server: String?
-    @Option(name: .short, help: ArgumentHelp("Security domain (kSecAttrSecurityDomain).", valueName: "domain")) var domain: String?
-    @Option(name: .customShort("r"), help: ArgumentHelp("Protocol: a name such as https or ftp, or Apple's code (htps, 'ftp ') (kSecAttrProtocol).", valueName: "protocol")) var `protocol`: String?
+    @Option(name: .short, help: ArgumentHelp("Security domain (kSecAttrSecurityDomain).", valueName: "domain"))
+    var domain: String?
+    @Option(
+        name: .customShort("r"),
+        help: ArgumentHelp(
+            "Protocol: a name such as https or ftp, or Apple's code (htps, 'ftp ') (kSecAttrProtocol).",
+            valueName: "protocol")) var `protocol`: String?
     @Option(name: .customShort("P"), help: ArgumentHelp("Port (kSecAttrPort).", valueName: "port")) var port: Int64?
     @Option(name: .short, help: ArgumentHelp("Path (kSecAttrPath).", valueName: "path")) var path: String?
-    @Option(name: .short, help: ArgumentHelp("Authentication type: a name such as htmlForm or default, or Apple's code (form, dflt) (kSecAttrAuthenticationType).", valueName: "type")) var type: String?
+    @Option(
+        name: .short,
+        help: ArgumentHelp(
+            "Authentication type: a name such as htmlForm or default, or Apple's code (form, dflt) (kSecAttrAuthenticationType).",
+            valueName: "type")) var type: String?
 
     func validate() throws {
         if let `protocol` { _ = try AttributeNames.protocolCode(`protocol`) }
@@ -175,7 +197,8 @@ struct AddInternetPassword: ParsableCommand, PasswordCommand {
 
 struct FindInternetPassword: ParsableCommand, PasswordCommand {
     static let configuration = CommandConfiguration(
-        commandName: "find-internet-password", abstract: "Find the first matching internet password; -g adds the password, -w prints it alone.",
+        commandName: "find-internet-password",
+        abstract: "Find the first matching internet password; -g adds the password, -w prints it alone.",
         discussion: "Example: keychain find-internet-password -s example.com -a bob -w")
     static let itemClass = ItemClass.internetPassword
     @OptionGroup var keychain: KeychainSelection
@@ -195,6 +218,7 @@ struct DeleteInternetPassword: ParsableCommand, PasswordCommand {
     @OptionGroup var item: ItemOptions
     @OptionGroup var internet: InternetPasswordOptions
     func classAttributes() throws -> [AttributeKey: AttributeValue] { try internet.attributes() }
-    @Flag(name: .customLong("all"), help: "Allow deleting every item of the class when no attribute is given.") var all = false
+    @Flag(name: .customLong("all"), help: "Allow deleting every item of the class when no attribute is given.")
+    var all = false
     func run() throws { try delete(all: all) }
 }

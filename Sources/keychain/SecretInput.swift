@@ -20,14 +20,19 @@ enum SecretInput {
                 return Swift.readLine(strippingNewline: true)
             }
             FileHandle.standardError.write(Data("\n".utf8))
-            guard let line else { throw usageFailure("No input (end of file) at the prompt '\(prompt.trimmingCharacters(in: .whitespaces))'.") }
+            guard let line else {
+                throw usageFailure(
+                    "No input (end of file) at the prompt '\(prompt.trimmingCharacters(in: .whitespaces))'.")
+            }
             return line
         }
         guard let line = Swift.readLine(strippingNewline: true) else {
             // Only the prompt's first letter is lowered: it may name a path, whose case matters.
             let trimmed = prompt.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: [":"])
             let what = trimmed.prefix(1).lowercased() + trimmed.dropFirst()
-            throw usageFailure("Expected \(what) as a line on standard input; pipe it in, give it in a file (--passphrase-file FILE for the keychain's, --backup-passphrase-file FILE for a backup's), or run in a terminal to be prompted.")
+            throw usageFailure(
+                "Expected \(what) as a line on standard input; pipe it in, give it in a file (--passphrase-file FILE for the keychain's, --backup-passphrase-file FILE for a backup's), or run in a terminal to be prompted."
+            )
         }
         return line
     }
@@ -37,7 +42,9 @@ enum SecretInput {
         let first = try read(prompt: prompt, as: use)
         guard !first.isEmpty else { throw usageFailure("An empty passphrase is not allowed.") }
         if isInteractive {
-            guard try read(prompt: "Retype to confirm: ", as: use) == first else { throw usageFailure("The two entries differ; nothing was changed.") }
+            guard try read(prompt: "Retype to confirm: ", as: use) == first else {
+                throw usageFailure("The two entries differ; nothing was changed.")
+            }
         }
         return first
     }
@@ -55,7 +62,10 @@ enum SecretInput {
             if count < buffer.count { break }
         }
         if ferror(standardInputStream) != 0 { throw usageFailure("Reading the secret from standard input failed.") }
-        guard !data.isEmpty else { throw usageFailure("Standard input was empty; nothing was stored. Pipe the secret in, or use -w to be prompted.") }
+        guard !data.isEmpty else {
+            throw usageFailure(
+                "Standard input was empty; nothing was stored. Pipe the secret in, or use -w to be prompted.")
+        }
         if String(data: data, encoding: .utf8) != nil, data.last == UInt8(ascii: "\n") {
             data.removeLast()
             if data.last == UInt8(ascii: "\r") { data.removeLast() }

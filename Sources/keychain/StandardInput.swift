@@ -11,9 +11,12 @@ struct StandardInputUse: Equatable, Sendable {
     /// The keychain's passphrase, read because of `--unlock` (or by `unlock`, `bind`, `unbind`).
     static let keychainPassphrase = StandardInputUse(
         value: "the keychain passphrase",
-        elsewhere: "--passphrase-file FILE or the systemd credential secure-storage-passphrase (or run `keychain unlock` first and leave out --unlock)")
+        elsewhere:
+            "--passphrase-file FILE or the systemd credential secure-storage-passphrase (or run `keychain unlock` first and leave out --unlock)"
+    )
     /// The current passphrase of `change-passphrase` and `remove-passphrase`.
-    static let currentPassphrase = StandardInputUse(value: "the current passphrase", elsewhere: "--passphrase-file FILE")
+    static let currentPassphrase = StandardInputUse(
+        value: "the current passphrase", elsewhere: "--passphrase-file FILE")
     /// A new keychain passphrase.
     static let newPassphrase = StandardInputUse(value: "the new passphrase", elsewhere: nil)
     /// The secret of an add command, all of standard input.
@@ -21,7 +24,8 @@ struct StandardInputUse: Equatable, Sendable {
     /// The secret of an add command without `-w`, one line.
     static let secretLine = StandardInputUse(value: "the password (no -w SECRET given)", elsewhere: nil)
     /// The passphrase of a backup.
-    static let backupPassphrase = StandardInputUse(value: "the backup passphrase", elsewhere: "--backup-passphrase-file FILE")
+    static let backupPassphrase = StandardInputUse(
+        value: "the backup passphrase", elsewhere: "--backup-passphrase-file FILE")
     /// The PIN protected items ask for.
     static let pin = StandardInputUse(value: "the keychain PIN", elsewhere: nil)
     /// A new PIN (`set-pin`).
@@ -47,8 +51,12 @@ enum StandardInput {
         guard uses.count <= 1 else {
             let names = uses.map(\.value)
             let fixes = uses.compactMap { use in use.elsewhere.map { "\(use.value) with \($0)" } }
-            throw usageFailure("Standard input cannot carry both \(names.dropLast().joined(separator: ", ")) and \(names.last!): which line is which would be a guess, so nothing was read or changed. "
-                + (fixes.isEmpty ? "Run the command on a terminal, where each is prompted for." : "Give \(fixes.joined(separator: ", or ")), and pipe in \(uses.count == 2 ? "the other" : "one value") alone; or run the command on a terminal, where each is prompted for."))
+            throw usageFailure(
+                "Standard input cannot carry both \(names.dropLast().joined(separator: ", ")) and \(names.last!): which line is which would be a guess, so nothing was read or changed. "
+                    + (fixes.isEmpty
+                        ? "Run the command on a terminal, where each is prompted for."
+                        : "Give \(fixes.joined(separator: ", or ")), and pipe in \(uses.count == 2 ? "the other" : "one value") alone; or run the command on a terminal, where each is prompted for.")
+            )
         }
         state.withLock { state in
             state.planned = true
@@ -72,7 +80,9 @@ enum StandardInput {
             return state.owner
         }
         guard let owner, owner != use else { return }
-        throw usageFailure("\(use.value.prefix(1).uppercased() + use.value.dropFirst()) would be read from standard input, which carries \(owner.value) in this command; nothing was read. Run the command on a terminal, where each is prompted for\(use.elsewhere.map { ", or give it with \($0)" } ?? "").")
+        throw usageFailure(
+            "\(use.value.prefix(1).uppercased() + use.value.dropFirst()) would be read from standard input, which carries \(owner.value) in this command; nothing was read. Run the command on a terminal, where each is prompted for\(use.elsewhere.map { ", or give it with \($0)" } ?? "")."
+        )
     }
 
     /// What the command declared.

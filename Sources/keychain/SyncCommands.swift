@@ -29,13 +29,17 @@ struct Sync: ParsableCommand {
             keychain); 75 `join`: not approved yet (run `keychain sync join` again after the \
             approval); otherwise as for other commands.
             """,
-        subcommands: [SyncCreate.self, SyncJoin.self, SyncApprove.self, SyncNow.self, SyncWatch.self, SyncStatusCommand.self, SyncLeave.self, SyncRemove.self]
+        subcommands: [
+            SyncCreate.self, SyncJoin.self, SyncApprove.self, SyncNow.self, SyncWatch.self, SyncStatusCommand.self,
+            SyncLeave.self, SyncRemove.self
+        ]
     )
 }
 
 struct SyncCreate: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "create", abstract: "Create a sync circle with this keychain as its first device, and print its circle code.",
+        commandName: "create",
+        abstract: "Create a sync circle with this keychain as its first device, and print its circle code.",
         discussion: "Example: keychain sync create --server \"host=/run/postgresql dbname=keychain\" --name laptop")
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var server: SyncServerOptions
@@ -44,18 +48,23 @@ struct SyncCreate: ParsableCommand {
     func run() throws {
         let connection = try server.connection()
         let keychain = try self.keychain.open(.creatingIfMissing)
-        let code = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).createCircle(server: connection, deviceName: server.deviceName) }
+        let code = try reportingSyncErrors {
+            try KeychainSynchronizer(keychain: keychain).createCircle(server: connection, deviceName: server.deviceName)
+        }
         if output.json {
             print(try JSONText.render(["circleCode": .string(code)]))
         } else {
-            print("Created a sync circle. On another device, join it with:\n  keychain sync join --server '<connection>' --circle \(code)")
+            print(
+                "Created a sync circle. On another device, join it with:\n  keychain sync join --server '<connection>' --circle \(code)"
+            )
         }
     }
 }
 
 struct SyncJoin: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "join", abstract: "Ask to join a circle, print the approval code for a member, and wait for the approval.",
+        commandName: "join",
+        abstract: "Ask to join a circle, print the approval code for a member, and wait for the approval.",
         discussion: """
             Run `keychain sync approve` on a device of the circle and type the code printed here (it is the join's secret: \
             read it out, do not paste it into a shared place). The circle code's last group is a check: a typo in it is \
@@ -69,9 +78,15 @@ struct SyncJoin: ParsableCommand {
             """)
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var server: SyncServerOptions
-    @Option(name: .customLong("circle"), help: ArgumentHelp("The circle code `keychain sync status` shows on a member.", valueName: "code"))
+    @Option(
+        name: .customLong("circle"),
+        help: ArgumentHelp("The circle code `keychain sync status` shows on a member.", valueName: "code"))
     var circle: String?
-    @Option(name: .customLong("wait"), help: ArgumentHelp("How many seconds to wait for the approval (0: return at once; status 75 until approved: run `keychain sync join` again later).", valueName: "seconds"))
+    @Option(
+        name: .customLong("wait"),
+        help: ArgumentHelp(
+            "How many seconds to wait for the approval (0: return at once; status 75 until approved: run `keychain sync join` again later).",
+            valueName: "seconds"))
     var wait = 600
     @OptionGroup var output: OutputOptions
 
@@ -86,7 +101,8 @@ struct SyncJoin: ParsableCommand {
         var approval: String?
         if let circle, let connection {
             approval = try reportingSyncErrors {
-                try synchronizer.requestToJoin(server: connection, circleCode: circle, deviceName: server.name ?? pendingName ?? server.deviceName)
+                try synchronizer.requestToJoin(
+                    server: connection, circleCode: circle, deviceName: server.name ?? pendingName ?? server.deviceName)
             }
         } else if let name = server.name, pendingName != nil {
             approval = try reportingSyncErrors { try synchronizer.renameJoinRequest(to: name) }
@@ -96,9 +112,15 @@ struct SyncJoin: ParsableCommand {
             // on a member reads it on standard error meanwhile. Either way it is written at once
             // (standard output is line-buffered), also into a pipe or a journal.
             let instruction = "On a device of the circle, run `keychain sync approve` and type:\n  \(approval)\n"
-            if output.json { FileHandle.standardError.write(Data(instruction.utf8)) } else { print(instruction, terminator: "") }
+            if output.json {
+                FileHandle.standardError.write(Data(instruction.utf8))
+            } else {
+                print(instruction, terminator: "")
+            }
         }
-        let report = try reportingSyncErrors { try synchronizer.finishJoiningWithReport(timeout: .seconds(max(0, wait))) }
+        let report = try reportingSyncErrors {
+            try synchronizer.finishJoiningWithReport(timeout: .seconds(max(0, wait)))
+        }
         let joined = report != nil
         if output.json {
             var object: [String: JSONValue] = ["joined": .bool(joined)]
@@ -106,8 +128,11 @@ struct SyncJoin: ParsableCommand {
             if let approval { object["approvalCode"] = .string(approval) }
             print(try JSONText.render(object))
         } else {
-            print(joined ? "Joined the circle; synchronizable items are synced."
-                  : "Not approved yet (waited \(max(0, wait)) s): once a member ran `keychain sync approve` with the approval code, run `keychain sync join` again to finish joining.")
+            print(
+                joined
+                    ? "Joined the circle; synchronizable items are synced."
+                    : "Not approved yet (waited \(max(0, wait)) s): once a member ran `keychain sync approve` with the approval code, run `keychain sync join` again to finish joining."
+            )
             if let report, let line = SyncNow.revokedCopiesLine(report) { print(line) }
         }
         if !joined { throw ExitCode(ExitStatus.notApprovedYet) }
@@ -150,9 +175,17 @@ struct SyncNow: ParsableCommand {
               keychain sync now --compact       # then remove deletions every member has merged from the server
             """)
     @OptionGroup var keychain: KeychainSelection
-    @Flag(name: .customLong("verify"), help: "Read and check every record of the circle, not only the new ones, so a record the server dropped is noticed even when this device already had it.")
+    @Flag(
+        name: .customLong("verify"),
+        help:
+            "Read and check every record of the circle, not only the new ones, so a record the server dropped is noticed even when this device already had it."
+    )
     var verify = false
-    @Flag(name: .customLong("compact"), help: "After syncing, remove from the server the deletion records every member has merged (`keychain sync watch` does this daily).")
+    @Flag(
+        name: .customLong("compact"),
+        help:
+            "After syncing, remove from the server the deletion records every member has merged (`keychain sync watch` does this daily)."
+    )
     var compact = false
     @OptionGroup var output: OutputOptions
 
@@ -160,18 +193,29 @@ struct SyncNow: ParsableCommand {
         let keychain = try self.keychain.open(.existing)
         let synchronizer = KeychainSynchronizer(keychain: keychain)
         let report = try reportingSyncErrors { try synchronizer.syncNow(verifyingEverything: verify) }
-        let compacted = compact && report.deferredWhileLocked == 0 ? try reportingSyncErrors { try synchronizer.compactDeletions() } : 0
+        let compacted =
+            compact && report.deferredWhileLocked == 0
+            ? try reportingSyncErrors { try synchronizer.compactDeletions() } : 0
         if output.json {
-            print(try JSONText.render(["compactedDeletions": .number(Int64(compacted)),
-                "received": .number(Int64(report.received)), "applied": .number(Int64(report.applied)), "pushed": .number(Int64(report.pushed)),
-                "conflicts": .number(Int64(report.conflicts)), "deferredWhileLocked": .number(Int64(report.deferredWhileLocked)),
-                "protectedItemsNotSynced": .number(Int64(report.protectedItemsNotSynced)), "counter": .number(report.counter),
-                "itemsRead": .number(Int64(report.itemsRead)), "revokedCopiesRemoved": .number(Int64(report.revokedCopiesRemoved)),
-            ]))
+            print(
+                try JSONText.render([
+                    "compactedDeletions": .number(Int64(compacted)),
+                    "received": .number(Int64(report.received)), "applied": .number(Int64(report.applied)),
+                    "pushed": .number(Int64(report.pushed)),
+                    "conflicts": .number(Int64(report.conflicts)),
+                    "deferredWhileLocked": .number(Int64(report.deferredWhileLocked)),
+                    "protectedItemsNotSynced": .number(Int64(report.protectedItemsNotSynced)),
+                    "counter": .number(report.counter),
+                    "itemsRead": .number(Int64(report.itemsRead)),
+                    "revokedCopiesRemoved": .number(Int64(report.revokedCopiesRemoved))
+                ]))
         } else {
-            var line = "Synced: \(report.applied) change(s) applied here, \(report.pushed) pushed, \(report.conflicts) conflict(s) decided."
+            var line =
+                "Synced: \(report.applied) change(s) applied here, \(report.pushed) pushed, \(report.conflicts) conflict(s) decided."
             if report.deferredWhileLocked > 0 { line += " \(report.deferredWhileLocked) wait for `keychain unlock`." }
-            if report.protectedItemsNotSynced > 0 { line += " \(report.protectedItemsNotSynced) item(s) needing user presence do not sync." }
+            if report.protectedItemsNotSynced > 0 {
+                line += " \(report.protectedItemsNotSynced) item(s) needing user presence do not sync."
+            }
             if compact { line += " \(compacted) deletion record(s) every member had were removed from the server." }
             print(line)
             if let revoked = Self.revokedCopiesLine(report) { print(revoked) }
@@ -182,14 +226,17 @@ struct SyncNow: ParsableCommand {
     /// backup, say), and how to bring one back on purpose; `nil` when it removed none.
     static func revokedCopiesLine(_ report: SyncReport) -> String? {
         guard report.revokedCopiesRemoved > 0 else { return nil }
-        return "Removed \(report.revokedCopiesRemoved) item(s) here that held exactly a value the circle deleted (restored from a backup, say): "
+        return
+            "Removed \(report.revokedCopiesRemoved) item(s) here that held exactly a value the circle deleted (restored from a backup, say): "
             + "the deletion stands. To bring one back on purpose, add it again, or update it after restoring it (`keychain add-generic-password … -U`)."
     }
 }
 
 struct SyncWatch: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "watch", abstract: "Keep syncing until interrupted: after every local write, when another device pushes, and every --interval seconds.",
+        commandName: "watch",
+        abstract:
+            "Keep syncing until interrupted: after every local write, when another device pushes, and every --interval seconds.",
         discussion: """
             For a server or a systemd unit. Prints one line per sync (JSON with --json), each written \
             as it happens, also into a pipe or the journal; a server that cannot be reached is retried with backoff (1 s up to 5 min). Stops on SIGINT or SIGTERM.
@@ -197,19 +244,27 @@ struct SyncWatch: ParsableCommand {
             Example: keychain sync watch --interval 300 --json
             """)
     @OptionGroup var keychain: KeychainSelection
-    @Option(name: .customLong("interval"), help: ArgumentHelp("Seconds between syncs when nothing announced a change.", valueName: "seconds"))
+    @Option(
+        name: .customLong("interval"),
+        help: ArgumentHelp("Seconds between syncs when nothing announced a change.", valueName: "seconds"))
     var interval = 60
     @OptionGroup var output: OutputOptions
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
         let json = output.json
-        let background = KeychainSynchronizer(keychain: keychain).startInBackground(pollInterval: .seconds(max(1, interval))) { event in
+        let background = KeychainSynchronizer(keychain: keychain).startInBackground(
+            pollInterval: .seconds(max(1, interval))
+        ) { event in
             switch event {
             case .success(let report):
-                print(json ? "{\"applied\":\(report.applied),\"pushed\":\(report.pushed),\"conflicts\":\(report.conflicts),\"counter\":\(report.counter),\"revokedCopiesRemoved\":\(report.revokedCopiesRemoved)}"
-                      : "synced: \(report.applied) applied, \(report.pushed) pushed, counter \(report.counter)"
-                        + (report.revokedCopiesRemoved > 0 ? ", \(report.revokedCopiesRemoved) restored copy(ies) of deleted item(s) removed" : ""))
+                print(
+                    json
+                        ? "{\"applied\":\(report.applied),\"pushed\":\(report.pushed),\"conflicts\":\(report.conflicts),\"counter\":\(report.counter),\"revokedCopiesRemoved\":\(report.revokedCopiesRemoved)}"
+                        : "synced: \(report.applied) applied, \(report.pushed) pushed, counter \(report.counter)"
+                            + (report.revokedCopiesRemoved > 0
+                                ? ", \(report.revokedCopiesRemoved) restored copy(ies) of deleted item(s) removed" : "")
+                )
             case .failure(let error):
                 printFailure(error)
             }
@@ -230,8 +285,11 @@ struct SyncWatch: ParsableCommand {
 
 struct SyncStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "Show the circle: its code, members, the state this device verified, the last sync.",
-        discussion: "Compare the counter across devices: a device that shows less than another has verified is being shown an older state (the server withholds).\n\nExample: keychain sync status --json")
+        commandName: "status",
+        abstract: "Show the circle: its code, members, the state this device verified, the last sync.",
+        discussion:
+            "Compare the counter across devices: a device that shows less than another has verified is being shown an older state (the server withholds).\n\nExample: keychain sync status --json"
+    )
     @OptionGroup var keychain: KeychainSelection
     @OptionGroup var output: OutputOptions
 
@@ -240,22 +298,30 @@ struct SyncStatusCommand: ParsableCommand {
         let status = try reportingSyncErrors { try KeychainSynchronizer(keychain: keychain).status() }
         let formatter = ISO8601DateFormatter()
         if output.json {
-            print(try JSONText.render([
-                "circleCode": status.circleCode.map { .string($0) } ?? .null, "deviceID": .string(status.deviceID.uuidString.lowercased()),
-                "deviceName": .string(status.deviceName), "isMember": .bool(status.isMember), "counter": .number(status.verifiedCounter),
-                "syncedItems": .number(Int64(status.syncedRecords)), "generation": .number(Int64(status.generation)),
-                "rosterFingerprint": .string(status.rosterFingerprint),
-                "lastSync": status.lastSync.map { .string(formatter.string(from: $0)) } ?? .null,
-                "members": .array(status.members.map { json($0, formatter) }),
-                "departed": .array(status.departed.map { json($0, formatter) }),
-            ]))
+            print(
+                try JSONText.render([
+                    "circleCode": status.circleCode.map { .string($0) } ?? .null,
+                    "deviceID": .string(status.deviceID.uuidString.lowercased()),
+                    "deviceName": .string(status.deviceName), "isMember": .bool(status.isMember),
+                    "counter": .number(status.verifiedCounter),
+                    "syncedItems": .number(Int64(status.syncedRecords)),
+                    "generation": .number(Int64(status.generation)),
+                    "rosterFingerprint": .string(status.rosterFingerprint),
+                    "lastSync": status.lastSync.map { .string(formatter.string(from: $0)) } ?? .null,
+                    "members": .array(status.members.map { json($0, formatter) }),
+                    "departed": .array(status.departed.map { json($0, formatter) })
+                ]))
             return
         }
         guard status.isMember else {
-            print(PrintableText.sanitized("Waiting for approval to join the circle as \(status.deviceName): run `keychain sync join` again once a member approved (with --name to file the request under another name first)."))
+            print(
+                PrintableText.sanitized(
+                    "Waiting for approval to join the circle as \(status.deviceName): run `keychain sync join` again once a member approved (with --name to file the request under another name first)."
+                ))
             return
         }
-        print("""
+        print(
+            """
             circle code:  \(status.circleCode ?? "")
             this device:  \(PrintableText.sanitized(status.deviceName)) (\(status.deviceID.uuidString.lowercased()))
             counter:      \(status.verifiedCounter) (generation \(status.generation))
@@ -264,10 +330,15 @@ struct SyncStatusCommand: ParsableCommand {
             last sync:    \(status.lastSync.map { formatter.string(from: $0) } ?? "never")
             members:
             """)
-        let names = Dictionary((status.members + status.departed).map { ($0.deviceID, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let names = Dictionary(
+            (status.members + status.departed).map { ($0.deviceID, $0.name) }, uniquingKeysWith: { first, _ in first })
         func line(_ member: SyncStatus.Member) -> String {
-            let voucher = member.approvedBy.map { "approved by \(names[$0] ?? "\($0.uuidString.lowercased()), a removed device")" } ?? "founder"
-            return "  \(member.name) (\(member.deviceID.uuidString.lowercased())), joined \(formatter.string(from: member.joined)), \(voucher)\(member.isThisDevice ? ", this device" : "")"
+            let voucher =
+                member.approvedBy.map {
+                    "approved by \(names[$0] ?? "\($0.uuidString.lowercased()), a removed device")"
+                } ?? "founder"
+            return
+                "  \(member.name) (\(member.deviceID.uuidString.lowercased())), joined \(formatter.string(from: member.joined)), \(voucher)\(member.isThisDevice ? ", this device" : "")"
         }
         status.members.forEach { print(line($0)) }
         guard !status.departed.isEmpty else { return }
@@ -277,9 +348,11 @@ struct SyncStatusCommand: ParsableCommand {
 
     private func json(_ member: SyncStatus.Member, _ formatter: ISO8601DateFormatter) -> JSONValue {
         let approvedBy: JSONValue = member.approvedBy.map { JSONValue.string($0.uuidString.lowercased()) } ?? .null
-        let fields: [String: JSONValue] = ["deviceID": .string(member.deviceID.uuidString.lowercased()), "name": .string(member.name),
-                                          "joined": .string(formatter.string(from: member.joined)), "thisDevice": .bool(member.isThisDevice),
-                                          "approvedBy": approvedBy]
+        let fields: [String: JSONValue] = [
+            "deviceID": .string(member.deviceID.uuidString.lowercased()), "name": .string(member.name),
+            "joined": .string(formatter.string(from: member.joined)), "thisDevice": .bool(member.isThisDevice),
+            "approvedBy": approvedBy
+        ]
         return .object(fields)
     }
 }
@@ -296,7 +369,11 @@ struct SyncLeave: ParsableCommand {
               keychain sync leave --offline     # the server is gone: forget the circle here only
             """)
     @OptionGroup var keychain: KeychainSelection
-    @Flag(name: .customLong("offline"), help: "Forget the circle here even if the departure cannot be recorded on the server (a member should then remove this device).")
+    @Flag(
+        name: .customLong("offline"),
+        help:
+            "Forget the circle here even if the departure cannot be recorded on the server (a member should then remove this device)."
+    )
     var offline = false
 
     func run() throws {
@@ -308,7 +385,8 @@ struct SyncLeave: ParsableCommand {
 
 struct SyncRemove: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove a lost or stolen device: the circle moves to a new key it does not get.",
+        commandName: "remove",
+        abstract: "Remove a lost or stolen device: the circle moves to a new key it does not get.",
         discussion: """
             Devices the removed one approved (directly or through others) are removed with it, unless kept with --keep: \
             a stolen device could have approved devices of its own.
@@ -321,37 +399,63 @@ struct SyncRemove: ParsableCommand {
     @OptionGroup var keychain: KeychainSelection
     @Argument(help: "The device's name or id, as `keychain sync status` lists it.")
     var device: String
-    @Option(name: .customLong("keep"), help: ArgumentHelp("A device the removed one approved that stays in the circle (repeatable).", valueName: "device"))
+    @Option(
+        name: .customLong("keep"),
+        help: ArgumentHelp(
+            "A device the removed one approved that stays in the circle (repeatable).", valueName: "device"))
     var kept: [String] = []
-    @Flag(name: .customLong("rebuild"), help: "Make the new key's records from this device's items, when the circle's state on the server fails verification (a device about to be removed can damage it). Other devices push again what only they have.")
+    @Flag(
+        name: .customLong("rebuild"),
+        help:
+            "Make the new key's records from this device's items, when the circle's state on the server fails verification (a device about to be removed can damage it). Other devices push again what only they have."
+    )
     var rebuild = false
-    @Flag(name: .customLong("forget-unreadable-deletions"), help: "With --rebuild: go on when the server no longer holds some deletions this device agreed with; their values are then not remembered, so a restored copy of one could come back.")
+    @Flag(
+        name: .customLong("forget-unreadable-deletions"),
+        help:
+            "With --rebuild: go on when the server no longer holds some deletions this device agreed with; their values are then not remembered, so a restored copy of one could come back."
+    )
     var forgetUnreadableDeletions = false
 
     func run() throws {
         let keychain = try self.keychain.open(.existing)
         let synchronizer = KeychainSynchronizer(keychain: keychain)
-        let remaining = try reportingSyncErrors { try synchronizer.removeDevice(device, keeping: kept, rebuilding: rebuild,
-                                                                                      forgettingUnreadableDeletions: forgetUnreadableDeletions) }
-        print("Removed \(device) and the devices it approved\(kept.isEmpty ? "" : " (but the kept ones)"); the circle key was replaced and every record sealed again under it. The new key went to:")
+        let remaining = try reportingSyncErrors {
+            try synchronizer.removeDevice(
+                device, keeping: kept, rebuilding: rebuild,
+                forgettingUnreadableDeletions: forgetUnreadableDeletions)
+        }
+        print(
+            "Removed \(device) and the devices it approved\(kept.isEmpty ? "" : " (but the kept ones)"); the circle key was replaced and every record sealed again under it. The new key went to:"
+        )
         for member in remaining {
-            print("  \(member.name) (\(member.deviceID.uuidString.lowercased()))\(member.isThisDevice ? ", this device" : "")")
+            print(
+                "  \(member.name) (\(member.deviceID.uuidString.lowercased()))\(member.isThisDevice ? ", this device" : "")"
+            )
         }
         print("If one of these is not your device, remove it too.")
         if let fingerprint = try? synchronizer.status().rosterFingerprint {
-            print("Membership fingerprint \(fingerprint): `keychain sync status` on each of them should show it once they synced.")
+            print(
+                "Membership fingerprint \(fingerprint): `keychain sync status` on each of them should show it once they synced."
+            )
         }
     }
 }
 
 /// `--server` and `--name`.
 struct SyncServerOptions: ParsableArguments {
-    @Option(name: .customLong("server"), help: ArgumentHelp(
-        "The PostgreSQL server as a libpq connection string (default: $KEYCHAIN_SYNC_SERVER). Keep the password in ~/.pgpass or PGPASSWORD.",
-        valueName: "connection"))
+    @Option(
+        name: .customLong("server"),
+        help: ArgumentHelp(
+            "The PostgreSQL server as a libpq connection string (default: $KEYCHAIN_SYNC_SERVER). Keep the password in ~/.pgpass or PGPASSWORD.",
+            valueName: "connection"))
     var server: String?
 
-    @Option(name: .customLong("name"), help: ArgumentHelp("How the other devices see this one (default: the host name and four random characters, as laptop-k3q7, so that keychains on one host differ).", valueName: "name"))
+    @Option(
+        name: .customLong("name"),
+        help: ArgumentHelp(
+            "How the other devices see this one (default: the host name and four random characters, as laptop-k3q7, so that keychains on one host differ).",
+            valueName: "name"))
     var name: String?
 
     /// The connection string.
@@ -361,14 +465,20 @@ struct SyncServerOptions: ParsableArguments {
             // command runs (a join waits for its approval): libpq itself reads the string.
             switch KeychainSynchronizer.commandLineExposure(of: server) {
             case .secret(let keyword)?:
-                throw usageFailure("--server holds a password (libpq reads one from its \(keyword) keyword, or from the password part of a postgresql:// URI), and every local user can read a command line (ps, /proc) while it runs; nothing was done. Remove it from --server and keep it in ~/.pgpass (or the file PGPASSFILE names) or in PGPASSWORD, or pass the whole connection string in KEYCHAIN_SYNC_SERVER instead of --server.")
+                throw usageFailure(
+                    "--server holds a password (libpq reads one from its \(keyword) keyword, or from the password part of a postgresql:// URI), and every local user can read a command line (ps, /proc) while it runs; nothing was done. Remove it from --server and keep it in ~/.pgpass (or the file PGPASSFILE names) or in PGPASSWORD, or pass the whole connection string in KEYCHAIN_SYNC_SERVER instead of --server."
+                )
             case .unreadable(let reason)?:
-                throw usageFailure("--server is not a connection string the keychain can use: \(reason); nothing was done. Write it as libpq's key=value pairs or a postgresql:// URI, without a password (keep that in ~/.pgpass or PGPASSWORD).")
+                throw usageFailure(
+                    "--server is not a connection string the keychain can use: \(reason); nothing was done. Write it as libpq's key=value pairs or a postgresql:// URI, without a password (keep that in ~/.pgpass or PGPASSWORD)."
+                )
             case nil:
                 return server
             }
         }
-        if let configured = ProcessInfo.processInfo.environment["KEYCHAIN_SYNC_SERVER"], !configured.isEmpty { return configured }
+        if let configured = ProcessInfo.processInfo.environment["KEYCHAIN_SYNC_SERVER"], !configured.isEmpty {
+            return configured
+        }
         throw usageFailure("say which server with --server \"host=… dbname=…\" (or set KEYCHAIN_SYNC_SERVER).")
     }
 
@@ -396,7 +506,7 @@ func reportingSyncErrors<T>(_ body: () throws -> T) throws -> T {
         case .invalidCode: throw ExitCode(ExitStatus.dataError)
         case .serverUnreachable, .serverRejected: throw ExitCode(ExitStatus.serverUnavailable)
         case .keychain: throw ExitCode(error.keychainError.map { ExitStatus.of($0.code) } ?? 1)
-        default: throw ExitCode(1)   // notAMember, removed, invalidState, and codes of later versions
+        default: throw ExitCode(1)  // notAMember, removed, invalidState, and codes of later versions
         }
     }
 }

@@ -16,7 +16,8 @@ enum SynchronizableHint {
         synchronizable.synchronizable = .yes
         synchronizable.limit = .one
         guard let found = try? keychain.find(synchronizable, returning: .attributes), !found.isEmpty else { return nil }
-        let rule = "without it, a command looks only at items that do not sync, as SecItem queries without kSecAttrSynchronizable do"
+        let rule =
+            "without it, a command looks only at items that do not sync, as SecItem queries without kSecAttrSynchronizable do"
         return deleting
             ? "a synchronizable item matches (`keychain list` marks them): add --synchronizable to delete it, on every device of the sync circle; \(rule)."
             : "a synchronizable item matches (one that syncs with your other devices; `keychain list` marks them): add --synchronizable to find it; \(rule)."
@@ -25,11 +26,15 @@ enum SynchronizableHint {
 
 /// ``reportingErrors(_:)`` for a find or delete of `query`: a not-found gets the
 /// ``SynchronizableHint`` when a synchronizable item matches.
-func reportingErrors<T>(searching query: Query, in keychain: Keychain, deleting: Bool = false, _ body: () throws -> T) throws -> T {
+func reportingErrors<T>(searching query: Query, in keychain: Keychain, deleting: Bool = false, _ body: () throws -> T)
+    throws -> T
+{
     do {
         return try body()
     } catch let error as KeychainError {
-        guard error.code == .itemNotFound, let hint = SynchronizableHint.text(for: query, in: keychain, deleting: deleting) else {
+        guard error.code == .itemNotFound,
+            let hint = SynchronizableHint.text(for: query, in: keychain, deleting: deleting)
+        else {
             return try reportingErrors { () throws -> T in throw error }
         }
         printError("keychain: \(error)")

@@ -23,7 +23,8 @@ public struct AnotherUser: Sendable {
             }
             throw XCTSkip(message)
         }
-        return AnotherUser(setpriv: ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        return AnotherUser(
+            setpriv: ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) })
     }
 
     /// `/bin/sh -c script` as the other user, not yet started; `nil` without `setpriv`.
@@ -31,7 +32,9 @@ public struct AnotherUser: Sendable {
         guard let setpriv else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: setpriv)
-        process.arguments = ["--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "--", "/bin/sh", "-c", script, "sh"] + arguments
+        process.arguments =
+            ["--reuid=\(Self.uid)", "--regid=\(Self.uid)", "--clear-groups", "--", "/bin/sh", "-c", script, "sh"]
+            + arguments
         return process
     }
 
@@ -70,7 +73,8 @@ public struct AnotherUser: Sendable {
     /// The other user creates directory `url` with `mode`.
     public func makeDirectory(_ url: URL, mode: Int) throws {
         if setpriv != nil {
-            XCTAssertEqual(try run("mkdir -m \(String(mode, radix: 8)) \"$1\"", url.path), 0, "the other user creates \(url.path)")
+            XCTAssertEqual(
+                try run("mkdir -m \(String(mode, radix: 8)) \"$1\"", url.path), 0, "the other user creates \(url.path)")
         } else {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
             try handOver(url, mode: mode)
@@ -81,7 +85,10 @@ public struct AnotherUser: Sendable {
     /// The other user writes `text` to a file of its own at `url`, with `mode`.
     public func write(_ url: URL, _ text: String, mode: Int) throws {
         if setpriv != nil {
-            XCTAssertEqual(try run("umask 0; cat > \"$1\" && chmod \(String(mode, radix: 8)) \"$1\"", url.path, input: Data(text.utf8)), 0)
+            XCTAssertEqual(
+                try run(
+                    "umask 0; cat > \"$1\" && chmod \(String(mode, radix: 8)) \"$1\"", url.path, input: Data(text.utf8)),
+                0)
         } else {
             try Data(text.utf8).write(to: url)
             try handOver(url, mode: mode)
@@ -121,7 +128,9 @@ public struct AnotherUser: Sendable {
     /// Reads every file in `directory` in a tight loop as the other user until stopped; `nil`
     /// without `setpriv` (the in-process mode watcher then stands in for the reader).
     public func startReadingEverything(in directory: URL) throws -> Reader {
-        let reader = Reader(process(#"echo started; while :; do for f in "$1"/*; do cat "$f" 2>/dev/null; done; done"#, [directory.path]))
+        let reader = Reader(
+            process(
+                #"echo started; while :; do for f in "$1"/*; do cat "$f" 2>/dev/null; done; done"#, [directory.path]))
         try reader.start()
         return reader
     }

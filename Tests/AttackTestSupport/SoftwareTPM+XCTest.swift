@@ -10,7 +10,9 @@ extension XCTestCase {
             let tpm = try SoftwareTPM()
             addTeardownBlock { tpm.stop() }
             return tpm
-        } catch let error as SoftwareTPMUnavailable where error.isMissing && ProcessInfo.processInfo.environment["REQUIRE_TPM_SIMULATOR"] == nil {
+        } catch let error as SoftwareTPMUnavailable
+            where error.isMissing && ProcessInfo.processInfo.environment["REQUIRE_TPM_SIMULATOR"] == nil
+        {
             throw XCTSkip("\(error.message); the TPM tests need it.")
         }
     }

@@ -39,8 +39,9 @@ public final class ScriptedAuthenticator: Authenticator, @unchecked Sendable {
     }
 
     private static func randomSecret() -> AuthenticationSecret {
-        try! AuthenticationSecret(identifier: Data((0..<16).map { _ in UInt8.random(in: 0...255) }),
-                                  keyMaterial: Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
+        try! AuthenticationSecret(
+            identifier: Data((0..<16).map { _ in UInt8.random(in: 0...255) }),
+            keyMaterial: Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
     }
 
     /// The attacker's authenticator: says yes to every prompt and reports the enrolment
@@ -53,7 +54,8 @@ public final class ScriptedAuthenticator: Authenticator, @unchecked Sendable {
                 if let identifier = keychain.enrollmentIdentifiers(for: method).first {
                     claimed[method] = identifier
                     // Its "secret" carries the right identifier and random key material.
-                    state.secrets[method] = try! AuthenticationSecret(identifier: identifier, keyMaterial: Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
+                    state.secrets[method] = try! AuthenticationSecret(
+                        identifier: identifier, keyMaterial: Data((0..<32).map { _ in UInt8.random(in: 0...255) }))
                 }
             }
             state.claimedIdentifiers = claimed
@@ -72,7 +74,9 @@ public final class ScriptedAuthenticator: Authenticator, @unchecked Sendable {
     public func enroll(in keychain: Keychain, methods: [AuthenticationMethod] = [.biometry, .passcode]) throws {
         let secrets = withState { $0.secrets }
         var authorizing: (method: AuthenticationMethod, secret: AuthenticationSecret)?
-        if let enrolled = keychain.enrolledMethods.first(where: { keychain.enrollmentIdentifiers(for: $0).contains(secrets[$0]!.identifier) }) {
+        if let enrolled = keychain.enrolledMethods.first(where: {
+            keychain.enrollmentIdentifiers(for: $0).contains(secrets[$0]!.identifier)
+        }) {
             authorizing = (enrolled, secrets[enrolled]!)
         }
         for method in methods where !keychain.enrollmentIdentifiers(for: method).contains(secrets[method]!.identifier) {
@@ -118,7 +122,9 @@ public final class ScriptedAuthenticator: Authenticator, @unchecked Sendable {
             switch answer {
             case .success(var method):
                 // The double authenticates with a method the request allows, as a real one would.
-                if !request.allowedMethods.contains(method), let allowed = request.allowedMethods.sorted(by: { $0.rawValue < $1.rawValue }).first {
+                if !request.allowedMethods.contains(method),
+                    let allowed = request.allowedMethods.sorted(by: { $0.rawValue < $1.rawValue }).first
+                {
                     method = allowed
                 }
                 return .authenticated(method, state.secrets[method]!)

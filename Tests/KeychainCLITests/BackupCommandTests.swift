@@ -6,9 +6,11 @@ import XCTest
 final class BackupCommandTests: CLITestCase {
     func testExportImportRoundTripToAnotherDeviceKey() throws {
         try keychain("add-generic-password", "-s", "svc", "-a", "portable", "-w", "portable-secret", "-l", "kept label")
-        try keychain("add-generic-password", "-s", "svc", "-a", "background", "-w", "background-secret", "--accessibility", "ck")
+        try keychain(
+            "add-generic-password", "-s", "svc", "-a", "background", "-w", "background-secret", "--accessibility", "ck")
         try keychain("add-generic-password", "-s", "svc", "-a", "bound", "-w", "bound-secret", "--accessibility", "aku")
-        try keychain("add-internet-password", "-s", "example.com", "-a", "web", "-w", "web-secret", "--accessibility", "cku")
+        try keychain(
+            "add-internet-password", "-s", "example.com", "-a", "web", "-w", "web-secret", "--accessibility", "cku")
         let backup = scratch.appendingPathComponent("keychain.backup").path
 
         let exported = try keychain("export", backup, "--json", input: "backup pass\n")
@@ -25,22 +27,32 @@ final class BackupCommandTests: CLITestCase {
         let imported = try keychain("import", backup, "--keychain", other, "--json", input: "backup pass\n")
         XCTAssertStatus(imported, 0)
         XCTAssertEqual(try imported.json()["added"] as? Int, 2)
-        let deviceKeys = try [home.path, other].map { try Data(contentsOf: URL(fileURLWithPath: $0 + "/state/device.key")) }
+        let deviceKeys = try [home.path, other].map {
+            try Data(contentsOf: URL(fileURLWithPath: $0 + "/state/device.key"))
+        }
         XCTAssertNotEqual(deviceKeys[0], deviceKeys[1], "the second keychain has its own device key")
-        XCTAssertEqual(try keychain("find-generic-password", "--keychain", other, "-a", "portable", "-w").stdout, "portable-secret\n")
-        XCTAssertEqual(try keychain("find-generic-password", "--keychain", other, "-a", "background", "-w").stdout, "background-secret\n")
-        XCTAssertEqual((try keychain("find-generic-password", "--keychain", other, "-a", "portable", "--json").json()["attributes"]
-                        as? [String: Any])?["labl"] as? String, "kept label")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "--keychain", other, "-a", "portable", "-w").stdout,
+            "portable-secret\n")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "--keychain", other, "-a", "background", "-w").stdout,
+            "background-secret\n")
+        XCTAssertEqual(
+            (try keychain("find-generic-password", "--keychain", other, "-a", "portable", "--json").json()["attributes"]
+                as? [String: Any])?["labl"] as? String, "kept label")
         XCTAssertStatus(try keychain("find-generic-password", "--keychain", other, "-a", "bound"), 44)
         XCTAssertStatus(try keychain("find-internet-password", "--keychain", other, "-s", "example.com"), 44)
 
         let again = try keychain("import", backup, "--keychain", other, "--json", input: "backup pass\n")
         XCTAssertEqual(try again.json()["keptExisting"] as? Int, 2)
-        XCTAssertStatus(try keychain("import", backup, "--keychain", other, "--on-duplicate", "fail", input: "backup pass\n"), 45)
+        XCTAssertStatus(
+            try keychain("import", backup, "--keychain", other, "--on-duplicate", "fail", input: "backup pass\n"), 45)
     }
 
     func testTamperedOrForeignBackupIsRejectedAndImportsNothing() throws {
-        for index in 0..<3 { try keychain("add-generic-password", "-s", "svc", "-a", "\(index)", "-w", "secret-\(index)") }
+        for index in 0..<3 {
+            try keychain("add-generic-password", "-s", "svc", "-a", "\(index)", "-w", "secret-\(index)")
+        }
         let backup = scratch.appendingPathComponent("b").path
         XCTAssertStatus(try keychain("export", backup, input: "pw\n"), 0)
         var bytes = try Data(contentsOf: URL(fileURLWithPath: backup))

@@ -28,7 +28,8 @@ class CLITestCase: XCTestCase {
     func unsafeCharacters(in text: String) -> [String] {
         text.unicodeScalars.filter { scalar in
             let value = scalar.value
-            return (value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
+            return (value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(value)
+                || (0x202A...0x202E).contains(value)
                 || (0x2066...0x2069).contains(value)
         }.map { String(format: "U+%04X", $0.value) }
     }
@@ -41,9 +42,11 @@ class CLITestCase: XCTestCase {
     override func setUpWithError() throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("kc-cli-\(UUID().uuidString)")
         home = scratch.appendingPathComponent("home")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         runtime = URL(fileURLWithPath: "/dev/shm/kc-cli-run-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     }
 
     override func tearDownWithError() throws {
@@ -57,7 +60,8 @@ class CLITestCase: XCTestCase {
     /// An executable of this package built beside the test bundle.
     static func builtExecutable(_ name: String) -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path) {
+        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent(name).path)
+        {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent(name)
@@ -78,7 +82,9 @@ class CLITestCase: XCTestCase {
 
     /// Runs `keychain arguments…` with `input` on standard input (empty when nil).
     @discardableResult
-    func keychain(_ arguments: String..., input: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> CLIResult {
+    func keychain(_ arguments: String..., input: String? = nil, file: StaticString = #filePath, line: UInt = #line)
+        throws -> CLIResult
+    {
         try run(arguments, input: input.map { Data($0.utf8) } ?? Data())
     }
 
@@ -90,8 +96,10 @@ class CLITestCase: XCTestCase {
 
     /// Runs `executable` (by default the `keychain` tool) with the test's environment, changed by
     /// `changes` (a nil value removes a variable).
-    func run(_ arguments: [String], input: Data, executable: URL = executable,
-             changing changes: [String: String?] = [:]) throws -> CLIResult {
+    func run(
+        _ arguments: [String], input: Data, executable: URL = executable,
+        changing changes: [String: String?] = [:]
+    ) throws -> CLIResult {
         let path = executable.path
         guard FileManager.default.isExecutableFile(atPath: path) else {
             let message = "The executable is not built at \(path); run `swift build --build-tests` first."
@@ -99,22 +107,27 @@ class CLITestCase: XCTestCase {
             throw XCTSkip(message)
         }
         let process = self.process(arguments, executable: executable, changing: changes)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
-        let output = DrainedPipe(stdout.fileHandleForReading), errors = DrainedPipe(stderr.fileHandleForReading)
+        let output = DrainedPipe(stdout.fileHandleForReading)
+        let errors = DrainedPipe(stderr.fileHandleForReading)
         process.waitUntilExit()
         return CLIResult(status: process.terminationStatus, stdout: output.text(), stderr: errors.text())
     }
 
     /// Starts `keychain arguments…` (or `executable`) with the test's environment (changed by `changes`), output
     /// discarded, and kills it with SIGKILL after `delay` seconds: a crash at that moment.
-    func runKilled(_ arguments: [String], after delay: TimeInterval, executable: URL = executable,
-                   changing changes: [String: String?] = [:]) throws {
+    func runKilled(
+        _ arguments: [String], after delay: TimeInterval, executable: URL = executable,
+        changing changes: [String: String?] = [:]
+    ) throws {
         let process = self.process(arguments, executable: executable, changing: changes)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -139,12 +152,14 @@ class CLITestCase: XCTestCase {
     /// A 0600 file of the test's scratch directory holding `passphrase` and a newline (for `--passphrase-file`).
     func passphraseFile(_ passphrase: String, name: String = UUID().uuidString) throws -> URL {
         let url = scratch.appendingPathComponent("passphrase-\(name)")
-        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data((passphrase + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: url.path, contents: Data((passphrase + "\n").utf8), attributes: [.posixPermissions: 0o600]))
         return url
     }
 
     func XCTAssertStatus(_ result: CLIResult, _ status: Int32, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(result.status, status, "stdout: \(result.stdout)\nstderr: \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(
+            result.status, status, "stdout: \(result.stdout)\nstderr: \(result.stderr)", file: file, line: line)
     }
 }
-

@@ -7,7 +7,8 @@ final class CommandSuggestionTests: CLITestCase {
         let result = try keychain("find-generic-pasword", "-s", "api.example.com", "-a", "alice", "-w")
         XCTAssertStatus(result, 64)
         XCTAssertTrue(result.stderr.contains("Did you mean `keychain find-generic-password`?"), result.stderr)
-        XCTAssertFalse(result.stderr.contains("Usage:"), "the suggestion is not buried under the usage text: \(result.stderr)")
+        XCTAssertFalse(
+            result.stderr.contains("Usage:"), "the suggestion is not buried under the usage text: \(result.stderr)")
     }
 
     func testAShortMistypedCommandAndASubcommand() throws {
@@ -16,13 +17,17 @@ final class CommandSuggestionTests: CLITestCase {
         XCTAssertTrue(lint.stderr.contains("Did you mean `keychain lint`?"), lint.stderr)
         let join = try keychain("sync", "jion", "--circle", "ABCD")
         XCTAssertStatus(join, 64)
-        XCTAssertTrue(join.stderr.contains("is not a command of `keychain sync`. Did you mean `keychain sync join`?"), join.stderr)
+        XCTAssertTrue(
+            join.stderr.contains("is not a command of `keychain sync`. Did you mean `keychain sync join`?"), join.stderr
+        )
     }
 
     func testAnUnknownWordGetsTheListNotAGuess() throws {
         let result = try keychain("frobnicate")
         XCTAssertStatus(result, 64)
-        XCTAssertTrue(result.stderr.contains("'frobnicate' is not a command of `keychain`; `keychain --help` lists them all."), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("'frobnicate' is not a command of `keychain`; `keychain --help` lists them all."),
+            result.stderr)
     }
 
     func testAMistypedCommandIsPrintedSafely() throws {
@@ -54,8 +59,13 @@ final class CommandSuggestionTests: CLITestCase {
         let help = try keychain("--help")
         XCTAssertStatus(help, 0)
         let example = "  keychain export ~/keychain.backup && keychain import ~/keychain.backup --keychain ~/other"
-        XCTAssertTrue(help.stdout.split(separator: "\n").contains { $0 == example }, "an example longer than 80 columns stays one line:\n\(help.stdout)")
+        XCTAssertTrue(
+            help.stdout.split(separator: "\n").contains { $0 == example },
+            "an example longer than 80 columns stays one line:\n\(help.stdout)")
         let sync = try keychain("sync", "--help")
-        XCTAssertTrue(sync.stdout.contains("  keychain sync join --server \"host=db.example.com dbname=keychain user=alice\" --circle CODE\n"), sync.stdout)
+        XCTAssertTrue(
+            sync.stdout.contains(
+                "  keychain sync join --server \"host=db.example.com dbname=keychain user=alice\" --circle CODE\n"),
+            sync.stdout)
     }
 }

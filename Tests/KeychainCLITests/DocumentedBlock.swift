@@ -16,7 +16,8 @@ struct DocumentedBlock: CustomStringConvertible {
     var description: String { "\(file):\(line) `\(firstLine)`" }
 
     /// The repository's root (this file is Tests/KeychainCLITests/DocumentedBlock.swift).
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The documents whose commands are run: README, CONTRIBUTING, every DocC article and every
     /// example's README.
@@ -28,7 +29,8 @@ struct DocumentedBlock: CustomStringConvertible {
             let root = repositoryRoot.appendingPathComponent(directory)
             guard let walker = FileManager.default.enumerator(atPath: root.path) else { continue }
             for case let path as String in walker where path.hasSuffix(".md") && !path.contains(".build") {
-                let inCatalog = path.contains(".docc/"), isReadme = path.hasSuffix("README.md")
+                let inCatalog = path.contains(".docc/")
+                let isReadme = path.hasSuffix("README.md")
                 if inCatalog || isReadme { documents.append("\(directory)/\(path)") }
             }
         }
@@ -54,7 +56,10 @@ struct DocumentedBlock: CustomStringConvertible {
                 continue
             }
             if trimmed == "```" {
-                if open.shell { blocks.append(DocumentedBlock(file: file, line: open.start, text: open.lines.joined(separator: "\n"))) }
+                if open.shell {
+                    blocks.append(
+                        DocumentedBlock(file: file, line: open.start, text: open.lines.joined(separator: "\n")))
+                }
                 fence = nil
             } else {
                 fence?.lines.append(String(line))

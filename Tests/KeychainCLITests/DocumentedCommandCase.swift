@@ -17,9 +17,10 @@ class DocumentedCommandCase: CLITestCase {
     /// The prompts the tool shows and what a user types at each.
     static let answers: [(prompt: String, reply: String)] = [
         ("Password: ", secret), ("New keychain passphrase: ", passphrase), ("New passphrase: ", passphrase),
-        ("Current passphrase: ", passphrase), ("Passphrase for ", passphrase), ("Backup passphrase: ", backupPassphrase),
+        ("Current passphrase: ", passphrase), ("Passphrase for ", passphrase),
+        ("Backup passphrase: ", backupPassphrase),
         ("New PIN: ", pin), ("Current PIN: ", pin), ("Keychain PIN to ", pin),
-        ("Keychain passphrase: ", passphrase), ("PIN to open the notes: ", pin), ("New PIN for the notes: ", pin),
+        ("Keychain passphrase: ", passphrase), ("PIN to open the notes: ", pin), ("New PIN for the notes: ", pin)
     ]
 
     /// The documents' user's home: fresh for each test.
@@ -30,14 +31,18 @@ class DocumentedCommandCase: CLITestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         for directory in [userHome, workingDirectory] {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
     }
 
     /// The environment of a user following the documents.
     func userEnvironment(_ changes: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for name in environment.keys where name.hasPrefix("XDG_") || name.hasPrefix("SECURE_STORAGE_") || name.hasPrefix("KEYCHAIN_") || name == "CREDENTIALS_DIRECTORY" {
+        for name in environment.keys
+        where name.hasPrefix("XDG_") || name.hasPrefix("SECURE_STORAGE_") || name.hasPrefix("KEYCHAIN_")
+            || name == "CREDENTIALS_DIRECTORY"
+        {
             environment[name] = nil
         }
         let realHome = environment["HOME"] ?? NSHomeDirectory()
@@ -46,8 +51,9 @@ class DocumentedCommandCase: CLITestCase {
             environment["GIT_CONFIG_GLOBAL"] = realHome + "/.gitconfig"
         }
         environment["HOME"] = userHome.path
-        environment["PATH"] = Self.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        environment["SECURE_STORAGE_TPM_TCTI"] = "none"   // no TPM unless the machine's own
+        environment["PATH"] =
+            Self.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["SECURE_STORAGE_TPM_TCTI"] = "none"  // no TPM unless the machine's own
         environment["TOKEN"] = Self.token
         environment["DB_PASSWORD"] = Self.databasePassword
         environment["TERM"] = "xterm"
@@ -56,10 +62,14 @@ class DocumentedCommandCase: CLITestCase {
     }
 
     /// The documented block of `file` whose first line starts with `firstLine`.
-    func block(_ file: String, startingWith firstLine: String, file testFile: StaticString = #filePath, line: UInt = #line) throws -> DocumentedBlock {
+    func block(
+        _ file: String, startingWith firstLine: String, file testFile: StaticString = #filePath, line: UInt = #line
+    ) throws -> DocumentedBlock {
         let matches = try DocumentedBlock.blocks(in: file).filter { $0.firstLine.hasPrefix(firstLine) }
         guard matches.count == 1 else {
-            XCTFail("\(file) has \(matches.count) shell blocks starting with `\(firstLine)`; DocumentedCommandCoverage lists one", file: testFile, line: line)
+            XCTFail(
+                "\(file) has \(matches.count) shell blocks starting with `\(firstLine)`; DocumentedCommandCoverage lists one",
+                file: testFile, line: line)
             throw XCTSkip("no such block")
         }
         return matches[0]
@@ -67,23 +77,34 @@ class DocumentedCommandCase: CLITestCase {
 
     /// Runs `script` in a terminal, typing the documented answers at each prompt until it ends;
     /// returns its status and everything it displayed.
-    func runOnTerminal(_ script: String, in directory: URL? = nil, environment: [String: String]? = nil,
-                       timeout: TimeInterval = 600) throws -> (status: Int32, transcript: String) {
-        let session = try ShellSession(script, in: directory ?? workingDirectory, environment: environment ?? userEnvironment(), streams: .terminal)
+    func runOnTerminal(
+        _ script: String, in directory: URL? = nil, environment: [String: String]? = nil,
+        timeout: TimeInterval = 600
+    ) throws -> (status: Int32, transcript: String) {
+        let session = try ShellSession(
+            script, in: directory ?? workingDirectory, environment: environment ?? userEnvironment(), streams: .terminal
+        )
         session.answerPrompts(Self.answers, timeout: timeout)
         let status = session.finish()
         return (status, session.text)
     }
 
     /// Runs `script` without a terminal (standard input from `input`, output to a pipe).
-    func runWithoutTerminal(_ script: String, input: String = "", in directory: URL? = nil,
-                            environment: [String: String]? = nil) throws -> (status: Int32, transcript: String) {
-        let session = try ShellSession(script, in: directory ?? workingDirectory, environment: environment ?? userEnvironment(), streams: .pipes(input: input))
+    func runWithoutTerminal(
+        _ script: String, input: String = "", in directory: URL? = nil,
+        environment: [String: String]? = nil
+    ) throws -> (status: Int32, transcript: String) {
+        let session = try ShellSession(
+            script, in: directory ?? workingDirectory, environment: environment ?? userEnvironment(),
+            streams: .pipes(input: input))
         let status = session.finish()
         return (status, session.text)
     }
 
-    func XCTAssertSucceeded(_ run: (status: Int32, transcript: String), _ block: DocumentedBlock, file: StaticString = #filePath, line: UInt = #line) {
+    func XCTAssertSucceeded(
+        _ run: (status: Int32, transcript: String), _ block: DocumentedBlock, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         XCTAssertEqual(run.status, 0, "\(block) failed as written:\n\(run.transcript)", file: file, line: line)
     }
 }

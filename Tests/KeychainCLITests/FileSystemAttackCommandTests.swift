@@ -21,14 +21,20 @@ final class FileSystemAttackCommandTests: CLITestCase {
         throw XCTSkip(message)
     }
 
-    private static let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    private static let setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// Runs `sh -c script` as the other user (through `setpriv`); `false` without `setpriv`.
     private func asOtherUser(_ script: String, _ arguments: String...) throws -> Bool {
         guard let setpriv = Self.setpriv else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: setpriv)
-        process.arguments = ["--reuid=\(Self.otherUID)", "--regid=\(Self.otherUID)", "--clear-groups", "--", "/bin/sh", "-c", script, "sh"] + arguments
+        process.arguments =
+            [
+                "--reuid=\(Self.otherUID)", "--regid=\(Self.otherUID)", "--clear-groups", "--", "/bin/sh", "-c", script,
+                "sh"
+            ] + arguments
         try process.run()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, script)
@@ -50,8 +56,14 @@ final class FileSystemAttackCommandTests: CLITestCase {
         }
     }
 
-    private func owner(_ path: String) -> uid_t? { var info = stat(); return lstat(path, &info) == 0 ? info.st_uid : nil }
-    private func mode(_ path: String) -> mode_t? { var info = stat(); return lstat(path, &info) == 0 ? info.st_mode & 0o7777 : nil }
+    private func owner(_ path: String) -> uid_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_uid : nil
+    }
+    private func mode(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & 0o7777 : nil
+    }
 
     /// A shared sticky directory (like /tmp) inside the scratch directory, reachable by the other user.
     private func sharedDirectory() throws -> String {
@@ -70,7 +82,9 @@ final class FileSystemAttackCommandTests: CLITestCase {
         let shared = try sharedDirectory()
         let source = shared + "/app.env"
         let env = "API_TOKEN=tok_cli_canary_91c2\nTHEME=dark\n"
-        XCTAssertTrue(FileManager.default.createFile(atPath: source, contents: Data(env.utf8), attributes: [.posixPermissions: 0o600]))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: source, contents: Data(env.utf8), attributes: [.posixPermissions: 0o600]))
         let copy = source + ".pre-migration"
         try plantFile(copy, "trap")
 
@@ -78,10 +92,13 @@ final class FileSystemAttackCommandTests: CLITestCase {
         XCTAssertStatus(refused, 74)
         XCTAssertTrue(refused.stderr.contains("belongs to another user (user id 65534)"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("nothing was written to it"), refused.stderr)
-        XCTAssertFalse(refused.stderr.contains("tok_cli_canary") || refused.stdout.contains("tok_cli_canary"), "no secret printed")
-        XCTAssertEqual(FileManager.default.contents(atPath: copy), Data("trap".utf8), "the planted file received nothing")
+        XCTAssertFalse(
+            refused.stderr.contains("tok_cli_canary") || refused.stdout.contains("tok_cli_canary"), "no secret printed")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: copy), Data("trap".utf8), "the planted file received nothing")
         XCTAssertEqual(owner(copy), Self.otherUID)
-        XCTAssertEqual(FileManager.default.contents(atPath: source), Data(env.utf8), "the source still holds its values")
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: source), Data(env.utf8), "the source still holds its values")
 
         try FileManager.default.removeItem(atPath: copy)
         XCTAssertStatus(try keychain("migrate", "--from", source, "--key", "API_TOKEN", "--apply", "--backup-copy"), 0)
@@ -102,17 +119,24 @@ final class FileSystemAttackCommandTests: CLITestCase {
         try plantDirectory(home.path + "/data")
         let result = try keychain("add-generic-password", "-s", "svc", "-a", "acct", "-w", "s3cret")
         XCTAssertStatus(result, 53)
-        XCTAssertTrue(result.stderr.contains("\(home.path)/data belongs to another user (user id 65534)"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("\(home.path)/data belongs to another user (user id 65534)"), result.stderr)
         XCTAssertTrue(result.stderr.contains("remove it"), result.stderr)
-        XCTAssertFalse(result.stderr.contains("chown"), "the victim is not told to take over the directory: \(result.stderr)")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: home.path + "/data"), [], "nothing was written into it")
+        XCTAssertFalse(
+            result.stderr.contains("chown"), "the victim is not told to take over the directory: \(result.stderr)")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: home.path + "/data"), [], "nothing was written into it")
     }
 
     /// Another process of this user holds the keychain directory's lock file for ever: the tool
     /// gives up after the bounded wait with a clear error and exit status 53, instead of hanging.
     func testTheToolDoesNotHangOnALockHeldForever() throws {
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "acct", "-w", "s3cret"), 0)
-        guard let tool = ["/usr/bin/flock", "/bin/flock"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard
+            let tool = ["/usr/bin/flock", "/bin/flock"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             let message = "the flock tool (util-linux) is needed to hold a lock from another process"
             if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail(message) }
             throw XCTSkip(message)
@@ -123,12 +147,22 @@ final class FileSystemAttackCommandTests: CLITestCase {
         holder.executableURL = URL(fileURLWithPath: tool)
         holder.arguments = ["--no-fork", "--exclusive", lockFile, "sleep", "120"]
         try holder.run()
-        defer { if holder.isRunning { holder.terminate(); holder.waitUntilExit() } }
+        defer {
+            if holder.isRunning {
+                holder.terminate()
+                holder.waitUntilExit()
+            }
+        }
         let fd = open(lockFile, O_RDONLY | O_CLOEXEC)
         defer { close(fd) }
         var held = false
         for _ in 0..<2000 where !held {
-            if flock(fd, LOCK_EX | LOCK_NB) != 0 { held = true } else { flock(fd, LOCK_UN); usleep(5_000) }
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                held = true
+            } else {
+                flock(fd, LOCK_UN)
+                usleep(5_000)
+            }
         }
         XCTAssertTrue(held, "the other process holds the lock")
 

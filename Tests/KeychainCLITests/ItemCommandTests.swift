@@ -4,18 +4,24 @@ import XCTest
 /// The item commands, with macOS `security`'s flags, text and JSON output, and exit codes.
 final class ItemCommandTests: CLITestCase {
     func testGenericPasswordLifecycleWithSecurityFlags() throws {
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "api.example.com", "-a", "alice", "-l", "API", "-j", "a comment",
-                                     "-D", "token", "-c", "aapl", "-C", "note", "-G", "extra", "-w", "s3cret-1"), 0)
+        XCTAssertStatus(
+            try keychain(
+                "add-generic-password", "-s", "api.example.com", "-a", "alice", "-l", "API", "-j", "a comment",
+                "-D", "token", "-c", "aapl", "-C", "note", "-G", "extra", "-w", "s3cret-1"), 0)
         let shown = try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice")
         XCTAssertStatus(shown, 0)
         XCTAssertTrue(shown.stdout.contains("\"labl\"<blob>=\"API\""), shown.stdout)
         XCTAssertTrue(shown.stdout.contains("\"icmt\"<blob>=\"a comment\""), shown.stdout)
-        XCTAssertTrue(shown.stdout.contains("\"crtr\"<uint32>=1633775724"), "aapl as a four-character code: \(shown.stdout)")
+        XCTAssertTrue(
+            shown.stdout.contains("\"crtr\"<uint32>=1633775724"), "aapl as a four-character code: \(shown.stdout)")
         XCTAssertFalse(shown.stdout.contains("s3cret-1"), "no secret without -g or -w")
 
         let withSecret = try keychain("find-generic-password", "-s", "api.example.com", "-g")
-        XCTAssertTrue(withSecret.stderr.hasSuffix("password: \"s3cret-1\"\n"), "on standard error, as macOS security: \(withSecret.stderr)")
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "-w").stdout, "s3cret-1\n")
+        XCTAssertTrue(
+            withSecret.stderr.hasSuffix("password: \"s3cret-1\"\n"),
+            "on standard error, as macOS security: \(withSecret.stderr)")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "-w").stdout, "s3cret-1\n")
 
         let json = try keychain("find-generic-password", "-s", "api.example.com", "--json", "-g").json()
         let attributes = try XCTUnwrap(json["attributes"] as? [String: Any])
@@ -30,13 +36,17 @@ final class ItemCommandTests: CLITestCase {
         let duplicate = try keychain("add-generic-password", "-s", "api.example.com", "-a", "alice", "-w", "other")
         XCTAssertStatus(duplicate, 45)
         XCTAssertTrue(duplicate.stderr.contains("-U"), "says what to do: \(duplicate.stderr)")
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "api.example.com", "-a", "alice", "-U", "-l", "Renamed",
-                                     "--accessibility", "cku", "-w", "s3cret-2"), 0)
+        XCTAssertStatus(
+            try keychain(
+                "add-generic-password", "-s", "api.example.com", "-a", "alice", "-U", "-l", "Renamed",
+                "--accessibility", "cku", "-w", "s3cret-2"), 0)
         try keychain("add-generic-password", "-s", "api.example.com", "-w", "no-account")
         XCTAssertStatus(try keychain("add-generic-password", "-s", "api.example.com", "-U", "-w", "no-account-2"), 0)
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "api.example.com", "-a", "", "-w").stdout, "no-account-2\n",
-                       "-U without -a updates the item with the default (empty) account only")
-        let updated = try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "-g", "--json").json()
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "api.example.com", "-a", "", "-w").stdout, "no-account-2\n",
+            "-U without -a updates the item with the default (empty) account only")
+        let updated = try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "-g", "--json")
+            .json()
         XCTAssertEqual(updated["password"] as? String, "s3cret-2")
         XCTAssertEqual((updated["attributes"] as? [String: Any])?["labl"] as? String, "Renamed")
         XCTAssertEqual((updated["attributes"] as? [String: Any])?["pdmn"] as? String, "cku")
@@ -66,16 +76,19 @@ final class ItemCommandTests: CLITestCase {
             var files: [String: String] = [:]
             let enumerator = FileManager.default.enumerator(at: home, includingPropertiesForKeys: nil)
             while let url = enumerator?.nextObject() as? URL {
-                if url.path.hasSuffix("-shm") { continue }   // SQLite's index of the log: no data, rebuilt when nobody has it open
+                // SQLite's index of the log: no data, rebuilt when nobody has it open
+                if url.path.hasSuffix("-shm") { continue }
                 let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
                 guard (attributes[.type] as? FileAttributeType) == .typeRegular else { continue }
-                files[url.path] = try Data(contentsOf: url).base64EncodedString()
+                files[url.path] =
+                    try Data(contentsOf: url).base64EncodedString()
                     + " \((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0) \(attributes[.systemFileNumber] ?? 0)"
             }
             return files
         }
         let before = try snapshot()
-        XCTAssertTrue(before.keys.contains { $0.hasSuffix("keychain.db-wal") }, "the log stays, empty, after the last close")
+        XCTAssertTrue(
+            before.keys.contains { $0.hasSuffix("keychain.db-wal") }, "the log stays, empty, after the last close")
         Thread.sleep(forTimeInterval: 0.02)
         for _ in 0..<2 {
             XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "alice", "-w").stdout, "s3cret\n")
@@ -89,14 +102,17 @@ final class ItemCommandTests: CLITestCase {
         // mount namespace of its own), reading still works and changing is refused.
         let script = "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro \"$1\" && shift && exec \"$@\""
         func onReadOnlyMount(_ arguments: String...) throws -> CLIResult {
-            try run(["-m", "sh", "-c", script, "sh", home.path, Self.executable.path] + arguments, input: Data(),
-                    executable: URL(fileURLWithPath: "/usr/bin/unshare"))
+            try run(
+                ["-m", "sh", "-c", script, "sh", home.path, Self.executable.path] + arguments, input: Data(),
+                executable: URL(fileURLWithPath: "/usr/bin/unshare"))
         }
         let found = try onReadOnlyMount("find-generic-password", "-s", "svc", "-a", "alice", "-w")
         XCTAssertEqual(found.stdout, "s3cret\n", found.stderr)
         let refused = try onReadOnlyMount("add-generic-password", "-s", "svc", "-a", "bob", "-w", "x")
         XCTAssertNotEqual(refused.status, 0)
-        XCTAssertTrue(refused.stderr.lowercased().contains("read-only") || refused.stderr.lowercased().contains("readonly"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.lowercased().contains("read-only") || refused.stderr.lowercased().contains("readonly"),
+            refused.stderr)
         XCTAssertEqual(try snapshot(), before)
     }
 
@@ -105,10 +121,13 @@ final class ItemCommandTests: CLITestCase {
     /// parser's path prints, on the same streams, with the same status.
     func testDirectlyParsedFindsAnswerAsTheParserDoes() throws {
         let other = scratch.appendingPathComponent("other").path
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "alice", "-l", "Label", "-w", "s3cret"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "svc", "-a", "alice", "-l", "Label", "-w", "s3cret"), 0)
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "bob", "-w", "b0b"), 0)
-        XCTAssertStatus(try keychain("add-internet-password", "-s", "example.com", "-a", "carol", "-r", "htps", "-w", "c4rol"), 0)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "dave", "--keychain", other, "-w", "d4ve"), 0)
+        XCTAssertStatus(
+            try keychain("add-internet-password", "-s", "example.com", "-a", "carol", "-r", "htps", "-w", "c4rol"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "svc", "-a", "dave", "--keychain", other, "-w", "d4ve"), 0)
         let file = scratch.appendingPathComponent("a-file").path
         XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data()))
         let calls: [[String]] = [
@@ -122,7 +141,10 @@ final class ItemCommandTests: CLITestCase {
             ["find-generic-password", "-s", "svc", "-a", "nobody", "-w"],
             ["find-generic-password", "-s", "svc", "-a", "dave", "-w", "--keychain", other],
             ["find-generic-password", "-s", "svc", "-a", "alice", "--keychain", file],
-            ["find-generic-password", "-s", "svc", "-a", "alice", "--keychain", scratch.appendingPathComponent("none").path],
+            [
+                "find-generic-password", "-s", "svc", "-a", "alice", "--keychain",
+                scratch.appendingPathComponent("none").path
+            ],
             ["find-internet-password", "-s", "example.com", "-a", "carol", "-w"],
             ["find-internet-password", "-s", "example.com", "-g", "--json"],
             // Not taken directly: each falls back to the parser.
@@ -134,7 +156,7 @@ final class ItemCommandTests: CLITestCase {
             ["find-generic-password", "-w", "-w"],
             ["find-generic-password", "-s", "svc", "-a", "alice", "-w", "--unlock"],
             ["find-internet-password", "-s", "example.com", "-r", "htps", "-w"],
-            ["find-generic-password", "--help"],
+            ["find-generic-password", "--help"]
         ]
         for call in calls {
             let direct = try run(call, input: Data())
@@ -147,9 +169,12 @@ final class ItemCommandTests: CLITestCase {
     }
 
     func testInternetPasswordFlags() throws {
-        XCTAssertStatus(try keychain("add-internet-password", "-s", "example.com", "-a", "bob", "-d", "realm", "-r", "htps",
-                                     "-P", "8443", "-p", "/login", "-t", "form", "-w", "web-secret"), 0)
-        let json = try keychain("find-internet-password", "-s", "example.com", "-r", "htps", "-P", "8443", "--json").json()
+        XCTAssertStatus(
+            try keychain(
+                "add-internet-password", "-s", "example.com", "-a", "bob", "-d", "realm", "-r", "htps",
+                "-P", "8443", "-p", "/login", "-t", "form", "-w", "web-secret"), 0)
+        let json = try keychain("find-internet-password", "-s", "example.com", "-r", "htps", "-P", "8443", "--json")
+            .json()
         let attributes = try XCTUnwrap(json["attributes"] as? [String: Any])
         XCTAssertEqual(json["class"] as? String, "inet")
         XCTAssertEqual(attributes["srvr"] as? String, "example.com")
@@ -166,23 +191,30 @@ final class ItemCommandTests: CLITestCase {
     }
 
     func testSecretsFromStandardInputNeverFromTheCommandLine() throws {
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "piped", input: "line-secret\nignored\n"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "svc", "-a", "piped", input: "line-secret\nignored\n"), 0)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "piped", "-w").stdout, "line-secret\n")
 
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "trailing", "-w", input: "after-w\n"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "svc", "-a", "trailing", "-w", input: "after-w\n"), 0)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "trailing", "-w").stdout, "after-w\n")
 
         let pem = "-----BEGIN KEY-----\nAAAA\nBBBB\n-----END KEY-----"
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "pem", "--stdin", input: pem + "\n"), 0)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "pem", "-w").stdout, pem + "\n")
 
-        let binary = Data([0xFF, 0x00, 0xFE, 0x0D, 0x0A])     // not UTF-8, ends in CR LF: kept byte for byte
+        let binary = Data([0xFF, 0x00, 0xFE, 0x0D, 0x0A])  // not UTF-8, ends in CR LF: kept byte for byte
         XCTAssertStatus(try run(["add-generic-password", "-s", "svc", "-a", "binary", "--stdin"], input: binary), 0)
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "binary", "-w", "--json").json()["password"] as? [String: String],
-                       ["base64": binary.base64EncodedString()])
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "looks-encoded", "-w", "base64:AAAA"), 0)
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "looks-encoded", "-w", "--json").json()["password"] as? String,
-                       "base64:AAAA", "text that looks encoded stays text")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-a", "binary", "-w", "--json").json()["password"]
+                as? [String: String],
+            ["base64": binary.base64EncodedString()])
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "svc", "-a", "looks-encoded", "-w", "base64:AAAA"), 0)
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-a", "looks-encoded", "-w", "--json").json()["password"]
+                as? String,
+            "base64:AAAA", "text that looks encoded stays text")
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "empty", "--stdin"), 64)
 
         let noInput = try keychain("add-generic-password", "-s", "svc", "-a", "nothing")
@@ -206,11 +238,17 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertEqual(items.count, 1)
         XCTAssertEqual((items.first?["attributes"] as? [String: Any])?["svce"] as? String, "alpha")
         XCTAssertEqual(try XCTUnwrap(try keychain("list", "-a", "one", "--json").json()["items"] as? [Any]).count, 2)
-        XCTAssertEqual(try XCTUnwrap(try keychain("list", "--accessibility", "cku", "--json").json()["items"] as? [Any]).count, 1)
-        XCTAssertEqual(try XCTUnwrap(try keychain("list", "--class", "cert", "-a", "one", "--json").json()["items"] as? [Any]).count, 0)
+        XCTAssertEqual(
+            try XCTUnwrap(try keychain("list", "--accessibility", "cku", "--json").json()["items"] as? [Any]).count, 1)
+        XCTAssertEqual(
+            try XCTUnwrap(try keychain("list", "--class", "cert", "-a", "one", "--json").json()["items"] as? [Any])
+                .count, 0)
         XCTAssertStatus(try keychain("list", "--class", "nonsense"), 64)
 
-        for output in [try keychain("list"), try keychain("list", "--json"), try keychain("dump-keychain"), try keychain("dump-keychain", "--json")] {
+        for output in [
+            try keychain("list"), try keychain("list", "--json"), try keychain("dump-keychain"),
+            try keychain("dump-keychain", "--json")
+        ] {
             XCTAssertFalse(output.stdout.contains("secret-"), "no secret without -d: \(output.stdout)")
         }
         let dump = try keychain("dump-keychain", "-d", "--json").json()
@@ -223,7 +261,9 @@ final class ItemCommandTests: CLITestCase {
         let help = try keychain("--help")
         XCTAssertStatus(help, 0)
         let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        for text in ["44 item not found", "51 keychain locked", "52 integrity violation", "64 usage error", "export", "verify"] {
+        for text in [
+            "44 item not found", "51 keychain locked", "52 integrity violation", "64 usage error", "export", "verify"
+        ] {
             XCTAssertTrue(words.contains(text), "help mentions \(text): \(words)")
         }
         XCTAssertStatus(try keychain("find-generic-password", "--no-such-flag"), 64)
@@ -231,7 +271,8 @@ final class ItemCommandTests: CLITestCase {
         let missing = try keychain("find-generic-password", "-s", "s")
         XCTAssertStatus(missing, 44)
         XCTAssertTrue(missing.stderr.contains("no keychain yet"), "says why: \(missing.stderr)")
-        let explicit = try keychain("find-generic-password", "-s", "s", "--keychain", scratch.appendingPathComponent("none").path)
+        let explicit = try keychain(
+            "find-generic-password", "-s", "s", "--keychain", scratch.appendingPathComponent("none").path)
         XCTAssertStatus(explicit, 53)
         XCTAssertTrue(explicit.stderr.contains("keychain create"), "says what to do: \(explicit.stderr)")
     }

@@ -20,7 +20,9 @@ final class KeychainManagementTests: CLITestCase {
         XCTAssertEqual(status["totalItems"] as? Int, 3)
         XCTAssertEqual(status["items"] as? [String: Int], ["genp": 2, "inet": 1, "cert": 0, "keys": 0])
         XCTAssertEqual(status["itemsByAccessibility"] as? [String: Int], ["ak": 2, "cku": 1])
-        XCTAssertEqual((status["deviceBinding"] as? [String: Any])?["path"] as? String, home.appendingPathComponent("state/device.key").path)
+        XCTAssertEqual(
+            (status["deviceBinding"] as? [String: Any])?["path"] as? String,
+            home.appendingPathComponent("state/device.key").path)
         let text = try keychain("show-keychain-info")
         XCTAssertTrue(text.stdout.contains("items:           3 (genp 2, inet 1, cert 0, keys 0)"), text.stdout)
 
@@ -35,9 +37,14 @@ final class KeychainManagementTests: CLITestCase {
         XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "-w", "ak-secret"), 51)
         // Standard input carries the secret; the passphrase comes from a file (StandardInputAttackTests).
         let first = try passphraseFile("first pass")
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ak", "--passphrase-file", first.path, "--stdin", input: "ak-secret\n"), 0)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "ps", "-w", "ps-secret", "--accessibility", "akpu",
-                                     "--unlock", input: "first pass\n"), 0)
+        XCTAssertStatus(
+            try keychain(
+                "add-generic-password", "-s", "svc", "-a", "ak", "--passphrase-file", first.path, "--stdin",
+                input: "ak-secret\n"), 0)
+        XCTAssertStatus(
+            try keychain(
+                "add-generic-password", "-s", "svc", "-a", "ps", "-w", "ps-secret", "--accessibility", "akpu",
+                "--unlock", input: "first pass\n"), 0)
         XCTAssertEqual(try keychain("status", "--json").json()["lockState"] as? String, "beforeFirstUnlock")
 
         let locked = try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w")
@@ -45,32 +52,44 @@ final class KeychainManagementTests: CLITestCase {
         XCTAssertTrue(locked.stderr.contains("keychain unlock"), "says what to do: \(locked.stderr)")
         XCTAssertStatus(try keychain("unlock", input: "wrong\n"), 50)
         XCTAssertStatus(try keychain("unlock", "--timeout", "600", input: "first pass\n"), 0)
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w").stdout, "ak-secret\n", "the session unlocks later commands")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w").stdout, "ak-secret\n",
+            "the session unlocks later commands")
         let status = try keychain("status", "--json").json()
         XCTAssertEqual(status["lockState"] as? String, "unlocked")
         XCTAssertNotNil((status["unlockSession"] as? [String: Any])?["expires"])
         XCTAssertStatus(try keychain("lock"), 0)
         XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w"), 51)
 
-        XCTAssertStatus(try keychain("change-passphrase", "--passphrase-file", passphraseFile("wrong").path, input: "second pass\n"), 50)
+        XCTAssertStatus(
+            try keychain(
+                "change-passphrase", "--passphrase-file", passphraseFile("wrong").path, input: "second pass\n"), 50)
         XCTAssertStatus(try keychain("change-passphrase", "--passphrase-file", first.path, input: "second pass\n"), 0)
-        XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w", "--unlock", input: "first pass\n"), 50)
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w", "--unlock", input: "second pass\n").stdout, "ak-secret\n")
+        XCTAssertStatus(
+            try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w", "--unlock", input: "first pass\n"), 50)
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w", "--unlock", input: "second pass\n")
+                .stdout, "ak-secret\n")
 
         let refused = try keychain("remove-passphrase", input: "second pass\n")
         XCTAssertStatus(refused, 64)
         XCTAssertTrue(refused.stderr.contains("--yes"), refused.stderr)
-        XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ps", "-w", "--unlock", input: "second pass\n"), 0)
+        XCTAssertStatus(
+            try keychain("find-generic-password", "-s", "svc", "-a", "ps", "-w", "--unlock", input: "second pass\n"), 0)
         let removed = try keychain("remove-passphrase", "--yes", input: "second pass\n")
         XCTAssertStatus(removed, 0)
         XCTAssertTrue(removed.stderr.contains("1 passcode-set item destroyed"), removed.stderr)
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w").stdout, "ak-secret\n", "always unlocked now")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-a", "ak", "-w").stdout, "ak-secret\n",
+            "always unlocked now")
         XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "ps"), 44)
         XCTAssertStatus(try keychain("lock"), 64)
     }
 
     func testVerifyReportsDamagedItems() throws {
-        for account in ["a", "b", "c"] { try keychain("add-generic-password", "-s", "svc", "-a", account, "-w", "value-\(account)") }
+        for account in ["a", "b", "c"] {
+            try keychain("add-generic-password", "-s", "svc", "-a", account, "-w", "value-\(account)")
+        }
         let clean = try keychain("verify", "--json")
         XCTAssertStatus(clean, 0)
         XCTAssertEqual(try clean.json()["verifiedItems"] as? Int, 3)
@@ -101,7 +120,9 @@ final class KeychainManagementTests: CLITestCase {
         XCTAssertEqual(items.first?["account"] as? String, "b")
         XCTAssertTrue(text.stderr.contains("restore"), text.stderr)
         XCTAssertFalse((text.stdout + text.stderr).contains("value-"), "no secret in the report")
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "c", "-w").stdout, "value-c\n", "the others still read")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-a", "c", "-w").stdout, "value-c\n",
+            "the others still read")
     }
 }
 
@@ -111,7 +132,9 @@ final class ProcessHardeningTests: CLITestCase {
     func testCoreDumpsAreDisabledWhileASecretIsRead() throws {
         var inherited = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &inherited)
-        guard inherited.rlim_max != 0 else { throw XCTSkip("the hard core limit is already 0 here, so the tool's own setting cannot be observed") }
+        guard inherited.rlim_max != 0 else {
+            throw XCTSkip("the hard core limit is already 0 here, so the tool's own setting cannot be observed")
+        }
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["add-generic-password", "-s", "hardening", "-a", "core"]
@@ -124,8 +147,9 @@ final class ProcessHardeningTests: CLITestCase {
         // The tool now waits for the secret on standard input, with the secret's buffer about to exist.
         let limits = "/proc/\(process.processIdentifier)/limits"
         var coreLimit = ""
-        for _ in 0..<3000 {   // up to 30 s on a loaded machine
-            coreLimit = (try? String(contentsOfFile: limits, encoding: .utf8))?
+        for _ in 0..<3000 {  // up to 30 s on a loaded machine
+            coreLimit =
+                (try? String(contentsOfFile: limits, encoding: .utf8))?
                 .split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
             if coreLimit.split(separator: " ").suffix(3).prefix(2) == ["0", "0"] { break }
             usleep(10_000)
@@ -134,7 +158,9 @@ final class ProcessHardeningTests: CLITestCase {
         try input.fileHandleForWriting.close()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
-        XCTAssertEqual(coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"], "soft and hard core limits must be 0: \(coreLimit)")
+        XCTAssertEqual(
+            coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"],
+            "soft and hard core limits must be 0: \(coreLimit)")
     }
 
     /// `migrate` used to parse every secret of its source before it hardened: the tool now calls
@@ -144,7 +170,9 @@ final class ProcessHardeningTests: CLITestCase {
     func testMigrateIsHardenedBeforeItReadsTheSource() throws {
         var inherited = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &inherited)
-        guard inherited.rlim_max != 0 else { throw XCTSkip("the hard core limit is already 0 here, so the tool's own setting cannot be observed") }
+        guard inherited.rlim_max != 0 else {
+            throw XCTSkip("the hard core limit is already 0 here, so the tool's own setting cannot be observed")
+        }
         let source = scratch.appendingPathComponent("app.env").path
         XCTAssertEqual(mkfifo(source, 0o600), 0)
         let process = Process()
@@ -158,7 +186,8 @@ final class ProcessHardeningTests: CLITestCase {
         let limits = "/proc/\(process.processIdentifier)/limits"
         var coreLimit = ""
         for _ in 0..<3000 where process.isRunning {
-            coreLimit = (try? String(contentsOfFile: limits, encoding: .utf8))?
+            coreLimit =
+                (try? String(contentsOfFile: limits, encoding: .utf8))?
                 .split(separator: "\n").first { $0.hasPrefix("Max core file size") }.map(String.init) ?? ""
             if coreLimit.split(separator: " ").suffix(3).prefix(2) == ["0", "0"] { break }
             usleep(10_000)
@@ -167,7 +196,9 @@ final class ProcessHardeningTests: CLITestCase {
         // Stopped, not fed: writing to the FIFO after the reader went would raise SIGPIPE here.
         _ = kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        XCTAssertEqual(coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"], "hardened before the source was read: \(coreLimit)")
+        XCTAssertEqual(
+            coreLimit.split(separator: " ").suffix(3).prefix(2), ["0", "0"],
+            "hardened before the source was read: \(coreLimit)")
     }
 
     /// A health check (`keychain verify` in CI or cron) must not pass on a keychain it could not
@@ -175,10 +206,14 @@ final class ProcessHardeningTests: CLITestCase {
     func testVerifyOfALockedKeychainIsNotASuccess() throws {
         let passphrase = try passphraseFile("verify pass")
         XCTAssertStatus(try keychain(["create", "--passphrase-file", passphrase.path]), 0)
-        XCTAssertStatus(try keychain(["add-generic-password", "-s", "svc", "-a", "a", "-w", "v", "--passphrase-file", passphrase.path]), 0)
+        XCTAssertStatus(
+            try keychain([
+                "add-generic-password", "-s", "svc", "-a", "a", "-w", "v", "--passphrase-file", passphrase.path
+            ]), 0)
         let locked = try keychain("verify")
         XCTAssertStatus(locked, 51)
-        XCTAssertTrue(locked.stderr.contains("not checked because the keychain is locked; run with --unlock"), locked.stderr)
+        XCTAssertTrue(
+            locked.stderr.contains("not checked because the keychain is locked; run with --unlock"), locked.stderr)
         let lockedJSON = try keychain("verify", "--json")
         XCTAssertStatus(lockedJSON, 51)
         XCTAssertEqual(try lockedJSON.json()["lockedItems"] as? Int, 1)

@@ -47,8 +47,11 @@ final class LibraryLoggingTests: CLITestCase {
         XCTAssertStatus(try keychain("create", "--passphrase", input: "app pass phrase\n"), 0)
         let quiet = try keychain("unlock", "--passphrase-file", try passphraseFile().path)
         XCTAssertStatus(quiet, 0)
-        XCTAssertFalse(quiet.stderr.contains("keychain unlocked"), "info is below the tool's default level: \(quiet.stderr)")
-        let verbose = try run(["unlock", "--passphrase-file", try passphraseFile().path], input: Data(), changing: ["KEYCHAIN_LOG_LEVEL": "info"])
+        XCTAssertFalse(
+            quiet.stderr.contains("keychain unlocked"), "info is below the tool's default level: \(quiet.stderr)")
+        let verbose = try run(
+            ["unlock", "--passphrase-file", try passphraseFile().path], input: Data(),
+            changing: ["KEYCHAIN_LOG_LEVEL": "info"])
         XCTAssertStatus(verbose, 0)
         XCTAssertTrue(verbose.stderr.contains("keychain unlocked"), verbose.stderr)
     }

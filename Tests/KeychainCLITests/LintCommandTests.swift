@@ -11,29 +11,33 @@ final class LintCommandTests: CLITestCase {
         let root = scratch.appendingPathComponent("src")
         for (name, text) in files {
             let url = root.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         return root
     }
 
     let deleteThenAdd = """
-    import Security
-    func save(_ query: [String: Any]) -> OSStatus {
-        let removed = SecItemDelete(query as CFDictionary)
-        guard removed == errSecSuccess || removed == errSecItemNotFound else { return removed }
-        return SecItemAdd(query as CFDictionary, nil)
-    }
+        import Security
+        func save(_ query: [String: Any]) -> OSStatus {
+            let removed = SecItemDelete(query as CFDictionary)
+            guard removed == errSecSuccess || removed == errSecItemNotFound else { return removed }
+            return SecItemAdd(query as CFDictionary, nil)
+        }
 
-    """
-
+        """
 
     func testFindingsExitOneWithCompilerStyleLines() throws {
         let root = try tree(["Store.swift": deleteThenAdd, "Clean.swift": "let theme = \"dark\"\n"])
         let result = try run(["lint", root.path], input: Data())
         XCTAssertEqual(result.status, 1, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix("\(root.path)/Store.swift:3:19: warning: SecItemDelete removes the item that SecItemAdd adds again below;"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("\(root.path)/Store.swift:5:12: note: the item is added again here"), result.stdout)
+        XCTAssertTrue(
+            result.stdout.hasPrefix(
+                "\(root.path)/Store.swift:3:19: warning: SecItemDelete removes the item that SecItemAdd adds again below;"
+            ), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("\(root.path)/Store.swift:5:12: note: the item is added again here"), result.stdout)
         XCTAssertTrue(result.stdout.hasSuffix("1 finding (0 errors, 1 warning, 0 notes) in 2 files\n"), result.stdout)
     }
 
@@ -54,8 +58,11 @@ final class LintCommandTests: CLITestCase {
 
     func testUsageErrorsExit64() throws {
         let root = try tree(["Clean.swift": "let x = 1\n"])
-        for arguments in [["lint", "--bogus", root.path], ["lint"], ["lint", root.path + "/missing"], ["lint", "--disable", "no-such-rule", root.path],
-                          ["lint", "--json", "--sarif", root.path], ["lint", "--fail-on", "fatal", root.path]] {
+        for arguments in [
+            ["lint", "--bogus", root.path], ["lint"], ["lint", root.path + "/missing"],
+            ["lint", "--disable", "no-such-rule", root.path],
+            ["lint", "--json", "--sarif", root.path], ["lint", "--fail-on", "fatal", root.path]
+        ] {
             let result = try run(arguments, input: Data())
             XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
             XCTAssertTrue(result.stderr.contains("Error:"), result.stderr)
@@ -89,7 +96,8 @@ final class LintCommandTests: CLITestCase {
 
     func testUnreadableFilesAreReportedAndTheRestLinted() throws {
         let root = try tree(["Store.swift": deleteThenAdd])
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("Gone.swift").path, withDestinationPath: "/nonexistent/Gone.swift")
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("Gone.swift").path, withDestinationPath: "/nonexistent/Gone.swift")
         let result = try run(["lint", "--fail-on", "error", root.path], input: Data())
         XCTAssertEqual(result.status, 74, result.stderr)
         XCTAssertTrue(result.stderr.contains("Gone.swift: cannot be read; not linted"), result.stderr)
@@ -99,7 +107,8 @@ final class LintCommandTests: CLITestCase {
     /// A file built to make the parser run for hours (22 levels of `[` in an interpolation) is
     /// refused at once, and the status says a file was not linted rather than that findings were made.
     func testAFileNotLintedWinsOverFindingsInTheExitStatus() throws {
-        let deep = "let s = \"\\(" + String(repeating: "[", count: 22) + "1" + String(repeating: "]", count: 22) + ")\"\n"
+        let deep =
+            "let s = \"\\(" + String(repeating: "[", count: 22) + "1" + String(repeating: "]", count: 22) + ")\"\n"
         let root = try tree(["Store.swift": deleteThenAdd, "Deep.swift": deep])
         let result = try run(["lint", root.path], input: Data())
         XCTAssertEqual(result.status, 74, result.stderr)
@@ -109,7 +118,10 @@ final class LintCommandTests: CLITestCase {
 
     func testSecretsFoundAreNeverEchoed() throws {
         let token = "ghp_" + "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"
-        let root = try tree(["Config.swift": "let githubToken = \"\(token)\"\nlet clientSecret = \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\"\n"])
+        let root = try tree([
+            "Config.swift":
+                "let githubToken = \"\(token)\"\nlet clientSecret = \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\"\n"
+        ])
         for format in ["text", "json", "sarif"] {
             let result = try run(["lint", "--format", format, root.path], input: Data())
             XCTAssertEqual(result.status, 1)

@@ -4,14 +4,19 @@ import XCTest
 /// `set-pin` and `--require-user-presence`: protected items need the PIN to be read, never to be listed.
 final class PINCommandTests: CLITestCase {
     func testProtectedItemNeedsThePINToBeRead() throws {
-        let noPIN = try keychain("add-generic-password", "-s", "bank", "-a", "me", "--require-user-presence", "-w", "s3cret")
+        let noPIN = try keychain(
+            "add-generic-password", "-s", "bank", "-a", "me", "--require-user-presence", "-w", "s3cret")
         XCTAssertStatus(noPIN, 50)
         XCTAssertTrue(noPIN.stderr.contains("authenticator"), noPIN.stderr)
 
         XCTAssertStatus(try keychain("set-pin", input: "2468\n"), 0)
-        let mode = try FileManager.default.attributesOfItem(atPath: home.appendingPathComponent("state/authenticator/pin").path)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(
+                atPath: home.appendingPathComponent("state/authenticator/pin").path)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "bank", "-a", "me", "--require-user-presence", "-w", "s3cret"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "bank", "-a", "me", "--require-user-presence", "-w", "s3cret"), 0
+        )
 
         let listed = try keychain("find-generic-password", "-s", "bank", "-a", "me")
         XCTAssertStatus(listed, 0)
@@ -26,12 +31,22 @@ final class PINCommandTests: CLITestCase {
         XCTAssertEqual(wrong.stdout, "")
         let cancelled = try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w")
         XCTAssertStatus(cancelled, 50)
-        XCTAssertTrue(cancelled.stderr.contains("-128"), "a dismissed prompt is errSecUserCanceled: \(cancelled.stderr)")
+        XCTAssertTrue(
+            cancelled.stderr.contains("-128"), "a dismissed prompt is errSecUserCanceled: \(cancelled.stderr)")
 
         // Changing a PIN needs the current one and the new one: a terminal (StandardInputAttackTests).
-        XCTAssertStatus(try runOnTerminal(["set-pin"], answers: [("Current PIN: ", "0000"), ("New PIN: ", "9999"), ("Retype to confirm: ", "9999")]).result, 50)
-        XCTAssertStatus(try runOnTerminal(["set-pin"], answers: [("Current PIN: ", "2468"), ("New PIN: ", "1357"), ("Retype to confirm: ", "1357")]).result, 0)
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w", input: "1357\n").stdout, "s3cret\n")
+        XCTAssertStatus(
+            try runOnTerminal(
+                ["set-pin"],
+                answers: [("Current PIN: ", "0000"), ("New PIN: ", "9999"), ("Retype to confirm: ", "9999")]
+            ).result, 50)
+        XCTAssertStatus(
+            try runOnTerminal(
+                ["set-pin"],
+                answers: [("Current PIN: ", "2468"), ("New PIN: ", "1357"), ("Retype to confirm: ", "1357")]
+            ).result, 0)
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "bank", "-a", "me", "-w", input: "1357\n").stdout, "s3cret\n")
         XCTAssertStatus(try keychain("delete-generic-password", "-s", "bank", "-a", "me"), 0)
     }
 
@@ -42,13 +57,22 @@ final class PINCommandTests: CLITestCase {
         let passphrase = try passphraseFile("pin-session-pass")
         let noRuntimeDirectory: [String: String?] = ["XDG_RUNTIME_DIR": nil]
         XCTAssertStatus(try keychain(["create", "--passphrase-file", passphrase.path]), 0)
-        XCTAssertStatus(try run(["unlock", "--timeout", "600", "--passphrase-file", passphrase.path], input: Data(), changing: noRuntimeDirectory), 0)
+        XCTAssertStatus(
+            try run(
+                ["unlock", "--timeout", "600", "--passphrase-file", passphrase.path], input: Data(),
+                changing: noRuntimeDirectory), 0)
         XCTAssertStatus(try run(["set-pin"], input: Data("2468\n".utf8), changing: noRuntimeDirectory), 0)
         let status = try run(["status"], input: Data(), changing: noRuntimeDirectory)
-        XCTAssertTrue(status.stdout.contains("unlock session until"), "the session outlives the enrolment:\n\(status.stdout)")
-        XCTAssertStatus(try run(["add-generic-password", "-s", "after-pin", "-a", "me", "-w", "value"], input: Data(), changing: noRuntimeDirectory), 0)
+        XCTAssertTrue(
+            status.stdout.contains("unlock session until"), "the session outlives the enrolment:\n\(status.stdout)")
+        XCTAssertStatus(
+            try run(
+                ["add-generic-password", "-s", "after-pin", "-a", "me", "-w", "value"], input: Data(),
+                changing: noRuntimeDirectory), 0)
         XCTAssertStatus(try run(["lock"], input: Data(), changing: noRuntimeDirectory), 0)
-        let locked = try run(["add-generic-password", "-s", "after-lock", "-a", "me", "-w", "value"], input: Data(), changing: noRuntimeDirectory)
+        let locked = try run(
+            ["add-generic-password", "-s", "after-lock", "-a", "me", "-w", "value"], input: Data(),
+            changing: noRuntimeDirectory)
         XCTAssertStatus(locked, 51)
     }
 
@@ -57,7 +81,10 @@ final class PINCommandTests: CLITestCase {
     /// stays closed.
     func testADeletedPINFileIsTamperingAndNoNewPINOpensTheItems() throws {
         XCTAssertStatus(try keychain("set-pin", input: "2468\n"), 0)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "bank", "-a", "me", "--require-user-presence", "--stdin", input: "s3cret"), 0)
+        XCTAssertStatus(
+            try keychain(
+                "add-generic-password", "-s", "bank", "-a", "me", "--require-user-presence", "--stdin", input: "s3cret"),
+            0)
         let pinFile = home.appendingPathComponent("state/authenticator/pin")
         try FileManager.default.removeItem(at: pinFile)
         let reset = try keychain("set-pin", input: "1111\n")
@@ -68,6 +95,7 @@ final class PINCommandTests: CLITestCase {
         XCTAssertStatus(read, 52)
         XCTAssertEqual(read.stdout, "")
         XCTAssertFalse(read.stderr.contains("s3cret"), read.stderr)
-        XCTAssertStatus(try keychain("find-generic-password", "-s", "bank", "-a", "me"), 0)   // its attributes stay listed
+        // its attributes stay listed
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "bank", "-a", "me"), 0)
     }
 }

@@ -20,7 +20,9 @@ final class ProtectedFileCrashTests: CLITestCase {
         var last = 0
         var changes = 0
         for round in 0..<100 {
-            try runKilled(["replace-loop", store, "doc"], after: Double.random(in: 0.02...0.3, using: &generator), executable: sample)
+            try runKilled(
+                ["replace-loop", store, "doc"], after: Double.random(in: 0.02...0.3, using: &generator),
+                executable: sample)
             // Before the checker's store sweeps them: whatever the killed writer left holds no plaintext.
             for name in try FileManager.default.contentsOfDirectory(atPath: store) {
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: store).appendingPathComponent(name))
@@ -47,7 +49,8 @@ final class ProtectedFileCrashTests: CLITestCase {
     func testTheToolHidesTheStoreKeysAndTheAppReadsItsFile() throws {
         XCTAssertStatus(try app("write-file", store, "notes.txt", "complete", input: "hello"), 0)
         XCTAssertEqual(try app("read-file", store, "notes.txt").stdout, "hello")
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "com.acme.app", "-a", "db", "--stdin", input: "pa55"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "com.acme.app", "-a", "db", "--stdin", input: "pa55"), 0)
         let listed = try keychain("list")
         XCTAssertStatus(listed, 0)
         XCTAssertEqual(listed.stdout.split(separator: "\n").count, 1, listed.stdout)

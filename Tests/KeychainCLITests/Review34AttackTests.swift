@@ -7,7 +7,8 @@ import XCTest
 /// it: an executable built that way has `RUNPATH $ORIGIN`, and a `libpq.so.5` (dlopen'd by
 /// soname for sync) planted beside it is loaded into the process holding the keychain.
 final class Review34DocumentedBuildTests: XCTestCase {
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Every documented `swift build`/`swift run` of an executable that loads libpq or tpm2-tss
     /// (`keychain`, `keychain-lint`) passes `--disable-local-rpath`.
@@ -24,8 +25,11 @@ final class Review34DocumentedBuildTests: XCTestCase {
             let text = try String(contentsOf: document, encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 // Commands quoted in backticks or on their own line.
-                for command in line.split(separator: "`") where command.contains("swift build") || command.contains("swift run") {
-                    let buildsTool = command.contains("--product keychain") || command.range(of: #"swift run( -\S+)* keychain"#, options: .regularExpression) != nil
+                for command in line.split(separator: "`")
+                where command.contains("swift build") || command.contains("swift run") {
+                    let buildsTool =
+                        command.contains("--product keychain")
+                        || command.range(of: #"swift run( -\S+)* keychain"#, options: .regularExpression) != nil
                     if buildsTool && !command.contains("--disable-local-rpath") {
                         offending.append("\(document.lastPathComponent):\(number + 1): \(command)")
                     }

@@ -11,10 +11,14 @@ final class Review34bTerminalAttackTests: CLITestCase {
     /// the terminal. Reproduction: `sqlite3 ~/.../data/keychain.db "UPDATE items SET
     /// item_class = 'genp' || char(27) || ']0;pwned' || char(7) WHERE id = 2"`, then `keychain verify`.
     func testReview34bVerifyPrintsTheStoredItemClassRaw() throws {
-        for account in ["a", "b"] { XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", account, "-w", "value-\(account)"), 0) }
+        for account in ["a", "b"] {
+            XCTAssertStatus(
+                try keychain("add-generic-password", "-s", "svc", "-a", account, "-w", "value-\(account)"), 0)
+        }
         let database = try DatabaseQueue(path: home.appendingPathComponent("data/keychain.db").path)
         try database.write { db in
-            try db.execute(sql: "UPDATE items SET item_class = ? WHERE id = 2", arguments: ["genp\u{1B}]0;pwned\u{07}\u{9B}2J"])
+            try db.execute(
+                sql: "UPDATE items SET item_class = ? WHERE id = 2", arguments: ["genp\u{1B}]0;pwned\u{07}\u{9B}2J"])
         }
         try database.close()
         let report = try keychain("verify")

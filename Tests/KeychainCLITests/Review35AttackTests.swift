@@ -21,17 +21,22 @@ final class Review35AttackTests: CLITestCase {
     /// them. A logout script's `keychain lock-keychain` must end the session.
     func testReview35_LockKeychainAliasEndsTheSession() throws {
         XCTAssertStatus(try keychain("create", "--passphrase", input: "pass\n"), 0)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "a", "-w", "secret", "--unlock", input: "pass\n"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "svc", "-a", "a", "-w", "secret", "--unlock", input: "pass\n"), 0
+        )
         XCTAssertStatus(try keychain("unlock", "--timeout", "600", input: "pass\n"), 0)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "a", "-w").stdout, "secret\n")
 
         let locked = try keychain("lock-keychain")
         XCTAssertStatus(locked, 0)
-        XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "a", "-w"), 51)   // today: 0, the session survived
+        // today: 0, the session survived
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-a", "a", "-w"), 51)
     }
 
     func testReview35_EveryDocumentedAliasRuns() throws {
-        for alias in ["create-keychain", "unlock-keychain", "lock-keychain", "set-keychain-password", "show-keychain-info"] {
+        for alias in [
+            "create-keychain", "unlock-keychain", "lock-keychain", "set-keychain-password", "show-keychain-info"
+        ] {
             let help = try keychain([alias, "--help"])
             XCTAssertStatus(help, 0)
             XCTAssertFalse(help.stderr.contains("is not a command"), "\(alias): \(help.stderr)")
@@ -46,17 +51,19 @@ final class Review35AttackTests: CLITestCase {
     func testReview35_ARefusedReadCreatesNoKeychain() throws {
         let database = home.appendingPathComponent("data/keychain.db").path
         let cases: [[String]] = [
-            ["add-generic-password", "-s", "svc", "-a", "a"],              // one line expected, none given
-            ["add-generic-password", "-s", "svc", "-a", "a", "--stdin"],   // "nothing was stored"
+            ["add-generic-password", "-s", "svc", "-a", "a"],  // one line expected, none given
+            ["add-generic-password", "-s", "svc", "-a", "a", "--stdin"],  // "nothing was stored"
             ["set-pin"],
-            ["import", scratch.appendingPathComponent("no-such-backup").path],
+            ["import", scratch.appendingPathComponent("no-such-backup").path]
         ]
         for arguments in cases {
             try? FileManager.default.removeItem(at: home)
             let result = try keychain(arguments, input: "")
             XCTAssertNotEqual(result.status, 0, "\(arguments)")
-            XCTAssertFalse(FileManager.default.fileExists(atPath: database),
-                           "\(arguments.joined(separator: " ")) refused (\(result.status): \(result.stderr.prefix(120))) but created \(database)")
+            XCTAssertFalse(
+                FileManager.default.fileExists(atPath: database),
+                "\(arguments.joined(separator: " ")) refused (\(result.status): \(result.stderr.prefix(120))) but created \(database)"
+            )
         }
         // The consequence: the keychain that should have been created with a passphrase cannot be.
         try? FileManager.default.removeItem(at: home)
@@ -69,22 +76,34 @@ final class Review35AttackTests: CLITestCase {
     /// `lock` from an environment with a runtime directory, then `set-pin` in the keyring
     /// environment that still holds the ticket: the ticket's record is gone, so nothing is resealed.
     func testReview35_SetPINAfterALockElsewhereDoesNotResurrectTheSession() throws {
-        guard !FileManager.default.fileExists(atPath: "/run/user/\(getuid())") else { throw XCTSkip("/run/user exists") }
+        guard !FileManager.default.fileExists(atPath: "/run/user/\(getuid())") else {
+            throw XCTSkip("/run/user exists")
+        }
         XCTAssertStatus(try run(["create", "--passphrase"], input: Data("pass\n".utf8), changing: noRuntime), 0)
-        XCTAssertStatus(try run(["add-generic-password", "-s", "svc", "-a", "a", "-w", "secret", "--unlock"], input: Data("pass\n".utf8), changing: noRuntime), 0)
+        XCTAssertStatus(
+            try run(
+                ["add-generic-password", "-s", "svc", "-a", "a", "-w", "secret", "--unlock"],
+                input: Data("pass\n".utf8), changing: noRuntime), 0)
         XCTAssertStatus(try run(["unlock", "--timeout", "600"], input: Data("pass\n".utf8), changing: noRuntime), 0)
-        XCTAssertStatus(try keychain("lock"), 0)                       // with a runtime directory
-        XCTAssertEqual(try run(["status", "--json"], input: Data(), changing: noRuntime).json()["lockState"] as? String, "beforeFirstUnlock",
-                       "the keyring ticket is void after a lock run where a runtime directory exists")
-        let file = try passphraseFile("pass")   // set-pin unlocks for itself: the enrolment runs, with the keyring ticket present
-        XCTAssertStatus(try run(["set-pin", "--passphrase-file", file.path], input: Data("1234\n".utf8), changing: noRuntime), 0)
-        XCTAssertStatus(try run(["find-generic-password", "-s", "svc", "-a", "a", "-w"], input: Data(), changing: noRuntime), 51)
+        XCTAssertStatus(try keychain("lock"), 0)  // with a runtime directory
+        XCTAssertEqual(
+            try run(["status", "--json"], input: Data(), changing: noRuntime).json()["lockState"] as? String,
+            "beforeFirstUnlock",
+            "the keyring ticket is void after a lock run where a runtime directory exists")
+        // set-pin unlocks for itself: the enrolment runs, with the keyring ticket present
+        let file = try passphraseFile("pass")
+        XCTAssertStatus(
+            try run(["set-pin", "--passphrase-file", file.path], input: Data("1234\n".utf8), changing: noRuntime), 0)
+        XCTAssertStatus(
+            try run(["find-generic-password", "-s", "svc", "-a", "a", "-w"], input: Data(), changing: noRuntime), 51)
     }
 
     /// An expired session is not resealed by `set-pin`.
     func testReview35_SetPINAfterExpiryDoesNotExtendTheSession() throws {
         XCTAssertStatus(try keychain("create", "--passphrase", input: "pass\n"), 0)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "a", "-w", "secret", "--unlock", input: "pass\n"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "svc", "-a", "a", "-w", "secret", "--unlock", input: "pass\n"), 0
+        )
         XCTAssertStatus(try keychain("unlock", "--timeout", "2", input: "pass\n"), 0)
         Thread.sleep(forTimeInterval: 3)
         let file = try passphraseFile("pass")
@@ -95,7 +114,9 @@ final class Review35AttackTests: CLITestCase {
     /// A session kept through `set-pin` still ends with `change-passphrase`.
     func testReview35_SessionKeptBySetPINEndsWithAPassphraseChange() throws {
         XCTAssertStatus(try keychain("create", "--passphrase", input: "pass\n"), 0)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "svc", "-a", "a", "-w", "secret", "--unlock", input: "pass\n"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "svc", "-a", "a", "-w", "secret", "--unlock", input: "pass\n"), 0
+        )
         XCTAssertStatus(try keychain("unlock", "--timeout", "600", input: "pass\n"), 0)
         XCTAssertStatus(try keychain("set-pin", input: "1234\n"), 0)
         XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "a", "-w").stdout, "secret\n")
@@ -109,8 +130,10 @@ final class Review35AttackTests: CLITestCase {
     /// `set-pin --unlock` piped, and `sync approve --unlock` piped, are refused before a keychain exists.
     func testReview35_TwoValuesAreRefusedBeforeAnythingIsCreated() throws {
         let database = home.appendingPathComponent("data/keychain.db").path
-        for arguments in [["set-pin", "--unlock"], ["add-generic-password", "-s", "s", "-a", "a", "--unlock"],
-                          ["import", "x", "--unlock"], ["sync", "approve", "--unlock"]] {
+        for arguments in [
+            ["set-pin", "--unlock"], ["add-generic-password", "-s", "s", "-a", "a", "--unlock"],
+            ["import", "x", "--unlock"], ["sync", "approve", "--unlock"]
+        ] {
             XCTAssertStatus(try keychain(arguments, input: "a\nb\n"), 64)
             XCTAssertFalse(FileManager.default.fileExists(atPath: database), "\(arguments)")
         }
@@ -122,12 +145,16 @@ final class Review35AttackTests: CLITestCase {
     func testReview35_ArgumentErrorsDoNotEchoTerminalEscapes() throws {
         XCTAssertStatus(try keychain("create"), 0)
         let escape = "x\u{1B}]0;PWNED\u{07}\u{1B}[2J"
-        for arguments in [["status", "--\(escape)"], ["add-internet-password", "-s", "srv", "-r", escape, "-w", "p"],
-                          ["add-generic-password", "-s", "s", "-a", "a", "--accessibility", escape, "-w", "p"],
-                          ["unlock", "--timeout", escape]] {
+        for arguments in [
+            ["status", "--\(escape)"], ["add-internet-password", "-s", "srv", "-r", escape, "-w", "p"],
+            ["add-generic-password", "-s", "s", "-a", "a", "--accessibility", escape, "-w", "p"],
+            ["unlock", "--timeout", escape]
+        ] {
             let result = try keychain(arguments)
             XCTAssertNotEqual(result.status, 0)
-            XCTAssertEqual(unsafeCharacters(in: result.stderr + result.stdout), [], "\(arguments.first!): \(result.stderr.prefix(100))")
+            XCTAssertEqual(
+                unsafeCharacters(in: result.stderr + result.stdout), [],
+                "\(arguments.first!): \(result.stderr.prefix(100))")
         }
     }
 }

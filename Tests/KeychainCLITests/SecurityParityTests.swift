@@ -31,41 +31,58 @@ final class SecurityParityTests: CLITestCase {
     }
 
     func testAppleNamesAndCodesForProtocolAuthenticationTypeAndAccessibility() throws {
-        XCTAssertStatus(try keychain("add-internet-password", "-s", "example.com", "-a", "bob", "-r", "https", "-P", "8443",
-                                     "-t", "htmlForm", "--accessibility", "afterFirstUnlockThisDeviceOnly", "-w", "pw"), 0)
+        XCTAssertStatus(
+            try keychain(
+                "add-internet-password", "-s", "example.com", "-a", "bob", "-r", "https", "-P", "8443",
+                "-t", "htmlForm", "--accessibility", "afterFirstUnlockThisDeviceOnly", "-w", "pw"), 0)
         let json = try keychain("find-internet-password", "-s", "example.com", "--json").json()
         let attributes = try XCTUnwrap(json["attributes"] as? [String: Any])
         XCTAssertEqual(attributes["ptcl"] as? String, "htps", "https is stored as Apple's code")
         XCTAssertEqual(attributes["atyp"] as? String, "form")
         XCTAssertEqual(attributes["pdmn"] as? String, "cku")
-        XCTAssertStatus(try keychain("find-internet-password", "-s", "example.com", "-r", "htps", "-t", "form"), 0)   // codes match too
+        // codes match too
+        XCTAssertStatus(try keychain("find-internet-password", "-s", "example.com", "-r", "htps", "-t", "form"), 0)
         XCTAssertStatus(try keychain("find-internet-password", "-s", "example.com", "-r", "kSecAttrProtocolHTTPS"), 0)
-        XCTAssertStatus(try keychain("add-internet-password", "-s", "ftp.example.com", "-a", "bob", "-r", "ftp", "-w", "pw"), 0)
+        XCTAssertStatus(
+            try keychain("add-internet-password", "-s", "ftp.example.com", "-a", "bob", "-r", "ftp", "-w", "pw"), 0)
         let ftp = try keychain("find-internet-password", "-s", "ftp.example.com", "--json").json()
-        XCTAssertEqual((ftp["attributes"] as? [String: Any])?["ptcl"] as? String, "ftp ", "Apple's code has a trailing space")
+        XCTAssertEqual(
+            (ftp["attributes"] as? [String: Any])?["ptcl"] as? String, "ftp ", "Apple's code has a trailing space")
 
-        let unknown = try keychain("add-internet-password", "-s", "x.example.com", "-a", "bob", "-r", "hxxps", "-w", "pw")
+        let unknown = try keychain(
+            "add-internet-password", "-s", "x.example.com", "-a", "bob", "-r", "hxxps", "-w", "pw")
         XCTAssertStatus(unknown, 64)
         XCTAssertTrue(unknown.stderr.contains("https (htps)"), unknown.stderr)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "s", "-a", "a", "--accessibility", "sometimes", "-w", "x"), 64)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "s", "-a", "a", "--accessibility", "sometimes", "-w", "x"), 64)
 
         let listed = try keychain("list", "--accessibility", "afterFirstUnlockThisDeviceOnly")
         XCTAssertEqual(listed.stdout.split(separator: "\n").count, 1, listed.stdout)
-        XCTAssertTrue(listed.stdout.contains("htps://example.com:8443"), "list shows protocol, server and port: \(listed.stdout)")
+        XCTAssertTrue(
+            listed.stdout.contains("htps://example.com:8443"), "list shows protocol, server and port: \(listed.stdout)")
     }
 
     func testACLFlagsAreAcceptedWithANoteAndAliasesWork() throws {
-        let added = try keychain("add-generic-password", "-s", "svc", "-a", "a", "-T", "/usr/bin/curl", "-T", "", "-A", "-w", "x")
+        let added = try keychain(
+            "add-generic-password", "-s", "svc", "-a", "a", "-T", "/usr/bin/curl", "-T", "", "-A", "-w", "x")
         XCTAssertStatus(added, 0)
         XCTAssertTrue(added.stderr.contains("-T and -A are ignored"), added.stderr)
         XCTAssertStatus(try keychain("create-keychain", "--keychain", scratch.appendingPathComponent("second").path), 0)
-        XCTAssertTrue(try keychain("lock-keychain").stderr.contains("keychain set-passphrase"), "a terminal user is told the command, not a Swift method")
+        XCTAssertTrue(
+            try keychain("lock-keychain").stderr.contains("keychain set-passphrase"),
+            "a terminal user is told the command, not a Swift method")
         XCTAssertStatus(try keychain("unlock-keychain", "--help"), 0)
-        let none = try runOnTerminal(["set-keychain-password"], answers: [("New passphrase: ", "first pass"), ("Retype to confirm: ", "first pass")])
-        XCTAssertStatus(none.result, 0)      // none yet: sets one
-        XCTAssertStatus(try keychain("set-keychain-password", "--passphrase-file", passphraseFile("first pass").path, input: "second pass\n"), 0)   // then changes it
+        let none = try runOnTerminal(
+            ["set-keychain-password"],
+            answers: [("New passphrase: ", "first pass"), ("Retype to confirm: ", "first pass")])
+        XCTAssertStatus(none.result, 0)  // none yet: sets one
+        XCTAssertStatus(
+            try keychain(
+                "set-keychain-password", "--passphrase-file", passphraseFile("first pass").path, input: "second pass\n"),
+            0)  // then changes it
         XCTAssertStatus(try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "first pass\n"), 50)
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "second pass\n").stdout, "x\n")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "second pass\n").stdout, "x\n")
     }
 
     func testKeychainGivenAFileSuggestsItsDirectory() throws {
@@ -73,7 +90,9 @@ final class SecurityParityTests: CLITestCase {
         let file = scratch.appendingPathComponent("kc/data/keychain.db").path
         let refused = try keychain("list", "--keychain", file)
         XCTAssertStatus(refused, 64)
-        XCTAssertTrue(refused.stderr.contains("Did you mean --keychain \(scratch.appendingPathComponent("kc").path)?"), refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains("Did you mean --keychain \(scratch.appendingPathComponent("kc").path)?"),
+            refused.stderr)
     }
 
     func testHelpNamesValues() throws {

@@ -28,14 +28,17 @@ final class ShellSession: @unchecked Sendable {
         process.environment = environment
         switch streams {
         case .terminal:
-            var primary: Int32 = -1, secondary: Int32 = -1
+            var primary: Int32 = -1
+            var secondary: Int32 = -1
             guard pseudo_terminal_open(&primary, &secondary) == 0 else { throw XCTSkip("no pseudo-terminals here") }
             self.primary = primary
             var size = winsize(ws_row: 40, ws_col: 200, ws_xpixel: 0, ws_ypixel: 0)
             _ = ioctl(secondary, UInt(TIOCSWINSZ), &size)
             let terminal = FileHandle(fileDescriptor: secondary, closeOnDealloc: true)
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["--fork", "--wait", "--ctty", "/bin/bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", script]
+            process.arguments = [
+                "--fork", "--wait", "--ctty", "/bin/bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", script
+            ]
             process.standardInput = terminal
             process.standardOutput = terminal
             process.standardError = terminal
@@ -46,7 +49,8 @@ final class ShellSession: @unchecked Sendable {
         case .pipes(let input):
             process.executableURL = URL(fileURLWithPath: "/bin/bash")
             process.arguments = ["--noprofile", "--norc", "-e", "-o", "pipefail", "-c", script]
-            let stdin = Pipe(), output = Pipe()
+            let stdin = Pipe()
+            let output = Pipe()
             process.standardInput = stdin
             process.standardOutput = output
             process.standardError = output
@@ -54,22 +58,29 @@ final class ShellSession: @unchecked Sendable {
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try stdin.fileHandleForWriting.close()
             let descriptor = output.fileHandleForReading.fileDescriptor
-            Thread.detachNewThread { [self] in drain(descriptor); _ = output }
+            Thread.detachNewThread { [self] in
+                drain(descriptor)
+                _ = output
+            }
         }
     }
 
     /// Everything the script wrote so far (terminal line endings made plain).
     var text: String {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         return String(decoding: transcript, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
     }
 
     /// Waits until `pattern` appears in output not yet matched; returns the output up to and
     /// including it, or fails the test after `timeout` seconds.
     @discardableResult
-    func expect(_ pattern: String, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) -> String? {
+    func expect(_ pattern: String, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line)
+        -> String?
+    {
         let deadline = Date().addingTimeInterval(timeout)
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         while true {
             let unread = String(decoding: transcript[consumed...], as: UTF8.self)
             if let range = unread.range(of: pattern) {
@@ -78,7 +89,9 @@ final class ShellSession: @unchecked Sendable {
                 return matched
             }
             if ended || !lock.wait(until: deadline) {
-                XCTFail("'\(pattern)' never appeared; the script wrote:\n\(String(decoding: transcript, as: UTF8.self))", file: file, line: line)
+                XCTFail(
+                    "'\(pattern)' never appeared; the script wrote:\n\(String(decoding: transcript, as: UTF8.self))",
+                    file: file, line: line)
                 return nil
             }
         }
@@ -87,7 +100,8 @@ final class ShellSession: @unchecked Sendable {
     /// Waits for the first of `prompts` to appear in output not yet read; consumes the output
     /// up to it. `nil` when the script ended (or `deadline` passed) before any appeared.
     func nextPrompt(among prompts: [String], until deadline: Date) -> (prompt: String, before: String)? {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         while true {
             let unread = String(decoding: transcript[consumed...], as: UTF8.self)
             let found = prompts.compactMap { prompt in unread.range(of: prompt).map { (prompt, $0) } }
@@ -111,7 +125,8 @@ final class ShellSession: @unchecked Sendable {
     /// ended or `timeout` seconds passed first.
     func wait(timeout: TimeInterval, until condition: (String) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         while true {
             if condition(String(decoding: transcript, as: UTF8.self)) { return true }
             if ended || !lock.wait(until: deadline) { return false }
@@ -135,7 +150,10 @@ final class ShellSession: @unchecked Sendable {
         lock.lock()
         while !ended, lock.wait(until: Date().addingTimeInterval(5)) {}
         lock.unlock()
-        if primary >= 0 { close(primary); primary = -1 }
+        if primary >= 0 {
+            close(primary)
+            primary = -1
+        }
         return process.terminationStatus
     }
 
@@ -161,7 +179,9 @@ extension ShellSession {
         var previous = ""
         while Date() < deadline {
             let confirmations = ["Retype to confirm: ", "Repeat the "]
-            guard let (prompt, _) = nextPrompt(among: answers.map(\.prompt) + confirmations, until: deadline) else { return }
+            guard let (prompt, _) = nextPrompt(among: answers.map(\.prompt) + confirmations, until: deadline) else {
+                return
+            }
             let reply = confirmations.contains(prompt) ? previous : answers.first { $0.prompt == prompt }!.reply
             type(reply)
             previous = reply

@@ -78,7 +78,8 @@ final class SimulatedDeviceSuiteTests: CLITestCase {
         var environment = ProcessInfo.processInfo.environment
         environment["KEYCHAIN_SIMULATED_DEVICE_FILE"] = deviceFile.path
         process.environment = environment
-        let input = Pipe(), output = Pipe()
+        let input = Pipe()
+        let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -99,7 +100,8 @@ final class SimulatedDeviceSuiteTests: CLITestCase {
         process.waitUntilExit()
         let statuses = Self.parse(String(decoding: printed, as: UTF8.self))
         XCTAssertEqual(statuses["add-biometryCurrentSet"], 0)
-        XCTAssertEqual(statuses["read-biometryCurrentSet"], -25293, "re-enrolled biometry voids biometryCurrentSet: \(statuses)")
+        XCTAssertEqual(
+            statuses["read-biometryCurrentSet"], -25293, "re-enrolled biometry voids biometryCurrentSet: \(statuses)")
         XCTAssertEqual(statuses["read-userPresence"], 0, "user presence still opens with the new enrolment")
     }
 }

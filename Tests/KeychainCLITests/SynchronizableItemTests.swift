@@ -6,13 +6,20 @@ import XCTest
 /// only items that do not sync. The rule stays; `list` marks synchronizable items, and a find or
 /// delete that found nothing says which flag finds one that matches.
 final class SynchronizableItemTests: CLITestCase {
-    private let hint = "hint: a synchronizable item matches (one that syncs with your other devices; `keychain list` marks them): add --synchronizable to find it; without it, a command looks only at items that do not sync, as SecItem queries without kSecAttrSynchronizable do."
+    private let hint =
+        "hint: a synchronizable item matches (one that syncs with your other devices; `keychain list` marks them): add --synchronizable to find it; without it, a command looks only at items that do not sync, as SecItem queries without kSecAttrSynchronizable do."
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "api.example.com", "-a", "alice", "--synchronizable", "-w", "synced-secret"), 0)
-        XCTAssertStatus(try keychain("add-generic-password", "-s", "local.example.com", "-a", "bob", "-w", "local-secret"), 0)
-        XCTAssertStatus(try keychain("add-internet-password", "-s", "example.com", "-a", "carol", "--synchronizable", "-w", "web-secret"), 0)
+        XCTAssertStatus(
+            try keychain(
+                "add-generic-password", "-s", "api.example.com", "-a", "alice", "--synchronizable", "-w",
+                "synced-secret"), 0)
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "local.example.com", "-a", "bob", "-w", "local-secret"), 0)
+        XCTAssertStatus(
+            try keychain(
+                "add-internet-password", "-s", "example.com", "-a", "carol", "--synchronizable", "-w", "web-secret"), 0)
     }
 
     func testListMarksSynchronizableItems() throws {
@@ -28,7 +35,8 @@ final class SynchronizableItemTests: CLITestCase {
 
         let items = try XCTUnwrap(try keychain("list", "--json").json()["items"] as? [[String: Any]])
         let flags = items.compactMap { item -> (String, Int)? in
-            guard let attributes = item["attributes"] as? [String: Any], let account = attributes["acct"] as? String else { return nil }
+            guard let attributes = item["attributes"] as? [String: Any], let account = attributes["acct"] as? String
+            else { return nil }
             return (account, attributes["sync"] as? Int ?? -1)
         }
         XCTAssertEqual(Dictionary(uniqueKeysWithValues: flags), ["alice": 1, "bob": 0, "carol": 1])
@@ -37,7 +45,9 @@ final class SynchronizableItemTests: CLITestCase {
     /// Both ways of parsing a find (the direct parser and the argument parser) give the hint.
     func testFindingASynchronizableItemWithoutTheFlagSaysWhichFlagFindsIt() throws {
         for changes in [[:], ["KEYCHAIN_NO_DIRECT_PARSE": "1"]] as [[String: String?]] {
-            let missed = try run(["find-generic-password", "-s", "api.example.com", "-a", "alice", "-w"], input: Data(), changing: changes)
+            let missed = try run(
+                ["find-generic-password", "-s", "api.example.com", "-a", "alice", "-w"], input: Data(),
+                changing: changes)
             XCTAssertStatus(missed, 44)
             XCTAssertEqual(missed.stdout, "")
             XCTAssertTrue(missed.stderr.hasPrefix("keychain: No keychain item matches the query."), missed.stderr)
@@ -48,7 +58,8 @@ final class SynchronizableItemTests: CLITestCase {
         XCTAssertStatus(webMissed, 44)
         XCTAssertTrue(webMissed.stderr.hasSuffix(hint + "\n"), webMissed.stderr)
 
-        let found = try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "--synchronizable", "-w")
+        let found = try keychain(
+            "find-generic-password", "-s", "api.example.com", "-a", "alice", "--synchronizable", "-w")
         XCTAssertStatus(found, 0)
         XCTAssertEqual(found.stdout, "synced-secret\n")
         // Nothing matches at all: no hint. The item that does not sync is found as before.
@@ -61,10 +72,15 @@ final class SynchronizableItemTests: CLITestCase {
     func testDeletingASynchronizableItemWithoutTheFlagSaysWhichFlagDeletesIt() throws {
         let missed = try keychain("delete-generic-password", "-s", "api.example.com", "-a", "alice")
         XCTAssertStatus(missed, 44)
-        XCTAssertTrue(missed.stderr.hasSuffix("hint: a synchronizable item matches (`keychain list` marks them): add --synchronizable to delete it, on every device of the sync circle; without it, a command looks only at items that do not sync, as SecItem queries without kSecAttrSynchronizable do.\n"), missed.stderr)
-        XCTAssertStatus(try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "--synchronizable"), 0)
+        XCTAssertTrue(
+            missed.stderr.hasSuffix(
+                "hint: a synchronizable item matches (`keychain list` marks them): add --synchronizable to delete it, on every device of the sync circle; without it, a command looks only at items that do not sync, as SecItem queries without kSecAttrSynchronizable do.\n"
+            ), missed.stderr)
+        XCTAssertStatus(
+            try keychain("find-generic-password", "-s", "api.example.com", "-a", "alice", "--synchronizable"), 0)
 
-        let deleted = try keychain("delete-generic-password", "-s", "api.example.com", "-a", "alice", "--synchronizable")
+        let deleted = try keychain(
+            "delete-generic-password", "-s", "api.example.com", "-a", "alice", "--synchronizable")
         XCTAssertStatus(deleted, 0)
         let gone = try keychain("delete-generic-password", "-s", "api.example.com", "-a", "alice")
         XCTAssertStatus(gone, 44)

@@ -33,7 +33,8 @@ final class TPMCommandTests: CLITestCase {
         XCTAssertEqual(try binding()["kind"] as? String, "key-file")
         XCTAssertStatus(try keychainWithTPM("unlock", input: "moving day\n"), 0)
         XCTAssertStatus(try keychainWithTPM("bind", "--tpm", "--unlock", input: "wrong\nmoving day\n"), 50)
-        XCTAssertEqual(try binding()["kind"] as? String, "key-file", "a wrong first line changes nothing, session or not")
+        XCTAssertEqual(
+            try binding()["kind"] as? String, "key-file", "a wrong first line changes nothing, session or not")
     }
 
     func testBindStatusAndUnbind() throws {
@@ -42,7 +43,8 @@ final class TPMCommandTests: CLITestCase {
         XCTAssertEqual(current["kind"] as? String, "key-file")
         XCTAssertEqual(current["isProtectedBySecureHardware"] as? Bool, false)
         XCTAssertEqual(current["tpmAvailable"] as? String, tpm.tcti)
-        XCTAssertTrue(try keychainWithTPM("status").stdout.contains("a TPM is available at \(tpm.tcti): `keychain bind --tpm`"))
+        XCTAssertTrue(
+            try keychainWithTPM("status").stdout.contains("a TPM is available at \(tpm.tcti): `keychain bind --tpm`"))
 
         XCTAssertStatus(try keychainWithTPM("bind"), 64)
         let bound = try keychainWithTPM("bind", "--tpm", "--pcr", "7")
@@ -53,7 +55,9 @@ final class TPMCommandTests: CLITestCase {
         XCTAssertEqual(current["tcti"] as? String, tpm.tcti)
         XCTAssertEqual(current["pcrs"] as? [Int], [7])
         XCTAssertEqual(current["isProtectedBySecureHardware"] as? Bool, false, "swtpm is a simulator")
-        XCTAssertTrue(try keychainWithTPM("status").stdout.contains("device binding:  software TPM (\(tpm.tcti)), sealed to PCR 7"))
+        XCTAssertTrue(
+            try keychainWithTPM("status").stdout.contains(
+                "device binding:  software TPM (\(tpm.tcti)), sealed to PCR 7"))
         XCTAssertEqual(try keychainWithTPM("find-generic-password", "-s", "svc", "-w").stdout, "tpm-guarded\n")
 
         // Without the TPM: status 53 and what to do, never the secret.
@@ -69,7 +73,9 @@ final class TPMCommandTests: CLITestCase {
         XCTAssertEqual(try binding()["kind"] as? String, "tpm")
         XCTAssertStatus(try keychainWithTPM("unbind", input: "moving day\n"), 0)
         XCTAssertEqual(try binding()["kind"] as? String, "key-file")
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "moving day\n").stdout, "tpm-guarded\n")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "moving day\n").stdout,
+            "tpm-guarded\n")
 
         // Binding again makes a new device secret: with a passphrase it asks for it, and the
         // key file from before opens nothing afterwards.
@@ -77,7 +83,9 @@ final class TPMCommandTests: CLITestCase {
         XCTAssertStatus(try keychainWithTPM("bind", "--tpm", input: "wrong\n"), 50)
         XCTAssertEqual(try binding()["kind"] as? String, "key-file", "a wrong passphrase changes nothing")
         XCTAssertStatus(try keychainWithTPM("bind", "--tpm", input: "moving day\n"), 0)
-        XCTAssertEqual(try keychainWithTPM("find-generic-password", "-s", "svc", "-w", "--unlock", input: "moving day\n").stdout, "tpm-guarded\n")
+        XCTAssertEqual(
+            try keychainWithTPM("find-generic-password", "-s", "svc", "-w", "--unlock", input: "moving day\n").stdout,
+            "tpm-guarded\n")
         try clearFile.write(to: home.appendingPathComponent("state/device.key"))
         let refused = try keychain("find-generic-password", "-s", "svc", "-w", "--unlock", input: "moving day\n")
         XCTAssertStatus(refused, 53)
@@ -92,15 +100,18 @@ final class TPMCommandTests: CLITestCase {
         var sawBound = false
         for round in 0..<16 {
             // Alternate between binding and rebinding to other PCRs.
-            try runKilled(round % 2 == 0 ? ["bind", "--tpm"] : ["bind", "--tpm", "--pcr", "\(round % 24)"],
-                          after: Double(generator.next() % 400_000) / 1e6, changing: withTPM)
+            try runKilled(
+                round % 2 == 0 ? ["bind", "--tpm"] : ["bind", "--tpm", "--pcr", "\(round % 24)"],
+                after: Double(generator.next() % 400_000) / 1e6, changing: withTPM)
 
             let read = try keychainWithTPM("find-generic-password", "-s", "svc", "-w")
             XCTAssertStatus(read, 0)
             XCTAssertEqual(read.stdout, "survivor\n", "round \(round)")
             let kind = try binding()["kind"] as? String
             sawBound = sawBound || kind == "tpm"
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("state").path).filter { $0.contains(".tmp-") }
+            let leftovers = try FileManager.default.contentsOfDirectory(
+                atPath: home.appendingPathComponent("state").path
+            ).filter { $0.contains(".tmp-") }
             XCTAssertEqual(leftovers, [], "an opened keychain removes an abandoned device key file")
         }
         XCTAssertTrue(sawBound, "some binds completed")

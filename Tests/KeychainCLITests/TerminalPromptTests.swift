@@ -12,13 +12,15 @@ import XCTest
 /// the terminal is restored afterwards. The terminal is a pseudo-terminal the test drives.
 final class TerminalPromptTests: CLITestCase {
     func testPromptedSecretIsNotEchoed() throws {
-        let run = try runOnTerminal(["add-generic-password", "-s", "svc", "-a", "typed", "-w"],
-                                    answers: [("Password: ", "typed-secret-123")])
+        let run = try runOnTerminal(
+            ["add-generic-password", "-s", "svc", "-a", "typed", "-w"],
+            answers: [("Password: ", "typed-secret-123")])
         XCTAssertStatus(run.result, 0)
         XCTAssertFalse(run.displayed.contains("typed-secret-123"), "the terminal echoed the secret: \(run.displayed)")
         XCTAssertFalse(run.result.stderr.contains("typed-secret-123"))
         XCTAssertTrue(run.echoRestored, "echo is switched back on")
-        XCTAssertEqual(try keychain("find-generic-password", "-s", "svc", "-a", "typed", "-w").stdout, "typed-secret-123\n")
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-a", "typed", "-w").stdout, "typed-secret-123\n")
     }
 
     func testProgressBarOnlyWhenStandardErrorIsATerminal() throws {
@@ -45,12 +47,14 @@ final class TerminalPromptTests: CLITestCase {
 
     func testNewPassphraseIsAskedTwiceAndMustMatch() throws {
         try keychain("create")
-        let mismatch = try runOnTerminal(["set-passphrase"], answers: [("New passphrase: ", "first"), ("Retype to confirm: ", "second")])
+        let mismatch = try runOnTerminal(
+            ["set-passphrase"], answers: [("New passphrase: ", "first"), ("Retype to confirm: ", "second")])
         XCTAssertStatus(mismatch.result, 64)
         XCTAssertTrue(mismatch.result.stderr.contains("differ"))
         XCTAssertEqual(try keychain("status", "--json").json()["hasPassphrase"] as? Bool, false, "nothing changed")
 
-        let matching = try runOnTerminal(["set-passphrase"], answers: [("New passphrase: ", "same words"), ("Retype to confirm: ", "same words")])
+        let matching = try runOnTerminal(
+            ["set-passphrase"], answers: [("New passphrase: ", "same words"), ("Retype to confirm: ", "same words")])
         XCTAssertStatus(matching.result, 0)
         XCTAssertFalse(matching.displayed.contains("same words"), "not echoed")
         XCTAssertEqual(try keychain("status", "--json").json()["hasPassphrase"] as? Bool, true)

@@ -16,7 +16,8 @@ extension CLITestCase {
         let secondary: Int32
 
         init() throws {
-            var primary: Int32 = -1, secondary: Int32 = -1
+            var primary: Int32 = -1
+            var secondary: Int32 = -1
             guard pseudo_terminal_open(&primary, &secondary) == 0 else { throw XCTSkip("no pseudo-terminals here") }
             self.primary = primary
             self.secondary = secondary
@@ -53,21 +54,25 @@ extension CLITestCase {
     }
 
     /// Runs the tool (or `executable`) with the terminal as standard input, answering each prompt in turn.
-    func runOnTerminal(_ arguments: [String], answers: [(prompt: String, typed: String)], executable: URL = executable,
-                       changing changes: [String: String?] = [:]) throws -> (result: CLIResult, displayed: String, echoRestored: Bool) {
+    func runOnTerminal(
+        _ arguments: [String], answers: [(prompt: String, typed: String)], executable: URL = executable,
+        changing changes: [String: String?] = [:]
+    ) throws -> (result: CLIResult, displayed: String, echoRestored: Bool) {
         let terminal = try PseudoTerminal()
         defer { terminal.shutDown() }
         XCTAssertTrue(terminal.echoes, "a fresh terminal echoes, so the test would see a leak")
         let process = self.process(arguments, executable: executable, changing: changes)
         process.standardInput = FileHandle(fileDescriptor: terminal.secondary, closeOnDealloc: false)
-        let stdout = Pipe(), stderr = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
         let output = DrainedPipe(stdout.fileHandleForReading)
         let errors = PromptWatcher(stderr.fileHandleForReading)
         for answer in answers {
-            XCTAssertTrue(errors.wait(for: answer.prompt), "prompt '\(answer.prompt)' never came; stderr: \(errors.text)")
+            XCTAssertTrue(
+                errors.wait(for: answer.prompt), "prompt '\(answer.prompt)' never came; stderr: \(errors.text)")
             terminal.type(answer.typed + "\n")
         }
         process.waitUntilExit()

@@ -83,22 +83,26 @@ final class AccessControlTests: XCTestCase {
     }
 
     func testReuseWindowIsClampedToAppleMaximum() {
-        XCTAssertEqual(AuthenticationContext(reuseDuration: 10_000).reuseDuration, AuthenticationContext.maximumReuseDuration)
+        XCTAssertEqual(
+            AuthenticationContext(reuseDuration: 10_000).reuseDuration, AuthenticationContext.maximumReuseDuration)
         XCTAssertEqual(AuthenticationContext(reuseDuration: -1).reuseDuration, 0)
     }
 
     func testInteractionFailAndSkip() throws {
         try addProtected("alice", [.userPresence])
         try keychain.add(password("bank", "open"))
-        XCTAssertKeychainError(.interactionNotAllowed, try self.readData("alice", AuthenticationOptions(interaction: .fail)))
+        XCTAssertKeychainError(
+            .interactionNotAllowed, try self.readData("alice", AuthenticationOptions(interaction: .fail)))
         let context = AuthenticationContext()
         context.interactionNotAllowed = true
-        XCTAssertKeychainError(.interactionNotAllowed, try self.readData("alice", AuthenticationOptions(context: context)))
+        XCTAssertKeychainError(
+            .interactionNotAllowed, try self.readData("alice", AuthenticationOptions(context: context)))
 
         var all = query("bank")
         all.authentication = AuthenticationOptions(interaction: .skip)
         let found = try keychain.find(all, returning: [.attributes, .data])
-        XCTAssertEqual(found.map { $0.attributes[.account]?.stringValue }, ["open"], "skip leaves out what would prompt")
+        XCTAssertEqual(
+            found.map { $0.attributes[.account]?.stringValue }, ["open"], "skip leaves out what would prompt")
         var onlyProtected = query("bank", "alice")
         onlyProtected.authentication = AuthenticationOptions(interaction: .skip)
         XCTAssertKeychainError(.itemNotFound, try self.keychain.find(onlyProtected, returning: .data))
@@ -124,12 +128,15 @@ final class AccessControlTests: XCTestCase {
         XCTAssertEqual(authenticator.prompts, 2)
 
         authenticator.enroll("finger-1")
-        XCTAssertEqual(try readData("current"), "s3cret", "the original enrolled set reads it again, as Apple's domain state does")
+        XCTAssertEqual(
+            try readData("current"), "s3cret", "the original enrolled set reads it again, as Apple's domain state does")
         authenticator.enroll("finger-3")
         try test.reopen()
         keychain.authenticator = authenticator
         XCTAssertKeychainError(.authFailed, try self.readData("current"))
-        XCTAssertEqual(try keychain.find(query("bank", "current")).count, 1, "the item stays listed; the app deletes and recreates it")
+        XCTAssertEqual(
+            try keychain.find(query("bank", "current")).count, 1,
+            "the item stays listed; the app deletes and recreates it")
         try keychain.delete(query("bank", "current"))
     }
 
@@ -159,10 +166,14 @@ final class AccessControlTests: XCTestCase {
         XCTAssertKeychainError(.invalidParameter, try AccessPolicy(flags: [.biometryAny, .biometryCurrentSet]))
         XCTAssertKeychainError(.invalidParameter, try AccessPolicy(flags: [.userPresence, .devicePasscode]))
         XCTAssertKeychainError(.unimplemented, try self.addProtected("c", [.companion]))
-        XCTAssertKeychainError(.invalidParameter, try self.addProtected("k", [.userPresence, .privateKeyUsage]),
-                               "privateKeyUsage is for keys generated inside the keychain")
-        XCTAssertKeychainError(.invalidParameter, try self.keychain.add(
-            password("bank", "s", extra: [.synchronizable: true]).protected(by: AccessPolicy(flags: [.userPresence]))))
+        XCTAssertKeychainError(
+            .invalidParameter, try self.addProtected("k", [.userPresence, .privateKeyUsage]),
+            "privateKeyUsage is for keys generated inside the keychain")
+        XCTAssertKeychainError(
+            .invalidParameter,
+            try self.keychain.add(
+                password("bank", "s", extra: [.synchronizable: true]).protected(
+                    by: AccessPolicy(flags: [.userPresence]))))
     }
 
     func testUpdatingDataNeedsNoPromptRemovingThePolicyDoes() throws {
@@ -170,15 +181,26 @@ final class AccessControlTests: XCTestCase {
         try keychain.update(query("bank", "alice"), with: ItemChanges(data: Data("new".utf8)))
         XCTAssertEqual(authenticator.prompts, 0, "writing never prompts (encrypt is allowed)")
         authenticator.script([.canceled])
-        XCTAssertKeychainError(.userCanceled, try self.keychain.update(query("bank", "alice"),
-                                                                     with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: []).attributeValue])))
-        XCTAssertEqual(try keychain.find(query("bank", "alice")).first?.accessPolicy?.flags, [.userPresence], "a cancelled change changes nothing")
-        try keychain.update(query("bank", "alice"), with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: []).attributeValue]))
+        XCTAssertKeychainError(
+            .userCanceled,
+            try self.keychain.update(
+                query("bank", "alice"),
+                with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: []).attributeValue])))
+        XCTAssertEqual(
+            try keychain.find(query("bank", "alice")).first?.accessPolicy?.flags, [.userPresence],
+            "a cancelled change changes nothing")
+        try keychain.update(
+            query("bank", "alice"),
+            with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: []).attributeValue]))
         XCTAssertEqual(authenticator.prompts, 2)
         XCTAssertEqual(try readData("alice"), "new")
         XCTAssertEqual(authenticator.prompts, 2, "no policy left")
-        XCTAssertKeychainError(.invalidParameter, try self.keychain.update(query("bank", "alice"), with: ItemChanges(
-            attributes: [.accessControl: .data(Data([9, 9]))])))
+        XCTAssertKeychainError(
+            .invalidParameter,
+            try self.keychain.update(
+                query("bank", "alice"),
+                with: ItemChanges(
+                    attributes: [.accessControl: .data(Data([9, 9]))])))
     }
 
     func testPolicyDescriptionNamesFlagsOnly() throws {

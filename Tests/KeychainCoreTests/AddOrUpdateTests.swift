@@ -9,7 +9,9 @@ final class AddOrUpdateTests: XCTestCase {
         XCTAssertEqual(try test.keychain.addOrUpdate(password("svc", "acct", "v1", extra: [.label: "first"])), .added)
         // Same service and account but another token id: a different primary key, not to be touched.
         try test.keychain.add(password("svc", "acct", "token-bound", extra: [.tokenID: "com.example.token"]))
-        XCTAssertEqual(try test.keychain.addOrUpdate(password("svc", "acct", "v2", .afterFirstUnlock, extra: [.comment: "note"])), .updated)
+        XCTAssertEqual(
+            try test.keychain.addOrUpdate(password("svc", "acct", "v2", .afterFirstUnlock, extra: [.comment: "note"])),
+            .updated)
 
         let items = try test.keychain.findAll(query("svc", "acct"), returning: [.attributes, .data])
         XCTAssertEqual(items.count, 2)
@@ -26,7 +28,8 @@ final class AddOrUpdateTests: XCTestCase {
         try test.keychain.setPassphrase("pw")
         try test.keychain.add(password("svc", "acct", "kept", .whenUnlocked))
         try test.keychain.lock()
-        XCTAssertKeychainError(.interactionNotAllowed, try test.keychain.addOrUpdate(password("svc", "acct", "new", .afterFirstUnlock)))
+        XCTAssertKeychainError(
+            .interactionNotAllowed, try test.keychain.addOrUpdate(password("svc", "acct", "new", .afterFirstUnlock)))
         try test.keychain.unlock(passphrase: "pw")
         XCTAssertEqual(try test.keychain.find(query("svc", "acct"), returning: .data).first?.data, Data("kept".utf8))
     }
@@ -39,7 +42,8 @@ final class BatchAddTests: XCTestCase {
         try test.keychain.add(password("existing", "one"))
         let items = (0..<250).map { password("batch", "account-\($0)", "secret-\($0)") }
         XCTAssertEqual(try test.keychain.add(contentsOf: items), 250)
-        let found = try test.keychain.findAll(Query(.genericPassword, [.service: "batch"]), returning: [.attributes, .data])
+        let found = try test.keychain.findAll(
+            Query(.genericPassword, [.service: "batch"]), returning: [.attributes, .data])
         XCTAssertEqual(found.count, 250)
         XCTAssertEqual(found.first { $0.attributes[.account]?.stringValue == "account-7" }?.data, Data("secret-7".utf8))
         let report = try test.keychain.verify()
@@ -50,9 +54,13 @@ final class BatchAddTests: XCTestCase {
     func testADuplicateAnywhereAddsNothing() throws {
         let test = try TestKeychain()
         try test.keychain.add(password("batch", "taken"))
-        XCTAssertKeychainError(.duplicateItem, try test.keychain.add(contentsOf: [password("batch", "new-1"), password("batch", "taken")]))
-        XCTAssertKeychainError(.duplicateItem, try test.keychain.add(contentsOf: [password("batch", "twice"), password("batch", "twice")]))
-        XCTAssertEqual(try test.keychain.findAll(Query(.genericPassword, [.service: "batch"])).count, 1, "nothing of a failed batch remains")
+        XCTAssertKeychainError(
+            .duplicateItem, try test.keychain.add(contentsOf: [password("batch", "new-1"), password("batch", "taken")]))
+        XCTAssertKeychainError(
+            .duplicateItem, try test.keychain.add(contentsOf: [password("batch", "twice"), password("batch", "twice")]))
+        XCTAssertEqual(
+            try test.keychain.findAll(Query(.genericPassword, [.service: "batch"])).count, 1,
+            "nothing of a failed batch remains")
         XCTAssertTrue(try test.keychain.verify().isClean)
     }
 
@@ -62,10 +70,14 @@ final class BatchAddTests: XCTestCase {
     func testABatchSealedOnSeveralCoresKeepsOrderAndAllOrNothing() throws {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("pass")
-        let items = (0..<1000).map { password("big", String(format: "account-%04d", $0), "secret-\($0)", $0 % 3 == 0 ? .always : nil) }
+        let items = (0..<1000).map {
+            password("big", String(format: "account-%04d", $0), "secret-\($0)", $0 % 3 == 0 ? .always : nil)
+        }
         XCTAssertEqual(try test.keychain.add(contentsOf: items), 1000)
         let found = try test.keychain.find(Query(.genericPassword, [.service: "big"]), returning: [.attributes, .data])
-        XCTAssertEqual(found.map { $0.attributes[.account]?.stringValue }, items.map { $0.attributes[.account]?.stringValue }, "insertion order is the batch's")
+        XCTAssertEqual(
+            found.map { $0.attributes[.account]?.stringValue }, items.map { $0.attributes[.account]?.stringValue },
+            "insertion order is the batch's")
         for (index, item) in found.enumerated() { XCTAssertEqual(item.data, Data("secret-\(index)".utf8)) }
         XCTAssertTrue(try test.keychain.verify().isClean)
 
@@ -85,9 +97,11 @@ final class BatchAddTests: XCTestCase {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("pass")
         try test.keychain.lock()
-        XCTAssertKeychainError(.interactionNotAllowed, try test.keychain.add(contentsOf: [
-            password("batch", "always", "x", .always), password("batch", "locked", "y", .whenUnlocked),
-        ]))
+        XCTAssertKeychainError(
+            .interactionNotAllowed,
+            try test.keychain.add(contentsOf: [
+                password("batch", "always", "x", .always), password("batch", "locked", "y", .whenUnlocked)
+            ]))
         XCTAssertEqual(try test.keychain.findAll(Query(.genericPassword, [.service: "batch"])).count, 0)
     }
 }

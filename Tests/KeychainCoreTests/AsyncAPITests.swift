@@ -43,8 +43,14 @@ final class AsyncAPITests: XCTestCase {
         let codes = await Task { () async -> [KeychainError.Code?] in
             withUnsafeCurrentTask { $0?.cancel() }
             var codes: [KeychainError.Code?] = []
-            do throws(KeychainError) { _ = try await keychain.findFirst(query("svc", "acct"), returning: .data); codes.append(nil) } catch { codes.append(error.code) }
-            do throws(KeychainError) { try await keychain.unlock(passphrase: "pass"); codes.append(nil) } catch { codes.append(error.code) }
+            do throws(KeychainError) {
+                _ = try await keychain.findFirst(query("svc", "acct"), returning: .data)
+                codes.append(nil)
+            } catch { codes.append(error.code) }
+            do throws(KeychainError) {
+                try await keychain.unlock(passphrase: "pass")
+                codes.append(nil)
+            } catch { codes.append(error.code) }
             return codes
         }.value
         XCTAssertEqual(codes, [.userCanceled, .userCanceled], "neither call ran")

@@ -19,12 +19,16 @@ final class BackupTests: XCTestCase {
     private func populatedKeychain() throws -> TestKeychain {
         let test = try TestKeychain()
         try test.keychain.setPassphrase("device passphrase")
-        try test.keychain.add(password("svc", "portable", "portable-secret", .afterFirstUnlock, extra: [.label: "Label", .comment: "note"]))
+        try test.keychain.add(
+            password(
+                "svc", "portable", "portable-secret", .afterFirstUnlock, extra: [.label: "Label", .comment: "note"]))
         try test.keychain.add(password("svc", "unlocked", "unlocked-secret", .whenUnlocked))
         try test.keychain.add(password("svc", "device-only", "device-secret", .whenUnlockedThisDeviceOnly))
         try test.keychain.add(password("svc", "passcode", "passcode-secret", .whenPasscodeSetThisDeviceOnly))
-        try test.keychain.add(NewItem(.internetPassword, attributes: [.server: "example.com", .account: "bob", .protocol: "htps", .port: 443],
-                                      data: Data("web-secret".utf8)))
+        try test.keychain.add(
+            NewItem(
+                .internetPassword, attributes: [.server: "example.com", .account: "bob", .protocol: "htps", .port: 443],
+                data: Data("web-secret".utf8)))
         return test
     }
 
@@ -32,7 +36,8 @@ final class BackupTests: XCTestCase {
         var result: [String: String] = [:]
         for itemClass in [ItemClass.genericPassword, .internetPassword] {
             for item in try keychain.findAll(Query(itemClass, synchronizable: .any), returning: [.attributes, .data]) {
-                result[item.attributes[.account]?.stringValue ?? "?"] = String(decoding: item.data ?? Data(), as: UTF8.self)
+                result[item.attributes[.account]?.stringValue ?? "?"] = String(
+                    decoding: item.data ?? Data(), as: UTF8.self)
             }
         }
         return result
@@ -53,13 +58,16 @@ final class BackupTests: XCTestCase {
         }
 
         let target = try TestKeychain()
-        XCTAssertNotEqual(target.keychain.keys.deviceKey.withUnsafeBytes { Data($0) },
-                          source.keychain.keys.deviceKey.withUnsafeBytes { Data($0) })
+        XCTAssertNotEqual(
+            target.keychain.keys.deviceKey.withUnsafeBytes { Data($0) },
+            source.keychain.keys.deviceKey.withUnsafeBytes { Data($0) })
         let imported = try target.keychain.importBackup(from: file, passphrase: "backup pw")
         XCTAssertEqual(imported.addedItems, 3)
         XCTAssertEqual(imported.skippedAtExport, 2)
         XCTAssertEqual(imported.archiveID, exported.archiveID)
-        XCTAssertEqual(try secrets(in: target.keychain), ["portable": "portable-secret", "unlocked": "unlocked-secret", "bob": "web-secret"])
+        XCTAssertEqual(
+            try secrets(in: target.keychain),
+            ["portable": "portable-secret", "unlocked": "unlocked-secret", "bob": "web-secret"])
 
         let original = try XCTUnwrap(source.keychain.find(query("svc", "portable"), returning: .attributes).first)
         let restored = try XCTUnwrap(target.keychain.find(query("svc", "portable"), returning: .attributes).first)
@@ -76,8 +84,10 @@ final class BackupTests: XCTestCase {
         let target = try TestKeychain()
         try target.keychain.add(password("svc", "portable", "newer-local-value", .afterFirstUnlock))
 
-        XCTAssertKeychainError(.duplicateItem, try target.keychain.importBackup(from: file, passphrase: "pw", onDuplicate: .fail))
-        XCTAssertEqual(try secrets(in: target.keychain), ["portable": "newer-local-value"], "a failed import changes nothing")
+        XCTAssertKeychainError(
+            .duplicateItem, try target.keychain.importBackup(from: file, passphrase: "pw", onDuplicate: .fail))
+        XCTAssertEqual(
+            try secrets(in: target.keychain), ["portable": "newer-local-value"], "a failed import changes nothing")
 
         let kept = try target.keychain.importBackup(from: file, passphrase: "pw")
         XCTAssertEqual([kept.addedItems, kept.keptExistingItems, kept.replacedItems], [2, 1, 0])
@@ -110,7 +120,7 @@ final class BackupTests: XCTestCase {
             ("last byte", flipped(good, at: good.count - 1), .integrityViolation),
             ("cut inside a chunk", good.prefix(good.count - 10), .integrityViolation),
             ("appended bytes", good + Data([1, 2, 3]), .integrityViolation),
-            ("header only", good.prefix(headerSize), .integrityViolation),
+            ("header only", good.prefix(headerSize), .integrityViolation)
         ]
         // The file has two chunks (1024 items per chunk). Dropping the first leaves an intact last
         // chunk at the wrong index; cutting after the first leaves a middle chunk posing as the last.
@@ -154,13 +164,19 @@ final class BackupTests: XCTestCase {
 
     func testNonExtractableKeysStayBehind() throws {
         let source = try TestKeychain()
-        try source.keychain.add(NewItem(.key, attributes: [.applicationTag: .data(Data("exportable".utf8)), .keyClass: 1],
-                                        data: Data("key-1".utf8), accessibility: .afterFirstUnlock))
-        try source.keychain.add(NewItem(.key, attributes: [.applicationTag: .data(Data("bound".utf8)), .keyClass: 1, .isExtractable: 0],
-                                        data: Data("key-2".utf8), accessibility: .afterFirstUnlock))
+        try source.keychain.add(
+            NewItem(
+                .key, attributes: [.applicationTag: .data(Data("exportable".utf8)), .keyClass: 1],
+                data: Data("key-1".utf8), accessibility: .afterFirstUnlock))
+        try source.keychain.add(
+            NewItem(
+                .key, attributes: [.applicationTag: .data(Data("bound".utf8)), .keyClass: 1, .isExtractable: 0],
+                data: Data("key-2".utf8), accessibility: .afterFirstUnlock))
         let file = scratch.appendingPathComponent("b")
         let exported = try source.keychain.exportBackup(to: file, passphrase: "pw")
-        XCTAssertEqual([exported.exportedItems, exported.skippedNonExtractableKeys, exported.skippedThisDeviceOnlyItems], [1, 1, 0])
+        XCTAssertEqual(
+            [exported.exportedItems, exported.skippedNonExtractableKeys, exported.skippedThisDeviceOnlyItems], [1, 1, 0]
+        )
         let target = try TestKeychain()
         let imported = try target.keychain.importBackup(from: file, passphrase: "pw")
         XCTAssertEqual([imported.addedItems, imported.skippedAtExport], [1, 1])
@@ -169,19 +185,27 @@ final class BackupTests: XCTestCase {
     }
 
     func testWriterRefusesParametersNoReaderAccepts() throws {
-        XCTAssertKeychainError(.invalidParameter, try BackupWriter(passphrase: "pw", parameters: ScryptParameters(logN: 22)))
-        XCTAssertKeychainError(.invalidParameter, try BackupWriter(passphrase: "pw", parameters: ScryptParameters(logN: 12, blockSize: 16)))
+        XCTAssertKeychainError(
+            .invalidParameter, try BackupWriter(passphrase: "pw", parameters: ScryptParameters(logN: 22)))
+        XCTAssertKeychainError(
+            .invalidParameter, try BackupWriter(passphrase: "pw", parameters: ScryptParameters(logN: 12, blockSize: 16))
+        )
         XCTAssertKeychainError(.invalidParameter, try BackupWriter(passphrase: "", parameters: .insecureForTestingOnly))
-        let capped = try BackupWriter(passphrase: "pw", parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 40))
-        XCTAssertNoThrow(try BackupReader(header: capped.header, passphrase: "pw", source: "test"), "p is capped to what readers accept")
+        let capped = try BackupWriter(
+            passphrase: "pw", parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 40))
+        XCTAssertNoThrow(
+            try BackupReader(header: capped.header, passphrase: "pw", source: "test"),
+            "p is capped to what readers accept")
     }
 
     func testLargeItemsCloseChunksEarly() throws {
         var writer = try BackupWriter(passphrase: "pw", parameters: .insecureForTestingOnly)
         let big = BackupRecord(itemClass: .genericPassword, attributes: [:], data: Data(count: 700_000))
         XCTAssertEqual(try writer.append(big).count, 0)
-        XCTAssertEqual(try writer.append(big).count, 1, "the first item's chunk is sealed before the second would pass 1 MiB")
-        let huge = BackupRecord(itemClass: .genericPassword, attributes: [:], data: Data(count: BackupFormat.maximumChunkBytes))
+        XCTAssertEqual(
+            try writer.append(big).count, 1, "the first item's chunk is sealed before the second would pass 1 MiB")
+        let huge = BackupRecord(
+            itemClass: .genericPassword, attributes: [:], data: Data(count: BackupFormat.maximumChunkBytes))
         XCTAssertKeychainError(.invalidParameter, try writer.append(huge))
     }
 

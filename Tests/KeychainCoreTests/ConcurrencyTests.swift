@@ -15,7 +15,9 @@ final class ConcurrencyTests: XCTestCase {
             for index in 0..<perThread {
                 do {
                     try keychain.add(password("concurrent", "t\(thread)-\(index)", "v\(thread)-\(index)"))
-                    try keychain.update(query("concurrent", "t\(thread)-\(index)"), with: ItemChanges(data: Data("u\(thread)-\(index)".utf8)))
+                    try keychain.update(
+                        query("concurrent", "t\(thread)-\(index)"),
+                        with: ItemChanges(data: Data("u\(thread)-\(index)".utf8)))
                 } catch {
                     failures.withLock { $0.append("\(error)") }
                 }

@@ -21,7 +21,9 @@ final class EngineWordingTests: XCTestCase {
             let message = (error as? KeychainError)?.message ?? ""
             XCTAssertTrue(message.contains(test.keychain.location.databaseURL.path), message)
         }
-        XCTAssertEqual(Accessibility.afterFirstUnlockThisDeviceOnly.constantName, "kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly")
+        XCTAssertEqual(
+            Accessibility.afterFirstUnlockThisDeviceOnly.constantName,
+            "kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly")
     }
 
     func testVerifyNamesDamagedItemsByServiceAndAccountEscaped() throws {
@@ -30,7 +32,8 @@ final class EngineWordingTests: XCTestCase {
         for account in ["a", "b", hostile] { try test.keychain.add(password("svc", account, "value-\(account)")) }
         try test.tamper { db in
             for id in [2, 3] {
-                var secret = try XCTUnwrap(Data.fetchOne(db, sql: "SELECT secret FROM items WHERE id = ?", arguments: [id]))
+                var secret = try XCTUnwrap(
+                    Data.fetchOne(db, sql: "SELECT secret FROM items WHERE id = ?", arguments: [id]))
                 secret[secret.count - 1] ^= 0x01
                 try db.execute(sql: "UPDATE items SET secret = ? WHERE id = ?", arguments: [secret, id])
             }
@@ -44,7 +47,8 @@ final class EngineWordingTests: XCTestCase {
         XCTAssertFalse(b.description.contains("value-b"), "never the secret")
         let evil = try XCTUnwrap(report.damagedItems.last)
         XCTAssertEqual(evil.account, hostile, "the report keeps the account as stored")
-        XCTAssertFalse(evil.description.unicodeScalars.contains(where: PrintableText.isUnsafe), evil.description.debugDescription)
+        XCTAssertFalse(
+            evil.description.unicodeScalars.contains(where: PrintableText.isUnsafe), evil.description.debugDescription)
         XCTAssertTrue(evil.description.contains("account \"evil?]0;pwned??\""), evil.description.debugDescription)
     }
 }

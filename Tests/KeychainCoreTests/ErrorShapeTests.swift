@@ -32,7 +32,8 @@ final class ErrorShapeTests: XCTestCase {
             caught = "other: \(error)"
         }
         XCTAssertEqual(caught, "duplicate")
-        XCTAssertFalse(KeychainError.Code.itemNotFound ~= CocoaError(.fileNoSuchFile), "another error type never matches")
+        XCTAssertFalse(
+            KeychainError.Code.itemNotFound ~= CocoaError(.fileNoSuchFile), "another error type never matches")
     }
 
     func testAnUnknownCodeHasADescriptionAndTheInternalComponentStatus() {
@@ -54,13 +55,14 @@ final class ErrorShapeTests: XCTestCase {
             "missingEntitlement": -34018, "unimplemented": -4, "invalidState": -909, "integrityViolation": -26275,
             "keychainUnavailable": -25291, "diskFull": -25291, "busy": -25291, "invalidKeychain": -25295,
             "unsupportedVersion": -25310, "readOnly": -25292, "ioError": -36, "outOfMemory": -108,
-            "noSuchKeychain": -25294, "duplicateKeychain": -25296,
+            "noSuchKeychain": -25294, "duplicateKeychain": -25296
         ]
         XCTAssertEqual(KeychainError.Code.allCases.count, expected.count)
         XCTAssertEqual(Set(KeychainError.Code.allCases.map(\.rawValue)), Set(expected.keys))
         for code in KeychainError.Code.allCases {
             XCTAssertEqual(code.osStatus, expected[code.rawValue], code.rawValue)
-            XCTAssertEqual(KeychainError.Code(rawValue: code.rawValue), code, "a code made from its name is the same code")
+            XCTAssertEqual(
+                KeychainError.Code(rawValue: code.rawValue), code, "a code made from its name is the same code")
         }
         XCTAssertEqual(KeychainError.Code.itemNotFound.rawValue, "itemNotFound")
     }
@@ -72,15 +74,23 @@ final class ErrorShapeTests: XCTestCase {
     func testMessageFactoriesTakeNothingSecret() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
-        let files = ["KeychainCore/Errors/KeychainError+Messages.swift", "KeychainServices/KeychainError+ServicesMessages.swift",
-                     "keychain/KeychainError+ToolMessages.swift"]
+        let files = [
+            "KeychainCore/Errors/KeychainError+Messages.swift", "KeychainServices/KeychainError+ServicesMessages.swift",
+            "keychain/KeychainError+ToolMessages.swift"
+        ]
         let allowedTypes: Set<String> = [
             "String", "String?", "Int", "some BinaryInteger", "Bool", "any Error", "Any", "Any.Type", "[String]",
-            "Accessibility", "AccessPolicy", "AttributeKey", "Set<AuthenticationMethod>", "ScryptParameters", "TPMFailure", "LibraryOwner",
+            "Accessibility", "AccessPolicy", "AttributeKey", "Set<AuthenticationMethod>", "ScryptParameters",
+            "TPMFailure", "LibraryOwner"
         ]
-        let secretWords = ["passphrase", "secret", "password", "data", "value", "pin", "plaintext", "keymaterial", "bytes"]
+        let secretWords = [
+            "passphrase", "secret", "password", "data", "value", "pin", "plaintext", "keymaterial", "bytes"
+        ]
         let constants = ["TPMDevice.", "KeychainSchema.", "PlatformIO.", "BackupFormat.", "KernelKeyring."]
-        let signature = try NSRegularExpression(pattern: #"static func (\w+)\(([^)]*)\) -> KeychainError \{\n        (?:KeychainError\(\.\w+, |tampered\(|backupTampered\(source: source, what: )(".*")\)\n"#)
+        let signature = try NSRegularExpression(
+            pattern:
+                #"static func (\w+)\(([^)]*)\) -> KeychainError \{\n        (?:KeychainError\(\.\w+, |tampered\(|backupTampered\(source: source, what: )(".*")\)\n"#
+        )
         var factories = 0
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
@@ -91,19 +101,25 @@ final class ErrorShapeTests: XCTestCase {
                 let message = String(text[Range(match.range(at: 3), in: text)!])
                 var labels: [String] = []
                 for parameter in parameters.split(separator: ",", omittingEmptySubsequences: true) {
-                    let parts = parameter.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    let parts = parameter.split(separator: ":", maxSplits: 1).map {
+                        $0.trimmingCharacters(in: .whitespaces)
+                    }
                     XCTAssertEqual(parts.count, 2, "\(name): \(parameter)")
                     let label = parts[0].split(separator: " ").last.map(String.init) ?? parts[0]
                     labels.append(label)
-                    XCTAssertTrue(allowedTypes.contains(parts[1]), "\(file) \(name): parameter \(label) has type \(parts[1]), which could hold a secret")
-                    XCTAssertFalse(secretWords.contains(label.lowercased()), "\(file) \(name): parameter \(label) names a secret")
+                    XCTAssertTrue(
+                        allowedTypes.contains(parts[1]),
+                        "\(file) \(name): parameter \(label) has type \(parts[1]), which could hold a secret")
+                    XCTAssertFalse(
+                        secretWords.contains(label.lowercased()), "\(file) \(name): parameter \(label) names a secret")
                 }
                 var rest = Substring(message)
                 while let start = rest.range(of: #"\("#) {
                     let interpolated = rest[start.upperBound...]
-                    XCTAssertTrue(labels.contains { interpolated.hasPrefix($0) || interpolated.hasPrefix("String(\($0)") }
-                                  || constants.contains { interpolated.hasPrefix($0) } || interpolated.hasPrefix("$0)"),
-                                  "\(file) \(name) interpolates something else than its parameters: \(interpolated.prefix(40))")
+                    XCTAssertTrue(
+                        labels.contains { interpolated.hasPrefix($0) || interpolated.hasPrefix("String(\($0)") }
+                            || constants.contains { interpolated.hasPrefix($0) } || interpolated.hasPrefix("$0)"),
+                        "\(file) \(name) interpolates something else than its parameters: \(interpolated.prefix(40))")
                     rest = interpolated
                 }
             }

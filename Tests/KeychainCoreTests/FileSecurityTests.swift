@@ -16,8 +16,10 @@ final class FileSecurityTests: XCTestCase {
         XCTAssertEqual(try mode(test.location.deviceKeyURL), 0o600)
         XCTAssertEqual(try mode(test.location.databaseURL.deletingLastPathComponent()), 0o700)
         XCTAssertEqual(try mode(test.location.deviceKeyURL.deletingLastPathComponent()), 0o700)
-        XCTAssertNotEqual(test.location.databaseURL.deletingLastPathComponent(), test.location.deviceKeyURL.deletingLastPathComponent(),
-                          "the device key lives outside the data directory")
+        XCTAssertNotEqual(
+            test.location.databaseURL.deletingLastPathComponent(),
+            test.location.deviceKeyURL.deletingLastPathComponent(),
+            "the device key lives outside the data directory")
     }
 
     func testGroupReadableKeychainFileIsRefusedWithAFix() throws {
@@ -53,7 +55,8 @@ final class FileSecurityTests: XCTestCase {
         try test.keychain.add(password("svc", "acct"))
         try FileManager.default.removeItem(at: test.location.deviceKeyURL)
         XCTAssertKeychainError(.keychainUnavailable, try test.openAnother())
-        XCTAssertFalse(FileManager.default.fileExists(atPath: test.location.deviceKeyURL.path), "no new device key was invented")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: test.location.deviceKeyURL.path), "no new device key was invented")
     }
 
     func testCorruptDeviceKeyIsAnError() throws {
@@ -68,7 +71,8 @@ final class FileSecurityTests: XCTestCase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-bad-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let location = KeychainLocation(directory: directory)
-        try FileManager.default.createDirectory(at: location.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: location.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(repeating: 0x41, count: 8192).write(to: location.databaseURL)
         chmod(location.databaseURL.path, 0o600)
         XCTAssertKeychainError(.invalidKeychain, try Keychain(location: location))
@@ -78,7 +82,9 @@ final class FileSecurityTests: XCTestCase {
         let explicit = KeychainLocation.resolve(environment: ["SECURE_STORAGE_HOME": "/tmp/ssh", "XDG_DATA_HOME": "/x"])
         XCTAssertEqual(explicit.databaseURL.path, "/tmp/ssh/data/keychain.db")
         XCTAssertEqual(explicit.deviceKeyURL.path, "/tmp/ssh/state/device.key")
-        let xdg = KeychainLocation.resolve(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "/s"])
+        let xdg = KeychainLocation.resolve(environment: [
+            "HOME": "/home/u", "XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "/s"
+        ])
         XCTAssertEqual(xdg.databaseURL.path, "/d/secure-storage/keychain.db")
         XCTAssertEqual(xdg.deviceKeyURL.path, "/s/secure-storage/device.key")
         let fallback = KeychainLocation.resolve(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "relative"])
@@ -91,9 +97,11 @@ final class FileSecurityTests: XCTestCase {
         try test.keychain.setPassphrase("my-passphrase-value")
         try test.keychain.add(password("svc", "acct", "my-secret-value"))
         var messages: [String] = []
-        for attempt in [{ try test.keychain.add(password("svc", "acct", "my-secret-value")) },
-                        { try test.keychain.unlock(passphrase: "my-passphrase-value-wrong") },
-                        { try test.keychain.changePassphrase(from: "my-passphrase-value-x", to: "y") }] as [() throws -> Void] {
+        for attempt in [
+            { try test.keychain.add(password("svc", "acct", "my-secret-value")) },
+            { try test.keychain.unlock(passphrase: "my-passphrase-value-wrong") },
+            { try test.keychain.changePassphrase(from: "my-passphrase-value-x", to: "y") }
+        ] as [() throws -> Void] {
             do { try attempt() } catch { messages.append("\(error)") }
         }
         XCTAssertEqual(messages.count, 3)
@@ -113,12 +121,15 @@ final class NetworkFileSystemTests: XCTestCase {
             //nas/share /mnt/my\\040share cifs rw 0 0
             """
         XCTAssertEqual(FileSystemKind.type(of: "/home/alice/nfs/keychain/data", mounts: mounts), "nfs4")
-        XCTAssertEqual(FileSystemKind.type(of: "/home/alice/nfsother", mounts: mounts), "ext4", "a prefix is not a parent")
+        XCTAssertEqual(
+            FileSystemKind.type(of: "/home/alice/nfsother", mounts: mounts), "ext4", "a prefix is not a parent")
         XCTAssertEqual(FileSystemKind.type(of: "/mnt/my share/kc", mounts: mounts), "cifs")
         XCTAssertEqual(FileSystemKind.type(of: "/run/user/1000/secure-storage", mounts: mounts), "tmpfs")
         XCTAssertTrue(FileSystemKind.networkTypes.isSuperset(of: ["nfs4", "cifs"]))
         XCTAssertFalse(FileSystemKind.networkTypes.contains("ext4"))
-        XCTAssertNil(FileSystemKind.networkFileSystem(at: FileManager.default.temporaryDirectory.path), "the test directory is local")
+        XCTAssertNil(
+            FileSystemKind.networkFileSystem(at: FileManager.default.temporaryDirectory.path),
+            "the test directory is local")
         XCTAssertFalse(KeychainOptions().allowsNetworkFileSystem)
     }
 
@@ -126,16 +137,22 @@ final class NetworkFileSystemTests: XCTestCase {
     /// table does, and where this machine has a file system both can name, they agree.
     func testFileSystemMagicNumbersAgreeWithTheMountTable() throws {
         let names = Set(FileSystemKind.magicTypes.values)
-        XCTAssertTrue(names.isSuperset(of: ["nfs", "cifs", "smb2", "9p", "ceph", "afs", "gfs2", "ocfs2", "lustre", "coda"]))
-        XCTAssertTrue(names.intersection(FileSystemKind.networkTypes) == names.subtracting(["ext4", "xfs", "btrfs", "zfs", "f2fs", "overlay", "tmpfs", "ramfs"]),
-                      "every magic is either a network type or one of the local types")
+        XCTAssertTrue(
+            names.isSuperset(of: ["nfs", "cifs", "smb2", "9p", "ceph", "afs", "gfs2", "ocfs2", "lustre", "coda"]))
+        XCTAssertTrue(
+            names.intersection(FileSystemKind.networkTypes)
+                == names.subtracting(["ext4", "xfs", "btrfs", "zfs", "f2fs", "overlay", "tmpfs", "ramfs"]),
+            "every magic is either a network type or one of the local types")
         XCTAssertNil(FileSystemKind.magicTypes[0x6573_5546], "FUSE is told apart by the mount table (fuse.sshfs, …)")
         #if os(Linux)
         let mounts = try String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)
         var compared = 0
         for path in ["/", "/dev/shm", FileManager.default.temporaryDirectory.path, NSHomeDirectory()] {
-            guard let fromTable = FileSystemKind.type(of: URL(fileURLWithPath: path).resolvingSymlinksInPath().path, mounts: mounts),
-                  FileSystemKind.magicTypes.values.contains(fromTable) else { continue }
+            guard
+                let fromTable = FileSystemKind.type(
+                    of: URL(fileURLWithPath: path).resolvingSymlinksInPath().path, mounts: mounts),
+                FileSystemKind.magicTypes.values.contains(fromTable)
+            else { continue }
             XCTAssertEqual(FileSystemKind.type(at: path), fromTable, path)
             compared += 1
         }

@@ -20,31 +20,42 @@ final class FormatUpgradeTests: XCTestCase {
     private func fixture(_ name: String) throws -> KeychainLocation {
         let copy = scratch.appendingPathComponent(name)
         try KeychainFixture.copy("KeychainCoreTests/Fixtures/\(name)", to: copy)
-        return KeychainLocation(databaseURL: copy.appendingPathComponent("data/keychain.db"), deviceKeyURL: copy.appendingPathComponent("state/device.key"),
-                                runtimeDirectoryURL: scratch.appendingPathComponent("run"))
+        return KeychainLocation(
+            databaseURL: copy.appendingPathComponent("data/keychain.db"),
+            deviceKeyURL: copy.appendingPathComponent("state/device.key"),
+            runtimeDirectoryURL: scratch.appendingPathComponent("run"))
     }
 
-    private let options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false)
+    private let options = KeychainOptions(
+        passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false)
 
     /// `secretPrefix`: the plain fixture's generic-password secrets start with a newline (see Fixtures/README.md).
-    private func assertItems(_ keychain: Keychain, classes: [String], secretPrefix: String = "",
-                             file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertItems(
+        _ keychain: Keychain, classes: [String], secretPrefix: String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         for accessibility in classes {
-            let found = try keychain.find(query("com.example.\(accessibility)", "alice", limit: .one), returning: [.attributes, .data])
+            let found = try keychain.find(
+                query("com.example.\(accessibility)", "alice", limit: .one), returning: [.attributes, .data])
             let expected = secretPrefix + (accessibility == "ck" ? "updated-ck" : "secret-\(accessibility)")
             XCTAssertEqual(found.first?.data, Data(expected.utf8), accessibility, file: file, line: line)
-            XCTAssertEqual(found.first?.attributes[.label]?.stringValue, "label \(accessibility)", file: file, line: line)
+            XCTAssertEqual(
+                found.first?.attributes[.label]?.stringValue, "label \(accessibility)", file: file, line: line)
         }
-        let bank = try keychain.find(Query(.internetPassword, [.server: "bank.example.com", .account: "alice"], limit: .one), returning: .data)
+        let bank = try keychain.find(
+            Query(.internetPassword, [.server: "bank.example.com", .account: "alice"], limit: .one), returning: .data)
         XCTAssertEqual(bank.first?.data, Data("bank-secret".utf8), file: file, line: line)
-        XCTAssertKeychainError(.itemNotFound, try keychain.find(query("com.example.gone")), "the deleted item stays deleted")
+        XCTAssertKeychainError(
+            .itemNotFound, try keychain.find(query("com.example.gone")), "the deleted item stays deleted")
     }
 
     func testAFormat3KeychainWithAPassphraseUpgradesWithoutLosingAnItem() throws {
         let location = try fixture("format3-passphrase")
         let keychain = try Keychain(location: location, options: options)
         XCTAssertEqual(keychain.formatVersion, 6)
-        XCTAssertEqual(try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?.formatVersion, 6)
+        XCTAssertEqual(
+            try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?
+                .formatVersion, 6)
         XCTAssertEqual(keychain.lockState, .beforeFirstUnlock)
         try keychain.unlock(passphrase: "fixture passphrase 3")
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku", "akpu"])
@@ -75,7 +86,9 @@ final class FormatUpgradeTests: XCTestCase {
         let location = try fixture("format3-plain")
         let original = try Data(contentsOf: location.databaseURL)
         _ = try Keychain(location: location, options: options)
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix)
+        }
         try original.write(to: location.databaseURL)
         XCTAssertKeychainError(.integrityViolation, try Keychain(location: location, options: options))
     }
@@ -94,7 +107,9 @@ final class FormatUpgradeTests: XCTestCase {
         let location = try fixture("format4-passphrase")
         let keychain = try Keychain(location: location, options: options)
         XCTAssertEqual(keychain.formatVersion, 6)
-        XCTAssertEqual(try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?.formatVersion, 6)
+        XCTAssertEqual(
+            try FormatAnchor.read(for: location, vaultID: keychain.vaultID, deviceKey: keychain.keys.deviceKey)?
+                .formatVersion, 6)
         try keychain.unlock(passphrase: "fixture passphrase 4")
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku", "akpu"])
         XCTAssertEqual(keychain.enrolledMethods, [])
@@ -104,27 +119,37 @@ final class FormatUpgradeTests: XCTestCase {
         XCTAssertEqual(try protectedData(keychain, "ak"), Data("protected-ak".utf8))
         try keychain.update(query("com.example.protected", "ak"), with: ItemChanges(data: Data("updated-ak".utf8)))
         XCTAssertEqual(try protectedData(keychain, "ak"), Data("updated-ak".utf8), "and updated as before")
-        XCTAssertKeychainError(.authFailed, try keychain.add(password("com.example.new", "a").protected(by: AccessPolicy(flags: [.userPresence]))),
-                               "a new protected item needs an enrolled authenticator")
+        XCTAssertKeychainError(
+            .authFailed,
+            try keychain.add(password("com.example.new", "a").protected(by: AccessPolicy(flags: [.userPresence]))),
+            "a new protected item needs an enrolled authenticator")
 
         // Enrolling needs every protected item's class unlocked: they move in the same transaction.
         try keychain.lock()
-        XCTAssertKeychainError(.interactionNotAllowed, try self.pin(location, answering: "").setPIN("new pin", current: "fixture pin 4", in: keychain))
+        XCTAssertKeychainError(
+            .interactionNotAllowed,
+            try self.pin(location, answering: "").setPIN("new pin", current: "fixture pin 4", in: keychain))
         XCTAssertEqual(keychain.enrolledMethods, [])
         try keychain.unlock(passphrase: "fixture passphrase 4")
-        let legacyRows = try keychain.read { db in try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:)) }
-            .filter { try keychain.open($0, includingData: false).requiresPresenceSeal }
+        let legacyRows = try keychain.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:))
+        }
+        .filter { try keychain.open($0, includingData: false).requiresPresenceSeal }
         XCTAssertEqual(legacyRows.count, 2)
         try pin(location, answering: "").setPIN("new pin", current: "fixture pin 4", in: keychain)
         XCTAssertEqual(keychain.enrolledMethods, [.passcode])
         // Their class-key-only ciphertexts are gone from the files at once (checkpointed, and
         // secure_delete overwrote them), not left for the class keys to open.
-        for file in [location.databaseURL.path, location.databaseURL.path + "-wal"] where FileManager.default.fileExists(atPath: file) {
+        for file in [location.databaseURL.path, location.databaseURL.path + "-wal"]
+        where FileManager.default.fileExists(atPath: file) {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-            for row in legacyRows { XCTAssertNil(bytes.range(of: row.sealed.secret), "an old ciphertext left in \(file)") }
+            for row in legacyRows {
+                XCTAssertNil(bytes.range(of: row.sealed.secret), "an old ciphertext left in \(file)")
+            }
         }
         let sealed = try keychain.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:)).filter(\.sealed.isPresenceSealed).count
+            try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items ORDER BY id").map(ItemRow.init(row:))
+                .filter(\.sealed.isPresenceSealed).count
         }
         XCTAssertEqual(sealed, 2, "both protected items are sealed to the presence key")
 
@@ -132,7 +157,9 @@ final class FormatUpgradeTests: XCTestCase {
         XCTAssertEqual(try protectedData(keychain, "ak"), Data("updated-ak".utf8))
         XCTAssertEqual(try protectedData(keychain, "dku"), Data("protected-dku".utf8))
         keychain.authenticator = ScriptedAuthenticator.alwaysYes(claimingEnrolmentsOf: keychain)
-        XCTAssertKeychainError(.authFailed, try self.protectedData(keychain, "ak"), "an authenticator without the PIN's secret opens nothing")
+        XCTAssertKeychainError(
+            .authFailed, try self.protectedData(keychain, "ak"),
+            "an authenticator without the PIN's secret opens nothing")
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku", "akpu"])
         XCTAssertTrue(try keychain.verify().isClean)
     }
@@ -158,7 +185,8 @@ final class FormatUpgradeTests: XCTestCase {
         let keychain = try Keychain(location: location, options: readOnly)
         XCTAssertEqual(keychain.formatVersion, KeychainSchema.formatVersion)
         try assertItems(keychain, classes: ["ak", "ck", "dk", "aku", "cku", "dku"])
-        XCTAssertKeychainError(.readOnly, try keychain.add(NewItem(.genericPassword, attributes: [.service: "new"], data: Data())))
+        XCTAssertKeychainError(
+            .readOnly, try keychain.add(NewItem(.genericPassword, attributes: [.service: "new"], data: Data())))
         XCTAssertEqual(try Keychain(location: location, options: readOnly).formatVersion, KeychainSchema.formatVersion)
     }
 
@@ -167,14 +195,17 @@ final class FormatUpgradeTests: XCTestCase {
     func testAnEditedOrOldFormat4KeychainIsRefused() throws {
         let edited = try fixture("format4-plain")
         let queue = try DatabaseQueue(path: edited.databaseURL.path)
-        try queue.write { db in try db.execute(sql: "UPDATE vault_header SET keybag_generation = keybag_generation + 7") }
+        try queue.write { db in try db.execute(sql: "UPDATE vault_header SET keybag_generation = keybag_generation + 7")
+        }
         try queue.close()
         XCTAssertKeychainError(.integrityViolation, try Keychain(location: edited, options: options))
 
         let location = try fixture("format4-passphrase")
         let original = try Data(contentsOf: location.databaseURL)
         _ = try Keychain(location: location, options: options)
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix)
+        }
         try original.write(to: location.databaseURL)
         XCTAssertKeychainError(.integrityViolation, try Keychain(location: location, options: options))
     }

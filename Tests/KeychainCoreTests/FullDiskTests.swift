@@ -27,21 +27,28 @@ final class FullDiskTests: XCTestCase {
         try test.keychain.add(password("svc", "kept", "old value"))
         let big = Data(repeating: 0xAB, count: 4 << 20)
         let error = try withFileSizeLimit(1 << 20) {
-            XCTAssertThrowsError(try test.keychain.add(NewItem(.genericPassword, attributes: [.service: "svc", .account: "big"], data: big)))
+            XCTAssertThrowsError(
+                try test.keychain.add(
+                    NewItem(.genericPassword, attributes: [.service: "svc", .account: "big"], data: big)))
             XCTAssertThrowsError(try test.keychain.update(query("svc", "kept"), with: ItemChanges(data: big)))
-            return Result { try test.keychain.add(NewItem(.genericPassword, attributes: [.service: "svc", .account: "big"], data: big)) }
+            return Result {
+                try test.keychain.add(
+                    NewItem(.genericPassword, attributes: [.service: "svc", .account: "big"], data: big))
+            }
         }
         guard case .failure(let failure) = error, let keychainError = failure as? KeychainError else {
             return XCTFail("the write should have failed")
         }
         XCTAssertTrue([.diskFull, .ioError].contains(keychainError.code), "\(keychainError)")
-        XCTAssertTrue(keychainError.message.contains("full"), "the message names the likely cause: \(keychainError.message)")
+        XCTAssertTrue(
+            keychainError.message.contains("full"), "the message names the likely cause: \(keychainError.message)")
 
         // Nothing was lost or half-written, in this instance and after a restart.
         for keychain in [test.keychain, try test.openAnother()] {
             let kept = try keychain.find(query("svc", "kept"), returning: .data)
             XCTAssertEqual(kept.map(\.data), [Data("old value".utf8)])
-            XCTAssertEqual(try keychain.find(query("svc"), returning: .attributes).count, 1, "the big item was not stored")
+            XCTAssertEqual(
+                try keychain.find(query("svc"), returning: .attributes).count, 1, "the big item was not stored")
         }
         try test.keychain.add(password("svc", "after", "works again"))
     }

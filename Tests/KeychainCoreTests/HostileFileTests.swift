@@ -6,7 +6,9 @@ import XCTest
 /// Hostile or damaged files give a clear KeychainError — never a crash, a hang, or wrong data
 /// (issue 7's hostile-file matrix; single-row edits are in TamperTests).
 final class HostileFileTests: XCTestCase {
-    private static let acceptable: Set<KeychainError.Code> = [.integrityViolation, .invalidKeychain, .keychainUnavailable, .ioError]
+    private static let acceptable: Set<KeychainError.Code> = [
+        .integrityViolation, .invalidKeychain, .keychainUnavailable, .ioError
+    ]
 
     /// Opens the keychain and reads everything; returns the error, or nil when all of it read fine.
     private func openAndReadAll(_ test: TestKeychain) -> KeychainError? {
@@ -26,8 +28,11 @@ final class HostileFileTests: XCTestCase {
 
     private func populated() throws -> TestKeychain {
         let test = try TestKeychain()
-        for index in 0..<40 { try test.keychain.add(password("svc", "acct-\(index)", String(repeating: "v", count: 200))) }
-        try test.keychain.add(NewItem(.internetPassword, attributes: [.server: "example.com", .port: 443], data: Data("w".utf8)))
+        for index in 0..<40 {
+            try test.keychain.add(password("svc", "acct-\(index)", String(repeating: "v", count: 200)))
+        }
+        try test.keychain.add(
+            NewItem(.internetPassword, attributes: [.server: "example.com", .port: 443], data: Data("w".utf8)))
         test.keychain.checkpoint()
         return test
     }
@@ -51,7 +56,9 @@ final class HostileFileTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         let noise = Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try noise.write(to: test.location.databaseURL)
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: test.location.databaseURL.path + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: test.location.databaseURL.path + suffix)
+        }
         XCTAssertKeychainError(.invalidKeychain, try test.openAnother())
     }
 
@@ -66,19 +73,24 @@ final class HostileFileTests: XCTestCase {
             // Our own migration names without our tables: no interrupted creation leaves this.
             "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); INSERT INTO grdb_migrations VALUES ('v1')",
             // An empty bookkeeping table plus a trigger that would run inside our migrations.
-            "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); CREATE TRIGGER seed AFTER INSERT ON grdb_migrations BEGIN SELECT 1; END",
+            "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY); CREATE TRIGGER seed AFTER INSERT ON grdb_migrations BEGIN SELECT 1; END"
         ]
         for sql in schemas {
             let test = try TestKeychain()
             try FileManager.default.removeItem(at: test.location.databaseURL)
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: test.location.databaseURL.path + suffix) }
+            for suffix in ["-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: test.location.databaseURL.path + suffix)
+            }
             let queue = try DatabaseQueue(path: test.location.databaseURL.path)
             try queue.write { db in try db.execute(sql: sql) }
             try queue.close()
             chmod(test.location.databaseURL.path, 0o600)
             let error = openAndReadAll(test)
             XCTAssertNotNil(error, sql)
-            if let error { XCTAssertTrue(Self.acceptable.contains(error.code) || error.code == .unsupportedVersion, "\(sql): \(error)") }
+            if let error {
+                XCTAssertTrue(
+                    Self.acceptable.contains(error.code) || error.code == .unsupportedVersion, "\(sql): \(error)")
+            }
         }
     }
 
@@ -87,10 +99,13 @@ final class HostileFileTests: XCTestCase {
     func testAnInterruptedCreationIsFinished() throws {
         let test = try TestKeychain()
         let location = KeychainLocation(directory: test.directory.appendingPathComponent("interrupted"))
-        try FileManager.default.createDirectory(at: location.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: location.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let queue = try DatabaseQueue(path: location.databaseURL.path)
-        try queue.write { db in try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        }
         try queue.close()
         chmod(location.databaseURL.path, 0o600)
         let keychain = try Keychain(location: location, options: test.options)
@@ -112,13 +127,16 @@ final class HostileFileTests: XCTestCase {
         let victim = try populated()
         let other = try TestKeychain()
         try FileManager.default.removeItem(at: other.location.deviceKeyURL)
-        try FileManager.default.copyItem(at: victim.location.deviceKeyURL, to: other.location.deviceKeyURL)   // same device key even
+        // same device key even
+        try FileManager.default.copyItem(at: victim.location.deviceKeyURL, to: other.location.deviceKeyURL)
         let foreign = try DatabaseQueue(path: other.location.databaseURL.path).read { db in
             try Row.fetchAll(db, sql: "SELECT slot, wrapped_key FROM keybag")
         }
         try victim.tamper { db in
             for row in foreign {
-                try db.execute(sql: "UPDATE keybag SET wrapped_key = ? WHERE slot = ?", arguments: [row["wrapped_key"] as Data, row["slot"] as String])
+                try db.execute(
+                    sql: "UPDATE keybag SET wrapped_key = ? WHERE slot = ?",
+                    arguments: [row["wrapped_key"] as Data, row["slot"] as String])
             }
         }
         let error = openAndReadAll(victim)
@@ -127,8 +145,10 @@ final class HostileFileTests: XCTestCase {
     }
 
     func testFlippedBitsInEveryColumnNeverReturnWrongData() throws {
-        let columns = ["item_id", "item_class", "accessibility", "synchronizable", "group_index", "service_index", "account_index",
-                       "primary_key_index", "row_version", "metadata_key", "metadata", "secret_key", "secret"]
+        let columns = [
+            "item_id", "item_class", "accessibility", "synchronizable", "group_index", "service_index", "account_index",
+            "primary_key_index", "row_version", "metadata_key", "metadata", "secret_key", "secret"
+        ]
         for column in columns {
             let test = try populated()
             try test.tamper { db in

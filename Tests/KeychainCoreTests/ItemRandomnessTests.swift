@@ -12,8 +12,10 @@ final class ItemRandomnessTests: XCTestCase {
         let draws = 5000
         for _ in 0..<draws {
             let randomness = ItemRandomness()
-            let parts = [randomness.metadataKey.withUnsafeBytes { Data($0) }, randomness.secretKey.withUnsafeBytes { Data($0) },
-                         Data(randomness.metadataNonce), Data(randomness.secretNonce), Data(randomness.identifier)]
+            let parts = [
+                randomness.metadataKey.withUnsafeBytes { Data($0) }, randomness.secretKey.withUnsafeBytes { Data($0) },
+                Data(randomness.metadataNonce), Data(randomness.secretNonce), Data(randomness.identifier)
+            ]
             XCTAssertEqual(parts.map(\.count), [32, 32, 12, 12, 10])
             for part in parts { seen.insert(part) }
         }
@@ -22,12 +24,14 @@ final class ItemRandomnessTests: XCTestCase {
 
     func testSystemRandomFillsBuffersOfAnySize() {
         for size in [0, 1, 7, 8, 255, 256, 257, 1000] {
-            var first = [UInt8](repeating: 0, count: size), second = first
+            var first = [UInt8](repeating: 0, count: size)
+            var second = first
             first.withUnsafeMutableBytes { SystemRandom.fill($0) }
             second.withUnsafeMutableBytes { SystemRandom.fill($0) }
             if size >= 16 {
                 XCTAssertNotEqual(first, second, "\(size) bytes")
-                XCTAssertNotEqual(first.suffix(8), [UInt8](repeating: 0, count: 8), "\(size) bytes: the end is filled too")
+                XCTAssertNotEqual(
+                    first.suffix(8), [UInt8](repeating: 0, count: 8), "\(size) bytes: the end is filled too")
             }
         }
     }
@@ -38,13 +42,17 @@ final class ItemRandomnessTests: XCTestCase {
         for index in 0..<20 { try test.keychain.add(password("svc", "single-\(index)", "same data")) }
         let queue = try DatabaseQueue(path: test.location.databaseURL.path)
         defer { try? queue.close() }
-        let rows = try queue.read { db in try Row.fetchAll(db, sql: "SELECT item_id, metadata_key, metadata, secret_key, secret FROM items") }
+        let rows = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT item_id, metadata_key, metadata, secret_key, secret FROM items")
+        }
         XCTAssertEqual(rows.count, 220)
         for column in ["metadata_key", "secret_key"] {
-            XCTAssertEqual(Set(rows.map { $0[column] as Data }).count, rows.count, "\(column): every wrapped key differs")
+            XCTAssertEqual(
+                Set(rows.map { $0[column] as Data }).count, rows.count, "\(column): every wrapped key differs")
         }
         for column in ["metadata", "secret"] {
-            XCTAssertEqual(Set(rows.map { ($0[column] as Data).prefix(12) }).count, rows.count, "\(column): every nonce differs")
+            XCTAssertEqual(
+                Set(rows.map { ($0[column] as Data).prefix(12) }).count, rows.count, "\(column): every nonce differs")
         }
         for row in rows {
             let id = row["item_id"] as Data

@@ -14,12 +14,14 @@ enum KeychainFixture {
 
     /// Copies `Tests/<path>` to `destination` (created with its parents), with private modes.
     static func copy(_ path: String, to destination: URL) throws {
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: testsDirectory.appendingPathComponent(path), to: destination)
         let enumerator = FileManager.default.enumerator(at: destination, includingPropertiesForKeys: [.isDirectoryKey])
         while let url = enumerator?.nextObject() as? URL {
             let isDirectory = try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true
-            try FileManager.default.setAttributes([.posixPermissions: isDirectory ? 0o700 : 0o600], ofItemAtPath: url.path)
+            try FileManager.default.setAttributes(
+                [.posixPermissions: isDirectory ? 0o700 : 0o600], ofItemAtPath: url.path)
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: destination.path)
     }
@@ -29,7 +31,9 @@ enum KeychainFixture {
     static func open(_ path: String, in scratch: URL) throws -> Keychain {
         let copy = scratch.appendingPathComponent("keychain")
         try KeychainFixture.copy(path, to: copy)
-        return try Keychain(location: KeychainLocation(directory: copy),
-                            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil))
+        return try Keychain(
+            location: KeychainLocation(directory: copy),
+            options: KeychainOptions(
+                passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil))
     }
 }

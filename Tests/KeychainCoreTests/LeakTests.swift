@@ -39,11 +39,15 @@ final class LeakTests: XCTestCase {
     private static func reveals(_ text: String, _ secret: String) -> Bool {
         let bytes = Array(secret.utf8)
         let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        if text.contains(secret) || text.lowercased().contains(hex) || text.contains(Data(bytes).base64EncodedString()) { return true }
-        let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        return numbers.count >= bytes.count && (0...(numbers.count - bytes.count)).contains { start in
-            numbers[start..<start + bytes.count].elementsEqual(bytes.map(Int.init))
+        if text.contains(secret) || text.lowercased().contains(hex) || text.contains(Data(bytes).base64EncodedString())
+        {
+            return true
         }
+        let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        return numbers.count >= bytes.count
+            && (0...(numbers.count - bytes.count)).contains { start in
+                numbers[start..<start + bytes.count].elementsEqual(bytes.map(Int.init))
+            }
     }
 
     func testLogsErrorsDescriptionsAndFilesNeverHoldSecrets() throws {
@@ -54,28 +58,34 @@ final class LeakTests: XCTestCase {
         let test = try TestKeychain()
         var errors: [String] = []
         func attempt(_ body: () throws -> Void) {
-            do { try body() } catch { errors.append("\(error)"); errors.append(String(reflecting: error)) }
+            do { try body() } catch {
+                errors.append("\(error)")
+                errors.append(String(reflecting: error))
+            }
         }
         let secret = Data(Self.canary.utf8)
-        let item = NewItem(.genericPassword, attributes: [.service: "svc", .account: "acct"], data: secret, accessibility: .whenUnlocked)
+        let item = NewItem(
+            .genericPassword, attributes: [.service: "svc", .account: "acct"], data: secret,
+            accessibility: .whenUnlocked)
         try test.keychain.setPassphrase(Self.passphrase)
         try test.keychain.add(item)
-        attempt { try test.keychain.add(item) }                                             // duplicate
+        attempt { try test.keychain.add(item) }  // duplicate
         let found = try XCTUnwrap(test.keychain.find(Query(.genericPassword, [.service: "svc"]), returning: .all).first)
         XCTAssertEqual(found.data, secret)
         let changes = ItemChanges(data: secret + Data("-2".utf8))
         try test.keychain.update(Query(.genericPassword, [.service: "svc"]), with: changes)
         try test.keychain.addOrUpdate(item)
         try test.keychain.lock()
-        attempt { _ = try test.keychain.find(Query(.genericPassword, [.service: "svc"]), returning: .data) }   // locked
+        attempt { _ = try test.keychain.find(Query(.genericPassword, [.service: "svc"]), returning: .data) }  // locked
         attempt { try test.keychain.unlock(passphrase: Self.passphrase + "-wrong") }
         attempt { try test.keychain.changePassphrase(from: Self.passphrase + "-wrong", to: Self.canary) }
         try test.keychain.unlock(passphrase: Self.passphrase, keepingSessionFor: .seconds(60))
         let backup = test.directory.appendingPathComponent("backup")
         try test.keychain.exportBackup(to: backup, passphrase: Self.passphrase)
-        attempt { try test.keychain.importBackup(from: backup, passphrase: Self.canary) }   // wrong backup passphrase
+        attempt { try test.keychain.importBackup(from: backup, passphrase: Self.canary) }  // wrong backup passphrase
         try test.tamper { db in try db.execute(sql: "UPDATE items SET secret = zeroblob(length(secret))") }
-        attempt { _ = try test.keychain.find(Query(.genericPassword, [.service: "svc"]), returning: .data) }   // tampered
+        // tampered
+        attempt { _ = try test.keychain.find(Query(.genericPassword, [.service: "svc"]), returning: .data) }
         let report = try test.keychain.verify()
         XCTAssertFalse(report.isClean)
 
@@ -98,12 +108,16 @@ final class LeakTests: XCTestCase {
         XCTAssertTrue(Self.reveals(plainData, Self.canary), "the check sees a dumped Data's bytes")
 
         // On disk the secret and the passphrase exist only encrypted: no file holds them in clear.
-        let files = FileManager.default.enumerator(at: test.directory, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        let files =
+            FileManager.default.enumerator(at: test.directory, includingPropertiesForKeys: nil)?.compactMap {
+                $0 as? URL
+            } ?? []
         XCTAssertGreaterThanOrEqual(files.count, 4, "database, device key, unlock ticket and backup were written")
         for file in files where !file.hasDirectoryPath {
             let bytes = (try? Data(contentsOf: file)) ?? Data()
             XCTAssertNil(bytes.range(of: secret), "\(file.lastPathComponent) holds the secret in clear")
-            XCTAssertNil(bytes.range(of: Data(Self.passphrase.utf8)), "\(file.lastPathComponent) holds the passphrase in clear")
+            XCTAssertNil(
+                bytes.range(of: Data(Self.passphrase.utf8)), "\(file.lastPathComponent) holds the passphrase in clear")
         }
     }
 }

@@ -31,7 +31,9 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
     func testTheLibraryTakesOnlyItsUnchangedItemsIntoItsNamespaceAfterTheUpgrade() throws {
         let keychain = try format5Keychain()
         XCTAssertEqual(keychain.formatVersion, 6)
-        XCTAssertEqual(try accounts(keychain, owner: nil), [], "apps do not see the library's old items, even before they are taken in")
+        XCTAssertEqual(
+            try accounts(keychain, owner: nil), [],
+            "apps do not see the library's old items, even before they are taken in")
         XCTAssertTrue(try keychain.verify().isClean)
         let total = try keychain.verify().verifiedItems
 
@@ -39,16 +41,20 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
         // of a "team credentials" backup): it is no longer the library's.
         var writer = try BackupWriter(passphrase: "team pass", parameters: .insecureForTestingOnly)
         var file = writer.header
-        let planted = BackupRecord(itemClass: .genericPassword, attributes: [.service: .string(service), .account: "names", .accessible: "dk"],
-                                   data: Data(repeating: 0x41, count: 32))
+        let planted = BackupRecord(
+            itemClass: .genericPassword, attributes: [.service: .string(service), .account: "names", .accessible: "dk"],
+            data: Data(repeating: 0x41, count: 32))
         for chunk in try writer.append(planted) { file.append(chunk) }
         file.append(try writer.finish(skipped: .init()))
         let backup = scratch.appendingPathComponent("team.backup")
         try file.write(to: backup)
-        XCTAssertEqual(try keychain.importBackup(from: backup, passphrase: "team pass", onDuplicate: .replace).replacedItems, 1)
+        XCTAssertEqual(
+            try keychain.importBackup(from: backup, passphrase: "team pass", onDuplicate: .replace).replacedItems, 1)
         // An item planted under the library's names after the upgrade is never taken either.
-        try keychain.add(NewItem(.genericPassword, attributes: [.service: .string(service), .account: "g1/complete"],
-                                 data: Data(repeating: 0x42, count: 32), accessibility: .afterFirstUnlock))
+        try keychain.add(
+            NewItem(
+                .genericPassword, attributes: [.service: .string(service), .account: "g1/complete"],
+                data: Data(repeating: 0x42, count: 32), accessibility: .afterFirstUnlock))
 
         let owned = try accounts(keychain, owner: LibraryOwner("protected-files"))
         XCTAssertTrue(owned.isSuperset(of: ["none", "current"]), "\(owned)")
@@ -56,7 +62,8 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
         XCTAssertFalse(owned.contains("g1/complete"), "the planted item was taken into the library's namespace")
         XCTAssertEqual(try accounts(keychain, owner: nil), ["names", "g1/complete"])
         // Taken once: the items are the library's from now on, in every instance.
-        let again = try Keychain(location: keychain.location, options: KeychainOptions(resumesUnlockSession: false, tpm: nil))
+        let again = try Keychain(
+            location: keychain.location, options: KeychainOptions(resumesUnlockSession: false, tpm: nil))
         XCTAssertEqual(try accounts(again, owner: LibraryOwner("protected-files")), owned)
         let report = try again.verify()
         XCTAssertTrue(report.isClean, "\(report)")
@@ -71,15 +78,21 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
         let keychain = try KeychainFixture.open("KeychainCoreTests/Fixtures/format4-passphrase", in: scratch)
         try keychain.unlock(passphrase: "fixture passphrase 4")
         let location = keychain.location
-        let oldPIN = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "fixture pin 4" }
+        let oldPIN = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in
+            "fixture pin 4"
+        }
         keychain.authenticator = oldPIN
-        try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "" }.setPIN("new pin", current: "fixture pin 4", in: keychain)
+        try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "" }.setPIN(
+            "new pin", current: "fixture pin 4", in: keychain)
         XCTAssertEqual(keychain.enrolledMethods, [.passcode], "the protected items moved under the presence key")
-        keychain.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "new pin" }
+        keychain.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in
+            "new pin"
+        }
         var owned = Query(.genericPassword, [.service: "com.example.protected", .account: "ak"], limit: .one)
         owned.owner = LibraryOwner("database-sealer")
-        XCTAssertEqual(try keychain.find(owned, returning: .data).first?.data, Data("protected-ak".utf8),
-                       "the re-sealed item lost the tag that lets the library take it in")
+        XCTAssertEqual(
+            try keychain.find(owned, returning: .data).first?.data, Data("protected-ak".utf8),
+            "the re-sealed item lost the tag that lets the library take it in")
         XCTAssertTrue(try keychain.verify().isClean)
     }
 
@@ -87,8 +100,10 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
     /// not "not found" (the hidden rows come first in the upgraded fixture).
     func testAQueryForOneItemReadsPastTheLibrarysHiddenItems() throws {
         let keychain = try format5Keychain()
-        try keychain.add(NewItem(.genericPassword, attributes: [.service: "com.acme.app", .account: "alice"], data: Data("app".utf8),
-                                 accessibility: .afterFirstUnlock))
+        try keychain.add(
+            NewItem(
+                .genericPassword, attributes: [.service: "com.acme.app", .account: "alice"], data: Data("app".utf8),
+                accessibility: .afterFirstUnlock))
         let first = try keychain.find(Query(.genericPassword, limit: .one), returning: [.attributes, .data])
         XCTAssertEqual(first.first?.attributes[.service]?.stringValue, "com.acme.app")
         XCTAssertEqual(try keychain.find(Query(.genericPassword, limit: .count(2))).count, 1)
@@ -98,12 +113,15 @@ final class LibraryOwnedUpgradeTests: XCTestCase {
     func testACopiedAdoptionTagIsTampering() throws {
         let keychain = try format5Keychain()
         let location = keychain.location
-        try keychain.add(NewItem(.genericPassword, attributes: [.service: .string(service), .account: "planted"],
-                                 data: Data(repeating: 0x43, count: 32), accessibility: .afterFirstUnlock))
+        try keychain.add(
+            NewItem(
+                .genericPassword, attributes: [.service: .string(service), .account: "planted"],
+                data: Data(repeating: 0x43, count: 32), accessibility: .afterFirstUnlock))
         let tag = keychain.keys.indexer.writtenBeforeOwnershipTag
         let queue = try DatabaseQueue(path: location.databaseURL.path)
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) SELECT ?, MAX(id) FROM items", arguments: [tag])
+            try db.execute(
+                sql: "INSERT INTO item_tags (tag, item_rowid) SELECT ?, MAX(id) FROM items", arguments: [tag])
         }
         try queue.close()
         let reopened = try Keychain(location: location, options: KeychainOptions(resumesUnlockSession: false, tpm: nil))

@@ -6,19 +6,28 @@ import XCTest
 final class LockStateTests: XCTestCase {
     private func addOneOfEach(_ keychain: Keychain) throws {
         for accessibility in Accessibility.allCases {
-            try keychain.add(password("matrix", accessibility.rawValue, "secret-\(accessibility.rawValue)", accessibility))
+            try keychain.add(
+                password("matrix", accessibility.rawValue, "secret-\(accessibility.rawValue)", accessibility))
         }
     }
 
-    private func attempt(_ keychain: Keychain, _ accessibility: Accessibility) -> (read: KeychainError.Code?, attributes: KeychainError.Code?, add: KeychainError.Code?, update: KeychainError.Code?) {
+    private func attempt(_ keychain: Keychain, _ accessibility: Accessibility) -> (
+        read: KeychainError.Code?, attributes: KeychainError.Code?, add: KeychainError.Code?,
+        update: KeychainError.Code?
+    ) {
         func code(_ body: () throws -> Void) -> KeychainError.Code? {
-            do { try body(); return nil } catch { return (error as? KeychainError)?.code }
+            do {
+                try body()
+                return nil
+            } catch { return (error as? KeychainError)?.code }
         }
         let q = query("matrix", accessibility.rawValue)
         return (
             code { _ = try keychain.find(q, returning: .data) },
             code { _ = try keychain.find(q, returning: .attributes) },
-            code { try keychain.add(password("matrix-add", accessibility.rawValue + "-\(UUID())", "x", accessibility)) },
+            code {
+                try keychain.add(password("matrix-add", accessibility.rawValue + "-\(UUID())", "x", accessibility))
+            },
             code { try keychain.update(q, with: ItemChanges(data: Data("updated".utf8))) }
         )
     }
@@ -34,7 +43,10 @@ final class LockStateTests: XCTestCase {
         XCTAssertEqual(test.keychain.lockState, .unlocked)
         for accessibility in Accessibility.allCases {
             let result = attempt(test.keychain, accessibility)
-            XCTAssertNil(result.read, "\(accessibility)"); XCTAssertNil(result.attributes); XCTAssertNil(result.add); XCTAssertNil(result.update)
+            XCTAssertNil(result.read, "\(accessibility)")
+            XCTAssertNil(result.attributes)
+            XCTAssertNil(result.add)
+            XCTAssertNil(result.update)
         }
 
         // Locked: A and PS refused for read, attribute-only read, add and update; C and D fine.
@@ -42,7 +54,8 @@ final class LockStateTests: XCTestCase {
         XCTAssertEqual(test.keychain.lockState, .locked)
         for accessibility in Accessibility.allCases {
             let result = attempt(test.keychain, accessibility)
-            let expected: KeychainError.Code? = [.whenUnlocked, .whenPasscodeSet].contains(accessibility.protectionClass) ? .interactionNotAllowed : nil
+            let expected: KeychainError.Code? =
+                [.whenUnlocked, .whenPasscodeSet].contains(accessibility.protectionClass) ? .interactionNotAllowed : nil
             XCTAssertEqual(result.read, expected, "read \(accessibility)")
             XCTAssertEqual(result.attributes, expected, "attributes \(accessibility)")
             XCTAssertEqual(result.add, expected, "add \(accessibility)")
@@ -62,7 +75,9 @@ final class LockStateTests: XCTestCase {
         // Unlock again: everything readable, data intact.
         try test.keychain.unlock(passphrase: "correct horse")
         for accessibility in Accessibility.allCases {
-            XCTAssertEqual(try test.keychain.find(query("matrix", accessibility.rawValue), returning: .data).first?.data, Data("updated".utf8))
+            XCTAssertEqual(
+                try test.keychain.find(query("matrix", accessibility.rawValue), returning: .data).first?.data,
+                Data("updated".utf8))
         }
     }
 
@@ -75,8 +90,12 @@ final class LockStateTests: XCTestCase {
         try test.keychain.add(password("svc", "foreground", "f", .whenUnlocked))
         try test.keychain.lock()
         XCTAssertKeychainError(.interactionNotAllowed, try test.keychain.find(query("svc"), returning: .attributes))
-        XCTAssertEqual(try test.keychain.find(Query(.genericPassword, [.service: "svc", .accessible: "ck"]), returning: .data).first?.data, Data("b".utf8))
-        XCTAssertEqual(try test.keychain.find(query("svc", limit: .one), returning: .data).first?.data, Data("b".utf8), "only scanned rows count")
+        XCTAssertEqual(
+            try test.keychain.find(Query(.genericPassword, [.service: "svc", .accessible: "ck"]), returning: .data)
+                .first?.data, Data("b".utf8))
+        XCTAssertEqual(
+            try test.keychain.find(query("svc", limit: .one), returning: .data).first?.data, Data("b".utf8),
+            "only scanned rows count")
     }
 
     /// Delete needs no key and works while locked.
@@ -95,7 +114,8 @@ final class LockStateTests: XCTestCase {
         let test = try TestKeychain()
         XCTAssertFalse(test.keychain.hasPassphrase)
         XCTAssertEqual(test.keychain.lockState, .unlocked)
-        XCTAssertKeychainError(.authFailed, try test.keychain.add(password("svc", "acct", "x", .whenPasscodeSetThisDeviceOnly)))
+        XCTAssertKeychainError(
+            .authFailed, try test.keychain.add(password("svc", "acct", "x", .whenPasscodeSetThisDeviceOnly)))
         XCTAssertKeychainError(.invalidState, try test.keychain.lock())
         XCTAssertKeychainError(.invalidState, try test.keychain.unlock(passphrase: "anything"))
         try test.reopen()
@@ -115,17 +135,22 @@ final class LockStateTests: XCTestCase {
         try test.reopen()
         XCTAssertKeychainError(.authFailed, try test.keychain.unlock(passphrase: "first"))
         try test.keychain.unlock(passphrase: "second")
-        XCTAssertEqual(try test.keychain.find(query("svc", "ak"), returning: .data).first?.data, Data("a".utf8), "items keep their keys across a change")
+        XCTAssertEqual(
+            try test.keychain.find(query("svc", "ak"), returning: .data).first?.data, Data("a".utf8),
+            "items keep their keys across a change")
         XCTAssertEqual(try test.keychain.find(query("svc", "akpu"), returning: .data).first?.data, Data("p".utf8))
 
         XCTAssertKeychainError(.authFailed, try test.keychain.removePassphrase(current: "first"))
-        XCTAssertEqual(try test.keychain.removePassphrase(current: "second"), 1, "removing the passphrase destroys passcode-set items")
+        XCTAssertEqual(
+            try test.keychain.removePassphrase(current: "second"), 1,
+            "removing the passphrase destroys passcode-set items")
         XCTAssertFalse(test.keychain.hasPassphrase)
         XCTAssertKeychainError(.itemNotFound, try test.keychain.find(query("svc", "akpu")))
         try test.reopen()
         XCTAssertEqual(test.keychain.lockState, .unlocked)
         XCTAssertEqual(try test.keychain.find(query("svc", "ak"), returning: .data).first?.data, Data("a".utf8))
-        XCTAssertKeychainError(.authFailed, try test.keychain.add(password("svc", "akpu2", "p", .whenPasscodeSetThisDeviceOnly)))
+        XCTAssertKeychainError(
+            .authFailed, try test.keychain.add(password("svc", "akpu2", "p", .whenPasscodeSetThisDeviceOnly)))
     }
 
     func testWrongPassphraseIsAuthFailedAndLeavesTheKeychainUsable() throws {

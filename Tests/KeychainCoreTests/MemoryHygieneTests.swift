@@ -20,7 +20,7 @@ final class MemoryHygieneTests: XCTestCase {
 
     func testWipingASharedBufferIsReportedBecauseTheOriginalSurvives() {
         var secret = Data(repeating: 0x53, count: 64)
-        let original = secret              // shares the buffer
+        let original = secret  // shares the buffer
         XCTAssertFalse(SecretWiping.wipe(&secret), "copy-on-write zeroed a copy; the caller must be told")
         XCTAssertEqual(original, Data(repeating: 0x53, count: 64))
         var sliced = Data(repeating: 0x53, count: 64)
@@ -32,7 +32,8 @@ final class MemoryHygieneTests: XCTestCase {
     func testUnpaddedPlaintextOwnsItsBufferSoThePaddedOneCanBeWiped() throws {
         var padded = Padding.pad(Data("s3cret".utf8))
         let plaintext = try XCTUnwrap(Padding.unpad(padded))
-        XCTAssertTrue(SecretWiping.wipe(&padded), "the plaintext must not share the padded buffer, or wiping it copies instead")
+        XCTAssertTrue(
+            SecretWiping.wipe(&padded), "the plaintext must not share the padded buffer, or wiping it copies instead")
         XCTAssertEqual(plaintext, Data("s3cret".utf8), "wiping the padded buffer must not touch the returned secret")
         XCTAssertEqual(padded, Data(count: padded.count))
     }
@@ -50,9 +51,11 @@ final class MemoryHygieneTests: XCTestCase {
     func testAbandonedTemporaryKeyFilesAreRemoved() throws {
         let test = try TestKeychain()
         let keyPath = test.location.deviceKeyURL.path
-        let abandoned = keyPath + ".tmp-999999-12345"          // no such process
-        let live = keyPath + ".tmp-\(getpid())-777"              // this process: maybe mid-write
-        for path in [abandoned, live] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([1]))) }
+        let abandoned = keyPath + ".tmp-999999-12345"  // no such process
+        let live = keyPath + ".tmp-\(getpid())-777"  // this process: maybe mid-write
+        for path in [abandoned, live] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([1])))
+        }
         _ = try test.openAnother()
         XCTAssertFalse(FileManager.default.fileExists(atPath: abandoned))
         XCTAssertTrue(FileManager.default.fileExists(atPath: live))
@@ -62,8 +65,10 @@ final class MemoryHygieneTests: XCTestCase {
         let test = try TestKeychain()
         for length in [0, 1, 31, 32, 255, 4096, 70_000] {
             let secret = Data((0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-            try test.keychain.add(NewItem(.genericPassword, attributes: [.account: .string("len-\(length)")], data: secret))
-            let found = try test.keychain.findFirst(Query(.genericPassword, [.account: .string("len-\(length)")]), returning: .data)
+            try test.keychain.add(
+                NewItem(.genericPassword, attributes: [.account: .string("len-\(length)")], data: secret))
+            let found = try test.keychain.findFirst(
+                Query(.genericPassword, [.account: .string("len-\(length)")]), returning: .data)
             XCTAssertEqual(found?.data, secret, "length \(length)")
         }
     }

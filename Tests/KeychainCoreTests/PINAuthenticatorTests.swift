@@ -15,9 +15,11 @@ final class PINAuthenticatorTests: XCTestCase {
     override func setUpWithError() throws { test = try TestKeychain() }
 
     func makeAuthenticator() throws -> PINAuthenticator {
-        try PINAuthenticator(keychain: test.location, parameters: .insecureForTestingOnly,
-                             attemptPolicy: PINAttemptPolicy(freeAttempts: 3, baseDelay: 30, maximumDelay: 120),
-                             clock: clock.reading) { [answers, prompts] _ in
+        try PINAuthenticator(
+            keychain: test.location, parameters: .insecureForTestingOnly,
+            attemptPolicy: PINAttemptPolicy(freeAttempts: 3, baseDelay: 30, maximumDelay: 120),
+            clock: clock.reading
+        ) { [answers, prompts] _ in
             prompts.withLock { $0 += 1 }
             return answers.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         }
@@ -86,8 +88,9 @@ final class PINAuthenticatorTests: XCTestCase {
         let keychain = test.keychain
         keychain.authenticator = pin
         try keychain.add(password("bank", "alice").protected(by: AccessPolicy(flags: [.userPresence])))
-        XCTAssertKeychainError(.authFailed, try keychain.add(password("bank", "bio").protected(by: AccessPolicy(flags: [.biometryAny]))),
-                               "no biometry is enrolled: such an item could never be read")
+        XCTAssertKeychainError(
+            .authFailed, try keychain.add(password("bank", "bio").protected(by: AccessPolicy(flags: [.biometryAny]))),
+            "no biometry is enrolled: such an item could never be read")
 
         answers.withLock { $0 = ["2468"] }
         XCTAssertEqual(try keychain.find(query("bank", "alice"), returning: .data).first?.data, Data("s3cret".utf8))

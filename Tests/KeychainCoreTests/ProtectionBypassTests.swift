@@ -22,11 +22,14 @@ final class ProtectionBypassTests: XCTestCase {
     func testAddOrUpdateCannotStripAPolicyWithoutTheUser() throws {
         try keychain.add(password("bank", "me").protected(by: AccessPolicy(flags: [.userPresence])))
         authenticator.script([.canceled])
-        XCTAssertKeychainError(.userCanceled, try self.keychain.addOrUpdate(password("bank", "me").protected(by: AccessPolicy(flags: []))))
+        XCTAssertKeychainError(
+            .userCanceled, try self.keychain.addOrUpdate(password("bank", "me").protected(by: AccessPolicy(flags: []))))
         XCTAssertEqual(try keychain.find(query("bank", "me")).first?.accessPolicy?.flags, [.userPresence])
-        XCTAssertEqual(try keychain.addOrUpdate(password("bank", "me", "new secret")), .updated, "replacing data never prompts")
+        XCTAssertEqual(
+            try keychain.addOrUpdate(password("bank", "me", "new secret")), .updated, "replacing data never prompts")
         XCTAssertEqual(authenticator.prompts, 1)
-        XCTAssertEqual(try keychain.find(query("bank", "me")).first?.accessPolicy?.flags, [.userPresence], "and keeps the policy")
+        XCTAssertEqual(
+            try keychain.find(query("bank", "me")).first?.accessPolicy?.flags, [.userPresence], "and keeps the policy")
         XCTAssertEqual(try keychain.find(query("bank", "me"), returning: .data).first?.data, Data("new secret".utf8))
         XCTAssertEqual(authenticator.prompts, 2)
     }
@@ -35,8 +38,12 @@ final class ProtectionBypassTests: XCTestCase {
         try keychain.add(password("bank", "me").protected(by: AccessPolicy(flags: [.biometryCurrentSet])))
         authenticator.enroll("someone else")
         let removed = try AccessPolicy(flags: [])
-        XCTAssertKeychainError(.authFailed, try self.keychain.addOrUpdate(password("bank", "me").protected(by: removed)))
-        XCTAssertKeychainError(.authFailed, try self.keychain.update(query("bank", "me"), with: ItemChanges(attributes: [.accessControl: removed.attributeValue])))
+        XCTAssertKeychainError(
+            .authFailed, try self.keychain.addOrUpdate(password("bank", "me").protected(by: removed)))
+        XCTAssertKeychainError(
+            .authFailed,
+            try self.keychain.update(
+                query("bank", "me"), with: ItemChanges(attributes: [.accessControl: removed.attributeValue])))
         // The same flags again change nothing: the stored enrolment state is kept, not refreshed.
         let same = try AccessPolicy(flags: [.biometryCurrentSet])
         XCTAssertEqual(try keychain.addOrUpdate(password("bank", "me").protected(by: same)), .updated)
@@ -48,29 +55,47 @@ final class ProtectionBypassTests: XCTestCase {
     func testTokenKeysCannotBePlantedSwappedOrLoosened() throws {
         let key = try keychain.generateTokenKey(.p256, attributes: [.applicationTag: tag])
         let publicKey = try keychain.tokenKeyPublicKey(key.persistentReference)
-        let planted = NewItem(.key, attributes: [.applicationTag: "planted", .tokenID: .string(TokenKeys.tokenID), .keyClass: 1], data: Data(count: 32))
+        let planted = NewItem(
+            .key, attributes: [.applicationTag: "planted", .tokenID: .string(TokenKeys.tokenID), .keyClass: 1],
+            data: Data(count: 32))
         XCTAssertKeychainError(.invalidParameter, try self.keychain.addOrUpdate(planted))
-        XCTAssertKeychainError(.invalidParameter, try self.keychain.addIdentity(
-            certificate: NewItem(.certificate, attributes: [.publicKeyHash: .data(Data([1]))], data: Data([0x30])),
-            privateKey: NewItem(.key, attributes: [.keyClass: 1, .applicationLabel: .data(Data([1])), .tokenID: .string(TokenKeys.tokenID)], data: Data(count: 32))))
+        XCTAssertKeychainError(
+            .invalidParameter,
+            try self.keychain.addIdentity(
+                certificate: NewItem(.certificate, attributes: [.publicKeyHash: .data(Data([1]))], data: Data([0x30])),
+                privateKey: NewItem(
+                    .key,
+                    attributes: [
+                        .keyClass: 1, .applicationLabel: .data(Data([1])), .tokenID: .string(TokenKeys.tokenID)
+                    ], data: Data(count: 32))))
 
-        var sameKey = NewItem(.key, attributes: key.attributes.filter { ItemSchema.of(.key).primaryKey.contains($0.key) }, data: Data(count: 32))
+        var sameKey = NewItem(
+            .key, attributes: key.attributes.filter { ItemSchema.of(.key).primaryKey.contains($0.key) },
+            data: Data(count: 32))
         XCTAssertKeychainError(.invalidParameter, try self.keychain.addOrUpdate(sameKey), "no scalar swap")
         sameKey.data = nil
         sameKey.attributes[.accessible] = .string(Accessibility.afterFirstUnlock.rawValue)
         XCTAssertKeychainError(.invalidParameter, try self.keychain.addOrUpdate(sameKey), "no exportable accessibility")
-        for change: [AttributeKey: AttributeValue] in [[.accessible: "ak"], [.isExtractable: 1], [.isSensitive: 0], [.keySizeInBits: 384]] {
-            XCTAssertKeychainError(.invalidParameter, try self.keychain.update(Query(.key, [.applicationTag: tag]), with: ItemChanges(attributes: change)))
+        for change: [AttributeKey: AttributeValue] in [
+            [.accessible: "ak"], [.isExtractable: 1], [.isSensitive: 0], [.keySizeInBits: 384]
+        ] {
+            XCTAssertKeychainError(
+                .invalidParameter,
+                try self.keychain.update(Query(.key, [.applicationTag: tag]), with: ItemChanges(attributes: change)))
         }
-        try keychain.update(Query(.key, [.applicationTag: tag]), with: ItemChanges(attributes: [.label: "renamed", .accessible: "cku"]))
+        try keychain.update(
+            Query(.key, [.applicationTag: tag]), with: ItemChanges(attributes: [.label: "renamed", .accessible: "cku"]))
         XCTAssertEqual(try keychain.tokenKeyPublicKey(key.persistentReference), publicKey)
-        XCTAssertKeychainError(.invalidParameter, try self.keychain.generateTokenKey(.p256, policy: AccessPolicy(flags: [.userPresence])),
-                               "constraints on a token key must guard its use")
+        XCTAssertKeychainError(
+            .invalidParameter, try self.keychain.generateTokenKey(.p256, policy: AccessPolicy(flags: [.userPresence])),
+            "constraints on a token key must guard its use")
     }
 
     func testBackupsCarryNeitherProtectedDataNorTokenKeysAndImportNeverReplacesThem() throws {
         try keychain.add(password("bank", "open", "s3cret", .afterFirstUnlock))
-        try keychain.add(password("bank", "guarded", "s3cret", .afterFirstUnlock).protected(by: AccessPolicy(flags: [.userPresence])))
+        try keychain.add(
+            password("bank", "guarded", "s3cret", .afterFirstUnlock).protected(by: AccessPolicy(flags: [.userPresence]))
+        )
         try keychain.generateTokenKey(.p256, attributes: [.applicationTag: tag])
         try keychain.update(Query(.key, [.applicationTag: tag]), with: ItemChanges(attributes: [.accessible: "cku"]))
         let file = test.directory.appendingPathComponent("backup")
@@ -81,12 +106,15 @@ final class ProtectionBypassTests: XCTestCase {
         XCTAssertEqual(authenticator.prompts, 0)
 
         // The exported item becomes protected; importing the backup with replace keeps it so.
-        try keychain.update(query("bank", "open"), with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: [.devicePasscode]).attributeValue]))
+        try keychain.update(
+            query("bank", "open"),
+            with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: [.devicePasscode]).attributeValue]))
         let imported = try keychain.importBackup(from: file, passphrase: "backup", onDuplicate: .replace)
         XCTAssertEqual(imported.replacedItems, 0)
         XCTAssertEqual(imported.keptExistingItems, 1)
         XCTAssertEqual(try keychain.find(query("bank", "open")).first?.accessPolicy?.flags, [.devicePasscode])
-        XCTAssertKeychainError(.duplicateItem, try self.keychain.importBackup(from: file, passphrase: "backup", onDuplicate: .fail))
+        XCTAssertKeychainError(
+            .duplicateItem, try self.keychain.importBackup(from: file, passphrase: "backup", onDuplicate: .fail))
         XCTAssertEqual(try keychain.importBackup(from: file, passphrase: "backup").keptExistingItems, 1)
         XCTAssertEqual(authenticator.prompts, 0)
     }
@@ -94,12 +122,15 @@ final class ProtectionBypassTests: XCTestCase {
     func testRepeatingTheSamePolicyNeverPrompts() throws {
         try keychain.add(password("bank", "me").protected(by: AccessPolicy(flags: [.userPresence])))
         try keychain.addOrUpdate(password("bank", "me", "v2").protected(by: AccessPolicy(flags: [.userPresence])))
-        try keychain.update(query("bank", "me"), with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: [.userPresence]).attributeValue]))
+        try keychain.update(
+            query("bank", "me"),
+            with: ItemChanges(attributes: [.accessControl: AccessPolicy(flags: [.userPresence]).attributeValue]))
         XCTAssertEqual(authenticator.prompts, 0)
     }
 
     func testOrKeepsThePasscodeWhenBiometryChanged() throws {
-        try keychain.add(password("bank", "me").protected(by: AccessPolicy(flags: [.biometryCurrentSet, .devicePasscode, .or])))
+        try keychain.add(
+            password("bank", "me").protected(by: AccessPolicy(flags: [.biometryCurrentSet, .devicePasscode, .or])))
         authenticator.enroll("new finger")
         XCTAssertEqual(try keychain.find(query("bank", "me"), returning: .data).first?.data, Data("s3cret".utf8))
         XCTAssertEqual(authenticator.requests.last?.allowedMethods, [.passcode])
@@ -107,11 +138,14 @@ final class ProtectionBypassTests: XCTestCase {
 
     func testUncheckableConstraintsFailClosed() throws {
         authenticator.enroll("")
-        XCTAssertKeychainError(.authFailed, try self.keychain.add(password("bank", "x").protected(by: AccessPolicy(flags: [.biometryCurrentSet]))),
-                               "an empty enrolment state is no enrolment")
+        XCTAssertKeychainError(
+            .authFailed,
+            try self.keychain.add(password("bank", "x").protected(by: AccessPolicy(flags: [.biometryCurrentSet]))),
+            "an empty enrolment state is no enrolment")
         var stored = try AccessPolicy(flags: [.companion])
         stored.enrollmentState = nil
-        XCTAssertKeychainError(.authFailed, try self.keychain.authorize(stored, operation: "data", options: AuthenticationOptions()))
+        XCTAssertKeychainError(
+            .authFailed, try self.keychain.authorize(stored, operation: "data", options: AuthenticationOptions()))
         XCTAssertEqual(authenticator.prompts, 0)
     }
 

@@ -8,7 +8,8 @@ import XCTest
 final class ReadOnlyOpeningTests: XCTestCase {
     private var directory: URL!
     private var location: KeychainLocation!
-    private let options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app", tpm: nil)
+    private let options = KeychainOptions(
+        passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app", tpm: nil)
 
     private var scratch: ScratchLocation!
 
@@ -30,9 +31,13 @@ final class ReadOnlyOpeningTests: XCTestCase {
         while let url = enumerator?.nextObject() as? URL {
             if url.path.hasSuffix("-shm") { continue }
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            let contents = (attributes[.type] as? FileAttributeType) == .typeRegular ? try Data(contentsOf: url).base64EncodedString() : "directory"
-            files[url.lastPathComponent] = [contents, "\((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)",
-                                            "\(attributes[.systemFileNumber] ?? 0)"]
+            let contents =
+                (attributes[.type] as? FileAttributeType) == .typeRegular
+                ? try Data(contentsOf: url).base64EncodedString() : "directory"
+            files[url.lastPathComponent] = [
+                contents, "\((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)",
+                "\(attributes[.systemFileNumber] ?? 0)"
+            ]
         }
         return files
     }
@@ -47,15 +52,18 @@ final class ReadOnlyOpeningTests: XCTestCase {
     func testReadingWritesNothing() throws {
         try populate()
         let before = try snapshot()
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? Int, 0,
-                       "the last connection to close left the log, empty")
-        Thread.sleep(forTimeInterval: 0.02)   // a rewrite would show in the modification times
+        XCTAssertEqual(
+            try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? Int, 0,
+            "the last connection to close left the log, empty")
+        Thread.sleep(forTimeInterval: 0.02)  // a rewrite would show in the modification times
         for _ in 0..<3 {
             let keychain = try Keychain(location: location, options: readOnly)
             XCTAssertKeychainError(.interactionNotAllowed, try keychain.find(query("svc", "locked"), returning: .data))
             try keychain.unlock(passphrase: "pw")
-            XCTAssertEqual(try keychain.find(query("svc", "acct-7"), returning: .data).first?.data, Data("secret-7".utf8))
-            XCTAssertEqual(try keychain.find(query("svc", "locked"), returning: .data).first?.data, Data("class A".utf8))
+            XCTAssertEqual(
+                try keychain.find(query("svc", "acct-7"), returning: .data).first?.data, Data("secret-7".utf8))
+            XCTAssertEqual(
+                try keychain.find(query("svc", "locked"), returning: .data).first?.data, Data("class A".utf8))
             XCTAssertEqual(try keychain.findAll(Query(.genericPassword)).count, 21)
             XCTAssertTrue(try keychain.verify().isClean)
         }
@@ -71,7 +79,8 @@ final class ReadOnlyOpeningTests: XCTestCase {
         try writer.add(password("svc", "later", "v"))
         XCTAssertEqual(try reader.find(query("svc", "later"), returning: .data).first?.data, Data("v".utf8))
         try writer.changePassphrase(from: "pw", to: "new")
-        XCTAssertKeychainError(.authFailed, try Keychain(location: location, options: readOnly).unlock(passphrase: "pw"))
+        XCTAssertKeychainError(
+            .authFailed, try Keychain(location: location, options: readOnly).unlock(passphrase: "pw"))
         XCTAssertNoThrow(try Keychain(location: location, options: readOnly).unlock(passphrase: "new"))
     }
 
@@ -81,7 +90,8 @@ final class ReadOnlyOpeningTests: XCTestCase {
         try keychain.unlock(passphrase: "pw")
         XCTAssertKeychainError(.readOnly, try keychain.add(password("svc", "new")))
         XCTAssertKeychainError(.readOnly, try keychain.add(contentsOf: [password("svc", "new")]))
-        XCTAssertKeychainError(.readOnly, try keychain.update(query("svc", "acct-1"), with: ItemChanges(data: Data("x".utf8))))
+        XCTAssertKeychainError(
+            .readOnly, try keychain.update(query("svc", "acct-1"), with: ItemChanges(data: Data("x".utf8))))
         XCTAssertKeychainError(.readOnly, try keychain.delete(query("svc", "acct-1")))
         XCTAssertKeychainError(.readOnly, try keychain.lock())
         XCTAssertKeychainError(.readOnly, try keychain.changePassphrase(from: "pw", to: "other"))
@@ -106,9 +116,11 @@ final class ReadOnlyOpeningTests: XCTestCase {
             let keychain = try Keychain(location: location, options: options)
             try keychain.changePassphrase(from: "pw", to: "new")
             try keychain.add(password("svc", "after", "v"))
-            let size = try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? Int
+            let size =
+                try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? Int
             XCTAssertGreaterThan(size ?? 0, 0, "open, the log holds the last write")
         }
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? Int, 0)
+        XCTAssertEqual(
+            try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? Int, 0)
     }
 }

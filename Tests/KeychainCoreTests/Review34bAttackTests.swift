@@ -34,12 +34,16 @@ final class Review34bLegacyItemAttackTests: XCTestCase {
     /// itemNotFound, while `findAll` returns `app-own`.
     func testReview34bLimitOneMissesAVisibleItemBehindAHiddenLegacyRow() throws {
         let keychain = try format5Keychain()
-        try keychain.add(NewItem(.genericPassword, attributes: [.service: .string(service), .account: "app-own"],
-                                 data: Data("the app's own".utf8), accessibility: .afterFirstUnlock))
-        XCTAssertEqual(try accounts(keychain, owner: nil), ["app-own"], "findAll sees only the app's item (legacy rows hidden)")
+        try keychain.add(
+            NewItem(
+                .genericPassword, attributes: [.service: .string(service), .account: "app-own"],
+                data: Data("the app's own".utf8), accessibility: .afterFirstUnlock))
+        XCTAssertEqual(
+            try accounts(keychain, owner: nil), ["app-own"], "findAll sees only the app's item (legacy rows hidden)")
         let one = try? keychain.find(Query(.genericPassword, [.service: .string(service)], limit: .one))
-        XCTAssertEqual(one?.first?.attributes[.account]?.stringValue, "app-own",
-                       "a limit-one find missed the one visible item: SQL LIMIT 1 selected a hidden legacy row first")
+        XCTAssertEqual(
+            one?.first?.attributes[.account]?.stringValue, "app-own",
+            "a limit-one find missed the one visible item: SQL LIMIT 1 selected a hidden legacy row first")
     }
 
     /// A delete proves rows by their seal (`MatchProof.seal`), which returns before the hiding
@@ -69,25 +73,36 @@ final class Review34bLegacyItemAttackTests: XCTestCase {
         let keychain = try KeychainFixture.open("KeychainCoreTests/Fixtures/format4-passphrase", in: scratch)
         try keychain.unlock(passphrase: "fixture passphrase 4")
         let location = keychain.location
-        keychain.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "fixture pin 4" }
+        keychain.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in
+            "fixture pin 4"
+        }
         let ak = Query(.genericPassword, [.service: "com.example.protected", .account: "ak"])
         try keychain.update(ak, with: ItemChanges(data: Data("attacker-known key".utf8)))
         let tag = keychain.keys.indexer.writtenBeforeOwnershipTag
         let queue = try DatabaseQueue(path: location.databaseURL.path)
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) SELECT ?, id FROM items WHERE id NOT IN (SELECT item_rowid FROM item_tags WHERE tag = ?)",
-                           arguments: [tag, tag])
+            try db.execute(
+                sql:
+                    "INSERT INTO item_tags (tag, item_rowid) SELECT ?, id FROM items WHERE id NOT IN (SELECT item_rowid FROM item_tags WHERE tag = ?)",
+                arguments: [tag, tag])
         }
         try queue.close()
         let reopened = try Keychain(location: location, options: KeychainOptions(resumesUnlockSession: false, tpm: nil))
         try reopened.unlock(passphrase: "fixture passphrase 4")
-        reopened.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "fixture pin 4" }
-        try? PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "" }.setPIN("new pin", current: "fixture pin 4", in: reopened)
-        reopened.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "new pin" }
+        reopened.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in
+            "fixture pin 4"
+        }
+        try? PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in "" }.setPIN(
+            "new pin", current: "fixture pin 4", in: reopened)
+        reopened.authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly) { _ in
+            "new pin"
+        }
         var owned = Query(.genericPassword, [.service: "com.example.protected", .account: "ak"], limit: .one)
         owned.owner = LibraryOwner("database-sealer")
         let taken = try? reopened.find(owned, returning: .data).first?.data
-        XCTAssertNotEqual(taken, Data("attacker-known key".utf8),
-                          "the library took a value written after the upgrade as its own: the enrolment re-sealed a raw-SQL adoption tag")
+        XCTAssertNotEqual(
+            taken, Data("attacker-known key".utf8),
+            "the library took a value written after the upgrade as its own: the enrolment re-sealed a raw-SQL adoption tag"
+        )
     }
 }

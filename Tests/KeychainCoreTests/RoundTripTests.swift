@@ -19,54 +19,69 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(try kc.delete(query("api.example.com", "alice")), 1)
         XCTAssertKeychainError(.itemNotFound, try kc.find(query("api.example.com", "alice")))
         XCTAssertKeychainError(.itemNotFound, try kc.delete(query("api.example.com", "alice")))
-        XCTAssertKeychainError(.itemNotFound, try kc.update(query("api.example.com", "alice"), with: ItemChanges(data: Data())))
+        XCTAssertKeychainError(
+            .itemNotFound, try kc.update(query("api.example.com", "alice"), with: ItemChanges(data: Data())))
     }
 
     func testInternetPasswordRoundTrip() throws {
         let test = try TestKeychain()
         let attributes: [AttributeKey: AttributeValue] = [
             .server: "example.com", .account: "bob", .protocol: "htps", .port: 443, .path: "/login",
-            .authenticationType: "form",
+            .authenticationType: "form"
         ]
         try test.keychain.add(NewItem(.internetPassword, attributes: attributes, data: Data("pw".utf8)))
-        let found = try test.keychain.find(Query(.internetPassword, [.server: "example.com", .port: 443]), returning: [.data, .attributes])
+        let found = try test.keychain.find(
+            Query(.internetPassword, [.server: "example.com", .port: 443]), returning: [.data, .attributes])
         XCTAssertEqual(found.first?.data, Data("pw".utf8))
         XCTAssertEqual(found.first?.attributes[.protocol], "htps", "four-character protocol strings stay strings")
         XCTAssertEqual(found.first?.attributes[.port], 443)
-        XCTAssertKeychainError(.itemNotFound, try test.keychain.find(Query(.internetPassword, [.server: "example.com", .port: 80])))
+        XCTAssertKeychainError(
+            .itemNotFound, try test.keychain.find(Query(.internetPassword, [.server: "example.com", .port: 80])))
     }
 
     func testCertificateKeyAndIdentityRoundTrip() throws {
         let test = try TestKeychain()
         let publicKeyHash = Data((0..<20).map { UInt8($0) })
-        let certificate = NewItem(.certificate, attributes: [
-            .certificateType: 3, .issuer: .data(Data("issuer".utf8)), .serialNumber: .data(Data([1, 2, 3])),
-            .publicKeyHash: .data(publicKeyHash), .label: "Alice's certificate",
-        ], data: Data("DER certificate".utf8))
-        let key = NewItem(.key, attributes: [
-            .keyClass: "1", .applicationLabel: .data(publicKeyHash), .applicationTag: .data(Data("com.acme.key".utf8)),
-            .type: "73", .keySizeInBits: 256,
-        ], data: Data("private key bytes".utf8))
+        let certificate = NewItem(
+            .certificate,
+            attributes: [
+                .certificateType: 3, .issuer: .data(Data("issuer".utf8)), .serialNumber: .data(Data([1, 2, 3])),
+                .publicKeyHash: .data(publicKeyHash), .label: "Alice's certificate"
+            ], data: Data("DER certificate".utf8))
+        let key = NewItem(
+            .key,
+            attributes: [
+                .keyClass: "1", .applicationLabel: .data(publicKeyHash),
+                .applicationTag: .data(Data("com.acme.key".utf8)),
+                .type: "73", .keySizeInBits: 256
+            ], data: Data("private key bytes".utf8))
 
-        let identity = try test.keychain.addIdentity(certificate: certificate, privateKey: key, returning: [.attributes, .data])
+        let identity = try test.keychain.addIdentity(
+            certificate: certificate, privateKey: key, returning: [.attributes, .data])
         XCTAssertEqual(identity.itemClass, .identity)
         XCTAssertEqual(identity.data, Data("DER certificate".utf8))
         XCTAssertEqual(identity.attributes[.label], "Alice's certificate")
         XCTAssertEqual(identity.attributes[.keyClass], 1, "kcls is stored and returned as a number")
         XCTAssertEqual(identity.attributes[.type], 73)
 
-        let certificates = try test.keychain.find(Query(.certificate, [.serialNumber: .data(Data([1, 2, 3]))]), returning: .data)
+        let certificates = try test.keychain.find(
+            Query(.certificate, [.serialNumber: .data(Data([1, 2, 3]))]), returning: .data)
         XCTAssertEqual(certificates.first?.data, Data("DER certificate".utf8))
-        let keys = try test.keychain.find(Query(.key, [.applicationTag: "com.acme.key", .keyClass: 1]), returning: .data)
-        XCTAssertEqual(keys.first?.data, Data("private key bytes".utf8), "a string tag matches the same bytes stored as data")
+        let keys = try test.keychain.find(
+            Query(.key, [.applicationTag: "com.acme.key", .keyClass: 1]), returning: .data)
+        XCTAssertEqual(
+            keys.first?.data, Data("private key bytes".utf8), "a string tag matches the same bytes stored as data")
 
-        let identities = try test.keychain.find(Query(.identity, [.label: "Alice's certificate"]), returning: [.attributes])
+        let identities = try test.keychain.find(
+            Query(.identity, [.label: "Alice's certificate"]), returning: [.attributes])
         XCTAssertEqual(identities.count, 1)
         XCTAssertEqual(identities[0].identityComponents?.privateKey, keys[0].persistentReference)
-        let byReference = try test.keychain.find(Query(persistentReference: identities[0].persistentReference), returning: [.data])
+        let byReference = try test.keychain.find(
+            Query(persistentReference: identities[0].persistentReference), returning: [.data])
         XCTAssertEqual(byReference.first?.data, Data("DER certificate".utf8))
 
-        XCTAssertEqual(try test.keychain.delete(Query(.identity)), 2, "deleting an identity deletes its certificate and key")
+        XCTAssertEqual(
+            try test.keychain.delete(Query(.identity)), 2, "deleting an identity deletes its certificate and key")
         XCTAssertKeychainError(.itemNotFound, try test.keychain.find(Query(.certificate)))
         XCTAssertKeychainError(.itemNotFound, try test.keychain.find(Query(.key)))
     }
@@ -84,7 +99,9 @@ final class RoundTripTests: XCTestCase {
         XCTAssertEqual(try test.keychain.find(query("svc", limit: .one)).map { $0.attributes[.account] }, ["c"])
         XCTAssertEqual(try test.keychain.find(query("svc", limit: .count(3))).count, 3)
         try test.keychain.update(query("svc", "c"), with: ItemChanges(attributes: [.label: "changed"]))
-        XCTAssertEqual(try test.keychain.find(query("svc", limit: .one)).first?.attributes[.account], "c", "an update keeps the item's place")
+        XCTAssertEqual(
+            try test.keychain.find(query("svc", limit: .one)).first?.attributes[.account], "c",
+            "an update keeps the item's place")
         XCTAssertKeychainError(.invalidParameter, try test.keychain.find(query("svc", limit: .count(0))))
     }
 
@@ -93,7 +110,8 @@ final class RoundTripTests: XCTestCase {
         let added = try test.keychain.add(password("svc", "acct"), returning: .persistentReference)
         XCTAssertEqual(added.persistentReference.data.count, 20)
         XCTAssertEqual(added.persistentReference.data.prefix(4), Data("genp".utf8))
-        try test.keychain.update(query("svc", "acct"), with: ItemChanges(attributes: [.account: "renamed"], data: Data("v2".utf8)))
+        try test.keychain.update(
+            query("svc", "acct"), with: ItemChanges(attributes: [.account: "renamed"], data: Data("v2".utf8)))
         let reference = try XCTUnwrap(PersistentReference(data: added.persistentReference.data))
         let found = try test.keychain.find(Query(persistentReference: reference), returning: [.data, .attributes])
         XCTAssertEqual(found.first?.data, Data("v2".utf8))
@@ -106,7 +124,8 @@ final class RoundTripTests: XCTestCase {
         let test = try TestKeychain()
         try test.keychain.add(password("svc", "acct", "persisted"))
         try test.reopen()
-        XCTAssertEqual(try test.keychain.find(query("svc", "acct"), returning: .data).first?.data, Data("persisted".utf8))
+        XCTAssertEqual(
+            try test.keychain.find(query("svc", "acct"), returning: .data).first?.data, Data("persisted".utf8))
     }
 
     func testItemWithoutDataReturnsEmptyData() throws {

@@ -19,7 +19,8 @@ final class SchemaGuardTests: XCTestCase {
         let current = try XCTUnwrap(SchemaGuard.expectedSchemas.last)
         let table = try XCTUnwrap(current.first { $0.type == "table" && $0.sql != nil })
         var changes: [Set<SchemaObject>] = []
-        changes.append(current.union([SchemaObject(type: "trigger", name: "t", table: table.table, sql: "CREATE TRIGGER t …")]))
+        changes.append(
+            current.union([SchemaObject(type: "trigger", name: "t", table: table.table, sql: "CREATE TRIGGER t …")]))
         var altered = table
         altered.sql = table.sql.map { $0 + " " }
         changes.append(current.subtracting([table]).union([altered]))
@@ -30,13 +31,18 @@ final class SchemaGuardTests: XCTestCase {
         altered.sql = nil
         changes.append(current.subtracting([table]).union([altered]))
         changes.append(current.subtracting([table]))
-        for changed in changes { XCTAssertNotEqual(SchemaGuard.fingerprint(of: changed), SchemaGuard.currentSchemaFingerprint) }
+        for changed in changes {
+            XCTAssertNotEqual(SchemaGuard.fingerprint(of: changed), SchemaGuard.currentSchemaFingerprint)
+        }
     }
 
     /// A current-format file whose records disagree with its schema still takes the full check.
     func testACurrentSchemaWithOtherRecordsIsRefused() throws {
         let test = try TestKeychain()
-        try test.tamper { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = (SELECT MAX(identifier) FROM grdb_migrations)") }
+        try test.tamper { db in
+            try db.execute(
+                sql: "DELETE FROM grdb_migrations WHERE identifier = (SELECT MAX(identifier) FROM grdb_migrations)")
+        }
         XCTAssertKeychainError(.integrityViolation, try test.openAnother())
     }
 }

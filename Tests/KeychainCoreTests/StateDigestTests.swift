@@ -7,7 +7,9 @@ import XCTest
 /// outside the library, or editing the state record, shows in `verify()`; every write of the
 /// library keeps the record exact.
 final class StateDigestTests: XCTestCase {
-    private func assertClean(_ keychain: Keychain, _ message: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertClean(
+        _ keychain: Keychain, _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let report = try keychain.verify()
         XCTAssertNil(report.stateProblem, message, file: file, line: line)
         XCTAssertTrue(report.isClean, message, file: file, line: line)
@@ -56,15 +58,22 @@ final class StateDigestTests: XCTestCase {
         // An old version of a row put back: its own authentication still holds.
         test = try TestKeychain()
         try test.keychain.add(password("svc", "acct", "old password"))
-        let old = try DatabaseQueue(path: test.location.databaseURL.path).read { db in try Row.fetchOne(db, sql: "SELECT * FROM items WHERE id = 1")! }
+        let old = try DatabaseQueue(path: test.location.databaseURL.path).read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM items WHERE id = 1")!
+        }
         try test.keychain.update(query("svc", "acct"), with: ItemChanges(data: Data("new password".utf8)))
         try test.tamper { db in
-            try db.execute(sql: "UPDATE items SET row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ? WHERE id = 1",
-                           arguments: [old["row_version"] as Int64, old["metadata_key"] as Data, old["metadata"] as Data,
-                                       old["secret_key"] as Data, old["secret"] as Data])
+            try db.execute(
+                sql:
+                    "UPDATE items SET row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ? WHERE id = 1",
+                arguments: [
+                    old["row_version"] as Int64, old["metadata_key"] as Data, old["metadata"] as Data,
+                    old["secret_key"] as Data, old["secret"] as Data
+                ])
         }
-        XCTAssertEqual(try test.keychain.find(query("svc", "acct"), returning: .data).first?.data, Data("old password".utf8),
-                       "the replayed row reads as valid on its own…")
+        XCTAssertEqual(
+            try test.keychain.find(query("svc", "acct"), returning: .data).first?.data, Data("old password".utf8),
+            "the replayed row reads as valid on its own…")
         report = try test.keychain.verify()
         XCTAssertNotNil(report.stateProblem, "…but the state shows it")
     }
@@ -101,7 +110,9 @@ final class StateDigestTests: XCTestCase {
     private func stateRecord(of test: TestKeychain) throws -> Row {
         let queue = try DatabaseQueue(path: test.location.databaseURL.path)
         defer { try? queue.close() }
-        return try queue.read { db in try XCTUnwrap(Row.fetchOne(db, sql: "SELECT state_counter, state_digest, state_mac FROM vault_header")) }
+        return try queue.read { db in
+            try XCTUnwrap(Row.fetchOne(db, sql: "SELECT state_counter, state_digest, state_mac FROM vault_header"))
+        }
     }
 
     func testAnOlderKeychainGetsItsRecordOnceWhenUpgraded() throws {
@@ -123,7 +134,10 @@ final class StateDigestTests: XCTestCase {
         let a = (0..<32).map { UInt8($0 * 7 & 0xFF) }
         let b = (0..<32).map { UInt8(255 - $0) }
         XCTAssertEqual(StateDigest.subtracting(StateDigest.adding(a, b), b), a)
-        XCTAssertNotEqual(StateDigest.adding(StateDigest.adding(StateDigest.zero, b), b), StateDigest.zero, "a duplicated row shows")
-        XCTAssertEqual(StateDigest.adding([UInt8](repeating: 0xFF, count: 32), [UInt8](repeating: 0, count: 31) + [1]), StateDigest.zero, "mod 2^256")
+        XCTAssertNotEqual(
+            StateDigest.adding(StateDigest.adding(StateDigest.zero, b), b), StateDigest.zero, "a duplicated row shows")
+        XCTAssertEqual(
+            StateDigest.adding([UInt8](repeating: 0xFF, count: 32), [UInt8](repeating: 0, count: 31) + [1]),
+            StateDigest.zero, "mod 2^256")
     }
 }

@@ -7,8 +7,10 @@ import XCTest
 /// opened.
 final class SynchronizedRowStampTests: XCTestCase {
     private func item(_ service: String, _ secret: String) -> NewItem {
-        NewItem(.genericPassword, attributes: [.service: .string(service), .account: "a", .synchronizable: 1], data: Data(secret.utf8),
-                accessibility: .afterFirstUnlock)
+        NewItem(
+            .genericPassword, attributes: [.service: .string(service), .account: "a", .synchronizable: 1],
+            data: Data(secret.utf8),
+            accessibility: .afterFirstUnlock)
     }
 
     func testOnlyChangedRowsAreReadAgain() throws {
@@ -23,7 +25,8 @@ final class SynchronizedRowStampTests: XCTestCase {
         XCTAssertTrue(unchanged.items.isEmpty, "nothing changed, nothing opened")
         XCTAssertEqual(Set(unchanged.unchangedRows), Set(first.rowIDs))
 
-        try keychain.update(Query(.genericPassword, [.service: "two"], synchronizable: .yes), with: ItemChanges(data: Data("v2".utf8)))
+        try keychain.update(
+            Query(.genericPassword, [.service: "two"], synchronizable: .yes), with: ItemChanges(data: Data("v2".utf8)))
         try keychain.delete(Query(.genericPassword, [.service: "three"], synchronizable: .yes))
         try keychain.add(item("three", "again"))
         try keychain.add(item("four", "new"))
@@ -38,7 +41,9 @@ final class SynchronizedRowStampTests: XCTestCase {
         try test.keychain.add(item("shared", "v1"))
         let first = try test.keychain.synchronizableItems()
         let other = try Keychain(location: test.location, options: test.options)
-        try other.update(Query(.genericPassword, [.service: "shared"], synchronizable: .yes), with: ItemChanges(data: Data("by another process".utf8)))
+        try other.update(
+            Query(.genericPassword, [.service: "shared"], synchronizable: .yes),
+            with: ItemChanges(data: Data("by another process".utf8)))
         let after = try test.keychain.synchronizableItems(skipping: first.stamps)
         XCTAssertEqual(after.items.map { String(decoding: $0.data, as: UTF8.self) }, ["by another process"])
     }

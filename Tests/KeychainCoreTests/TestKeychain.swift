@@ -16,10 +16,12 @@ final class TestKeychain {
     init(defaultAccessGroup: String = "TEAM.test.app", tpm: TPMDevice? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-test-\(UUID().uuidString)")
         runtimeBase = try Self.makeMemoryBackedDirectory()
-        location = KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
-                                    deviceKeyURL: directory.appendingPathComponent("state/device.key"),
-                                    runtimeDirectoryURL: runtimeBase.appendingPathComponent("secure-storage"))
-        options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: defaultAccessGroup, tpm: tpm)
+        location = KeychainLocation(
+            databaseURL: directory.appendingPathComponent("data/keychain.db"),
+            deviceKeyURL: directory.appendingPathComponent("state/device.key"),
+            runtimeDirectoryURL: runtimeBase.appendingPathComponent("secure-storage"))
+        options = KeychainOptions(
+            passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: defaultAccessGroup, tpm: tpm)
         keychain = try Keychain(location: location, options: options)
     }
 
@@ -29,7 +31,8 @@ final class TestKeychain {
 
     static func makeMemoryBackedDirectory() throws -> URL {
         let url = URL(fileURLWithPath: "/dev/shm/kc-test-run-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         return url
     }
 
@@ -52,13 +55,14 @@ final class TestKeychain {
     /// attacker laundering edited rows would produce.
     func downgradeToFormat1() throws {
         try tamper { db in
-            try db.execute(sql: """
-                ALTER TABLE items DROP COLUMN row_seal; ALTER TABLE vault_header DROP COLUMN session_kek;
-                ALTER TABLE vault_header DROP COLUMN session_id; ALTER TABLE vault_header DROP COLUMN header_mac;
-                ALTER TABLE vault_header DROP COLUMN state_mac; ALTER TABLE vault_header DROP COLUMN state_digest;
-                ALTER TABLE vault_header DROP COLUMN state_counter; UPDATE vault_header SET format_version = 1;
-                DELETE FROM grdb_migrations WHERE identifier <> 'v1';
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE items DROP COLUMN row_seal; ALTER TABLE vault_header DROP COLUMN session_kek;
+                    ALTER TABLE vault_header DROP COLUMN session_id; ALTER TABLE vault_header DROP COLUMN header_mac;
+                    ALTER TABLE vault_header DROP COLUMN state_mac; ALTER TABLE vault_header DROP COLUMN state_digest;
+                    ALTER TABLE vault_header DROP COLUMN state_counter; UPDATE vault_header SET format_version = 1;
+                    DELETE FROM grdb_migrations WHERE identifier <> 'v1';
+                    """)
         }
     }
 
@@ -78,8 +82,9 @@ struct ScratchLocation {
 
     init(_ prefix: String) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        location = KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
-                                    deviceKeyURL: directory.appendingPathComponent("state/device.key"))
+        location = KeychainLocation(
+            databaseURL: directory.appendingPathComponent("data/keychain.db"),
+            deviceKeyURL: directory.appendingPathComponent("state/device.key"))
     }
 
     func remove() { try? FileManager.default.removeItem(at: directory) }
@@ -95,17 +100,22 @@ extension KeychainOptions {
 }
 
 /// Asserts that `body` throws a ``KeychainError`` with `code`.
-func XCTAssertKeychainError<T>(_ code: KeychainError.Code, _ body: @autoclosure () throws -> T, _ message: String = "",
-                               file: StaticString = #filePath, line: UInt = #line) {
+func XCTAssertKeychainError<T>(
+    _ code: KeychainError.Code, _ body: @autoclosure () throws -> T, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
     XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
         XCTAssertEqual((error as? KeychainError)?.code, code, "\(message): \(error)", file: file, line: line)
     }
 }
 
-func password(_ service: String, _ account: String, _ secret: String = "s3cret",
-              _ accessibility: Accessibility? = nil, extra: [AttributeKey: AttributeValue] = [:]) -> NewItem {
-    NewItem(.genericPassword, attributes: [.service: .string(service), .account: .string(account)].merging(extra) { $1 },
-            data: Data(secret.utf8), accessibility: accessibility)
+func password(
+    _ service: String, _ account: String, _ secret: String = "s3cret",
+    _ accessibility: Accessibility? = nil, extra: [AttributeKey: AttributeValue] = [:]
+) -> NewItem {
+    NewItem(
+        .genericPassword, attributes: [.service: .string(service), .account: .string(account)].merging(extra) { $1 },
+        data: Data(secret.utf8), accessibility: accessibility)
 }
 
 func query(_ service: String, _ account: String? = nil, limit: MatchLimit = .all) -> Query {

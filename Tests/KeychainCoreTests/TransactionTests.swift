@@ -16,10 +16,13 @@ final class TransactionTests: XCTestCase {
         let writer = try test.openAnother()
         // More rounds than the pool has reader connections, so that every one of them failed once.
         for round in 0..<12 {
-            XCTAssertKeychainError(.integrityViolation, try test.keychain.find(query("svc", "broken")), "round \(round)")
+            XCTAssertKeychainError(
+                .integrityViolation, try test.keychain.find(query("svc", "broken")), "round \(round)")
             try writer.add(password("svc", "new-\(round)", "v\(round)"))
             let found = try test.keychain.find(query("svc", "new-\(round)"), returning: .data)
-            XCTAssertEqual(found.first?.data, Data("v\(round)".utf8), "round \(round): the next read sees a write made after the failure")
+            XCTAssertEqual(
+                found.first?.data, Data("v\(round)".utf8),
+                "round \(round): the next read sees a write made after the failure")
         }
     }
 
@@ -29,10 +32,13 @@ final class TransactionTests: XCTestCase {
         let other = try test.openAnother()
         for round in 0..<5 {
             // A duplicate fails inside the write transaction, after BEGIN IMMEDIATE took the lock.
-            XCTAssertKeychainError(.duplicateItem, try test.keychain.add(password("svc", "acct", "again")), "round \(round)")
+            XCTAssertKeychainError(
+                .duplicateItem, try test.keychain.add(password("svc", "acct", "again")), "round \(round)")
             let start = ContinuousClock.now
             try other.add(password("svc", "other-\(round)", "v"))
-            XCTAssertLessThan(ContinuousClock.now - start, .seconds(2), "round \(round): no writer waits for a lock a failed write kept")
+            XCTAssertLessThan(
+                ContinuousClock.now - start, .seconds(2),
+                "round \(round): no writer waits for a lock a failed write kept")
         }
         XCTAssertEqual(try test.keychain.find(query("svc")).count, 6)
     }

@@ -44,7 +44,8 @@ final class UnlockSessionTests: XCTestCase {
 
     func testWrongPassphraseWritesNoSession() throws {
         let test = try lockedKeychainWithSecret()
-        XCTAssertKeychainError(.authFailed, try test.keychain.unlock(passphrase: "wrong", keepingSessionFor: .seconds(60)))
+        XCTAssertKeychainError(
+            .authFailed, try test.keychain.unlock(passphrase: "wrong", keepingSessionFor: .seconds(60)))
         XCTAssertFalse(FileManager.default.fileExists(atPath: test.keychain.ticketURL.path))
     }
 
@@ -57,7 +58,8 @@ final class UnlockSessionTests: XCTestCase {
         // Even a saved copy of the old ticket no longer fits the new keybag.
         try writePrivate(ticket, to: test.keychain.ticketURL)
         XCTAssertEqual(try test.openAnother().lockState, .beforeFirstUnlock)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: test.keychain.ticketURL.path), "an unusable ticket is removed")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: test.keychain.ticketURL.path), "an unusable ticket is removed")
     }
 
     func testExpiredOrEditedTicketsAreRefusedAndRemoved() throws {
@@ -66,7 +68,7 @@ final class UnlockSessionTests: XCTestCase {
         Thread.sleep(forTimeInterval: 1.4)
         XCTAssertEqual(try test.openAnother().lockState, .beforeFirstUnlock, "expired")
 
-        for offset in [35, 60] {             // a byte of the expiry, a byte of the sealed key
+        for offset in [35, 60] {  // a byte of the expiry, a byte of the sealed key
             try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(600))
             var ticket = try Data(contentsOf: test.keychain.ticketURL)
             ticket[offset] ^= 1
@@ -78,23 +80,31 @@ final class UnlockSessionTests: XCTestCase {
     /// Without a runtime directory the ticket goes to the kernel keyring (KernelKeyringSessionTests).
     func testSessionsNeedAPositiveDurationAndAMemoryBackedDirectory() throws {
         let test = try lockedKeychainWithSecret()
-        XCTAssertKeychainError(.invalidParameter, try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .zero))
+        XCTAssertKeychainError(
+            .invalidParameter, try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .zero))
         var location = test.location
         location.runtimeDirectoryURL = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/secure-storage")
         let withoutRuntime = try Keychain(location: location, options: test.options)
-        XCTAssertKeychainError(.keychainUnavailable, try withoutRuntime.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(60)))
+        XCTAssertKeychainError(
+            .keychainUnavailable,
+            try withoutRuntime.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(60)))
         XCTAssertEqual(withoutRuntime.lockState, .beforeFirstUnlock, "refused before unlocking")
         XCTAssertNil(withoutRuntime.unlockSession)
-        XCTAssertEqual(KeychainLocation.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])?.path, "/run/user/1000/secure-storage")
-        XCTAssertFalse(KeychainLocation.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": "relative"])?.path.hasPrefix("/dev/shm") ?? false,
-                       "no predictable name in a shared directory")
+        XCTAssertEqual(
+            KeychainLocation.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"])?.path,
+            "/run/user/1000/secure-storage")
+        XCTAssertFalse(
+            KeychainLocation.runtimeDirectory(environment: ["XDG_RUNTIME_DIR": "relative"])?.path.hasPrefix("/dev/shm")
+                ?? false,
+            "no predictable name in a shared directory")
     }
 
     func testTicketIsUselessWithAnotherDeviceKey() throws {
         let test = try lockedKeychainWithSecret()
         try test.keychain.unlock(passphrase: "correct horse", keepingSessionFor: .seconds(600))
         let ticket = try Data(contentsOf: test.keychain.ticketURL)
-        XCTAssertNotNil(UnlockTicket.open(ticket, deviceKey: test.keychain.keys.deviceKey, vaultID: test.keychain.vaultID))
+        XCTAssertNotNil(
+            UnlockTicket.open(ticket, deviceKey: test.keychain.keys.deviceKey, vaultID: test.keychain.vaultID))
         XCTAssertNil(UnlockTicket.open(ticket, deviceKey: .init(size: .bits256), vaultID: test.keychain.vaultID))
         XCTAssertNil(UnlockTicket.open(ticket, deviceKey: test.keychain.keys.deviceKey, vaultID: UUID()))
     }
@@ -103,7 +113,8 @@ final class UnlockSessionTests: XCTestCase {
 /// Writes a file with mode 0600, as the keychain's own files are.
 func writePrivate(_ data: Data, to url: URL) throws {
     try? FileManager.default.removeItem(at: url)
-    XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]))
+    XCTAssertTrue(
+        FileManager.default.createFile(atPath: url.path, contents: data, attributes: [.posixPermissions: 0o600]))
 }
 
 extension Keychain {

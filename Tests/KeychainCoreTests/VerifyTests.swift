@@ -23,13 +23,16 @@ final class VerifyTests: XCTestCase {
         try test.tamper { db in
             // b: a flipped ciphertext bit; c: its clear account index moved to another account's value.
             let b = indexer.attribute(.account, .string("b"))
-            var secret = try XCTUnwrap(Data.fetchOne(db, sql: "SELECT secret FROM items WHERE account_index = ?", arguments: [b]))
+            var secret = try XCTUnwrap(
+                Data.fetchOne(db, sql: "SELECT secret FROM items WHERE account_index = ?", arguments: [b]))
             secret[secret.count - 1] ^= 0x01
             try db.execute(sql: "UPDATE items SET secret = ? WHERE account_index = ?", arguments: [secret, b])
-            try db.execute(sql: "UPDATE items SET account_index = ? WHERE account_index = ?",
-                           arguments: [indexer.attribute(.account, .string("zzz")), indexer.attribute(.account, .string("c"))])
-            try db.execute(sql: "UPDATE items SET item_class = 'nonsense' WHERE account_index = ?",
-                           arguments: [indexer.attribute(.account, .string("d"))])
+            try db.execute(
+                sql: "UPDATE items SET account_index = ? WHERE account_index = ?",
+                arguments: [indexer.attribute(.account, .string("zzz")), indexer.attribute(.account, .string("c"))])
+            try db.execute(
+                sql: "UPDATE items SET item_class = 'nonsense' WHERE account_index = ?",
+                arguments: [indexer.attribute(.account, .string("d"))])
         }
         let report = try test.keychain.verify()
         XCTAssertFalse(report.isClean)

@@ -8,7 +8,8 @@ import XCTest
 /// Apple's do.
 final class LocalAuthenticationTests: AuthenticatedSecItemTestCase {
     func testLocalizedReasonAndAnEvaluatedPolicyAreUsedByKeychainReads() throws {
-        let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)!
+        let control = SecAccessControlCreateWithFlags(
+            nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)!
         XCTAssertEqual(add(password("alice", [kSecAttrAccessControl as String: control])), errSecSuccess)
         let context = LAContext()
         context.localizedReason = "Open the vault"
@@ -26,13 +27,16 @@ final class LocalAuthenticationTests: AuthenticatedSecItemTestCase {
         XCTAssertEqual(authenticator.prompts, 1)
         XCTAssertEqual(authenticator.requests.last?.reason, "Sign in")
 
-        let read = copy(password("alice", [kSecReturnData as String: true, kSecUseAuthenticationContext as String: context]))
+        let read = copy(
+            password("alice", [kSecReturnData as String: true, kSecUseAuthenticationContext as String: context]))
         XCTAssertEqual(read.status, errSecSuccess)
         XCTAssertEqual(authenticator.prompts, 1, "the evaluated context is reused")
 
         let fresh = LAContext()
         fresh.localizedReason = "Open the vault"
-        XCTAssertEqual(copy(password("alice", [kSecReturnData as String: true, kSecUseAuthenticationContext as String: fresh])).status, errSecSuccess)
+        XCTAssertEqual(
+            copy(password("alice", [kSecReturnData as String: true, kSecUseAuthenticationContext as String: fresh]))
+                .status, errSecSuccess)
         XCTAssertEqual(authenticator.requests.last?.reason, "Open the vault", "the context's reason is shown")
 
         authenticator.script([.canceled])
@@ -67,14 +71,19 @@ final class LocalAuthenticationTests: AuthenticatedSecItemTestCase {
             requested.fulfill()
         }
         wait(for: [added, requested], timeout: 10)
-        XCTAssertEqual(copy([kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com"]).status, errSecItemNotFound,
-                       "nothing was stored")
+        XCTAssertEqual(
+            copy([kSecClass as String: kSecClassInternetPassword, kSecAttrServer as String: "example.com"]).status,
+            errSecItemNotFound,
+            "nothing was stored")
 
         var seen = Set<String>()
         for _ in 0..<200 {
             let password = try XCTUnwrap(SecCreateSharedWebCredentialPassword() as String?)
-            XCTAssertNotNil(password.wholeMatch(of: /[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}/), password)
-            XCTAssertTrue(password.contains(where: \.isLowercase) && password.contains(where: \.isUppercase) && password.contains(where: \.isNumber))
+            XCTAssertNotNil(
+                password.wholeMatch(of: /[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}-[a-zA-Z3-9]{3}/), password)
+            XCTAssertTrue(
+                password.contains(where: \.isLowercase) && password.contains(where: \.isUppercase)
+                    && password.contains(where: \.isNumber))
             XCTAssertFalse(password.contains(where: { "ilo IO012".contains($0) }), password)
             seen.insert(password)
         }

@@ -15,7 +15,9 @@ final class SecItemFailureTests: SecItemTestCase {
         var query = password()
         query[kSecReturnData as String] = true
         var result: CFTypeRef?
-        let (status, failure) = SecItemEnvironment.capturingFailure { SecItemCopyMatching(query as CFDictionary, &result) }
+        let (status, failure) = SecItemEnvironment.capturingFailure {
+            SecItemCopyMatching(query as CFDictionary, &result)
+        }
         XCTAssertEqual(status, errSecInteractionNotAllowed)
         XCTAssertEqual(failure?.code, .interactionNotAllowed)
         let message = failure?.message ?? ""
@@ -27,7 +29,9 @@ final class SecItemFailureTests: SecItemTestCase {
     func testASucceedingCallCapturesNothingAndCallsOutsideAreNotRecorded() throws {
         _ = add(password("x"))
         XCTAssertEqual(add(password("x")), errSecDuplicateItem, "a failure outside any capture")
-        let (status, failure) = SecItemEnvironment.capturingFailure { SecItemCopyMatching(password("x") as CFDictionary, nil) }
+        let (status, failure) = SecItemEnvironment.capturingFailure {
+            SecItemCopyMatching(password("x") as CFDictionary, nil)
+        }
         XCTAssertEqual(status, errSecSuccess)
         XCTAssertNil(failure)
         let (_, duplicate) = SecItemEnvironment.capturingFailure { add(password("x")) }

@@ -14,9 +14,16 @@ final class SecItemFiltersTests: SecItemTestCase {
         add(password("acct"), data: "local")
         add(password("acct", [kSecAttrSynchronizable as String: kCFBooleanTrue!]), data: "synced")
         XCTAssertEqual(copy(password("acct", [kSecReturnData as String: true])).result as? Data, Data("local".utf8))
-        XCTAssertEqual(copy(password("acct", [kSecReturnData as String: true, kSecAttrSynchronizable as String: true])).result as? Data, Data("synced".utf8))
-        let both = copy(password("acct", [kSecReturnData as String: true, kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
-                                          kSecMatchLimit as String: kSecMatchLimitAll]))
+        XCTAssertEqual(
+            copy(password("acct", [kSecReturnData as String: true, kSecAttrSynchronizable as String: true])).result
+                as? Data, Data("synced".utf8))
+        let both = copy(
+            password(
+                "acct",
+                [
+                    kSecReturnData as String: true, kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+                    kSecMatchLimit as String: kSecMatchLimitAll
+                ]))
         XCTAssertEqual((both.result as? [Data])?.count, 2)
     }
 
@@ -26,26 +33,40 @@ final class SecItemFiltersTests: SecItemTestCase {
         add(password("default"))
         add(password("app", [kSecAttrAccessGroup as String: Self.appGroup]))
         // An item of another application, written directly to the engine.
-        try keychain.add(NewItem(.genericPassword, attributes: [.service: "svc", .account: "foreign", .accessGroup: "OTHER.app"]))
+        try keychain.add(
+            NewItem(.genericPassword, attributes: [.service: "svc", .account: "foreign", .accessGroup: "OTHER.app"]))
 
-        let all = copy([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true])
+        let all = copy([
+            kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll,
+            kSecReturnAttributes as String: true
+        ])
         let visible = (all.result as? [[String: Any]])?.compactMap { $0[kSecAttrAccount as String] as? String }
         XCTAssertEqual(visible, ["default", "app"], "agrp IN (caller's groups)")
         let group = (all.result as? [[String: Any]])?.first?[kSecAttrAccessGroup as String] as? String
         XCTAssertEqual(group, Self.sharedGroup)
-        let onlyApp = copy([kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: Self.appGroup,
-                            kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true])
-        XCTAssertEqual((onlyApp.result as? [[String: Any]])?.compactMap { $0[kSecAttrAccount as String] as? String }, ["app"])
-        XCTAssertEqual(SecItemDelete(password("foreign") as CFDictionary), errSecItemNotFound, "another app's item cannot be deleted")
+        let onlyApp = copy([
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccessGroup as String: Self.appGroup,
+            kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true
+        ])
+        XCTAssertEqual(
+            (onlyApp.result as? [[String: Any]])?.compactMap { $0[kSecAttrAccount as String] as? String }, ["app"])
+        XCTAssertEqual(
+            SecItemDelete(password("foreign") as CFDictionary), errSecItemNotFound,
+            "another app's item cannot be deleted")
 
-        SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "ROOT.admin", accessGroups: ["*"])
-        XCTAssertEqual(((copy([kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll,
-                               kSecReturnAttributes as String: true]).result) as? [Any])?.count, 3, "\"*\" entitles every group")
+        SecItemEnvironment.applicationIdentity = ApplicationIdentity(
+            applicationIdentifier: "ROOT.admin", accessGroups: ["*"])
+        XCTAssertEqual(
+            ((copy([
+                kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll,
+                kSecReturnAttributes as String: true
+            ]).result) as? [Any])?.count, 3, "\"*\" entitles every group")
     }
 
     /// A client without any entitlement gets -34018 from every call.
     func testNoEntitlementsMeansMissingEntitlementEverywhere() {
-        SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "x", accessGroups: [], includeApplicationIdentifier: false)
+        SecItemEnvironment.applicationIdentity = ApplicationIdentity(
+            applicationIdentifier: "x", accessGroups: [], includeApplicationIdentifier: false)
         XCTAssertEqual(add(password()), errSecMissingEntitlement)
         XCTAssertEqual(copy(password()).status, errSecMissingEntitlement)
         XCTAssertEqual(update(password(), [kSecAttrLabel as String: "x"]), errSecMissingEntitlement)
@@ -54,8 +75,10 @@ final class SecItemFiltersTests: SecItemTestCase {
 
     /// The identity comes from KEYCHAIN_APPLICATION_IDENTIFIER and KEYCHAIN_ACCESS_GROUPS, else the shared default.
     func testIdentityFromEnvironment() {
-        let identity = ApplicationIdentity.resolve(environment: ["KEYCHAIN_APPLICATION_IDENTIFIER": "TEAM.com.acme.app",
-                                                                 "KEYCHAIN_ACCESS_GROUPS": "TEAM.com.acme.shared, group.com.acme"])
+        let identity = ApplicationIdentity.resolve(environment: [
+            "KEYCHAIN_APPLICATION_IDENTIFIER": "TEAM.com.acme.app",
+            "KEYCHAIN_ACCESS_GROUPS": "TEAM.com.acme.shared, group.com.acme"
+        ])
         XCTAssertEqual(identity.accessGroups, ["TEAM.com.acme.shared", "group.com.acme", "TEAM.com.acme.app"])
         XCTAssertEqual(identity.defaultAccessGroup, "TEAM.com.acme.shared")
         // Without configuration: the shared default, whatever the executable is called.
@@ -64,9 +87,12 @@ final class SecItemFiltersTests: SecItemTestCase {
         XCTAssertEqual(fallback.defaultAccessGroup, "local.keychain")
         XCTAssertTrue(fallback.isEntitledToEveryGroup, "it sees what the tool and other unconfigured processes wrote")
         XCTAssertFalse(fallback.isConfigured)
-        XCTAssertEqual(ApplicationIdentity.resolve(environment: ["KEYCHAIN_APPLICATION_IDENTIFIER": ""]), .sharedDefault)
+        XCTAssertEqual(
+            ApplicationIdentity.resolve(environment: ["KEYCHAIN_APPLICATION_IDENTIFIER": ""]), .sharedDefault)
         // Groups without an identifier restrict too (never silently the identity that sees everything).
-        let groupsOnly = ApplicationIdentity.resolve(environment: ["KEYCHAIN_ACCESS_GROUPS": "TEAM.com.acme.app, local.keychain"])
+        let groupsOnly = ApplicationIdentity.resolve(environment: [
+            "KEYCHAIN_ACCESS_GROUPS": "TEAM.com.acme.app, local.keychain"
+        ])
         XCTAssertEqual(groupsOnly.applicationIdentifier, "TEAM.com.acme.app")
         XCTAssertEqual(groupsOnly.accessGroups, ["TEAM.com.acme.app", "local.keychain"])
         XCTAssertFalse(groupsOnly.canRead("TEAM.com.other.app"))
@@ -78,20 +104,30 @@ final class SecItemFiltersTests: SecItemTestCase {
     func testPersistentReferences() throws {
         let reference = try persistentReference(of: password("a", [kSecAttrSynchronizable as String: true]))
         XCTAssertEqual(reference.prefix(4), Data("genp".utf8))
-        XCTAssertEqual(update(password("a", [kSecAttrSynchronizable as String: true]), [kSecValueData as String: Data("v2".utf8)]), errSecSuccess)
-        XCTAssertEqual(copy([kSecValuePersistentRef as String: reference, kSecReturnData as String: true]).result as? Data, Data("v2".utf8))
-        XCTAssertEqual(update([kSecValuePersistentRef as String: reference], [kSecAttrLabel as String: "by ref"]), errSecSuccess)
+        XCTAssertEqual(
+            update(password("a", [kSecAttrSynchronizable as String: true]), [kSecValueData as String: Data("v2".utf8)]),
+            errSecSuccess)
+        XCTAssertEqual(
+            copy([kSecValuePersistentRef as String: reference, kSecReturnData as String: true]).result as? Data,
+            Data("v2".utf8))
+        XCTAssertEqual(
+            update([kSecValuePersistentRef as String: reference], [kSecAttrLabel as String: "by ref"]), errSecSuccess)
     }
 
     /// The lock API for tests (Linux only), and lock state showing through as -25308 / -25293.
     func testLockStateShowsThrough() throws {
         add(password("foreground"), data: "f")
-        add(password("background", [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]), data: "b")
+        add(
+            password("background", [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]),
+            data: "b")
         try keychain.setPassphrase("device passcode")
-        XCTAssertEqual(add(password("p", [kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly])), errSecSuccess)
+        XCTAssertEqual(
+            add(password("p", [kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly])),
+            errSecSuccess)
         try SecItemEnvironment.lock()
         XCTAssertEqual(try SecItemEnvironment.lockState, .locked)
-        XCTAssertEqual(copy(password("foreground", [kSecReturnData as String: true])).status, errSecInteractionNotAllowed)
+        XCTAssertEqual(
+            copy(password("foreground", [kSecReturnData as String: true])).status, errSecInteractionNotAllowed)
         XCTAssertEqual(copy(password("p", [kSecReturnData as String: true])).status, errSecInteractionNotAllowed)
         XCTAssertEqual(copy(password("background", [kSecReturnData as String: true])).result as? Data, Data("b".utf8))
         XCTAssertThrowsError(try SecItemEnvironment.unlock(passphrase: "wrong"))
@@ -122,7 +158,7 @@ final class SecItemFiltersTests: SecItemTestCase {
                     test.add(item, data: "v\(index)"),
                     test.copy(item.merging([kSecReturnData as String: true]) { $1 }).status,
                     test.update(item, [kSecValueData as String: Data("w".utf8)]),
-                    SecItemDelete(item as CFDictionary),
+                    SecItemDelete(item as CFDictionary)
                 ]
                 if statuses != [0, 0, 0, 0] { failures.withLock { $0.append("\(thread)-\(index): \(statuses)") } }
             }

@@ -20,10 +20,12 @@ class SecItemTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("secitem-\(UUID().uuidString)")
-        keychain = try Keychain(location: KeychainLocation(directory: directory),
-                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: tpmForKeychain()))
+        keychain = try Keychain(
+            location: KeychainLocation(directory: directory),
+            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: tpmForKeychain()))
         SecItemEnvironment.useKeychain(keychain)
-        SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: Self.appGroup, accessGroups: [Self.sharedGroup])
+        SecItemEnvironment.applicationIdentity = ApplicationIdentity(
+            applicationIdentifier: Self.appGroup, accessGroups: [Self.sharedGroup])
     }
 
     override func tearDownWithError() throws {
@@ -34,8 +36,10 @@ class SecItemTestCase: XCTestCase {
 
     /// A generic password dictionary.
     func password(_ account: String = "alice", service: String = "svc", _ extra: [String: Any] = [:]) -> [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-         kSecAttrAccount as String: account].merging(extra) { $1 }
+        [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: account
+        ].merging(extra) { $1 }
     }
 
     @discardableResult
@@ -48,7 +52,9 @@ class SecItemTestCase: XCTestCase {
     /// Adds an item and returns its persistent reference.
     func persistentReference(of item: [String: Any]) throws -> Data {
         var result: AnyObject?
-        XCTAssertEqual(SecItemAdd(item.merging([kSecReturnPersistentRef as String: true]) { $1 } as CFDictionary, &result), errSecSuccess)
+        XCTAssertEqual(
+            SecItemAdd(item.merging([kSecReturnPersistentRef as String: true]) { $1 } as CFDictionary, &result),
+            errSecSuccess)
         return try XCTUnwrap(result as? Data)
     }
 
@@ -70,7 +76,9 @@ struct StatusCase {
     let expected: OSStatus
     let run: (SecItemTestCase) throws -> OSStatus
 
-    init(_ situation: String, _ spec: String, _ expected: OSStatus, _ run: @escaping (SecItemTestCase) throws -> OSStatus) {
+    init(
+        _ situation: String, _ spec: String, _ expected: OSStatus, _ run: @escaping (SecItemTestCase) throws -> OSStatus
+    ) {
         self.situation = situation
         self.spec = spec
         self.expected = expected
@@ -85,7 +93,10 @@ extension SecItemTestCase {
             try tearDownWithError()
             try setUpWithError()
             let status = try row.run(self)
-            XCTAssertEqual(status, row.expected, "\(row.spec) \(row.situation): got \(status) (\(SecCopyErrorMessageString(status, nil) ?? ""))", file: file, line: line)
+            XCTAssertEqual(
+                status, row.expected,
+                "\(row.spec) \(row.situation): got \(status) (\(SecCopyErrorMessageString(status, nil) ?? ""))",
+                file: file, line: line)
         }
     }
 }

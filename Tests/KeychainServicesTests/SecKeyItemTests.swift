@@ -14,13 +14,19 @@ final class SecKeyItemTests: SecItemTestCase {
     // MARK: - Keys generated inside the keychain
 
     func testTokenKeySignsIsNotExportableAndIsFoundByTag() throws {
-        let key = try makeKey(token: true, [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("com.acme.signing".utf8),
-                                            kSecAttrLabel as String: "Signing key"])
+        let key = try makeKey(
+            token: true,
+            [
+                kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("com.acme.signing".utf8),
+                kSecAttrLabel as String: "Signing key"
+            ])
         let publicKey = try self.publicKey(of: key)
         let signature = try sign(key, .ecdsaSignatureMessageX962SHA256, message)
         XCTAssertTrue(verify(publicKey, .ecdsaSignatureMessageX962SHA256, message, signature).valid)
-        XCTAssertTrue(try P256.Signing.PublicKey(x963Representation: external(publicKey))
-            .isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message), "swift-crypto agrees")
+        XCTAssertTrue(
+            try P256.Signing.PublicKey(x963Representation: external(publicKey))
+                .isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message),
+            "swift-crypto agrees")
 
         let export = secKeyCall { SecKeyCopyExternalRepresentation(key, $0) }
         XCTAssertNil(export.value, "a keychain-generated private key is not exportable")
@@ -35,7 +41,9 @@ final class SecKeyItemTests: SecItemTestCase {
         XCTAssertTrue(key.description.contains("com.apple.setoken"))
 
         // Found by tag (the seed's query), as a SecKey that signs.
-        let query = keyQuery(tag: "com.acme.signing", [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecReturnRef as String: true])
+        let query = keyQuery(
+            tag: "com.acme.signing",
+            [kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecReturnRef as String: true])
         let found = copy(query)
         XCTAssertEqual(found.status, errSecSuccess)
         let foundKey = try XCTUnwrap(found.result as? SecKey)
@@ -44,7 +52,9 @@ final class SecKeyItemTests: SecItemTestCase {
         XCTAssertTrue(verify(publicKey, .ecdsaSignatureMessageX962SHA256, message, again).valid)
         XCTAssertEqual(SecItemDelete(query.filter { $0.key != kSecReturnRef as String } as CFDictionary), errSecSuccess)
         XCTAssertEqual(copy(query).status, errSecItemNotFound)
-        let afterDelete = secKeyCall { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, self.message as CFData, $0) }
+        let afterDelete = secKeyCall {
+            SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, self.message as CFData, $0)
+        }
         XCTAssertEqual(afterDelete.status, errSecItemNotFound, "the key item is gone")
     }
 
@@ -56,8 +66,9 @@ final class SecKeyItemTests: SecItemTestCase {
         let foundKey = try XCTUnwrap(found.result as? SecKey)
         XCTAssertEqual(try external(self.publicKey(of: foundKey)), publicBytes)
         let signature = try sign(foundKey, .ecdsaSignatureMessageX962SHA384, message)
-        XCTAssertTrue(try P384.Signing.PublicKey(x963Representation: publicBytes)
-            .isValidSignature(try P384.Signing.ECDSASignature(derRepresentation: signature), for: message))
+        XCTAssertTrue(
+            try P384.Signing.PublicKey(x963Representation: publicBytes)
+                .isValidSignature(try P384.Signing.ECDSASignature(derRepresentation: signature), for: message))
     }
 
     func testSearchResultsNeverContainATokenKeysPrivateScalar() throws {
@@ -67,8 +78,13 @@ final class SecKeyItemTests: SecItemTestCase {
         XCTAssertEqual(data.status, errSecSuccess)
         XCTAssertEqual(data.result as? Data, Data(), "kSecReturnData on a keychain-generated key gives empty data")
 
-        let everything = copy(keyQuery(tag: "t", [kSecReturnData as String: true, kSecReturnAttributes as String: true,
-                                                  kSecReturnRef as String: true, kSecReturnPersistentRef as String: true]))
+        let everything = copy(
+            keyQuery(
+                tag: "t",
+                [
+                    kSecReturnData as String: true, kSecReturnAttributes as String: true,
+                    kSecReturnRef as String: true, kSecReturnPersistentRef as String: true
+                ]))
         let dictionary = try XCTUnwrap(everything.result as? [String: Any])
         XCTAssertEqual(dictionary[kSecValueData as String] as? Data, Data())
         XCTAssertTrue(dictionary[kSecValueRef as String] is SecKey)
@@ -76,8 +92,9 @@ final class SecKeyItemTests: SecItemTestCase {
         for (name, value) in dictionary {
             if let bytes = value as? Data { XCTAssertNotEqual(bytes.count, 32, "\(name) could be a private scalar") }
         }
-        XCTAssertEqual(dictionary[kSecAttrApplicationLabel as String] as? Data, Data(Insecure.SHA1.hash(data: publicBytes)),
-                       "application label = SHA-1 of the X9.63 public key")
+        XCTAssertEqual(
+            dictionary[kSecAttrApplicationLabel as String] as? Data, Data(Insecure.SHA1.hash(data: publicBytes)),
+            "application label = SHA-1 of the X9.63 public key")
         XCTAssertEqual(dictionary[kSecAttrKeyClass as String] as? Int, 1, "SecItem results give numbers")
         XCTAssertEqual(dictionary[kSecAttrKeyType as String] as? Int, 73)
         XCTAssertEqual(dictionary[kSecClass as String] as? String, "keys", "class comes with a reference")
@@ -94,33 +111,48 @@ final class SecKeyItemTests: SecItemTestCase {
         authenticator.script([.success(.biometry), .canceled, .success(.passcode)], fallback: .failed)
         keychain.authenticator = authenticator
         try authenticator.enroll(in: keychain)
-        let control = try XCTUnwrap(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .userPresence], nil))
+        let control = try XCTUnwrap(
+            SecAccessControlCreateWithFlags(
+                nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, [.privateKeyUsage, .userPresence], nil))
         let context = LAContext(reuseDuration: 0)
-        let key = try makeKey(token: true, [kSecAttrAccessControl as String: control, kSecAttrApplicationTag as String: Data("guarded".utf8)],
-                              top: [kSecUseAuthenticationContext as String: context])
+        let key = try makeKey(
+            token: true,
+            [kSecAttrAccessControl as String: control, kSecAttrApplicationTag as String: Data("guarded".utf8)],
+            top: [kSecUseAuthenticationContext as String: context])
         XCTAssertEqual(authenticator.requests.count, 0, "creating the key does not prompt")
         _ = try sign(key, .ecdsaSignatureMessageX962SHA256, message)
         XCTAssertEqual(authenticator.requests.last?.operation, "private key")
-        let canceled = secKeyCall { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, self.message as CFData, $0) }
+        let canceled = secKeyCall {
+            SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, self.message as CFData, $0)
+        }
         XCTAssertEqual(canceled.status, errSecUserCanceled)
         _ = try sign(key, .ecdsaSignatureMessageX962SHA256, message)
         XCTAssertEqual(authenticator.requests.count, 3)
 
         // A key found with kSecUseAuthenticationUIFail keeps that choice for its operations.
-        let found = copy(keyQuery(tag: "guarded", [kSecReturnRef as String: true, kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail]))
+        let found = copy(
+            keyQuery(
+                tag: "guarded",
+                [kSecReturnRef as String: true, kSecUseAuthenticationUI as String: kSecUseAuthenticationUIFail]))
         let quiet = try XCTUnwrap(found.result as? SecKey)
-        let refused = secKeyCall { SecKeyCreateSignature(quiet, .ecdsaSignatureMessageX962SHA256, self.message as CFData, $0) }
+        let refused = secKeyCall {
+            SecKeyCreateSignature(quiet, .ecdsaSignatureMessageX962SHA256, self.message as CFData, $0)
+        }
         XCTAssertEqual(refused.status, errSecInteractionNotAllowed)
         XCTAssertEqual(authenticator.requests.count, 3, "no prompt with UI fail")
         let attributes = try XCTUnwrap(SecKeyCopyAttributes(key) as? [String: Any])
-        XCTAssertEqual((attributes[kSecAttrAccessControl as String] as? SecAccessControl)?.flags, [.privateKeyUsage, .userPresence])
+        XCTAssertEqual(
+            (attributes[kSecAttrAccessControl as String] as? SecAccessControl)?.flags, [.privateKeyUsage, .userPresence]
+        )
     }
 
     func testTokenKeyIsUnavailableWhileLocked() throws {
         let key = try makeKey(token: true)
         try keychain.setPassphrase("pass")
         try SecItemEnvironment.lock()
-        let locked = secKeyCall { SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, self.message as CFData, $0) }
+        let locked = secKeyCall {
+            SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, self.message as CFData, $0)
+        }
         XCTAssertEqual(locked.status, errSecInteractionNotAllowed)
         try SecItemEnvironment.unlock(passphrase: "pass")
         _ = try sign(key, .ecdsaSignatureMessageX962SHA256, message)
@@ -129,8 +161,12 @@ final class SecKeyItemTests: SecItemTestCase {
     // MARK: - Permanent software keys
 
     func testPermanentSoftwareKeyIsStoredWithApplesAttributes() throws {
-        let key = try makeKey(bits: 384, [kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("soft".utf8),
-                                          kSecAttrLabel as String: "Software key"])
+        let key = try makeKey(
+            bits: 384,
+            [
+                kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("soft".utf8),
+                kSecAttrLabel as String: "Software key"
+            ])
         let privateBytes = try external(key)
         let publicBytes = try external(self.publicKey(of: key))
         let found = copy(keyQuery(tag: "soft", [kSecReturnAttributes as String: true, kSecReturnData as String: true]))
@@ -157,13 +193,26 @@ final class SecKeyItemTests: SecItemTestCase {
     }
 
     func testReferenceResultShapes() throws {
-        let first = try makeKey([kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("shape".utf8), kSecAttrLabel as String: "1"])
-        let second = try makeKey([kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("shape".utf8), kSecAttrLabel as String: "2"])
-        let all = copy(keyQuery(tag: "shape", [kSecReturnRef as String: true, kSecMatchLimit as String: kSecMatchLimitAll]))
-        XCTAssertEqual(try XCTUnwrap(all.result as? [SecKey]), [first, second], "an array of SecKeys in insertion order")
+        let first = try makeKey([
+            kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("shape".utf8),
+            kSecAttrLabel as String: "1"
+        ])
+        let second = try makeKey([
+            kSecAttrIsPermanent as String: true, kSecAttrApplicationTag as String: Data("shape".utf8),
+            kSecAttrLabel as String: "2"
+        ])
+        let all = copy(
+            keyQuery(tag: "shape", [kSecReturnRef as String: true, kSecMatchLimit as String: kSecMatchLimitAll]))
+        XCTAssertEqual(
+            try XCTUnwrap(all.result as? [SecKey]), [first, second], "an array of SecKeys in insertion order")
 
-        let several = copy(keyQuery(tag: "shape", [kSecReturnRef as String: true, kSecReturnPersistentRef as String: true,
-                                                   kSecAttrLabel as String: "2"]))
+        let several = copy(
+            keyQuery(
+                tag: "shape",
+                [
+                    kSecReturnRef as String: true, kSecReturnPersistentRef as String: true,
+                    kSecAttrLabel as String: "2"
+                ]))
         let dictionary = try XCTUnwrap(several.result as? [String: Any])
         XCTAssertEqual(dictionary[kSecValueRef as String] as? SecKey, second)
         XCTAssertNotNil(dictionary[kSecValuePersistentRef as String] as? Data)
@@ -180,12 +229,19 @@ final class SecKeyItemTests: SecItemTestCase {
         // SecItemAdd returns a reference too, and the key it adds can be used.
         let imported = P256.Signing.PrivateKey()
         var result: AnyObject?
-        XCTAssertEqual(SecItemAdd([kSecClass as String: kSecClassKey, kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
-                                   kSecAttrKeyClass as String: kSecAttrKeyClassPrivate, kSecAttrApplicationTag as String: Data("imported".utf8),
-                                   kSecValueData as String: imported.x963Representation, kSecReturnRef as String: true] as CFDictionary, &result), errSecSuccess)
+        XCTAssertEqual(
+            SecItemAdd(
+                [
+                    kSecClass as String: kSecClassKey, kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                    kSecAttrKeyClass as String: kSecAttrKeyClassPrivate,
+                    kSecAttrApplicationTag as String: Data("imported".utf8),
+                    kSecValueData as String: imported.x963Representation, kSecReturnRef as String: true
+                ] as CFDictionary, &result), errSecSuccess)
         let added = try XCTUnwrap(result as? SecKey)
         let signature = try sign(added, .ecdsaSignatureMessageX962SHA256, message)
-        XCTAssertTrue(imported.publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
+        XCTAssertTrue(
+            imported.publicKey.isValidSignature(
+                try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
     }
 
     // MARK: - kSecValueRef
@@ -193,16 +249,28 @@ final class SecKeyItemTests: SecItemTestCase {
     func testAddingKeysByReference() throws {
         let key = try makeKey()
         let publicKey = try self.publicKey(of: key)
-        XCTAssertEqual(secItemAdd([kSecValueRef as String: key, kSecAttrApplicationTag as String: Data("by-ref".utf8)]), errSecSuccess)
-        XCTAssertEqual(secItemAdd([kSecValueRef as String: key, kSecAttrApplicationTag as String: Data("by-ref".utf8)]), errSecDuplicateItem)
-        XCTAssertEqual(secItemAdd([kSecClass as String: kSecClassKey, kSecValueRef as String: publicKey,
-                                   kSecAttrApplicationTag as String: Data("by-ref".utf8)]), errSecSuccess, "the public half is another item (kcls 0)")
-        XCTAssertEqual(secItemAdd([kSecClass as String: kSecClassGenericPassword, kSecValueRef as String: key]), errSecParam)
+        XCTAssertEqual(
+            secItemAdd([kSecValueRef as String: key, kSecAttrApplicationTag as String: Data("by-ref".utf8)]),
+            errSecSuccess)
+        XCTAssertEqual(
+            secItemAdd([kSecValueRef as String: key, kSecAttrApplicationTag as String: Data("by-ref".utf8)]),
+            errSecDuplicateItem)
+        XCTAssertEqual(
+            secItemAdd([
+                kSecClass as String: kSecClassKey, kSecValueRef as String: publicKey,
+                kSecAttrApplicationTag as String: Data("by-ref".utf8)
+            ]), errSecSuccess, "the public half is another item (kcls 0)")
+        XCTAssertEqual(
+            secItemAdd([kSecClass as String: kSecClassGenericPassword, kSecValueRef as String: key]), errSecParam)
         XCTAssertEqual(secItemAdd([kSecValueRef as String: "not a key"]), errSecParam)
 
-        let stored = copy(keyQuery(tag: "by-ref", [kSecAttrKeyClass as String: kSecAttrKeyClassPrivate, kSecReturnData as String: true]))
+        let stored = copy(
+            keyQuery(
+                tag: "by-ref", [kSecAttrKeyClass as String: kSecAttrKeyClassPrivate, kSecReturnData as String: true]))
         XCTAssertEqual(stored.result as? Data, try external(key))
-        let storedPublic = copy(keyQuery(tag: "by-ref", [kSecAttrKeyClass as String: kSecAttrKeyClassPublic, kSecReturnRef as String: true]))
+        let storedPublic = copy(
+            keyQuery(tag: "by-ref", [kSecAttrKeyClass as String: kSecAttrKeyClassPublic, kSecReturnRef as String: true])
+        )
         XCTAssertEqual(storedPublic.result as? SecKey, publicKey)
     }
 
@@ -212,11 +280,15 @@ final class SecKeyItemTests: SecItemTestCase {
             let key = try makeKey(bits: bits)
             let publicKey = try self.publicKey(of: key)
             let tag = Data("curve-\(bits)".utf8)
-            XCTAssertEqual(secItemAdd([kSecValueRef as String: key, kSecAttrApplicationTag as String: tag]), errSecSuccess)
-            XCTAssertEqual(secItemAdd([kSecValueRef as String: publicKey, kSecAttrApplicationTag as String: tag]), errSecSuccess)
+            XCTAssertEqual(
+                secItemAdd([kSecValueRef as String: key, kSecAttrApplicationTag as String: tag]), errSecSuccess)
+            XCTAssertEqual(
+                secItemAdd([kSecValueRef as String: publicKey, kSecAttrApplicationTag as String: tag]), errSecSuccess)
             for (keyClass, expected) in [(kSecAttrKeyClassPrivate, key), (kSecAttrKeyClassPublic, publicKey)] {
-                let found = copy([kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
-                                  kSecAttrKeyClass as String: keyClass, kSecReturnRef as String: true])
+                let found = copy([
+                    kSecClass as String: kSecClassKey, kSecAttrApplicationTag as String: tag,
+                    kSecAttrKeyClass as String: keyClass, kSecReturnRef as String: true
+                ])
                 XCTAssertEqual(found.status, errSecSuccess, "\(bits) \(keyClass)")
                 XCTAssertEqual(found.result as? SecKey, expected, "\(bits) \(keyClass)")
             }
@@ -231,12 +303,21 @@ final class SecKeyItemTests: SecItemTestCase {
         let byLabel = copy([kSecValueRef as String: key, kSecReturnAttributes as String: true])
         XCTAssertEqual(byLabel.status, errSecSuccess)
         XCTAssertEqual((byLabel.result as? [String: Any])?[kSecAttrLabel as String] as? String, "before")
-        XCTAssertEqual(copy([kSecValueRef as String: try self.publicKey(of: key)]).status, errSecItemNotFound, "the public half is not stored")
+        XCTAssertEqual(
+            copy([kSecValueRef as String: try self.publicKey(of: key)]).status, errSecItemNotFound,
+            "the public half is not stored")
 
-        XCTAssertEqual(SecItemUpdate([kSecValueRef as String: key] as CFDictionary, [kSecAttrLabel as String: "after"] as CFDictionary), errSecSuccess)
-        XCTAssertEqual((copy([kSecClass as String: kSecClassKey, kSecValueRef as String: key, kSecReturnAttributes as String: true])
+        XCTAssertEqual(
+            SecItemUpdate(
+                [kSecValueRef as String: key] as CFDictionary, [kSecAttrLabel as String: "after"] as CFDictionary),
+            errSecSuccess)
+        XCTAssertEqual(
+            (copy([kSecClass as String: kSecClassKey, kSecValueRef as String: key, kSecReturnAttributes as String: true]
+            )
             .result as? [String: Any])?[kSecAttrLabel as String] as? String, "after")
-        XCTAssertEqual(copy([kSecValueRef as String: key, kSecAttrLabel as String: "before"]).status, errSecItemNotFound, "explicit attributes still filter")
+        XCTAssertEqual(
+            copy([kSecValueRef as String: key, kSecAttrLabel as String: "before"]).status, errSecItemNotFound,
+            "explicit attributes still filter")
 
         // A key from the keychain is matched by its persistent reference.
         XCTAssertEqual(copy([kSecValueRef as String: other]).status, errSecSuccess)
@@ -246,7 +327,8 @@ final class SecKeyItemTests: SecItemTestCase {
         XCTAssertEqual(SecItemDelete([kSecValueRef as String: key] as CFDictionary), errSecSuccess)
         XCTAssertEqual(copy([kSecClass as String: kSecClassKey]).status, errSecItemNotFound)
 
-        XCTAssertEqual(copy([kSecClass as String: kSecClassGenericPassword, kSecValueRef as String: key]).status, errSecParam)
+        XCTAssertEqual(
+            copy([kSecClass as String: kSecClassGenericPassword, kSecValueRef as String: key]).status, errSecParam)
         XCTAssertEqual(SecItemDelete([kSecValueRef as String: Data()] as CFDictionary), errSecParam)
     }
 

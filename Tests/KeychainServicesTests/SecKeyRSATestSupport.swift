@@ -15,16 +15,21 @@ enum RSATestKeys {
         defer { cache.unlock() }
         if let key = keys[bits] { return key }
         var error: Unmanaged<CFError>?
-        let parameters: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: bits]
-        let key = try XCTUnwrap(SecKeyCreateRandomKey(parameters as CFDictionary, &error),
-                                "RSA \(bits): \(error.map { String(describing: $0.takeRetainedValue()) } ?? "")")
+        let parameters: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: bits
+        ]
+        let key = try XCTUnwrap(
+            SecKeyCreateRandomKey(parameters as CFDictionary, &error),
+            "RSA \(bits): \(error.map { String(describing: $0.takeRetainedValue()) } ?? "")")
         keys[bits] = key
         return key
     }
 
     /// The key of ``RSAVectors``, imported.
     static func vectorKey() throws -> SecKey {
-        let attributes: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate]
+        let attributes: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPrivate
+        ]
         return try XCTUnwrap(SecKeyCreateWithData(RSAVectors.privateKey as CFData, attributes as CFDictionary, nil))
     }
 }
@@ -40,22 +45,24 @@ extension SecItemTestCase {
         .rsaSignatureDigestPSSSHA1, .rsaSignatureDigestPSSSHA224, .rsaSignatureDigestPSSSHA256,
         .rsaSignatureDigestPSSSHA384, .rsaSignatureDigestPSSSHA512,
         .rsaSignatureMessagePSSSHA1, .rsaSignatureMessagePSSSHA224, .rsaSignatureMessagePSSSHA256,
-        .rsaSignatureMessagePSSSHA384, .rsaSignatureMessagePSSSHA512,
+        .rsaSignatureMessagePSSSHA384, .rsaSignatureMessagePSSSHA512
     ]
 
     /// Every RSA encryption algorithm.
     static let rsaEncryptionAlgorithms: [SecKeyAlgorithm] = [
         .rsaEncryptionRaw, .rsaEncryptionPKCS1,
-        .rsaEncryptionOAEPSHA1, .rsaEncryptionOAEPSHA224, .rsaEncryptionOAEPSHA256, .rsaEncryptionOAEPSHA384, .rsaEncryptionOAEPSHA512,
+        .rsaEncryptionOAEPSHA1, .rsaEncryptionOAEPSHA224, .rsaEncryptionOAEPSHA256, .rsaEncryptionOAEPSHA384,
+        .rsaEncryptionOAEPSHA512,
         .rsaEncryptionOAEPSHA1AESGCM, .rsaEncryptionOAEPSHA224AESGCM, .rsaEncryptionOAEPSHA256AESGCM,
-        .rsaEncryptionOAEPSHA384AESGCM, .rsaEncryptionOAEPSHA512AESGCM,
+        .rsaEncryptionOAEPSHA384AESGCM, .rsaEncryptionOAEPSHA512AESGCM
     ]
 
     /// The digest size a `…Digest…` algorithm takes, `nil` for message algorithms.
     static func digestSize(_ algorithm: SecKeyAlgorithm) -> Int? {
         let name = algorithm.rawValue as String
         guard name.contains(":digest-") else { return nil }
-        for (hash, size) in [("SHA1", 20), ("SHA224", 28), ("SHA256", 32), ("SHA384", 48), ("SHA512", 64)] where name.contains(":\(hash)") {
+        for (hash, size) in [("SHA1", 20), ("SHA224", 28), ("SHA256", 32), ("SHA384", 48), ("SHA512", 64)]
+        where name.contains(":\(hash)") {
             return size
         }
         return 20
@@ -66,7 +73,9 @@ extension SecItemTestCase {
     func rsaSigningInput(_ algorithm: SecKeyAlgorithm, modulusBytes: Int) -> Data {
         // Raw input: a number below the modulus, without leading zeros (Apple's raw
         // verification compares the recovered number without them).
-        if algorithm == .rsaSignatureRaw { return Data([0x42]) + Data((0..<(modulusBytes - 2)).map { UInt8(truncatingIfNeeded: $0) }) }
+        if algorithm == .rsaSignatureRaw {
+            return Data([0x42]) + Data((0..<(modulusBytes - 2)).map { UInt8(truncatingIfNeeded: $0) })
+        }
         if let size = Self.digestSize(algorithm) { return Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) }) }
         return Data("an RSA-signed message".utf8)
     }

@@ -15,20 +15,24 @@ final class SecurityAPISurfaceTests: XCTestCase {
             (kSecAttrAccessible, "pdmn"), (kSecAttrAccessControl, "accc"), (kSecAttrAccessGroup, "agrp"),
             (kSecAttrSynchronizable, "sync"), (kSecAttrSynchronizableAny, "syna"), (kSecAttrAccount, "acct"),
             (kSecAttrService, "svce"), (kSecAttrGeneric, "gena"), (kSecAttrLabel, "labl"), (kSecAttrServer, "srvr"),
-            (kSecAttrProtocol, "ptcl"), (kSecAttrPort, "port"), (kSecAttrApplicationTag, "atag"), (kSecAttrKeyType, "type"),
+            (kSecAttrProtocol, "ptcl"), (kSecAttrPort, "port"), (kSecAttrApplicationTag, "atag"),
+            (kSecAttrKeyType, "type"),
             (kSecAttrKeyClass, "kcls"), (kSecAttrTokenID, "tkid"), (kSecAttrPersistentReference, "persistref"),
-            (kSecAttrAccessibleWhenUnlocked, "ak"), (kSecAttrAccessibleAfterFirstUnlock, "ck"), (kSecAttrAccessibleAlways, "dk"),
-            (kSecAttrAccessibleWhenUnlockedThisDeviceOnly, "aku"), (kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, "cku"),
+            (kSecAttrAccessibleWhenUnlocked, "ak"), (kSecAttrAccessibleAfterFirstUnlock, "ck"),
+            (kSecAttrAccessibleAlways, "dk"),
+            (kSecAttrAccessibleWhenUnlockedThisDeviceOnly, "aku"),
+            (kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, "cku"),
             (kSecAttrAccessibleAlwaysThisDeviceOnly, "dku"), (kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, "akpu"),
             (kSecMatchLimit, "m_Limit"), (kSecMatchLimitOne, "m_LimitOne"), (kSecMatchLimitAll, "m_LimitAll"),
             (kSecReturnData, "r_Data"), (kSecReturnAttributes, "r_Attributes"), (kSecReturnRef, "r_Ref"),
             (kSecReturnPersistentRef, "r_PersistentRef"), (kSecValueData, "v_Data"), (kSecValueRef, "v_Ref"),
             (kSecValuePersistentRef, "v_PersistentRef"), (kSecUseDataProtectionKeychain, "nleg"),
             (kSecUseAuthenticationUI, "u_AuthUI"), (kSecUseAuthenticationUISkip, "u_AuthUIS"),
-            (kSecAttrProtocolHTTPS, "htps"), (kSecAttrProtocolFTP, "ftp "), (kSecAttrAuthenticationTypeHTMLForm, "form"),
+            (kSecAttrProtocolHTTPS, "htps"), (kSecAttrProtocolFTP, "ftp "),
+            (kSecAttrAuthenticationTypeHTMLForm, "form"),
             (kSecAttrKeyTypeECSECPrimeRandom, "73"), (kSecAttrKeyTypeRSA, "42"), (kSecAttrKeyClassPrivate, "1"),
             (kSecAttrTokenIDSecureEnclave, "com.apple.setoken"), (kSecAttrAccessGroupToken, "com.apple.token"),
-            (kSecPrivateKeyAttrs, "private"),
+            (kSecPrivateKeyAttrs, "private")
         ]
         for (constant, raw) in expected { XCTAssertEqual(constant as String, raw) }
     }
@@ -38,7 +42,8 @@ final class SecurityAPISurfaceTests: XCTestCase {
         let expected: [(OSStatus, OSStatus, String)] = [
             (errSecSuccess, 0, "No error."), (errSecUnimplemented, -4, "Function or operation not implemented."),
             (errSecParam, -50, "One or more parameters passed to a function were not valid."),
-            (errSecAllocate, -108, "Failed to allocate memory."), (errSecUserCanceled, -128, "User canceled the operation."),
+            (errSecAllocate, -108, "Failed to allocate memory."),
+            (errSecUserCanceled, -128, "User canceled the operation."),
             (errSecNotAvailable, -25291, "No keychain is available. You may need to restart your computer."),
             (errSecAuthFailed, -25293, "The user name or passphrase you entered is not correct."),
             (errSecDuplicateItem, -25299, "The specified item already exists in the keychain."),
@@ -50,17 +55,21 @@ final class SecurityAPISurfaceTests: XCTestCase {
             (errSecMissingEntitlement, -34018, "A required entitlement isn't present."),
             (errSecRestrictedAPI, -34020, "Client is restricted and is not permitted to perform this operation."),
             // SecBase.h beyond the spec's table: the certificate, trust and CSSM ranges.
-            (errSecCreateChainFailed, -25318, "One or more certificates required to validate this certificate cannot be found."),
+            (
+                errSecCreateChainFailed, -25318,
+                "One or more certificates required to validate this certificate cannot be found."
+            ),
             (errSecServiceNotAvailable, -67585, "The required service is not available."),
             (errSecConversionError, -67594, "A conversion error has occurred."),
             (errSecNotTrusted, -67843, "The certificate was not trusted."),
-            (errSecInvalidEncoding, -67853, "The encoding was not valid."),
+            (errSecInvalidEncoding, -67853, "The encoding was not valid.")
         ]
         for (constant, value, message) in expected {
             XCTAssertEqual(constant, value)
             XCTAssertEqual(SecCopyErrorMessageString(value, nil) as String?, message)
         }
-        XCTAssertEqual(SecCopyErrorMessageString(errSecInternalComponent, nil) as String?, "OSStatus -2070", "no string")
+        XCTAssertEqual(
+            SecCopyErrorMessageString(errSecInternalComponent, nil) as String?, "OSStatus -2070", "no string")
         XCTAssertEqual(SecCopyErrorMessageString(12345, nil) as String?, "OSStatus 12345")
         XCTAssertEqual(noErr, 0)
     }
@@ -89,18 +98,21 @@ final class SecurityAPISurfaceTests: XCTestCase {
         XCTAssertEqual(SecAccessControlCreateFlags.applicationPassword.rawValue, 0x8000_0000)
 
         var error: Unmanaged<CFError>?
-        let plain = try XCTUnwrap(SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlocked, [], &error))
+        let plain = try XCTUnwrap(
+            SecAccessControlCreateWithFlags(kCFAllocatorDefault, kSecAttrAccessibleWhenUnlocked, [], &error))
         XCTAssertEqual(plain.description, "<SecAccessControlRef: ak>")
         let again = try XCTUnwrap(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, [], nil))
         XCTAssertEqual(Set<AnyHashable>([plain, again]).count, 1, "Hashable: equal protections and flags are equal")
-        let presence = try XCTUnwrap(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .userPresence, nil))
-        XCTAssertEqual(presence.description, "<SecAccessControlRef: akpu;od(cpol(DeviceOwnerAuthentication));odel(true);oe(true)>")
+        let presence = try XCTUnwrap(
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .userPresence, nil))
+        XCTAssertEqual(
+            presence.description, "<SecAccessControlRef: akpu;od(cpol(DeviceOwnerAuthentication));odel(true);oe(true)>")
 
         let invalid: [(CFTypeRef, SecAccessControlCreateFlags)] = [
             (kSecAttrAccessibleWhenUnlocked, [.or, .and]),
             (kSecAttrAccessibleWhenUnlocked, [.biometryAny, .biometryCurrentSet]),
             (kSecAttrAccessibleWhenUnlocked, [.userPresence, .devicePasscode]),
-            (NSString(string: "nonsense"), []),
+            (NSString(string: "nonsense"), [])
         ]
         for (protection, flags) in invalid {
             error = nil
@@ -110,7 +122,9 @@ final class SecurityAPISurfaceTests: XCTestCase {
             XCTAssertEqual(CFErrorGetDomain(cfError) as String, NSOSStatusErrorDomain)
             XCTAssertNotNil(CFErrorCopyUserInfo(cfError))
         }
-        XCTAssertNotNil(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, [.userPresence, .privateKeyUsage], nil))
+        XCTAssertNotNil(
+            SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, [.userPresence, .privateKeyUsage], nil)
+        )
     }
 
     func testRandomBytes() {
@@ -125,7 +139,10 @@ final class SecurityAPISurfaceTests: XCTestCase {
     /// Keys as NSString (CFString) constants and values as Foundation objects are accepted too.
     func testFoundationObjectsInDictionaries() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("surface-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory); SecItemEnvironment.reset() }
+        defer {
+            try? FileManager.default.removeItem(at: directory)
+            SecItemEnvironment.reset()
+        }
         SecItemEnvironment.useKeychain(try Keychain(location: KeychainLocation(directory: directory)))
         let dictionary = NSMutableDictionary()
         dictionary[kSecClass] = kSecClassGenericPassword
@@ -136,7 +153,9 @@ final class SecurityAPISurfaceTests: XCTestCase {
         XCTAssertEqual(SecItemAdd(dictionary, nil), errSecNoSuchAttr, "port is not a generic-password attribute")
         dictionary.removeObject(forKey: kSecAttrPort)
         XCTAssertEqual(SecItemAdd(dictionary, nil), errSecSuccess)
-        let query: [CFString: Any] = [kSecClass: kSecClassGenericPassword, kSecAttrAccount: "ns", kSecReturnData: kCFBooleanTrue!]
+        let query: [CFString: Any] = [
+            kSecClass: kSecClassGenericPassword, kSecAttrAccount: "ns", kSecReturnData: kCFBooleanTrue!
+        ]
         var result: CFTypeRef?
         XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &result), errSecSuccess)
         XCTAssertEqual(result as? Data, Data("v".utf8))

@@ -20,17 +20,21 @@ struct CrashJournal {
     /// a torn "B" line means the operation never started, a torn "A" line leaves it in flight.
     init(_ text: String) throws {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        lines.removeLast()   // empty after a final newline, else the torn line
+        lines.removeLast()  // empty after a final newline, else the torn line
         for line in lines {
             let fields = line.split(separator: " ").map(String.init)
             switch (fields.first, fields.count) {
             case ("B", 4):
-                guard inFlight == nil, let sequence = Int(fields[1]), let operation = StressOperation(rawValue: fields[2]) else {
+                guard inFlight == nil, let sequence = Int(fields[1]),
+                    let operation = StressOperation(rawValue: fields[2])
+                else {
                     throw JournalError("unexpected line \(line)")
                 }
                 inFlight = JournalEntry(sequence: sequence, operation: operation, key: fields[3])
             case ("A", 3):
-                guard var entry = inFlight, Int(fields[1]) == entry.sequence, let outcome = StressOperation.Outcome(rawValue: fields[2]) else {
+                guard var entry = inFlight, Int(fields[1]) == entry.sequence,
+                    let outcome = StressOperation.Outcome(rawValue: fields[2])
+                else {
                     throw JournalError("acknowledgement without its operation: \(line)")
                 }
                 entry.outcome = outcome
@@ -62,7 +66,8 @@ struct AcknowledgedState {
     mutating func apply(_ entry: JournalEntry) -> String? {
         let expected = entry.operation.expectedOutcome(present: values[entry.key] != nil)
         guard entry.outcome == expected else {
-            return "\(entry.operation.rawValue) #\(entry.sequence) of \(entry.key) answered \(entry.outcome?.rawValue ?? "-"), expected \(expected.rawValue)"
+            return
+                "\(entry.operation.rawValue) #\(entry.sequence) of \(entry.key) answered \(entry.outcome?.rawValue ?? "-"), expected \(expected.rawValue)"
         }
         values[entry.key] = entry.operation.result(sequence: entry.sequence, on: values[entry.key])
         return nil

@@ -23,8 +23,10 @@ final class CrashSafetyTests: XCTestCase {
             let journalURL = scratch.file("journal-\(round)")
             // Most kills land among writes; one in eight lands anywhere between process start
             // and the first write, which includes opening the keychain.
-            try runCrashLoop(on: home, journal: journalURL, firstSequence: sequence, killed: round % 8 != 0 ? .amongWrites : .duringStartUp,
-                             round: round, startup: &startup, scratch: scratch)
+            try runCrashLoop(
+                on: home, journal: journalURL, firstSequence: sequence,
+                killed: round % 8 != 0 ? .amongWrites : .duringStartUp,
+                round: round, startup: &startup, scratch: scratch)
 
             // Killed before it opened the journal, the helper wrote nothing at all.
             let written = FileManager.default.contents(atPath: journalURL.path) ?? Data()
@@ -34,7 +36,8 @@ final class CrashSafetyTests: XCTestCase {
             }
             sequence = journal.nextSequence(after: sequence)
             statistics.count(journal)
-            try checkKeychain(at: home, against: &state, inFlight: journal.inFlight, round: round, statistics: &statistics)
+            try checkKeychain(
+                at: home, against: &state, inFlight: journal.inFlight, round: round, statistics: &statistics)
             try? FileManager.default.removeItem(at: journalURL)
         }
         print("crash safety: \(statistics.summary(kills: kills))")
@@ -48,10 +51,14 @@ final class CrashSafetyTests: XCTestCase {
         for round in 0..<64 {
             let home = scratch.file("keychain-\(round)")
             // The first rounds learn how long creating a keychain takes here.
-            try runCrashLoop(on: home, journal: scratch.file("journal-\(round)"), firstSequence: 0,
-                             killed: round < 4 ? .afterFirstWrite : .duringStartUp, round: round, startup: &startup, scratch: scratch)
+            try runCrashLoop(
+                on: home, journal: scratch.file("journal-\(round)"), firstSequence: 0,
+                killed: round < 4 ? .afterFirstWrite : .duringStartUp, round: round, startup: &startup, scratch: scratch
+            )
             try assertVerifiesClean(Keychain(location: KeychainLocation(directory: home)), round: round)
-            let leftovers = try FileManager.default.subpathsOfDirectory(atPath: home.path).filter { $0.contains(".tmp-") }
+            let leftovers = try FileManager.default.subpathsOfDirectory(atPath: home.path).filter {
+                $0.contains(".tmp-")
+            }
             XCTAssertEqual(leftovers, [], "round \(round): temporary files survived the next open")
         }
     }
@@ -68,8 +75,10 @@ final class CrashSafetyTests: XCTestCase {
 
     /// Starts `keychain-stress crash-loop` on `home`, kills it with SIGKILL at `moment` (start-up
     /// times learnt from rounds that wait for a write), and checks that the kill was ours.
-    private func runCrashLoop(on home: URL, journal: URL, firstSequence: Int, killed moment: KillMoment, round: Int,
-                              startup: inout StartupTimes, scratch: ScratchDirectory) throws {
+    private func runCrashLoop(
+        on home: URL, journal: URL, firstSequence: Int, killed moment: KillMoment, round: Int,
+        startup: inout StartupTimes, scratch: ScratchDirectory
+    ) throws {
         let errors = scratch.file("stderr")
         let helper = try StressHelper.start(
             ["crash-loop", "--keychain", home.path, "--journal", journal.path, "--first-sequence", "\(firstSequence)"],
@@ -88,19 +97,25 @@ final class CrashSafetyTests: XCTestCase {
 
     private func assertVerifiesClean(_ keychain: Keychain, round: Int) throws {
         let report = try keychain.verify()
-        XCTAssertTrue(report.isClean, "round \(round): \(report.damagedItems) \(report.databaseProblems) \(report.stateProblem ?? "")")
+        XCTAssertTrue(
+            report.isClean,
+            "round \(round): \(report.damagedItems) \(report.databaseProblems) \(report.stateProblem ?? "")")
     }
 
     private func requireKilledBySIGKILL(_ helper: Process, round: Int, errors: URL) throws {
         // A Swift trap or a segfault in the engine is also an uncaught signal: only SIGKILL is ours.
         guard helper.terminationReason == .uncaughtSignal, helper.terminationStatus == SIGKILL else {
-            throw JournalError("round \(round): keychain-stress ended by itself (status \(helper.terminationStatus)): \(try String(contentsOf: errors, encoding: .utf8))")
+            throw JournalError(
+                "round \(round): keychain-stress ended by itself (status \(helper.terminationStatus)): \(try String(contentsOf: errors, encoding: .utf8))"
+            )
         }
     }
 
     /// Opens the keychain as the next process would, verifies it, and compares every item.
-    private func checkKeychain(at home: URL, against state: inout AcknowledgedState, inFlight: JournalEntry?, round: Int,
-                               statistics: inout CrashStatistics) throws {
+    private func checkKeychain(
+        at home: URL, against state: inout AcknowledgedState, inFlight: JournalEntry?, round: Int,
+        statistics: inout CrashStatistics
+    ) throws {
         guard FileManager.default.fileExists(atPath: home.appendingPathComponent("data/keychain.db").path) else {
             XCTAssertTrue(state.values.isEmpty, "round \(round): the keychain vanished")
             return
@@ -108,19 +123,24 @@ final class CrashSafetyTests: XCTestCase {
         let keychain = try Keychain(location: KeychainLocation(directory: home))
         try assertVerifiesClean(keychain, round: round)
         var stored: [String: Int] = [:]
-        for item in try keychain.findAll(Query(.genericPassword, [.service: "crash"]), returning: [.attributes, .data]) {
+        for item in try keychain.findAll(Query(.genericPassword, [.service: "crash"]), returning: [.attributes, .data])
+        {
             let key = try XCTUnwrap(item.attributes[.account]?.stringValue)
             let data = try XCTUnwrap(item.data)
-            let sequence = try XCTUnwrap(stressSequence(of: data), "round \(round): \(key) holds a value no operation wrote")
+            let sequence = try XCTUnwrap(
+                stressSequence(of: data), "round \(round): \(key) holds a value no operation wrote")
             XCTAssertEqual(data, stressValue(sequence: sequence), "round \(round): \(key) holds a damaged value")
             XCTAssertNil(stored.updateValue(sequence, forKey: key), "round \(round): \(key) exists twice")
         }
         var expected = state.values
         if let inFlight {
-            let before = state.values[inFlight.key], after = inFlight.operation.result(sequence: inFlight.sequence, on: before)
+            let before = state.values[inFlight.key]
+            let after = inFlight.operation.result(sequence: inFlight.sequence, on: before)
             let found = stored[inFlight.key]
-            XCTAssertTrue(found == before || found == after,
-                          "round \(round): \(inFlight.key) holds \(found.map(String.init) ?? "nothing") after the interrupted \(inFlight.operation.rawValue) #\(inFlight.sequence); expected \(before.map(String.init) ?? "nothing") or \(after.map(String.init) ?? "nothing")")
+            XCTAssertTrue(
+                found == before || found == after,
+                "round \(round): \(inFlight.key) holds \(found.map(String.init) ?? "nothing") after the interrupted \(inFlight.operation.rawValue) #\(inFlight.sequence); expected \(before.map(String.init) ?? "nothing") or \(after.map(String.init) ?? "nothing")"
+            )
             if before != after { statistics.interrupted(completed: found == after) }
             state.resolve(inFlight.key, to: found)
             expected[inFlight.key] = found
@@ -139,7 +159,9 @@ final class CrashSafetyTests: XCTestCase {
                 return
             }
             guard helper.isRunning else {
-                throw JournalError("keychain-stress stopped before its first write: \(try String(contentsOf: errors, encoding: .utf8))")
+                throw JournalError(
+                    "keychain-stress stopped before its first write: \(try String(contentsOf: errors, encoding: .utf8))"
+                )
             }
             usleep(1_000)
         }

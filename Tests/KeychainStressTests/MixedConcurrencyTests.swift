@@ -18,8 +18,12 @@ final class MixedConcurrencyTests: XCTestCase {
         let home = scratch.file("keychain")
         let started = Date()
         let helpers = try (0..<processes).map { process in
-            try StressHelper.start(["mixed", "--keychain", home.path, "--process", "\(process)", "--threads", "4", "--operations", "\(operations)"],
-                                   output: scratch.file("out-\(process)"), errors: scratch.file("err-\(process)"))
+            try StressHelper.start(
+                [
+                    "mixed", "--keychain", home.path, "--process", "\(process)", "--threads", "4", "--operations",
+                    "\(operations)"
+                ],
+                output: scratch.file("out-\(process)"), errors: scratch.file("err-\(process)"))
         }
         var merged = MixedReport()
         for (process, helper) in helpers.enumerated() {
@@ -43,7 +47,9 @@ final class MixedConcurrencyTests: XCTestCase {
         var stored: [String: Int] = [:]
         for item in own {
             let key = try XCTUnwrap(item.attributes[.account]?.stringValue)
-            XCTAssertNil(stored.updateValue(try XCTUnwrap(stressSequence(of: XCTUnwrap(item.data))), forKey: key), "\(key) exists twice")
+            XCTAssertNil(
+                stored.updateValue(try XCTUnwrap(stressSequence(of: XCTUnwrap(item.data))), forKey: key),
+                "\(key) exists twice")
         }
         XCTAssertEqual(stored, merged.ownItems, "the threads' own items differ from their last acknowledged writes")
 
@@ -51,19 +57,26 @@ final class MixedConcurrencyTests: XCTestCase {
         let present = Dictionary(grouping: shared) { $0.attributes[.account]?.stringValue ?? "?" }
         for index in 0..<6 {
             let key = "s\(index)"
-            let balance = merged.sharedSuccesses["\(key)/add", default: 0] - merged.sharedSuccesses["\(key)/delete", default: 0]
+            let balance =
+                merged.sharedSuccesses["\(key)/add", default: 0] - merged.sharedSuccesses["\(key)/delete", default: 0]
             XCTAssertLessThanOrEqual(present[key]?.count ?? 0, 1, "\(key) exists more than once")
-            XCTAssertEqual(balance, present[key]?.count ?? 0, "\(key): successful adds minus deletes must equal the copies that exist")
+            XCTAssertEqual(
+                balance, present[key]?.count ?? 0,
+                "\(key): successful adds minus deletes must equal the copies that exist")
         }
         let hot = try keychain.findAll(Query(.genericPassword, [.service: "hot"]), returning: [.attributes, .data])
         XCTAssertEqual(hot.count, 1, "the upserted item must exist exactly once")
         // The last upsert wins, and whichever thread wrote last, it was that thread's last write.
         let hotValue = hot.first?.data.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        XCTAssertTrue(hotValue.hasPrefix("hot-p") && hotValue.hasSuffix("-\(operations - 1)"), "the hot item holds \(hotValue), not a thread's last write")
+        XCTAssertTrue(
+            hotValue.hasPrefix("hot-p") && hotValue.hasSuffix("-\(operations - 1)"),
+            "the hot item holds \(hotValue), not a thread's last write")
 
         let report = try keychain.verify()
         XCTAssertTrue(report.isClean, "\(report.damagedItems) \(report.databaseProblems) \(report.stateProblem ?? "")")
         let writes = processes * 4 * operations * 3
-        print("concurrency: \(processes) processes × 4 threads × \(operations) rounds (\(writes) writes, \(writes / 3) read-backs) in \(String(format: "%.1f", elapsed)) s; \(stored.count) own items, \(shared.count) shared, verify clean")
+        print(
+            "concurrency: \(processes) processes × 4 threads × \(operations) rounds (\(writes) writes, \(writes / 3) read-backs) in \(String(format: "%.1f", elapsed)) s; \(stored.count) own items, \(shared.count) shared, verify clean"
+        )
     }
 }

@@ -10,7 +10,8 @@ import XCTest
 enum StressHelper {
     static let executable: URL = {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain-stress").path) {
+        for _ in 0..<4
+        where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain-stress").path) {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("keychain-stress")
@@ -21,7 +22,9 @@ enum StressHelper {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             let message = "keychain-stress is not built at \(executable.path); run `swift build --build-tests` first."
             // scripts/test (and so CI) requires it: a suite that silently skips proves nothing.
-            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { throw StressHelperMissing(message) }
+            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil {
+                throw StressHelperMissing(message)
+            }
             throw XCTSkip(message)
         }
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
@@ -30,7 +33,7 @@ enum StressHelper {
         process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"   // a crash report would outlive SIGKILL's point
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash report would outlive SIGKILL's point
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: output)
@@ -71,7 +74,8 @@ final class ScratchDirectory {
 
     init(_ prefix: String) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     deinit { try? FileManager.default.removeItem(at: url) }

@@ -32,7 +32,9 @@ final class BackgroundSyncStateMachineTests: XCTestCase {
         _ = machine.handle(.tick, at: .zero)
         XCTAssertEqual(machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .seconds(2)), .compact)
         XCTAssertEqual(machine.state, .compacting)
-        XCTAssertEqual(machine.handle(.compactionFinished, at: .seconds(3)), .wait(until: .seconds(62)), "the poll counts from the round's end")
+        XCTAssertEqual(
+            machine.handle(.compactionFinished, at: .seconds(3)), .wait(until: .seconds(62)),
+            "the poll counts from the round's end")
         XCTAssertEqual(machine.state, .idle)
     }
 
@@ -41,7 +43,8 @@ final class BackgroundSyncStateMachineTests: XCTestCase {
         _ = machine.handle(.tick, at: .zero)
         XCTAssertEqual(machine.handle(.roundSucceeded(deferredWhileLocked: 2), at: .zero), .wait(until: poll))
         XCTAssertEqual(machine.handle(.tick, at: poll), .sync(verifyingEverything: false))
-        XCTAssertEqual(machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: poll), .compact, "compacted once nothing waits")
+        XCTAssertEqual(
+            machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: poll), .compact, "compacted once nothing waits")
     }
 
     func testCompactionComesOnceADay() {
@@ -81,21 +84,26 @@ final class BackgroundSyncStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.changeNoticed, at: .seconds(1)), .sync(verifyingEverything: false))
         XCTAssertEqual(machine.handle(.changeNoticed, at: .seconds(2)), .awaitOutcome, "one round at a time")
         XCTAssertEqual(machine.handle(.tick, at: .seconds(2)), .awaitOutcome)
-        XCTAssertEqual(machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .seconds(3)), .sync(verifyingEverything: false),
-                       "the change made during the round is not lost")
-        XCTAssertEqual(machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .seconds(4)), .wait(until: .seconds(64)))
+        XCTAssertEqual(
+            machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .seconds(3)), .sync(verifyingEverything: false),
+            "the change made during the round is not lost")
+        XCTAssertEqual(
+            machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .seconds(4)), .wait(until: .seconds(64)))
     }
 
     func testEveryRecordIsCheckedAgainAfterTheVerificationInterval() {
         var machine = settled()
-        XCTAssertEqual(machine.handle(.changeNoticed, at: verification - .seconds(1)), .sync(verifyingEverything: false))
+        XCTAssertEqual(
+            machine.handle(.changeNoticed, at: verification - .seconds(1)), .sync(verifyingEverything: false))
         _ = machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: verification - .seconds(1))
         XCTAssertEqual(machine.handle(.changeNoticed, at: verification), .sync(verifyingEverything: true))
         _ = machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: verification + .seconds(10))
-        XCTAssertEqual(machine.handle(.changeNoticed, at: verification + .seconds(11)), .sync(verifyingEverything: false),
-                       "the next check counts from the verifying round's end")
+        XCTAssertEqual(
+            machine.handle(.changeNoticed, at: verification + .seconds(11)), .sync(verifyingEverything: false),
+            "the next check counts from the verifying round's end")
         _ = machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: verification + .seconds(11))
-        XCTAssertEqual(machine.handle(.changeNoticed, at: verification * 2 + .seconds(10)), .sync(verifyingEverything: true))
+        XCTAssertEqual(
+            machine.handle(.changeNoticed, at: verification * 2 + .seconds(10)), .sync(verifyingEverything: true))
     }
 
     func testAFailedVerifyingRoundIsRetriedAsAVerifyingRound() {
@@ -111,13 +119,19 @@ final class BackgroundSyncStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.changeNoticed, at: now), .sync(verifyingEverything: false))
         var waits: [Duration] = []
         for _ in 0..<11 {
-            guard case .wait(let until) = machine.handle(.roundFailed(.serverUnreachable), at: now) else { return XCTFail("no wait after a failure") }
+            guard case .wait(let until) = machine.handle(.roundFailed(.serverUnreachable), at: now) else {
+                return XCTFail("no wait after a failure")
+            }
             XCTAssertEqual(machine.state, .backingOff(until: until))
             XCTAssertFalse(machine.mayContactServer(at: now), "no listening while backing off")
             waits.append(until - now)
-            XCTAssertEqual(machine.handle(.changeNoticed, at: until - .milliseconds(1)), .wait(until: until), "a change does not cut the backoff short")
+            XCTAssertEqual(
+                machine.handle(.changeNoticed, at: until - .milliseconds(1)), .wait(until: until),
+                "a change does not cut the backoff short")
             now = until
-            XCTAssertEqual(machine.handle(.tick, at: now), .sync(verifyingEverything: false), "retried when the backoff ends, not at the next poll")
+            XCTAssertEqual(
+                machine.handle(.tick, at: now), .sync(verifyingEverything: false),
+                "retried when the backoff ends, not at the next poll")
             XCTAssertTrue(machine.mayContactServer(at: now))
         }
         XCTAssertEqual(waits, [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300].map { Duration.seconds($0) })
@@ -134,13 +148,16 @@ final class BackgroundSyncStateMachineTests: XCTestCase {
         var now = Duration.seconds(10)
         _ = machine.handle(.changeNoticed, at: now)
         for _ in 0..<4 {
-            guard case .wait(let until) = machine.handle(.roundFailed(.serverUnreachable), at: now) else { return XCTFail() }
+            guard case .wait(let until) = machine.handle(.roundFailed(.serverUnreachable), at: now) else {
+                return XCTFail()
+            }
             now = until
             _ = machine.handle(.tick, at: now)
         }
         _ = machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: now)
         XCTAssertEqual(machine.handle(.changeNoticed, at: now + .seconds(1)), .sync(verifyingEverything: false))
-        XCTAssertEqual(machine.handle(.roundFailed(.serverUnreachable), at: now + .seconds(1)), .wait(until: now + .seconds(2)))
+        XCTAssertEqual(
+            machine.handle(.roundFailed(.serverUnreachable), at: now + .seconds(1)), .wait(until: now + .seconds(2)))
     }
 
     func testFindingsThatRetryingDoesNotHealPauseFiveMinutes() {
@@ -150,7 +167,9 @@ final class BackgroundSyncStateMachineTests: XCTestCase {
             let resume = Duration.seconds(310)
             XCTAssertEqual(machine.handle(.roundFailed(code), at: .seconds(10)), .wait(until: resume), "\(code)")
             XCTAssertEqual(machine.handle(.changeNoticed, at: .seconds(100)), .wait(until: resume), "\(code)")
-            XCTAssertEqual(machine.handle(.tick, at: resume), .sync(verifyingEverything: false), "\(code): due by the change and the poll")
+            XCTAssertEqual(
+                machine.handle(.tick, at: resume), .sync(verifyingEverything: false),
+                "\(code): due by the change and the poll")
         }
     }
 
@@ -158,17 +177,21 @@ final class BackgroundSyncStateMachineTests: XCTestCase {
         var machine = BackgroundSyncStateMachine(pollInterval: .seconds(3600), verificationInterval: verification)
         _ = machine.handle(.tick, at: .zero)
         XCTAssertEqual(machine.handle(.roundFailed(.tampered), at: .zero), .wait(until: .seconds(300)))
-        XCTAssertEqual(machine.handle(.tick, at: .seconds(300)), .wait(until: .seconds(3600)), "nothing changed: the next poll")
+        XCTAssertEqual(
+            machine.handle(.tick, at: .seconds(300)), .wait(until: .seconds(3600)), "nothing changed: the next poll")
     }
 
     func testOtherFailuresWaitForTheNextChangeOrPoll() {
-        for code in [SyncError.Code.invalidState, .keychain, .invalidCode, SyncError.Code(rawValue: "aCodeOfALaterVersion")] {
+        for code in [
+            SyncError.Code.invalidState, .keychain, .invalidCode, SyncError.Code(rawValue: "aCodeOfALaterVersion")
+        ] {
             var machine = settled()
             _ = machine.handle(.changeNoticed, at: .seconds(10))
             XCTAssertEqual(machine.handle(.roundFailed(code), at: .seconds(10)), .wait(until: .seconds(70)), "\(code)")
             XCTAssertEqual(machine.state, .idle)
             XCTAssertTrue(machine.mayContactServer(at: .seconds(10)))
-            XCTAssertEqual(machine.handle(.changeNoticed, at: .seconds(11)), .sync(verifyingEverything: false), "\(code)")
+            XCTAssertEqual(
+                machine.handle(.changeNoticed, at: .seconds(11)), .sync(verifyingEverything: false), "\(code)")
         }
     }
 

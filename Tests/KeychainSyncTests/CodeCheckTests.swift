@@ -10,11 +10,13 @@ final class CodeCheckTests: XCTestCase {
     /// Codes computed outside Swift (a few lines of Python after the ``CodeCheck`` description):
     /// the format is fixed, so a code printed by one build is taken by every later one.
     func testKnownCodesAreTaken() throws {
-        let (circleID, pin) = try CircleCode.parseCircleCode("AAAQ-EAYE-AUDA-OCAJ-BIFQ-YDIO-B4AA-AAAB-VKVK-VKVK-VKVK-VKVK-VKVA-LQUW")
+        let (circleID, pin) = try CircleCode.parseCircleCode(
+            "AAAQ-EAYE-AUDA-OCAJ-BIFQ-YDIO-B4AA-AAAB-VKVK-VKVK-VKVK-VKVK-VKVA-LQUW")
         XCTAssertEqual(circleID, UUID(uuidString: "00010203-0405-0607-0809-0A0B0C0D0E0F"))
         XCTAssertEqual(pin, Data([0, 0, 0, 1] + [UInt8](repeating: 0xAA, count: 12)))
         XCTAssertNoThrow(try CircleCode.checkApprovalCode("MFHY-OVPJ-L45U-SJYB-Q7RT-MCSW"))
-        XCTAssertNoThrow(try CircleCode.checkApprovalCode("abcdefghijklmnopqrstxfft"), "case and separators do not matter")
+        XCTAssertNoThrow(
+            try CircleCode.checkApprovalCode("abcdefghijklmnopqrstxfft"), "case and separators do not matter")
         XCTAssertNoThrow(try CircleCode.checkApprovalCode("ABCD EFGH IJKL MNOP QRST XFFT"))
     }
 
@@ -28,7 +30,10 @@ final class CodeCheckTests: XCTestCase {
             for typo in typos {
                 XCTAssertThrowsError(try CircleCode.parseCircleCode(typo), typo) { error in
                     XCTAssertEqual((error as? SyncError)?.code, .invalidCode, typo)
-                    XCTAssertTrue("\(error)".contains("The circle code has a typo: its last group, a check over the rest, does not match (a character mistyped, or two swapped). Nothing was sent to the server."), "\(error)")
+                    XCTAssertTrue(
+                        "\(error)".contains(
+                            "The circle code has a typo: its last group, a check over the rest, does not match (a character mistyped, or two swapped). Nothing was sent to the server."
+                        ), "\(error)")
                 }
             }
         }
@@ -42,8 +47,12 @@ final class CodeCheckTests: XCTestCase {
             for typo in CodeTypos.of(code) {
                 XCTAssertThrowsError(try CircleCode.checkApprovalCode(typo), typo) { error in
                     XCTAssertEqual((error as? SyncError)?.code, .invalidCode, typo)
-                    XCTAssertTrue("\(error)".contains("The approval code has a typo: its last group, a check over the rest, does not match (a character mistyped, or two swapped). Nothing was sent to the server and nothing was approved."), "\(error)")
-                    XCTAssertFalse("\(error)".contains(CircleCode.normalized(typo)), "the join's secret is not repeated")
+                    XCTAssertTrue(
+                        "\(error)".contains(
+                            "The approval code has a typo: its last group, a check over the rest, does not match (a character mistyped, or two swapped). Nothing was sent to the server and nothing was approved."
+                        ), "\(error)")
+                    XCTAssertFalse(
+                        "\(error)".contains(CircleCode.normalized(typo)), "the join's secret is not repeated")
                 }
             }
         }
@@ -63,19 +72,37 @@ final class CodeCheckTests: XCTestCase {
         let legacyCircle = String(CircleCode.normalized(CircleCode.circleCode(of: try foundedRoster())).prefix(52))
         XCTAssertThrowsError(try CircleCode.parseCircleCode(legacyCircle)) { error in
             XCTAssertEqual((error as? SyncError)?.code, .invalidCode)
-            XCTAssertTrue("\(error)".contains("That circle code was printed by an earlier version of keychain, without the check group that catches typos"), "\(error)")
-            XCTAssertTrue("\(error)".contains("Run `keychain sync status` on a device of the circle that runs this version"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(
+                    "That circle code was printed by an earlier version of keychain, without the check group that catches typos"
+                ), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("Run `keychain sync status` on a device of the circle that runs this version"),
+                "\(error)")
         }
         XCTAssertNoThrow(try CircleCode.checkApprovalCode("MFHY-OVPJ-L45U-SJYB-Q7RT"))
     }
 
     func testOtherCharactersAndLengthsAreRefusedSayingWhy() {
-        for (text, expected) in [("AAAQ-EAY0-AUDA", "it holds characters no code has (codes use the letters A to Z and the digits 2 to 7: a 0 is the letter O"),
-                                 ("AAAQ-EAYE-AUDA", "it has 12 letters and digits, and a circle code has 56 (14 groups of four, dashes optional)")] {
-            XCTAssertThrowsError(try CircleCode.parseCircleCode(text)) { XCTAssertTrue("\($0)".contains(expected), "\($0)") }
+        for (text, expected) in [
+            (
+                "AAAQ-EAY0-AUDA",
+                "it holds characters no code has (codes use the letters A to Z and the digits 2 to 7: a 0 is the letter O"
+            ),
+            (
+                "AAAQ-EAYE-AUDA",
+                "it has 12 letters and digits, and a circle code has 56 (14 groups of four, dashes optional)"
+            )
+        ] {
+            XCTAssertThrowsError(try CircleCode.parseCircleCode(text)) {
+                XCTAssertTrue("\($0)".contains(expected), "\($0)")
+            }
         }
         XCTAssertThrowsError(try CircleCode.checkApprovalCode("MFHY-OVPJ-L45U-SJYB-Q7RT-MCS")) {
-            XCTAssertTrue("\($0)".contains("it has 23 letters and digits, and an approval code has 24 (6 groups of four, dashes optional)"), "\($0)")
+            XCTAssertTrue(
+                "\($0)".contains(
+                    "it has 23 letters and digits, and an approval code has 24 (6 groups of four, dashes optional)"),
+                "\($0)")
         }
     }
 
@@ -83,10 +110,14 @@ final class CodeCheckTests: XCTestCase {
 
     /// A roster with its founding event, as `createCircle` makes it.
     private func foundedRoster() throws -> Roster {
-        let deviceID = UUID(), signing = Curve25519.Signing.PrivateKey(), agreement = Curve25519.KeyAgreement.PrivateKey()
+        let deviceID = UUID()
+        let signing = Curve25519.Signing.PrivateKey()
+        let agreement = Curve25519.KeyAgreement.PrivateKey()
         var roster = Roster(circleID: UUID())
         var founding = roster.nextEvent(.founded, author: deviceID, subject: deviceID)
-        (founding.signingKey, founding.agreementKey, founding.name) = (signing.publicKey.rawRepresentation, agreement.publicKey.rawRepresentation, "founder")
+        (founding.signingKey, founding.agreementKey, founding.name) = (
+            signing.publicKey.rawRepresentation, agreement.publicKey.rawRepresentation, "founder"
+        )
         try founding.sign(with: signing, circleID: roster.circleID)
         try roster.apply(founding)
         return roster

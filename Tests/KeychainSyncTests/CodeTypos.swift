@@ -21,7 +21,8 @@ enum CodeTypos {
             }
         }
         return typos.map { typo in
-            stride(from: 0, to: typo.count, by: 4).map { String(typo[$0..<min($0 + 4, typo.count)]) }.joined(separator: "-")
+            stride(from: 0, to: typo.count, by: 4).map { String(typo[$0..<min($0 + 4, typo.count)]) }.joined(
+                separator: "-")
         }
     }
 }

@@ -10,15 +10,24 @@ final class ConnectionStringExposureTests: SyncTestCase {
     func testTheLibraryAcceptsAPasswordThatACommandLineMustNotShow() throws {
         let server = postgres.connectionString + " password = library-secret"
         XCTAssertEqual(KeychainSynchronizer.commandLineExposure(of: server), .secret(keyword: "password"))
-        XCTAssertEqual(KeychainSynchronizer.commandLineExposure(of: "postgresql://alice:library-secret@/k?host=/x"), .secret(keyword: "password"))
-        XCTAssertEqual(KeychainSynchronizer.commandLineExposure(of: "host=/x\tsslpassword='library secret'"), .secret(keyword: "sslpassword"))
+        XCTAssertEqual(
+            KeychainSynchronizer.commandLineExposure(of: "postgresql://alice:library-secret@/k?host=/x"),
+            .secret(keyword: "password"))
+        XCTAssertEqual(
+            KeychainSynchronizer.commandLineExposure(of: "host=/x\tsslpassword='library secret'"),
+            .secret(keyword: "sslpassword"))
         XCTAssertNil(KeychainSynchronizer.commandLineExposure(of: postgres.connectionString))
-        XCTAssertNil(KeychainSynchronizer.commandLineExposure(of: "postgresql://alice:@/k?host=/x"), "an empty password is none")
-        guard case .unreadable(let reason)? = KeychainSynchronizer.commandLineExposure(of: "host=/x PASSWORD=library-secret") else {
+        XCTAssertNil(
+            KeychainSynchronizer.commandLineExposure(of: "postgresql://alice:@/k?host=/x"), "an empty password is none")
+        guard
+            case .unreadable(let reason)? = KeychainSynchronizer.commandLineExposure(
+                of: "host=/x PASSWORD=library-secret")
+        else {
             return XCTFail("libpq's keywords are case-sensitive: it cannot read PASSWORD=")
         }
         XCTAssertFalse(reason.contains("library-secret"), reason)
         XCTAssertTrue(KeychainSynchronizer.holdsPassword("host=/x PASSWORD=library-secret"))
-        XCTAssertNoThrow(try KeychainSynchronizer(keychain: try device("laptop")).createCircle(server: server, deviceName: "laptop"))
+        XCTAssertNoThrow(
+            try KeychainSynchronizer(keychain: try device("laptop")).createCircle(server: server, deviceName: "laptop"))
     }
 }

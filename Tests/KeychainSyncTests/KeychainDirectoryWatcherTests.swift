@@ -8,8 +8,16 @@ final class KeychainDirectoryWatcherTests: XCTestCase {
     private final class Counter: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
-        func increment() { lock.lock(); value += 1; lock.unlock() }
-        var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+        func increment() {
+            lock.lock()
+            value += 1
+            lock.unlock()
+        }
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
     }
 
     func testAWriteWakesItAndNothingElseDoes() throws {
@@ -18,7 +26,8 @@ final class KeychainDirectoryWatcherTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("keychain.db")
         try Data("one".utf8).write(to: database)
-        let location = KeychainLocation(databaseURL: database, deviceKeyURL: directory.appendingPathComponent("device.key"))
+        let location = KeychainLocation(
+            databaseURL: database, deviceKeyURL: directory.appendingPathComponent("device.key"))
         let wakeUps = Counter()
         let watcher = KeychainDirectoryWatcher(location) { wakeUps.increment() }
         defer { watcher.stop() }

@@ -14,8 +14,12 @@ final class Review34SyncAttackTests: SyncTestCase {
 
     /// A, B and C hold `bank/alice`; A exports a backup; B deletes the item (the user revokes
     /// the leaked credential) and every member merges the deletion, not compacted yet.
-    private func revokedCredentialInACircleOfThree() throws -> (a: Keychain, b: Keychain, synchronizers: [KeychainSynchronizer], backup: URL) {
-        let a = try device("a"), b = try device("b"), c = try device("c")
+    private func revokedCredentialInACircleOfThree() throws -> (
+        a: Keychain, b: Keychain, synchronizers: [KeychainSynchronizer], backup: URL
+    ) {
+        let a = try device("a")
+        let b = try device("b")
+        let c = try device("c")
         try a.add(password("bank", "alice", leaked))
         try a.add(password("mail", "alice", "kept"))
         let synchronizers = try circle([a, b, c])
@@ -43,8 +47,10 @@ final class Review34SyncAttackTests: SyncTestCase {
         try synchronizers[0].syncNow()
         try synchronizers[1].syncNow()
         try synchronizers[0].syncNow()
-        XCTAssertNil(try passwords(b)["bank/alice"], "the revoked credential came back on B after the rebuilding removal")
-        XCTAssertNil(try passwords(a)["bank/alice"], "the revoked credential came back on A after the rebuilding removal")
+        XCTAssertNil(
+            try passwords(b)["bank/alice"], "the revoked credential came back on B after the rebuilding removal")
+        XCTAssertNil(
+            try passwords(a)["bank/alice"], "the revoked credential came back on A after the rebuilding removal")
     }
 
     /// Second review: the values are read back from the deletion records on the server; a rebuild

@@ -21,7 +21,8 @@ final class RunningTool: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
-        let stdout = Pipe(), stderr = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdout
         process.standardError = stderr

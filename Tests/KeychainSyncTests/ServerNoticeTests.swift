@@ -11,7 +11,8 @@ final class ServerNoticeTests: SyncTestCase {
     /// The `keychain` executable built beside the test bundle.
     private var executable: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain").path) {
+        for _ in 0..<4
+        where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain").path) {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("keychain")
@@ -19,13 +20,15 @@ final class ServerNoticeTests: SyncTestCase {
 
     func testAServersNoticeNeverReachesTheTerminalRaw() throws {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            let message = "The keychain executable is not built at \(executable.path); run `swift build --build-tests` first."
+            let message =
+                "The keychain executable is not built at \(executable.path); run `swift build --build-tests` first."
             if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail(message) }
             throw XCTSkip(message)
         }
-        _ = try SyncServer.connect(postgres.connectionString, circleID: UUID())   // the tables exist
+        _ = try SyncServer.connect(postgres.connectionString, circleID: UUID())  // the tables exist
         // The server's owner adds a trigger that speaks to every client writing a manifest.
-        try postgres.psql("""
+        try postgres.psql(
+            """
             CREATE FUNCTION keychain_sync_test_notice() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
               RAISE NOTICE '%', 'title' || chr(27) || ']0;pwned' || chr(7) || 'clear' || chr(27) || '[2J' || 'csi' || chr(155) || '31m' || chr(8238) || 'end';
@@ -33,7 +36,11 @@ final class ServerNoticeTests: SyncTestCase {
             END $$;
             CREATE TRIGGER keychain_sync_test_notice AFTER INSERT ON keychain_sync_manifests FOR EACH STATEMENT EXECUTE FUNCTION keychain_sync_test_notice();
             """)
-        defer { _ = try? postgres.psql("DROP TRIGGER keychain_sync_test_notice ON keychain_sync_manifests; DROP FUNCTION keychain_sync_test_notice()") }
+        defer {
+            _ = try? postgres.psql(
+                "DROP TRIGGER keychain_sync_test_notice ON keychain_sync_manifests; DROP FUNCTION keychain_sync_test_notice()"
+            )
+        }
 
         let process = Process()
         process.executableURL = executable
@@ -43,7 +50,8 @@ final class ServerNoticeTests: SyncTestCase {
         environment["SECURE_STORAGE_TPM_TCTI"] = "none"
         environment["KEYCHAIN_SYNC_SERVER"] = nil
         process.environment = environment
-        let output = Pipe(), errors = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
@@ -51,12 +59,17 @@ final class ServerNoticeTests: SyncTestCase {
         let stderrData = errors.fileHandleForReading.readDataToEndOfFile()
         let stdoutData = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let stderr = String(decoding: stderrData, as: UTF8.self), stdout = String(decoding: stdoutData, as: UTF8.self)
+        let stderr = String(decoding: stderrData, as: UTF8.self)
+        let stdout = String(decoding: stdoutData, as: UTF8.self)
         XCTAssertEqual(process.terminationStatus, 0, stderr)
         XCTAssertTrue(stdout.contains("Created a sync circle"), stdout)
-        XCTAssertTrue(stderr.contains("sync server: NOTICE:  title?]0;pwned?clear?[2Jcsi?31m?end\n"), "the notice, made safe: \(stderr.debugDescription)")
+        XCTAssertTrue(
+            stderr.contains("sync server: NOTICE:  title?]0;pwned?clear?[2Jcsi?31m?end\n"),
+            "the notice, made safe: \(stderr.debugDescription)")
         for text in [stdout, stderr] {
-            let raw = text.unicodeScalars.filter { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E }
+            let raw = text.unicodeScalars.filter {
+                ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0.value == 0x202E
+            }
             XCTAssertEqual(raw.map { String(format: "U+%04X", $0.value) }, [], text.debugDescription)
         }
     }

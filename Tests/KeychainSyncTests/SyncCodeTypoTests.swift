@@ -22,19 +22,25 @@ final class SyncCodeTypoTests: SyncTestCase {
         for typo in typos {
             // Against the real server (no request filed) and an unreachable one (nothing was even tried).
             for server in [postgres.connectionString, unreachable] {
-                assertSyncError(.invalidCode, try joiner.requestToJoin(server: server, circleCode: typo, deviceName: "newcomer"), typo)
+                assertSyncError(
+                    .invalidCode, try joiner.requestToJoin(server: server, circleCode: typo, deviceName: "newcomer"),
+                    typo)
             }
         }
-        XCTAssertThrowsError(try joiner.requestToJoin(server: postgres.connectionString, circleCode: typos[0], deviceName: "newcomer")) { error in
+        XCTAssertThrowsError(
+            try joiner.requestToJoin(server: postgres.connectionString, circleCode: typos[0], deviceName: "newcomer")
+        ) { error in
             XCTAssertTrue("\(error)".contains("The circle code has a typo"), "\(error)")
         }
         XCTAssertEqual(try requestCount(), requestsBefore, "no join request reached the server")
         XCTAssertNil(try SyncStateStore.load(from: newcomer), "the keychain records no join")
-        assertSyncError(.serverUnreachable, try joiner.requestToJoin(server: unreachable, circleCode: code, deviceName: "newcomer"),
-                        "the intact code goes on to the server")
+        assertSyncError(
+            .serverUnreachable, try joiner.requestToJoin(server: unreachable, circleCode: code, deviceName: "newcomer"),
+            "the intact code goes on to the server")
 
         // The intact code joins; the roster holds the founder and the newcomer only.
-        try founder.approve(joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "newcomer"))
+        try founder.approve(
+            joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "newcomer"))
         XCTAssertTrue(try joiner.finishJoining())
         XCTAssertEqual(try founder.status().members.map(\.name), ["laptop", "newcomer"])
     }
@@ -44,7 +50,8 @@ final class SyncCodeTypoTests: SyncTestCase {
         let founder = KeychainSynchronizer(keychain: laptop)
         let code = try founder.createCircle(server: postgres.connectionString, deviceName: "laptop")
         let joiner = KeychainSynchronizer(keychain: try device("newcomer"))
-        let approval = try joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "newcomer")
+        let approval = try joiner.requestToJoin(
+            server: postgres.connectionString, circleCode: code, deviceName: "newcomer")
         let rosterBefore = try rosterCount()
 
         // The member's server is out of reach for the typos: approving would sync with it first.
@@ -71,10 +78,14 @@ final class SyncCodeTypoTests: SyncTestCase {
     // MARK: - Helpers
 
     private func requestCount() throws -> Int {
-        Int(try postgres.psql("SELECT count(*) FROM keychain_sync_requests").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        Int(
+            try postgres.psql("SELECT count(*) FROM keychain_sync_requests").trimmingCharacters(
+                in: .whitespacesAndNewlines)) ?? -1
     }
 
     private func rosterCount() throws -> Int {
-        Int(try postgres.psql("SELECT count(*) FROM keychain_sync_roster").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        Int(
+            try postgres.psql("SELECT count(*) FROM keychain_sync_roster").trimmingCharacters(
+                in: .whitespacesAndNewlines)) ?? -1
     }
 }

@@ -7,12 +7,15 @@ import XCTest
 /// before: no device misses a deletion, and nothing deleted comes back.
 final class SyncCompactionTests: SyncTestCase {
     private func recordCount(_ circleID: UUID) throws -> Int {
-        Int(try postgres.psql("SELECT count(*) FROM keychain_sync_records WHERE circle_id = '\(circleID)'")
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        Int(
+            try postgres.psql("SELECT count(*) FROM keychain_sync_records WHERE circle_id = '\(circleID)'")
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     func testDeletionsEveryMemberMergedAreCompactedAndNothingComesBack() throws {
-        let laptop = try device("laptop"), server = try device("server"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let server = try device("server")
+        let phone = try device("phone")
         for name in ["a", "b", "c"] { try laptop.add(password(name, "user", "secret-\(name)")) }
         let synchronizers = try circle([laptop, server, phone])
         for synchronizer in synchronizers { try synchronizer.syncNow() }
@@ -32,7 +35,9 @@ final class SyncCompactionTests: SyncTestCase {
         for synchronizer in synchronizers { try synchronizer.syncNow(verifyingEverything: true) }
         for keychain in [laptop, server, phone] {
             XCTAssertEqual(try passwords(keychain), ["c/user": "secret-c"])
-            XCTAssertEqual(try XCTUnwrap(SyncStateStore.load(from: keychain)).entries.count, 1, "the tombstones were forgotten everywhere")
+            XCTAssertEqual(
+                try XCTUnwrap(SyncStateStore.load(from: keychain)).entries.count, 1,
+                "the tombstones were forgotten everywhere")
         }
         // The same item added again after its deletion was compacted syncs as a new one.
         try server.add(password("a", "user", "again"))
@@ -43,15 +48,18 @@ final class SyncCompactionTests: SyncTestCase {
     }
 
     func testAnAcknowledgementTheServerMadeCompactsNothing() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         try laptop.add(password("gone", "user", "deleted"))
         let synchronizers = try circle([laptop, server])
         for synchronizer in synchronizers { try synchronizer.syncNow() }
         try laptop.delete(Query(.genericPassword, [.service: "gone"], synchronizable: .yes))
         try synchronizers[0].syncNow()
-        let laptopState = try XCTUnwrap(SyncStateStore.load(from: laptop)), serverState = try XCTUnwrap(SyncStateStore.load(from: server))
+        let laptopState = try XCTUnwrap(SyncStateStore.load(from: laptop))
+        let serverState = try XCTUnwrap(SyncStateStore.load(from: server))
         // The server copies the laptop's acknowledgement to the device that has not merged the deletion.
-        try postgres.psql("""
+        try postgres.psql(
+            """
             UPDATE keychain_sync_acknowledgements SET body = (SELECT body FROM keychain_sync_acknowledgements
               WHERE device_id = '\(laptopState.deviceID)') WHERE device_id = '\(serverState.deviceID)'
             """)
@@ -62,7 +70,9 @@ final class SyncCompactionTests: SyncTestCase {
     }
 
     func testARemovedDeviceHoldsCompactionBackNoLonger() throws {
-        let laptop = try device("laptop"), server = try device("server"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let server = try device("server")
+        let phone = try device("phone")
         try laptop.add(password("gone", "user", "deleted"))
         let synchronizers = try circle([laptop, server, phone])
         for synchronizer in synchronizers { try synchronizer.syncNow() }

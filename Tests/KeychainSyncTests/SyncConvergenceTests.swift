@@ -7,13 +7,17 @@ import XCTest
 /// would sync, and conflicts resolve the same way everywhere.
 final class SyncConvergenceTests: SyncTestCase {
     func testAddsUpdatesAndDeletesReachEveryDevice() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         try laptop.add(password("api.example.com", "alice", "s3cret"))
         let (a, b) = try pair(laptop, server)
-        XCTAssertEqual(try passwords(server), ["api.example.com/alice": "s3cret"], "the first sync of a new member brings the circle's items")
+        XCTAssertEqual(
+            try passwords(server), ["api.example.com/alice": "s3cret"],
+            "the first sync of a new member brings the circle's items")
 
-        try server.update(Query(.genericPassword, [.service: "api.example.com", .account: "alice"], synchronizable: .yes),
-                          with: ItemChanges(data: Data("rotated".utf8)))
+        try server.update(
+            Query(.genericPassword, [.service: "api.example.com", .account: "alice"], synchronizable: .yes),
+            with: ItemChanges(data: Data("rotated".utf8)))
         try b.syncNow()
         try a.syncNow()
         XCTAssertEqual(try passwords(laptop), ["api.example.com/alice": "rotated"])
@@ -26,7 +30,8 @@ final class SyncConvergenceTests: SyncTestCase {
     }
 
     func testAttributesAndDatesArriveExactly() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         var item = password("mail", "bob", "pw")
         item.attributes[.label] = "Mail for Bob"
         item.attributes[.comment] = "a comment"
@@ -37,13 +42,16 @@ final class SyncConvergenceTests: SyncTestCase {
         let original = try XCTUnwrap(laptop.findFirst(query, returning: [.attributes, .data]))
         let copy = try XCTUnwrap(server.findFirst(query, returning: [.attributes, .data]))
         XCTAssertEqual(copy.data, original.data)
-        XCTAssertEqual(SynchronizedItem.portable(copy.attributes), SynchronizedItem.portable(original.attributes),
-                       "every attribute, the creation and modification dates included")
-        XCTAssertNotEqual(copy.persistentReference, original.persistentReference, "persistent references stay device-local")
+        XCTAssertEqual(
+            SynchronizedItem.portable(copy.attributes), SynchronizedItem.portable(original.attributes),
+            "every attribute, the creation and modification dates included")
+        XCTAssertNotEqual(
+            copy.persistentReference, original.persistentReference, "persistent references stay device-local")
     }
 
     func testOnlyWhatAppleWouldSyncLeavesTheDevice() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         try laptop.add(password("synced", "a", "1"))
         try laptop.add(password("local", "b", "2", synchronizable: false))
         try laptop.add(password("this-device", "c", "3", accessibility: .afterFirstUnlockThisDeviceOnly))
@@ -52,12 +60,14 @@ final class SyncConvergenceTests: SyncTestCase {
         XCTAssertEqual(try allPasswords(server), ["synced/a": "1"])
         let circle = try XCTUnwrap(SyncStateStore.load(from: laptop)).circleID
         _ = a
-        let records = try postgres.psql("SELECT count(*) FROM keychain_sync_records WHERE circle_id = '\(circle)'").trimmingCharacters(in: .whitespacesAndNewlines)
+        let records = try postgres.psql("SELECT count(*) FROM keychain_sync_records WHERE circle_id = '\(circle)'")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(records, "1", "nothing but the synchronizable item reached the server")
     }
 
     func testConcurrentUpdatesConvergeOnTheNewerValue() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         try laptop.add(password("db", "root", "v0"))
         let (a, b) = try pair(laptop, server)
         let query = Query(.genericPassword, [.service: "db"], synchronizable: .yes)
@@ -74,7 +84,8 @@ final class SyncConvergenceTests: SyncTestCase {
     }
 
     func testADeleteRacingAnUpdateResolvesTheSameEverywhere() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         try laptop.add(password("db", "root", "v0"))
         let (a, b) = try pair(laptop, server)
         let query = Query(.genericPassword, [.service: "db"], synchronizable: .yes)
@@ -97,7 +108,8 @@ final class SyncConvergenceTests: SyncTestCase {
     }
 
     func testAnUpdateRacingADeleteLosesOnlyToADeletionThatSawIt() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         try laptop.add(password("db", "root", "v0"))
         let (a, b) = try pair(laptop, server)
         let query = Query(.genericPassword, [.service: "db"], synchronizable: .yes)
@@ -114,7 +126,8 @@ final class SyncConvergenceTests: SyncTestCase {
     }
 
     func testAnOldCopyOnAJoiningDeviceDoesNotUndoADeletion() throws {
-        let laptop = try device("laptop"), restored = try device("restored")
+        let laptop = try device("laptop")
+        let restored = try device("restored")
         // The restored device holds an old copy of an item (from a backup, say)…
         try restored.add(password("old", "token", "revoked long ago"))
         Thread.sleep(forTimeInterval: 0.01)
@@ -129,7 +142,8 @@ final class SyncConvergenceTests: SyncTestCase {
         try founder.syncNow()
         try joiner.syncNow()
         XCTAssertEqual(try passwords(laptop), ["kept/item": "k"])
-        XCTAssertEqual(try passwords(restored), ["kept/item": "k"], "a copy older than the deletion it never agreed on loses")
+        XCTAssertEqual(
+            try passwords(restored), ["kept/item": "k"], "a copy older than the deletion it never agreed on loses")
     }
 
     func testThreeDevicesWithRandomChangesConverge() throws {
@@ -154,7 +168,8 @@ final class SyncConvergenceTests: SyncTestCase {
     }
 
     func testARepeatedSyncChangesNothing() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         try laptop.add(password("x", "y", "z"))
         let (a, b) = try pair(laptop, server)
         let circle = try XCTUnwrap(SyncStateStore.load(from: laptop)).circleID
@@ -166,7 +181,8 @@ final class SyncConvergenceTests: SyncTestCase {
     }
 
     func testWhileLockedOnlyAvailableClassesSyncAndTheRestFollowsAfterUnlock() throws {
-        let laptop = try device("laptop"), server = try device("server", passphrase: "correct horse")
+        let laptop = try device("laptop")
+        let server = try device("server", passphrase: "correct horse")
         let (a, b) = try pair(laptop, server)
         try server.lock()
         try laptop.add(password("background", "token", "ck", accessibility: .afterFirstUnlock))
@@ -178,13 +194,14 @@ final class SyncConvergenceTests: SyncTestCase {
         try b.syncNow()
         XCTAssertEqual(try passwords(server), ["background/token": "ck", "foreground/token": "ak"])
         try server.lock()
-        try b.syncNow()   // a locked class is never taken for deleted
+        try b.syncNow()  // a locked class is never taken for deleted
         try a.syncNow()
         XCTAssertEqual(try passwords(laptop), ["background/token": "ck", "foreground/token": "ak"])
     }
 
     func testAnInterruptedPushIsCompletedWithoutDuplicates() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         let (a, _) = try pair(laptop, server)
         try laptop.add(password("x", "y", "z"))
         try a.syncNow()
@@ -194,8 +211,9 @@ final class SyncConvergenceTests: SyncTestCase {
         state.pulledSequence = 0
         try SyncStateStore.save(state, in: laptop)
         XCTAssertEqual(try a.syncNow().pushed, 0, "the record on the server is recognised as this device's value")
-        XCTAssertEqual(try postgres.psql("SELECT count(*) FROM keychain_sync_records WHERE circle_id = '\(state.circleID)'")
-                        .trimmingCharacters(in: .whitespacesAndNewlines), "1")
+        XCTAssertEqual(
+            try postgres.psql("SELECT count(*) FROM keychain_sync_records WHERE circle_id = '\(state.circleID)'")
+                .trimmingCharacters(in: .whitespacesAndNewlines), "1")
     }
 
     /// Two devices in one circle, both synced.

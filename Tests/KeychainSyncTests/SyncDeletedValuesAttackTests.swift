@@ -23,7 +23,9 @@ final class SyncDeletedValuesAttackTests: SyncTestCase {
     /// Three members; `bank` was backed up on the first, deleted on the second, merged
     /// everywhere and compacted away; `old` is still there, to be deleted later.
     private func compactedCircle(prefix: String = "") throws -> Circle {
-        let a = try device(prefix + "a"), b = try device(prefix + "b"), c = try device(prefix + "c")
+        let a = try device(prefix + "a")
+        let b = try device(prefix + "b")
+        let c = try device(prefix + "c")
         try a.add(password("bank", "alice", leaked))
         try a.add(password("old", "alice", "old-secret"))
         try a.add(password("mail", "alice", "kept"))
@@ -34,24 +36,31 @@ final class SyncDeletedValuesAttackTests: SyncTestCase {
         try b.delete(Query(.genericPassword, [.service: "bank"], synchronizable: .yes))
         for index in [1, 0, 2] { try synchronizers[index].syncNow() }
         let circleID = try XCTUnwrap(SyncStateStore.load(from: a)).circleID
-        let before = try postgres.psql("SELECT encode(body, 'hex') FROM keychain_sync_manifests WHERE circle_id = '\(circleID)'")
+        let before = try postgres.psql(
+            "SELECT encode(body, 'hex') FROM keychain_sync_manifests WHERE circle_id = '\(circleID)'")
         XCTAssertEqual(try synchronizers[1].compactDeletions(), 1)
-        return Circle(keychains: [a, b, c], synchronizers: synchronizers, backup: backup, circleID: circleID,
-                      manifestBeforeCompaction: before.trimmingCharacters(in: .whitespacesAndNewlines))
+        return Circle(
+            keychains: [a, b, c], synchronizers: synchronizers, backup: backup, circleID: circleID,
+            manifestBeforeCompaction: before.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     private func deletedValuesBody(_ circleID: UUID) throws -> String {
-        try postgres.psql("SELECT encode(body, 'hex') FROM keychain_sync_deleted_values WHERE circle_id = '\(circleID)'")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try postgres.psql(
+            "SELECT encode(body, 'hex') FROM keychain_sync_deleted_values WHERE circle_id = '\(circleID)'"
+        )
+        .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     private func setDeletedValuesBody(_ circleID: UUID, hex: String) throws {
-        try postgres.psql("UPDATE keychain_sync_deleted_values SET body = decode('\(hex)', 'hex') WHERE circle_id = '\(circleID)'")
+        try postgres.psql(
+            "UPDATE keychain_sync_deleted_values SET body = decode('\(hex)', 'hex') WHERE circle_id = '\(circleID)'")
     }
 
     /// Asserts that `body` fails as tampering, with a message naming `what`.
-    private func assertTampered<T>(_ body: @autoclosure () throws -> T, mentioning what: String, _ message: String = "",
-                                   file: StaticString = #filePath, line: UInt = #line) {
+    private func assertTampered<T>(
+        _ body: @autoclosure () throws -> T, mentioning what: String, _ message: String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
             XCTAssertEqual((error as? SyncError)?.code, .tampered, "\(error)", file: file, line: line)
             XCTAssertTrue("\(error)".contains(what), "\(error) should mention \(what)", file: file, line: line)
@@ -64,14 +73,16 @@ final class SyncDeletedValuesAttackTests: SyncTestCase {
         try d.importBackup(from: circle.backup, passphrase: backupPassphrase)
         let code = try XCTUnwrap(circle.synchronizers[1].status().circleCode)
         let joiner = KeychainSynchronizer(keychain: d)
-        try circle.synchronizers[1].approve(joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: name))
+        try circle.synchronizers[1].approve(
+            joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: name))
         return joiner
     }
 
     private func assertRevokedEverywhere(_ circle: Circle, file: StaticString = #filePath, line: UInt = #line) throws {
         for synchronizer in circle.synchronizers { try synchronizer.syncNow() }
         for keychain in circle.keychains {
-            XCTAssertNil(try passwords(keychain)["bank/alice"], "the revoked credential stayed deleted", file: file, line: line)
+            XCTAssertNil(
+                try passwords(keychain)["bank/alice"], "the revoked credential stayed deleted", file: file, line: line)
         }
     }
 
@@ -81,11 +92,14 @@ final class SyncDeletedValuesAttackTests: SyncTestCase {
         let circle = try compactedCircle()
         for synchronizer in circle.synchronizers { try synchronizer.syncNow() }
         try postgres.psql("DELETE FROM keychain_sync_deleted_values WHERE circle_id = '\(circle.circleID)'")
-        for synchronizer in circle.synchronizers { XCTAssertNoThrow(try synchronizer.syncNow(), "harmless to a member that holds the list") }
+        for synchronizer in circle.synchronizers {
+            XCTAssertNoThrow(try synchronizer.syncNow(), "harmless to a member that holds the list")
+        }
 
         let joiner = try joinFromTheBackup(circle, name: "d")
         assertTampered(try joiner.finishJoining(), mentioning: "deleted values")
-        XCTAssertEqual(try passwords(try reopen("d"))["bank/alice"], leaked, "nothing was decided on the joining device")
+        XCTAssertEqual(
+            try passwords(try reopen("d"))["bank/alice"], leaked, "nothing was decided on the joining device")
         try assertRevokedEverywhere(circle)
     }
 
@@ -125,28 +139,37 @@ final class SyncDeletedValuesAttackTests: SyncTestCase {
         let circle = try compactedCircle()
         let member = circle.synchronizers[0]
         try member.syncNow()
-        let manifest = "keychain_sync_manifests", this = "WHERE circle_id = '\(circle.circleID)'"
-        let current = try postgres.psql("SELECT encode(body, 'hex') FROM \(manifest) \(this)").trimmingCharacters(in: .whitespacesAndNewlines)
+        let manifest = "keychain_sync_manifests"
+        let this = "WHERE circle_id = '\(circle.circleID)'"
+        let current = try postgres.psql("SELECT encode(body, 'hex') FROM \(manifest) \(this)").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         XCTAssertEqual(current.count, 2 * 140, "a manifest that names deleted values")
 
-        let counter = try postgres.psql("SELECT counter FROM \(manifest) \(this)").trimmingCharacters(in: .whitespacesAndNewlines)
+        let counter = try postgres.psql("SELECT counter FROM \(manifest) \(this)").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         let joiner = try joinFromTheBackup(circle, name: "d")
 
         // Downgrade: the same manifest without the hash (the earlier 108-byte format).
-        try postgres.psql("UPDATE \(manifest) SET body = substring(body from 1 for 76) || substring(body from 109 for 32) \(this)")
+        try postgres.psql(
+            "UPDATE \(manifest) SET body = substring(body from 1 for 76) || substring(body from 109 for 32) \(this)")
         assertTampered(try member.syncNow(), mentioning: "fails authentication", "a stripped manifest")
         assertTampered(try joiner.finishJoining(), mentioning: "fails authentication")
-        XCTAssertEqual(try passwords(try reopen("d"))["bank/alice"], leaked, "nothing was decided on the joining device")
+        XCTAssertEqual(
+            try passwords(try reopen("d"))["bank/alice"], leaked, "nothing was decided on the joining device")
 
         // Rollback: the manifest from before the compaction, which named no deleted values.
         XCTAssertEqual(circle.manifestBeforeCompaction.count, 2 * 108)
-        try postgres.psql("UPDATE \(manifest) SET body = decode('\(circle.manifestBeforeCompaction)', 'hex'), counter = \(counter) - 1 \(this)")
+        try postgres.psql(
+            "UPDATE \(manifest) SET body = decode('\(circle.manifestBeforeCompaction)', 'hex'), counter = \(counter) - 1 \(this)"
+        )
         assertTampered(try member.syncNow(), mentioning: "older state", "a manifest from before the compaction")
 
         try postgres.psql("UPDATE \(manifest) SET body = decode('\(current)', 'hex'), counter = \(counter) \(this)")
         XCTAssertNoThrow(try member.syncNow())
         XCTAssertEqual(try joiner.syncNow().revokedCopiesRemoved, 1)
-        XCTAssertEqual(try passwords(try reopen("d")), ["mail/alice": "kept", "old/alice": "old-secret"], "the joining device dropped its restored copy")
+        XCTAssertEqual(
+            try passwords(try reopen("d")), ["mail/alice": "kept", "old/alice": "old-secret"],
+            "the joining device dropped its restored copy")
         try assertRevokedEverywhere(circle)
     }
 }

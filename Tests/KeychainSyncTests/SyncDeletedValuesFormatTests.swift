@@ -14,10 +14,14 @@ final class SyncDeletedValuesFormatTests: XCTestCase {
 
     private func state() -> SyncState {
         let circleID = UUID()
-        let entry = SyncState.Entry(version: 3, digest: digest(-1), accessibility: .afterFirstUnlock, isTombstone: false, writtenAt: 2)
-        return SyncState(circleID: circleID, deviceID: UUID(), deviceName: "laptop", server: "host=db", agreementKey: .init(), signingKey: .init(),
-                         keys: [0: CircleKey.random(circleID: circleID)], verifiedCounter: 7, pulledSequence: 5, entriesGeneration: 0,
-                         entries: [digest(-2): entry], lastSync: 1)
+        let entry = SyncState.Entry(
+            version: 3, digest: digest(-1), accessibility: .afterFirstUnlock, isTombstone: false, writtenAt: 2)
+        return SyncState(
+            circleID: circleID, deviceID: UUID(), deviceName: "laptop", server: "host=db", agreementKey: .init(),
+            signingKey: .init(),
+            keys: [0: CircleKey.random(circleID: circleID)], verifiedCounter: 7, pulledSequence: 5,
+            entriesGeneration: 0,
+            entries: [digest(-2): entry], lastSync: 1)
     }
 
     /// A state that remembers no deleted value is written exactly as the previous version wrote
@@ -44,7 +48,9 @@ final class SyncDeletedValuesFormatTests: XCTestCase {
         XCTAssertEqual(decoded.deletedValuesHash, original.deletedValuesHash)
         XCTAssertEqual(decoded.entries, original.entries)
         XCTAssertNil(SyncState(encoded: encoded.dropLast()))
-        XCTAssertEqual(encoded.count - state().encoded.count, 4 + 32 + 4 + 4 + 2 * 16, "16 bytes per remembered deletion, plus a fixed 44")
+        XCTAssertEqual(
+            encoded.count - state().encoded.count, 4 + 32 + 4 + 4 + 2 * 16,
+            "16 bytes per remembered deletion, plus a fixed 44")
     }
 
     /// At most ``DeletedValues/capacity`` values: the oldest compacted is forgotten first;
@@ -95,9 +101,9 @@ final class SyncDeletedValuesFormatTests: XCTestCase {
 
         let otherCircle = CircleKey.random(circleID: UUID())
         let cases: [(Data?, Data, CircleKey)] = [
-            (nil, DeletedValues.hash(of: body), key),                                   // dropped
-            (try values.sealed(key: key), DeletedValues.hash(of: body), key),           // another body
-            (body, DeletedValues.hash(of: body), otherCircle),                          // another circle
+            (nil, DeletedValues.hash(of: body), key),  // dropped
+            (try values.sealed(key: key), DeletedValues.hash(of: body), key),  // another body
+            (body, DeletedValues.hash(of: body), otherCircle)  // another circle
         ]
         for (candidate, hash, key) in cases {
             XCTAssertThrowsError(try DeletedValues.open(candidate, hash: hash, key: key)) { error in

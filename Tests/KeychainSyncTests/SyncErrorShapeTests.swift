@@ -27,7 +27,9 @@ final class SyncErrorShapeTests: XCTestCase {
         XCTAssertEqual(outcome(of: SyncError.connectionLost(reason: "the server closed the connection")), "offline")
         XCTAssertEqual(outcome(of: SyncError.pushRaceLost(attempts: 16)), "offline")
         XCTAssertEqual(outcome(of: SyncError.tampered("a malformed manifest")), "tampered")
-        XCTAssertEqual(outcome(of: SyncError.statementRefused(sqlState: "42P01", reason: "no table")), "other", "serverRejected is another code")
+        XCTAssertEqual(
+            outcome(of: SyncError.statementRefused(sqlState: "42P01", reason: "no table")), "other",
+            "serverRejected is another code")
         XCTAssertEqual(outcome(of: OtherError()), "other")
     }
 
@@ -46,17 +48,23 @@ final class SyncErrorShapeTests: XCTestCase {
         let refused = SyncError.statementRefused(sqlState: "53100", reason: "disk full")
         XCTAssertEqual(refused.code, .serverRejected)
         XCTAssertEqual(refused.sqlState, "53100")
-        XCTAssertEqual(refused.description, "serverRejected: The sync server refused a statement (SQLSTATE 53100): disk full")
+        XCTAssertEqual(
+            refused.description, "serverRejected: The sync server refused a statement (SQLSTATE 53100): disk full")
         XCTAssertEqual(SyncError.staleRecordVersion(marker: "stale").sqlState, "stale")
-        XCTAssertEqual(SyncError.circleCodeLength(10, expected: 56).message,
-                       "That is not a circle code: it has 10 letters and digits, and a circle code has 56 (14 groups of four, dashes optional). Nothing was sent to the server. Copy the circle code again from `keychain sync status` on a device of the circle.")
+        XCTAssertEqual(
+            SyncError.circleCodeLength(10, expected: 56).message,
+            "That is not a circle code: it has 10 letters and digits, and a circle code has 56 (14 groups of four, dashes optional). Nothing was sent to the server. Copy the circle code again from `keychain sync status` on a device of the circle."
+        )
     }
 
     /// KeychainSync's source files.
     private func sources() throws -> [URL] {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Sources/KeychainSync")
-        return try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil).filter { $0.pathExtension == "swift" }
+        return try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil).filter {
+            $0.pathExtension == "swift"
+        }
     }
 
     /// Every message is a factory of SyncError+Messages.swift: no other file writes one.
@@ -66,7 +74,9 @@ final class SyncErrorShapeTests: XCTestCase {
         XCTAssertGreaterThan(files.count, 30)
         for file in files where !exempt.contains(file.lastPathComponent) {
             let text = try String(contentsOf: file, encoding: .utf8)
-            XCTAssertNil(text.range(of: #"SyncError\(\s*\.\w+\s*,"#, options: .regularExpression), "\(file.lastPathComponent) writes a message inline")
+            XCTAssertNil(
+                text.range(of: #"SyncError\(\s*\.\w+\s*,"#, options: .regularExpression),
+                "\(file.lastPathComponent) writes a message inline")
         }
     }
 
@@ -79,7 +89,9 @@ final class SyncErrorShapeTests: XCTestCase {
         let matches = signature.matches(in: text, range: NSRange(text.startIndex..., in: text))
         XCTAssertGreaterThan(matches.count, 10)
         let shown: Set<String> = ["String", "Int", "UInt32"]
-        let secretNames = ["code", "password", "passphrase", "secret", "key", "data", "item", "value", "token", "connectionString"]
+        let secretNames = [
+            "code", "password", "passphrase", "secret", "key", "data", "item", "value", "token", "connectionString"
+        ]
         for match in matches {
             let parameters = String(text[Range(match.range(at: 1), in: text)!])
             for parameter in parameters.split(separator: ",") {
@@ -88,7 +100,9 @@ final class SyncErrorShapeTests: XCTestCase {
                 XCTAssertTrue(shown.contains(parts.last ?? ""), "\(parameters): a factory takes only \(shown.sorted())")
                 let names = (parts.first ?? "").split(separator: " ").map { $0.lowercased() }
                 for name in names where name != "_" {
-                    XCTAssertFalse(secretNames.contains { name.contains($0.lowercased()) }, "\(parameters): a parameter named for secret data")
+                    XCTAssertFalse(
+                        secretNames.contains { name.contains($0.lowercased()) },
+                        "\(parameters): a parameter named for secret data")
                 }
             }
         }

@@ -7,7 +7,8 @@ import XCTest
 /// still misses nothing another process wrote.
 final class SyncLocalReadTests: SyncTestCase {
     func testASyncAfterOneWriteReadsOneItem() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         _ = try laptop.add(contentsOf: (0..<50).map { password("bulk", "account-\($0)", "value-\($0)") })
         let synchronizers = try circle([laptop, server])
         try synchronizers[0].syncNow()
@@ -19,13 +20,16 @@ final class SyncLocalReadTests: SyncTestCase {
     }
 
     func testWritesByAnotherProcessAreStillSeen() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         for index in 0..<5 { try laptop.add(password("item", "\(index)", "v1")) }
         let synchronizers = try circle([laptop, server])
         try synchronizers[0].syncNow()
         // Another process (another instance of the same keychain) changes, deletes and re-adds items.
         let other = try reopen("laptop")
-        try other.update(Query(.genericPassword, [.service: "item", .account: "0"], synchronizable: .yes), with: ItemChanges(data: Data("v2".utf8)))
+        try other.update(
+            Query(.genericPassword, [.service: "item", .account: "0"], synchronizable: .yes),
+            with: ItemChanges(data: Data("v2".utf8)))
         try other.delete(Query(.genericPassword, [.service: "item", .account: "1"], synchronizable: .yes))
         try other.delete(Query(.genericPassword, [.service: "item", .account: "2"], synchronizable: .yes))
         try other.add(password("item", "2", "re-added"))

@@ -6,7 +6,9 @@ import XCTest
 /// Joining, leaving and removing devices.
 final class SyncMembershipTests: SyncTestCase {
     func testARemovedDeviceReadsNothingWrittenAfterItsRemoval() throws {
-        let laptop = try device("laptop"), server = try device("server"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let server = try device("server")
+        let phone = try device("phone")
         try laptop.add(password("before", "removal", "known to all"))
         let synchronizers = try circle([laptop, server, phone])
         let (a, b, lost) = (synchronizers[0], synchronizers[1], synchronizers[2])
@@ -15,13 +17,15 @@ final class SyncMembershipTests: SyncTestCase {
         let lostState = try XCTUnwrap(SyncStateStore.load(from: phone))
 
         let kept = try a.removeDevice("device-2")
-        XCTAssertEqual(kept.map(\.name).sorted(), ["device-0", "device-1"], "the new key went to the remaining members only")
+        XCTAssertEqual(
+            kept.map(\.name).sorted(), ["device-0", "device-1"], "the new key went to the remaining members only")
         try laptop.add(password("after", "removal", "secret from the phone"))
         try a.syncNow()
         try b.syncNow()
         XCTAssertEqual(try b.status().generation, 1)
-        XCTAssertEqual(try passwords(server), ["before/removal": "known to all", "after/removal": "secret from the phone"],
-                       "the remaining member took the new key and every record under it")
+        XCTAssertEqual(
+            try passwords(server), ["before/removal": "known to all", "after/removal": "secret from the phone"],
+            "the remaining member took the new key and every record under it")
         XCTAssertEqual(try a.status().members.map(\.name).sorted(), ["device-0", "device-1"])
 
         assertSyncError(.removed, try lost.syncNow())
@@ -32,18 +36,23 @@ final class SyncMembershipTests: SyncTestCase {
         let records = try connection.allRecords()
         XCTAssertEqual(records.count, 2)
         for record in records {
-            XCTAssertThrowsError(try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: oldKey))
+            XCTAssertThrowsError(
+                try RecordSealer.open(record.body, recordID: record.recordID, version: record.version, key: oldKey))
         }
         XCTAssertNil(try connection.keyWrap(for: lostState.deviceID, generation: 1), "no new key was wrapped to it")
     }
 
     func testPendingChangesOfAMemberSurviveARotation() throws {
-        let laptop = try device("laptop"), server = try device("server"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let server = try device("server")
+        let phone = try device("phone")
         try laptop.add(password("shared", "item", "v1"))
         let synchronizers = try circle([laptop, server, phone])
         try synchronizers[1].syncNow()
         // The server changes an item offline while the laptop removes the phone.
-        try server.update(Query(.genericPassword, [.service: "shared"], synchronizable: .yes), with: ItemChanges(data: Data("v2".utf8)))
+        try server.update(
+            Query(.genericPassword, [.service: "shared"], synchronizable: .yes),
+            with: ItemChanges(data: Data("v2".utf8)))
         try synchronizers[0].removeDevice("device-2")
         try synchronizers[1].syncNow()
         try synchronizers[0].syncNow()
@@ -52,7 +61,9 @@ final class SyncMembershipTests: SyncTestCase {
     }
 
     func testADeletionMadeOfflineSurvivesARotation() throws {
-        let laptop = try device("laptop"), server = try device("server"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let server = try device("server")
+        let phone = try device("phone")
         try laptop.add(password("shared", "item", "v1"))
         try laptop.add(password("other", "item", "stays"))
         let synchronizers = try circle([laptop, server, phone])
@@ -62,12 +73,14 @@ final class SyncMembershipTests: SyncTestCase {
         try synchronizers[0].removeDevice("device-2")
         try synchronizers[1].syncNow()
         try synchronizers[0].syncNow()
-        XCTAssertEqual(try passwords(laptop), ["other/item": "stays"], "the deletion reached the laptop under the new key")
+        XCTAssertEqual(
+            try passwords(laptop), ["other/item": "stays"], "the deletion reached the laptop under the new key")
         XCTAssertEqual(try passwords(server), ["other/item": "stays"])
     }
 
     func testLeavingKeepsTheItemsAndStopsSyncing() throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         try laptop.add(password("kept", "item", "v"))
         let synchronizers = try circle([laptop, server])
         try synchronizers[1].leave()
@@ -82,7 +95,9 @@ final class SyncMembershipTests: SyncTestCase {
         let sync = KeychainSynchronizer(keychain: laptop)
         let code = try sync.createCircle(server: postgres.connectionString, deviceName: "laptop")
         assertSyncError(.invalidState, try sync.createCircle(server: postgres.connectionString, deviceName: "again"))
-        assertSyncError(.invalidState, try sync.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "again"))
+        assertSyncError(
+            .invalidState,
+            try sync.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "again"))
         assertSyncError(.invalidState, try sync.removeDevice("laptop"))
     }
 

@@ -11,7 +11,8 @@ final class SyncRestoredStateTests: SyncTestCase {
     /// and saves what it derived from that older state after a compaction removed the deletion.
     /// The device still syncs: the deletion it went back before is applied again.
     func testAStaleStateSavedAfterACompactionDoesNotWedgeTheDevice() throws {
-        let laptop = try device("laptop"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let phone = try device("phone")
         try laptop.add(password("gone", "user", "deleted"))
         try laptop.add(password("kept", "user", "stays"))
         let synchronizers = try circle([laptop, phone])
@@ -43,12 +44,14 @@ final class SyncRestoredStateTests: SyncTestCase {
     /// snapshot taken before a deletion that the circle has since compacted. Its state is older
     /// than its own acknowledgement, and it still syncs.
     func testADeviceRestoredFromASnapshotStillSyncsAfterACompaction() throws {
-        let laptop = try device("laptop"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let phone = try device("phone")
         try laptop.add(password("gone", "user", "deleted"))
         try laptop.add(password("kept", "user", "stays"))
         let synchronizers = try circle([laptop, phone])
         for synchronizer in synchronizers { try synchronizer.syncNow() }
-        let live = directory.appendingPathComponent("phone"), snapshot = directory.appendingPathComponent("phone-snapshot")
+        let live = directory.appendingPathComponent("phone")
+        let snapshot = directory.appendingPathComponent("phone-snapshot")
         try FileManager.default.copyItem(at: live, to: snapshot)
 
         try laptop.delete(Query(.genericPassword, [.service: "gone"], synchronizable: .yes))
@@ -68,7 +71,8 @@ final class SyncRestoredStateTests: SyncTestCase {
     /// and deleted while that device was away), is newer than the value the deletion removed and
     /// survives it.
     func testAValueMadeAfterADeletionThatItsDeviceNeverSawIsNotDestroyed() throws {
-        let laptop = try device("laptop"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let phone = try device("phone")
         let synchronizers = try circle([laptop, phone])
         for synchronizer in synchronizers { try synchronizer.syncNow() }
 
@@ -88,33 +92,39 @@ final class SyncRestoredStateTests: SyncTestCase {
         try synchronizers[0].syncNow()
 
         let survivors = try passwords(phone).merging(try passwords(laptop)) { first, _ in first }
-        XCTAssertEqual(survivors["app/token"], "phone-only-token",
-                       "a value made after the deletion, that the deleting device never saw, must survive somewhere")
+        XCTAssertEqual(
+            survivors["app/token"], "phone-only-token",
+            "a value made after the deletion, that the deleting device never saw, must survive somewhere")
     }
 
     /// The local item cache: a sync in a long-running process after writes by another process
     /// (a new row in place of a deleted one, an update, a delete) pushes exactly those.
     func testTheCacheSeesOtherProcessesWrites() throws {
-        let laptop = try device("laptop"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let phone = try device("phone")
         for index in 0..<5 { try laptop.add(password("s\(index)", "user", "v\(index)")) }
         let synchronizers = try circle([laptop, phone])
         for synchronizer in synchronizers { try synchronizer.syncNow() }
-        try synchronizers[0].syncNow()   // the cache is warm in this process
+        try synchronizers[0].syncNow()  // the cache is warm in this process
 
-        let other = try reopen("laptop")   // "another process"
+        let other = try reopen("laptop")  // "another process"
         try other.delete(Query(.genericPassword, [.service: "s4"], synchronizable: .yes))
         try other.add(password("s4", "user", "re-added"))
-        _ = try other.update(Query(.genericPassword, [.service: "s1"], synchronizable: .yes), with: ItemChanges(data: Data("changed".utf8)))
+        _ = try other.update(
+            Query(.genericPassword, [.service: "s1"], synchronizable: .yes),
+            with: ItemChanges(data: Data("changed".utf8)))
         try other.delete(Query(.genericPassword, [.service: "s2"], synchronizable: .yes))
         let report = try synchronizers[0].syncNow()
         XCTAssertLessThan(report.itemsRead, 5)
         try synchronizers[1].syncNow()
-        XCTAssertEqual(try passwords(phone), ["s0/user": "v0", "s1/user": "changed", "s3/user": "v3", "s4/user": "re-added"])
+        XCTAssertEqual(
+            try passwords(phone), ["s0/user": "v0", "s1/user": "changed", "s3/user": "v3", "s4/user": "re-added"])
     }
 
     /// Two processes syncing one keychain take turns: the second waits for the first's lock.
     func testSyncsOfOneKeychainInTwoProcessesTakeTurns() throws {
-        let laptop = try device("laptop"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let phone = try device("phone")
         let synchronizers = try circle([laptop, phone])
         let path = laptop.location.databaseURL.path + "-sync.lock"
         var info = stat()

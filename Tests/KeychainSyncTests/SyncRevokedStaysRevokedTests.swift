@@ -12,8 +12,12 @@ final class SyncRevokedStaysRevokedTests: SyncTestCase {
     private let backupPassphrase = "backup passphrase"
 
     /// Three members that all hold the credential; the first exported a backup of its keychain.
-    private func circleWithABackup() throws -> (keychains: [Keychain], synchronizers: [KeychainSynchronizer], backup: URL) {
-        let a = try device("a"), b = try device("b"), c = try device("c")
+    private func circleWithABackup() throws -> (
+        keychains: [Keychain], synchronizers: [KeychainSynchronizer], backup: URL
+    ) {
+        let a = try device("a")
+        let b = try device("b")
+        let c = try device("c")
         try a.add(password("bank", "alice", leaked))
         try a.add(password("mail", "alice", "kept"))
         let synchronizers = try circle([a, b, c])
@@ -33,9 +37,12 @@ final class SyncRevokedStaysRevokedTests: SyncTestCase {
         for keychain in keychains { XCTAssertNil(try passwords(keychain)["bank/alice"]) }
     }
 
-    private func assertRevokedEverywhere(_ keychains: [Keychain], _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRevokedEverywhere(
+        _ keychains: [Keychain], _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         for (index, keychain) in keychains.enumerated() {
-            XCTAssertEqual(try passwords(keychain), ["mail/alice": "kept"], "device \(index): \(message)", file: file, line: line)
+            XCTAssertEqual(
+                try passwords(keychain), ["mail/alice": "kept"], "device \(index): \(message)", file: file, line: line)
         }
     }
 
@@ -94,7 +101,8 @@ final class SyncRevokedStaysRevokedTests: SyncTestCase {
         XCTAssertEqual(try passwords(d)["bank/alice"], leaked)
         let code = try XCTUnwrap(synchronizers[1].status().circleCode)
         let joined = KeychainSynchronizer(keychain: d)
-        try synchronizers[1].approve(joined.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "device-3"))
+        try synchronizers[1].approve(
+            joined.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "device-3"))
         let report = try XCTUnwrap(joined.finishJoiningWithReport())
         XCTAssertEqual(report.revokedCopiesRemoved, 1, "the first sync says it removed the restored copy")
         XCTAssertEqual(report.pushed, 0)
@@ -119,10 +127,15 @@ final class SyncRevokedStaysRevokedTests: SyncTestCase {
         try d.importBackup(from: backup, passphrase: backupPassphrase)
         let code = try XCTUnwrap(synchronizers[0].status().circleCode)
         let joined = KeychainSynchronizer(keychain: d)
-        try synchronizers[0].approve(joined.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "device-3"))
+        try synchronizers[0].approve(
+            joined.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "device-3"))
         XCTAssertEqual(try XCTUnwrap(joined.finishJoiningWithReport()).revokedCopiesRemoved, 1)
-        for synchronizer in [synchronizers[0], synchronizers[1], joined] { try synchronizer.syncNow(verifyingEverything: true) }
-        for keychain in [keychains[0], keychains[1], d] { XCTAssertEqual(try passwords(keychain), ["mail/alice": "kept"]) }
+        for synchronizer in [synchronizers[0], synchronizers[1], joined] {
+            try synchronizer.syncNow(verifyingEverything: true)
+        }
+        for keychain in [keychains[0], keychains[1], d] {
+            XCTAssertEqual(try passwords(keychain), ["mail/alice": "kept"])
+        }
     }
 
     /// A member that did not know the deleted values (one running an earlier version, simulated by
@@ -142,7 +155,8 @@ final class SyncRevokedStaysRevokedTests: SyncTestCase {
         XCTAssertEqual(try synchronizers[2].syncNow().pushed, 1, "the copy went back to the circle")
 
         try synchronizers[0].syncNow()
-        XCTAssertNil(try passwords(keychains[0])["bank/alice"], "not applied: taken for the deletion, which was pushed again")
+        XCTAssertNil(
+            try passwords(keychains[0])["bank/alice"], "not applied: taken for the deletion, which was pushed again")
         for synchronizer in [synchronizers[2], synchronizers[1], synchronizers[0]] { try synchronizer.syncNow() }
         assertRevokedEverywhere(keychains, "deleted again everywhere")
     }
@@ -167,7 +181,9 @@ final class SyncRevokedStaysRevokedTests: SyncTestCase {
         try keychains[0].add(password("bank", "alice", leaked))
         XCTAssertEqual(try synchronizers[0].syncNow().pushed, 1)
         for synchronizer in synchronizers { try synchronizer.syncNow() }
-        for keychain in keychains { XCTAssertEqual(try passwords(keychain)["bank/alice"], leaked, "a deliberate re-add is no revoked copy") }
+        for keychain in keychains {
+            XCTAssertEqual(try passwords(keychain)["bank/alice"], leaked, "a deliberate re-add is no revoked copy")
+        }
     }
 
     /// (c) Saying so: editing a restored item (any update moves its modification date) makes it
@@ -179,8 +195,9 @@ final class SyncRevokedStaysRevokedTests: SyncTestCase {
         for synchronizer in synchronizers { try synchronizer.syncNow() }
 
         try keychains[0].importBackup(from: backup, passphrase: backupPassphrase, onDuplicate: .replace)
-        _ = try keychains[0].update(Query(.genericPassword, [.service: "bank"], synchronizable: .yes),
-                                    with: ItemChanges(attributes: [.label: .string("restored on purpose")]))
+        _ = try keychains[0].update(
+            Query(.genericPassword, [.service: "bank"], synchronizable: .yes),
+            with: ItemChanges(attributes: [.label: .string("restored on purpose")]))
         let report = try synchronizers[0].syncNow()
         XCTAssertEqual(report.revokedCopiesRemoved, 0)
         XCTAssertEqual(report.pushed, 1)

@@ -7,7 +7,8 @@ import XCTest
 /// SyncService run as a task: it syncs what another device pushes, and ends with its task.
 final class SyncServiceTests: SyncTestCase {
     func testTheServiceSyncsUntilItsTaskIsCancelled() async throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         let synchronizers = try circle([laptop, server])
         let events = ServiceEventLog()
         let service = SyncService(synchronizer: synchronizers[1], pollInterval: .seconds(3600)) { events.append($0) }
@@ -34,7 +35,8 @@ final class SyncServiceTests: SyncTestCase {
     /// Idle, the service does nothing (no round without a change, no busy loop), and a graceful
     /// shutdown of its group ends it.
     func testAnIdleServiceRestsAndAGracefulShutdownEndsIt() async throws {
-        let laptop = try device("laptop"), server = try device("server")
+        let laptop = try device("laptop")
+        let server = try device("server")
         let synchronizers = try circle([laptop, server])
         let events = ServiceEventLog()
         let service = SyncService(synchronizer: synchronizers[1], pollInterval: .seconds(3600)) { events.append($0) }

@@ -15,9 +15,13 @@ final class SyncStatePlantingAttackTests: SyncTestCase {
         try attacker.add(password("attacker.example", "bait", "attacker value"))
         _ = try circle.syncNow()
         let state = try XCTUnwrap(try SyncStateStore.load(from: attacker))
-        let exportable = NewItem(.genericPassword,
-                                 attributes: [.service: .string(SyncStateStore.service), .account: "state", .accessGroup: .string(SyncStateStore.accessGroup)],
-                                 data: state.encoded, accessibility: .afterFirstUnlock)
+        let exportable = NewItem(
+            .genericPassword,
+            attributes: [
+                .service: .string(SyncStateStore.service), .account: "state",
+                .accessGroup: .string(SyncStateStore.accessGroup)
+            ],
+            data: state.encoded, accessibility: .afterFirstUnlock)
         let carrier = try device("carrier")
         try carrier.add(exportable)
         let backup = directory.appendingPathComponent("team-credentials.backup")
@@ -34,22 +38,29 @@ final class SyncStatePlantingAttackTests: SyncTestCase {
         assertSyncError(.notAMember, try synchronizer.syncNow())
         assertSyncError(.notAMember, try synchronizer.status())
         _ = try attackerCircle.syncNow()
-        XCTAssertNil(try passwords(attackerCircle.keychain)["bank.example/victim"], "the victim's secret reached the attacker's circle")
+        XCTAssertNil(
+            try passwords(attackerCircle.keychain)["bank.example/victim"],
+            "the victim's secret reached the attacker's circle")
         XCTAssertNil(try passwords(victim)["attacker.example/bait"], "the attacker's value reached the victim")
     }
 
     func testAnImportedStateReplacingExistingItemsDoesNotMoveAMemberToTheAttackersCircle() throws {
         let (backup, attackerCircle) = try plantedStateBackup()
-        let victim = try device("victim"), peer = try device("peer")
+        let victim = try device("victim")
+        let peer = try device("peer")
         let victims = try circle([victim, peer])
         try victim.add(password("bank.example", "victim", "victim secret"))
-        XCTAssertEqual(try victim.importBackup(from: backup, passphrase: "team pass", onDuplicate: .replace).addedItems, 1,
-                       "the planted item is an ordinary item beside the real state, not a replacement of it")
+        XCTAssertEqual(
+            try victim.importBackup(from: backup, passphrase: "team pass", onDuplicate: .replace).addedItems, 1,
+            "the planted item is an ordinary item beside the real state, not a replacement of it")
         _ = try victims[0].syncNow()
         _ = try victims[1].syncNow()
-        XCTAssertEqual(try passwords(peer)["bank.example/victim"], "victim secret", "the victim still syncs with its own circle")
+        XCTAssertEqual(
+            try passwords(peer)["bank.example/victim"], "victim secret", "the victim still syncs with its own circle")
         _ = try attackerCircle.syncNow()
-        XCTAssertNil(try passwords(attackerCircle.keychain)["bank.example/victim"], "the victim's secret reached the attacker's circle")
+        XCTAssertNil(
+            try passwords(attackerCircle.keychain)["bank.example/victim"],
+            "the victim's secret reached the attacker's circle")
         XCTAssertNil(try passwords(victim)["attacker.example/bait"])
     }
 }

@@ -31,16 +31,20 @@ enum SharedPostgres {
 class SyncTestCase: XCTestCase {
     var postgres: PostgresTestServer!
     var directory: URL!
-    let options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil)
+    let options = KeychainOptions(
+        passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil)
 
     override func setUpWithError() throws {
         do {
             postgres = try SharedPostgres.get()
-        } catch let error as PostgresTestServerUnavailable where error.isMissing && ProcessInfo.processInfo.environment["REQUIRE_POSTGRES"] == nil {
+        } catch let error as PostgresTestServerUnavailable
+            where error.isMissing && ProcessInfo.processInfo.environment["REQUIRE_POSTGRES"] == nil
+        {
             throw XCTSkip("PostgreSQL is not installed: \(error)")
         }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     override func tearDownWithError() throws {
@@ -49,7 +53,9 @@ class SyncTestCase: XCTestCase {
 
     /// A new keychain, one device.
     func device(_ name: String, passphrase: String? = nil) throws -> Keychain {
-        try Keychain.create(at: KeychainLocation(directory: directory.appendingPathComponent(name)), passphrase: passphrase, options: options)
+        try Keychain.create(
+            at: KeychainLocation(directory: directory.appendingPathComponent(name)), passphrase: passphrase,
+            options: options)
     }
 
     /// Opens `name`'s keychain again (another process would).
@@ -64,7 +70,8 @@ class SyncTestCase: XCTestCase {
         var synchronizers = [founder]
         for (index, keychain) in devices.enumerated().dropFirst() {
             let joiner = KeychainSynchronizer(keychain: keychain)
-            let approval = try joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: "device-\(index)")
+            let approval = try joiner.requestToJoin(
+                server: postgres.connectionString, circleCode: code, deviceName: "device-\(index)")
             try founder.approve(approval)
             XCTAssertTrue(try joiner.finishJoining())
             synchronizers.append(joiner)
@@ -73,10 +80,16 @@ class SyncTestCase: XCTestCase {
     }
 
     /// A synchronizable generic password.
-    func password(_ service: String, _ account: String, _ secret: String, accessibility: Accessibility = .afterFirstUnlock,
-                  synchronizable: Bool = true) -> NewItem {
-        NewItem(.genericPassword, attributes: [.service: .string(service), .account: .string(account), .synchronizable: .number(synchronizable ? 1 : 0)],
-                data: Data(secret.utf8), accessibility: accessibility)
+    func password(
+        _ service: String, _ account: String, _ secret: String, accessibility: Accessibility = .afterFirstUnlock,
+        synchronizable: Bool = true
+    ) -> NewItem {
+        NewItem(
+            .genericPassword,
+            attributes: [
+                .service: .string(service), .account: .string(account), .synchronizable: .number(synchronizable ? 1 : 0)
+            ],
+            data: Data(secret.utf8), accessibility: accessibility)
     }
 
     /// The synchronizable generic passwords of a keychain: service/account → secret.
@@ -105,7 +118,10 @@ class SyncTestCase: XCTestCase {
     }
 
     /// Asserts that `body` throws a ``SyncError`` with `code`.
-    func assertSyncError<T>(_ code: SyncError.Code, _ body: @autoclosure () throws -> T, _ message: String = "", file: StaticString = #filePath, line: UInt = #line) {
+    func assertSyncError<T>(
+        _ code: SyncError.Code, _ body: @autoclosure () throws -> T, _ message: String = "",
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
             XCTAssertEqual((error as? SyncError)?.code, code, "\(error)", file: file, line: line)
         }
@@ -113,7 +129,9 @@ class SyncTestCase: XCTestCase {
 
     /// `keychain` joins the circle of `member`'s circle code with `member`'s approval.
     @discardableResult
-    func join(_ keychain: Keychain, as name: String, approvedBy member: KeychainSynchronizer) throws -> KeychainSynchronizer {
+    func join(_ keychain: Keychain, as name: String, approvedBy member: KeychainSynchronizer) throws
+        -> KeychainSynchronizer
+    {
         let code = try XCTUnwrap(member.status().circleCode)
         let joiner = KeychainSynchronizer(keychain: keychain)
         try member.approve(joiner.requestToJoin(server: postgres.connectionString, circleCode: code, deviceName: name))

@@ -14,7 +14,8 @@ class SyncToolTestCase: SyncTestCase {
     /// The `keychain` executable built beside the test bundle.
     let executable: URL = {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain").path) {
+        for _ in 0..<4
+        where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain").path) {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("keychain")
@@ -23,7 +24,8 @@ class SyncToolTestCase: SyncTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            let message = "The keychain executable is not built at \(executable.path); run `swift build --build-tests` first."
+            let message =
+                "The keychain executable is not built at \(executable.path); run `swift build --build-tests` first."
             if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail(message) }
             throw XCTSkip(message)
         }
@@ -47,7 +49,9 @@ class SyncToolTestCase: SyncTestCase {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment(device)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
@@ -55,7 +59,8 @@ class SyncToolTestCase: SyncTestCase {
         let errors = DrainedPipe(stderr.fileHandleForReading)
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return ToolResult(status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: errors.text())
+        return ToolResult(
+            status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self), stderr: errors.text())
     }
 
     /// Starts `keychain arguments…` on `device`'s keychain, its output read as it comes.
@@ -65,7 +70,9 @@ class SyncToolTestCase: SyncTestCase {
 
     /// Creates a circle with `device` as its founder (`keychain sync create`) and returns its circle code.
     func createCircle(_ device: String, name: String? = "laptop") throws -> String {
-        let result = try tool(device, ["sync", "create", "--server", postgres.connectionString, "--json"] + (name.map { ["--name", $0] } ?? []))
+        let result = try tool(
+            device,
+            ["sync", "create", "--server", postgres.connectionString, "--json"] + (name.map { ["--name", $0] } ?? []))
         XCTAssertEqual(result.status, 0, result.stderr)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         return try XCTUnwrap(object?["circleCode"] as? String, result.stdout)
@@ -74,7 +81,8 @@ class SyncToolTestCase: SyncTestCase {
     /// The approval code `keychain sync join` printed in `output`, if it did (alone on an indented line).
     static func approvalCode(in output: String) -> String? {
         output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { line in
-            line.count == 29 && line.split(separator: "-").count == 6 && line.allSatisfy { $0 == "-" || $0.isUppercase || ("2"..."7").contains($0) }
+            line.count == 29 && line.split(separator: "-").count == 6
+                && line.allSatisfy { $0 == "-" || $0.isUppercase || ("2"..."7").contains($0) }
         }
     }
 
@@ -91,4 +99,3 @@ class SyncToolTestCase: SyncTestCase {
         Int(try postgres.psql("SELECT count(*) FROM \(table)").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 }
-

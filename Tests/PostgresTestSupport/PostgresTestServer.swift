@@ -26,7 +26,9 @@ public final class PostgresTestServer: @unchecked Sendable {
     public var dataDirectory: URL { directory.appendingPathComponent("data") }
 
     /// A libpq connection string for this server.
-    public var connectionString: String { "host=\(directory.path)\(portClause) dbname=\(database) user=\(user) connect_timeout=5" }
+    public var connectionString: String {
+        "host=\(directory.path)\(portClause) dbname=\(database) user=\(user) connect_timeout=5"
+    }
 
     private var portClause: String { loopbackPort.map { " port=\($0)" } ?? "" }
     private var portArguments: [String] { loopbackPort.map { ["-p", "\($0)"] } ?? [] }
@@ -37,18 +39,23 @@ public final class PostgresTestServer: @unchecked Sendable {
     public init(listeningOnLoopback: Bool = false) throws {
         loopbackPort = listeningOnLoopback ? Self.freeLoopbackPort() : nil
         guard let binaries = Self.serverBinaries else {
-            throw PostgresTestServerUnavailable(message: "PostgreSQL's server is not installed (Debian: apt-get install postgresql)", isMissing: true)
+            throw PostgresTestServerUnavailable(
+                message: "PostgreSQL's server is not installed (Debian: apt-get install postgresql)", isMissing: true)
         }
         self.binaries = binaries
         owner = getuid() == 0 ? "postgres" : nil
         // sun_path holds 108 bytes: keep the socket's directory short.
         directory = URL(fileURLWithPath: "/tmp/pg-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         do {
             if let owner { try Self.run("/bin/chown", [owner, directory.path]) }
-            try runAsOwner("initdb", ["-D", dataDirectory.path, "-A", "trust", "-U", user, "-E", "UTF8", "--no-sync", "--no-instructions"])
+            try runAsOwner(
+                "initdb",
+                ["-D", dataDirectory.path, "-A", "trust", "-U", user, "-E", "UTF8", "--no-sync", "--no-instructions"])
             try start()
-            try runAsOwner("createdb", ["-h", directory.path, "-U", user] + portArguments + [database], binaryDirectory: binaries)
+            try runAsOwner(
+                "createdb", ["-h", directory.path, "-U", user] + portArguments + [database], binaryDirectory: binaries)
         } catch {
             stop()
             try? FileManager.default.removeItem(at: directory)
@@ -65,9 +72,15 @@ public final class PostgresTestServer: @unchecked Sendable {
     public func start() throws {
         // The server inherits pg_ctl's standard output and error: not pipes, or reading them
         // would wait for the server to exit. Its messages go to the log.
-        try runAsOwner("pg_ctl", ["-D", dataDirectory.path, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "30",
-                                  "-o", "-k \(directory.path) -c listen_addresses='\(loopbackPort == nil ? "" : "127.0.0.1")'\(loopbackPort.map { " -p \($0)" } ?? "") -c fsync=off -c max_connections=200", "start"],
-                       capturingOutput: false)
+        try runAsOwner(
+            "pg_ctl",
+            [
+                "-D", dataDirectory.path, "-l", directory.appendingPathComponent("log").path, "-w", "-t", "30",
+                "-o",
+                "-k \(directory.path) -c listen_addresses='\(loopbackPort == nil ? "" : "127.0.0.1")'\(loopbackPort.map { " -p \($0)" } ?? "") -c fsync=off -c max_connections=200",
+                "start"
+            ],
+            capturingOutput: false)
     }
 
     /// Stops the server: `fast` rolls back open transactions and closes connections; `immediate`
@@ -85,7 +98,12 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// Runs `psql` with `sql` and returns what it printed (unaligned, tuples only).
     @discardableResult
     public func psql(_ sql: String) throws -> String {
-        try Self.run(binaries + "/psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-U", user, "-d", database, "-c", sql] + portArguments)
+        try Self.run(
+            binaries + "/psql",
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-U", user, "-d", database, "-c",
+                sql
+            ] + portArguments)
     }
 
     /// Runs `pg_dump` of the whole database and returns the dump.
@@ -95,7 +113,10 @@ public final class PostgresTestServer: @unchecked Sendable {
 
     /// Every byte under the data directory, file by file (readable as root or as the owner).
     public func dataFiles() -> [(path: String, contents: Data)] {
-        guard let walker = FileManager.default.enumerator(at: dataDirectory, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: dataDirectory, includingPropertiesForKeys: [.isRegularFileKey])
+        else { return [] }
         var files: [(String, Data)] = []
         for case let url as URL in walker {
             if let contents = try? Data(contentsOf: url) { files.append((url.path, contents)) }
@@ -103,7 +124,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         return files
     }
 
-    private func runAsOwner(_ program: String, _ arguments: [String], binaryDirectory: String? = nil, capturingOutput: Bool = true) throws {
+    private func runAsOwner(
+        _ program: String, _ arguments: [String], binaryDirectory: String? = nil, capturingOutput: Bool = true
+    ) throws {
         let path = (binaryDirectory ?? binaries) + "/" + program
         if let owner {
             try Self.run("/usr/sbin/runuser", ["-u", owner, "--", path] + arguments, capturingOutput: capturingOutput)
@@ -121,7 +144,9 @@ public final class PostgresTestServer: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketDescriptor, $0, length) == 0 && getsockname(socketDescriptor, $0, &length) == 0
+            }
         }
         return Int(UInt16(bigEndian: address.sin_port))
     }
@@ -139,28 +164,34 @@ public final class PostgresTestServer: @unchecked Sendable {
     /// miss the exit of a program whose child keeps running, as `pg_ctl start` leaves the
     /// server), its output captured in a temporary file unless `capturingOutput` is false.
     @discardableResult
-    private static func run(_ executable: String, _ arguments: [String], capturingOutput: Bool = true) throws -> String {
+    private static func run(_ executable: String, _ arguments: [String], capturingOutput: Bool = true) throws -> String
+    {
         let outputPath = NSTemporaryDirectory() + "pg-test-\(UUID().uuidString)"
         defer { unlink(outputPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, capturingOutput ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(
+            &actions, 1, capturingOutput ? outputPath : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else {
-            throw PostgresTestServerUnavailable(message: "cannot start \(executable): \(String(cString: strerror(spawned)))", isMissing: false)
+            throw PostgresTestServerUnavailable(
+                message: "cannot start \(executable): \(String(cString: strerror(spawned)))", isMissing: false)
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let printed = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        let exited = status & 0x7f == 0, code = (status >> 8) & 0xff
+        let exited = status & 0x7f == 0
+        let code = (status >> 8) & 0xff
         guard exited && code == 0 else {
-            throw PostgresTestServerUnavailable(message: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(printed)", isMissing: false)
+            throw PostgresTestServerUnavailable(
+                message: "\(executable) \(arguments.joined(separator: " ")) failed (status \(status)): \(printed)",
+                isMissing: false)
         }
         return printed
     }

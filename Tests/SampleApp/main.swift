@@ -60,28 +60,35 @@ do {
         exit(child.terminationStatus)
     case "get" where arguments.count == 3:
         guard let value = try SecureStorage(service: arguments[1]).string(for: arguments[2]) else { exit(44) }
-        print(value) // keychain-lint:disable-line logged-secret -- the round-trip test reads the secret from this output
+        // keychain-lint:disable-line logged-secret -- the round-trip test reads the secret from this output
+        print(value)
     case "keys" where arguments.count == 2:
         for key in try SecureStorage(service: arguments[1]).allKeys().sorted() { print(key) }
     case "write-file" where arguments.count == 4:
         guard let protection = FileProtection(rawValue: arguments[3]) else { exit(64) }
-        try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1])).write(FileHandle.standardInput.readDataToEndOfFile(),
-                                                                                to: arguments[2], protection: protection)
+        try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1])).write(
+            FileHandle.standardInput.readDataToEndOfFile(),
+            to: arguments[2], protection: protection)
     case "read-file" where arguments.count == 3:
-        FileHandle.standardOutput.write(try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1])).read(arguments[2]))
+        FileHandle.standardOutput.write(
+            try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1])).read(arguments[2]))
     case "replace-loop" where arguments.count == 3:
         let files = try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1]))
         var version = (try? LoopVersion.read(files, arguments[2])) ?? 0
         while true {
             version += 1
-            try files.write(LoopVersion.content(version), to: arguments[2], protection: .completeUntilFirstUserAuthentication)
+            try files.write(
+                LoopVersion.content(version), to: arguments[2], protection: .completeUntilFirstUserAuthentication)
         }
     case "check-version" where arguments.count == 3:
         print(try LoopVersion.read(try ProtectedFiles(directory: URL(fileURLWithPath: arguments[1])), arguments[2]))
     case "identity" where arguments.count == 1:
         print(SecItemEnvironment.applicationIdentity.defaultAccessGroup)
     default:
-        FileHandle.standardError.write(Data("usage: secure-storage-sample [--log] get <service> <key> | set <service> <key> <value> | unlock <passphrase-file> [<service> <key>] | location | run-child[-early] <executable> [<argument> …] | keys <service> | identity | write-file <dir> <name> <class> | read-file <dir> <name> | replace-loop <dir> <name> | check-version <dir> <name>\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "usage: secure-storage-sample [--log] get <service> <key> | set <service> <key> <value> | unlock <passphrase-file> [<service> <key>] | location | run-child[-early] <executable> [<argument> …] | keys <service> | identity | write-file <dir> <name> <class> | read-file <dir> <name> | replace-loop <dir> <name> | check-version <dir> <name>\n"
+                    .utf8))
         exit(64)
     }
 } catch {
@@ -96,15 +103,18 @@ enum LoopVersion {
 
     static func content(_ version: Int) -> Data {
         var data = Data("\(version):".utf8) + marker
-        data.append(contentsOf: (0..<(version &* 7_919 % 300_000)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ version) })
+        data.append(
+            contentsOf: (0..<(version &* 7_919 % 300_000)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ version) })
         return data
     }
 
     /// The version the file holds; throws when its content is not exactly one version's.
     static func read(_ files: ProtectedFiles, _ name: String) throws -> Int {
         let data = try files.read(name)
-        guard let colon = data.firstIndex(of: UInt8(ascii: ":")), let version = Int(String(decoding: data[..<colon], as: UTF8.self)),
-              data == content(version) else {
+        guard let colon = data.firstIndex(of: UInt8(ascii: ":")),
+            let version = Int(String(decoding: data[..<colon], as: UTF8.self)),
+            data == content(version)
+        else {
             throw SecureStorageError.integrityViolation
         }
         return version

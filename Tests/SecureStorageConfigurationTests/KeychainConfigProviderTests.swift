@@ -19,10 +19,11 @@ final class KeychainConfigProviderTests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-\(UUID().uuidString)")
-        keychain = try Keychain(location: KeychainLocation(directory: directory),
-                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
+        keychain = try Keychain(
+            location: KeychainLocation(directory: directory),
+            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly)))
         SecItemEnvironment.useKeychain(keychain)
-        storage = SecureStorage(service: "com.acme.api")   // .secret: readable only while unlocked
+        storage = SecureStorage(service: "com.acme.api")  // .secret: readable only while unlocked
     }
 
     override func tearDownWithError() throws {
@@ -31,9 +32,14 @@ final class KeychainConfigProviderTests: XCTestCase {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private func reader(_ provider: KeychainConfigProvider? = nil, fallback: [AbsoluteConfigKey: ConfigValue] = [:]) -> ConfigReader {
-        ConfigReader(providers: [provider ?? KeychainConfigProvider(service: "com.acme.api"), InMemoryProvider(values: fallback)],
-                     accessReporter: reports)
+    private func reader(_ provider: KeychainConfigProvider? = nil, fallback: [AbsoluteConfigKey: ConfigValue] = [:])
+        -> ConfigReader
+    {
+        ConfigReader(
+            providers: [
+                provider ?? KeychainConfigProvider(service: "com.acme.api"), InMemoryProvider(values: fallback)
+            ],
+            accessReporter: reports)
     }
 
     func testValuesOfEveryTypeAreServedAndMarkedSecret() throws {
@@ -46,7 +52,9 @@ final class KeychainConfigProviderTests: XCTestCase {
         try storage.set(Data([0, 0xFF, 0x80, 7]), for: "signing.key")
         let config = reader(fallback: ["database.password": "from-memory", "database.host": "db.internal"])
 
-        XCTAssertEqual(try config.requiredString(forKey: "database.password"), "pa55 word ", "the keychain comes first, exact bytes")
+        XCTAssertEqual(
+            try config.requiredString(forKey: "database.password"), "pa55 word ",
+            "the keychain comes first, exact bytes")
         XCTAssertEqual(config.string(forKey: "database.host"), "db.internal", "keys without an item fall through")
         XCTAssertEqual(try config.requiredInt(forKey: "api.port"), 8080)
         XCTAssertEqual(try config.requiredBool(forKey: "api.tls"), true)
@@ -57,10 +65,13 @@ final class KeychainConfigProviderTests: XCTestCase {
         XCTAssertNil(config.string(forKey: "nothing.here"))
         XCTAssertEqual(try config.scoped(to: "database").requiredString(forKey: "password"), "pa55 word ")
 
-        let keychainResults = reports.events.flatMap(\.providerResults).filter { $0.providerName == "KeychainConfigProvider[service: com.acme.api]" }
+        let keychainResults = reports.events.flatMap(\.providerResults).filter {
+            $0.providerName == "KeychainConfigProvider[service: com.acme.api]"
+        }
         let values = keychainResults.compactMap { try? $0.result.get().value }
         XCTAssertEqual(values.count, 8, "eight reads found an item")
-        XCTAssertTrue(values.allSatisfy(\.isSecret), "every keychain value is marked secret without isSecret: at the call")
+        XCTAssertTrue(
+            values.allSatisfy(\.isSecret), "every keychain value is marked secret without isSecret: at the call")
         for event in reports.events {
             XCTAssertFalse("\(event)".contains("pa55"), "the access report redacts: \(event)")
         }
@@ -82,12 +93,15 @@ final class KeychainConfigProviderTests: XCTestCase {
         XCTAssertEqual(environment.string(forKey: "database.url"), "postgres://app:pa55@db/app")
         XCTAssertEqual(environment.string(forKey: ConfigKey(["database-url"])), "postgres://app:pa55@db/app")
 
-        let custom = KeychainConfigProvider(service: "com.acme.api", accountNaming: .custom { key in
-            key.components.first == "secrets" ? key.components.joined(separator: "/") : nil
-        })
+        let custom = KeychainConfigProvider(
+            service: "com.acme.api",
+            accountNaming: .custom { key in
+                key.components.first == "secrets" ? key.components.joined(separator: "/") : nil
+            })
         let config = reader(custom, fallback: ["DATABASE_URL": "from-memory"])
         XCTAssertEqual(config.string(forKey: "secrets.stripe"), "tok")
-        XCTAssertEqual(config.string(forKey: ConfigKey(["DATABASE_URL"])), "from-memory", "keys the mapping declines fall through")
+        XCTAssertEqual(
+            config.string(forKey: ConfigKey(["DATABASE_URL"])), "from-memory", "keys the mapping declines fall through")
     }
 
     func testALockedKeychainIsAnErrorAndNeverFallsBack() throws {
@@ -97,8 +111,9 @@ final class KeychainConfigProviderTests: XCTestCase {
         let config = reader(fallback: ["database.password": "stale-from-environment"])
 
         XCTAssertThrowsError(try config.requiredString(forKey: "database.password")) { error in
-            XCTAssertEqual(error as? KeychainConfigError,
-                           .unreadable(key: "database.password", service: "com.acme.api", account: "database.password", .locked))
+            XCTAssertEqual(
+                error as? KeychainConfigError,
+                .unreadable(key: "database.password", service: "com.acme.api", account: "database.password", .locked))
             XCTAssertTrue("\(error)".contains("could not be read"), "\(error)")
             XCTAssertFalse("\(error)".contains("pa55"))
         }
@@ -115,11 +130,15 @@ final class KeychainConfigProviderTests: XCTestCase {
         let config = reader(fallback: ["api.port": 1])
 
         XCTAssertThrowsError(try config.requiredInt(forKey: "api.port")) { error in
-            XCTAssertEqual(error as? KeychainConfigError, .notConvertible(key: "api.port", service: "com.acme.api", account: "api.port", type: .int))
-            XCTAssertTrue("\(error)".contains("keychain add-generic-password -U -s com.acme.api -a api.port -w"), "\(error)")
+            XCTAssertEqual(
+                error as? KeychainConfigError,
+                .notConvertible(key: "api.port", service: "com.acme.api", account: "api.port", type: .int))
+            XCTAssertTrue(
+                "\(error)".contains("keychain add-generic-password -U -s com.acme.api -a api.port -w"), "\(error)")
             XCTAssertFalse("\(error)".contains("80x0"))
         }
-        XCTAssertThrowsError(try config.requiredString(forKey: "api.token"), "bytes that are not UTF-8 are not a string")
+        XCTAssertThrowsError(
+            try config.requiredString(forKey: "api.token"), "bytes that are not UTF-8 are not a string")
         XCTAssertEqual(try config.requiredBytes(forKey: "api.token"), [0xC3, 0x28, 0xFF])
         XCTAssertThrowsError(try config.requiredIntArray(forKey: "api.shards"))
         for event in reports.events { XCTAssertFalse("\(event)".contains("80x0"), "\(event)") }
@@ -144,7 +163,8 @@ final class KeychainConfigProviderTests: XCTestCase {
         try SecItemEnvironment.lock()
         let locked = config.snapshot()
         XCTAssertThrowsError(try locked.requiredString(forKey: "database.password")) { error in
-            guard let error = error as? KeychainConfigError, error.code == .unreadable, error.keychainError == .locked else { return XCTFail("\(error)") }
+            guard let error = error as? KeychainConfigError, error.code == .unreadable, error.keychainError == .locked
+            else { return XCTFail("\(error)") }
         }
     }
 
@@ -182,7 +202,7 @@ final class KeychainConfigProviderTests: XCTestCase {
             try await config.watchString(forKey: "recovery.code") { updates in
                 var iterator = updates.makeAsyncIterator()
                 let first = try await iterator.next() ?? "end"
-                try await Task.sleep(for: .milliseconds(200))            // about 20 polls
+                try await Task.sleep(for: .milliseconds(200))  // about 20 polls
                 try storage.set(Data("recovery-2".utf8), for: "recovery.code")
                 let second = try await iterator.next() ?? "end"
                 return [first, second]
@@ -250,7 +270,10 @@ struct DeadlinePassed: Error { var seconds: Double }
 func withDeadline<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }
-        group.addTask { try await Task.sleep(for: .seconds(seconds)); return nil }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
         defer { group.cancelAll() }
         guard let first = try await group.next(), let value = first else { throw DeadlinePassed(seconds: seconds) }
         return value

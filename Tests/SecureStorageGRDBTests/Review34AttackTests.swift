@@ -53,7 +53,9 @@ final class Review34GRDBAttackTests: SealedDatabaseTestCase {
     }
 
     private func storedBodies() throws -> [Data] {
-        try database.read { db in try DatabaseValue.fetchAll(db, sql: "SELECT body FROM note") }.compactMap { Data.fromDatabaseValue($0) }
+        try database.read { db in try DatabaseValue.fetchAll(db, sql: "SELECT body FROM note") }.compactMap {
+            Data.fromDatabaseValue($0)
+        }
     }
 
     /// GRDB's batch update on the record type (`Note.updateAll`, `Note.filter(...).updateAll`)
@@ -67,12 +69,18 @@ final class Review34GRDBAttackTests: SealedDatabaseTestCase {
             refused = true
         }
         for body in try storedBodies() {
-            XCTAssertNil(body.range(of: Data("plaintext secret".utf8)), "Note.updateAll stored the sealed column in plaintext")
+            XCTAssertNil(
+                body.range(of: Data("plaintext secret".utf8)), "Note.updateAll stored the sealed column in plaintext")
         }
-        XCTAssertTrue(refused, "GRDB's updateAll on a SealedRecord type was not refused (SQLite's guard naming unsealedWrite)")
-        try database.write { db in _ = try? Note.filter(Column("title") == "one").updateAll(db, Column("body").set(to: "filtered plaintext")) }
+        XCTAssertTrue(
+            refused, "GRDB's updateAll on a SealedRecord type was not refused (SQLite's guard naming unsealedWrite)")
+        try database.write { db in
+            _ = try? Note.filter(Column("title") == "one").updateAll(db, Column("body").set(to: "filtered plaintext"))
+        }
         for body in try storedBodies() {
-            XCTAssertNil(body.range(of: Data("filtered plaintext".utf8)), "Note.filter(...).updateAll stored the sealed column in plaintext")
+            XCTAssertNil(
+                body.range(of: Data("filtered plaintext".utf8)),
+                "Note.filter(...).updateAll stored the sealed column in plaintext")
         }
     }
 
@@ -88,9 +96,13 @@ final class Review34GRDBAttackTests: SealedDatabaseTestCase {
             refused = true
         }
         for body in try storedBodies() {
-            XCTAssertNil(body.range(of: Data("record plaintext".utf8)), "a Record-subclass SealedRecord's insert stored plaintext")
+            XCTAssertNil(
+                body.range(of: Data("record plaintext".utf8)),
+                "a Record-subclass SealedRecord's insert stored plaintext")
         }
-        XCTAssertTrue(refused, "GRDB's insert of a Record-subclass SealedRecord was not refused (SQLite's guard naming unsealedWrite)")
+        XCTAssertTrue(
+            refused,
+            "GRDB's insert of a Record-subclass SealedRecord was not refused (SQLite's guard naming unsealedWrite)")
     }
 }
 #endif

@@ -55,17 +55,19 @@ final class Review34bGRDBAttackTests: SealedDatabaseTestCase {
     /// `INSERT INTO account (api_token) VALUES ('plaintext')` succeeds.
     func testReview34bTriggerNameCollisionLeavesASealedColumnUnguarded() throws {
         try database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE account_api (id INTEGER PRIMARY KEY, token BLOB NOT NULL);
-                CREATE TABLE account (id INTEGER PRIMARY KEY, api_token BLOB NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE account_api (id INTEGER PRIMARY KEY, token BLOB NOT NULL);
+                    CREATE TABLE account (id INTEGER PRIMARY KEY, api_token BLOB NOT NULL);
+                    """)
             try sealer.prepare(db, records: [AccountAPI.self, Account.self])
             var first = AccountAPI(id: nil, token: "sealed one")
             try sealer.insert(&first, db)
             var second = Account(id: nil, api_token: "sealed two")
             try sealer.insert(&second, db)
         }
-        XCTAssertThrowsError(try database.write { db in try db.execute(sql: "INSERT INTO account_api (token) VALUES ('plaintext A')") })
+        XCTAssertThrowsError(
+            try database.write { db in try db.execute(sql: "INSERT INTO account_api (token) VALUES ('plaintext A')") })
         var refused = false
         do {
             try database.write { db in
@@ -76,8 +78,10 @@ final class Review34bGRDBAttackTests: SealedDatabaseTestCase {
             refused = isGuardRefusal(error)
         }
         let stored = try database.read { db in try DatabaseValue.fetchAll(db, sql: "SELECT api_token FROM account") }
-        XCTAssertFalse(stored.contains { String.fromDatabaseValue($0)?.hasPrefix("plaintext") == true },
-                       "plaintext was stored in the sealed column account.api_token: its guard was never installed (name collision with account_api.token)")
+        XCTAssertFalse(
+            stored.contains { String.fromDatabaseValue($0)?.hasPrefix("plaintext") == true },
+            "plaintext was stored in the sealed column account.api_token: its guard was never installed (name collision with account_api.token)"
+        )
         XCTAssertTrue(refused, "an unsealed write into account.api_token was not refused")
     }
 
@@ -90,10 +94,11 @@ final class Review34bGRDBAttackTests: SealedDatabaseTestCase {
             try sealer.prepare(db, records: [Note.self])
             var note = Note(id: nil, title: "old", body: "old secret")
             try sealer.insert(&note, db)
-            try db.execute(sql: """
-                ALTER TABLE note RENAME TO note_archive;
-                CREATE TABLE note (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body BLOB NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE note RENAME TO note_archive;
+                    CREATE TABLE note (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body BLOB NOT NULL);
+                    """)
             try sealer.prepare(db, records: [Note.self])
             var fresh = Note(id: nil, title: "new", body: "new secret")
             try sealer.insert(&fresh, db)
@@ -105,8 +110,10 @@ final class Review34bGRDBAttackTests: SealedDatabaseTestCase {
             refused = isGuardRefusal(error)
         }
         let stored = try database.read { db in try DatabaseValue.fetchAll(db, sql: "SELECT body FROM note") }
-        XCTAssertFalse(stored.contains { String.fromDatabaseValue($0) == "plaintext after migration" },
-                       "Note.updateAll stored plaintext in the new note table: its guards were taken to exist (they are note_archive's)")
+        XCTAssertFalse(
+            stored.contains { String.fromDatabaseValue($0) == "plaintext after migration" },
+            "Note.updateAll stored plaintext in the new note table: its guards were taken to exist (they are note_archive's)"
+        )
         XCTAssertTrue(refused, "the new note table has no guard")
     }
 
@@ -141,8 +148,13 @@ final class Review34bGRDBAttackTests: SealedDatabaseTestCase {
         // One look at the schema per sealed write (a table recreated by a migration is guarded
         // again at the next write), not one per column and statement kind.
         let lookups = lines.sql.filter { $0.contains("type = 'trigger'") }.count
-        XCTAssertLessThanOrEqual(lookups, 1, "a sealed insert into an already guarded table ran \(lookups) trigger lookups (4 sealed columns x 2 events)")
-        XCTAssertFalse(lines.sql.contains { $0.contains("CREATE TRIGGER") || $0.contains("CREATE TEMP TRIGGER") }, "guards created again")
+        XCTAssertLessThanOrEqual(
+            lookups, 1,
+            "a sealed insert into an already guarded table ran \(lookups) trigger lookups (4 sealed columns x 2 events)"
+        )
+        XCTAssertFalse(
+            lines.sql.contains { $0.contains("CREATE TRIGGER") || $0.contains("CREATE TEMP TRIGGER") },
+            "guards created again")
     }
 }
 #endif

@@ -48,31 +48,38 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
     /// wrote the table (or `prepare(_:records:)` named it), however it is written: raw SQL,
     /// GRDB's batch update, a NULL, a blob that is not a sealed cell.
     func testRawWritesOfUnsealedValuesIntoSealedColumnsAreRefused() throws {
-        for sql in ["UPDATE note SET body = 'plain text'", "UPDATE note SET body = NULL", "UPDATE note SET body = x'0102'",
-                    "INSERT INTO note (title, body) VALUES ('x', 'plain')", "UPDATE contact SET score = 1.5"] {
+        for sql in [
+            "UPDATE note SET body = 'plain text'", "UPDATE note SET body = NULL", "UPDATE note SET body = x'0102'",
+            "INSERT INTO note (title, body) VALUES ('x', 'plain')", "UPDATE contact SET score = 1.5"
+        ] {
             XCTAssertThrowsError(try database.write { db in try db.execute(sql: sql) }, sql) { error in
                 XCTAssertTrue((error as? DatabaseError)?.message?.contains("unsealedWrite") == true, "\(sql): \(error)")
             }
         }
-        XCTAssertNoThrow(try database.write { db in try db.execute(sql: "UPDATE note SET body = (SELECT body FROM note WHERE id = 1) WHERE id = 1") },
-                         "a sealed cell passes (its row binding is the sealer's to check)")
+        XCTAssertNoThrow(
+            try database.write { db in
+                try db.execute(sql: "UPDATE note SET body = (SELECT body FROM note WHERE id = 1) WHERE id = 1")
+            },
+            "a sealed cell passes (its row binding is the sealer's to check)")
         let fresh = try DatabaseQueue(path: directory.appendingPathComponent("fresh.sqlite").path)
         try fresh.write { db in
             try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body BLOB NOT NULL)")
             try sealer.prepare(db, records: [Note.self])
         }
-        XCTAssertThrowsError(try fresh.write { db in try db.execute(sql: "INSERT INTO note (title, body) VALUES ('x', 'plain')") })
+        XCTAssertThrowsError(
+            try fresh.write { db in try db.execute(sql: "INSERT INTO note (title, body) VALUES ('x', 'plain')") })
     }
 
     /// A trigger planted in the file cannot call the sealer's SQL functions.
     func testAPlantedTriggerCannotUseTheSQLFunctions() throws {
         try database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE loot (v);
-                CREATE TRIGGER leak AFTER UPDATE ON note BEGIN
-                    INSERT INTO loot SELECT secure_storage_open('note', 'body', id, body) FROM note;
-                END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE loot (v);
+                    CREATE TRIGGER leak AFTER UPDATE ON note BEGIN
+                        INSERT INTO loot SELECT secure_storage_open('note', 'body', id, body) FROM note;
+                    END;
+                    """)
         }
         let appSealer = sealer!
         var configuration = Configuration()
@@ -81,18 +88,24 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
         database = try DatabaseQueue(path: databasePath, configuration: configuration)
         var first = try XCTUnwrap(try database.read { db in try appSealer.fetchOne(db, Note.filter(key: 1)) })
         first.title = "renamed"
-        XCTAssertThrowsError(try database.write { db in try appSealer.update(first, db) }, "the trigger fails, and the update with it")
+        XCTAssertThrowsError(
+            try database.write { db in try appSealer.update(first, db) }, "the trigger fails, and the update with it")
         XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM loot") }, 0)
-        XCTAssertEqual(try database.read { db in try String.fetchOne(db, sql: "SELECT secure_storage_open('note', 'body', id, body) FROM note WHERE id = 1") },
-                       "first secret", "the app's own SQL still can")
+        XCTAssertEqual(
+            try database.read { db in
+                try String.fetchOne(
+                    db, sql: "SELECT secure_storage_open('note', 'body', id, body) FROM note WHERE id = 1")
+            },
+            "first secret", "the app's own SQL still can")
     }
 
     /// A sealed column renamed in another case, with plaintext put in it, is not taken as
     /// "not selected": it fails to open.
     func testAColumnRenamedInAnotherCaseStillOpensOrFails() throws {
         try database.write { db in try db.execute(sql: "ALTER TABLE note RENAME COLUMN body TO BODY") }
-        XCTAssertEqual(try database.read { db in try sealer.fetchAll(db, Note.order(Column("id"))) }.map(\.body),
-                       ["first secret", "second secret"], "column names match without case, as in SQLite")
+        XCTAssertEqual(
+            try database.read { db in try sealer.fetchAll(db, Note.order(Column("id"))) }.map(\.body),
+            ["first secret", "second secret"], "column names match without case, as in SQLite")
         try dropWriteGuards()
         try database.write { db in try db.execute(sql: "UPDATE note SET BODY = 'forged by attacker' WHERE id = 1") }
         XCTAssertSealedError(.tamperedValue, try database.read { db in try sealer.fetchAll(db, Note.all()) })
@@ -107,25 +120,35 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
                 try sealer.insert(&record, db)
             }
         }
-        XCTAssertEqual(try database.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT typeof(body) FROM miscased") }, ["blob"])
-        XCTAssertEqual(try database.read { db in try sealer.fetchAll(db, MiscasedNote.order(Column("id"))) }.map(\.body).first, "plaintext-0")
+        XCTAssertEqual(
+            try database.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT typeof(body) FROM miscased") },
+            ["blob"])
+        XCTAssertEqual(
+            try database.read { db in try sealer.fetchAll(db, MiscasedNote.order(Column("id"))) }.map(\.body).first,
+            "plaintext-0")
     }
 
     /// A blind index copied from another row does not redirect a lookup.
     func testACopiedBlindIndexIsCaught() throws {
         try database.write { db in
-            try db.execute(sql: "UPDATE contact SET emailIndex = (SELECT emailIndex FROM contact WHERE id = 'ann') WHERE id = 'bob'")
+            try db.execute(
+                sql:
+                    "UPDATE contact SET emailIndex = (SELECT emailIndex FROM contact WHERE id = 'ann') WHERE id = 'bob'"
+            )
         }
-        XCTAssertSealedError(.tamperedValue, try database.read { db in
-            try sealer.fetchAll(db, try sealer.filter(Contact.self, "email", equals: "ann@example.org"))
-        })
+        XCTAssertSealedError(
+            .tamperedValue,
+            try database.read { db in
+                try sealer.fetchAll(db, try sealer.filter(Contact.self, "email", equals: "ann@example.org"))
+            })
     }
 
     /// A sealed cell set to NULL is a change like any other.
     func testASealedCellSetToNullIsCaught() throws {
         try dropWriteGuards()
         try database.write { db in try db.execute(sql: "UPDATE contact SET score = NULL WHERE id = 'ann'") }
-        XCTAssertSealedError(.tamperedValue, try database.read { db in try sealer.fetchAll(db, Contact.filter(key: "ann")) })
+        XCTAssertSealedError(
+            .tamperedValue, try database.read { db in try sealer.fetchAll(db, Contact.filter(key: "ann")) })
     }
 
     /// A row that opens but does not decode gives an error without its opened values.
@@ -139,10 +162,14 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
 
     /// An integer key in a TEXT column is refused at the insert, not found unreadable later.
     func testAPrimaryKeyOfAnotherTypeThanItsColumnIsRefused() throws {
-        try database.write { db in try db.execute(sql: "CREATE TABLE tagged (id TEXT PRIMARY KEY NOT NULL, secret BLOB NOT NULL)") }
+        try database.write { db in
+            try db.execute(sql: "CREATE TABLE tagged (id TEXT PRIMARY KEY NOT NULL, secret BLOB NOT NULL)")
+        }
         var tagged = Tagged(id: 7, secret: "would never open")
         XCTAssertSealedError(.primaryKeyType, try database.write { db in try sealer.insert(&tagged, db) })
-        XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM tagged") }, 0, "the write was rolled back")
+        XCTAssertEqual(
+            try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM tagged") }, 0,
+            "the write was rolled back")
     }
 
     /// Issue 34 §1: a key planted under the sealer's name through the public API (an imported
@@ -153,7 +180,9 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
         SecItemEnvironment.authenticator = authenticator
         try authenticator.enroll(in: keychain)
         let attackerKey = SymmetricKey(size: .bits256)
-        try storage.insert(StoredValue(data: attackerKey.withUnsafeBytes { Data($0) }, kind: .data), for: "database.key", sensitivity: .private)
+        try storage.insert(
+            StoredValue(data: attackerKey.withUnsafeBytes { Data($0) }, kind: .data), for: "database.key",
+            sensitivity: .private)
         let attackerSealer = try DatabaseSealer(key: attackerKey)
         let created = try storage.databaseSealer(requireUserPresence: true)
         XCTAssertNotEqual(created.keyID, attackerSealer.keyID, "the sealer took the planted key")
@@ -169,8 +198,12 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
             try loaded.insert(&note, db)
         }
         let stored = try notes.read { db in try DatabaseValue.fetchOne(db, sql: "SELECT body FROM note") }
-        XCTAssertThrowsError(try attackerSealer.open(XCTUnwrap(stored), table: "note", column: "body", identity: [XCTUnwrap(note.id).databaseValue]))
-        XCTAssertEqual(try storage.data(for: "database.key"), attackerKey.withUnsafeBytes { Data($0) }, "the planted item is left as an app item")
+        XCTAssertThrowsError(
+            try attackerSealer.open(
+                XCTUnwrap(stored), table: "note", column: "body", identity: [XCTUnwrap(note.id).databaseValue]))
+        XCTAssertEqual(
+            try storage.data(for: "database.key"), attackerKey.withUnsafeBytes { Data($0) },
+            "the planted item is left as an app item")
     }
 
     /// Issue 34 §5: GRDB's own persistence methods on a sealed record would store plaintext;
@@ -182,7 +215,9 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
         XCTAssertSealedError(.unsealedWrite, try database.write { db in try note.save(db) })
         XCTAssertSealedError(.unsealedWrite, try database.write { db in try note.upsert(db) })
         XCTAssertSealedError(.unsealedWrite, try database.write { db in _ = try note.inserted(db) })
-        XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note") }, before, "a refused write wrote something")
+        XCTAssertEqual(
+            try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM note") }, before,
+            "a refused write wrote something")
         try database.write { db in try sealer.insert(&note, db) }
         note.body = "changed plaintext"
         XCTAssertSealedError(.unsealedWrite, try database.write { db in try note.update(db) })
@@ -194,7 +229,9 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
             XCTAssertNil(bytes.range(of: Data("plaintext".utf8)), "plaintext reached the table")
         }
         try database.write { db in try sealer.update(note, db) }
-        XCTAssertEqual(try database.read { db in try sealer.fetchOne(db, Note.filter(Column("id") == note.id)) }?.body, "changed plaintext")
+        XCTAssertEqual(
+            try database.read { db in try sealer.fetchOne(db, Note.filter(Column("id") == note.id)) }?.body,
+            "changed plaintext")
     }
 
     /// First loads racing on a key that needs the user end with one key, which all use.
@@ -207,7 +244,9 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
             let name = "race-\(round)"
             let ids = KeyIDs()
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                if let loaded = try? DatabaseSealer.load(from: storage, key: name, requireUserPresence: true) { ids.add(loaded.keyID) }
+                if let loaded = try? DatabaseSealer.load(from: storage, key: name, requireUserPresence: true) {
+                    ids.add(loaded.keyID)
+                }
             }
             let stored = try DatabaseSealer.load(from: storage, key: name, requireUserPresence: true).keyID
             XCTAssertEqual(ids.all.filter { $0 != stored }, [], "round \(round)")
@@ -219,7 +258,15 @@ final class SealedColumnAttackTests: SealedDatabaseTestCase {
 private final class KeyIDs: @unchecked Sendable {
     private let lock = NSLock()
     private var ids: [Data] = []
-    var all: [Data] { lock.lock(); defer { lock.unlock() }; return ids }
-    func add(_ id: Data) { lock.lock(); ids.append(id); lock.unlock() }
+    var all: [Data] {
+        lock.lock()
+        defer { lock.unlock() }
+        return ids
+    }
+    func add(_ id: Data) {
+        lock.lock()
+        ids.append(id)
+        lock.unlock()
+    }
 }
 #endif

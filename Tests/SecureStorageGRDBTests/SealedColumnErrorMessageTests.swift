@@ -17,8 +17,10 @@ final class SealedColumnErrorMessageTests: SealedDatabaseTestCase {
         XCTAssertThrowsError(try DatabaseSealer.load(from: storage, key: "notes.db-key")) { error in
             guard let error = error as? SecureStorageError else { return XCTFail("\(error)") }
             XCTAssertEqual(error, .locked)
-            for fragment in ["database sealing key 'notes.db-key'", "com.acme.notes", keychain.location.databaseURL.path,
-                             "SecureStorage.unlock(passphrase:)", "(.secret)"] {
+            for fragment in [
+                "database sealing key 'notes.db-key'", "com.acme.notes", keychain.location.databaseURL.path,
+                "SecureStorage.unlock(passphrase:)", "(.secret)"
+            ] {
                 XCTAssertTrue(error.description.contains(fragment), "lacks \(fragment): \(error)")
             }
             XCTAssertFalse(error.description.contains("pass phrase 41"))
@@ -30,7 +32,9 @@ final class SealedColumnErrorMessageTests: SealedDatabaseTestCase {
         XCTAssertThrowsError(try DatabaseSealer.load(from: storage, key: "broken.db-key")) { error in
             XCTAssertEqual(error as? SecureStorageError, .integrityViolation)
             let text = "\(error)"
-            XCTAssertTrue(text.contains("'broken.db-key'") && text.contains("not a 256-bit key") && text.contains("restore the keychain from a backup"), text)
+            XCTAssertTrue(
+                text.contains("'broken.db-key'") && text.contains("not a 256-bit key")
+                    && text.contains("restore the keychain from a backup"), text)
         }
     }
 

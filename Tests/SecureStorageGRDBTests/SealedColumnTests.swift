@@ -11,8 +11,10 @@ final class SealedColumnTests: SealedDatabaseTestCase {
     func testNotesRoundTripWithAssignedRowIDsAndNoPlaintextInTheFile() throws {
         let sealer = try DatabaseSealer.load(from: storage, key: "notes.db-key")
         let marker = "BODY-MARKER-91c3"
-        var notes = [Note(id: nil, title: "Groceries", body: "milk, eggs \(marker)"), Note(id: nil, title: "Ideas", body: ""),
-                     Note(id: 10, title: "Explicit", body: "ten")]
+        var notes = [
+            Note(id: nil, title: "Groceries", body: "milk, eggs \(marker)"), Note(id: nil, title: "Ideas", body: ""),
+            Note(id: 10, title: "Explicit", body: "ten")
+        ]
         try database.write { db in
             try sealer.prepare(db)
             for index in notes.indices { try sealer.insert(&notes[index], db) }
@@ -28,10 +30,12 @@ final class SealedColumnTests: SealedDatabaseTestCase {
 
         let cells = try database.read { db in try Data.fetchAll(db, sql: "SELECT body FROM note ORDER BY id") }
         XCTAssertEqual(cells[0].first, 1, "format byte")
-        XCTAssertEqual(cells[0].count, 1 + 12 + 1 + "milk, eggs \(marker)".utf8.count + 16, "format, nonce, type, text, tag")
+        XCTAssertEqual(
+            cells[0].count, 1 + 12 + 1 + "milk, eggs \(marker)".utf8.count + 16, "format, nonce, type, text, tag")
         _ = try database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         XCTAssertNil(try databaseBytes().range(of: Data(marker.utf8)), "the body never reaches the file")
-        XCTAssertNotNil(try databaseBytes().range(of: Data("Groceries".utf8)), "unsealed columns are plain (documented)")
+        XCTAssertNotNil(
+            try databaseBytes().range(of: Data("Groceries".utf8)), "unsealed columns are plain (documented)")
     }
 
     func testEveryValueTypeAndNullAndUpdatesReseal() throws {
@@ -39,7 +43,7 @@ final class SealedColumnTests: SealedDatabaseTestCase {
         let contacts = [
             Contact(id: "c1", email: "Ann@Example.org", age: 41, score: 3.25, avatar: Data([0, 1, 2, 255])),
             Contact(id: "c2", email: "bob@example.org", age: -7, score: nil, avatar: nil),
-            Contact(id: "c3", email: "ann@example.org ", age: Int.max, score: -0.0, avatar: Data()),
+            Contact(id: "c3", email: "ann@example.org ", age: Int.max, score: -0.0, avatar: Data())
         ]
         try database.write { db in
             for contact in contacts {
@@ -48,8 +52,10 @@ final class SealedColumnTests: SealedDatabaseTestCase {
             }
         }
         XCTAssertEqual(try database.read { db in try sealer.fetchAll(db, Contact.order(Column("id"))) }, contacts)
-        XCTAssertEqual(try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE score IS NULL") }, 0,
-                       "NULL is sealed too: which values are NULL does not show")
+        XCTAssertEqual(
+            try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM contact WHERE score IS NULL") },
+            0,
+            "NULL is sealed too: which values are NULL does not show")
 
         let before = try database.read { db in try Data.fetchOne(db, sql: "SELECT age FROM contact WHERE id = 'c1'") }
         var changed = contacts[0]
@@ -61,7 +67,8 @@ final class SealedColumnTests: SealedDatabaseTestCase {
 
         // Same value written again: a new nonce, a different cell.
         try database.write { db in try sealer.update(changed, db) }
-        XCTAssertNotEqual(after, try database.read { db in try Data.fetchOne(db, sql: "SELECT age FROM contact WHERE id = 'c1'") })
+        XCTAssertNotEqual(
+            after, try database.read { db in try Data.fetchOne(db, sql: "SELECT age FROM contact WHERE id = 'c1'") })
     }
 
     func testBlindIndexFindsExactMatchesOnly() throws {
@@ -72,23 +79,33 @@ final class SealedColumnTests: SealedDatabaseTestCase {
                 try sealer.insert(&contact, db)
             }
         }
-        let found = try database.read { db in try sealer.fetchAll(db, try sealer.filter(Contact.self, "email", equals: " ANN@example.org")) }
+        let found = try database.read { db in
+            try sealer.fetchAll(db, try sealer.filter(Contact.self, "email", equals: " ANN@example.org"))
+        }
         XCTAssertEqual(found.map(\.id).sorted(), ["a", "b"], "case-insensitive normalization")
-        XCTAssertEqual(try database.read { db in try sealer.fetchAll(db, try sealer.filter(Contact.self, "email", equals: "nobody@x")) }, [])
+        XCTAssertEqual(
+            try database.read { db in
+                try sealer.fetchAll(db, try sealer.filter(Contact.self, "email", equals: "nobody@x"))
+            }, [])
         XCTAssertSealedError(.missingValue, try sealer.filter(Contact.self, "age", equals: 1), "no blind index on age")
-        let index = try database.read { db in try Data.fetchOne(db, sql: "SELECT emailIndex FROM contact WHERE id = 'a'") }
+        let index = try database.read { db in
+            try Data.fetchOne(db, sql: "SELECT emailIndex FROM contact WHERE id = 'a'")
+        }
         XCTAssertEqual(index?.count, 16)
         // Another key gives other indexes: an index means nothing without the key.
         let other = try DatabaseSealer(key: SymmetricKey(size: .bits256))
-        XCTAssertNotEqual(other.blindIndex("ann@example.org".databaseValue, table: "contact", column: "email", normalization: .caseInsensitive),
-                          index?.databaseValue)
+        XCTAssertNotEqual(
+            other.blindIndex(
+                "ann@example.org".databaseValue, table: "contact", column: "email", normalization: .caseInsensitive),
+            index?.databaseValue)
     }
 
     func testTheKeyLivesInTheKeychainAndAWrongKeyIsAClearError() throws {
         let first = try DatabaseSealer.load(from: storage, key: "notes.db-key")
         let again = try DatabaseSealer.load(from: storage, key: "notes.db-key")
         XCTAssertEqual(first.keyID, again.keyID, "the second load reads the stored key")
-        XCTAssertEqual(try storage.libraryOwned(by: .databaseSealer).protection(of: "notes.db-key"), .whenUnlockedThisDeviceOnly)
+        XCTAssertEqual(
+            try storage.libraryOwned(by: .databaseSealer).protection(of: "notes.db-key"), .whenUnlockedThisDeviceOnly)
         XCTAssertTrue(try DatabaseSealer.keyExists(in: storage, key: "notes.db-key"))
         XCTAssertFalse(try storage.contains("notes.db-key"), "the key is not one of the storage's values")
         var note = Note(id: nil, title: "t", body: "b")
@@ -108,11 +125,14 @@ final class SealedColumnTests: SealedDatabaseTestCase {
     /// The facade's database tier: the storage keeps the key with its default sensitivity.
     func testTheStorageKeepsTheDatabaseKey() throws {
         let sealer = try storage.databaseSealer()
-        XCTAssertEqual(try storage.libraryOwned(by: .databaseSealer).protection(of: "database.key"), .whenUnlockedThisDeviceOnly)
+        XCTAssertEqual(
+            try storage.libraryOwned(by: .databaseSealer).protection(of: "database.key"), .whenUnlockedThisDeviceOnly)
         XCTAssertEqual(try DatabaseSealer.load(from: storage, key: "database.key").keyID, sealer.keyID)
         let background = try SecureStorage(service: "com.acme.sync", defaultSensitivity: .private).databaseSealer()
         XCTAssertNotEqual(background.keyID, sealer.keyID)
-        XCTAssertEqual(try SecureStorage(service: "com.acme.sync").libraryOwned(by: .databaseSealer).protection(of: "database.key"), .afterFirstUnlockThisDeviceOnly)
+        XCTAssertEqual(
+            try SecureStorage(service: "com.acme.sync").libraryOwned(by: .databaseSealer).protection(
+                of: "database.key"), .afterFirstUnlockThisDeviceOnly)
         XCTAssertTrue(try DatabaseSealer.removeKey(from: SecureStorage(service: "com.acme.sync")))
         XCTAssertFalse(try DatabaseSealer.keyExists(in: SecureStorage(service: "com.acme.sync")))
     }
@@ -132,10 +152,14 @@ final class SealedColumnTests: SealedDatabaseTestCase {
         }
         let sealer = try DatabaseSealer(key: SymmetricKey(size: .bits256))
         try database.write { db in
-            try db.execute(sql: "CREATE TABLE loose (secret BLOB); CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT, secret BLOB)")
+            try db.execute(
+                sql:
+                    "CREATE TABLE loose (secret BLOB); CREATE TABLE counted (id INTEGER PRIMARY KEY AUTOINCREMENT, secret BLOB)"
+            )
             var loose = Loose(secret: "s")
             XCTAssertSealedError(.unsupportedTable, try sealer.insert(&loose, db))
-            var first = Counted(id: nil, secret: "one"), second = Counted(id: nil, secret: "two")
+            var first = Counted(id: nil, secret: "one")
+            var second = Counted(id: nil, secret: "two")
             try sealer.insert(&first, db)
             try sealer.insert(&second, db)
             try db.execute(sql: "DELETE FROM counted WHERE id = 2")

@@ -21,8 +21,10 @@ final class SealedDatabaseErrorShapeTests: XCTestCase {
     }
 
     func testFactoriesKeepTheWordingAndAnUnknownCodeDescribesItself() {
-        XCTAssertEqual(SealedDatabaseError.tamperedValue(table: "notes", column: "body").description,
-                       "A sealed value in notes.body does not open in its row: it was modified, or copied from another row, column or database. It was not returned; restore the row from a backup or write it again.")
+        XCTAssertEqual(
+            SealedDatabaseError.tamperedValue(table: "notes", column: "body").description,
+            "A sealed value in notes.body does not open in its row: it was modified, or copied from another row, column or database. It was not returned; restore the row from a backup or write it again."
+        )
         XCTAssertEqual(SealedDatabaseError.unsupportedTable("notes").code, .unsupportedTable)
         let future = SealedDatabaseError(.init(rawValue: "keyRevoked"), table: "notes", column: "body")
         XCTAssertEqual(future.code.description, "keyRevoked")

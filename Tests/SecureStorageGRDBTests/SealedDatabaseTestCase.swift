@@ -21,7 +21,8 @@ struct Note: Codable, Equatable, SealedRecord {
 /// every SQLite type.
 struct Contact: Codable, Equatable, SealedRecord {
     static let sealedColumns: [SealedColumn] = [
-        .sealed("email", blindIndex: "emailIndex", normalization: .caseInsensitive), .sealed("age"), .sealed("score"), .sealed("avatar"),
+        .sealed("email", blindIndex: "emailIndex", normalization: .caseInsensitive), .sealed("age"), .sealed("score"),
+        .sealed("avatar")
     ]
     var id: String
     var email: String
@@ -41,19 +42,22 @@ class SealedDatabaseTestCase: XCTestCase {
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("sealed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        keychain = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("keychain")),
-                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
+        keychain = try Keychain(
+            location: KeychainLocation(directory: directory.appendingPathComponent("keychain")),
+            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
         SecItemEnvironment.useKeychain(keychain)
-        SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "TEAM.com.acme.notes", accessGroups: [])
+        SecItemEnvironment.applicationIdentity = ApplicationIdentity(
+            applicationIdentifier: "TEAM.com.acme.notes", accessGroups: [])
         storage = SecureStorage(service: "com.acme.notes")
         database = try DatabaseQueue(path: databasePath)
         try database.write { db in
-            try db.execute(sql: """
-                CREATE TABLE note (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body BLOB NOT NULL);
-                CREATE TABLE contact (id TEXT PRIMARY KEY NOT NULL, email BLOB NOT NULL, emailIndex BLOB NOT NULL,
-                                      age BLOB NOT NULL, score BLOB, avatar BLOB);
-                CREATE INDEX contact_email ON contact(emailIndex);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE note (id INTEGER PRIMARY KEY, title TEXT NOT NULL, body BLOB NOT NULL);
+                    CREATE TABLE contact (id TEXT PRIMARY KEY NOT NULL, email BLOB NOT NULL, emailIndex BLOB NOT NULL,
+                                          age BLOB NOT NULL, score BLOB, avatar BLOB);
+                    CREATE INDEX contact_email ON contact(emailIndex);
+                    """)
         }
     }
 
@@ -69,7 +73,9 @@ class SealedDatabaseTestCase: XCTestCase {
     /// must then still catch when it reads them).
     func dropWriteGuards() throws {
         try database.write { db in
-            for name in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'secure_storage_sealed_%'") {
+            for name in try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'secure_storage_sealed_%'"
+            ) {
                 try db.execute(sql: "DROP TRIGGER \(name.quotedDatabaseIdentifier)")
             }
         }
@@ -78,15 +84,18 @@ class SealedDatabaseTestCase: XCTestCase {
     /// Every byte of the database files (main file, WAL, journal).
     func databaseBytes() throws -> Data {
         var bytes = Data()
-        for suffix in ["", "-wal", "-journal", "-shm"] where FileManager.default.fileExists(atPath: databasePath + suffix) {
+        for suffix in ["", "-wal", "-journal", "-shm"]
+        where FileManager.default.fileExists(atPath: databasePath + suffix) {
             bytes.append(try Data(contentsOf: URL(fileURLWithPath: databasePath + suffix)))
         }
         return bytes
     }
 }
 
-func XCTAssertSealedError<T>(_ code: SealedDatabaseError.Code, _ body: @autoclosure () throws -> T, _ message: String = "",
-                             file: StaticString = #filePath, line: UInt = #line) {
+func XCTAssertSealedError<T>(
+    _ code: SealedDatabaseError.Code, _ body: @autoclosure () throws -> T, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
     XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
         XCTAssertEqual((error as? SealedDatabaseError)?.code, code, "\(message) \(error)", file: file, line: line)
     }

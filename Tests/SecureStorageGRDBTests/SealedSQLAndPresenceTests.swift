@@ -18,19 +18,28 @@ final class SealedSQLAndPresenceTests: SealedDatabaseTestCase {
         database = nil
         database = try DatabaseQueue(path: databasePath, configuration: configuration)
         try database.write { db in
-            try db.execute(sql: "INSERT INTO note (id, title, body) VALUES (1, 'a', 'plain one'), (2, 'b', 'plain two')")
+            try db.execute(
+                sql: "INSERT INTO note (id, title, body) VALUES (1, 'a', 'plain one'), (2, 'b', 'plain two')")
             try db.execute(sql: "UPDATE note SET body = secure_storage_seal('note', 'body', id, body)")
         }
-        XCTAssertEqual(try database.read { db in try sealer.fetchAll(db, Note.order(Column("id"))) }.map(\.body), ["plain one", "plain two"])
-        XCTAssertEqual(try database.read { db in
-            try String.fetchAll(db, sql: "SELECT secure_storage_open('note', 'body', id, body) FROM note ORDER BY id")
-        }, ["plain one", "plain two"])
-        let sqlIndex = try database.read { db in try Data.fetchOne(db, sql: "SELECT secure_storage_blind_index('contact', 'email', 'ann')") }
-        XCTAssertEqual(sqlIndex?.databaseValue, sealer.blindIndex("ann".databaseValue, table: "contact", column: "email"))
+        XCTAssertEqual(
+            try database.read { db in try sealer.fetchAll(db, Note.order(Column("id"))) }.map(\.body),
+            ["plain one", "plain two"])
+        XCTAssertEqual(
+            try database.read { db in
+                try String.fetchAll(
+                    db, sql: "SELECT secure_storage_open('note', 'body', id, body) FROM note ORDER BY id")
+            }, ["plain one", "plain two"])
+        let sqlIndex = try database.read { db in
+            try Data.fetchOne(db, sql: "SELECT secure_storage_blind_index('contact', 'email', 'ann')")
+        }
+        XCTAssertEqual(
+            sqlIndex?.databaseValue, sealer.blindIndex("ann".databaseValue, table: "contact", column: "email"))
         // Opening in the wrong row is an SQL error, not a value.
-        XCTAssertThrowsError(try database.read { db in
-            try String.fetchAll(db, sql: "SELECT secure_storage_open('note', 'body', id + 1, body) FROM note")
-        })
+        XCTAssertThrowsError(
+            try database.read { db in
+                try String.fetchAll(db, sql: "SELECT secure_storage_open('note', 'body', id + 1, body) FROM note")
+            })
     }
 
     /// The key needs the user: loading the sealer prompts once, a cancel gives `.userCanceled`
@@ -46,7 +55,8 @@ final class SealedSQLAndPresenceTests: SealedDatabaseTestCase {
         try database.write { db in try created.insert(&note, db) }
 
         authenticator.script([.canceled])
-        XCTAssertThrowsError(try DatabaseSealer.load(from: storage, key: "notes.db-key", requireUserPresence: true)) { error in
+        XCTAssertThrowsError(try DatabaseSealer.load(from: storage, key: "notes.db-key", requireUserPresence: true)) {
+            error in
             XCTAssertEqual(error as? SecureStorageError, .userCanceled)
         }
         let loaded = try DatabaseSealer.load(from: storage, key: "notes.db-key", requireUserPresence: true)

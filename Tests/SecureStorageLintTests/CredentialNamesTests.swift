@@ -12,17 +12,23 @@ final class CredentialNamesTests: XCTestCase {
     }
 
     func testCredentialsAreRecognised() {
-        for name in ["authToken", "user_password", "api_key", "APIKey", "refreshToken", "sessionCookie", "pinCode", "privateKeyPEM",
-                     "clientSecret", "passcode", "auth_token", "bearer", "Credentials", "sessionID", "accessToken",
-                     "tokenData", "token.json", "authorizationHeader", "api_key", "signingKey"] {
+        for name in [
+            "authToken", "user_password", "api_key", "APIKey", "refreshToken", "sessionCookie", "pinCode",
+            "privateKeyPEM",
+            "clientSecret", "passcode", "auth_token", "bearer", "Credentials", "sessionID", "accessToken",
+            "tokenData", "token.json", "authorizationHeader", "api_key", "signingKey"
+        ] {
             XCTAssertTrue(CredentialNames.isCredential(name), name)
         }
     }
 
     func testLookalikesAreNot() {
-        for name in ["spinner", "pinned", "authorName", "mapping", "tokenizer", "key", "theme", "URLSession", "sessionConfiguration",
-                     "passage", "secretary", "keychainService", "author", "isPinnedToTop",
-                     "lastTokenRefreshCheck", "passwordHint", "tokenExpiry", "key.der", "passcode,biometry=approve"] {
+        for name in [
+            "spinner", "pinned", "authorName", "mapping", "tokenizer", "key", "theme", "URLSession",
+            "sessionConfiguration",
+            "passage", "secretary", "keychainService", "author", "isPinnedToTop",
+            "lastTokenRefreshCheck", "passwordHint", "tokenExpiry", "key.der", "passcode,biometry=approve"
+        ] {
             XCTAssertFalse(CredentialNames.isCredential(name), name)
         }
     }

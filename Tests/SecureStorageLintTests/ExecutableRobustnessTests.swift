@@ -17,7 +17,8 @@ final class ExecutableRobustnessTests: XCTestCase {
     /// keychain-lint, built beside the test bundle.
     static let executable: URL = {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain-lint").path) {
+        for _ in 0..<4
+        where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain-lint").path) {
             directory.deleteLastPathComponent()
         }
         return directory.appendingPathComponent("keychain-lint")
@@ -26,7 +27,8 @@ final class ExecutableRobustnessTests: XCTestCase {
     /// Skips the test when keychain-lint is not built, or fails it under REQUIRE_TEST_EXECUTABLES (scripts/test).
     func requireExecutable() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
-            let message = "keychain-lint is not built at \(Self.executable.path); run `swift build --build-tests` first."
+            let message =
+                "keychain-lint is not built at \(Self.executable.path); run `swift build --build-tests` first."
             if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail(message) }
             throw XCTSkip(message)
         }
@@ -37,7 +39,8 @@ final class ExecutableRobustnessTests: XCTestCase {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lint-output-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let stdout = scratch.appendingPathComponent("stdout"), stderr = scratch.appendingPathComponent("stderr")
+        let stdout = scratch.appendingPathComponent("stdout")
+        let stderr = scratch.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
         _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
@@ -50,13 +53,16 @@ final class ExecutableRobustnessTests: XCTestCase {
         let started = clock.now
         try process.run()
         process.waitUntilExit()
-        return LintResult(status: process.terminationStatus,
-                          stdout: try String(contentsOf: stdout, encoding: .utf8), stderr: try String(contentsOf: stderr, encoding: .utf8),
-                          elapsed: clock.now - started)
+        return LintResult(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: stdout, encoding: .utf8),
+            stderr: try String(contentsOf: stderr, encoding: .utf8),
+            elapsed: clock.now - started)
     }
 
     func temporaryDirectory(_ files: [String: String]) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lint-executable-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "lint-executable-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (name, source) in files { try Data(source.utf8).write(to: directory.appendingPathComponent(name)) }
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
@@ -73,12 +79,17 @@ final class ExecutableRobustnessTests: XCTestCase {
         XCTAssertEqual(result.status, 74, result.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let notLinted = try XCTUnwrap(report["notLinted"] as? [[String: String]])
-        XCTAssertEqual(notLinted.map { $0["file"] }, ["DeepBlocks.swift", "Generics.swift", "LessThan.swift"].map { directory.appendingPathComponent($0).path })
+        XCTAssertEqual(
+            notLinted.map { $0["file"] },
+            ["DeepBlocks.swift", "Generics.swift", "LessThan.swift"].map { directory.appendingPathComponent($0).path })
         XCTAssertEqual(notLinted.map { $0["reason"] }, ["time-limit", "time-limit", "time-limit"])
         // The file after the slow ones was linted by a new worker.
         let findings = try XCTUnwrap(report["findings"] as? [[String: Any]])
         XCTAssertEqual(findings.map { $0["rule"] as? String }, ["delete-then-add"])
-        XCTAssertTrue(result.stderr.contains("LessThan.swift: took longer than 1 s to parse and lint (--time-limit), and was abandoned; not linted"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "LessThan.swift: took longer than 1 s to parse and lint (--time-limit), and was abandoned; not linted"),
+            result.stderr)
     }
 
     /// Every attack, the slow file and a file with a finding: all three reports name each file not
@@ -88,18 +99,27 @@ final class ExecutableRobustnessTests: XCTestCase {
         files["Slow.swift"] = LintAttacks.slow[0].source
         files["Ordinary.swift"] = LintAttacks.ordinary
         let directory = try temporaryDirectory(files)
-        let expected = (LintAttacks.all.map { ($0.name, $0.reason.code) } + [("Slow.swift", "time-limit")]).sorted { $0.0 < $1.0 }
+        let expected = (LintAttacks.all.map { ($0.name, $0.reason.code) } + [("Slow.swift", "time-limit")]).sorted {
+            $0.0 < $1.0
+        }
 
         let text = try lint(["--time-limit", "3", directory.path])
         XCTAssertLessThan(text.elapsed, .seconds(10), "keychain-lint took \(text.elapsed)")
         XCTAssertEqual(text.status, 74, text.stderr)
         for (name, code) in expected {
             XCTAssertTrue(text.stdout.contains("\(directory.path)/\(name): error: not linted: "), name)
-            XCTAssertTrue(text.stdout.contains("/\(name): error: not linted: ") && text.stdout.contains(" [\(code)]\n"), name)
+            XCTAssertTrue(
+                text.stdout.contains("/\(name): error: not linted: ") && text.stdout.contains(" [\(code)]\n"), name)
         }
-        XCTAssertTrue(text.stdout.contains("\(directory.path)/Interpolation.swift: error: not linted: nests brackets 22 deep (more than 16), where the Swift parser takes exponential time [too-deep]\n"), text.stdout)
+        XCTAssertTrue(
+            text.stdout.contains(
+                "\(directory.path)/Interpolation.swift: error: not linted: nests brackets 22 deep (more than 16), where the Swift parser takes exponential time [too-deep]\n"
+            ), text.stdout)
         XCTAssertTrue(text.stdout.contains("[delete-then-add]"), text.stdout)
-        XCTAssertTrue(text.stdout.hasSuffix("1 finding (0 errors, 1 warning, 0 notes) in \(files.count) files; \(expected.count) files not linted\n"), text.stdout)
+        XCTAssertTrue(
+            text.stdout.hasSuffix(
+                "1 finding (0 errors, 1 warning, 0 notes) in \(files.count) files; \(expected.count) files not linted\n"
+            ), text.stdout)
 
         let json = try lint(["--json", "--time-limit", "3", directory.path])
         XCTAssertEqual(json.status, 74, json.stderr)
@@ -118,7 +138,8 @@ final class ExecutableRobustnessTests: XCTestCase {
         let notifications = try XCTUnwrap(invocation["toolExecutionNotifications"] as? [[String: Any]])
         XCTAssertEqual(notifications.map { ($0["descriptor"] as? [String: String])?["id"] }, expected.map(\.1))
         let uris = notifications.map {
-            ((($0["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: String])?["uri"] ?? ""
+            ((($0["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"]
+                as? [String: String])?["uri"] ?? ""
         }
         XCTAssertEqual(uris.map { URL(string: $0)?.lastPathComponent }, expected.map(\.0))
         XCTAssertEqual(notifications.map { $0["level"] as? String }, Array(repeating: "error", count: expected.count))
@@ -126,15 +147,22 @@ final class ExecutableRobustnessTests: XCTestCase {
     }
 
     func testExitStatusesTellFindingsFromFilesNotLinted() throws {
-        let directory = try temporaryDirectory(["Ordinary.swift": LintAttacks.ordinary, "Deep.swift": LintAttacks.all[0].source, "Clean.swift": "let x = 1\n"])
+        let directory = try temporaryDirectory([
+            "Ordinary.swift": LintAttacks.ordinary, "Deep.swift": LintAttacks.all[0].source,
+            "Clean.swift": "let x = 1\n"
+        ])
         XCTAssertEqual(try lint([directory.appendingPathComponent("Clean.swift").path]).status, 0)
         XCTAssertEqual(try lint([directory.appendingPathComponent("Ordinary.swift").path]).status, 1)
-        XCTAssertEqual(try lint(["--fail-on", "error", directory.appendingPathComponent("Ordinary.swift").path]).status, 0)
+        XCTAssertEqual(
+            try lint(["--fail-on", "error", directory.appendingPathComponent("Ordinary.swift").path]).status, 0)
         XCTAssertEqual(try lint([directory.appendingPathComponent("Deep.swift").path]).status, 74)
         XCTAssertEqual(try lint([directory.path]).status, 74)
         let help = try lint(["--help"])
         let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        XCTAssertTrue(words.contains("1 when every file was linted and a finding is at or above --fail-on; 74 when a file was not linted"), help.stdout)
+        XCTAssertTrue(
+            words.contains(
+                "1 when every file was linted and a finding is at or above --fail-on; 74 when a file was not linted"),
+            help.stdout)
     }
 
     #if os(Linux)
@@ -171,7 +199,8 @@ final class ExecutableRobustnessTests: XCTestCase {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let afterName = stat.range(of: ") ", options: .backwards) else { return false }
+                let afterName = stat.range(of: ") ", options: .backwards)
+            else { return false }
             let fields = stat[afterName.upperBound...].split(separator: " ")
             return fields.count > 1 && Int32(fields[1]) == parent
         }
@@ -180,7 +209,8 @@ final class ExecutableRobustnessTests: XCTestCase {
     /// Whether `pid` exists and is not a zombie waiting to be reaped.
     static func isRunning(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let afterName = stat.range(of: ") ", options: .backwards) else { return false }
+            let afterName = stat.range(of: ") ", options: .backwards)
+        else { return false }
         return !stat[afterName.upperBound...].hasPrefix("Z")
     }
     #endif

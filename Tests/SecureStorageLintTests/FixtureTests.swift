@@ -14,9 +14,12 @@ final class FixtureTests: XCTestCase {
         let bytes = Array(try Data(contentsOf: url))
         let found = SourceFileLinter().lint(path: relativePath, bytes: bytes)
         let actual = Set(found.map { "\($0.position.line): \($0.rule.rawValue)" })
-        XCTAssertEqual(actual, Self.expectations(in: String(decoding: bytes, as: UTF8.self)),
-                       "\(relativePath):\n" + found.map { "\($0.position.line):\($0.position.column) \($0.rule.rawValue): \($0.message)" }.joined(separator: "\n"),
-                       file: file, line: line)
+        XCTAssertEqual(
+            actual, Self.expectations(in: String(decoding: bytes, as: UTF8.self)),
+            "\(relativePath):\n"
+                + found.map { "\($0.position.line):\($0.position.column) \($0.rule.rawValue): \($0.message)" }.joined(
+                    separator: "\n"),
+            file: file, line: line)
     }
 
     static func expectations(in text: String) -> Set<String> {
@@ -34,9 +37,11 @@ final class FixtureTests: XCTestCase {
 
     func testEveryRuleHasPositiveAndNegativeFixtures() throws {
         for rule in RuleID.allCases where rule != .unknownSuppression {
-            let positive = try String(contentsOf: Self.fixtures.appendingPathComponent("\(rule.rawValue)/positive.swift"), encoding: .utf8)
+            let positive = try String(
+                contentsOf: Self.fixtures.appendingPathComponent("\(rule.rawValue)/positive.swift"), encoding: .utf8)
             XCTAssertTrue(Self.expectations(in: positive).contains { $0.hasSuffix(" \(rule.rawValue)") }, rule.rawValue)
-            let negative = try String(contentsOf: Self.fixtures.appendingPathComponent("\(rule.rawValue)/negative.swift"), encoding: .utf8)
+            let negative = try String(
+                contentsOf: Self.fixtures.appendingPathComponent("\(rule.rawValue)/negative.swift"), encoding: .utf8)
             XCTAssertTrue(Self.expectations(in: negative).isEmpty, rule.rawValue)
         }
     }

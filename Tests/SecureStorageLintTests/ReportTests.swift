@@ -6,11 +6,11 @@ import XCTest
 final class ReportTests: XCTestCase {
     /// One delete-then-add in a file whose name and line need escaping and UTF-16 columns.
     let source = """
-    func f(q: CFDictionary) -> OSStatus {
-        /* 中文 😀 */ SecItemDelete(q)
-        return SecItemAdd(q, nil)
-    }
-    """
+        func f(q: CFDictionary) -> OSStatus {
+            /* 中文 😀 */ SecItemDelete(q)
+            return SecItemAdd(q, nil)
+        }
+        """
     let path = "Sources/My App/\"Quoted\".swift"
 
     var run: LintRun {
@@ -28,7 +28,8 @@ final class ReportTests: XCTestCase {
 
     func testTextReport() {
         let text = TextReport.render(run)
-        XCTAssertTrue(text.hasPrefix("Sources/My App/\"Quoted\".swift:2:23: warning: SecItemDelete removes the item"), text)
+        XCTAssertTrue(
+            text.hasPrefix("Sources/My App/\"Quoted\".swift:2:23: warning: SecItemDelete removes the item"), text)
         XCTAssertTrue(text.contains(" [delete-then-add]\n"))
         XCTAssertTrue(text.contains("Sources/My App/\"Quoted\".swift:3:12: note: the item is added again here\n"), text)
         XCTAssertTrue(text.hasSuffix("1 finding (0 errors, 1 warning, 0 notes) in 1 file\n"), text)
@@ -36,14 +37,18 @@ final class ReportTests: XCTestCase {
     }
 
     func testTextReportEscapesControlCharacters() {
-        let named = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "a\nb:1:1: error: forged\u{1B}[31m.swift", bytes: Array(source.utf8)))
+        let named = LintRun(
+            fileCount: 1,
+            findings: SourceFileLinter().lint(
+                path: "a\nb:1:1: error: forged\u{1B}[31m.swift", bytes: Array(source.utf8)))
         let text = TextReport.render(named)
         XCTAssertTrue(text.hasPrefix("a\\u{A}b:1:1: error: forged\\u{1B}[31m.swift:2:23: warning:"), text)
         XCTAssertEqual(text.split(separator: "\n").count, 3)
     }
 
     func testJSONReport() throws {
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(JSONReport.render(run).utf8)) as? [String: Any])
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(JSONReport.render(run).utf8)) as? [String: Any])
         XCTAssertEqual(object["version"] as? Int, 1)
         XCTAssertEqual(object["files"] as? Int, 1)
         let findings = try XCTUnwrap(object["findings"] as? [[String: Any]])
@@ -62,13 +67,17 @@ final class ReportTests: XCTestCase {
     func testJSONEscapesControlCharacters() throws {
         let escaped = JSONText.string("a\"b\\c\nd\u{1}e")
         XCTAssertEqual(escaped, #""a\"b\\c\nd\u0001e""#)
-        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(escaped.utf8), options: .fragmentsAllowed) as? String, "a\"b\\c\nd\u{1}e")
+        XCTAssertEqual(
+            try JSONSerialization.jsonObject(with: Data(escaped.utf8), options: .fragmentsAllowed) as? String,
+            "a\"b\\c\nd\u{1}e")
     }
 
     /// What SARIF 2.1.0 requires of a log, checked property by property (the schema's required
     /// properties and constraints for what the report emits).
     func testSARIFReportIsAValidLog() throws {
-        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(SARIFReport.render(run, workingDirectory: "/work/my repo").utf8)) as? [String: Any])
+        let log = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(SARIFReport.render(run, workingDirectory: "/work/my repo").utf8))
+                as? [String: Any])
         XCTAssertEqual(log["version"] as? String, "2.1.0")
         XCTAssertNotNil(log["$schema"] as? String)
         let runs = try XCTUnwrap(log["runs"] as? [[String: Any]])
@@ -84,7 +93,9 @@ final class ReportTests: XCTestCase {
         for rule in rules {
             XCTAssertNotNil((rule["shortDescription"] as? [String: String])?["text"])
             XCTAssertNotNil((rule["help"] as? [String: String])?["markdown"])
-            XCTAssertTrue(["note", "warning", "error"].contains((rule["defaultConfiguration"] as? [String: String])?["level"] ?? ""))
+            XCTAssertTrue(
+                ["note", "warning", "error"].contains(
+                    (rule["defaultConfiguration"] as? [String: String])?["level"] ?? ""))
         }
         let results = try XCTUnwrap(sarifRun["results"] as? [[String: Any]])
         XCTAssertEqual(results.count, 1)
@@ -93,7 +104,8 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(rules[ruleIndex]["id"] as? String, result["ruleId"] as? String)
         XCTAssertEqual(result["level"] as? String, "warning")
         XCTAssertNotNil((result["message"] as? [String: String])?["text"])
-        let location = try XCTUnwrap(((result["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
+        let location = try XCTUnwrap(
+            ((result["locations"] as? [[String: Any]])?.first?["physicalLocation"]) as? [String: Any])
         let artifact = try XCTUnwrap(location["artifactLocation"] as? [String: String])
         XCTAssertEqual(artifact["uri"], "Sources/My%20App/%22Quoted%22.swift")
         XCTAssertEqual(artifact["uriBaseId"], "SRCROOT")
@@ -104,7 +116,8 @@ final class ReportTests: XCTestCase {
     }
 
     func testSARIFAbsolutePathsAreFileURIs() throws {
-        let absolute = LintRun(fileCount: 1, findings: SourceFileLinter().lint(path: "/tmp/a b.swift", bytes: Array(source.utf8)))
+        let absolute = LintRun(
+            fileCount: 1, findings: SourceFileLinter().lint(path: "/tmp/a b.swift", bytes: Array(source.utf8)))
         let text = SARIFReport.render(absolute, workingDirectory: "/")
         XCTAssertTrue(text.contains(#""artifactLocation":{"uri":"file:///tmp/a%20b.swift"}"#), text)
     }
@@ -115,28 +128,47 @@ final class ReportTests: XCTestCase {
         refused.fileCount = 2
         refused.notLinted = [NotLintedFile(path: "Sources/Deep\n.swift", reason: .bracketsTooDeep(depth: 22))]
         let text = TextReport.render(refused)
-        XCTAssertTrue(text.contains("\nSources/Deep\\u{A}.swift: error: not linted: nests brackets 22 deep (more than 16), where the Swift parser takes exponential time [too-deep]\n"), text)
+        XCTAssertTrue(
+            text.contains(
+                "\nSources/Deep\\u{A}.swift: error: not linted: nests brackets 22 deep (more than 16), where the Swift parser takes exponential time [too-deep]\n"
+            ), text)
         XCTAssertTrue(text.hasSuffix("1 finding (0 errors, 1 warning, 0 notes) in 2 files; 1 file not linted\n"), text)
 
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(JSONReport.render(refused).utf8)) as? [String: Any])
-        XCTAssertEqual(object["notLinted"] as? [[String: String]], [["file": "Sources/Deep\n.swift", "reason": "too-deep",
-                                                                     "message": "nests brackets 22 deep (more than 16), where the Swift parser takes exponential time"]])
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(JSONReport.render(refused).utf8)) as? [String: Any])
+        XCTAssertEqual(
+            object["notLinted"] as? [[String: String]],
+            [
+                [
+                    "file": "Sources/Deep\n.swift", "reason": "too-deep",
+                    "message": "nests brackets 22 deep (more than 16), where the Swift parser takes exponential time"
+                ]
+            ])
         XCTAssertEqual((object["summary"] as? [String: Int])?["notLinted"], 1)
 
-        let log = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(SARIFReport.render(refused, workingDirectory: "/work").utf8)) as? [String: Any])
+        let log = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(SARIFReport.render(refused, workingDirectory: "/work").utf8))
+                as? [String: Any])
         let sarifRun = try XCTUnwrap((log["runs"] as? [[String: Any]])?.first)
         let invocation = try XCTUnwrap((sarifRun["invocations"] as? [[String: Any]])?.first)
         XCTAssertEqual(invocation["executionSuccessful"] as? Bool, false)
         let notification = try XCTUnwrap((invocation["toolExecutionNotifications"] as? [[String: Any]])?.first)
         XCTAssertEqual(notification["level"] as? String, "error")
         XCTAssertEqual((notification["descriptor"] as? [String: String])?["id"], "too-deep")
-        XCTAssertEqual((notification["message"] as? [String: String])?["text"], "not linted: " + NotLintedReason.bracketsTooDeep(depth: 22).message)
-        let artifact = (((notification["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?["artifactLocation"]) as? [String: String]
+        XCTAssertEqual(
+            (notification["message"] as? [String: String])?["text"],
+            "not linted: " + NotLintedReason.bracketsTooDeep(depth: 22).message)
+        let artifact =
+            (((notification["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any])?[
+                "artifactLocation"]) as? [String: String]
         XCTAssertEqual(artifact, ["uri": "Sources/Deep%0A.swift", "uriBaseId": "SRCROOT"])
         XCTAssertEqual((sarifRun["results"] as? [Any])?.count, 1)
 
-        let clean = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(SARIFReport.render(run, workingDirectory: "/work").utf8)) as? [String: Any])
-        let cleanInvocation = try XCTUnwrap((((clean["runs"] as? [[String: Any]])?.first)?["invocations"] as? [[String: Any]])?.first)
+        let clean = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(SARIFReport.render(run, workingDirectory: "/work").utf8))
+                as? [String: Any])
+        let cleanInvocation = try XCTUnwrap(
+            (((clean["runs"] as? [[String: Any]])?.first)?["invocations"] as? [[String: Any]])?.first)
         XCTAssertEqual(cleanInvocation["executionSuccessful"] as? Bool, true)
     }
 

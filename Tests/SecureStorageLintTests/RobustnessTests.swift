@@ -20,7 +20,7 @@ final class RobustnessTests: XCTestCase {
             [], [0xFF, 0xFE, 0x00, 0x41], Array("SecItemDelete(".utf8), Array("\"\"\"\nunterminated".utf8),
             Array("func f() { SecItemDelete(q) // keychain-lint:disable-line".utf8),
             Array(repeating: UInt8(ascii: "("), count: 10_000),
-            Array("let k = \"AKIAIOSFODNN7EXAMPL\u{0}E\"".utf8),
+            Array("let k = \"AKIAIOSFODNN7EXAMPL\u{0}E\"".utf8)
         ]
         for input in inputs { _ = linter.lint(path: "odd.swift", bytes: input) }
     }
@@ -28,7 +28,8 @@ final class RobustnessTests: XCTestCase {
     func testMessagesNeverQuoteTheSecret() {
         // Assembled, so that this file does not hold a token-shaped literal itself.
         let token = "ghp_" + "wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx"
-        let source = #"let githubToken = ""# + token + #""; let clientSecret = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b""#
+        let source =
+            #"let githubToken = ""# + token + #""; let clientSecret = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b""#
         let findings = SourceFileLinter().lint(path: "a.swift", bytes: Array(source.utf8))
         XCTAssertEqual(findings.count, 2)
         for finding in findings {
@@ -38,11 +39,16 @@ final class RobustnessTests: XCTestCase {
     }
 
     func testDeeplyNestedBracketsAreRefusedBeforeParsing() {
-        let deep = Array(("let x = " + String(repeating: "[", count: 40) + "1" + String(repeating: "]", count: 40) + "\n").utf8)
+        let deep = Array(
+            ("let x = " + String(repeating: "[", count: 40) + "1" + String(repeating: "]", count: 40) + "\n").utf8)
         XCTAssertEqual(InputLimits.refusal(of: deep), .bracketsTooDeep(depth: 40))
-        XCTAssertEqual(InputLimits.refusal(of: deep)?.message, "nests brackets 40 deep (more than 16), where the Swift parser takes exponential time")
+        XCTAssertEqual(
+            InputLimits.refusal(of: deep)?.message,
+            "nests brackets 40 deep (more than 16), where the Swift parser takes exponential time")
         // Brackets in strings and comments do not count; ordinary nesting passes.
-        let ordinary = Array(("let s = \"[[[[[[[[[[[[[[[[[[[[\" // [[[[[[[[[[[[[[[[[[[[\n/* [[[[[[[[[[[[[[[[[[[[ */\nlet m: [[String: [Int]]] = [[\"a\": [1]]]\n").utf8)
+        let ordinary = Array(
+            ("let s = \"[[[[[[[[[[[[[[[[[[[[\" // [[[[[[[[[[[[[[[[[[[[\n/* [[[[[[[[[[[[[[[[[[[[ */\nlet m: [[String: [Int]]] = [[\"a\": [1]]]\n")
+                .utf8)
         XCTAssertNil(InputLimits.refusal(of: ordinary))
         XCTAssertEqual(BracketDepthScanner.deepestBracketNesting(in: ordinary), 3)
     }
@@ -54,15 +60,22 @@ final class RobustnessTests: XCTestCase {
         XCTAssertEqual(depth("let s = \"\\([[[1]]])\""), 3, "interpolation")
         XCTAssertEqual(depth("let s = \"\\( \"\\( [[[1]]] )\" )\""), 3, "interpolation in an interpolation")
         XCTAssertEqual(depth("let s = \"\\(f(g([[1]])))[[[[\""), 2, "parentheses inside an interpolation")
-        XCTAssertEqual(depth("let r = #\"\\\"#; let x = [[1]]; let q = \"end\""), 2, "a backslash does not escape a quote in a raw string")
+        XCTAssertEqual(
+            depth("let r = #\"\\\"#; let x = [[1]]; let q = \"end\""), 2,
+            "a backslash does not escape a quote in a raw string")
         XCTAssertEqual(depth("let r = #\"\\#([[1]]) [[[[\"#"), 2, "raw interpolation")
-        XCTAssertEqual(depth("let r = ##\"a\"# \\#( [[[[ \"##; let x = [1]"), 1, "a ##-string ends only at its own delimiter")
+        XCTAssertEqual(
+            depth("let r = ##\"a\"# \\#( [[[[ \"##; let x = [1]"), 1, "a ##-string ends only at its own delimiter")
         XCTAssertEqual(depth("let r = #\"\"\"\n\\\"\"\"\n[[[[\n\"\"\"#\nlet x = [[1]]\n"), 2, "multi-line raw string")
-        XCTAssertEqual(depth("let s = \"\"\"\n  \\\"\"\" [[[[ \\(x[[0]])\n  \"\"\"\n"), 2, "multi-line string with an escaped delimiter")
+        XCTAssertEqual(
+            depth("let s = \"\"\"\n  \\\"\"\" [[[[ \\(x[[0]])\n  \"\"\"\n"), 2,
+            "multi-line string with an escaped delimiter")
         XCTAssertEqual(depth("let s = \"a\\\"[[[[\" + [1]"), 1, "escaped quote in a string")
-        XCTAssertEqual(depth("let r = #/[[[[/#; /* /* [[ */ [[ */ let `[[[` = [1]\n"), 1, "regex, nested comment, backquotes")
+        XCTAssertEqual(
+            depth("let r = #/[[[[/#; /* /* [[ */ [[ */ let `[[[` = [1]\n"), 1, "regex, nested comment, backquotes")
         XCTAssertEqual(depth("let s = \"[[[[\nlet x = [[1]]\n"), 2, "an unterminated string ends with its line")
-        XCTAssertEqual(depth("let r = /\"/; let x = [[1]]; let s = \"x\"\n"), 2, "a quote in a bare regex opens no string")
+        XCTAssertEqual(
+            depth("let r = /\"/; let x = [[1]]; let s = \"x\"\n"), 2, "a quote in a bare regex opens no string")
         XCTAssertEqual(depth("let q = a / b; let s = \"/ [[[[ \" + c / d\n"), 0, "division is not a regex")
         XCTAssertEqual(depth("let r = /[[a-z]]/; let s = \"[[[[\"\n"), 2, "brackets in a bare regex still count")
     }
@@ -84,9 +97,12 @@ final class RobustnessTests: XCTestCase {
             XCTAssertEqual(refused.reason, attack.reason, attack.name)
         }
         XCTAssertEqual(run.findings, [])
-        let generics = LintAttacks.deepGenerics.map { SourceFileLinter().lint(path: "g.swift", parsed: ParsedSource(bytes: Array($0.utf8))) }
+        let generics = LintAttacks.deepGenerics.map {
+            SourceFileLinter().lint(path: "g.swift", parsed: ParsedSource(bytes: Array($0.utf8)))
+        }
         XCTAssertEqual(generics, [[], []])
-        XCTAssertLessThan(clock.now - started, .seconds(10), "the attacks and deep generics took \(clock.now - started)")
+        XCTAssertLessThan(
+            clock.now - started, .seconds(10), "the attacks and deep generics took \(clock.now - started)")
     }
 
     func testALongMemberChainIsLintedOnTheWorkersLargeStack() throws {
@@ -94,9 +110,13 @@ final class RobustnessTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let chain = directory.appendingPathComponent("Chain.swift")
-        try Data(("let x = a" + String(repeating: ".b", count: 30_000) + "\nlet clientSecret = \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\"\n").utf8).write(to: chain)
+        try Data(
+            ("let x = a" + String(repeating: ".b", count: 30_000)
+                + "\nlet clientSecret = \"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\"\n").utf8
+        ).write(to: chain)
         let nested = directory.appendingPathComponent("Nested.swift")
-        try Data(("let y = " + String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000) + "\n").utf8).write(to: nested)
+        try Data(("let y = " + String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000) + "\n").utf8)
+            .write(to: nested)
         let run = LintRun.lint([chain.path, nested.path], with: SourceFileLinter(), jobs: 2)
         XCTAssertEqual(run.findings.map(\.rule), [.hardcodedSecret])
         XCTAssertEqual(run.findings.first?.position.line, 2)
@@ -114,14 +134,15 @@ final class RobustnessTests: XCTestCase {
         let sources = [
             "// keychain-lint:disable-next-line hardcoded-secret - test key \(token)\nlet x = 1\n",
             "/* keychain-lint:disable hardcoded-secret\n old key: \(token) */\nlet x = 1\n",
-            "// keychain-lint:\(token)\nlet x = 1\n",
+            "// keychain-lint:\(token)\nlet x = 1\n"
         ]
         for source in sources {
             for finding in SourceFileLinter().lint(path: "a.swift", bytes: Array(source.utf8)) {
                 XCTAssertFalse(finding.message.contains("abcdefghij"), finding.message)
             }
         }
-        let bare = SourceFileLinter().lint(path: "a.swift", bytes: Array("// keychain-lint:disable-next-line\nlet x = 1\n".utf8))
+        let bare = SourceFileLinter().lint(
+            path: "a.swift", bytes: Array("// keychain-lint:disable-next-line\nlet x = 1\n".utf8))
         XCTAssertEqual(bare.map(\.rule), [.unknownSuppression])
     }
 
@@ -129,7 +150,9 @@ final class RobustnessTests: XCTestCase {
         // Quadratic before: every start re-scanned the literal; every operand re-read the sequence.
         let literal = "let k = \"" + String(repeating: "-AIza", count: 40_000) + "\"\n"
         _ = SourceFileLinter().lint(path: "a.swift", bytes: Array(literal.utf8))
-        let sum = "func f(q: CFDictionary) { let status = SecItemAdd(q, nil); let x = status" + String(repeating: " + status", count: 3_000) + "; print(x) }\n"
+        let sum =
+            "func f(q: CFDictionary) { let status = SecItemAdd(q, nil); let x = status"
+            + String(repeating: " + status", count: 3_000) + "; print(x) }\n"
         XCTAssertEqual(SourceFileLinter().lint(path: "b.swift", bytes: Array(sum.utf8)).map(\.rule), [])
     }
 }

@@ -15,7 +15,9 @@ final class DeprecatedNamesTests: StorageTestCase {
         XCTAssertEqual(try storage.readSecret(for: "auth.token"), Data("token-1".utf8))
         XCTAssertTrue(try storage.deleteSecret(for: "auth.token"))
         XCTAssertFalse(try storage.deleteSecret(for: "auth.token"))
-        XCTAssertStorageError(.notFound, try storage.readSecret(for: "auth.token"), "readSecret still throws .notFound for a missing value")
+        XCTAssertStorageError(
+            .notFound, try storage.readSecret(for: "auth.token"),
+            "readSecret still throws .notFound for a missing value")
     }
 
     /// `store(_:for:sensitivity:)`, the former name of the `StoredValue` primitive, forwards to

@@ -26,7 +26,8 @@ final class ErrorCodePatternTests: XCTestCase {
     }
 
     func testMigrationErrorMatchesByCodeWhateverItsMessage() {
-        for error in [MigrationError.fileError(file: "a.env", reason: "one"), .fileError(file: "b.env", reason: "two")] {
+        for error in [MigrationError.fileError(file: "a.env", reason: "one"), .fileError(file: "b.env", reason: "two")]
+        {
             do {
                 try rethrow(error)
             } catch MigrationError.Code.conflict {

@@ -65,7 +65,9 @@ final class ErrorMatchingTests: StorageTestCase {
         XCTAssertEqual(conflict.code, .conflict)
         XCTAssertEqual(conflict.key, "API_TOKEN")
         XCTAssertEqual(conflict.file, ".env")
-        XCTAssertTrue(conflict.description.hasPrefix(".env: API_TOKEN would go to the keychain account API_TOKEN"), conflict.description)
+        XCTAssertTrue(
+            conflict.description.hasPrefix(".env: API_TOKEN would go to the keychain account API_TOKEN"),
+            conflict.description)
         let refused = MigrationError.keychain(.locked)
         XCTAssertEqual(refused.keychainError, .locked)
         XCTAssertTrue(MigrationError.keychain(.locked) ~= refused as any Error)

@@ -40,19 +40,33 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
     }
 
     private func migration() -> SourceMigration {
-        SourceMigration(file: source, selection: KeySelection(names: ["API_TOKEN"]), service: "com.acme.app", sensitivity: .private)
+        SourceMigration(
+            file: source, selection: KeySelection(names: ["API_TOKEN"]), service: "com.acme.app", sensitivity: .private)
     }
 
-    private func text(_ url: URL) -> String? { FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) } }
-    private func owner(_ url: URL) -> uid_t? { var info = stat(); return lstat(url.path, &info) == 0 ? info.st_uid : nil }
-    private func mode(_ url: URL) -> mode_t? { var info = stat(); return lstat(url.path, &info) == 0 ? info.st_mode & 0o7777 : nil }
+    private func text(_ url: URL) -> String? {
+        FileManager.default.contents(atPath: url.path).map { String(decoding: $0, as: UTF8.self) }
+    }
+    private func owner(_ url: URL) -> uid_t? {
+        var info = stat()
+        return lstat(url.path, &info) == 0 ? info.st_uid : nil
+    }
+    private func mode(_ url: URL) -> mode_t? {
+        var info = stat()
+        return lstat(url.path, &info) == 0 ? info.st_mode & 0o7777 : nil
+    }
 
-    private func assertRefused<T>(_ body: @autoclosure () throws -> T, mentioning words: [String],
-                               file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRefused<T>(
+        _ body: @autoclosure () throws -> T, mentioning words: [String],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
-            guard let error = error as? MigrationError, error.code == .fileError, let reason = error.reason else { return XCTFail("\(error)", file: file, line: line) }
+            guard let error = error as? MigrationError, error.code == .fileError, let reason = error.reason else {
+                return XCTFail("\(error)", file: file, line: line)
+            }
             for word in words { XCTAssertTrue(reason.contains(word), reason, file: file, line: line) }
-            XCTAssertFalse("\(error)".contains("tok_migration_canary"), "no secret in the error", file: file, line: line)
+            XCTAssertFalse(
+                "\(error)".contains("tok_migration_canary"), "no secret in the error", file: file, line: line)
         }
     }
 
@@ -62,7 +76,8 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
         let attacker = try AnotherUser.required()
         let trap = shared.appendingPathComponent("app.env.migrating-\(getpid())")
         try attacker.write(trap, "trap", mode: 0o666)
-        assertRefused(try migration().run(), mentioning: ["another user (user id 65534)", trap.path, "nothing was written to it"])
+        assertRefused(
+            try migration().run(), mentioning: ["another user (user id 65534)", trap.path, "nothing was written to it"])
         XCTAssertEqual(text(trap), "trap", "nothing was written to the attacker's file")
         XCTAssertEqual(owner(trap), AnotherUser.uid)
         XCTAssertEqual(text(source), env, "the source was not touched")
@@ -83,17 +98,22 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
         let loot = shared.appendingPathComponent("loot")
         try attacker.write(loot, "", mode: 0o666)
         try attacker.write(copy, "trap", mode: 0o666)
-        assertRefused(try migration().run(keepBackupCopy: true), mentioning: ["belongs to another user (user id 65534)", "nothing was written to it"])
+        assertRefused(
+            try migration().run(keepBackupCopy: true),
+            mentioning: ["belongs to another user (user id 65534)", "nothing was written to it"])
         XCTAssertEqual(text(copy), "trap")
         XCTAssertEqual(owner(copy), AnotherUser.uid)
         XCTAssertEqual(text(source), env, "not scrubbed without its copy")
 
         try FileManager.default.removeItem(at: copy)
         try attacker.symlink(copy, to: loot)
-        assertRefused(try migration().run(keepBackupCopy: true), mentioning: ["not a regular file", "nothing was written to it"])
+        assertRefused(
+            try migration().run(keepBackupCopy: true), mentioning: ["not a regular file", "nothing was written to it"])
         XCTAssertEqual(text(loot), "", "nothing was written through the link")
         XCTAssertEqual(text(source), env)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter { $0.contains(".tmp-") || $0.contains(".migrating-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: shared.path).filter {
+            $0.contains(".tmp-") || $0.contains(".migrating-")
+        }
         XCTAssertEqual(leftovers, [], "no temporary file left behind")
     }
 
@@ -105,7 +125,7 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
         let copy = shared.appendingPathComponent("app.env.pre-migration")
         let reader = try attacker.startReadingEverything(in: shared)
         let watcher = CopyModeWatcher(directory: shared.path, prefix: "app.env.pre-migration")
-        let previous = umask(0)     // the copy's privacy must not depend on the caller's umask
+        let previous = umask(0)  // the copy's privacy must not depend on the caller's umask
         for _ in 0..<30 {
             try writeSource()
             try? FileManager.default.removeItem(at: copy)
@@ -117,7 +137,9 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
         let modes = watcher.stop()
         let stolen = reader.stop()
         XCTAssertFalse(modes.isEmpty, "the watcher saw the copy being made")
-        XCTAssertEqual(modes.filter { $0 & 0o077 != 0 }, [], "modes the copy had at some moment: \(modes.map { String($0, radix: 8) })")
+        XCTAssertEqual(
+            modes.filter { $0 & 0o077 != 0 }, [],
+            "modes the copy had at some moment: \(modes.map { String($0, radix: 8) })")
         if let stolen {
             XCTAssertFalse(stolen.contains("tok_migration_canary"), "another user read the secret")
             XCTAssertTrue(stolen.contains("started"), "the other user's reader ran")
@@ -140,7 +162,6 @@ final class MigrationFileSystemAttackTests: StorageTestCase {
     }
 }
 
-
 /// Records every mode that files named `prefix…` in `directory` had, from another thread.
 private final class CopyModeWatcher: @unchecked Sendable {
     private let lock = NSLock()
@@ -151,7 +172,8 @@ private final class CopyModeWatcher: @unchecked Sendable {
     init(directory: String, prefix: String) {
         Thread.detachNewThread { [self] in
             while lock.withLock({ running }) {
-                for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+                where name.hasPrefix(prefix) {
                     var info = stat()
                     guard lstat(directory + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
                     _ = lock.withLock { modes.insert(info.st_mode & 0o7777) }

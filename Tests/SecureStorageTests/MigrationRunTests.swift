@@ -21,26 +21,36 @@ final class MigrationRunTests: StorageTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         source = directory.appendingPathComponent("app.env")
-        XCTAssertTrue(FileManager.default.createFile(atPath: source.path, contents: Data(env.utf8), attributes: [.posixPermissions: 0o640]))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: source.path, contents: Data(env.utf8), attributes: [.posixPermissions: 0o640]))
     }
 
-    private func migration(_ selection: KeySelection = KeySelection(), stopAfter step: SourceMigration.Step? = nil) -> SourceMigration {
-        var migration = SourceMigration(file: source, selection: selection, service: "com.acme.app", sensitivity: .private)
+    private func migration(_ selection: KeySelection = KeySelection(), stopAfter step: SourceMigration.Step? = nil)
+        -> SourceMigration
+    {
+        var migration = SourceMigration(
+            file: source, selection: selection, service: "com.acme.app", sensitivity: .private)
         if let step {
             migration.afterStep = { reached in if reached == step { throw SimulatedCrash() } }
         }
         return migration
     }
 
-    private var sourceText: String { String(decoding: FileManager.default.contents(atPath: source.path) ?? Data(), as: UTF8.self) }
+    private var sourceText: String {
+        String(decoding: FileManager.default.contents(atPath: source.path) ?? Data(), as: UTF8.self)
+    }
 
     private func assertMigrated(file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertEqual(try storage.string(for: "API_TOKEN"), "tok_4f9a8b7c6d5e4f3a2b1c", file: file, line: line)
         XCTAssertEqual(try storage.string(for: "DB_PASSWORD"), "hunter2 with spaces", file: file, line: line)
         XCTAssertFalse(try storage.contains("THEME"), file: file, line: line)
-        XCTAssertEqual(try storage.allKeys().sorted(), ["API_TOKEN", "DB_PASSWORD"], "no duplicates", file: file, line: line)
+        XCTAssertEqual(
+            try storage.allKeys().sorted(), ["API_TOKEN", "DB_PASSWORD"], "no duplicates", file: file, line: line)
         XCTAssertEqual(sourceText, "# app settings\nTHEME=dark\n", file: file, line: line)
-        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: source.path)[.posixPermissions] as? NSNumber).intValue
+        let mode = try XCTUnwrap(
+            FileManager.default.attributesOfItem(atPath: source.path)[.posixPermissions] as? NSNumber
+        ).intValue
         XCTAssertEqual(mode, 0o640, "permissions kept", file: file, line: line)
     }
 
@@ -62,7 +72,8 @@ final class MigrationRunTests: StorageTestCase {
         XCTAssertTrue(report.recommendation.contains("Rotate"))
         try assertMigrated()
         XCTAssertEqual(try storage.protection(of: "API_TOKEN"), .afterFirstUnlockThisDeviceOnly)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: source.path + ".pre-migration"), "no backup copy unless asked")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: source.path + ".pre-migration"), "no backup copy unless asked")
 
         let again = try migration().run()
         XCTAssertEqual(again.migratedKeys, [], "a second run finds the job done")
@@ -75,7 +86,8 @@ final class MigrationRunTests: StorageTestCase {
             try setUpWithError()
             XCTAssertThrowsError(try migration(stopAfter: step).run(), "\(step)")
             if [.planned, .imported, .verified].contains(step) {
-                XCTAssertEqual(sourceText, env, "\(step): the source is untouched before verification finished and the scrub ran")
+                XCTAssertEqual(
+                    sourceText, env, "\(step): the source is untouched before verification finished and the scrub ran")
             }
             let resumed = try migration().run()
             XCTAssertTrue(resumed.resumed || step == .scrubbed, "\(step)")
@@ -108,7 +120,9 @@ final class MigrationRunTests: StorageTestCase {
         try lockWithPassphrase()
         let locked = SourceMigration(file: source, service: "com.acme.app", sensitivity: .secret)
         XCTAssertThrowsError(try locked.run()) { error in
-            guard let error = error as? MigrationError, error.code == .keychain, error.keychainError == .locked else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .keychain, error.keychainError == .locked else {
+                return XCTFail("\(error)")
+            }
         }
         XCTAssertEqual(sourceText, env)
         try unlock()
@@ -119,7 +133,9 @@ final class MigrationRunTests: StorageTestCase {
     func testKeepSourceBackupCopyAndConflicts() throws {
         try storage.set("something else", for: "API_TOKEN")
         XCTAssertThrowsError(try migration().run()) { error in
-            guard let error = error as? MigrationError, error.code == .conflict, let key = error.key else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .conflict, let key = error.key else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(key, "API_TOKEN")
         }
         XCTAssertEqual(sourceText, env)
@@ -132,7 +148,9 @@ final class MigrationRunTests: StorageTestCase {
         XCTAssertEqual(try storage.allKeys(), ["DB_PASSWORD"])
 
         try FileManager.default.removeItem(at: source)
-        XCTAssertTrue(FileManager.default.createFile(atPath: source.path, contents: Data(env.utf8), attributes: [.posixPermissions: 0o600]))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: source.path, contents: Data(env.utf8), attributes: [.posixPermissions: 0o600]))
         try migration(KeySelection(names: ["API_TOKEN"])).run(keepBackupCopy: true)
         XCTAssertEqual(FileManager.default.contents(atPath: source.path + ".pre-migration"), Data(env.utf8))
         XCTAssertFalse(sourceText.contains("API_TOKEN"))
@@ -145,7 +163,9 @@ final class MigrationRunTests: StorageTestCase {
         }
         try Data(env.utf8).write(to: source)
         XCTAssertThrowsError(try migration(KeySelection(names: ["MISSING"])).run()) { error in
-            guard let error = error as? MigrationError, error.code == .unknownKey, let key = error.key else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .unknownKey, let key = error.key else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(key, "MISSING")
         }
         XCTAssertEqual(sourceText, env)
@@ -156,9 +176,10 @@ final class MigrationRunTests: StorageTestCase {
         var stopped = migration()
         stopped.afterStep = { step in if step == .verified { throw SimulatedCrash() } }
         XCTAssertThrowsError(try stopped.run())
-        _ = try storage.removeValue(for: "DB_PASSWORD")             // the keychain changed since it was verified
+        _ = try storage.removeValue(for: "DB_PASSWORD")  // the keychain changed since it was verified
         XCTAssertThrowsError(try migration().run()) { error in
-            guard let error = error as? MigrationError, error.code == .verificationFailed, error.key == "DB_PASSWORD" else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .verificationFailed, error.key == "DB_PASSWORD"
+            else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(sourceText, env, "nothing removed on a stale verification")
 
@@ -169,11 +190,16 @@ final class MigrationRunTests: StorageTestCase {
         XCTAssertThrowsError(try planned.run())
         try storage.set("written by someone else", for: "API_TOKEN")
         XCTAssertThrowsError(try migration().run()) { error in
-            guard let error = error as? MigrationError, error.code == .conflict, error.key == "API_TOKEN" else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .conflict, error.key == "API_TOKEN" else {
+                return XCTFail("\(error)")
+            }
         }
-        XCTAssertEqual(try storage.string(for: "API_TOKEN"), "written by someone else", "a resumed run never overwrites")
+        XCTAssertEqual(
+            try storage.string(for: "API_TOKEN"), "written by someone else", "a resumed run never overwrites")
         XCTAssertThrowsError(try SourceMigration(file: source, service: "elsewhere").run()) { error in
-            guard let error = error as? MigrationError, error.code == .interruptedMigrationPending, error.service == "com.acme.app" else { return XCTFail("\(error)") }
+            guard let error = error as? MigrationError, error.code == .interruptedMigrationPending,
+                error.service == "com.acme.app"
+            else { return XCTFail("\(error)") }
         }
     }
 
@@ -193,22 +219,28 @@ final class MigrationRunTests: StorageTestCase {
     func testLinkedSourcesAreRefused() throws {
         let link = directory.appendingPathComponent("link.env")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: source)
-        XCTAssertThrowsError(try SourceMigration(file: link).run()) { error in XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)") }
+        XCTAssertThrowsError(try SourceMigration(file: link).run()) { error in
+            XCTAssertTrue("\(error)".contains("symbolic link"), "\(error)")
+        }
         let hard = directory.appendingPathComponent("hard.env")
         try FileManager.default.linkItem(at: source, to: hard)
-        XCTAssertThrowsError(try migration().run()) { error in XCTAssertTrue("\(error)".contains("hard links"), "\(error)") }
+        XCTAssertThrowsError(try migration().run()) { error in
+            XCTAssertTrue("\(error)".contains("hard links"), "\(error)")
+        }
         XCTAssertEqual(sourceText, env)
     }
 
     func testSharedPreferencesWithAPendingBakFileIsRefused() throws {
         let prefs = directory.appendingPathComponent("auth.xml")
-        try Data("""
+        try Data(
+            """
             <?xml version='1.0' encoding='utf-8' standalone='yes' ?>
             <map>
                 <string name="access_token">q83vASNFZ4mrze8BI0VniavN7wEjRWeJ</string>
                 <int name="launches" value="3" />
             </map>
-            """.utf8).write(to: prefs)
+            """.utf8
+        ).write(to: prefs)
         let bak = URL(fileURLWithPath: prefs.path + ".bak")
         try Data("pending".utf8).write(to: bak)
         XCTAssertThrowsError(try SourceMigration(file: prefs, service: "com.acme.app").plan()) { error in

@@ -18,7 +18,7 @@ final class ProtectionTests: StorageTestCase {
             (.private, .afterFirstUnlockThisDeviceOnly, "cku"),
             (.secret, .whenUnlockedThisDeviceOnly, "aku"),
             (.topSecret, .whenPasscodeSetThisDeviceOnly, "akpu"),
-            (.custom(.always), .always, "dk"),
+            (.custom(.always), .always, "dk")
         ]
         for (sensitivity, protection, raw) in expected {
             XCTAssertEqual(sensitivity.protection, protection)
@@ -26,12 +26,17 @@ final class ProtectionTests: StorageTestCase {
             XCTAssertEqual(try storage.protection(of: "\(sensitivity)"), protection)
             // As the SecItem API sees it.
             var result: CFTypeRef?
-            XCTAssertEqual(SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.acme.app",
-                                                kSecAttrAccount as String: "\(sensitivity)", kSecReturnAttributes as String: true] as CFDictionary, &result), errSecSuccess)
+            XCTAssertEqual(
+                SecItemCopyMatching(
+                    [
+                        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.acme.app",
+                        kSecAttrAccount as String: "\(sensitivity)", kSecReturnAttributes as String: true
+                    ] as CFDictionary, &result), errSecSuccess)
             XCTAssertEqual((result as? [String: Any])?[kSecAttrAccessible as String] as? String, raw)
         }
         try storage.set("v", for: "default")
-        XCTAssertEqual(try storage.protection(of: "default"), .whenUnlockedThisDeviceOnly, "the default sensitivity is .secret")
+        XCTAssertEqual(
+            try storage.protection(of: "default"), .whenUnlockedThisDeviceOnly, "the default sensitivity is .secret")
     }
 
     func testTopSecretNeedsAPasscodeOrFallsBackWhenAllowed() throws {
@@ -51,18 +56,21 @@ final class ProtectionTests: StorageTestCase {
     func testLockedDeviceWriteNeverLosesTheOldValue() throws {
         // The seed's pattern, as SSKeychain implements setPassword: delete, then add.
         func seedStyleSet(_ token: String, account: String) -> OSStatus {
-            let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.acme.app",
-                                        kSecAttrAccount as String: account]
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.acme.app",
+                kSecAttrAccount as String: account
+            ]
             // keychain-lint:disable-next-line delete-then-add -- reproduces the seed's bug to prove the engine keeps the old value
             SecItemDelete(query as CFDictionary)
             var add = query
             add[kSecValueData as String] = Data(token.utf8)
-            return SecItemAdd(add as CFDictionary, nil) // keychain-lint:disable-line implicit-accessibility -- the seed's code, unchanged
+            // keychain-lint:disable-line implicit-accessibility -- the seed's code, unchanged
+            return SecItemAdd(add as CFDictionary, nil)
         }
         XCTAssertEqual(seedStyleSet("seed-token-1", account: "seed.token"), errSecSuccess)
         try storage.set("our-token-1", for: "our.token")
 
-        try lockWithPassphrase()    // the app is relaunched in the background while locked
+        try lockWithPassphrase()  // the app is relaunched in the background while locked
         XCTAssertEqual(seedStyleSet("seed-token-2", account: "seed.token"), errSecInteractionNotAllowed)
         XCTAssertStorageError(.locked, try storage.set("our-token-2", for: "our.token"))
         XCTAssertStorageError(.locked, try storage.set(Data("our-token-2".utf8), for: "our.token"))
@@ -87,7 +95,8 @@ final class ProtectionTests: StorageTestCase {
         XCTAssertEqual(try storage.protection(of: "t"), .whenUnlockedThisDeviceOnly)
         XCTAssertEqual(try storage.string(for: "t"), "token")
         XCTAssertEqual(try storage.allKeys(), ["t"])
-        XCTAssertEqual(try keychain.find(Query(.genericPassword, [.service: "com.acme.app"])).count, 1, "one item in the engine")
+        XCTAssertEqual(
+            try keychain.find(Query(.genericPassword, [.service: "com.acme.app"])).count, 1, "one item in the engine")
         XCTAssertStorageError(.notFound, try storage.changeProtection(of: "missing", to: .secret))
 
         // Storing with another sensitivity also moves it, in the same single update.
@@ -101,7 +110,9 @@ final class ProtectionTests: StorageTestCase {
         try storage.set("b", for: "b", sensitivity: .custom(.always))
         try storage.set("c", for: "c", sensitivity: .private)
         XCTAssertTrue(try storage.migrateProtection(from: .always, to: .private))
-        XCTAssertEqual(try ["a", "b", "c"].map { try storage.protection(of: $0) }, Array(repeating: .afterFirstUnlockThisDeviceOnly, count: 3))
+        XCTAssertEqual(
+            try ["a", "b", "c"].map { try storage.protection(of: $0) },
+            Array(repeating: .afterFirstUnlockThisDeviceOnly, count: 3))
         XCTAssertFalse(try storage.migrateProtection(from: .always, to: .private), "nothing left to move")
     }
 
@@ -145,8 +156,10 @@ final class ProtectionTests: StorageTestCase {
 
     func testSecurityPropertiesOfAKeychainBoundToATPM() throws {
         let tpm = try startSoftwareTPM()
-        let bound = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("bound")),
-                                 options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: TPMDevice(tcti: tpm.tcti)))
+        let bound = try Keychain(
+            location: KeychainLocation(directory: directory.appendingPathComponent("bound")),
+            options: KeychainOptions(
+                passphraseHardening: .fixed(.insecureForTestingOnly), tpm: TPMDevice(tcti: tpm.tcti)))
         SecItemEnvironment.useKeychain(bound)
         let properties = try SecureStorage.securityProperties
         XCTAssertEqual(properties.deviceBinding, .tpm(tcti: tpm.tcti, pcrs: [], path: bound.location.deviceKeyURL.path))

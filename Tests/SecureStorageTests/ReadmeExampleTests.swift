@@ -9,10 +9,14 @@ import XCTest
 /// The snippets of the README's five-minute tour and of the Getting Started article, run as
 /// written, so the documentation cannot drift from the API.
 final class ReadmeExampleTests: StorageTestCase {
-    struct Profile: Codable, Equatable { var id: Int; var scopes: [String] }
+    struct Profile: Codable, Equatable {
+        var id: Int
+        var scopes: [String]
+    }
 
     func testFiveMinuteTour() throws {
-        let apiKey = "key-123", refreshToken = "refresh-456"
+        let apiKey = "key-123"
+        let refreshToken = "refresh-456"
 
         try storage.set(Data(apiKey.utf8), for: "api.key")
         try storage.set(refreshToken, for: "auth.refresh", sensitivity: .private)

@@ -27,7 +27,9 @@ final class ServiceUnlockTests: StorageTestCase {
 
         try SecureStorage.lock()
         XCTAssertThrowsError(try storage.string(for: "db")) { XCTAssertEqual($0 as? SecureStorageError, .locked) }
-        XCTAssertThrowsError(try SecureStorage.unlock(passphrase: "wrong")) { XCTAssertEqual($0 as? SecureStorageError, .authenticationFailed) }
+        XCTAssertThrowsError(try SecureStorage.unlock(passphrase: "wrong")) {
+            XCTAssertEqual($0 as? SecureStorageError, .authenticationFailed)
+        }
         try SecureStorage.unlock(passphrase: "device passcode")
         XCTAssertEqual(try storage.string(for: "db"), "pa55")
     }

@@ -15,10 +15,12 @@ class StorageTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("storage-\(UUID().uuidString)")
-        keychain = try Keychain(location: KeychainLocation(directory: directory),
-                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
+        keychain = try Keychain(
+            location: KeychainLocation(directory: directory),
+            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
         SecItemEnvironment.useKeychain(keychain)
-        SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "TEAM.com.acme.app", accessGroups: ["TEAM.com.acme.shared"])
+        SecItemEnvironment.applicationIdentity = ApplicationIdentity(
+            applicationIdentifier: "TEAM.com.acme.app", accessGroups: ["TEAM.com.acme.shared"])
         storage = SecureStorage(service: "com.acme.app")
     }
 
@@ -44,14 +46,18 @@ class StorageTestCase: XCTestCase {
         defer { try? FileManager.default.removeItem(at: home) }
         let previous = ProcessInfo.processInfo.environment["SECURE_STORAGE_HOME"]
         setenv("SECURE_STORAGE_HOME", home.path, 1)
-        defer { if let previous { setenv("SECURE_STORAGE_HOME", previous, 1) } else { unsetenv("SECURE_STORAGE_HOME") } }
+        defer {
+            if let previous { setenv("SECURE_STORAGE_HOME", previous, 1) } else { unsetenv("SECURE_STORAGE_HOME") }
+        }
         SecItemEnvironment.reset()
         try body(home)
     }
 }
 
-func XCTAssertStorageError<T>(_ expected: SecureStorageError, _ body: @autoclosure () throws -> T, _ message: String = "",
-                              file: StaticString = #filePath, line: UInt = #line) {
+func XCTAssertStorageError<T>(
+    _ expected: SecureStorageError, _ body: @autoclosure () throws -> T, _ message: String = "",
+    file: StaticString = #filePath, line: UInt = #line
+) {
     XCTAssertThrowsError(try body(), message, file: file, line: line) { error in
         XCTAssertEqual(error as? SecureStorageError, expected, "\(message) \(error)", file: file, line: line)
     }

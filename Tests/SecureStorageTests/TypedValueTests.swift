@@ -8,7 +8,10 @@ import XCTest
 
 /// Typed accessors, subscripts, contains, allKeys, removeAll, and wrong-type reads.
 final class TypedValueTests: StorageTestCase {
-    struct Address: Codable, Equatable { var street: String; var zip: Int }
+    struct Address: Codable, Equatable {
+        var street: String
+        var zip: Int
+    }
     struct Profile: Codable, Equatable {
         var name: String
         var addresses: [Address]
@@ -46,8 +49,10 @@ final class TypedValueTests: StorageTestCase {
     }
 
     func testNestedCodableRoundTrip() throws {
-        let profile = Profile(name: "Ålice 👩‍💻", addresses: [Address(street: "Main 1", zip: 12345), Address(street: "Side 2", zip: 1)],
-                              tags: ["a", "b"], limits: ["daily": 1000.5], expires: Date(timeIntervalSince1970: 1_900_000_000), nickname: nil)
+        let profile = Profile(
+            name: "Ålice 👩‍💻", addresses: [Address(street: "Main 1", zip: 12345), Address(street: "Side 2", zip: 1)],
+            tags: ["a", "b"], limits: ["daily": 1000.5], expires: Date(timeIntervalSince1970: 1_900_000_000),
+            nickname: nil)
         try storage.set(profile, for: "profile", sensitivity: .private)
         XCTAssertEqual(try storage.value(Profile.self, for: "profile"), profile)
         XCTAssertEqual(try storage["profile", as: Profile.self], profile)
@@ -60,8 +65,10 @@ final class TypedValueTests: StorageTestCase {
         try storage.set(42, for: "number")
         try storage.set(Data([0xFF, 0xFE]), for: "bytes")
         XCTAssertStorageError(.decodingFailed(type: "Int"), try storage.integer(for: "text"))
-        XCTAssertStorageError(.decodingFailed(type: "String"), try storage.string(for: "number"), "a JSON number is not a string")
-        XCTAssertStorageError(.decodingFailed(type: "String"), try storage.string(for: "bytes"), "bytes that are not UTF-8")
+        XCTAssertStorageError(
+            .decodingFailed(type: "String"), try storage.string(for: "number"), "a JSON number is not a string")
+        XCTAssertStorageError(
+            .decodingFailed(type: "String"), try storage.string(for: "bytes"), "bytes that are not UTF-8")
         XCTAssertStorageError(.decodingFailed(type: "Profile"), try storage.value(Profile.self, for: "number"))
         XCTAssertEqual(try storage.data(for: "number"), Data("42".utf8), "raw bytes are always readable")
         try storage.set(Data("utf8 text".utf8), for: "utf8")
@@ -84,13 +91,16 @@ final class TypedValueTests: StorageTestCase {
 
     func testInsertOnlyReportsDuplicate() throws {
         try storage.insert(StoredValue(data: Data("v".utf8), kind: .data), for: "k", sensitivity: nil)
-        XCTAssertStorageError(.duplicate, try storage.insert(StoredValue(data: Data("w".utf8), kind: .data), for: "k", sensitivity: nil))
+        XCTAssertStorageError(
+            .duplicate, try storage.insert(StoredValue(data: Data("w".utf8), kind: .data), for: "k", sensitivity: nil))
         XCTAssertEqual(try storage.data(for: "k"), Data("v".utf8))
     }
 
     func testValuesWrittenByOtherCodeAreReadable() throws {
-        let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.acme.app",
-                                    kSecAttrAccount as String: "legacy", kSecValueData as String: Data("plain".utf8)]
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "com.acme.app",
+            kSecAttrAccount as String: "legacy", kSecValueData as String: Data("plain".utf8)
+        ]
         XCTAssertEqual(SecItemAdd(query as CFDictionary, nil), errSecSuccess)
         XCTAssertEqual(try storage.string(for: "legacy"), "plain")
         XCTAssertEqual(try storage.data(for: "legacy"), Data("plain".utf8))
@@ -107,9 +117,11 @@ final class TypedValueTests: StorageTestCase {
         XCTAssertFalse(dumped.contains("83"), "dump shows no bytes: \(dumped)")  // 0x53 'S' as a byte
         XCTAssertTrue(dumped.contains("byteCount"))
         let actions = ["Retry", "Store", "Read", "Ask", "Use", "Add", "Delete", "Look up"]
-        for error in [SecureStorageError.notFound, .locked, .authenticationFailed, .passcodeRequired, .duplicate,
-                      .missingEntitlement, .integrityViolation, .decodingFailed(type: "Int"), .encodingFailed(type: "Double"),
-                      .underlying(-50)] {
+        for error in [
+            SecureStorageError.notFound, .locked, .authenticationFailed, .passcodeRequired, .duplicate,
+            .missingEntitlement, .integrityViolation, .decodingFailed(type: "Int"), .encodingFailed(type: "Double"),
+            .underlying(-50)
+        ] {
             XCTAssertTrue(actions.contains { error.description.contains($0) }, "says what to do: \(error.description)")
             XCTAssertNotNil(error.errorDescription)
         }

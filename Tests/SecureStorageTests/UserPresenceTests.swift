@@ -37,7 +37,8 @@ final class UserPresenceTests: StorageTestCase {
         XCTAssertThrowsError(try storage.data(for: "recovery")) { error in
             XCTAssertEqual(error as? SecureStorageError, .userCanceled)
         }
-        XCTAssertEqual(try storage.data(for: "recovery"), Data("recovery-2".utf8), "the replacement kept the requirement")
+        XCTAssertEqual(
+            try storage.data(for: "recovery"), Data("recovery-2".utf8), "the replacement kept the requirement")
         XCTAssertEqual(authenticator.prompts, 3)
         XCTAssertTrue(try storage.removeValue(for: "recovery"))
     }
@@ -60,9 +61,12 @@ final class UserPresenceTests: StorageTestCase {
         XCTAssertTrue(key.isValidSignature(signature, for: message))
         XCTAssertFalse(key.isValidSignature(signature, for: Data("other".utf8)))
         let verifier = try P256.Signing.PublicKey(x963Representation: key.publicKey)
-        XCTAssertTrue(verifier.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
+        XCTAssertTrue(
+            verifier.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
 
-        XCTAssertThrowsError(try SigningKey.create(tag: "com.acme.device")) { XCTAssertEqual($0 as? SecureStorageError, .duplicate) }
+        XCTAssertThrowsError(try SigningKey.create(tag: "com.acme.device")) {
+            XCTAssertEqual($0 as? SecureStorageError, .duplicate)
+        }
         let found = try XCTUnwrap(SigningKey.find(tag: "com.acme.device"))
         XCTAssertEqual(found.publicKey, key.publicKey)
         XCTAssertTrue(found.isValidSignature(try found.sign(message), for: message))
@@ -81,7 +85,9 @@ final class UserPresenceTests: StorageTestCase {
         XCTAssertEqual(authenticator.requests.last?.reason, "Approve the payment")
         XCTAssertEqual(authenticator.requests.last?.operation, "private key")
         authenticator.script([.canceled])
-        XCTAssertThrowsError(try key.sign(Data("two".utf8))) { XCTAssertEqual($0 as? SecureStorageError, .userCanceled) }
+        XCTAssertThrowsError(try key.sign(Data("two".utf8))) {
+            XCTAssertEqual($0 as? SecureStorageError, .userCanceled)
+        }
         XCTAssertEqual(authenticator.prompts, 2)
     }
 }

@@ -19,7 +19,8 @@ final class VolatileAndSettingTests: StorageTestCase {
         XCTAssertEqual(try volatile.allKeys(), ["otp", "map", "text"])
         try volatile.set("text2", for: "otp")
         XCTAssertEqual(try volatile.allKeys(), ["otp", "map", "text"], "replacing keeps the order")
-        XCTAssertStorageError(.duplicate, try volatile.insert(StoredValue(data: Data(), kind: .data), for: "map", sensitivity: nil))
+        XCTAssertStorageError(
+            .duplicate, try volatile.insert(StoredValue(data: Data(), kind: .data), for: "map", sensitivity: nil))
         XCTAssertTrue(try volatile.removeValue(for: "map"))
         XCTAssertFalse(try volatile.contains("map"))
         XCTAssertFalse("\(volatile)".contains("text2"))
@@ -47,7 +48,8 @@ final class VolatileAndSettingTests: StorageTestCase {
         try volatile.set(7, for: "count")
         try volatile.persist()
         XCTAssertEqual(try storage.string(for: "session"), "session")
-        XCTAssertEqual(try storage.protection(of: "session"), .afterFirstUnlockThisDeviceOnly, "persist keeps each sensitivity")
+        XCTAssertEqual(
+            try storage.protection(of: "session"), .afterFirstUnlockThisDeviceOnly, "persist keeps each sensitivity")
         XCTAssertEqual(try storage.integer(for: "count"), 7)
 
         let fresh = VolatileSecureStorage(persistingTo: storage)
@@ -55,7 +57,8 @@ final class VolatileAndSettingTests: StorageTestCase {
         XCTAssertEqual(try fresh.string(for: "session"), "session")
         XCTAssertEqual(try fresh.integer(for: "count"), 7)
         try fresh.persist()
-        XCTAssertEqual(try storage.protection(of: "session"), .afterFirstUnlockThisDeviceOnly, "a round trip keeps the protection")
+        XCTAssertEqual(
+            try storage.protection(of: "session"), .afterFirstUnlockThisDeviceOnly, "a round trip keeps the protection")
 
         XCTAssertStorageError(.underlying(errSecNoDefaultKeychain), try VolatileSecureStorage().persist())
     }

@@ -17,12 +17,14 @@ final class WriteSafetyTests: StorageTestCase {
         try storage.set("card-2", for: "payment")
         try storage.set(Data("refresh-2".utf8), for: "refresh")
         XCTAssertEqual(try storage.protection(of: "payment"), .whenPasscodeSetThisDeviceOnly, "never weakened")
-        XCTAssertEqual(try storage.protection(of: "refresh"), .afterFirstUnlockThisDeviceOnly, "still readable in the background")
+        XCTAssertEqual(
+            try storage.protection(of: "refresh"), .afterFirstUnlockThisDeviceOnly, "still readable in the background")
         XCTAssertEqual(try storage.string(for: "payment"), "card-2")
         try storage.set("new", for: "fresh")
         XCTAssertEqual(try storage.protection(of: "fresh"), .whenUnlockedThisDeviceOnly, "a new value gets the default")
         try storage.set("moved", for: "refresh", sensitivity: .secret)
-        XCTAssertEqual(try storage.protection(of: "refresh"), .whenUnlockedThisDeviceOnly, "an explicit sensitivity moves it")
+        XCTAssertEqual(
+            try storage.protection(of: "refresh"), .whenUnlockedThisDeviceOnly, "an explicit sensitivity moves it")
     }
 
     struct Session {
@@ -59,8 +61,10 @@ final class WriteSafetyTests: StorageTestCase {
     }
 
     private func persistentReference(of key: String) throws -> Data {
-        let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: storage.service,
-                                    kSecAttrAccount as String: key, kSecReturnPersistentRef as String: true]
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: storage.service,
+            kSecAttrAccount as String: key, kSecReturnPersistentRef as String: true
+        ]
         var result: AnyObject?
         XCTAssertEqual(SecItemCopyMatching(query as CFDictionary, &result), errSecSuccess)
         return try XCTUnwrap(result as? Data)
@@ -112,7 +116,11 @@ final class WriteSafetyTests: StorageTestCase {
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
             for index in 0..<150 {
                 do {
-                    if worker == 0 { try storage.set("v\(index)", for: "contended") } else { try storage.removeValue(for: "contended") }
+                    if worker == 0 {
+                        try storage.set("v\(index)", for: "contended")
+                    } else {
+                        try storage.removeValue(for: "contended")
+                    }
                 } catch {
                     failures.add()
                 }
@@ -126,7 +134,15 @@ final class WriteSafetyTests: StorageTestCase {
 private final class LockedCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func add() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func add() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
 }
 #endif

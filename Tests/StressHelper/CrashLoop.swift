@@ -29,7 +29,8 @@ struct CrashLoop {
             let operation = StressOperation.allCases.randomElement()!
             let key = "k\(Int.random(in: 0..<keyCount))"
             try journal.append("B \(sequence) \(operation.rawValue) \(key)\n")
-            let outcome = try operation.perform(on: keychain, service: "crash", key: key, value: stressValue(sequence: sequence))
+            let outcome = try operation.perform(
+                on: keychain, service: "crash", key: key, value: stressValue(sequence: sequence))
             try journal.append("A \(sequence) \(outcome.rawValue)\n")
             sequence += 1
         }

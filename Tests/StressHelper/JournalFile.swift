@@ -16,6 +16,8 @@ struct JournalFile {
     /// One write(2) per line: a line is in the journal whole, or (killed mid-write) torn at the end.
     func append(_ line: String) throws {
         let bytes = Array(line.utf8)
-        guard write(descriptor, bytes, bytes.count) == bytes.count else { throw StressFailure("journal write failed: errno \(errno)") }
+        guard write(descriptor, bytes, bytes.count) == bytes.count else {
+            throw StressFailure("journal write failed: errno \(errno)")
+        }
     }
 }

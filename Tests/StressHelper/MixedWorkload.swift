@@ -27,7 +27,9 @@ struct MixedWorkload {
         // 8 writer connections take turns on one file: allow each a long wait for its turn, so
         // the suite measures lost work, not the busy timeout (5 s by default) of a loaded machine.
         let options = KeychainOptions(busyTimeout: .seconds(120))
-        let instances = [try Keychain(location: location, options: options), try Keychain(location: location, options: options)]
+        let instances = [
+            try Keychain(location: location, options: options), try Keychain(location: location, options: options)
+        ]
         let reports = NSLock()
         nonisolated(unsafe) var merged = MixedReport()
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
@@ -49,23 +51,31 @@ struct MixedWorkload {
             do {
                 let key = "p\(process)-t\(thread)-k\(index % Self.ownKeysPerThread)"
                 let operation = StressOperation.allCases.randomElement()!
-                let outcome = try operation.perform(on: keychain, service: "own", key: key, value: stressValue(sequence: base + index))
+                let outcome = try operation.perform(
+                    on: keychain, service: "own", key: key, value: stressValue(sequence: base + index))
                 let expected = operation.expectedOutcome(present: own[key] != nil)
                 if outcome != expected {
-                    report.failures.append("\(operation.rawValue) \(key): \(outcome.rawValue), expected \(expected.rawValue)")
+                    report.failures.append(
+                        "\(operation.rawValue) \(key): \(outcome.rawValue), expected \(expected.rawValue)")
                 }
                 if outcome == .ok { own[key] = operation == .delete ? nil : base + index }
-                let stored = try keychain.findFirst(Query(.genericPassword, [.service: "own", .account: .string(key)]), returning: .data)?.data
+                let stored = try keychain.findFirst(
+                    Query(.genericPassword, [.service: "own", .account: .string(key)]), returning: .data)?.data
                 if stored != own[key].map(stressValue(sequence:)) {
-                    report.failures.append("\(key) reads back \(stored.map { String(decoding: $0.prefix(12), as: UTF8.self) } ?? "nothing") after \(operation.rawValue)")
+                    report.failures.append(
+                        "\(key) reads back \(stored.map { String(decoding: $0.prefix(12), as: UTF8.self) } ?? "nothing") after \(operation.rawValue)"
+                    )
                 }
 
                 let shared = "s\(Int.random(in: 0..<Self.sharedKeys))"
                 let race: StressOperation = Bool.random() ? .add : .delete
-                if try race.perform(on: keychain, service: "shared", key: shared, value: Data("p\(process)t\(thread)".utf8)) == .ok {
+                if try race.perform(
+                    on: keychain, service: "shared", key: shared, value: Data("p\(process)t\(thread)".utf8)) == .ok
+                {
                     report.sharedSuccesses[shared + "/" + race.rawValue, default: 0] += 1
                 }
-                _ = try StressOperation.upsert.perform(on: keychain, service: "hot", key: "hot", value: Data("hot-p\(process)-t\(thread)-\(index)".utf8))
+                _ = try StressOperation.upsert.perform(
+                    on: keychain, service: "hot", key: "hot", value: Data("hot-p\(process)-t\(thread)-\(index)".utf8))
             } catch {
                 report.failures.append("operation \(index) of thread \(thread): \(error)")
             }

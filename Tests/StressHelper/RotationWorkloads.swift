@@ -48,7 +48,8 @@ struct ReadLoop {
     func run() throws {
         let keychain = try Keychain(location: location, options: rotationOptions)
         try? keychain.unlock(passphrase: rotationPassphrase(0))
-        var reads = 0, refused = 0
+        var reads = 0
+        var refused = 0
         var failures: [String] = []
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline && failures.count < 10 {
@@ -58,7 +59,7 @@ struct ReadLoop {
                 do {
                     let data = try keychain.find(query, returning: .data).first?.data
                     if data != Data(name.utf8) { failures.append("\(name) read back wrong data") }
-                } catch where error.code == .interactionNotAllowed && prefix == "ck" {
+                } catch  where error.code == .interactionNotAllowed && prefix == "ck" {
                     refused += 1
                 } catch {
                     failures.append("\(name): \(error)")

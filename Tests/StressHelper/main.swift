@@ -28,12 +28,16 @@ struct StressArguments {
     private let values: [String: String]
 
     init(_ arguments: [String]) throws {
-        guard let mode = arguments.first else { throw StressFailure("usage: keychain-stress crash-loop|mixed --keychain DIR …") }
+        guard let mode = arguments.first else {
+            throw StressFailure("usage: keychain-stress crash-loop|mixed --keychain DIR …")
+        }
         self.mode = mode
         var values: [String: String] = [:]
         var remaining = arguments.dropFirst()
         while let name = remaining.popFirst() {
-            guard name.hasPrefix("--"), let value = remaining.popFirst() else { throw StressFailure("expected --name value, got \(name)") }
+            guard name.hasPrefix("--"), let value = remaining.popFirst() else {
+                throw StressFailure("expected --name value, got \(name)")
+            }
             values[String(name.dropFirst(2))] = value
         }
         self.values = values

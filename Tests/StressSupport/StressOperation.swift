@@ -12,14 +12,21 @@ public enum StressOperation: String, CaseIterable, Sendable {
     }
 
     /// Runs the operation on the item `key` of `service`, writing `value` where it writes one.
-    public func perform(on keychain: Keychain, service: String, key: String, value: Data) throws(KeychainError) -> Outcome {
+    public func perform(on keychain: Keychain, service: String, key: String, value: Data) throws(KeychainError)
+        -> Outcome
+    {
         let identity: [AttributeKey: AttributeValue] = [.service: .string(service), .account: .string(key)]
         do {
             switch self {
             case .add:
-                try keychain.add(NewItem(.genericPassword, attributes: identity.merging([.label: .string("label \(value.count)")]) { $1 }, data: value))
+                try keychain.add(
+                    NewItem(
+                        .genericPassword,
+                        attributes: identity.merging([.label: .string("label \(value.count)")]) { $1 }, data: value))
             case .update:
-                try keychain.update(Query(.genericPassword, identity), with: ItemChanges(attributes: [.comment: .string("updated")], data: value))
+                try keychain.update(
+                    Query(.genericPassword, identity),
+                    with: ItemChanges(attributes: [.comment: .string("updated")], data: value))
             case .upsert:
                 _ = try keychain.addOrUpdate(NewItem(.genericPassword, attributes: identity, data: value))
             case .delete:

@@ -9,7 +9,9 @@ import KeychainSync
 // errors from a server that is restarting are expected and ignored; any other failure exits 1.
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, let device = Int(arguments[2]), let seed = UInt64(arguments[3]), let steps = Int(arguments[4]) else {
+guard arguments.count == 5, let device = Int(arguments[2]), let seed = UInt64(arguments[3]),
+    let steps = Int(arguments[4])
+else {
     FileHandle.standardError.write(Data("usage: sync-stress DIRECTORY DEVICE SEED STEPS\n".utf8))
     exit(64)
 }
@@ -27,8 +29,10 @@ struct SplitMix: RandomNumberGenerator {
 }
 
 do {
-    let options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil)
-    let keychain = try Keychain(location: KeychainLocation(directory: URL(fileURLWithPath: arguments[1])), options: options)
+    let options = KeychainOptions(
+        passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil)
+    let keychain = try Keychain(
+        location: KeychainLocation(directory: URL(fileURLWithPath: arguments[1])), options: options)
     let sync = KeychainSynchronizer(keychain: keychain)
     var random = SplitMix(state: seed)
     let ownBase = Int(seed % 1_000_000) * 1_000
@@ -37,20 +41,26 @@ do {
         let query = Query(.genericPassword, [.service: "stress", .account: .string(account)], synchronizable: .yes)
         switch Int.random(in: 0..<5, using: &random) {
         case 0, 1:
-            let item = NewItem(.genericPassword, attributes: [.service: "stress", .account: .string(account), .synchronizable: 1],
-                               data: Data("d\(device)-s\(step)".utf8), accessibility: .afterFirstUnlock)
+            let item = NewItem(
+                .genericPassword, attributes: [.service: "stress", .account: .string(account), .synchronizable: 1],
+                data: Data("d\(device)-s\(step)".utf8), accessibility: .afterFirstUnlock)
             _ = try keychain.addOrUpdate(item)
         case 2:
             if try keychain.findFirst(query) != nil { try keychain.delete(query) }
         case 3:
             let own = "own-\(ownBase + step)"
-            try keychain.add(NewItem(.genericPassword, attributes: [.service: "stress", .account: .string(own), .synchronizable: 1],
-                                     data: Data("d\(device)".utf8), accessibility: .afterFirstUnlock))
-            FileHandle.standardOutput.write(Data("ack \(own)\n".utf8))   // unbuffered: written before the next step
+            try keychain.add(
+                NewItem(
+                    .genericPassword, attributes: [.service: "stress", .account: .string(own), .synchronizable: 1],
+                    data: Data("d\(device)".utf8), accessibility: .afterFirstUnlock))
+            FileHandle.standardOutput.write(Data("ack \(own)\n".utf8))  // unbuffered: written before the next step
         default:
             // Never leaves this device.
-            _ = try keychain.addOrUpdate(NewItem(.genericPassword, attributes: [.service: "stress", .account: .string("local-d\(device)"), .synchronizable: 1],
-                                                 data: Data("local".utf8), accessibility: .afterFirstUnlockThisDeviceOnly))
+            _ = try keychain.addOrUpdate(
+                NewItem(
+                    .genericPassword,
+                    attributes: [.service: "stress", .account: .string("local-d\(device)"), .synchronizable: 1],
+                    data: Data("local".utf8), accessibility: .afterFirstUnlockThisDeviceOnly))
         }
         if Int.random(in: 0..<3, using: &random) > 0 {
             do {

@@ -18,9 +18,11 @@ public final class SoftwareTPM: @unchecked Sendable {
     /// Starts a new TPM, manufactured on first start.
     public init() throws {
         // sun_path holds 108 bytes: keep the socket path short.
-        stateDirectory = URL(fileURLWithPath: "/tmp/swtpm-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
-        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: false,
-                                                attributes: [.posixPermissions: 0o700])
+        stateDirectory = URL(
+            fileURLWithPath: "/tmp/swtpm-\(UUID().uuidString.prefix(8).lowercased())", isDirectory: true)
+        try FileManager.default.createDirectory(
+            at: stateDirectory, withIntermediateDirectories: false,
+            attributes: [.posixPermissions: 0o700])
         do {
             try start()
         } catch {
@@ -40,16 +42,19 @@ public final class SoftwareTPM: @unchecked Sendable {
 
     private func start() throws {
         guard let executable = Self.executable else {
-            throw SoftwareTPMUnavailable(message: "swtpm is not installed (Debian: apt-get install swtpm)", isMissing: true)
+            throw SoftwareTPMUnavailable(
+                message: "swtpm is not installed (Debian: apt-get install swtpm)", isMissing: true)
         }
         let socket = stateDirectory.appendingPathComponent("sock").path
         try? FileManager.default.removeItem(atPath: socket)
         try? FileManager.default.removeItem(atPath: socket + ".ctrl")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["socket", "--tpm2", "--tpmstate", "dir=\(stateDirectory.path)",
-                             "--server", "type=unixio,path=\(socket)", "--ctrl", "type=unixio,path=\(socket).ctrl",
-                             "--flags", "not-need-init,startup-clear", "--log", "file=\(stateDirectory.path)/log"]
+        process.arguments = [
+            "socket", "--tpm2", "--tpmstate", "dir=\(stateDirectory.path)",
+            "--server", "type=unixio,path=\(socket)", "--ctrl", "type=unixio,path=\(socket).ctrl",
+            "--flags", "not-need-init,startup-clear", "--log", "file=\(stateDirectory.path)/log"
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -59,7 +64,8 @@ public final class SoftwareTPM: @unchecked Sendable {
         while !Self.accepts(socket) {
             guard process.isRunning, Date() < deadline else {
                 stop(removingState: false)
-                throw SoftwareTPMUnavailable(message: "swtpm did not start (see \(stateDirectory.path)/log)", isMissing: false)
+                throw SoftwareTPMUnavailable(
+                    message: "swtpm did not start (see \(stateDirectory.path)/log)", isMissing: false)
             }
             usleep(2_000)
         }

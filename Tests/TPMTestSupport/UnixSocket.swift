@@ -12,7 +12,9 @@ public enum UnixSocket {
         guard descriptor >= 0 else { return nil }
         var address = address(path)
         let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard status == 0 else {
             close(descriptor)
@@ -27,7 +29,9 @@ public enum UnixSocket {
         guard descriptor >= 0 else { return nil }
         var address = address(path)
         let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard status == 0, listen(descriptor, 8) == 0 else {
             close(descriptor)

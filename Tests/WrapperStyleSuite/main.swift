@@ -5,21 +5,25 @@
 import Foundation
 import KeychainServices
 #if canImport(LocalAuthentication) && !SECURE_STORAGE_FORCE_PORTABLE
-import LocalAuthentication   // LAContext; on Linux KeychainServices provides it
+import LocalAuthentication  // LAContext; on Linux KeychainServices provides it
 #endif
 
 func status(_ body: () -> OSStatus) -> OSStatus { body() }
 
 func add(_ account: String, _ secret: String, _ extra: [String: Any]) -> OSStatus {
-    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "wrapper-suite",
-                                kSecAttrAccount as String: account, kSecValueData as String: Data(secret.utf8)]
+    var query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "wrapper-suite",
+        kSecAttrAccount as String: account, kSecValueData as String: Data(secret.utf8)
+    ]
     query.merge(extra) { $1 }
     return SecItemAdd(query as CFDictionary, nil)
 }
 
 func read(_ account: String, context: LAContext? = nil) -> (OSStatus, String?) {
-    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "wrapper-suite",
-                                kSecAttrAccount as String: account, kSecReturnData as String: true]
+    var query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "wrapper-suite",
+        kSecAttrAccount as String: account, kSecReturnData as String: true
+    ]
     if let context { query[kSecUseAuthenticationContext as String] = context }
     var result: CFTypeRef?
     let status = SecItemCopyMatching(query as CFDictionary, &result)
@@ -34,11 +38,14 @@ func report(_ step: String, _ status: OSStatus) {
 // Plain items.
 report("add-whenUnlocked", add("plain", "v1", [kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]))
 report("read-whenUnlocked", read("plain").0)
-report("add-afterFirstUnlock", add("background", "v1", [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]))
+report(
+    "add-afterFirstUnlock", add("background", "v1", [kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]))
 report("read-afterFirstUnlock", read("background").0)
 
 // Passcode-set items.
-report("add-passcodeSet", add("passcode", "v1", [kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly]))
+report(
+    "add-passcodeSet",
+    add("passcode", "v1", [kSecAttrAccessible as String: kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly]))
 
 // User presence, read through a context with a reason.
 let presence = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlockedThisDeviceOnly, .userPresence, nil)!
@@ -49,10 +56,11 @@ let (presenceStatus, presenceValue) = read("presence", context: context)
 report("read-userPresence", presenceStatus == errSecSuccess && presenceValue != "v1" ? -1 : presenceStatus)
 
 // Biometry bound to the current enrolment.
-let currentSet = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, nil)!
+let currentSet = SecAccessControlCreateWithFlags(
+    nil, kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly, .biometryCurrentSet, nil)!
 report("add-biometryCurrentSet", add("biometry", "v1", [kSecAttrAccessControl as String: currentSet]))
 if CommandLine.arguments.contains("--wait-before-biometry-read") {
-    _ = readLine()       // the harness re-enrols biometry here
+    _ = readLine()  // the harness re-enrols biometry here
 }
 report("read-biometryCurrentSet", read("biometry").0)
 

@@ -44,7 +44,9 @@ public struct AccessPolicy: Sendable, Hashable, CustomStringConvertible {
         public static let applicationPassword = Flags(rawValue: 1 << 31)
 
         /// The flags that each demand an authentication.
-        public static let constraints: Flags = [.userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .applicationPassword]
+        public static let constraints: Flags = [
+            .userPresence, .biometryAny, .biometryCurrentSet, .devicePasscode, .companion, .applicationPassword
+        ]
     }
 
     /// The flags.
@@ -64,7 +66,9 @@ public struct AccessPolicy: Sendable, Hashable, CustomStringConvertible {
         if flags.contains(.biometryAny) && flags.contains(.biometryCurrentSet) {
             throw KeychainError.biometryAnyAndCurrentSetCombined()
         }
-        if flags.contains(.userPresence) && !flags.subtracting([.userPresence, .applicationPassword, .privateKeyUsage]).isEmpty {
+        if flags.contains(.userPresence)
+            && !flags.subtracting([.userPresence, .applicationPassword, .privateKeyUsage]).isEmpty
+        {
             throw KeychainError.userPresenceCombination()
         }
         self.flags = flags
@@ -91,10 +95,12 @@ public struct AccessPolicy: Sendable, Hashable, CustomStringConvertible {
 
     /// `AccessPolicy(biometryCurrentSet|privateKeyUsage)`; never the enrolment state.
     public var description: String {
-        let names: [(Flags, String)] = [(.userPresence, "userPresence"), (.biometryAny, "biometryAny"),
-                                         (.biometryCurrentSet, "biometryCurrentSet"), (.devicePasscode, "devicePasscode"),
-                                         (.companion, "companion"), (.or, "or"), (.and, "and"),
-                                         (.privateKeyUsage, "privateKeyUsage"), (.applicationPassword, "applicationPassword")]
+        let names: [(Flags, String)] = [
+            (.userPresence, "userPresence"), (.biometryAny, "biometryAny"),
+            (.biometryCurrentSet, "biometryCurrentSet"), (.devicePasscode, "devicePasscode"),
+            (.companion, "companion"), (.or, "or"), (.and, "and"),
+            (.privateKeyUsage, "privateKeyUsage"), (.applicationPassword, "applicationPassword")
+        ]
         let parts = names.filter { flags.contains($0.0) }.map(\.1)
         return "AccessPolicy(\(parts.isEmpty ? "none" : parts.joined(separator: "|")))"
     }

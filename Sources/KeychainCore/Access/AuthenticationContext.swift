@@ -87,8 +87,10 @@ public final class AuthenticationContext: Sendable, Hashable, CustomStringConver
     /// A still-valid earlier authentication among `methods` for the keychain `vaultID`: the
     /// method and the presence key it unwrapped. With `needingKey`, only one that unwrapped
     /// this keychain's presence key counts. Expired authentications are forgotten, keys included.
-    func reusableAuthentication(among methods: Set<AuthenticationMethod>, vaultID: UUID,
-                                needingKey: Bool) -> (method: AuthenticationMethod, presenceKey: PresencePrivateKey?)? {
+    func reusableAuthentication(
+        among methods: Set<AuthenticationMethod>, vaultID: UUID,
+        needingKey: Bool
+    ) -> (method: AuthenticationMethod, presenceKey: PresencePrivateKey?)? {
         let time = now()
         return state.withLock { state in
             for method in methods.sorted(by: { $0.rawValue < $1.rawValue }) {
@@ -124,5 +126,7 @@ public final class AuthenticationContext: Sendable, Hashable, CustomStringConver
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     /// `AuthenticationContext(reuse: 10.0 s)`.
-    public var description: String { "AuthenticationContext(reuse: \(reuseDuration) s\(isInvalidated ? ", invalidated" : ""))" }
+    public var description: String {
+        "AuthenticationContext(reuse: \(reuseDuration) s\(isInvalidated ? ", invalidated" : ""))"
+    }
 }

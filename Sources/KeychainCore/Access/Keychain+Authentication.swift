@@ -11,7 +11,9 @@ extension Keychain {
 
     /// Checks the policy of an item being written and records the authenticator's enrolment
     /// state for ``AccessPolicy/Flags/biometryCurrentSet``. Returns the attributes to store.
-    func sealingAccessPolicy(_ attributes: [AttributeKey: AttributeValue], isTokenKey: Bool) throws(KeychainError) -> [AttributeKey: AttributeValue] {
+    func sealingAccessPolicy(_ attributes: [AttributeKey: AttributeValue], isTokenKey: Bool) throws(KeychainError)
+        -> [AttributeKey: AttributeValue]
+    {
         guard let stored = attributes[.accessControl] else { return attributes }
         guard let bytes = stored.dataValue, var policy = AccessPolicy(encoded: bytes) else {
             throw KeychainError.accessControlAttributeNotAPolicy()
@@ -32,7 +34,9 @@ extension Keychain {
                 throw KeychainError.protectedItemWithoutAuthenticator(policy: policy)
             }
             if policy.flags.contains(.biometryCurrentSet) {
-                guard let state = authenticator.enrollmentState, !state.isEmpty, authenticator.availableMethods.contains(.biometry) else {
+                guard let state = authenticator.enrollmentState, !state.isEmpty,
+                    authenticator.availableMethods.contains(.biometry)
+                else {
                     throw KeychainError.biometryCurrentSetNeedsEnrolledBiometry()
                 }
                 policy.enrollmentState = state
@@ -40,7 +44,9 @@ extension Keychain {
             if attributes[.synchronizable]?.numberValue == 1 {
                 throw KeychainError.protectedItemSynchronizable()
             }
-            if policy.guardsData, let blob = attributes.keys.first(where: { Self.secretDerivedAttributes.contains($0) && $0 != .sha1 }) {
+            if policy.guardsData,
+                let blob = attributes.keys.first(where: { Self.secretDerivedAttributes.contains($0) && $0 != .sha1 })
+            {
                 throw KeychainError.protectedItemWithSecretBlobAttribute(attribute: blob.rawValue)
             }
             try requireEnrolment(for: policy)
@@ -71,7 +77,9 @@ extension Keychain {
         // app's new secrets unseen.
         for methods in policy.requiredAuthentications {
             let held = methods.contains { method in
-                authenticator?.enrollmentIdentifier(for: method).map { presence.enrollment(method, identifier: $0) != nil } ?? false
+                authenticator?.enrollmentIdentifier(for: method).map {
+                    presence.enrollment(method, identifier: $0) != nil
+                } ?? false
             }
             guard held else {
                 throw KeychainError.installedAuthenticatorHoldsNoEnrolment(methods: methods)
@@ -85,8 +93,12 @@ extension Keychain {
     /// enrolled (one upgraded from format 4: its protected items stay as they were until the
     /// first enrolment seals them; new ones cannot be added before it).
     /// `establishing` is the key the first enrolment is creating, before the keychain adopted it.
-    func presenceSealing(_ attributes: [AttributeKey: AttributeValue], establishing: PresencePublicKey? = nil) -> PresencePublicKey? {
-        guard let policy = attributes[.accessControl]?.dataValue.flatMap(AccessPolicy.init(encoded:)), policy.requiresAuthentication else { return nil }
+    func presenceSealing(_ attributes: [AttributeKey: AttributeValue], establishing: PresencePublicKey? = nil)
+        -> PresencePublicKey?
+    {
+        guard let policy = attributes[.accessControl]?.dataValue.flatMap(AccessPolicy.init(encoded:)),
+            policy.requiresAuthentication
+        else { return nil }
         return keys.presence.publicKey ?? establishing
     }
 
@@ -100,7 +112,9 @@ extension Keychain {
     ///   answered); `.interactionNotAllowed` (-25308) when a prompt is needed but not allowed;
     ///   `.integrityViolation` when the keychain's enrolment is not held by the authenticator
     ///   (a deleted or replaced PIN file).
-    func authorize(_ policy: AccessPolicy, operation: String, options: AuthenticationOptions) throws(KeychainError) -> Authorization? {
+    func authorize(_ policy: AccessPolicy, operation: String, options: AuthenticationOptions) throws(KeychainError)
+        -> Authorization?
+    {
         guard policy.requiresAuthentication else { return Authorization(presenceKey: nil) }
         if let context = options.context, context.isInvalidated {
             throw KeychainError.authenticationContextInvalidated()
@@ -134,15 +148,19 @@ extension Keychain {
 
     /// One constraint: an authentication with one of `methods`, reused from the context or
     /// prompted for. Returns `nil` to skip the item.
-    func authenticate(_ methods: Set<AuthenticationMethod>, with authenticator: any Authenticator, operation: String,
-                              options: AuthenticationOptions) throws(KeychainError) -> Authorization? {
+    func authenticate(
+        _ methods: Set<AuthenticationMethod>, with authenticator: any Authenticator, operation: String,
+        options: AuthenticationOptions
+    ) throws(KeychainError) -> Authorization? {
         let presence = keys.presence
         let vaultID = keys.header.vaultID
         // A cached key that is no longer the keybag's (a PIN change replaced it, or someone
         // substituted it) is not reused: the user is asked again, and the enrolment's key is
         // then checked against the keybag's.
-        if let reused = options.context?.reusableAuthentication(among: methods, vaultID: vaultID, needingKey: presence.isEstablished),
-           reused.presenceKey.map({ $0.publicKey == presence.publicKey }) ?? true {
+        if let reused = options.context?.reusableAuthentication(
+            among: methods, vaultID: vaultID, needingKey: presence.isEstablished),
+            reused.presenceKey.map({ $0.publicKey == presence.publicKey }) ?? true
+        {
             return Authorization(presenceKey: reused.presenceKey)
         }
         switch options.interaction {
@@ -153,7 +171,8 @@ extension Keychain {
         if options.context?.interactionNotAllowed == true {
             throw KeychainError.authenticationContextNotInteractive()
         }
-        let available = try enrolledMethods(methods.intersection(authenticator.availableMethods), of: authenticator, constraint: methods, presence)
+        let available = try enrolledMethods(
+            methods.intersection(authenticator.availableMethods), of: authenticator, constraint: methods, presence)
         let reason = options.reason.isEmpty ? options.context?.localizedReason ?? "" : options.reason
         let request = AuthenticationRequest(allowedMethods: available, reason: reason, operation: operation)
         switch authenticator.authenticate(request) {
@@ -185,8 +204,10 @@ extension Keychain {
     /// keychain recorded (all of them while no authenticator was ever enrolled). An enrolment the
     /// keychain recorded but the authenticator does not hold — a deleted or replaced PIN file —
     /// is reported as tampering before anyone is prompted.
-    private func enrolledMethods(_ offered: Set<AuthenticationMethod>, of authenticator: any Authenticator,
-                                 constraint methods: Set<AuthenticationMethod>, _ presence: PresenceRecords) throws(KeychainError) -> Set<AuthenticationMethod> {
+    private func enrolledMethods(
+        _ offered: Set<AuthenticationMethod>, of authenticator: any Authenticator,
+        constraint methods: Set<AuthenticationMethod>, _ presence: PresenceRecords
+    ) throws(KeychainError) -> Set<AuthenticationMethod> {
         let names = { (set: Set<AuthenticationMethod>) in set.map(\.rawValue).sorted().joined(separator: " or ") }
         var usable = offered
         if presence.isEstablished {
@@ -195,10 +216,13 @@ extension Keychain {
                 throw KeychainError.noEnrolmentForMethods(methods: names(methods))
             }
             let held = recorded.filter { method in
-                authenticator.enrollmentIdentifier(for: method).map { presence.enrollment(method, identifier: $0) != nil } ?? false
+                authenticator.enrollmentIdentifier(for: method).map {
+                    presence.enrollment(method, identifier: $0) != nil
+                } ?? false
             }
             guard !held.isEmpty else {
-                throw KeychainError.enrolmentNotHeldByAuthenticator(recorded: names(recorded), pinFile: PINAuthenticator.fileURL(for: location).path)
+                throw KeychainError.enrolmentNotHeldByAuthenticator(
+                    recorded: names(recorded), pinFile: PINAuthenticator.fileURL(for: location).path)
             }
             usable = offered.intersection(held)
         }
@@ -226,8 +250,10 @@ extension Keychain {
     ///   authentication fails, no authenticator is installed, none of `methods` is available,
     ///   or the context was invalidated; `.interactionNotAllowed` when the context forbids
     ///   prompting.
-    public func evaluateAuthentication(_ methods: Set<AuthenticationMethod>, context: AuthenticationContext,
-                                       reason: String) throws(KeychainError) {
+    public func evaluateAuthentication(
+        _ methods: Set<AuthenticationMethod>, context: AuthenticationContext,
+        reason: String
+    ) throws(KeychainError) {
         if context.isInvalidated { throw KeychainError.authenticationContextInvalidated() }
         guard let authenticator else {
             throw KeychainError.noAuthenticatorInstalled()
@@ -235,7 +261,8 @@ extension Keychain {
         guard !methods.intersection(authenticator.availableMethods).isEmpty else {
             throw KeychainError.noRequestedMethodAvailable(methods: methods)
         }
-        _ = try authenticate(methods, with: authenticator, operation: "evaluate policy",
-                             options: AuthenticationOptions(context: context, interaction: .allow, reason: reason))
+        _ = try authenticate(
+            methods, with: authenticator, operation: "evaluate policy",
+            options: AuthenticationOptions(context: context, interaction: .allow, reason: reason))
     }
 }

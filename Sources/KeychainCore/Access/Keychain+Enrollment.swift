@@ -43,10 +43,12 @@ extension Keychain {
     ///   `.interactionNotAllowed` when a protected item that must move under the presence key is
     ///   in a locked class; `.duplicateItem` when `secret`'s identifier is already enrolled;
     ///   `.invalidState` when another process changed the keybag meanwhile (retry).
-    public func enroll(_ secret: AuthenticationSecret, for method: AuthenticationMethod,
-                       authorizedBy existing: (method: AuthenticationMethod, secret: AuthenticationSecret)? = nil,
-                       authentication: AuthenticationOptions = AuthenticationOptions()) throws(KeychainError) {
-                           try requireWritable()
+    public func enroll(
+        _ secret: AuthenticationSecret, for method: AuthenticationMethod,
+        authorizedBy existing: (method: AuthenticationMethod, secret: AuthenticationSecret)? = nil,
+        authentication: AuthenticationOptions = AuthenticationOptions()
+    ) throws(KeychainError) {
+        try requireWritable()
         try refreshKeys()
         let expected = keys.header
         let presence = keys.presence
@@ -60,7 +62,8 @@ extension Keychain {
         } else {
             presenceKey = .generate()
         }
-        let wrapped = try PresenceEnrollment.wrap(presenceKey, secret: secret, method: method, vaultID: expected.vaultID)
+        let wrapped = try PresenceEnrollment.wrap(
+            presenceKey, secret: secret, method: method, vaultID: expected.vaultID)
         let (header, keybag, moved) = try changeKeybag(expecting: expected) { db throws -> Int in
             var moved = 0
             if !established {
@@ -76,7 +79,8 @@ extension Keychain {
         keys.adopt(header: header, presence: try PresenceRecords(keybag: keybag))
         settleAnchor()
         if moved > 0 { checkpointAfterRewrap("protected items moved under the presence key") }
-        logger.info("authenticator enrolled", metadata: ["method": "\(method.rawValue)", "protectedItemsSealed": "\(moved)"])
+        logger.info(
+            "authenticator enrolled", metadata: ["method": "\(method.rawValue)", "protectedItemsSealed": "\(moved)"])
     }
 
     /// Replaces the enrolment of `method` that `current` opens with `new`, as a PIN change does.
@@ -94,7 +98,9 @@ extension Keychain {
     ///
     /// - Throws: `.authFailed` when `current` is not an enrolment of this keychain or does not
     ///   open it; `.interactionNotAllowed` when a protected item's class is locked.
-    public func replaceEnrollment(of method: AuthenticationMethod, current: AuthenticationSecret, with new: AuthenticationSecret) throws(KeychainError) {
+    public func replaceEnrollment(
+        of method: AuthenticationMethod, current: AuthenticationSecret, with new: AuthenticationSecret
+    ) throws(KeychainError) {
         try requireWritable()
         try refreshKeys()
         let expected = keys.header
@@ -102,16 +108,20 @@ extension Keychain {
         let oldKey = try currentPresenceKey(authorizedBy: (method, current), authentication: AuthenticationOptions())
         let rotating = presence.enrolledMethods == [method]
         let newKey = rotating ? PresencePrivateKey.generate() : oldKey
-        var slots: [KeybagSlot: Data] = [.presenceEnrollment(method, identifier: new.identifier):
-                                            try PresenceEnrollment.wrap(newKey, secret: new, method: method, vaultID: expected.vaultID)]
+        var slots: [KeybagSlot: Data] = [
+            .presenceEnrollment(method, identifier: new.identifier):
+                try PresenceEnrollment.wrap(newKey, secret: new, method: method, vaultID: expected.vaultID)
+        ]
         if rotating {
             slots[.presencePublicKey] = newKey.publicKey.rawRepresentation
-            slots[.presenceEnrollment(method, identifier: current.identifier)] = try PresenceEnrollment.wrap(newKey, secret: current, method: method, vaultID: expected.vaultID)
+            slots[.presenceEnrollment(method, identifier: current.identifier)] = try PresenceEnrollment.wrap(
+                newKey, secret: current, method: method, vaultID: expected.vaultID)
         }
         let (header, keybag, moved) = try changeKeybag(expecting: expected) { db throws -> Int in
             let moved = rotating ? try self.resealProtectedItems(from: oldKey, to: newKey.publicKey, db) : 0
             if rotating {
-                for identifier in presence.enrollments[method]?.keys ?? [:].keys where identifier != current.identifier {
+                for identifier in presence.enrollments[method]?.keys ?? [:].keys where identifier != current.identifier
+                {
                     try KeybagTable.delete(in: db, slot: .presenceEnrollment(method, identifier: identifier))
                 }
             }
@@ -121,7 +131,12 @@ extension Keychain {
         keys.adopt(header: header, presence: try PresenceRecords(keybag: keybag))
         settleAnchor()
         if rotating { checkpointAfterRewrap("the presence key was replaced") }
-        logger.info("enrolment replaced", metadata: ["method": "\(method.rawValue)", "presenceKeyReplaced": "\(rotating)", "protectedItemsResealed": "\(moved)"])
+        logger.info(
+            "enrolment replaced",
+            metadata: [
+                "method": "\(method.rawValue)", "presenceKeyReplaced": "\(rotating)",
+                "protectedItemsResealed": "\(moved)"
+            ])
     }
 
     /// Removes one enrolment (after a PIN change, the old PIN's). The last enrolment of the
@@ -144,21 +159,27 @@ extension Keychain {
     }
 
     /// The presence key, from an existing enrolment's secret or an authentication.
-    private func currentPresenceKey(authorizedBy existing: (method: AuthenticationMethod, secret: AuthenticationSecret)?,
-                                    authentication: AuthenticationOptions) throws(KeychainError) -> PresencePrivateKey {
+    private func currentPresenceKey(
+        authorizedBy existing: (method: AuthenticationMethod, secret: AuthenticationSecret)?,
+        authentication: AuthenticationOptions
+    ) throws(KeychainError) -> PresencePrivateKey {
         let presence = keys.presence
         if let existing {
             guard let wrapped = presence.enrollment(existing.method, identifier: existing.secret.identifier) else {
                 throw KeychainError.authorizingSecretNotEnrolled()
             }
-            return try PresenceEnrollment.unwrap(wrapped, secret: existing.secret, method: existing.method, vaultID: keys.header.vaultID)
+            return try PresenceEnrollment.unwrap(
+                wrapped, secret: existing.secret, method: existing.method, vaultID: keys.header.vaultID)
         }
         guard let authenticator else {
             throw KeychainError.enrolmentNeedsAuthentication(enrolledMethods: presence.enrolledMethods)
         }
         // An authentication with any enrolled method releases the presence key.
-        guard let granted = try authenticate(presence.enrolledMethods, with: authenticator, operation: "enrolment", options: authentication),
-              let key = granted.presenceKey else {
+        guard
+            let granted = try authenticate(
+                presence.enrolledMethods, with: authenticator, operation: "enrolment", options: authentication),
+            let key = granted.presenceKey
+        else {
             throw KeychainError.enrolmentNeedsInteraction()
         }
         return key
@@ -172,23 +193,29 @@ extension Keychain {
     /// new generation with the ticket this environment holds (`keychain unlock`, then
     /// `keychain set-pin`, and later commands are still unlocked). Without that ticket the
     /// record cannot be resealed, and the session ends as after a passphrase change.
-    private func changeKeybag<T>(expecting: VaultHeader, _ body: @escaping (Database) throws -> T) throws(KeychainError) -> (VaultHeader, [KeybagSlot: Data], T) {
+    private func changeKeybag<T>(expecting: VaultHeader, _ body: @escaping (Database) throws -> T) throws(KeychainError)
+        -> (VaultHeader, [KeybagSlot: Data], T)
+    {
         var header = expecting
         header.keybagGeneration += 1
         let session = currentSession()
         let changed: (VaultHeader, [KeybagSlot: Data], T) = try write { db in
-            let current = try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location).0
+            let current = try HeaderAuthenticator.fetchVerified(
+                db, deviceKey: self.keys.deviceKey, location: self.location
+            ).0
             guard current == expecting else {
                 throw KeychainError.keysChangedConcurrently()
             }
             header.session = current.session
             if let session, current.session == session.record {
-                header.session = try? session.ticket.record(sealing: session.userKEK, keybagGeneration: header.keybagGeneration)
+                header.session = try? session.ticket.record(
+                    sealing: session.userKEK, keybagGeneration: header.keybagGeneration)
             }
             let result = try body(db)
             try header.updateKeybagState(db)
             let keybag = try KeyRing.fetchKeybag(db)
-            try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
+            try HeaderAuthenticator.storeChange(
+                header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
             return (header, keybag, result)
         }
         return changed
@@ -209,10 +236,14 @@ extension Keychain {
             try openData(of: &item)
             var attributes = item.attributes
             if item.isTokenKey, attributes[TokenKeys.publicKeyAttribute] == nil,
-               let bits = attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) {
-                attributes[TokenKeys.publicKeyAttribute] = .data(try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data()).publicKeyX963())
+                let bits = attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits))
+            {
+                attributes[TokenKeys.publicKeyAttribute] = .data(
+                    try ECPrivateKeyMaterial(curve: curve, scalar: item.data ?? Data()).publicKeyX963())
             }
-            try rewrite(item, attributes: attributes, data: item.data ?? Data(), sealingTo: publicKey, keepingAdoptionTag: true, db)
+            try rewrite(
+                item, attributes: attributes, data: item.data ?? Data(), sealingTo: publicKey, keepingAdoptionTag: true,
+                db)
             moved += 1
         }
         return moved
@@ -221,16 +252,21 @@ extension Keychain {
     /// Moves every item sealed to `old` to the presence key `publicKey`: the class wrap is opened,
     /// the data key unwrapped with `old` and sealed to the new key, the class wrap closed again.
     /// The data, its binding and the row version stay; only the wrapped data key changes.
-    private func resealProtectedItems(from old: PresencePrivateKey, to publicKey: PresencePublicKey, _ db: Database) throws -> Int {
-        var removed: [[UInt8]] = [], added: [[UInt8]] = []
+    private func resealProtectedItems(from old: PresencePrivateKey, to publicKey: PresencePublicKey, _ db: Database)
+        throws -> Int
+    {
+        var removed: [[UInt8]] = []
+        var added: [[UInt8]] = []
         let rows = try ItemTable.rows(in: db, secretKeyLength: SealedItem.presenceWrappedLength).map(ItemRow.init(row:))
         for var row in rows where row.sealed.isPresenceSealed {
             guard (try? keys.classKeys(for: row.accessibility)) != nil else {
-                throw KeychainError.presenceKeyReplacementNeedsUnlockedClasses(accessibility: row.accessibility.constantName)
+                throw KeychainError.presenceKeyReplacementNeedsUnlockedClasses(
+                    accessibility: row.accessibility.constantName)
             }
             let binding = row.binding(vaultID: keys.header.vaultID)
             let classKeys = try keys.classKeys(for: row.accessibility)
-            row.sealed.wrappedSecretKey = try ItemCipher.resealPresenceWrap(row.sealed, binding: binding, keys: classKeys, from: old, to: publicKey)
+            row.sealed.wrappedSecretKey = try ItemCipher.resealPresenceWrap(
+                row.sealed, binding: binding, keys: classKeys, from: old, to: publicKey)
             guard let rowID = row.rowID else { continue }
             removed.append(try keys.stateDigest.fingerprint(rowID: rowID, db))
             try ItemTable.setWrappedSecretKey(in: db, row.sealed.wrappedSecretKey, id: rowID)
@@ -255,7 +291,9 @@ extension Keychain {
     /// into it (secure_delete then overwrites them); do it now.
     private func checkpointAfterRewrap(_ what: String) {
         do { try checkpointNow() } catch {
-            logger.warning("\(what), but the keychain file could not be checkpointed yet: until a later write checkpoints it, the previous wrapped keys stay in its write-ahead log", metadata: ["error": "\(error.code)"])
+            logger.warning(
+                "\(what), but the keychain file could not be checkpointed yet: until a later write checkpoints it, the previous wrapped keys stay in its write-ahead log",
+                metadata: ["error": "\(error.code)"])
         }
     }
 }

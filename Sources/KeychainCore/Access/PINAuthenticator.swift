@@ -44,8 +44,10 @@ public final class PINAuthenticator: Authenticator {
     ///   - attemptPolicy: free attempts and waiting times.
     ///   - clock: the time source (tests move it).
     ///   - prompt: asks the user for the PIN.
-    public init(fileURL: URL, parameters: ScryptParameters = .floor, attemptPolicy: PINAttemptPolicy = PINAttemptPolicy(),
-                clock: @escaping @Sendable () -> Date = { Date() }, prompt: @escaping Prompt) throws(KeychainError) {
+    public init(
+        fileURL: URL, parameters: ScryptParameters = .floor, attemptPolicy: PINAttemptPolicy = PINAttemptPolicy(),
+        clock: @escaping @Sendable () -> Date = { Date() }, prompt: @escaping Prompt
+    ) throws(KeychainError) {
         self.fileURL = fileURL
         self.parameters = parameters
         self.attemptPolicy = attemptPolicy
@@ -57,10 +59,14 @@ public final class PINAuthenticator: Authenticator {
 
     /// Creates an authenticator whose PIN file sits next to the keychain's device key
     /// (`state/authenticator/pin`).
-    public convenience init(keychain location: KeychainLocation, parameters: ScryptParameters = .floor,
-                            attemptPolicy: PINAttemptPolicy = PINAttemptPolicy(),
-                            clock: @escaping @Sendable () -> Date = { Date() }, prompt: @escaping Prompt) throws(KeychainError) {
-        try self.init(fileURL: Self.fileURL(for: location), parameters: parameters, attemptPolicy: attemptPolicy, clock: clock, prompt: prompt)
+    public convenience init(
+        keychain location: KeychainLocation, parameters: ScryptParameters = .floor,
+        attemptPolicy: PINAttemptPolicy = PINAttemptPolicy(),
+        clock: @escaping @Sendable () -> Date = { Date() }, prompt: @escaping Prompt
+    ) throws(KeychainError) {
+        try self.init(
+            fileURL: Self.fileURL(for: location), parameters: parameters, attemptPolicy: attemptPolicy, clock: clock,
+            prompt: prompt)
     }
 
     /// Where ``init(keychain:parameters:attemptPolicy:clock:prompt:)`` keeps the PIN of a keychain:
@@ -87,7 +93,9 @@ public final class PINAuthenticator: Authenticator {
     /// Prompts for the PIN and checks it; the right PIN releases its secret. A locked-out PIN
     /// fails without prompting; a wrong one counts as a failure; an empty answer cancels.
     public func authenticate(_ request: AuthenticationRequest) -> AuthenticationOutcome {
-        guard request.allowedMethods.contains(.passcode), isPINSet, (try? remainingLockout()) == 0 else { return .failed }
+        guard request.allowedMethods.contains(.passcode), isPINSet, (try? remainingLockout()) == 0 else {
+            return .failed
+        }
         guard let pin = prompt(request), !pin.isEmpty else { return .canceled }
         guard let secret = try? checkedSecret(pin) else { return .failed }
         return .authenticated(.passcode, secret)
@@ -126,7 +134,8 @@ public final class PINAuthenticator: Authenticator {
                 existing = secret
             }
             if !enrolled.isEmpty && !(existing.map { enrolled.contains($0.identifier) } ?? false) {
-                throw KeychainError.enrolledPINFileMissingOrReplaced(pinFile: self.fileURL.path, isMissing: existing == nil)
+                throw KeychainError.enrolledPINFileMissingOrReplaced(
+                    pinFile: self.fileURL.path, isMissing: existing == nil)
             }
             let (record, secret) = try PINVerifierRecord.new(pin: pin, parameters: self.parameters)
             if let existing, enrolled.contains(existing.identifier) {
@@ -204,7 +213,8 @@ public final class PINAuthenticator: Authenticator {
     /// 10 s gives `.busy` rather than a hang.
     private func locked<T>(_ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
         try PlatformIO.requirePrivateDirectory(fileURL.deletingLastPathComponent(), role: "authenticator directory")
-        return try PlatformIO.withExclusiveLock(onDirectory: fileURL.deletingLastPathComponent(), waitingAtMost: .seconds(10), body)
+        return try PlatformIO.withExclusiveLock(
+            onDirectory: fileURL.deletingLastPathComponent(), waitingAtMost: .seconds(10), body)
     }
 
     /// The record, with a last failure later than now (a clock set back, or a file edited to
@@ -223,7 +233,8 @@ public final class PINAuthenticator: Authenticator {
     private func load() throws(KeychainError) -> PINVerifierRecord {
         guard isPINSet else { throw KeychainError.noPINSet() }
         try FilePermissions.requirePrivate(fileURL.path, role: "PIN file")
-        return try PINVerifierRecord(encoded: PlatformIO.readFile(fileURL.path, maximumSize: PINVerifierRecord.byteCount), path: fileURL.path)
+        return try PINVerifierRecord(
+            encoded: PlatformIO.readFile(fileURL.path, maximumSize: PINVerifierRecord.byteCount), path: fileURL.path)
     }
 
     private func store(_ record: PINVerifierRecord) throws(KeychainError) {

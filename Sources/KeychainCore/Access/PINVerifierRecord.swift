@@ -31,16 +31,21 @@ struct PINVerifierRecord: Equatable {
 
     /// A record for a new PIN, with a fresh salt, a fresh enrolment identifier and no failures,
     /// and the secret the PIN releases.
-    static func new(pin: String, parameters: ScryptParameters) throws(KeychainError) -> (PINVerifierRecord, AuthenticationSecret) {
+    static func new(pin: String, parameters: ScryptParameters) throws(KeychainError) -> (
+        PINVerifierRecord, AuthenticationSecret
+    ) {
         let salt = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
         let identifier = Data((0..<16).map { _ in UInt8.random(in: .min ... .max) })
         let key = try parameters.deriveKey(passphrase: pin, salt: salt)
-        let record = PINVerifierRecord(parameters: parameters, salt: salt, identifier: identifier,
-                                       verifier: Data(HMAC<SHA256>.authenticationCode(for: context, using: key)), failures: 0, lastFailure: nil)
+        let record = PINVerifierRecord(
+            parameters: parameters, salt: salt, identifier: identifier,
+            verifier: Data(HMAC<SHA256>.authenticationCode(for: context, using: key)), failures: 0, lastFailure: nil)
         return (record, try record.secret(from: key))
     }
 
-    private init(parameters: ScryptParameters, salt: Data, identifier: Data?, verifier: Data, failures: Int, lastFailure: Date?) {
+    private init(
+        parameters: ScryptParameters, salt: Data, identifier: Data?, verifier: Data, failures: Int, lastFailure: Date?
+    ) {
         self.parameters = parameters
         self.salt = salt
         self.identifier = identifier
@@ -53,13 +58,16 @@ struct PINVerifierRecord: Equatable {
     /// `nil` when it is not.
     func secret(ifMatching pin: String) throws(KeychainError) -> AuthenticationSecret? {
         let key = try parameters.deriveKey(passphrase: pin, salt: salt)
-        guard HMAC<SHA256>.isValidAuthenticationCode(verifier, authenticating: Self.context, using: key) else { return nil }
+        guard HMAC<SHA256>.isValidAuthenticationCode(verifier, authenticating: Self.context, using: key) else {
+            return nil
+        }
         return try secret(from: key)
     }
 
     private func secret(from key: SymmetricKey) throws(KeychainError) -> AuthenticationSecret {
         let identifier = identifier ?? Self.legacyIdentifier
-        let material = HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("SecureStorage PIN release v2".utf8) + identifier, outputByteCount: 32)
+        let material = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: key, info: Data("SecureStorage PIN release v2".utf8) + identifier, outputByteCount: 32)
         return try AuthenticationSecret(identifier: identifier, keyMaterial: material)
     }
 
@@ -71,14 +79,17 @@ struct PINVerifierRecord: Equatable {
         if let identifier { bytes.append(identifier) }
         bytes.append(verifier)
         withUnsafeBytes(of: UInt32(clamping: failures).bigEndian) { bytes.append(contentsOf: $0) }
-        withUnsafeBytes(of: (lastFailure?.timeIntervalSinceReferenceDate ?? 0).bitPattern.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: (lastFailure?.timeIntervalSinceReferenceDate ?? 0).bitPattern.bigEndian) {
+            bytes.append(contentsOf: $0)
+        }
         return bytes
     }
 
     init(encoded bytes: Data, path: String) throws(KeychainError) {
         let bytes = Array(bytes)
         let version: UInt8? = bytes.count >= 5 && Data(bytes[0..<4]) == Self.magic ? bytes[4] : nil
-        guard (version == 1 && bytes.count == Self.legacyByteCount) || (version == 2 && bytes.count == Self.byteCount) else {
+        guard (version == 1 && bytes.count == Self.legacyByteCount) || (version == 2 && bytes.count == Self.byteCount)
+        else {
             throw KeychainError.pinFileDamaged(path: path)
         }
         parameters = ScryptParameters(logN: Int(bytes[5]), blockSize: Int(bytes[6]), parallelism: Int(bytes[7]))
@@ -94,6 +105,8 @@ struct PINVerifierRecord: Equatable {
         let seconds = Double(bitPattern: bytes[offset + 36..<offset + 44].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
         // A failure time that is not a number fails closed: it is taken as later than now, and
         // the authenticator then counts the wait from now.
-        lastFailure = failures == 0 ? nil : Date(timeIntervalSinceReferenceDate: seconds.isFinite ? seconds : .greatestFiniteMagnitude)
+        lastFailure =
+            failures == 0
+            ? nil : Date(timeIntervalSinceReferenceDate: seconds.isFinite ? seconds : .greatestFiniteMagnitude)
     }
 }

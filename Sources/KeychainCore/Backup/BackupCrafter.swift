@@ -17,14 +17,16 @@ public struct BackupCrafter: Sendable {
 
     /// Derives the passphrase key once, with the cheapest scrypt parameters a reader accepts.
     public init(passphrase: String) throws(KeychainError) {
-        writer = try BackupWriter(passphrase: passphrase, parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 1))
+        writer = try BackupWriter(
+            passphrase: passphrase, parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 1))
     }
 
     /// A complete backup file whose chunks hold `chunkPlaintexts` in order, the last marked last.
     public func backup(chunkPlaintexts: [Data]) throws(KeychainError) -> Data {
         var file = writer.header
         for (index, plaintext) in chunkPlaintexts.enumerated() {
-            file.append(try writer.sealChunk(plaintext, index: UInt64(index), isLast: index == chunkPlaintexts.count - 1))
+            file.append(
+                try writer.sealChunk(plaintext, index: UInt64(index), isLast: index == chunkPlaintexts.count - 1))
         }
         return file
     }
@@ -36,14 +38,16 @@ public struct BackupCrafter: Sendable {
         guard file.count >= BackupFormat.headerSize else { return file }
         var fixed = file
         let checksumStart = fixed.startIndex + BackupFormat.headerSize - 32
-        fixed.replaceSubrange(checksumStart..<checksumStart + 32, with: Data(SHA256.hash(data: fixed[fixed.startIndex..<checksumStart])))
+        fixed.replaceSubrange(
+            checksumStart..<checksumStart + 32, with: Data(SHA256.hash(data: fixed[fixed.startIndex..<checksumStart])))
         return fixed
     }
 
     /// The decrypted chunk contents of the backup at `url`, in order.
     public static func chunkPlaintexts(ofBackupAt url: URL, passphrase: String) throws(KeychainError) -> [Data] {
         let input = try BackupInput(path: url.path)
-        var reader = try BackupReader(header: input.read(BackupFormat.headerSize), passphrase: passphrase, source: url.path)
+        var reader = try BackupReader(
+            header: input.read(BackupFormat.headerSize), passphrase: passphrase, source: url.path)
         var plaintexts: [Data] = []
         while true {
             let (sealed, isLast) = try input.nextChunk(source: url.path)

@@ -42,8 +42,9 @@ enum BackupFormat {
     }
 
     static func passphraseKEK(_ passphraseKey: SymmetricKey, archiveID: UUID) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: passphraseKey, salt: archiveID.bytes,
-                               info: Data("sv1/backup/passphrase-kek".utf8), outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: passphraseKey, salt: archiveID.bytes,
+            info: Data("sv1/backup/passphrase-kek".utf8), outputByteCount: 32)
     }
 
     static func chunkAssociatedData(checksum: Data, index: UInt64, isLast: Bool) -> Data {

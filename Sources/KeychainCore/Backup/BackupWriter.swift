@@ -17,7 +17,9 @@ struct BackupWriter {
     /// Derives the passphrase key (scrypt with `parameters`) and wraps a fresh random root key.
     /// Parallelism above what readers accept is capped (it only adds time); other parameters a
     /// reader would refuse are an error, so no backup is written that cannot be imported.
-    init(passphrase: String, parameters: ScryptParameters, archiveID: UUID = UUID(), created: Date = Date()) throws(KeychainError) {
+    init(passphrase: String, parameters: ScryptParameters, archiveID: UUID = UUID(), created: Date = Date())
+        throws(KeychainError)
+    {
         guard !passphrase.isEmpty else { throw KeychainError.emptyBackupPassphrase() }
         var parameters = parameters
         parameters.parallelism = min(parameters.parallelism, 16)
@@ -36,7 +38,8 @@ struct BackupWriter {
         writer.append(bigEndian: UInt32(parameters.blockSize))
         writer.append(bigEndian: UInt32(parameters.parallelism))
         writer.append(salt)
-        let kek = BackupFormat.passphraseKEK(try parameters.deriveKey(passphrase: passphrase, salt: salt), archiveID: archiveID)
+        let kek = BackupFormat.passphraseKEK(
+            try parameters.deriveKey(passphrase: passphrase, salt: salt), archiveID: archiveID)
         var rootBytes = root.withUnsafeBytes { Data($0) }
         defer { SecretWiping.wipe(&rootBytes) }
         do {
@@ -62,7 +65,8 @@ struct BackupWriter {
         encoded.appendLengthPrefixed(AttributeCodec.encode(record.attributes))
         encoded.appendLengthPrefixed(record.data)
         guard encoded.data.count <= BackupFormat.maximumChunkBytes - 1024 else {
-            throw KeychainError.itemTooLargeForBackup(itemClass: record.itemClass.rawValue, byteCount: record.data.count)
+            throw KeychainError.itemTooLargeForBackup(
+                itemClass: record.itemClass.rawValue, byteCount: record.data.count)
         }
         var sealed: [Data] = []
         if pendingRecords > 0 && pending.data.count + encoded.data.count > BackupFormat.chunkBytes {

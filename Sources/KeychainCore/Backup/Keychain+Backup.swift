@@ -29,8 +29,10 @@ extension Keychain {
     /// - Throws: `.interactionNotAllowed` when an exportable item's class is locked (unlock
     ///   first); `.invalidParameter` when the file exists and `replacingExisting` is false.
     @discardableResult
-    public func exportBackup(to url: URL, passphrase: String, replacingExisting: Bool = false,
-                             progress: ((Int, Int) -> Void)? = nil) throws(KeychainError) -> BackupExportSummary {
+    public func exportBackup(
+        to url: URL, passphrase: String, replacingExisting: Bool = false,
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws(KeychainError) -> BackupExportSummary {
         var backup = try BackupWriter(passphrase: passphrase, parameters: options.passphraseHardening.parameters())
         let file = try PrivateFileWriter(path: url.path)
         try file.write(backup.header)
@@ -49,13 +51,16 @@ extension Keychain {
                     var item = try open(row, includingData: false)
                     if try LibraryOwner.of(item.attributes) != nil || isLegacyLibraryItem(item, db) {
                         // Kept by the library for itself (LibraryOwner): never carried by a backup.
-                    } else if item.isTokenKey || (row.itemClass == .key && item.attributes[.isExtractable]?.numberValue == 0) {
+                    } else if item.isTokenKey
+                        || (row.itemClass == .key && item.attributes[.isExtractable]?.numberValue == 0)
+                    {
                         skipped.nonExtractableKeys += 1
                     } else if item.accessPolicy?.requiresAuthentication == true {
                         protected += 1
                     } else {
                         try openData(of: &item)
-                        let record = BackupRecord(itemClass: row.itemClass, attributes: item.attributes, data: item.data ?? Data())
+                        let record = BackupRecord(
+                            itemClass: row.itemClass, attributes: item.attributes, data: item.data ?? Data())
                         for chunk in try backup.append(record) { try file.write(chunk) }
                     }
                 }
@@ -65,11 +70,17 @@ extension Keychain {
         }
         try file.write(backup.finish(skipped: skipped))
         try file.commit(replacingExisting: replacingExisting)
-        logger.info("exported a backup", metadata: ["items": "\(backup.itemCount)", "skipped": "\(skipped.thisDeviceOnly + skipped.nonExtractableKeys)",
-                                                    "protected": "\(protected)"])
-        return BackupExportSummary(archiveID: backup.archiveID, exportedItems: Int(backup.itemCount),
-                                   skippedThisDeviceOnlyItems: Int(skipped.thisDeviceOnly), skippedNonExtractableKeys: Int(skipped.nonExtractableKeys),
-                                   skippedProtectedItems: protected)
+        logger.info(
+            "exported a backup",
+            metadata: [
+                "items": "\(backup.itemCount)", "skipped": "\(skipped.thisDeviceOnly + skipped.nonExtractableKeys)",
+                "protected": "\(protected)"
+            ])
+        return BackupExportSummary(
+            archiveID: backup.archiveID, exportedItems: Int(backup.itemCount),
+            skippedThisDeviceOnlyItems: Int(skipped.thisDeviceOnly),
+            skippedNonExtractableKeys: Int(skipped.nonExtractableKeys),
+            skippedProtectedItems: protected)
     }
 
     /// Checks that `passphrase` opens the backup at `url`, by its header alone and without a
@@ -99,22 +110,30 @@ extension Keychain {
     ///   tampered file; `.invalidParameter` for a file that is not a backup; `.duplicateItem`
     ///   under ``BackupDuplicatePolicy/fail``; `.interactionNotAllowed` when a class is locked.
     @discardableResult
-    public func importBackup(from url: URL, passphrase: String, onDuplicate policy: BackupDuplicatePolicy = .keepExisting,
-                             progress: ((Int, Int) -> Void)? = nil) throws(KeychainError) -> BackupImportSummary {
+    public func importBackup(
+        from url: URL, passphrase: String, onDuplicate policy: BackupDuplicatePolicy = .keepExisting,
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws(KeychainError) -> BackupImportSummary {
         let source = url.path
         let input = try BackupInput(path: source)
-        var backup = try BackupReader(header: input.read(BackupFormat.headerSize), passphrase: passphrase, source: source)
+        var backup = try BackupReader(
+            header: input.read(BackupFormat.headerSize), passphrase: passphrase, source: source)
         let now = Date()
         let counts = try write { db -> (added: Int, replaced: Int, kept: Int, skipped: BackupTrailer.Skipped) in
-            var added = 0, replaced = 0, kept = 0, seen: UInt64 = 0
-            var fingerprints: [[UInt8]] = []   // folded into the state digest once, at the end
+            var added = 0
+            var replaced = 0
+            var kept = 0
+            var seen: UInt64 = 0
+            var fingerprints: [[UInt8]] = []  // folded into the state digest once, at the end
             while true {
                 let (sealed, isLast) = try input.nextChunk(source: source)
                 let (records, trailer) = try backup.openChunk(sealed, isLast: isLast, source: source)
                 seen += UInt64(records.count)
                 for record in records where !ItemAttributes.accessibility(of: record.attributes).isThisDeviceOnly {
                     let attributes = try restorable(record, now: now)
-                    let primaryKey = ItemIndexes(itemClass: record.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
+                    let primaryKey = ItemIndexes(
+                        itemClass: record.itemClass, attributes: attributes, indexer: keys.indexer
+                    ).primaryKey
                     if let existing = try existingRow(primaryKey, db) {
                         switch policy {
                         case .keepExisting:
@@ -125,7 +144,7 @@ extension Keychain {
                         case .replace:
                             let current = try open(row(id: existing, db), includingData: false)
                             if current.isTokenKey || current.accessPolicy?.requiresAuthentication == true {
-                                kept += 1   // replacing it would change its protection without the user
+                                kept += 1  // replacing it would change its protection without the user
                                 continue
                             }
                             try self.recordRemoval(of: [existing], db)
@@ -135,14 +154,17 @@ extension Keychain {
                     } else {
                         added += 1
                     }
-                    let sealed = try seal(record.itemClass, attributes: attributes, data: record.data, rowID: try ItemTable.nextID(in: db))
+                    let sealed = try seal(
+                        record.itemClass, attributes: attributes, data: record.data, rowID: try ItemTable.nextID(in: db)
+                    )
                     try store(sealed, db)
                     fingerprints.append(sealed.fingerprint)
                 }
                 progress?(input.bytesRead, input.size)
                 if let trailer {
                     guard trailer.itemCount == seen else {
-                        throw KeychainError.backupItemCountMismatch(source: source, seen: seen, trailerCount: trailer.itemCount)
+                        throw KeychainError.backupItemCountMismatch(
+                            source: source, seen: seen, trailerCount: trailer.itemCount)
                     }
                     try keys.stateDigest.record(adding: fingerprints, db)
                     return (added, replaced, kept, trailer.skipped)
@@ -150,10 +172,13 @@ extension Keychain {
             }
         }
         checkpoint()
-        logger.info("imported a backup", metadata: ["added": "\(counts.added)", "replaced": "\(counts.replaced)", "kept": "\(counts.kept)"])
-        return BackupImportSummary(archiveID: backup.archiveID, created: backup.created, addedItems: counts.added,
-                                   replacedItems: counts.replaced, keptExistingItems: counts.kept,
-                                   skippedAtExport: Int(counts.skipped.thisDeviceOnly + counts.skipped.nonExtractableKeys))
+        logger.info(
+            "imported a backup",
+            metadata: ["added": "\(counts.added)", "replaced": "\(counts.replaced)", "kept": "\(counts.kept)"])
+        return BackupImportSummary(
+            archiveID: backup.archiveID, created: backup.created, addedItems: counts.added,
+            replacedItems: counts.replaced, keptExistingItems: counts.kept,
+            skippedAtExport: Int(counts.skipped.thisDeviceOnly + counts.skipped.nonExtractableKeys))
     }
 
     /// A backup record's attributes as an add would store them: a key claiming the token ID
@@ -163,7 +188,8 @@ extension Keychain {
         if record.attributes[LibraryOwner.attribute] != nil {
             throw KeychainError.backupHoldsLibraryOwnedItem()
         }
-        let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
+        let attributes = try ItemAttributes.forRestoredItem(
+            record, defaultAccessGroup: options.defaultAccessGroup, now: now)
         if TokenKeys.isTokenKey(record.itemClass, attributes) {
             throw KeychainError.backupHoldsTokenKey()
         }

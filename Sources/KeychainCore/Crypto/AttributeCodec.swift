@@ -39,7 +39,7 @@ enum AttributeCodec {
         var reader = ByteReader(data)
         guard reader.readByte() == version, let count = reader.readBigEndian(UInt32.self) else { return nil }
         var attributes: [AttributeKey: AttributeValue] = [:]
-        attributes.reserveCapacity(Int(min(count, 64)))   // a count from the file is not trusted for more
+        attributes.reserveCapacity(Int(min(count, 64)))  // a count from the file is not trusted for more
         for _ in 0..<count {
             guard let name = reader.readLengthPrefixedText(), let type = reader.readByte() else { return nil }
             let value: AttributeValue

@@ -88,8 +88,10 @@ struct BlindIndexer: Sendable {
         case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
         case (.data(let a), .data(let b)): a == b
         case (.string(let a), .data(let b)), (.data(let b), .string(let a)): a.utf8.elementsEqual(b)
-        case (.number, .number), (.number, .bool), (.bool, .number), (.bool, .bool): first.numberValue == second.numberValue
-        case (.date(let a), .date(let b)): a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
+        case (.number, .number), (.number, .bool), (.bool, .number), (.bool, .bool):
+            first.numberValue == second.numberValue
+        case (.date(let a), .date(let b)):
+            a.timeIntervalSinceReferenceDate.bitPattern == b.timeIntervalSinceReferenceDate.bitPattern
         default: false
         }
     }

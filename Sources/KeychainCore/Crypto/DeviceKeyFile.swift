@@ -27,10 +27,14 @@ enum DeviceKeyFile {
     /// Two processes creating it at once end up with the same key (the first one written).
     /// The state directory holding it is checked whenever it exists (owned by this user, not a
     /// link, not writable by others); a new key file is made by ``PlatformIO/createSecretFile(_:)``.
-    static func load(at url: URL, mayCreate: Bool, options: KeychainOptions) throws(KeychainError) -> (SymmetricKey, DeviceBinding) {
+    static func load(at url: URL, mayCreate: Bool, options: KeychainOptions) throws(KeychainError) -> (
+        SymmetricKey, DeviceBinding
+    ) {
         let path = url.path
         let directory = url.deletingLastPathComponent()
-        if PlatformIO.fileExists(directory.path) { try PlatformIO.requirePrivateDirectory(directory, role: "state directory") }
+        if PlatformIO.fileExists(directory.path) {
+            try PlatformIO.requirePrivateDirectory(directory, role: "state directory")
+        }
         if !PlatformIO.fileExists(path) {
             guard mayCreate else {
                 throw KeychainError.deviceKeyFileMissing(path: path)
@@ -68,8 +72,12 @@ enum DeviceKeyFile {
 
     /// Replaces the file with `key` in clear or sealed by `tpm`, atomically: a crash at any point
     /// leaves the old file or the new one, both opening with the same key.
-    static func rewrite(at url: URL, key: SymmetricKey, sealingWith tpm: (device: TPMDevice, pcrs: [Int])?) throws(KeychainError) {
-        let sealed = try tpm.map { tpm throws(KeychainError) in try SealedDeviceSecret.seal(key, on: tpm.device, pcrs: tpm.pcrs) }
+    static func rewrite(at url: URL, key: SymmetricKey, sealingWith tpm: (device: TPMDevice, pcrs: [Int])?)
+        throws(KeychainError)
+    {
+        let sealed = try tpm.map { tpm throws(KeychainError) in
+            try SealedDeviceSecret.seal(key, on: tpm.device, pcrs: tpm.pcrs)
+        }
         var encoded = try encode(key, binding: sealed)
         defer { SecretWiping.wipe(&encoded) }
         let writer = try PrivateFileWriter(path: url.path)
@@ -89,7 +97,9 @@ enum DeviceKeyFile {
     }
 
     /// The sealed form of a new keychain's secret, or `nil` for a key file.
-    private static func newBinding(for key: SymmetricKey, options: KeychainOptions) throws(KeychainError) -> SealedDeviceSecret? {
+    private static func newBinding(for key: SymmetricKey, options: KeychainOptions) throws(KeychainError)
+        -> SealedDeviceSecret?
+    {
         switch options.newKeychainBinding {
         case .keyFile:
             return nil
@@ -144,14 +154,17 @@ enum DeviceKeyFile {
         case sealedVersion:
             var reader = ByteReader(Data(body.dropFirst(5)))
             func field() throws(KeychainError) -> Data {
-                guard let length = reader.readBigEndian(UInt16.self), let bytes = reader.readBytes(Int(length)), !bytes.isEmpty else { throw notOurs }
+                guard let length = reader.readBigEndian(UInt16.self), let bytes = reader.readBytes(Int(length)),
+                    !bytes.isEmpty
+                else { throw notOurs }
                 return bytes
             }
             guard let mask = reader.readBytes(3) else { throw notOurs }
             let name = try field()
             let blob = try field()
             guard reader.isAtEnd else { throw notOurs }
-            return .sealed(SealedDeviceSecret(primaryName: name, pcrs: SealedDeviceSecret.pcrs(inMask: [UInt8](mask)), blob: blob))
+            return .sealed(
+                SealedDeviceSecret(primaryName: name, pcrs: SealedDeviceSecret.pcrs(inMask: [UInt8](mask)), blob: blob))
         default:
             throw KeychainError.deviceKeyFileFormatTooNew(path: path, format: bytes[bytes.startIndex + 4])
         }

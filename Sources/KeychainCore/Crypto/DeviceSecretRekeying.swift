@@ -68,8 +68,10 @@ struct DeviceSecretRekeying {
     /// Reseals every row under D' and carries the state record over to D', in id order, in chunks.
     func resealRowsAndState(_ db: Database) throws -> Outcome {
         var outcome = Outcome()
-        var oldSum = StateDigest.zero, newSum = StateDigest.zero
-        let select = try db.makeStatement(sql: "SELECT \(ItemRow.columns) FROM items WHERE id > ? ORDER BY id LIMIT 1000")
+        var oldSum = StateDigest.zero
+        var newSum = StateDigest.zero
+        let select = try db.makeStatement(
+            sql: "SELECT \(ItemRow.columns) FROM items WHERE id > ? ORDER BY id LIMIT 1000")
         let update = try db.makeStatement(sql: "UPDATE items SET row_seal = ? WHERE id = ?")
         var lastID: Int64 = .min
         while true {
@@ -84,7 +86,9 @@ struct DeviceSecretRekeying {
                     outcome.leftAsTheyWere += 1
                     continue
                 }
-                try update.execute(arguments: [new.rowSealer.seal(row, rowID: rowID, tags: try RowSealer.tags(of: rowID, db)), rowID])
+                try update.execute(arguments: [
+                    new.rowSealer.seal(row, rowID: rowID, tags: try RowSealer.tags(of: rowID, db)), rowID
+                ])
                 outcome.resealed += 1
             }
         }

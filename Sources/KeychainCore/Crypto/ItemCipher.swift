@@ -29,24 +29,34 @@ extension SealedItem {
 /// secret key is first wrapped to the presence key, so its data opens only with both the class
 /// key (the lock state) and the presence key (an enrolled authenticator's secret).
 enum ItemCipher {
-    static func seal(metadata: Data, secret: Data, binding: ItemBinding, keys: ClassKeys,
-                     presence: PresencePublicKey? = nil, randomness: ItemRandomness) throws(KeychainError) -> SealedItem {
+    static func seal(
+        metadata: Data, secret: Data, binding: ItemBinding, keys: ClassKeys,
+        presence: PresencePublicKey? = nil, randomness: ItemRandomness
+    ) throws(KeychainError) -> SealedItem {
         let metadataKey = randomness.metadataKey
         let secretKey = randomness.secretKey
-        var paddedMetadata = Padding.pad(metadata), paddedSecret = Padding.pad(secret)
+        var paddedMetadata = Padding.pad(metadata)
+        var paddedSecret = Padding.pad(secret)
         defer {
             SecretWiping.wipe(&paddedMetadata)
             SecretWiping.wipe(&paddedSecret)
         }
-        let classWrapped = try presence.map { presence throws(KeychainError) in SymmetricKey(data: try presence.seal(secretKey, vaultID: binding.vaultID)) } ?? secretKey
+        let classWrapped =
+            try presence.map { presence throws(KeychainError) in
+                SymmetricKey(data: try presence.seal(secretKey, vaultID: binding.vaultID))
+            } ?? secretKey
         do {
             return SealedItem(
                 wrappedMetadataKey: try AES.KeyWrap.wrap(metadataKey, using: keys.metadata),
-                metadata: try AES.GCM.seal(paddedMetadata, using: metadataKey, nonce: randomness.metadataNonce,
-                                           authenticating: binding.associatedData(.metadata)).combined!,
+                metadata: try AES.GCM.seal(
+                    paddedMetadata, using: metadataKey, nonce: randomness.metadataNonce,
+                    authenticating: binding.associatedData(.metadata)
+                ).combined!,
                 wrappedSecretKey: try AES.KeyWrap.wrap(classWrapped, using: keys.secret),
-                secret: try AES.GCM.seal(paddedSecret, using: secretKey, nonce: randomness.secretNonce,
-                                         authenticating: binding.associatedData(.secret)).combined!)
+                secret: try AES.GCM.seal(
+                    paddedSecret, using: secretKey, nonce: randomness.secretNonce,
+                    authenticating: binding.associatedData(.secret)
+                ).combined!)
         } catch {
             throw KeychainError.itemEncryptionFailed(error: error)
         }
@@ -55,8 +65,10 @@ enum ItemCipher {
     /// New attributes for an item whose data stays as sealed (to the presence key): a fresh
     /// metadata key and ciphertext under `binding`, the data ciphertext kept, and its wrapped
     /// key moved from the old class key to the new one (the presence wrap inside is kept).
-    static func reseal(metadata: Data, keepingDataOf sealed: SealedItem, binding: ItemBinding,
-                       from old: ClassKeys, to new: ClassKeys) throws(KeychainError) -> SealedItem {
+    static func reseal(
+        metadata: Data, keepingDataOf sealed: SealedItem, binding: ItemBinding,
+        from old: ClassKeys, to new: ClassKeys
+    ) throws(KeychainError) -> SealedItem {
         let inner = try unwrap(sealed.wrappedSecretKey, kek: old.secret, binding: binding, half: .secret)
         let metadataKey = SymmetricKey(size: .bits256)
         var paddedMetadata = Padding.pad(metadata)
@@ -64,7 +76,9 @@ enum ItemCipher {
         do {
             return SealedItem(
                 wrappedMetadataKey: try AES.KeyWrap.wrap(metadataKey, using: new.metadata),
-                metadata: try AES.GCM.seal(paddedMetadata, using: metadataKey, authenticating: binding.associatedData(.metadata)).combined!,
+                metadata: try AES.GCM.seal(
+                    paddedMetadata, using: metadataKey, authenticating: binding.associatedData(.metadata)
+                ).combined!,
                 wrappedSecretKey: try AES.KeyWrap.wrap(inner, using: new.secret),
                 secret: sealed.secret)
         } catch {
@@ -74,27 +88,35 @@ enum ItemCipher {
 
     /// The wrapped data key of a presence-sealed item, moved from the presence key `old` to
     /// `new` (class wrap opened and closed with the same class keys).
-    static func resealPresenceWrap(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys,
-                                   from old: PresencePrivateKey, to new: PresencePublicKey) throws(KeychainError) -> Data {
+    static func resealPresenceWrap(
+        _ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys,
+        from old: PresencePrivateKey, to new: PresencePublicKey
+    ) throws(KeychainError) -> Data {
         let inner = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
         var itemKey = try old.open(inner.withUnsafeBytes { Data($0) }, vaultID: binding.vaultID)
         defer { itemKey = SymmetricKey(size: .bits128) }
         do {
-            return try AES.KeyWrap.wrap(SymmetricKey(data: try new.seal(itemKey, vaultID: binding.vaultID)), using: keys.secret)
+            return try AES.KeyWrap.wrap(
+                SymmetricKey(data: try new.seal(itemKey, vaultID: binding.vaultID)), using: keys.secret)
         } catch {
             throw KeychainError.itemKeyWrappingFailed(error: error)
         }
     }
 
-    static func openMetadata(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) -> Data {
-        try open(sealed.metadata, itemKey: unwrap(sealed.wrappedMetadataKey, kek: keys.metadata, binding: binding, half: .metadata),
-                 binding: binding, half: .metadata)
+    static func openMetadata(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) -> Data
+    {
+        try open(
+            sealed.metadata,
+            itemKey: unwrap(sealed.wrappedMetadataKey, kek: keys.metadata, binding: binding, half: .metadata),
+            binding: binding, half: .metadata)
     }
 
     /// Opens the data; a presence-sealed item needs `presenceKey`.
     /// - Throws: `.authFailed` for a presence-sealed item without the presence key,
     ///   `.integrityViolation` when anything does not unwrap or authenticate.
-    static func openSecret(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys, presenceKey: PresencePrivateKey? = nil) throws(KeychainError) -> Data {
+    static func openSecret(
+        _ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys, presenceKey: PresencePrivateKey? = nil
+    ) throws(KeychainError) -> Data {
         var itemKey = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
         if sealed.isPresenceSealed {
             guard let presenceKey else {
@@ -111,23 +133,32 @@ enum ItemCipher {
     /// the class wrap opens to a well-formed presence wrap.
     static func checkPresenceWrap(_ sealed: SealedItem, binding: ItemBinding, keys: ClassKeys) throws(KeychainError) {
         let wrapped = try unwrap(sealed.wrappedSecretKey, kek: keys.secret, binding: binding, half: .secret)
-        guard wrapped.bitCount == PresencePublicKey.sealedLength * 8 else { throw KeychainError.tamperedPresenceWrapLength() }
-    }
-
-    private static func unwrap(_ wrappedKey: Data, kek: SymmetricKey, binding: ItemBinding, half: ItemBinding.Half) throws(KeychainError) -> SymmetricKey {
-        do {
-            return try AES.KeyWrap.unwrap(wrappedKey, using: kek)
-        } catch {
-            throw KeychainError.tamperedItemKey(half: half == .metadata ? "attributes" : "data", itemClass: binding.itemClass.rawValue, accessibility: binding.accessibility.rawValue)
+        guard wrapped.bitCount == PresencePublicKey.sealedLength * 8 else {
+            throw KeychainError.tamperedPresenceWrapLength()
         }
     }
 
-    private static func open(_ ciphertext: Data, itemKey: SymmetricKey, binding: ItemBinding, half: ItemBinding.Half) throws(KeychainError) -> Data {
+    private static func unwrap(_ wrappedKey: Data, kek: SymmetricKey, binding: ItemBinding, half: ItemBinding.Half)
+        throws(KeychainError) -> SymmetricKey
+    {
+        do {
+            return try AES.KeyWrap.unwrap(wrappedKey, using: kek)
+        } catch {
+            throw KeychainError.tamperedItemKey(
+                half: half == .metadata ? "attributes" : "data", itemClass: binding.itemClass.rawValue,
+                accessibility: binding.accessibility.rawValue)
+        }
+    }
+
+    private static func open(_ ciphertext: Data, itemKey: SymmetricKey, binding: ItemBinding, half: ItemBinding.Half)
+        throws(KeychainError) -> Data
+    {
         let name = half == .metadata ? "attributes" : "data"
         var padded: Data
         do {
-            padded = try AES.GCM.open(AES.GCM.SealedBox(combined: ciphertext), using: itemKey,
-                                      authenticating: binding.associatedData(half))
+            padded = try AES.GCM.open(
+                AES.GCM.SealedBox(combined: ciphertext), using: itemKey,
+                authenticating: binding.associatedData(half))
         } catch {
             throw KeychainError.tamperedItemHalf(name: name, itemClass: binding.itemClass.rawValue)
         }

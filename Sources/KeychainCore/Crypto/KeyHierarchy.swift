@@ -16,7 +16,7 @@ enum KeyHierarchy {
         guard let passphraseKey else {
             return derive(deviceKey, vaultID: vaultID, info: "sv1/kek/user-no-passphrase")
         }
-        var material = Data(capacity: 64)   // no reallocation: every copy is the one wiped below
+        var material = Data(capacity: 64)  // no reallocation: every copy is the one wiped below
         passphraseKey.withUnsafeBytes { material.append(contentsOf: $0) }
         deviceKey.withUnsafeBytes { material.append(contentsOf: $0) }
         defer { SecretWiping.wipe(&material) }

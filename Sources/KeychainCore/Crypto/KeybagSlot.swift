@@ -21,22 +21,28 @@ enum KeybagSlot: Hashable, Sendable {
         case .index: "index"
         case .classKey(let accessibility): accessibility.rawValue
         case .presencePublicKey: "presence"
-        case .presenceEnrollment(let method, let identifier): "presence.\(method.rawValue).\(identifier.map { String(format: "%02x", $0) }.joined())"
+        case .presenceEnrollment(let method, let identifier):
+            "presence.\(method.rawValue).\(identifier.map { String(format: "%02x", $0) }.joined())"
         }
     }
 
     init?(name: String) {
-        if name == "index" { self = .index } else if let accessibility = Accessibility(rawValue: name) {
+        if name == "index" {
+            self = .index
+        } else if let accessibility = Accessibility(rawValue: name) {
             self = .classKey(accessibility)
         } else if name == "presence" {
             self = .presencePublicKey
         } else if name.hasPrefix("presence.") {
             let parts = name.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 3, let method = AuthenticationMethod(rawValue: String(parts[1])),
-                  let identifier = Data(hexadecimal: parts[2]), !identifier.isEmpty else { return nil }
+                let identifier = Data(hexadecimal: parts[2]), !identifier.isEmpty
+            else { return nil }
             self = .presenceEnrollment(method, identifier: identifier)
-            guard self.name == name else { return nil }   // one spelling per slot: lowercase hex
-        } else { return nil }
+            guard self.name == name else { return nil }  // one spelling per slot: lowercase hex
+        } else {
+            return nil
+        }
     }
 
     /// Whether the slot holds a class key (the slots a passphrase change rotates or keeps).
@@ -64,10 +70,13 @@ enum KeybagSlot: Hashable, Sendable {
     /// `keybag`'s blind-index key, unwrapped with the KEK of `deviceKey` (the device tier).
     /// - Throws: `.integrityViolation` when the keybag has none; ``wrongDeviceKey`` when it does
     ///   not unwrap with this device key.
-    static func indexKey(in keybag: [KeybagSlot: Data], deviceKey: SymmetricKey, vaultID: UUID) throws(KeychainError) -> SymmetricKey {
+    static func indexKey(in keybag: [KeybagSlot: Data], deviceKey: SymmetricKey, vaultID: UUID) throws(KeychainError)
+        -> SymmetricKey
+    {
         guard let wrapped = keybag[.index] else { throw KeychainError.tamperedMissingIndexKey() }
         do {
-            return try index.unwrap(wrapped, with: KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID), vaultID: vaultID)
+            return try index.unwrap(
+                wrapped, with: KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID), vaultID: vaultID)
         } catch {
             throw KeychainError.wrongDeviceKey()
         }

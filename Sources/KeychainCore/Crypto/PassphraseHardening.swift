@@ -28,8 +28,9 @@ public enum PassphraseHardening: Sendable, Hashable {
             let base = ScryptParameters(logN: max(memoryLogN, ScryptParameters.floor.logN))
             let fastest = try min(base.timeOneDerivation(), base.timeOneDerivation())
             let ratio = target / max(fastest, .milliseconds(1))
-            return ScryptParameters(logN: base.logN, blockSize: base.blockSize,
-                                    parallelism: max(1, min(64, Int(ratio.rounded(.up)))))
+            return ScryptParameters(
+                logN: base.logN, blockSize: base.blockSize,
+                parallelism: max(1, min(64, Int(ratio.rounded(.up)))))
         }
     }
 }

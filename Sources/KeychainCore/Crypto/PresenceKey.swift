@@ -29,14 +29,17 @@ struct PresencePublicKey: Sendable, Equatable {
 
     var rawRepresentation: Data { key.rawRepresentation }
 
-    static func == (lhs: PresencePublicKey, rhs: PresencePublicKey) -> Bool { lhs.rawRepresentation == rhs.rawRepresentation }
+    static func == (lhs: PresencePublicKey, rhs: PresencePublicKey) -> Bool {
+        lhs.rawRepresentation == rhs.rawRepresentation
+    }
 
     /// Wraps an item's secret key so that only the presence private key unwraps it.
     func seal(_ itemKey: SymmetricKey, vaultID: UUID) throws(KeychainError) -> Data {
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
         do {
-            let kek = try Self.wrappingKey(ephemeral.sharedSecretFromKeyAgreement(with: key), ephemeral: ephemeral.publicKey.rawRepresentation,
-                                           recipient: rawRepresentation, vaultID: vaultID)
+            let kek = try Self.wrappingKey(
+                ephemeral.sharedSecretFromKeyAgreement(with: key), ephemeral: ephemeral.publicKey.rawRepresentation,
+                recipient: rawRepresentation, vaultID: vaultID)
             return ephemeral.publicKey.rawRepresentation + (try AES.KeyWrap.wrap(itemKey, using: kek))
         } catch {
             throw KeychainError.itemKeyPresenceWrappingFailed(error: error)
@@ -45,9 +48,10 @@ struct PresencePublicKey: Sendable, Equatable {
 
     /// HKDF-SHA256 of the X25519 shared secret, bound to the vault and both public keys.
     static func wrappingKey(_ shared: SharedSecret, ephemeral: Data, recipient: Data, vaultID: UUID) -> SymmetricKey {
-        shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: vaultID.bytes,
-                                       sharedInfo: Data("SecureStorage presence item v1".utf8) + ephemeral + recipient,
-                                       outputByteCount: 32)
+        shared.hkdfDerivedSymmetricKey(
+            using: SHA256.self, salt: vaultID.bytes,
+            sharedInfo: Data("SecureStorage presence item v1".utf8) + ephemeral + recipient,
+            outputByteCount: 32)
     }
 }
 
@@ -72,8 +76,10 @@ struct PresencePrivateKey: Sendable {
         guard sealed.count == PresencePublicKey.sealedLength else { throw KeychainError.tamperedPresenceWrapLength() }
         let ephemeral = Data(sealed.prefix(32))
         do {
-            let shared = try key.sharedSecretFromKeyAgreement(with: Curve25519.KeyAgreement.PublicKey(rawRepresentation: ephemeral))
-            let kek = PresencePublicKey.wrappingKey(shared, ephemeral: ephemeral, recipient: key.publicKey.rawRepresentation, vaultID: vaultID)
+            let shared = try key.sharedSecretFromKeyAgreement(
+                with: Curve25519.KeyAgreement.PublicKey(rawRepresentation: ephemeral))
+            let kek = PresencePublicKey.wrappingKey(
+                shared, ephemeral: ephemeral, recipient: key.publicKey.rawRepresentation, vaultID: vaultID)
             return try AES.KeyWrap.unwrap(Data(sealed.suffix(40)), using: kek)
         } catch {
             throw KeychainError.tamperedPresenceWrappedKey()

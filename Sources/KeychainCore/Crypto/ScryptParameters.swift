@@ -48,14 +48,17 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     /// range-checked before any product is formed.
     public var isWithinBounds: Bool {
         guard Self.bounds.logN.contains(logN), Self.bounds.blockSize.contains(blockSize),
-              Self.bounds.parallelism.contains(parallelism) else { return false }
+            Self.bounds.parallelism.contains(parallelism)
+        else { return false }
         return memoryMiB <= Self.bounds.memoryMiB && (blockSize * parallelism) << logN <= 1 << Self.bounds.workLog2
     }
 
     /// Throws `.integrityViolation` naming `source` when the parameters are outside ``bounds``.
     func requireWithinBounds(in source: String) throws(KeychainError) {
         guard isWithinBounds else {
-            throw KeychainError.storedPassphraseParametersOutOfBounds(source: source, parameters: self, memoryLimitMiB: Self.bounds.memoryMiB, workLimitLog2: Self.bounds.workLog2)
+            throw KeychainError.storedPassphraseParametersOutOfBounds(
+                source: source, parameters: self, memoryLimitMiB: Self.bounds.memoryMiB,
+                workLimitLog2: Self.bounds.workLog2)
         }
     }
 
@@ -64,8 +67,10 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
         try requireWithinBounds(in: "the keychain")
         var password = Data(passphrase.utf8)
         defer { SecretWiping.wipe(&password) }
-        if let key = Self.deriveWithSystemLibrary(password: password, salt: salt, outputByteCount: 32,
-                                                  logN: logN, blockSize: blockSize, parallelism: parallelism) {
+        if let key = Self.deriveWithSystemLibrary(
+            password: password, salt: salt, outputByteCount: 32,
+            logN: logN, blockSize: blockSize, parallelism: parallelism)
+        {
             return key
         }
         do {
@@ -82,19 +87,23 @@ public struct ScryptParameters: Sendable, Hashable, CustomStringConvertible {
     /// same key bytes (SystemScryptTests). The system's library is always compiled optimised,
     /// while BoringSSL is compiled with the package that depends on this one: unoptimised in
     /// its debug builds, where one derivation of the floor takes 2–3 s of CPU instead of 0.4 s.
-    package static func deriveWithSystemLibrary(password: Data, salt: Data, outputByteCount: Int,
-                                                logN: Int, blockSize: Int, parallelism: Int) -> SymmetricKey? {
+    package static func deriveWithSystemLibrary(
+        password: Data, salt: Data, outputByteCount: Int,
+        logN: Int, blockSize: Int, parallelism: Int
+    ) -> SymmetricKey? {
         guard (0..<63).contains(logN), blockSize > 0, parallelism > 0, outputByteCount > 0,
-              let r = UInt32(exactly: blockSize), let p = UInt32(exactly: parallelism) else { return nil }
+            let r = UInt32(exactly: blockSize), let p = UInt32(exactly: parallelism)
+        else { return nil }
         var output = [UInt8](repeating: 0, count: outputByteCount)
         defer { SecretWiping.wipe(&output) }
         let derived = password.withUnsafeBytes { password in
             salt.withUnsafeBytes { salt in
                 output.withUnsafeMutableBytes { output in
-                    csystemscrypt_derive(password.bindMemory(to: UInt8.self).baseAddress, password.count,
-                                         salt.bindMemory(to: UInt8.self).baseAddress, salt.count,
-                                         UInt64(1) << UInt64(logN), r, p,
-                                         output.bindMemory(to: UInt8.self).baseAddress, output.count)
+                    csystemscrypt_derive(
+                        password.bindMemory(to: UInt8.self).baseAddress, password.count,
+                        salt.bindMemory(to: UInt8.self).baseAddress, salt.count,
+                        UInt64(1) << UInt64(logN), r, p,
+                        output.bindMemory(to: UInt8.self).baseAddress, output.count)
                 }
             }
         }

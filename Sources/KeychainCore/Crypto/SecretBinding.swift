@@ -28,8 +28,9 @@ struct SecretBinding: Equatable {
     init(attributes: [AttributeKey: AttributeValue]) throws(KeychainError) {
         var reader = ByteReader(attributes[Self.attribute]?.dataValue ?? Data())
         guard let version = reader.readBigEndian(Int64.self), let raw = reader.readLengthPrefixed(),
-              let accessibility = Accessibility(rawValue: String(decoding: raw, as: UTF8.self)),
-              let primaryKeyIndex = reader.readLengthPrefixed(), reader.isAtEnd else {
+            let accessibility = Accessibility(rawValue: String(decoding: raw, as: UTF8.self)),
+            let primaryKeyIndex = reader.readLengthPrefixed(), reader.isAtEnd
+        else {
             throw KeychainError.tamperedSealingRecord()
         }
         rowVersion = version

@@ -45,7 +45,8 @@ struct UnlockTicket {
         let header = Self.header(vaultID: vaultID, sessionID: sessionID, expiry: expiry)
         var plaintext = sessionKey.withUnsafeBytes { Data($0) }
         defer { SecretWiping.wipe(&plaintext) }
-        let box = try AES.GCM.seal(plaintext, using: Self.ticketKey(deviceKey, vaultID: vaultID), authenticating: header)
+        let box = try AES.GCM.seal(
+            plaintext, using: Self.ticketKey(deviceKey, vaultID: vaultID), authenticating: header)
         return header + box.combined!
     }
 
@@ -55,15 +56,16 @@ struct UnlockTicket {
         let header = Data(bytes.prefix(headerSize))
         var reader = ByteReader(header)
         guard reader.readBytes(magic.count) == magic, reader.readByte() == version,
-              let id = reader.readBytes(16), UUID(bytes: id) == vaultID, let sessionID = reader.readBytes(16),
-              let seconds = reader.readBigEndian(UInt64.self),
-              let box = try? AES.GCM.SealedBox(combined: bytes.dropFirst(headerSize)),
-              var key = try? AES.GCM.open(box, using: ticketKey(deviceKey, vaultID: vaultID), authenticating: header)
+            let id = reader.readBytes(16), UUID(bytes: id) == vaultID, let sessionID = reader.readBytes(16),
+            let seconds = reader.readBigEndian(UInt64.self),
+            let box = try? AES.GCM.SealedBox(combined: bytes.dropFirst(headerSize)),
+            var key = try? AES.GCM.open(box, using: ticketKey(deviceKey, vaultID: vaultID), authenticating: header)
         else { return nil }
         defer { SecretWiping.wipe(&key) }
-        return UnlockTicket(vaultID: vaultID, sessionID: sessionID,
-                            expiry: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)),
-                            sessionKey: SymmetricKey(data: key))
+        return UnlockTicket(
+            vaultID: vaultID, sessionID: sessionID,
+            expiry: seconds == 0 ? nil : Date(timeIntervalSince1970: TimeInterval(seconds)),
+            sessionKey: SymmetricKey(data: key))
     }
 
     /// The header's half of this session: `userKEK` sealed under the session key.
@@ -78,8 +80,8 @@ struct UnlockTicket {
     /// of the current keybag, and not altered; `nil` otherwise (the session was ended).
     func userKEK(from record: UnlockSessionRecord?, keybagGeneration: Int64) -> SymmetricKey? {
         guard let record, HeaderAuthenticator.constantTimeEqual(record.id, sessionID),
-              let box = try? AES.GCM.SealedBox(combined: record.sealedKEK),
-              var kek = try? AES.GCM.open(box, using: sessionKey, authenticating: recordAssociatedData(keybagGeneration))
+            let box = try? AES.GCM.SealedBox(combined: record.sealedKEK),
+            var kek = try? AES.GCM.open(box, using: sessionKey, authenticating: recordAssociatedData(keybagGeneration))
         else { return nil }
         defer { SecretWiping.wipe(&kek) }
         return SymmetricKey(data: kek)
@@ -110,8 +112,9 @@ struct UnlockTicket {
     }
 
     private static func ticketKey(_ deviceKey: SymmetricKey, vaultID: UUID) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: deviceKey, salt: vaultID.bytes, info: Data("sv4/unlock-ticket".utf8) + bootID,
-                               outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: deviceKey, salt: vaultID.bytes, info: Data("sv4/unlock-ticket".utf8) + bootID,
+            outputByteCount: 32)
     }
 
     /// This boot's identifier (Linux `/proc/sys/kernel/random/boot_id`); empty where there is none.

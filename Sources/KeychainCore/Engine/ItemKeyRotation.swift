@@ -25,7 +25,8 @@ struct ItemKeyRotation {
     /// Rewraps the rows of every class in both ``old`` and ``new``, in id order, in chunks.
     func run(_ db: Database, stateDigest: StateDigest) throws -> Outcome {
         var outcome = Outcome()
-        var removed: [[UInt8]] = [], added: [[UInt8]] = []
+        var removed: [[UInt8]] = []
+        var added: [[UInt8]] = []
         let rewrite = try ItemTable.WrappedKeyRewrite(db)
         var lastID: Int64 = .min
         while true {
@@ -33,17 +34,21 @@ struct ItemKeyRotation {
             guard let last = chunk.last else { break }
             lastID = last[0] ?? .max
             for raw in chunk {
-                guard let rawAccessibility: String = raw[3], let accessibility = Accessibility(rawValue: rawAccessibility),
-                      let oldKeys = old[accessibility], let newKeys = new[accessibility] else { continue }
+                guard let rawAccessibility: String = raw[3],
+                    let accessibility = Accessibility(rawValue: rawAccessibility),
+                    let oldKeys = old[accessibility], let newKeys = new[accessibility]
+                else { continue }
                 guard var row = try? ItemRow(row: raw), let rowID = row.rowID,
-                      let metadataKey = try? AES.KeyWrap.unwrap(row.sealed.wrappedMetadataKey, using: oldKeys.metadata),
-                      let secretKey = try? AES.KeyWrap.unwrap(row.sealed.wrappedSecretKey, using: oldKeys.secret) else {
+                    let metadataKey = try? AES.KeyWrap.unwrap(row.sealed.wrappedMetadataKey, using: oldKeys.metadata),
+                    let secretKey = try? AES.KeyWrap.unwrap(row.sealed.wrappedSecretKey, using: oldKeys.secret)
+                else {
                     outcome.damaged += 1
                     continue
                 }
                 row.sealed.wrappedMetadataKey = try AES.KeyWrap.wrap(metadataKey, using: newKeys.metadata)
                 row.sealed.wrappedSecretKey = try AES.KeyWrap.wrap(secretKey, using: newKeys.secret)
-                try rewrite.setWrappedKeys(metadata: row.sealed.wrappedMetadataKey, secret: row.sealed.wrappedSecretKey, id: rowID)
+                try rewrite.setWrappedKeys(
+                    metadata: row.sealed.wrappedMetadataKey, secret: row.sealed.wrappedSecretKey, id: rowID)
                 removed.append(stateDigest.fingerprint(raw))
                 added.append(stateDigest.fingerprint(values: row.storedValues(rowID: rowID)))
                 outcome.rewrapped += 1

@@ -55,12 +55,16 @@ final class KeyRing: @unchecked Sendable {
     var rowSealer: RowSealer { deviceKeyed.withLock { $0.rowSealer } }
 
     /// Loads the keybag of an opened keychain and unwraps what the device key alone allows.
-    init(header: VaultHeader, deviceKey: SymmetricKey, keybag: [KeybagSlot: Data], location: KeychainLocation) throws(KeychainError) {
+    init(header: VaultHeader, deviceKey: SymmetricKey, keybag: [KeybagSlot: Data], location: KeychainLocation)
+        throws(KeychainError)
+    {
         self.location = location
         deviceKeyed = Locked(DeviceKeyed(deviceKey: deviceKey, vaultID: header.vaultID))
         indexer = BlindIndexer(key: try KeybagSlot.indexKey(in: keybag, deviceKey: deviceKey, vaultID: header.vaultID))
-        state = Locked(State(header: header, lockState: .beforeFirstUnlock, classKeys: [:],
-                             userClassSlots: Self.userClassSlots(of: keybag), presence: try PresenceRecords(keybag: keybag)))
+        state = Locked(
+            State(
+                header: header, lockState: .beforeFirstUnlock, classKeys: [:],
+                userClassSlots: Self.userClassSlots(of: keybag), presence: try PresenceRecords(keybag: keybag)))
         try reload(header: header, keybag: keybag)
     }
 
@@ -75,11 +79,14 @@ final class KeyRing: @unchecked Sendable {
 
     /// The keys of one accessibility, or the error Apple's keychain gives when they are unavailable.
     func classKeys(for accessibility: Accessibility) throws(KeychainError) -> ClassKeys {
-        let (keys, lockState, hasPassphrase) = state.withLock { ($0.classKeys[accessibility], $0.lockState, $0.header.hasPassphrase) }
+        let (keys, lockState, hasPassphrase) = state.withLock {
+            ($0.classKeys[accessibility], $0.lockState, $0.header.hasPassphrase)
+        }
         if let keys { return keys }
         if accessibility == .whenPasscodeSetThisDeviceOnly && !hasPassphrase { throw .passcodeNotSet() }
         let path = location.databaseURL.path
-        throw lockState == .beforeFirstUnlock ? .notYetUnlocked(accessibility, path: path) : .locked(accessibility, path: path)
+        throw lockState == .beforeFirstUnlock
+            ? .notYetUnlocked(accessibility, path: path) : .locked(accessibility, path: path)
     }
 
     /// Reloads the header and keys when another process changed the keybag since we last looked.
@@ -90,11 +97,14 @@ final class KeyRing: @unchecked Sendable {
     func refresh(_ db: Database) throws {
         guard try VaultHeader.fetchGeneration(db) != header.keybagGeneration else { return }
         let deviceKey = self.deviceKey
-        let current: VaultHeader, keybag: [KeybagSlot: Data]
+        let current: VaultHeader
+        let keybag: [KeybagSlot: Data]
         do {
             (current, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
         } catch let error as KeychainError {
-            if let stored = try? KeyRing.fetchKeybag(db), !KeybagSlot.indexOpens(stored, deviceKey: deviceKey, vaultID: header.vaultID) {
+            if let stored = try? KeyRing.fetchKeybag(db),
+                !KeybagSlot.indexOpens(stored, deviceKey: deviceKey, vaultID: header.vaultID)
+            {
                 throw KeychainError.deviceSecretReplaced()
             }
             throw error
@@ -113,14 +123,15 @@ final class KeyRing: @unchecked Sendable {
         let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: header.vaultID)
         var deviceKeys: [Accessibility: ClassKeys] = [:]
         for accessibility in Accessibility.allCases where KeybagSlot.classKey(accessibility).tier == .device {
-            deviceKeys[accessibility] = try Self.unwrapClassKey(accessibility, keybag, kek: deviceKEK, vaultID: header.vaultID)
+            deviceKeys[accessibility] = try Self.unwrapClassKey(
+                accessibility, keybag, kek: deviceKEK, vaultID: header.vaultID)
         }
         var userKeys: [Accessibility: ClassKeys]?
         if !header.hasPassphrase {
             let userKEK = KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: nil, vaultID: header.vaultID)
             do {
                 userKeys = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
-            } catch where error.code == .authFailed {
+            } catch  where error.code == .authFailed {
                 // No passphrase is involved: a key that does not unwrap was altered.
                 throw KeychainError.tamperedDeviceClassKey()
             }
@@ -160,7 +171,8 @@ final class KeyRing: @unchecked Sendable {
         guard let stored = header.passphrase else {
             throw KeychainError.noPassphraseToUnlock()
         }
-        let userKEK = try userKEK(passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
+        let userKEK = try userKEK(
+            passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
         _ = try Self.unwrapUserKeys(keybag, kek: userKEK, vaultID: header.vaultID)
         return userKEK
     }
@@ -180,7 +192,8 @@ final class KeyRing: @unchecked Sendable {
             guard state.header.hasPassphrase else {
                 throw KeychainError.noPassphraseToLock()
             }
-            for accessibility in Accessibility.allCases where [.whenUnlocked, .whenPasscodeSet].contains(accessibility.protectionClass) {
+            for accessibility in Accessibility.allCases
+            where [.whenUnlocked, .whenPasscodeSet].contains(accessibility.protectionClass) {
                 state.classKeys[accessibility] = nil
             }
             if state.lockState == .unlocked { state.lockState = .locked }
@@ -188,7 +201,9 @@ final class KeyRing: @unchecked Sendable {
     }
 
     /// KEK_user for a passphrase: scrypt, then HKDF with the device key.
-    func userKEK(passphrase: String, salt: Data, parameters: ScryptParameters, header: VaultHeader) throws(KeychainError) -> SymmetricKey {
+    func userKEK(passphrase: String, salt: Data, parameters: ScryptParameters, header: VaultHeader)
+        throws(KeychainError) -> SymmetricKey
+    {
         let passphraseKey = try parameters.deriveKey(passphrase: passphrase, salt: salt)
         return KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: passphraseKey, vaultID: header.vaultID)
     }
@@ -240,17 +255,22 @@ final class KeyRing: @unchecked Sendable {
     }
 
     /// Unwraps every user-tier class key present in the keybag; `.authFailed` if the KEK is wrong.
-    static func unwrapUserKeys(_ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError) -> [Accessibility: ClassKeys] {
+    static func unwrapUserKeys(_ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError)
+        -> [Accessibility: ClassKeys]
+    {
         try unwrapUserClassKeys(keybag, kek: kek, vaultID: vaultID).mapValues(ClassKeys.init(classKey:))
     }
 
     /// The raw user-tier class keys (for rewrapping under a new KEK).
-    static func unwrapUserClassKeys(_ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError) -> [Accessibility: SymmetricKey] {
+    static func unwrapUserClassKeys(_ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID)
+        throws(KeychainError) -> [Accessibility: SymmetricKey]
+    {
         var keys: [Accessibility: SymmetricKey] = [:]
         for accessibility in Accessibility.allCases where KeybagSlot.classKey(accessibility).tier == .user {
             guard let wrapped = keybag[.classKey(accessibility)] else { continue }
             do {
-                keys[accessibility] = try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID)
+                keys[accessibility] = try KeybagSlot.classKey(accessibility).unwrap(
+                    wrapped, with: kek, vaultID: vaultID)
             } catch {
                 throw KeychainError.wrongPassphraseDuringRekeying()
             }
@@ -259,10 +279,15 @@ final class KeyRing: @unchecked Sendable {
         return keys
     }
 
-    private static func unwrapClassKey(_ accessibility: Accessibility, _ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID) throws(KeychainError) -> ClassKeys {
-        guard let wrapped = keybag[.classKey(accessibility)] else { throw KeychainError.tamperedMissingClassKey(accessibility: accessibility.constantName) }
+    private static func unwrapClassKey(
+        _ accessibility: Accessibility, _ keybag: [KeybagSlot: Data], kek: SymmetricKey, vaultID: UUID
+    ) throws(KeychainError) -> ClassKeys {
+        guard let wrapped = keybag[.classKey(accessibility)] else {
+            throw KeychainError.tamperedMissingClassKey(accessibility: accessibility.constantName)
+        }
         do {
-            return ClassKeys(classKey: try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID))
+            return ClassKeys(
+                classKey: try KeybagSlot.classKey(accessibility).unwrap(wrapped, with: kek, vaultID: vaultID))
         } catch {
             throw KeychainError.tamperedClassKey(accessibility: accessibility.constantName)
         }

@@ -15,7 +15,9 @@ extension Keychain {
     @discardableResult
     public func add(_ item: NewItem, returning options: ReturnOptions = []) throws(KeychainError) -> FoundItem {
         let prepared = try prepareForAdd(item, now: Date())
-        let stored = try write { db in try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db) }
+        let stored = try write { db in
+            try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db)
+        }
         logger.debug("added item", metadata: ["class": "\(item.itemClass.rawValue)"])
         return result(stored, returning: options)
     }
@@ -27,7 +29,8 @@ extension Keychain {
     /// Keys with the Secure Enclave token ID come only from ``generateTokenKey(_:attributes:policy:)``
     /// (`allowingTokenKey`): such a key cannot be imported. An ``AccessPolicy`` is checked and
     /// gets the authenticator's enrolment state.
-    func prepareForAdd(_ item: NewItem, now: Date, allowingTokenKey: Bool = false) throws(KeychainError) -> PreparedItem {
+    func prepareForAdd(_ item: NewItem, now: Date, allowingTokenKey: Bool = false) throws(KeychainError) -> PreparedItem
+    {
         guard item.itemClass.isStored else {
             throw KeychainError.identityAddedAlone()
         }
@@ -44,7 +47,9 @@ extension Keychain {
     ///
     /// - Returns: the identity as ``find(_:returning:)-5byhz`` would return it.
     @discardableResult
-    public func addIdentity(certificate: NewItem, privateKey: NewItem, returning options: ReturnOptions = []) throws(KeychainError) -> FoundItem {
+    public func addIdentity(certificate: NewItem, privateKey: NewItem, returning options: ReturnOptions = [])
+        throws(KeychainError) -> FoundItem
+    {
         guard certificate.itemClass == .certificate, privateKey.itemClass == .key else {
             throw KeychainError.identityIsCertificateAndKey()
         }
@@ -52,12 +57,14 @@ extension Keychain {
         let certificateAttributes = try prepareForAdd(certificate, now: now).attributes
         let keyAttributes = try prepareForAdd(privateKey, now: now).attributes
         guard keyAttributes[.keyClass]?.numberValue == 1,
-              let label = keyAttributes[.applicationLabel]?.dataValue, !label.isEmpty,
-              certificateAttributes[.publicKeyHash]?.dataValue == label else {
+            let label = keyAttributes[.applicationLabel]?.dataValue, !label.isEmpty,
+            certificateAttributes[.publicKeyHash]?.dataValue == label
+        else {
             throw KeychainError.identityKeyMismatch()
         }
         let certificateRow = try write { db -> ItemRow in
-            let stored = try self.insert(.certificate, attributes: certificateAttributes, data: certificate.data ?? Data(), db)
+            let stored = try self.insert(
+                .certificate, attributes: certificateAttributes, data: certificate.data ?? Data(), db)
             _ = try self.insert(.key, attributes: keyAttributes, data: privateKey.data ?? Data(), db)
             return stored.row
         }
@@ -72,7 +79,9 @@ extension Keychain {
     /// data digest (`sha1`) is left out, because the metadata opens without the user and the
     /// digest would let anyone holding the class key test guesses of the data. It is computed
     /// again when the data is opened.
-    static func storedAttributes(_ attributes: [AttributeKey: AttributeValue], presenceSealed: Bool) -> [AttributeKey: AttributeValue] {
+    static func storedAttributes(_ attributes: [AttributeKey: AttributeValue], presenceSealed: Bool) -> [AttributeKey:
+        AttributeValue]
+    {
         presenceSealed ? attributes.filter { $0.key != .sha1 } : attributes
     }
 
@@ -81,14 +90,18 @@ extension Keychain {
     func fingerprint(ofWritten row: ItemRow, _ db: Database) throws -> [UInt8] {
         guard let rowID = row.rowID else { preconditionFailure("a written row has a row id") }
         let fingerprint = keys.stateDigest.fingerprint(values: row.storedValues(rowID: rowID))
-        assert(try! fingerprint == keys.stateDigest.fingerprint(rowID: rowID, db), "a written row's fingerprint differs from the stored row's")
+        assert(
+            try! fingerprint == keys.stateDigest.fingerprint(rowID: rowID, db),
+            "a written row's fingerprint differs from the stored row's")
         return fingerprint
     }
 
     /// Seals and inserts one item inside the current transaction and folds it into the state
     /// digest; returns it as stored. (Batch writers ``seal(_:attributes:data:rowID:)`` and
     /// ``store(_:_:)`` their items and record the whole batch with one header update.)
-    func insert(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, _ db: Database) throws -> OpenedItem {
+    func insert(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, _ db: Database) throws
+        -> OpenedItem
+    {
         let sealed = try seal(itemClass, attributes: attributes, data: data, rowID: try ItemTable.nextID(in: db))
         try store(sealed, db)
         try keys.stateDigest.record(adding: [sealed.fingerprint], db)
@@ -107,7 +120,9 @@ extension Keychain {
 
     /// Seals an item for the row id `rowID`: its blind indexes, fresh keys and nonces, both
     /// ciphertexts, the row seal and the fingerprint.
-    func seal(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, rowID: Int64) throws -> SealedRow {
+    func seal(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, rowID: Int64) throws
+        -> SealedRow
+    {
         let accessibility = ItemAttributes.accessibility(of: attributes)
         let classKeys = try keys.classKeys(for: accessibility)
         let presence = presenceSealing(attributes)
@@ -116,14 +131,22 @@ extension Keychain {
         let indexes = ItemIndexes(itemClass: itemClass, attributes: attributes, indexer: keys.indexer)
         let randomness = ItemRandomness()
         let vaultID = keys.header.vaultID
-        var row = ItemRow(rowID: rowID, itemID: .sequential(rowID, random: randomness.identifier), itemClass: itemClass, accessibility: accessibility,
-                          synchronizable: attributes[.synchronizable]?.numberValue == 1, indexes: indexes, rowVersion: 1,
-                          sealed: SealedItem(wrappedMetadataKey: Data(), metadata: Data(), wrappedSecretKey: Data(), secret: Data()))
-        if presence != nil { attributes[SecretBinding.attribute] = SecretBinding(row.binding(vaultID: vaultID)).attributeValue }
-        row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: presence != nil)), secret: data,
-                                         binding: row.binding(vaultID: vaultID), keys: classKeys, presence: presence, randomness: randomness)
-        return SealedRow(item: OpenedItem(row: row, attributes: attributes, data: data), seal: keys.rowSealer.seal(row, rowID: rowID, tags: indexes.tags),
-                         fingerprint: keys.stateDigest.fingerprint(values: row.storedValues(rowID: rowID)))
+        var row = ItemRow(
+            rowID: rowID, itemID: .sequential(rowID, random: randomness.identifier), itemClass: itemClass,
+            accessibility: accessibility,
+            synchronizable: attributes[.synchronizable]?.numberValue == 1, indexes: indexes, rowVersion: 1,
+            sealed: SealedItem(wrappedMetadataKey: Data(), metadata: Data(), wrappedSecretKey: Data(), secret: Data()))
+        if presence != nil {
+            attributes[SecretBinding.attribute] = SecretBinding(row.binding(vaultID: vaultID)).attributeValue
+        }
+        row.sealed = try ItemCipher.seal(
+            metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: presence != nil)),
+            secret: data,
+            binding: row.binding(vaultID: vaultID), keys: classKeys, presence: presence, randomness: randomness)
+        return SealedRow(
+            item: OpenedItem(row: row, attributes: attributes, data: data),
+            seal: keys.rowSealer.seal(row, rowID: rowID, tags: indexes.tags),
+            fingerprint: keys.stateDigest.fingerprint(values: row.storedValues(rowID: rowID)))
     }
 
     /// Inserts a sealed row (debug builds check its fingerprint against the row read back).
@@ -131,6 +154,8 @@ extension Keychain {
         let row = sealed.item.row
         guard let rowID = row.rowID else { preconditionFailure("a sealed row has a row id") }
         try row.insert(rowID: rowID, seal: sealed.seal, db)
-        assert(try! sealed.fingerprint == keys.stateDigest.fingerprint(rowID: rowID, db), "a written row's fingerprint differs from the stored row's")
+        assert(
+            try! sealed.fingerprint == keys.stateDigest.fingerprint(rowID: rowID, db),
+            "a written row's fingerprint differs from the stored row's")
     }
 }

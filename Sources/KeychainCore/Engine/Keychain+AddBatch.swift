@@ -25,14 +25,20 @@ extension Keychain {
     @discardableResult
     public func add(contentsOf items: [NewItem]) throws(KeychainError) -> Int {
         let now = Date()
-        let prepared = try ConcurrentMap.map(items.count) { index throws(KeychainError) in try self.prepareForAdd(items[index], now: now) }
+        let prepared = try ConcurrentMap.map(items.count) { index throws(KeychainError) in
+            try self.prepareForAdd(items[index], now: now)
+        }
         guard !prepared.isEmpty else { return 0 }
         try write { db in
             let first = try ItemTable.nextID(in: db)
             // Every item sealed (a failure kept, not thrown), then stored in order: the error is
             // the first failing item's, whether it failed sealing or storing (a duplicate).
             let sealed = ConcurrentMap.map(prepared.count) { index in
-                Result { try self.seal(prepared[index].itemClass, attributes: prepared[index].attributes, data: prepared[index].data, rowID: first + Int64(index)) }
+                Result {
+                    try self.seal(
+                        prepared[index].itemClass, attributes: prepared[index].attributes, data: prepared[index].data,
+                        rowID: first + Int64(index))
+                }
             }
             var fingerprints: [[UInt8]] = []
             fingerprints.reserveCapacity(sealed.count)

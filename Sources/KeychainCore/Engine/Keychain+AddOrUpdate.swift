@@ -28,15 +28,24 @@ extension Keychain {
         }
         let now = Date()
         let attributes = try ItemAttributes.forNewItem(item, defaultAccessGroup: options.defaultAccessGroup, now: now)
-        let primaryKeyIndex = ItemIndexes(itemClass: item.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
+        let primaryKeyIndex = ItemIndexes(itemClass: item.itemClass, attributes: attributes, indexer: keys.indexer)
+            .primaryKey
         let primaryKey = Set(ItemSchema.of(item.itemClass).primaryKey)
-        let changes = try ItemAttributes.coerce(item.attributes, for: item.itemClass).filter { !primaryKey.contains($0.key) }
+        let changes = try ItemAttributes.coerce(item.attributes, for: item.itemClass).filter {
+            !primaryKey.contains($0.key)
+        }
         // Replacing an existing item's access control needs the authentication its policy asks
         // for, before the transaction (a prompt never holds the database).
         var authorization = RewriteAuthorization()
         if changes[.accessControl] != nil {
-            let existingItem = try read { db in try self.existingRow(primaryKeyIndex, db).map { try self.open(self.row(id: $0, db), includingData: false) } }
-            authorization = try authorizeRewrite(of: existingItem.map { [$0] } ?? [], newPolicy: changes[.accessControl], options: AuthenticationOptions())
+            let existingItem = try read { db in
+                try self.existingRow(primaryKeyIndex, db).map {
+                    try self.open(self.row(id: $0, db), includingData: false)
+                }
+            }
+            authorization = try authorizeRewrite(
+                of: existingItem.map { [$0] } ?? [], newPolicy: changes[.accessControl],
+                options: AuthenticationOptions())
         }
         return try write { db -> AddOrUpdateOutcome in
             guard let existing = try self.existingRow(primaryKeyIndex, db) else {
@@ -48,7 +57,9 @@ extension Keychain {
             if item.data == nil && (!current.row.sealed.isPresenceSealed || authorization.presenceKey != nil) {
                 try self.openData(of: &current, presenceKey: authorization.presenceKey)
             }
-            let updated = try self.guardedChange(of: current, changes: changes, replacingData: item.data != nil, authorized: authorization.policies, now: now)
+            let updated = try self.guardedChange(
+                of: current, changes: changes, replacingData: item.data != nil, authorized: authorization.policies,
+                now: now)
             try self.rewrite(current, attributes: updated, data: item.data ?? current.data, db)
             return .updated
         }

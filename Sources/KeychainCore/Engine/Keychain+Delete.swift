@@ -44,7 +44,7 @@ extension Keychain {
     /// Moves the write-ahead log into the database and truncates it, waiting for readers up to
     /// the busy timeout; throws when they stay in the way.
     func checkpointNow() throws(KeychainError) {
-        guard !options.readOnly else { return }   // it never wrote to the log
+        guard !options.readOnly else { return }  // it never wrote to the log
         _ = try Self.perform(path: databasePath) {
             try database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         }

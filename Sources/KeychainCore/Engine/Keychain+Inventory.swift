@@ -29,8 +29,10 @@ extension Keychain {
     ///
     /// - Throws: `.duplicateKeychain` when a keychain exists there, `.invalidParameter` for an
     ///   empty passphrase.
-    public static func create(at location: KeychainLocation, passphrase: String? = nil,
-                              options: KeychainOptions = KeychainOptions()) throws(KeychainError) -> Keychain {
+    public static func create(
+        at location: KeychainLocation, passphrase: String? = nil,
+        options: KeychainOptions = KeychainOptions()
+    ) throws(KeychainError) -> Keychain {
         try Keychain(location: location, options: options, mustCreate: true, initialPassphrase: passphrase)
     }
 
@@ -44,7 +46,8 @@ extension Keychain {
             var byAccessibility: [Accessibility: Int] = [:]
             for row in try ItemTable.countsByClassAndAccessibility(in: db) {
                 guard let itemClass = ItemClass(rawValue: try row.checked(0, "item_class", in: "items")),
-                      let accessibility = Accessibility(rawValue: try row.checked(1, "accessibility", in: "items")) else {
+                    let accessibility = Accessibility(rawValue: try row.checked(1, "accessibility", in: "items"))
+                else {
                     throw KeychainError.tamperedItemRowClassOrAccessibility()
                 }
                 let count: Int = try row.checked(2, "count", in: "items")

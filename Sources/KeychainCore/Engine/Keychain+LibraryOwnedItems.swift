@@ -23,13 +23,16 @@ extension Keychain {
         legacy.owner = nil
         legacy.limit = .all
         let tag = keys.indexer.writtenBeforeOwnershipTag
-        let hasCandidates = try read { db in !(try self.matchingItems(legacy, limit: nil, proof: .seal, requiringTag: tag, db)).isEmpty }
+        let hasCandidates = try read { db in
+            !(try self.matchingItems(legacy, limit: nil, proof: .seal, requiringTag: tag, db)).isEmpty
+        }
         guard hasCandidates else { return }
         let adopted = try write { db -> Int in
             let matches = try self.matchingItems(legacy, limit: nil, proof: .attributes, requiringTag: tag, db)
             for match in matches {
                 guard var item = match.opened, let rowID = item.row.rowID, try keys.rowSealer.isValid(item.row, db),
-                      try RowSealer.tags(of: rowID, db).contains(tag) else {
+                    try RowSealer.tags(of: rowID, db).contains(tag)
+                else {
                     throw KeychainError.tamperedPreFormat6Item()
                 }
                 if !item.row.sealed.isPresenceSealed { try self.openData(of: &item) }
@@ -39,7 +42,9 @@ extension Keychain {
             }
             return matches.count
         }
-        logger.notice("took items written before format 6 into the library's own namespace", metadata: ["owner": "\(owner)", "count": "\(adopted)"])
+        logger.notice(
+            "took items written before format 6 into the library's own namespace",
+            metadata: ["owner": "\(owner)", "count": "\(adopted)"])
     }
 }
 
@@ -53,7 +58,9 @@ enum LegacyLibraryNames {
     static func matches(_ itemClass: ItemClass, _ attributes: [AttributeKey: AttributeValue]) -> Bool {
         guard itemClass == .genericPassword, let service = attributes[.service]?.stringValue else { return false }
         let account = attributes[.account]?.stringValue ?? ""
-        if service == "KeychainSync" { return account == "state" && attributes[.accessGroup]?.stringValue == "com.securestorage.sync" }
+        if service == "KeychainSync" {
+            return account == "state" && attributes[.accessGroup]?.stringValue == "com.securestorage.sync"
+        }
         if service == "SecureStorage.migrations" { return account.hasPrefix("source:") && account.count == 71 }
         return service.hasPrefix("SecureStorage.files/")
     }
@@ -66,8 +73,10 @@ extension Keychain {
     /// otherwise).
     func isLegacyLibraryItem(_ item: OpenedItem, provenTags: Set<Data>? = nil, _ db: Database) throws -> Bool {
         guard LibraryOwner.of(item.attributes) == nil, LegacyLibraryNames.matches(item.row.itemClass, item.attributes),
-              let rowID = item.row.rowID else { return false }
+            let rowID = item.row.rowID
+        else { return false }
         if let provenTags { return provenTags.contains(keys.indexer.writtenBeforeOwnershipTag) }
-        return try RowSealer.tags(of: rowID, db).contains(keys.indexer.writtenBeforeOwnershipTag) && keys.rowSealer.isValid(item.row, db)
+        return try RowSealer.tags(of: rowID, db).contains(keys.indexer.writtenBeforeOwnershipTag)
+            && keys.rowSealer.isValid(item.row, db)
     }
 }

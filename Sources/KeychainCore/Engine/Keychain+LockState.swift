@@ -11,7 +11,7 @@ extension Keychain {
         let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         do {
             try keys.unlock(passphrase: passphrase, keybag: keybag)
-        } catch where error.code == .authFailed {
+        } catch  where error.code == .authFailed {
             throw KeychainError.wrongPassphrase(databasePath: databasePath)
         }
         logger.info("keychain unlocked")
@@ -51,7 +51,8 @@ extension Keychain {
             throw KeychainError.passphraseAlreadySet()
         }
         let header = keys.header
-        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: nil, keybag: read { db in try KeyRing.fetchKeybag(db) })
+        let classKeys = try Self.rawUserKeys(
+            keys: keys, passphrase: nil, keybag: read { db in try KeyRing.fetchKeybag(db) })
         try rotateUserTier(from: classKeys, newPassphrase: passphrase, expecting: header)
         logger.info("keychain passphrase set")
     }
@@ -65,7 +66,8 @@ extension Keychain {
         try requireWritable()
         guard !new.isEmpty else { throw KeychainError.emptyPassphrase() }
         let header = keys.header
-        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyRing.fetchKeybag(db) })
+        let classKeys = try Self.rawUserKeys(
+            keys: keys, passphrase: current, keybag: read { db in try KeyRing.fetchKeybag(db) })
         try rotateUserTier(from: classKeys, newPassphrase: new, expecting: header)
         logger.info("keychain passphrase changed")
     }
@@ -80,7 +82,8 @@ extension Keychain {
     public func removePassphrase(current: String) throws(KeychainError) -> Int {
         try requireWritable()
         let header = keys.header
-        let classKeys = try Self.rawUserKeys(keys: keys, passphrase: current, keybag: read { db in try KeyRing.fetchKeybag(db) })
+        let classKeys = try Self.rawUserKeys(
+            keys: keys, passphrase: current, keybag: read { db in try KeyRing.fetchKeybag(db) })
         let destroyed = try rotateUserTier(from: classKeys, newPassphrase: nil, expecting: header)
         checkpoint()
         logger.info("keychain passphrase removed", metadata: ["destroyedItems": "\(destroyed)"])
@@ -88,11 +91,14 @@ extension Keychain {
     }
 
     /// The user-tier class keys, unwrapped with the given passphrase (or none).
-    static func rawUserKeys(keys: KeyRing, passphrase: String?, keybag: [KeybagSlot: Data]) throws(KeychainError) -> [Accessibility: SymmetricKey] {
+    static func rawUserKeys(keys: KeyRing, passphrase: String?, keybag: [KeybagSlot: Data]) throws(KeychainError)
+        -> [Accessibility: SymmetricKey]
+    {
         let header = keys.header
         let kek: SymmetricKey
         if let passphrase, let stored = header.passphrase {
-            kek = try keys.userKEK(passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
+            kek = try keys.userKEK(
+                passphrase: passphrase, salt: stored.salt, parameters: stored.parameters, header: header)
         } else if passphrase == nil && !header.hasPassphrase {
             kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: nil, vaultID: header.vaultID)
         } else {
@@ -109,7 +115,9 @@ extension Keychain {
     /// slot and its items are deleted. Fails with `.invalidState` if another process changed the
     /// keybag since `expecting` was read.
     @discardableResult
-    func rotateUserTier(from oldKeys: [Accessibility: SymmetricKey], newPassphrase: String?, expecting: VaultHeader) throws(KeychainError) -> Int {
+    func rotateUserTier(from oldKeys: [Accessibility: SymmetricKey], newPassphrase: String?, expecting: VaultHeader)
+        throws(KeychainError) -> Int
+    {
         let passphrase = try newPassphrase.map { passphrase throws(KeychainError) in
             try NewPassphrase(passphrase, hardening: options.passphraseHardening)
         }
@@ -117,7 +125,8 @@ extension Keychain {
         header.keybagGeneration += 1
         header.session = nil
         header.passphrase = passphrase.map { ($0.salt, $0.parameters) }
-        let kek = KeyHierarchy.userKEK(deviceKey: keys.deviceKey, passphraseKey: passphrase?.key, vaultID: header.vaultID)
+        let kek = KeyHierarchy.userKEK(
+            deviceKey: keys.deviceKey, passphraseKey: passphrase?.key, vaultID: header.vaultID)
         var newKeys: [Accessibility: SymmetricKey] = [:]
         for accessibility in Accessibility.allCases where KeybagSlot.classKey(accessibility).tier == .user {
             if accessibility == .whenPasscodeSetThisDeviceOnly && passphrase == nil { continue }
@@ -132,9 +141,13 @@ extension Keychain {
         } catch {
             throw KeychainError.classKeyWrappingFailed(error: error)
         }
-        let rotation = ItemKeyRotation(old: oldKeys.mapValues(ClassKeys.init(classKey:)), new: newKeys.mapValues(ClassKeys.init(classKey:)))
+        let rotation = ItemKeyRotation(
+            old: oldKeys.mapValues(ClassKeys.init(classKey:)), new: newKeys.mapValues(ClassKeys.init(classKey:)))
         let (destroyed, outcome, keybag) = try write { db -> (Int, ItemKeyRotation.Outcome, [KeybagSlot: Data]) in
-            guard try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location).0 == expecting else {
+            guard
+                try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location).0
+                    == expecting
+            else {
                 throw KeychainError.passphraseChangedConcurrently()
             }
             var destroyed = 0
@@ -157,7 +170,8 @@ extension Keychain {
             try KeybagTable.write(in: db, wrapped)
             try header.updateKeybagState(db)
             let keybag = try KeyRing.fetchKeybag(db)
-            try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
+            try HeaderAuthenticator.storeChange(
+                header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
             return (destroyed, outcome, keybag)
         }
         keys.adopt(header: header, keybag: keybag, userKeys: newKeys.mapValues(ClassKeys.init(classKey:)))
@@ -165,10 +179,14 @@ extension Keychain {
         // The old keybag and item keys stay in the database file until the write-ahead log is
         // checkpointed into it; do it now, waiting for readers up to the busy timeout.
         do { try checkpointNow() } catch {
-            logger.warning("the passphrase changed, but the keychain file could not be checkpointed yet: until a later write checkpoints it, a copy of the main file alone (without its -wal) still opens with the previous passphrase", metadata: ["error": "\(error.code)"])
+            logger.warning(
+                "the passphrase changed, but the keychain file could not be checkpointed yet: until a later write checkpoints it, a copy of the main file alone (without its -wal) still opens with the previous passphrase",
+                metadata: ["error": "\(error.code)"])
         }
         removeUnlockTicket()
-        logger.info("class keys rotated", metadata: ["items": "\(outcome.rewrapped)", "damagedItemsLeftAsTheyWere": "\(outcome.damaged)"])
+        logger.info(
+            "class keys rotated",
+            metadata: ["items": "\(outcome.rewrapped)", "damagedItemsLeftAsTheyWere": "\(outcome.damaged)"])
         return destroyed
     }
 }
@@ -180,13 +198,16 @@ extension Keychain {
     func settleAnchor() {
         for attempt in 1...3 {
             do {
-                _ = try write { db in try HeaderAuthenticator.settleAnchor(db, location: self.location, deviceKey: self.keys.deviceKey) }
+                _ = try write { db in
+                    try HeaderAuthenticator.settleAnchor(db, location: self.location, deviceKey: self.keys.deviceKey)
+                }
                 return
-            } catch where attempt < 3 {
+            } catch  where attempt < 3 {
                 continue
             } catch {
-                logger.warning("the format anchor could not be settled; until the next open or change settles it, the previous header is accepted too",
-                               metadata: ["error": "\(error.code)"])
+                logger.warning(
+                    "the format anchor could not be settled; until the next open or change settles it, the previous header is accepted too",
+                    metadata: ["error": "\(error.code)"])
             }
         }
     }

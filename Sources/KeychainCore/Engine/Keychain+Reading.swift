@@ -46,8 +46,11 @@ extension Keychain {
     ///   `.interactionNotAllowed` when a row must be decrypted and its class is locked.
     ///
     /// `requiringTag` also selects only rows with that lookup tag (which the caller proves).
-    func matchingItems(_ query: ResolvedQuery, limit: Int?, proof: MatchProof, requiringTag: Data? = nil, _ db: Database) throws -> [MatchedItem] {
-        var filter = query.filter(table: .items, itemClass: query.itemClass, attributes: query.attributes, indexer: keys.indexer)
+    func matchingItems(
+        _ query: ResolvedQuery, limit: Int?, proof: MatchProof, requiringTag: Data? = nil, _ db: Database
+    ) throws -> [MatchedItem] {
+        var filter = query.filter(
+            table: .items, itemClass: query.itemClass, attributes: query.attributes, indexer: keys.indexer)
         if filter.matchesNothing { return [] }
         if let requiringTag { filter.clause.tagged(requiringTag) }
         if let reference = query.persistentReference {
@@ -66,7 +69,10 @@ extension Keychain {
         var matches: [MatchedItem] = []
         let cursor = try ItemTable.rows(in: db, where: filter.clause, limit: sqlLimit)
         while matches.count < limit ?? .max, let row = try cursor.next() {
-            if let match = try prove(row, filter, reference: query.persistentReference, proof: proof, hidingLegacyLibraryItems: requiringTag == nil, db) {
+            if let match = try prove(
+                row, filter, reference: query.persistentReference, proof: proof,
+                hidingLegacyLibraryItems: requiringTag == nil, db)
+            {
                 matches.append(match)
             }
         }
@@ -75,25 +81,30 @@ extension Keychain {
 
     /// Proves one selected row; `nil` when residual filters rule it out, or when it is an item
     /// the library wrote before format 6 and an app's query selected it (`hidingLegacyLibraryItems`).
-    private func prove(_ row: ItemRow, _ filter: ItemFilter, reference: PersistentReference?, proof: MatchProof,
-                       hidingLegacyLibraryItems: Bool = true, _ db: Database) throws -> MatchedItem? {
+    private func prove(
+        _ row: ItemRow, _ filter: ItemFilter, reference: PersistentReference?, proof: MatchProof,
+        hidingLegacyLibraryItems: Bool = true, _ db: Database
+    ) throws -> MatchedItem? {
         var referenceHolds = true
         switch reference?.target {
         case .uuid(let uuid): referenceHolds = row.itemID == uuid
-        case .rowID(let rowID): referenceHolds = try row.rowID == rowID && keys.rowSealer.isValid(row, db)   // the seal covers the row id
+        // the seal covers the row id
+        case .rowID(let rowID): referenceHolds = try row.rowID == rowID && keys.rowSealer.isValid(row, db)
         case nil: break
         }
         guard referenceHolds else { throw KeychainError.tamperedPersistentReferenceRow() }
         guard proof == .attributes || !filter.residual.isEmpty else {
             let tags = try row.rowID.map { try RowSealer.tags(of: $0, db) } ?? []
-            guard row.rowID != nil, try keys.rowSealer.isValid(row, db), filter.isSatisfied(bySealed: row, tags: tags) else {
+            guard row.rowID != nil, try keys.rowSealer.isValid(row, db), filter.isSatisfied(bySealed: row, tags: tags)
+            else {
                 throw KeychainError.tamperedLookupColumns()
             }
             // An item the library wrote before format 6 is left alone by an app's delete when its
             // class is available to tell it apart (while locked, it cannot be: it is deleted, as
             // it was before the upgrade).
             if hidingLegacyLibraryItems && filter.owner == nil && tags.contains(keys.indexer.writtenBeforeOwnershipTag),
-               let opened = try? open(row, includingData: false), try isLegacyLibraryItem(opened, provenTags: tags, db) {
+                let opened = try? open(row, includingData: false), try isLegacyLibraryItem(opened, provenTags: tags, db)
+            {
                 return nil
             }
             return MatchedItem(row: row, opened: nil)
@@ -114,9 +125,12 @@ extension Keychain {
     /// The (certificate, private key) pairs of the identities a query matches, each half proved
     /// against its part of the query and the pair's link (the certificate's public-key hash is
     /// the key's application label) proved too.
-    func matchingIdentities(_ query: ResolvedQuery, limit: Int?, proof: MatchProof, _ db: Database) throws -> [(certificate: MatchedItem, key: MatchedItem)] {
+    func matchingIdentities(_ query: ResolvedQuery, limit: Int?, proof: MatchProof, _ db: Database) throws -> [(
+        certificate: MatchedItem, key: MatchedItem
+    )] {
         let split = query.identitySplit
-        var certificate = query.filter(table: .identityCertificate, itemClass: .certificate, attributes: split.certificate, indexer: keys.indexer)
+        var certificate = query.filter(
+            table: .identityCertificate, itemClass: .certificate, attributes: split.certificate, indexer: keys.indexer)
         let key = query.filter(table: .identityKey, itemClass: .key, attributes: split.key, indexer: keys.indexer)
         if certificate.matchesNothing { return [] }
         if let reference = query.persistentReference {
@@ -126,17 +140,25 @@ extension Keychain {
             }
         }
         let residual = !certificate.residual.isEmpty || !key.residual.isEmpty
-        let pairs = try ItemTable.identityPairs(in: db, certificates: certificate.clause, keys: key.clause, limit: residual ? nil : limit)
+        let pairs = try ItemTable.identityPairs(
+            in: db, certificates: certificate.clause, keys: key.clause, limit: residual ? nil : limit)
         var matches: [(certificate: MatchedItem, key: MatchedItem)] = []
         for pair in pairs where matches.count < limit ?? .max {
-            guard let certificateItem = try prove(row(id: pair.certificate, db), certificate, reference: query.persistentReference, proof: proof, db),
-                  let keyItem = try prove(row(id: pair.key, db), key, reference: nil, proof: proof, db) else { continue }
+            guard
+                let certificateItem = try prove(
+                    row(id: pair.certificate, db), certificate, reference: query.persistentReference, proof: proof, db),
+                let keyItem = try prove(row(id: pair.key, db), key, reference: nil, proof: proof, db)
+            else { continue }
             let linked: Bool
-            if let certificateAttributes = certificateItem.opened?.attributes, let keyAttributes = keyItem.opened?.attributes {
+            if let certificateAttributes = certificateItem.opened?.attributes,
+                let keyAttributes = keyItem.opened?.attributes
+            {
                 let hash = certificateAttributes[.publicKeyHash]?.dataValue
                 linked = hash != nil && hash?.isEmpty == false && hash == keyAttributes[.applicationLabel]?.dataValue
             } else {
-                linked = certificateItem.row.indexes.identityLink != nil && certificateItem.row.indexes.identityLink == keyItem.row.indexes.identityLink
+                linked =
+                    certificateItem.row.indexes.identityLink != nil
+                    && certificateItem.row.indexes.identityLink == keyItem.row.indexes.identityLink
             }
             guard linked else { throw KeychainError.tamperedIdentityLink() }
             matches.append((certificateItem, keyItem))
@@ -155,13 +177,16 @@ extension Keychain {
     /// (a protected item's needs `presenceKey`).
     /// - Throws: `.interactionNotAllowed` / `.authFailed` when its class is unavailable,
     ///   `.integrityViolation` when the row was tampered with.
-    func open(_ row: ItemRow, includingData: Bool, presenceKey: PresencePrivateKey? = nil) throws(KeychainError) -> OpenedItem {
+    func open(_ row: ItemRow, includingData: Bool, presenceKey: PresencePrivateKey? = nil) throws(KeychainError)
+        -> OpenedItem
+    {
         let classKeys = try keys.classKeys(for: row.accessibility)
         let binding = row.binding(vaultID: keys.header.vaultID)
         let metadata = try ItemCipher.openMetadata(row.sealed, binding: binding, keys: classKeys)
         guard let attributes = AttributeCodec.decode(metadata),
-              attributes[.accessible]?.stringValue == row.accessibility.rawValue,
-              attributes[.synchronizable]?.numberValue == (row.synchronizable ? 1 : 0) else {
+            attributes[.accessible]?.stringValue == row.accessibility.rawValue,
+            attributes[.synchronizable]?.numberValue == (row.synchronizable ? 1 : 0)
+        else {
             throw KeychainError.tamperedAttributesDisagree(itemClass: row.itemClass.rawValue)
         }
         var item = OpenedItem(row: row, attributes: attributes, data: nil)
@@ -177,9 +202,11 @@ extension Keychain {
         try requireIntactPresence(item)
         var binding = row.binding(vaultID: keys.header.vaultID)
         if row.sealed.isPresenceSealed { binding = try SecretBinding(attributes: item.attributes).applied(to: binding) }
-        let data = try ItemCipher.openSecret(row.sealed, binding: binding, keys: keys.classKeys(for: row.accessibility), presenceKey: presenceKey)
+        let data = try ItemCipher.openSecret(
+            row.sealed, binding: binding, keys: keys.classKeys(for: row.accessibility), presenceKey: presenceKey)
         if row.sealed.isPresenceSealed {
-            item.attributes[.sha1] = .data(ItemAttributes.digest(itemClass: row.itemClass, attributes: item.attributes, data: data))
+            item.attributes[.sha1] = .data(
+                ItemAttributes.digest(itemClass: row.itemClass, attributes: item.attributes, data: data))
         }
         item.data = data
     }
@@ -197,9 +224,10 @@ extension Keychain {
 
     /// The public result for an opened item.
     func result(_ item: OpenedItem, returning options: ReturnOptions) -> FoundItem {
-        FoundItem(itemClass: item.row.itemClass, persistentReference: item.row.persistentReference,
-                  attributes: Self.returnedAttributes(item.attributes, options: options),
-                  data: options.contains(.data) ? (item.data ?? Data()) : nil)
+        FoundItem(
+            itemClass: item.row.itemClass, persistentReference: item.row.persistentReference,
+            attributes: Self.returnedAttributes(item.attributes, options: options),
+            data: options.contains(.data) ? (item.data ?? Data()) : nil)
     }
 
     /// Attributes that reveal or derive from secret data, returned only when data is asked for
@@ -208,7 +236,9 @@ extension Keychain {
 
     /// Attributes as Apple returns them: ``secretDerivedAttributes`` only together with data;
     /// token keys always with ``TokenKeys/storageAttribute``.
-    static func returnedAttributes(_ attributes: [AttributeKey: AttributeValue], options: ReturnOptions) -> [AttributeKey: AttributeValue] {
+    static func returnedAttributes(_ attributes: [AttributeKey: AttributeValue], options: ReturnOptions)
+        -> [AttributeKey: AttributeValue]
+    {
         guard options.contains(.attributes) else { return [:] }
         var visible = attributes.filter { !ItemIndexes.internalAttributes.contains($0.key) }
         if let storage = TokenKeys.storage(of: attributes) {

@@ -49,7 +49,9 @@ extension Keychain {
     ///   remembers what it read pays only for what changed.
     /// - Throws: `.integrityViolation` for a tampered row; never `.interactionNotAllowed`
     ///   (locked classes are reported in ``SynchronizableSnapshot/lockedAccessibilities``).
-    package func synchronizableItems(skipping known: [Int64: SynchronizedRowStamp] = [:]) throws(KeychainError) -> SynchronizableSnapshot {
+    package func synchronizableItems(skipping known: [Int64: SynchronizedRowStamp] = [:]) throws(KeychainError)
+        -> SynchronizableSnapshot
+    {
         try read { db -> SynchronizableSnapshot in
             var snapshot = SynchronizableSnapshot(items: [], lockedAccessibilities: [], protectedItems: 0)
             snapshot.marker = try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter : nil }
@@ -62,7 +64,9 @@ extension Keychain {
             let stamps = try ItemTable.synchronizableStamps(in: db)
             var changed: [Int64] = []
             while let stamp = try stamps.next() {
-                guard let id = stamp[0] as Int64?, let itemID = (stamp[1] as Data?).flatMap(UUID.init(bytes:)), let version = stamp[2] as Int64? else {
+                guard let id = stamp[0] as Int64?, let itemID = (stamp[1] as Data?).flatMap(UUID.init(bytes:)),
+                    let version = stamp[2] as Int64?
+                else {
                     throw KeychainError.synchronizableRowIncomplete()
                 }
                 let rowStamp = SynchronizedRowStamp(itemID: itemID, rowVersion: version)
@@ -88,7 +92,8 @@ extension Keychain {
         snapshot.stamps[rowID] = SynchronizedRowStamp(itemID: row.itemID, rowVersion: row.rowVersion)
         do {
             var item = try open(row, includingData: false)
-            let kept = SynchronizedItem(itemClass: row.itemClass, attributes: SynchronizedItem.portable(item.attributes), data: Data())
+            let kept = SynchronizedItem(
+                itemClass: row.itemClass, attributes: SynchronizedItem.portable(item.attributes), data: Data())
             if row.accessibility.isThisDeviceOnly || item.isTokenKey {
                 snapshot.keptItems.append(kept)
                 return
@@ -99,9 +104,10 @@ extension Keychain {
                 return
             }
             try openData(of: &item)
-            let synchronized = SynchronizedItem(itemClass: row.itemClass,
-                                                attributes: SynchronizedItem.portable(item.attributes),
-                                                data: item.data ?? Data())
+            let synchronized = SynchronizedItem(
+                itemClass: row.itemClass,
+                attributes: SynchronizedItem.portable(item.attributes),
+                data: item.data ?? Data())
             if synchronized.maySync {
                 snapshot.items.append(synchronized)
                 snapshot.rowIDs.append(rowID)
@@ -128,12 +134,15 @@ extension Keychain {
     /// its dates kept.
     /// - Throws: `.invalidParameter` when the item, or the item as it would be stored, may not
     ///   sync; `.noSuchAttribute` and `.invalidParameter` for attributes invalid for its class.
-    private func storedAttributes(ofSynchronized item: SynchronizedItem, now: Date) throws(KeychainError) -> [AttributeKey: AttributeValue] {
+    private func storedAttributes(ofSynchronized item: SynchronizedItem, now: Date) throws(KeychainError)
+        -> [AttributeKey: AttributeValue]
+    {
         guard item.maySync else {
             throw KeychainError.unsyncableItemReceived(itemClass: item.itemClass.rawValue)
         }
         let record = BackupRecord(itemClass: item.itemClass, attributes: item.attributes, data: item.data)
-        let attributes = try ItemAttributes.forRestoredItem(record, defaultAccessGroup: options.defaultAccessGroup, now: now)
+        let attributes = try ItemAttributes.forRestoredItem(
+            record, defaultAccessGroup: options.defaultAccessGroup, now: now)
         guard SynchronizedItem(itemClass: item.itemClass, attributes: attributes, data: item.data).maySync else {
             throw KeychainError.receivedItemWouldNotSync(itemClass: item.itemClass.rawValue)
         }
@@ -156,7 +165,9 @@ extension Keychain {
     /// - Throws: `.invalidParameter` for a change no device could have sent (an item that may not
     ///   sync, a key claiming to come from inside a keychain); nothing is written then.
     @discardableResult
-    package func applySynchronized(_ changes: [SynchronizedChange], state: NewItem? = nil) throws(KeychainError) -> [SynchronizedOutcome] {
+    package func applySynchronized(_ changes: [SynchronizedChange], state: NewItem? = nil) throws(KeychainError)
+        -> [SynchronizedOutcome]
+    {
         try applySynchronized(changes) { _, _ in state }
     }
 
@@ -169,8 +180,10 @@ extension Keychain {
     /// - Parameter seenMarker: the change marker of the snapshot the changes were decided on; the
     ///   state gets a marker only if nothing else wrote to the keychain since that snapshot.
     @discardableResult
-    package func applySynchronized(_ changes: [SynchronizedChange], seenMarker: Int64? = nil,
-                                   stateAfter makeState: ([SynchronizedOutcome], Int64?) -> NewItem?) throws(KeychainError) -> [SynchronizedOutcome] {
+    package func applySynchronized(
+        _ changes: [SynchronizedChange], seenMarker: Int64? = nil,
+        stateAfter makeState: ([SynchronizedOutcome], Int64?) -> NewItem?
+    ) throws(KeychainError) -> [SynchronizedOutcome] {
         let now = Date()
         var prepared: [(change: SynchronizedChange, attributes: [AttributeKey: AttributeValue])] = []
         prepared.reserveCapacity(changes.count)
@@ -180,7 +193,8 @@ extension Keychain {
         let outcomes = try write { db -> [SynchronizedOutcome] in
             // Another write since the snapshot (an app's, in any process) must be seen by the next sync.
             let recordedAtStart = try keys.stateDigest.recorded(db)
-            let unchangedSinceSnapshot = seenMarker != nil && recordedAtStart?.authentic == true && recordedAtStart?.counter == seenMarker
+            let unchangedSinceSnapshot =
+                seenMarker != nil && recordedAtStart?.authentic == true && recordedAtStart?.counter == seenMarker
             var outcomes: [SynchronizedOutcome] = []
             var added: [[UInt8]] = []
             for (change, attributes) in prepared {
@@ -189,21 +203,32 @@ extension Keychain {
             if let draft = makeState(outcomes, nil) {
                 // The old state goes first; the one final fold below then moves the change counter
                 // by exactly one, so the state can carry the counter this transaction ends with.
-                let draftAttributes = try ItemAttributes.forNewItem(draft, defaultAccessGroup: options.defaultAccessGroup, now: now)
-                let primaryKey = ItemIndexes(itemClass: draft.itemClass, attributes: draftAttributes, indexer: keys.indexer).primaryKey
+                let draftAttributes = try ItemAttributes.forNewItem(
+                    draft, defaultAccessGroup: options.defaultAccessGroup, now: now)
+                let primaryKey = ItemIndexes(
+                    itemClass: draft.itemClass, attributes: draftAttributes, indexer: keys.indexer
+                ).primaryKey
                 if let existing = try existingRow(primaryKey, db) {
                     try recordRemoval(of: [existing], db)
                     try ItemTable.delete(in: db, id: existing)
                 }
-                let marker = unchangedSinceSnapshot ? try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter + 1 : nil } : nil
+                let marker =
+                    unchangedSinceSnapshot
+                    ? try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter + 1 : nil } : nil
                 guard let state = makeState(outcomes, marker) else { return outcomes }
-                let stateAttributes = try ItemAttributes.forNewItem(state, defaultAccessGroup: options.defaultAccessGroup, now: now)
-                guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly, stateAttributes[.synchronizable]?.numberValue == 0,
-                      state.owner != nil,
-                      ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer).primaryKey == primaryKey else {
+                let stateAttributes = try ItemAttributes.forNewItem(
+                    state, defaultAccessGroup: options.defaultAccessGroup, now: now)
+                guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly,
+                    stateAttributes[.synchronizable]?.numberValue == 0,
+                    state.owner != nil,
+                    ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer)
+                        .primaryKey == primaryKey
+                else {
                     throw KeychainError.syncStateItemInvalid()
                 }
-                let outcome = try replace(state.itemClass, attributes: stateAttributes, data: state.data ?? Data(), existing: nil, fingerprints: &added, db)
+                let outcome = try replace(
+                    state.itemClass, attributes: stateAttributes, data: state.data ?? Data(), existing: nil,
+                    fingerprints: &added, db)
                 if outcome == .locked { throw KeychainError.syncStateWhileSealed() }
             }
             try keys.stateDigest.record(adding: added, db)
@@ -213,10 +238,13 @@ extension Keychain {
         return outcomes
     }
 
-    private func apply(_ change: SynchronizedChange, attributes: [AttributeKey: AttributeValue],
-                       fingerprints: inout [[UInt8]], _ db: Database) throws -> SynchronizedOutcome {
+    private func apply(
+        _ change: SynchronizedChange, attributes: [AttributeKey: AttributeValue],
+        fingerprints: inout [[UInt8]], _ db: Database
+    ) throws -> SynchronizedOutcome {
         let item = change.item
-        let primaryKey = ItemIndexes(itemClass: item.itemClass, attributes: attributes, indexer: keys.indexer).primaryKey
+        let primaryKey = ItemIndexes(itemClass: item.itemClass, attributes: attributes, indexer: keys.indexer)
+            .primaryKey
         let existing = try existingRow(primaryKey, db)
         if let existing {
             let current: OpenedItem
@@ -226,13 +254,17 @@ extension Keychain {
                 if Self.isLocked(error) { return .locked }
                 throw error
             }
-            if current.isTokenKey || current.requiresPresenceSeal || current.row.accessibility.isThisDeviceOnly { return .keptLocal }
+            if current.isTokenKey || current.requiresPresenceSeal || current.row.accessibility.isThisDeviceOnly {
+                return .keptLocal
+            }
             var opened = current
             do { try openData(of: &opened) } catch {
                 if Self.isLocked(error) { return .locked }
                 throw error
             }
-            let local = SynchronizedItem(itemClass: current.row.itemClass, attributes: SynchronizedItem.portable(opened.attributes), data: opened.data ?? Data())
+            let local = SynchronizedItem(
+                itemClass: current.row.itemClass, attributes: SynchronizedItem.portable(opened.attributes),
+                data: opened.data ?? Data())
             if local.valueDigest != change.expectedLocalDigest { return .changedLocally }
         } else if change.expectedLocalDigest != nil {
             return .changedLocally
@@ -247,7 +279,9 @@ extension Keychain {
                 if Self.isLocked(error) { return .locked }
                 throw error
             }
-            return try replace(item.itemClass, attributes: checked, data: item.data, existing: existing, fingerprints: &fingerprints, db)
+            return try replace(
+                item.itemClass, attributes: checked, data: item.data, existing: existing, fingerprints: &fingerprints,
+                db)
         case .delete:
             guard let existing else { return .applied }
             try recordRemoval(of: [existing], db)
@@ -257,8 +291,10 @@ extension Keychain {
     }
 
     /// Writes an item in place of the row `existing` (sealing first, so a locked class changes nothing).
-    private func replace(_ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, existing: Int64?,
-                         fingerprints: inout [[UInt8]], _ db: Database) throws -> SynchronizedOutcome {
+    private func replace(
+        _ itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], data: Data, existing: Int64?,
+        fingerprints: inout [[UInt8]], _ db: Database
+    ) throws -> SynchronizedOutcome {
         let sealed: SealedRow
         do {
             sealed = try seal(itemClass, attributes: attributes, data: data, rowID: try ItemTable.nextID(in: db))

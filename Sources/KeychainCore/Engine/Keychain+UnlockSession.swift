@@ -53,12 +53,17 @@ extension Keychain {
         }
         let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         let generation = keys.header.keybagGeneration
-        let kek = try keys.verifiedKEK(passphrase: passphrase, keybag: keybag)   // a wrong passphrase is told as such first
+        // a wrong passphrase is told as such first
+        let kek = try keys.verifiedKEK(passphrase: passphrase, keybag: keybag)
         let store = UnlockTicketStore(location)
         try store.prepare()
-        let expiry = duration.map { Date().addingTimeInterval(TimeInterval($0.components.seconds) + TimeInterval($0.components.attoseconds) / 1e18) }
+        let expiry = duration.map {
+            Date().addingTimeInterval(
+                TimeInterval($0.components.seconds) + TimeInterval($0.components.attoseconds) / 1e18)
+        }
         let ticket = UnlockTicket(vaultID: vaultID, expiry: expiry)
-        let sealed: Data, record: UnlockSessionRecord
+        let sealed: Data
+        let record: UnlockSessionRecord
         do {
             sealed = try ticket.sealed(deviceKey: keys.deviceKey)
             record = try ticket.record(sealing: kek, keybagGeneration: generation)
@@ -79,11 +84,13 @@ extension Keychain {
             try staged.commit()
         } catch {
             staged.discard()
-            _ = try? storeSessionRecord(previous)   // the earlier ticket, still in place, opens it again
+            _ = try? storeSessionRecord(previous)  // the earlier ticket, still in place, opens it again
             throw error
         }
         try keys.unlock(userKEK: kek, keybag: keybag)
-        logger.info("keychain unlocked with a session", metadata: ["expires": "\(expiry.map { "\($0)" } ?? "at lock or logout")", "ticket": "\(store.kind)"])
+        logger.info(
+            "keychain unlocked with a session",
+            metadata: ["expires": "\(expiry.map { "\($0)" } ?? "at lock or logout")", "ticket": "\(store.kind)"])
     }
 
     /// The current unlock session, if this environment has a valid ticket for it.
@@ -96,7 +103,8 @@ extension Keychain {
     @discardableResult
     public func resumeUnlockSession() -> Bool {
         guard hasPassphrase, let session = currentSession(),
-              (try? keys.unlock(userKEK: session.userKEK, keybag: session.keybag)) != nil else { return false }
+            (try? keys.unlock(userKEK: session.userKEK, keybag: session.keybag)) != nil
+        else { return false }
         // A keyring ticket without an expiry lives while it is used: its idle timeout starts again.
         UnlockTicketStore(location).refresh(vaultID: vaultID, holding: session.bytes, expiry: session.ticket.expiry)
         logger.debug("resumed an unlock session")
@@ -142,11 +150,13 @@ extension Keychain {
     @discardableResult
     private func storeSessionRecord(_ record: UnlockSessionRecord?) throws(KeychainError) -> UnlockSessionRecord? {
         let previous = try write { db in
-            var (header, keybag) = try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location)
+            var (header, keybag) = try HeaderAuthenticator.fetchVerified(
+                db, deviceKey: self.keys.deviceKey, location: self.location)
             let previous = header.session
             header.session = record
             try header.updateKeybagState(db)
-            try HeaderAuthenticator.storeChange(header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
+            try HeaderAuthenticator.storeChange(
+                header, keybag: keybag, location: self.location, deviceKey: self.keys.deviceKey, db)
             return previous
         }
         keys.adopt(session: record)
@@ -159,16 +169,22 @@ extension Keychain {
     /// boot, device key or vault: a key planted in the keyring, say) or whose session was ended
     /// (locked, replaced, passphrase changed) is removed; one that cannot be read right now is
     /// left alone.
-    func currentSession() -> (ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data], record: UnlockSessionRecord, bytes: Data)? {
+    func currentSession() -> (
+        ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data], record: UnlockSessionRecord,
+        bytes: Data
+    )? {
         let store = UnlockTicketStore(location)
         guard let bytes = store.read(vaultID: vaultID),
-              let (header, keybag) = try? read({ db in try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location) })
+            let (header, keybag) = try? read({ db in
+                try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location)
+            })
         else { return nil }
         guard let ticket = UnlockTicket.open(bytes, deviceKey: keys.deviceKey, vaultID: vaultID),
-              ticket.expiry.map({ $0 > Date() }) ?? true,
-              let record = header.session,
-              let kek = ticket.userKEK(from: record, keybagGeneration: header.keybagGeneration) else {
-            store.remove(vaultID: vaultID, ifItHolds: bytes)   // only the ticket that was judged
+            ticket.expiry.map({ $0 > Date() }) ?? true,
+            let record = header.session,
+            let kek = ticket.userKEK(from: record, keybagGeneration: header.keybagGeneration)
+        else {
+            store.remove(vaultID: vaultID, ifItHolds: bytes)  // only the ticket that was judged
             return nil
         }
         return (ticket, kek, keybag, record, bytes)

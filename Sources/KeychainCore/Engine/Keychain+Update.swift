@@ -18,10 +18,15 @@ extension Keychain {
         try adoptItemsWrittenBeforeOwnership(resolved)
         let changed = try ItemAttributes.coerce(changes.attributes, for: resolved.itemClass)
         // An identity's data is its certificate's; its private key keeps its own.
-        let keepsData = { (itemClass: ItemClass) in changes.data == nil || (resolved.itemClass == .identity && itemClass == .key) }
-        let authorization = changed[.accessControl] == nil ? RewriteAuthorization() : try authorizeRewrite(
-            of: read { db in try self.rowsToChange(resolved, proof: .attributes, db).compactMap(\.opened) },
-            newPolicy: changed[.accessControl], options: resolved.authentication)
+        let keepsData = { (itemClass: ItemClass) in
+            changes.data == nil || (resolved.itemClass == .identity && itemClass == .key)
+        }
+        let authorization =
+            changed[.accessControl] == nil
+            ? RewriteAuthorization()
+            : try authorizeRewrite(
+                of: read { db in try self.rowsToChange(resolved, proof: .attributes, db).compactMap(\.opened) },
+                newPolicy: changed[.accessControl], options: resolved.authentication)
         let count = try write { db -> Int in
             let rows = try self.rowsToChange(resolved, proof: .attributes, db)
             if rows.isEmpty { throw KeychainError.itemNotFound() }
@@ -36,7 +41,9 @@ extension Keychain {
                 }
                 let ownChanges = changed.filter { ItemSchema.of(row.itemClass).accepts($0.key) }
                 let newData = keepsData(row.itemClass) ? nil : changes.data
-                let updated = try self.guardedChange(of: current, changes: ownChanges, replacingData: newData != nil, authorized: authorization.policies, now: now)
+                let updated = try self.guardedChange(
+                    of: current, changes: ownChanges, replacingData: newData != nil, authorized: authorization.policies,
+                    now: now)
                 try self.rewrite(current, attributes: updated, data: newData ?? current.data, db)
             }
             return rows.count
@@ -57,9 +64,14 @@ extension Keychain {
     /// (otherwise removing the policy would bypass it). Runs before the write transaction, so a
     /// prompt never holds the database; each distinct policy is asked for once. Other changes,
     /// data included, never prompt.
-    func authorizeRewrite(of items: [OpenedItem], newPolicy: AttributeValue?, options: AuthenticationOptions) throws(KeychainError) -> RewriteAuthorization {
+    func authorizeRewrite(of items: [OpenedItem], newPolicy: AttributeValue?, options: AuthenticationOptions)
+        throws(KeychainError) -> RewriteAuthorization
+    {
         var authorization = RewriteAuthorization()
-        let changing = Set(items.compactMap(\.accessPolicy).filter { $0.requiresAuthentication && Self.changesPolicy(newPolicy, of: $0) })
+        let changing = Set(
+            items.compactMap(\.accessPolicy).filter {
+                $0.requiresAuthentication && Self.changesPolicy(newPolicy, of: $0)
+            })
         for policy in changing.sorted(by: { $0.description < $1.description }) {
             guard let granted = try authorize(policy, operation: "access control", options: options) else {
                 throw KeychainError.accessControlChangeNeedsAuthentication()
@@ -87,16 +99,22 @@ extension Keychain {
     ///   caller authenticated for (`authorized`, checked in this transaction, so a policy changed
     ///   by another writer in between is not overwritten unseen);
     /// - constrained items stay non-synchronizable.
-    func guardedChange(of current: OpenedItem, changes: [AttributeKey: AttributeValue], replacingData: Bool,
-                       authorized: Set<AccessPolicy>, now: Date) throws -> [AttributeKey: AttributeValue] {
+    func guardedChange(
+        of current: OpenedItem, changes: [AttributeKey: AttributeValue], replacingData: Bool,
+        authorized: Set<AccessPolicy>, now: Date
+    ) throws -> [AttributeKey: AttributeValue] {
         let itemClass = current.row.itemClass
         var changes = changes
         if !Self.changesPolicy(changes[.accessControl], of: current.accessPolicy) { changes[.accessControl] = nil }
         let indexer = keys.indexer
-        let effective = changes.filter { key, value in current.attributes[key].map { indexer.attribute(key, $0) } != indexer.attribute(key, value) }
+        let effective = changes.filter { key, value in
+            current.attributes[key].map { indexer.attribute(key, $0) } != indexer.attribute(key, value)
+        }
         var updated = try ItemAttributes.applying(changes, to: current.attributes, itemClass: itemClass, now: now)
         if current.isTokenKey {
-            let changeable: Set<AttributeKey> = [.label, .applicationTag, .accessGroup, .accessControl, .accessible, .alias]
+            let changeable: Set<AttributeKey> = [
+                .label, .applicationTag, .accessGroup, .accessControl, .accessible, .alias
+            ]
             let accessibility = ItemAttributes.accessibility(of: updated)
             if replacingData || !Set(effective.keys).isSubset(of: changeable) || !accessibility.isThisDeviceOnly {
                 throw KeychainError.tokenKeyAttributesFixed()
@@ -136,12 +154,16 @@ extension Keychain {
     /// `keepingAdoptionTag`: an internal re-seal (moving protected items under the presence key)
     /// keeps ``BlindIndexer/writtenBeforeOwnershipTag`` on an item that has it; any other rewrite
     /// computes the tags afresh, without it.
-    func rewrite(_ item: OpenedItem, attributes: [AttributeKey: AttributeValue], data: Data?, sealingTo establishing: PresencePublicKey? = nil,
-                 keepingAdoptionTag: Bool = false, _ db: Database) throws {
+    func rewrite(
+        _ item: OpenedItem, attributes: [AttributeKey: AttributeValue], data: Data?,
+        sealingTo establishing: PresencePublicKey? = nil,
+        keepingAdoptionTag: Bool = false, _ db: Database
+    ) throws {
         // The data half was not opened (it is replaced, or kept sealed): authenticate what can be
         // without the user, so a damaged item is reported rather than silently overwritten.
         if item.data == nil {
-            let binding = item.row.binding(vaultID: keys.header.vaultID), classKeys = try keys.classKeys(for: item.row.accessibility)
+            let binding = item.row.binding(vaultID: keys.header.vaultID)
+            let classKeys = try keys.classKeys(for: item.row.accessibility)
             if item.row.sealed.isPresenceSealed {
                 try ItemCipher.checkPresenceWrap(item.row.sealed, binding: binding, keys: classKeys)
             } else {
@@ -154,7 +176,9 @@ extension Keychain {
         let presence = presenceSealing(attributes, establishing: establishing)
         // Never sealed plain while items sealed to a presence key exist (the keybag's presence
         // slots were removed: re-sealing without one would hand the data to the class key).
-        if presence == nil, AccessPolicy.of(attributes)?.requiresAuthentication == true, try Self.hasPresenceSealedItems(db) {
+        if presence == nil, AccessPolicy.of(attributes)?.requiresAuthentication == true,
+            try Self.hasPresenceSealedItems(db)
+        {
             throw KeychainError.presenceSlotsRemoved()
         }
         var row = item.row
@@ -162,24 +186,30 @@ extension Keychain {
         row.synchronizable = attributes[.synchronizable]?.numberValue == 1
         row.indexes = ItemIndexes(itemClass: row.itemClass, attributes: attributes, indexer: keys.indexer)
         // Only a tag the row seal proves is kept: one inserted by editing the file is dropped.
-        if keepingAdoptionTag, let rowID = item.row.rowID, try RowSealer.tags(of: rowID, db).contains(keys.indexer.writtenBeforeOwnershipTag),
-           try keys.rowSealer.isValid(item.row, db) {
+        if keepingAdoptionTag, let rowID = item.row.rowID,
+            try RowSealer.tags(of: rowID, db).contains(keys.indexer.writtenBeforeOwnershipTag),
+            try keys.rowSealer.isValid(item.row, db)
+        {
             row.indexes.tags.insert(keys.indexer.writtenBeforeOwnershipTag)
         }
         row.rowVersion += 1
         let binding = row.binding(vaultID: keys.header.vaultID)
         if let data {
-            attributes[.sha1] = .data(ItemAttributes.digest(itemClass: row.itemClass, attributes: attributes, data: data))
+            attributes[.sha1] = .data(
+                ItemAttributes.digest(itemClass: row.itemClass, attributes: attributes, data: data))
             attributes[SecretBinding.attribute] = presence.map { _ in SecretBinding(binding).attributeValue }
-            row.sealed = try ItemCipher.seal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: presence != nil)), secret: data,
-                                             binding: binding, keys: classKeys, presence: presence, randomness: ItemRandomness())
+            row.sealed = try ItemCipher.seal(
+                metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: presence != nil)),
+                secret: data,
+                binding: binding, keys: classKeys, presence: presence, randomness: ItemRandomness())
         } else {
             guard presence != nil, item.row.sealed.isPresenceSealed, attributes[SecretBinding.attribute] != nil else {
                 throw KeychainError.itemChangeNeedsAuthentication()
             }
-            row.sealed = try ItemCipher.reseal(metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: true)),
-                                               keepingDataOf: item.row.sealed, binding: binding,
-                                               from: keys.classKeys(for: item.row.accessibility), to: classKeys)
+            row.sealed = try ItemCipher.reseal(
+                metadata: AttributeCodec.encode(Self.storedAttributes(attributes, presenceSealed: true)),
+                keepingDataOf: item.row.sealed, binding: binding,
+                from: keys.classKeys(for: item.row.accessibility), to: classKeys)
         }
         let before = try keys.stateDigest.fingerprint(rowID: row.rowID ?? -1, db)
         try row.update(seal: keys.rowSealer.seal(row, rowID: row.rowID ?? -1, tags: row.indexes.tags), db)

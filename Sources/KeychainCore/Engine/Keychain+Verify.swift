@@ -21,8 +21,13 @@ extension Keychain {
         // The header check runs on its own (retried) snapshot, so that a passphrase change or an
         // unlock session committed by another process while verify runs is not taken for damage.
         var headerProblem: String?
-        do { _ = try read { db in try HeaderAuthenticator.fetchVerified(db, deviceKey: keys.deviceKey, location: location) } } catch {
-            headerProblem = "the header or keybag fails its authentication check, or is not the one recorded beside the device key (edited, or replaced by an older copy)"
+        do {
+            _ = try read { db in
+                try HeaderAuthenticator.fetchVerified(db, deviceKey: keys.deviceKey, location: location)
+            }
+        } catch {
+            headerProblem =
+                "the header or keybag fails its authentication check, or is not the one recorded beside the device key (edited, or replaced by an older copy)"
         }
         return try read { db in
             var report = IntegrityReport()
@@ -30,7 +35,9 @@ extension Keychain {
             let problems = try ConnectionSettings.integrityCheck(in: db)
             if problems != ["ok"] { report.databaseProblems = problems }
             let orphans = try ItemTable.orphanTagCount(in: db)
-            if orphans > 0 { report.databaseProblems.append("\(orphans) lookup tag(s) point to no item (the file was edited)") }
+            if orphans > 0 {
+                report.databaseProblems.append("\(orphans) lookup tag(s) point to no item (the file was edited)")
+            }
             report.databaseProblems += try SchemaGuard.problems(db)
             let total = try ItemTable.count(in: db)
             let rows = try ItemTable.cursorOverAllRows(in: db)
@@ -54,8 +61,10 @@ extension Keychain {
         var parsed: ItemRow?
         func damaged(_ problem: String, _ reference: PersistentReference?) {
             let names = parsed.flatMap(names(of:))
-            report.damagedItems.append(DamagedItem(rowID: rowID, persistentReference: reference, itemClass: storedClass, problem: problem,
-                                                   service: names?.service, account: names?.account))
+            report.damagedItems.append(
+                DamagedItem(
+                    rowID: rowID, persistentReference: reference, itemClass: storedClass, problem: problem,
+                    service: names?.service, account: names?.account))
         }
         let row: ItemRow
         do { row = try ItemRow(row: raw) } catch {
@@ -64,11 +73,15 @@ extension Keychain {
         }
         parsed = row
         guard try keys.rowSealer.isValid(row, db) else {
-            damaged("its row seal does not hold (its clear columns, lookup tags or row id were edited)", row.persistentReference)
+            damaged(
+                "its row seal does not hold (its clear columns, lookup tags or row id were edited)",
+                row.persistentReference)
             return
         }
         if row.sealed.isPresenceSealed && !keys.presence.isEstablished {
-            damaged("its data is sealed to a presence key, but the keybag holds none (its presence slots were removed)", row.persistentReference)
+            damaged(
+                "its data is sealed to a presence key, but the keybag holds none (its presence slots were removed)",
+                row.persistentReference)
             return
         }
         do {
@@ -76,27 +89,41 @@ extension Keychain {
             // its class wrap and that it is a well-formed presence wrap.
             let opened = try open(row, includingData: !row.sealed.isPresenceSealed)
             if row.sealed.isPresenceSealed {
-                try ItemCipher.checkPresenceWrap(row.sealed, binding: row.binding(vaultID: keys.header.vaultID), keys: keys.classKeys(for: row.accessibility))
+                try ItemCipher.checkPresenceWrap(
+                    row.sealed, binding: row.binding(vaultID: keys.header.vaultID),
+                    keys: keys.classKeys(for: row.accessibility))
             }
             let expected = ItemIndexes(itemClass: row.itemClass, attributes: opened.attributes, indexer: keys.indexer)
             guard expected.group == row.indexes.group, expected.service == row.indexes.service,
-                  expected.account == row.indexes.account, expected.server == row.indexes.server,
-                  expected.identityLink == row.indexes.identityLink, expected.primaryKey == row.indexes.primaryKey else {
-                damaged("its lookup indexes do not match its attributes (the row's clear columns were edited)", row.persistentReference)
+                expected.account == row.indexes.account, expected.server == row.indexes.server,
+                expected.identityLink == row.indexes.identityLink, expected.primaryKey == row.indexes.primaryKey
+            else {
+                damaged(
+                    "its lookup indexes do not match its attributes (the row's clear columns were edited)",
+                    row.persistentReference)
                 return
             }
             let storedTags = try ItemTable.tags(in: db, ofItem: row.rowID)
             // Items written before format 3 may also hold the tags of the attributes no longer tagged.
-            let legacy = expected.tags.union(ItemIndexes.legacyTags(attributes: opened.attributes, indexer: keys.indexer))
+            let legacy = expected.tags.union(
+                ItemIndexes.legacyTags(attributes: opened.attributes, indexer: keys.indexer))
             // Items present when the keychain was upgraded to format 6 carry one more tag until rewritten.
             let beforeOwnership = keys.indexer.writtenBeforeOwnershipTag
-            guard storedTags == expected.tags || storedTags == legacy
-                    || storedTags == expected.tags.union([beforeOwnership]) || storedTags == legacy.union([beforeOwnership]) else {
-                damaged("its lookup tags do not match its attributes (tag rows were added or removed)", row.persistentReference)
+            guard
+                storedTags == expected.tags || storedTags == legacy
+                    || storedTags == expected.tags.union([beforeOwnership])
+                    || storedTags == legacy.union([beforeOwnership])
+            else {
+                damaged(
+                    "its lookup tags do not match its attributes (tag rows were added or removed)",
+                    row.persistentReference)
                 return
             }
             report.verifiedItems += 1
-        } catch let error as KeychainError where error.code == .interactionNotAllowed || (error.code == .authFailed && row.accessibility == .whenPasscodeSetThisDeviceOnly) {
+        } catch let error as KeychainError
+            where error.code == .interactionNotAllowed
+            || (error.code == .authFailed && row.accessibility == .whenPasscodeSetThisDeviceOnly)
+        {
             report.lockedItems[row.accessibility, default: 0] += 1
         } catch let error as KeychainError {
             damaged(Self.problem(error), row.persistentReference)
@@ -122,13 +149,15 @@ extension Keychain {
             return "the keychain's state record fails its MAC: the header was edited"
         }
         guard recorded.digest == digest else {
-            return "the rows do not add up to the recorded state (after \(recorded.counter) changes): rows were deleted, added, edited or replaced by older versions outside this library. Rows that are missing or replayed cannot be named; restore the keychain from a backup"
+            return
+                "the rows do not add up to the recorded state (after \(recorded.counter) changes): rows were deleted, added, edited or replaced by older versions outside this library. Rows that are missing or replayed cannot be named; restore the keychain from a backup"
         }
         return nil
     }
 
     private static func problem(_ error: any Error) -> String {
         guard let error = error as? KeychainError else { return "\(error)" }
-        return error.code == .integrityViolation ? "authentication failed (edited, swapped, moved or replayed)" : error.message
+        return error.code == .integrityViolation
+            ? "authentication failed (edited, swapped, moved or replayed)" : error.message
     }
 }

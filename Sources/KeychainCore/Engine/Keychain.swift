@@ -50,7 +50,9 @@ public final class Keychain: Sendable {
     ///   `.invalidKeychain` for a file that is not a keychain, `.unsupportedVersion` for a newer
     ///   format, `.integrityViolation` for a tampered one, `.busy` when another process holds the
     ///   keychain directory's lock past the busy timeout (at least 10 s).
-    public convenience init(location: KeychainLocation = .default, options: KeychainOptions = KeychainOptions()) throws(KeychainError) {
+    public convenience init(location: KeychainLocation = .default, options: KeychainOptions = KeychainOptions())
+        throws(KeychainError)
+    {
         try self.init(location: location, options: options, mustCreate: false)
     }
 
@@ -58,7 +60,9 @@ public final class Keychain: Sendable {
     /// exists; decided under the directory lock, so two creators cannot both succeed). A new
     /// keychain gets `initialPassphrase` in the transaction that creates it: no keybag without
     /// the passphrase is ever committed.
-    init(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool, initialPassphrase: String? = nil) throws(KeychainError) {
+    init(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool, initialPassphrase: String? = nil)
+        throws(KeychainError)
+    {
         self.location = location
         self.options = options
         databasePath = location.databaseURL.path
@@ -76,15 +80,25 @@ public final class Keychain: Sendable {
         let deviceBinding: DeviceBinding
         // Bounded: a process holding the lock for ever gives `.busy`, never a hang (at least 10 s,
         // for a creator running scrypt or an upgrade; longer when the busy timeout is).
-        (database, keys, deviceBinding, changeRolledBack) = try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))) { () throws(KeychainError) in
-            if options.readOnly && !mustCreate, let opened = try Self.openForReading(location: location, options: options) { return opened }
-            return try Self.openLocked(location: location, options: options, mustCreate: mustCreate, initialPassphrase: initialPassphrase)
+        (database, keys, deviceBinding, changeRolledBack) = try PlatformIO.withExclusiveLock(
+            onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))
+        ) { () throws(KeychainError) in
+            if options.readOnly && !mustCreate,
+                let opened = try Self.openForReading(location: location, options: options)
+            {
+                return opened
+            }
+            return try Self.openLocked(
+                location: location, options: options, mustCreate: mustCreate, initialPassphrase: initialPassphrase)
         }
         binding = Locked(deviceBinding)
         // After a lock whose process died before it settled the anchor, the file's session
         // record may be one that was put back: the session is not resumed (unlock again).
-        if options.resumesUnlockSession && hasPassphrase && keys.lockState != .unlocked && !changeRolledBack { resumeUnlockSession() }
-        logger.debug("opened keychain", metadata: ["path": "\(location.databaseURL.path)", "state": "\(keys.lockState)"])
+        if options.resumesUnlockSession && hasPassphrase && keys.lockState != .unlocked && !changeRolledBack {
+            resumeUnlockSession()
+        }
+        logger.debug(
+            "opened keychain", metadata: ["path": "\(location.databaseURL.path)", "state": "\(keys.lockState)"])
     }
 
     /// Runs under the directory lock, so concurrent creators initialise the file once and
@@ -95,8 +109,10 @@ public final class Keychain: Sendable {
     /// and keybag MAC and the KDF bounds are checked before any key is unwrapped or derived.
     /// - Returns: the database, the keys, what keeps the device secret, and whether a header
     ///   change (a lock, a passphrase change) was found not to have committed.
-    private static func openLocked(location: KeychainLocation, options: KeychainOptions, mustCreate: Bool,
-                                   initialPassphrase: String?) throws(KeychainError) -> (DatabasePool, KeyRing, DeviceBinding, Bool) {
+    private static func openLocked(
+        location: KeychainLocation, options: KeychainOptions, mustCreate: Bool,
+        initialPassphrase: String?
+    ) throws(KeychainError) -> (DatabasePool, KeyRing, DeviceBinding, Bool) {
         let path = location.databaseURL.path
         for suffix in ["", "-wal", "-shm"] {
             try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
@@ -111,8 +127,10 @@ public final class Keychain: Sendable {
         }
         // A rotation of the device secret that a killed process left, finished or rolled back
         // before the device key is loaded (DeviceSecretRotationFiles).
-        try DeviceSecretRotationFiles.settleInterrupted(location: location, database: database, options: options, isNew: contents == .new)
-        let (deviceKey, deviceBinding) = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: contents == .new, options: options)
+        try DeviceSecretRotationFiles.settleInterrupted(
+            location: location, database: database, options: options, isNew: contents == .new)
+        let (deviceKey, deviceBinding) = try DeviceKeyFile.load(
+            at: location.deviceKeyURL, mayCreate: contents == .new, options: options)
         // Anchors being written when a process was killed, of this or an uncommitted keychain.
         PlatformIO.removeAbandonedTemporaryFiles(in: location.deviceKeyURL.deletingLastPathComponent().path) {
             $0.hasPrefix("keychain-") && $0.hasSuffix(".anchor")
@@ -126,17 +144,22 @@ public final class Keychain: Sendable {
                 }
                 try KeychainSchema.migrator(deviceKey: deviceKey, location: nil).migrate(database)
                 let vaultID = UUID()
-                createdKEK = passphrase.map { KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: $0.key, vaultID: vaultID) }
+                createdKEK = passphrase.map {
+                    KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: $0.key, vaultID: vaultID)
+                }
                 try database.writeWithoutTransaction { db in
                     try db.inTransaction(.immediate) {
-                        try createKeybag(db, vaultID: vaultID, deviceKey: deviceKey, passphrase: passphrase.map { ($0.salt, $0.parameters, createdKEK!) },
-                                         location: location)
+                        try createKeybag(
+                            db, vaultID: vaultID, deviceKey: deviceKey,
+                            passphrase: passphrase.map { ($0.salt, $0.parameters, createdKEK!) },
+                            location: location)
                         return .commit
                     }
                 }
             case .keychain(let applied):
-                try upgradeIfNeeded(database, location: location, deviceKey: deviceKey,
-                                    fileFormat: KeychainSchema.migrations[applied - 1].format)
+                try upgradeIfNeeded(
+                    database, location: location, deviceKey: deviceKey,
+                    fileFormat: KeychainSchema.migrations[applied - 1].format)
             }
         }
         var changeRolledBack = false
@@ -146,7 +169,8 @@ public final class Keychain: Sendable {
                 try db.inTransaction(.immediate) {
                     verified = try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
                     // A change that committed (or not) before its writer settled the anchor.
-                    changeRolledBack = try HeaderAuthenticator.settleAnchor(db, location: location, deviceKey: deviceKey)
+                    changeRolledBack = try HeaderAuthenticator.settleAnchor(
+                        db, location: location, deviceKey: deviceKey)
                     return .commit
                 }
                 return verified
@@ -163,7 +187,9 @@ public final class Keychain: Sendable {
     /// connection, in one read transaction. Returns nil, having written nothing, when the
     /// keychain must first be written to: created, upgraded, or its anchor settled after an
     /// interrupted header change (the caller then opens it for writing).
-    private static func openForReading(location: KeychainLocation, options: KeychainOptions) throws(KeychainError) -> (DatabasePool, KeyRing, DeviceBinding, Bool)? {
+    private static func openForReading(location: KeychainLocation, options: KeychainOptions) throws(KeychainError) -> (
+        DatabasePool, KeyRing, DeviceBinding, Bool
+    )? {
         let path = location.databaseURL.path
         for suffix in ["", "-wal", "-shm"] {
             try FilePermissions.requirePrivate(path + suffix, role: "keychain file")
@@ -173,24 +199,31 @@ public final class Keychain: Sendable {
         let contents = try perform(path: path) { try database.read { db in try SchemaGuard.inspect(db, path: path) } }
         // An interrupted rotation of the device secret is settled by the writing path.
         guard contents == .keychain(appliedMigrations: KeychainSchema.migrations.count),
-              PlatformIO.fileExists(location.deviceKeyURL.path), !DeviceSecretRotationFiles(location: location).hasPendingKey else { return nil }
-        let (deviceKey, deviceBinding) = try DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false, options: options)
+            PlatformIO.fileExists(location.deviceKeyURL.path),
+            !DeviceSecretRotationFiles(location: location).hasPendingKey
+        else { return nil }
+        let (deviceKey, deviceBinding) = try DeviceKeyFile.load(
+            at: location.deviceKeyURL, mayCreate: false, options: options)
         let verified: (VaultHeader, [KeybagSlot: Data])? = try perform(path: path) {
             try database.read { db -> (VaultHeader, [KeybagSlot: Data])? in
                 // An anchor that must be rewritten (older format, two header MACs) or is missing
                 // takes the writing path, which also gives the precise error for a missing one.
                 guard let header = try VaultHeader.fetch(db),
-                      let anchor = try? FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey),
-                      anchor.formatVersion == KeychainSchema.formatVersion, anchor.headerMACs.count == 1 else { return nil }
+                    let anchor = try? FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey),
+                    anchor.formatVersion == KeychainSchema.formatVersion, anchor.headerMACs.count == 1
+                else { return nil }
                 do {
                     return try HeaderAuthenticator.fetchVerified(db, deviceKey: deviceKey, location: location)
                 } catch is UnrecordedHeader {
-                    return nil   // a header change between reading the anchor and the header: settle it by writing
+                    return nil  // a header change between reading the anchor and the header: settle it by writing
                 }
             }
         }
         guard let (header, keybag) = verified else { return nil }
-        return (database, try KeyRing(header: header, deviceKey: deviceKey, keybag: keybag, location: location), deviceBinding, false)
+        return (
+            database, try KeyRing(header: header, deviceKey: deviceKey, keybag: keybag, location: location),
+            deviceBinding, false
+        )
     }
 
     static func noSuchKeychain(at location: KeychainLocation) -> KeychainError {
@@ -205,8 +238,14 @@ public final class Keychain: Sendable {
     ///   upgraded together with its anchor) and open with this device key: it is then upgraded
     ///   with its rows as they are, once, and logged. Nothing is written under a device key that
     ///   is not this keychain's (its index key must unwrap: an AES-GCM open, no KDF).
-    private static func upgradeIfNeeded(_ database: DatabasePool, location: KeychainLocation, deviceKey: SymmetricKey, fileFormat: Int) throws {
-        guard let (header, keybag) = try database.read({ db in try VaultHeader.fetch(db).map { ($0, try KeyRing.fetchKeybag(db)) } }) else {
+    private static func upgradeIfNeeded(
+        _ database: DatabasePool, location: KeychainLocation, deviceKey: SymmetricKey, fileFormat: Int
+    ) throws {
+        guard
+            let (header, keybag) = try database.read({ db in
+                try VaultHeader.fetch(db).map { ($0, try KeyRing.fetchKeybag(db)) }
+            })
+        else {
             throw KeychainError.tamperedHeaderMissing()
         }
         let vaultID = header.vaultID
@@ -217,40 +256,55 @@ public final class Keychain: Sendable {
         } catch {
             // Not a damaged anchor but a device key that is not this keychain's (another
             // keychain's file, a forged one), which verifies neither.
-            if !KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: vaultID) { throw KeychainError.wrongDeviceKey() }
+            if !KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: vaultID) {
+                throw KeychainError.wrongDeviceKey()
+            }
             throw error
         }
         if let anchor = recorded {
             guard fileFormat >= anchor.formatVersion else {
-                throw KeychainError.formatDowngraded(path: path, fileFormat: fileFormat, formatVersion: anchor.formatVersion)
+                throw KeychainError.formatDowngraded(
+                    path: path, fileFormat: fileFormat, formatVersion: anchor.formatVersion)
             }
         } else {
             guard KeybagSlot.indexOpens(keybag, deviceKey: deviceKey, vaultID: vaultID) else {
                 throw KeychainError.wrongDeviceKey()
             }
             guard fileFormat < KeychainSchema.formatVersion else {
-                throw KeychainError.formatAnchorMissing(path: path, fileFormat: fileFormat, anchorFile: FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)
+                throw KeychainError.formatAnchorMissing(
+                    path: path, fileFormat: fileFormat,
+                    anchorFile: FormatAnchor.url(for: location, vaultID: vaultID).lastPathComponent)
             }
-            LibraryLogging.logger(component: "KeychainCore").notice("upgrading keychain from format \(fileFormat) to \(KeychainSchema.formatVersion); its rows are accepted as they are (run verify to check them)",
-                                                                  metadata: ["path": "\(path)"])
+            LibraryLogging.logger(component: "KeychainCore").notice(
+                "upgrading keychain from format \(fileFormat) to \(KeychainSchema.formatVersion); its rows are accepted as they are (run verify to check them)",
+                metadata: ["path": "\(path)"])
         }
         try KeychainSchema.migrator(deviceKey: deviceKey, location: location).migrate(database)
-        if let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey), anchor.formatVersion < KeychainSchema.formatVersion {
+        if let anchor = try FormatAnchor.read(for: location, vaultID: vaultID, deviceKey: deviceKey),
+            anchor.formatVersion < KeychainSchema.formatVersion
+        {
             // The upgrade committed: the anchor now says the current format (header MACs as they were).
-            try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: anchor.headerMACs).write(for: location, deviceKey: deviceKey)
+            try FormatAnchor(
+                vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: anchor.headerMACs
+            ).write(for: location, deviceKey: deviceKey)
         }
     }
 
     /// Opens the pool of SQLite connections, each hardened. `readOnly` opens every connection
     /// with `SQLITE_OPEN_READONLY`: GRDB then skips its write-ahead-log set-up (which writes a
     /// table into an empty log), and nothing can change the file through them.
-    private static func openDatabase(path: String, busyTimeout: Duration, readOnly: Bool = false) throws(KeychainError) -> DatabasePool {
+    private static func openDatabase(path: String, busyTimeout: Duration, readOnly: Bool = false) throws(KeychainError)
+        -> DatabasePool
+    {
         var configuration = Configuration()
         configuration.readonly = readOnly
-        configuration.busyMode = .timeout(TimeInterval(busyTimeout.components.seconds) + TimeInterval(busyTimeout.components.attoseconds) / 1e18)
+        configuration.busyMode = .timeout(
+            TimeInterval(busyTimeout.components.seconds) + TimeInterval(busyTimeout.components.attoseconds) / 1e18)
         configuration.label = "SecureStorage.Keychain"
         configuration.prepareDatabase { db in
-            guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed") }
+            guard let connection = db.sqliteConnection else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the connection is closed")
+            }
             try ConnectionSettings.harden(connection: connection)
         }
         return try perform(path: path) { () throws -> DatabasePool in
@@ -260,8 +314,12 @@ public final class Keychain: Sendable {
             try database.writeWithoutTransaction { db in
                 try ConnectionSettings.setFullSynchronous(in: db)
                 let reported = try ConnectionSettings.reported(in: db)
-                guard reported.synchronous == 2, reported.secureDelete == 1, reported.journalMode == "wal", reported.trustedSchema == 0 else {
-                    throw KeychainError.sqliteRefusedDurabilitySettings(synchronous: reported.synchronous ?? -1, secureDelete: reported.secureDelete ?? -1, journalMode: reported.journalMode ?? "?", trustedSchema: reported.trustedSchema ?? -1)
+                guard reported.synchronous == 2, reported.secureDelete == 1, reported.journalMode == "wal",
+                    reported.trustedSchema == 0
+                else {
+                    throw KeychainError.sqliteRefusedDurabilitySettings(
+                        synchronous: reported.synchronous ?? -1, secureDelete: reported.secureDelete ?? -1,
+                        journalMode: reported.journalMode ?? "?", trustedSchema: reported.trustedSchema ?? -1)
                 }
             }
             return database
@@ -275,25 +333,34 @@ public final class Keychain: Sendable {
     /// The anchor is written before the transaction commits: killed in between, the file has no
     /// header and is created afresh (under a new vault id) at the next open, so a format-4-or-later file
     /// never exists without its anchor.
-    private static func createKeybag(_ db: Database, vaultID: UUID, deviceKey: SymmetricKey,
-                                     passphrase: (salt: Data, parameters: ScryptParameters, kek: SymmetricKey)?, location: KeychainLocation) throws {
-        var header = VaultHeader(formatVersion: KeychainSchema.formatVersion, vaultID: vaultID, keybagGeneration: 1, passphrase: nil)
+    private static func createKeybag(
+        _ db: Database, vaultID: UUID, deviceKey: SymmetricKey,
+        passphrase: (salt: Data, parameters: ScryptParameters, kek: SymmetricKey)?, location: KeychainLocation
+    ) throws {
+        var header = VaultHeader(
+            formatVersion: KeychainSchema.formatVersion, vaultID: vaultID, keybagGeneration: 1, passphrase: nil)
         if let passphrase { header.passphrase = (passphrase.salt, passphrase.parameters) }
         try header.insert(db)
         let deviceKEK = KeyHierarchy.deviceKEK(deviceKey: deviceKey, vaultID: vaultID)
-        let userKEK = passphrase?.kek ?? KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: nil, vaultID: vaultID)
+        let userKEK =
+            passphrase?.kek ?? KeyHierarchy.userKEK(deviceKey: deviceKey, passphraseKey: nil, vaultID: vaultID)
         var keybag: [KeybagSlot: Data] = [:]
         var slots: [KeybagSlot] = [.index]
-        slots += Accessibility.allCases.filter { $0 != .whenPasscodeSetThisDeviceOnly || passphrase != nil }.map(KeybagSlot.classKey)
+        slots += Accessibility.allCases.filter { $0 != .whenPasscodeSetThisDeviceOnly || passphrase != nil }.map(
+            KeybagSlot.classKey)
         for slot in slots {
-            keybag[slot] = try slot.wrap(SymmetricKey(size: .bits256), with: slot.tier == .device ? deviceKEK : userKEK, vaultID: vaultID)
+            keybag[slot] = try slot.wrap(
+                SymmetricKey(size: .bits256), with: slot.tier == .device ? deviceKEK : userKEK, vaultID: vaultID)
         }
         try KeybagTable.write(in: db, keybag)
         let authenticator = HeaderAuthenticator(deviceKey: deviceKey, vaultID: vaultID)
         try authenticator.store(header, keybag: keybag, db)
         try StateDigest(deviceKey: deviceKey, vaultID: vaultID).initialize(db)
-        try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: [authenticator.code(for: header, keybag: keybag)])
-            .write(for: location, deviceKey: deviceKey)
+        try FormatAnchor(
+            vaultID: vaultID, formatVersion: KeychainSchema.formatVersion,
+            headerMACs: [authenticator.code(for: header, keybag: keybag)]
+        )
+        .write(for: location, deviceKey: deviceKey)
     }
 
     // MARK: - State
@@ -364,7 +431,10 @@ public final class Keychain: Sendable {
     private func requireExactSchema(_ db: Database) throws {
         let version = try ConnectionSettings.schemaVersion(in: db)
         guard checkedSchemaVersion.withLock({ $0 }) != version else { return }
-        guard try SchemaGuard.inspect(db, path: databasePath) == .keychain(appliedMigrations: KeychainSchema.migrations.count) else {
+        guard
+            try SchemaGuard.inspect(db, path: databasePath)
+                == .keychain(appliedMigrations: KeychainSchema.migrations.count)
+        else {
             throw KeychainError.tamperedTablesGone()
         }
         checkedSchemaVersion.withLock { $0 = version }

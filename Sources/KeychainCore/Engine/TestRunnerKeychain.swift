@@ -31,7 +31,9 @@ enum TestRunnerKeychain {
 
     /// The throw-away keychain's directory chosen for this process before `main` (a private
     /// directory, or the unusable path), or `nil` when the user's default applies.
-    static let chosenHome: URL? = secure_storage_test_keychain_home().map { URL(fileURLWithPath: String(cString: $0), isDirectory: true) }
+    static let chosenHome: URL? = secure_storage_test_keychain_home().map {
+        URL(fileURLWithPath: String(cString: $0), isDirectory: true)
+    }
 
     /// The test keychain's directory when it was made (laid out like `SECURE_STORAGE_HOME`);
     /// touching it registers the removal of its unlock tickets at exit.
@@ -63,7 +65,8 @@ enum TestRunnerKeychain {
         let store = UnlockTicketStore(location)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? [] {
             guard name.hasPrefix("keychain-"), name.hasSuffix(".anchor"),
-                  let vaultID = UUID(uuidString: String(name.dropFirst("keychain-".count).dropLast(".anchor".count))) else { continue }
+                let vaultID = UUID(uuidString: String(name.dropFirst("keychain-".count).dropLast(".anchor".count)))
+            else { continue }
             store.remove(vaultID: vaultID)
         }
     }

@@ -82,7 +82,10 @@ enum UnlockTicketStore {
         switch self {
         case .directory:
             let writer = try PrivateFileWriter(path: fileURL(vaultID: vaultID)!.path)
-            do { try writer.write(sealed) } catch { writer.abandon(); throw error }
+            do { try writer.write(sealed) } catch {
+                writer.abandon()
+                throw error
+            }
             return .file(writer)
         case .kernelKeyring:
             let lifetime = expiry.map { UInt32(clamping: Int64(max(1, $0.timeIntervalSinceNow.rounded(.up)))) }
@@ -94,7 +97,8 @@ enum UnlockTicketStore {
     /// timeout when it still holds `bytes`. Nothing to do for a file, or a ticket with an expiry.
     func refresh(vaultID: UUID, holding bytes: Data, expiry: Date?) {
         guard case .kernelKeyring = self, expiry == nil else { return }
-        KernelKeyring.refresh(Self.keyDescription(vaultID: vaultID), ifItHolds: bytes, maximumSize: UnlockTicket.maximumSize)
+        KernelKeyring.refresh(
+            Self.keyDescription(vaultID: vaultID), ifItHolds: bytes, maximumSize: UnlockTicket.maximumSize)
     }
 
     /// The ticket's bytes, when there is one that may be read (a file only in a runtime
@@ -102,12 +106,16 @@ enum UnlockTicketStore {
     func read(vaultID: UUID) -> Data? {
         switch self {
         case .directory(let directory):
-            guard (try? Keychain.requireSessionDirectory(directory)) != nil, let path = fileURL(vaultID: vaultID)?.path else { return nil }
-            PlatformIO.removeAbandonedTemporaryFiles(of: path)   // tickets whose writer was killed
-            guard PlatformIO.fileExists(path), (try? FilePermissions.requirePrivate(path, role: "unlock session")) != nil else { return nil }
+            guard (try? Keychain.requireSessionDirectory(directory)) != nil, let path = fileURL(vaultID: vaultID)?.path
+            else { return nil }
+            PlatformIO.removeAbandonedTemporaryFiles(of: path)  // tickets whose writer was killed
+            guard PlatformIO.fileExists(path),
+                (try? FilePermissions.requirePrivate(path, role: "unlock session")) != nil
+            else { return nil }
             return try? PlatformIO.readFile(path, maximumSize: UnlockTicket.maximumSize)
         case .kernelKeyring:
-            return KernelKeyring.read(Self.keyDescription(vaultID: vaultID), maximumSize: UnlockTicket.maximumSize)?.payload
+            return KernelKeyring.read(Self.keyDescription(vaultID: vaultID), maximumSize: UnlockTicket.maximumSize)?
+                .payload
         }
     }
 
@@ -117,9 +125,12 @@ enum UnlockTicketStore {
         switch self {
         case .directory:
             guard let path = fileURL(vaultID: vaultID)?.path else { return }
-            if (try? PlatformIO.readFile(path, maximumSize: UnlockTicket.maximumSize)) == bytes { PlatformIO.removeFile(path) }
+            if (try? PlatformIO.readFile(path, maximumSize: UnlockTicket.maximumSize)) == bytes {
+                PlatformIO.removeFile(path)
+            }
         case .kernelKeyring:
-            KernelKeyring.remove(Self.keyDescription(vaultID: vaultID), ifItHolds: bytes, maximumSize: UnlockTicket.maximumSize)
+            KernelKeyring.remove(
+                Self.keyDescription(vaultID: vaultID), ifItHolds: bytes, maximumSize: UnlockTicket.maximumSize)
         }
     }
 

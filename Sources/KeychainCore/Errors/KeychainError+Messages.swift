@@ -14,34 +14,52 @@ extension KeychainError {
     /// `.interactionNotAllowed`: The keychain at `path` is locked and `accessibility` needs it
     /// unlocked.
     static func locked(_ accessibility: Accessibility, path: String) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain at \(path) is locked and the item's protection (\(accessibility.constantName)) needs it unlocked. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry, or store items read in the background with an afterFirstUnlock accessibility.")
+        KeychainError(
+            .interactionNotAllowed,
+            "The keychain at \(path) is locked and the item's protection (\(accessibility.constantName)) needs it unlocked. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry, or store items read in the background with an afterFirstUnlock accessibility."
+        )
     }
 
     /// `.interactionNotAllowed`: The keychain at `path` was not unlocked since it was opened.
     static func notYetUnlocked(_ accessibility: Accessibility, path: String) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The keychain at \(path) has not been unlocked since it was opened, so items with protection \(accessibility.constantName) are unavailable. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry.")
+        KeychainError(
+            .interactionNotAllowed,
+            "The keychain at \(path) has not been unlocked since it was opened, so items with protection \(accessibility.constantName) are unavailable. Unlock it (`keychain unlock`, or Keychain.unlock in code) and retry."
+        )
     }
 
     /// `.authFailed`: A passcode-set item, and the keychain has no passphrase.
     static func passcodeNotSet() -> KeychainError {
-        KeychainError(.authFailed, "Items with kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly need a keychain passphrase, and none is set. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) or choose another accessibility.")
+        KeychainError(
+            .authFailed,
+            "Items with kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly need a keychain passphrase, and none is set. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) or choose another accessibility."
+        )
     }
 
     /// The device key file is not the one this keychain was created with.
     static func wrongDeviceKey() -> KeychainError {
-        KeychainError(.keychainUnavailable, "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one.")
+        KeychainError(
+            .keychainUnavailable,
+            "The device key does not belong to this keychain (the keybag does not open with it). The keychain was created with another device key file: restore that file, or move the keychain aside to start a new one."
+        )
     }
 
     /// Another process rotated the device secret (bound or rebound the keychain) after this
     /// instance opened it: its keys open nothing any more, and it writes nothing.
     static func deviceSecretReplaced() -> KeychainError {
-        KeychainError(.keychainUnavailable, "The keychain's device secret was replaced after this instance opened it (the keychain was bound or rebound to a TPM, `keychain bind --tpm`), so this instance can neither read nor write it any more; nothing was changed. Open the keychain again.")
+        KeychainError(
+            .keychainUnavailable,
+            "The keychain's device secret was replaced after this instance opened it (the keychain was bound or rebound to a TPM, `keychain bind --tpm`), so this instance can neither read nor write it any more; nothing was changed. Open the keychain again."
+        )
     }
 
     /// `.integrityViolation`: The keychain file was modified; `what` says where. The
     /// `tampered…` factories below give the particulars.
     static func tampered(_ what: String) -> KeychainError {
-        KeychainError(.integrityViolation, "Integrity check failed: \(what). The keychain file was modified outside this library or is corrupted; the item was not returned and nothing was changed. Restore the keychain from a backup.")
+        KeychainError(
+            .integrityViolation,
+            "Integrity check failed: \(what). The keychain file was modified outside this library or is corrupted; the item was not returned and nothing was changed. Restore the keychain from a backup."
+        )
     }
 
     // MARK: - Access
@@ -53,42 +71,61 @@ extension KeychainError {
 
     /// `.authFailed`: No authenticator is installed, so the user cannot be authenticated.
     package static func noAuthenticatorInstalled() -> KeychainError {
-        KeychainError(.authFailed, "No authenticator is installed, so the user cannot be authenticated. Set Keychain.authenticator.")
+        KeychainError(
+            .authFailed,
+            "No authenticator is installed, so the user cannot be authenticated. Set Keychain.authenticator.")
     }
 
     /// `.authFailed`: None of the requested authentication methods (…) is available.
     package static func noRequestedMethodAvailable(methods: Set<AuthenticationMethod>) -> KeychainError {
-        KeychainError(.authFailed, "None of the requested authentication methods (\(methods.map(\.rawValue).sorted().joined(separator: ", "))) is available.")
+        KeychainError(
+            .authFailed,
+            "None of the requested authentication methods (\(methods.map(\.rawValue).sorted().joined(separator: ", "))) is available."
+        )
     }
 
     /// `.invalidParameter`: The access-control attribute (accc) is not an access policy; set it
     /// with NewItem.protected(by:).
     package static func accessControlAttributeNotAPolicy() -> KeychainError {
-        KeychainError(.invalidParameter, "The access-control attribute (accc) is not an access policy; set it with NewItem.protected(by:).")
+        KeychainError(
+            .invalidParameter,
+            "The access-control attribute (accc) is not an access policy; set it with NewItem.protected(by:).")
     }
 
     /// `.unimplemented`: The access-control flags companion and applicationPassword are not
     /// available on this platform; use userPresence, biometry or devicePasscode constraints.
     package static func companionOrApplicationPasswordUnsupported() -> KeychainError {
-        KeychainError(.unimplemented, "The access-control flags companion and applicationPassword are not available on this platform; use userPresence, biometry or devicePasscode constraints.")
+        KeychainError(
+            .unimplemented,
+            "The access-control flags companion and applicationPassword are not available on this platform; use userPresence, biometry or devicePasscode constraints."
+        )
     }
 
     /// `.invalidParameter`: privateKeyUsage applies to private keys generated inside the keychain
     /// (kSecAttrTokenIDSecureEnclave); other items are protected when their data is read.
     package static func privateKeyUsageOnOtherItem() -> KeychainError {
-        KeychainError(.invalidParameter, "privateKeyUsage applies to private keys generated inside the keychain (kSecAttrTokenIDSecureEnclave); other items are protected when their data is read.")
+        KeychainError(
+            .invalidParameter,
+            "privateKeyUsage applies to private keys generated inside the keychain (kSecAttrTokenIDSecureEnclave); other items are protected when their data is read."
+        )
     }
 
     /// `.invalidParameter`: The access control of a key generated inside the keychain must include
     /// privateKeyUsage: its data is never read, so other constraints would guard nothing.
     package static func tokenKeyWithoutPrivateKeyUsage() -> KeychainError {
-        KeychainError(.invalidParameter, "The access control of a key generated inside the keychain must include privateKeyUsage: its data is never read, so other constraints would guard nothing.")
+        KeychainError(
+            .invalidParameter,
+            "The access control of a key generated inside the keychain must include privateKeyUsage: its data is never read, so other constraints would guard nothing."
+        )
     }
 
     /// `.authFailed`: The item requires user authentication (`policy`) but the keychain has no
     /// authenticator, so it could never be read.
     package static func protectedItemWithoutAuthenticator(policy: AccessPolicy) -> KeychainError {
-        KeychainError(.authFailed, "The item requires user authentication (\(policy)) but the keychain has no authenticator, so it could never be read. Set Keychain.authenticator (for example a PINAuthenticator) first.")
+        KeychainError(
+            .authFailed,
+            "The item requires user authentication (\(policy)) but the keychain has no authenticator, so it could never be read. Set Keychain.authenticator (for example a PINAuthenticator) first."
+        )
     }
 
     /// `.authFailed`: biometryCurrentSet needs enrolled biometry, and the authenticator reports
@@ -105,44 +142,64 @@ extension KeychainError {
     /// `.invalidParameter`: An item protected by access control cannot carry the secret blob
     /// attribute `attribute`: it would be readable without the authentication its data needs.
     package static func protectedItemWithSecretBlobAttribute(attribute: String) -> KeychainError {
-        KeychainError(.invalidParameter, "An item protected by access control cannot carry the secret blob attribute \(attribute): it would be readable without the authentication its data needs. Store it in the item's data.")
+        KeychainError(
+            .invalidParameter,
+            "An item protected by access control cannot carry the secret blob attribute \(attribute): it would be readable without the authentication its data needs. Store it in the item's data."
+        )
     }
 
     /// `.authFailed`: The item requires user authentication (`policy`), but no authenticator is
     /// enrolled in this keychain, so it could never be read.
     package static func protectedItemWithoutEnrolment(policy: AccessPolicy) -> KeychainError {
-        KeychainError(.authFailed, "The item requires user authentication (\(policy)), but no authenticator is enrolled in this keychain, so it could never be read. Enrol one first: set a PIN (PINAuthenticator.setPIN(_:current:in:) or `keychain set-pin`), or call enroll(_:for:authorizedBy:authentication:).")
+        KeychainError(
+            .authFailed,
+            "The item requires user authentication (\(policy)), but no authenticator is enrolled in this keychain, so it could never be read. Enrol one first: set a PIN (PINAuthenticator.setPIN(_:current:in:) or `keychain set-pin`), or call enroll(_:for:authorizedBy:authentication:)."
+        )
     }
 
     /// `.authFailed`: The item requires …, and no authenticator is enrolled for it in this
     /// keychain, so it could never be read.
     package static func noEnrolmentForRequiredMethods(methods: Set<AuthenticationMethod>) -> KeychainError {
-        KeychainError(.authFailed, "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and no authenticator is enrolled for it in this keychain, so it could never be read.")
+        KeychainError(
+            .authFailed,
+            "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and no authenticator is enrolled for it in this keychain, so it could never be read."
+        )
     }
 
     /// `.authFailed`: The item requires …, and the installed authenticator holds none of this
     /// keychain's enrolments for it (they were made by another authenticator, or its own was
     /// replaced).
     package static func installedAuthenticatorHoldsNoEnrolment(methods: Set<AuthenticationMethod>) -> KeychainError {
-        KeychainError(.authFailed, "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and the installed authenticator holds none of this keychain's enrolments for it (they were made by another authenticator, or its own was replaced). Set up the authenticator first (for a PIN: `keychain set-pin`).")
+        KeychainError(
+            .authFailed,
+            "The item requires \(methods.map(\.rawValue).sorted().joined(separator: " or ")), and the installed authenticator holds none of this keychain's enrolments for it (they were made by another authenticator, or its own was replaced). Set up the authenticator first (for a PIN: `keychain set-pin`)."
+        )
     }
 
     /// `.authFailed`: The item requires user authentication (`policy`) and the keychain has no
     /// authenticator.
     package static func protectedReadWithoutAuthenticator(policy: AccessPolicy) -> KeychainError {
-        KeychainError(.authFailed, "The item requires user authentication (\(policy)) and the keychain has no authenticator. Set Keychain.authenticator.")
+        KeychainError(
+            .authFailed,
+            "The item requires user authentication (\(policy)) and the keychain has no authenticator. Set Keychain.authenticator."
+        )
     }
 
     /// `.authFailed`: The item needs a companion device or an application password, which this
     /// platform cannot check.
     package static func companionOrApplicationPasswordRequired() -> KeychainError {
-        KeychainError(.authFailed, "The item needs a companion device or an application password, which this platform cannot check.")
+        KeychainError(
+            .authFailed,
+            "The item needs a companion device or an application password, which this platform cannot check.")
     }
 
     /// `.authFailed`: The enrolled biometry changed since this item was written, and it is
     /// protected by biometryCurrentSet: it can never be read again.
     package static func enrolledBiometryChanged() -> KeychainError {
-        KeychainError(.authFailed, "The enrolled biometry changed since this item was written, and it is protected by biometryCurrentSet: it can never be read again. Delete it and write it anew.")
+        KeychainError(
+            .authFailed,
+            "The enrolled biometry changed since this item was written, and it is protected by biometryCurrentSet: it can never be read again. Delete it and write it anew."
+        )
     }
 
     /// `.authFailed`: The item's access control names no constraint this platform can check.
@@ -153,19 +210,27 @@ extension KeychainError {
     /// `.interactionNotAllowed`: Reading the item needs user authentication and the call does not
     /// allow prompting (kSecUseAuthenticationUIFail).
     package static func authenticationPromptNotAllowed() -> KeychainError {
-        KeychainError(.interactionNotAllowed, "Reading the item needs user authentication and the call does not allow prompting (kSecUseAuthenticationUIFail).")
+        KeychainError(
+            .interactionNotAllowed,
+            "Reading the item needs user authentication and the call does not allow prompting (kSecUseAuthenticationUIFail)."
+        )
     }
 
     /// `.interactionNotAllowed`: Reading the item needs user authentication and the authentication
     /// context does not allow interaction.
     package static func authenticationContextNotInteractive() -> KeychainError {
-        KeychainError(.interactionNotAllowed, "Reading the item needs user authentication and the authentication context does not allow interaction.")
+        KeychainError(
+            .interactionNotAllowed,
+            "Reading the item needs user authentication and the authentication context does not allow interaction.")
     }
 
     /// `.authFailed`: The authenticator released a secret of an enrolment this keychain does not
     /// have, so nothing protected was opened.
     package static func unknownEnrolmentReleased() -> KeychainError {
-        KeychainError(.authFailed, "The authenticator released a secret of an enrolment this keychain does not have, so nothing protected was opened.")
+        KeychainError(
+            .authFailed,
+            "The authenticator released a secret of an enrolment this keychain does not have, so nothing protected was opened."
+        )
     }
 
     /// `.authFailed`: The authenticator used a method the item does not accept.
@@ -186,14 +251,18 @@ extension KeychainError {
     /// `.authFailed`: The item needs `methods` and no authenticator is enrolled for it in this
     /// keychain.
     package static func noEnrolmentForMethods(methods: String) -> KeychainError {
-        KeychainError(.authFailed, "The item needs \(methods) and no authenticator is enrolled for it in this keychain.")
+        KeychainError(
+            .authFailed, "The item needs \(methods) and no authenticator is enrolled for it in this keychain.")
     }
 
     /// `.integrityViolation`: This keychain's enrolled `recorded` is not held by the installed
     /// authenticator: its enrolment was deleted or replaced (for a PIN, the file `pinFile`), or
     /// another authenticator is installed.
     package static func enrolmentNotHeldByAuthenticator(recorded: String, pinFile: String) -> KeychainError {
-        KeychainError(.integrityViolation, "This keychain's enrolled \(recorded) is not held by the installed authenticator: its enrolment was deleted or replaced (for a PIN, the file \(pinFile)), or another authenticator is installed. Protected items open only with the enrolled secret: restore the enrolment from a backup of this machine.")
+        KeychainError(
+            .integrityViolation,
+            "This keychain's enrolled \(recorded) is not held by the installed authenticator: its enrolment was deleted or replaced (for a PIN, the file \(pinFile)), or another authenticator is installed. Protected items open only with the enrolled secret: restore the enrolment from a backup of this machine."
+        )
     }
 
     /// `.authFailed`: The item needs `methods` and the authenticator offers none of them now.
@@ -209,47 +278,66 @@ extension KeychainError {
     /// `.invalidState`: That is the keychain's last enrolment: without it, protected items could
     /// never be read again.
     package static func lastEnrolment() -> KeychainError {
-        KeychainError(.invalidState, "That is the keychain's last enrolment: without it, protected items could never be read again. Enrol another authenticator first.")
+        KeychainError(
+            .invalidState,
+            "That is the keychain's last enrolment: without it, protected items could never be read again. Enrol another authenticator first."
+        )
     }
 
     /// `.authFailed`: The secret given to authorize the enrolment is not one of this keychain's
     /// enrolments.
     package static func authorizingSecretNotEnrolled() -> KeychainError {
-        KeychainError(.authFailed, "The secret given to authorize the enrolment is not one of this keychain's enrolments.")
+        KeychainError(
+            .authFailed, "The secret given to authorize the enrolment is not one of this keychain's enrolments.")
     }
 
     /// `.authFailed`: Enrolling another authenticator needs an authentication with one already
     /// enrolled (…), and the keychain has no authenticator.
     package static func enrolmentNeedsAuthentication(enrolledMethods: Set<AuthenticationMethod>) -> KeychainError {
-        KeychainError(.authFailed, "Enrolling another authenticator needs an authentication with one already enrolled (\(enrolledMethods.map(\.rawValue).sorted().joined(separator: ", "))), and the keychain has no authenticator.")
+        KeychainError(
+            .authFailed,
+            "Enrolling another authenticator needs an authentication with one already enrolled (\(enrolledMethods.map(\.rawValue).sorted().joined(separator: ", "))), and the keychain has no authenticator."
+        )
     }
 
     /// `.interactionNotAllowed`: Enrolling another authenticator needs user authentication, which
     /// the call does not allow.
     package static func enrolmentNeedsInteraction() -> KeychainError {
-        KeychainError(.interactionNotAllowed, "Enrolling another authenticator needs user authentication, which the call does not allow.")
+        KeychainError(
+            .interactionNotAllowed,
+            "Enrolling another authenticator needs user authentication, which the call does not allow.")
     }
 
     /// `.invalidState`: Another process changed the keychain's keys meanwhile; nothing was changed.
     package static func keysChangedConcurrently() -> KeychainError {
-        KeychainError(.invalidState, "Another process changed the keychain's keys meanwhile; nothing was changed. Retry.")
+        KeychainError(
+            .invalidState, "Another process changed the keychain's keys meanwhile; nothing was changed. Retry.")
     }
 
     /// `.interactionNotAllowed`: Enrolling the first authenticator moves the keychain's protected
     /// items under the new presence key, and some items are in a locked class (`accessibility`).
     package static func firstEnrolmentNeedsUnlockedClasses(accessibility: String) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "Enrolling the first authenticator moves the keychain's protected items under the new presence key, and some items are in a locked class (\(accessibility)). Unlock the keychain and retry; nothing was changed.")
+        KeychainError(
+            .interactionNotAllowed,
+            "Enrolling the first authenticator moves the keychain's protected items under the new presence key, and some items are in a locked class (\(accessibility)). Unlock the keychain and retry; nothing was changed."
+        )
     }
 
     /// `.interactionNotAllowed`: Replacing the presence key moves every protected item to the new
     /// one, and some are in a locked class (`accessibility`).
     package static func presenceKeyReplacementNeedsUnlockedClasses(accessibility: String) -> KeychainError {
-        KeychainError(.interactionNotAllowed, "Replacing the presence key moves every protected item to the new one, and some are in a locked class (\(accessibility)). Unlock the keychain and retry; nothing was changed.")
+        KeychainError(
+            .interactionNotAllowed,
+            "Replacing the presence key moves every protected item to the new one, and some are in a locked class (\(accessibility)). Unlock the keychain and retry; nothing was changed."
+        )
     }
 
     /// `.integrityViolation`: The PIN file `path` is damaged or not a PIN file.
     package static func pinFileDamaged(path: String) -> KeychainError {
-        KeychainError(.integrityViolation, "The PIN file \(path) is damaged or not a PIN file. Restore it from a backup: items protected by the PIN open only with the file it was enrolled with.")
+        KeychainError(
+            .integrityViolation,
+            "The PIN file \(path) is damaged or not a PIN file. Restore it from a backup: items protected by the PIN open only with the file it was enrolled with."
+        )
     }
 
     /// `.invalidParameter`: An authentication secret needs at least 32 bytes of key material.
@@ -275,7 +363,8 @@ extension KeychainError {
     /// `.invalidParameter`: userPresence can only be combined with applicationPassword or
     /// privateKeyUsage.
     package static func userPresenceCombination() -> KeychainError {
-        KeychainError(.invalidParameter, "userPresence can only be combined with applicationPassword or privateKeyUsage.")
+        KeychainError(
+            .invalidParameter, "userPresence can only be combined with applicationPassword or privateKeyUsage.")
     }
 
     /// `.invalidParameter`: A PIN cannot be empty.
@@ -290,7 +379,10 @@ extension KeychainError {
 
     /// `.integrityViolation`: The keychain has an enrolled PIN, but the PIN file `pinFile` is ….
     package static func enrolledPINFileMissingOrReplaced(pinFile: String, isMissing: Bool) -> KeychainError {
-        KeychainError(.integrityViolation, "The keychain has an enrolled PIN, but the PIN file \(pinFile) is \(isMissing ? "missing: it was deleted or moved" : "not the enrolled one: it was replaced"). A new PIN cannot open what the enrolled one protects, so none was set. Restore the file from a backup of this machine.")
+        KeychainError(
+            .integrityViolation,
+            "The keychain has an enrolled PIN, but the PIN file \(pinFile) is \(isMissing ? "missing: it was deleted or moved" : "not the enrolled one: it was replaced"). A new PIN cannot open what the enrolled one protects, so none was set. Restore the file from a backup of this machine."
+        )
     }
 
     /// `.authFailed`: Too many wrong PINs: try again in `seconds` s.
@@ -309,20 +401,29 @@ extension KeychainError {
     /// `.duplicateItem`: The backup holds a `itemClass` item that already exists in the keychain;
     /// nothing was imported.
     package static func backupItemExists(itemClass: String) -> KeychainError {
-        KeychainError(.duplicateItem, "The backup holds a \(itemClass) item that already exists in the keychain; nothing was imported. Import with the keep or replace policy.")
+        KeychainError(
+            .duplicateItem,
+            "The backup holds a \(itemClass) item that already exists in the keychain; nothing was imported. Import with the keep or replace policy."
+        )
     }
 
     /// `.invalidParameter`: The backup holds an item marked as one SecureStorage keeps for itself
     /// (its sync state or a key of its own); such items are never exported, so the file was
     /// crafted.
     package static func backupHoldsLibraryOwnedItem() -> KeychainError {
-        KeychainError(.invalidParameter, "The backup holds an item marked as one SecureStorage keeps for itself (its sync state or a key of its own); such items are never exported, so the file was crafted. Nothing was imported.")
+        KeychainError(
+            .invalidParameter,
+            "The backup holds an item marked as one SecureStorage keeps for itself (its sync state or a key of its own); such items are never exported, so the file was crafted. Nothing was imported."
+        )
     }
 
     /// `.invalidParameter`: The backup holds a key marked as generated inside a keychain
     /// (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted.
     package static func backupHoldsTokenKey() -> KeychainError {
-        KeychainError(.invalidParameter, "The backup holds a key marked as generated inside a keychain (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted. Nothing was imported.")
+        KeychainError(
+            .invalidParameter,
+            "The backup holds a key marked as generated inside a keychain (kSecAttrTokenIDSecureEnclave); such keys are never exported, so the file was crafted. Nothing was imported."
+        )
     }
 
     /// `.invalidParameter`: Cannot open the backup `path`: no such readable file.
@@ -348,7 +449,10 @@ extension KeychainError {
     /// `.invalidParameter`: Backups need scrypt parameters within N=2^10…2^20, r ≤ 8, p ≤ 16, and
     /// `parameters` is outside them.
     package static func backupScryptParametersOutOfRange(parameters: ScryptParameters) -> KeychainError {
-        KeychainError(.invalidParameter, "Backups need scrypt parameters within N=2^10…2^20, r ≤ 8, p ≤ 16, and \(parameters) is outside them. Use other passphrase hardening for the export.")
+        KeychainError(
+            .invalidParameter,
+            "Backups need scrypt parameters within N=2^10…2^20, r ≤ 8, p ≤ 16, and \(parameters) is outside them. Use other passphrase hardening for the export."
+        )
     }
 
     /// `.outOfMemory`: Sealing the backup key failed: `error`.
@@ -359,7 +463,10 @@ extension KeychainError {
     /// `.invalidParameter`: A `itemClass` item of `byteCount` bytes is too large for a backup (at
     /// most about … MiB per item); nothing was exported.
     package static func itemTooLargeForBackup(itemClass: String, byteCount: Int) -> KeychainError {
-        KeychainError(.invalidParameter, "A \(itemClass) item of \(byteCount) bytes is too large for a backup (at most about \(BackupFormat.maximumChunkBytes >> 20) MiB per item); nothing was exported.")
+        KeychainError(
+            .invalidParameter,
+            "A \(itemClass) item of \(byteCount) bytes is too large for a backup (at most about \(BackupFormat.maximumChunkBytes >> 20) MiB per item); nothing was exported."
+        )
     }
 
     /// `.outOfMemory`: Sealing a backup chunk failed: `error`.
@@ -370,23 +477,33 @@ extension KeychainError {
     /// `.invalidParameter`: `source` is not a SecureStorage keychain backup (it does not start with
     /// the backup header).
     package static func notABackup(source: String) -> KeychainError {
-        KeychainError(.invalidParameter, "\(source) is not a SecureStorage keychain backup (it does not start with the backup header). Check the file name.")
+        KeychainError(
+            .invalidParameter,
+            "\(source) is not a SecureStorage keychain backup (it does not start with the backup header). Check the file name."
+        )
     }
 
     /// `.unsupportedVersion`: `source` is a keychain backup of a newer format than this version of
     /// SecureStorage reads.
     package static func backupFormatTooNew(source: String) -> KeychainError {
-        KeychainError(.unsupportedVersion, "\(source) is a keychain backup of a newer format than this version of SecureStorage reads. Upgrade to import it.")
+        KeychainError(
+            .unsupportedVersion,
+            "\(source) is a keychain backup of a newer format than this version of SecureStorage reads. Upgrade to import it."
+        )
     }
 
     /// `.authFailed`: The backup passphrase for `source` is not correct.
     package static func wrongBackupPassphrase(source: String) -> KeychainError {
-        KeychainError(.authFailed, "The backup passphrase for \(source) is not correct. Nothing was imported; try again.")
+        KeychainError(
+            .authFailed, "The backup passphrase for \(source) is not correct. Nothing was imported; try again.")
     }
 
     /// `.integrityViolation`: The backup `source` is damaged or was tampered with: `what`.
     package static func backupTampered(source: String, what: String) -> KeychainError {
-        KeychainError(.integrityViolation, "The backup \(source) is damaged or was tampered with: \(what). Nothing was imported. Use another copy of the backup.")
+        KeychainError(
+            .integrityViolation,
+            "The backup \(source) is damaged or was tampered with: \(what). Nothing was imported. Use another copy of the backup."
+        )
     }
 
     // MARK: - Crypto
@@ -399,26 +516,38 @@ extension KeychainError {
     /// `.authFailed`: The authenticator reported success, but the secret it released does not open
     /// the keychain's `method` enrolment, so nothing protected was opened.
     package static func releasedSecretDoesNotOpenEnrolment(method: String) -> KeychainError {
-        KeychainError(.authFailed, "The authenticator reported success, but the secret it released does not open the keychain's \(method) enrolment, so nothing protected was opened.")
+        KeychainError(
+            .authFailed,
+            "The authenticator reported success, but the secret it released does not open the keychain's \(method) enrolment, so nothing protected was opened."
+        )
     }
 
     /// `.keychainUnavailable`: The device key file `path` is missing, and the keychain was created
     /// with it.
     package static func deviceKeyFileMissing(path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The device key file \(path) is missing, and the keychain was created with it. Without it the keychain cannot be decrypted: restore the file from a backup of this machine, or move the keychain aside to start a new one.")
+        KeychainError(
+            .keychainUnavailable,
+            "The device key file \(path) is missing, and the keychain was created with it. Without it the keychain cannot be decrypted: restore the file from a backup of this machine, or move the keychain aside to start a new one."
+        )
     }
 
     /// `.keychainUnavailable`: The device key file `path` is sealed by a TPM, and this process uses
     /// none.
     package static func deviceKeyFileNeedsTPM(path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The device key file \(path) is sealed by a TPM, and this process uses none. Set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
+        KeychainError(
+            .keychainUnavailable,
+            "The device key file \(path) is sealed by a TPM, and this process uses none. Set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group)."
+        )
     }
 
     /// `.keychainUnavailable`: The keychain must be bound to a TPM
     /// (KeychainOptions.newKeychainBinding = .tpm), and this process uses none: set …, or give this
     /// user access to ….
     package static func tpmBindingWithoutTPM() -> KeychainError {
-        KeychainError(.keychainUnavailable, "The keychain must be bound to a TPM (KeychainOptions.newKeychainBinding = .tpm), and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager).")
+        KeychainError(
+            .keychainUnavailable,
+            "The keychain must be bound to a TPM (KeychainOptions.newKeychainBinding = .tpm), and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager)."
+        )
     }
 
     /// `.invalidParameter`: The TPM returned a sealed object too large for the device key file.
@@ -429,18 +558,26 @@ extension KeychainError {
     /// `.keychainUnavailable`: The device key file `path` is not a SecureStorage device key (wrong
     /// size or header).
     package static func notADeviceKeyFile(path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The device key file \(path) is not a SecureStorage device key (wrong size or header). Restore it from a backup; do not replace it, or every item in the keychain becomes unreadable.")
+        KeychainError(
+            .keychainUnavailable,
+            "The device key file \(path) is not a SecureStorage device key (wrong size or header). Restore it from a backup; do not replace it, or every item in the keychain becomes unreadable."
+        )
     }
 
     /// `.keychainUnavailable`: The device key file `path` is corrupted (checksum mismatch).
     package static func deviceKeyFileCorrupted(path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The device key file \(path) is corrupted (checksum mismatch). Restore it from a backup.")
+        KeychainError(
+            .keychainUnavailable,
+            "The device key file \(path) is corrupted (checksum mismatch). Restore it from a backup.")
     }
 
     /// `.unsupportedVersion`: The device key file `path` has format `format`, newer than this
     /// version of SecureStorage reads.
     package static func deviceKeyFileFormatTooNew(path: String, format: some BinaryInteger) -> KeychainError {
-        KeychainError(.unsupportedVersion, "The device key file \(path) has format \(format), newer than this version of SecureStorage reads. Update SecureStorage.")
+        KeychainError(
+            .unsupportedVersion,
+            "The device key file \(path) has format \(format), newer than this version of SecureStorage reads. Update SecureStorage."
+        )
     }
 
     /// `.outOfMemory`: Encrypting the item failed: `error`.
@@ -456,7 +593,10 @@ extension KeychainError {
     /// `.authFailed`: The item's data is sealed to the keychain's presence key, which only an
     /// enrolled authenticator's secret opens; authenticate to read it.
     package static func itemNeedsPresenceAuthentication() -> KeychainError {
-        KeychainError(.authFailed, "The item's data is sealed to the keychain's presence key, which only an enrolled authenticator's secret opens; authenticate to read it.")
+        KeychainError(
+            .authFailed,
+            "The item's data is sealed to the keychain's presence key, which only an enrolled authenticator's secret opens; authenticate to read it."
+        )
     }
 
     /// `.outOfMemory`: Wrapping the `slot` key failed: `error`.
@@ -468,14 +608,22 @@ extension KeychainError {
     /// outside the bounds this library accepts (log N 10–20, r 1–16, p 1–64, at most
     /// `memoryLimitMiB` MiB of memory and N · r · p at most 2^`workLimitLog2`), so they were not
     /// used: the file was modified or forged.
-    package static func storedPassphraseParametersOutOfBounds(source: String, parameters: ScryptParameters, memoryLimitMiB: some BinaryInteger, workLimitLog2: some BinaryInteger) -> KeychainError {
-        KeychainError(.integrityViolation, "The passphrase parameters stored in \(source) (\(parameters)) are outside the bounds this library accepts (log N 10–20, r 1–16, p 1–64, at most \(memoryLimitMiB) MiB of memory and N · r · p at most 2^\(workLimitLog2)), so they were not used: the file was modified or forged. Restore it from a backup.")
+    package static func storedPassphraseParametersOutOfBounds(
+        source: String, parameters: ScryptParameters, memoryLimitMiB: some BinaryInteger,
+        workLimitLog2: some BinaryInteger
+    ) -> KeychainError {
+        KeychainError(
+            .integrityViolation,
+            "The passphrase parameters stored in \(source) (\(parameters)) are outside the bounds this library accepts (log N 10–20, r 1–16, p 1–64, at most \(memoryLimitMiB) MiB of memory and N · r · p at most 2^\(workLimitLog2)), so they were not used: the file was modified or forged. Restore it from a backup."
+        )
     }
 
     /// `.outOfMemory`: scrypt with `parameters` failed; the machine may not have `memoryMiB` MiB of
     /// memory to spare.
     package static func scryptFailed(parameters: ScryptParameters, memoryMiB: some BinaryInteger) -> KeychainError {
-        KeychainError(.outOfMemory, "scrypt with \(parameters) failed; the machine may not have \(memoryMiB) MiB of memory to spare.")
+        KeychainError(
+            .outOfMemory,
+            "scrypt with \(parameters) failed; the machine may not have \(memoryMiB) MiB of memory to spare.")
     }
 
     /// `.outOfMemory`: Wrapping an item key to the presence key failed: `error`.
@@ -488,13 +636,18 @@ extension KeychainError {
     /// `.userCanceled`: The task was cancelled before the keychain call started; nothing was read
     /// or changed.
     package static func taskCancelled() -> KeychainError {
-        KeychainError(.userCanceled, "The task was cancelled before the keychain call started; nothing was read or changed.")
+        KeychainError(
+            .userCanceled, "The task was cancelled before the keychain call started; nothing was read or changed.")
     }
 
     /// `.noSuchClass`: The persistent reference names a `referencedClass` item but the query asks
     /// for class `queriedClass`.
-    package static func persistentReferenceOfAnotherClass(referencedClass: String, queriedClass: String) -> KeychainError {
-        KeychainError(.noSuchClass, "The persistent reference names a \(referencedClass) item but the query asks for class \(queriedClass).")
+    package static func persistentReferenceOfAnotherClass(referencedClass: String, queriedClass: String)
+        -> KeychainError
+    {
+        KeychainError(
+            .noSuchClass,
+            "The persistent reference names a \(referencedClass) item but the query asks for class \(queriedClass).")
     }
 
     /// `.invalidParameter`: The query has no class (kSecClass) and no persistent reference.
@@ -516,19 +669,27 @@ extension KeychainError {
     /// and key properties, and a …ThisDeviceOnly accessibility; only its label, tag, access group,
     /// access control and device-only accessibility can change.
     package static func tokenKeyAttributesFixed() -> KeychainError {
-        KeychainError(.invalidParameter, "A key generated inside the keychain keeps its key material, token ID and key properties, and a …ThisDeviceOnly accessibility; only its label, tag, access group, access control and device-only accessibility can change.")
+        KeychainError(
+            .invalidParameter,
+            "A key generated inside the keychain keeps its key material, token ID and key properties, and a …ThisDeviceOnly accessibility; only its label, tag, access group, access control and device-only accessibility can change."
+        )
     }
 
     /// `.invalidParameter`: No key can be moved into the token (kSecAttrTokenIDSecureEnclave): such
     /// keys are generated inside the keychain.
     package static func keyMovedIntoToken() -> KeychainError {
-        KeychainError(.invalidParameter, "No key can be moved into the token (kSecAttrTokenIDSecureEnclave): such keys are generated inside the keychain.")
+        KeychainError(
+            .invalidParameter,
+            "No key can be moved into the token (kSecAttrTokenIDSecureEnclave): such keys are generated inside the keychain."
+        )
     }
 
     /// `.interactionNotAllowed`: The item's access control changed while this call authenticated
     /// for it; nothing was changed.
     package static func accessControlChangedDuringAuthentication() -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The item's access control changed while this call authenticated for it; nothing was changed. Retry.")
+        KeychainError(
+            .interactionNotAllowed,
+            "The item's access control changed while this call authenticated for it; nothing was changed. Retry.")
     }
 
     /// `.authFailed`: Changing the item re-encrypts its data, which needs user authentication.
@@ -538,13 +699,19 @@ extension KeychainError {
 
     /// `.invalidState`: This keychain has no passphrase, so it is always unlocked.
     package static func noPassphraseToUnlock() -> KeychainError {
-        KeychainError(.invalidState, "This keychain has no passphrase, so it is always unlocked. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) to make it lockable.")
+        KeychainError(
+            .invalidState,
+            "This keychain has no passphrase, so it is always unlocked. Set one (`keychain set-passphrase`, or Keychain.setPassphrase in code) to make it lockable."
+        )
     }
 
     /// `.invalidState`: A keychain without a passphrase cannot be locked, like a device without a
     /// passcode.
     package static func noPassphraseToLock() -> KeychainError {
-        KeychainError(.invalidState, "A keychain without a passphrase cannot be locked, like a device without a passcode. Set a passphrase first (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
+        KeychainError(
+            .invalidState,
+            "A keychain without a passphrase cannot be locked, like a device without a passcode. Set a passphrase first (`keychain set-passphrase`, or Keychain.setPassphrase in code)."
+        )
     }
 
     /// `.authFailed`: The passphrase is not correct.
@@ -555,7 +722,10 @@ extension KeychainError {
     /// `.keychainUnavailable`: The keychain directory `directory` is on a network file system
     /// (`network`).
     package static func networkFileSystem(directory: String, network: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The keychain directory \(directory) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it.")
+        KeychainError(
+            .keychainUnavailable,
+            "The keychain directory \(directory) is on a network file system (\(network)). SQLite's write-ahead log needs shared memory and locks that network file systems do not provide reliably, so concurrent writers could corrupt it. Move the keychain to a local disk, or set KeychainOptions.allowsNetworkFileSystem if only one process ever uses it."
+        )
     }
 
     /// `.duplicateKeychain`: A keychain already exists at `path`.
@@ -565,39 +735,61 @@ extension KeychainError {
 
     /// `.noSuchKeychain`: There is no keychain at `path`.
     package static func noKeychainToOpen(path: String) -> KeychainError {
-        KeychainError(.noSuchKeychain, "There is no keychain at \(path). Create it by opening it without KeychainOptions.readOnly (`keychain create`, or adding an item).")
+        KeychainError(
+            .noSuchKeychain,
+            "There is no keychain at \(path). Create it by opening it without KeychainOptions.readOnly (`keychain create`, or adding an item)."
+        )
     }
 
     /// `.integrityViolation`: The keychain at `path` is in format `fileFormat`, but this machine
     /// recorded that it reached format `formatVersion`: its format records were stripped, or it was
     /// replaced by an older copy.
-    package static func formatDowngraded(path: String, fileFormat: Int, formatVersion: some BinaryInteger) -> KeychainError {
-        KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but this machine recorded that it reached format \(formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup.")
+    package static func formatDowngraded(path: String, fileFormat: Int, formatVersion: some BinaryInteger)
+        -> KeychainError
+    {
+        KeychainError(
+            .integrityViolation,
+            "The keychain at \(path) is in format \(fileFormat), but this machine recorded that it reached format \(formatVersion): its format records were stripped, or it was replaced by an older copy. It was not opened, so nothing in it was accepted. Restore the keychain from a backup."
+        )
     }
 
     /// `.integrityViolation`: The keychain at `path` is in format `fileFormat`, but the record of
     /// its format and header that lives beside the device key (`anchorFile`) is missing.
     package static func formatAnchorMissing(path: String, fileFormat: Int, anchorFile: String) -> KeychainError {
-        KeychainError(.integrityViolation, "The keychain at \(path) is in format \(fileFormat), but the record of its format and header that lives beside the device key (\(anchorFile)) is missing. Without it an older header could have been put back, so the keychain was not opened. Restore that file from a backup of this machine.")
+        KeychainError(
+            .integrityViolation,
+            "The keychain at \(path) is in format \(fileFormat), but the record of its format and header that lives beside the device key (\(anchorFile)) is missing. Without it an older header could have been put back, so the keychain was not opened. Restore that file from a backup of this machine."
+        )
     }
 
     /// `.keychainUnavailable`: SQLite did not accept the durability and safety settings
     /// (synchronous=`synchronous`, secure_delete=`secureDelete`, journal=`journalMode`,
     /// trusted_schema=`trustedSchema`).
-    package static func sqliteRefusedDurabilitySettings(synchronous: some BinaryInteger, secureDelete: some BinaryInteger, journalMode: String, trustedSchema: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "SQLite did not accept the durability and safety settings (synchronous=\(synchronous), secure_delete=\(secureDelete), journal=\(journalMode), trusted_schema=\(trustedSchema)).")
+    package static func sqliteRefusedDurabilitySettings(
+        synchronous: some BinaryInteger, secureDelete: some BinaryInteger, journalMode: String,
+        trustedSchema: some BinaryInteger
+    ) -> KeychainError {
+        KeychainError(
+            .keychainUnavailable,
+            "SQLite did not accept the durability and safety settings (synchronous=\(synchronous), secure_delete=\(secureDelete), journal=\(journalMode), trusted_schema=\(trustedSchema))."
+        )
     }
 
     /// `.readOnly`: This keychain was opened read-only (KeychainOptions.readOnly), so it cannot be
     /// changed.
     package static func openedReadOnly() -> KeychainError {
-        KeychainError(.readOnly, "This keychain was opened read-only (KeychainOptions.readOnly), so it cannot be changed. Open it without that option to add, change or delete items, to change its passphrase, lock it, or keep an unlock session.")
+        KeychainError(
+            .readOnly,
+            "This keychain was opened read-only (KeychainOptions.readOnly), so it cannot be changed. Open it without that option to add, change or delete items, to change its passphrase, lock it, or keep an unlock session."
+        )
     }
 
     /// `.invalidParameter`: An unlock session must last a positive time; pass nil for one that
     /// lasts until lock or logout.
     package static func unlockSessionDurationNotPositive() -> KeychainError {
-        KeychainError(.invalidParameter, "An unlock session must last a positive time; pass nil for one that lasts until lock or logout.")
+        KeychainError(
+            .invalidParameter,
+            "An unlock session must last a positive time; pass nil for one that lasts until lock or logout.")
     }
 
     /// `.outOfMemory`: Sealing the unlock session failed: `error`.
@@ -608,25 +800,38 @@ extension KeychainError {
     /// `.keychainUnavailable`: The runtime directory `base` does not exist or is a symbolic link;
     /// no unlock session is kept there.
     package static func runtimeDirectoryMissing(base: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The runtime directory \(base) does not exist or is a symbolic link; no unlock session is kept there. Set XDG_RUNTIME_DIR to your own memory-backed runtime directory, or unset it to keep sessions in the kernel keyring.")
+        KeychainError(
+            .keychainUnavailable,
+            "The runtime directory \(base) does not exist or is a symbolic link; no unlock session is kept there. Set XDG_RUNTIME_DIR to your own memory-backed runtime directory, or unset it to keep sessions in the kernel keyring."
+        )
     }
 
     /// `.keychainUnavailable`: The runtime directory `base` belongs to another user or is open to
     /// other users (owner `owner`, mode …); no unlock session is kept there.
-    package static func runtimeDirectoryNotPrivate(base: String, owner: some BinaryInteger, mode: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The runtime directory \(base) belongs to another user or is open to other users (owner \(owner), mode \(String(mode, radix: 8))); no unlock session is kept there. Set XDG_RUNTIME_DIR to a directory of your own (mode 0700), such as the /run/user/\(PlatformIO.currentUserID) systemd makes.")
+    package static func runtimeDirectoryNotPrivate(base: String, owner: some BinaryInteger, mode: some BinaryInteger)
+        -> KeychainError
+    {
+        KeychainError(
+            .keychainUnavailable,
+            "The runtime directory \(base) belongs to another user or is open to other users (owner \(owner), mode \(String(mode, radix: 8))); no unlock session is kept there. Set XDG_RUNTIME_DIR to a directory of your own (mode 0700), such as the /run/user/\(PlatformIO.currentUserID) systemd makes."
+        )
     }
 
     /// `.keychainUnavailable`: The runtime directory `base` is not on a memory-backed file system
     /// (tmpfs or ramfs): a ticket there would reach the disk, so no unlock session is kept.
     package static func runtimeDirectoryNotInMemory(base: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The runtime directory \(base) is not on a memory-backed file system (tmpfs or ramfs): a ticket there would reach the disk, so no unlock session is kept. Set XDG_RUNTIME_DIR to a tmpfs directory of your own, such as /run/user/\(PlatformIO.currentUserID).")
+        KeychainError(
+            .keychainUnavailable,
+            "The runtime directory \(base) is not on a memory-backed file system (tmpfs or ramfs): a ticket there would reach the disk, so no unlock session is kept. Set XDG_RUNTIME_DIR to a tmpfs directory of your own, such as /run/user/\(PlatformIO.currentUserID)."
+        )
     }
 
     /// `.keychainUnavailable`: `directory` is not on a memory-backed file system, so no unlock
     /// session is written there.
     package static func ticketDirectoryNotInMemory(directory: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(directory) is not on a memory-backed file system, so no unlock session is written there.")
+        KeychainError(
+            .keychainUnavailable,
+            "\(directory) is not on a memory-backed file system, so no unlock session is written there.")
     }
 
     /// `.invalidParameter`: The passphrase file `path` is empty.
@@ -641,25 +846,37 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: The passphrase file `path` does not exist.
     package static func passphraseFileMissing(path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The passphrase file \(path) does not exist. Check the path, or create it as your own file with mode 0600 (`install -m 600 /dev/null \(path)`) and write the passphrase into it.")
+        KeychainError(
+            .keychainUnavailable,
+            "The passphrase file \(path) does not exist. Check the path, or create it as your own file with mode 0600 (`install -m 600 /dev/null \(path)`) and write the passphrase into it."
+        )
     }
 
     /// `.keychainUnavailable`: The systemd credential `name` (`path`) does not exist.
     package static func systemdCredentialMissing(name: String, path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The systemd credential \(name) (\(path)) does not exist. Give the service LoadCredential=\(name):<file> (or SetCredentialEncrypted=).")
+        KeychainError(
+            .keychainUnavailable,
+            "The systemd credential \(name) (\(path)) does not exist. Give the service LoadCredential=\(name):<file> (or SetCredentialEncrypted=)."
+        )
     }
 
     /// `.keychainUnavailable`: The systemd credential `name` was asked for, but
     /// CREDENTIALS_DIRECTORY is not set: run the service with LoadCredential=`name`:<file> (or
     /// SetCredentialEncrypted=).
     package static func credentialsDirectoryNotSet(name: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The systemd credential \(name) was asked for, but CREDENTIALS_DIRECTORY is not set: run the service with LoadCredential=\(name):<file> (or SetCredentialEncrypted=).")
+        KeychainError(
+            .keychainUnavailable,
+            "The systemd credential \(name) was asked for, but CREDENTIALS_DIRECTORY is not set: run the service with LoadCredential=\(name):<file> (or SetCredentialEncrypted=)."
+        )
     }
 
     /// `.authFailed`: The passphrase in `path` is not the passphrase of the keychain at
     /// `databasePath`.
     package static func wrongPassphraseInFile(path: String, databasePath: String) -> KeychainError {
-        KeychainError(.authFailed, "The passphrase in \(path) is not the passphrase of the keychain at \(databasePath). The keychain is unchanged; put its passphrase in the file (on the first line, nothing else) and retry.")
+        KeychainError(
+            .authFailed,
+            "The passphrase in \(path) is not the passphrase of the keychain at \(databasePath). The keychain is unchanged; put its passphrase in the file (on the first line, nothing else) and retry."
+        )
     }
 
     /// `.invalidState`: The systemd credential `path` holds a passphrase, but the keychain at
@@ -667,61 +884,88 @@ extension KeychainError {
     /// where the service looked: check SECURE_STORAGE_HOME and the unit's Environment= against
     /// where the keychain was created).
     package static func credentialForUnprotectedKeychain(path: String, databasePath: String) -> KeychainError {
-        KeychainError(.invalidState, "The systemd credential \(path) holds a passphrase, but the keychain at \(databasePath) has none, so it is not the keychain that passphrase protects (a new one, made where the service looked: check SECURE_STORAGE_HOME and the unit's Environment= against where the keychain was created). Nothing was unlocked.")
+        KeychainError(
+            .invalidState,
+            "The systemd credential \(path) holds a passphrase, but the keychain at \(databasePath) has none, so it is not the keychain that passphrase protects (a new one, made where the service looked: check SECURE_STORAGE_HOME and the unit's Environment= against where the keychain was created). Nothing was unlocked."
+        )
     }
 
     /// `.integrityViolation`: A synchronizable row has no id, item id or row version.
     package static func synchronizableRowIncomplete() -> KeychainError {
-        KeychainError(.integrityViolation, "A synchronizable row has no id, item id or row version. The keychain file was altered outside this library.")
+        KeychainError(
+            .integrityViolation,
+            "A synchronizable row has no id, item id or row version. The keychain file was altered outside this library."
+        )
     }
 
     /// `.invalidParameter`: A synchronized `itemClass` item is not one that may sync (it must be
     /// synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain).
     package static func unsyncableItemReceived(itemClass: String) -> KeychainError {
-        KeychainError(.invalidParameter, "A synchronized \(itemClass) item is not one that may sync (it must be synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain). Nothing was applied.")
+        KeychainError(
+            .invalidParameter,
+            "A synchronized \(itemClass) item is not one that may sync (it must be synchronizable, not …ThisDeviceOnly, not a key generated inside a keychain). Nothing was applied."
+        )
     }
 
     /// `.invalidParameter`: A synchronized `itemClass` item would be stored as one that may not
     /// sync.
     package static func receivedItemWouldNotSync(itemClass: String) -> KeychainError {
-        KeychainError(.invalidParameter, "A synchronized \(itemClass) item would be stored as one that may not sync. Nothing was applied.")
+        KeychainError(
+            .invalidParameter,
+            "A synchronized \(itemClass) item would be stored as one that may not sync. Nothing was applied.")
     }
 
     /// `.invalidParameter`: The sync state must be a library-owned …ThisDeviceOnly item that is not
     /// synchronizable, the same item each time.
     package static func syncStateItemInvalid() -> KeychainError {
-        KeychainError(.invalidParameter, "The sync state must be a library-owned …ThisDeviceOnly item that is not synchronizable, the same item each time.")
+        KeychainError(
+            .invalidParameter,
+            "The sync state must be a library-owned …ThisDeviceOnly item that is not synchronizable, the same item each time."
+        )
     }
 
     /// `.interactionNotAllowed`: The sync state cannot be written while the keychain is sealed;
     /// unlock it once.
     package static func syncStateWhileSealed() -> KeychainError {
-        KeychainError(.interactionNotAllowed, "The sync state cannot be written while the keychain is sealed; unlock it once.")
+        KeychainError(
+            .interactionNotAllowed, "The sync state cannot be written while the keychain is sealed; unlock it once.")
     }
 
     /// `.invalidParameter`: A synchronized key claims to be generated inside a keychain; such keys
     /// never leave their device, so the change was crafted.
     package static func syncedTokenKey() -> KeychainError {
-        KeychainError(.invalidParameter, "A synchronized key claims to be generated inside a keychain; such keys never leave their device, so the change was crafted. Nothing was applied.")
+        KeychainError(
+            .invalidParameter,
+            "A synchronized key claims to be generated inside a keychain; such keys never leave their device, so the change was crafted. Nothing was applied."
+        )
     }
 
     /// `.authFailed`: A query cannot match an item protected by access control on values derived
     /// from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller
     /// test guesses of the data without authenticating.
     package static func queryOnProtectedDerivedValues() -> KeychainError {
-        KeychainError(.authFailed, "A query cannot match an item protected by access control on values derived from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller test guesses of the data without authenticating. Find the item by its other attributes, then read its data.")
+        KeychainError(
+            .authFailed,
+            "A query cannot match an item protected by access control on values derived from its data (kSecAttrSHA1 or the internet-password secret blobs): that would let a caller test guesses of the data without authenticating. Find the item by its other attributes, then read its data."
+        )
     }
 
     /// `.invalidParameter`: An identity cannot be added on its own: add its certificate and its
     /// private key (addIdentity(certificate:privateKey:)).
     package static func identityAddedAlone() -> KeychainError {
-        KeychainError(.invalidParameter, "An identity cannot be added on its own: add its certificate and its private key (addIdentity(certificate:privateKey:)).")
+        KeychainError(
+            .invalidParameter,
+            "An identity cannot be added on its own: add its certificate and its private key (addIdentity(certificate:privateKey:))."
+        )
     }
 
     /// `.invalidParameter`: A key with kSecAttrTokenIDSecureEnclave is generated inside the
     /// keychain (SecKeyCreateRandomKey); existing key material cannot be imported into the token.
     package static func tokenKeyAdded() -> KeychainError {
-        KeychainError(.invalidParameter, "A key with kSecAttrTokenIDSecureEnclave is generated inside the keychain (SecKeyCreateRandomKey); existing key material cannot be imported into the token.")
+        KeychainError(
+            .invalidParameter,
+            "A key with kSecAttrTokenIDSecureEnclave is generated inside the keychain (SecKeyCreateRandomKey); existing key material cannot be imported into the token."
+        )
     }
 
     /// `.invalidParameter`: An identity is a certificate item plus a key item.
@@ -732,12 +976,17 @@ extension KeychainError {
     /// `.invalidParameter`: The key must be a private key (kcls 1) whose application label equals
     /// the certificate's public-key hash.
     package static func identityKeyMismatch() -> KeychainError {
-        KeychainError(.invalidParameter, "The key must be a private key (kcls 1) whose application label equals the certificate's public-key hash.")
+        KeychainError(
+            .invalidParameter,
+            "The key must be a private key (kcls 1) whose application label equals the certificate's public-key hash.")
     }
 
     /// `.authFailed`: The passphrase is not correct for the keychain at `databasePath`.
     package static func wrongPassphrase(databasePath: String) -> KeychainError {
-        KeychainError(.authFailed, "The passphrase is not correct for the keychain at \(databasePath). The keychain is unchanged; try again with its passphrase.")
+        KeychainError(
+            .authFailed,
+            "The passphrase is not correct for the keychain at \(databasePath). The keychain is unchanged; try again with its passphrase."
+        )
     }
 
     /// `.invalidParameter`: A passphrase cannot be empty.
@@ -748,13 +997,18 @@ extension KeychainError {
     /// `.invalidState`: The keychain already has a passphrase; change it (`keychain change-
     /// passphrase`, or Keychain.changePassphrase in code).
     package static func passphraseAlreadySet() -> KeychainError {
-        KeychainError(.invalidState, "The keychain already has a passphrase; change it (`keychain change-passphrase`, or Keychain.changePassphrase in code).")
+        KeychainError(
+            .invalidState,
+            "The keychain already has a passphrase; change it (`keychain change-passphrase`, or Keychain.changePassphrase in code)."
+        )
     }
 
     /// `.invalidState`: The keychain has no passphrase; set one (`keychain set-passphrase`, or
     /// Keychain.setPassphrase in code).
     package static func noPassphraseSet() -> KeychainError {
-        KeychainError(.invalidState, "The keychain has no passphrase; set one (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
+        KeychainError(
+            .invalidState,
+            "The keychain has no passphrase; set one (`keychain set-passphrase`, or Keychain.setPassphrase in code).")
     }
 
     /// `.outOfMemory`: Wrapping the class keys failed: `error`.
@@ -765,12 +1019,16 @@ extension KeychainError {
     /// `.invalidState`: Another process changed the keychain's passphrase meanwhile; nothing was
     /// changed.
     package static func passphraseChangedConcurrently() -> KeychainError {
-        KeychainError(.invalidState, "Another process changed the keychain's passphrase meanwhile; nothing was changed. Retry.")
+        KeychainError(
+            .invalidState, "Another process changed the keychain's passphrase meanwhile; nothing was changed. Retry.")
     }
 
     /// `.noSuchAttribute`: The attribute `key` does not exist for `itemClass` items.
     package static func attributeNotInClass(key: AttributeKey, itemClass: String) -> KeychainError {
-        KeychainError(.noSuchAttribute, "The attribute \(key) does not exist for \(itemClass) items. Remove it from the dictionary: each class accepts only its own attributes (Apple's SecItem documentation lists them per class).")
+        KeychainError(
+            .noSuchAttribute,
+            "The attribute \(key) does not exist for \(itemClass) items. Remove it from the dictionary: each class accepts only its own attributes (Apple's SecItem documentation lists them per class)."
+        )
     }
 
     /// `.invalidParameter`: An item SecureStorage keeps for itself (`owner`) never syncs.
@@ -786,7 +1044,9 @@ extension KeychainError {
     /// `.invalidParameter`: An identity cannot be added or updated on its own: use its certificate
     /// and private key items.
     package static func identityWrittenAlone() -> KeychainError {
-        KeychainError(.invalidParameter, "An identity cannot be added or updated on its own: use its certificate and private key items.")
+        KeychainError(
+            .invalidParameter,
+            "An identity cannot be added or updated on its own: use its certificate and private key items.")
     }
 
     // MARK: - Hardware
@@ -795,7 +1055,8 @@ extension KeychainError {
     /// `.keychainUnavailable`: The TPM holding a key cannot be reached: the TPM layer's account
     /// of `failure` when it has one.
     static func tpmKeyUnreachable(failure: TPMFailure, tcti: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, failure.explanation ?? "The TPM at \(tcti) cannot be reached (\(failure.decoded)).")
+        KeychainError(
+            .keychainUnavailable, failure.explanation ?? "The TPM at \(tcti) cannot be reached (\(failure.decoded)).")
     }
 
     /// `.keychainUnavailable`: A TPM failure no other message covers: `failure` at `tcti`.
@@ -810,23 +1071,28 @@ extension KeychainError {
         KeychainError(.invalidParameter, explanation)
     }
 
-
     /// `.keychainUnavailable`: The TPM at `tcti` did not give back the secret it sealed; the
     /// keychain was left as it was.
     package static func tpmUnsealFailed(tcti: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The TPM at \(tcti) did not give back the secret it sealed; the keychain was left as it was.")
+        KeychainError(
+            .keychainUnavailable,
+            "The TPM at \(tcti) did not give back the secret it sealed; the keychain was left as it was.")
     }
 
     /// `.unimplemented`: This build of SecureStorage has no TPM support (tpm2-tss is linked on
     /// Linux only).
     package static func noTPMSupportInBuild() -> KeychainError {
-        KeychainError(.unimplemented, "This build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
+        KeychainError(
+            .unimplemented, "This build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
     }
 
     /// `.keychainUnavailable`: The device key file `path` unsealed to `byteCount` bytes instead of
     /// 32: it is not a SecureStorage device secret.
     package static func deviceKeyFileUnsealedWrongSize(path: String, byteCount: Int) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The device key file \(path) unsealed to \(byteCount) bytes instead of 32: it is not a SecureStorage device secret. Restore the file from a backup of this machine.")
+        KeychainError(
+            .keychainUnavailable,
+            "The device key file \(path) unsealed to \(byteCount) bytes instead of 32: it is not a SecureStorage device secret. Restore the file from a backup of this machine."
+        )
     }
 
     /// `.keychainUnavailable`: The keychain is sealed by a TPM, and `tpmResponse`.
@@ -836,51 +1102,73 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: The sealed device secret in `file` is damaged.
     package static func sealedDeviceSecretDamaged(file: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The sealed device secret in \(file) is damaged. Restore the file from a backup of this machine.")
+        KeychainError(
+            .keychainUnavailable,
+            "The sealed device secret in \(file) is damaged. Restore the file from a backup of this machine.")
     }
 
     /// `.keychainUnavailable`: The device key file `path` is sealed by a TPM, and this build of
     /// SecureStorage has no TPM support (tpm2-tss is linked on Linux only).
     package static func deviceKeyFileNeedsTPMSupport(path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The device key file \(path) is sealed by a TPM, and this build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only).")
+        KeychainError(
+            .keychainUnavailable,
+            "The device key file \(path) is sealed by a TPM, and this build of SecureStorage has no TPM support (tpm2-tss is linked on Linux only)."
+        )
     }
 
     /// `.keychainUnavailable`: `file` was sealed by another TPM: these files were copied from
     /// another machine, or this machine's TPM was cleared.
     package static func sealedByAnotherTPM(file: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(file) was sealed by another TPM: these files were copied from another machine, or this machine's TPM was cleared. Open the keychain on the machine it belongs to (and run `keychain unbind` there to move it), or restore it from a backup.")
+        KeychainError(
+            .keychainUnavailable,
+            "\(file) was sealed by another TPM: these files were copied from another machine, or this machine's TPM was cleared. Open the keychain on the machine it belongs to (and run `keychain unbind` there to move it), or restore it from a backup."
+        )
     }
 
     /// `.keychainUnavailable`: `file` is sealed to PCR values that changed (the Secure Boot or
     /// firmware configuration is not the one it was bound under).
     package static func pcrValuesChanged(file: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(file) is sealed to PCR values that changed (the Secure Boot or firmware configuration is not the one it was bound under). Boot that configuration again and run `keychain bind --tpm` (it reseals without PCRs), then bind with PCRs again after the change; otherwise the items can only come back from a backup (`keychain import`).")
+        KeychainError(
+            .keychainUnavailable,
+            "\(file) is sealed to PCR values that changed (the Secure Boot or firmware configuration is not the one it was bound under). Boot that configuration again and run `keychain bind --tpm` (it reseals without PCRs), then bind with PCRs again after the change; otherwise the items can only come back from a backup (`keychain import`)."
+        )
     }
 
     /// `.keychainUnavailable`: `what` Check that it exists, that it answers, and that this user may
     /// use it (usually: membership of the tss group).
     package static func tpmUnreachableAdvice(what: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(what) Check that it exists, that it answers, and that this user may use it (usually: membership of the tss group).")
+        KeychainError(
+            .keychainUnavailable,
+            "\(what) Check that it exists, that it answers, and that this user may use it (usually: membership of the tss group)."
+        )
     }
 
     /// `.keychainUnavailable`: The TPM at `tcti` is in dictionary-attack lockout; wait for it to
     /// recover or reset it with its lockout authorization (tpm2_dictionarylockout -c).
     package static func tpmLockout(tcti: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The TPM at \(tcti) is in dictionary-attack lockout; wait for it to recover or reset it with its lockout authorization (tpm2_dictionarylockout -c).")
+        KeychainError(
+            .keychainUnavailable,
+            "The TPM at \(tcti) is in dictionary-attack lockout; wait for it to recover or reset it with its lockout authorization (tpm2_dictionarylockout -c)."
+        )
     }
 
     /// `.keychainUnavailable`: The TPM at `tcti` refused an authorization: its owner hierarchy has
     /// a password (SecureStorage binds only to a TPM whose owner hierarchy has none, as systemd-
     /// creds does), or `file` was altered.
     package static func tpmAuthorizationRefused(tcti: String, file: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The TPM at \(tcti) refused an authorization: its owner hierarchy has a password (SecureStorage binds only to a TPM whose owner hierarchy has none, as systemd-creds does), or \(file) was altered.")
+        KeychainError(
+            .keychainUnavailable,
+            "The TPM at \(tcti) refused an authorization: its owner hierarchy has a password (SecureStorage binds only to a TPM whose owner hierarchy has none, as systemd-creds does), or \(file) was altered."
+        )
     }
-
 
     /// `.invalidState`: Other keychains use the same device key file (`deviceKeyFile`; their
     /// anchors: `others`): binding replaces its secret, which would leave them unreadable.
     package static func deviceKeyFileShared(deviceKeyFile: String, others: String) -> KeychainError {
-        KeychainError(.invalidState, "Other keychains use the same device key file (\(deviceKeyFile); their anchors: \(others)): binding replaces its secret, which would leave them unreadable. Nothing was changed. Give each keychain its own state directory (SECURE_STORAGE_HOME, XDG_STATE_HOME or KeychainLocation.deviceKeyURL) before binding, or remove the anchor of a keychain that no longer exists.")
+        KeychainError(
+            .invalidState,
+            "Other keychains use the same device key file (\(deviceKeyFile); their anchors: \(others)): binding replaces its secret, which would leave them unreadable. Nothing was changed. Give each keychain its own state directory (SECURE_STORAGE_HOME, XDG_STATE_HOME or KeychainLocation.deviceKeyURL) before binding, or remove the anchor of a keychain that no longer exists."
+        )
     }
 
     /// `.invalidState`: The keychain has no passphrase, so binding needs none; call it without one.
@@ -891,26 +1179,37 @@ extension KeychainError {
     /// `.invalidState`: The keychain has a passphrase, and binding rewraps the keys it protects
     /// under the new device secret, so it needs the passphrase (`keychain bind` asks for it).
     package static func bindingNeedsPassphrase() -> KeychainError {
-        KeychainError(.invalidState, "The keychain has a passphrase, and binding rewraps the keys it protects under the new device secret, so it needs the passphrase (`keychain bind` asks for it).")
+        KeychainError(
+            .invalidState,
+            "The keychain has a passphrase, and binding rewraps the keys it protects under the new device secret, so it needs the passphrase (`keychain bind` asks for it)."
+        )
     }
 
     /// `.invalidState`: Another process changed the keychain's passphrase or keys meanwhile;
     /// nothing was changed.
     package static func passphraseOrKeysChangedConcurrently() -> KeychainError {
-        KeychainError(.invalidState, "Another process changed the keychain's passphrase or keys meanwhile; nothing was changed. Retry.")
+        KeychainError(
+            .invalidState,
+            "Another process changed the keychain's passphrase or keys meanwhile; nothing was changed. Retry.")
     }
 
     /// `.keychainUnavailable`: A rotation of the device secret (keychain bind) was interrupted, and
     /// the new secret in `pendingKeyFile` cannot be loaded (`reason`) while the current device key
     /// file does not open the keychain.
     package static func interruptedRotation(pendingKeyFile: String, reason: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "A rotation of the device secret (keychain bind) was interrupted, and the new secret in \(pendingKeyFile) cannot be loaded (\(reason)) while the current device key file does not open the keychain. Nothing was changed: make the TPM available again (for PCRs, boot the configuration it was bound under) and retry.")
+        KeychainError(
+            .keychainUnavailable,
+            "A rotation of the device secret (keychain bind) was interrupted, and the new secret in \(pendingKeyFile) cannot be loaded (\(reason)) while the current device key file does not open the keychain. Nothing was changed: make the TPM available again (for PCRs, boot the configuration it was bound under) and retry."
+        )
     }
 
     /// `.keychainUnavailable`: This process uses no TPM: set … to the TPM's TCTI, or give this user
     /// access to … (usually: membership of the tss group).
     package static func noTPMConfigured() -> KeychainError {
-        KeychainError(.keychainUnavailable, "This process uses no TPM: set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group).")
+        KeychainError(
+            .keychainUnavailable,
+            "This process uses no TPM: set \(TPMDevice.environmentVariable) to the TPM's TCTI, or give this user access to \(TPMDevice.kernelResourceManager) (usually: membership of the tss group)."
+        )
     }
 
     /// `.invalidParameter`: PCRs are numbered 0 to 23; `invalidPCRs` does not exist.
@@ -927,7 +1226,10 @@ extension KeychainError {
     /// `.invalidState`: Unbinding makes the keychain's files open on any machine, so it needs a
     /// passphrase to protect its items there.
     package static func unbindingNeedsPassphrase() -> KeychainError {
-        KeychainError(.invalidState, "Unbinding makes the keychain's files open on any machine, so it needs a passphrase to protect its items there. Set one first (`keychain set-passphrase`), then unbind.")
+        KeychainError(
+            .invalidState,
+            "Unbinding makes the keychain's files open on any machine, so it needs a passphrase to protect its items there. Set one first (`keychain set-passphrase`), then unbind."
+        )
     }
 
     /// `.unimplemented`: This build of SecureStorage has no TPM support.
@@ -944,7 +1246,10 @@ extension KeychainError {
     /// `.keychainUnavailable`: The key lives in a TPM, and this process uses none: set …, or give
     /// this user access to ….
     package static func tokenKeyNeedsTPM() -> KeychainError {
-        KeychainError(.keychainUnavailable, "The key lives in a TPM, and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager).")
+        KeychainError(
+            .keychainUnavailable,
+            "The key lives in a TPM, and this process uses none: set \(TPMDevice.environmentVariable), or give this user access to \(TPMDevice.kernelResourceManager)."
+        )
     }
 
     /// `.keychainUnavailable`: The key lives in a TPM, and `tpmResponse`.
@@ -960,7 +1265,10 @@ extension KeychainError {
     /// `.keychainUnavailable`: The key lives in another TPM (this keychain was copied from another
     /// machine, or this TPM was cleared); it cannot be used here.
     package static func tokenKeyInAnotherTPM() -> KeychainError {
-        KeychainError(.keychainUnavailable, "The key lives in another TPM (this keychain was copied from another machine, or this TPM was cleared); it cannot be used here.")
+        KeychainError(
+            .keychainUnavailable,
+            "The key lives in another TPM (this keychain was copied from another machine, or this TPM was cleared); it cannot be used here."
+        )
     }
 
     // MARK: - Keys
@@ -968,7 +1276,8 @@ extension KeychainError {
     /// `.invalidParameter`: A `curveBits`-bit EC private key has `coordinateByteCount` bytes, not
     /// `byteCount`.
     package static func privateKeyLength(curveBits: Int, coordinateByteCount: Int, byteCount: Int) -> KeychainError {
-        KeychainError(.invalidParameter, "A \(curveBits)-bit EC private key has \(coordinateByteCount) bytes, not \(byteCount).")
+        KeychainError(
+            .invalidParameter, "A \(curveBits)-bit EC private key has \(coordinateByteCount) bytes, not \(byteCount).")
     }
 
     /// `.invalidParameter`: The bytes are not a valid `curveBits`-bit EC private key.
@@ -994,7 +1303,10 @@ extension KeychainError {
     /// `.invalidParameter`: Keys generated inside the keychain are P-256 or P-384 (the Secure
     /// Enclave's P-256 and its larger sibling).
     package static func tokenKeyCurveUnsupported() -> KeychainError {
-        KeychainError(.invalidParameter, "Keys generated inside the keychain are P-256 or P-384 (the Secure Enclave's P-256 and its larger sibling).")
+        KeychainError(
+            .invalidParameter,
+            "Keys generated inside the keychain are P-256 or P-384 (the Secure Enclave's P-256 and its larger sibling)."
+        )
     }
 
     /// `.invalidParameter`: EC key generation failed.
@@ -1005,7 +1317,10 @@ extension KeychainError {
     /// `.invalidParameter`: A key generated inside the keychain never leaves this device: give a
     /// …ThisDeviceOnly accessibility (`accessibility` would let it into backups).
     package static func tokenKeyNotThisDeviceOnly(accessibility: String) -> KeychainError {
-        KeychainError(.invalidParameter, "A key generated inside the keychain never leaves this device: give a …ThisDeviceOnly accessibility (\(accessibility) would let it into backups).")
+        KeychainError(
+            .invalidParameter,
+            "A key generated inside the keychain never leaves this device: give a …ThisDeviceOnly accessibility (\(accessibility) would let it into backups)."
+        )
     }
 
     /// `.invalidParameter`: The reference names a `itemClass` item, not a key.
@@ -1016,7 +1331,8 @@ extension KeychainError {
     /// `.invalidParameter`: The key was not generated inside the keychain
     /// (kSecAttrTokenIDSecureEnclave).
     package static func notATokenKey() -> KeychainError {
-        KeychainError(.invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
+        KeychainError(
+            .invalidParameter, "The key was not generated inside the keychain (kSecAttrTokenIDSecureEnclave).")
     }
 
     /// `.interactionNotAllowed`: Using the key needs user authentication, which the call skips.
@@ -1029,11 +1345,16 @@ extension KeychainError {
     /// `.invalidParameter`: '`raw`' is not a valid value for the attribute pdmn
     /// (kSecAttrAccessible); use one of the kSecAttrAccessible… constants.
     package static func invalidAccessibilityValue(raw: String) -> KeychainError {
-        KeychainError(.invalidParameter, "'\(raw)' is not a valid value for the attribute pdmn (kSecAttrAccessible); use one of the kSecAttrAccessible… constants.")
+        KeychainError(
+            .invalidParameter,
+            "'\(raw)' is not a valid value for the attribute pdmn (kSecAttrAccessible); use one of the kSecAttrAccessible… constants."
+        )
     }
 
     /// `.invalidParameter`: The attribute `key` (`expectation`) cannot take a `valueType` value.
-    package static func attributeValueOfWrongType(key: AttributeKey, expectation: String, valueType: String) -> KeychainError {
+    package static func attributeValueOfWrongType(key: AttributeKey, expectation: String, valueType: String)
+        -> KeychainError
+    {
         KeychainError(.invalidParameter, "The attribute \(key) (\(expectation)) cannot take a \(valueType) value.")
     }
 
@@ -1042,25 +1363,37 @@ extension KeychainError {
     /// `.integrityViolation`: The keychain's header or keybag fails its authentication check: it
     /// was edited or partly replaced.
     package static func headerAuthenticationFailed() -> KeychainError {
-        KeychainError(.integrityViolation, "The keychain's header or keybag fails its authentication check: it was edited or partly replaced. Nothing was unlocked or derived. Restore the keychain from a backup.")
+        KeychainError(
+            .integrityViolation,
+            "The keychain's header or keybag fails its authentication check: it was edited or partly replaced. Nothing was unlocked or derived. Restore the keychain from a backup."
+        )
     }
 
     /// `.integrityViolation`: The keychain's header and keybag are not the ones this machine
     /// recorded beside its device key (`anchorFile`): an older header or keybag was put back, or
     /// the anchor is missing or damaged.
     package static func headerNotTheRecordedOne(anchorFile: String) -> KeychainError {
-        KeychainError(.integrityViolation, "The keychain's header and keybag are not the ones this machine recorded beside its device key (\(anchorFile)): an older header or keybag was put back, or the anchor is missing or damaged. Nothing was unlocked or derived. Restore the keychain from a backup.")
+        KeychainError(
+            .integrityViolation,
+            "The keychain's header and keybag are not the ones this machine recorded beside its device key (\(anchorFile)): an older header or keybag was put back, or the anchor is missing or damaged. Nothing was unlocked or derived. Restore the keychain from a backup."
+        )
     }
 
     /// `.integrityViolation`: The format anchor `path` is damaged or forged.
     package static func formatAnchorDamaged(path: String) -> KeychainError {
-        KeychainError(.integrityViolation, "The format anchor \(path) is damaged or forged. It records which format and header this keychain has; without a valid one the keychain cannot prove it was not downgraded or spliced. Restore it (and the keychain) from a backup of this machine.")
+        KeychainError(
+            .integrityViolation,
+            "The format anchor \(path) is damaged or forged. It records which format and header this keychain has; without a valid one the keychain cannot prove it was not downgraded or spliced. Restore it (and the keychain) from a backup of this machine."
+        )
     }
 
     /// `.keychainUnavailable`: SQLite refused defensive mode (SQLITE_DBCONFIG_DEFENSIVE); this
     /// SQLite is too old for the keychain (3.26 or newer is needed).
     package static func sqliteRefusedDefensiveMode() -> KeychainError {
-        KeychainError(.keychainUnavailable, "SQLite refused defensive mode (SQLITE_DBCONFIG_DEFENSIVE); this SQLite is too old for the keychain (3.26 or newer is needed).")
+        KeychainError(
+            .keychainUnavailable,
+            "SQLite refused defensive mode (SQLITE_DBCONFIG_DEFENSIVE); this SQLite is too old for the keychain (3.26 or newer is needed)."
+        )
     }
 
     /// `.keychainUnavailable`: SQLite refused the keychain's connection settings: `reason`.
@@ -1071,7 +1404,9 @@ extension KeychainError {
     /// `.keychainUnavailable`: SQLite refused to keep the keychain's write-ahead log between
     /// connections (SQLITE_FCNTL_PERSIST_WAL).
     package static func sqliteRefusedPersistentWAL() -> KeychainError {
-        KeychainError(.keychainUnavailable, "SQLite refused to keep the keychain's write-ahead log between connections (SQLITE_FCNTL_PERSIST_WAL).")
+        KeychainError(
+            .keychainUnavailable,
+            "SQLite refused to keep the keychain's write-ahead log between connections (SQLITE_FCNTL_PERSIST_WAL).")
     }
 
     /// `.keychainUnavailable`: Keychain access failed: `error`.
@@ -1082,7 +1417,9 @@ extension KeychainError {
     /// `.duplicateItem`: An item with the same primary key already exists in the keychain; update
     /// it instead, or delete it first.
     package static func duplicatePrimaryKey() -> KeychainError {
-        KeychainError(.duplicateItem, "An item with the same primary key already exists in the keychain; update it instead, or delete it first.")
+        KeychainError(
+            .duplicateItem,
+            "An item with the same primary key already exists in the keychain; update it instead, or delete it first.")
     }
 
     /// `.diskFull`: The disk holding `path` is full; nothing was written.
@@ -1093,7 +1430,10 @@ extension KeychainError {
     /// `.busy`: Another process kept the keychain at `path` busy longer than the busy timeout;
     /// nothing was written.
     package static func keychainBusy(path: String) -> KeychainError {
-        KeychainError(.busy, "Another process kept the keychain at \(path) busy longer than the busy timeout; nothing was written. Retry.")
+        KeychainError(
+            .busy,
+            "Another process kept the keychain at \(path) busy longer than the busy timeout; nothing was written. Retry."
+        )
     }
 
     /// `.readOnly`: The keychain at `path` is read-only: `reason`.
@@ -1103,7 +1443,10 @@ extension KeychainError {
 
     /// `.ioError`: I/O error on the keychain at `path`: `reason`.
     package static func keychainIOError(path: String, reason: String) -> KeychainError {
-        KeychainError(.ioError, "I/O error on the keychain at \(path): \(reason). The disk may be full, over a size limit or failing; the operation did not complete and stored items are unchanged. Free some space or check the disk, then retry.")
+        KeychainError(
+            .ioError,
+            "I/O error on the keychain at \(path): \(reason). The disk may be full, over a size limit or failing; the operation did not complete and stored items are unchanged. Free some space or check the disk, then retry."
+        )
     }
 
     /// `.outOfMemory`: Out of memory while using the keychain at `path`.
@@ -1118,7 +1461,8 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: The keychain database at `path` is corrupted: `reason`.
     package static func keychainDatabaseCorrupted(path: String, reason: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The keychain database at \(path) is corrupted: \(reason). Restore it from a backup.")
+        KeychainError(
+            .keychainUnavailable, "The keychain database at \(path) is corrupted: \(reason). Restore it from a backup.")
     }
 
     /// `.keychainUnavailable`: The keychain at `path` cannot be used: `reason`.
@@ -1128,44 +1472,67 @@ extension KeychainError {
 
     /// `.invalidKeychain`: `path` is an SQLite database but not a keychain.
     package static func sqliteDatabaseNotAKeychain(path: String) -> KeychainError {
-        KeychainError(.invalidKeychain, "\(path) is an SQLite database but not a keychain. Move it aside or choose another location.")
+        KeychainError(
+            .invalidKeychain,
+            "\(path) is an SQLite database but not a keychain. Move it aside or choose another location.")
     }
 
     /// `.unsupportedVersion`: The keychain at `path` has format `format`; this library reads format
     /// … and older.
     package static func keychainFormatTooNew(path: String, format: some BinaryInteger) -> KeychainError {
-        KeychainError(.unsupportedVersion, "The keychain at \(path) has format \(format); this library reads format \(KeychainSchema.formatVersion) and older. Upgrade SecureStorage to open it.")
+        KeychainError(
+            .unsupportedVersion,
+            "The keychain at \(path) has format \(format); this library reads format \(KeychainSchema.formatVersion) and older. Upgrade SecureStorage to open it."
+        )
     }
 
     // MARK: - Support
 
     /// `.keychainUnavailable`: A passphrase file owned by another user than the current one.
-    package static func passphraseFileNotYours(path: String, owner: some BinaryInteger, currentUser: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) is owned by user id \(owner), not by the current user (\(currentUser)); a passphrase file must be your own.")
+    package static func passphraseFileNotYours(path: String, owner: some BinaryInteger, currentUser: some BinaryInteger)
+        -> KeychainError
+    {
+        KeychainError(
+            .keychainUnavailable,
+            "\(path) is owned by user id \(owner), not by the current user (\(currentUser)); a passphrase file must be your own."
+        )
     }
 
     /// `.keychainUnavailable`: A passphrase file other users can read.
     package static func passphraseFileReadableByOthers(path: String, mode: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) is readable by other users (mode \(String(mode, radix: 8))), so its passphrase is not used. Fix it with `chmod 600 \(path)`.")
+        KeychainError(
+            .keychainUnavailable,
+            "\(path) is readable by other users (mode \(String(mode, radix: 8))), so its passphrase is not used. Fix it with `chmod 600 \(path)`."
+        )
     }
 
     /// `.keychainUnavailable`: A systemd credential that `who` (other than its owner and root)
     /// can read or replace.
-    package static func credentialReadableByOthers(path: String, mode: some BinaryInteger, who: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) can be read or replaced by \(who) (mode \(String(mode, radix: 8))), so its passphrase is not used. "
-                      + "Keep the credential 0400 and root's or yours, granting only the service's user with LoadCredential= (systemd adds that ACL itself).")
+    package static func credentialReadableByOthers(path: String, mode: some BinaryInteger, who: String) -> KeychainError
+    {
+        KeychainError(
+            .keychainUnavailable,
+            "\(path) can be read or replaced by \(who) (mode \(String(mode, radix: 8))), so its passphrase is not used. "
+                + "Keep the credential 0400 and root's or yours, granting only the service's user with LoadCredential= (systemd adds that ACL itself)."
+        )
     }
 
     /// `.keychainUnavailable`: Cannot create `temporary`: a file of that name is already there, and
     /// it is not this writer's.
     package static func temporaryFileExists(temporary: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "Cannot create \(temporary): a file of that name is already there, and it is not this writer's. Remove it and retry.")
+        KeychainError(
+            .keychainUnavailable,
+            "Cannot create \(temporary): a file of that name is already there, and it is not this writer's. Remove it and retry."
+        )
     }
 
     /// `.keychainUnavailable`: `path` belongs to another user (user id `owner`), and this directory
     /// lets only a file's owner replace it; nothing was written to it.
     package static func fileOwnedByAnotherUser(path: String, owner: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) belongs to another user (user id \(owner)), and this directory lets only a file's owner replace it; nothing was written to it. Choose another name or directory.")
+        KeychainError(
+            .keychainUnavailable,
+            "\(path) belongs to another user (user id \(owner)), and this directory lets only a file's owner replace it; nothing was written to it. Choose another name or directory."
+        )
     }
 
     /// `.invalidParameter`: `path` already exists; choose another name or allow replacing it.
@@ -1176,19 +1543,29 @@ extension KeychainError {
     /// `.keychainUnavailable`: `path` is not a regular file (a pipe, device or directory is in its
     /// place).
     package static func notARegularFile(path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) is not a regular file (a pipe, device or directory is in its place). Remove it; the keychain does not read from it.")
+        KeychainError(
+            .keychainUnavailable,
+            "\(path) is not a regular file (a pipe, device or directory is in its place). Remove it; the keychain does not read from it."
+        )
     }
 
     /// `.keychainUnavailable`: `path` holds `size` bytes, more than the `maximumSize` such a file
     /// can hold: it is not the file the keychain wrote.
-    package static func fileTooLarge(path: String, size: some BinaryInteger, maximumSize: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) holds \(size) bytes, more than the \(maximumSize) such a file can hold: it is not the file the keychain wrote. Remove or restore it.")
+    package static func fileTooLarge(path: String, size: some BinaryInteger, maximumSize: some BinaryInteger)
+        -> KeychainError
+    {
+        KeychainError(
+            .keychainUnavailable,
+            "\(path) holds \(size) bytes, more than the \(maximumSize) such a file can hold: it is not the file the keychain wrote. Remove or restore it."
+        )
     }
 
     /// `.keychainUnavailable`: `path` grew past the `maximumSize` bytes such a file can hold while
     /// it was read.
     package static func fileGrewTooLarge(path: String, maximumSize: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) grew past the \(maximumSize) bytes such a file can hold while it was read. Remove or restore it.")
+        KeychainError(
+            .keychainUnavailable,
+            "\(path) grew past the \(maximumSize) bytes such a file can hold while it was read. Remove or restore it.")
     }
 
     /// `.diskFull`: `what`: `reason`.
@@ -1198,7 +1575,8 @@ extension KeychainError {
 
     /// `.keychainUnavailable`: `what`: `reason`.
     package static func systemCallPermissionDenied(what: String, reason: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(what): \(reason). Check that the current user owns the keychain directories.")
+        KeychainError(
+            .keychainUnavailable, "\(what): \(reason). Check that the current user owns the keychain directories.")
     }
 
     /// `.readOnly`: `what`: `reason`.
@@ -1209,7 +1587,10 @@ extension KeychainError {
     /// `.keychainUnavailable`: `what`: the path is a symbolic link, which the keychain refuses to
     /// follow.
     package static func systemCallSymbolicLink(what: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(what): the path is a symbolic link, which the keychain refuses to follow. Replace it with a regular file.")
+        KeychainError(
+            .keychainUnavailable,
+            "\(what): the path is a symbolic link, which the keychain refuses to follow. Replace it with a regular file."
+        )
     }
 
     /// `.ioError`: `what`: `reason`.
@@ -1220,33 +1601,54 @@ extension KeychainError {
     /// `.keychainUnavailable`: The lock file `path` is a symbolic link, which the keychain does not
     /// follow; nothing was changed.
     package static func lockFileSymbolicLink(path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The lock file \(path) is a symbolic link, which the keychain does not follow; nothing was changed. Remove the link (the keychain creates the file again).")
+        KeychainError(
+            .keychainUnavailable,
+            "The lock file \(path) is a symbolic link, which the keychain does not follow; nothing was changed. Remove the link (the keychain creates the file again)."
+        )
     }
 
     /// `.keychainUnavailable`: The lock file `path` is not a regular file of yours that only you
     /// can open (owner `owner`, mode …): another process may hold its lock for ever, so the
     /// keychain does not use it; nothing was changed.
-    package static func lockFileNotPrivate(path: String, owner: some BinaryInteger, mode: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The lock file \(path) is not a regular file of yours that only you can open (owner \(owner), mode \(String(mode, radix: 8))): another process may hold its lock for ever, so the keychain does not use it; nothing was changed. Remove it (it holds nothing; the keychain creates it again).")
+    package static func lockFileNotPrivate(path: String, owner: some BinaryInteger, mode: some BinaryInteger)
+        -> KeychainError
+    {
+        KeychainError(
+            .keychainUnavailable,
+            "The lock file \(path) is not a regular file of yours that only you can open (owner \(owner), mode \(String(mode, radix: 8))): another process may hold its lock for ever, so the keychain does not use it; nothing was changed. Remove it (it holds nothing; the keychain creates it again)."
+        )
     }
 
     /// `.keychainUnavailable`: `path` was created but is not a private file of this user (owner
     /// `owner`, mode …, `linkCount` links), so nothing was written to it.
-    package static func createdFileNotPrivate(path: String, owner: some BinaryInteger, mode: some BinaryInteger, linkCount: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) was created but is not a private file of this user (owner \(owner), mode \(String(mode, radix: 8)), \(linkCount) links), so nothing was written to it. Check the directory's permissions, ACLs and mount options.")
+    package static func createdFileNotPrivate(
+        path: String, owner: some BinaryInteger, mode: some BinaryInteger, linkCount: some BinaryInteger
+    ) -> KeychainError {
+        KeychainError(
+            .keychainUnavailable,
+            "\(path) was created but is not a private file of this user (owner \(owner), mode \(String(mode, radix: 8)), \(linkCount) links), so nothing was written to it. Check the directory's permissions, ACLs and mount options."
+        )
     }
 
     /// `.keychainUnavailable`: `path` is owned by user id `owner`, neither the current user
     /// (`currentUser`) nor root; the credential is not used.
-    package static func credentialOwnedByAnotherUser(path: String, owner: some BinaryInteger, currentUser: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "\(path) is owned by user id \(owner), neither the current user (\(currentUser)) nor root; the credential is not used.")
+    package static func credentialOwnedByAnotherUser(
+        path: String, owner: some BinaryInteger, currentUser: some BinaryInteger
+    ) -> KeychainError {
+        KeychainError(
+            .keychainUnavailable,
+            "\(path) is owned by user id \(owner), neither the current user (\(currentUser)) nor root; the credential is not used."
+        )
     }
 
     /// `.busy`: The lock `path` is held by another process and was still held after `timeout` (that
     /// process is creating, opening or upgrading the keychain there, or it is stuck); nothing was
     /// changed.
     package static func lockTimeout(path: String, timeout: String) -> KeychainError {
-        KeychainError(.busy, "The lock \(path) is held by another process and was still held after \(timeout) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it.")
+        KeychainError(
+            .busy,
+            "The lock \(path) is held by another process and was still held after \(timeout) (that process is creating, opening or upgrading the keychain there, or it is stuck); nothing was changed. Try again; if it keeps happening, find that process with `lslocks` or `fuser -v \(path)` and stop it."
+        )
     }
 
     /// `.keychainUnavailable`: Cannot create the directory `directory`: `reason`
@@ -1257,75 +1659,118 @@ extension KeychainError {
     /// `.keychainUnavailable`: The `role` `path` belongs to another user (user id `owner`), not to
     /// you (user id `currentUserID`): whoever owns it can read or replace what the keychain keeps
     /// there, so the keychain does not use it.
-    package static func directoryOwnedByAnotherUser(role: String, path: String, owner: some BinaryInteger, currentUserID: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The \(role) \(path) belongs to another user (user id \(owner)), not to you (user id \(currentUserID)): whoever owns it can read or replace what the keychain keeps there, so the keychain does not use it. Do not take it over: remove it (ask its owner or an administrator if you cannot) so that the keychain creates its own, or choose another location (SECURE_STORAGE_HOME, XDG_DATA_HOME and XDG_STATE_HOME, or a KeychainLocation).")
+    package static func directoryOwnedByAnotherUser(
+        role: String, path: String, owner: some BinaryInteger, currentUserID: some BinaryInteger
+    ) -> KeychainError {
+        KeychainError(
+            .keychainUnavailable,
+            "The \(role) \(path) belongs to another user (user id \(owner)), not to you (user id \(currentUserID)): whoever owns it can read or replace what the keychain keeps there, so the keychain does not use it. Do not take it over: remove it (ask its owner or an administrator if you cannot) so that the keychain creates its own, or choose another location (SECURE_STORAGE_HOME, XDG_DATA_HOME and XDG_STATE_HOME, or a KeychainLocation)."
+        )
     }
 
     /// `.keychainUnavailable`: The `role` `path` can be written by other users (mode …): they could
     /// have planted or replaced files in it, so the keychain does not use it.
-    package static func directoryWritableByOthers(role: String, path: String, mode: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The \(role) \(path) can be written by other users (mode \(String(mode, radix: 8))): they could have planted or replaced files in it, so the keychain does not use it. Move it aside and let the keychain create a new one, or, if you are sure only you ever wrote to it, make it private with `chmod 700 \(path)`.")
+    package static func directoryWritableByOthers(role: String, path: String, mode: some BinaryInteger) -> KeychainError
+    {
+        KeychainError(
+            .keychainUnavailable,
+            "The \(role) \(path) can be written by other users (mode \(String(mode, radix: 8))): they could have planted or replaced files in it, so the keychain does not use it. Move it aside and let the keychain create a new one, or, if you are sure only you ever wrote to it, make it private with `chmod 700 \(path)`."
+        )
     }
 
     /// `.keychainUnavailable`: The `role` `path` is a symbolic link, which the keychain does not
     /// follow (whoever can change the link could point it anywhere).
     package static func directoryIsSymbolicLink(role: String, path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The \(role) \(path) is a symbolic link, which the keychain does not follow (whoever can change the link could point it anywhere). Replace the link with a real directory, or point the keychain at the directory itself (SECURE_STORAGE_HOME, XDG_DATA_HOME and XDG_STATE_HOME, or a KeychainLocation).")
+        KeychainError(
+            .keychainUnavailable,
+            "The \(role) \(path) is a symbolic link, which the keychain does not follow (whoever can change the link could point it anywhere). Replace the link with a real directory, or point the keychain at the directory itself (SECURE_STORAGE_HOME, XDG_DATA_HOME and XDG_STATE_HOME, or a KeychainLocation)."
+        )
     }
 
     /// `.keychainUnavailable`: The `role` `path` is not a directory (a file of that name is in its
     /// place).
     package static func directoryIsAFile(role: String, path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The \(role) \(path) is not a directory (a file of that name is in its place). Move it aside so that the keychain can create the directory, or choose another location.")
+        KeychainError(
+            .keychainUnavailable,
+            "The \(role) \(path) is not a directory (a file of that name is in its place). Move it aside so that the keychain can create the directory, or choose another location."
+        )
     }
 
     /// `.keychainUnavailable`: The unlock session's key in the kernel keyring could not be made
     /// private to you or given its expiry (`reason`); it was removed, no new session was kept, and
     /// any session you had is unchanged.
     package static func sessionKeyNotPrivate(reason: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The unlock session's key in the kernel keyring could not be made private to you or given its expiry (\(reason)); it was removed, no new session was kept, and any session you had is unchanged. \(KernelKeyring.alternatives)")
+        KeychainError(
+            .keychainUnavailable,
+            "The unlock session's key in the kernel keyring could not be made private to you or given its expiry (\(reason)); it was removed, no new session was kept, and any session you had is unchanged. \(KernelKeyring.alternatives)"
+        )
     }
 
     /// `.keychainUnavailable`: The kernel keyring refused the unlock session (`reason`), so no new
     /// session was kept; any session you had is unchanged.
     package static func keyringRefusedSession(reason: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The kernel keyring refused the unlock session (\(reason)), so no new session was kept; any session you had is unchanged. \(KernelKeyring.alternatives)")
+        KeychainError(
+            .keychainUnavailable,
+            "The kernel keyring refused the unlock session (\(reason)), so no new session was kept; any session you had is unchanged. \(KernelKeyring.alternatives)"
+        )
     }
 
     /// `.keychainUnavailable`: The kernel keyring refused the unlock session because your quota of
     /// keys is used up, so no new session was kept; any session you had is unchanged.
     package static func keyringQuotaExhausted(quota: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The kernel keyring refused the unlock session because your quota of keys is used up, so no new session was kept; any session you had is unchanged. The kernel lets the keys of each user, of every program together, take \(quota); /proc/key-users shows your use (the qnkeys and qnbytes columns). Free some: `keychain lock` in each keychain you no longer use removes its session, or `keyctl get_persistent @s && keyctl purge -p user secure-storage:unlock:` removes every keychain's session (each is unlocked again when needed). Sessions without --timeout now leave the keyring after a day unused. An administrator can raise the quota (sysctl kernel.keys.maxbytes and kernel.keys.maxkeys).")
+        KeychainError(
+            .keychainUnavailable,
+            "The kernel keyring refused the unlock session because your quota of keys is used up, so no new session was kept; any session you had is unchanged. The kernel lets the keys of each user, of every program together, take \(quota); /proc/key-users shows your use (the qnkeys and qnbytes columns). Free some: `keychain lock` in each keychain you no longer use removes its session, or `keyctl get_persistent @s && keyctl purge -p user secure-storage:unlock:` removes every keychain's session (each is unlocked again when needed). Sessions without --timeout now leave the keyring after a day unused. An administrator can raise the quota (sysctl kernel.keys.maxbytes and kernel.keys.maxkeys)."
+        )
     }
 
     /// `.keychainUnavailable`: There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/… as
     /// systemd makes it) and the kernel keyring is not available to this process (keyctl:
     /// `reason`, then `blockedNote`), so no unlock session can be kept.
     package static func noRuntimeDirectoryNorKeyring(reason: String, blockedNote: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and the kernel keyring is not available to this process (keyctl: \(reason)\(blockedNote)), so no unlock session can be kept. \(KernelKeyring.alternatives)")
+        KeychainError(
+            .keychainUnavailable,
+            "There is no runtime directory ($XDG_RUNTIME_DIR, or /run/user/\(PlatformIO.currentUserID) as systemd makes it) and the kernel keyring is not available to this process (keyctl: \(reason)\(blockedNote)), so no unlock session can be kept. \(KernelKeyring.alternatives)"
+        )
     }
 
     /// `.keychainUnavailable`: The `role` at `path` is a symbolic link, which the keychain refuses
     /// to follow.
     package static func protectedFileIsSymbolicLink(role: String, path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The \(role) at \(path) is a symbolic link, which the keychain refuses to follow. Replace it with the file it points to.")
+        KeychainError(
+            .keychainUnavailable,
+            "The \(role) at \(path) is a symbolic link, which the keychain refuses to follow. Replace it with the file it points to."
+        )
     }
 
     /// `.keychainUnavailable`: The `role` at `path` is not a regular file (a pipe, socket or device
     /// is in its place), so the keychain does not open it.
     package static func protectedFileNotRegular(role: String, path: String) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The \(role) at \(path) is not a regular file (a pipe, socket or device is in its place), so the keychain does not open it. Remove it, and restore the file from a backup if it was replaced.")
+        KeychainError(
+            .keychainUnavailable,
+            "The \(role) at \(path) is not a regular file (a pipe, socket or device is in its place), so the keychain does not open it. Remove it, and restore the file from a backup if it was replaced."
+        )
     }
 
     /// `.keychainUnavailable`: The `role` at `path` is owned by user id `owner`, not by the current
     /// user (…).
-    package static func protectedFileOwnedByAnotherUser(role: String, path: String, owner: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The \(role) at \(path) is owned by user id \(owner), not by the current user (\(PlatformIO.currentUserID)). Run as its owner, or fix it with `chown $(id -u) \(path)`.")
+    package static func protectedFileOwnedByAnotherUser(role: String, path: String, owner: some BinaryInteger)
+        -> KeychainError
+    {
+        KeychainError(
+            .keychainUnavailable,
+            "The \(role) at \(path) is owned by user id \(owner), not by the current user (\(PlatformIO.currentUserID)). Run as its owner, or fix it with `chown $(id -u) \(path)`."
+        )
     }
 
     /// `.keychainUnavailable`: The `role` at `path` is accessible to other users (mode …).
-    package static func protectedFileAccessibleToOthers(role: String, path: String, mode: some BinaryInteger) -> KeychainError {
-        KeychainError(.keychainUnavailable, "The \(role) at \(path) is accessible to other users (mode \(String(mode, radix: 8))). Fix it with `chmod 600 \(path)` and reopen.")
+    package static func protectedFileAccessibleToOthers(role: String, path: String, mode: some BinaryInteger)
+        -> KeychainError
+    {
+        KeychainError(
+            .keychainUnavailable,
+            "The \(role) at \(path) is accessible to other users (mode \(String(mode, radix: 8))). Fix it with `chmod 600 \(path)` and reopen."
+        )
     }
 
     // MARK: - Integrity of the keychain file
@@ -1420,7 +1865,8 @@ extension KeychainError {
 
     /// `.integrityViolation`: Items are sealed to a presence key, but the keybag holds none.
     static func presenceSlotsRemoved() -> KeychainError {
-        tampered("protected items are sealed to a presence key, but the keybag holds none: its presence slots were removed")
+        tampered(
+            "protected items are sealed to a presence key, but the keybag holds none: its presence slots were removed")
     }
 
     /// `.integrityViolation`, tampered keychain: A TPM key's stored blob is damaged
@@ -1485,19 +1931,24 @@ extension KeychainError {
     /// `.integrityViolation`, tampered keychain: A persistent reference selected a row that is not
     /// the item it names (row ids or item ids were edited)
     package static func tamperedPersistentReferenceRow() -> KeychainError {
-        tampered("a persistent reference selected a row that is not the item it names (row ids or item ids were edited)")
+        tampered(
+            "a persistent reference selected a row that is not the item it names (row ids or item ids were edited)")
     }
 
     /// `.integrityViolation`, tampered keychain: A row selected by its lookup columns fails its row
     /// seal or does not have them (lookup columns, tags or indexes were edited)
     package static func tamperedLookupColumns() -> KeychainError {
-        tampered("a row selected by its lookup columns fails its row seal or does not have them (lookup columns, tags or indexes were edited)")
+        tampered(
+            "a row selected by its lookup columns fails its row seal or does not have them (lookup columns, tags or indexes were edited)"
+        )
     }
 
     /// `.integrityViolation`, tampered keychain: A row was selected by lookup values its own
     /// attributes do not have (lookup columns, tags or indexes were edited)
     package static func tamperedLookupValues() -> KeychainError {
-        tampered("a row was selected by lookup values its own attributes do not have (lookup columns, tags or indexes were edited)")
+        tampered(
+            "a row was selected by lookup values its own attributes do not have (lookup columns, tags or indexes were edited)"
+        )
     }
 
     /// `.integrityViolation`, tampered keychain: An identity joined a certificate and a key that do
@@ -1528,7 +1979,9 @@ extension KeychainError {
     /// its row seal (its accessibility column was edited); the passphrase was not removed and
     /// nothing was deleted
     package static func tamperedPasscodeSetRow() -> KeychainError {
-        tampered("a row marked whenPasscodeSetThisDeviceOnly fails its row seal (its accessibility column was edited); the passphrase was not removed and nothing was deleted")
+        tampered(
+            "a row marked whenPasscodeSetThisDeviceOnly fails its row seal (its accessibility column was edited); the passphrase was not removed and nothing was deleted"
+        )
     }
 
     /// `.integrityViolation`, tampered keychain: A primary-key lookup selected a row with another
@@ -1557,7 +2010,9 @@ extension KeychainError {
     /// `.integrityViolation`, tampered keychain: The `half` key of a `itemClass` item does not
     /// unwrap with the keys of its protection class `accessibility`
     package static func tamperedItemKey(half: String, itemClass: String, accessibility: String) -> KeychainError {
-        tampered("the \(half) key of a \(itemClass) item does not unwrap with the keys of its protection class \(accessibility)")
+        tampered(
+            "the \(half) key of a \(itemClass) item does not unwrap with the keys of its protection class \(accessibility)"
+        )
     }
 
     /// `.integrityViolation`, tampered keychain: The `name` of a `itemClass` item do not
@@ -1613,7 +2068,9 @@ extension KeychainError {
 
     /// `.integrityViolation`, tampered backup `source`: it holds `seen` items but its trailer says
     /// `trailerCount`
-    package static func backupItemCountMismatch(source: String, seen: some BinaryInteger, trailerCount: some BinaryInteger) -> KeychainError {
+    package static func backupItemCountMismatch(
+        source: String, seen: some BinaryInteger, trailerCount: some BinaryInteger
+    ) -> KeychainError {
         backupTampered(source: source, what: "it holds \(seen) items but its trailer says \(trailerCount)")
     }
 
@@ -1645,7 +2102,8 @@ extension KeychainError {
     /// `.integrityViolation`, tampered backup `source`: its header asks for key-derivation
     /// parameters out of range (`parameters`)
     package static func backupHeaderParameters(source: String, parameters: ScryptParameters) -> KeychainError {
-        backupTampered(source: source, what: "its header asks for key-derivation parameters out of range (\(parameters))")
+        backupTampered(
+            source: source, what: "its header asks for key-derivation parameters out of range (\(parameters))")
     }
 
     /// `.integrityViolation`, tampered backup `source`: a record in chunk `chunk` is malformed
@@ -1672,6 +2130,7 @@ extension KeychainError {
     /// `.integrityViolation`, tampered backup `source`: chunk `chunk` failed authentication
     /// (edited, reordered, or the file was cut short)
     package static func backupChunkAuthentication(source: String, chunk: some BinaryInteger) -> KeychainError {
-        backupTampered(source: source, what: "chunk \(chunk) failed authentication (edited, reordered, or the file was cut short)")
+        backupTampered(
+            source: source, what: "chunk \(chunk) failed authentication (edited, reordered, or the file was cut short)")
     }
 }

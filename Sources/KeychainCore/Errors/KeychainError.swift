@@ -85,7 +85,7 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
             .missingEntitlement, .unimplemented, .invalidState, .integrityViolation,
             .keychainUnavailable, .diskFull, .busy, .invalidKeychain,
             .unsupportedVersion, .readOnly, .ioError, .outOfMemory,
-            .noSuchKeychain, .duplicateKeychain,
+            .noSuchKeychain, .duplicateKeychain
         ]
 
         /// The OSStatus of each code this version knows.
@@ -111,7 +111,7 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
             .ioError: -36,
             .outOfMemory: -108,
             .noSuchKeychain: -25294,
-            .duplicateKeychain: -25296,
+            .duplicateKeychain: -25296
         ]
 
         /// The OSStatus Apple's keychain returns in the same situation; for a code this version
@@ -141,7 +141,8 @@ public struct KeychainError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Creates an error; control and bidirectional formatting characters in `message` become `?`.
     public init(_ code: Code, _ message: String) {
         self.code = code
-        self.message = message.unicodeScalars.contains(where: PrintableText.isUnsafe) ? PrintableText.sanitized(message) : message
+        self.message =
+            message.unicodeScalars.contains(where: PrintableText.isUnsafe) ? PrintableText.sanitized(message) : message
     }
 
     /// The OSStatus Apple's keychain reports in the same situation.

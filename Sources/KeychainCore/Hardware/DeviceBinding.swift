@@ -29,7 +29,8 @@ public enum DeviceBinding: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .keyFile: "key file"
         case .tpm(let device, let pcrs):
-            "\(device.isSimulator ? "software TPM" : "TPM") (\(device.tcti))" + (pcrs.isEmpty ? "" : ", sealed to PCR \(pcrs.map(String.init).joined(separator: ","))")
+            "\(device.isSimulator ? "software TPM" : "TPM") (\(device.tcti))"
+                + (pcrs.isEmpty ? "" : ", sealed to PCR \(pcrs.map(String.init).joined(separator: ","))")
         }
     }
 }
@@ -52,7 +53,9 @@ public enum NewKeychainBinding: Sendable, Hashable {
     public static let environmentVariable = "SECURE_STORAGE_TPM_BINDING"
 
     /// The choice `SECURE_STORAGE_TPM_BINDING` makes; ``automatic`` when it is unset or unknown.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> NewKeychainBinding {
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> NewKeychainBinding
+    {
         switch environment[environmentVariable]?.lowercased() {
         case "required", "tpm": .tpm
         case "key-file", "keyfile", "off": .keyFile

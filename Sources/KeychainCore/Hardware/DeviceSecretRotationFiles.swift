@@ -46,7 +46,9 @@ struct DeviceSecretRotationFiles {
     /// crash does what was left.
     func finish(vaultID: UUID) throws(KeychainError) {
         let anchor = pendingAnchorURL(vaultID: vaultID)
-        if PlatformIO.fileExists(anchor.path) { try Self.move(anchor, over: FormatAnchor.url(for: location, vaultID: vaultID)) }
+        if PlatformIO.fileExists(anchor.path) {
+            try Self.move(anchor, over: FormatAnchor.url(for: location, vaultID: vaultID))
+        }
         try Self.move(pendingKeyURL, over: location.deviceKeyURL)
     }
 
@@ -62,7 +64,8 @@ struct DeviceSecretRotationFiles {
     /// files whose writer was killed.
     func removeAbandonedFiles() {
         PlatformIO.removeAbandonedTemporaryFiles(in: stateDirectory) {
-            $0.hasSuffix(Self.pendingSuffix) && ($0.hasPrefix("keychain-") || $0 == Substring(pendingKeyURL.lastPathComponent))
+            $0.hasSuffix(Self.pendingSuffix)
+                && ($0.hasPrefix("keychain-") || $0 == Substring(pendingKeyURL.lastPathComponent))
         }
     }
 
@@ -98,7 +101,9 @@ struct DeviceSecretRotationFiles {
     ///
     /// - Throws: `.keychainUnavailable` when neither secret can be shown to be the keychain's:
     ///   nothing is removed then.
-    static func settleInterrupted(location: KeychainLocation, database: DatabasePool, options: KeychainOptions, isNew: Bool) throws(KeychainError) {
+    static func settleInterrupted(
+        location: KeychainLocation, database: DatabasePool, options: KeychainOptions, isNew: Bool
+    ) throws(KeychainError) {
         let files = DeviceSecretRotationFiles(location: location)
         files.removeAbandonedFiles()
         guard files.hasPendingKey else {
@@ -110,13 +115,17 @@ struct DeviceSecretRotationFiles {
         // Another keychain sharing this device key file was rotating it: not this one's to settle
         // (a keychain being created has no rotation of its own).
         if isNew { return }
-        if let vaultID = try Keychain.perform(path: path, { try database.read { db in try VaultHeader.fetch(db)?.vaultID } }),
-           files.pendingRotationBelongsToAnotherKeychain(than: vaultID) {
+        if let vaultID = try Keychain.perform(
+            path: path, { try database.read { db in try VaultHeader.fetch(db)?.vaultID } }),
+            files.pendingRotationBelongsToAnotherKeychain(than: vaultID)
+        {
             return
         }
         func holds(under key: SymmetricKey) throws(KeychainError) -> Bool? {
             if isNew { return nil }
-            return try Keychain.perform(path: path) { try database.read { db in try HeaderAuthenticator.storedCodeHolds(db, deviceKey: key) } }
+            return try Keychain.perform(path: path) {
+                try database.read { db in try HeaderAuthenticator.storedCodeHolds(db, deviceKey: key) }
+            }
         }
         let pending: SymmetricKey
         do {
@@ -125,21 +134,30 @@ struct DeviceSecretRotationFiles {
             // The new secret cannot be loaded (its TPM refuses it now): roll back only when the
             // header shows the transaction did not commit.
             if let current = try? DeviceKeyFile.load(at: location.deviceKeyURL, mayCreate: false, options: options).0,
-               try holds(under: current) != false {
+                try holds(under: current) != false
+            {
                 files.rollBack()
-                logger.notice("rolled back a rotation of the device secret that a killed process had not committed", metadata: ["path": "\(path)"])
+                logger.notice(
+                    "rolled back a rotation of the device secret that a killed process had not committed",
+                    metadata: ["path": "\(path)"])
                 return
             }
             throw KeychainError.interruptedRotation(pendingKeyFile: files.pendingKeyURL.path, reason: error.message)
         }
         if try holds(under: pending) == true {
             // D' verifies the header: the transaction committed.
-            let vaultID = try Keychain.perform(path: path) { try database.read { db in try VaultHeader.fetch(db)?.vaultID } }
+            let vaultID = try Keychain.perform(path: path) {
+                try database.read { db in try VaultHeader.fetch(db)?.vaultID }
+            }
             try files.finish(vaultID: vaultID ?? UUID())
-            logger.notice("finished a rotation of the device secret that a killed process had committed", metadata: ["path": "\(path)"])
+            logger.notice(
+                "finished a rotation of the device secret that a killed process had committed",
+                metadata: ["path": "\(path)"])
         } else {
             files.rollBack()
-            logger.notice("rolled back a rotation of the device secret that a killed process had not committed", metadata: ["path": "\(path)"])
+            logger.notice(
+                "rolled back a rotation of the device secret that a killed process had not committed",
+                metadata: ["path": "\(path)"])
         }
     }
 

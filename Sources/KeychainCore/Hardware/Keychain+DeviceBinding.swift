@@ -63,7 +63,8 @@ extension Keychain {
             throw KeychainError.noTPMConfigured()
         }
         guard pcrs.allSatisfy({ (0..<24).contains($0) }) else {
-            throw KeychainError.invalidPCRs(invalidPCRs: pcrs.filter { !(0..<24).contains($0) }.map(String.init).joined(separator: ", "))
+            throw KeychainError.invalidPCRs(
+                invalidPCRs: pcrs.filter { !(0..<24).contains($0) }.map(String.init).joined(separator: ", "))
         }
         let pcrs = Array(Set(pcrs)).sorted()
         let classKeys = try rotateDeviceSecret(sealingWith: (device, pcrs), passphrase: passphrase)
@@ -71,7 +72,9 @@ extension Keychain {
         // the same passphrase): the old device key file with a keybag copied before the binding
         // then opens nothing written afterwards. `always` keys are device tier and stay.
         try rotateUserTier(from: classKeys, newPassphrase: passphrase, expecting: keys.header)
-        logger.notice("keychain bound to the TPM with a new device secret and new class keys", metadata: ["tpm": "\(device.tcti)", "pcrs": "\(pcrs)"])
+        logger.notice(
+            "keychain bound to the TPM with a new device secret and new class keys",
+            metadata: ["tpm": "\(device.tcti)", "pcrs": "\(pcrs)"])
     }
 
     /// Takes the device secret out of the TPM into a key file again (`keychain unbind`), to move
@@ -91,7 +94,8 @@ extension Keychain {
         guard hasPassphrase else {
             throw KeychainError.unbindingNeedsPassphrase()
         }
-        var verified = try Self.rawUserKeys(keys: keys, passphrase: passphrase, keybag: read { db in try KeyRing.fetchKeybag(db) })
+        var verified = try Self.rawUserKeys(
+            keys: keys, passphrase: passphrase, keybag: read { db in try KeyRing.fetchKeybag(db) })
         verified.removeAll()
         try rewriteDeviceKeyFile(sealingWith: nil)
         logger.notice("keychain unbound from the TPM: its device secret is in a key file again")
@@ -102,9 +106,18 @@ extension Keychain {
     /// keychain's: one rotated by another process is never written back.
     private func rewriteDeviceKeyFile(sealingWith tpm: (device: TPMDevice, pcrs: [Int])?) throws(KeychainError) {
         let directory = location.databaseURL.deletingLastPathComponent()
-        try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10))) { () throws(KeychainError) in
-            try DeviceSecretRotationFiles.settleInterrupted(location: location, database: database, options: options, isNew: false)
-            guard try Self.perform(path: databasePath, { try database.read { db in try HeaderAuthenticator.storedCodeHolds(db, deviceKey: keys.deviceKey) } }) == true else {
+        try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: max(options.busyTimeout, .seconds(10)))
+        { () throws(KeychainError) in
+            try DeviceSecretRotationFiles.settleInterrupted(
+                location: location, database: database, options: options, isNew: false)
+            guard
+                try Self.perform(
+                    path: databasePath,
+                    {
+                        try database.read { db in try HeaderAuthenticator.storedCodeHolds(db, deviceKey: keys.deviceKey)
+                        }
+                    }) == true
+            else {
                 throw KeychainError.deviceSecretReplaced()
             }
             try DeviceKeyFile.rewrite(at: location.deviceKeyURL, key: keys.deviceKey, sealingWith: tpm)

@@ -29,7 +29,8 @@ struct SealedDeviceSecret: Equatable {
 
     /// Seals `key` on `device`, then unseals it once to prove the TPM gives it back: a binding
     /// is never written that does not open.
-    static func seal(_ key: SymmetricKey, on device: TPMDevice, pcrs: [Int]) throws(KeychainError) -> SealedDeviceSecret {
+    static func seal(_ key: SymmetricKey, on device: TPMDevice, pcrs: [Int]) throws(KeychainError) -> SealedDeviceSecret
+    {
         // Without a fallback there is always a result or an error.
         try seal(key, on: device, pcrs: pcrs, unlessUnusable: false)!
     }
@@ -42,7 +43,9 @@ struct SealedDeviceSecret: Equatable {
         try seal(key, on: device, pcrs: [], unlessUnusable: true)
     }
 
-    private static func seal(_ key: SymmetricKey, on device: TPMDevice, pcrs: [Int], unlessUnusable: Bool) throws(KeychainError) -> SealedDeviceSecret? {
+    private static func seal(_ key: SymmetricKey, on device: TPMDevice, pcrs: [Int], unlessUnusable: Bool)
+        throws(KeychainError) -> SealedDeviceSecret?
+    {
         #if canImport(CTSS2)
         let sealed: SealedDeviceSecret
         do {
@@ -52,8 +55,9 @@ struct SealedDeviceSecret: Equatable {
             sealed = SealedDeviceSecret(primaryName: object.primaryName, pcrs: pcrs, blob: try object.blob.marshalled())
         } catch {
             if unlessUnusable && (error.isUnreachable || error.isAuthorizationFailure) {
-                LibraryLogging.logger(component: "KeychainCore").warning("the new keychain's device secret stays in a key file: the TPM cannot be used",
-                                                                        metadata: ["tpm": "\(device.tcti)", "reason": "\(error)"])
+                LibraryLogging.logger(component: "KeychainCore").warning(
+                    "the new keychain's device secret stays in a key file: the TPM cannot be used",
+                    metadata: ["tpm": "\(device.tcti)", "reason": "\(error)"])
                 return nil
             }
             throw keychainError(error, device: device, path: nil)
@@ -61,7 +65,9 @@ struct SealedDeviceSecret: Equatable {
         var unsealed = try sealed.unseal(on: device, path: nil)
         defer { SecretWiping.wipe(&unsealed) }
         // Compared in place: no further copy of the secret.
-        let matches = key.withUnsafeBytes { expected in unsealed.withUnsafeBytes { actual in expected.elementsEqual(actual) } }
+        let matches = key.withUnsafeBytes { expected in
+            unsealed.withUnsafeBytes { actual in expected.elementsEqual(actual) }
+        }
         guard matches else {
             throw KeychainError.tpmUnsealFailed(tcti: device.tcti)
         }
@@ -120,7 +126,8 @@ struct SealedDeviceSecret: Equatable {
             return KeychainError.tpmLockout(tcti: device.tcti)
         }
         if failure.isAuthorizationFailure {
-            return KeychainError.tpmAuthorizationRefused(tcti: device.tcti, file: path.map { "the device key file \($0)" } ?? "the sealed object")
+            return KeychainError.tpmAuthorizationRefused(
+                tcti: device.tcti, file: path.map { "the device key file \($0)" } ?? "the sealed object")
         }
         if let explanation = failure.explanation {
             return KeychainError.tpmFailureExplained(explanation)

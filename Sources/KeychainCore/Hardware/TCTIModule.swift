@@ -16,17 +16,23 @@ enum TCTIModule {
     /// - Returns: `nil` when `tcti` names a TCTI that is not accepted (see ``refusal(of:)``).
     static func loaderString(for tcti: String) -> String? {
         let (name, configuration) = split(tcti)
-        guard let known = names.first(where: { name == $0 || name == "libtss2-tcti-\($0).so.0" || name == "libtss2-tcti-\($0).so" }) else { return nil }
+        guard
+            let known = names.first(where: {
+                name == $0 || name == "libtss2-tcti-\($0).so.0" || name == "libtss2-tcti-\($0).so"
+            })
+        else { return nil }
         return "libtss2-tcti-\(known).so.0" + (configuration.map { ":" + $0 } ?? "")
     }
 
     /// Why `tcti` is refused: what happened and what to do.
     static func refusal(of tcti: String) -> String {
         let name = split(tcti).name
-        let what = name.contains("/")
+        let what =
+            name.contains("/")
             ? "names a library by its path (\(name)), which would be loaded into this process"
             : "names the TCTI \"\(name)\", which the keychain does not load"
-        return "The TPM's TCTI \"\(tcti)\" (\(TPMDevice.environmentVariable) or KeychainOptions.tpm) \(what); nothing was changed. Name one of \(names.joined(separator: ", ")) before the first \":\" (for example swtpm:path=/run/swtpm/sock or device:/dev/tpmrm0): it is loaded by name from the system's library directories, and only the part after the \":\" may hold a path. Set \(TPMDevice.environmentVariable)=none to use no TPM."
+        return
+            "The TPM's TCTI \"\(tcti)\" (\(TPMDevice.environmentVariable) or KeychainOptions.tpm) \(what); nothing was changed. Name one of \(names.joined(separator: ", ")) before the first \":\" (for example swtpm:path=/run/swtpm/sock or device:/dev/tpmrm0): it is loaded by name from the system's library directories, and only the part after the \":\" may hold a path. Set \(TPMDevice.environmentVariable)=none to use no TPM."
     }
 
     /// The module part (before the first `:`) and the configuration (after it, if any).

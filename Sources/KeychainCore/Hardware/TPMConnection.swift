@@ -31,7 +31,8 @@ final class TPMConnection {
         // Never a library named by its path (TCTIModule): 0x7000B is the ESAPI's "bad value",
         // not a TCTI error, so the refusal is reported as such, never taken for a missing TPM.
         guard let loaderString = TCTIModule.loaderString(for: device.tcti) else {
-            throw TPMFailure(code: 0x7000B, operation: "Connecting to the TPM", explanation: TCTIModule.refusal(of: device.tcti))
+            throw TPMFailure(
+                code: 0x7000B, operation: "Connecting to the TPM", explanation: TCTIModule.refusal(of: device.tcti))
         }
         try tpmCheck(Tss2_TctiLdr_Initialize(loaderString, &tcti), "Connecting to the TPM (\(device.tcti))")
         let initialized = Esys_Initialize(&context, tcti, nil)
@@ -58,8 +59,14 @@ final class TPMConnection {
         for first in [CTSS2_TRANSIENT_FIRST, CTSS2_LOADED_SESSION_FIRST] {
             var more = TPMI_YES_NO(0)
             var capabilities = TPMS_CAPABILITY_DATA()
-            guard Tss2_Sys_GetCapability(system, nil, TPM2_CAP(TPM2_CAP_HANDLES), first, CTSS2_MAX_CAP_HANDLES, &more, &capabilities, nil) == TSS2_RC_SUCCESS else { continue }
-            let handles = withUnsafeBytes(of: capabilities.data.handles.handle) { Array($0.bindMemory(to: TPM2_HANDLE.self).prefix(Int(capabilities.data.handles.count))) }
+            guard
+                Tss2_Sys_GetCapability(
+                    system, nil, TPM2_CAP(TPM2_CAP_HANDLES), first, CTSS2_MAX_CAP_HANDLES, &more, &capabilities, nil)
+                    == TSS2_RC_SUCCESS
+            else { continue }
+            let handles = withUnsafeBytes(of: capabilities.data.handles.handle) {
+                Array($0.bindMemory(to: TPM2_HANDLE.self).prefix(Int(capabilities.data.handles.count)))
+            }
             let kinds: Set<UInt32> = first == CTSS2_TRANSIENT_FIRST ? [0x80] : [0x02, 0x03]
             for handle in handles where kinds.contains(handle >> 24) {
                 _ = Tss2_Sys_FlushContext(system, handle)
@@ -84,7 +91,9 @@ final class TPMConnection {
     /// that holds the keychain's lock. On timeout the thread is abandoned (it closes its
     /// connection if the TPM ever answers) and the operation fails as unreachable. When the TPM
     /// reports its slots full, leftovers of killed clients are flushed and the operation runs once more.
-    static func with<T>(_ device: TPMDevice, _ body: @escaping (TPMConnection) throws(TPMFailure) -> T) throws(TPMFailure) -> T {
+    static func with<T>(_ device: TPMDevice, _ body: @escaping (TPMConnection) throws(TPMFailure) -> T)
+        throws(TPMFailure) -> T
+    {
         let lock = locks.withLock { locks in
             if let lock = locks[device.tcti] { return lock }
             let lock = Locked<Void>()
@@ -116,7 +125,9 @@ final class TPMConnection {
             operation.done.signal()
         }
         let timeout = device.responseTimeout.components
-        let answered = operation.done.wait(timeout: .now() + Double(timeout.seconds) + Double(timeout.attoseconds) / 1e18) == .success
+        let answered =
+            operation.done.wait(timeout: .now() + Double(timeout.seconds) + Double(timeout.attoseconds) / 1e18)
+            == .success
         let result = operation.state.withLock { state -> Result<T, TPMFailure>? in
             guard answered, let result = state.result else {
                 state.abandoned = true
@@ -125,7 +136,7 @@ final class TPMConnection {
             return result
         }
         guard let result else {
-            var failure = TPMFailure(code: 0xa0009, operation: "Using the TPM (\(device.tcti))") // TCTI "try again"
+            var failure = TPMFailure(code: 0xa0009, operation: "Using the TPM (\(device.tcti))")  // TCTI "try again"
             failure.explanation = "The TPM at \(device.tcti) did not answer within \(device.responseTimeout)."
             throw failure
         }
@@ -149,9 +160,12 @@ final class TPMConnection {
         var outsideInfo = TPM2B_DATA()
         var creationPCR = TPML_PCR_SELECTION()
         var handle = ESYS_TR(ESYS_TR_NONE)
-        try tpmCheck(Esys_CreatePrimary(context, ESYS_TR(ESYS_TR_RH_OWNER), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                        &sensitive, &template, &outsideInfo, &creationPCR, &handle, nil, nil, nil, nil),
-                     "Creating the TPM storage key in the owner hierarchy")
+        try tpmCheck(
+            Esys_CreatePrimary(
+                context, ESYS_TR(ESYS_TR_RH_OWNER), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
+                ESYS_TR(ESYS_TR_NONE),
+                &sensitive, &template, &outsideInfo, &creationPCR, &handle, nil, nil, nil, nil),
+            "Creating the TPM storage key in the owner hierarchy")
         flushOnClose(handle)
         return (handle, try name(of: handle))
     }
@@ -161,7 +175,9 @@ final class TPMConnection {
     func storagePrimaryKey(named expectedName: Data, wrapping what: String) throws(TPMFailure) -> ESYS_TR {
         let primary = try storagePrimaryKey()
         guard primary.name == expectedName else {
-            throw TPMFailure(code: CTSS2_RC_INTEGRITY | 0x140, operation: "Finding the TPM storage key that wrapped \(what)") // parameter 1
+            throw TPMFailure(
+                // parameter 1
+                code: CTSS2_RC_INTEGRITY | 0x140, operation: "Finding the TPM storage key that wrapped \(what)")
         }
         return primary.handle
     }
@@ -182,9 +198,12 @@ final class TPMConnection {
     /// parameter of commands and responses with AES-128-CFB, so secrets cross the bus to the TPM
     /// only encrypted; commands whose first response parameter is not a sized buffer (Sign) take
     /// it without.
-    func encryptedSession(saltedBy primary: ESYS_TR, type: TPM2_SE = TPM2_SE(TPM2_SE_HMAC), encrypting: Bool = true) throws(TPMFailure) -> ESYS_TR {
-        try startSession(type, saltedBy: primary, boundTo: ESYS_TR(ESYS_TR_NONE),
-                         encrypting: encrypting ? TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT : 0)
+    func encryptedSession(saltedBy primary: ESYS_TR, type: TPM2_SE = TPM2_SE(TPM2_SE_HMAC), encrypting: Bool = true)
+        throws(TPMFailure) -> ESYS_TR
+    {
+        try startSession(
+            type, saltedBy: primary, boundTo: ESYS_TR(ESYS_TR_NONE),
+            encrypting: encrypting ? TPMA_SESSION_DECRYPT | TPMA_SESSION_ENCRYPT : 0)
     }
 
     /// An HMAC session bound to a loaded object, for commands that use it: its session key
@@ -194,35 +213,45 @@ final class TPMConnection {
     /// a millisecond less than ``encryptedSession(saltedBy:type:encrypting:)`` on a software TPM
     /// and far more on a chip. Only for objects whose authorization value is secret and random.
     func session(boundTo object: ESYS_TR, encrypting: Bool) throws(TPMFailure) -> ESYS_TR {
-        try startSession(TPM2_SE(TPM2_SE_HMAC), saltedBy: ESYS_TR(ESYS_TR_NONE), boundTo: object,
-                         encrypting: encrypting ? TPMA_SESSION_ENCRYPT : 0)
+        try startSession(
+            TPM2_SE(TPM2_SE_HMAC), saltedBy: ESYS_TR(ESYS_TR_NONE), boundTo: object,
+            encrypting: encrypting ? TPMA_SESSION_ENCRYPT : 0)
     }
 
     /// A trial policy session, for computing a policy digest.
     func trialSession() throws(TPMFailure) -> ESYS_TR {
         var symmetric = TPMT_SYM_DEF()
         symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_NULL)
-        return try startSession(TPM2_SE(TPM2_SE_TRIAL), symmetric: symmetric, saltedBy: ESYS_TR(ESYS_TR_NONE), boundTo: ESYS_TR(ESYS_TR_NONE), encrypting: 0)
+        return try startSession(
+            TPM2_SE(TPM2_SE_TRIAL), symmetric: symmetric, saltedBy: ESYS_TR(ESYS_TR_NONE),
+            boundTo: ESYS_TR(ESYS_TR_NONE), encrypting: 0)
     }
 
     /// Starts a SHA-256 session (AES-128-CFB for parameter encryption unless `symmetric` says
     /// otherwise), flushed when the connection closes, with `encrypting` session attributes.
-    private func startSession(_ type: TPM2_SE, symmetric: TPMT_SYM_DEF? = nil, saltedBy salt: ESYS_TR, boundTo bind: ESYS_TR,
-                              encrypting: TPMA_SESSION) throws(TPMFailure) -> ESYS_TR {
-        var symmetric = symmetric ?? {
-            var aes = TPMT_SYM_DEF()
-            aes.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
-            aes.keyBits.aes = 128
-            aes.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
-            return aes
-        }()
+    private func startSession(
+        _ type: TPM2_SE, symmetric: TPMT_SYM_DEF? = nil, saltedBy salt: ESYS_TR, boundTo bind: ESYS_TR,
+        encrypting: TPMA_SESSION
+    ) throws(TPMFailure) -> ESYS_TR {
+        var symmetric =
+            symmetric
+            ?? {
+                var aes = TPMT_SYM_DEF()
+                aes.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
+                aes.keyBits.aes = 128
+                aes.mode.aes = TPM2_ALG_ID(TPM2_ALG_CFB)
+                return aes
+            }()
         var session = ESYS_TR(ESYS_TR_NONE)
-        try tpmCheck(Esys_StartAuthSession(context, salt, bind, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                           nil, type, &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &session),
-                     "Starting a TPM session")
+        try tpmCheck(
+            Esys_StartAuthSession(
+                context, salt, bind, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                nil, type, &symmetric, TPM2_ALG_ID(TPM2_ALG_SHA256), &session),
+            "Starting a TPM session")
         flushOnClose(session)
-        try tpmCheck(Esys_TRSess_SetAttributes(context, session, TPMA_SESSION(TPMA_SESSION_CONTINUESESSION) | encrypting, 0xff),
-                     "Configuring the TPM session")
+        try tpmCheck(
+            Esys_TRSess_SetAttributes(context, session, TPMA_SESSION(TPMA_SESSION_CONTINUESESSION) | encrypting, 0xff),
+            "Configuring the TPM session")
         return session
     }
 
@@ -230,8 +259,10 @@ final class TPMConnection {
 
     /// Creates an object from `template` under the storage primary key, with the sensitive part
     /// (`sensitive`, wiped afterwards) sent in an encrypted session: its wrapped blob.
-    func create(_ template: TPM2B_PUBLIC, sensitive: inout TPM2B_SENSITIVE_CREATE, under primary: ESYS_TR,
-                _ operation: String) throws(TPMFailure) -> TPMObjectBlob {
+    func create(
+        _ template: TPM2B_PUBLIC, sensitive: inout TPM2B_SENSITIVE_CREATE, under primary: ESYS_TR,
+        _ operation: String
+    ) throws(TPMFailure) -> TPMObjectBlob {
         defer { SecretWiping.wipe(bytesOf: &sensitive) }
         var template = template
         var outsideInfo = TPM2B_DATA()
@@ -239,20 +270,30 @@ final class TPMConnection {
         var privateArea: UnsafeMutablePointer<TPM2B_PRIVATE>?
         var publicArea: UnsafeMutablePointer<TPM2B_PUBLIC>?
         let session = try encryptedSession(saltedBy: primary)
-        try tpmCheck(Esys_Create(context, primary, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                 &sensitive, &template, &outsideInfo, &creationPCR, &privateArea, &publicArea, nil, nil, nil), operation)
-        defer { Esys_Free(privateArea); Esys_Free(publicArea) }
-        guard let privateArea, let publicArea else { throw TPMFailure(code: 0x101, operation: operation) } // TPM_RC_FAILURE
+        try tpmCheck(
+            Esys_Create(
+                context, primary, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                &sensitive, &template, &outsideInfo, &creationPCR, &privateArea, &publicArea, nil, nil, nil), operation)
+        defer {
+            Esys_Free(privateArea)
+            Esys_Free(publicArea)
+        }
+        // TPM_RC_FAILURE
+        guard let privateArea, let publicArea else { throw TPMFailure(code: 0x101, operation: operation) }
         return TPMObjectBlob(publicArea: publicArea.pointee, privateArea: privateArea.pointee)
     }
 
     /// Loads a wrapped object under `parent`, with its authorization value.
-    func load(_ blob: TPMObjectBlob, under parent: ESYS_TR, authorization: Data = Data()) throws(TPMFailure) -> ESYS_TR {
+    func load(_ blob: TPMObjectBlob, under parent: ESYS_TR, authorization: Data = Data()) throws(TPMFailure) -> ESYS_TR
+    {
         var privateArea = blob.privateArea
         var publicArea = blob.publicArea
         var handle = ESYS_TR(ESYS_TR_NONE)
-        try tpmCheck(Esys_Load(context, parent, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &privateArea, &publicArea, &handle),
-                     "Loading a key into the TPM")
+        try tpmCheck(
+            Esys_Load(
+                context, parent, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &privateArea,
+                &publicArea, &handle),
+            "Loading a key into the TPM")
         flushOnClose(handle)
         var auth = TPM2B_AUTH()
         try setTPMBytes(&auth.buffer, size: &auth.size, authorization)
@@ -270,8 +311,10 @@ extension TPM2B_PUBLIC {
         var template = TPM2B_PUBLIC()
         template.publicArea.type = TPM2_ALG_ID(TPM2_ALG_ECC)
         template.publicArea.nameAlg = TPM2_ALG_ID(TPM2_ALG_SHA256)
-        template.publicArea.objectAttributes = TPMA_OBJECT(TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
-            | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_NODA) | attributes
+        template.publicArea.objectAttributes =
+            TPMA_OBJECT(
+                TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN
+                    | TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_NODA) | attributes
         if storageKey {
             template.publicArea.parameters.eccDetail.symmetric.algorithm = TPM2_ALG_ID(TPM2_ALG_AES)
             template.publicArea.parameters.eccDetail.symmetric.keyBits.aes = 128
@@ -300,10 +343,10 @@ func setTPMBytes<Buffer>(_ buffer: inout Buffer, size: inout UInt16, _ bytes: Da
         destination.copyBytes(from: bytes)
         return true
     }
-    guard fits else { throw TPMFailure(code: 0x1d5, operation: "Passing \(bytes.count) bytes to the TPM") } // TPM_RC_SIZE
+    // TPM_RC_SIZE
+    guard fits else { throw TPMFailure(code: 0x1d5, operation: "Passing \(bytes.count) bytes to the TPM") }
     size = UInt16(bytes.count)
 }
-
 
 /// `bytes` left-padded with zeros to `length` (the TPM drops leading zeros of ECC coordinates).
 func leftPadded(_ bytes: Data, to length: Int) -> Data {

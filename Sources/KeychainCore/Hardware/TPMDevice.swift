@@ -53,7 +53,8 @@ public struct TPMDevice: Sendable, Hashable, CustomStringConvertible {
             return value.isEmpty || value == "none" ? nil : TPMDevice(tcti: value)
         }
         guard FileManager.default.isReadableFile(atPath: kernelResourceManager),
-              FileManager.default.isWritableFile(atPath: kernelResourceManager) else { return nil }
+            FileManager.default.isWritableFile(atPath: kernelResourceManager)
+        else { return nil }
         return TPMDevice(tcti: "device:\(kernelResourceManager)")
     }
 
@@ -61,7 +62,8 @@ public struct TPMDevice: Sendable, Hashable, CustomStringConvertible {
     /// the files elsewhere, but its seeds are files on this machine, not secure hardware.
     public var isSimulator: Bool {
         let kind = tcti.prefix { $0 != ":" }.lowercased()
-        return kind == "swtpm" || kind == "mssim" || kind.contains("libtss2-tcti-swtpm") || kind.contains("libtss2-tcti-mssim")
+        return kind == "swtpm" || kind == "mssim" || kind.contains("libtss2-tcti-swtpm")
+            || kind.contains("libtss2-tcti-mssim")
     }
 
     /// Whether this build can use a TPM at all (tpm2-tss is linked on Linux only).

@@ -34,8 +34,9 @@ struct TPMFailure: Error, CustomStringConvertible {
     /// The TPM could not be reached or did not answer in time (a TCTI failure, or the ESAPI's
     /// I/O error or timeout; not a TPM answer).
     var isUnreachable: Bool {
-        let layer = code >> 16, base = code & 0xffff
-        return layer == 10 || layer == 7 && (base == 9 || base == 10) // TCTI layer; ESAPI "try again", "I/O error"
+        let layer = code >> 16
+        let base = code & 0xffff
+        return layer == 10 || layer == 7 && (base == 9 || base == 10)  // TCTI layer; ESAPI "try again", "I/O error"
     }
 
     /// tpm2-tss's decoding of the code, for example `tpm:parameter(1):integrity check failed`.

@@ -23,8 +23,9 @@ struct TPMObjectBlob {
         var offset = 0
         let array = [UInt8](bytes)
         guard Tss2_MU_TPM2B_PUBLIC_Unmarshal(array, array.count, &offset, &publicArea) == TSS2_RC_SUCCESS,
-              Tss2_MU_TPM2B_PRIVATE_Unmarshal(array, array.count, &offset, &privateArea) == TSS2_RC_SUCCESS,
-              offset == array.count else { return nil }
+            Tss2_MU_TPM2B_PRIVATE_Unmarshal(array, array.count, &offset, &privateArea) == TSS2_RC_SUCCESS,
+            offset == array.count
+        else { return nil }
         self.init(publicArea: publicArea, privateArea: privateArea)
     }
 
@@ -35,7 +36,8 @@ struct TPMObjectBlob {
         var publicArea = self.publicArea
         var privateArea = self.privateArea
         try tpmCheck(Tss2_MU_TPM2B_PUBLIC_Marshal(&publicArea, &buffer, buffer.count, &offset), "Encoding a TPM object")
-        try tpmCheck(Tss2_MU_TPM2B_PRIVATE_Marshal(&privateArea, &buffer, buffer.count, &offset), "Encoding a TPM object")
+        try tpmCheck(
+            Tss2_MU_TPM2B_PRIVATE_Marshal(&privateArea, &buffer, buffer.count, &offset), "Encoding a TPM object")
         return Data(buffer.prefix(offset))
     }
 }

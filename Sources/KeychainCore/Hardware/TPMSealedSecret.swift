@@ -26,13 +26,15 @@ struct TPMSealedSecret {
             } else {
                 // Only the PCR policy authorizes unsealing (no plain authorization value).
                 let digest = try policyDigest(tpm, pcrs: pcrs)
-                try setTPMBytes(&template.publicArea.authPolicy.buffer, size: &template.publicArea.authPolicy.size, digest)
+                try setTPMBytes(
+                    &template.publicArea.authPolicy.buffer, size: &template.publicArea.authPolicy.size, digest)
             }
             template.publicArea.objectAttributes = TPMA_OBJECT(attributes)
             template.publicArea.parameters.keyedHashDetail.scheme.scheme = TPM2_ALG_ID(TPM2_ALG_NULL)
             var sensitive = TPM2B_SENSITIVE_CREATE()
             try setTPMBytes(&sensitive.sensitive.data.buffer, size: &sensitive.sensitive.data.size, secret)
-            let blob = try tpm.create(template, sensitive: &sensitive, under: primary.handle, "Sealing the device secret in the TPM")
+            let blob = try tpm.create(
+                template, sensitive: &sensitive, under: primary.handle, "Sealing the device secret in the TPM")
             return TPMSealedSecret(primaryName: primary.name, pcrs: pcrs, blob: blob)
         }
     }
@@ -52,10 +54,14 @@ struct TPMSealedSecret {
                 try Self.requireCurrentValues(of: pcrs, in: session, tpm)
             }
             var unsealed: UnsafeMutablePointer<TPM2B_SENSITIVE_DATA>?
-            try tpmCheck(Esys_Unseal(tpm.context, object, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &unsealed),
-                         "Unsealing the device secret")
+            try tpmCheck(
+                Esys_Unseal(tpm.context, object, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &unsealed),
+                "Unsealing the device secret")
             guard let unsealed else { throw TPMFailure(code: 0x101, operation: "Unsealing the device secret") }
-            defer { SecretWiping.wipe(bytesOf: &unsealed.pointee); Esys_Free(unsealed) }
+            defer {
+                SecretWiping.wipe(bytesOf: &unsealed.pointee)
+                Esys_Free(unsealed)
+            }
             return tpmBytes(of: unsealed.pointee.buffer, count: Int(unsealed.pointee.size))
         }
     }
@@ -68,45 +74,62 @@ struct TPMSealedSecret {
         let trial = try tpm.trialSession()
         try requireCurrentValues(of: pcrs, in: trial, tpm)
         var digest: UnsafeMutablePointer<TPM2B_DIGEST>?
-        try tpmCheck(Esys_PolicyGetDigest(tpm.context, trial, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &digest),
-                     "Computing the PCR policy")
+        try tpmCheck(
+            Esys_PolicyGetDigest(
+                tpm.context, trial, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &digest),
+            "Computing the PCR policy")
         defer { Esys_Free(digest) }
         guard let digest else { return Data() }
         return tpmBytes(of: digest.pointee.buffer, count: Int(digest.pointee.size))
     }
 
     /// Adds "these PCRs hold their current values" to a policy (or trial) session.
-    private static func requireCurrentValues(of pcrs: [Int], in session: ESYS_TR, _ tpm: TPMConnection) throws(TPMFailure) {
+    private static func requireCurrentValues(of pcrs: [Int], in session: ESYS_TR, _ tpm: TPMConnection)
+        throws(TPMFailure)
+    {
         var selection = try selection(pcrs)
-        var currentValues = TPM2B_DIGEST()   // empty: the PCRs' values now
-        try tpmCheck(Esys_PolicyPCR(tpm.context, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &currentValues, &selection),
-                     "Checking PCRs \(pcrs.map(String.init).joined(separator: ",")) (SHA-256 bank)")
+        var currentValues = TPM2B_DIGEST()  // empty: the PCRs' values now
+        try tpmCheck(
+            Esys_PolicyPCR(
+                tpm.context, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                &currentValues, &selection),
+            "Checking PCRs \(pcrs.map(String.init).joined(separator: ",")) (SHA-256 bank)")
     }
 
     /// Reads the PCRs and checks that the TPM answered for every one of them in the SHA-256 bank
     /// (a read returns at most 8 values, so they are read 8 at a time).
     private static func requireAllocated(_ tpm: TPMConnection, pcrs: [Int]) throws(TPMFailure) {
-        var allocated: [UInt8] = [0, 0, 0]   // the PCR mask of what the TPM answered for
+        var allocated: [UInt8] = [0, 0, 0]  // the PCR mask of what the TPM answered for
         let sorted = pcrs.sorted()
         for start in stride(from: 0, to: sorted.count, by: 8) {
             var requested = try selection(Array(sorted[start..<min(start + 8, sorted.count)]))
             var updateCounter: UInt32 = 0
             var answered: UnsafeMutablePointer<TPML_PCR_SELECTION>?
             var values: UnsafeMutablePointer<TPML_DIGEST>?
-            try tpmCheck(Esys_PCR_Read(tpm.context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &requested,
-                                       &updateCounter, &answered, &values), "Reading PCRs \(pcrs.map(String.init).joined(separator: ","))")
-            defer { Esys_Free(answered); Esys_Free(values) }
+            try tpmCheck(
+                Esys_PCR_Read(
+                    tpm.context, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &requested,
+                    &updateCounter, &answered, &values), "Reading PCRs \(pcrs.map(String.init).joined(separator: ","))")
+            defer {
+                Esys_Free(answered)
+                Esys_Free(values)
+            }
             guard let answered else { continue }
-            let banks = withUnsafeBytes(of: answered.pointee.pcrSelections) { Array($0.bindMemory(to: TPMS_PCR_SELECTION.self).prefix(Int(answered.pointee.count))) }
+            let banks = withUnsafeBytes(of: answered.pointee.pcrSelections) {
+                Array($0.bindMemory(to: TPMS_PCR_SELECTION.self).prefix(Int(answered.pointee.count)))
+            }
             for bank in banks where bank.hash == TPM2_ALG_ID(TPM2_ALG_SHA256) {
-                withUnsafeBytes(of: bank.pcrSelect) { for index in 0..<min(3, Int(bank.sizeofSelect)) { allocated[index] |= $0[index] } }
+                withUnsafeBytes(of: bank.pcrSelect) {
+                    for index in 0..<min(3, Int(bank.sizeofSelect)) { allocated[index] |= $0[index] }
+                }
             }
         }
         let kept = Set(SealedDeviceSecret.pcrs(inMask: allocated))
         let missing = pcrs.filter { !kept.contains($0) }
         guard missing.isEmpty else {
-            var failure = TPMFailure(code: 0x1c4, operation: "Reading PCRs") // TPM_RC_VALUE
-            failure.explanation = "This TPM keeps no SHA-256 value for PCR \(missing.map(String.init).joined(separator: ", ")), so a policy over it would hold whatever is booted. Nothing was sealed. Allocate the SHA-256 PCR bank (firmware setting, or tpm2_pcrallocate), or bind without that PCR."
+            var failure = TPMFailure(code: 0x1c4, operation: "Reading PCRs")  // TPM_RC_VALUE
+            failure.explanation =
+                "This TPM keeps no SHA-256 value for PCR \(missing.map(String.init).joined(separator: ", ")), so a policy over it would hold whatever is booted. Nothing was sealed. Allocate the SHA-256 PCR bank (firmware setting, or tpm2_pcrallocate), or bind without that PCR."
             throw failure
         }
     }
@@ -118,9 +141,11 @@ struct TPMSealedSecret {
         selection.pcrSelections.0.hash = TPM2_ALG_ID(TPM2_ALG_SHA256)
         selection.pcrSelections.0.sizeofSelect = 3
         if let pcr = pcrs.first(where: { !(0..<24).contains($0) }) {
-            throw TPMFailure(code: 0x1c4, operation: "Selecting PCR \(pcr) (0–23 exist)") // TPM_RC_VALUE
+            throw TPMFailure(code: 0x1c4, operation: "Selecting PCR \(pcr) (0–23 exist)")  // TPM_RC_VALUE
         }
-        withUnsafeMutableBytes(of: &selection.pcrSelections.0.pcrSelect) { $0.copyBytes(from: SealedDeviceSecret.pcrMask(pcrs)) }
+        withUnsafeMutableBytes(of: &selection.pcrSelections.0.pcrSelect) {
+            $0.copyBytes(from: SealedDeviceSecret.pcrMask(pcrs))
+        }
         return selection
     }
 }

@@ -21,16 +21,20 @@ struct TPMSigningKey {
         try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> (TPMSigningKey, Data) in
             let primary = try tpm.storagePrimaryKey()
             // Signs and agrees keys, as a Secure Enclave key does.
-            let template = TPM2B_PUBLIC.p256(TPMA_OBJECT(TPMA_OBJECT_SIGN_ENCRYPT | TPMA_OBJECT_DECRYPT), storageKey: false)
+            let template = TPM2B_PUBLIC.p256(
+                TPMA_OBJECT(TPMA_OBJECT_SIGN_ENCRYPT | TPMA_OBJECT_DECRYPT), storageKey: false)
             var authorization = Data(count: 32)
             var generator = SystemRandomNumberGenerator()
             // Never a trailing zero: the TPM strips trailing zeros of authorization values.
             for index in authorization.indices { authorization[index] = UInt8.random(in: 1...255, using: &generator) }
             var sensitive = TPM2B_SENSITIVE_CREATE()
-            try setTPMBytes(&sensitive.sensitive.userAuth.buffer, size: &sensitive.sensitive.userAuth.size, authorization)
-            let blob = try tpm.create(template, sensitive: &sensitive, under: primary.handle, "Generating a P-256 key in the TPM")
+            try setTPMBytes(
+                &sensitive.sensitive.userAuth.buffer, size: &sensitive.sensitive.userAuth.size, authorization)
+            let blob = try tpm.create(
+                template, sensitive: &sensitive, under: primary.handle, "Generating a P-256 key in the TPM")
             let point = blob.publicArea.publicArea.unique.ecc
-            let publicKey = Data([0x04]) + leftPadded(tpmBytes(of: point.x.buffer, count: Int(point.x.size)), to: 32)
+            let publicKey =
+                Data([0x04]) + leftPadded(tpmBytes(of: point.x.buffer, count: Int(point.x.size)), to: 32)
                 + leftPadded(tpmBytes(of: point.y.buffer, count: Int(point.y.size)), to: 32)
             let key = TPMSigningKey(primaryName: primary.name, authorization: authorization, blob: blob)
             return (key, publicKey)
@@ -59,11 +63,16 @@ struct TPMSigningKey {
             validation.tag = TPM2_ST(TPM2_ST_HASHCHECK)
             validation.hierarchy = TPMI_RH_HIERARCHY(TPM2_RH_NULL)
             var signature: UnsafeMutablePointer<TPMT_SIGNATURE>?
-            try tpmCheck(Esys_Sign(tpm.context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                   &message, &scheme, &validation, &signature), "Signing with the TPM key")
+            try tpmCheck(
+                Esys_Sign(
+                    tpm.context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+                    &message, &scheme, &validation, &signature), "Signing with the TPM key")
             defer { Esys_Free(signature) }
-            guard let ecdsa = signature?.pointee.signature.ecdsa else { throw TPMFailure(code: 0x101, operation: "Signing with the TPM key") }
-            let raw = leftPadded(tpmBytes(of: ecdsa.signatureR.buffer, count: Int(ecdsa.signatureR.size)), to: 32)
+            guard let ecdsa = signature?.pointee.signature.ecdsa else {
+                throw TPMFailure(code: 0x101, operation: "Signing with the TPM key")
+            }
+            let raw =
+                leftPadded(tpmBytes(of: ecdsa.signatureR.buffer, count: Int(ecdsa.signatureR.size)), to: 32)
                 + leftPadded(tpmBytes(of: ecdsa.signatureS.buffer, count: Int(ecdsa.signatureS.size)), to: 32)
             do {
                 return try P256.Signing.ECDSASignature(rawRepresentation: raw).derRepresentation
@@ -77,7 +86,9 @@ struct TPMSigningKey {
     /// computed by the TPM; the response travels encrypted.
     func sharedSecret(withPeerX963 peer: Data, on device: TPMDevice) throws(TPMFailure) -> Data {
         guard peer.count == 65, peer.first == 0x04 else {
-            throw TPMFailure(code: CTSS2_RC_ECC_POINT | 0x140, operation: "Reading the peer's public key (an uncompressed P-256 point of 65 bytes)")
+            throw TPMFailure(
+                code: CTSS2_RC_ECC_POINT | 0x140,
+                operation: "Reading the peer's public key (an uncompressed P-256 point of 65 bytes)")
         }
         return try TPMConnection.with(device) { (tpm: TPMConnection) throws(TPMFailure) -> Data in
             let key = try loaded(in: tpm)
@@ -88,11 +99,17 @@ struct TPMSigningKey {
             // The shared secret comes back encrypted under the key's (secret) authorization value.
             let session = try tpm.session(boundTo: key, encrypting: true)
             var shared: UnsafeMutablePointer<TPM2B_ECC_POINT>?
-            try tpmCheck(Esys_ECDH_ZGen(tpm.context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &shared),
-                         "Agreeing a key with the TPM key")
+            try tpmCheck(
+                Esys_ECDH_ZGen(
+                    tpm.context, key, session, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &shared),
+                "Agreeing a key with the TPM key")
             guard let shared else { throw TPMFailure(code: 0x101, operation: "Agreeing a key with the TPM key") }
-            defer { SecretWiping.wipe(bytesOf: &shared.pointee); Esys_Free(shared) }
-            return leftPadded(tpmBytes(of: shared.pointee.point.x.buffer, count: Int(shared.pointee.point.x.size)), to: 32)
+            defer {
+                SecretWiping.wipe(bytesOf: &shared.pointee)
+                Esys_Free(shared)
+            }
+            return leftPadded(
+                tpmBytes(of: shared.pointee.point.x.buffer, count: Int(shared.pointee.point.x.size)), to: 32)
         }
     }
 

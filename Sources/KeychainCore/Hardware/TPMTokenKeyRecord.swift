@@ -35,10 +35,11 @@ struct TPMTokenKeyRecord {
         var reader = ByteReader(bytes)
         defer { reader.wipe() }
         guard reader.readBytes(4) == Self.magic, reader.readByte() == 1,
-              let nameLength = reader.readBigEndian(UInt16.self), let name = reader.readBytes(Int(nameLength)),
-              let authorizationLength = reader.readByte(), let authorization = reader.readBytes(Int(authorizationLength)),
-              let blobLength = reader.readBigEndian(UInt16.self), let blob = reader.readBytes(Int(blobLength)),
-              reader.isAtEnd, !name.isEmpty, !blob.isEmpty else { return nil }
+            let nameLength = reader.readBigEndian(UInt16.self), let name = reader.readBytes(Int(nameLength)),
+            let authorizationLength = reader.readByte(), let authorization = reader.readBytes(Int(authorizationLength)),
+            let blobLength = reader.readBigEndian(UInt16.self), let blob = reader.readBytes(Int(blobLength)),
+            reader.isAtEnd, !name.isEmpty, !blob.isEmpty
+        else { return nil }
         self.init(primaryName: name, authorization: authorization, blob: blob)
     }
 
@@ -54,7 +55,11 @@ struct TPMTokenKeyRecord {
         #if canImport(CTSS2)
         do {
             let (key, publicKey) = try TPMSigningKey.generate(on: device)
-            return (TPMTokenKeyRecord(primaryName: key.primaryName, authorization: key.authorization, blob: try key.blob.marshalled()), publicKey)
+            return (
+                TPMTokenKeyRecord(
+                    primaryName: key.primaryName, authorization: key.authorization, blob: try key.blob.marshalled()),
+                publicKey
+            )
         } catch {
             throw keychainError(error, device: device)
         }
@@ -87,7 +92,9 @@ struct TPMTokenKeyRecord {
 
     #if canImport(CTSS2)
     /// Runs `operation` with the key on `device`, its failures told as keychain errors.
-    private func using<R>(_ device: TPMDevice?, _ operation: (TPMSigningKey, TPMDevice) throws(TPMFailure) -> R) throws(KeychainError) -> R {
+    private func using<R>(_ device: TPMDevice?, _ operation: (TPMSigningKey, TPMDevice) throws(TPMFailure) -> R)
+        throws(KeychainError) -> R
+    {
         guard let device else {
             throw KeychainError.tokenKeyNeedsTPM()
         }
@@ -96,7 +103,8 @@ struct TPMTokenKeyRecord {
         }
         guard let object = TPMObjectBlob(marshalled: blob) else { throw KeychainError.tamperedTPMKeyBlob() }
         do {
-            return try operation(TPMSigningKey(primaryName: primaryName, authorization: authorization, blob: object), device)
+            return try operation(
+                TPMSigningKey(primaryName: primaryName, authorization: authorization, blob: object), device)
         } catch {
             throw Self.keychainError(error, device: device)
         }

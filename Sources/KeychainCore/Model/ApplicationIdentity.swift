@@ -27,7 +27,9 @@ public struct ApplicationIdentity: Sendable, Hashable, CustomStringConvertible {
     public init(applicationIdentifier: String, accessGroups: [String] = [], includeApplicationIdentifier: Bool = true) {
         self.applicationIdentifier = applicationIdentifier
         var groups = accessGroups.filter { !$0.isEmpty }
-        if includeApplicationIdentifier && !groups.contains(applicationIdentifier) { groups.append(applicationIdentifier) }
+        if includeApplicationIdentifier && !groups.contains(applicationIdentifier) {
+            groups.append(applicationIdentifier)
+        }
         self.accessGroups = groups
     }
 
@@ -39,7 +41,8 @@ public struct ApplicationIdentity: Sendable, Hashable, CustomStringConvertible {
     /// ``sharedGroup``, entitled to every group (`"*"`), as the `keychain` tool always was. So the
     /// tool and unconfigured apps see the same items, including those earlier versions put in
     /// `local.<process name>` groups; an app that configures an identity sees only its groups.
-    public static let sharedDefault = ApplicationIdentity(applicationIdentifier: sharedGroup, accessGroups: [sharedGroup, "*"])
+    public static let sharedDefault = ApplicationIdentity(
+        applicationIdentifier: sharedGroup, accessGroups: [sharedGroup, "*"])
 
     /// Whether this is an identity someone configured (not ``sharedDefault``).
     public var isConfigured: Bool { self != Self.sharedDefault }
@@ -49,9 +52,13 @@ public struct ApplicationIdentity: Sendable, Hashable, CustomStringConvertible {
     /// identifier still restrict the process: its identifier is then the first group (what Apple
     /// uses as the default group, too), never the shared identity that sees everything.
     public static func resolve(environment: [String: String]) -> ApplicationIdentity {
-        let groups = environment["KEYCHAIN_ACCESS_GROUPS"]?
+        let groups =
+            environment["KEYCHAIN_ACCESS_GROUPS"]?
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } ?? []
-        guard let identifier = environment["KEYCHAIN_APPLICATION_IDENTIFIER"].flatMap({ $0.isEmpty ? nil : $0 }) ?? groups.first else {
+        guard
+            let identifier = environment["KEYCHAIN_APPLICATION_IDENTIFIER"].flatMap({ $0.isEmpty ? nil : $0 })
+                ?? groups.first
+        else {
             return sharedDefault
         }
         return ApplicationIdentity(applicationIdentifier: identifier, accessGroups: groups)

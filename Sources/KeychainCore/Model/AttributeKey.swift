@@ -2,7 +2,9 @@
 ///
 /// Every attribute Apple's data-protection keychain stores has a static member here; which
 /// classes accept which attributes is decided by ``ItemSchema``.
-public struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct AttributeKey: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
     /// Apple's raw name, for example `"acct"`.
     public let rawValue: String
 

@@ -23,8 +23,8 @@ public enum AttributeKind: Sendable, Hashable {
         case "cdat", "mdat", "sdat", "edat": .date
         case "subj", "issr", "slnr", "skid", "pkhh", "klbl", "sha1", "accc": .data
         case "sync", "tomb", "crtr", "type", "scrp", "invi", "nega", "cusi", "ptcl", "port",
-             "ctyp", "cenc", "kcls", "bsiz", "esiz", "perm", "priv", "modi", "sens", "asen",
-             "extr", "next", "encr", "decr", "drve", "sign", "vrfy", "snrc", "vyrc", "wrap", "unwp":
+            "ctyp", "cenc", "kcls", "bsiz", "esiz", "perm", "priv", "modi", "sens", "asen",
+            "extr", "next", "encr", "decr", "drve", "sign", "vrfy", "snrc", "vyrc", "wrap", "unwp":
             .number
         default: .blob
         }
@@ -63,7 +63,8 @@ public enum AttributeKind: Sendable, Hashable {
         default:
             break
         }
-        throw KeychainError.attributeValueOfWrongType(key: key, expectation: self.expectation, valueType: value.typeName)
+        throw KeychainError.attributeValueOfWrongType(
+            key: key, expectation: self.expectation, valueType: value.typeName)
     }
 
     private var expectation: String {

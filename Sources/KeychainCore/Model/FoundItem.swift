@@ -16,9 +16,11 @@ public struct FoundItem: Sendable, Hashable, CustomStringConvertible, CustomDebu
     public let identityComponents: IdentityComponents?
 
     /// Creates a result; used by the engine.
-    public init(itemClass: ItemClass, persistentReference: PersistentReference,
-                attributes: [AttributeKey: AttributeValue], data: Data?,
-                identityComponents: IdentityComponents? = nil) {
+    public init(
+        itemClass: ItemClass, persistentReference: PersistentReference,
+        attributes: [AttributeKey: AttributeValue], data: Data?,
+        identityComponents: IdentityComponents? = nil
+    ) {
         self.itemClass = itemClass
         self.persistentReference = persistentReference
         self.attributes = attributes
@@ -43,8 +45,12 @@ public struct FoundItem: Sendable, Hashable, CustomStringConvertible, CustomDebu
 
     /// Class, reference, attributes and the data's size, so `dump(_:)` never prints the data.
     public var customMirror: Mirror {
-        Mirror(self, children: ["itemClass": itemClass, "persistentReference": persistentReference, "attributes": attributes,
-                                "dataByteCount": data?.count as Any], displayStyle: .struct)
+        Mirror(
+            self,
+            children: [
+                "itemClass": itemClass, "persistentReference": persistentReference, "attributes": attributes,
+                "dataByteCount": data?.count as Any
+            ], displayStyle: .struct)
     }
 }
 

@@ -48,8 +48,10 @@ public struct DamagedItem: Sendable, Hashable, CustomStringConvertible {
     /// The item's account (`kSecAttrAccount`), when its attributes still decrypt and hold one.
     public let account: String?
 
-    init(rowID: Int64, persistentReference: PersistentReference?, itemClass: String, problem: String,
-         service: String? = nil, account: String? = nil) {
+    init(
+        rowID: Int64, persistentReference: PersistentReference?, itemClass: String, problem: String,
+        service: String? = nil, account: String? = nil
+    ) {
         self.rowID = rowID
         self.persistentReference = persistentReference
         self.itemClass = itemClass
@@ -74,6 +76,7 @@ public struct DamagedItem: Sendable, Hashable, CustomStringConvertible {
     /// (``PrintableText``).
     public var description: String {
         let named = service != nil || account != nil
-        return PrintableText.sanitized(named ? "\(name) (\(itemClass), row \(rowID)): \(problem)" : "row \(rowID) (\(itemClass)): \(problem)")
+        return PrintableText.sanitized(
+            named ? "\(name) (\(itemClass), row \(rowID)): \(problem)" : "row \(rowID) (\(itemClass)): \(problem)")
     }
 }

@@ -39,8 +39,10 @@ struct ItemFilter {
 
     /// Conditions on the rows of `table` for a class, its coerced attribute filters, the
     /// synchronizable filter and the access groups.
-    init(table: ItemWhereClause.Source, itemClass: ItemClass?, attributes: [AttributeKey: AttributeValue],
-         synchronizable: SynchronizableFilter, accessGroups: [String]?, owner: LibraryOwner? = nil, indexer: BlindIndexer) {
+    init(
+        table: ItemWhereClause.Source, itemClass: ItemClass?, attributes: [AttributeKey: AttributeValue],
+        synchronizable: SynchronizableFilter, accessGroups: [String]?, owner: LibraryOwner? = nil, indexer: BlindIndexer
+    ) {
         clause = ItemWhereClause(table)
         self.itemClass = itemClass
         self.owner = owner
@@ -118,11 +120,16 @@ struct ItemFilter {
         guard LibraryOwner.of(attributes) == owner else { return false }
         if let accessGroups {
             let group = attributes[.accessGroup] ?? .string("")
-            guard accessGroups.contains(where: { BlindIndexer.canonicallyEqual(.string($0), group) }) else { return false }
+            guard accessGroups.contains(where: { BlindIndexer.canonicallyEqual(.string($0), group) }) else {
+                return false
+            }
         }
         guard accessibilities.allSatisfy({ $0 != nil && attributes[.accessible]?.stringValue == $0 }),
-              synchronizableFlags.allSatisfy({ Int(attributes[.synchronizable]?.numberValue ?? -1) == $0 }) else { return false }
-        return indexedAttributes.allSatisfy { key, value, _ in attributes[key].map { BlindIndexer.canonicallyEqual($0, value) } ?? false }
+            synchronizableFlags.allSatisfy({ Int(attributes[.synchronizable]?.numberValue ?? -1) == $0 })
+        else { return false }
+        return indexedAttributes.allSatisfy { key, value, _ in
+            attributes[key].map { BlindIndexer.canonicallyEqual($0, value) } ?? false
+        }
     }
 
     /// Whether a row's clear columns and lookup tags (authenticated by its row seal) are what
@@ -132,7 +139,8 @@ struct ItemFilter {
         guard tags.contains(libraryOwnedTag) == (owner != nil) else { return false }
         if let groupIndexes, !groupIndexes.contains(row.indexes.group) { return false }
         guard accessibilities.allSatisfy({ $0 == row.accessibility.rawValue }),
-              synchronizableFlags.allSatisfy({ $0 == (row.synchronizable ? 1 : 0) }) else { return false }
+            synchronizableFlags.allSatisfy({ $0 == (row.synchronizable ? 1 : 0) })
+        else { return false }
         return indexedAttributes.allSatisfy { key, _, index in
             ItemIndexes.columnAttributes[key] != nil ? row.indexes.column(for: key) == index : tags.contains(index)
         }

@@ -29,14 +29,14 @@ public struct ItemSchema: Sendable {
 
     private static let common: Set<AttributeKey> = [
         .accessGroup, .synchronizable, .syncViewHint, .tokenID, .multiUser, .sharingGroup,
-        .accessible, .accessControl, .creationDate, .modificationDate, .label, .sha1, .tombstone,
+        .accessible, .accessControl, .creationDate, .modificationDate, .label, .sha1, .tombstone
     ]
     private static let commonPrimaryKey: [AttributeKey] = [
-        .accessGroup, .synchronizable, .syncViewHint, .tokenID, .multiUser, .sharingGroup,
+        .accessGroup, .synchronizable, .syncViewHint, .tokenID, .multiUser, .sharingGroup
     ]
     private static let password: Set<AttributeKey> = [
         .itemDescription, .comment, .creator, .type, .scriptCode, .alias, .isInvisible,
-        .isNegative, .hasCustomIcon, .protected, .account,
+        .isNegative, .hasCustomIcon, .protected, .account
     ]
 
     static let genericPassword = ItemSchema(
@@ -48,7 +48,7 @@ public struct ItemSchema: Sendable {
         itemClass: .internetPassword,
         attributes: common.union(password).union([
             .securityDomain, .server, .protocol, .authenticationType, .port, .path,
-            "binn", "bini", "bin0", "bin1", "bin2", "bin3",
+            "binn", "bini", "bin0", "bin1", "bin2", "bin3"
         ]),
         primaryKey: [.account, .securityDomain, .server, .protocol, .authenticationType, .port, .path]
             + commonPrimaryKey)
@@ -57,7 +57,7 @@ public struct ItemSchema: Sendable {
         itemClass: .certificate,
         attributes: common.union([
             .certificateType, .certificateEncoding, .subject, .issuer, .serialNumber,
-            .subjectKeyID, .publicKeyHash, .alias,
+            .subjectKeyID, .publicKeyHash, .alias
         ]),
         primaryKey: [.certificateType, .issuer, .serialNumber] + commonPrimaryKey)
 
@@ -68,10 +68,12 @@ public struct ItemSchema: Sendable {
             .effectiveKeySize, .startDate, .endDate, .isPermanent, .isPrivate, .isModifiable,
             .isSensitive, .wasAlwaysSensitive, .isExtractable, .wasNeverExtractable, .canEncrypt,
             .canDecrypt, .canDerive, .canSign, .canVerify, .canSignRecover, .canVerifyRecover,
-            .canWrap, .canUnwrap, .alias,
+            .canWrap, .canUnwrap, .alias
         ]),
-        primaryKey: [.keyClass, .applicationLabel, .applicationTag, .creator, .type, .keySizeInBits,
-                     .effectiveKeySize, .startDate, .endDate] + commonPrimaryKey)
+        primaryKey: [
+            .keyClass, .applicationLabel, .applicationTag, .creator, .type, .keySizeInBits,
+            .effectiveKeySize, .startDate, .endDate
+        ] + commonPrimaryKey)
 
     static let identity = ItemSchema(
         itemClass: .identity,

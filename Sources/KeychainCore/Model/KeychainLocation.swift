@@ -35,7 +35,8 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     public init(databaseURL: URL, deviceKeyURL: URL, runtimeDirectoryURL: URL? = nil) {
         self.databaseURL = databaseURL
         self.deviceKeyURL = deviceKeyURL
-        self.runtimeDirectoryURL = runtimeDirectoryURL ?? Self.runtimeDirectory(environment: ProcessInfo.processInfo.environment)
+        self.runtimeDirectoryURL =
+            runtimeDirectoryURL ?? Self.runtimeDirectory(environment: ProcessInfo.processInfo.environment)
     }
 
     /// `$XDG_RUNTIME_DIR/secure-storage` when the variable holds an absolute path, else
@@ -48,15 +49,18 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
         }
         let perUser = "/run/user/\(PlatformIO.currentUserID)"
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: perUser, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        guard FileManager.default.fileExists(atPath: perUser, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return nil
+        }
         return URL(fileURLWithPath: perUser, isDirectory: true).appendingPathComponent("secure-storage")
     }
 
     /// A keychain inside one directory, laid out like `SECURE_STORAGE_HOME`:
     /// `data/keychain.db` and `state/device.key`.
     public init(directory: URL) {
-        self.init(databaseURL: directory.appendingPathComponent("data/keychain.db"),
-                  deviceKeyURL: directory.appendingPathComponent("state/device.key"))
+        self.init(
+            databaseURL: directory.appendingPathComponent("data/keychain.db"),
+            deviceKeyURL: directory.appendingPathComponent("state/device.key"))
     }
 
     /// The default keychain of the current user, as the environment decides — except in a test
@@ -72,7 +76,7 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     public static var `default`: KeychainLocation {
         let environment = ProcessInfo.processInfo.environment
         if TestRunnerKeychain.isChosenHome(environment: environment) {
-            _ = TestRunnerKeychain.home   // its unlock tickets go with it at exit
+            _ = TestRunnerKeychain.home  // its unlock tickets go with it at exit
         }
         return resolve(environment: environment)
     }
@@ -87,18 +91,23 @@ public struct KeychainLocation: Sendable, Hashable, CustomStringConvertible {
     public static func resolve(environment: [String: String]) -> KeychainLocation {
         if let home = environment["SECURE_STORAGE_HOME"], !home.isEmpty {
             let directory = URL(fileURLWithPath: home, isDirectory: true)
-            return KeychainLocation(databaseURL: directory.appendingPathComponent("data/keychain.db"),
-                                    deviceKeyURL: directory.appendingPathComponent("state/device.key"),
-                                    runtimeDirectoryURL: runtimeDirectory(environment: environment))
+            return KeychainLocation(
+                databaseURL: directory.appendingPathComponent("data/keychain.db"),
+                deviceKeyURL: directory.appendingPathComponent("state/device.key"),
+                runtimeDirectoryURL: runtimeDirectory(environment: environment))
         }
         let userHome = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         func base(_ variable: String, fallback: String) -> URL {
-            if let value = environment[variable], value.hasPrefix("/") { return URL(fileURLWithPath: value, isDirectory: true) }
+            if let value = environment[variable], value.hasPrefix("/") {
+                return URL(fileURLWithPath: value, isDirectory: true)
+            }
             return URL(fileURLWithPath: userHome, isDirectory: true).appendingPathComponent(fallback)
         }
-        let deviceKey = base("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent("secure-storage/device.key")
+        let deviceKey = base("XDG_STATE_HOME", fallback: ".local/state").appendingPathComponent(
+            "secure-storage/device.key")
         return KeychainLocation(
-            databaseURL: base("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent("secure-storage/keychain.db"),
+            databaseURL: base("XDG_DATA_HOME", fallback: ".local/share").appendingPathComponent(
+                "secure-storage/keychain.db"),
             deviceKeyURL: deviceKey,
             runtimeDirectoryURL: runtimeDirectory(environment: environment))
     }

@@ -53,12 +53,15 @@ public struct NewItem: Sendable, Hashable, CustomStringConvertible, CustomDebugS
 
     /// Class, attributes and the data's size, so `dump(_:)` never prints the data.
     public var customMirror: Mirror {
-        Mirror(self, children: ["itemClass": itemClass, "attributes": attributes, "dataByteCount": data?.count as Any], displayStyle: .struct)
+        Mirror(
+            self, children: ["itemClass": itemClass, "attributes": attributes, "dataByteCount": data?.count as Any],
+            displayStyle: .struct)
     }
 }
 
 /// What an update changes on every matching item (`SecItemUpdate`'s `attributesToUpdate`).
-public struct ItemChanges: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct ItemChanges: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// Attributes to set; the others keep their values.
     public var attributes: [AttributeKey: AttributeValue]
     /// New secret data, or `nil` to keep the current data.

@@ -34,12 +34,14 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
     ///   user's, readable by others or too large, or when `$CREDENTIALS_DIRECTORY` is not set
     ///   for a credential; `.invalidParameter` when it is empty. Messages name the file, never
     ///   its contents.
-    public func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> String {
+    public func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError)
+        -> String
+    {
         let path = try self.path(environment: environment)
         var bytes: Data
         do {
             bytes = try PlatformIO.readFile(path, maximumSize: Self.maximumSize, access: access)
-        } catch where error.code == .ioError && !FileManager.default.fileExists(atPath: path) {
+        } catch  where error.code == .ioError && !FileManager.default.fileExists(atPath: path) {
             throw missingFile(path)
         }
         defer { SecretWiping.wipe(&bytes) }
@@ -74,7 +76,9 @@ public enum PassphraseSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The file's path.
-    public func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> String {
+    public func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError)
+        -> String
+    {
         switch self {
         case .file(let url):
             return url.path
@@ -102,8 +106,10 @@ extension Keychain {
     ///
     /// - Throws: what ``PassphraseSource/read(environment:)`` throws, then `.authFailed` for a
     ///   wrong passphrase and `.invalidState` when the keychain has none.
-    public func unlock(from source: PassphraseSource, keepingSessionFor duration: Duration? = nil,
-                       environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) {
+    public func unlock(
+        from source: PassphraseSource, keepingSessionFor duration: Duration? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(KeychainError) {
         let passphrase = try source.read(environment: environment)
         do {
             if let duration {
@@ -111,7 +117,7 @@ extension Keychain {
             } else {
                 try unlock(passphrase: passphrase)
             }
-        } catch where error.code == .authFailed {
+        } catch  where error.code == .authFailed {
             let path = (try? source.path(environment: environment)) ?? "\(source)"
             throw KeychainError.wrongPassphraseInFile(path: path, databasePath: databasePath)
         }
@@ -125,9 +131,13 @@ extension Keychain {
     /// - Throws: as ``unlock(from:keepingSessionFor:environment:)-7fq9k`` when the credential exists
     ///   but cannot be used.
     @discardableResult
-    public func unlockFromCredentialsIfPresent(environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainError) -> Bool {
+    public func unlockFromCredentialsIfPresent(environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(KeychainError) -> Bool
+    {
         let source = PassphraseSource.systemdCredential()
-        guard let path = try? source.path(environment: environment), PlatformIO.ownerAndMode(of: path) != nil else { return false }
+        guard let path = try? source.path(environment: environment), PlatformIO.ownerAndMode(of: path) != nil else {
+            return false
+        }
         guard hasPassphrase else {
             // A passphrase was given for a keychain that has none: not the keychain it protects.
             throw KeychainError.credentialForUnprotectedKeychain(path: path, databasePath: databasePath)

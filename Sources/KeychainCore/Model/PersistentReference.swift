@@ -29,13 +29,18 @@ public struct PersistentReference: Sendable, Hashable, CustomStringConvertible {
     public init?(data: Data) {
         let bytes = [UInt8](data)
         guard bytes.count == 20 || bytes.count == 12,
-              let name = String(bytes: bytes[0..<4], encoding: .ascii),
-              let itemClass = ItemClass(rawValue: name) else { return nil }
+            let name = String(bytes: bytes[0..<4], encoding: .ascii),
+            let itemClass = ItemClass(rawValue: name)
+        else { return nil }
         self.itemClass = itemClass
         if bytes.count == 20 {
             let u = Array(bytes[4..<20])
-            target = .uuid(UUID(uuid: (u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
-                                       u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15])))
+            target = .uuid(
+                UUID(
+                    uuid: (
+                        u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7],
+                        u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]
+                    )))
         } else {
             target = .rowID(bytes[4..<12].reduce(Int64(0)) { $0 << 8 | Int64($1) })
         }
@@ -78,7 +83,10 @@ extension UUID {
     init?(bytes: Data) {
         guard bytes.count == 16 else { return nil }
         let b = [UInt8](bytes)
-        self.init(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                         b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        self.init(
+            uuid: (
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+            ))
     }
 }

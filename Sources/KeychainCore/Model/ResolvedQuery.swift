@@ -15,7 +15,8 @@ struct ResolvedQuery {
     init(_ query: Query) throws(KeychainError) {
         if let reference = query.persistentReference {
             if let itemClass = query.itemClass, itemClass != reference.itemClass {
-                throw KeychainError.persistentReferenceOfAnotherClass(referencedClass: reference.itemClass.rawValue, queriedClass: itemClass.rawValue)
+                throw KeychainError.persistentReferenceOfAnotherClass(
+                    referencedClass: reference.itemClass.rawValue, queriedClass: itemClass.rawValue)
             }
             itemClass = reference.itemClass
         } else if let itemClass = query.itemClass {
@@ -40,16 +41,22 @@ struct ResolvedQuery {
     }
 
     /// The filter (and its SQL conditions) for rows of `table` of one stored class.
-    func filter(table: ItemWhereClause.Source, itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) -> ItemFilter {
-        ItemFilter(table: table, itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
-                   accessGroups: accessGroups, owner: owner, indexer: indexer)
+    func filter(
+        table: ItemWhereClause.Source, itemClass: ItemClass, attributes: [AttributeKey: AttributeValue],
+        indexer: BlindIndexer
+    ) -> ItemFilter {
+        ItemFilter(
+            table: table, itemClass: itemClass, attributes: attributes, synchronizable: synchronizable,
+            accessGroups: accessGroups, owner: owner, indexer: indexer)
     }
 
     /// For identities: which filters apply to the certificate and which to the private key.
     /// Attributes the certificate has are matched on it; the others on the key.
     var identitySplit: (certificate: [AttributeKey: AttributeValue], key: [AttributeKey: AttributeValue]) {
         let certificateSchema = ItemSchema.of(.certificate)
-        return (attributes.filter { certificateSchema.accepts($0.key) },
-                attributes.filter { !certificateSchema.accepts($0.key) })
+        return (
+            attributes.filter { certificateSchema.accepts($0.key) },
+            attributes.filter { !certificateSchema.accepts($0.key) }
+        )
     }
 }

@@ -13,9 +13,12 @@ extension UUID {
         var bytes = [UInt8](repeating: 0, count: 6) + random
         let value = UInt64(clamping: sequence) & 0xFFFF_FFFF_FFFF
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: value >> (40 - 8 * UInt64(index))) }
-        bytes[6] = 0x80 | (bytes[6] & 0x0F)   // version 8
-        bytes[8] = 0x80 | (bytes[8] & 0x3F)   // RFC 9562 variant
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        bytes[6] = 0x80 | (bytes[6] & 0x0F)  // version 8
+        bytes[8] = 0x80 | (bytes[8] & 0x3F)  // RFC 9562 variant
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

@@ -45,7 +45,9 @@ package struct SynchronizedItem: Sendable, Hashable {
     /// this-device-only class in some access groups), not a key generated inside a keychain.
     package var maySync: Bool {
         guard itemClass.isStored, attributes[.synchronizable]?.numberValue == 1,
-              let raw = attributes[.accessible]?.stringValue, let accessibility = Accessibility(rawValue: raw), !accessibility.isThisDeviceOnly else {
+            let raw = attributes[.accessible]?.stringValue, let accessibility = Accessibility(rawValue: raw),
+            !accessibility.isThisDeviceOnly
+        else {
             return false
         }
         if let token = attributes[.tokenID], token.stringValue == nil { return false }
@@ -93,8 +95,10 @@ package struct SynchronizedItem: Sendable, Hashable {
             offset += length
         }
         guard offset == encoded.endIndex,
-              let name = String(data: parts[0], encoding: .utf8), let itemClass = ItemClass(rawValue: name), itemClass.isStored,
-              let attributes = AttributeCodec.decode(parts[1]) else { return nil }
+            let name = String(data: parts[0], encoding: .utf8), let itemClass = ItemClass(rawValue: name),
+            itemClass.isStored,
+            let attributes = AttributeCodec.decode(parts[1])
+        else { return nil }
         self.init(itemClass: itemClass, attributes: attributes, data: parts[2])
     }
 }

@@ -60,7 +60,9 @@ enum ConnectionSettings {
         let secureDelete = try Int.fetchOne(db, sql: "PRAGMA secure_delete")
         let journalMode = try String.fetchOne(db, sql: "PRAGMA journal_mode")
         let trustedSchema = try Int.fetchOne(db, sql: "PRAGMA trusted_schema")
-        return Reported(synchronous: synchronous, secureDelete: secureDelete, journalMode: journalMode, trustedSchema: trustedSchema)
+        return Reported(
+            synchronous: synchronous, secureDelete: secureDelete, journalMode: journalMode, trustedSchema: trustedSchema
+        )
     }
 
     /// The schema's version counter, which SQLite bumps on every schema change.

@@ -37,7 +37,8 @@ struct FormatAnchor: Equatable {
 
     /// The anchor file of a keychain.
     static func url(for location: KeychainLocation, vaultID: UUID) -> URL {
-        location.deviceKeyURL.deletingLastPathComponent().appendingPathComponent("keychain-\(vaultID.uuidString).anchor")
+        location.deviceKeyURL.deletingLastPathComponent().appendingPathComponent(
+            "keychain-\(vaultID.uuidString).anchor")
     }
 
     /// Whether the file may carry this header MAC.
@@ -50,7 +51,9 @@ struct FormatAnchor: Equatable {
     /// - Throws: `.integrityViolation` when the file exists but is malformed, for another vault,
     ///   or fails its MAC (it was edited or forged); `.keychainUnavailable` for unsafe
     ///   permissions or something other than a small regular file in its place.
-    static func read(for location: KeychainLocation, vaultID: UUID, deviceKey: SymmetricKey) throws(KeychainError) -> FormatAnchor? {
+    static func read(for location: KeychainLocation, vaultID: UUID, deviceKey: SymmetricKey) throws(KeychainError)
+        -> FormatAnchor?
+    {
         try read(at: url(for: location, vaultID: vaultID), vaultID: vaultID, deviceKey: deviceKey)
     }
 
@@ -58,15 +61,16 @@ struct FormatAnchor: Equatable {
     /// secret rotation: ``DeviceSecretRotationFiles``); `nil` when there is none.
     static func read(at url: URL, vaultID: UUID, deviceKey: SymmetricKey) throws(KeychainError) -> FormatAnchor? {
         let path = url.path
-        PlatformIO.removeAbandonedTemporaryFiles(of: path)   // a writer killed before its rename
+        PlatformIO.removeAbandonedTemporaryFiles(of: path)  // a writer killed before its rename
         guard PlatformIO.fileExists(path) else { return nil }
         try FilePermissions.requirePrivate(path, role: "format anchor")
         let bytes = try PlatformIO.readFile(path, maximumSize: maximumSize)
         var reader = ByteReader(bytes)
         guard reader.readBytes(4) == magic, reader.readByte() == version,
-              let id = reader.readBytes(16), UUID(bytes: id) == vaultID, let format = reader.readBigEndian(UInt32.self),
-              let count = reader.readByte(), (1...2).contains(count), bytes.count == bodyPrefix + Int(count) * 32 + 32,
-              HeaderAuthenticator.constantTimeEqual(Data(bytes.suffix(32)), mac(Data(bytes.dropLast(32)), deviceKey: deviceKey, vaultID: vaultID))
+            let id = reader.readBytes(16), UUID(bytes: id) == vaultID, let format = reader.readBigEndian(UInt32.self),
+            let count = reader.readByte(), (1...2).contains(count), bytes.count == bodyPrefix + Int(count) * 32 + 32,
+            HeaderAuthenticator.constantTimeEqual(
+                Data(bytes.suffix(32)), mac(Data(bytes.dropLast(32)), deviceKey: deviceKey, vaultID: vaultID))
         else {
             throw KeychainError.formatAnchorDamaged(path: path)
         }
@@ -82,7 +86,9 @@ struct FormatAnchor: Equatable {
     /// Writes the anchor to `url` atomically, 0600; without `replacingExisting`, only if no file
     /// is there (`.invalidParameter` otherwise).
     func save(at url: URL, deviceKey: SymmetricKey, replacingExisting: Bool) throws(KeychainError) {
-        precondition((1...2).contains(headerMACs.count) && headerMACs.allSatisfy { $0.count == 32 }, "an anchor records one or two header MACs")
+        precondition(
+            (1...2).contains(headerMACs.count) && headerMACs.allSatisfy { $0.count == 32 },
+            "an anchor records one or two header MACs")
         var writer = ByteWriter()
         writer.append(Self.magic)
         writer.append(Self.version)

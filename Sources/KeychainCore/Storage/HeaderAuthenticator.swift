@@ -30,7 +30,9 @@ struct HeaderAuthenticator {
         if let passphrase = header.passphrase {
             writer.append(UInt8(1))
             writer.appendLengthPrefixed(passphrase.salt)
-            for value in [passphrase.parameters.logN, passphrase.parameters.blockSize, passphrase.parameters.parallelism] {
+            for value in [
+                passphrase.parameters.logN, passphrase.parameters.blockSize, passphrase.parameters.parallelism
+            ] {
                 writer.append(bigEndian: Int64(value))
             }
         } else {
@@ -54,7 +56,8 @@ struct HeaderAuthenticator {
     /// Stores the MAC of the header and keybag as they now are in this transaction (creation and
     /// the upgrade to format 4; changes go through ``storeChange(_:keybag:location:deviceKey:_:)``).
     func store(_ header: VaultHeader, keybag: [KeybagSlot: Data], _ db: Database) throws {
-        try db.execute(sql: "UPDATE vault_header SET header_mac = ? WHERE id = 1", arguments: [code(for: header, keybag: keybag)])
+        try db.execute(
+            sql: "UPDATE vault_header SET header_mac = ? WHERE id = 1", arguments: [code(for: header, keybag: keybag)])
     }
 
     /// The stored header MAC.
@@ -65,15 +68,19 @@ struct HeaderAuthenticator {
     /// Stores the MAC of a changed header and keybag in the current transaction, after letting
     /// the anchor accept it beside the current one (phase one of ``FormatAnchor``'s two-phase
     /// change; ``settleAnchor(_:location:deviceKey:)`` is phase two, once the transaction committed).
-    static func storeChange(_ header: VaultHeader, keybag: [KeybagSlot: Data], location: KeychainLocation,
-                            deviceKey: SymmetricKey, _ db: Database) throws {
+    static func storeChange(
+        _ header: VaultHeader, keybag: [KeybagSlot: Data], location: KeychainLocation,
+        deviceKey: SymmetricKey, _ db: Database
+    ) throws {
         let next = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: keybag)
         guard let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey) else {
             throw KeychainError.tamperedFormatAnchorMissing()
         }
         let current = try storedCode(db).flatMap { anchor.accepts($0) ? $0 : nil }
-        try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion,
-                         headerMACs: (current.map { [$0] } ?? []) + [next]).write(for: location, deviceKey: deviceKey)
+        try FormatAnchor(
+            vaultID: header.vaultID, formatVersion: anchor.formatVersion,
+            headerMACs: (current.map { [$0] } ?? []) + [next]
+        ).write(for: location, deviceKey: deviceKey)
         try db.execute(sql: "UPDATE vault_header SET header_mac = ? WHERE id = 1", arguments: [next])
     }
 
@@ -85,9 +92,11 @@ struct HeaderAuthenticator {
     @discardableResult
     static func settleAnchor(_ db: Database, location: KeychainLocation, deviceKey: SymmetricKey) throws -> Bool {
         guard let header = try VaultHeader.fetch(db), let stored = try storedCode(db),
-              let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey),
-              anchor.headerMACs.count > 1, anchor.accepts(stored) else { return false }
-        try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion, headerMACs: [stored]).write(for: location, deviceKey: deviceKey)
+            let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey),
+            anchor.headerMACs.count > 1, anchor.accepts(stored)
+        else { return false }
+        try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion, headerMACs: [stored]).write(
+            for: location, deviceKey: deviceKey)
         return constantTimeEqual(anchor.headerMACs[0], stored)
     }
 
@@ -96,7 +105,8 @@ struct HeaderAuthenticator {
     /// when a rotation of the secret was interrupted (``DeviceSecretRotationFiles``).
     static func storedCodeHolds(_ db: Database, deviceKey: SymmetricKey) throws -> Bool? {
         guard let header = try VaultHeader.fetch(db) else { return nil }
-        let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: try KeyRing.fetchKeybag(db))
+        let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(
+            for: header, keybag: try KeyRing.fetchKeybag(db))
         return try storedCode(db).map { constantTimeEqual($0, expected) } ?? false
     }
 
@@ -108,11 +118,14 @@ struct HeaderAuthenticator {
     ///   keybag row was edited), when the anchor is missing or does not accept it (an older
     ///   header or keybag), or when the passphrase parameters are out of bounds;
     ///   `.keychainUnavailable` when the device key is not this keychain's.
-    static func fetchVerified(_ db: Database, deviceKey: SymmetricKey, location: KeychainLocation) throws -> (VaultHeader, [KeybagSlot: Data]) {
+    static func fetchVerified(_ db: Database, deviceKey: SymmetricKey, location: KeychainLocation) throws -> (
+        VaultHeader, [KeybagSlot: Data]
+    ) {
         guard let header = try VaultHeader.fetch(db) else { throw KeychainError.tamperedHeaderMissing() }
         let keybag = try KeyRing.fetchKeybag(db)
         let stored = try storedCode(db)
-        let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(for: header, keybag: keybag)
+        let expected = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).code(
+            for: header, keybag: keybag)
         // An anchor that verifies proves the device key is this keychain's.
         let anchor = try? FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey)
         guard let stored, constantTimeEqual(stored, expected) else {
@@ -124,7 +137,9 @@ struct HeaderAuthenticator {
             throw KeychainError.headerAuthenticationFailed()
         }
         guard let anchor, anchor.accepts(stored) else {
-            throw UnrecordedHeader(error: KeychainError.headerNotTheRecordedOne(anchorFile: FormatAnchor.url(for: location, vaultID: header.vaultID).lastPathComponent))
+            throw UnrecordedHeader(
+                error: KeychainError.headerNotTheRecordedOne(
+                    anchorFile: FormatAnchor.url(for: location, vaultID: header.vaultID).lastPathComponent))
         }
         try header.passphrase?.parameters.requireWithinBounds(in: "the keychain header")
         return (header, keybag)

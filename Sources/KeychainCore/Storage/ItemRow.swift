@@ -14,10 +14,13 @@ struct ItemRow: Sendable {
 
     /// The columns ``init(row:)`` reads, in this order (it reads by position: a name lookup is
     /// case-insensitive and costs more than the rest of decoding a row).
-    static let columns = "id, item_id, item_class, accessibility, synchronizable, group_index, service_index, account_index, server_index, link_index, primary_key_index, row_version, metadata_key, metadata, secret_key, secret"
+    static let columns =
+        "id, item_id, item_class, accessibility, synchronizable, group_index, service_index, account_index, server_index, link_index, primary_key_index, row_version, metadata_key, metadata, secret_key, secret"
 
-    init(rowID: Int64?, itemID: UUID, itemClass: ItemClass, accessibility: Accessibility, synchronizable: Bool,
-         indexes: ItemIndexes, rowVersion: Int64, sealed: SealedItem) {
+    init(
+        rowID: Int64?, itemID: UUID, itemClass: ItemClass, accessibility: Accessibility, synchronizable: Bool,
+        indexes: ItemIndexes, rowVersion: Int64, sealed: SealedItem
+    ) {
         self.rowID = rowID
         self.itemID = itemID
         self.itemClass = itemClass
@@ -39,7 +42,9 @@ struct ItemRow: Sendable {
         func optionalBlob(_ index: Int, _ name: String) throws -> Data? {
             row.isNull(index) ? nil : try required(row.blob(index), name)
         }
-        guard row.columnCount == 16 else { throw KeychainError.tamperedItemRowColumnCount(columnCount: row.columnCount) }
+        guard row.columnCount == 16 else {
+            throw KeychainError.tamperedItemRowColumnCount(columnCount: row.columnCount)
+        }
         guard let itemID = UUID(bytes: try required(row.blob(1), "item_id")) else {
             throw KeychainError.tamperedItemRowWithoutItemID()
         }
@@ -52,20 +57,27 @@ struct ItemRow: Sendable {
         let synchronizable = try required(row.integer(4), "synchronizable")
         guard synchronizable == 0 || synchronizable == 1 else { throw KeychainError.tamperedItemRowSynchronizable() }
         self.init(
-            rowID: try required(row.integer(0), "id"), itemID: itemID, itemClass: itemClass, accessibility: accessibility,
+            rowID: try required(row.integer(0), "id"), itemID: itemID, itemClass: itemClass,
+            accessibility: accessibility,
             synchronizable: synchronizable == 1,
-            indexes: ItemIndexes(group: try required(row.blob(5), "group_index"), service: try optionalBlob(6, "service_index"),
-                                 account: try optionalBlob(7, "account_index"), server: try optionalBlob(8, "server_index"),
-                                 identityLink: try optionalBlob(9, "link_index"), primaryKey: try required(row.blob(10), "primary_key_index"),
-                                 tags: []),
+            indexes: ItemIndexes(
+                group: try required(row.blob(5), "group_index"), service: try optionalBlob(6, "service_index"),
+                account: try optionalBlob(7, "account_index"), server: try optionalBlob(8, "server_index"),
+                identityLink: try optionalBlob(9, "link_index"),
+                primaryKey: try required(row.blob(10), "primary_key_index"),
+                tags: []),
             rowVersion: try required(row.integer(11), "row_version"),
-            sealed: SealedItem(wrappedMetadataKey: try required(row.blob(12), "metadata_key"), metadata: try required(row.blob(13), "metadata"),
-                               wrappedSecretKey: try required(row.blob(14), "secret_key"), secret: try required(row.blob(15), "secret")))
+            sealed: SealedItem(
+                wrappedMetadataKey: try required(row.blob(12), "metadata_key"),
+                metadata: try required(row.blob(13), "metadata"),
+                wrappedSecretKey: try required(row.blob(14), "secret_key"), secret: try required(row.blob(15), "secret")
+            ))
     }
 
     func binding(vaultID: UUID) -> ItemBinding {
-        ItemBinding(vaultID: vaultID, itemID: itemID, itemClass: itemClass, accessibility: accessibility,
-                    primaryKeyIndex: indexes.primaryKey, rowVersion: rowVersion)
+        ItemBinding(
+            vaultID: vaultID, itemID: itemID, itemClass: itemClass, accessibility: accessibility,
+            primaryKeyIndex: indexes.primaryKey, rowVersion: rowVersion)
     }
 
     var persistentReference: PersistentReference { PersistentReference(itemClass: itemClass, uuid: itemID) }
@@ -73,11 +85,15 @@ struct ItemRow: Sendable {
     /// The row's values as SQLite stores them, in ``columns`` order after the row id (`id`).
     private var columnValues: [DatabaseValue] {
         func optional(_ data: Data?) -> DatabaseValue { data?.databaseValue ?? .null }
-        return [itemID.bytes.databaseValue, itemClass.rawValue.databaseValue, accessibility.rawValue.databaseValue, synchronizable.databaseValue,
-                indexes.group.databaseValue, optional(indexes.service), optional(indexes.account), optional(indexes.server),
-                optional(indexes.identityLink), indexes.primaryKey.databaseValue, rowVersion.databaseValue,
-                sealed.wrappedMetadataKey.databaseValue, sealed.metadata.databaseValue, sealed.wrappedSecretKey.databaseValue,
-                sealed.secret.databaseValue]
+        return [
+            itemID.bytes.databaseValue, itemClass.rawValue.databaseValue, accessibility.rawValue.databaseValue,
+            synchronizable.databaseValue,
+            indexes.group.databaseValue, optional(indexes.service), optional(indexes.account), optional(indexes.server),
+            optional(indexes.identityLink), indexes.primaryKey.databaseValue, rowVersion.databaseValue,
+            sealed.wrappedMetadataKey.databaseValue, sealed.metadata.databaseValue,
+            sealed.wrappedSecretKey.databaseValue,
+            sealed.secret.databaseValue
+        ]
     }
 
     /// The row's values as SQLite stores them, in ``columns`` order: what the state digest
@@ -88,23 +104,28 @@ struct ItemRow: Sendable {
 
     /// Inserts the row under `rowID` with its tags and its seal.
     func insert(rowID: Int64, seal: Data, _ db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO items (id, item_id, item_class, accessibility, synchronizable, group_index, service_index,
-              account_index, server_index, link_index, primary_key_index, row_version, metadata_key, metadata,
-              secret_key, secret, row_seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(binding: [rowID.databaseValue] + columnValues + [seal.databaseValue])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO items (id, item_id, item_class, accessibility, synchronizable, group_index, service_index,
+                  account_index, server_index, link_index, primary_key_index, row_version, metadata_key, metadata,
+                  secret_key, secret, row_seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(binding: [rowID.databaseValue] + columnValues + [seal.databaseValue])
         try Self.insertTags(indexes.tags, rowID: rowID, db)
     }
 
     /// Rewrites the row in place (keeping its row id, so insertion order is stable), its tags and its seal.
     func update(seal: Data, _ db: Database) throws {
         guard let rowID else { return }
-        try db.cachedStatement(sql: """
-            UPDATE items SET item_id = ?, item_class = ?, accessibility = ?, synchronizable = ?, group_index = ?,
-              service_index = ?, account_index = ?, server_index = ?, link_index = ?, primary_key_index = ?,
-              row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ?, row_seal = ? WHERE id = ?
-            """).execute(binding: columnValues + [seal.databaseValue, rowID.databaseValue])
-        try db.cachedStatement(sql: "DELETE FROM item_tags WHERE item_rowid = ?").execute(binding: [rowID.databaseValue])
+        try db.cachedStatement(
+            sql: """
+                UPDATE items SET item_id = ?, item_class = ?, accessibility = ?, synchronizable = ?, group_index = ?,
+                  service_index = ?, account_index = ?, server_index = ?, link_index = ?, primary_key_index = ?,
+                  row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ?, row_seal = ? WHERE id = ?
+                """
+        ).execute(binding: columnValues + [seal.databaseValue, rowID.databaseValue])
+        try db.cachedStatement(sql: "DELETE FROM item_tags WHERE item_rowid = ?").execute(binding: [rowID.databaseValue]
+        )
         try Self.insertTags(indexes.tags, rowID: rowID, db)
     }
 
@@ -127,7 +148,7 @@ struct ItemIndexes: Sendable {
 
     /// Attributes with a column of their own (not stored as tags).
     static let columnAttributes: [AttributeKey: String] = [
-        .accessGroup: "group_index", .service: "service_index", .account: "account_index", .server: "server_index",
+        .accessGroup: "group_index", .service: "service_index", .account: "account_index", .server: "server_index"
     ]
     /// The stored index of an attribute that has a column of its own (``columnAttributes``).
     func column(for key: AttributeKey) -> Data? {
@@ -141,7 +162,9 @@ struct ItemIndexes: Sendable {
     }
 
     /// Attributes stored in clear columns.
-    static let clearAttributes: [AttributeKey: String] = [.accessible: "accessibility", .synchronizable: "synchronizable"]
+    static let clearAttributes: [AttributeKey: String] = [
+        .accessible: "accessibility", .synchronizable: "synchronizable"
+    ]
     /// Attributes the keychain sets itself and queries rarely name: dates and the digest are
     /// unique per item, so a tag for each would cost a random B-tree insert on every write (about
     /// a third of a durable add); `musr` and `tomb` are the same on every item. Filters on them
@@ -150,9 +173,14 @@ struct ItemIndexes: Sendable {
 
     /// Attributes the keychain keeps for itself (never returned, never queried): the public key
     /// of a key generated inside the keychain, and how a protected item's data was sealed.
-    static let internalAttributes: Set<AttributeKey> = [TokenKeys.publicKeyAttribute, SecretBinding.attribute, LibraryOwner.attribute]
+    static let internalAttributes: Set<AttributeKey> = [
+        TokenKeys.publicKeyAttribute, SecretBinding.attribute, LibraryOwner.attribute
+    ]
 
-    init(group: Data, service: Data?, account: Data?, server: Data?, identityLink: Data?, primaryKey: Data, tags: Set<Data>) {
+    init(
+        group: Data, service: Data?, account: Data?, server: Data?, identityLink: Data?, primaryKey: Data,
+        tags: Set<Data>
+    ) {
         self.group = group
         self.service = service
         self.account = account
@@ -165,7 +193,10 @@ struct ItemIndexes: Sendable {
     /// Computes every index of an item from its complete, coerced attributes.
     init(itemClass: ItemClass, attributes: [AttributeKey: AttributeValue], indexer: BlindIndexer) {
         func column(_ key: AttributeKey) -> Data? { attributes[key].map { indexer.attribute(key, $0) } }
-        group = attributes[.accessGroup].map { $0.stringValue.map(indexer.accessGroup) ?? indexer.attribute(.accessGroup, $0) } ?? indexer.accessGroup("")
+        group =
+            attributes[.accessGroup].map {
+                $0.stringValue.map(indexer.accessGroup) ?? indexer.attribute(.accessGroup, $0)
+            } ?? indexer.accessGroup("")
         service = column(.service)
         account = column(.account)
         server = column(.server)
@@ -174,15 +205,19 @@ struct ItemIndexes: Sendable {
         case .certificate:
             identityLink = attributes[.publicKeyHash]?.dataValue.flatMap { $0.isEmpty ? nil : indexer.identityLink($0) }
         case .key where attributes[.keyClass]?.numberValue == 1:
-            identityLink = attributes[.applicationLabel]?.dataValue.flatMap { $0.isEmpty ? nil : indexer.identityLink($0) }
+            identityLink = attributes[.applicationLabel]?.dataValue.flatMap {
+                $0.isEmpty ? nil : indexer.identityLink($0)
+            }
         default:
             identityLink = nil
         }
-        tags = Set(attributes.compactMap { key, value in
-            Self.columnAttributes[key] == nil && Self.clearAttributes[key] == nil && !Self.untaggedAttributes.contains(key)
-                && !Self.internalAttributes.contains(key)
-                ? indexer.attribute(key, value) : nil
-        })
+        tags = Set(
+            attributes.compactMap { key, value in
+                Self.columnAttributes[key] == nil && Self.clearAttributes[key] == nil
+                    && !Self.untaggedAttributes.contains(key)
+                    && !Self.internalAttributes.contains(key)
+                    ? indexer.attribute(key, value) : nil
+            })
         if let owner = attributes[LibraryOwner.attribute] {
             tags.insert(indexer.libraryOwnedTag)
             tags.insert(indexer.attribute(LibraryOwner.attribute, owner))

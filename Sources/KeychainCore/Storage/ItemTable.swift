@@ -21,15 +21,19 @@ extension ItemTable {
 
     /// The (certificate, key) row ids of the identities a certificate clause and a key clause
     /// select, joined on the link index, in id order, at most `limit` pairs.
-    static func identityPairs(in db: Database, certificates: ItemWhereClause, keys: ItemWhereClause,
-                              limit: Int?) throws -> [(certificate: Int64, key: Int64)] {
+    static func identityPairs(
+        in db: Database, certificates: ItemWhereClause, keys: ItemWhereClause,
+        limit: Int?
+    ) throws -> [(certificate: Int64, key: Int64)] {
         var sql = """
             SELECT c.id, k.id FROM items c JOIN items k ON k.link_index = c.link_index
             WHERE \(certificates.sql) AND \(keys.sql) ORDER BY c.id, k.id
             """
         if let limit { sql += " LIMIT \(limit)" }
         let arguments = certificates.statementArguments + keys.statementArguments
-        let pairs: [(certificate: Int64, key: Int64)] = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { ($0[0], $0[1]) }
+        let pairs: [(certificate: Int64, key: Int64)] = try Row.fetchAll(
+            db.cachedStatement(sql: sql), arguments: arguments
+        ).map { ($0[0], $0[1]) }
         return pairs
     }
 
@@ -40,8 +44,9 @@ extension ItemTable {
 
     /// The row (columns `id`, `primary_key_index`) SQLite finds for a primary-key index, if any.
     static func row(in db: Database, primaryKeyIndex: Data) throws -> Row? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT id, primary_key_index FROM items WHERE primary_key_index = ?"),
-                         arguments: [primaryKeyIndex])
+        try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT id, primary_key_index FROM items WHERE primary_key_index = ?"),
+            arguments: [primaryKeyIndex])
     }
 
     /// Every row (``ItemRow/columns``), in id order.
@@ -56,14 +61,16 @@ extension ItemTable {
 
     /// The rows (``ItemRow/columns``) whose accessibility column holds `accessibility`.
     static func rows(in db: Database, accessibility: Accessibility) throws -> [Row] {
-        try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items WHERE accessibility = ?",
-                         arguments: [accessibility.rawValue])
+        try Row.fetchAll(
+            db, sql: "SELECT \(ItemRow.columns) FROM items WHERE accessibility = ?",
+            arguments: [accessibility.rawValue])
     }
 
     /// The rows (``ItemRow/columns``) whose wrapped secret key is `secretKeyLength` bytes long, in id order.
     static func rows(in db: Database, secretKeyLength: Int) throws -> [Row] {
-        try Row.fetchAll(db, sql: "SELECT \(ItemRow.columns) FROM items WHERE length(secret_key) = ? ORDER BY id",
-                         arguments: [secretKeyLength])
+        try Row.fetchAll(
+            db, sql: "SELECT \(ItemRow.columns) FROM items WHERE length(secret_key) = ? ORDER BY id",
+            arguments: [secretKeyLength])
     }
 
     /// A cursor over the clear columns `id`, `item_id` and `row_version` of the synchronizable
@@ -88,7 +95,9 @@ extension ItemTable {
 
     /// Whether any row's wrapped secret key is `secretKeyLength` bytes long.
     static func containsRow(in db: Database, secretKeyLength: Int) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM items WHERE length(secret_key) = ?)", arguments: [secretKeyLength]) ?? false
+        try Bool.fetchOne(
+            db, sql: "SELECT EXISTS (SELECT 1 FROM items WHERE length(secret_key) = ?)", arguments: [secretKeyLength])
+            ?? false
     }
 
     /// One row per stored (class, accessibility) pair: columns `item_class`, `accessibility` and the count.
@@ -102,7 +111,9 @@ extension ItemTable {
 extension ItemTable {
     /// The lookup tags stored for the row with this id.
     static func tags(in db: Database, ofItem rowID: Int64?) throws -> Set<Data> {
-        try Set(Data.fetchAll(db.cachedStatement(sql: "SELECT tag FROM item_tags WHERE item_rowid = ?"), arguments: [rowID]))
+        try Set(
+            Data.fetchAll(db.cachedStatement(sql: "SELECT tag FROM item_tags WHERE item_rowid = ?"), arguments: [rowID])
+        )
     }
 
     /// How many lookup tags point to no row.
@@ -118,7 +129,8 @@ extension ItemTable {
     static func delete(in db: Database, ids: [Int64]) throws {
         for chunk in stride(from: 0, to: ids.count, by: 500).map({ ids[$0..<min($0 + 500, ids.count)] }) {
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            try db.cachedStatement(sql: "DELETE FROM items WHERE id IN (\(marks))").execute(arguments: StatementArguments(Array(chunk)))
+            try db.cachedStatement(sql: "DELETE FROM items WHERE id IN (\(marks))").execute(
+                arguments: StatementArguments(Array(chunk)))
         }
     }
 
@@ -144,7 +156,8 @@ extension ItemTable {
 
         /// Prepares the chunk select, then the wrapped-key update.
         init(_ db: Database) throws {
-            select = try db.makeStatement(sql: "SELECT \(ItemRow.columns) FROM items WHERE id > ? ORDER BY id LIMIT 1000")
+            select = try db.makeStatement(
+                sql: "SELECT \(ItemRow.columns) FROM items WHERE id > ? ORDER BY id LIMIT 1000")
             update = try db.makeStatement(sql: "UPDATE items SET metadata_key = ?, secret_key = ? WHERE id = ?")
         }
 

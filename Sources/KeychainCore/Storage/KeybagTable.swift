@@ -19,7 +19,8 @@ enum KeybagTable {
     /// Inserts each slot, replacing its stored value when it has one.
     static func write(in db: Database, _ slots: [KeybagSlot: Data]) throws {
         for (slot, wrapped) in slots {
-            try db.execute(sql: "INSERT OR REPLACE INTO keybag (slot, wrapped_key) VALUES (?, ?)", arguments: [slot.name, wrapped])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO keybag (slot, wrapped_key) VALUES (?, ?)", arguments: [slot.name, wrapped])
         }
     }
 

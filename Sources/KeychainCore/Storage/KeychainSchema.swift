@@ -14,7 +14,7 @@ enum KeychainSchema {
     /// The migrations, in order, with the format each one brings the file to.
     static let migrations: [(identifier: String, format: Int)] = [
         ("v1", 1), (stateDigestMigration, 2), ("v3-untagged-server-attributes", 3), ("v4-authenticated-header", 4),
-        (presenceMigration, 5), (libraryOwnedMigration, 6),
+        (presenceMigration, 5), (libraryOwnedMigration, 6)
     ]
 
     /// The migration to format 5: the keybag may hold the presence key and enrolments, which a
@@ -38,60 +38,62 @@ enum KeychainSchema {
     static func migrator(deviceKey: SymmetricKey, location: KeychainLocation?) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE vault_header (
-                  id INTEGER PRIMARY KEY CHECK (id = 1),
-                  format_version INTEGER NOT NULL,
-                  vault_id BLOB NOT NULL,
-                  keybag_generation INTEGER NOT NULL,
-                  scrypt_salt BLOB,
-                  scrypt_log_n INTEGER,
-                  scrypt_block_size INTEGER,
-                  scrypt_parallelism INTEGER,
-                  created_at REAL NOT NULL
-                );
-                CREATE TABLE keybag (
-                  slot TEXT PRIMARY KEY NOT NULL,
-                  wrapped_key BLOB NOT NULL
-                );
-                CREATE TABLE items (
-                  id INTEGER PRIMARY KEY,
-                  item_id BLOB NOT NULL UNIQUE,
-                  item_class TEXT NOT NULL,
-                  accessibility TEXT NOT NULL,
-                  synchronizable INTEGER NOT NULL,
-                  group_index BLOB NOT NULL,
-                  service_index BLOB,
-                  account_index BLOB,
-                  server_index BLOB,
-                  link_index BLOB,
-                  primary_key_index BLOB NOT NULL UNIQUE,
-                  row_version INTEGER NOT NULL,
-                  metadata_key BLOB NOT NULL,
-                  metadata BLOB NOT NULL,
-                  secret_key BLOB NOT NULL,
-                  secret BLOB NOT NULL
-                );
-                CREATE INDEX items_by_service ON items (item_class, service_index, account_index);
-                CREATE INDEX items_by_account ON items (item_class, account_index);
-                CREATE INDEX items_by_server ON items (item_class, server_index);
-                CREATE INDEX items_by_link ON items (link_index) WHERE link_index IS NOT NULL;
-                CREATE TABLE item_tags (
-                  tag BLOB NOT NULL,
-                  item_rowid INTEGER NOT NULL REFERENCES items (id) ON DELETE CASCADE,
-                  PRIMARY KEY (tag, item_rowid)
-                ) WITHOUT ROWID;
-                CREATE INDEX item_tags_by_item ON item_tags (item_rowid);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE vault_header (
+                      id INTEGER PRIMARY KEY CHECK (id = 1),
+                      format_version INTEGER NOT NULL,
+                      vault_id BLOB NOT NULL,
+                      keybag_generation INTEGER NOT NULL,
+                      scrypt_salt BLOB,
+                      scrypt_log_n INTEGER,
+                      scrypt_block_size INTEGER,
+                      scrypt_parallelism INTEGER,
+                      created_at REAL NOT NULL
+                    );
+                    CREATE TABLE keybag (
+                      slot TEXT PRIMARY KEY NOT NULL,
+                      wrapped_key BLOB NOT NULL
+                    );
+                    CREATE TABLE items (
+                      id INTEGER PRIMARY KEY,
+                      item_id BLOB NOT NULL UNIQUE,
+                      item_class TEXT NOT NULL,
+                      accessibility TEXT NOT NULL,
+                      synchronizable INTEGER NOT NULL,
+                      group_index BLOB NOT NULL,
+                      service_index BLOB,
+                      account_index BLOB,
+                      server_index BLOB,
+                      link_index BLOB,
+                      primary_key_index BLOB NOT NULL UNIQUE,
+                      row_version INTEGER NOT NULL,
+                      metadata_key BLOB NOT NULL,
+                      metadata BLOB NOT NULL,
+                      secret_key BLOB NOT NULL,
+                      secret BLOB NOT NULL
+                    );
+                    CREATE INDEX items_by_service ON items (item_class, service_index, account_index);
+                    CREATE INDEX items_by_account ON items (item_class, account_index);
+                    CREATE INDEX items_by_server ON items (item_class, server_index);
+                    CREATE INDEX items_by_link ON items (link_index) WHERE link_index IS NOT NULL;
+                    CREATE TABLE item_tags (
+                      tag BLOB NOT NULL,
+                      item_rowid INTEGER NOT NULL REFERENCES items (id) ON DELETE CASCADE,
+                      PRIMARY KEY (tag, item_rowid)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX item_tags_by_item ON item_tags (item_rowid);
+                    """)
         }
         migrator.registerMigration(stateDigestMigration) { db in
-            try db.execute(sql: """
-                ALTER TABLE vault_header ADD COLUMN state_counter INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE vault_header ADD COLUMN state_digest BLOB;
-                ALTER TABLE vault_header ADD COLUMN state_mac BLOB;
-                UPDATE vault_header SET format_version = 2;
-                """)
-            if let header = try VaultHeader.fetch(db) {   // written before the digest existed: record its rows once
+            try db.execute(
+                sql: """
+                    ALTER TABLE vault_header ADD COLUMN state_counter INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE vault_header ADD COLUMN state_digest BLOB;
+                    ALTER TABLE vault_header ADD COLUMN state_mac BLOB;
+                    UPDATE vault_header SET format_version = 2;
+                    """)
+            if let header = try VaultHeader.fetch(db) {  // written before the digest existed: record its rows once
                 try StateDigest(deviceKey: deviceKey, vaultID: header.vaultID).initialize(db)
             }
         }
@@ -104,18 +106,21 @@ enum KeychainSchema {
         // Older libraries would write rows without seals and keybags without MACs, so they must
         // refuse the file.
         migrator.registerMigration("v4-authenticated-header") { db in
-            try db.execute(sql: """
-                ALTER TABLE vault_header ADD COLUMN header_mac BLOB;
-                ALTER TABLE vault_header ADD COLUMN session_id BLOB;
-                ALTER TABLE vault_header ADD COLUMN session_kek BLOB;
-                ALTER TABLE items ADD COLUMN row_seal BLOB;
-                UPDATE vault_header SET format_version = 4;
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE vault_header ADD COLUMN header_mac BLOB;
+                    ALTER TABLE vault_header ADD COLUMN session_id BLOB;
+                    ALTER TABLE vault_header ADD COLUMN session_kek BLOB;
+                    ALTER TABLE items ADD COLUMN row_seal BLOB;
+                    UPDATE vault_header SET format_version = 4;
+                    """)
             guard let header = try VaultHeader.fetch(db) else { return }
             try RowSealer(deviceKey: deviceKey, vaultID: header.vaultID).sealAllRows(db)
-            try HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).store(header, keybag: KeyRing.fetchKeybag(db), db)
+            try HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID).store(
+                header, keybag: KeyRing.fetchKeybag(db), db)
             if let location, let headerMAC = try HeaderAuthenticator.storedCode(db) {
-                try FormatAnchor(vaultID: header.vaultID, formatVersion: 3, headerMACs: [headerMAC]).write(for: location, deviceKey: deviceKey)
+                try FormatAnchor(vaultID: header.vaultID, formatVersion: 3, headerMACs: [headerMAC]).write(
+                    for: location, deviceKey: deviceKey)
             }
         }
         // Format 5: presence slots in the keybag (no table changes). The header is verified
@@ -129,7 +134,8 @@ enum KeychainSchema {
         // under its fixed names before this format into its namespace, once, as long as nobody
         // rewrote the item since (see Keychain.adoptItemsWrittenBeforeOwnership).
         migrator.registerMigration(libraryOwnedMigration) { db in
-            guard let header = try advanceAuthenticatedHeader(to: 6, db, deviceKey: deviceKey, location: location) else { return }
+            guard let header = try advanceAuthenticatedHeader(to: 6, db, deviceKey: deviceKey, location: location)
+            else { return }
             try markItemsWrittenBeforeOwnership(db, header: header, deviceKey: deviceKey)
         }
         return migrator
@@ -140,8 +146,10 @@ enum KeychainSchema {
     /// MAC until the opener settles it. Returns the verified header, or `nil` for a new, empty
     /// database (nothing to verify).
     @discardableResult
-    private static func advanceAuthenticatedHeader(to format: Int, _ db: Database, deviceKey: SymmetricKey,
-                                                   location: KeychainLocation?) throws -> VaultHeader? {
+    private static func advanceAuthenticatedHeader(
+        to format: Int, _ db: Database, deviceKey: SymmetricKey,
+        location: KeychainLocation?
+    ) throws -> VaultHeader? {
         guard let location, try VaultHeader.fetch(db) != nil else {
             try db.execute(sql: "UPDATE vault_header SET format_version = ?", arguments: [format])
             return nil
@@ -158,9 +166,11 @@ enum KeychainSchema {
         let authenticator = HeaderAuthenticator(deviceKey: deviceKey, vaultID: header.vaultID)
         let previous = try HeaderAuthenticator.storedCode(db)
         if let anchor = try FormatAnchor.read(for: location, vaultID: header.vaultID, deviceKey: deviceKey) {
-            try FormatAnchor(vaultID: header.vaultID, formatVersion: anchor.formatVersion,
-                             headerMACs: [previous].compactMap { $0 } + [authenticator.code(for: header, keybag: keybag)])
-                .write(for: location, deviceKey: deviceKey)
+            try FormatAnchor(
+                vaultID: header.vaultID, formatVersion: anchor.formatVersion,
+                headerMACs: [previous].compactMap { $0 } + [authenticator.code(for: header, keybag: keybag)]
+            )
+            .write(for: location, deviceKey: deviceKey)
         }
         try authenticator.store(header, keybag: keybag, db)
         return header
@@ -169,7 +179,8 @@ enum KeychainSchema {
     /// Tags every item row with ``BlindIndexer/writtenBeforeOwnershipTag`` and seals it again
     /// (its seal covers its tags). Only the device key is needed: the index key unwraps with it.
     static func markItemsWrittenBeforeOwnership(_ db: Database, header: VaultHeader, deviceKey: SymmetricKey) throws {
-        let indexer = BlindIndexer(key: try KeybagSlot.indexKey(in: KeyRing.fetchKeybag(db), deviceKey: deviceKey, vaultID: header.vaultID))
+        let indexer = BlindIndexer(
+            key: try KeybagSlot.indexKey(in: KeyRing.fetchKeybag(db), deviceKey: deviceKey, vaultID: header.vaultID))
         let sealer = RowSealer(deviceKey: deviceKey, vaultID: header.vaultID)
         let tag = indexer.writtenBeforeOwnershipTag
         let insertTag = try db.makeStatement(sql: "INSERT OR IGNORE INTO item_tags (tag, item_rowid) VALUES (?, ?)")

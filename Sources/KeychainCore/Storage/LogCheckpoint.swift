@@ -21,16 +21,19 @@ enum LogCheckpoint {
         var info = stat()
         guard stat(path + "-wal", &info) == 0, info.st_size > 0 else { return }
         var connection: OpaquePointer?
-        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let connection else {
+        guard sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+            let connection
+        else {
             sqlite3_close(connection)
             return
         }
         defer { sqlite3_close(connection) }
         sqlite3_busy_timeout(connection, 0)
         guard (try? ConnectionSettings.harden(connection: connection)) != nil,
-              sqlite3_exec(connection, "PRAGMA synchronous = FULL", nil, nil, nil) == SQLITE_OK,
-              // The log is opened by the first read; a checkpoint before it does nothing.
-              sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK else { return }
+            sqlite3_exec(connection, "PRAGMA synchronous = FULL", nil, nil, nil) == SQLITE_OK,
+            // The log is opened by the first read; a checkpoint before it does nothing.
+            sqlite3_exec(connection, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK
+        else { return }
         sqlite3_wal_checkpoint_v2(connection, "main", SQLITE_CHECKPOINT_TRUNCATE, nil, nil)
     }
 }

@@ -53,9 +53,11 @@ struct RowSealer: Sendable {
     /// Whether the stored seal of a row (read with its tags) holds.
     func isValid(_ row: ItemRow, _ db: Database) throws -> Bool {
         guard let rowID = row.rowID,
-              let stored = try Data.fetchOne(db.cachedStatement(sql: "SELECT row_seal FROM items WHERE id = ?"), arguments: [rowID])
+            let stored = try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT row_seal FROM items WHERE id = ?"), arguments: [rowID])
         else { return false }
-        return HeaderAuthenticator.constantTimeEqual(stored, seal(row, rowID: rowID, tags: try Self.tags(of: rowID, db)))
+        return HeaderAuthenticator.constantTimeEqual(
+            stored, seal(row, rowID: rowID, tags: try Self.tags(of: rowID, db)))
     }
 
     /// The lookup tags stored for a row.

@@ -34,7 +34,8 @@ enum SchemaGuard {
     static let expectedSchemas: [Set<SchemaObject>] = {
         do {
             let queue = try DatabaseQueue()
-            let migrator = KeychainSchema.migrator(deviceKey: SymmetricKey(size: .bits256), location: nil)   // no header: keyed steps do nothing
+            // no header: keyed steps do nothing
+            let migrator = KeychainSchema.migrator(deviceKey: SymmetricKey(size: .bits256), location: nil)
             var schemas: [Set<SchemaObject>] = []
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
@@ -62,7 +63,9 @@ enum SchemaGuard {
     /// when the schemas are.
     static func fingerprint(of objects: Set<SchemaObject>) -> String {
         var encoded: [UInt8] = []
-        for object in objects.sorted(by: { ($0.type, $0.name, $0.table, $0.sql ?? "") < ($1.type, $1.name, $1.table, $1.sql ?? "") }) {
+        for object in objects.sorted(by: {
+            ($0.type, $0.name, $0.table, $0.sql ?? "") < ($1.type, $1.name, $1.table, $1.sql ?? "")
+        }) {
             encoded.appendLengthPrefixed(object.type)
             encoded.appendLengthPrefixed(object.name)
             encoded.appendLengthPrefixed(object.table)
@@ -77,9 +80,10 @@ enum SchemaGuard {
     }
 
     static func objects(_ db: Database) throws -> Set<SchemaObject> {
-        try Set(Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master").map { row in
-            SchemaObject(type: row[0] ?? "", name: row[1] ?? "", table: row[2] ?? "", sql: row[3])
-        })
+        try Set(
+            Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master").map { row in
+                SchemaObject(type: row[0] ?? "", name: row[1] ?? "", table: row[2] ?? "", sql: row[3])
+            })
     }
 
     /// Classifies the file, refusing anything that is not exactly a keychain schema.
@@ -93,11 +97,15 @@ enum SchemaGuard {
         let known = KeychainSchema.migrations.map(\.identifier)
         // The common case, a keychain in the current format, without building the schemas.
         if fingerprint(of: objects) == currentSchemaFingerprint,
-           Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) == Set(known),
-           try Int.fetchOne(db, sql: "SELECT format_version FROM vault_header WHERE id = 1") == KeychainSchema.formatVersion {
+            Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) == Set(known),
+            try Int.fetchOne(db, sql: "SELECT format_version FROM vault_header WHERE id = 1")
+                == KeychainSchema.formatVersion
+        {
             return .keychain(appliedMigrations: known.count)
         }
-        if objects == expectedSchemas[0], try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") == 0 { return .new }
+        if objects == expectedSchemas[0], try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM grdb_migrations") == 0 {
+            return .new
+        }
         guard objects.contains(where: { $0.type == "table" && $0.name == "vault_header" }) else {
             throw KeychainError.sqliteDatabaseNotAKeychain(path: path)
         }
@@ -105,22 +113,32 @@ enum SchemaGuard {
         if let format, format > KeychainSchema.formatVersion {
             throw KeychainError.keychainFormatTooNew(path: path, format: format)
         }
-        let applied = objects.contains(where: { $0.name == "grdb_migrations" })
+        let applied =
+            objects.contains(where: { $0.name == "grdb_migrations" })
             ? Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")) : []
         guard let count = (1...known.count).first(where: { Set(known.prefix($0)) == applied }) else {
             throw KeychainError.tamperedMigrationRecords(migrations: applied.sorted().joined(separator: ", "))
         }
         if let difference = difference(objects, expected: expectedSchemas[count]) {
-            throw KeychainError.tamperedSchema(schemaFormat: KeychainSchema.migrations[count - 1].format, difference: difference)
+            throw KeychainError.tamperedSchema(
+                schemaFormat: KeychainSchema.migrations[count - 1].format, difference: difference)
         }
         // Killed after some migrations committed but before the header did: a creation that
         // did not finish. Only when nothing else was written; a keychain whose header row was
         // deleted still has its keybag or items and is refused below.
-        if format == nil, try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM vault_header) + (SELECT COUNT(*) FROM keybag) + (SELECT COUNT(*) FROM items)") == 0 {
+        if format == nil,
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT (SELECT COUNT(*) FROM vault_header) + (SELECT COUNT(*) FROM keybag) + (SELECT COUNT(*) FROM items)"
+            ) == 0
+        {
             return .new
         }
         guard format == KeychainSchema.migrations[count - 1].format else {
-            throw KeychainError.tamperedHeaderFormat(headerFormat: format.map(String.init) ?? "none", schemaFormat: KeychainSchema.migrations[count - 1].format)
+            throw KeychainError.tamperedHeaderFormat(
+                headerFormat: format.map(String.init) ?? "none",
+                schemaFormat: KeychainSchema.migrations[count - 1].format)
         }
         return .keychain(appliedMigrations: count)
     }
@@ -131,7 +149,9 @@ enum SchemaGuard {
         let expectedNames = Set(expected.map { [$0.type, $0.name] })
         var parts: [String] = []
         for object in objects.subtracting(expected).sorted() {
-            parts.append(expectedNames.contains([object.type, object.name]) ? "\(object.type) \(object.name) was altered" : "unexpected \(object.type) \(object.name)")
+            parts.append(
+                expectedNames.contains([object.type, object.name])
+                    ? "\(object.type) \(object.name) was altered" : "unexpected \(object.type) \(object.name)")
         }
         let present = Set(objects.map { [$0.type, $0.name] })
         for object in expected.sorted() where !present.contains([object.type, object.name]) {
@@ -144,7 +164,8 @@ enum SchemaGuard {
     static func problems(_ db: Database) throws -> [String] {
         let objects = try objects(db)
         guard fingerprint(of: objects) != currentSchemaFingerprint,
-              let expected = expectedSchemas.last, let difference = difference(objects, expected: expected) else { return [] }
+            let expected = expectedSchemas.last, let difference = difference(objects, expected: expected)
+        else { return [] }
         return ["the schema is not exactly that of a format-\(KeychainSchema.formatVersion) keychain: \(difference)"]
     }
 }

@@ -26,7 +26,8 @@ struct StateDigest: Sendable {
     private let lastAuthentic = Locked<(counter: Int64, digest: [UInt8], mac: Data)?>(nil)
 
     init(deviceKey: SymmetricKey, vaultID: UUID) {
-        let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: deviceKey, salt: vaultID.bytes, info: Data("sv1/state-digest".utf8), outputByteCount: 32)
+        let key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: deviceKey, salt: vaultID.bytes, info: Data("sv1/state-digest".utf8), outputByteCount: 32)
         keyed = HMAC(key: key)
         self.vaultID = vaultID
     }
@@ -41,14 +42,26 @@ struct StateDigest: Sendable {
     func fingerprint(values: some Sequence<DatabaseValue>) -> [UInt8] {
         var encoded: [UInt8] = []
         encoded.reserveCapacity(1024)
-        func append<T: FixedWidthInteger>(_ number: T) { withUnsafeBytes(of: number.bigEndian) { encoded.append(contentsOf: $0) } }
+        func append<T: FixedWidthInteger>(_ number: T) {
+            withUnsafeBytes(of: number.bigEndian) { encoded.append(contentsOf: $0) }
+        }
         for value in values {
             switch value.storage {
             case .null: encoded.append(0)
-            case .int64(let number): encoded.append(1); append(number)
-            case .double(let number): encoded.append(2); append(number.bitPattern)
-            case .string(let text): encoded.append(3); append(UInt32(text.utf8.count)); encoded.append(contentsOf: text.utf8)
-            case .blob(let bytes): encoded.append(4); append(UInt32(bytes.count)); encoded.append(contentsOf: bytes)
+            case .int64(let number):
+                encoded.append(1)
+                append(number)
+            case .double(let number):
+                encoded.append(2)
+                append(number.bitPattern)
+            case .string(let text):
+                encoded.append(3)
+                append(UInt32(text.utf8.count))
+                encoded.append(contentsOf: text.utf8)
+            case .blob(let bytes):
+                encoded.append(4)
+                append(UInt32(bytes.count))
+                encoded.append(contentsOf: bytes)
             }
         }
         var hmac = keyed
@@ -108,14 +121,20 @@ struct StateDigest: Sendable {
     /// The recorded state: counter, digest, and whether its MAC holds; `nil` when there is no
     /// record or it has values of the wrong type (both are tampering once the record exists).
     func recorded(_ db: Database) throws -> (counter: Int64, digest: [UInt8], authentic: Bool)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT state_counter, state_digest, state_mac FROM vault_header WHERE id = 1")),
-              let counter = row[0] as Int64?, let digest = row[1] as Data?, let mac = row[2] as Data? else { return nil }
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT state_counter, state_digest, state_mac FROM vault_header WHERE id = 1")),
+            let counter = row[0] as Int64?, let digest = row[1] as Data?, let mac = row[2] as Data?
+        else { return nil }
         let digestBytes = Array(digest)
         if let last = lastAuthentic.withLock({ $0 }), last.counter == counter, last.digest == digestBytes,
-           HeaderAuthenticator.constantTimeEqual(last.mac, mac) {
+            HeaderAuthenticator.constantTimeEqual(last.mac, mac)
+        {
             return (counter, digestBytes, true)
         }
-        let authentic = digest.count == 32 && HeaderAuthenticator.constantTimeEqual(mac, self.mac(counter: counter, digest: digestBytes))
+        let authentic =
+            digest.count == 32
+            && HeaderAuthenticator.constantTimeEqual(mac, self.mac(counter: counter, digest: digestBytes))
         if authentic { lastAuthentic.withLock { $0 = (counter, digestBytes, mac) } }
         return (counter, digestBytes, authentic)
     }
@@ -129,8 +148,10 @@ struct StateDigest: Sendable {
         for fingerprint in removed { next = Self.subtracting(next, fingerprint) }
         for fingerprint in added { next = Self.adding(next, fingerprint) }
         let nextMAC = mac(counter: counter + 1, digest: next)
-        try db.cachedStatement(sql: "UPDATE vault_header SET state_counter = ?, state_digest = ?, state_mac = ? WHERE id = 1")
-            .execute(arguments: [counter + 1, Data(next), nextMAC])
+        try db.cachedStatement(
+            sql: "UPDATE vault_header SET state_counter = ?, state_digest = ?, state_mac = ? WHERE id = 1"
+        )
+        .execute(arguments: [counter + 1, Data(next), nextMAC])
         lastAuthentic.withLock { $0 = (counter + 1, next, nextMAC) }
     }
 
@@ -138,8 +159,10 @@ struct StateDigest: Sendable {
     /// the device secret carries the record over to the new key).
     func store(counter: Int64, digest: [UInt8], _ db: Database) throws {
         let nextMAC = mac(counter: counter, digest: digest)
-        try db.cachedStatement(sql: "UPDATE vault_header SET state_counter = ?, state_digest = ?, state_mac = ? WHERE id = 1")
-            .execute(arguments: [counter, Data(digest), nextMAC])
+        try db.cachedStatement(
+            sql: "UPDATE vault_header SET state_counter = ?, state_digest = ?, state_mac = ? WHERE id = 1"
+        )
+        .execute(arguments: [counter, Data(digest), nextMAC])
         lastAuthentic.withLock { $0 = (counter, digest, nextMAC) }
     }
 
@@ -148,7 +171,8 @@ struct StateDigest: Sendable {
         var digest = Self.zero
         let rows = try Row.fetchCursor(db, sql: "SELECT \(ItemRow.columns) FROM items")
         while let row = try rows.next() { digest = Self.adding(digest, fingerprint(row)) }
-        try db.execute(sql: "UPDATE vault_header SET state_counter = 0, state_digest = ?, state_mac = ? WHERE id = 1",
-                       arguments: [Data(digest), mac(counter: 0, digest: digest)])
+        try db.execute(
+            sql: "UPDATE vault_header SET state_counter = 0, state_digest = ?, state_mac = ? WHERE id = 1",
+            arguments: [Data(digest), mac(counter: 0, digest: digest)])
     }
 }

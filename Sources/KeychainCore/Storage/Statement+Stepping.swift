@@ -41,11 +41,18 @@ extension Statement {
             case .null: status = sqlite3_bind_null(handle, index)
             case .int64(let number): status = sqlite3_bind_int64(handle, index, number)
             case .double(let number): status = sqlite3_bind_double(handle, index, number)
-            case .string(let text): status = text.withCString { sqlite3_bind_text(handle, index, $0, Int32(text.utf8.count), Self.transient) }
+            case .string(let text):
+                status = text.withCString {
+                    sqlite3_bind_text(handle, index, $0, Int32(text.utf8.count), Self.transient)
+                }
             case .blob(let bytes):
                 // An empty blob stays a blob (a NULL pointer would bind NULL).
-                status = bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
-                    : bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient) }
+                status =
+                    bytes.isEmpty
+                    ? sqlite3_bind_zeroblob(handle, index, 0)
+                    : bytes.withUnsafeBytes {
+                        sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), Self.transient)
+                    }
             }
             guard status == SQLITE_OK else { throw failure(status) }
         }
@@ -55,7 +62,9 @@ extension Statement {
 
     /// The error SQLite reports for `status` on this statement, as GRDB would report it.
     func failure(_ status: Int32) -> DatabaseError {
-        DatabaseError(resultCode: ResultCode(rawValue: status), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))), sql: sql)
+        DatabaseError(
+            resultCode: ResultCode(rawValue: status),
+            message: String(cString: sqlite3_errmsg(sqlite3_db_handle(sqliteStatement))), sql: sql)
     }
 
     /// `SQLITE_TRANSIENT` (SQLite copies the bytes), which the C macro spells as the destructor `(void *)-1`.

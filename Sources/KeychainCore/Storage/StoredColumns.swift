@@ -51,11 +51,14 @@ struct SteppedColumns: StoredColumns {
     var columnCount: Int { Int(sqlite3_column_count(statement)) }
 
     func integer(_ index: Int) -> Int64? {
-        sqlite3_column_type(statement, Int32(index)) == SQLITE_INTEGER ? sqlite3_column_int64(statement, Int32(index)) : nil
+        sqlite3_column_type(statement, Int32(index)) == SQLITE_INTEGER
+            ? sqlite3_column_int64(statement, Int32(index)) : nil
     }
 
     func text(_ index: Int) -> String? {
-        guard sqlite3_column_type(statement, Int32(index)) == SQLITE_TEXT, let bytes = sqlite3_column_text(statement, Int32(index)) else { return nil }
+        guard sqlite3_column_type(statement, Int32(index)) == SQLITE_TEXT,
+            let bytes = sqlite3_column_text(statement, Int32(index))
+        else { return nil }
         let count = Int(sqlite3_column_bytes(statement, Int32(index)))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }

@@ -25,16 +25,25 @@ struct VaultHeader: Sendable, Equatable {
     }
 
     static func fetch(_ db: Database) throws -> VaultHeader? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM vault_header WHERE id = 1")) else { return nil }
-        func column<Value: DatabaseValueConvertible>(_ name: String) throws -> Value { try row.checked(name, in: "vault_header") }
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM vault_header WHERE id = 1")) else {
+            return nil
+        }
+        func column<Value: DatabaseValueConvertible>(_ name: String) throws -> Value {
+            try row.checked(name, in: "vault_header")
+        }
         guard let vaultID = UUID(bytes: try column("vault_id")) else {
             throw KeychainError.tamperedHeaderVaultID()
         }
-        var header = VaultHeader(formatVersion: try column("format_version"), vaultID: vaultID,
-                                 keybagGeneration: try column("keybag_generation"), passphrase: nil)
+        var header = VaultHeader(
+            formatVersion: try column("format_version"), vaultID: vaultID,
+            keybagGeneration: try column("keybag_generation"), passphrase: nil)
         if let salt: Data = try column("scrypt_salt") {
-            header.passphrase = (salt, ScryptParameters(logN: try column("scrypt_log_n"), blockSize: try column("scrypt_block_size"),
-                                                        parallelism: try column("scrypt_parallelism")))
+            header.passphrase = (
+                salt,
+                ScryptParameters(
+                    logN: try column("scrypt_log_n"), blockSize: try column("scrypt_block_size"),
+                    parallelism: try column("scrypt_parallelism"))
+            )
         }
         // Format 4 columns; a keychain being upgraded does not have them yet.
         if row.hasColumn("session_id"), let id: Data = try column("session_id") {
@@ -49,22 +58,27 @@ struct VaultHeader: Sendable, Equatable {
     }
 
     func insert(_ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO vault_header (id, format_version, vault_id, keybag_generation, created_at)
-            VALUES (1, ?, ?, ?, ?)
-            """, arguments: [formatVersion, vaultID.bytes, keybagGeneration, Date().timeIntervalSince1970])
+        try db.execute(
+            sql: """
+                INSERT INTO vault_header (id, format_version, vault_id, keybag_generation, created_at)
+                VALUES (1, ?, ?, ?, ?)
+                """, arguments: [formatVersion, vaultID.bytes, keybagGeneration, Date().timeIntervalSince1970])
         try updateKeybagState(db)
     }
 
     /// Writes the passphrase parameters, the generation and the unlock session (the caller
     /// stores the new header MAC in the same transaction).
     func updateKeybagState(_ db: Database) throws {
-        try db.execute(sql: """
-            UPDATE vault_header SET keybag_generation = ?, scrypt_salt = ?, scrypt_log_n = ?,
-              scrypt_block_size = ?, scrypt_parallelism = ?, session_id = ?, session_kek = ? WHERE id = 1
-            """, arguments: [keybagGeneration, passphrase?.salt, passphrase?.parameters.logN,
-                             passphrase?.parameters.blockSize, passphrase?.parameters.parallelism,
-                             session?.id, session?.sealedKEK])
+        try db.execute(
+            sql: """
+                UPDATE vault_header SET keybag_generation = ?, scrypt_salt = ?, scrypt_log_n = ?,
+                  scrypt_block_size = ?, scrypt_parallelism = ?, session_id = ?, session_kek = ? WHERE id = 1
+                """,
+            arguments: [
+                keybagGeneration, passphrase?.salt, passphrase?.parameters.logN,
+                passphrase?.parameters.blockSize, passphrase?.parameters.parallelism,
+                session?.id, session?.sealedKEK
+            ])
     }
 }
 

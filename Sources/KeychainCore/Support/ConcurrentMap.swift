@@ -10,7 +10,9 @@ enum ConcurrentMap {
     /// Elements per task: enough that scheduling costs nothing next to them.
     static let chunk = 128
 
-    static func map<T: Sendable, Failure: Error>(_ count: Int, _ transform: @Sendable (Int) throws(Failure) -> T) throws(Failure) -> [T] {
+    static func map<T: Sendable, Failure: Error>(_ count: Int, _ transform: @Sendable (Int) throws(Failure) -> T)
+        throws(Failure) -> [T]
+    {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         guard cores > 1, count >= 2 * chunk else {
             var results: [T] = []

@@ -26,16 +26,21 @@ enum CredentialFileAccess {
         guard mode & 0o007 == 0 else { throw readableByOthers(path, mode: mode, who: "every user") }
         guard mode & 0o070 != 0 else { return }
         guard let entries = accessControlList(fd: fd) else {
-            throw readableByOthers(path, mode: mode, who: "its group (it has no ACL whose mask the group bits could be)")
+            throw readableByOthers(
+                path, mode: mode, who: "its group (it has no ACL whose mask the group bits could be)")
         }
         for (tag, permissions, id) in entries {
             switch tag {
             case .owner, .mask: continue
             case .namedUser where id == currentUser: continue
-            case .namedUser: if permissions != 0 { throw readableByOthers(path, mode: mode, who: "user id \(id) (an ACL entry)") }
-            case .owningGroup: if permissions != 0 { throw readableByOthers(path, mode: mode, who: "its group (an ACL entry)") }
-            case .namedGroup: if permissions != 0 { throw readableByOthers(path, mode: mode, who: "group id \(id) (an ACL entry)") }
-            case .others: if permissions != 0 { throw readableByOthers(path, mode: mode, who: "every user (an ACL entry)") }
+            case .namedUser:
+                if permissions != 0 { throw readableByOthers(path, mode: mode, who: "user id \(id) (an ACL entry)") }
+            case .owningGroup:
+                if permissions != 0 { throw readableByOthers(path, mode: mode, who: "its group (an ACL entry)") }
+            case .namedGroup:
+                if permissions != 0 { throw readableByOthers(path, mode: mode, who: "group id \(id) (an ACL entry)") }
+            case .others:
+                if permissions != 0 { throw readableByOthers(path, mode: mode, who: "every user (an ACL entry)") }
             }
         }
     }

@@ -18,13 +18,16 @@ extension PlatformIO {
     /// pauses for at most `timeout`: a process of this user that holds it forever (stopped, hung)
     /// makes this fail with `.busy`, naming the file, instead of hanging the caller. On a
     /// read-only file system without the file, `body` runs unlocked: no process can write there.
-    static func withExclusiveLock<T>(onDirectory url: URL, waitingAtMost timeout: Duration,
-                                      _ body: () throws(KeychainError) -> T) throws(KeychainError) -> T {
+    static func withExclusiveLock<T>(
+        onDirectory url: URL, waitingAtMost timeout: Duration,
+        _ body: () throws(KeychainError) -> T
+    ) throws(KeychainError) -> T {
         let path = url.appendingPathComponent(directoryLockFileName).path
         let directory = try openDirectory(url.path, role: "directory")
         defer { close(directory) }
-        return try LockFile.withExclusiveLock(directoryLockFileName, in: directory, path: path, waitingAtMost: timeout,
-                                              failure: { lockError($0, path: path, timeout: timeout) }, body)
+        return try LockFile.withExclusiveLock(
+            directoryLockFileName, in: directory, path: path, waitingAtMost: timeout,
+            failure: { lockError($0, path: path, timeout: timeout) }, body)
     }
 
     /// The keychain's error for a lock file that could not be locked; `nil` (run unlocked) for a

@@ -10,7 +10,7 @@ enum FileSystemKind {
     /// File-system type names (Linux `/proc/self/mounts`, macOS `statfs.f_fstypename`) of network file systems.
     static let networkTypes: Set<String> = [
         "nfs", "nfs4", "cifs", "smb", "smb2", "smb3", "smbfs", "afpfs", "webdav", "9p", "ceph", "glusterfs",
-        "lustre", "afs", "coda", "gfs2", "ocfs2", "fuse.sshfs", "fuse.s3fs", "fuse.gcsfuse", "davfs",
+        "lustre", "afs", "coda", "gfs2", "ocfs2", "fuse.sshfs", "fuse.s3fs", "fuse.gcsfuse", "davfs"
     ]
 
     /// Whether `path` is on a memory-backed file system (tmpfs or ramfs, from the mount that
@@ -52,10 +52,12 @@ enum FileSystemKind {
     /// the memory-backed ones, and every network file system of ``networkTypes`` that has a
     /// magic of its own. FUSE (0x65735546) is deliberately absent.
     static let magicTypes: [UInt32: String] = [
-        0xEF53: "ext4", 0x5846_5342: "xfs", 0x9123_683E: "btrfs", 0x2FC1_2FC1: "zfs", 0xF2F5_2010: "f2fs", 0x794C_7630: "overlay",
+        0xEF53: "ext4", 0x5846_5342: "xfs", 0x9123_683E: "btrfs", 0x2FC1_2FC1: "zfs", 0xF2F5_2010: "f2fs",
+        0x794C_7630: "overlay",
         0x0102_1994: "tmpfs", 0x8584_58F6: "ramfs",
         0x6969: "nfs", 0x517B: "smb", 0xFF53_4D42: "cifs", 0xFE53_4D42: "smb2", 0x0102_1997: "9p", 0x00C3_6400: "ceph",
-        0x5346_414F: "afs", 0x6B41_4653: "afs", 0x7375_7245: "coda", 0x0116_1970: "gfs2", 0x7461_636F: "ocfs2", 0x0BD0_0BD0: "lustre",
+        0x5346_414F: "afs", 0x6B41_4653: "afs", 0x7375_7245: "coda", 0x0116_1970: "gfs2", 0x7461_636F: "ocfs2",
+        0x0BD0_0BD0: "lustre"
     ]
 
     /// The type of the longest mount point containing `path`, from `/proc/self/mounts` text

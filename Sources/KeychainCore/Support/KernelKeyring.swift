@@ -78,14 +78,17 @@ enum KernelKeyring {
     ///
     /// - Throws: `.keychainUnavailable` when the kernel refuses the key; for a full keyring quota
     ///   (`EDQUOT`) the message names the quota, the user's use of it and how to free it.
-    static func stage(_ payload: Data, as description: String, lifetime seconds: UInt32?) throws(KeychainError) -> StagedKey {
+    static func stage(_ payload: Data, as description: String, lifetime seconds: UInt32?) throws(KeychainError)
+        -> StagedKey
+    {
         let ring = try ring()
         let key = payload.withUnsafeBytes { bytes in
             kernel_keyring_add_user_key(description, bytes.baseAddress, bytes.count, kernel_keyring_process_keyring())
         }
         guard key >= 0 else { throw refused(errno) }
         guard kernel_keyring_set_owner_only_permissions(key) == 0,
-              kernel_keyring_set_timeout(key, seconds ?? idleLifetime) == 0 else {
+            kernel_keyring_set_timeout(key, seconds ?? idleLifetime) == 0
+        else {
             let code = errno
             discard(key, from: kernel_keyring_process_keyring())
             throw KeychainError.sessionKeyNotPrivate(reason: String(cString: strerror(code)))
@@ -119,10 +122,12 @@ enum KernelKeyring {
     private static var quota: String {
         let prefix = PlatformIO.currentUserID == 0 ? "root_max" : "max"
         func value(_ name: String) -> String {
-            let text = (try? String(contentsOfFile: "/proc/sys/kernel/keys/\(prefix)\(name)", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = (try? String(contentsOfFile: "/proc/sys/kernel/keys/\(prefix)\(name)", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             return text.flatMap { Int($0) }.map(String.init) ?? "a limited number of"
         }
-        return "\(value("bytes")) bytes (/proc/sys/kernel/keys/\(prefix)bytes) and \(value("keys")) keys (/proc/sys/kernel/keys/\(prefix)keys)"
+        return
+            "\(value("bytes")) bytes (/proc/sys/kernel/keys/\(prefix)bytes) and \(value("keys")) keys (/proc/sys/kernel/keys/\(prefix)keys)"
     }
 
     /// Removes the "user" key `description`, if there is one.
@@ -134,7 +139,9 @@ enum KernelKeyring {
 
     /// Removes `key` when it still holds `payload` (another process may have replaced it meanwhile).
     static func remove(_ description: String, ifItHolds payload: Data, maximumSize: Int) {
-        guard let current = read(description, maximumSize: maximumSize), current.payload == payload, let ring = try? ring() else { return }
+        guard let current = read(description, maximumSize: maximumSize), current.payload == payload,
+            let ring = try? ring()
+        else { return }
         discard(current.key, from: ring)
     }
 
@@ -151,5 +158,6 @@ enum KernelKeyring {
     }
 
     /// What works without a runtime directory or a kernel keyring.
-    static let alternatives = "Either give sessions a memory-backed directory of your own (`install -d -m 700 /dev/shm/keychain-$(id -u) && export XDG_RUNTIME_DIR=/dev/shm/keychain-$(id -u)`), or unlock in each command instead, with --passphrase-file FILE or the systemd credential secure-storage-passphrase (Keychain.unlock(from:) in code)."
+    static let alternatives =
+        "Either give sessions a memory-backed directory of your own (`install -d -m 700 /dev/shm/keychain-$(id -u) && export XDG_RUNTIME_DIR=/dev/shm/keychain-$(id -u)`), or unlock in each command instead, with --passphrase-file FILE or the systemd credential secure-storage-passphrase (Keychain.unlock(from:) in code)."
 }

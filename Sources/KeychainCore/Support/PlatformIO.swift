@@ -48,7 +48,7 @@ enum PlatformIO {
         try writer.write(data)
         do {
             try writer.commit(replacingExisting: false)
-        } catch where error.code == .invalidParameter {   // another process's file is already there
+        } catch  where error.code == .invalidParameter {  // another process's file is already there
             return false
         }
         return true
@@ -67,7 +67,8 @@ enum PlatformIO {
     static func removeAbandonedTemporaryFiles(in directory: String, matching matches: (Substring) -> Bool) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
             guard let marker = name.range(of: ".tmp-", options: .backwards), matches(name[..<marker.lowerBound]),
-                  let pid = name[marker.upperBound...].split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
+                let pid = name[marker.upperBound...].split(separator: "-").first.flatMap({ Int32($0) })
+            else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH { unlink(directory + "/" + name) }
         }
     }
@@ -93,7 +94,9 @@ enum PlatformIO {
         case systemdCredential
     }
 
-    static func readFile(_ path: String, maximumSize: Int, access: SecretFileAccess = .unchecked) throws(KeychainError) -> Data {
+    static func readFile(_ path: String, maximumSize: Int, access: SecretFileAccess = .unchecked) throws(KeychainError)
+        -> Data
+    {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw posixError("Cannot read \(path)") }
         defer { close(fd) }
@@ -115,7 +118,7 @@ enum PlatformIO {
         }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        defer { SecretWiping.wipe(&buffer) }   // held a secret
+        defer { SecretWiping.wipe(&buffer) }  // held a secret
         while result.count <= maximumSize {
             let count = read(fd, &buffer, buffer.count)
             if count < 0 { throw posixError("Cannot read \(path)") }

@@ -28,7 +28,9 @@ public enum PrintableText {
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         let isControl = value < 0x20 || (0x7F...0x9F).contains(value)
-        let isBidi = (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F || value == 0x061C
+        let isBidi =
+            (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) || value == 0x200E || value == 0x200F
+            || value == 0x061C
         return isControl || isBidi
     }
 }

@@ -39,13 +39,16 @@ extension PlatformIO {
         let owner = UInt32(info.st_uid)
         let mode = UInt32(info.st_mode) & 0o7777
         guard owner == currentUserID else {
-            throw KeychainError.directoryOwnedByAnotherUser(role: role, path: path, owner: owner, currentUserID: currentUserID)
+            throw KeychainError.directoryOwnedByAnotherUser(
+                role: role, path: path, owner: owner, currentUserID: currentUserID)
         }
         if mode & 0o022 != 0 {
             throw KeychainError.directoryWritableByOthers(role: role, path: path, mode: mode)
         }
         if mode & 0o077 != 0 {
-            guard fchmod(fd, 0o700) == 0 else { throw posixError("Cannot make the \(role) \(path) private (chmod 700)") }
+            guard fchmod(fd, 0o700) == 0 else {
+                throw posixError("Cannot make the \(role) \(path) private (chmod 700)")
+            }
         }
     }
 

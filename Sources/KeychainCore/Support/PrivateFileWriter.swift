@@ -44,7 +44,9 @@ final class PrivateFileWriter {
         if replacingExisting {
             guard rename(temporary, path) == 0 else {
                 let failure = PlatformIO.posixError("Cannot replace \(path)")
-                if failure.code == .keychainUnavailable, let owner = PlatformIO.ownerAndMode(of: path)?.owner, owner != PlatformIO.currentUserID {
+                if failure.code == .keychainUnavailable, let owner = PlatformIO.ownerAndMode(of: path)?.owner,
+                    owner != PlatformIO.currentUserID
+                {
                     throw KeychainError.fileOwnedByAnotherUser(path: path, owner: owner)
                 }
                 throw failure

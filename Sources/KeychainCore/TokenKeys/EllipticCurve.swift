@@ -48,7 +48,8 @@ public struct ECPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomRef
     /// - Throws: `.invalidParameter` when it is not a valid private key on the curve.
     public init(curve: EllipticCurve, scalar: Data) throws(KeychainError) {
         guard scalar.count == curve.coordinateByteCount else {
-            throw KeychainError.privateKeyLength(curveBits: curve.rawValue, coordinateByteCount: curve.coordinateByteCount, byteCount: scalar.count)
+            throw KeychainError.privateKeyLength(
+                curveBits: curve.rawValue, coordinateByteCount: curve.coordinateByteCount, byteCount: scalar.count)
         }
         self.init(curve: curve, validScalar: scalar)
         do { _ = try publicKeyX963() } catch {
@@ -80,9 +81,12 @@ public struct ECPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomRef
         do {
             let digest = try PrecomputedDigest(digest)
             switch curve {
-            case .p256: return try P256.Signing.PrivateKey(rawRepresentation: scalar).signature(for: digest).derRepresentation
-            case .p384: return try P384.Signing.PrivateKey(rawRepresentation: scalar).signature(for: digest).derRepresentation
-            case .p521: return try P521.Signing.PrivateKey(rawRepresentation: scalar).signature(for: digest).derRepresentation
+            case .p256:
+                return try P256.Signing.PrivateKey(rawRepresentation: scalar).signature(for: digest).derRepresentation
+            case .p384:
+                return try P384.Signing.PrivateKey(rawRepresentation: scalar).signature(for: digest).derRepresentation
+            case .p521:
+                return try P521.Signing.PrivateKey(rawRepresentation: scalar).signature(for: digest).derRepresentation
             }
         } catch let error as KeychainError {
             throw error
@@ -97,9 +101,15 @@ public struct ECPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomRef
         do {
             let secret: SharedSecret
             switch curve {
-            case .p256: secret = try P256.KeyAgreement.PrivateKey(rawRepresentation: scalar).sharedSecretFromKeyAgreement(with: .init(x963Representation: peer))
-            case .p384: secret = try P384.KeyAgreement.PrivateKey(rawRepresentation: scalar).sharedSecretFromKeyAgreement(with: .init(x963Representation: peer))
-            case .p521: secret = try P521.KeyAgreement.PrivateKey(rawRepresentation: scalar).sharedSecretFromKeyAgreement(with: .init(x963Representation: peer))
+            case .p256:
+                secret = try P256.KeyAgreement.PrivateKey(rawRepresentation: scalar).sharedSecretFromKeyAgreement(
+                    with: .init(x963Representation: peer))
+            case .p384:
+                secret = try P384.KeyAgreement.PrivateKey(rawRepresentation: scalar).sharedSecretFromKeyAgreement(
+                    with: .init(x963Representation: peer))
+            case .p521:
+                secret = try P521.KeyAgreement.PrivateKey(rawRepresentation: scalar).sharedSecretFromKeyAgreement(
+                    with: .init(x963Representation: peer))
             }
             return secret.withUnsafeBytes { Data($0) }
         } catch {
@@ -121,7 +131,9 @@ struct PrecomputedDigest: Digest {
         bytes = Array(digest)
     }
 
-    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try bytes.withUnsafeBytes(body) }
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes(body)
+    }
     func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
     var description: String { "PrecomputedDigest(\(bytes.count) bytes)" }
 }

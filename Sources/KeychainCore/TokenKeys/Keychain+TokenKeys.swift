@@ -66,8 +66,10 @@ extension Keychain {
     /// - Throws: `.duplicateItem` when an identical key item exists, `.invalidParameter` for an
     ///   accessibility that is not `ThisDeviceOnly` or attributes a key cannot have.
     @discardableResult
-    public func generateTokenKey(_ curve: EllipticCurve, attributes: [AttributeKey: AttributeValue] = [:],
-                                 policy: AccessPolicy? = nil) throws(KeychainError) -> FoundItem {
+    public func generateTokenKey(
+        _ curve: EllipticCurve, attributes: [AttributeKey: AttributeValue] = [:],
+        policy: AccessPolicy? = nil
+    ) throws(KeychainError) -> FoundItem {
         guard curve != .p521 else {
             throw KeychainError.tokenKeyCurveUnsupported()
         }
@@ -89,18 +91,25 @@ extension Keychain {
         }
         let fixed: [AttributeKey: AttributeValue] = [
             .keyClass: 1, .type: .number(TokenKeys.ecKeyType), .keySizeInBits: .number(Int64(curve.rawValue)),
-            .effectiveKeySize: .number(Int64(curve.rawValue)), .applicationLabel: .data(Data(Insecure.SHA1.hash(data: publicKey))),
+            .effectiveKeySize: .number(Int64(curve.rawValue)),
+            .applicationLabel: .data(Data(Insecure.SHA1.hash(data: publicKey))),
             .tokenID: .string(TokenKeys.tokenID), .isPermanent: 1, .isPrivate: 1, .isModifiable: 1, .isSensitive: 1,
-            .wasAlwaysSensitive: 1, .isExtractable: 0, .wasNeverExtractable: 1, .canSign: 1, .canDerive: 1, .canDecrypt: 1,
-            .canEncrypt: 0, .canVerify: 0, .canWrap: 0, .canUnwrap: 0, .canSignRecover: 0, .canVerifyRecover: 0,
+            .wasAlwaysSensitive: 1, .isExtractable: 0, .wasNeverExtractable: 1, .canSign: 1, .canDerive: 1,
+            .canDecrypt: 1,
+            .canEncrypt: 0, .canVerify: 0, .canWrap: 0, .canUnwrap: 0, .canSignRecover: 0, .canVerifyRecover: 0
         ]
         item.attributes.merge(fixed) { _, generated in generated }
-        item.attributes[.accessible] = item.attributes[.accessible] ?? .string(Accessibility.whenUnlockedThisDeviceOnly.rawValue)
+        item.attributes[.accessible] =
+            item.attributes[.accessible] ?? .string(Accessibility.whenUnlockedThisDeviceOnly.rawValue)
         var prepared = try prepareForAdd(item, now: Date(), allowingTokenKey: true)
         prepared.attributes[TokenKeys.publicKeyAttribute] = .data(publicKey)
         prepared.attributes[TokenKeys.storageAttribute] = .string(storage.rawValue)
-        let stored = try write { db in try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db) }
-        logger.debug("generated a key inside the keychain", metadata: ["bits": "\(curve.rawValue)", "storage": "\(storage.rawValue)"])
+        let stored = try write { db in
+            try self.insert(prepared.itemClass, attributes: prepared.attributes, data: prepared.data, db)
+        }
+        logger.debug(
+            "generated a key inside the keychain",
+            metadata: ["bits": "\(curve.rawValue)", "storage": "\(storage.rawValue)"])
         return result(stored, returning: [.attributes, .persistentReference])
     }
 
@@ -114,7 +123,10 @@ extension Keychain {
         if item.row.sealed.isPresenceSealed { throw KeychainError.tamperedProtectedKeyPublicKey() }
         // Keys generated before the public key was kept: derive it (their scalar is not sealed
         // to the presence key).
-        guard case .software(let material) = try tokenKeyMaterial(reference, operation: nil, authentication: AuthenticationOptions()) else {
+        guard
+            case .software(let material) = try tokenKeyMaterial(
+                reference, operation: nil, authentication: AuthenticationOptions())
+        else {
             throw KeychainError.tamperedTPMKeyPublicKey()
         }
         do { return try material.publicKeyX963() } catch { throw KeychainError.tamperedStoredPrivateKey() }
@@ -124,8 +136,10 @@ extension Keychain {
     /// signature), after the authentication its ``AccessPolicy`` asks for.
     /// - Throws: as ``tokenKeyPublicKey(_:)``, plus `.userCanceled`, `.authFailed` and
     ///   `.interactionNotAllowed` from authentication.
-    public func signWithTokenKey(_ reference: PersistentReference, digest: Data,
-                                 authentication: AuthenticationOptions = AuthenticationOptions()) throws(KeychainError) -> Data {
+    public func signWithTokenKey(
+        _ reference: PersistentReference, digest: Data,
+        authentication: AuthenticationOptions = AuthenticationOptions()
+    ) throws(KeychainError) -> Data {
         switch try tokenKeyMaterial(reference, operation: "private key", authentication: authentication) {
         case .software(let material): try material.signature(forDigest: digest)
         case .tpm(let record): try record.signature(forDigest: digest, on: options.tpm)
@@ -134,8 +148,10 @@ extension Keychain {
 
     /// The raw ECDH shared secret of a key generated inside the keychain and a peer's X9.63
     /// public key, after the authentication its ``AccessPolicy`` asks for.
-    public func keyAgreementWithTokenKey(_ reference: PersistentReference, peerPublicKey: Data,
-                                         authentication: AuthenticationOptions = AuthenticationOptions()) throws(KeychainError) -> Data {
+    public func keyAgreementWithTokenKey(
+        _ reference: PersistentReference, peerPublicKey: Data,
+        authentication: AuthenticationOptions = AuthenticationOptions()
+    ) throws(KeychainError) -> Data {
         switch try tokenKeyMaterial(reference, operation: "private key", authentication: authentication) {
         case .software(let material): try material.sharedSecret(withPeerX963: peerPublicKey)
         case .tpm(let record): try record.sharedSecret(withPeerX963: peerPublicKey, on: options.tpm)
@@ -148,7 +164,11 @@ extension Keychain {
             throw KeychainError.referenceNotAKey(itemClass: reference.itemClass.rawValue)
         }
         let item = try read { db -> OpenedItem in
-            guard let item = try self.matchingItems(ResolvedQuery(Query(persistentReference: reference)), limit: 1, proof: .attributes, db).first?.opened else {
+            guard
+                let item = try self.matchingItems(
+                    ResolvedQuery(Query(persistentReference: reference)), limit: 1, proof: .attributes, db
+                ).first?.opened
+            else {
                 throw KeychainError.itemNotFound()
             }
             return item
@@ -166,10 +186,14 @@ extension Keychain {
     }
 
     /// Loads a token key's private half; with an operation, authenticates its use first.
-    private func tokenKeyMaterial(_ reference: PersistentReference, operation: String?,
-                                  authentication: AuthenticationOptions) throws(KeychainError) -> StoredTokenKey {
+    private func tokenKeyMaterial(
+        _ reference: PersistentReference, operation: String?,
+        authentication: AuthenticationOptions
+    ) throws(KeychainError) -> StoredTokenKey {
         var item = try tokenKeyItem(reference)
-        guard let bits = item.attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
+        guard let bits = item.attributes[.keySizeInBits]?.numberValue,
+            let curve = EllipticCurve(keySizeInBits: Int(bits))
+        else {
             throw KeychainError.notATokenKey()
         }
         // Any constraint on a token key guards its use (its data is never read).
@@ -183,7 +207,9 @@ extension Keychain {
         }
         try openData(of: &item, presenceKey: presenceKey)
         if TokenKeys.storage(of: item.attributes) == .tpm {
-            guard curve == .p256, let record = TPMTokenKeyRecord(encoded: item.data ?? Data()) else { throw KeychainError.tamperedTPMKeyBlob() }
+            guard curve == .p256, let record = TPMTokenKeyRecord(encoded: item.data ?? Data()) else {
+                throw KeychainError.tamperedTPMKeyBlob()
+            }
             return .tpm(record)
         }
         do {

@@ -41,15 +41,18 @@ extension EllipticCurve {
         switch self {
         case .p256:
             guard let key = try? P256.Signing.PublicKey(x963Representation: publicKey),
-                  let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+                let signature = try? P256.Signing.ECDSASignature(derRepresentation: signature)
+            else { return false }
             return key.isValidSignature(signature, for: digest)
         case .p384:
             guard let key = try? P384.Signing.PublicKey(x963Representation: publicKey),
-                  let signature = try? P384.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+                let signature = try? P384.Signing.ECDSASignature(derRepresentation: signature)
+            else { return false }
             return key.isValidSignature(signature, for: digest)
         case .p521:
             guard let key = try? P521.Signing.PublicKey(x963Representation: publicKey),
-                  let signature = try? P521.Signing.ECDSASignature(derRepresentation: signature) else { return false }
+                let signature = try? P521.Signing.ECDSASignature(derRepresentation: signature)
+            else { return false }
             return key.isValidSignature(signature, for: digest)
         }
     }
@@ -110,7 +113,9 @@ private struct ExternalDigest: Digest {
         bytes = Array(digest)
     }
 
-    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try bytes.withUnsafeBytes(body) }
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes(body)
+    }
     func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
     var description: String { "ExternalDigest(\(bytes.count) bytes)" }
 }

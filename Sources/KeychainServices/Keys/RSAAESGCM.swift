@@ -27,7 +27,8 @@ struct RSAAESGCM {
         defer { SecretWiping.wipe(&sessionKey) }
         let wrapped = try key.rsaEncrypt(.oaep(hash), sessionKey, rsa)
         do {
-            let box = try AES.GCM.seal(plaintext, using: SymmetricKey(data: sessionKey), nonce: nonce, authenticating: rsa.pkcs1)
+            let box = try AES.GCM.seal(
+                plaintext, using: SymmetricKey(data: sessionKey), nonce: nonce, authenticating: rsa.pkcs1)
             return wrapped + box.ciphertext + box.tag
         } catch {
             throw SecKeyFailure(errSecParam, "RSAWRAP: Failed to aes-gcm encrypt data.")
@@ -38,7 +39,10 @@ struct RSAAESGCM {
     func open(_ packet: Data, key: SecKey) throws(SecKeyFailure) -> Data {
         let wrappedSize = rsa.modulusByteCount
         guard packet.count >= wrappedSize + Self.tagByteCount else {
-            throw SecKeyFailure(errSecParam, "RSA-WRAP too short input data: \(packet.count) bytes, at least \(wrappedSize + Self.tagByteCount) expected.")
+            throw SecKeyFailure(
+                errSecParam,
+                "RSA-WRAP too short input data: \(packet.count) bytes, at least \(wrappedSize + Self.tagByteCount) expected."
+            )
         }
         var sessionKey = try key.rsaDecrypt(.oaep(hash), Data(packet.prefix(wrappedSize)), rsa)
         defer { SecretWiping.wipe(&sessionKey) }
@@ -47,10 +51,13 @@ struct RSAAESGCM {
         }
         let body = packet.dropFirst(wrappedSize)
         do {
-            let box = try AES.GCM.SealedBox(nonce: nonce, ciphertext: body.dropLast(Self.tagByteCount), tag: body.suffix(Self.tagByteCount))
+            let box = try AES.GCM.SealedBox(
+                nonce: nonce, ciphertext: body.dropLast(Self.tagByteCount), tag: body.suffix(Self.tagByteCount))
             return try AES.GCM.open(box, using: SymmetricKey(data: sessionKey), authenticating: rsa.pkcs1)
         } catch {
-            throw SecKeyFailure(errSecParam, "RSA-WRAP: Failed to aes-gcm decrypt data (wrong key or algorithm, or the data was altered).")
+            throw SecKeyFailure(
+                errSecParam,
+                "RSA-WRAP: Failed to aes-gcm decrypt data (wrong key or algorithm, or the data was altered).")
         }
     }
 }

@@ -41,7 +41,7 @@ enum RSAAlgorithm: Equatable {
             "algid:sign:RSA:raw": .rawSignature,
             "algid:sign:RSA:digest-PKCS1v15": .pkcs1v15Signature(nil),
             "algid:encrypt:RSA:raw": .rawEncryption,
-            "algid:encrypt:RSA:PKCS1": .pkcs1v15Encryption,
+            "algid:encrypt:RSA:PKCS1": .pkcs1v15Encryption
         ]
         let salts: [Hash: Int] = [.sha1: 20, .sha224: 24, .sha256: 32, .sha384: 48, .sha512: 64]
         for hash in [Hash.sha1, .sha224, .sha256, .sha384, .sha512] {
@@ -118,9 +118,13 @@ extension RSAAlgorithm.Input {
 extension SecKey {
     /// The RSA meaning of `algorithm` when this RSA key can perform it for `operation`.
     /// - Throws: `errSecParam` (-50) with Apple's "algorithm not supported by the key" otherwise.
-    func rsaAlgorithm(_ algorithm: SecKeyAlgorithm, for operation: SecKeyOperationType) throws(SecKeyFailure) -> RSAAlgorithm {
+    func rsaAlgorithm(_ algorithm: SecKeyAlgorithm, for operation: SecKeyOperationType) throws(SecKeyFailure)
+        -> RSAAlgorithm
+    {
         guard let meaning = RSAAlgorithm(algorithm), meaning.isSupported(for: operation, by: self) else {
-            throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self) (operation: \(operation.verb)).")
+            throw SecKeyFailure(
+                errSecParam,
+                "\(algorithm.name): algorithm not supported by the key \(self) (operation: \(operation.verb)).")
         }
         return meaning
     }

@@ -39,9 +39,11 @@ enum RSAKeyDER {
     /// `numbers` when BoringSSL would accept them as a public key: n odd, 512 to 16384 bits; e odd,
     /// 2 to 33 bits (so n > e).
     private static func checked(_ numbers: PublicNumbers) -> PublicNumbers? {
-        let modulusBits = bitCount(numbers.modulus), exponentBits = bitCount(numbers.exponent)
+        let modulusBits = bitCount(numbers.modulus)
+        let exponentBits = bitCount(numbers.exponent)
         guard (512...16384).contains(modulusBits), numbers.modulus.last.map({ $0 & 1 == 1 }) == true,
-              (2...33).contains(exponentBits), numbers.exponent.last.map({ $0 & 1 == 1 }) == true else { return nil }
+            (2...33).contains(exponentBits), numbers.exponent.last.map({ $0 & 1 == 1 }) == true
+        else { return nil }
         return numbers
     }
 
@@ -54,15 +56,17 @@ enum RSAKeyDER {
     /// The magnitudes of the INTEGERs that make up `bytes`, when it is exactly one DER SEQUENCE
     /// of non-negative, minimally encoded INTEGERs (zero is an empty magnitude); otherwise `nil`.
     private static func integers(in bytes: [UInt8]) -> [[UInt8]]? {
-        guard let sequence = element(in: bytes, at: 0), sequence.tag == 0x30, sequence.content.upperBound == bytes.count else { return nil }
+        guard let sequence = element(in: bytes, at: 0), sequence.tag == 0x30, sequence.content.upperBound == bytes.count
+        else { return nil }
         var result: [[UInt8]] = []
         var offset = sequence.content.lowerBound
         while offset < sequence.content.upperBound {
-            guard let integer = element(in: bytes, at: offset, end: sequence.content.upperBound), integer.tag == 0x02 else { return nil }
+            guard let integer = element(in: bytes, at: offset, end: sequence.content.upperBound), integer.tag == 0x02
+            else { return nil }
             let content = bytes[integer.content]
-            guard let first = content.first, first & 0x80 == 0 else { return nil }   // empty or negative
+            guard let first = content.first, first & 0x80 == 0 else { return nil }  // empty or negative
             if first == 0, content.count > 1 {
-                guard content[content.startIndex + 1] & 0x80 != 0 else { return nil }   // a needless leading zero
+                guard content[content.startIndex + 1] & 0x80 != 0 else { return nil }  // a needless leading zero
                 result.append(Array(content.dropFirst()))
             } else {
                 result.append(first == 0 ? [] : Array(content))
@@ -74,7 +78,9 @@ enum RSAKeyDER {
 
     /// The tag and content range of the DER element starting at `offset`, which must end by
     /// `end`: a low tag number, and a definite length in its shortest form.
-    private static func element(in bytes: [UInt8], at offset: Int, end: Int? = nil) -> (tag: UInt8, content: Range<Int>)? {
+    private static func element(in bytes: [UInt8], at offset: Int, end: Int? = nil) -> (
+        tag: UInt8, content: Range<Int>
+    )? {
         let end = end ?? bytes.count
         guard offset + 2 <= end else { return nil }
         let tag = bytes[offset]
@@ -87,7 +93,7 @@ enum RSAKeyDER {
             guard (1...4).contains(lengthBytes), index + lengthBytes <= end, bytes[index] != 0 else { return nil }
             length = bytes[index..<index + lengthBytes].reduce(0) { $0 << 8 | Int($1) }
             index += lengthBytes
-            guard length >= 0x80 else { return nil }   // the short form would do
+            guard length >= 0x80 else { return nil }  // the short form would do
         }
         guard length <= end - index else { return nil }
         return (tag, index..<index + length)

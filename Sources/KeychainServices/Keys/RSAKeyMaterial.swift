@@ -31,7 +31,10 @@ struct RSAPublicKeyMaterial: Sendable, Equatable {
     ///   valid key this platform cannot use (under 1024 bits, or a size that is not whole bytes).
     init(pkcs1 der: Data) throws(SecKeyFailure) {
         guard let bits = RSAKeyDER.publicNumbers(pkcs1: der)?.bitCount else {
-            throw SecKeyFailure(errSecParam, "RSA public key creation from data failed: the data is not a DER RSAPublicKey (PKCS#1) of a usable key.")
+            throw SecKeyFailure(
+                errSecParam,
+                "RSA public key creation from data failed: the data is not a DER RSAPublicKey (PKCS#1) of a usable key."
+            )
         }
         try Self.checkSize(bits)
         self.init(validPKCS1: der, bitCount: bits)
@@ -46,10 +49,16 @@ struct RSAPublicKeyMaterial: Sendable, Equatable {
     /// Apple's upper limit (`errSecParam`) and this platform's lower one (`errSecUnimplemented`).
     static func checkSize(_ bits: Int) throws(SecKeyFailure) {
         guard bits <= maximumBitCount else {
-            throw SecKeyFailure(errSecParam, "RSA key creation from data failed: the modulus has \(bits) bits; RSA keys have at most \(maximumBitCount).")
+            throw SecKeyFailure(
+                errSecParam,
+                "RSA key creation from data failed: the modulus has \(bits) bits; RSA keys have at most \(maximumBitCount)."
+            )
         }
         guard bits >= minimumBitCount, bits % 8 == 0 else {
-            throw SecKeyFailure(errSecUnimplemented, "RSA keys of \(bits) bits are not available on this platform; it handles 1024 to 8192 bits in whole bytes (2048, 3072 or 4096 recommended).")
+            throw SecKeyFailure(
+                errSecUnimplemented,
+                "RSA keys of \(bits) bits are not available on this platform; it handles 1024 to 8192 bits in whole bytes (2048, 3072 or 4096 recommended)."
+            )
         }
     }
 
@@ -94,7 +103,7 @@ struct RSAPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomReflectab
     var customMirror: Mirror { Mirror(self, children: ["bits": publicKey.bitCount], displayStyle: .struct) }
 
     private init(rawKey: _RSA.BlindSigning.PrivateKey<SHA384>) throws(SecKeyFailure) {
-        var der = rawKey.derRepresentation   // a private DER this code alone holds: wiped
+        var der = rawKey.derRepresentation  // a private DER this code alone holds: wiped
         defer { _ = SecretWiping.wipe(&der) }
         do {
             decryptionKey = DecryptionKey(key: try _RSA.Encryption.PrivateKey(unsafeDERRepresentation: der))
@@ -102,7 +111,8 @@ struct RSAPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomReflectab
             throw SecKeyFailure(errSecParam, "RSA private key creation from data failed.")
         }
         self.rawKey = rawKey
-        publicKey = RSAPublicKeyMaterial(validPKCS1: rawKey.publicKey.pkcs1DERRepresentation, bitCount: rawKey.keySizeInBits)
+        publicKey = RSAPublicKeyMaterial(
+            validPKCS1: rawKey.publicKey.pkcs1DERRepresentation, bitCount: rawKey.keySizeInBits)
     }
 
     /// Generates a key of `bits` bits with public exponent 65537, as Apple does.
@@ -111,10 +121,15 @@ struct RSAPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomReflectab
     ///   generate (under 1024 bits, or not a multiple of 128: BoringSSL's sizes).
     static func generate(bits: Int) throws(SecKeyFailure) -> RSAPrivateKeyMaterial {
         guard (512...RSAPublicKeyMaterial.maximumBitCount).contains(bits) else {
-            throw SecKeyFailure(errSecParam, "kSecAttrKeySizeInBits must be 512 to 8192 for an RSA key, not \(bits) (failed to generate key).")
+            throw SecKeyFailure(
+                errSecParam,
+                "kSecAttrKeySizeInBits must be 512 to 8192 for an RSA key, not \(bits) (failed to generate key).")
         }
         guard bits >= RSAPublicKeyMaterial.minimumBitCount, bits % 128 == 0 else {
-            throw SecKeyFailure(errSecUnimplemented, "RSA keys of \(bits) bits cannot be generated on this platform; use 1024 to 8192 bits in steps of 128 (2048, 3072 or 4096 recommended).")
+            throw SecKeyFailure(
+                errSecUnimplemented,
+                "RSA keys of \(bits) bits cannot be generated on this platform; use 1024 to 8192 bits in steps of 128 (2048, 3072 or 4096 recommended)."
+            )
         }
         let key: _RSA.BlindSigning.PrivateKey<SHA384>
         do { key = try _RSA.BlindSigning.PrivateKey(unsafeKeySize: _RSA.Signing.KeySize(bitCount: bits)) } catch {
@@ -130,7 +145,10 @@ struct RSAPrivateKeyMaterial: Sendable, CustomStringConvertible, CustomReflectab
     ///   one under 1024 bits is refused so before its numbers are checked, as swift-crypto parses
     ///   no smaller key).
     init(pkcs1 der: Data) throws(SecKeyFailure) {
-        let inconsistent = SecKeyFailure(errSecParam, "RSA private key creation from data failed: the data is not a DER RSAPrivateKey (PKCS#1) of a consistent key.")
+        let inconsistent = SecKeyFailure(
+            errSecParam,
+            "RSA private key creation from data failed: the data is not a DER RSAPrivateKey (PKCS#1) of a consistent key."
+        )
         guard let bits = RSAKeyDER.privateKeyPublicNumbers(pkcs1: der)?.bitCount else { throw inconsistent }
         if !(RSAPublicKeyMaterial.minimumBitCount...RSAPublicKeyMaterial.maximumBitCount).contains(bits) {
             try RSAPublicKeyMaterial.checkSize(bits)

@@ -37,7 +37,10 @@ enum RSAPadding {
             let oid = oid(hash)
             let total = 2 + 2 + (oid.count - 2) + 2 + 2 + digest.count + 2
             guard total < 127 else { return nil }
-            t = Data([0x30, UInt8(total - 2), 0x30, UInt8(oid.count + 2)]) + oid + [0x05, 0x00, 0x04, UInt8(digest.count)] + digest
+            t =
+                Data([0x30, UInt8(total - 2), 0x30, UInt8(oid.count + 2)]) + oid + [
+                    0x05, 0x00, 0x04, UInt8(digest.count)
+                ] + digest
         } else {
             t = digest
         }
@@ -68,7 +71,9 @@ enum RSAPadding {
         let hLen = hash.byteCount
         let emBits = modulusBits - 1
         let emLen = (emBits + 7) / 8
-        guard digest.count == hLen, emBits >= 8 * hLen + 8 * salt.count + 9, emLen >= hLen + salt.count + 2 else { return nil }
+        guard digest.count == hLen, emBits >= 8 * hLen + 8 * salt.count + 9, emLen >= hLen + salt.count + 2 else {
+            return nil
+        }
         let h = hash.digest(Data(count: 8) + digest + salt)
         var db = Data(count: emLen - salt.count - hLen - 2) + [0x01] + salt
         let mask = mgf1(hash, seed: h, length: emLen - hLen - 1)
@@ -164,7 +169,8 @@ enum RSAPadding {
     static func pkcs1v15EncryptionDecode(_ encoded: Data) -> Data? {
         let bytes = [UInt8](encoded)
         guard bytes.count >= 11, bytes[0] == 0x00, bytes[1] == 0x02,
-              let zero = bytes[2...].firstIndex(of: 0x00), zero >= 10 else { return nil }
+            let zero = bytes[2...].firstIndex(of: 0x00), zero >= 10
+        else { return nil }
         return Data(bytes[(zero + 1)...])
     }
 

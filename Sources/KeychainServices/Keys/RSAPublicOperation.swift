@@ -16,16 +16,20 @@ enum RSAPublicOperation {
     /// - Throws: `errSecUnimplemented` (-4) when the system's libcrypto is not available.
     static func compute(_ input: Data, _ numbers: RSAKeyDER.PublicNumbers) throws(SecKeyFailure) -> Data? {
         guard csystemrsa_available() == 1 else {
-            throw SecKeyFailure(errSecUnimplemented, "The raw RSA public operation needs the system's OpenSSL 3 libcrypto (Debian: libssl3), which is not usable here: \(String(cString: csystemrsa_description())).")
+            throw SecKeyFailure(
+                errSecUnimplemented,
+                "The raw RSA public operation needs the system's OpenSSL 3 libcrypto (Debian: libssl3), which is not usable here: \(String(cString: csystemrsa_description()))."
+            )
         }
         let size = numbers.modulus.count
         guard input.count == size else { return nil }
         var output = Data(count: size)
         let computed = output.withUnsafeMutableBytes { out in
             input.withUnsafeBytes { source in
-                csystemrsa_public_operation(numbers.modulus, numbers.modulus.count, numbers.exponent, numbers.exponent.count,
-                                            source.bindMemory(to: UInt8.self).baseAddress, source.count,
-                                            out.bindMemory(to: UInt8.self).baseAddress)
+                csystemrsa_public_operation(
+                    numbers.modulus, numbers.modulus.count, numbers.exponent, numbers.exponent.count,
+                    source.bindMemory(to: UInt8.self).baseAddress, source.count,
+                    out.bindMemory(to: UInt8.self).baseAddress)
             }
         }
         guard computed == 1 else { return nil }

@@ -6,7 +6,9 @@ extension SecKey.StoredItem {
     /// The item a key was found as or stored in: its reference and attributes, without the
     /// item digest (`sha1`, derived from the data).
     init(_ item: FoundItem) {
-        self.init(reference: item.persistentReference, attributes: item.attributes.filter { $0.key != .sha1 }, accessPolicy: item.accessPolicy)
+        self.init(
+            reference: item.persistentReference, attributes: item.attributes.filter { $0.key != .sha1 },
+            accessPolicy: item.accessPolicy)
     }
 }
 
@@ -25,15 +27,20 @@ extension SecKey {
     /// - Throws: `.unimplemented` (-4) for symmetric and other key types this platform has no
     ///   SecKey for, and RSA keys it cannot use (under 1024 bits); `.integrityViolation`
     ///   (`errSecDecode`, -26275) when the item's data is not the key its attributes describe.
-    static func fromItem(_ item: FoundItem, keychain: Keychain, authentication: AuthenticationOptions) throws(KeychainError) -> SecKey {
+    static func fromItem(_ item: FoundItem, keychain: Keychain, authentication: AuthenticationOptions)
+        throws(KeychainError) -> SecKey
+    {
         let attributes = item.attributes
         let stored = StoredItem(item)
         if TokenKeys.isTokenKey(item.itemClass, attributes) {
-            guard let bits = attributes[.keySizeInBits]?.numberValue, let curve = EllipticCurve(keySizeInBits: Int(bits)) else {
+            guard let bits = attributes[.keySizeInBits]?.numberValue,
+                let curve = EllipticCurve(keySizeInBits: Int(bits))
+            else {
                 throw KeychainError.tokenKeyWithoutKeySize()
             }
             let publicKey = try keychain.tokenKeyPublicKey(item.persistentReference)
-            return .tokenPrivate(curve, publicKeyX963: publicKey, keychain: keychain, item: stored, authentication: authentication)
+            return .tokenPrivate(
+                curve, publicKeyX963: publicKey, keychain: keychain, item: stored, authentication: authentication)
         }
         let type = attributes[.type]?.numberValue ?? 0
         if type == RSAPublicKeyMaterial.keyType {
@@ -68,9 +75,10 @@ extension SecKey {
         }
         let data = item.data ?? Data()
         do throws(SecKeyFailure) {
-            return keyClass == 1 ? .rsaPrivate(try RSAPrivateKeyMaterial(pkcs1: data), storedItem: stored)
+            return keyClass == 1
+                ? .rsaPrivate(try RSAPrivateKeyMaterial(pkcs1: data), storedItem: stored)
                 : .rsaPublic(try RSAPublicKeyMaterial(pkcs1: data), storedItem: stored)
-        } catch where error.status == errSecUnimplemented {
+        } catch  where error.status == errSecUnimplemented {
             throw KeychainError.unusableRSAKey(reason: error.message)
         } catch {
             throw KeychainError.invalidRSAKeyData(isPrivate: keyClass == 1)
@@ -80,10 +88,14 @@ extension SecKey {
     /// Reads an X9.63 key whose layout (curve and half) is already known from its size.
     /// - Throws: `errSecDecode` when the point is not on the curve or the private scalar does
     ///   not belong to the public key in front of it.
-    static func decode(_ data: Data, curve: EllipticCurve, isPrivate: Bool, storedItem: StoredItem? = nil) throws(SecKeyFailure) -> SecKey {
+    static func decode(_ data: Data, curve: EllipticCurve, isPrivate: Bool, storedItem: StoredItem? = nil)
+        throws(SecKeyFailure) -> SecKey
+    {
         let publicPart = Data(data.prefix(curve.publicKeyByteCount))
         guard curve.isValidPublicKey(publicPart) else {
-            throw SecKeyFailure(errSecDecode, "The data is not an uncompressed X9.63 point (04 ‖ X ‖ Y) on the \(curve.rawValue)-bit curve.")
+            throw SecKeyFailure(
+                errSecDecode,
+                "The data is not an uncompressed X9.63 point (04 ‖ X ‖ Y) on the \(curve.rawValue)-bit curve.")
         }
         guard isPrivate else { return .publicKey(curve, x963: publicPart, storedItem: storedItem) }
         let material: ECPrivateKeyMaterial
@@ -94,7 +106,8 @@ extension SecKey {
         }
         let key = try softwarePrivate(material, storedItem: storedItem)
         guard key.publicKeyX963 == publicPart else {
-            throw SecKeyFailure(errSecDecode, "The private key does not belong to the public key in front of it (04 ‖ X ‖ Y ‖ K).")
+            throw SecKeyFailure(
+                errSecDecode, "The private key does not belong to the public key in front of it (04 ‖ X ‖ Y ‖ K).")
         }
         return key
     }
@@ -134,7 +147,7 @@ extension SecKey {
             .isSensitive: 0, .wasAlwaysSensitive: 0, .isExtractable: 1, .wasNeverExtractable: 0,
             .canEncrypt: flag(!isPrivate), .canDecrypt: flag(isPrivate || isRSA), .canDerive: flag(isPrivate && !isRSA),
             .canSign: flag(isPrivate), .canVerify: flag(!isPrivate), .canSignRecover: 0, .canVerifyRecover: 0,
-            .canWrap: flag(!isPrivate), .canUnwrap: flag(isPrivate),
+            .canWrap: flag(!isPrivate), .canUnwrap: flag(isPrivate)
         ]
         return (attributes, data)
     }
@@ -144,7 +157,10 @@ extension SecKey {
     /// reference; any other by its class, type and application label.
     var itemFilter: (reference: PersistentReference?, attributes: [AttributeKey: AttributeValue]) {
         if let storedItem { return (storedItem.reference, [:]) }
-        return (nil, [.keyClass: .number(isPrivate ? 1 : 0), .type: .number(keyType), .applicationLabel: .data(applicationLabel)])
+        return (
+            nil,
+            [.keyClass: .number(isPrivate ? 1 : 0), .type: .number(keyType), .applicationLabel: .data(applicationLabel)]
+        )
     }
 }
 #endif

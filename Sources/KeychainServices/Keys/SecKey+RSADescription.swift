@@ -16,14 +16,17 @@ extension SecKey {
         let (modulus, exponent) = RSAPublicKeyMaterial.components(of: rsa.pkcs1) ?? (Data(), Data())
         let exponentValue = exponent.suffix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let hex = modulus.map { String(format: "%02X", $0) }.joined()
-        return "<SecKeyRef algorithm id: 1, key type: RSAPublicKey, version: 4, \(size), exponent: {hex: \(String(exponentValue, radix: 16)), decimal: \(exponentValue)}, modulus: \(hex), addr: \(address)>"
+        return
+            "<SecKeyRef algorithm id: 1, key type: RSAPublicKey, version: 4, \(size), exponent: {hex: \(String(exponentValue, radix: 16)), decimal: \(exponentValue)}, modulus: \(hex), addr: \(address)>"
     }
 }
 
 extension RSAPublicKeyMaterial {
     /// The modulus and public exponent (big-endian, without leading zeros), read by swift-crypto.
     static func components(of der: Data) -> (modulus: Data, exponent: Data)? {
-        guard let primitives = try? _RSA.Signing.PublicKey(unsafeDERRepresentation: der).getKeyPrimitives() else { return nil }
+        guard let primitives = try? _RSA.Signing.PublicKey(unsafeDERRepresentation: der).getKeyPrimitives() else {
+            return nil
+        }
         return (Data(primitives.modulus.drop { $0 == 0 }), Data(primitives.publicExponent.drop { $0 == 0 }))
     }
 }

@@ -17,7 +17,9 @@ extension SecKey {
     ///   or a modulus too small for the padding) or the plaintext is too long for the modulus
     ///   and padding ("RSAencrypt wrong input size"), or raw input is not smaller than the modulus.
     func rsaEncrypt(_ algorithm: SecKeyAlgorithm, _ plaintext: Data) throws(SecKeyFailure) -> Data {
-        guard let rsa = rsaPublicMaterial else { throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).") }
+        guard let rsa = rsaPublicMaterial else {
+            throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).")
+        }
         switch try rsaAlgorithm(algorithm, for: .encrypt) {
         case .oaepAESGCM(let hash):
             return try RSAAESGCM(rsa: rsa, hash: hash).seal(plaintext, key: self)
@@ -27,15 +29,21 @@ extension SecKey {
     }
 
     /// The padded encryption of ``rsaEncrypt(_:_:)`` (not the AES-GCM variants).
-    func rsaEncrypt(_ meaning: RSAAlgorithm, _ plaintext: Data, _ rsa: RSAPublicKeyMaterial) throws(SecKeyFailure) -> Data {
+    func rsaEncrypt(_ meaning: RSAAlgorithm, _ plaintext: Data, _ rsa: RSAPublicKeyMaterial) throws(SecKeyFailure)
+        -> Data
+    {
         let size = rsa.modulusByteCount
         let tooLong = { (limit: Int) in
-            SecKeyFailure(errSecParam, "RSAencrypt wrong input size: \(plaintext.count) bytes, at most \(limit) for this key and padding.")
+            SecKeyFailure(
+                errSecParam,
+                "RSAencrypt wrong input size: \(plaintext.count) bytes, at most \(limit) for this key and padding.")
         }
         switch meaning {
         case .rawEncryption:
             guard let ciphertext = try rsaRawOperation(plaintext, rsa) else {
-                throw SecKeyFailure(errSecParam, "RSApubkey wrong size of buffer to encrypt: the input is not smaller than the modulus.")
+                throw SecKeyFailure(
+                    errSecParam, "RSApubkey wrong size of buffer to encrypt: the input is not smaller than the modulus."
+                )
             }
             return ciphertext
         case .pkcs1v15Encryption:
@@ -47,9 +55,13 @@ extension SecKey {
             case .sha1: return try swiftCryptoEncrypt(plaintext, rsa, .PKCS1_OAEP)
             case .sha256: return try swiftCryptoEncrypt(plaintext, rsa, .PKCS1_OAEP_SHA256)
             case .sha224, .sha384, .sha512:
-                guard var encoded = RSAPadding.oaepEncode(plaintext, hash: hash, length: size) else { throw tooLong(size - 2 * hash.byteCount - 2) }
+                guard var encoded = RSAPadding.oaepEncode(plaintext, hash: hash, length: size) else {
+                    throw tooLong(size - 2 * hash.byteCount - 2)
+                }
                 defer { _ = SecretWiping.wipe(&encoded) }
-                guard let ciphertext = try rsa.publicOperation(encoded) else { throw SecKeyFailure(errSecInternal, "The RSA public operation failed.") }
+                guard let ciphertext = try rsa.publicOperation(encoded) else {
+                    throw SecKeyFailure(errSecInternal, "The RSA public operation failed.")
+                }
                 return ciphertext
             }
         default:
@@ -65,7 +77,9 @@ extension SecKey {
     ///   AES-GCM variants also when the input is too short, the wrapped key has the wrong size
     ///   or the data fails authentication.
     func rsaDecrypt(_ algorithm: SecKeyAlgorithm, _ ciphertext: Data) throws(SecKeyFailure) -> Data {
-        guard let rsa = rsaPublicMaterial else { throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).") }
+        guard let rsa = rsaPublicMaterial else {
+            throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).")
+        }
         switch try rsaAlgorithm(algorithm, for: .decrypt) {
         case .oaepAESGCM(let hash):
             return try RSAAESGCM(rsa: rsa, hash: hash).open(ciphertext, key: self)
@@ -75,13 +89,18 @@ extension SecKey {
     }
 
     /// The padded decryption of ``rsaDecrypt(_:_:)`` (not the AES-GCM variants).
-    func rsaDecrypt(_ meaning: RSAAlgorithm, _ ciphertext: Data, _ rsa: RSAPublicKeyMaterial) throws(SecKeyFailure) -> Data {
-        let wrongInput = SecKeyFailure(errSecParam, "RSAdecrypt wrong input: the data is not a ciphertext of this key and algorithm.")
+    func rsaDecrypt(_ meaning: RSAAlgorithm, _ ciphertext: Data, _ rsa: RSAPublicKeyMaterial) throws(SecKeyFailure)
+        -> Data
+    {
+        let wrongInput = SecKeyFailure(
+            errSecParam, "RSAdecrypt wrong input: the data is not a ciphertext of this key and algorithm.")
         let padded = try Self.leftPadded(ciphertext, to: rsa.modulusByteCount)
         if case .rsaPrivate(let material) = kind {
             switch meaning {
             case .pkcs1v15Encryption:
-                guard let plaintext = material.decrypt(padded, padding: ._WEAK_AND_INSECURE_PKCS_V1_5) else { throw wrongInput }
+                guard let plaintext = material.decrypt(padded, padding: ._WEAK_AND_INSECURE_PKCS_V1_5) else {
+                    throw wrongInput
+                }
                 return plaintext
             case .oaep(.sha1):
                 guard let plaintext = material.decrypt(padded, padding: .PKCS1_OAEP) else { throw wrongInput }
@@ -111,7 +130,9 @@ extension SecKey {
     }
 
     /// swift-crypto's PKCS#1 v1.5 or OAEP encryption.
-    private func swiftCryptoEncrypt(_ plaintext: Data, _ rsa: RSAPublicKeyMaterial, _ padding: _RSA.Encryption.Padding) throws(SecKeyFailure) -> Data {
+    private func swiftCryptoEncrypt(_ plaintext: Data, _ rsa: RSAPublicKeyMaterial, _ padding: _RSA.Encryption.Padding)
+        throws(SecKeyFailure) -> Data
+    {
         do { return try rsa.encryptionKey().encrypt(plaintext, padding: padding) } catch {
             throw SecKeyFailure(errSecParam, "RSAencrypt wrong input size: \(plaintext.count) bytes.")
         }

@@ -21,7 +21,8 @@ extension SecKey {
     /// - Throws: `errSecParam` when it is longer.
     static func leftPadded(_ input: Data, to length: Int) throws(SecKeyFailure) -> Data {
         guard input.count <= length else {
-            throw SecKeyFailure(errSecParam, "RSA input buffer bad size: \(input.count) bytes for a \(length)-byte modulus.")
+            throw SecKeyFailure(
+                errSecParam, "RSA input buffer bad size: \(input.count) bytes for a \(length)-byte modulus.")
         }
         return Data(count: length - input.count) + input
     }

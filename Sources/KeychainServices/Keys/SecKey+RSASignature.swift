@@ -11,25 +11,39 @@ extension SecKey {
     ///   has the wrong size, the PKCS#1 v1.5 input does not fit the modulus ("RSAsign wrong
     ///   input data length"), or raw input is longer than or not smaller than the modulus.
     func rsaSignature(_ algorithm: SecKeyAlgorithm, _ data: Data) throws(SecKeyFailure) -> Data {
-        guard let rsa = rsaPublicMaterial else { throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).") }
+        guard let rsa = rsaPublicMaterial else {
+            throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).")
+        }
         let encoded: Data
         switch try rsaAlgorithm(algorithm, for: .sign) {
         case .rawSignature:
             guard let signature = try rsaRawOperation(data, rsa) else {
-                throw SecKeyFailure(errSecParam, "\(self): sign - digest too big (\(data.count) bytes): not smaller than the modulus.")
+                throw SecKeyFailure(
+                    errSecParam, "\(self): sign - digest too big (\(data.count) bytes): not smaller than the modulus.")
             }
             return signature
         case .pkcs1v15Signature(let input):
-            guard let padded = RSAPadding.emsaPKCS1v15(digest: input.map { $0.digest(of: data) } ?? data, hash: input?.hash,
-                                                       length: rsa.modulusByteCount) else {
-                throw SecKeyFailure(errSecParam, "RSAsign wrong input data length: \(data.count) bytes do not fit a \(rsa.bitCount)-bit key.")
+            guard
+                let padded = RSAPadding.emsaPKCS1v15(
+                    digest: input.map { $0.digest(of: data) } ?? data, hash: input?.hash,
+                    length: rsa.modulusByteCount)
+            else {
+                throw SecKeyFailure(
+                    errSecParam,
+                    "RSAsign wrong input data length: \(data.count) bytes do not fit a \(rsa.bitCount)-bit key.")
             }
             encoded = padded
         case .pssSignature(let input):
             let hash = input.hash
-            guard let padded = RSAPadding.emsaPSS(digest: input.digest(of: data), hash: hash, salt: RSAPadding.randomBytes(hash.byteCount),
-                                                  modulusBits: rsa.bitCount) else {
-                throw SecKeyFailure(errSecParam, "RSASSA-PSS incompatible algorithm for key size: \(algorithm.name) signs a \(hash.byteCount)-byte digest, not \(data.count) bytes.")
+            guard
+                let padded = RSAPadding.emsaPSS(
+                    digest: input.digest(of: data), hash: hash, salt: RSAPadding.randomBytes(hash.byteCount),
+                    modulusBits: rsa.bitCount)
+            else {
+                throw SecKeyFailure(
+                    errSecParam,
+                    "RSASSA-PSS incompatible algorithm for key size: \(algorithm.name) signs a \(hash.byteCount)-byte digest, not \(data.count) bytes."
+                )
             }
             encoded = padded
         default:
@@ -49,7 +63,9 @@ extension SecKey {
     ///   `errSecParam` (-50) when the key cannot perform the algorithm (a private key among
     ///   them) or the signature is longer than the modulus.
     func rsaVerify(_ algorithm: SecKeyAlgorithm, _ data: Data, _ signature: Data) throws(SecKeyFailure) {
-        guard let rsa = rsaPublicMaterial else { throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).") }
+        guard let rsa = rsaPublicMaterial else {
+            throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self).")
+        }
         let meaning = try rsaAlgorithm(algorithm, for: .verify)
         let noMatch = SecKeyFailure(errSecVerifyFailed, "RSA signature verification failed, no match.")
         // Shorter than the modulus never matches (longer is a parameter error, from the raw operation).
@@ -64,11 +80,13 @@ extension SecKey {
             let value = Data(recovered.drop { $0 == 0 })
             matches = !value.isEmpty && value == data
         case (.pkcs1v15Signature(let input), let recovered?):
-            let expected = RSAPadding.emsaPKCS1v15(digest: input.map { $0.digest(of: data) } ?? data, hash: input?.hash,
-                                                   length: rsa.modulusByteCount)
+            let expected = RSAPadding.emsaPKCS1v15(
+                digest: input.map { $0.digest(of: data) } ?? data, hash: input?.hash,
+                length: rsa.modulusByteCount)
             matches = expected == recovered
         case (.pssSignature(let input), let recovered?):
-            matches = RSAPadding.isPSSEncoding(recovered, of: input.digest(of: data), hash: input.hash, modulusBits: rsa.bitCount)
+            matches = RSAPadding.isPSSEncoding(
+                recovered, of: input.digest(of: data), hash: input.hash, modulusBits: rsa.bitCount)
         default:
             matches = false
         }

@@ -21,7 +21,8 @@ import KeychainCore
 /// Keys are immutable and can be shared between threads. Two keys are equal when they are the
 /// same half of the same key pair (for keychain-generated keys: the same key item). Neither the
 /// description nor `dump(_:)` ever shows private material.
-public final class SecKey: Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable, Sendable {
+public final class SecKey: Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable, Sendable
+{
     /// What the key object holds.
     enum Kind: Sendable {
         /// A private key whose scalar is here.
@@ -57,7 +58,10 @@ public final class SecKey: Hashable, CustomStringConvertible, CustomDebugStringC
     /// How operations needing user authentication may authenticate (keychain-generated keys).
     let authentication: AuthenticationOptions
 
-    private init(kind: Kind, curve: EllipticCurve?, publicKeyBytes: Data, storedItem: StoredItem?, authentication: AuthenticationOptions) {
+    private init(
+        kind: Kind, curve: EllipticCurve?, publicKeyBytes: Data, storedItem: StoredItem?,
+        authentication: AuthenticationOptions
+    ) {
         self.kind = kind
         self.ellipticCurve = curve
         self.publicKeyBytes = publicKeyBytes
@@ -67,36 +71,47 @@ public final class SecKey: Hashable, CustomStringConvertible, CustomDebugStringC
 
     /// A software private key.
     /// - Throws: `errSecDecode` when the scalar does not give a public key (a corrupt key).
-    static func softwarePrivate(_ material: ECPrivateKeyMaterial, storedItem: StoredItem? = nil) throws(SecKeyFailure) -> SecKey {
+    static func softwarePrivate(_ material: ECPrivateKeyMaterial, storedItem: StoredItem? = nil) throws(SecKeyFailure)
+        -> SecKey
+    {
         let publicKey: Data
         do { publicKey = try material.publicKeyX963() } catch {
             throw SecKeyFailure(errSecDecode, "The private key is not a valid \(material.curve.rawValue)-bit EC key.")
         }
-        return SecKey(kind: .softwarePrivate(material), curve: material.curve, publicKeyBytes: publicKey,
-                      storedItem: storedItem, authentication: AuthenticationOptions())
+        return SecKey(
+            kind: .softwarePrivate(material), curve: material.curve, publicKeyBytes: publicKey,
+            storedItem: storedItem, authentication: AuthenticationOptions())
     }
 
     /// A public key; `x963` must already be checked (``EllipticCurve/isValidPublicKey(_:)``).
     static func publicKey(_ curve: EllipticCurve, x963: Data, storedItem: StoredItem? = nil) -> SecKey {
-        SecKey(kind: .publicKey, curve: curve, publicKeyBytes: x963, storedItem: storedItem, authentication: AuthenticationOptions())
+        SecKey(
+            kind: .publicKey, curve: curve, publicKeyBytes: x963, storedItem: storedItem,
+            authentication: AuthenticationOptions())
     }
 
     /// A software RSA private key.
     static func rsaPrivate(_ material: RSAPrivateKeyMaterial, storedItem: StoredItem? = nil) -> SecKey {
-        SecKey(kind: .rsaPrivate(material), curve: nil, publicKeyBytes: material.publicKey.pkcs1, storedItem: storedItem,
-               authentication: AuthenticationOptions())
+        SecKey(
+            kind: .rsaPrivate(material), curve: nil, publicKeyBytes: material.publicKey.pkcs1, storedItem: storedItem,
+            authentication: AuthenticationOptions())
     }
 
     /// An RSA public key.
     static func rsaPublic(_ material: RSAPublicKeyMaterial, storedItem: StoredItem? = nil) -> SecKey {
-        SecKey(kind: .rsaPublic(material), curve: nil, publicKeyBytes: material.pkcs1, storedItem: storedItem,
-               authentication: AuthenticationOptions())
+        SecKey(
+            kind: .rsaPublic(material), curve: nil, publicKeyBytes: material.pkcs1, storedItem: storedItem,
+            authentication: AuthenticationOptions())
     }
 
     /// A key generated inside `keychain`, stored as `item`.
-    static func tokenPrivate(_ curve: EllipticCurve, publicKeyX963: Data, keychain: Keychain, item: StoredItem,
-                             authentication: AuthenticationOptions) -> SecKey {
-        SecKey(kind: .tokenPrivate(keychain), curve: curve, publicKeyBytes: publicKeyX963, storedItem: item, authentication: authentication)
+    static func tokenPrivate(
+        _ curve: EllipticCurve, publicKeyX963: Data, keychain: Keychain, item: StoredItem,
+        authentication: AuthenticationOptions
+    ) -> SecKey {
+        SecKey(
+            kind: .tokenPrivate(keychain), curve: curve, publicKeyBytes: publicKeyX963, storedItem: item,
+            authentication: authentication)
     }
 
     /// The curve of an EC key. Only EC code paths ask, after ``rsaPublicMaterial`` sent RSA
@@ -156,7 +171,8 @@ public final class SecKey: Hashable, CustomStringConvertible, CustomDebugStringC
     public static func == (lhs: SecKey, rhs: SecKey) -> Bool {
         if lhs === rhs { return true }
         switch (lhs.kind, rhs.kind) {
-        case (.softwarePrivate, .softwarePrivate), (.publicKey, .publicKey), (.rsaPrivate, .rsaPrivate), (.rsaPublic, .rsaPublic):
+        case (.softwarePrivate, .softwarePrivate), (.publicKey, .publicKey), (.rsaPrivate, .rsaPrivate),
+            (.rsaPublic, .rsaPublic):
             return lhs.publicKeyBytes == rhs.publicKeyBytes
         case (.tokenPrivate, .tokenPrivate):
             return lhs.publicKeyBytes == rhs.publicKeyBytes && lhs.storedItem?.reference == rhs.storedItem?.reference
@@ -188,7 +204,8 @@ public final class SecKey: Hashable, CustomStringConvertible, CustomDebugStringC
             let size = curve.coordinateByteCount
             let x = publicKeyX963.dropFirst().prefix(size).map { String(format: "%02X", $0) }.joined()
             let y = publicKeyX963.suffix(size).map { String(format: "%02X", $0) }.joined()
-            return "<SecKeyRef \(common), key type: ECPublicKey, version: 4, \(bits), y: \(y), x: \(x), addr: \(address)>"
+            return
+                "<SecKeyRef \(common), key type: ECPublicKey, version: 4, \(bits), y: \(y), x: \(x), addr: \(address)>"
         case .softwarePrivate:
             return "<SecKeyRef \(common), key type: ECPrivateKey, version: 4, \(bits), addr: \(address)>"
         case .tokenPrivate:
@@ -203,16 +220,21 @@ public final class SecKey: Hashable, CustomStringConvertible, CustomDebugStringC
 
     /// Kind, curve and public key only, so `dump(_:)` never prints the private scalar.
     public var customMirror: Mirror {
-        let kindName = switch kind {
-        case .softwarePrivate: "private"
-        case .publicKey: "public"
-        case .tokenPrivate: "private (generated inside the keychain)"
-        case .rsaPrivate: "RSA private"
-        case .rsaPublic: "RSA public"
-        }
+        let kindName =
+            switch kind {
+            case .softwarePrivate: "private"
+            case .publicKey: "public"
+            case .tokenPrivate: "private (generated inside the keychain)"
+            case .rsaPrivate: "RSA private"
+            case .rsaPublic: "RSA public"
+            }
         let size: Any = ellipticCurve.map { $0 as Any } ?? "\(keySizeInBits)-bit RSA"
-        return Mirror(self, children: ["kind": kindName, "curve": size, "publicKey": publicKeyBytes,
-                                       "persistentReference": storedItem?.reference as Any], displayStyle: .class)
+        return Mirror(
+            self,
+            children: [
+                "kind": kindName, "curve": size, "publicKey": publicKeyBytes,
+                "persistentReference": storedItem?.reference as Any
+            ], displayStyle: .class)
     }
 }
 #endif

@@ -187,41 +187,59 @@ extension SecKeyAlgorithm {
     /// `"algid:sign:ECDSA:message-RFC4754:SHA512"`: ECDSA signature of a message hashed with SHA512, as raw r ‖ s (RFC 4754).
     public static let ecdsaSignatureMessageRFC4754SHA512 = SecKeyAlgorithm("algid:sign:ECDSA:message-RFC4754:SHA512")
     /// `"algid:encrypt:ECIES:ECDH:KDFX963:SHA1:AESGCM"`: ECIES: ECDH with an ephemeral key, X9.63 KDF with SHA1, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionStandardX963SHA1AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA1:AESGCM")
+    public static let eciesEncryptionStandardX963SHA1AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDH:KDFX963:SHA1:AESGCM")
     /// `"algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM"`: ECIES: ECDH with an ephemeral key, X9.63 KDF with SHA224, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionStandardX963SHA224AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM")
+    public static let eciesEncryptionStandardX963SHA224AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM")
     /// `"algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM"`: ECIES: ECDH with an ephemeral key, X9.63 KDF with SHA256, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionStandardX963SHA256AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM")
+    public static let eciesEncryptionStandardX963SHA256AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM")
     /// `"algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM"`: ECIES: ECDH with an ephemeral key, X9.63 KDF with SHA384, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionStandardX963SHA384AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM")
+    public static let eciesEncryptionStandardX963SHA384AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM")
     /// `"algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM"`: ECIES: ECDH with an ephemeral key, X9.63 KDF with SHA512, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionStandardX963SHA512AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM")
+    public static let eciesEncryptionStandardX963SHA512AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM")
     /// `"algid:encrypt:ECIES:ECDHC:KDFX963:SHA1:AESGCM"`: ECIES: ECDHC with an ephemeral key, X9.63 KDF with SHA1, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionCofactorX963SHA1AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA1:AESGCM")
+    public static let eciesEncryptionCofactorX963SHA1AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDHC:KDFX963:SHA1:AESGCM")
     /// `"algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM"`: ECIES: ECDHC with an ephemeral key, X9.63 KDF with SHA224, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionCofactorX963SHA224AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM")
+    public static let eciesEncryptionCofactorX963SHA224AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM")
     /// `"algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM"`: ECIES: ECDHC with an ephemeral key, X9.63 KDF with SHA256, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionCofactorX963SHA256AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM")
+    public static let eciesEncryptionCofactorX963SHA256AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM")
     /// `"algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM"`: ECIES: ECDHC with an ephemeral key, X9.63 KDF with SHA384, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionCofactorX963SHA384AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM")
+    public static let eciesEncryptionCofactorX963SHA384AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM")
     /// `"algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM"`: ECIES: ECDHC with an ephemeral key, X9.63 KDF with SHA512, AES-GCM with an all-zero 16-byte IV.
-    public static let eciesEncryptionCofactorX963SHA512AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM")
+    public static let eciesEncryptionCofactorX963SHA512AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM")
     /// `"algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM-KDFIV"`: ECIES: ECDH with an ephemeral key, X9.63 KDF with SHA224 giving the AES key and the 16-byte IV, AES-GCM.
-    public static let eciesEncryptionStandardVariableIVX963SHA224AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM-KDFIV")
+    public static let eciesEncryptionStandardVariableIVX963SHA224AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM-KDFIV")
     /// `"algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV"`: ECIES: ECDH with an ephemeral key, X9.63 KDF with SHA256 giving the AES key and the 16-byte IV, AES-GCM.
-    public static let eciesEncryptionStandardVariableIVX963SHA256AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV")
+    public static let eciesEncryptionStandardVariableIVX963SHA256AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV")
     /// `"algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM-KDFIV"`: ECIES: ECDH with an ephemeral key, X9.63 KDF with SHA384 giving the AES key and the 16-byte IV, AES-GCM.
-    public static let eciesEncryptionStandardVariableIVX963SHA384AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM-KDFIV")
+    public static let eciesEncryptionStandardVariableIVX963SHA384AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM-KDFIV")
     /// `"algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM-KDFIV"`: ECIES: ECDH with an ephemeral key, X9.63 KDF with SHA512 giving the AES key and the 16-byte IV, AES-GCM.
-    public static let eciesEncryptionStandardVariableIVX963SHA512AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM-KDFIV")
+    public static let eciesEncryptionStandardVariableIVX963SHA512AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM-KDFIV")
     /// `"algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM-KDFIV"`: ECIES: ECDHC with an ephemeral key, X9.63 KDF with SHA224 giving the AES key and the 16-byte IV, AES-GCM.
-    public static let eciesEncryptionCofactorVariableIVX963SHA224AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM-KDFIV")
+    public static let eciesEncryptionCofactorVariableIVX963SHA224AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM-KDFIV")
     /// `"algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV"`: ECIES: ECDHC with an ephemeral key, X9.63 KDF with SHA256 giving the AES key and the 16-byte IV, AES-GCM.
-    public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV")
+    public static let eciesEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV")
     /// `"algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM-KDFIV"`: ECIES: ECDHC with an ephemeral key, X9.63 KDF with SHA384 giving the AES key and the 16-byte IV, AES-GCM.
-    public static let eciesEncryptionCofactorVariableIVX963SHA384AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM-KDFIV")
+    public static let eciesEncryptionCofactorVariableIVX963SHA384AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM-KDFIV")
     /// `"algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM-KDFIV"`: ECIES: ECDHC with an ephemeral key, X9.63 KDF with SHA512 giving the AES key and the 16-byte IV, AES-GCM.
-    public static let eciesEncryptionCofactorVariableIVX963SHA512AESGCM = SecKeyAlgorithm("algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM-KDFIV")
+    public static let eciesEncryptionCofactorVariableIVX963SHA512AESGCM = SecKeyAlgorithm(
+        "algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM-KDFIV")
     /// `"algid:keyexchange:ECDH"`: ECDH key exchange giving the raw shared secret.
     public static let ecdhKeyExchangeStandard = SecKeyAlgorithm("algid:keyexchange:ECDH")
     /// `"algid:keyexchange:ECDH:KDFX963:SHA1"`: ECDH key exchange, the shared secret run through the X9.63 KDF with SHA1.
@@ -365,39 +383,55 @@ public let kSecKeyAlgorithmECDSASignatureMessageRFC4754SHA512 = SecKeyAlgorithm.
 /// `kSecKeyAlgorithmECIESEncryptionStandardX963SHA1AESGCM`: ``SecKeyAlgorithm/eciesEncryptionStandardX963SHA1AESGCM`` (`"algid:encrypt:ECIES:ECDH:KDFX963:SHA1:AESGCM"`).
 public let kSecKeyAlgorithmECIESEncryptionStandardX963SHA1AESGCM = SecKeyAlgorithm.eciesEncryptionStandardX963SHA1AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionStandardX963SHA224AESGCM`: ``SecKeyAlgorithm/eciesEncryptionStandardX963SHA224AESGCM`` (`"algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM"`).
-public let kSecKeyAlgorithmECIESEncryptionStandardX963SHA224AESGCM = SecKeyAlgorithm.eciesEncryptionStandardX963SHA224AESGCM
+public let kSecKeyAlgorithmECIESEncryptionStandardX963SHA224AESGCM = SecKeyAlgorithm
+    .eciesEncryptionStandardX963SHA224AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionStandardX963SHA256AESGCM`: ``SecKeyAlgorithm/eciesEncryptionStandardX963SHA256AESGCM`` (`"algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM"`).
-public let kSecKeyAlgorithmECIESEncryptionStandardX963SHA256AESGCM = SecKeyAlgorithm.eciesEncryptionStandardX963SHA256AESGCM
+public let kSecKeyAlgorithmECIESEncryptionStandardX963SHA256AESGCM = SecKeyAlgorithm
+    .eciesEncryptionStandardX963SHA256AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionStandardX963SHA384AESGCM`: ``SecKeyAlgorithm/eciesEncryptionStandardX963SHA384AESGCM`` (`"algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM"`).
-public let kSecKeyAlgorithmECIESEncryptionStandardX963SHA384AESGCM = SecKeyAlgorithm.eciesEncryptionStandardX963SHA384AESGCM
+public let kSecKeyAlgorithmECIESEncryptionStandardX963SHA384AESGCM = SecKeyAlgorithm
+    .eciesEncryptionStandardX963SHA384AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionStandardX963SHA512AESGCM`: ``SecKeyAlgorithm/eciesEncryptionStandardX963SHA512AESGCM`` (`"algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM"`).
-public let kSecKeyAlgorithmECIESEncryptionStandardX963SHA512AESGCM = SecKeyAlgorithm.eciesEncryptionStandardX963SHA512AESGCM
+public let kSecKeyAlgorithmECIESEncryptionStandardX963SHA512AESGCM = SecKeyAlgorithm
+    .eciesEncryptionStandardX963SHA512AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionCofactorX963SHA1AESGCM`: ``SecKeyAlgorithm/eciesEncryptionCofactorX963SHA1AESGCM`` (`"algid:encrypt:ECIES:ECDHC:KDFX963:SHA1:AESGCM"`).
 public let kSecKeyAlgorithmECIESEncryptionCofactorX963SHA1AESGCM = SecKeyAlgorithm.eciesEncryptionCofactorX963SHA1AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionCofactorX963SHA224AESGCM`: ``SecKeyAlgorithm/eciesEncryptionCofactorX963SHA224AESGCM`` (`"algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM"`).
-public let kSecKeyAlgorithmECIESEncryptionCofactorX963SHA224AESGCM = SecKeyAlgorithm.eciesEncryptionCofactorX963SHA224AESGCM
+public let kSecKeyAlgorithmECIESEncryptionCofactorX963SHA224AESGCM = SecKeyAlgorithm
+    .eciesEncryptionCofactorX963SHA224AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionCofactorX963SHA256AESGCM`: ``SecKeyAlgorithm/eciesEncryptionCofactorX963SHA256AESGCM`` (`"algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM"`).
-public let kSecKeyAlgorithmECIESEncryptionCofactorX963SHA256AESGCM = SecKeyAlgorithm.eciesEncryptionCofactorX963SHA256AESGCM
+public let kSecKeyAlgorithmECIESEncryptionCofactorX963SHA256AESGCM = SecKeyAlgorithm
+    .eciesEncryptionCofactorX963SHA256AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionCofactorX963SHA384AESGCM`: ``SecKeyAlgorithm/eciesEncryptionCofactorX963SHA384AESGCM`` (`"algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM"`).
-public let kSecKeyAlgorithmECIESEncryptionCofactorX963SHA384AESGCM = SecKeyAlgorithm.eciesEncryptionCofactorX963SHA384AESGCM
+public let kSecKeyAlgorithmECIESEncryptionCofactorX963SHA384AESGCM = SecKeyAlgorithm
+    .eciesEncryptionCofactorX963SHA384AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionCofactorX963SHA512AESGCM`: ``SecKeyAlgorithm/eciesEncryptionCofactorX963SHA512AESGCM`` (`"algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM"`).
-public let kSecKeyAlgorithmECIESEncryptionCofactorX963SHA512AESGCM = SecKeyAlgorithm.eciesEncryptionCofactorX963SHA512AESGCM
+public let kSecKeyAlgorithmECIESEncryptionCofactorX963SHA512AESGCM = SecKeyAlgorithm
+    .eciesEncryptionCofactorX963SHA512AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA224AESGCM`: ``SecKeyAlgorithm/eciesEncryptionStandardVariableIVX963SHA224AESGCM`` (`"algid:encrypt:ECIES:ECDH:KDFX963:SHA224:AESGCM-KDFIV"`).
-public let kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA224AESGCM = SecKeyAlgorithm.eciesEncryptionStandardVariableIVX963SHA224AESGCM
+public let kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA224AESGCM = SecKeyAlgorithm
+    .eciesEncryptionStandardVariableIVX963SHA224AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA256AESGCM`: ``SecKeyAlgorithm/eciesEncryptionStandardVariableIVX963SHA256AESGCM`` (`"algid:encrypt:ECIES:ECDH:KDFX963:SHA256:AESGCM-KDFIV"`).
-public let kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA256AESGCM = SecKeyAlgorithm.eciesEncryptionStandardVariableIVX963SHA256AESGCM
+public let kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA256AESGCM = SecKeyAlgorithm
+    .eciesEncryptionStandardVariableIVX963SHA256AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA384AESGCM`: ``SecKeyAlgorithm/eciesEncryptionStandardVariableIVX963SHA384AESGCM`` (`"algid:encrypt:ECIES:ECDH:KDFX963:SHA384:AESGCM-KDFIV"`).
-public let kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA384AESGCM = SecKeyAlgorithm.eciesEncryptionStandardVariableIVX963SHA384AESGCM
+public let kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA384AESGCM = SecKeyAlgorithm
+    .eciesEncryptionStandardVariableIVX963SHA384AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA512AESGCM`: ``SecKeyAlgorithm/eciesEncryptionStandardVariableIVX963SHA512AESGCM`` (`"algid:encrypt:ECIES:ECDH:KDFX963:SHA512:AESGCM-KDFIV"`).
-public let kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA512AESGCM = SecKeyAlgorithm.eciesEncryptionStandardVariableIVX963SHA512AESGCM
+public let kSecKeyAlgorithmECIESEncryptionStandardVariableIVX963SHA512AESGCM = SecKeyAlgorithm
+    .eciesEncryptionStandardVariableIVX963SHA512AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA224AESGCM`: ``SecKeyAlgorithm/eciesEncryptionCofactorVariableIVX963SHA224AESGCM`` (`"algid:encrypt:ECIES:ECDHC:KDFX963:SHA224:AESGCM-KDFIV"`).
-public let kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA224AESGCM = SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA224AESGCM
+public let kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA224AESGCM = SecKeyAlgorithm
+    .eciesEncryptionCofactorVariableIVX963SHA224AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA256AESGCM`: ``SecKeyAlgorithm/eciesEncryptionCofactorVariableIVX963SHA256AESGCM`` (`"algid:encrypt:ECIES:ECDHC:KDFX963:SHA256:AESGCM-KDFIV"`).
-public let kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA256AESGCM
+public let kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA256AESGCM = SecKeyAlgorithm
+    .eciesEncryptionCofactorVariableIVX963SHA256AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA384AESGCM`: ``SecKeyAlgorithm/eciesEncryptionCofactorVariableIVX963SHA384AESGCM`` (`"algid:encrypt:ECIES:ECDHC:KDFX963:SHA384:AESGCM-KDFIV"`).
-public let kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA384AESGCM = SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA384AESGCM
+public let kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA384AESGCM = SecKeyAlgorithm
+    .eciesEncryptionCofactorVariableIVX963SHA384AESGCM
 /// `kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA512AESGCM`: ``SecKeyAlgorithm/eciesEncryptionCofactorVariableIVX963SHA512AESGCM`` (`"algid:encrypt:ECIES:ECDHC:KDFX963:SHA512:AESGCM-KDFIV"`).
-public let kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA512AESGCM = SecKeyAlgorithm.eciesEncryptionCofactorVariableIVX963SHA512AESGCM
+public let kSecKeyAlgorithmECIESEncryptionCofactorVariableIVX963SHA512AESGCM = SecKeyAlgorithm
+    .eciesEncryptionCofactorVariableIVX963SHA512AESGCM
 /// `kSecKeyAlgorithmECDHKeyExchangeStandard`: ``SecKeyAlgorithm/ecdhKeyExchangeStandard`` (`"algid:keyexchange:ECDH"`).
 public let kSecKeyAlgorithmECDHKeyExchangeStandard = SecKeyAlgorithm.ecdhKeyExchangeStandard
 /// `kSecKeyAlgorithmECDHKeyExchangeStandardX963SHA1`: ``SecKeyAlgorithm/ecdhKeyExchangeStandardX963SHA1`` (`"algid:keyexchange:ECDH:KDFX963:SHA1"`).

@@ -81,7 +81,8 @@ enum SecKeyAlgorithmMeaning: Equatable {
             }
         case ("encrypt", "ECIES"):
             guard parts.count == 7, parts[3] == "ECDH" || parts[3] == "ECDHC", parts[4] == "KDFX963",
-                  let hash = Hash(rawValue: parts[5]) else { return nil }
+                let hash = Hash(rawValue: parts[5])
+            else { return nil }
             switch parts[6] {
             case "AESGCM": self = .ecies(hash, variableIV: false)
             case "AESGCM-KDFIV" where hash != .sha1: self = .ecies(hash, variableIV: true)
@@ -164,13 +165,19 @@ extension SecKey {
     ///   algorithm is unknown, is RSA, does not serve the operation, or needs the other half of
     ///   the key pair (signing with a public key, verifying with a private one, as Apple's EC
     ///   keys), and for every algorithm when this is an RSA key.
-    func meaning(of algorithm: SecKeyAlgorithm, for operation: SecKeyOperationType) throws(SecKeyFailure) -> SecKeyAlgorithmMeaning {
+    func meaning(of algorithm: SecKeyAlgorithm, for operation: SecKeyOperationType) throws(SecKeyFailure)
+        -> SecKeyAlgorithmMeaning
+    {
         guard ellipticCurve != nil, let meaning = SecKeyAlgorithmMeaning(algorithm), meaning.serves(operation) else {
-            throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self) (operation: \(operation.verb)).")
+            throw SecKeyFailure(
+                errSecParam,
+                "\(algorithm.name): algorithm not supported by the key \(self) (operation: \(operation.verb)).")
         }
         guard operation.needsPrivateKey == isPrivate else {
             let needed = operation.needsPrivateKey ? "a private key" : "a public key (SecKeyCopyPublicKey)"
-            throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(self); \(operation.verb) needs \(needed).")
+            throw SecKeyFailure(
+                errSecParam,
+                "\(algorithm.name): algorithm not supported by the key \(self); \(operation.verb) needs \(needed).")
         }
         return meaning
     }
@@ -185,7 +192,9 @@ extension SecKey {
 ///
 /// - Returns: `true` when ``SecKeyCreateSignature(_:_:_:_:)`` and the other calls would accept
 ///   the combination; never sets an error.
-public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
+public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm)
+    -> Bool
+{
     if key.rsaPublicMaterial != nil { return (try? key.rsaAlgorithm(algorithm, for: operation)) != nil }
     return (try? key.meaning(of: algorithm, for: operation)) != nil
 }

@@ -59,7 +59,8 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     }
     switch key.kind {
     case .publicKey: set("v_Data", NSData(data: key.publicKeyX963))
-    case .softwarePrivate(let material): if let bytes = try? material.x963Representation() { set("v_Data", NSData(data: bytes)) }
+    case .softwarePrivate(let material):
+        if let bytes = try? material.x963Representation() { set("v_Data", NSData(data: bytes)) }
     case .tokenPrivate: break
     case .rsaPrivate(let material): set("v_Data", NSData(data: material.pkcs1))
     case .rsaPublic(let material): set("v_Data", NSData(data: material.pkcs1))

@@ -37,10 +37,13 @@ import KeychainCore
 ///   `errSecDuplicateItem` (-25299) when a permanent key's item exists already;
 ///   `errSecMissingEntitlement` (-34018), `errSecInteractionNotAllowed` (-25308) and the other
 ///   statuses of `SecItemAdd` when storing it fails.
-public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
+public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?)
+    -> SecKey?
+{
     SecKeyCall.run("SecKeyCreateRandomKey", error) { () throws(SecKeyFailure) -> SecKey in
         let parameters = try SecKeyParameters(parameters)
-        let privateKey = parameters.isTokenKey
+        let privateKey =
+            parameters.isTokenKey
             ? try SecKeyGeneration.tokenKey(parameters)
             : try SecKeyGeneration.softwareKey(parameters)
         if SecKeyParameters.isPermanent(parameters.publicAttributes) {
@@ -60,7 +63,10 @@ enum SecKeyGeneration {
                 throw SecKeyFailure(errSecParam, "kSecAttrAccessControl must be a SecAccessControl.")
             }
             if control.flags.contains(.privateKeyUsage) {
-                throw SecKeyFailure(errSecParam, "kSecAccessControlPrivateKeyUsage guards keys generated inside the keychain (add kSecAttrTokenID: kSecAttrTokenIDSecureEnclave); a software key's item is protected when its data is read, so drop .privateKeyUsage.")
+                throw SecKeyFailure(
+                    errSecParam,
+                    "kSecAccessControlPrivateKeyUsage guards keys generated inside the keychain (add kSecAttrTokenID: kSecAttrTokenIDSecureEnclave); a software key's item is protected when its data is read, so drop .privateKeyUsage."
+                )
             }
         }
         switch parameters.algorithm {
@@ -108,10 +114,12 @@ enum SecKeyGeneration {
             attributes[.accessGroup] = .string(group)
             if let control = request.accessControl { attributes[.accessible] = .string(control.accessibility.rawValue) }
             let keychain = try SecItemEnvironment.keychain()
-            let item = try keychain.generateTokenKey(curve, attributes: attributes, policy: request.accessControl?.accessPolicy)
+            let item = try keychain.generateTokenKey(
+                curve, attributes: attributes, policy: request.accessControl?.accessPolicy)
             let publicKey = try keychain.tokenKeyPublicKey(item.persistentReference)
-            return .tokenPrivate(curve, publicKeyX963: publicKey, keychain: keychain, item: SecKey.StoredItem(item),
-                                 authentication: request.authenticationOptions)
+            return .tokenPrivate(
+                curve, publicKeyX963: publicKey, keychain: keychain, item: SecKey.StoredItem(item),
+                authentication: request.authenticationOptions)
         }
     }
 
@@ -121,7 +129,8 @@ enum SecKeyGeneration {
     static func storePublicKey(of privateKey: SecKey, _ parameters: SecKeyParameters) throws(SecKeyFailure) {
         var attributes = parameters.publicAttributes
         attributes["tkid"] = nil
-        let request = SecItemDictionary(SecKeyParameters.itemDictionary(attributes, adding: ["v_Ref": privateKey.publicHalf]))
+        let request = SecItemDictionary(
+            SecKeyParameters.itemDictionary(attributes, adding: ["v_Ref": privateKey.publicHalf]))
         do {
             _ = try SecItemAddition.add(request)
         } catch {

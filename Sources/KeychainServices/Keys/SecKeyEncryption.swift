@@ -16,14 +16,20 @@ import SecureStorageFoundation
 /// - Returns: the ciphertext, or `nil` with `error` set: `errSecParam` (-50) when the key is
 ///   not a public key, the algorithm is not one of its key type, an RSA modulus is too small
 ///   for the padding, or the plaintext is too long for an RSA modulus and padding.
-public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
-                                      _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+public func SecKeyCreateEncryptedData(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
     SecKeyCall.run("SecKeyCreateEncryptedData", error) { () throws(SecKeyFailure) -> CFData in
-        if key.rsaPublicMaterial != nil { return NSData(data: try key.rsaEncrypt(algorithm, Data(referencing: plaintext))) }
+        if key.rsaPublicMaterial != nil {
+            return NSData(data: try key.rsaEncrypt(algorithm, Data(referencing: plaintext)))
+        }
         let scheme = try ECIES(key, algorithm, .encrypt)
         var (ephemeralPublicKey, secret) = try key.curve.ephemeralAgreement(with: key.publicKeyX963)
         defer { SecretWiping.wipe(&secret) }
-        return NSData(data: try scheme.seal(Data(referencing: plaintext), sharedSecret: secret, ephemeralPublicKey: ephemeralPublicKey))
+        return NSData(
+            data: try scheme.seal(
+                Data(referencing: plaintext), sharedSecret: secret, ephemeralPublicKey: ephemeralPublicKey))
     }
 }
 
@@ -41,23 +47,33 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 ///   tampered data — Apple reports these as `errSecParam` too); the authentication statuses
 ///   of ``SecKeyCreateSignature(_:_:_:_:)`` for
 ///   keychain-generated keys.
-public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
-                                      _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+public func SecKeyCreateDecryptedData(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
     SecKeyCall.run("SecKeyCreateDecryptedData", error) { () throws(SecKeyFailure) -> CFData in
-        if key.rsaPublicMaterial != nil { return NSData(data: try key.rsaDecrypt(algorithm, Data(referencing: ciphertext))) }
+        if key.rsaPublicMaterial != nil {
+            return NSData(data: try key.rsaDecrypt(algorithm, Data(referencing: ciphertext)))
+        }
         let scheme = try ECIES(key, algorithm, .decrypt)
         let packet = Data(referencing: ciphertext)
         let keyLength = key.curve.publicKeyByteCount
         guard packet.count >= keyLength + ECIES.tagByteCount else {
-            throw SecKeyFailure(errSecParam, "The input is too short for ECIES: \(packet.count) bytes, at least \(keyLength + ECIES.tagByteCount) expected (ephemeral key and tag).")
+            throw SecKeyFailure(
+                errSecParam,
+                "The input is too short for ECIES: \(packet.count) bytes, at least \(keyLength + ECIES.tagByteCount) expected (ephemeral key and tag)."
+            )
         }
         let ephemeralPublicKey = Data(packet.prefix(keyLength))
         guard key.curve.isValidPublicKey(ephemeralPublicKey) else {
-            throw SecKeyFailure(errSecParam, "The input does not start with an ephemeral \(key.curve.rawValue)-bit EC public key.")
+            throw SecKeyFailure(
+                errSecParam, "The input does not start with an ephemeral \(key.curve.rawValue)-bit EC public key.")
         }
         var secret = try key.sharedSecret(withPeer: ephemeralPublicKey)
         defer { SecretWiping.wipe(&secret) }
-        return NSData(data: try scheme.open(Data(packet.dropFirst(keyLength)), sharedSecret: secret, ephemeralPublicKey: ephemeralPublicKey))
+        return NSData(
+            data: try scheme.open(
+                Data(packet.dropFirst(keyLength)), sharedSecret: secret, ephemeralPublicKey: ephemeralPublicKey))
     }
 }
 
@@ -105,8 +121,9 @@ struct ECIES {
 
     /// The AES key and IV for a shared secret.
     private func keyAndIV(sharedSecret: Data, ephemeralPublicKey: Data) -> (SymmetricKey, AES.GCM.Nonce) {
-        var derived = X963KDF.derive(hash, secret: sharedSecret, sharedInfo: ephemeralPublicKey,
-                                     byteCount: aesKeyByteCount + (variableIV ? Self.ivByteCount : 0))
+        var derived = X963KDF.derive(
+            hash, secret: sharedSecret, sharedInfo: ephemeralPublicKey,
+            byteCount: aesKeyByteCount + (variableIV ? Self.ivByteCount : 0))
         defer { SecretWiping.wipe(&derived) }
         let key = SymmetricKey(data: derived.prefix(aesKeyByteCount))
         let iv = variableIV ? Data(derived.suffix(Self.ivByteCount)) : Data(count: Self.ivByteCount)
@@ -129,10 +146,12 @@ struct ECIES {
     func open(_ body: Data, sharedSecret: Data, ephemeralPublicKey: Data) throws(SecKeyFailure) -> Data {
         let (key, iv) = keyAndIV(sharedSecret: sharedSecret, ephemeralPublicKey: ephemeralPublicKey)
         do {
-            let box = try AES.GCM.SealedBox(nonce: iv, ciphertext: body.dropLast(Self.tagByteCount), tag: body.suffix(Self.tagByteCount))
+            let box = try AES.GCM.SealedBox(
+                nonce: iv, ciphertext: body.dropLast(Self.tagByteCount), tag: body.suffix(Self.tagByteCount))
             return try AES.GCM.open(box, using: key)
         } catch {
-            throw SecKeyFailure(errSecParam, "ECIES: Failed to aes-gcm decrypt data (wrong key or algorithm, or the data was altered).")
+            throw SecKeyFailure(
+                errSecParam, "ECIES: Failed to aes-gcm decrypt data (wrong key or algorithm, or the data was altered).")
         }
     }
 }

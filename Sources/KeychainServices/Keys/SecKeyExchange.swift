@@ -19,20 +19,28 @@ import SecureStorageFoundation
 ///   same curve, the requested size is missing or out of range, or the shared info is not data;
 ///   the authentication statuses of
 ///   ``SecKeyCreateSignature(_:_:_:_:)`` for keychain-generated keys.
-public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey, _ parameters: CFDictionary,
-                                        _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+public func SecKeyCopyKeyExchangeResult(
+    _ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey, _ parameters: CFDictionary,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
     SecKeyCall.run("SecKeyCopyKeyExchangeResult", error) { () throws(SecKeyFailure) -> CFData in
         guard case .keyExchange(let kdf) = try privateKey.meaning(of: algorithm, for: .keyExchange) else {
             throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(privateKey).")
         }
         let derivation = try kdf.map { hash throws(SecKeyFailure) in (hash, try SecKeyExchangeParameters(parameters)) }
-        guard !publicKey.isPrivate, publicKey.ellipticCurve != nil, publicKey.ellipticCurve == privateKey.ellipticCurve else {
-            throw SecKeyFailure(errSecParam, "The other party's key must be a \(privateKey.curve.rawValue)-bit EC public key (SecKeyCopyPublicKey of theirs).")
+        guard !publicKey.isPrivate, publicKey.ellipticCurve != nil, publicKey.ellipticCurve == privateKey.ellipticCurve
+        else {
+            throw SecKeyFailure(
+                errSecParam,
+                "The other party's key must be a \(privateKey.curve.rawValue)-bit EC public key (SecKeyCopyPublicKey of theirs)."
+            )
         }
         var secret = try privateKey.sharedSecret(withPeer: publicKey.publicKeyX963)
         defer { SecretWiping.wipe(&secret) }
         guard let (hash, parameters) = derivation else { return NSData(data: secret) }
-        return NSData(data: X963KDF.derive(hash, secret: secret, sharedInfo: parameters.sharedInfo, byteCount: parameters.requestedSize))
+        return NSData(
+            data: X963KDF.derive(
+                hash, secret: secret, sharedInfo: parameters.sharedInfo, byteCount: parameters.requestedSize))
     }
 }
 
@@ -65,7 +73,9 @@ struct SecKeyExchangeParameters {
         }
         guard let size else { throw SecKeyFailure(errSecParam, "kSecKeyKeyExchangeParameterRequestedSize is missing.") }
         guard (1...X963KDF.maximumByteCount).contains(size) else {
-            throw SecKeyFailure(errSecParam, "kSecKeyKeyExchangeParameterRequestedSize must be 1 to \(X963KDF.maximumByteCount) bytes, not \(size).")
+            throw SecKeyFailure(
+                errSecParam,
+                "kSecKeyKeyExchangeParameterRequestedSize must be 1 to \(X963KDF.maximumByteCount) bytes, not \(size).")
         }
         requestedSize = size
         sharedInfo = info
@@ -76,11 +86,12 @@ extension SecKey {
     /// The raw ECDH shared secret of this private key and `peer` (X9.63 public key): here for a
     /// software key, inside the keychain for a keychain-generated one.
     func sharedSecret(withPeer peer: Data) throws(SecKeyFailure) -> Data {
-        try withPrivateKey("perform a key exchange",
-                           software: { (material) throws(KeychainError) in try material.sharedSecret(withPeerX963: peer) },
-                           token: { (keychain, reference) throws(KeychainError) in
-                               try keychain.keyAgreementWithTokenKey(reference, peerPublicKey: peer, authentication: authentication)
-                           })
+        try withPrivateKey(
+            "perform a key exchange",
+            software: { (material) throws(KeychainError) in try material.sharedSecret(withPeerX963: peer) },
+            token: { (keychain, reference) throws(KeychainError) in
+                try keychain.keyAgreementWithTokenKey(reference, peerPublicKey: peer, authentication: authentication)
+            })
     }
 }
 #endif

@@ -38,34 +38,57 @@ struct SecKeyParameters {
     init(_ dictionary: CFDictionary) throws(SecKeyFailure) {
         let top = Self.normalized(dictionary)
         guard let type = top["type"].flatMap(Self.number) else {
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyType is missing or not a key type; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
+            throw SecKeyFailure(
+                errSecParam,
+                "kSecAttrKeyType is missing or not a key type; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA."
+            )
         }
         let bits = top["bsiz"].flatMap(Self.number).map { Int(clamping: $0) }
         switch type {
         case TokenKeys.ecKeyType:
             guard let bits, let curve = EllipticCurve(keySizeInBits: bits) else {
-                throw SecKeyFailure(errSecParam, "kSecAttrKeySizeInBits must be 256, 384 or 521 for an EC key (failed to generate key).")
+                throw SecKeyFailure(
+                    errSecParam, "kSecAttrKeySizeInBits must be 256, 384 or 521 for an EC key (failed to generate key)."
+                )
             }
             algorithm = .ellipticCurve(curve)
         case RSAPublicKeyMaterial.keyType:
             guard let bits else {
-                throw SecKeyFailure(errSecParam, "kSecAttrKeySizeInBits is missing; an RSA key has 1024 to 8192 bits (2048, 3072 or 4096 recommended).")
+                throw SecKeyFailure(
+                    errSecParam,
+                    "kSecAttrKeySizeInBits is missing; an RSA key has 1024 to 8192 bits (2048, 3072 or 4096 recommended)."
+                )
             }
             algorithm = .rsa(bits: bits)
         case 105...111:
-            throw SecKeyFailure(errSecUnimplemented, "Keys of type \(type) are not available on this platform; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
+            throw SecKeyFailure(
+                errSecUnimplemented,
+                "Keys of type \(type) are not available on this platform; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA."
+            )
         default:
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyType \(type) is not a key type SecKeyCreateRandomKey knows; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
+            throw SecKeyFailure(
+                errSecParam,
+                "kSecAttrKeyType \(type) is not a key type SecKeyCreateRandomKey knows; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA."
+            )
         }
         if let token = top["tkid"] {
             guard SecValue.string(token) == TokenKeys.tokenID else {
-                throw SecKeyFailure(errSecItemNotFound, "The only token on this platform is kSecAttrTokenIDSecureEnclave (keys generated inside the keychain).")
+                throw SecKeyFailure(
+                    errSecItemNotFound,
+                    "The only token on this platform is kSecAttrTokenIDSecureEnclave (keys generated inside the keychain)."
+                )
             }
             guard case .ellipticCurve(let curve) = algorithm else {
-                throw SecKeyFailure(errSecParam, "Keys generated inside the keychain (kSecAttrTokenIDSecureEnclave) are EC keys, as the Secure Enclave's; RSA keys are software keys.")
+                throw SecKeyFailure(
+                    errSecParam,
+                    "Keys generated inside the keychain (kSecAttrTokenIDSecureEnclave) are EC keys, as the Secure Enclave's; RSA keys are software keys."
+                )
             }
             guard curve != .p521 else {
-                throw SecKeyFailure(errSecParam, "Keys generated inside the keychain (kSecAttrTokenIDSecureEnclave) are P-256 (as the Secure Enclave's) or P-384, not P-521.")
+                throw SecKeyFailure(
+                    errSecParam,
+                    "Keys generated inside the keychain (kSecAttrTokenIDSecureEnclave) are P-256 (as the Secure Enclave's) or P-384, not P-521."
+                )
             }
             isTokenKey = true
         } else {
@@ -86,17 +109,22 @@ struct SecKeyParameters {
     /// are read with SecItemAdd's rules.
     static func itemDictionary(_ attributes: [String: Any], adding extra: [String: Any] = [:]) -> NSDictionary {
         let dictionary = NSMutableDictionary()
-        for (key, value) in attributes.merging(extra, uniquingKeysWith: { $1 }) { dictionary[NSString(string: key)] = value }
+        for (key, value) in attributes.merging(extra, uniquingKeysWith: { $1 }) {
+            dictionary[NSString(string: key)] = value
+        }
         dictionary[NSString(string: "class")] = NSString(string: ItemClass.key.rawValue)
         return dictionary
     }
 
     /// The subdictionary over the top level, without the top-level-only entries.
-    private static func merged(_ top: [String: Any], subdictionary name: String) throws(SecKeyFailure) -> [String: Any] {
+    private static func merged(_ top: [String: Any], subdictionary name: String) throws(SecKeyFailure) -> [String: Any]
+    {
         var result = top
         if let value = top[name] {
             guard let sub = dictionary(value) else {
-                throw SecKeyFailure(errSecParam, "\(name == "private" ? "kSecPrivateKeyAttrs" : "kSecPublicKeyAttrs") must be a dictionary.")
+                throw SecKeyFailure(
+                    errSecParam,
+                    "\(name == "private" ? "kSecPrivateKeyAttrs" : "kSecPublicKeyAttrs") must be a dictionary.")
             }
             result.merge(sub) { _, own in own }
         }

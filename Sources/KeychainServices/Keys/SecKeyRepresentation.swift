@@ -17,7 +17,9 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
 /// - Returns: the bytes, or `nil` with `error` set to `errSecUnimplemented` (-4) for a key
 ///   generated inside the keychain: like a Secure Enclave key its private key cannot be
 ///   exported (export its public key instead).
-public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?)
+    -> CFData?
+{
     SecKeyCall.run("SecKeyCopyExternalRepresentation", error) { () throws(SecKeyFailure) -> CFData in
         switch key.kind {
         case .publicKey:
@@ -27,7 +29,10 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
                 throw SecKeyFailure(errSecDecode, "The private key is not a valid EC key.")
             }
         case .tokenPrivate:
-            throw SecKeyFailure(errSecUnimplemented, "The private key was generated inside the keychain (kSecAttrTokenIDSecureEnclave) and cannot be exported; export its public key (SecKeyCopyPublicKey) instead.")
+            throw SecKeyFailure(
+                errSecUnimplemented,
+                "The private key was generated inside the keychain (kSecAttrTokenIDSecureEnclave) and cannot be exported; export its public key (SecKeyCopyPublicKey) instead."
+            )
         case .rsaPrivate(let material):
             return NSData(data: material.pkcs1)
         case .rsaPublic(let material):
@@ -52,39 +57,60 @@ public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutab
 ///   malformed or inconsistent PKCS#1, an RSA modulus over 8192 bits); `errSecUnimplemented`
 ///   (-4) for symmetric and other key types, and RSA keys this platform cannot use (under 1024
 ///   bits or not in whole bytes).
-public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
+public func SecKeyCreateWithData(
+    _ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> SecKey? {
     SecKeyCall.run("SecKeyCreateWithData", error) { () throws(SecKeyFailure) -> SecKey in
         var values: [String: Any] = [:]
         for (key, value) in attributes {
             if let name = SecValue.string(key) { values[name] = value }
         }
         guard let type = values["type"].flatMap(SecKeyParameters.number) else {
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyType is missing; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
+            throw SecKeyFailure(
+                errSecParam, "kSecAttrKeyType is missing; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
         }
         guard type == TokenKeys.ecKeyType || type == RSAPublicKeyMaterial.keyType else {
             if (105...111).contains(type) {
-                throw SecKeyFailure(errSecUnimplemented, "Keys of type \(type) are not available on this platform; only kSecAttrKeyTypeECSECPrimeRandom and kSecAttrKeyTypeRSA keys are.")
+                throw SecKeyFailure(
+                    errSecUnimplemented,
+                    "Keys of type \(type) are not available on this platform; only kSecAttrKeyTypeECSECPrimeRandom and kSecAttrKeyTypeRSA keys are."
+                )
             }
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyType \(type) is not a key type; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
+            throw SecKeyFailure(
+                errSecParam,
+                "kSecAttrKeyType \(type) is not a key type; use kSecAttrKeyTypeECSECPrimeRandom or kSecAttrKeyTypeRSA.")
         }
         guard let keyClass = values["kcls"].flatMap(SecKeyParameters.number) else {
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyClass is missing; use kSecAttrKeyClassPublic or kSecAttrKeyClassPrivate.")
+            throw SecKeyFailure(
+                errSecParam, "kSecAttrKeyClass is missing; use kSecAttrKeyClassPublic or kSecAttrKeyClassPrivate.")
         }
         guard keyClass == 0 || keyClass == 1 else {
-            if keyClass == 2 { throw SecKeyFailure(errSecUnimplemented, "Symmetric keys (kSecAttrKeyClassSymmetric) are not SecKeys on this platform.") }
-            throw SecKeyFailure(errSecParam, "kSecAttrKeyClass must be kSecAttrKeyClassPublic or kSecAttrKeyClassPrivate.")
+            if keyClass == 2 {
+                throw SecKeyFailure(
+                    errSecUnimplemented, "Symmetric keys (kSecAttrKeyClassSymmetric) are not SecKeys on this platform.")
+            }
+            throw SecKeyFailure(
+                errSecParam, "kSecAttrKeyClass must be kSecAttrKeyClassPublic or kSecAttrKeyClassPrivate.")
         }
         if values["tkid"] != nil {
-            throw SecKeyFailure(errSecParam, "Existing key material cannot be imported into the token (kSecAttrTokenID); generate the key with SecKeyCreateRandomKey instead.")
+            throw SecKeyFailure(
+                errSecParam,
+                "Existing key material cannot be imported into the token (kSecAttrTokenID); generate the key with SecKeyCreateRandomKey instead."
+            )
         }
         let data = Data(referencing: keyData)
         if type == RSAPublicKeyMaterial.keyType {
-            return keyClass == 1 ? .rsaPrivate(try RSAPrivateKeyMaterial(pkcs1: data)) : .rsaPublic(try RSAPublicKeyMaterial(pkcs1: data))
+            return keyClass == 1
+                ? .rsaPrivate(try RSAPrivateKeyMaterial(pkcs1: data))
+                : .rsaPublic(try RSAPublicKeyMaterial(pkcs1: data))
         }
         let half = keyClass == 1 ? "private" : "public"
         guard let curve = EllipticCurve.of(x963ByteCount: data.count, isPrivate: keyClass == 1) else {
             let form = keyClass == 1 ? "04 ‖ X ‖ Y ‖ K" : "04 ‖ X ‖ Y"
-            throw SecKeyFailure(errSecParam, "EC \(half) key creation from data failed: the data (\(data.count) bytes) is not an X9.63 key (\(form)) on P-256, P-384 or P-521.")
+            throw SecKeyFailure(
+                errSecParam,
+                "EC \(half) key creation from data failed: the data (\(data.count) bytes) is not an X9.63 key (\(form)) on P-256, P-384 or P-521."
+            )
         }
         do throws(SecKeyFailure) {
             return try SecKey.decode(data, curve: curve, isPrivate: keyClass == 1)

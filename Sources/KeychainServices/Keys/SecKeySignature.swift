@@ -22,10 +22,14 @@ import KeychainCore
 ///   `errSecUserCanceled` (-128), `errSecAuthFailed` (-25293), `errSecInteractionNotAllowed`
 ///   (-25308) from authentication or a locked keychain, `errSecItemNotFound` (-25300) when the
 ///   key item was deleted.
-public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
-                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+public func SecKeyCreateSignature(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> CFData? {
     SecKeyCall.run("SecKeyCreateSignature", error) { () throws(SecKeyFailure) -> CFData in
-        if key.rsaPublicMaterial != nil { return NSData(data: try key.rsaSignature(algorithm, Data(referencing: dataToSign))) }
+        if key.rsaPublicMaterial != nil {
+            return NSData(data: try key.rsaSignature(algorithm, Data(referencing: dataToSign)))
+        }
         let (input, format) = try SecKeySigning.signatureMeaning(key, algorithm, .sign)
         let digest = try SecKeySigning.digest(of: Data(referencing: dataToSign), input, algorithm)
         let signature = try key.signature(forDigest: digest)
@@ -53,8 +57,10 @@ public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 ///   `errSecParam` (-50) when the key cannot perform the algorithm (an EC private key, an
 ///   algorithm of the other key type or unknown), an ECDSA digest has the wrong size, or an
 ///   RSA signature is longer than the modulus. An RSA digest of the wrong size does not match.
-public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
-                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
+public func SecKeyVerifySignature(
+    _ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
+    _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
+) -> Bool {
     SecKeyCall.run("SecKeyVerifySignature", error) { () throws(SecKeyFailure) -> Bool in
         if key.rsaPublicMaterial != nil {
             try key.rsaVerify(algorithm, Data(referencing: signedData), Data(referencing: signature))
@@ -75,7 +81,8 @@ public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 enum SecKeySigning {
     /// The input and format of a signature algorithm the key can use for `operation`.
     static func signatureMeaning(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ operation: SecKeyOperationType)
-        throws(SecKeyFailure) -> (SecKeyAlgorithmMeaning.SignatureInput, SecKeyAlgorithmMeaning.SignatureFormat) {
+        throws(SecKeyFailure) -> (SecKeyAlgorithmMeaning.SignatureInput, SecKeyAlgorithmMeaning.SignatureFormat)
+    {
         guard case .signature(let input, let format) = try key.meaning(of: algorithm, for: operation) else {
             throw SecKeyFailure(errSecParam, "\(algorithm.name): algorithm not supported by the key \(key).")
         }
@@ -83,18 +90,24 @@ enum SecKeySigning {
     }
 
     /// The digest to sign: the message's hash, or the caller's digest after a size check.
-    static func digest(of data: Data, _ input: SecKeyAlgorithmMeaning.SignatureInput, _ algorithm: SecKeyAlgorithm) throws(SecKeyFailure) -> Data {
+    static func digest(of data: Data, _ input: SecKeyAlgorithmMeaning.SignatureInput, _ algorithm: SecKeyAlgorithm)
+        throws(SecKeyFailure) -> Data
+    {
         switch input {
         case .message(let hash):
             return hash.digest(data)
         case .digest(let hash?):
             guard data.count == hash.byteCount else {
-                throw SecKeyFailure(errSecParam, "Bad digest size for signing with algorithm \(algorithm.name): \(data.count) bytes, not \(hash.byteCount).")
+                throw SecKeyFailure(
+                    errSecParam,
+                    "Bad digest size for signing with algorithm \(algorithm.name): \(data.count) bytes, not \(hash.byteCount)."
+                )
             }
             return data
         case .digest(nil):
             guard (1...64).contains(data.count) else {
-                throw SecKeyFailure(errSecParam, "A digest to sign with \(algorithm.name) has 1 to 64 bytes, not \(data.count).")
+                throw SecKeyFailure(
+                    errSecParam, "A digest to sign with \(algorithm.name) has 1 to 64 bytes, not \(data.count).")
             }
             return data
         }
@@ -105,24 +118,29 @@ extension SecKey {
     /// A DER (X9.62) ECDSA signature of `digest` by this private key: here for a software key,
     /// inside the keychain for a keychain-generated one.
     func signature(forDigest digest: Data) throws(SecKeyFailure) -> Data {
-        try withPrivateKey("sign",
-                           software: { (material) throws(KeychainError) in try material.signature(forDigest: digest) },
-                           token: { (keychain, reference) throws(KeychainError) in
-                               try keychain.signWithTokenKey(reference, digest: digest, authentication: authentication)
-                           })
+        try withPrivateKey(
+            "sign",
+            software: { (material) throws(KeychainError) in try material.signature(forDigest: digest) },
+            token: { (keychain, reference) throws(KeychainError) in
+                try keychain.signWithTokenKey(reference, digest: digest, authentication: authentication)
+            })
     }
 
     /// Runs a private-key operation where the key lives: `software` with the material of a
     /// software key, `token` inside the keychain for a keychain-generated one. A public key
     /// "cannot `operation`" (`errSecParam`).
-    func withPrivateKey(_ operation: String,
-                        software: (ECPrivateKeyMaterial) throws(KeychainError) -> Data,
-                        token: (Keychain, PersistentReference) throws(KeychainError) -> Data) throws(SecKeyFailure) -> Data {
+    func withPrivateKey(
+        _ operation: String,
+        software: (ECPrivateKeyMaterial) throws(KeychainError) -> Data,
+        token: (Keychain, PersistentReference) throws(KeychainError) -> Data
+    ) throws(SecKeyFailure) -> Data {
         switch kind {
         case .softwarePrivate(let material):
             return try SecKeyCall.engine { () throws(KeychainError) in try software(material) }
         case .tokenPrivate(let keychain):
-            guard let reference = storedItem?.reference else { throw SecKeyFailure(errSecInvalidKeyRef, "The key has no key item.") }
+            guard let reference = storedItem?.reference else {
+                throw SecKeyFailure(errSecInvalidKeyRef, "The key has no key item.")
+            }
             return try SecKeyCall.engine { () throws(KeychainError) in try token(keychain, reference) }
         case .publicKey:
             throw SecKeyFailure(errSecParam, "A public key cannot \(operation).")

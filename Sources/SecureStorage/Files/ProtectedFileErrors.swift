@@ -13,22 +13,30 @@ extension SecureStorageError {
         let message: String
         switch code {
         case .notFound:
-            message = "\(what.capitalizedFirst) does not exist. Write it first, or check its name (names() lists the store's files)."
+            message =
+                "\(what.capitalizedFirst) does not exist. Write it first, or check its name (names() lists the store's files)."
         case .locked:
-            message = "\(what.capitalizedFirst) cannot be read or written now: its protection class needs the device unlocked (on Linux, the keychain: SecureStorage.unlock(passphrase:) or `keychain unlock`). Nothing was changed; a file being replaced keeps its previous contents. Retry after unlock, or write files needed in the background as .completeUntilFirstUserAuthentication (.private)."
+            message =
+                "\(what.capitalizedFirst) cannot be read or written now: its protection class needs the device unlocked (on Linux, the keychain: SecureStorage.unlock(passphrase:) or `keychain unlock`). Nothing was changed; a file being replaced keeps its previous contents. Retry after unlock, or write files needed in the background as .completeUntilFirstUserAuthentication (.private)."
         case .integrityViolation:
-            message = "\(what.capitalizedFirst) failed its integrity check: it was changed, cut short or extended, or renamed or copied by other means than ProtectedFiles, or its keys in the keychain were altered. None of it was returned. Remove it and write it again, or restore it from a backup."
+            message =
+                "\(what.capitalizedFirst) failed its integrity check: it was changed, cut short or extended, or renamed or copied by other means than ProtectedFiles, or its keys in the keychain were altered. None of it was returned. Remove it and write it again, or restore it from a backup."
         case .insecureFile:
-            message = "\(what.capitalizedFirst) or its directory is not private to this user: another user owns it, others may read or write it, or it is a symbolic link or not a regular file. Nothing was read or written. Remove what is there, or make it yours with mode 0600 (files) and 0700 (the directory)."
+            message =
+                "\(what.capitalizedFirst) or its directory is not private to this user: another user owns it, others may read or write it, or it is a symbolic link or not a regular file. Nothing was read or written. Remove what is there, or make it yours with mode 0600 (files) and 0700 (the directory)."
         case .fileSystem:
             let number = errorNumber ?? 0
-            message = "A file operation on \(what) failed: \(String(cString: strerror(number))) (errno \(number)). A file being replaced keeps its previous contents; free space or fix the directory, then retry."
+            message =
+                "A file operation on \(what) failed: \(String(cString: strerror(number))) (errno \(number)). A file being replaced keeps its previous contents; free space or fix the directory, then retry."
         case .invalidName:
-            message = "\(subject.name.map { "'\($0)'" } ?? "The name") is not a valid protected file name: use one path component of letters, digits, '.', '_' and '-', 1 to 200 characters, not starting with '.'. Nothing was read or written."
+            message =
+                "\(subject.name.map { "'\($0)'" } ?? "The name") is not a valid protected file name: use one path component of letters, digits, '.', '_' and '-', 1 to 200 characters, not starting with '.'. Nothing was read or written."
         case .passcodeRequired:
-            message = "\(what.capitalizedFirst) cannot be written as .topSecret: that needs a device passcode (on Linux, a keychain passphrase: `keychain set-passphrase`) and none is set. Set one, or write the file as .secret."
+            message =
+                "\(what.capitalizedFirst) cannot be written as .topSecret: that needs a device passcode (on Linux, a keychain passphrase: `keychain set-passphrase`) and none is set. Set one, or write the file as .secret."
         default:
-            message = "\(what.capitalizedFirst) could not be used because the keychain that keeps its keys failed: \(self.message ?? generalDescription)"
+            message =
+                "\(what.capitalizedFirst) could not be used because the keychain that keeps its keys failed: \(self.message ?? generalDescription)"
         }
         return explained(message, namesFile: true)
     }
@@ -44,7 +52,8 @@ struct FileSubject {
     /// The file `name` of the store in `directory`.
     static func file(_ name: String, in directory: URL) -> FileSubject {
         let safe = FacadeWording.printable(name)
-        let path = ProtectedFiles.isValidName(name) ? directory.appendingPathComponent(name).path : "\(directory.path)/\(safe)"
+        let path =
+            ProtectedFiles.isValidName(name) ? directory.appendingPathComponent(name).path : "\(directory.path)/\(safe)"
         return FileSubject(text: "the protected file \(FacadeWording.printable(path))", name: safe)
     }
 

@@ -49,12 +49,15 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
     /// - Throws: ``SecureStorageError/insecureFile`` when the directory is a link, belongs to
     ///   another user or is open to others; ``SecureStorageError/fileSystem(errno:)`` when it
     ///   cannot be created.
-    public init(directory: URL, identifier: String = "default", accessGroup: String? = nil, deviceBound: Bool = false) throws(SecureStorageError) {
+    public init(directory: URL, identifier: String = "default", accessGroup: String? = nil, deviceBound: Bool = false)
+        throws(SecureStorageError)
+    {
         self.directory = directory
         self.identifier = identifier
         do {
             #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
-            backend = try SealedFileStore(directory: directory, identifier: identifier, accessGroup: accessGroup, deviceBound: deviceBound)
+            backend = try SealedFileStore(
+                directory: directory, identifier: identifier, accessGroup: accessGroup, deviceBound: deviceBound)
             #else
             backend = try DataProtectionFileStore(directory: directory)
             #endif
@@ -101,7 +104,8 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
     public func create(_ name: String, protection: FileProtection) throws(SecureStorageError) -> ProtectedFileWriter {
         try about(name) { () throws(SecureStorageError) in
             try Self.requireValid(name)
-            return ProtectedFileWriter(sink: try backend.create(name, protection: protection), subject: .file(name, in: directory))
+            return ProtectedFileWriter(
+                sink: try backend.create(name, protection: protection), subject: .file(name, in: directory))
         }
     }
 
@@ -186,8 +190,10 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
         let bytes = Array(name.utf8)
         guard (1...200).contains(bytes.count), bytes[0] != UInt8(ascii: ".") else { return false }
         return bytes.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")].contains(byte)
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")].contains(byte)
         }
     }
 

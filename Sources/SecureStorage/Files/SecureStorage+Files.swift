@@ -25,8 +25,10 @@ extension SecureStorage {
     ///   ``directoryName(for:)``) beside the keychain's database on Linux
     ///   (`~/.local/share/secure-storage/files/…`), in Application Support on Apple platforms.
     public func files(in directory: URL? = nil) throws(SecureStorageError) -> ProtectedFiles {
-        try ProtectedFiles(directory: directory ?? Self.filesRoot.appendingPathComponent(Self.directoryName(for: service), isDirectory: true),
-                           identifier: service, accessGroup: accessGroup, deviceBound: defaultSensitivity.protection.isThisDeviceOnly)
+        try ProtectedFiles(
+            directory: directory
+                ?? Self.filesRoot.appendingPathComponent(Self.directoryName(for: service), isDirectory: true),
+            identifier: service, accessGroup: accessGroup, deviceBound: defaultSensitivity.protection.isThisDeviceOnly)
     }
 
     /// The directory name of a service's store: the service with every byte but ASCII letters,
@@ -35,7 +37,8 @@ extension SecureStorage {
     public static func directoryName(for service: String) -> String {
         let kept = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-".utf8)
         let name = service.utf8.enumerated().map { index, byte in
-            kept.contains(byte) && !(index == 0 && byte == UInt8(ascii: ".")) ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+            kept.contains(byte) && !(index == 0 && byte == UInt8(ascii: "."))
+                ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
         }.joined()
         return name.isEmpty ? "%" : name
     }

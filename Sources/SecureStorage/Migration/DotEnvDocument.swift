@@ -18,7 +18,9 @@ struct DotEnvDocument: SourceDocument {
         }
         // Split on LF scalars: in Swift "\r\n" is one Character, so a Character split would see a
         // CRLF file as a single line. Each line keeps its "\r" so kept lines stay byte for byte.
-        lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String(String.UnicodeScalarView($0))
+        }
         trailingNewline = contents.last == UInt8(ascii: "\n")
         var values: [(String, String)] = []
         var spans: [String: [ClosedRange<Int>]] = [:]
@@ -31,14 +33,18 @@ struct DotEnvDocument: SourceDocument {
             var rest = Substring(line)
             if rest.hasPrefix("export"), let next = rest.dropFirst(6).first, next == " " || next == "\t" {
                 rest = rest.dropFirst(6).drop(while: { $0 == " " || $0 == "\t" })
-                if !rest.contains("=") && Self.isName(rest) { continue }      // `export KEY`: no value here
+                if !rest.contains("=") && Self.isName(rest) { continue }  // `export KEY`: no value here
             }
             guard let equals = rest.firstIndex(of: "=") else {
-                throw .malformedSource(file: file, position: "\(start + 1)", reason: "expected KEY=value (a value on several lines must be quoted)")
+                throw .malformedSource(
+                    file: file, position: "\(start + 1)",
+                    reason: "expected KEY=value (a value on several lines must be quoted)")
             }
             let key = rest[..<equals].trimmingCharacters(in: .whitespaces)
             guard Self.isName(Substring(key)) else {
-                throw .malformedSource(file: file, position: "\(start + 1)", reason: "the text before '=' is not a variable name (a value on several lines must be quoted)")
+                throw .malformedSource(
+                    file: file, position: "\(start + 1)",
+                    reason: "the text before '=' is not a variable name (a value on several lines must be quoted)")
             }
             var raw = rest[rest.index(after: equals)...].drop(while: { $0 == " " || $0 == "\t" })
             let value: String
@@ -53,7 +59,10 @@ struct DotEnvDocument: SourceDocument {
                 var collected = String(raw.dropFirst())
                 var closed: (String, String)?
                 while true {
-                    if let (body, end) = Self.closingQuote(in: collected) { closed = (body, String(collected[collected.index(after: end)...])); break }
+                    if let (body, end) = Self.closingQuote(in: collected) {
+                        closed = (body, String(collected[collected.index(after: end)...]))
+                        break
+                    }
                     guard index < lines.count else { break }
                     collected += "\n" + lines[index].trimmingCharacters(in: ["\r"])
                     index += 1
@@ -67,12 +76,16 @@ struct DotEnvDocument: SourceDocument {
                 value = ""
             default:
                 if let comment = raw.firstIndex(where: { $0 == "#" }), comment > raw.startIndex,
-                   let before = raw.index(comment, offsetBy: -1, limitedBy: raw.startIndex), raw[before] == " " || raw[before] == "\t" {
+                    let before = raw.index(comment, offsetBy: -1, limitedBy: raw.startIndex),
+                    raw[before] == " " || raw[before] == "\t"
+                {
                     raw = raw[..<comment]
                 }
                 value = raw.trimmingCharacters(in: .whitespaces)
                 if value.hasPrefix("-----BEGIN") && !value.contains("-----END") {
-                    throw .malformedSource(file: file, position: "\(start + 1)", reason: "a PEM value spanning several lines must be in double quotes")
+                    throw .malformedSource(
+                        file: file, position: "\(start + 1)",
+                        reason: "a PEM value spanning several lines must be in double quotes")
                 }
             }
             values.removeAll { $0.0 == key }
@@ -108,7 +121,10 @@ struct DotEnvDocument: SourceDocument {
         var escaped = false
         for index in text.indices {
             let character = text[index]
-            if escaped { escaped = false; continue }
+            if escaped {
+                escaped = false
+                continue
+            }
             if character == "\\" { escaped = true } else if character == "\"" { return (String(text[..<index]), index) }
         }
         return nil

@@ -17,8 +17,10 @@ enum EmbeddedCredential {
     /// Parameter and field names (lowercased, without `-`, `_` and spaces) that hold a secret,
     /// matched as suffixes: `access_token` → `token`, `X-Amz-Signature` → `signature`,
     /// `AccountKey` → `key`.
-    static let secretNameMarkers = ["password", "passwd", "pwd", "pass", "pw", "secret", "token", "key", "signature", "sig",
-                                    "auth", "credential", "credentials"]
+    static let secretNameMarkers = [
+        "password", "passwd", "pwd", "pass", "pw", "secret", "token", "key", "signature", "sig",
+        "auth", "credential", "credentials"
+    ]
 
     /// What kind of secret `text` embeds (`a password (user:password@)`, `a token parameter`), or
     /// `nil`. Never contains any part of `text`.
@@ -34,7 +36,9 @@ enum EmbeddedCredential {
     private static func userInfoSecret(in text: String) -> String? {
         if let schemeEnd = text.range(of: "://") {
             let scheme = text[..<schemeEnd.lowerBound]
-            guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.:".contains($0) }) else { return nil }
+            guard !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.:".contains($0) }) else {
+                return nil
+            }
             let rest = text[schemeEnd.upperBound...]
             // The last "@" followed by a host: a password may itself hold "@", "/", "?" or "#".
             guard let at = rest.lastIndex(of: "@") else { return nil }
@@ -45,7 +49,9 @@ enum EmbeddedCredential {
         // Go's DSN: user:password@tcp(host:port)/db, @unix(/path), @udp(…).
         for transport in ["@tcp(", "@unix(", "@udp("] {
             if let at = text.range(of: transport), !text[..<at.lowerBound].contains("://") {
-                return credential(inUserInfo: text[..<at.lowerBound]).map { _ in "a password (user:password\(transport)…))" }
+                return credential(inUserInfo: text[..<at.lowerBound]).map { _ in
+                    "a password (user:password\(transport)…))"
+                }
             }
         }
         return nil
@@ -57,7 +63,8 @@ enum EmbeddedCredential {
             // A user name alone is no secret, unless it is a token (git remotes: https://ghp_…@github.com).
             let token = String(userInfo)
             guard !token.contains(where: { "/?#".contains($0) }),
-                  SecretDetector.valueMarkers.contains(where: token.hasPrefix) || SecretDetector.isHighEntropy(token) else { return nil }
+                SecretDetector.valueMarkers.contains(where: token.hasPrefix) || SecretDetector.isHighEntropy(token)
+            else { return nil }
             return "a token as user name (token@)"
         }
         let user = userInfo[..<colon]
@@ -74,7 +81,8 @@ enum EmbeddedCredential {
     /// The marker of the first secret `name=value` parameter in the query or fragment.
     private static func secretParameter(in text: String) -> String? {
         guard text.contains("://") || text.hasPrefix("jdbc:"),
-              let start = text.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return nil }
+            let start = text.firstIndex(where: { $0 == "?" || $0 == "#" })
+        else { return nil }
         return secretName(in: text[text.index(after: start)...].split(whereSeparator: { "&;#?".contains($0) }))
     }
 

@@ -35,7 +35,8 @@ struct JSONDocument: SourceDocument {
 
     private static func child(_ path: String, key: String) -> String {
         if key.isEmpty || key.contains(where: { ".[]\"".contains($0) }) {
-            return "\(path)[\"\(key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"]"
+            return
+                "\(path)[\"\(key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"]"
         }
         return path.isEmpty ? key : "\(path).\(key)"
     }
@@ -61,7 +62,8 @@ struct JSONDocument: SourceDocument {
             return result
         case let array as [Any]:
             return array.enumerated().map { index, element -> Any in
-                keys.contains("\(path)[\(index)]") ? NSNull() : prune(element, path: "\(path)[\(index)]", removing: keys)
+                keys.contains("\(path)[\(index)]")
+                    ? NSNull() : prune(element, path: "\(path)[\(index)]", removing: keys)
             }
         default:
             return node

@@ -21,7 +21,9 @@ public struct KeySelection: Sendable, Hashable {
     /// Why `entry` is selected, or `nil`.
     func reason(for entry: SourceEntry) -> String? {
         if names.contains(entry.key) { return "named" }
-        if let pattern = patterns.first(where: { fnmatch($0.lowercased(), entry.key.lowercased(), 0) == 0 }) { return "matches \(pattern)" }
+        if let pattern = patterns.first(where: { fnmatch($0.lowercased(), entry.key.lowercased(), 0) == 0 }) {
+            return "matches \(pattern)"
+        }
         return detectSecrets ? SecretDetector.reason(for: entry) : nil
     }
 }
@@ -34,22 +36,29 @@ public struct KeySelection: Sendable, Hashable {
 /// its `user:password@` part; the whole value moves to the keychain, since that is what the app
 /// reads. The reason names the part, never the password.
 public enum SecretDetector {
-    static let nameMarkers = ["token", "password", "passwd", "pwd", "secret", "apikey", "api_key", "api-key", "auth",
-                              "credential", "private_key", "privatekey", "private-key", "session", "bearer", "jwt", "signing", "cookie"]
-    static let valueMarkers = ["-----BEGIN", "eyJ", "sk_live_", "sk_test_", "ghp_", "github_pat_", "xoxb-", "xoxp-", "AKIA", "AIza",
-                                "https://hooks.slack.com/services/", "https://discord.com/api/webhooks/"]
+    static let nameMarkers = [
+        "token", "password", "passwd", "pwd", "secret", "apikey", "api_key", "api-key", "auth",
+        "credential", "private_key", "privatekey", "private-key", "session", "bearer", "jwt", "signing", "cookie"
+    ]
+    static let valueMarkers = [
+        "-----BEGIN", "eyJ", "sk_live_", "sk_test_", "ghp_", "github_pat_", "xoxb-", "xoxp-", "AKIA", "AIza",
+        "https://hooks.slack.com/services/", "https://discord.com/api/webhooks/"
+    ]
 
     /// Why the entry looks secret, or `nil`.
     public static func reason(for entry: SourceEntry) -> String? {
         let name = entry.key.lowercased()
         if let marker = nameMarkers.first(where: name.contains) { return "key name contains '\(marker)'" }
-        let texts: [String] = switch entry.value {
-        case .string(let text): [text]
-        case .strings(let texts): texts
-        default: []
-        }
+        let texts: [String] =
+            switch entry.value {
+            case .string(let text): [text]
+            case .strings(let texts): texts
+            default: []
+            }
         for text in texts {
-            if let marker = valueMarkers.first(where: text.hasPrefix) { return "value starts like a credential (\(marker)…)" }
+            if let marker = valueMarkers.first(where: text.hasPrefix) {
+                return "value starts like a credential (\(marker)…)"
+            }
             if let part = EmbeddedCredential.secretPart(of: text) { return "value embeds \(part)" }
             if isHighEntropy(text) { return "high-entropy value" }
         }
@@ -60,7 +69,8 @@ public enum SecretDetector {
     /// both letters and digits: random tokens pass, words, URLs and paths mostly do not.
     static func isHighEntropy(_ text: String) -> Bool {
         guard text.count >= 20, !text.contains(" "), !text.contains("://"),
-              text.contains(where: \.isNumber), text.contains(where: \.isLetter) else { return false }
+            text.contains(where: \.isNumber), text.contains(where: \.isLetter)
+        else { return false }
         var counts: [Character: Int] = [:]
         for character in text { counts[character, default: 0] += 1 }
         let total = Double(text.count)

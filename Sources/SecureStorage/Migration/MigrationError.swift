@@ -69,8 +69,10 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
     /// The keychain's error, for ``Code/keychain``.
     public let keychainError: SecureStorageError?
 
-    private init(_ code: Code, file: String? = nil, position: String? = nil, key: String? = nil, account: String? = nil,
-                 service: String? = nil, reason: String? = nil, keychainError: SecureStorageError? = nil) {
+    private init(
+        _ code: Code, file: String? = nil, position: String? = nil, key: String? = nil, account: String? = nil,
+        service: String? = nil, reason: String? = nil, keychainError: SecureStorageError? = nil
+    ) {
         self.code = code
         self.file = file
         self.position = position
@@ -141,10 +143,13 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// What went wrong and what to do.
     public var description: String {
-        let file = file ?? "the source", key = key ?? "the key", reason = reason ?? "unknown reason"
+        let file = file ?? "the source"
+        let key = key ?? "the key"
+        let reason = reason ?? "unknown reason"
         switch code {
         case .malformedSource:
-            return "\(file):\(position ?? "?"): \(reason). Nothing was changed; fix the file or choose the right --format."
+            return
+                "\(file):\(position ?? "?"): \(reason). Nothing was changed; fix the file or choose the right --format."
         case .unsupportedSource:
             return "\(file): \(reason). Nothing was changed."
         case .unknownKey:
@@ -152,17 +157,23 @@ public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible
         case .fileError:
             return "\(file): \(reason)."
         case .verificationFailed:
-            return "\(file): the value of \(key) read back from the keychain (or the migration's destination) differs from the source. The source was left untouched; run the migration again, which stores it again."
+            return
+                "\(file): the value of \(key) read back from the keychain (or the migration's destination) differs from the source. The source was left untouched; run the migration again, which stores it again."
         case .conflict:
-            return "\(file): \(key) would go to the keychain account \(account ?? "?") (or that key of the migration's destination), which already holds a different value. Nothing was changed; choose another --service or destination, or remove that value first."
+            return
+                "\(file): \(key) would go to the keychain account \(account ?? "?") (or that key of the migration's destination), which already holds a different value. Nothing was changed; choose another --service or destination, or remove that value first."
         case .interruptedMigrationPending:
-            return "\(file): an interrupted migration of this file to service \(service ?? "?") is pending. Run it again with that service (and the same access group) to finish it."
+            return
+                "\(file): an interrupted migration of this file to service \(service ?? "?") is pending. Run it again with that service (and the same access group) to finish it."
         case .destination:
-            return "\(file): the destination refused \(key): \(reason). The source was left untouched; fix the cause and run the migration again (it resumes)."
+            return
+                "\(file): the destination refused \(key): \(reason). The source was left untouched; fix the cause and run the migration again (it resumes)."
         case .reservedService:
-            return "The service \(service ?? "?") holds the journal of migrations, so values cannot go there. Nothing was changed; choose another --service."
+            return
+                "The service \(service ?? "?") holds the journal of migrations, so values cannot go there. Nothing was changed; choose another --service."
         default:
-            return "The keychain refused the migration: \(keychainError.map(String.init(describing:)) ?? reason) The source was left untouched; fix the cause and run the migration again (it resumes)."
+            return
+                "The keychain refused the migration: \(keychainError.map(String.init(describing:)) ?? reason) The source was left untouched; fix the cause and run the migration again (it resumes)."
         }
     }
 }

@@ -34,24 +34,31 @@ struct MigrationJournalStore {
     let storage: SecureStorage
 
     init(accessGroup: String?) {
-        storage = SecureStorage(service: SourceMigration.journalService, accessGroup: accessGroup, defaultSensitivity: .private)
-            .libraryOwned(by: .migrationJournal)
+        storage = SecureStorage(
+            service: SourceMigration.journalService, accessGroup: accessGroup, defaultSensitivity: .private
+        )
+        .libraryOwned(by: .migrationJournal)
     }
 
     static func key(for path: String) -> String { "source:" + MigrationJournal.hash(Data(path.utf8)) }
 
     /// Whether `account` names a journal record (`source:` and a SHA-256 in hex).
     static func isJournalAccount(_ account: String) -> Bool {
-        account.count == 71 && account.hasPrefix("source:") && account.dropFirst(7).allSatisfy { "0123456789abcdef".contains($0) }
+        account.count == 71 && account.hasPrefix("source:")
+            && account.dropFirst(7).allSatisfy { "0123456789abcdef".contains($0) }
     }
 
     func load(_ path: String) throws(MigrationError) -> MigrationJournal? {
-        do { return try storage.value(MigrationJournal.self, for: Self.key(for: path)) } catch { throw .keychain(error) }
+        do { return try storage.value(MigrationJournal.self, for: Self.key(for: path)) } catch {
+            throw .keychain(error)
+        }
     }
 
     func save(_ journal: MigrationJournal, for path: String) throws(MigrationError) {
         var journal = journal
         journal.updated = Date()
-        do { try storage.set(journal, for: Self.key(for: path), sensitivity: .private) } catch { throw .keychain(error) }
+        do { try storage.set(journal, for: Self.key(for: path), sensitivity: .private) } catch {
+            throw .keychain(error)
+        }
     }
 }

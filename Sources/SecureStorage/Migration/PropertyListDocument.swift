@@ -11,19 +11,23 @@ struct PropertyListDocument: SourceDocument {
         var format = PropertyListSerialization.PropertyListFormat.xml
         let object: Any
         do { object = try PropertyListSerialization.propertyList(from: contents, options: [], format: &format) } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "not a valid property list"
+            let detail =
+                (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "not a valid property list"
             throw .malformedSource(file: file, position: Self.position(in: detail), reason: detail)
         }
         guard let root = object as? [String: Any] else {
-            throw .unsupportedSource(file: file, reason: "the property list's top level is not a dictionary, so it is not UserDefaults")
+            throw .unsupportedSource(
+                file: file, reason: "the property list's top level is not a dictionary, so it is not UserDefaults")
         }
         self.root = root
         self.format = format
-        entries = root.keys.sorted().compactMap { key in Self.value(root[key]!).map { SourceEntry(key: key, value: $0) } }
+        entries = root.keys.sorted().compactMap { key in Self.value(root[key]!).map { SourceEntry(key: key, value: $0) }
+        }
     }
 
     func removing(_ keys: Set<String>) throws -> Data {
-        try PropertyListSerialization.data(fromPropertyList: root.filter { !keys.contains($0.key) }, format: format, options: 0)
+        try PropertyListSerialization.data(
+            fromPropertyList: root.filter { !keys.contains($0.key) }, format: format, options: 0)
     }
 
     /// The migratable value of a property-list object, or `nil` for dictionaries, dates and mixed arrays.

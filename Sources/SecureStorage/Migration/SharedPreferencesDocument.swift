@@ -18,12 +18,21 @@ struct SharedPreferencesDocument: SourceDocument {
         parser.delegate = reader
         // Some XMLParser implementations recover from errors and still return true: check both.
         guard parser.parse(), parser.parserError == nil, reader.failure == nil else {
-            let reason = reader.failure ?? parser.parserError.map { "not well-formed XML (parser error \(($0 as NSError).code))" } ?? "not well-formed XML"
-            throw .malformedSource(file: file, position: reader.failurePosition ?? "\(parser.lineNumber):\(parser.columnNumber)", reason: reason)
+            let reason =
+                reader.failure ?? parser.parserError.map {
+                    "not well-formed XML (parser error \(($0 as NSError).code))"
+                } ?? "not well-formed XML"
+            throw .malformedSource(
+                file: file, position: reader.failurePosition ?? "\(parser.lineNumber):\(parser.columnNumber)",
+                reason: reason)
         }
-        guard reader.sawMap else { throw .unsupportedSource(file: file, reason: "the XML has no <map> root, so it is not SharedPreferences") }
+        guard reader.sawMap else {
+            throw .unsupportedSource(file: file, reason: "the XML has no <map> root, so it is not SharedPreferences")
+        }
         if let unclosed = reader.unclosed {
-            throw .malformedSource(file: file, position: "\(parser.lineNumber):\(parser.columnNumber)", reason: "<\(unclosed)> is not closed")
+            throw .malformedSource(
+                file: file, position: "\(parser.lineNumber):\(parser.columnNumber)",
+                reason: "<\(unclosed)> is not closed")
         }
         elements = reader.elements
         entries = elements.compactMap { element in element.value.map { SourceEntry(key: element.name, value: $0) } }
@@ -35,7 +44,8 @@ struct SharedPreferencesDocument: SourceDocument {
             let name = Self.escape(element.name)
             switch element.value {
             case .string(let text): lines.append("    <string name=\"\(name)\">\(Self.escape(text))</string>")
-            case .bool, .integer, .double: lines.append("    <\(element.tag) name=\"\(name)\" value=\"\(Self.escape(element.raw ?? ""))\" />")
+            case .bool, .integer, .double:
+                lines.append("    <\(element.tag) name=\"\(name)\" value=\"\(Self.escape(element.raw ?? ""))\" />")
             case .strings(let texts):
                 lines.append("    <set name=\"\(name)\">")
                 lines += texts.map { "        <string>\(Self.escape($0))</string>" }
@@ -63,32 +73,47 @@ struct SharedPreferencesDocument: SourceDocument {
         private var set: [String]?
         private var inSetString = false
 
-        func parser(_ parser: XMLParser, didStartElement tag: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement tag: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             func fail(_ reason: String) {
                 failure = reason
                 failurePosition = "\(parser.lineNumber):\(parser.columnNumber)"
                 parser.abortParsing()
             }
-            if tag == "map" { sawMap = true; return }
+            if tag == "map" {
+                sawMap = true
+                return
+            }
             if set != nil {
                 guard tag == "string" else { return fail("<\(tag)> inside a <set>; only <string> is allowed") }
                 inSetString = true
                 text = ""
                 return
             }
-            guard sawMap, open == nil else { return fail("<\(tag)> is not inside <map> or is nested in another element") }
+            guard sawMap, open == nil else {
+                return fail("<\(tag)> is not inside <map> or is nested in another element")
+            }
             guard let name = attributes["name"] else { return fail("<\(tag)> has no name attribute") }
             switch tag {
-            case "string": open = (name, tag); text = ""
-            case "set": open = (name, tag); set = []
+            case "string":
+                open = (name, tag)
+                text = ""
+            case "set":
+                open = (name, tag)
+                set = []
             case "null": elements.append((name, tag, nil, nil))
             case "int", "long", "boolean", "float":
-                guard let raw = attributes["value"] else { return fail("<\(tag) name=\"\(name)\"> has no value attribute") }
-                let value: SourceValue? = switch tag {
-                case "boolean": raw == "true" ? .bool(true) : raw == "false" ? .bool(false) : nil
-                case "float": Double(raw).map(SourceValue.double)
-                default: Int64(raw).map(SourceValue.integer)
+                guard let raw = attributes["value"] else {
+                    return fail("<\(tag) name=\"\(name)\"> has no value attribute")
                 }
+                let value: SourceValue? =
+                    switch tag {
+                    case "boolean": raw == "true" ? .bool(true) : raw == "false" ? .bool(false) : nil
+                    case "float": Double(raw).map(SourceValue.double)
+                    default: Int64(raw).map(SourceValue.integer)
+                    }
                 guard let value else { return fail("<\(tag) name=\"\(name)\"> has a value that is not a \(tag)") }
                 elements.append((name, tag, value, raw))
             default:

@@ -10,13 +10,19 @@ enum SourceFileRewriter {
     /// rename would replace the link, not its target) or a file with other hard links.
     static func requireSingleRegularFile(_ path: String) throws(MigrationError) {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }     // a missing file is reported by the reader
+        guard lstat(path, &info) == 0 else { return }  // a missing file is reported by the reader
         if (info.st_mode & S_IFMT) == S_IFLNK {
             let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "its target"
-            throw .fileError(file: path, reason: "is a symbolic link; migrate \(target) instead, so the file that holds the secrets is the one scrubbed")
+            throw .fileError(
+                file: path,
+                reason:
+                    "is a symbolic link; migrate \(target) instead, so the file that holds the secrets is the one scrubbed"
+            )
         }
         if info.st_nlink > 1 {
-            throw .fileError(file: path, reason: "has \(info.st_nlink) hard links; the other names would keep the secrets. Remove them first")
+            throw .fileError(
+                file: path,
+                reason: "has \(info.st_nlink) hard links; the other names would keep the secrets. Remove them first")
         }
     }
 
@@ -28,7 +34,8 @@ enum SourceFileRewriter {
         var info = stat()
         guard lstat(path, &info) == 0 else { throw failure(path, "cannot read its permissions") }
         let temporary = path + ".migrating-\(getpid())"
-        let fd = try createPrivateFile(temporary, owner: (info.st_uid, info.st_gid), source: path, role: "temporary file")
+        let fd = try createPrivateFile(
+            temporary, owner: (info.st_uid, info.st_gid), source: path, role: "temporary file")
         var ok = SecretFile.writeAll(contents, to: fd) == 0
         // The scrubbed file gets the source's mode only now, as it is about to take its place.
         ok = ok && fchmod(fd, info.st_mode & 0o7777) == 0 && fsync(fd) == 0
@@ -55,24 +62,35 @@ enum SourceFileRewriter {
         guard lstat(path, &source) == 0 else { throw failure(path, "cannot read its permissions") }
         var existing = stat()
         if lstat(copy, &existing) == 0 {
-            let problem: String? = if existing.st_mode & S_IFMT != S_IFREG {
-                "is already taken by something that is not a regular file (a link, pipe or directory)"
-            } else if existing.st_uid != geteuid() && existing.st_uid != source.st_uid {
-                "already exists and belongs to another user (user id \(existing.st_uid))"
-            } else {
-                nil     // an earlier run's copy: replaced below
-            }
+            let problem: String? =
+                if existing.st_mode & S_IFMT != S_IFREG {
+                    "is already taken by something that is not a regular file (a link, pipe or directory)"
+                } else if existing.st_uid != geteuid() && existing.st_uid != source.st_uid {
+                    "already exists and belongs to another user (user id \(existing.st_uid))"
+                } else {
+                    nil  // an earlier run's copy: replaced below
+                }
             if let problem {
-                throw .fileError(file: path, reason: "the backup copy \(copy) \(problem); it was left untouched, nothing was written to it, and the source was not scrubbed. Remove it (ask its owner or an administrator), or run without --backup-copy, then run the migration again")
+                throw .fileError(
+                    file: path,
+                    reason:
+                        "the backup copy \(copy) \(problem); it was left untouched, nothing was written to it, and the source was not scrubbed. Remove it (ask its owner or an administrator), or run without --backup-copy, then run the migration again"
+                )
             }
         }
         let temporary = copy + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = try createPrivateFile(temporary, owner: (source.st_uid, source.st_gid), source: path, role: "backup copy")
+        let fd = try createPrivateFile(
+            temporary, owner: (source.st_uid, source.st_gid), source: path, role: "backup copy")
         let ok = SecretFile.writeAll(contents, to: fd) == 0 && fsync(fd) == 0
         let error = ok ? nil : failure(path, "cannot write the backup copy \(copy)")
         close(fd)
         guard ok, rename(temporary, copy) == 0 else {
-            let error = error ?? failure(path, "cannot put the backup copy in place at \(copy) (in a shared directory, a file of another user there cannot be replaced)")
+            let error =
+                error
+                ?? failure(
+                    path,
+                    "cannot put the backup copy in place at \(copy) (in a shared directory, a file of another user there cannot be replaced)"
+                )
             unlink(temporary)
             throw error
         }
@@ -81,8 +99,10 @@ enum SourceFileRewriter {
 
     /// Creates `path` for writing with ``SecretFile/create(_:in:owner:)``, owned by `owner`;
     /// `source` and `role` name it in errors.
-    private static func createPrivateFile(_ path: String, owner: (uid: uid_t, gid: gid_t), source: String,
-                                          role: String) throws(MigrationError) -> Int32 {
+    private static func createPrivateFile(
+        _ path: String, owner: (uid: uid_t, gid: gid_t), source: String,
+        role: String
+    ) throws(MigrationError) -> Int32 {
         do throws(SecretFileCreationFailure) {
             return try SecretFile.create(path, owner: owner)
         } catch {

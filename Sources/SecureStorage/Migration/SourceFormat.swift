@@ -14,8 +14,12 @@ public enum SourceFormat: String, Sendable, Hashable, CaseIterable {
     /// The format of `contents`, from its first bytes and the file name.
     public static func detect(contents: Data, fileName: String) -> SourceFormat? {
         let head = String(decoding: contents.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if contents.starts(with: Data("bplist".utf8)) || head.contains("<plist") || head.contains("<!DOCTYPE plist") { return .propertyList }
-        if head.hasPrefix("<?xml") || head.hasPrefix("<map") { return head.contains("<plist") ? .propertyList : .sharedPreferences }
+        if contents.starts(with: Data("bplist".utf8)) || head.contains("<plist") || head.contains("<!DOCTYPE plist") {
+            return .propertyList
+        }
+        if head.hasPrefix("<?xml") || head.hasPrefix("<map") {
+            return head.contains("<plist") ? .propertyList : .sharedPreferences
+        }
         if head.hasPrefix("{") || head.hasPrefix("[") { return .json }
         let name = fileName.lowercased()
         if name.hasSuffix(".plist") { return .propertyList }
@@ -36,7 +40,8 @@ protocol SourceDocument {
 }
 
 enum SourceParser {
-    static func parse(_ contents: Data, format: SourceFormat, file: String) throws(MigrationError) -> any SourceDocument {
+    static func parse(_ contents: Data, format: SourceFormat, file: String) throws(MigrationError) -> any SourceDocument
+    {
         switch format {
         case .propertyList: try PropertyListDocument(contents, file: file)
         case .sharedPreferences: try SharedPreferencesDocument(contents, file: file)

@@ -57,15 +57,20 @@ public struct SourceMigration: Sendable {
     public var afterStep: (@Sendable (Step) throws -> Void)?
 
     /// Describes a migration; nothing is read until ``plan()`` or ``run(keepSource:keepBackupCopy:progress:)``.
-    public init(file: URL, format: SourceFormat? = nil, selection: KeySelection = KeySelection(), service: String? = nil,
-                sensitivity: Sensitivity = .private, accessGroup: String? = nil) {
+    public init(
+        file: URL, format: SourceFormat? = nil, selection: KeySelection = KeySelection(), service: String? = nil,
+        sensitivity: Sensitivity = .private, accessGroup: String? = nil
+    ) {
         self.file = file.standardizedFileURL
         self.format = format
         self.selection = selection
         // `com.acme.app.plist` → `com.acme.app`, `auth.xml` → `auth`; `.env.production` and
         // `config.json` keep their whole name, so sibling files never share a service.
         let name = file.lastPathComponent
-        self.service = service ?? ([".plist", ".xml"].contains { name.lowercased().hasSuffix($0) } ? file.deletingPathExtension().lastPathComponent : name)
+        self.service =
+            service
+            ?? ([".plist", ".xml"].contains { name.lowercased().hasSuffix($0) }
+                ? file.deletingPathExtension().lastPathComponent : name)
         self.sensitivity = sensitivity
         self.accessGroup = accessGroup
         destination = nil
@@ -75,8 +80,10 @@ public struct SourceMigration: Sendable {
     /// the keychain, under `destination:` and its ``MigrationDestination/identifier``, in
     /// `accessGroup`; ``service`` reads the same); nothing is read until
     /// ``plan()`` or ``run(keepSource:keepBackupCopy:progress:)``.
-    public init(file: URL, format: SourceFormat? = nil, selection: KeySelection = KeySelection(),
-                destination: any MigrationDestination, accessGroup: String? = nil) {
+    public init(
+        file: URL, format: SourceFormat? = nil, selection: KeySelection = KeySelection(),
+        destination: any MigrationDestination, accessGroup: String? = nil
+    ) {
         self.file = file.standardizedFileURL
         self.format = format
         self.selection = selection
@@ -89,8 +96,10 @@ public struct SourceMigration: Sendable {
 
     private var path: String { file.path }
     private var storage: any MigrationDestination {
-        destination ?? KeychainDestination(storage: SecureStorage(service: service, accessGroup: accessGroup, defaultSensitivity: sensitivity),
-                                           sensitivity: sensitivity)
+        destination
+            ?? KeychainDestination(
+                storage: SecureStorage(service: service, accessGroup: accessGroup, defaultSensitivity: sensitivity),
+                sensitivity: sensitivity)
     }
 
     // MARK: - Plan
@@ -110,34 +119,48 @@ public struct SourceMigration: Sendable {
             throw .fileError(file: path, reason: "cannot be read (missing, or no permission)")
         }
         guard let format = format ?? SourceFormat.detect(contents: contents, fileName: file.lastPathComponent) else {
-            throw .unsupportedSource(file: path, reason: "its format is not recognised; pass the format (plist, shared-prefs, env, json)")
+            throw .unsupportedSource(
+                file: path, reason: "its format is not recognised; pass the format (plist, shared-prefs, env, json)")
         }
         if format == .sharedPreferences && FileManager.default.fileExists(atPath: path + ".bak") {
-            throw .unsupportedSource(file: path, reason: "\(file.lastPathComponent).bak exists: Android restores it over this file on the next load, so this file may not hold the current values. Open the app once (Android resolves the backup), or check and remove the .bak, then migrate again")
+            throw .unsupportedSource(
+                file: path,
+                reason:
+                    "\(file.lastPathComponent).bak exists: Android restores it over this file on the next load, so this file may not hold the current values. Open the app once (Android resolves the backup), or check and remove the .bak, then migrate again"
+            )
         }
         return (contents, try SourceParser.parse(contents, format: format, file: path), format)
     }
 
-    private func plan(_ document: any SourceDocument, format: SourceFormat, keys: [String]?,
-                      checkingNames: Bool = true) throws(MigrationError) -> MigrationPlan {
+    private func plan(
+        _ document: any SourceDocument, format: SourceFormat, keys: [String]?,
+        checkingNames: Bool = true
+    ) throws(MigrationError) -> MigrationPlan {
         var seen = Set<String>()
         let duplicated = Set(document.entries.map(\.key).filter { !seen.insert($0).inserted })
         if checkingNames {
             for name in keys ?? selection.names where !seen.contains(name) {
-                throw .unknownKey(file: path, key: name, reason: "not in the file, or its value is a dictionary or date, which cannot be migrated")
+                throw .unknownKey(
+                    file: path, key: name,
+                    reason: "not in the file, or its value is a dictionary or date, which cannot be migrated")
             }
         }
         var chosen: [MigrationPlan.Item] = []
         for entry in document.entries {
             guard let reason = keys.map({ $0.contains(entry.key) ? "resumed" : nil }) ?? selection.reason(for: entry),
-                  !chosen.contains(where: { $0.key == entry.key }) else { continue }
+                !chosen.contains(where: { $0.key == entry.key })
+            else { continue }
             if duplicated.contains(entry.key) {
-                throw .unknownKey(file: path, key: entry.key, reason: "appears more than once, so removing it could remove a value that was not stored")
+                throw .unknownKey(
+                    file: path, key: entry.key,
+                    reason: "appears more than once, so removing it could remove a value that was not stored")
             }
-            chosen.append(MigrationPlan.Item(key: entry.key, type: entry.value.typeName, reason: reason, account: entry.key))
+            chosen.append(
+                MigrationPlan.Item(key: entry.key, type: entry.value.typeName, reason: reason, account: entry.key))
         }
-        return MigrationPlan(file: path, format: format, service: service, sensitivity: sensitivity, items: chosen,
-                             untouchedKeys: seen.count - chosen.count)
+        return MigrationPlan(
+            file: path, format: format, service: service, sensitivity: sensitivity, items: chosen,
+            untouchedKeys: seen.count - chosen.count)
     }
 
     // MARK: - Run
@@ -154,8 +177,10 @@ public struct SourceMigration: Sendable {
     /// - Throws: ``MigrationError``. Whatever fails, the source is untouched unless every value
     ///   was verified in the keychain first.
     @discardableResult
-    public func run(keepSource: Bool = false, keepBackupCopy: Bool = false,
-                    progress: ((Int, Int) -> Void)? = nil) throws(MigrationError) -> MigrationReport {
+    public func run(
+        keepSource: Bool = false, keepBackupCopy: Bool = false,
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws(MigrationError) -> MigrationReport {
         let journals = MigrationJournalStore(accessGroup: accessGroup)
         let (contents, document, format) = try read()
         let hash = MigrationJournal.hash(contents)
@@ -165,28 +190,33 @@ public struct SourceMigration: Sendable {
             // The scrub happened but was not recorded: only the bookkeeping is left.
             record.state = .done
             try journals.save(record, for: path)
-            return MigrationReport(plan: try plan(document, format: format, keys: record.keys, checkingNames: false),
-                                   migratedKeys: record.keys, sourceScrubbed: true, resumed: true, alreadyMigrated: false)
+            return MigrationReport(
+                plan: try plan(document, format: format, keys: record.keys, checkingNames: false),
+                migratedKeys: record.keys, sourceScrubbed: true, resumed: true, alreadyMigrated: false)
         }
         if let record = journal, record.state < .done, record.sourceHash == hash {
             guard record.service == service, record.accessGroup == accessGroup else {
                 throw .interruptedMigrationPending(file: path, service: record.service)
             }
         } else {
-            journal = nil   // finished earlier, or the file changed since: plan anew
+            journal = nil  // finished earlier, or the file changed since: plan anew
         }
         let resumed = journal != nil
         let plan = try plan(document, format: format, keys: journal?.keys)
         guard !plan.items.isEmpty else {
             let finished = loaded?.state == .done && loaded?.scrubbedHash == hash
-            return MigrationReport(plan: plan, migratedKeys: [], sourceScrubbed: finished, resumed: false, alreadyMigrated: finished)
+            return MigrationReport(
+                plan: plan, migratedKeys: [], sourceScrubbed: finished, resumed: false, alreadyMigrated: finished)
         }
         let values = Dictionary(document.entries.map { ($0.key, $0.value.storedValue) }, uniquingKeysWith: { $1 })
         let storage = self.storage
-        var record = journal ?? MigrationJournal(state: .planned, sourceHash: hash, scrubbedHash: nil, keys: plan.items.map(\.key),
-                                                  service: service, accessGroup: accessGroup, updated: Date())
+        var record =
+            journal
+            ?? MigrationJournal(
+                state: .planned, sourceHash: hash, scrubbedHash: nil, keys: plan.items.map(\.key),
+                service: service, accessGroup: accessGroup, updated: Date())
         if record.state < .imported {
-            try checkConflicts(plan, values: values, storage: storage)   // equal values (our own earlier writes) pass
+            try checkConflicts(plan, values: values, storage: storage)  // equal values (our own earlier writes) pass
         }
         if journal == nil {
             try journals.save(record, for: path)
@@ -194,7 +224,9 @@ public struct SourceMigration: Sendable {
         }
         if record.state < .imported {
             for (index, item) in plan.items.enumerated() {
-                do { try storage.store(values[item.key]!, for: item.account) } catch { throw failure(error, key: item.key) }
+                do { try storage.store(values[item.key]!, for: item.account) } catch {
+                    throw failure(error, key: item.key)
+                }
                 progress?(index + 1, plan.items.count * 2)
             }
             try advance(&record, to: .imported, journals)
@@ -202,11 +234,13 @@ public struct SourceMigration: Sendable {
         if record.state < .verified {
             do {
                 try verify(plan, values: values, storage: storage, progress: progress)
-            } catch where error.code == .verificationFailed && resumed {
+            } catch  where error.code == .verificationFailed && resumed {
                 // Imported by an earlier run, then lost or changed at the destination (a restored
                 // backup, a deleted database): store again rather than fail forever.
                 for item in plan.items {
-                    do { try storage.store(values[item.key]!, for: item.account) } catch { throw failure(error, key: item.key) }
+                    do { try storage.store(values[item.key]!, for: item.account) } catch {
+                        throw failure(error, key: item.key)
+                    }
                 }
                 try verify(plan, values: values, storage: storage, progress: progress)
             }
@@ -221,10 +255,16 @@ public struct SourceMigration: Sendable {
             do { cleaned = try document.removing(Set(record.keys)) } catch {
                 throw .fileError(file: path, reason: "cannot compute the scrubbed file: \(error)")
             }
-            guard let current = FileManager.default.contents(atPath: path), MigrationJournal.hash(current) == record.sourceHash else {
-                throw .fileError(file: path, reason: "the file changed while it was being migrated; nothing was removed. Run the migration again")
+            guard let current = FileManager.default.contents(atPath: path),
+                MigrationJournal.hash(current) == record.sourceHash
+            else {
+                throw .fileError(
+                    file: path,
+                    reason: "the file changed while it was being migrated; nothing was removed. Run the migration again"
+                )
             }
-            record.scrubbedHash = MigrationJournal.hash(cleaned)      // recorded first, so a crash after the rename is recognised
+            // recorded first, so a crash after the rename is recognised
+            record.scrubbedHash = MigrationJournal.hash(cleaned)
             try journals.save(record, for: path)
             // The copy holds exactly the bytes just checked; it is private from its first byte.
             if keepBackupCopy { try SourceFileRewriter.copy(current, of: path, to: path + ".pre-migration") }
@@ -233,21 +273,28 @@ public struct SourceMigration: Sendable {
             try advance(&record, to: .scrubbed, journals)
         }
         try advance(&record, to: .done, journals)
-        return MigrationReport(plan: plan, migratedKeys: record.keys, sourceScrubbed: scrubbed, resumed: resumed, alreadyMigrated: false)
+        return MigrationReport(
+            plan: plan, migratedKeys: record.keys, sourceScrubbed: scrubbed, resumed: resumed, alreadyMigrated: false)
     }
 
     /// Reads every planned value back and compares it with the source, in constant time.
-    private func verify(_ plan: MigrationPlan, values: [String: StoredValue], storage: any MigrationDestination,
-                        progress: ((Int, Int) -> Void)?) throws(MigrationError) {
+    private func verify(
+        _ plan: MigrationPlan, values: [String: StoredValue], storage: any MigrationDestination,
+        progress: ((Int, Int) -> Void)?
+    ) throws(MigrationError) {
         for (index, item) in plan.items.enumerated() {
             let stored: StoredValue?
             do { stored = try storage.storedValue(for: item.account) } catch { throw failure(error, key: item.key) }
-            guard let stored, Self.constantTimeEqual(stored, values[item.key]!) else { throw .verificationFailed(file: path, key: item.key) }
+            guard let stored, Self.constantTimeEqual(stored, values[item.key]!) else {
+                throw .verificationFailed(file: path, key: item.key)
+            }
             progress?(plan.items.count + index + 1, plan.items.count * 2)
         }
     }
 
-    private func advance(_ record: inout MigrationJournal, to state: MigrationJournal.State, _ journals: MigrationJournalStore) throws(MigrationError) {
+    private func advance(
+        _ record: inout MigrationJournal, to state: MigrationJournal.State, _ journals: MigrationJournalStore
+    ) throws(MigrationError) {
         record.state = state
         try journals.save(record, for: path)
         try reached(Step(rawValue: state.rawValue)!)
@@ -260,7 +307,9 @@ public struct SourceMigration: Sendable {
     }
 
     /// Refuses to overwrite a different value already in the keychain under a target account.
-    private func checkConflicts(_ plan: MigrationPlan, values: [String: StoredValue], storage: any MigrationDestination) throws(MigrationError) {
+    private func checkConflicts(_ plan: MigrationPlan, values: [String: StoredValue], storage: any MigrationDestination)
+        throws(MigrationError)
+    {
         for item in plan.items {
             let existing: StoredValue?
             do { existing = try storage.storedValue(for: item.account) } catch { throw failure(error, key: item.key) }

@@ -67,7 +67,8 @@ public enum SourceValue: Sendable, Hashable, CustomStringConvertible, CustomDebu
 }
 
 /// One key of a source and its value. `description` never shows the value.
-public struct SourceEntry: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct SourceEntry: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable
+{
     /// The key: a plist or SharedPreferences key, an environment variable, or a JSON path
     /// such as `auth.tokens[0].secret`.
     public let key: String
@@ -81,5 +82,7 @@ public struct SourceEntry: Sendable, Hashable, CustomStringConvertible, CustomDe
     public var debugDescription: String { description }
 
     /// The key and the value's type, so `dump(_:)` never prints the value.
-    public var customMirror: Mirror { Mirror(self, children: ["key": key, "type": value.typeName], displayStyle: .struct) }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["key": key, "type": value.typeName], displayStyle: .struct)
+    }
 }

@@ -20,7 +20,10 @@ final class FileIntegrityAttackTests: XCTestCase {
         try test.tamper { db in
             try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(sql: "ATTACH DATABASE ? AS old", arguments: [old.path])
-            try db.execute(sql: "DELETE FROM main.item_tags; DELETE FROM main.items; INSERT INTO main.items SELECT * FROM old.items; INSERT INTO main.item_tags SELECT * FROM old.item_tags")
+            try db.execute(
+                sql:
+                    "DELETE FROM main.item_tags; DELETE FROM main.items; INSERT INTO main.items SELECT * FROM old.items; INSERT INTO main.item_tags SELECT * FROM old.item_tags"
+            )
             try db.execute(sql: "DETACH DATABASE old")
         }
         XCTAssertNotNil(try test.openAnother().verify().stateProblem, "the state digest sees the replay")
@@ -28,7 +31,10 @@ final class FileIntegrityAttackTests: XCTestCase {
         // tampered rows as they are: the anchor beside the device key says it reached the current format.
         try test.downgradeToFormat1()
         XCTAssertKeychainError(.integrityViolation, try test.openAnother(), "a stripped file is not upgraded")
-        XCTAssertEqual(try FormatAnchor.read(for: test.location, vaultID: test.keychain.vaultID, deviceKey: test.stolenDeviceKey())?.formatVersion, KeychainSchema.formatVersion)
+        XCTAssertEqual(
+            try FormatAnchor.read(
+                for: test.location, vaultID: test.keychain.vaultID, deviceKey: test.stolenDeviceKey())?.formatVersion,
+            KeychainSchema.formatVersion)
     }
 
     /// Deleting the anchor of a format-4 keychain and putting an older header back: refused,
@@ -63,7 +69,8 @@ final class FileIntegrityAttackTests: XCTestCase {
         let start = ContinuousClock.now
         XCTAssertKeychainError(.keychainUnavailable, try test.openAnother(), "a FIFO as the anchor")
         try FileManager.default.removeItem(at: anchor)
-        XCTAssertTrue(FileManager.default.createFile(atPath: anchor.path, contents: nil, attributes: [.posixPermissions: 0o600]))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: anchor.path, contents: nil, attributes: [.posixPermissions: 0o600]))
         let handle = try FileHandle(forWritingTo: anchor)
         try handle.truncate(atOffset: 1 << 30)
         try handle.close()
@@ -73,9 +80,12 @@ final class FileIntegrityAttackTests: XCTestCase {
         let other = try TestKeychain()
         try other.keychain.setPassphrase("p")
         let ticket = try XCTUnwrap(other.keychain.unlockTicketURL)
-        try FileManager.default.createDirectory(at: ticket.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: ticket.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         XCTAssertEqual(mkfifo(ticket.path, 0o600), 0)
-        XCTAssertEqual(try other.openAnother().lockState, .beforeFirstUnlock, "a FIFO as the ticket is ignored, not waited on")
+        XCTAssertEqual(
+            try other.openAnother().lockState, .beforeFirstUnlock, "a FIFO as the ticket is ignored, not waited on")
     }
 
     /// An edited keybag row is tampering, not "another device key": the anchor proves the key.
@@ -88,34 +98,44 @@ final class FileIntegrityAttackTests: XCTestCase {
     // MARK: Finding 4: hostile KDF parameters
 
     func testHostileKDFParametersAreRefusedBeforeScryptRuns() throws {
-        let hostile: [(logN: Int, r: Int, p: Int)] = [(10, 1 << 57, 1), (17, 8, 100_000), (22, 8, 1), (62, 8, 1), (17, 0, 1), (20, 16, 1)]
+        let hostile: [(logN: Int, r: Int, p: Int)] = [
+            (10, 1 << 57, 1), (17, 8, 100_000), (22, 8, 1), (62, 8, 1), (17, 0, 1), (20, 16, 1)
+        ]
         for parameters in hostile {
             let test = try TestKeychain()
             try test.keychain.setPassphrase("p")
             for forging in [false, true] {
                 try test.tamper { db in
-                    try db.execute(sql: "UPDATE vault_header SET scrypt_log_n = ?, scrypt_block_size = ?, scrypt_parallelism = ?",
-                                   arguments: [parameters.logN, parameters.r, parameters.p])
+                    try db.execute(
+                        sql: "UPDATE vault_header SET scrypt_log_n = ?, scrypt_block_size = ?, scrypt_parallelism = ?",
+                        arguments: [parameters.logN, parameters.r, parameters.p])
                     if forging { try test.forgeHeaderMAC(db) }
                 }
                 if forging { try test.forgeAnchor() }
                 let start = ContinuousClock.now
-                XCTAssertKeychainError(.integrityViolation, try test.openAnother().unlock(passphrase: "p"), "\(parameters), MAC forged: \(forging)")
+                XCTAssertKeychainError(
+                    .integrityViolation, try test.openAnother().unlock(passphrase: "p"),
+                    "\(parameters), MAC forged: \(forging)")
                 XCTAssertLessThan(ContinuousClock.now - start, .seconds(5), "refused before scrypt ran")
             }
         }
     }
 
     func testKDFBoundsCoverPINFilesAndBackups() throws {
-        XCTAssertTrue(ScryptParameters(logN: 17, blockSize: 8, parallelism: 64).isWithinBounds, "the most calibration picks")
-        XCTAssertTrue(ScryptParameters(logN: 20, blockSize: 8, parallelism: 16).isWithinBounds, "the costliest backup earlier versions wrote")
-        for outside in [ScryptParameters(logN: 21), ScryptParameters(logN: 17, blockSize: 8, parallelism: 65),
-                        ScryptParameters(logN: 20, blockSize: 16, parallelism: 1), ScryptParameters(logN: 9)] {
+        XCTAssertTrue(
+            ScryptParameters(logN: 17, blockSize: 8, parallelism: 64).isWithinBounds, "the most calibration picks")
+        XCTAssertTrue(
+            ScryptParameters(logN: 20, blockSize: 8, parallelism: 16).isWithinBounds,
+            "the costliest backup earlier versions wrote")
+        for outside in [
+            ScryptParameters(logN: 21), ScryptParameters(logN: 17, blockSize: 8, parallelism: 65),
+            ScryptParameters(logN: 20, blockSize: 16, parallelism: 1), ScryptParameters(logN: 9)
+        ] {
             XCTAssertFalse(outside.isWithinBounds, "\(outside)")
             XCTAssertFalse(BackupFormat.acceptsKDF(outside), "\(outside) in a backup")
         }
         var record = try PINVerifierRecord.new(pin: "1234", parameters: .insecureForTestingOnly).0.encoded
-        record[5] = 22   // log N
+        record[5] = 22  // log N
         XCTAssertKeychainError(.integrityViolation, try PINVerifierRecord(encoded: record, path: "pin"))
         record[5] = 17
         record[7] = 200  // p
@@ -130,7 +150,7 @@ final class FileIntegrityAttackTests: XCTestCase {
             "CREATE TRIGGER hang AFTER INSERT ON items BEGIN INSERT INTO item_tags VALUES (randomblob(16), new.id); INSERT INTO items SELECT * FROM items LIMIT 1; END",
             "CREATE VIEW everything AS SELECT * FROM items",
             "CREATE INDEX items_by_secret ON items (secret)",
-            "CREATE TABLE extra (x)",
+            "CREATE TABLE extra (x)"
         ]
         for plant in plants {
             let test = try TestKeychain()
@@ -147,12 +167,19 @@ final class FileIntegrityAttackTests: XCTestCase {
         let test = try TestKeychain()
         try test.keychain.add(password("svc", "a"))
         try test.tamper { db in
-            try db.execute(sql: "CREATE TABLE stash (wrapped BLOB); CREATE TRIGGER stash_keybag AFTER UPDATE ON keybag BEGIN INSERT INTO stash VALUES (old.wrapped_key); END; CREATE TRIGGER stash_items AFTER INSERT ON items BEGIN INSERT INTO stash VALUES (new.secret); END")
+            try db.execute(
+                sql:
+                    "CREATE TABLE stash (wrapped BLOB); CREATE TRIGGER stash_keybag AFTER UPDATE ON keybag BEGIN INSERT INTO stash VALUES (old.wrapped_key); END; CREATE TRIGGER stash_items AFTER INSERT ON items BEGIN INSERT INTO stash VALUES (new.secret); END"
+            )
         }
         XCTAssertKeychainError(.integrityViolation, try test.keychain.add(password("svc", "b")))
         XCTAssertKeychainError(.integrityViolation, try test.keychain.setPassphrase("p"))
         let report = try test.keychain.verify()
-        XCTAssertTrue(report.databaseProblems.contains { $0.contains("unexpected trigger stash_keybag") }, "\(report.databaseProblems)")
-        try test.tamper { db in XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM stash"), 0, "the triggers never ran") }
+        XCTAssertTrue(
+            report.databaseProblems.contains { $0.contains("unexpected trigger stash_keybag") },
+            "\(report.databaseProblems)")
+        try test.tamper { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM stash"), 0, "the triggers never ran")
+        }
     }
 }

@@ -17,7 +17,8 @@ final class FileSystemAttackTests: XCTestCase {
     private var home: URL!
     private var runtimeBase: URL!
     private var location: KeychainLocation!
-    private let options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app")
+    private let options = KeychainOptions(
+        passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app")
 
     override func setUpWithError() throws {
         // A shared place (like /tmp): every user may create names in it, only their own.
@@ -25,9 +26,10 @@ final class FileSystemAttackTests: XCTestCase {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         XCTAssertEqual(chmod(home.path, 0o1777), 0)
         runtimeBase = try TestKeychain.makeMemoryBackedDirectory()
-        location = KeychainLocation(databaseURL: home.appendingPathComponent("data/keychain.db"),
-                                    deviceKeyURL: home.appendingPathComponent("state/device.key"),
-                                    runtimeDirectoryURL: runtimeBase.appendingPathComponent("secure-storage"))
+        location = KeychainLocation(
+            databaseURL: home.appendingPathComponent("data/keychain.db"),
+            deviceKeyURL: home.appendingPathComponent("state/device.key"),
+            runtimeDirectoryURL: runtimeBase.appendingPathComponent("secure-storage"))
     }
 
     override func tearDownWithError() throws {
@@ -38,20 +40,30 @@ final class FileSystemAttackTests: XCTestCase {
     private var dataDirectory: URL { location.databaseURL.deletingLastPathComponent() }
     private var stateDirectory: URL { location.deviceKeyURL.deletingLastPathComponent() }
 
-    private func contents(_ url: URL) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+    private func contents(_ url: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted()
+    }
 
     /// Asserts a refusal that names the directory, says it is another user's, and does not tell
     /// the victim to take the directory over.
-    private func assertRefusedAsAnotherUsers<T>(_ body: @autoclosure () throws -> T, directory: URL,
-                                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRefusedAsAnotherUsers<T>(
+        _ body: @autoclosure () throws -> T, directory: URL,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try body(), file: file, line: line) { error in
             let error = error as? KeychainError
             XCTAssertEqual(error?.code, .keychainUnavailable, "\(String(describing: error))", file: file, line: line)
             let message = error?.message ?? ""
             XCTAssertTrue(message.contains(directory.path), message, file: file, line: line)
-            XCTAssertTrue(message.contains("belongs to another user (user id \(AnotherUser.uid))"), message, file: file, line: line)
-            XCTAssertFalse(message.contains("chown") || message.contains("chmod"), "the victim is not told to take over someone else's directory: \(message)", file: file, line: line)
-            XCTAssertTrue(message.contains("remove it") && message.contains("another location"), "it says what to do: \(message)", file: file, line: line)
+            XCTAssertTrue(
+                message.contains("belongs to another user (user id \(AnotherUser.uid))"), message, file: file,
+                line: line)
+            XCTAssertFalse(
+                message.contains("chown") || message.contains("chmod"),
+                "the victim is not told to take over someone else's directory: \(message)", file: file, line: line)
+            XCTAssertTrue(
+                message.contains("remove it") && message.contains("another location"), "it says what to do: \(message)",
+                file: file, line: line)
         }
     }
 
@@ -64,7 +76,8 @@ final class FileSystemAttackTests: XCTestCase {
         try attacker.makeDirectory(dataDirectory, mode: 0o755)
         assertRefusedAsAnotherUsers(try Keychain(location: location, options: options), directory: dataDirectory)
         XCTAssertEqual(contents(dataDirectory), [], "nothing was created in the attacker's directory")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: location.deviceKeyURL.path), "no device key was made for it")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: location.deviceKeyURL.path), "no device key was made for it")
     }
 
     /// The same with `state/`, where the device key would go.
@@ -72,7 +85,8 @@ final class FileSystemAttackTests: XCTestCase {
         let attacker = try AnotherUser.required()
         try attacker.makeDirectory(stateDirectory, mode: 0o755)
         assertRefusedAsAnotherUsers(try Keychain(location: location, options: options), directory: stateDirectory)
-        XCTAssertEqual(contents(stateDirectory), [], "no device key (or anything else) was written into the attacker's directory")
+        XCTAssertEqual(
+            contents(stateDirectory), [], "no device key (or anything else) was written into the attacker's directory")
     }
 
     /// The PIN file's directory and the runtime directory (unlock tickets) get the same check.
@@ -83,7 +97,8 @@ final class FileSystemAttackTests: XCTestCase {
         // Only root could have put these inside the user's private directories: handed over with chown.
         let authenticator = PINAuthenticator.fileURL(for: location).deletingLastPathComponent()
         try attacker.handOver(authenticator)
-        assertRefusedAsAnotherUsers(try PINAuthenticator(keychain: location, prompt: { _ in "1234" }), directory: authenticator)
+        assertRefusedAsAnotherUsers(
+            try PINAuthenticator(keychain: location, prompt: { _ in "1234" }), directory: authenticator)
         let runtime = try XCTUnwrap(location.runtimeDirectoryURL)
         try attacker.handOver(runtime)
         assertRefusedAsAnotherUsers(try keychain.unlock(passphrase: "p", keepingSessionFor: nil), directory: runtime)
@@ -100,7 +115,9 @@ final class FileSystemAttackTests: XCTestCase {
             XCTAssertThrowsError(try Keychain(location: location, options: options)) { error in
                 let error = error as? KeychainError
                 XCTAssertEqual(error?.code, .keychainUnavailable)
-                XCTAssertTrue(error?.message.contains("can be written by other users (mode \(String(mode, radix: 8)))") ?? false, "\(String(describing: error))")
+                XCTAssertTrue(
+                    error?.message.contains("can be written by other users (mode \(String(mode, radix: 8)))") ?? false,
+                    "\(String(describing: error))")
                 XCTAssertTrue(error?.message.contains("Move it aside") ?? false, "\(String(describing: error))")
             }
             XCTAssertEqual(contents(dataDirectory), [], "nothing was created in it (mode \(String(mode, radix: 8)))")
@@ -137,10 +154,14 @@ final class FileSystemAttackTests: XCTestCase {
             XCTAssertThrowsError(try Keychain(location: location, options: options), file: file, line: line) { error in
                 let error = error as? KeychainError
                 XCTAssertEqual(error?.code, .keychainUnavailable, file: file, line: line)
-                XCTAssertTrue(error?.message.contains("\(directory.path) is a symbolic link") ?? false, "\(String(describing: error))", file: file, line: line)
+                XCTAssertTrue(
+                    error?.message.contains("\(directory.path) is a symbolic link") ?? false,
+                    "\(String(describing: error))", file: file, line: line)
             }
             XCTAssertEqual(contents(loot), [], "nothing was written through the link", file: file, line: line)
-            XCTAssertEqual(PlatformIO.ownerAndMode(of: loot.path)?.mode, 0o777, "the link's target was not chmod-ed", file: file, line: line)
+            XCTAssertEqual(
+                PlatformIO.ownerAndMode(of: loot.path)?.mode, 0o777, "the link's target was not chmod-ed", file: file,
+                line: line)
         }
         try attacker.symlink(dataDirectory, to: loot)
         assertRefused(dataDirectory)
@@ -153,7 +174,8 @@ final class FileSystemAttackTests: XCTestCase {
         // The user's own link to a private directory is refused too: the check is on the name.
         try FileManager.default.removeItem(at: stateDirectory)
         let real = home.appendingPathComponent("real-state")
-        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: real, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createSymbolicLink(at: stateDirectory, withDestinationURL: real)
         assertRefused(stateDirectory)
         XCTAssertEqual(contents(real), [])
@@ -169,14 +191,16 @@ final class FileSystemAttackTests: XCTestCase {
         let holder = try LockHolder(holding: dataDirectory.appendingPathComponent("directory.lock"))
         defer { holder.stop() }
         let started = ContinuousClock.now
-        XCTAssertThrowsError(try Keychain(location: location, options: KeychainOptions(busyTimeout: .seconds(1)))) { error in
+        XCTAssertThrowsError(try Keychain(location: location, options: KeychainOptions(busyTimeout: .seconds(1)))) {
+            error in
             let error = error as? KeychainError
             XCTAssertEqual(error?.code, .busy, "\(String(describing: error))")
             XCTAssertTrue(error?.message.contains(dataDirectory.path) ?? false, "\(String(describing: error))")
             XCTAssertTrue(error?.message.contains("was still held after 10 s") ?? false, "\(String(describing: error))")
         }
         let waited = ContinuousClock.now - started
-        XCTAssertGreaterThanOrEqual(waited, .seconds(9.5), "the wait is at least 10 s (creators run scrypt under the lock)")
+        XCTAssertGreaterThanOrEqual(
+            waited, .seconds(9.5), "the wait is at least 10 s (creators run scrypt under the lock)")
         XCTAssertLessThan(waited, .seconds(20), "bounded")
         holder.stop()
         XCTAssertNoThrow(try Keychain(location: location, options: options), "opens once the lock is released")
@@ -201,7 +225,10 @@ final class FileSystemAttackTests: XCTestCase {
         let holder = try attacker?.start(#"exec flock --no-fork --exclusive "$1" sleep 120"#, dataDirectory.path)
         var ownDescriptor: Int32 = -1
         defer {
-            if let holder, holder.isRunning { holder.terminate(); holder.waitUntilExit() }
+            if let holder, holder.isRunning {
+                holder.terminate()
+                holder.waitUntilExit()
+            }
             if ownDescriptor >= 0 { close(ownDescriptor) }
         }
         if holder == nil {
@@ -213,8 +240,11 @@ final class FileSystemAttackTests: XCTestCase {
         let started = ContinuousClock.now
         let reopened = try Keychain(location: location, options: options)
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "no wait for the attacker's lock")
-        XCTAssertEqual(PlatformIO.ownerAndMode(of: dataDirectory.path)?.mode, 0o700, "the opening made the directory private")
-        XCTAssertEqual(try reopened.find(Query(.genericPassword, [.service: "svc"]), returning: .data).first?.data, Data("kept-secret".utf8))
+        XCTAssertEqual(
+            PlatformIO.ownerAndMode(of: dataDirectory.path)?.mode, 0o700, "the opening made the directory private")
+        XCTAssertEqual(
+            try reopened.find(Query(.genericPassword, [.service: "svc"]), returning: .data).first?.data,
+            Data("kept-secret".utf8))
         try reopened.add(password("svc", "after", "new-secret"))
         XCTAssertEqual(try Keychain(location: location, options: options).findAll(Query(.genericPassword)).count, 2)
         XCTAssertEqual(PlatformIO.ownerAndMode(of: lockFile.path)?.mode, 0o600)
@@ -232,7 +262,9 @@ final class FileSystemAttackTests: XCTestCase {
         XCTAssertThrowsError(try Keychain(location: location, options: options)) { error in
             let message = (error as? KeychainError)?.message ?? "\(error)"
             XCTAssertEqual((error as? KeychainError)?.code, .keychainUnavailable, message)
-            XCTAssertTrue(message.contains("\(lockFile.path) is not a regular file of yours that only you can open") && message.contains("mode 644") && message.contains("Remove it"), message)
+            XCTAssertTrue(
+                message.contains("\(lockFile.path) is not a regular file of yours that only you can open")
+                    && message.contains("mode 644") && message.contains("Remove it"), message)
         }
         try FileManager.default.removeItem(at: lockFile)
         let target = home.appendingPathComponent("elsewhere")
@@ -263,7 +295,8 @@ final class FileSystemAttackTests: XCTestCase {
     /// The same for the PIN file's directory (a fixed 10 s), and for the lock itself with a short bound.
     func testAPINDirectoryLockHeldForeverGivesBusy() throws {
         let keychain = try Keychain(location: location, options: options)
-        let authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly, prompt: { _ in "1234" })
+        let authenticator = try PINAuthenticator(
+            keychain: location, parameters: .insecureForTestingOnly, prompt: { _ in "1234" })
         try authenticator.setPIN("1234", in: keychain)
         let directory = authenticator.fileURL.deletingLastPathComponent()
         let holder = try LockHolder(holding: directory.appendingPathComponent("directory.lock"))
@@ -272,7 +305,11 @@ final class FileSystemAttackTests: XCTestCase {
         XCTAssertKeychainError(.busy, try authenticator.verify("1234"))
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(20))
         let short = ContinuousClock.now
-        XCTAssertKeychainError(.busy, try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: .milliseconds(200)) { () throws(KeychainError) in })
+        XCTAssertKeychainError(
+            .busy,
+            try PlatformIO.withExclusiveLock(onDirectory: directory, waitingAtMost: .milliseconds(200)) {
+                () throws(KeychainError) in
+            })
         XCTAssertLessThan(ContinuousClock.now - short, .seconds(2))
         holder.stop()
         XCTAssertTrue(try authenticator.verify("1234"))
@@ -289,9 +326,13 @@ final class FileSystemAttackTests: XCTestCase {
             try FileManager.default.moveItem(at: victim, to: saved)
             XCTAssertEqual(mkfifo(victim.path, 0o600), 0)
             let (location, options) = (location!, options)
-            let outcome = try runWithin(.seconds(10), unblocking: victim.path) { _ = try Keychain(location: location, options: options) }
+            let outcome = try runWithin(.seconds(10), unblocking: victim.path) {
+                _ = try Keychain(location: location, options: options)
+            }
             XCTAssertEqual((outcome as? KeychainError)?.code, .keychainUnavailable, "\(String(describing: outcome))")
-            XCTAssertTrue((outcome as? KeychainError)?.message.contains("not a regular file") ?? false, "\(String(describing: outcome))")
+            XCTAssertTrue(
+                (outcome as? KeychainError)?.message.contains("not a regular file") ?? false,
+                "\(String(describing: outcome))")
             try FileManager.default.removeItem(at: victim)
             try FileManager.default.moveItem(at: saved, to: victim)
         }
@@ -300,10 +341,15 @@ final class FileSystemAttackTests: XCTestCase {
 
     /// Runs `body` on another thread; returns its error (or `nil`), failing the test if it has not
     /// returned within `limit` (a FIFO reader is then released so that the thread ends).
-    private func runWithin(_ limit: Duration, unblocking fifo: String, _ body: @escaping @Sendable () throws -> Void) throws -> (any Error)? {
+    private func runWithin(_ limit: Duration, unblocking fifo: String, _ body: @escaping @Sendable () throws -> Void)
+        throws -> (any Error)?
+    {
         let result = Outcome()
         Thread.detachNewThread {
-            do { try body(); result.finish(nil) } catch { result.finish(error) }
+            do {
+                try body()
+                result.finish(nil)
+            } catch { result.finish(error) }
         }
         guard let error = result.wait(limit) else {
             XCTFail("still blocked after \(limit): a FIFO made the keychain hang")
@@ -320,9 +366,12 @@ final class FileSystemAttackTests: XCTestCase {
     /// database, anchor, PIN file, unlock ticket, backups — as 0600 from the moment it exists.
     func testSecretFilesAreNeverVisibleToOthersWhileTheyAreWritten() throws {
         let exports = home.appendingPathComponent("exports")
-        try FileManager.default.createDirectory(at: exports, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
-        let watcher = ModeWatcher(directories: [home.path, dataDirectory.path, stateDirectory.path, stateDirectory.path + "/authenticator",
-                                                runtimeBase.path + "/secure-storage", exports.path])
+        try FileManager.default.createDirectory(
+            at: exports, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        let watcher = ModeWatcher(directories: [
+            home.path, dataDirectory.path, stateDirectory.path, stateDirectory.path + "/authenticator",
+            runtimeBase.path + "/secure-storage", exports.path
+        ])
         let previous = umask(0)
         defer { umask(previous) }
         for round in 0..<6 {
@@ -331,14 +380,18 @@ final class FileSystemAttackTests: XCTestCase {
             try keychain.unlock(passphrase: "p", keepingSessionFor: .seconds(60))
             try keychain.add(password("svc", "acct-\(round)"))
             try keychain.exportBackup(to: exports.appendingPathComponent("backup-\(round)"), passphrase: "b")
-            try keychain.exportBackup(to: exports.appendingPathComponent("backup-\(round)"), passphrase: "b", replacingExisting: true)
-            let authenticator = try PINAuthenticator(keychain: location, parameters: .insecureForTestingOnly, prompt: { _ in nil })
+            try keychain.exportBackup(
+                to: exports.appendingPathComponent("backup-\(round)"), passphrase: "b", replacingExisting: true)
+            let authenticator = try PINAuthenticator(
+                keychain: location, parameters: .insecureForTestingOnly, prompt: { _ in nil })
             try authenticator.setPIN("pin-\(round)", current: round == 0 ? nil : "pin-\(round - 1)", in: keychain)
         }
         let seen = watcher.stop()
         XCTAssertGreaterThan(seen.files, 10, "the watcher saw the files being made")
         XCTAssertEqual(seen.exposed, [], "files other users could open at some moment")
-        for file in [location.deviceKeyURL.path, location.databaseURL.path, PINAuthenticator.fileURL(for: location).path] {
+        for file in [
+            location.deviceKeyURL.path, location.databaseURL.path, PINAuthenticator.fileURL(for: location).path
+        ] {
             XCTAssertEqual(PlatformIO.ownerAndMode(of: file)?.mode, 0o600, file)
         }
     }
@@ -358,11 +411,21 @@ final class FileSystemAttackTests: XCTestCase {
         try attacker.write(loot, "trap", mode: 0o666)
         for trap in ["file", "link"] {
             try? FileManager.default.removeItem(at: planted)
-            if trap == "file" { try attacker.write(planted, "trap", mode: 0o666) } else { try attacker.symlink(planted, to: loot) }
-            let held = try FileHandle(forReadingFrom: trap == "file" ? planted : loot)     // the attacker's own file, kept open
-            XCTAssertKeychainError(.invalidParameter, try keychain.exportBackup(to: planted, passphrase: "b"), "\(trap): not replaced unasked")
+            if trap == "file" {
+                try attacker.write(planted, "trap", mode: 0o666)
+            } else {
+                try attacker.symlink(planted, to: loot)
+            }
+            // the attacker's own file, kept open
+            let held = try FileHandle(forReadingFrom: trap == "file" ? planted : loot)
+            XCTAssertKeychainError(
+                .invalidParameter, try keychain.exportBackup(to: planted, passphrase: "b"),
+                "\(trap): not replaced unasked")
             let refusal: KeychainError?
-            do { try keychain.exportBackup(to: planted, passphrase: "b", replacingExisting: true); refusal = nil } catch { refusal = error }
+            do {
+                try keychain.exportBackup(to: planted, passphrase: "b", replacingExisting: true)
+                refusal = nil
+            } catch { refusal = error }
             if let refusal {
                 XCTAssertNotEqual(getuid(), 0, "root may replace the name")
                 XCTAssertTrue(refusal.message.contains("belongs to another user"), refusal.message)
@@ -372,7 +435,9 @@ final class FileSystemAttackTests: XCTestCase {
                 XCTAssertEqual(PlatformIO.ownerAndMode(of: planted.path)?.mode, 0o600)
                 XCTAssertFalse(try attacker.canRead(planted), "\(trap): the attacker cannot read the backup")
             }
-            XCTAssertEqual(String(decoding: held.readDataToEndOfFile(), as: UTF8.self), "trap", "\(trap): nothing was written into the attacker's file")
+            XCTAssertEqual(
+                String(decoding: held.readDataToEndOfFile(), as: UTF8.self), "trap",
+                "\(trap): nothing was written into the attacker's file")
             try held.close()
             XCTAssertEqual(String(decoding: try Data(contentsOf: loot), as: UTF8.self), "trap")
         }
@@ -382,14 +447,17 @@ final class FileSystemAttackTests: XCTestCase {
 
 // MARK: - Tools
 
-
 /// Another process holding an exclusive `flock` on a file or directory until stopped (`flock
 /// --no-fork PATH sleep`, so the process that is killed is the one that holds the lock).
 final class LockHolder {
     private let process = Process()
 
     init(holding directory: URL, file: StaticString = #filePath, line: UInt = #line) throws {
-        guard let tool = ["/usr/bin/flock", "/bin/flock"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard
+            let tool = ["/usr/bin/flock", "/bin/flock"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
             let message = "the flock tool (util-linux) is needed to hold a lock from another process"
             if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil {
                 XCTFail(message, file: file, line: line)
@@ -462,7 +530,9 @@ private final class ModeWatcher: @unchecked Sendable {
                         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
                         lock.withLock {
                             files.insert(path)
-                            if info.st_mode & 0o077 != 0 { exposed.insert("\(path) (mode \(String(info.st_mode & 0o7777, radix: 8)))") }
+                            if info.st_mode & 0o077 != 0 {
+                                exposed.insert("\(path) (mode \(String(info.st_mode & 0o7777, radix: 8)))")
+                            }
                         }
                     }
                 }

@@ -21,7 +21,9 @@ final class KernelKeyringSessionTests: XCTestCase {
         return (test, location, try Keychain(location: location, options: test.options))
     }
 
-    private func description(_ keychain: Keychain) -> String { UnlockTicketStore.keyDescription(vaultID: keychain.vaultID) }
+    private func description(_ keychain: Keychain) -> String {
+        UnlockTicketStore.keyDescription(vaultID: keychain.vaultID)
+    }
 
     /// The line of `/proc/keys` for the key, as this process may view it: id, flags, usage,
     /// timeout, permissions, uid, gid, type, description.
@@ -51,7 +53,8 @@ final class KernelKeyringSessionTests: XCTestCase {
         XCTAssertEqual(line[7], "user")
 
         try later.lock()
-        XCTAssertNil(KernelKeyring.read(description(keychain), maximumSize: UnlockTicket.maximumSize), "lock removes the key")
+        XCTAssertNil(
+            KernelKeyring.read(description(keychain), maximumSize: UnlockTicket.maximumSize), "lock removes the key")
         XCTAssertEqual(try Keychain(location: location, options: test.options).lockState, .beforeFirstUnlock)
     }
 
@@ -71,11 +74,15 @@ final class KernelKeyringSessionTests: XCTestCase {
         // The line of the new key (the invalidated one may be listed until the kernel collects it).
         func line() throws -> [Substring] {
             let serial = String(format: "%08x", second.key)
-            return try XCTUnwrap(String(contentsOfFile: "/proc/keys", encoding: .utf8).split(separator: "\n")
-                .map { $0.split(separator: " ", omittingEmptySubsequences: true) }.first { $0.first.map(String.init) == serial })
+            return try XCTUnwrap(
+                String(contentsOfFile: "/proc/keys", encoding: .utf8).split(separator: "\n")
+                    .map { $0.split(separator: " ", omittingEmptySubsequences: true) }.first {
+                        $0.first.map(String.init) == serial
+                    })
         }
         let timeout = try line()[3]
-        XCTAssertTrue(["1d", "23h"].contains(timeout), "a day, and no timeout left from the earlier session: \(timeout)")
+        XCTAssertTrue(
+            ["1d", "23h"].contains(timeout), "a day, and no timeout left from the earlier session: \(timeout)")
         XCTAssertEqual(try Keychain(location: location, options: test.options).lockState, .unlocked)
         XCTAssertEqual(try line()[4], "3f3f0000", "still owner-only")
     }
@@ -88,7 +95,8 @@ final class KernelKeyringSessionTests: XCTestCase {
         location.runtimeDirectoryURL = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)/secure-storage")
         let unusable = try Keychain(location: location, options: test.options)
         XCTAssertKeychainError(.authFailed, try unusable.unlock(passphrase: "wrong", keepingSessionFor: .seconds(60)))
-        XCTAssertKeychainError(.keychainUnavailable, try unusable.unlock(passphrase: "p", keepingSessionFor: .seconds(60)))
+        XCTAssertKeychainError(
+            .keychainUnavailable, try unusable.unlock(passphrase: "p", keepingSessionFor: .seconds(60)))
         XCTAssertEqual(unusable.lockState, .beforeFirstUnlock, "a refused session leaves the instance as it was")
     }
 
@@ -98,18 +106,23 @@ final class KernelKeyringSessionTests: XCTestCase {
     func testAPlantedOrEditedTicketKeyOpensNothing() throws {
         let (test, location, keychain) = try keyringKeychain()
         try keychain.unlock(passphrase: "p", keepingSessionFor: .seconds(600))
-        let genuine = try XCTUnwrap(KernelKeyring.read(description(keychain), maximumSize: UnlockTicket.maximumSize)).payload
+        let genuine = try XCTUnwrap(KernelKeyring.read(description(keychain), maximumSize: UnlockTicket.maximumSize))
+            .payload
         try keychain.lock()
 
         var edited = genuine
         edited[60] ^= 1
-        let planted = [Data(repeating: 0x41, count: genuine.count), edited, genuine]   // garbage, an edited ticket, a replayed one
+        // garbage, an edited ticket, a replayed one
+        let planted = [Data(repeating: 0x41, count: genuine.count), edited, genuine]
         for bytes in planted {
             try KernelKeyring.store(bytes, as: description(keychain), lifetime: 600)
             let opened = try Keychain(location: location, options: test.options)
             XCTAssertEqual(opened.lockState, .beforeFirstUnlock)
-            XCTAssertKeychainError(.interactionNotAllowed, revealing: ["secret-a"], try opened.find(query("svc", "a"), returning: .data))
-            XCTAssertNil(KernelKeyring.read(description(keychain), maximumSize: UnlockTicket.maximumSize), "a ticket that opens nothing is removed")
+            XCTAssertKeychainError(
+                .interactionNotAllowed, revealing: ["secret-a"], try opened.find(query("svc", "a"), returning: .data))
+            XCTAssertNil(
+                KernelKeyring.read(description(keychain), maximumSize: UnlockTicket.maximumSize),
+                "a ticket that opens nothing is removed")
         }
     }
 
@@ -121,8 +134,11 @@ final class KernelKeyringSessionTests: XCTestCase {
             let error = KernelKeyring.unavailable(code)
             XCTAssertEqual(error.code, .keychainUnavailable)
             let message = "\(error)"
-            for expected in ["kernel keyring is not available", "seccomp", "XDG_RUNTIME_DIR=/dev/shm/keychain-$(id -u)", "install -d -m 700",
-                             "--passphrase-file", "secure-storage-passphrase"] {
+            for expected in [
+                "kernel keyring is not available", "seccomp", "XDG_RUNTIME_DIR=/dev/shm/keychain-$(id -u)",
+                "install -d -m 700",
+                "--passphrase-file", "secure-storage-passphrase"
+            ] {
                 XCTAssertTrue(message.contains(expected), "\(expected) in: \(message)")
             }
         }

@@ -28,13 +28,15 @@ final class KeyRotationAttackTests: XCTestCase {
         // With the device key, forging the header MAC and the anchor too, the file becomes
         // passphrase-less — but the old class keys open no item.
         try test.spliceKeybagAndPassphrase(from: old, forgingMAC: true)
-        XCTAssertKeychainError(.integrityViolation, try test.openAnother(), "a forged header MAC alone does not match the anchor")
+        XCTAssertKeychainError(
+            .integrityViolation, try test.openAnother(), "a forged header MAC alone does not match the anchor")
         try test.forgeAnchor()
         let spliced = try test.openAnother()
         XCTAssertFalse(spliced.hasPassphrase)
         for account in ["before", "after", "after-c"] {
-            XCTAssertKeychainError(.integrityViolation, revealing: ["secret-before", "secret-after", "secret-after-c"],
-                                   try spliced.find(query("bank", account, limit: .one), returning: .data), account)
+            XCTAssertKeychainError(
+                .integrityViolation, revealing: ["secret-before", "secret-after", "secret-after-c"],
+                try spliced.find(query("bank", account, limit: .one), returning: .data), account)
         }
         XCTAssertFalse(try spliced.verify().isClean)
     }
@@ -50,10 +52,11 @@ final class KeyRotationAttackTests: XCTestCase {
         try test.spliceKeybagAndPassphrase(from: old, forgingMAC: true)
         try test.forgeAnchor()
         let spliced = try test.openAnother()
-        try spliced.unlock(passphrase: "leaked")   // the old keybag does open with the old passphrase…
-        for account in ["kept", "new"] {            // …and its keys open nothing in the file any more
-            XCTAssertKeychainError(.integrityViolation, revealing: ["secret-kept", "secret-new"],
-                                   try spliced.find(query("bank", account, limit: .one), returning: .data), account)
+        try spliced.unlock(passphrase: "leaked")  // the old keybag does open with the old passphrase…
+        for account in ["kept", "new"] {  // …and its keys open nothing in the file any more
+            XCTAssertKeychainError(
+                .integrityViolation, revealing: ["secret-kept", "secret-new"],
+                try spliced.find(query("bank", account, limit: .one), returning: .data), account)
         }
     }
 
@@ -65,11 +68,14 @@ final class KeyRotationAttackTests: XCTestCase {
         try test.keychain.add(password("bank", "a", "secret-a", .whenUnlocked))
         try test.keychain.changePassphrase(from: "leaked", to: "fresh")
         let copy = KeychainLocation(directory: test.directory.appendingPathComponent("main-file-only"))
-        try FileManager.default.createDirectory(at: copy.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: copy.deviceKeyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: copy.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: copy.deviceKeyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: test.location.databaseURL, to: copy.databaseURL)
         try FileManager.default.copyItem(at: test.location.deviceKeyURL, to: copy.deviceKeyURL)
-        try FileManager.default.copyItem(at: test.anchorURL, to: FormatAnchor.url(for: copy, vaultID: test.keychain.vaultID))
+        try FileManager.default.copyItem(
+            at: test.anchorURL, to: FormatAnchor.url(for: copy, vaultID: test.keychain.vaultID))
         let stolen = try Keychain(location: copy, options: test.options)
         XCTAssertKeychainError(.authFailed, try stolen.unlock(passphrase: "leaked"))
         try stolen.unlock(passphrase: "fresh")
@@ -85,7 +91,9 @@ final class KeyRotationAttackTests: XCTestCase {
         try test.keychain.add(password("svc", "important", "secret-i", .always))
         try test.tamper { db in try db.execute(sql: "UPDATE items SET accessibility = 'akpu' WHERE id = 2") }
         XCTAssertKeychainError(.integrityViolation, try test.keychain.removePassphrase(current: "p"))
-        try test.tamper { db in XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items"), 2, "nothing was deleted") }
+        try test.tamper { db in
+            XCTAssertEqual(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items"), 2, "nothing was deleted")
+        }
         XCTAssertTrue(test.keychain.hasPassphrase)
     }
 
@@ -100,8 +108,10 @@ final class KeyRotationAttackTests: XCTestCase {
         XCTAssertEqual(created.keys.header.keybagGeneration, 1)
         XCTAssertTrue(created.keys.header.hasPassphrase)
         let keybag = try created.read { db in try KeyRing.fetchKeybag(db) }
-        let deviceOnly = KeyHierarchy.userKEK(deviceKey: created.keys.deviceKey, passphraseKey: nil, vaultID: created.vaultID)
-        XCTAssertKeychainError(.authFailed, try KeyRing.unwrapUserClassKeys(keybag, kek: deviceOnly, vaultID: created.vaultID))
+        let deviceOnly = KeyHierarchy.userKEK(
+            deviceKey: created.keys.deviceKey, passphraseKey: nil, vaultID: created.vaultID)
+        XCTAssertKeychainError(
+            .authFailed, try KeyRing.unwrapUserClassKeys(keybag, kek: deviceOnly, vaultID: created.vaultID))
         let reopened = try Keychain(location: location, options: test.options)
         XCTAssertEqual(reopened.lockState, .beforeFirstUnlock)
     }
@@ -116,6 +126,7 @@ final class KeyRotationAttackTests: XCTestCase {
         try test.forgeAnchor()
         let spliced = try test.openAnother()
         try spliced.unlock(passphrase: "p")
-        XCTAssertKeychainError(.integrityViolation, revealing: ["secret-x"], try spliced.find(query("svc", "x"), returning: .data))
+        XCTAssertKeychainError(
+            .integrityViolation, revealing: ["secret-x"], try spliced.find(query("svc", "x"), returning: .data))
     }
 }

@@ -10,22 +10,29 @@ import XCTest
 /// change, raw SQL on the file.
 final class LibraryOwnedItemAttackTests: XCTestCase {
     private let owner = LibraryOwner.sync
-    private let names: [AttributeKey: AttributeValue] = [.service: "KeychainSync", .account: "state", .accessGroup: "com.securestorage.sync"]
+    private let names: [AttributeKey: AttributeValue] = [
+        .service: "KeychainSync", .account: "state", .accessGroup: "com.securestorage.sync"
+    ]
 
     private func ownedItem(_ data: String) -> NewItem {
-        var item = NewItem(.genericPassword, attributes: names, data: Data(data.utf8), accessibility: .afterFirstUnlockThisDeviceOnly)
+        var item = NewItem(
+            .genericPassword, attributes: names, data: Data(data.utf8), accessibility: .afterFirstUnlockThisDeviceOnly)
         item.owner = owner
         return item
     }
 
     private func ownedQuery() -> Query {
-        var query = Query(.genericPassword, [.service: "KeychainSync", .account: "state"], accessGroups: ["com.securestorage.sync"], limit: .one)
+        var query = Query(
+            .genericPassword, [.service: "KeychainSync", .account: "state"], accessGroups: ["com.securestorage.sync"],
+            limit: .one)
         query.owner = owner
         return query
     }
 
     private func appQuery() -> Query {
-        Query(.genericPassword, [.service: "KeychainSync", .account: "state"], accessGroups: ["com.securestorage.sync"], limit: .one)
+        Query(
+            .genericPassword, [.service: "KeychainSync", .account: "state"], accessGroups: ["com.securestorage.sync"],
+            limit: .one)
     }
 
     /// An app item of exactly the library's names (what `keychain add-generic-password` or an
@@ -33,9 +40,14 @@ final class LibraryOwnedItemAttackTests: XCTestCase {
     func testAnAppItemWithTheLibrarysNamesIsNeverTakenForTheLibrarysItem() throws {
         let test = try TestKeychain()
         let keychain = test.keychain
-        try keychain.add(NewItem(.genericPassword, attributes: names, data: Data("attacker state".utf8), accessibility: .afterFirstUnlock))
-        XCTAssertKeychainError(.itemNotFound, try keychain.find(self.ownedQuery(), returning: .data), "an owned lookup must not see the planted item")
-        try keychain.add(ownedItem("library state"))   // no duplicate: the namespaces never collide
+        try keychain.add(
+            NewItem(
+                .genericPassword, attributes: names, data: Data("attacker state".utf8), accessibility: .afterFirstUnlock
+            ))
+        XCTAssertKeychainError(
+            .itemNotFound, try keychain.find(self.ownedQuery(), returning: .data),
+            "an owned lookup must not see the planted item")
+        try keychain.add(ownedItem("library state"))  // no duplicate: the namespaces never collide
         XCTAssertEqual(try keychain.find(ownedQuery(), returning: .data).first?.data, Data("library state".utf8))
         XCTAssertEqual(try keychain.find(appQuery(), returning: .data).first?.data, Data("attacker state".utf8))
         // Every public operation, the broadest included, leaves the library's item alone.
@@ -44,7 +56,10 @@ final class LibraryOwnedItemAttackTests: XCTestCase {
         XCTAssertEqual(try keychain.delete(Query(.genericPassword, synchronizable: .any)), 1)
         XCTAssertEqual(try keychain.find(ownedQuery(), returning: .data).first?.data, Data("library state".utf8))
         // And the library's delete leaves apps' items alone.
-        try keychain.add(NewItem(.genericPassword, attributes: names, data: Data("attacker again".utf8), accessibility: .afterFirstUnlock))
+        try keychain.add(
+            NewItem(
+                .genericPassword, attributes: names, data: Data("attacker again".utf8), accessibility: .afterFirstUnlock
+            ))
         XCTAssertEqual(try keychain.delete(ownedQuery()), 1)
         XCTAssertEqual(try keychain.find(appQuery(), returning: .data).first?.data, Data("attacker again".utf8))
     }
@@ -55,9 +70,12 @@ final class LibraryOwnedItemAttackTests: XCTestCase {
         let test = try TestKeychain()
         let stored = try test.keychain.add(ownedItem("library state"), returning: .persistentReference)
         let reference = try XCTUnwrap(stored.persistentReference)
-        XCTAssertKeychainError(.itemNotFound, try test.keychain.find(Query(persistentReference: reference), returning: .data))
+        XCTAssertKeychainError(
+            .itemNotFound, try test.keychain.find(Query(persistentReference: reference), returning: .data))
         XCTAssertKeychainError(.itemNotFound, try test.keychain.delete(Query(persistentReference: reference)))
-        XCTAssertKeychainError(.itemNotFound, try test.keychain.update(Query(persistentReference: reference), with: ItemChanges(data: Data("x".utf8))))
+        XCTAssertKeychainError(
+            .itemNotFound,
+            try test.keychain.update(Query(persistentReference: reference), with: ItemChanges(data: Data("x".utf8))))
         XCTAssertEqual(try test.keychain.find(ownedQuery(), returning: .data).first?.data, Data("library state".utf8))
     }
 
@@ -66,10 +84,15 @@ final class LibraryOwnedItemAttackTests: XCTestCase {
         let test = try TestKeychain()
         var attributes = names
         attributes[LibraryOwner.attribute] = .string("sync")
-        XCTAssertKeychainError(.noSuchAttribute, try test.keychain.add(NewItem(.genericPassword, attributes: attributes, data: Data("x".utf8))))
-        XCTAssertKeychainError(.noSuchAttribute, try test.keychain.find(Query(.genericPassword, [LibraryOwner.attribute: "sync"])))
+        XCTAssertKeychainError(
+            .noSuchAttribute,
+            try test.keychain.add(NewItem(.genericPassword, attributes: attributes, data: Data("x".utf8))))
+        XCTAssertKeychainError(
+            .noSuchAttribute, try test.keychain.find(Query(.genericPassword, [LibraryOwner.attribute: "sync"])))
         try test.keychain.add(NewItem(.genericPassword, attributes: names, data: Data("x".utf8)))
-        XCTAssertKeychainError(.noSuchAttribute, try test.keychain.update(self.appQuery(), with: ItemChanges(attributes: [LibraryOwner.attribute: "sync"])))
+        XCTAssertKeychainError(
+            .noSuchAttribute,
+            try test.keychain.update(self.appQuery(), with: ItemChanges(attributes: [LibraryOwner.attribute: "sync"])))
         XCTAssertKeychainError(.itemNotFound, try test.keychain.find(self.ownedQuery()))
     }
 
@@ -89,29 +112,41 @@ final class LibraryOwnedItemAttackTests: XCTestCase {
         var exportable = ownedItem("library key")
         exportable.attributes[.accessible] = .string(Accessibility.afterFirstUnlock.rawValue)
         try test.keychain.add(exportable)
-        try test.keychain.add(NewItem(.genericPassword, attributes: [.service: "app", .account: "alice"], data: Data("app".utf8), accessibility: .afterFirstUnlock))
+        try test.keychain.add(
+            NewItem(
+                .genericPassword, attributes: [.service: "app", .account: "alice"], data: Data("app".utf8),
+                accessibility: .afterFirstUnlock))
         let backup = test.directory.appendingPathComponent("exported.backup")
         let summary = try test.keychain.exportBackup(to: backup, passphrase: "backup pass")
         XCTAssertEqual(summary.exportedItems, 1)
         let plaintexts = try BackupCrafter.chunkPlaintexts(ofBackupAt: backup, passphrase: "backup pass")
-        XCTAssertFalse(plaintexts.contains { $0.range(of: Data("library key".utf8)) != nil }, "the library's item reached the backup")
+        XCTAssertFalse(
+            plaintexts.contains { $0.range(of: Data("library key".utf8)) != nil },
+            "the library's item reached the backup")
 
         var writer = try BackupWriter(passphrase: "attacker pass", parameters: .insecureForTestingOnly)
         var file = writer.header
-        let planted = BackupRecord(itemClass: .genericPassword,
-                                   attributes: names.merging([.accessible: .string("ck"), LibraryOwner.attribute: .string("sync")]) { $1 },
-                                   data: Data("attacker state".utf8))
-        let innocent = BackupRecord(itemClass: .genericPassword, attributes: [.service: "team", .account: "db", .accessible: .string("ck")], data: Data("pw".utf8))
+        let planted = BackupRecord(
+            itemClass: .genericPassword,
+            attributes: names.merging([.accessible: .string("ck"), LibraryOwner.attribute: .string("sync")]) { $1 },
+            data: Data("attacker state".utf8))
+        let innocent = BackupRecord(
+            itemClass: .genericPassword, attributes: [.service: "team", .account: "db", .accessible: .string("ck")],
+            data: Data("pw".utf8))
         for record in [innocent, planted] { for chunk in try writer.append(record) { file.append(chunk) } }
         file.append(try writer.finish(skipped: .init()))
         let crafted = test.directory.appendingPathComponent("crafted.backup")
         try file.write(to: crafted)
         let victim = try TestKeychain()
         for policy in [BackupDuplicatePolicy.keepExisting, .replace] {
-            XCTAssertKeychainError(.invalidParameter, try victim.keychain.importBackup(from: crafted, passphrase: "attacker pass", onDuplicate: policy))
+            XCTAssertKeychainError(
+                .invalidParameter,
+                try victim.keychain.importBackup(from: crafted, passphrase: "attacker pass", onDuplicate: policy))
         }
         XCTAssertKeychainError(.itemNotFound, try victim.keychain.find(self.ownedQuery()))
-        XCTAssertKeychainError(.itemNotFound, try victim.keychain.find(Query(.genericPassword, [.service: "team"])), "a refused import imported something")
+        XCTAssertKeychainError(
+            .itemNotFound, try victim.keychain.find(Query(.genericPassword, [.service: "team"])),
+            "a refused import imported something")
     }
 
     /// A change from a circle member (or a server forging one) cannot carry the owner.
@@ -121,7 +156,9 @@ final class LibraryOwnedItemAttackTests: XCTestCase {
         attributes[.synchronizable] = .bool(true)
         attributes[.accessible] = .string("ck")
         attributes[LibraryOwner.attribute] = .string("sync")
-        let change = SynchronizedChange(.upsert, SynchronizedItem(itemClass: .genericPassword, attributes: attributes, data: Data("x".utf8)), expectedLocalDigest: nil)
+        let change = SynchronizedChange(
+            .upsert, SynchronizedItem(itemClass: .genericPassword, attributes: attributes, data: Data("x".utf8)),
+            expectedLocalDigest: nil)
         XCTAssertFalse(test.keychain.acceptsSynchronized(change.item))
         XCTAssertThrowsError(try test.keychain.applySynchronized([change]))
         XCTAssertKeychainError(.itemNotFound, try test.keychain.find(self.ownedQuery()))
@@ -150,8 +187,14 @@ final class LibraryOwnedItemAttackTests: XCTestCase {
         XCTAssertKeychainError(.itemNotFound, try test.keychain.find(self.ownedQuery(), returning: .data))
 
         let other = try TestKeychain()
-        try other.keychain.add(NewItem(.genericPassword, attributes: names, data: Data("attacker state".utf8), accessibility: .afterFirstUnlockThisDeviceOnly))
-        let tags = (other.keychain.keys.indexer.libraryOwnedTag, other.keychain.keys.indexer.attribute(LibraryOwner.attribute, .string("sync")))
+        try other.keychain.add(
+            NewItem(
+                .genericPassword, attributes: names, data: Data("attacker state".utf8),
+                accessibility: .afterFirstUnlockThisDeviceOnly))
+        let tags = (
+            other.keychain.keys.indexer.libraryOwnedTag,
+            other.keychain.keys.indexer.attribute(LibraryOwner.attribute, .string("sync"))
+        )
         try other.tamper { db in
             try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) SELECT ?, id FROM items", arguments: [tags.0])
             try db.execute(sql: "INSERT INTO item_tags (tag, item_rowid) SELECT ?, id FROM items", arguments: [tags.1])

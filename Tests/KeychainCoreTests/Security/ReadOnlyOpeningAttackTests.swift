@@ -11,8 +11,9 @@ import XCTest
 final class ReadOnlyOpeningAttackTests: XCTestCase {
     private var directory: URL!
     private var location: KeychainLocation!
-    private var options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), busyTimeout: .milliseconds(300),
-                                          defaultAccessGroup: "TEAM.test.app", tpm: nil)
+    private var options = KeychainOptions(
+        passphraseHardening: .fixed(.insecureForTestingOnly), busyTimeout: .milliseconds(300),
+        defaultAccessGroup: "TEAM.test.app", tpm: nil)
 
     private var scratch: ScratchLocation!
 
@@ -26,7 +27,9 @@ final class ReadOnlyOpeningAttackTests: XCTestCase {
     private var readOnly: KeychainOptions { options.readingOnly }
 
     private var walPath: String { location.databaseURL.path + "-wal" }
-    private func walSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: walPath))?[.size] as? Int) ?? -1 }
+    private func walSize() -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: walPath))?[.size] as? Int) ?? -1
+    }
 
     /// The keybag rows of the main database file alone, read from a copy made without its -wal
     /// (what a backup of keychain.db, or a copy taken without the log, holds).
@@ -46,10 +49,12 @@ final class ReadOnlyOpeningAttackTests: XCTestCase {
 
     /// Holds a read snapshot on `keychain` (another thread) until `release` is signalled.
     private func holdSnapshot(on keychain: Keychain) -> (release: DispatchSemaphore, done: DispatchSemaphore) {
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             _ = try? keychain.read { db -> Int in
-                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0   // the snapshot starts here
+                let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0  // the snapshot starts here
                 started.signal()
                 release.wait()
                 return count
@@ -65,7 +70,9 @@ final class ReadOnlyOpeningAttackTests: XCTestCase {
     /// checkpoint a reader blocked, the main file would keep the old keybag (and the items' old
     /// key wraps) after every connection closed. A read-only instance that finds the log holding
     /// frames when it goes therefore finishes the checkpoint through a connection of its own.
-    func runPassphraseChangeBlockedByAReader(readerIsReadOnly: Bool) throws -> (oldKeybagInMainFile: Bool, walSizeAfterLastClose: Int) {
+    func runPassphraseChangeBlockedByAReader(readerIsReadOnly: Bool) throws -> (
+        oldKeybagInMainFile: Bool, walSizeAfterLastClose: Int
+    ) {
         do {
             let keychain = try Keychain(location: location, options: options)
             try keychain.setPassphrase("leaked")
@@ -77,13 +84,14 @@ final class ReadOnlyOpeningAttackTests: XCTestCase {
             try writer!.unlock(passphrase: "leaked")
             var reader: Keychain? = try Keychain(location: location, options: readerIsReadOnly ? readOnly : options)
             let (release, done) = holdSnapshot(on: reader!)
-            try writer!.changePassphrase(from: "leaked", to: "fresh")   // its checkpoint times out: the reader is in the way
-            writer = nil   // the writer's process ends first (its close cannot checkpoint: the reader has the file open)
+            // its checkpoint times out: the reader is in the way
+            try writer!.changePassphrase(from: "leaked", to: "fresh")
+            writer = nil  // the writer's process ends first (its close cannot checkpoint: the reader has the file open)
             release.signal()
             done.wait()
             reader = nil
             XCTAssertNil(reader)
-            Thread.sleep(forTimeInterval: 0.3)   // the holding thread drops its reference
+            Thread.sleep(forTimeInterval: 0.3)  // the holding thread drops its reference
         }
         let mainFileKeybag = try keybagOfMainFileAlone()
         return (mainFileKeybag == oldKeybag, walSize())
@@ -91,7 +99,9 @@ final class ReadOnlyOpeningAttackTests: XCTestCase {
 
     func testAReadOnlyLastCloserLeavesNoOldKeybagInTheMainFile() throws {
         let result = try runPassphraseChangeBlockedByAReader(readerIsReadOnly: true)
-        XCTAssertFalse(result.oldKeybagInMainFile, "after every connection closed, keychain.db alone still holds the keybag of the old passphrase")
+        XCTAssertFalse(
+            result.oldKeybagInMainFile,
+            "after every connection closed, keychain.db alone still holds the keybag of the old passphrase")
         XCTAssertEqual(result.walSizeAfterLastClose, 0, "after every connection closed, the log still holds frames")
     }
 
@@ -107,22 +117,29 @@ final class ReadOnlyOpeningAttackTests: XCTestCase {
     /// anchor) and the old passphrase, given keychain.db alone, reads every item as of the change.
     func testTheMainFileAloneNeverOpensWithTheOldPassphraseAfterAReadOnlyLastClose() throws {
         _ = try runPassphraseChangeBlockedByAReader(readerIsReadOnly: true)
-        let copy = KeychainLocation(databaseURL: directory.appendingPathComponent("stolen/data/keychain.db"),
-                                    deviceKeyURL: directory.appendingPathComponent("stolen/state/device.key"))
-        try FileManager.default.createDirectory(at: copy.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: copy.deviceKeyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: location.databaseURL, to: copy.databaseURL)   // the main file only
+        let copy = KeychainLocation(
+            databaseURL: directory.appendingPathComponent("stolen/data/keychain.db"),
+            deviceKeyURL: directory.appendingPathComponent("stolen/state/device.key"))
+        try FileManager.default.createDirectory(
+            at: copy.databaseURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: copy.deviceKeyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: location.databaseURL, to: copy.databaseURL)  // the main file only
         try FileManager.default.copyItem(at: location.deviceKeyURL, to: copy.deviceKeyURL)
         // Forge the anchor for the header the main file carries (needs only the device key).
-        let deviceKey = try DeviceKeyFile.load(at: copy.deviceKeyURL, mayCreate: false, options: KeychainOptions(tpm: nil)).0
+        let deviceKey = try DeviceKeyFile.load(
+            at: copy.deviceKeyURL, mayCreate: false, options: KeychainOptions(tpm: nil)
+        ).0
         let queue = try DatabaseQueue(path: copy.databaseURL.path)
         let (vaultID, headerMAC) = try queue.read { db in
             (try XCTUnwrap(VaultHeader.fetch(db)).vaultID, try XCTUnwrap(HeaderAuthenticator.storedCode(db)))
         }
         try queue.close()
-        try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: [headerMAC]).write(for: copy, deviceKey: deviceKey)
+        try FormatAnchor(vaultID: vaultID, formatVersion: KeychainSchema.formatVersion, headerMACs: [headerMAC]).write(
+            for: copy, deviceKey: deviceKey)
         let stolen = try Keychain(location: copy, options: options)
-        XCTAssertKeychainError(.authFailed, try stolen.unlock(passphrase: "leaked"), "the old passphrase opens the main file")
+        XCTAssertKeychainError(
+            .authFailed, try stolen.unlock(passphrase: "leaked"), "the old passphrase opens the main file")
         let found: [FoundItem]? = try? stolen.find(query("bank", "acct-3"), returning: [.data])
         XCTAssertNil(found?.first?.data, "an item rewrapped by the change is read with the old passphrase")
     }
@@ -131,8 +148,9 @@ final class ReadOnlyOpeningAttackTests: XCTestCase {
     /// delete zeroes pages only when the log is checkpointed into the file), whichever kind of
     /// reader closes last.
     func testADeletedItemIsScrubbedFromTheMainFileAfterAReadOnlyLastClose() throws {
-        XCTAssertFalse(try deletedCiphertextSurvivesBlockedDelete(readerIsReadOnly: true),
-                       "after every connection closed, the deleted item's ciphertext is still in keychain.db")
+        XCTAssertFalse(
+            try deletedCiphertextSurvivesBlockedDelete(readerIsReadOnly: true),
+            "after every connection closed, the deleted item's ciphertext is still in keychain.db")
     }
 
     /// Control for the delete variant: a writable reader.
@@ -155,13 +173,13 @@ final class ReadOnlyOpeningAttackTests: XCTestCase {
             var writer: Keychain? = try Keychain(location: location, options: options)
             var reader: Keychain? = try Keychain(location: location, options: readerIsReadOnly ? readOnly : options)
             let (release, done) = holdSnapshot(on: reader!)
-            try writer!.delete(query("svc", "doomed"))   // its checkpoint is blocked by the reader
+            try writer!.delete(query("svc", "doomed"))  // its checkpoint is blocked by the reader
             writer = nil
             release.signal()
             done.wait()
             reader = nil
             XCTAssertNil(reader)
-            Thread.sleep(forTimeInterval: 0.3)   // the holding thread drops its reference
+            Thread.sleep(forTimeInterval: 0.3)  // the holding thread drops its reference
         }
         return try Data(contentsOf: location.databaseURL).range(of: ciphertext) != nil
     }
@@ -176,7 +194,9 @@ extension ReadOnlyOpeningAttackTests {
             let keychain = try Keychain(location: location, options: options)
             try keychain.add(password("svc", "acct", "v"))
         }
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix)
+        }
         let keychain = try Keychain(location: location, options: readOnly)
         XCTAssertEqual(try keychain.find(query("svc", "acct"), returning: .data).first?.data, Data("v".utf8))
         XCTAssertTrue(try keychain.verify().isClean)
@@ -206,10 +226,13 @@ extension ReadOnlyOpeningAttackTests {
             try FileManager.default.copyItem(at: location.databaseURL, to: old)
             try keychain.setPassphrase("pw")
         }
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: location.databaseURL.path + suffix)
+        }
         try FileManager.default.removeItem(at: location.databaseURL)
         try FileManager.default.copyItem(at: old, to: location.databaseURL)
-        XCTAssertKeychainError(.integrityViolation, try Keychain(location: location, options: readOnly).find(query("svc", "acct")))
+        XCTAssertKeychainError(
+            .integrityViolation, try Keychain(location: location, options: readOnly).find(query("svc", "acct")))
         XCTAssertKeychainError(.integrityViolation, try Keychain(location: location, options: options))
     }
 
@@ -217,11 +240,16 @@ extension ReadOnlyOpeningAttackTests {
     /// by both openings (the fast path reads it with a throwing decode). Values SQLite's INTEGER
     /// affinity turns into the same integer ('5', ' 5', 5.0) are the same value.
     func testOddFormatVersionValuesAreRefusedCleanly() throws {
-        for edit in ["format_version = '5'", "format_version = 5.0", "format_version = x'05'", "format_version = 'x'", "format_version = 5.5",
-                     "format_version = x'06'", "format_version = 7", "format_version = NULL"] {
+        for edit in [
+            "format_version = '5'", "format_version = 5.0", "format_version = x'05'", "format_version = 'x'",
+            "format_version = 5.5",
+            "format_version = x'06'", "format_version = 7", "format_version = NULL"
+        ] {
             try checkFormatEdit(edit, opens: false)
         }
-        for edit in ["format_version = '6'", "format_version = ' 6'", "format_version = 6.0"] { try checkFormatEdit(edit, opens: true) }
+        for edit in ["format_version = '6'", "format_version = ' 6'", "format_version = 6.0"] {
+            try checkFormatEdit(edit, opens: true)
+        }
     }
 
     /// Informational (held, pre-existing): a REAL 6.5 is read as 6 by GRDB's Int decoding in both
@@ -232,8 +260,9 @@ extension ReadOnlyOpeningAttackTests {
     }
 
     private func checkFormatEdit(_ edit: String, opens: Bool) throws {
-        let location = KeychainLocation(databaseURL: directory.appendingPathComponent("\(UUID().uuidString)/data/keychain.db"),
-                                        deviceKeyURL: directory.appendingPathComponent("\(UUID().uuidString)/state/device.key"))
+        let location = KeychainLocation(
+            databaseURL: directory.appendingPathComponent("\(UUID().uuidString)/data/keychain.db"),
+            deviceKeyURL: directory.appendingPathComponent("\(UUID().uuidString)/state/device.key"))
         do {
             let keychain = try Keychain(location: location, options: options)
             try keychain.add(password("svc", "acct", "v"))
@@ -243,7 +272,7 @@ extension ReadOnlyOpeningAttackTests {
             try queue.writeWithoutTransaction { db in try db.execute(sql: "UPDATE vault_header SET \(edit)") }
         } catch {
             try queue.close()
-            return   // refused by SQLite (NOT NULL)
+            return  // refused by SQLite (NOT NULL)
         }
         try queue.close()
         for opening in [options, readOnly] {
@@ -253,7 +282,9 @@ extension ReadOnlyOpeningAttackTests {
                 XCTAssertTrue(opens, "\(edit) readOnly=\(opening.readOnly): opened and read")
             } catch {
                 XCTAssertFalse(opens, "\(edit) readOnly=\(opening.readOnly): \(error)")
-                XCTAssertTrue([.integrityViolation, .unsupportedVersion].contains(error.code), "\(edit) readOnly=\(opening.readOnly): \(error)")
+                XCTAssertTrue(
+                    [.integrityViolation, .unsupportedVersion].contains(error.code),
+                    "\(edit) readOnly=\(opening.readOnly): \(error)")
             }
         }
     }

@@ -12,7 +12,8 @@ import XCTest
 final class Review34AttackTests: XCTestCase {
     private var scratch: URL!
     private let service = "SecureStorage.files/default"
-    private let options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil)
+    private let options = KeychainOptions(
+        passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil)
 
     override func setUpWithError() throws {
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("kc-review34-\(UUID().uuidString)")
@@ -38,11 +39,14 @@ final class Review34AttackTests: XCTestCase {
         let keychain = try upgradedFormat5Keychain()
         let backup = scratch.appendingPathComponent("after-upgrade.ssbackup")
         _ = try keychain.exportBackup(to: backup, passphrase: "attacker-chosen passphrase")
-        let elsewhere = try Keychain.create(at: KeychainLocation(directory: scratch.appendingPathComponent("elsewhere")), options: options)
+        let elsewhere = try Keychain.create(
+            at: KeychainLocation(directory: scratch.appendingPathComponent("elsewhere")), options: options)
         _ = try elsewhere.importBackup(from: backup, passphrase: "attacker-chosen passphrase")
-        let carried = try elsewhere.findAll(Query(.genericPassword, [.service: .string(service)]), returning: [.attributes, .data])
-        XCTAssertEqual(carried.compactMap { $0.attributes[.account]?.stringValue }.sorted(), [],
-                       "the backup carried the protected-file store's keys (\(carried.count) items, with their key bytes)")
+        let carried = try elsewhere.findAll(
+            Query(.genericPassword, [.service: .string(service)]), returning: [.attributes, .data])
+        XCTAssertEqual(
+            carried.compactMap { $0.attributes[.account]?.stringValue }.sorted(), [],
+            "the backup carried the protected-file store's keys (\(carried.count) items, with their key bytes)")
     }
 
     /// Claim: no app can read a library-owned item. Until the owning component runs once after
@@ -50,8 +54,10 @@ final class Review34AttackTests: XCTestCase {
     /// store's keys with an ordinary query.
     func testAnAppCannotReadTheLibrarysKeysRightAfterTheUpgrade() throws {
         let keychain = try upgradedFormat5Keychain()
-        let read = try keychain.findAll(Query(.genericPassword, [.service: .string(service)], limit: .all), returning: [.attributes, .data])
-        XCTAssertEqual(read.count, 0, "an app's query read \(read.count) of the protected-file store's keys, data included")
+        let read = try keychain.findAll(
+            Query(.genericPassword, [.service: .string(service)], limit: .all), returning: [.attributes, .data])
+        XCTAssertEqual(
+            read.count, 0, "an app's query read \(read.count) of the protected-file store's keys, data included")
     }
 
     /// Claim §4: terminal control sequences from a crafted backup never reach the terminal. An
@@ -64,24 +70,32 @@ final class Review34AttackTests: XCTestCase {
     func testACraftedBackupsRefusalCarriesNoTerminalEscapes() throws {
         let escape = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{1B}[1A"
         let crafted: [[AttributeKey: AttributeValue]] = [
-            [.service: "team", .account: "db", .accessible: .string("ck"), AttributeKey(rawValue: escape): .string("x")],
-            [.service: "team", .account: "db", .accessible: .string("ck" + escape)],
+            [
+                .service: "team", .account: "db", .accessible: .string("ck"),
+                AttributeKey(rawValue: escape): .string("x")
+            ],
+            [.service: "team", .account: "db", .accessible: .string("ck" + escape)]
         ]
         for (index, attributes) in crafted.enumerated() {
             var writer = try BackupWriter(passphrase: "attacker pass", parameters: .insecureForTestingOnly)
             var file = writer.header
-            for chunk in try writer.append(BackupRecord(itemClass: .genericPassword, attributes: attributes, data: Data("pw".utf8))) { file.append(chunk) }
+            for chunk in try writer.append(
+                BackupRecord(itemClass: .genericPassword, attributes: attributes, data: Data("pw".utf8)))
+            { file.append(chunk) }
             file.append(try writer.finish(skipped: .init()))
             let url = scratch.appendingPathComponent("crafted-\(index).backup")
             try file.write(to: url)
-            let victim = try Keychain.create(at: KeychainLocation(directory: scratch.appendingPathComponent("victim-\(index)")), options: options)
+            let victim = try Keychain.create(
+                at: KeychainLocation(directory: scratch.appendingPathComponent("victim-\(index)")), options: options)
             do {
                 _ = try victim.importBackup(from: url, passphrase: "attacker pass")
                 XCTFail("the crafted backup was imported")
             } catch {
                 let shown = "keychain: \(error)"
-                XCTAssertFalse(shown.unicodeScalars.contains { $0 != "\n" && PrintableText.isUnsafe($0) },
-                               "the import's error, as the tool prints it, carries the backup's terminal escapes: \(shown.debugDescription)")
+                XCTAssertFalse(
+                    shown.unicodeScalars.contains { $0 != "\n" && PrintableText.isUnsafe($0) },
+                    "the import's error, as the tool prints it, carries the backup's terminal escapes: \(shown.debugDescription)"
+                )
             }
         }
     }

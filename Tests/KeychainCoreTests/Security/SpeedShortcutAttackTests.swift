@@ -9,8 +9,9 @@ import XCTest
 final class SpeedShortcutAttackTests: XCTestCase {
     private var scratch: ScratchLocation!
     private var location: KeychainLocation { scratch.location }
-    private var options = KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), busyTimeout: .milliseconds(300),
-                                          defaultAccessGroup: "TEAM.test.app", tpm: nil)
+    private var options = KeychainOptions(
+        passphraseHardening: .fixed(.insecureForTestingOnly), busyTimeout: .milliseconds(300),
+        defaultAccessGroup: "TEAM.test.app", tpm: nil)
 
     override func setUpWithError() throws { scratch = ScratchLocation("kc-shortcut-attack") }
     override func tearDownWithError() throws { scratch.remove() }
@@ -21,19 +22,21 @@ final class SpeedShortcutAttackTests: XCTestCase {
     /// by `String` would give the second spelling the first one's index, while the index itself
     /// (and every other comparison, `canonicallyEqual`) works on the UTF-8 bytes.
     func testGroupIndexCacheIsKeyedByBytesNotCanonicalEquivalence() throws {
-        let nfc = "TEAM.caf\u{E9}", nfd = "TEAM.cafe\u{301}"
-        XCTAssertEqual(nfc, nfd)                                    // Swift says equal
-        XCTAssertNotEqual(Array(nfc.utf8), Array(nfd.utf8))         // the bytes differ
+        let nfc = "TEAM.caf\u{E9}"
+        let nfd = "TEAM.cafe\u{301}"
+        XCTAssertEqual(nfc, nfd)  // Swift says equal
+        XCTAssertNotEqual(Array(nfc.utf8), Array(nfd.utf8))  // the bytes differ
         let indexer = BlindIndexer(key: .init(size: .bits256))
         let uncachedNFD = indexer.attribute(.accessGroup, .string(nfd))
-        _ = indexer.accessGroup(nfc)                                // caches the NFC spelling
+        _ = indexer.accessGroup(nfc)  // caches the NFC spelling
         XCTAssertEqual(indexer.accessGroup(nfd), uncachedNFD, "the cache returned another group's index")
     }
 
     /// End to end: an item added under the NFD spelling of a group after the NFC spelling was
     /// seen must still be found by another instance (empty cache) under its own group.
     func testItemAddedAfterCanonicallyEqualGroupIsFoundByAnotherInstance() throws {
-        let nfc = "TEAM.caf\u{E9}", nfd = "TEAM.cafe\u{301}"
+        let nfc = "TEAM.caf\u{E9}"
+        let nfd = "TEAM.cafe\u{301}"
         do {
             let keychain = try Keychain(location: location, options: options)
             try keychain.add(password("svc", "a", extra: [.accessGroup: .string(nfc)]))
@@ -42,7 +45,9 @@ final class SpeedShortcutAttackTests: XCTestCase {
         let fresh = try Keychain(location: location, options: options)
         var byNFD = query("svc", "b")
         byNFD.accessGroups = [nfd]
-        XCTAssertEqual(try fresh.find(byNFD, returning: .attributes).count, 1, "the item of group \(nfd.debugDescription) is not found under its own group")
+        XCTAssertEqual(
+            try fresh.find(byNFD, returning: .attributes).count, 1,
+            "the item of group \(nfd.debugDescription) is not found under its own group")
     }
 
     // MARK: 2. Batch add
@@ -51,10 +56,12 @@ final class SpeedShortcutAttackTests: XCTestCase {
     /// the batch must not win over a duplicate earlier in it. The error is the first failing
     /// item's, as a sequential loop would report it: the duplicate.
     func testBatchReportsTheFirstFailingItemsError() throws {
-        let keychain = try Keychain(location: location, options: options)   // no passphrase
+        let keychain = try Keychain(location: location, options: options)  // no passphrase
         try keychain.add(password("svc", "taken"))
-        let batch = [password("svc", "fresh-0"), password("svc", "taken"), password("svc", "fresh-1"),
-                     password("svc", "needs-passcode", "x", .whenPasscodeSetThisDeviceOnly)]
+        let batch = [
+            password("svc", "fresh-0"), password("svc", "taken"), password("svc", "fresh-1"),
+            password("svc", "needs-passcode", "x", .whenPasscodeSetThisDeviceOnly)
+        ]
         XCTAssertKeychainError(.duplicateItem, try keychain.add(contentsOf: batch), "item 1 is the first failing item")
         XCTAssertEqual(try keychain.find(query("svc"), returning: .attributes).count, 1)
         XCTAssertTrue(try keychain.verify().isClean)
@@ -72,7 +79,9 @@ final class SpeedShortcutAttackTests: XCTestCase {
         items[650] = password("bulk", "acct-650", "secret-650")
         XCTAssertEqual(try keychain.add(contentsOf: items), 700)
         XCTAssertTrue(try keychain.verify().isClean)
-        let rows = try keychain.read { db in try Row.fetchAll(db, sql: "SELECT id, item_id, secret_key FROM items ORDER BY id") }
+        let rows = try keychain.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, item_id, secret_key FROM items ORDER BY id")
+        }
         XCTAssertEqual(rows.map { $0["id"] as Int64 }, Array(1...700))
         XCTAssertEqual(Set(rows.map { $0["item_id"] as Data }).count, 700)
         XCTAssertEqual(Set(rows.map { $0["secret_key"] as Data }).count, 700)
@@ -87,14 +96,21 @@ final class SpeedShortcutAttackTests: XCTestCase {
         _ = try Keychain(location: location, options: options)
         var slow = options
         slow.busyTimeout = .seconds(20)
-        let first = try Keychain(location: location, options: slow), second = try Keychain(location: location, options: slow)
+        let first = try Keychain(location: location, options: slow)
+        let second = try Keychain(location: location, options: slow)
         let group = DispatchGroup()
         let lock = NSLock()
         nonisolated(unsafe) var failures: [Error] = []
         for (name, keychain) in [("one", first), ("two", second)] {
             group.enter()
             Thread.detachNewThread {
-                do { try keychain.add(contentsOf: (0..<600).map { password(name, "acct-\($0)", "\(name)-\($0)") }) } catch { lock.lock(); failures.append(error); lock.unlock() }
+                do {
+                    try keychain.add(contentsOf: (0..<600).map { password(name, "acct-\($0)", "\(name)-\($0)") })
+                } catch {
+                    lock.lock()
+                    failures.append(error)
+                    lock.unlock()
+                }
                 group.leave()
             }
         }
@@ -114,9 +130,12 @@ final class SpeedShortcutAttackTests: XCTestCase {
         slow.busyTimeout = .seconds(3)
         let writer = try Keychain(location: location, options: slow)
         try writer.add(password("svc", "a"))
-        let walSize = (try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? Int) ?? 0
+        let walSize =
+            (try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? Int) ?? 0
         XCTAssertGreaterThan(walSize, 0, "the writer's log holds frames")
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             _ = try? writer.read { db -> Int in
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM items") ?? 0
@@ -127,7 +146,7 @@ final class SpeedShortcutAttackTests: XCTestCase {
             done.signal()
         }
         started.wait()
-        try writer.add(password("svc", "b"))           // frames beyond the reader's snapshot
+        try writer.add(password("svc", "b"))  // frames beyond the reader's snapshot
         var readOnly = slow
         readOnly.readOnly = true
         var reader: Keychain? = try Keychain(location: location, options: readOnly)

@@ -22,7 +22,9 @@ final class TPMBindingTests: XCTestCase {
     }
 
     private func options(_ tpm: TPMDevice?, binding: NewKeychainBinding = .automatic) -> KeychainOptions {
-        KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app", tpm: tpm, newKeychainBinding: binding)
+        KeychainOptions(
+            passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app", tpm: tpm,
+            newKeychainBinding: binding)
     }
 
     func testNewKeychainIsSealedByTheTPMAndTheFileHoldsNoSecret() throws {
@@ -31,7 +33,8 @@ final class TPMBindingTests: XCTestCase {
         XCTAssertEqual(test.keychain.deviceBinding, .tpm(device: tpm.device, pcrs: []))
         // A software TPM resists copying, but its seeds are files: not secure hardware.
         XCTAssertFalse(test.keychain.deviceBinding.isProtectedBySecureHardware)
-        XCTAssertTrue(DeviceBinding.tpm(device: TPMDevice(tcti: "device:/dev/tpmrm0"), pcrs: []).isProtectedBySecureHardware)
+        XCTAssertTrue(
+            DeviceBinding.tpm(device: TPMDevice(tcti: "device:/dev/tpmrm0"), pcrs: []).isProtectedBySecureHardware)
         XCTAssertFalse(DeviceBinding.keyFile.isProtectedBySecureHardware)
         XCTAssertTrue(tpm.device.isSimulator)
         try addSecret(test.keychain)
@@ -57,7 +60,10 @@ final class TPMBindingTests: XCTestCase {
         try addSecret(test.keychain)
         let key = try test.keychain.generateTokenKey(.p256)
         let copy = try test.copyFiles()
-        defer { try? FileManager.default.removeItem(at: copy.databaseURL.deletingLastPathComponent().deletingLastPathComponent()) }
+        defer {
+            try? FileManager.default.removeItem(
+                at: copy.databaseURL.deletingLastPathComponent().deletingLastPathComponent())
+        }
 
         XCTAssertThrowsError(try Keychain(location: copy, options: options(elsewhere.device))) { error in
             let failure = error as! KeychainError
@@ -72,8 +78,9 @@ final class TPMBindingTests: XCTestCase {
         // The attacker's other route: the device key file's bytes as a clear key.
         let file = try Data(contentsOf: copy.deviceKeyURL)
         for offset in stride(from: 0, to: file.count - 32, by: 1) {
-            XCTAssertNotEqual(SymmetricKey(data: file[offset..<offset + 32]).withUnsafeBytes { Data($0) },
-                              test.keychain.keys.deviceKey.withUnsafeBytes { Data($0) })
+            XCTAssertNotEqual(
+                SymmetricKey(data: file[offset..<offset + 32]).withUnsafeBytes { Data($0) },
+                test.keychain.keys.deviceKey.withUnsafeBytes { Data($0) })
         }
 
         // The same copy back on the machine it came from opens, and the TPM key signs there.
@@ -83,7 +90,8 @@ final class TPMBindingTests: XCTestCase {
         let digest = Data(SHA256.hash(data: message))
         let signature = try back.signWithTokenKey(key.persistentReference, digest: digest)
         let publicKey = try P256.Signing.PublicKey(x963Representation: back.tokenKeyPublicKey(key.persistentReference))
-        XCTAssertTrue(publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
+        XCTAssertTrue(
+            publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
     }
 
     func testBindingAnExistingKeychainKeepsEveryItemAndItsSoftwareKeys() throws {
@@ -103,7 +111,8 @@ final class TPMBindingTests: XCTestCase {
         let tpmKey = try before.generateTokenKey(.p256)
         XCTAssertEqual(tpmKey.attributes[TokenKeys.storageAttribute], .string("tpm"))
         let p384 = try before.generateTokenKey(.p384)
-        XCTAssertEqual(p384.attributes[TokenKeys.storageAttribute], .string("software"), "the TPM holds P-256 keys only")
+        XCTAssertEqual(
+            p384.attributes[TokenKeys.storageAttribute], .string("software"), "the TPM holds P-256 keys only")
 
         let reopened = try Keychain(location: unbound, options: options(tpm.device))
         XCTAssertEqual(try readSecret(reopened), secret)
@@ -111,10 +120,13 @@ final class TPMBindingTests: XCTestCase {
         let digest = Data(SHA256.hash(data: message))
         for key in [softwareKey, tpmKey] {
             let signature = try reopened.signWithTokenKey(key.persistentReference, digest: digest)
-            let publicKey = try P256.Signing.PublicKey(x963Representation: reopened.tokenKeyPublicKey(key.persistentReference))
-            XCTAssertTrue(publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
+            let publicKey = try P256.Signing.PublicKey(
+                x963Representation: reopened.tokenKeyPublicKey(key.persistentReference))
+            XCTAssertTrue(
+                publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
         }
-        let found = try XCTUnwrap(reopened.findFirst(Query(persistentReference: softwareKey.persistentReference), returning: .attributes))
+        let found = try XCTUnwrap(
+            reopened.findFirst(Query(persistentReference: softwareKey.persistentReference), returning: .attributes))
         XCTAssertEqual(TokenKeys.storage(of: found.attributes), .software)
         XCTAssertThrowsError(try Keychain(location: unbound, options: options(nil)))
         _ = location
@@ -125,13 +137,16 @@ final class TPMBindingTests: XCTestCase {
         let test = try TestKeychain(tpm: tpm.device)
         try addSecret(test.keychain)
         XCTAssertThrowsError(try test.keychain.unbindFromTPM(passphrase: "anything")) { error in
-            XCTAssertEqual((error as! KeychainError).code, .invalidState, "no passphrase: unbinding would leave the items unprotected")
+            XCTAssertEqual(
+                (error as! KeychainError).code, .invalidState,
+                "no passphrase: unbinding would leave the items unprotected")
         }
         try test.keychain.setPassphrase("open sesame")
         XCTAssertThrowsError(try test.keychain.unbindFromTPM(passphrase: "open sesam")) { error in
             XCTAssertEqual((error as! KeychainError).code, .authFailed)
         }
-        XCTAssertEqual(test.keychain.deviceBinding, .tpm(device: tpm.device, pcrs: []), "a wrong passphrase changes nothing")
+        XCTAssertEqual(
+            test.keychain.deviceBinding, .tpm(device: tpm.device, pcrs: []), "a wrong passphrase changes nothing")
         XCTAssertEqual(try Data(contentsOf: test.location.deviceKeyURL)[4], 2)
 
         try test.keychain.unbindFromTPM(passphrase: "open sesame")
@@ -148,8 +163,12 @@ final class TPMBindingTests: XCTestCase {
         let newMachine = try startSoftwareTPM()
         let there = try Keychain(location: copy, options: options(newMachine.device))
         try there.bindToTPM(passphrase: "open sesame")
-        XCTAssertEqual(try Keychain(location: copy, options: options(newMachine.device)).deviceBinding, .tpm(device: newMachine.device, pcrs: []))
-        XCTAssertThrowsError(try Keychain(location: copy, options: options(tpm.device)), "the old machine's TPM no longer opens the moved copy")
+        XCTAssertEqual(
+            try Keychain(location: copy, options: options(newMachine.device)).deviceBinding,
+            .tpm(device: newMachine.device, pcrs: []))
+        XCTAssertThrowsError(
+            try Keychain(location: copy, options: options(tpm.device)),
+            "the old machine's TPM no longer opens the moved copy")
     }
 
     func testPCRPolicyRefusesAChangedBootStateUntilItIsBack() throws {
@@ -180,24 +199,33 @@ final class TPMBindingTests: XCTestCase {
         let tpm = try startSoftwareTPM()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kc-binding-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        func location(_ name: String) -> KeychainLocation { KeychainLocation(directory: directory.appendingPathComponent(name)) }
-        XCTAssertEqual(try Keychain(location: location("file"), options: options(tpm.device, binding: .keyFile)).deviceBinding, .keyFile)
+        func location(_ name: String) -> KeychainLocation {
+            KeychainLocation(directory: directory.appendingPathComponent(name))
+        }
+        XCTAssertEqual(
+            try Keychain(location: location("file"), options: options(tpm.device, binding: .keyFile)).deviceBinding,
+            .keyFile)
         XCTAssertEqual(try Keychain(location: location("none"), options: options(nil)).deviceBinding, .keyFile)
-        XCTAssertThrowsError(try Keychain(location: location("required"), options: options(nil, binding: .tpm))) { error in
+        XCTAssertThrowsError(try Keychain(location: location("required"), options: options(nil, binding: .tpm))) {
+            error in
             XCTAssertEqual((error as! KeychainError).code, .keychainUnavailable)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: location("required").deviceKeyURL.path))
         // A TPM that cannot be reached: automatic falls back to a key file, required fails.
         let gone = TPMDevice(tcti: "swtpm:path=\(directory.path)/no-such-socket")
         XCTAssertEqual(try Keychain(location: location("fallback"), options: options(gone)).deviceBinding, .keyFile)
-        XCTAssertThrowsError(try Keychain(location: location("unreachable"), options: options(gone, binding: .tpm))) { error in
+        XCTAssertThrowsError(try Keychain(location: location("unreachable"), options: options(gone, binding: .tpm))) {
+            error in
             XCTAssertEqual((error as! KeychainError).code, .keychainUnavailable)
-            XCTAssertTrue((error as! KeychainError).message.contains("cannot be reached"), (error as! KeychainError).message)
+            XCTAssertTrue(
+                (error as! KeychainError).message.contains("cannot be reached"), (error as! KeychainError).message)
         }
     }
 
     func testEnvironmentChoosesTheTPM() {
-        XCTAssertEqual(TPMDevice.discovered(environment: ["SECURE_STORAGE_TPM_TCTI": "swtpm:path=/x/sock"]), TPMDevice(tcti: "swtpm:path=/x/sock"))
+        XCTAssertEqual(
+            TPMDevice.discovered(environment: ["SECURE_STORAGE_TPM_TCTI": "swtpm:path=/x/sock"]),
+            TPMDevice(tcti: "swtpm:path=/x/sock"))
         XCTAssertNil(TPMDevice.discovered(environment: ["SECURE_STORAGE_TPM_TCTI": "none"]))
         XCTAssertNil(TPMDevice.discovered(environment: ["SECURE_STORAGE_TPM_TCTI": " "]))
         XCTAssertTrue(TPMDevice.isSupported)

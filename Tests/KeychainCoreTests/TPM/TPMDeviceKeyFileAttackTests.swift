@@ -17,7 +17,8 @@ final class TPMDeviceKeyFileAttackTests: XCTestCase {
     override func setUpWithError() throws {
         tpm = try startSoftwareTPM()
         test = try TestKeychain(tpm: tpm.device)
-        try test.keychain.add(NewItem(.genericPassword, attributes: [.service: "s", .account: "a"], data: Data(secret.utf8)))
+        try test.keychain.add(
+            NewItem(.genericPassword, attributes: [.service: "s", .account: "a"], data: Data(secret.utf8)))
     }
 
     /// Rewrites the device key file with `edit` applied to its body and a valid checksum, as an
@@ -31,9 +32,11 @@ final class TPMDeviceKeyFileAttackTests: XCTestCase {
     }
 
     private func assertRefused(_ expected: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertKeychainError(.keychainUnavailable, revealing: [secret], try self.test.openAnother(), file: file, line: line)
+        XCTAssertKeychainError(
+            .keychainUnavailable, revealing: [secret], try self.test.openAnother(), file: file, line: line)
         do { _ = try test.openAnother() } catch let error as KeychainError {
-            XCTAssertTrue(error.message.contains(expected), "\(error.message) does not say \(expected)", file: file, line: line)
+            XCTAssertTrue(
+                error.message.contains(expected), "\(error.message) does not say \(expected)", file: file, line: line)
         } catch { XCTFail("\(error)", file: file, line: line) }
     }
 
@@ -68,7 +71,7 @@ final class TPMDeviceKeyFileAttackTests: XCTestCase {
         try test.keychain.bindToTPM(pcrs: [7])
         try forge { $0.replaceSubrange(5..<8, with: [0, 0, 0]) }
         XCTAssertKeychainError(.keychainUnavailable, revealing: [secret], try self.test.openAnother())
-        try forge { $0.replaceSubrange(5..<8, with: [0, 0x01, 0]) }   // PCR 8 instead of 7
+        try forge { $0.replaceSubrange(5..<8, with: [0, 0x01, 0]) }  // PCR 8 instead of 7
         XCTAssertKeychainError(.keychainUnavailable, revealing: [secret], try self.test.openAnother())
     }
 
@@ -93,8 +96,10 @@ final class TPMDeviceKeyFileAttackTests: XCTestCase {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
             XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600, url.lastPathComponent)
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: test.location.deviceKeyURL.deletingLastPathComponent().path)
-            .filter { $0.contains(".tmp-") || $0.hasSuffix(".pending") }
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: test.location.deviceKeyURL.deletingLastPathComponent().path
+        )
+        .filter { $0.contains(".tmp-") || $0.hasSuffix(".pending") }
         XCTAssertEqual(leftovers, [])
     }
 }

@@ -15,16 +15,22 @@ import XCTest
 final class TPMRebindAttackTests: XCTestCase {
     var tpm: SoftwareTPM!
     var test: TestKeychain!
-    let secrets = ["always-secret", "after-first-unlock-secret", "when-unlocked-secret", "passcode-set-secret", "presence-secret"]
-    private let accessibilities: [Accessibility] = [.always, .afterFirstUnlock, .whenUnlocked, .whenPasscodeSetThisDeviceOnly]
+    let secrets = [
+        "always-secret", "after-first-unlock-secret", "when-unlocked-secret", "passcode-set-secret", "presence-secret"
+    ]
+    private let accessibilities: [Accessibility] = [
+        .always, .afterFirstUnlock, .whenUnlocked, .whenPasscodeSetThisDeviceOnly
+    ]
 
     override func setUpWithError() throws {
         tpm = try startSoftwareTPM()
-        test = try TestKeychain()   // a key file, as every keychain made before TPM support
+        test = try TestKeychain()  // a key file, as every keychain made before TPM support
     }
 
     private var options: KeychainOptions {
-        KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app", tpm: tpm.device, newKeychainBinding: .keyFile)
+        KeychainOptions(
+            passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: "TEAM.test.app", tpm: tpm.device,
+            newKeychainBinding: .keyFile)
     }
 
     /// Another instance on the keychain's files, with the TPM.
@@ -46,18 +52,24 @@ final class TPMRebindAttackTests: XCTestCase {
 
     private func assertItemsOpen(_ keychain: Keychain, file: StaticString = #filePath, line: UInt = #line) throws {
         for (accessibility, secret) in classes(keychain) {
-            let data = try keychain.find(query("bound", accessibility.rawValue, limit: .one), returning: .data).first?.data
+            let data = try keychain.find(query("bound", accessibility.rawValue, limit: .one), returning: .data).first?
+                .data
             XCTAssertEqual(data, Data(secret.utf8), accessibility.rawValue, file: file, line: line)
         }
     }
 
-    private func assertRefused(_ deviceKeyFile: Data, _ context: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertRefused(
+        _ deviceKeyFile: Data, _ context: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let current = try self.deviceKeyFile
         try deviceKeyFile.write(to: test.location.deviceKeyURL)
         defer { try? current.write(to: test.location.deviceKeyURL) }
-        XCTAssertKeychainError(.keychainUnavailable, revealing: secrets, try self.open(), context, file: file, line: line)
+        XCTAssertKeychainError(
+            .keychainUnavailable, revealing: secrets, try self.open(), context, file: file, line: line)
         do { _ = try open() } catch let error as KeychainError {
-            XCTAssertTrue(error.message.contains("does not belong to this keychain"), "\(context): \(error.message)", file: file, line: line)
+            XCTAssertTrue(
+                error.message.contains("does not belong to this keychain"), "\(context): \(error.message)", file: file,
+                line: line)
         } catch { XCTFail("\(error)", file: file, line: line) }
     }
 
@@ -73,8 +85,11 @@ final class TPMRebindAttackTests: XCTestCase {
         try addItems(keychain)
         let clearCopy = try deviceKeyFile
         let oldSecret = clearSecret(clearCopy)
-        let wholeCopy = try test.copyFiles()   // the whole keychain, before binding
-        defer { try? FileManager.default.removeItem(at: wholeCopy.databaseURL.deletingLastPathComponent().deletingLastPathComponent()) }
+        let wholeCopy = try test.copyFiles()  // the whole keychain, before binding
+        defer {
+            try? FileManager.default.removeItem(
+                at: wholeCopy.databaseURL.deletingLastPathComponent().deletingLastPathComponent())
+        }
 
         try keychain.bindToTPM(passphrase: "bind me")
         XCTAssertEqual(try deviceKeyFile[4], 2, "sealed")
@@ -117,7 +132,7 @@ final class TPMRebindAttackTests: XCTestCase {
         try assertRefused(sealedToPCR7, "the file sealed to PCR 7, put back after rebinding to PCR 8")
         try assertRefused(unrestricted, "the file sealed without PCRs, put back after binding to PCRs")
         try assertItemsOpen(try open())
-        try assertItemsOpen(keychain)   // the binding instance goes on with the new secret
+        try assertItemsOpen(keychain)  // the binding instance goes on with the new secret
     }
 
     func testEveryItemOpensAfterBindingAndVerifiesClean() throws {
@@ -127,7 +142,8 @@ final class TPMRebindAttackTests: XCTestCase {
         let pin = try PINAuthenticator(keychain: test.location, parameters: .insecureForTestingOnly) { _ in "2468" }
         try pin.setPIN("2468", in: keychain)
         keychain.authenticator = pin
-        try keychain.add(password("bound", "presence", "presence-secret").protected(by: AccessPolicy(flags: [.userPresence])))
+        try keychain.add(
+            password("bound", "presence", "presence-secret").protected(by: AccessPolicy(flags: [.userPresence])))
         let softwareKey = try keychain.generateTokenKey(.p256)
         try keychain.unlock(passphrase: "bind me", keepingSessionFor: .seconds(600))
         XCTAssertNotNil(try open().unlockSession)
@@ -142,18 +158,25 @@ final class TPMRebindAttackTests: XCTestCase {
 
         for instance in [keychain, try open()] {
             if instance !== keychain {
-                XCTAssertNil(instance.unlockSession, "the unlock session ended: its ticket was derived from the old secret")
+                XCTAssertNil(
+                    instance.unlockSession, "the unlock session ended: its ticket was derived from the old secret")
                 XCTAssertEqual(instance.lockState, .beforeFirstUnlock)
                 try instance.unlock(passphrase: "bind me")
                 instance.authenticator = pin
             }
             try assertItemsOpen(instance)
-            XCTAssertEqual(try instance.find(query("bound", "presence", limit: .one), returning: .data).first?.data, Data("presence-secret".utf8))
+            XCTAssertEqual(
+                try instance.find(query("bound", "presence", limit: .one), returning: .data).first?.data,
+                Data("presence-secret".utf8))
             let message = Data("message".utf8)
             for key in [softwareKey, tpmKey] {
-                let signature = try instance.signWithTokenKey(key.persistentReference, digest: Data(SHA256.hash(data: message)))
-                let publicKey = try P256.Signing.PublicKey(x963Representation: instance.tokenKeyPublicKey(key.persistentReference))
-                XCTAssertTrue(publicKey.isValidSignature(try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
+                let signature = try instance.signWithTokenKey(
+                    key.persistentReference, digest: Data(SHA256.hash(data: message)))
+                let publicKey = try P256.Signing.PublicKey(
+                    x963Representation: instance.tokenKeyPublicKey(key.persistentReference))
+                XCTAssertTrue(
+                    publicKey.isValidSignature(
+                        try P256.Signing.ECDSASignature(derRepresentation: signature), for: message))
             }
             let report = try instance.verify()
             XCTAssertTrue(report.isClean, "\(report)")
@@ -161,13 +184,16 @@ final class TPMRebindAttackTests: XCTestCase {
         }
         XCTAssertEqual(keychain.lockState, .unlocked, "the binding instance keeps its lock state")
         let state = test.location.deviceKeyURL.deletingLastPathComponent().path
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: state).filter { $0.hasSuffix(".pending") || $0.contains(".tmp-") }, [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: state).filter {
+                $0.hasSuffix(".pending") || $0.contains(".tmp-")
+            }, [])
     }
 
     func testAnInstanceOpenedBeforeTheBindGetsAClearErrorAndWritesNothing() throws {
         let keychain = try open()
         try addItems(keychain)
-        let other = try open()   // another process, as far as the keychain can tell
+        let other = try open()  // another process, as far as the keychain can tell
         XCTAssertNotNil(try other.find(query("bound"), returning: .attributes).first)
         try keychain.bindToTPM()
 
@@ -182,13 +208,15 @@ final class TPMRebindAttackTests: XCTestCase {
         assertReplaced(try other.add(password("stale", "writer", "written-with-the-old-secret")), "add")
         assertReplaced(try other.find(query("bound"), returning: .data), "find")
         assertReplaced(try other.delete(query("bound", "always")), "delete")
-        assertReplaced(try other.update(query("bound", "always"), with: ItemChanges(data: Data("changed".utf8))), "update")
+        assertReplaced(
+            try other.update(query("bound", "always"), with: ItemChanges(data: Data("changed".utf8))), "update")
         assertReplaced(try other.bindToTPM(), "a bind with the old secret")
         XCTAssertThrowsError(try other.setPassphrase("late"))
 
         let fresh = try open()
         try assertItemsOpen(fresh)
-        XCTAssertKeychainError(.itemNotFound, try fresh.find(query("stale"), returning: .attributes), "the stale instance wrote nothing")
+        XCTAssertKeychainError(
+            .itemNotFound, try fresh.find(query("stale"), returning: .attributes), "the stale instance wrote nothing")
         XCTAssertTrue(try fresh.verify().isClean)
         XCTAssertEqual(fresh.deviceBinding, .tpm(device: tpm.device, pcrs: []))
     }
@@ -235,16 +263,22 @@ extension TPMRebindAttackTests {
     /// asserted beyond a generous bound: the machine is shared.
     func testBindTimeOnAThousandItems() throws {
         let keychain = try open()
-        try keychain.add(contentsOf: (0..<1000).map { password("bulk", "item-\($0)", "secret-\($0)", $0 % 2 == 0 ? .always : .afterFirstUnlock) })
+        try keychain.add(
+            contentsOf: (0..<1000).map {
+                password("bulk", "item-\($0)", "secret-\($0)", $0 % 2 == 0 ? .always : .afterFirstUnlock)
+            })
         let clock = ContinuousClock()
         let sealOnly = try clock.measure {
-            try DeviceKeyFile.rewrite(at: test.location.deviceKeyURL.appendingPathExtension("measure"), key: keychain.keys.deviceKey,
-                                      sealingWith: (tpm.device, []))
+            try DeviceKeyFile.rewrite(
+                at: test.location.deviceKeyURL.appendingPathExtension("measure"), key: keychain.keys.deviceKey,
+                sealingWith: (tpm.device, []))
         }
         try? FileManager.default.removeItem(at: test.location.deviceKeyURL.appendingPathExtension("measure"))
         var binds: [Duration] = []
         for _ in 0..<3 { binds.append(try clock.measure { try keychain.bindToTPM() }) }
-        print("bind on 1,000 items: seal and rewrite the file only (before) \(sealOnly); rotating bind (now) \(binds.map { "\($0)" }.joined(separator: ", "))")
+        print(
+            "bind on 1,000 items: seal and rewrite the file only (before) \(sealOnly); rotating bind (now) \(binds.map { "\($0)" }.joined(separator: ", "))"
+        )
         XCTAssertLessThan(binds.min()!, .seconds(30))
         XCTAssertTrue(try keychain.verify().isClean)
         XCTAssertEqual(try open().find(query("bulk"), returning: .attributes).count, 1000)

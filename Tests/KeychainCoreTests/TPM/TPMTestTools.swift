@@ -17,8 +17,10 @@ extension SoftwareTPM {
             digests.count = 1
             digests.digests.0.hashAlg = TPM2_ALG_ID(TPM2_ALG_SHA256)
             withUnsafeMutableBytes(of: &digests.digests.0.digest) { $0.storeBytes(of: 0x5a, as: UInt8.self) }
-            try tpmCheck(Esys_PCR_Extend(tpm.context, ESYS_TR(ESYS_TR_PCR0) + ESYS_TR(index), ESYS_TR(ESYS_TR_PASSWORD),
-                                         ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &digests), "Extending PCR \(index)")
+            try tpmCheck(
+                Esys_PCR_Extend(
+                    tpm.context, ESYS_TR(ESYS_TR_PCR0) + ESYS_TR(index), ESYS_TR(ESYS_TR_PASSWORD),
+                    ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &digests), "Extending PCR \(index)")
         }
     }
 }
@@ -29,9 +31,11 @@ extension TestKeychain {
     func copyFiles() throws -> KeychainLocation {
         keychain.checkpoint()
         let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kc-copy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: copy, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         for part in ["data", "state"] {
-            try FileManager.default.copyItem(at: directory.appendingPathComponent(part), to: copy.appendingPathComponent(part))
+            try FileManager.default.copyItem(
+                at: directory.appendingPathComponent(part), to: copy.appendingPathComponent(part))
         }
         return KeychainLocation(directory: copy)
     }
@@ -49,13 +53,22 @@ extension SoftwareTPM {
             allocation.count = 2
             allocation.pcrSelections.0.hash = TPM2_ALG_ID(TPM2_ALG_SHA1)
             allocation.pcrSelections.0.sizeofSelect = 3
-            withUnsafeMutableBytes(of: &allocation.pcrSelections.0.pcrSelect) { $0[0] = 0xff; $0[1] = 0xff; $0[2] = 0xff }
+            withUnsafeMutableBytes(of: &allocation.pcrSelections.0.pcrSelect) {
+                $0[0] = 0xff
+                $0[1] = 0xff
+                $0[2] = 0xff
+            }
             allocation.pcrSelections.1.hash = TPM2_ALG_ID(TPM2_ALG_SHA256)
             allocation.pcrSelections.1.sizeofSelect = 3
             var success = TPMI_YES_NO(0)
-            var maxPCR: UInt32 = 0, sizeNeeded: UInt32 = 0, sizeAvailable: UInt32 = 0
-            try tpmCheck(Esys_PCR_Allocate(tpm.context, ESYS_TR(ESYS_TR_RH_PLATFORM), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
-                                           &allocation, &success, &maxPCR, &sizeNeeded, &sizeAvailable), "Allocating PCR banks")
+            var maxPCR: UInt32 = 0
+            var sizeNeeded: UInt32 = 0
+            var sizeAvailable: UInt32 = 0
+            try tpmCheck(
+                Esys_PCR_Allocate(
+                    tpm.context, ESYS_TR(ESYS_TR_RH_PLATFORM), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE),
+                    ESYS_TR(ESYS_TR_NONE),
+                    &allocation, &success, &maxPCR, &sizeNeeded, &sizeAvailable), "Allocating PCR banks")
         }
         try restart()
     }
@@ -86,15 +99,22 @@ final class FakeTPMSockets: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         target = tpm.map { $0.stateDirectory.path + "/sock" }
         for suffix in ["", ".ctrl"] {
-            guard let listener = UnixSocket.listening(at: directory.path + "/sock" + suffix) else { throw CocoaError(.fileWriteUnknown) }
+            guard let listener = UnixSocket.listening(at: directory.path + "/sock" + suffix) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
             listeners.append(listener)
             let isControl = !suffix.isEmpty
-            Thread.detachNewThread { [self] in acceptLoop(listener, forwardTo: target.map { $0 + suffix }, acknowledging: isControl && answersControl) }
+            Thread.detachNewThread { [self] in
+                acceptLoop(listener, forwardTo: target.map { $0 + suffix }, acknowledging: isControl && answersControl)
+            }
         }
     }
 
     func stop() {
-        for descriptor in listeners + open.withLock({ $0 }) { shutdown(descriptor, Int32(SHUT_RDWR)); close(descriptor) }
+        for descriptor in listeners + open.withLock({ $0 }) {
+            shutdown(descriptor, Int32(SHUT_RDWR))
+            close(descriptor)
+        }
         listeners = []
         try? FileManager.default.removeItem(at: directory)
     }
@@ -108,8 +128,11 @@ final class FakeTPMSockets: @unchecked Sendable {
                 Thread.detachNewThread { Self.acknowledge(client) }
                 continue
             }
-            guard let target else { continue }   // silent: hold the connection, never answer
-            guard let server = UnixSocket.connected(to: target) else { close(client); continue }
+            guard let target else { continue }  // silent: hold the connection, never answer
+            guard let server = UnixSocket.connected(to: target) else {
+                close(client)
+                continue
+            }
             open.withLock { $0.append(server) }
             Thread.detachNewThread { [self] in pump(from: client, to: server) }
             Thread.detachNewThread { [self] in pump(from: server, to: client) }
@@ -120,7 +143,10 @@ final class FakeTPMSockets: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
             let count = read(source, &buffer, buffer.count)
-            guard count > 0 else { shutdown(destination, Int32(SHUT_WR)); return }
+            guard count > 0 else {
+                shutdown(destination, Int32(SHUT_WR))
+                return
+            }
             recorded.withLock { $0.append(contentsOf: buffer[0..<count]) }
             var written = 0
             while written < count {

@@ -22,8 +22,9 @@ final class ProtectedFileFormatTests: XCTestCase {
             _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
             chmod(full, isDirectory.boolValue ? 0o700 : 0o600)
         }
-        let keychain = try Keychain(location: KeychainLocation(directory: directory.appendingPathComponent("keychain")),
-                                    options: KeychainOptions(tpm: nil))
+        let keychain = try Keychain(
+            location: KeychainLocation(directory: directory.appendingPathComponent("keychain")),
+            options: KeychainOptions(tpm: nil))
         SecItemEnvironment.useKeychain(keychain)
         SecItemEnvironment.applicationIdentity = .sharedDefault
     }
@@ -36,10 +37,12 @@ final class ProtectedFileFormatTests: XCTestCase {
     func testFormat1FilesOfEveryClassStillOpen() throws {
         let files = try ProtectedFiles(directory: directory.appendingPathComponent("files"))
         for protection in FileProtection.allCases {
-            XCTAssertEqual(try files.read("\(protection).txt"), Data("protected-file format 1, class \(protection)".utf8))
+            XCTAssertEqual(
+                try files.read("\(protection).txt"), Data("protected-file format 1, class \(protection)".utf8))
             XCTAssertEqual(try files.protection(of: "\(protection).txt"), protection)
         }
-        XCTAssertEqual(try files.read("chunks.bin"), Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 131) }), "two chunks")
+        XCTAssertEqual(
+            try files.read("chunks.bin"), Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 131) }), "two chunks")
         // And the store goes on: a new file next to them.
         try files.write(Data("new".utf8), to: "new.txt", protection: .complete)
         XCTAssertEqual(try files.read("new.txt"), Data("new".utf8))

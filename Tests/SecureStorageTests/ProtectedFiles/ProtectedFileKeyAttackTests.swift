@@ -12,7 +12,9 @@ import XCTest
 final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
     /// The store's key items, in the library-owned namespace: what someone who can forge rows
     /// there (the device key's holder, for `Always` items) would write.
-    private var keyItems: SecureStorage { SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles) }
+    private var keyItems: SecureStorage {
+        SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles)
+    }
     /// Items of the same names as every app, the `keychain` tool and a backup import write them.
     private var sameNamedAppItems: SecureStorage { SecureStorage(service: ProtectedFiles.keyService(for: "default")) }
 
@@ -25,17 +27,22 @@ final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
         let generation = try generationID(of: "before")
         let attackerKey = Data(repeating: 0x41, count: 32)
         for account in ["g\(generation)/complete", "names", "none", "g4242/complete"] {
-            try sameNamedAppItems.insert(StoredValue(data: attackerKey, kind: .data), for: account, sensitivity: .custom(.afterFirstUnlock))
+            try sameNamedAppItems.insert(
+                StoredValue(data: attackerKey, kind: .data), for: account, sensitivity: .custom(.afterFirstUnlock))
         }
         // A generation record naming a generation of the attacker's choosing.
-        try sameNamedAppItems.insert(StoredValue(data: Data(repeating: 0x42, count: 40), kind: .data), for: "current", sensitivity: .custom(.afterFirstUnlock))
+        try sameNamedAppItems.insert(
+            StoredValue(data: Data(repeating: 0x42, count: 40), kind: .data), for: "current",
+            sensitivity: .custom(.afterFirstUnlock))
         try files.write(Data("after".utf8), to: "after", protection: .complete)
         XCTAssertEqual(try generationID(of: "after"), generation)
         XCTAssertEqual(try files.read("before"), Data("before".utf8))
         XCTAssertEqual(try files.read("after"), Data("after".utf8))
         XCTAssertEqual(try keyItems.data(for: "g\(generation)/complete")?.count, 32)
         XCTAssertNotEqual(try keyItems.data(for: "g\(generation)/complete"), attackerKey)
-        XCTAssertEqual(Set(try sameNamedAppItems.allKeys()), ["g\(generation)/complete", "names", "none", "g4242/complete", "current"])
+        XCTAssertEqual(
+            Set(try sameNamedAppItems.allKeys()),
+            ["g\(generation)/complete", "names", "none", "g4242/complete", "current"])
     }
 
     private func generationID(of name: String) throws -> UInt32 {
@@ -56,10 +63,12 @@ final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
         let generation = try generationID(of: "old")
         try SecItemEnvironment.lock()
         try replace("g\(generation)/complete", with: Data(repeating: 0x41, count: 32), .always)
-        try replace("g\(generation)/unlessOpen.private", with: Curve25519.KeyAgreement.PrivateKey().rawRepresentation, .always)
+        try replace(
+            "g\(generation)/unlessOpen.private", with: Curve25519.KeyAgreement.PrivateKey().rawRepresentation, .always)
         try unlock()
         XCTAssertStorageError(.integrityViolation, try files.write(Data("new".utf8), to: "new", protection: .complete))
-        XCTAssertStorageError(.integrityViolation, try files.write(Data("new".utf8), to: "new", protection: .completeUnlessOpen))
+        XCTAssertStorageError(
+            .integrityViolation, try files.write(Data("new".utf8), to: "new", protection: .completeUnlessOpen))
         XCTAssertStorageError(.integrityViolation, try files.read("old"))
         XCTAssertFalse(try files.names().contains("new"))
     }
@@ -70,8 +79,12 @@ final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
         try keychain.setPassphrase("device passcode")
         try files.write(Data("warm-up".utf8), to: "warm-up", protection: .completeUnlessOpen)
         let generation = try generationID(of: "warm-up")
-        try replace("g\(generation)/unlessOpen.public", with: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation, .afterFirstUnlock)
-        XCTAssertStorageError(.integrityViolation, try files.write(Data("recording".utf8), to: "recording", protection: .completeUnlessOpen))
+        try replace(
+            "g\(generation)/unlessOpen.public", with: Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation,
+            .afterFirstUnlock)
+        XCTAssertStorageError(
+            .integrityViolation,
+            try files.write(Data("recording".utf8), to: "recording", protection: .completeUnlessOpen))
         XCTAssertEqual(try files.read("warm-up"), Data("warm-up".utf8), "files wrapped to the real key still open")
     }
 
@@ -107,7 +120,8 @@ final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
         XCTAssertEqual(try files.read("between"), Data("between".utf8))
 
         let stolen = try storeThroughOldCopy(copy, passphrase: "leaked")
-        XCTAssertEqual(try stolen.read("before"), Data("before".utf8), "readable then, readable with the copy (documented)")
+        XCTAssertEqual(
+            try stolen.read("before"), Data("before".utf8), "readable then, readable with the copy (documented)")
         XCTAssertStorageError(.integrityViolation, try stolen.read("after"))
         XCTAssertStorageError(.integrityViolation, try stolen.read("between"))
     }
@@ -115,14 +129,20 @@ final class ProtectedFileKeyAttackTests: ProtectedFilesTestCase {
     /// A forged generation record (the largest ID, a stale epoch, wrong flags) is no crash.
     func testAForgedGenerationRecordIsNoCrash() throws {
         try files.write(Data("a".utf8), to: "a", protection: .complete)
-        try keyItems.set(Data([0xFF, 0xFF, 0xFF, 0xFF]) + Data(count: 32) + Data([1]), for: "current", sensitivity: .custom(.afterFirstUnlock))
+        try keyItems.set(
+            Data([0xFF, 0xFF, 0xFF, 0xFF]) + Data(count: 32) + Data([1]), for: "current",
+            sensitivity: .custom(.afterFirstUnlock))
         try files.write(Data("b".utf8), to: "b", protection: .complete)
         XCTAssertEqual(try files.read("b"), Data("b".utf8))
-        try keyItems.set(Data([0, 0, 0, 1]) + Data(count: 32) + Data([0xF0]), for: "current", sensitivity: .custom(.afterFirstUnlock))
+        try keyItems.set(
+            Data([0, 0, 0, 1]) + Data(count: 32) + Data([0xF0]), for: "current", sensitivity: .custom(.afterFirstUnlock)
+        )
         XCTAssertStorageError(.integrityViolation, try files.write(Data("c".utf8), to: "c", protection: .complete))
-        try keyItems.set(Data([0, 0, 0, 1]) + Data(count: 32) + Data([1]), for: "current", sensitivity: .custom(.always))
-        XCTAssertStorageError(.integrityViolation, try files.write(Data("c".utf8), to: "c", protection: .complete),
-                              "a record kept Always was not written by the store")
+        try keyItems.set(
+            Data([0, 0, 0, 1]) + Data(count: 32) + Data([1]), for: "current", sensitivity: .custom(.always))
+        XCTAssertStorageError(
+            .integrityViolation, try files.write(Data("c".utf8), to: "c", protection: .complete),
+            "a record kept Always was not written by the store")
         XCTAssertEqual(try files.read("a"), Data("a".utf8))
     }
 

@@ -12,7 +12,10 @@ final class ProtectedFileLeakTests: ProtectedFilesTestCase {
     /// 3 MiB with the marker every 64 KiB.
     private var content: Data {
         var data = Data()
-        while data.count < 3 << 20 { data.append(marker); data.append(pattern(65_536 - marker.count)) }
+        while data.count < 3 << 20 {
+            data.append(marker)
+            data.append(pattern(65_536 - marker.count))
+        }
         return data
     }
 
@@ -22,7 +25,8 @@ final class ProtectedFileLeakTests: ProtectedFilesTestCase {
             let url = root.appendingPathComponent(path)
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  let bytes = try? Data(contentsOf: url) else { continue }
+                let bytes = try? Data(contentsOf: url)
+            else { continue }
             XCTAssertNil(bytes.range(of: marker), "\(path) holds plaintext", file: file, line: line)
         }
     }
@@ -31,10 +35,10 @@ final class ProtectedFileLeakTests: ProtectedFilesTestCase {
         let writer = try files.create("big.bin", protection: .complete)
         try writer.write(content.prefix(2 << 20))
         XCTAssertEqual(try temporaries().count, 1)
-        try assertNoMarker(under: filesDirectory)   // the temporary file holds ciphertext only
+        try assertNoMarker(under: filesDirectory)  // the temporary file holds ciphertext only
         try writer.write(content.suffix(from: 2 << 20))
         try writer.commit()
-        try assertNoMarker(under: directory)        // the store and the keychain
+        try assertNoMarker(under: directory)  // the store and the keychain
 
         var changed = try rawBytes("big.bin")
         changed[changed.count - 1] ^= 1

@@ -20,7 +20,10 @@ final class ProtectedFileLockMatrixTests: ProtectedFilesTestCase {
     }
 
     private func outcome(_ body: () throws -> Void) -> SecureStorageError? {
-        do { try body(); return nil } catch { return error as? SecureStorageError ?? .underlying(-1) }
+        do {
+            try body()
+            return nil
+        } catch { return error as? SecureStorageError ?? .underlying(-1) }
     }
 
     func testEveryClassInEveryLockState() throws {
@@ -120,13 +123,15 @@ final class ProtectedFileLockMatrixTests: ProtectedFilesTestCase {
         try keychain.setPassphrase("device passcode")
         try restart()
         try files.write(Data("cache".utf8), to: "cache", protection: .none)
-        XCTAssertStorageError(.locked, try files.write(Data("x".utf8), to: "early", protection: .completeUnlessOpen),
-                              "before the first unlock")
+        XCTAssertStorageError(
+            .locked, try files.write(Data("x".utf8), to: "early", protection: .completeUnlessOpen),
+            "before the first unlock")
         try unlock()
         try SecItemEnvironment.lock()
         try files.write(Data("x".utf8), to: "any", protection: .completeUntilFirstUserAuthentication)
-        XCTAssertStorageError(.locked, try files.write(Data("x".utf8), to: "early", protection: .completeUnlessOpen),
-                              "the key pair can only be made while unlocked")
+        XCTAssertStorageError(
+            .locked, try files.write(Data("x".utf8), to: "early", protection: .completeUnlessOpen),
+            "the key pair can only be made while unlocked")
         try unlock()
         try files.write(Data("x".utf8), to: "any", protection: .completeUntilFirstUserAuthentication)
         try SecItemEnvironment.lock()

@@ -70,9 +70,14 @@ final class ProtectedFileRotationTests: ProtectedFilesTestCase {
         XCTAssertEqual(try files.rekey(), 0, "nothing left to move")
         let generations = Set(try FileProtection.allCases.filter { $0 != .none }.map { try generation(of: "\($0)") })
         XCTAssertEqual(generations.count, 1)
-        let keys = try SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles).allKeys()
-        XCTAssertEqual(Set(keys.filter { $0.hasPrefix("g") }.map { $0.split(separator: "/")[0] }), ["g\(generations.first!)"])
-        for protection in FileProtection.allCases { XCTAssertEqual(try files.read("\(protection)"), Data("\(protection)".utf8)) }
+        let keys = try SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(
+            by: .protectedFiles
+        ).allKeys()
+        XCTAssertEqual(
+            Set(keys.filter { $0.hasPrefix("g") }.map { $0.split(separator: "/")[0] }), ["g\(generations.first!)"])
+        for protection in FileProtection.allCases {
+            XCTAssertEqual(try files.read("\(protection)"), Data("\(protection)".utf8))
+        }
 
         try SecItemEnvironment.lock()
         XCTAssertStorageError(.locked, try files.rekey())
@@ -87,12 +92,14 @@ final class ProtectedFileRotationTests: ProtectedFilesTestCase {
     func testANewGenerationIsMadeOnlyWhileUnlocked() throws {
         try keychain.setPassphrase("first")
         try files.write(Data("a".utf8), to: "a", protection: .completeUntilFirstUserAuthentication)
-        let other = try Keychain(location: KeychainLocation(directory: directory),
-                                 options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
+        let other = try Keychain(
+            location: KeychainLocation(directory: directory),
+            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
         try other.unlock(passphrase: "first")
         try other.changePassphrase(from: "first", to: "second")
         // This instance sees the rotation: it is before its first unlock again.
-        XCTAssertStorageError(.locked, try files.write(Data("b".utf8), to: "b", protection: .completeUntilFirstUserAuthentication))
+        XCTAssertStorageError(
+            .locked, try files.write(Data("b".utf8), to: "b", protection: .completeUntilFirstUserAuthentication))
         try SecItemEnvironment.unlock(passphrase: "second")
         try SecItemEnvironment.lock()
         try files.write(Data("b".utf8), to: "b", protection: .completeUntilFirstUserAuthentication)

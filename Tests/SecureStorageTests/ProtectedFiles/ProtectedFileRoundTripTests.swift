@@ -76,7 +76,7 @@ final class ProtectedFileRoundTripTests: ProtectedFilesTestCase {
         XCTAssertEqual(try files.read("c.txt"), Data("a".utf8))
         XCTAssertStorageError(.notFound, try files.read("a.txt"))
 
-        try files.move("c.txt", to: "b.txt")   // replaces b.txt
+        try files.move("c.txt", to: "b.txt")  // replaces b.txt
         XCTAssertEqual(try files.read("b.txt"), Data("a".utf8))
         XCTAssertEqual(try files.protection(of: "b.txt"), .complete)
 
@@ -92,7 +92,9 @@ final class ProtectedFileRoundTripTests: ProtectedFilesTestCase {
     }
 
     func testInvalidNamesAreRefusedBeforeTouchingTheDisk() throws {
-        for name in ["", ".hidden", "../escape", "a/b", "with space", "ü.txt", String(repeating: "x", count: 201), "nul\0byte"] {
+        for name in [
+            "", ".hidden", "../escape", "a/b", "with space", "ü.txt", String(repeating: "x", count: 201), "nul\0byte"
+        ] {
             XCTAssertFalse(ProtectedFiles.isValidName(name), name)
             XCTAssertStorageError(.invalidName, try files.write(Data(), to: name, protection: .none), name)
             XCTAssertStorageError(.invalidName, try files.read(name), name)
@@ -103,8 +105,12 @@ final class ProtectedFileRoundTripTests: ProtectedFilesTestCase {
 
     func testFilesAndDirectoryArePrivate() throws {
         try files.write(Data("x".utf8), to: "x", protection: .none)
-        let fileMode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path("x"))[.posixPermissions] as? NSNumber).intValue
-        let directoryMode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: filesDirectory.path)[.posixPermissions] as? NSNumber).intValue
+        let fileMode = try XCTUnwrap(
+            FileManager.default.attributesOfItem(atPath: path("x"))[.posixPermissions] as? NSNumber
+        ).intValue
+        let directoryMode = try XCTUnwrap(
+            FileManager.default.attributesOfItem(atPath: filesDirectory.path)[.posixPermissions] as? NSNumber
+        ).intValue
         XCTAssertEqual(fileMode, 0o600)
         XCTAssertEqual(directoryMode, 0o700)
     }
@@ -115,7 +121,9 @@ final class ProtectedFileRoundTripTests: ProtectedFilesTestCase {
         let copy = try rawBytes("doc")
         try files.destroy()
         XCTAssertEqual(try files.names(), [])
-        XCTAssertEqual(try SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles).allKeys(), [])
+        XCTAssertEqual(
+            try SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles)
+                .allKeys(), [])
         try setRawBytes(copy, of: "doc")
         XCTAssertStorageError(.integrityViolation, try files.read("doc"))
     }
@@ -125,10 +133,16 @@ final class ProtectedFileRoundTripTests: ProtectedFilesTestCase {
         let other = try ProtectedFiles(directory: directory.appendingPathComponent("other"), identifier: "other")
         try files.write(Data("1".utf8), to: "f", protection: .complete)
         try other.write(Data("2".utf8), to: "f", protection: .complete)
-        let keys = try SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(by: .protectedFiles).allKeys()
+        let keys = try SecureStorage(service: ProtectedFiles.keyService(for: "default")).libraryOwned(
+            by: .protectedFiles
+        ).allKeys()
         let generation = try rawBytes("f")[24..<28].reduce(0) { $0 << 8 | UInt32($1) }
-        XCTAssertEqual(Set(keys), ["current", "names", "g\(generation)/complete", "g\(generation)/unlessOpen.private",
-                                   "g\(generation)/unlessOpen.public", "g\(generation)/untilFirstAuth"])
+        XCTAssertEqual(
+            Set(keys),
+            [
+                "current", "names", "g\(generation)/complete", "g\(generation)/unlessOpen.private",
+                "g\(generation)/unlessOpen.public", "g\(generation)/untilFirstAuth"
+            ])
         // A file copied into the other store does not open there.
         try FileManager.default.removeItem(atPath: directory.appendingPathComponent("other/f").path)
         try FileManager.default.copyItem(atPath: path("f"), toPath: directory.appendingPathComponent("other/f").path)

@@ -51,7 +51,9 @@ final class ProtectedFileSystemAttackTests: ProtectedFilesTestCase {
         sweeper.start()
         var failures: [String] = []
         for index in 0..<2_000 {
-            do { try files.write(Data("x".utf8), to: "f\(index % 4)", protection: .none) } catch { failures.append("\(error)") }
+            do { try files.write(Data("x".utf8), to: "f\(index % 4)", protection: .none) } catch {
+                failures.append("\(error)")
+            }
         }
         stop.set()
         XCTAssertEqual(failures, [])
@@ -71,7 +73,9 @@ final class ProtectedFileSystemAttackTests: ProtectedFilesTestCase {
 
     func testAReaderAndAWriterSharedByThreadsLoseNothing() throws {
         let writer = try files.create("t", protection: .none)
-        DispatchQueue.concurrentPerform(iterations: 64) { index in try? writer.write(Data(repeating: UInt8(index), count: 10_000)) }
+        DispatchQueue.concurrentPerform(iterations: 64) { index in
+            try? writer.write(Data(repeating: UInt8(index), count: 10_000))
+        }
         try writer.commit()
         let reader = try files.open("t")
         let total = Counter()
@@ -98,14 +102,30 @@ final class ProtectedFileSystemAttackTests: ProtectedFilesTestCase {
 private final class Flag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
 }
 
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var total = 0
-    var value: Int { lock.lock(); defer { lock.unlock() }; return total }
-    func add(_ count: Int) { lock.lock(); total += count; lock.unlock() }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return total
+    }
+    func add(_ count: Int) {
+        lock.lock()
+        total += count
+        lock.unlock()
+    }
 }
 #endif

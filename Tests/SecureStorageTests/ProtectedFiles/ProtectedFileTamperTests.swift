@@ -39,7 +39,9 @@ final class ProtectedFileTamperTests: ProtectedFilesTestCase {
     func testContentBytesAreAuthenticated() throws {
         _ = try writeSample("f")
         let bytes = try rawBytes("f")
-        for offset in [header, header + 1000, header + chunk - 1, header + chunk, header + 2 * chunk + 5, bytes.count - 1] {
+        for offset in [
+            header, header + 1000, header + chunk - 1, header + chunk, header + 2 * chunk + 5, bytes.count - 1
+        ] {
             var changed = bytes
             changed[offset] ^= 0x80
             try setRawBytes(changed, of: "f")
@@ -67,13 +69,15 @@ final class ProtectedFileTamperTests: ProtectedFilesTestCase {
         try setRawBytes(try rawBytes("f").prefix(header + 2 * chunk), of: "f")
         let reader = try files.open("f")
         XCTAssertEqual(try reader.read(upToCount: 65_536), content.prefix(65_536))
-        XCTAssertStorageError(.integrityViolation, try reader.read(upToCount: 65_536), "the new last chunk was not sealed as last")
+        XCTAssertStorageError(
+            .integrityViolation, try reader.read(upToCount: 65_536), "the new last chunk was not sealed as last")
     }
 
     func testReorderedChunksAreDetected() throws {
         _ = try writeSample("f")
         let bytes = try rawBytes("f")
-        let first = bytes[header..<(header + chunk)], second = bytes[(header + chunk)..<(header + 2 * chunk)]
+        let first = bytes[header..<(header + chunk)]
+        let second = bytes[(header + chunk)..<(header + 2 * chunk)]
         try setRawBytes(bytes.prefix(header) + second + first + bytes.suffix(from: header + 2 * chunk), of: "f")
         assertRejected("f", "chunks 0 and 1 swapped")
     }
@@ -81,7 +85,8 @@ final class ProtectedFileTamperTests: ProtectedFilesTestCase {
     func testSwappedAndTransplantedFilesAreDetected() throws {
         let a = try writeSample("a")
         let b = try writeSample("b")
-        let bytesA = try rawBytes("a"), bytesB = try rawBytes("b")
+        let bytesA = try rawBytes("a")
+        let bytesB = try rawBytes("b")
         // Swapped names (an attacker renaming on disk).
         try setRawBytes(bytesB, of: "a")
         try setRawBytes(bytesA, of: "b")

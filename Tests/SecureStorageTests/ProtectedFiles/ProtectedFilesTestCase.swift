@@ -19,8 +19,9 @@ class ProtectedFilesTestCase: StorageTestCase {
     /// Replaces the keychain instance with a freshly opened one, as after a reboot: with a
     /// passphrase set it is before its first unlock.
     func restart() throws {
-        keychain = try Keychain(location: KeychainLocation(directory: directory),
-                                options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
+        keychain = try Keychain(
+            location: KeychainLocation(directory: directory),
+            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
         SecItemEnvironment.useKeychain(keychain)
         files = try ProtectedFiles(directory: filesDirectory)
     }
@@ -36,8 +37,9 @@ class ProtectedFilesTestCase: StorageTestCase {
 
     /// The store's directory read through an old keychain copy unlocked with its passphrase.
     func storeThroughOldCopy(_ copy: URL, passphrase: String) throws -> ProtectedFiles {
-        let old = try Keychain(location: KeychainLocation(directory: copy),
-                               options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
+        let old = try Keychain(
+            location: KeychainLocation(directory: copy),
+            options: KeychainOptions(passphraseHardening: .fixed(.insecureForTestingOnly), tpm: nil))
         SecItemEnvironment.useKeychain(old)
         try old.unlock(passphrase: passphrase)
         return try ProtectedFiles(directory: filesDirectory)

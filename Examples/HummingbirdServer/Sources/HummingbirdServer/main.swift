@@ -10,12 +10,12 @@ import SecureStorageConfiguration
 // (or unlock explicitly with SecureStorage.unlock(from: .file(...))).
 
 #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
-_ = try SecureStorage.unlockFromCredentialsIfPresent()      // before the event loops start
+_ = try SecureStorage.unlockFromCredentialsIfPresent()  // before the event loops start
 #endif
 
 let config = ConfigReader(providers: [
-    KeychainConfigProvider(service: "com.acme.api"),        // database.password → account database.password
-    EnvironmentVariablesProvider(),                         // HTTP_PORT, DATABASE_HOST, …
+    KeychainConfigProvider(service: "com.acme.api"),  // database.password → account database.password
+    EnvironmentVariablesProvider()  // HTTP_PORT, DATABASE_HOST, …
 ])
 let databasePassword = try await config.fetchRequiredString(forKey: "database.password")
 let databaseHost = config.string(forKey: "database.host", default: "localhost")

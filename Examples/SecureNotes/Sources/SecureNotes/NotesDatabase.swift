@@ -11,10 +11,12 @@ struct NotesDatabase {
         try NotesDatabase.makePrivateDirectory(directory)
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA secure_delete = ON") }
-        queue = try DatabaseQueue(path: directory.appendingPathComponent("notes.sqlite").path, configuration: configuration)
+        queue = try DatabaseQueue(
+            path: directory.appendingPathComponent("notes.sqlite").path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v2") { db in
-            try db.execute(sql: "CREATE TABLE note (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, body BLOB NOT NULL)")
+            try db.execute(
+                sql: "CREATE TABLE note (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT, body BLOB NOT NULL)")
         }
         try migrator.migrate(queue)
     }
@@ -26,14 +28,17 @@ struct NotesDatabase {
 
     /// Creates `directory` when missing and makes it this user's alone (titles are plain).
     static func makePrivateDirectory(_ directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path)
     }
 
     /// The titles, without opening anything.
     func titles() throws -> [(id: Int64, title: String)] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, coalesce(title, '') AS title FROM note ORDER BY id").map { ($0["id"], $0["title"]) }
+            try Row.fetchAll(db, sql: "SELECT id, coalesce(title, '') AS title FROM note ORDER BY id").map {
+                ($0["id"], $0["title"])
+            }
         }
     }
 }
@@ -71,7 +76,8 @@ struct NotesDestination: MigrationDestination {
 
     private static func parse(_ key: String) throws -> (Int64, String) {
         let parts = key.split(separator: ".")
-        guard parts.count == 3, parts[0] == "note", let id = Int64(parts[1]), ["title", "body"].contains(parts[2]) else {
+        guard parts.count == 3, parts[0] == "note", let id = Int64(parts[1]), ["title", "body"].contains(parts[2])
+        else {
             throw NotesError("not a note key: \(key)")
         }
         return (id, String(parts[2]))

@@ -31,7 +31,9 @@ enum TerminalInput {
     /// A new secret, asked twice.
     static func newSecret(_ what: String) throws -> String {
         let first = try secret("New \(what): ")
-        guard try secret("Repeat the \(what): ") == first else { throw NotesError("the two entries differ; nothing was changed") }
+        guard try secret("Repeat the \(what): ") == first else {
+            throw NotesError("the two entries differ; nothing was changed")
+        }
         return first
     }
 

@@ -17,9 +17,10 @@ import SecureStorageGRDB
 import KeychainCore
 import KeychainServices
 
-_ = SecureStorage.hardenProcess()   // no core dumps: the process holds the passphrase, the PIN and the notes
-let home = URL(fileURLWithPath: ProcessInfo.processInfo.environment["NOTES_HOME"]
-    ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/secure-notes").path)
+_ = SecureStorage.hardenProcess()  // no core dumps: the process holds the passphrase, the PIN and the notes
+let home = URL(
+    fileURLWithPath: ProcessInfo.processInfo.environment["NOTES_HOME"]
+        ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/secure-notes").path)
 if ProcessInfo.processInfo.environment["SECURE_STORAGE_HOME"] == nil {
     setenv("SECURE_STORAGE_HOME", home.appendingPathComponent("keychain").path, 1)
 }
@@ -28,9 +29,13 @@ let storage = SecureStorage(service: "com.example.secure-notes")
 
 /// Version 1's format: a flat property list, `note.<n>.title` and `note.<n>.body`.
 func addVersion1Note(title: String, body: String) throws {
-    guard !NotesDatabase.exists(in: home) else { throw NotesError("the notes were migrated to version 2 already; version 1 is retired") }
+    guard !NotesDatabase.exists(in: home) else {
+        throw NotesError("the notes were migrated to version 2 already; version 1 is retired")
+    }
     try NotesDatabase.makePrivateDirectory(home)
-    var notes = (try? PropertyListSerialization.propertyList(from: Data(contentsOf: preferences), format: nil)) as? [String: String] ?? [:]
+    var notes =
+        (try? PropertyListSerialization.propertyList(from: Data(contentsOf: preferences), format: nil))
+        as? [String: String] ?? [:]
     let next = (notes.keys.compactMap { Int($0.split(separator: ".").dropFirst().first ?? "") }.max() ?? 0) + 1
     notes["note.\(next).title"] = title
     notes["note.\(next).body"] = body
@@ -51,7 +56,9 @@ func unlockKeychain() throws {
 /// The PIN that note bodies need, as the keychain's user-presence authenticator.
 func usePIN(enrollingIfNeeded: Bool) throws {
     let keychain = try SecItemEnvironment.keychain()
-    let pin = try PINAuthenticator(keychain: keychain.location) { _ in try? TerminalInput.secret("PIN to open the notes: ") }
+    let pin = try PINAuthenticator(keychain: keychain.location) { _ in
+        try? TerminalInput.secret("PIN to open the notes: ")
+    }
     if !pin.isPINSet {
         guard enrollingIfNeeded else { throw NotesError("no PIN is set; run secure-notes migrate first") }
         try pin.setPIN(try TerminalInput.newSecret("PIN for the notes"), in: keychain)
@@ -60,15 +67,18 @@ func usePIN(enrollingIfNeeded: Bool) throws {
 }
 
 func migrate() throws {
-    guard FileManager.default.fileExists(atPath: preferences.path) else { throw NotesError("no version 1 notes at \(preferences.path)") }
+    guard FileManager.default.fileExists(atPath: preferences.path) else {
+        throw NotesError("no version 1 notes at \(preferences.path)")
+    }
     try unlockKeychain()
     try usePIN(enrollingIfNeeded: true)
     let database = try NotesDatabase(directory: home)
     // Created without asking; reading it later needs the PIN.
     let sealer = try storage.databaseSealer(key: "notes.db-key", sensitivity: .secret, requireUserPresence: true)
     try database.queue.write { db in try sealer.prepare(db) }
-    var migration = SourceMigration(file: preferences, selection: KeySelection(patterns: ["note.*.title", "note.*.body"]),
-                                    destination: NotesDestination(database: database, sealer: sealer))
+    var migration = SourceMigration(
+        file: preferences, selection: KeySelection(patterns: ["note.*.title", "note.*.body"]),
+        destination: NotesDestination(database: database, sealer: sealer))
     if let stop = ProcessInfo.processInfo.environment["SECURE_NOTES_STOP_AFTER"] {
         // For the crash test: die right after the step, as a power cut would.
         migration.afterStep = { step in if step.rawValue == stop { kill(getpid(), SIGKILL) } }
@@ -76,7 +86,9 @@ func migrate() throws {
     let report = try migration.run()
     let notes = Set(report.migratedKeys.map { $0.split(separator: ".").dropFirst().first ?? "" }).count
     guard notes > 0 else { return print("no notes to move: notes.plist holds none") }
-    print("\(notes) notes moved to \(home.appendingPathComponent("notes.sqlite").path)\(report.resumed ? " (resumed)" : "")")
+    print(
+        "\(notes) notes moved to \(home.appendingPathComponent("notes.sqlite").path)\(report.resumed ? " (resumed)" : "")"
+    )
     if report.sourceScrubbed {
         print("notes.plist no longer holds them (copies may survive in backups and on disk blocks).")
     }
@@ -90,7 +102,7 @@ func show(_ id: Int64) throws {
     }
     let database = try NotesDatabase(directory: home)
     let sealer = try storage.databaseSealer(key: "notes.db-key", sensitivity: .secret, requireUserPresence: true)
-    try database.queue.write { db in try sealer.prepare(db) }   // a key that is not the database's says so
+    try database.queue.write { db in try sealer.prepare(db) }  // a key that is not the database's says so
     guard let note = try database.queue.read({ db in try sealer.fetchOne(db, Note.filter(key: id)) }) else {
         throw NotesError("no note \(id)")
     }
@@ -117,6 +129,9 @@ do {
     exit(1)
 }
 #else
-FileHandle.standardError.write(Data("secure-notes shows the Linux keychain (passphrase and PIN); on Apple platforms the system keychain and Face ID take their place.\n".utf8))
+FileHandle.standardError.write(
+    Data(
+        "secure-notes shows the Linux keychain (passphrase and PIN); on Apple platforms the system keychain and Face ID take their place.\n"
+            .utf8))
 exit(69)
 #endif

@@ -14,12 +14,15 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
     init(directory: URL) throws(SecureStorageError) {
         self.directory = directory
         try Self.mapped {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let attributes = try Self.mapped { try FileManager.default.attributesOfItem(atPath: directory.path) }
         let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue ?? 0o777
         let owner = (attributes[.ownerAccountID] as? NSNumber)?.uint32Value
-        guard attributes[.type] as? FileAttributeType == .typeDirectory, owner == geteuid(), mode & 0o077 == 0 else { throw .insecureFile }
+        guard attributes[.type] as? FileAttributeType == .typeDirectory, owner == geteuid(), mode & 0o077 == 0 else {
+            throw .insecureFile
+        }
         removeAbandonedTemporaries()
     }
 
@@ -33,7 +36,8 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
         for name in names where name.hasPrefix(".") && name.contains(".ssf-") {
             let path = directory.appendingPathComponent(name).path
             if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-               modified.timeIntervalSinceNow < -3600 {
+                modified.timeIntervalSinceNow < -3600
+            {
                 unlink(path)
             }
         }
@@ -55,27 +59,33 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
             }
         }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+            info.st_mode & 0o077 == 0
+        else {
             close(fd)
             throw .insecureFile
         }
-        return DataProtectionFileSource(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true), count: Int(info.st_size))
+        return DataProtectionFileSource(
+            handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true), count: Int(info.st_size))
     }
 
     func protection(of name: String) throws(SecureStorageError) -> FileProtection {
-        let attributes = try Self.mapped { try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path) }
+        let attributes = try Self.mapped {
+            try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+        }
         let value = attributes[.protectionKey]
         let raw = (value as? FileProtectionType)?.rawValue ?? value as? String
         switch raw {
         case FileProtectionType.complete.rawValue?: return .complete
         case FileProtectionType.completeUnlessOpen.rawValue?: return .completeUnlessOpen
         case FileProtectionType.none.rawValue?: return .none
-        default: return .completeUntilFirstUserAuthentication   // the system's default class
+        default: return .completeUntilFirstUserAuthentication  // the system's default class
         }
     }
 
     func move(_ name: String, to newName: String) throws(SecureStorageError) {
-        guard rename(directory.appendingPathComponent(name).path, directory.appendingPathComponent(newName).path) == 0 else {
+        guard rename(directory.appendingPathComponent(name).path, directory.appendingPathComponent(newName).path) == 0
+        else {
             throw errno == ENOENT ? .notFound : .fileSystem(errno: errno)
         }
     }
@@ -101,7 +111,8 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
     /// The names of the directory's regular files.
     private func regularFiles() throws(SecureStorageError) -> [String] {
         try Self.mapped { try FileManager.default.contentsOfDirectory(atPath: directory.path) }.filter { name in
-            (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path))?[.type] as? FileAttributeType == .typeRegular
+            (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path))?[.type]
+                as? FileAttributeType == .typeRegular
         }
     }
 
@@ -113,12 +124,16 @@ struct DataProtectionFileStore: ProtectedFilesBackend {
         } catch {
             let error = error as NSError
             switch (error.domain, error.code) {
-            case (NSCocoaErrorDomain, NSFileNoSuchFileError), (NSCocoaErrorDomain, NSFileReadNoSuchFileError): throw .notFound
-            case (NSCocoaErrorDomain, NSFileReadNoPermissionError), (NSCocoaErrorDomain, NSFileWriteNoPermissionError): throw .locked
+            case (NSCocoaErrorDomain, NSFileNoSuchFileError), (NSCocoaErrorDomain, NSFileReadNoSuchFileError):
+                throw .notFound
+            case (NSCocoaErrorDomain, NSFileReadNoPermissionError), (NSCocoaErrorDomain, NSFileWriteNoPermissionError):
+                throw .locked
             case (NSPOSIXErrorDomain, Int(EPERM)), (NSPOSIXErrorDomain, Int(EACCES)): throw .locked
             case (NSPOSIXErrorDomain, let code): throw .fileSystem(errno: Int32(code))
             default:
-                let underlying = (error.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
+                let underlying = (error.userInfo[NSUnderlyingErrorKey] as? NSError).flatMap {
+                    $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil
+                }
                 throw .fileSystem(errno: underlying ?? EIO)
             }
         }
@@ -143,14 +158,18 @@ final class DataProtectionFileSink: ProtectedFileSink {
         self.name = name
         let temporary = directory.appendingPathComponent(".\(name).ssf-\(UUID().uuidString)")
         self.temporary = temporary
-        let type: FileProtectionType = switch protection {
-        case .complete: .complete
-        case .completeUnlessOpen: .completeUnlessOpen
-        case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
-        case .none: .none
-        }
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil,
-                                             attributes: [.protectionKey: type, .posixPermissions: 0o600]) else {
+        let type: FileProtectionType =
+            switch protection {
+            case .complete: .complete
+            case .completeUnlessOpen: .completeUnlessOpen
+            case .completeUntilFirstUserAuthentication: .completeUntilFirstUserAuthentication
+            case .none: .none
+            }
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: nil,
+                attributes: [.protectionKey: type, .posixPermissions: 0o600])
+        else {
             throw .fileSystem(errno: errno == 0 ? EIO : errno)
         }
         do throws(SecureStorageError) {
@@ -179,7 +198,9 @@ final class DataProtectionFileSink: ProtectedFileSink {
                     try file.synchronize()
                     try file.close()
                 }
-                guard rename(temporary.path, directory.appendingPathComponent(name).path) == 0 else { throw SecureStorageError.fileSystem(errno: errno) }
+                guard rename(temporary.path, directory.appendingPathComponent(name).path) == 0 else {
+                    throw SecureStorageError.fileSystem(errno: errno)
+                }
             } catch {
                 try? file.close()
                 unlink(temporary.path)
@@ -218,7 +239,9 @@ final class DataProtectionFileSource: ProtectedFileSource {
     func read(upToCount count: Int) throws(SecureStorageError) -> Data? {
         try handle.withLock { (handle: inout FileHandle?) throws(SecureStorageError) -> Data? in
             guard let file = handle else { throw .underlying(errSecParam) }
-            guard count > 0 else { return try DataProtectionFileStore.mapped { try file.offset() } >= UInt64(self.count) ? nil : Data() }
+            guard count > 0 else {
+                return try DataProtectionFileStore.mapped { try file.offset() } >= UInt64(self.count) ? nil : Data()
+            }
             let data = try DataProtectionFileStore.mapped { try file.read(upToCount: count) }
             return data?.isEmpty == true ? nil : data
         }

@@ -22,9 +22,12 @@ struct ChunkCipher: Sendable {
 
     /// The cipher for a file's key and header.
     init(fileKey: SymmetricKey, header: ProtectedFileHeader) {
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: fileKey, salt: header.fileID, info: Data("ssf1/content".utf8), outputByteCount: 32)
-        noncePrefix = HKDF<SHA256>.deriveKey(inputKeyMaterial: fileKey, salt: header.fileID, info: Data("ssf1/nonce".utf8), outputByteCount: 7)
-            .withUnsafeBytes { Data($0) }
+        key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: fileKey, salt: header.fileID, info: Data("ssf1/content".utf8), outputByteCount: 32)
+        noncePrefix = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: fileKey, salt: header.fileID, info: Data("ssf1/nonce".utf8), outputByteCount: 7
+        )
+        .withUnsafeBytes { Data($0) }
         headerDigest = Data(SHA256.hash(data: header.encoded[ProtectedFileHeader.sealedRange]))
         chunkSize = header.chunkSize
     }
@@ -46,7 +49,9 @@ struct ChunkCipher: Sendable {
     func open(_ sealed: Data, index: UInt32, isLast: Bool) throws(SecureStorageError) -> Data {
         guard sealed.count >= Self.tagSize, sealed.count <= sealedChunkSize else { throw .integrityViolation }
         do {
-            let box = try AES.GCM.SealedBox(nonce: nonce(index, isLast), ciphertext: sealed.dropLast(Self.tagSize), tag: sealed.suffix(Self.tagSize))
+            let box = try AES.GCM.SealedBox(
+                nonce: nonce(index, isLast), ciphertext: sealed.dropLast(Self.tagSize), tag: sealed.suffix(Self.tagSize)
+            )
             return try AES.GCM.open(box, using: key, authenticating: headerDigest)
         } catch {
             throw .integrityViolation

@@ -59,7 +59,8 @@ struct FileKeySet: Sendable {
     init(identifier: String, accessGroup: String?, deviceBound: Bool) {
         self.identifier = identifier
         self.deviceBound = deviceBound
-        storage = SecureStorage(service: ProtectedFiles.keyService(for: identifier), accessGroup: accessGroup).libraryOwned(by: .protectedFiles)
+        storage = SecureStorage(service: ProtectedFiles.keyService(for: identifier), accessGroup: accessGroup)
+            .libraryOwned(by: .protectedFiles)
         storeID = Data(SHA256.hash(data: Data("ssf1/store".utf8) + Data(identifier.utf8)).prefix(16))
     }
 
@@ -99,7 +100,8 @@ struct FileKeySet: Sendable {
         var value = withUnsafeBytes(of: id.bigEndian) { Data($0) }
         value.append(epoch)
         value.append((isComplete ? 1 : 0) | (deviceBound ? 2 : 0))
-        try storage.set(StoredValue(data: value, kind: .data), for: "current", sensitivity: .custom(protection(.afterFirstUnlock)))
+        try storage.set(
+            StoredValue(data: value, kind: .data), for: "current", sensitivity: .custom(protection(.afterFirstUnlock)))
         return id
     }
 
@@ -107,8 +109,9 @@ struct FileKeySet: Sendable {
         guard let value = try checkedValue("current", class: .afterFirstUnlock, size: 37) else { return nil }
         let flags = value[value.startIndex + 36]
         guard flags & ~3 == 0 else { throw .integrityViolation }
-        return Generation(id: value.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }, epoch: Data(value.dropFirst(4).prefix(32)),
-                          isComplete: flags & 1 != 0, isDeviceBound: flags & 2 != 0)
+        return Generation(
+            id: value.prefix(4).reduce(0) { $0 << 8 | UInt32($1) }, epoch: Data(value.dropFirst(4).prefix(32)),
+            isComplete: flags & 1 != 0, isDeviceBound: flags & 2 != 0)
     }
 
     /// A random generation ID (never 0, which marks `none` files).
@@ -122,12 +125,16 @@ struct FileKeySet: Sendable {
     ///   with another protection than its slot's.
     func key(_ slot: Slot, generation: UInt32, creating: Bool) throws(SecureStorageError) -> Data {
         let name = "g\(generation)/\(slot.rawValue)"
-        let protectionClass: ProtectionClassOfKey = slot == .complete || slot == .unlessOpenPrivate ? .whenUnlocked : .afterFirstUnlock
+        let protectionClass: ProtectionClassOfKey =
+            slot == .complete || slot == .unlessOpenPrivate ? .whenUnlocked : .afterFirstUnlock
         if let value = try checkedValue(name, class: protectionClass, size: 32) {
             if slot == .unlessOpenPublic, Self.isUnlocked {
                 // While unlocked, the public key must be the private key's: a substituted one
                 // would let its maker open files written while locked.
-                guard value == (try Self.publicKey(of: try key(.unlessOpenPrivate, generation: generation, creating: false))) else {
+                guard
+                    value
+                        == (try Self.publicKey(of: try key(.unlessOpenPrivate, generation: generation, creating: false)))
+                else {
                     throw .integrityViolation
                 }
             }
@@ -206,7 +213,9 @@ struct FileKeySet: Sendable {
     }
 
     /// The value stored under `name`, checked to be kept in `protectionClass` and `size` bytes long.
-    private func checkedValue(_ name: String, class protectionClass: ProtectionClassOfKey, size: Int) throws(SecureStorageError) -> Data? {
+    private func checkedValue(_ name: String, class protectionClass: ProtectionClassOfKey, size: Int)
+        throws(SecureStorageError) -> Data?
+    {
         guard let (value, protection) = try storage.entry(for: name) else { return nil }
         guard let protection, protectionClass.accepted.contains(protection), value.data.count == size else {
             throw .integrityViolation
@@ -220,12 +229,17 @@ struct FileKeySet: Sendable {
     }
 
     /// Adds a key; when a racing process added it first, theirs.
-    private func insert(_ value: Data, _ name: String, class protectionClass: ProtectionClassOfKey) throws(SecureStorageError) -> Data {
+    private func insert(_ value: Data, _ name: String, class protectionClass: ProtectionClassOfKey)
+        throws(SecureStorageError) -> Data
+    {
         do {
-            try storage.insert(StoredValue(data: value, kind: .data), for: name, sensitivity: .custom(protection(protectionClass)))
+            try storage.insert(
+                StoredValue(data: value, kind: .data), for: name, sensitivity: .custom(protection(protectionClass)))
             return value
         } catch .duplicate {
-            guard let stored = try checkedValue(name, class: protectionClass, size: value.count) else { throw .integrityViolation }
+            guard let stored = try checkedValue(name, class: protectionClass, size: value.count) else {
+                throw .integrityViolation
+            }
             return stored
         }
     }

@@ -19,7 +19,9 @@ import KeychainServices
 /// class or moved to another store does not open.
 enum FileKeyWrapping {
     /// The header of a new file of `protection`, with a fresh file key sealed into it.
-    static func newHeader(protection: FileProtection, keys: FileKeySet) throws(SecureStorageError) -> (header: ProtectedFileHeader, fileKey: SymmetricKey) {
+    static func newHeader(protection: FileProtection, keys: FileKeySet) throws(SecureStorageError) -> (
+        header: ProtectedFileHeader, fileKey: SymmetricKey
+    ) {
         let generation = protection == .none ? FileKeySet.noGeneration : try keys.generationForWriting()
         let fileKey = SymmetricKey(size: .bits256)
         let fileID = SymmetricKey(size: .init(bitCount: 128)).withUnsafeBytes { Data($0) }
@@ -29,22 +31,26 @@ enum FileKeyWrapping {
             let classPublicKey = try keys.key(.unlessOpenPublic, generation: generation, creating: true)
             let ephemeral = Curve25519.KeyAgreement.PrivateKey()
             ephemeralPublicKey = ephemeral.publicKey.rawRepresentation
-            wrappingKey = try agreementKey(ephemeral, publicKey: classPublicKey, ephemeralPublicKey: ephemeralPublicKey,
-                                           classPublicKey: classPublicKey, fileID: fileID)
+            wrappingKey = try agreementKey(
+                ephemeral, publicKey: classPublicKey, ephemeralPublicKey: ephemeralPublicKey,
+                classPublicKey: classPublicKey, fileID: fileID)
         } else {
-            wrappingKey = derivedKey(try classKey(protection, generation: generation, keys: keys, creating: true), protection: protection)
+            wrappingKey = derivedKey(
+                try classKey(protection, generation: generation, keys: keys, creating: true), protection: protection)
         }
         let nonce = AES.GCM.Nonce()
-        var header = ProtectedFileHeader(protection: protection, fileID: fileID, generation: generation,
-                                         ephemeralPublicKey: ephemeralPublicKey, wrapNonce: Data(nonce), wrappedFileKey: Data(count: 48))
+        var header = ProtectedFileHeader(
+            protection: protection, fileID: fileID, generation: generation,
+            ephemeralPublicKey: ephemeralPublicKey, wrapNonce: Data(nonce), wrappedFileKey: Data(count: 48))
         let sealed: AES.GCM.SealedBox
         do {
             sealed = try fileKey.withUnsafeBytes { bytes in
-                try AES.GCM.seal(bytes, using: wrappingKey, nonce: nonce,
-                                 authenticating: authenticatedData(header, storeID: keys.storeID))
+                try AES.GCM.seal(
+                    bytes, using: wrappingKey, nonce: nonce,
+                    authenticating: authenticatedData(header, storeID: keys.storeID))
             }
         } catch {
-            throw .underlying(errSecInternalComponent)   // AES-GCM refused a valid key and nonce
+            throw .underlying(errSecInternalComponent)  // AES-GCM refused a valid key and nonce
         }
         header.wrappedFileKey = sealed.ciphertext + sealed.tag
         return (header, fileKey)
@@ -63,17 +69,21 @@ enum FileKeyWrapping {
             } catch {
                 throw .integrityViolation
             }
-            wrappingKey = try agreementKey(privateKey, publicKey: header.ephemeralPublicKey, ephemeralPublicKey: header.ephemeralPublicKey,
-                                           classPublicKey: privateKey.publicKey.rawRepresentation, fileID: header.fileID)
+            wrappingKey = try agreementKey(
+                privateKey, publicKey: header.ephemeralPublicKey, ephemeralPublicKey: header.ephemeralPublicKey,
+                classPublicKey: privateKey.publicKey.rawRepresentation, fileID: header.fileID)
         } else {
             guard header.ephemeralPublicKey.allSatisfy({ $0 == 0 }) else { throw .integrityViolation }
-            wrappingKey = derivedKey(try classKey(header.protection, generation: header.generation, keys: keys, creating: false),
-                                     protection: header.protection)
+            wrappingKey = derivedKey(
+                try classKey(header.protection, generation: header.generation, keys: keys, creating: false),
+                protection: header.protection)
         }
         do {
-            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: header.wrapNonce),
-                                            ciphertext: header.wrappedFileKey.prefix(32), tag: header.wrappedFileKey.suffix(16))
-            let opened = try AES.GCM.open(box, using: wrappingKey, authenticating: authenticatedData(header, storeID: keys.storeID))
+            let box = try AES.GCM.SealedBox(
+                nonce: AES.GCM.Nonce(data: header.wrapNonce),
+                ciphertext: header.wrappedFileKey.prefix(32), tag: header.wrappedFileKey.suffix(16))
+            let opened = try AES.GCM.open(
+                box, using: wrappingKey, authenticating: authenticatedData(header, storeID: keys.storeID))
             return SymmetricKey(data: opened)
         } catch {
             throw .integrityViolation
@@ -83,8 +93,10 @@ enum FileKeyWrapping {
     // MARK: - Derivations
 
     /// The class key of a complete, untilFirstUserAuthentication or none file.
-    private static func classKey(_ protection: FileProtection, generation: UInt32, keys: FileKeySet,
-                                 creating: Bool) throws(SecureStorageError) -> Data {
+    private static func classKey(
+        _ protection: FileProtection, generation: UInt32, keys: FileKeySet,
+        creating: Bool
+    ) throws(SecureStorageError) -> Data {
         switch protection {
         case .none:
             guard generation == FileKeySet.noGeneration else { throw .integrityViolation }
@@ -94,23 +106,28 @@ enum FileKeyWrapping {
         case .completeUntilFirstUserAuthentication:
             return try keys.key(.untilFirstAuth, generation: generation, creating: creating)
         case .completeUnlessOpen:
-            throw .integrityViolation   // wrapped by key agreement instead
+            throw .integrityViolation  // wrapped by key agreement instead
         }
     }
 
     private static func derivedKey(_ classKey: Data, protection: FileProtection) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: classKey),
-                               info: Data("ssf1/wrap/".utf8) + [protection.code], outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: classKey),
+            info: Data("ssf1/wrap/".utf8) + [protection.code], outputByteCount: 32)
     }
 
     /// HKDF over an X25519 agreement, salted with both public keys (as PartyU and PartyV in
     /// the concatenation KDF Apple uses) and bound to the file ID.
-    private static func agreementKey(_ privateKey: Curve25519.KeyAgreement.PrivateKey, publicKey: Data, ephemeralPublicKey: Data,
-                                     classPublicKey: Data, fileID: Data) throws(SecureStorageError) -> SymmetricKey {
+    private static func agreementKey(
+        _ privateKey: Curve25519.KeyAgreement.PrivateKey, publicKey: Data, ephemeralPublicKey: Data,
+        classPublicKey: Data, fileID: Data
+    ) throws(SecureStorageError) -> SymmetricKey {
         do {
-            let shared = try privateKey.sharedSecretFromKeyAgreement(with: Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicKey))
-            return shared.hkdfDerivedSymmetricKey(using: SHA256.self, salt: ephemeralPublicKey + classPublicKey,
-                                                  sharedInfo: Data("ssf1/classB".utf8) + fileID, outputByteCount: 32)
+            let shared = try privateKey.sharedSecretFromKeyAgreement(
+                with: Curve25519.KeyAgreement.PublicKey(rawRepresentation: publicKey))
+            return shared.hkdfDerivedSymmetricKey(
+                using: SHA256.self, salt: ephemeralPublicKey + classPublicKey,
+                sharedInfo: Data("ssf1/classB".utf8) + fileID, outputByteCount: 32)
         } catch {
             // A public key of the wrong size or a low-order point: a forged header or key.
             throw .integrityViolation

@@ -60,9 +60,10 @@ struct ProtectedFileHeader: Equatable {
 
     /// Reads a header; `integrityViolation` for anything that is not one this version wrote.
     init(decoding bytes: Data) throws(SecureStorageError) {
-        let bytes = Data(bytes)   // indices from 0
+        let bytes = Data(bytes)  // indices from 0
         guard bytes.count == Self.size, bytes.prefix(4) == Self.magic, bytes[4] == Self.version, bytes[7] == 0,
-              let protection = FileProtection(code: bytes[5]), (12...24).contains(bytes[6]) else {
+            let protection = FileProtection(code: bytes[5]), (12...24).contains(bytes[6])
+        else {
             throw .integrityViolation
         }
         self.protection = protection
@@ -75,8 +76,10 @@ struct ProtectedFileHeader: Equatable {
         nameMAC = bytes[120..<152]
     }
 
-    init(protection: FileProtection, chunkShift: UInt8 = Self.defaultChunkShift, fileID: Data, generation: UInt32,
-         ephemeralPublicKey: Data, wrapNonce: Data, wrappedFileKey: Data, nameMAC: Data = Data(count: 32)) {
+    init(
+        protection: FileProtection, chunkShift: UInt8 = Self.defaultChunkShift, fileID: Data, generation: UInt32,
+        ephemeralPublicKey: Data, wrapNonce: Data, wrappedFileKey: Data, nameMAC: Data = Data(count: 32)
+    ) {
         self.protection = protection
         self.chunkShift = chunkShift
         self.fileID = fileID

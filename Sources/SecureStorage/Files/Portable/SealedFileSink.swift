@@ -19,7 +19,9 @@ final class SealedFileSink: ProtectedFileSink {
     private let state: Locked<State>
 
     /// Creates the temporary file and writes the header.
-    init(directory: StoreDirectory, name: String, header: ProtectedFileHeader, key: SealedFileKey) throws(SecureStorageError) {
+    init(directory: StoreDirectory, name: String, header: ProtectedFileHeader, key: SealedFileKey)
+        throws(SecureStorageError)
+    {
         self.directory = directory
         self.name = name
         let (fd, temporary) = try directory.createTemporary(for: name)
@@ -45,8 +47,11 @@ final class SealedFileSink: ProtectedFileSink {
             // A chunk is sealed once more data follows it: only the last one carries the flag.
             var start = state.pending.startIndex
             while state.pending.endIndex - start > chunkSize {
-                let sealed = try cipher.seal(state.pending[start..<(start + chunkSize)], index: state.nextIndex, isLast: false)
-                try Self.failing(into: &state, directory, temporary) { () throws(SecureStorageError) in try StoreDirectory.writeAll(sealed, to: fd) }
+                let sealed = try cipher.seal(
+                    state.pending[start..<(start + chunkSize)], index: state.nextIndex, isLast: false)
+                try Self.failing(into: &state, directory, temporary) { () throws(SecureStorageError) in
+                    try StoreDirectory.writeAll(sealed, to: fd)
+                }
                 start += chunkSize
                 state.nextIndex += 1
             }
@@ -84,8 +89,10 @@ final class SealedFileSink: ProtectedFileSink {
 
     /// Runs a file-system step; when it fails the temporary file goes (the write cannot be
     /// resumed) and the previous file stays as it was.
-    private static func failing(into state: inout State, _ directory: StoreDirectory, _ temporary: String,
-                                _ step: () throws(SecureStorageError) -> Void) throws(SecureStorageError) {
+    private static func failing(
+        into state: inout State, _ directory: StoreDirectory, _ temporary: String,
+        _ step: () throws(SecureStorageError) -> Void
+    ) throws(SecureStorageError) {
         do {
             try step()
         } catch {

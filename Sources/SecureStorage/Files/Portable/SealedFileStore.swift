@@ -20,16 +20,18 @@ struct SealedFileStore: ProtectedFilesBackend {
         var (header, fileKey) = try FileKeyWrapping.newHeader(protection: protection, keys: keys)
         header.nameMAC = nameMAC(header, name: name, key: namesKey)
         let cipher = ChunkCipher(fileKey: fileKey, header: header)
-        return try SealedFileSink(directory: directory, name: name, header: header,
-                                  key: SealedFileKey(header: header, keys: keys, cipher: cipher))
+        return try SealedFileSink(
+            directory: directory, name: name, header: header,
+            key: SealedFileKey(header: header, keys: keys, cipher: cipher))
     }
 
     func open(_ name: String) throws(SecureStorageError) -> any ProtectedFileSource {
         let (fd, header) = try openVerifiedHeader(name)
         do {
             let cipher = ChunkCipher(fileKey: try FileKeyWrapping.fileKey(of: header, keys: keys), header: header)
-            return try SealedFileSource(descriptor: fd, fileSize: try StoreDirectory.size(of: fd),
-                                        key: SealedFileKey(header: header, keys: keys, cipher: cipher), cipher: cipher)
+            return try SealedFileSource(
+                descriptor: fd, fileSize: try StoreDirectory.size(of: fd),
+                key: SealedFileKey(header: header, keys: keys, cipher: cipher), cipher: cipher)
         } catch {
             StoreDirectory.closeDescriptor(fd)
             throw error
@@ -45,7 +47,10 @@ struct SealedFileStore: ProtectedFilesBackend {
     /// Copies the sealed bytes under the new name with a new name MAC (no file key is needed, so
     /// this works in every lock state), then removes the old name.
     func move(_ name: String, to newName: String) throws(SecureStorageError) {
-        guard name != newName else { _ = try protection(of: name); return }
+        guard name != newName else {
+            _ = try protection(of: name)
+            return
+        }
         let (fd, oldHeader) = try openVerifiedHeader(name)
         defer { StoreDirectory.closeDescriptor(fd) }
         var header = oldHeader
@@ -84,7 +89,8 @@ struct SealedFileStore: ProtectedFilesBackend {
     /// the removal of the files.
     func destroy() throws(SecureStorageError) {
         try keys.removeAll()
-        for name in try directory.regularFiles() where ProtectedFiles.isValidName(name) || name.contains(StoreDirectory.temporaryMarker) {
+        for name in try directory.regularFiles()
+        where ProtectedFiles.isValidName(name) || name.contains(StoreDirectory.temporaryMarker) {
             _ = try directory.remove(name)
         }
     }
@@ -115,9 +121,13 @@ struct SealedFileStore: ProtectedFilesBackend {
     private func openVerifiedHeader(_ name: String) throws(SecureStorageError) -> (Int32, ProtectedFileHeader) {
         let fd = try directory.openForReading(name)
         do throws(SecureStorageError) {
-            let header = try ProtectedFileHeader(decoding: try StoreDirectory.readBytes(fd, count: ProtectedFileHeader.size, at: 0))
-            guard HMAC<SHA256>.isValidAuthenticationCode(header.nameMAC, authenticating: nameMessage(header, name: name),
-                                                         using: try keys.namesKey()) else {
+            let header = try ProtectedFileHeader(
+                decoding: try StoreDirectory.readBytes(fd, count: ProtectedFileHeader.size, at: 0))
+            guard
+                HMAC<SHA256>.isValidAuthenticationCode(
+                    header.nameMAC, authenticating: nameMessage(header, name: name),
+                    using: try keys.namesKey())
+            else {
                 throw .integrityViolation
             }
             return (fd, header)

@@ -22,9 +22,11 @@ final class StoreDirectory: Sendable {
             let code = errno
             guard code == ENOENT else { throw .fileSystem(errno: code) }
             do {
-                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw .fileSystem(errno: (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO)
+                throw .fileSystem(
+                    errno: (error as NSError).domain == NSPOSIXErrorDomain ? Int32((error as NSError).code) : EIO)
             }
         }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -56,7 +58,8 @@ final class StoreDirectory: Sendable {
         }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink == 1,
-              info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
+            info.st_uid == geteuid(), info.st_mode & 0o077 == 0
+        else {
             close(fd)
             throw .insecureFile
         }
@@ -78,7 +81,9 @@ final class StoreDirectory: Sendable {
         var data = Data(count: count)
         var done = 0
         while done < count {
-            let result = data.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            let result = data.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done))
+            }
             if result < 0 && errno == EINTR { continue }
             guard result >= 0 else { throw .fileSystem(errno: errno) }
             if result == 0 { break }
@@ -100,11 +105,13 @@ final class StoreDirectory: Sendable {
                 fd = try SecretFile.create(temporary, in: descriptor)
             } catch {
                 switch error {
-                case .nameTaken, .notPrivate(owner: _, mode: _, links: 0):   // taken, or swept (below) before it was checked
+                // taken, or swept (below) before it was checked
+                case .nameTaken, .notPrivate(owner: _, mode: _, links: 0):
                     continue
                 case .notPrivate:
                     throw .insecureFile
-                case .cannotCreate(let code), .cannotChangeOwner(let code), .cannotRestrictMode(let code), .cannotCheck(let code):
+                case .cannotCreate(let code), .cannotChangeOwner(let code), .cannotRestrictMode(let code),
+                    .cannotCheck(let code):
                     throw .fileSystem(errno: code)
                 }
             }
@@ -157,7 +164,8 @@ final class StoreDirectory: Sendable {
 
     /// Whether `name` is the file open as `fd` (same device and inode).
     func isSameFile(_ fd: Int32, as name: String) throws(SecureStorageError) -> Bool {
-        var open = stat(), named = stat()
+        var open = stat()
+        var named = stat()
         guard fstat(fd, &open) == 0 else { throw .fileSystem(errno: errno) }
         guard fstatat(descriptor, name, &named, Int32(AT_SYMLINK_NOFOLLOW)) == 0 else {
             if errno == ENOENT { return false }
@@ -212,7 +220,9 @@ final class StoreDirectory: Sendable {
             let fd = openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else { continue }
             var info = stat()
-            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(), flock(fd, LOCK_EX | LOCK_NB) == 0 {
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+                flock(fd, LOCK_EX | LOCK_NB) == 0
+            {
                 unlinkat(descriptor, name, 0)
             }
             close(fd)
