@@ -1275,8 +1275,7 @@ let securityErrorMessages: [OSStatus: String] = [
     -26276: "An internal error occured in the Security framework.",
     -34017: "This operation is incomplete, until the callback is invoked (not an error).",
     -34018: "A required entitlement isn't present.",
-    -34019:
-        "Error returned if keychain database needs a schema migration but the device is locked, clients should wait for a device unlock notification and retry the command.",
+    -34019: "Error returned if keychain database needs a schema migration but the device is locked, clients should wait for a device unlock notification and retry the command.",
     -34020: "Client is restricted and is not permitted to perform this operation.",
     -67585: "The required service is not available.",
     -25312: "A required component (data storage module) could not be loaded. You may need to restart your computer.",
@@ -1598,6 +1597,6 @@ let securityErrorMessages: [OSStatus: String] = [
     -67898: "A timestamp authority revocation notification was issued.",
     -67899: "The requested policy is not allowed for this certificate.",
     -67900: "The requested name is not allowed for this certificate.",
-    -67901: "The validity period in the certificate exceeds the maximum allowed."
+    -67901: "The validity period in the certificate exceeds the maximum allowed.",
 ]
 #endif
