@@ -61,12 +61,6 @@ public struct SecureStorageError: Error, Sendable, Hashable, CustomStringConvert
         public static let insecureFile = Code(rawValue: "insecureFile")
         /// See ``SecureStorageError/invalidName``.
         public static let invalidName = Code(rawValue: "invalidName")
-
-        /// Matches any error that is a `SecureStorageError` with this code, whatever else it carries:
-        /// `catch SecureStorageError.Code.notFound`, the pattern every error type of the package offers.
-        public static func ~= (pattern: Code, error: any Error) -> Bool {
-            (error as? SecureStorageError)?.code == pattern
-        }
     }
 
     /// What kind of failure this is.

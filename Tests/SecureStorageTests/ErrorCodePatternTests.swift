@@ -2,27 +2,29 @@ import KeychainServices
 import SecureStorage
 import XCTest
 
-/// Every error type of the package matches by code in a `catch`, whatever the message or the
-/// other values it carries (`catch SecureStorageError.Code.notFound`), and a code of a later
-/// version still matches by name: the one error shape (KeychainCore's ErrorShapeTests, KeychainSync's
-/// SyncErrorShapeTests and SecureStorageGRDB's SealedDatabaseErrorShapeTests check the others).
+/// Every error type of the package matches in a `catch` by its code (`catch MigrationError.Code.fileError`,
+/// whatever the message) or, for SecureStorageError, by its ready-made values
+/// (`catch SecureStorageError.notFound`; a second pattern on its code would make `catch .notFound`
+/// ambiguous in typed-throws code), and a code of a later version still matches by name
+/// (KeychainCore's ErrorShapeTests, KeychainSync's SyncErrorShapeTests and SecureStorageGRDB's
+/// SealedDatabaseErrorShapeTests check the others).
 final class ErrorCodePatternTests: XCTestCase {
     private struct OtherError: Error {}
 
     /// Throws `error` from a call whose error type is erased, as a `do` block mixing calls would.
     private func rethrow(_ error: any Error) throws { throw error }
 
-    func testSecureStorageErrorMatchesByCode() {
+    func testSecureStorageErrorMatchesByValue() {
         do {
             try rethrow(SecureStorageError.notFound)
             XCTFail("nothing was thrown")
-        } catch SecureStorageError.Code.locked {
-            XCTFail("another code matched")
-        } catch SecureStorageError.Code.notFound {
+        } catch SecureStorageError.locked {
+            XCTFail("another error matched")
+        } catch SecureStorageError.notFound {
         } catch {
-            XCTFail("not matched by its code: \(error)")
+            XCTFail("not matched: \(error)")
         }
-        XCTAssertFalse(SecureStorageError.Code.notFound ~= OtherError())
+        XCTAssertFalse(SecureStorageError.notFound ~= OtherError())
     }
 
     func testMigrationErrorMatchesByCodeWhateverItsMessage() {
@@ -41,9 +43,10 @@ final class ErrorCodePatternTests: XCTestCase {
     }
 
     func testACodeOfALaterVersionMatchesOnlyItself() {
-        let later = SecureStorageError.Code(rawValue: "quotaExceeded")
-        XCTAssertEqual(later, SecureStorageError.Code(rawValue: "quotaExceeded"))
-        XCTAssertFalse(later ~= SecureStorageError.notFound)
-        XCTAssertTrue(SecureStorageError.Code(rawValue: "notFound") ~= SecureStorageError.notFound)
+        let later = MigrationError.Code(rawValue: "quotaExceeded")
+        XCTAssertEqual(later, MigrationError.Code(rawValue: "quotaExceeded"))
+        XCTAssertFalse(later ~= MigrationError.fileError(file: "a.env", reason: "one"))
+        XCTAssertTrue(
+            MigrationError.Code(rawValue: "fileError") ~= MigrationError.fileError(file: "a.env", reason: "one"))
     }
 }
