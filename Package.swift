@@ -183,9 +183,9 @@ let package = Package(
             name: "keychain-lint",
             dependencies: ["SecureStorageLint", external("ArgumentParser", condition: whenLint)]
         ),
-        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint, which
-        // it builds when run (trait Lint). No tool dependency: SwiftPM builds every command plugin's
-        // tools on any build, so `swift build --product SecureStorage` would compile swift-syntax.
+        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint.
+        // SwiftPM builds the tools of every command plugin on any build of this package, so the
+        // tool is a dependency only with the trait Lint (`--disable-default-traits` builds no swift-syntax).
         .plugin(
             name: "SecureStorageLintPlugin",
             capability: .command(
@@ -194,7 +194,8 @@ let package = Package(
                     description: "Find insecure storage and Keychain misuse in the package's Swift sources"
                 ),
                 permissions: []
-            )
+            ),
+            dependencies: [.target(name: "keychain-lint", condition: whenLint)]
         ),
 
         // MARK: The example
