@@ -183,9 +183,7 @@ let package = Package(
             name: "keychain-lint",
             dependencies: ["SecureStorageLint", external("ArgumentParser", condition: whenLint)]
         ),
-        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint.
-        // SwiftPM builds the tools of every command plugin on any build of this package, so the
-        // tool is a dependency only with the trait Lint (`--disable-default-traits` builds no swift-syntax).
+        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint (trait Lint).
         .plugin(
             name: "SecureStorageLintPlugin",
             capability: .command(
@@ -195,7 +193,7 @@ let package = Package(
                 ),
                 permissions: []
             ),
-            dependencies: [.target(name: "keychain-lint", condition: whenLint)]
+            dependencies: ["keychain-lint"]
         ),
 
         // MARK: The example
