@@ -208,9 +208,7 @@ let package = Package(
             name: "keychain-lint",
             dependencies: ["SecureStorageLint", external("ArgumentParser", condition: whenLint)]
         ),
-        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint, which
-        // it builds when run (trait Lint). No tool dependency: SwiftPM builds every command plugin's
-        // tools on any build, so `swift build --product SecureStorage` would compile swift-syntax.
+        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint (trait Lint).
         .plugin(
             name: "SecureStorageLintPlugin",
             capability: .command(
@@ -219,7 +217,8 @@ let package = Package(
                     description: "Find insecure storage and Keychain misuse in the package's Swift sources"
                 ),
                 permissions: []
-            )
+            ),
+            dependencies: ["keychain-lint"]
         ),
 
         // MARK: The example

@@ -4,10 +4,9 @@ import PackagePlugin
 /// `swift package secure-storage-lint [--target NAME…] [--release] [keychain-lint options]`:
 /// lints the Swift sources of the package's targets (all of them by default) with keychain-lint.
 ///
-/// keychain-lint is built when the command runs, in debug, where parsing is about forty times
-/// slower than in release; `--release` builds it optimised (minutes once, then thousands of files
-/// a second). It is no tool dependency of the plugin: SwiftPM builds the tools of every command
-/// plugin on any build of a package, which would compile swift-syntax for SecureStorage alone.
+/// SwiftPM builds plugin tools in debug, where parsing is about forty times slower than in
+/// release; `--release` builds keychain-lint optimised first (minutes once, then thousands of
+/// files a second).
 @main
 struct SecureStorageLintPlugin: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -21,12 +20,16 @@ struct SecureStorageLintPlugin: CommandPlugin {
             Diagnostics.warning("no Swift sources in the selected targets")
             return
         }
-        let configuration: PackageManager.BuildConfiguration = release ? .release : .debug
-        let result = try packageManager.build(
-            .product("keychain-lint"), parameters: .init(configuration: configuration))
-        guard result.succeeded, let tool = result.builtArtifacts.first(where: { $0.kind == .executable })?.url else {
-            Diagnostics.error("building keychain-lint in \(configuration) failed:\n\(result.logText)")
-            return
+        let tool: URL
+        if release {
+            let result = try packageManager.build(.product("keychain-lint"), parameters: .init(configuration: .release))
+            guard result.succeeded, let built = result.builtArtifacts.first(where: { $0.kind == .executable }) else {
+                Diagnostics.error("building keychain-lint in release failed:\n\(result.logText)")
+                return
+            }
+            tool = built.url
+        } else {
+            tool = try context.tool(named: "keychain-lint").url
         }
         let process = try Process.run(tool, arguments: extractor.remainingArguments + files)
         process.waitUntilExit()
