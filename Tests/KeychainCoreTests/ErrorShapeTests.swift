@@ -87,9 +87,11 @@ final class ErrorShapeTests: XCTestCase {
             "passphrase", "secret", "password", "data", "value", "pin", "plaintext", "keymaterial", "bytes"
         ]
         let constants = ["TPMDevice.", "KeychainSchema.", "PlatformIO.", "BackupFormat.", "KernelKeyring."]
+        // A factory's signature and body as written, however swift-format wrapped them.
         let signature = try NSRegularExpression(
-            pattern:
-                #"static func (\w+)\(([^)]*)\) -> KeychainError \{\n        (?:KeychainError\(\.\w+, |tampered\(|backupTampered\(source: source, what: )(".*")\)\n"#
+            pattern: #"static func (\w+)\(([^)]*)\)\s*-> KeychainError \{\s*"#
+                + #"(?:KeychainError\(\s*\.\w+,\s*|tampered\(\s*|backupTampered\(\s*source: source,\s*what:\s*)"#
+                + #"(".*?")\s*\)\s*\}"#
         )
         var factories = 0
         for file in files {
@@ -102,7 +104,7 @@ final class ErrorShapeTests: XCTestCase {
                 var labels: [String] = []
                 for parameter in parameters.split(separator: ",", omittingEmptySubsequences: true) {
                     let parts = parameter.split(separator: ":", maxSplits: 1).map {
-                        $0.trimmingCharacters(in: .whitespaces)
+                        $0.trimmingCharacters(in: .whitespacesAndNewlines)
                     }
                     XCTAssertEqual(parts.count, 2, "\(name): \(parameter)")
                     let label = parts[0].split(separator: " ").last.map(String.init) ?? parts[0]

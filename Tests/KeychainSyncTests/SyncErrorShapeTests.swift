@@ -95,10 +95,10 @@ final class SyncErrorShapeTests: XCTestCase {
         for match in matches {
             let parameters = String(text[Range(match.range(at: 1), in: text)!])
             for parameter in parameters.split(separator: ",") {
-                let parts = parameter.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }
+                let parts = parameter.split(separator: ":").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
                 XCTAssertEqual(parts.count, 2, parameters)
                 XCTAssertTrue(shown.contains(parts.last ?? ""), "\(parameters): a factory takes only \(shown.sorted())")
-                let names = (parts.first ?? "").split(separator: " ").map { $0.lowercased() }
+                let names = (parts.first ?? "").split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
                 for name in names where name != "_" {
                     XCTAssertFalse(
                         secretNames.contains { name.contains($0.lowercased()) },
