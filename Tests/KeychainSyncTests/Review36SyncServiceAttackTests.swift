@@ -97,6 +97,38 @@ extension Review36SyncServiceAttackTests {
     }
 }
 
+extension Review36SyncServiceAttackTests {
+    /// Reproduction: anyone who can connect to the sync database (another tenant of the
+    /// database, any circle member, the server) sends `NOTIFY keychain_sync, '<circle id>'` a
+    /// hundred times a second (each in its own transaction; the circle id is no secret to the
+    /// server). Nothing changed anywhere.
+    ///
+    /// Secure behaviour: notifications are coalesced (a round at most every second or so), so a
+    /// notification storm costs the device a bounded number of rounds. The old loop looked at the
+    /// socket every 250 ms (at most ~4 rounds a second); SyncService starts a round on every
+    /// wake-up at once, so the storm drives it as fast as rounds can run.
+    func testANotificationStormIsCoalesced() async throws {
+        let laptop = try device("laptop"), phone = try device("phone")
+        let synchronizers = try circle([laptop, phone])
+        let circleID = try XCTUnwrap(SyncStateStore.load(from: phone)?.circleID.uuidString)
+        let events = ServiceEventLog()
+        let service = SyncService(synchronizer: synchronizers[1], pollInterval: .seconds(3600)) { events.append($0) }
+        let task = Task { await service.run() }
+        try await Task.sleep(for: .seconds(2))
+        let settled = events.synced
+        try postgres.psql("CREATE OR REPLACE PROCEDURE review36_storm(n int) LANGUAGE plpgsql AS $$ BEGIN FOR i IN 1..n LOOP PERFORM pg_notify('\(SyncServer.channel)', '\(circleID)'); COMMIT; PERFORM pg_sleep(0.01); END LOOP; END $$")
+        let postgres = self.postgres!
+        let storm = Task.detached { try postgres.psql("CALL review36_storm(500)") }   // about 6 s
+        _ = try await storm.value
+        let rounds = events.synced - settled
+        task.cancel()
+        await task.value
+        print("Review36: a NOTIFY storm of 500 in about 6 s made \(rounds) sync rounds")
+        XCTAssertTrue(events.failures.isEmpty, "\(events.failures)")
+        XCTAssertLessThanOrEqual(rounds, 30, "a notification storm made the service run \(rounds) full sync rounds, nothing having changed")
+    }
+}
+
 final class ManagedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
