@@ -27,8 +27,10 @@ final class Review36SyncServiceAttackTests: SyncTestCase {
     func testAServerThatDropsTheListenerAtOnceCannotMakeTheServiceSyncInATightLoop() async throws {
         let proxy = try DroppingListenProxy(upstreamDirectory: postgres.directory)
         defer { proxy.stop() }
-        let server = postgres.connectionString.replacingOccurrences(of: "host=\(postgres.directory.path)", with: "host=\(proxy.directory)")
-        let laptop = try device("laptop"), phone = try device("phone")
+        let server = postgres.connectionString.replacingOccurrences(
+            of: "host=\(postgres.directory.path)", with: "host=\(proxy.directory)")
+        let laptop = try device("laptop")
+        let phone = try device("phone")
         let founder = KeychainSynchronizer(keychain: laptop)
         let code = try founder.createCircle(server: server, deviceName: "laptop")
         let joiner = KeychainSynchronizer(keychain: phone)
@@ -44,14 +46,21 @@ final class Review36SyncServiceAttackTests: SyncTestCase {
         let task = Task { await service.run() }
         // Let the first round (and the one that settles its own write) pass.
         try await Task.sleep(for: .seconds(2))
-        let settled = events.synced, listensBefore = proxy.droppedListens
+        let settled = events.synced
+        let listensBefore = proxy.droppedListens
         try await Task.sleep(for: .seconds(6))
-        let rounds = events.synced - settled, listens = proxy.droppedListens - listensBefore
+        let rounds = events.synced - settled
+        let listens = proxy.droppedListens - listensBefore
         task.cancel()
         await task.value
-        print("Review36: in 6 s with nothing changing: \(rounds) sync rounds, \(listens) LISTEN connections made and dropped")
+        print(
+            "Review36: in 6 s with nothing changing: \(rounds) sync rounds, \(listens) LISTEN connections made and dropped"
+        )
         XCTAssertTrue(events.failures.isEmpty, "\(events.failures)")
-        XCTAssertLessThanOrEqual(rounds, 6, "a server that drops the LISTEN connection makes the service run \(rounds) full sync rounds in 6 s (no change anywhere, poll interval 1 h)")
+        XCTAssertLessThanOrEqual(
+            rounds, 6,
+            "a server that drops the LISTEN connection makes the service run \(rounds) full sync rounds in 6 s (no change anywhere, poll interval 1 h)"
+        )
         XCTAssertLessThanOrEqual(listens, 12, "the listener was reconnected \(listens) times in 6 s without any pause")
     }
 }
@@ -69,8 +78,10 @@ extension Review36SyncServiceAttackTests {
     func testAServerThatStopsAnsweringCannotHangTheServiceForEver() async throws {
         let proxy = try DroppingListenProxy(upstreamDirectory: postgres.directory, dropsListen: false)
         defer { proxy.stop() }
-        let server = postgres.connectionString.replacingOccurrences(of: "host=\(postgres.directory.path)", with: "host=\(proxy.directory)")
-        let laptop = try device("laptop"), phone = try device("phone")
+        let server = postgres.connectionString.replacingOccurrences(
+            of: "host=\(postgres.directory.path)", with: "host=\(proxy.directory)")
+        let laptop = try device("laptop")
+        let phone = try device("phone")
         let founder = KeychainSynchronizer(keychain: laptop)
         let code = try founder.createCircle(server: server, deviceName: "laptop")
         let joiner = KeychainSynchronizer(keychain: phone)
@@ -81,19 +92,25 @@ extension Review36SyncServiceAttackTests {
         let events = ServiceEventLog()
         let service = SyncService(synchronizer: joiner, pollInterval: .seconds(3600)) { events.append($0) }
         let finished = ManagedFlag()
-        let task = Task { await service.run(); finished.set() }
+        let task = Task {
+            await service.run()
+            finished.set()
+        }
         try await Task.sleep(for: .seconds(2))
         XCTAssertGreaterThan(events.synced, 0, "the first round ran")
         proxy.stalls = true
-        try phone.add(password("local", "write", "v1"))   // the watcher starts a round, which the server never answers
+        try phone.add(password("local", "write", "v1"))  // the watcher starts a round, which the server never answers
         try await Task.sleep(for: .seconds(1))
         task.cancel()
         let deadline = Date().addingTimeInterval(60)
         while !finished.isSet && Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
         let ended = finished.isSet
-        proxy.stop()   // the connections close: the round fails and the service can end
+        proxy.stop()  // the connections close: the round fails and the service can end
         await task.value
-        XCTAssertTrue(ended, "the service did not end within 60 s of its cancellation: a round is blocked on a server that stopped answering, holding the sync lock")
+        XCTAssertTrue(
+            ended,
+            "the service did not end within 60 s of its cancellation: a round is blocked on a server that stopped answering, holding the sync lock"
+        )
     }
 }
 
@@ -108,7 +125,8 @@ extension Review36SyncServiceAttackTests {
     /// socket every 250 ms (at most ~4 rounds a second); SyncService starts a round on every
     /// wake-up at once, so the storm drives it as fast as rounds can run.
     func testANotificationStormIsCoalesced() async throws {
-        let laptop = try device("laptop"), phone = try device("phone")
+        let laptop = try device("laptop")
+        let phone = try device("phone")
         let synchronizers = try circle([laptop, phone])
         let circleID = try XCTUnwrap(SyncStateStore.load(from: phone)?.circleID.uuidString)
         let events = ServiceEventLog()
@@ -116,24 +134,35 @@ extension Review36SyncServiceAttackTests {
         let task = Task { await service.run() }
         try await Task.sleep(for: .seconds(2))
         let settled = events.synced
-        try postgres.psql("CREATE OR REPLACE PROCEDURE review36_storm(n int) LANGUAGE plpgsql AS $$ BEGIN FOR i IN 1..n LOOP PERFORM pg_notify('\(SyncServer.channel)', '\(circleID)'); COMMIT; PERFORM pg_sleep(0.01); END LOOP; END $$")
+        try postgres.psql(
+            "CREATE OR REPLACE PROCEDURE review36_storm(n int) LANGUAGE plpgsql AS $$ BEGIN FOR i IN 1..n LOOP PERFORM pg_notify('\(SyncServer.channel)', '\(circleID)'); COMMIT; PERFORM pg_sleep(0.01); END LOOP; END $$"
+        )
         let postgres = self.postgres!
-        let storm = Task.detached { try postgres.psql("CALL review36_storm(500)") }   // about 6 s
+        let storm = Task.detached { try postgres.psql("CALL review36_storm(500)") }  // about 6 s
         _ = try await storm.value
         let rounds = events.synced - settled
         task.cancel()
         await task.value
         print("Review36: a NOTIFY storm of 500 in about 6 s made \(rounds) sync rounds")
         XCTAssertTrue(events.failures.isEmpty, "\(events.failures)")
-        XCTAssertLessThanOrEqual(rounds, 30, "a notification storm made the service run \(rounds) full sync rounds, nothing having changed")
+        XCTAssertLessThanOrEqual(
+            rounds, 30, "a notification storm made the service run \(rounds) full sync rounds, nothing having changed")
     }
 }
 
 final class ManagedFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
 }
 
 /// A Unix-socket "PostgreSQL server" that forwards to a real one, except that a connection on
@@ -151,17 +180,31 @@ final class DroppingListenProxy: @unchecked Sendable {
     /// nothing on): a server that stopped answering after the connection was made, or a
     /// black-holed network path.
     var stalls: Bool {
-        get { lock.lock(); defer { lock.unlock() }; return stalling }
-        set { lock.lock(); stalling = newValue; lock.unlock() }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stalling
+        }
+        set {
+            lock.lock()
+            stalling = newValue
+            lock.unlock()
+        }
     }
 
-    var droppedListens: Int { lock.lock(); defer { lock.unlock() }; return dropped }
+    var droppedListens: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return dropped
+    }
 
     init(upstreamDirectory: URL, dropsListen: Bool = true) throws {
         self.dropsListen = dropsListen
         let names = try FileManager.default.contentsOfDirectory(atPath: upstreamDirectory.path)
         guard let socketName = names.first(where: { $0.hasPrefix(".s.PGSQL.") && !$0.hasSuffix(".lock") }) else {
-            throw NSError(domain: "proxy", code: 1, userInfo: [NSLocalizedDescriptionKey: "no PostgreSQL socket in \(upstreamDirectory.path)"])
+            throw NSError(
+                domain: "proxy", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "no PostgreSQL socket in \(upstreamDirectory.path)"])
         }
         let upstream = upstreamDirectory.appendingPathComponent(socketName).path
         directory = "/tmp/r36p-\(UUID().uuidString.prefix(8).lowercased())"
@@ -169,8 +212,10 @@ final class DroppingListenProxy: @unchecked Sendable {
         let path = directory + "/" + socketName
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
-        guard listener >= 0, Self.withAddress(path, { bind(listener, $0, $1) }) == 0, Glibc.listen(listener, 64) == 0 else {
-            throw NSError(domain: "proxy", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot listen on \(path): \(errno)"])
+        guard listener >= 0, Self.withAddress(path, { bind(listener, $0, $1) }) == 0, Glibc.listen(listener, 64) == 0
+        else {
+            throw NSError(
+                domain: "proxy", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot listen on \(path): \(errno)"])
         }
         Thread.detachNewThread { [self] in
             while true {
@@ -181,7 +226,11 @@ final class DroppingListenProxy: @unchecked Sendable {
         }
     }
 
-    private var isStopped: Bool { lock.lock(); defer { lock.unlock() }; return stopped }
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
 
     func stop() {
         lock.lock()
@@ -208,17 +257,24 @@ final class DroppingListenProxy: @unchecked Sendable {
 
     private func serve(_ client: Int32, upstream: String) {
         let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(client); close(server) }
+        defer {
+            close(client)
+            close(server)
+        }
         guard Self.withAddress(upstream, { connect(server, $0, $1) }) == 0 else { return }
         var sawListen = false
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        var fds = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: server, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: server, events: Int16(POLLIN), revents: 0)
+        ]
         while !isStopped {
-            fds[0].revents = 0; fds[1].revents = 0
+            fds[0].revents = 0
+            fds[1].revents = 0
             let ready = poll(&fds, 2, 200)
             if ready < 0 && errno != EINTR { return }
             for index in 0..<2 where fds[index].revents != 0 {
-                let from = fds[index].fd, to = index == 0 ? server : client
+                let from = fds[index].fd
+                let to = index == 0 ? server : client
                 let count = buffer.withUnsafeMutableBytes { read(from, $0.baseAddress, $0.count) }
                 if count <= 0 { return }
                 let chunk = Array(buffer[0..<count])
@@ -236,7 +292,9 @@ final class DroppingListenProxy: @unchecked Sendable {
                 }
                 if index == 1 && sawListen && dropsListen {
                     // The server answered LISTEN: hang up on the client.
-                    lock.lock(); dropped += 1; lock.unlock()
+                    lock.lock()
+                    dropped += 1
+                    lock.unlock()
                     return
                 }
             }
