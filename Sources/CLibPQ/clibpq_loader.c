@@ -21,7 +21,11 @@ static struct {
     __typeof__(&PQstatus) PQstatus;
     __typeof__(&PQfinish) PQfinish;
     __typeof__(&PQerrorMessage) PQerrorMessage;
-    __typeof__(&PQexecParams) PQexecParams;
+    __typeof__(&PQsendQueryParams) PQsendQueryParams;
+    __typeof__(&PQsetnonblocking) PQsetnonblocking;
+    __typeof__(&PQflush) PQflush;
+    __typeof__(&PQisBusy) PQisBusy;
+    __typeof__(&PQgetResult) PQgetResult;
     __typeof__(&PQresultStatus) PQresultStatus;
     __typeof__(&PQclear) PQclear;
     __typeof__(&PQntuples) PQntuples;
@@ -65,8 +69,24 @@ static void loadOnce(void) {
         snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQerrorMessage: install libpq 10 or later");
         return;
     }
-    if ((table.PQexecParams = (__typeof__(table.PQexecParams))dlsym(handle, "PQexecParams")) == NULL) {
-        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQexecParams: install libpq 10 or later");
+    if ((table.PQsendQueryParams = (__typeof__(table.PQsendQueryParams))dlsym(handle, "PQsendQueryParams")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQsendQueryParams: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQsetnonblocking = (__typeof__(table.PQsetnonblocking))dlsym(handle, "PQsetnonblocking")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQsetnonblocking: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQflush = (__typeof__(table.PQflush))dlsym(handle, "PQflush")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQflush: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQisBusy = (__typeof__(table.PQisBusy))dlsym(handle, "PQisBusy")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQisBusy: install libpq 10 or later");
+        return;
+    }
+    if ((table.PQgetResult = (__typeof__(table.PQgetResult))dlsym(handle, "PQgetResult")) == NULL) {
+        snprintf(loadError, sizeof loadError, "PostgreSQL's client library lacks PQgetResult: install libpq 10 or later");
         return;
     }
     if ((table.PQresultStatus = (__typeof__(table.PQresultStatus))dlsym(handle, "PQresultStatus")) == NULL) {
@@ -161,9 +181,29 @@ char * PQerrorMessage(const PGconn *conn) {
     return table.PQerrorMessage(conn);
 }
 
-PGresult * PQexecParams(PGconn *conn, const char *command, int nParams, const Oid *paramTypes, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat) {
+int PQsendQueryParams(PGconn *conn, const char *command, int nParams, const Oid *paramTypes, const char *const *paramValues, const int *paramLengths, const int *paramFormats, int resultFormat) {
+    if (!clibpq_load()) return 0;
+    return table.PQsendQueryParams(conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat);
+}
+
+int PQsetnonblocking(PGconn *conn, int arg) {
+    if (!clibpq_load()) return -1;
+    return table.PQsetnonblocking(conn, arg);
+}
+
+int PQflush(PGconn *conn) {
+    if (!clibpq_load()) return -1;
+    return table.PQflush(conn);
+}
+
+int PQisBusy(PGconn *conn) {
+    if (!clibpq_load()) return 0;
+    return table.PQisBusy(conn);
+}
+
+PGresult * PQgetResult(PGconn *conn) {
     if (!clibpq_load()) return NULL;
-    return table.PQexecParams(conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat);
+    return table.PQgetResult(conn);
 }
 
 ExecStatusType PQresultStatus(const PGresult *res) {

@@ -42,7 +42,9 @@ public final class BackgroundSync: Sendable {
             switch event {
             case .synced(let report): onEvent(.success(report))
             case .syncFailed(let error), .compactionFailed(let error): onEvent(.failure(error))
-            case .compacted: break
+            // A failed LISTEN is retried with backoff and followed by a round, which reports
+            // the server's failure when it cannot be reached; only rounds reach `onEvent`.
+            case .compacted, .listenFailed: break
             }
         }
         let finished = DispatchSemaphore(value: 0)

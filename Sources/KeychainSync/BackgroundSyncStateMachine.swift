@@ -7,7 +7,13 @@
 /// - the first round starts at once and checks every record; one every `verificationInterval`
 ///   after it does too;
 /// - a change (a local write, another device's notification) or the poll interval makes a
-///   round due;
+///   round due; rounds started by changes start at least ``changeGap`` apart, so a storm of
+///   notifications or writes costs a round a second at most (the first change after a quiet
+///   second starts its round at once; one during the gap makes a round due at its end);
+/// - a lost listener (the `LISTEN` connection) is reconnected after 1, 2, 4, … seconds, up to
+///   five minutes (back to one second once it stayed up ``listenerSteadyPeriod``), and each loss
+///   makes one catch-up round due when the listener may reconnect: a server that keeps dropping
+///   the listener cannot make the service reconnect or sync in a tight loop;
 /// - a server that cannot be reached, or refuses, is retried after 1, 2, 4, … seconds, up to
 ///   five minutes, without waiting for the next poll;
 /// - a finding that retrying soon does not heal (tampering, removal, no circle) waits five
@@ -34,6 +40,8 @@ struct BackgroundSyncStateMachine: Sendable, Equatable {
         case tick
         /// The keychain's files changed or another device announced a push.
         case changeNoticed
+        /// The listener's connection broke (``listenerLost(at:)``): notifications may have been missed.
+        case listenerLost
         /// The round finished; `deferredWhileLocked` changes wait for a locked class.
         case roundSucceeded(deferredWhileLocked: Int)
         /// The round failed with `code`.
@@ -65,6 +73,10 @@ struct BackgroundSyncStateMachine: Sendable, Equatable {
     static let findingPause: Duration = .seconds(300)
     /// How often deletions are compacted.
     static let compactionInterval: Duration = .seconds(24 * 3600)
+    /// The least time from one round's start to the next round started by a change.
+    static let changeGap: Duration = .seconds(1)
+    /// How long the listener must stay connected for its backoff to start again from one second.
+    static let listenerSteadyPeriod: Duration = .seconds(60)
 
     /// What the service is doing.
     private(set) var state: State = .idle
@@ -79,6 +91,12 @@ struct BackgroundSyncStateMachine: Sendable, Equatable {
     private var nextPoll: Duration = .zero
     private var nextVerification: Duration = .zero  // the first round checks every record
     private var nextCompaction: Duration = .zero
+    private var changePending = false  // a change waits for the end of the gap
+    private var changeGapEnd: Duration = .zero
+    private var listenerRetryAt: Duration = .zero
+    private var listenerBackoff: Duration = .seconds(1)
+    private var listenerConnectedAt: Duration?
+    private var catchUpAt: Duration?  // the round after a lost listener
 
     /// A machine whose first round is due at once.
     init(pollInterval: Duration, verificationInterval: Duration) {
@@ -92,13 +110,39 @@ struct BackgroundSyncStateMachine: Sendable, Equatable {
         now >= retryAt
     }
 
+    /// Whether the service may connect the listener now: when it may contact the server and
+    /// the listener's own backoff after a loss has ended.
+    func mayListen(at now: Duration) -> Bool {
+        mayContactServer(at: now) && now >= listenerRetryAt
+    }
+
+    /// The listener connected at `now` (its backoff restarts once it stayed up long enough).
+    mutating func listenerConnected(at now: Duration) {
+        listenerConnectedAt = now
+    }
+
+    /// The listener was lost, or could not connect, at `now`: it may reconnect after its backoff,
+    /// and a catch-up round is due then (notifications may have been missed meanwhile). Use this
+    /// while a round runs; ``Input/listenerLost`` otherwise.
+    mutating func listenerLost(at now: Duration) {
+        if let connectedAt = listenerConnectedAt, now - connectedAt >= Self.listenerSteadyPeriod {
+            listenerBackoff = .seconds(1)
+        }
+        listenerConnectedAt = nil
+        listenerRetryAt = now + listenerBackoff
+        listenerBackoff = min(listenerBackoff * 2, Self.longestBackoff)
+        catchUpAt = listenerRetryAt
+    }
+
     /// Takes `input`, which happened at `now`, and answers what to do next.
     mutating func handle(_ input: Input, at now: Duration) -> Action {
         switch input {
         case .stopRequested:
             state = .stopped
         case .changeNoticed:
-            due = true
+            changePending = true
+        case .listenerLost:
+            listenerLost(at: now)
         case .tick:
             break
         case .roundSucceeded(let deferredWhileLocked):
@@ -149,9 +193,21 @@ struct BackgroundSyncStateMachine: Sendable, Equatable {
         case .backingOff, .idle:
             state = .idle
             if now >= nextPoll { due = true }
-            guard due else { return .wait(until: nextPoll) }
+            if changePending, now >= changeGapEnd { due = true }
+            if let catchUp = catchUpAt, now >= catchUp {
+                due = true
+                catchUpAt = nil
+            }
+            guard due else {
+                var until = nextPoll
+                if changePending { until = min(until, changeGapEnd) }
+                if let catchUp = catchUpAt { until = min(until, catchUp) }
+                return .wait(until: until)
+            }
             let verifying = now >= nextVerification
             due = false  // a change from here on makes the next round due
+            changePending = false
+            changeGapEnd = now + Self.changeGap
             state = .syncing(verifyingEverything: verifying)
             return .sync(verifyingEverything: verifying)
         }

@@ -27,6 +27,14 @@ extension SyncError {
         SyncError(.serverUnreachable, "The sync server connection was lost: \(reason)")
     }
 
+    /// The server did not answer a statement within `seconds` seconds; the connection was closed.
+    static func statementTimedOut(seconds: Int) -> SyncError {
+        SyncError(
+            .serverUnreachable,
+            "The sync server did not answer within \(seconds) s; the connection was closed."
+        )
+    }
+
     /// The server refused a statement with SQLSTATE `sqlState`; `reason` is its message, made printable.
     static func statementRefused(sqlState: String, reason: String) -> SyncError {
         SyncError(

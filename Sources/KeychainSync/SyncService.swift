@@ -7,7 +7,10 @@ import ServiceLifecycle
 /// every local write (any process's: it watches the keychain's directory), at once when another
 /// device pushes (PostgreSQL `LISTEN`/`NOTIFY`), and every `pollInterval` in case a notification
 /// was missed. While the server is unreachable it retries after 1, 2, 4, … seconds, up to five
-/// minutes; local writes meanwhile wait in the keychain and are pushed once it is back.
+/// minutes; local writes meanwhile wait in the keychain and are pushed once it is back. Rounds
+/// started by writes or notifications start at least a second apart (a storm of them costs a
+/// round a second), and a lost `LISTEN` connection is made again with the same backoff, one
+/// round catching up each time.
 ///
 /// Its first round, and one every `verificationInterval` (a day by default) after that, checks
 /// every record (``KeychainSynchronizer/syncNow(verifyingEverything:)``), so a record the server
@@ -22,7 +25,8 @@ import ServiceLifecycle
 /// ```
 ///
 /// `run()` returns when its task is cancelled or the group shuts down gracefully, after the
-/// round in progress (at most one) finishes. The decisions are those of a state machine tested on its own.
+/// round in progress (at most one) finishes; a statement the server does not answer fails after
+/// 30 seconds, so a silent server cannot hold it. The decisions are those of a state machine tested on its own.
 public struct SyncService: Service {
     private let synchronizer: KeychainSynchronizer
     private let pollInterval: Duration
@@ -77,8 +81,14 @@ public struct SyncService: Service {
         while true {
             if Task.isCancelled { action = machine.handle(.stopRequested, at: elapsed()) }
             // Listening before a round starts, so that a push made while it runs wakes the next.
-            if listener == nil, action != .finish, machine.mayContactServer(at: elapsed()) {
-                listener = await listen { wake.yield($0) }
+            if listener == nil, action != .finish, machine.mayListen(at: elapsed()) {
+                switch await listen({ wake.yield($0) }) {
+                case .success(let started):
+                    listener = started
+                    if started != nil { machine.listenerConnected(at: elapsed()) }
+                case .failure:
+                    machine.listenerLost(at: elapsed())  // retried after the listener's backoff
+                }
             }
             switch action {
             case .finish, .awaitOutcome:
@@ -114,10 +124,17 @@ public struct SyncService: Service {
                 case .serverNotified?:
                     action = machine.handle(.changeNoticed, at: elapsed())
                 case .listenerLost?:
-                    // Notifications may have been missed meanwhile: a round catches up.
-                    listener?.stop()
-                    listener = nil
-                    action = machine.handle(.changeNoticed, at: elapsed())
+                    // Notifications may have been missed meanwhile: a round catches up once the
+                    // listener may reconnect (with backoff, so a server dropping it at once
+                    // cannot make the service reconnect and sync in a tight loop). A loss from
+                    // a listener already stopped after a failed round is stale.
+                    if listener != nil {
+                        listener?.stop()
+                        listener = nil
+                        action = machine.handle(.listenerLost, at: elapsed())
+                    } else {
+                        action = machine.handle(.tick, at: elapsed())
+                    }
                 case .deadline?:
                     action = machine.handle(.tick, at: elapsed())
                 }
@@ -159,15 +176,24 @@ public struct SyncService: Service {
         }
     }
 
-    /// Starts listening for the circle's notifications; `nil` outside a circle or while the
-    /// server cannot be reached (the next round's outcome decides when to try again).
-    private func listen(_ onWakeUp: @escaping @Sendable (SyncWakeUp) -> Void) async -> SyncNotificationListener? {
+    /// Starts listening for the circle's notifications; `nil` outside a circle. A failure (the
+    /// server cannot be reached or refuses `LISTEN`) is logged and reported
+    /// (``SyncServiceEvent/listenFailed(_:)``); the caller retries after the listener's backoff.
+    private func listen(
+        _ onWakeUp: @escaping @Sendable (SyncWakeUp) -> Void
+    ) async -> Result<SyncNotificationListener?, SyncError> {
         let keychain = synchronizer.keychain
         let outcome = await Self.blocking { () throws(SyncError) -> SyncNotificationListener? in
             guard let state = try SyncStateStore.load(from: keychain), state.isMember else { return nil }
             return try SyncNotificationListener(server: state.server, circleID: state.circleID, onWakeUp: onWakeUp)
         }
-        return try? outcome.get()
+        if case .failure(let error) = outcome {
+            logger.warning(
+                "Listening for other devices' pushes failed",
+                metadata: ["code": "\(error.code)", "error": "\(error.message)"])
+            onEvent(.listenFailed(error))
+        }
+        return outcome
     }
 
     /// Runs `work`, which blocks, on a dispatch queue instead of the cooperative thread pool.

@@ -9,4 +9,7 @@ public enum SyncServiceEvent: Sendable {
     case compacted(Int)
     /// The daily compaction failed; the next one is tried a day later, and rounds go on.
     case compactionFailed(SyncError)
+    /// Listening for other devices' pushes (`LISTEN`) failed; it is retried with backoff, and
+    /// rounds go on (every poll interval, and once each time listening may be retried).
+    case listenFailed(SyncError)
 }

@@ -140,6 +140,7 @@ struct SyncState: Sendable {
     /// Decodes ``encoded``; `nil` for anything else.
     init?(encoded: Data) {
         var input = ByteReader(encoded)
+        defer { input.wipe() }  // its copy held the device's private keys and the circle keys
         let format = input.readByte()
         guard format == Self.formatVersion || format == Self.formatVersionWithDeletedValues,
             let circleID = input.readBytes(16).flatMap(UUID.init(bytes:)),

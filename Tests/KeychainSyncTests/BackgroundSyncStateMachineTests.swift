@@ -221,4 +221,127 @@ final class BackgroundSyncStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.compactionFinished, at: .seconds(1)), .wait(until: poll))
         XCTAssertEqual(machine, before)
     }
+
+    // MARK: - Coalescing changes
+
+    func testChangesDuringTheGapAfterARoundStartMakeOneRoundDueAtItsEnd() {
+        var machine = settled()  // its round started at 0 s
+        XCTAssertEqual(machine.handle(.changeNoticed, at: .milliseconds(300)), .wait(until: .seconds(1)))
+        XCTAssertEqual(machine.handle(.changeNoticed, at: .milliseconds(600)), .wait(until: .seconds(1)))
+        XCTAssertEqual(machine.handle(.tick, at: .milliseconds(999)), .wait(until: .seconds(1)))
+        XCTAssertEqual(
+            machine.handle(.tick, at: .seconds(1)), .sync(verifyingEverything: false),
+            "the changes made during the gap are not lost: one round at its end")
+        XCTAssertEqual(
+            machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .milliseconds(1100)),
+            .wait(until: .milliseconds(61_100)), "nothing more is due")
+    }
+
+    func testAStormOfChangesCostsAtMostARoundASecond() {
+        var machine = settled()
+        var rounds = 0
+        var now = Duration.seconds(10)
+        let end = Duration.seconds(20)
+        while now < end {
+            if case .sync = machine.handle(.changeNoticed, at: now) {
+                rounds += 1
+                _ = machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: now + .milliseconds(5))
+            }
+            now += .milliseconds(10)
+        }
+        XCTAssertEqual(rounds, 10, "one round a second for ten seconds of changes every 10 ms")
+        XCTAssertEqual(
+            machine.handle(.changeNoticed, at: end + .seconds(5)), .sync(verifyingEverything: false),
+            "after a quiet second the next change starts its round at once")
+    }
+
+    func testTheGapDoesNotDelayThePollOrARetry() {
+        var machine = BackgroundSyncStateMachine(pollInterval: .milliseconds(500), verificationInterval: verification)
+        _ = machine.handle(.tick, at: .zero)
+        XCTAssertEqual(
+            machine.handle(.roundSucceeded(deferredWhileLocked: 1), at: .zero), .wait(until: .milliseconds(500)))
+        XCTAssertEqual(machine.handle(.tick, at: .milliseconds(500)), .sync(verifyingEverything: false))
+        XCTAssertEqual(
+            machine.handle(.roundFailed(.serverUnreachable), at: .milliseconds(500)), .wait(until: .milliseconds(1500)))
+        XCTAssertEqual(machine.handle(.tick, at: .milliseconds(1500)), .sync(verifyingEverything: false))
+    }
+
+    // MARK: - The listener
+
+    /// A settled machine that polls hourly and verifies daily, so only the listener schedules rounds.
+    private func quiet() -> BackgroundSyncStateMachine {
+        var machine = BackgroundSyncStateMachine(pollInterval: .seconds(3600), verificationInterval: .seconds(86_400))
+        _ = machine.handle(.tick, at: .zero)
+        _ = machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .zero)
+        _ = machine.handle(.compactionFinished, at: .zero)
+        return machine
+    }
+
+    func testALostListenerReconnectsWithExponentialBackoffAndOneCatchUpRoundEach() {
+        var machine = quiet()
+        var now = Duration.seconds(10)
+        machine.listenerConnected(at: now)
+        var waits: [Duration] = []
+        for _ in 0..<11 {
+            guard case .wait(let until) = machine.handle(.listenerLost, at: now) else {
+                return XCTFail("no wait after the listener was lost")
+            }
+            waits.append(until - now)
+            XCTAssertFalse(machine.mayListen(at: until - .milliseconds(1)), "no reconnecting before the backoff ends")
+            XCTAssertTrue(machine.mayContactServer(at: now), "rounds are not held back by the listener")
+            XCTAssertEqual(
+                machine.handle(.tick, at: until - .milliseconds(1)), .wait(until: until), "no catch-up round before")
+            now = until
+            XCTAssertTrue(machine.mayListen(at: now))
+            XCTAssertEqual(
+                machine.handle(.tick, at: now), .sync(verifyingEverything: false),
+                "one catch-up round when the listener may reconnect")
+            machine.listenerConnected(at: now)
+            guard case .wait = machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: now) else {
+                return XCTFail("a second round after one loss")
+            }
+        }
+        XCTAssertEqual(waits, [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300].map { Duration.seconds($0) })
+    }
+
+    func testTheListenerBackoffRestartsOnlyAfterTheListenerStayedUp() {
+        var machine = quiet()
+        machine.listenerConnected(at: .seconds(10))
+        XCTAssertEqual(machine.handle(.listenerLost, at: .seconds(10)), .wait(until: .seconds(11)))
+        _ = machine.handle(.tick, at: .seconds(11))
+        machine.listenerConnected(at: .seconds(11))
+        _ = machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .seconds(11))
+        XCTAssertEqual(
+            machine.handle(.listenerLost, at: .seconds(70)), .wait(until: .seconds(72)),
+            "up for 59 s: the backoff goes on doubling")
+        _ = machine.handle(.tick, at: .seconds(72))
+        machine.listenerConnected(at: .seconds(72))
+        _ = machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .seconds(72))
+        XCTAssertEqual(
+            machine.handle(.listenerLost, at: .seconds(132)), .wait(until: .seconds(133)),
+            "up for 60 s: back to one second")
+    }
+
+    func testAListenerThatCannotConnectIsRetriedWithBackoff() {
+        var machine = settled()
+        XCTAssertEqual(machine.handle(.changeNoticed, at: .seconds(5)), .sync(verifyingEverything: false))
+        machine.listenerLost(at: .seconds(5))  // listening failed as the round started
+        XCTAssertFalse(machine.mayListen(at: .seconds(5)))
+        XCTAssertEqual(
+            machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .seconds(5)), .wait(until: .seconds(6)),
+            "a catch-up round when listening may be tried again")
+        XCTAssertEqual(machine.handle(.tick, at: .seconds(6)), .sync(verifyingEverything: false))
+        XCTAssertTrue(machine.mayListen(at: .seconds(6)))
+        machine.listenerLost(at: .seconds(6))
+        XCTAssertEqual(
+            machine.handle(.roundSucceeded(deferredWhileLocked: 0), at: .seconds(6)), .wait(until: .seconds(8)))
+    }
+
+    func testNoListeningWhileRoundsBackOff() {
+        var machine = settled()
+        _ = machine.handle(.changeNoticed, at: .seconds(5))
+        XCTAssertEqual(machine.handle(.roundFailed(.serverUnreachable), at: .seconds(5)), .wait(until: .seconds(6)))
+        XCTAssertFalse(machine.mayListen(at: .milliseconds(5500)))
+        XCTAssertTrue(machine.mayListen(at: .seconds(6)))
+    }
 }
