@@ -10,7 +10,8 @@ final class Review36AttackTests: XCTestCase {
 
     override func setUpWithError() throws {
         directory = URL(fileURLWithPath: "/tmp/r36-\(UUID().uuidString.prefix(8).lowercased())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     }
 
     override func tearDownWithError() throws {
@@ -62,10 +63,10 @@ final class Review36AttackTests: XCTestCase {
     /// truncated sequences, stray continuation bytes.
     func testTextFieldsRefuseEveryInvalidUTF8Form() {
         let invalid: [[UInt8]] = [
-            [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xF0, 0x80, 0x80, 0x80],   // overlong
-            [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],                                        // surrogates
-            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xFE],             // out of range
-            [0xE2, 0x82], [0x41, 0xE2], [0x80], [0x41, 0xBF, 0x42],                           // truncated, stray
+            [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xF0, 0x80, 0x80, 0x80],  // overlong
+            [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],  // surrogates
+            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xFE],  // out of range
+            [0xE2, 0x82], [0x41, 0xE2], [0x80], [0x41, 0xBF, 0x42]  // truncated, stray
         ]
         for bytes in invalid {
             var reader = ByteReader(Data(be32(UInt32(bytes.count)) + bytes))
@@ -130,7 +131,8 @@ final class Review36AttackTests: XCTestCase {
         let shared = try sharedStickyDirectory()
         let target = directory.appendingPathComponent("root-target").path
         try Data("untouched".utf8).write(to: URL(fileURLWithPath: target))
-        try asNobody("ln -s \(target) \(shared)/link; mkfifo \(shared)/fifo; touch \(shared)/file; chmod 666 \(shared)/file")
+        try asNobody(
+            "ln -s \(target) \(shared)/link; mkfifo \(shared)/fifo; touch \(shared)/file; chmod 666 \(shared)/file")
         for name in ["link", "fifo", "file"] {
             XCTAssertThrowsError(try SecretFile.create("\(shared)/\(name)")) { error in
                 XCTAssertEqual(error as? SecretFileCreationFailure, .nameTaken, name)
@@ -150,8 +152,11 @@ final class Review36AttackTests: XCTestCase {
         let target = directory.appendingPathComponent("root-target").path
         try Data("untouched".utf8).write(to: URL(fileURLWithPath: target))
         let name = "\(shared)/secret"
-        let racer = try asNobody("end=$(($(date +%s)+4)); while [ $(date +%s) -lt $end ]; do ln -s \(target) \(name) 2>/dev/null; ln \(name) \(shared)/stolen-$$ 2>/dev/null; rm -f \(name) 2>/dev/null; done", wait: false)
-        var created = 0, taken = 0
+        let racer = try asNobody(
+            "end=$(($(date +%s)+4)); while [ $(date +%s) -lt $end ]; do ln -s \(target) \(name) 2>/dev/null; ln \(name) \(shared)/stolen-$$ 2>/dev/null; rm -f \(name) 2>/dev/null; done",
+            wait: false)
+        var created = 0
+        var taken = 0
         let deadline = Date().addingTimeInterval(3)
         while Date() < deadline {
             do {
@@ -180,7 +185,9 @@ final class Review36AttackTests: XCTestCase {
             var info = stat()
             XCTAssertEqual(lstat("\(shared)/\(file)", &info), 0)
             // Links of their own symbolic link are fine; a link to a secret file of this user is not.
-            XCTAssertFalse(info.st_mode & S_IFMT == S_IFREG && info.st_uid == 0, "the other user hard-linked a secret file away: \(file)")
+            XCTAssertFalse(
+                info.st_mode & S_IFMT == S_IFREG && info.st_uid == 0,
+                "the other user hard-linked a secret file away: \(file)")
         }
     }
 
@@ -192,8 +199,12 @@ final class Review36AttackTests: XCTestCase {
         defer { close(fd) }
         XCTAssertEqual(symlink("/etc/passwd", path + "/link.lock"), 0)
         XCTAssertEqual(mkfifo(path + "/fifo.lock", 0o600), 0)
-        XCTAssertTrue(FileManager.default.createFile(atPath: path + "/loose.lock", contents: nil, attributes: [.posixPermissions: 0o644]))
-        XCTAssertThrowsError(try LockFile("link.lock", in: fd, path: "link")) { XCTAssertEqual($0 as? LockFileFailure, .symbolicLink) }
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: path + "/loose.lock", contents: nil, attributes: [.posixPermissions: 0o644]))
+        XCTAssertThrowsError(try LockFile("link.lock", in: fd, path: "link")) {
+            XCTAssertEqual($0 as? LockFileFailure, .symbolicLink)
+        }
         XCTAssertThrowsError(try LockFile("fifo.lock", in: fd, path: "fifo")) {
             guard case .notPrivate? = $0 as? LockFileFailure else { return XCTFail("\($0)") }
         }
@@ -201,7 +212,9 @@ final class Review36AttackTests: XCTestCase {
             guard case .notPrivate? = $0 as? LockFileFailure else { return XCTFail("\($0)") }
         }
         if geteuid() == 0 {
-            XCTAssertTrue(FileManager.default.createFile(atPath: path + "/theirs.lock", contents: nil, attributes: [.posixPermissions: 0o600]))
+            XCTAssertTrue(
+                FileManager.default.createFile(
+                    atPath: path + "/theirs.lock", contents: nil, attributes: [.posixPermissions: 0o600]))
             XCTAssertEqual(chown(path + "/theirs.lock", 65534, 65534), 0)
             XCTAssertThrowsError(try LockFile("theirs.lock", in: fd, path: "theirs")) {
                 guard case .notPrivate? = $0 as? LockFileFailure else { return XCTFail("\($0)") }
@@ -216,7 +229,9 @@ final class Review36AttackTests: XCTestCase {
         try lock.lockExclusively(waitingAtMost: .seconds(1))
         let second = try LockFile("fresh.lock", in: fd, path: "fresh")
         let start = Date()
-        XCTAssertThrowsError(try second.lockExclusively(waitingAtMost: .milliseconds(200))) { XCTAssertEqual($0 as? LockFileFailure, .timedOut) }
+        XCTAssertThrowsError(try second.lockExclusively(waitingAtMost: .milliseconds(200))) {
+            XCTAssertEqual($0 as? LockFileFailure, .timedOut)
+        }
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
         second.unlockAndClose()
         lock.unlockAndClose()

@@ -14,7 +14,10 @@ final class Review36RSAAttackTests: XCTestCase {
         if count < 0x80 { return [UInt8(count)] }
         var bytes: [UInt8] = []
         var value = count
-        while value > 0 { bytes.insert(UInt8(value & 0xFF), at: 0); value >>= 8 }
+        while value > 0 {
+            bytes.insert(UInt8(value & 0xFF), at: 0)
+            value >>= 8
+        }
         return [0x80 | UInt8(bytes.count)] + bytes
     }
     private static func tlv(_ tag: UInt8, _ content: [UInt8]) -> [UInt8] { [tag] + length(content.count) + content }
@@ -44,15 +47,20 @@ final class Review36RSAAttackTests: XCTestCase {
     func testTheDERReaderNeverAcceptsWhatBoringSSLRefusesOrReadsOtherNumbers() throws {
         var rng = SystemRandomNumberGenerator()
         let base = [UInt8](RSAVectors.publicKey)
-        var accepted = 0, disagreements: [String] = []
+        var accepted = 0
+        var disagreements: [String] = []
         for iteration in 0..<20_000 {
             var bytes = base
             for _ in 0..<Int.random(in: 1...3, using: &rng) {
                 guard !bytes.isEmpty else { break }
-                let index = Int.random(in: 0..<min(bytes.count, Bool.random(using: &rng) ? 12 : bytes.count), using: &rng)
+                let index = Int.random(
+                    in: 0..<min(bytes.count, Bool.random(using: &rng) ? 12 : bytes.count), using: &rng)
                 switch Int.random(in: 0..<7, using: &rng) {
                 case 0: bytes[index] ^= UInt8(1 << Int.random(in: 0..<8, using: &rng))
-                case 1: bytes[index] = [0x00, 0xFF, 0x80, 0x7F, 0x81, 0x82, 0x83, 0x84, 0x85, 0x02, 0x30][Int.random(in: 0..<11, using: &rng)]
+                case 1:
+                    bytes[index] =
+                        [0x00, 0xFF, 0x80, 0x7F, 0x81, 0x82, 0x83, 0x84, 0x85, 0x02, 0x30][
+                            Int.random(in: 0..<11, using: &rng)]
                 case 2: bytes.removeSubrange(index...)
                 case 3: bytes.insert(UInt8.random(in: 0...255, using: &rng), at: index)
                 case 4: bytes.remove(at: index)
@@ -68,9 +76,13 @@ final class Review36RSAAttackTests: XCTestCase {
             if let ours {
                 accepted += 1
                 if let theirs {
-                    if theirs.n != ours.modulus || theirs.e != ours.exponent { disagreements.append("mutant \(iteration): other numbers") }
+                    if theirs.n != ours.modulus || theirs.e != ours.exponent {
+                        disagreements.append("mutant \(iteration): other numbers")
+                    }
                 } else {
-                    disagreements.append("mutant \(iteration) accepted here, refused by BoringSSL: \(der.map { String(format: "%02x", $0) }.joined().prefix(40))…")
+                    disagreements.append(
+                        "mutant \(iteration) accepted here, refused by BoringSSL: \(der.map { String(format: "%02x", $0) }.joined().prefix(40))…"
+                    )
                 }
             }
         }
@@ -102,9 +114,11 @@ final class Review36RSAAttackTests: XCTestCase {
         guard (try? RSAPublicOperation.compute(Data(count: n.count), numbers)) != nil else {
             throw XCTSkip("the system's libcrypto is not available")
         }
-        var nPlus2 = n; nPlus2[nPlus2.count - 1] &+= 2
+        var nPlus2 = n
+        nPlus2[nPlus2.count - 1] &+= 2
         XCTAssertNotEqual(nPlus2.last, 0, "no carry in this vector")
-        for (situation, input) in [("n", n), ("n + 2", nPlus2), ("all ones", [UInt8](repeating: 0xFF, count: n.count))] {
+        for (situation, input) in [("n", n), ("n + 2", nPlus2), ("all ones", [UInt8](repeating: 0xFF, count: n.count))]
+        {
             XCTAssertNil(try RSAPublicOperation.compute(Data(input), numbers), situation)
         }
         XCTAssertNil(try RSAPublicOperation.compute(Data([1]), numbers), "short input")
@@ -112,16 +126,20 @@ final class Review36RSAAttackTests: XCTestCase {
         XCTAssertEqual(try RSAPublicOperation.compute(Data(count: n.count), numbers), Data(count: n.count))
         let one = Data(count: n.count - 1) + [1]
         XCTAssertEqual(try RSAPublicOperation.compute(one, numbers), one)
-        var nMinus1 = n; nMinus1[nMinus1.count - 1] -= 1   // n odd: no borrow
+        var nMinus1 = n
+        nMinus1[nMinus1.count - 1] -= 1  // n odd: no borrow
         // (n − 1)^e = (−1)^e = −1 = n − 1 (e odd).
         XCTAssertEqual(try RSAPublicOperation.compute(Data(nMinus1), numbers), Data(nMinus1))
     }
 
     /// Through the public API: raw encryption of a block not below n is errSecParam, never a result.
     func testRawEncryptionOfABlockNotBelowTheModulusIsRefused() throws {
-        let attributes: [String: Any] = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPublic]
+        let attributes: [String: Any] = [
+            kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeyClass as String: kSecAttrKeyClassPublic
+        ]
         var error: Unmanaged<CFError>?
-        let key = try XCTUnwrap(SecKeyCreateWithData(RSAVectors.publicKey as CFData, attributes as CFDictionary, &error))
+        let key = try XCTUnwrap(
+            SecKeyCreateWithData(RSAVectors.publicKey as CFData, attributes as CFDictionary, &error))
         let n = try vectorNumbers().modulus
         for input in [n, [UInt8](repeating: 0xFF, count: n.count)] {
             var failure: Unmanaged<CFError>?
@@ -149,7 +167,8 @@ final class Review36RSAAttackTests: XCTestCase {
             [0x1F, 0x30, 0x00],
             [0x30, 0x81],
             [0x30, 0x82, 0x01],
-            Self.tlv(0x30, Self.integer([0x80] + [UInt8](repeating: 0x11, count: 63) + [0x01]) + e),   // 512 bits: parsed, refused by size
+            // 512 bits: parsed, refused by size
+            Self.tlv(0x30, Self.integer([0x80] + [UInt8](repeating: 0x11, count: 63) + [0x01]) + e)
         ]
         for der in rows {
             _ = RSAKeyDER.publicNumbers(pkcs1: Data(der))
