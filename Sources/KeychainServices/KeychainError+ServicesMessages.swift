@@ -1,6 +1,8 @@
 // Every message of a KeychainError that KeychainServices raises, in one place. Factories take
 // only what a message may name (attribute keys, class names, access groups), never values.
+// The portable implementation's only: on Apple platforms the Security framework raises its own.
 
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
 import KeychainCore
 
 extension KeychainError {
@@ -491,3 +493,4 @@ extension KeychainError {
             "A key generated inside the keychain never leaves this device; it cannot be synchronizable.")
     }
 }
+#endif
