@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import KeychainCore
+@preconcurrency import SecureStorageFoundation
 
 /// Tells when anything in a keychain's directory changes, written by any process: inotify on
 /// Linux, so a local write wakes background sync at once without polling. Where inotify is

@@ -1,10 +1,6 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import KeychainCore
+@preconcurrency import SecureStorageFoundation
 
 /// The sizes and modification times of a keychain's database and write-ahead log: any write,
 /// by any process, changes them.

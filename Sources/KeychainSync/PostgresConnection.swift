@@ -1,12 +1,7 @@
 import CLibPQ
 import Foundation
 import KeychainCore
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SecureStorageFoundation
 
 /// One connection to the sync server through libpq, used by one thread at a time.
 ///
