@@ -39,14 +39,18 @@ func external(_ product: String, condition: TargetDependencyCondition? = nil) ->
     return .product(name: product, package: package, condition: condition)
 }
 
-/// Only with the trait `Tool` (swift-argument-parser).
-let whenTool = TargetDependencyCondition.when(traits: ["Tool"])
-/// Only with the trait `Lint` (swift-syntax).
-let whenLint = TargetDependencyCondition.when(traits: ["Lint"])
-/// Only with the trait `Configuration` (swift-configuration).
-let whenConfiguration = TargetDependencyCondition.when(traits: ["Configuration"])
-/// Only with the trait `Sync` (swift-service-lifecycle).
-let whenSync = TargetDependencyCondition.when(traits: ["Sync"])
+// One trait at a time: SwiftPM 6.3 passes a build's enabled traits to the compiler in an order that
+// changes from one manifest evaluation to the next, so two enabled traits recompile every target
+// whenever the manifest is read again (another environment, `swift run` after `swift build
+// --build-tests`). The default is the one trait `Tools`; a client enables at most one of `Sync`
+// and `Configuration` without that cost.
+
+/// Only with the trait `Tools` (swift-argument-parser, swift-syntax).
+let whenTools = TargetDependencyCondition.when(traits: ["Tools"])
+/// With the trait `Configuration`, or `Tools` (swift-configuration).
+let whenConfiguration = TargetDependencyCondition.when(traits: ["Configuration", "Tools"])
+/// With the trait `Sync`, or `Tools` (swift-service-lifecycle).
+let whenSync = TargetDependencyCondition.when(traits: ["Sync", "Tools"])
 
 let package = Package(
     name: "SecureStorage",
@@ -63,19 +67,19 @@ let package = Package(
         .executable(name: "keychain-lint", targets: ["keychain-lint"]),
         .plugin(name: "SecureStorageLintPlugin", targets: ["SecureStorageLintPlugin"])
     ],
-    // The packages that only the tools or one library need come with a trait. All are on by default
-    // (this repository's `swift run keychain`, tests and CI); a client that wants the libraries
-    // alone declares `traits: []` and resolves swift-crypto, swift-asn1, swift-log and GRDB only.
+    // The packages that only the tools or one library need come with a trait. The default, `Tools`,
+    // brings them all (this repository's `swift run keychain`, tests and CI); a client that wants the
+    // libraries alone declares `traits: []` and resolves swift-crypto, swift-asn1, swift-log and GRDB
+    // only, or `["Sync"]` / `["Configuration"]` for one of those libraries.
     traits: [
-        .trait(name: "Sync", description: "KeychainSync through PostgreSQL (swift-service-lifecycle; libpq when run)."),
         .trait(
-            name: "Tool",
-            description: "The keychain tool's command line (swift-argument-parser).",
-            enabledTraits: ["Sync"]
+            name: "Tools",
+            description: "The keychain and keychain-lint tools and everything they use: swift-argument-parser, "
+                + "swift-syntax, swift-configuration, swift-service-lifecycle."
         ),
-        .trait(name: "Lint", description: "keychain-lint and its plugin (swift-syntax).", enabledTraits: ["Tool"]),
+        .trait(name: "Sync", description: "KeychainSync through PostgreSQL (swift-service-lifecycle; libpq when run)."),
         .trait(name: "Configuration", description: "SecureStorageConfiguration (swift-configuration)."),
-        .default(enabledTraits: ["Tool", "Lint", "Configuration", "Sync"])
+        .default(enabledTraits: ["Tools"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
@@ -179,7 +183,7 @@ let package = Package(
         // (clibpq_loader.c): processes that never sync do not load it, and no build needs libpq.
         .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("dl")]),
 
-        // MARK: The tools (trait Tool; the linter trait Lint)
+        // MARK: The tools (trait Tools)
 
         .executableTarget(
             name: "keychain",
@@ -189,7 +193,7 @@ let package = Package(
                 "SecureStorage",
                 "KeychainSync",
                 "SecureStorageFoundation",
-                external("ArgumentParser", condition: whenTool),
+                external("ArgumentParser", condition: whenTools),
                 external("Logging")
             ]
         ),
@@ -199,16 +203,16 @@ let package = Package(
             name: "SecureStorageLint",
             dependencies: [
                 "SecureStorageFoundation",
-                external("SwiftSyntax", condition: whenLint), external("SwiftParser", condition: whenLint)
+                external("SwiftSyntax", condition: whenTools), external("SwiftParser", condition: whenTools)
             ]
         ),
         // A separate executable so that `keychain` does not link swift-syntax (twice the binary,
         // slower start-up); `keychain lint` runs it.
         .executableTarget(
             name: "keychain-lint",
-            dependencies: ["SecureStorageLint", external("ArgumentParser", condition: whenLint)]
+            dependencies: ["SecureStorageLint", external("ArgumentParser", condition: whenTools)]
         ),
-        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint (trait Lint).
+        // `swift package secure-storage-lint`: lints the package's own targets with keychain-lint (trait Tools).
         .plugin(
             name: "SecureStorageLintPlugin",
             capability: .command(

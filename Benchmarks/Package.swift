@@ -37,7 +37,7 @@ let package = Package(
         // Callgrind's client requests (count the instructions of one region), no-ops without valgrind.
         .target(name: "CCallgrind", path: "CCallgrind"),
         // The linter's sources (Sources/SecureStorageLint), for `--lint`, as a module of another name:
-        // SecureStorageLint is in the root package's keychain-lint product. Lint is the root's trait.
+        // SecureStorageLint is in the root package's keychain-lint product (trait Tools).
         // The foundation's `Locked`, which the linter uses, is compiled into it (a package-access type
         // of the root package, out of this package's reach otherwise); LINT_UNDER_BENCHMARK drops the
         // linter's import of SecureStorageFoundation.
@@ -48,7 +48,7 @@ let package = Package(
                 .product(name: "SwiftParser", package: "swift-syntax")
             ],
             path: "Support/LintUnderBenchmark",
-            swiftSettings: [.define("Lint"), .define("LINT_UNDER_BENCHMARK")]
+            swiftSettings: [.define("Tools"), .define("LINT_UNDER_BENCHMARK")]
         ),
         // A software TPM (swtpm) per run (Tests/TPMTestSupport).
         .target(name: "TPMTestSupport", path: "Support/TPMTestSupport"),

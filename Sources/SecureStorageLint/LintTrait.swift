@@ -1,5 +1,5 @@
-// The linter needs swift-syntax, which this package brings with its trait Lint (on by default):
+// The linter needs swift-syntax, which this package brings with its trait Tools (its default):
 // a client that declared `traits: []` asks for it by name.
-#if !Lint
-#error("keychain-lint needs the trait Lint: .package(…, traits: [\"Lint\"])")
+#if !Tools
+#error("keychain-lint needs the trait Tools: .package(…, traits: [\"Tools\"])")
 #endif
