@@ -82,10 +82,10 @@ final class SecItemAddTests: SecItemTestCase {
             },
             StatusCase("live item with the same primary key", "Apple's status", errSecDuplicateItem) {
                 $0.add($0.password())
-                // keychain-lint:disable-next-line accessible-always -- a different accessibility must not make the item distinct (Apple's rule)
                 return $0.add(
                     $0.password(
                         "alice",
+                        // keychain-lint:disable-next-line accessible-always -- a different accessibility must not make the item distinct (Apple's rule)
                         [kSecAttrLabel as String: "other label", kSecAttrAccessible as String: kSecAttrAccessibleAlways]
                     ))
             },

@@ -60,7 +60,7 @@ do {
         exit(child.terminationStatus)
     case "get" where arguments.count == 3:
         guard let value = try SecureStorage(service: arguments[1]).string(for: arguments[2]) else { exit(44) }
-        // keychain-lint:disable-line logged-secret -- the round-trip test reads the secret from this output
+        // keychain-lint:disable-next-line logged-secret -- the round-trip test reads the secret from this output
         print(value)
     case "keys" where arguments.count == 2:
         for key in try SecureStorage(service: arguments[1]).allKeys().sorted() { print(key) }

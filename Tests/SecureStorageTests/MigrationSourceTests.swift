@@ -170,8 +170,8 @@ final class MigrationSourceTests: XCTestCase {
             else { return XCTFail("\(error)") }
             XCTAssertTrue(reason.contains("after the closing quote"))
         }
-        // keychain-lint:disable-next-line hardcoded-secret -- a truncated, made-up key: the parser must not echo it
         XCTAssertThrowsError(
+            // keychain-lint:disable-next-line hardcoded-secret -- a truncated, made-up key: the parser must not echo it
             try parse("PRIVATE_KEY=-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC=abc\n", .dotEnv)
         ) { error in
             XCTAssertFalse("\(error)".contains("MIIEvQ"), "the line's text is never echoed: \(error)")
@@ -229,7 +229,7 @@ final class MigrationSourceTests: XCTestCase {
         let detector = KeySelection()
         XCTAssertNotNil(detector.reason(for: entry("authToken", "x")))
         XCTAssertNotNil(detector.reason(for: entry("DB_PASSWORD", "x")))
-        // keychain-lint:disable-line hardcoded-secret -- Stripe's documented example key
+        // keychain-lint:disable-next-line hardcoded-secret -- Stripe's documented example key
         XCTAssertNotNil(detector.reason(for: entry("stripe", "sk_live_4eC39HqLyjWDarjtT1zdp7dc")))
         XCTAssertNotNil(detector.reason(for: entry("opaque", "q83vASNFZ4mrze8BI0VniavN7wEjRWeJ")), "high entropy")
         XCTAssertNil(detector.reason(for: entry("theme", "dark")))
@@ -255,7 +255,7 @@ final class MigrationSourceTests: XCTestCase {
             "SLASH": "postgres://app:Ab3/xyz+Q==@db/app",
             "HASH": "redis://:p#ss@cache",
             "QUESTION": "postgres://app:pa?ss@db",
-            // keychain-lint:disable-line hardcoded-secret -- made up
+            // keychain-lint:disable-next-line hardcoded-secret -- made up
             "GIT_REMOTE": "https://ghp_0123456789abcdefABCDEF0123456789abcd@github.com/acme/repo.git",
             "CALLBACK": "https://app/cb#access_token=ya29.a0AfH6SMBx",
             "MAPS": "https://maps.googleapis.com/maps/api/geocode/json?key=AIzaSyD-123",

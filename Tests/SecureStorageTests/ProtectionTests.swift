@@ -64,7 +64,7 @@ final class ProtectionTests: StorageTestCase {
             SecItemDelete(query as CFDictionary)
             var add = query
             add[kSecValueData as String] = Data(token.utf8)
-            // keychain-lint:disable-line implicit-accessibility -- the seed's code, unchanged
+            // keychain-lint:disable-next-line implicit-accessibility -- the seed's code, unchanged
             return SecItemAdd(add as CFDictionary, nil)
         }
         XCTAssertEqual(seedStyleSet("seed-token-1", account: "seed.token"), errSecSuccess)
