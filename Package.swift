@@ -63,6 +63,7 @@ let package = Package(
         .library(name: "SecureStorageGRDB", targets: ["SecureStorageGRDB"]),
         .library(name: "KeychainSync", targets: ["KeychainSync"]),
         .executable(name: "keychain", targets: ["keychain"]),
+        .executable(name: "keychaind", targets: ["keychaind"]),
         .executable(name: "secure-notes", targets: ["secure-notes"]),
         .executable(name: "keychain-lint", targets: ["keychain-lint"]),
         .plugin(name: "SecureStorageLintPlugin", targets: ["SecureStorageLintPlugin"])
@@ -184,6 +185,26 @@ let package = Package(
         .target(name: "CLibPQ", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: The tools (trait Tools)
+
+        // The D-Bus wire protocol (marshalling, authentication, a bus connection) in Swift, with
+        // package access: keychaind's Secret Service speaks it; no C library is loaded.
+        .target(name: "SecureStorageDBus", dependencies: ["SecureStorageFoundation"]),
+        // The freedesktop Secret Service (org.freedesktop.secrets) over the keychain, served by keychaind.
+        .target(
+            name: "SecretService",
+            dependencies: [
+                "KeychainCore", "SecureStorageDBus", "SecureStorageFoundation", external("Crypto"),
+                external("CryptoExtras"), external("Logging")
+            ]
+        ),
+        // The per-user agent: one unlock for every process of the user, and the Secret Service.
+        .executableTarget(
+            name: "keychaind",
+            dependencies: [
+                "KeychainCore", "SecretService", "SecureStorageDBus", "SecureStorageFoundation", "CProcessHardening",
+                external("ArgumentParser", condition: whenTools), external("Logging")
+            ]
+        ),
 
         .executableTarget(
             name: "keychain",
@@ -339,6 +360,14 @@ let package = Package(
             dependencies: [
                 "KeychainSync", "KeychainCore", "PostgresTestSupport", "AttackTestSupport", "CLibPQ",
                 external("Crypto"), external("ServiceLifecycleTestKit", condition: whenSync)
+            ]
+        ),
+        .testTarget(name: "SecureStorageDBusTests", dependencies: ["SecureStorageDBus", "AttackTestSupport"]),
+        .testTarget(
+            name: "SecretServiceTests",
+            dependencies: [
+                "SecretService", "SecureStorageDBus", "KeychainCore", "AttackTestSupport", external("Crypto"),
+                external("CryptoExtras")
             ]
         ),
         .testTarget(
