@@ -1358,6 +1358,23 @@ extension KeychainError {
         KeychainError(.invalidParameter, "The attribute \(key) (\(expectation)) cannot take a \(valueType) value.")
     }
 
+    /// `.invalidParameter`: Secret Service attributes encoded in `size` bytes, more than `limit`.
+    package static func secretServiceAttributesTooLarge(size: Int, limit: Int) -> KeychainError {
+        KeychainError(
+            .invalidParameter,
+            "The Secret Service attributes take \(size) bytes encoded, more than the \(limit) an item's generic attribute may hold. Store fewer or shorter attributes."
+        )
+    }
+
+    /// `.invalidParameter`: An item's generic attribute does not hold well-formed Secret Service
+    /// attributes; `what` says how.
+    package static func secretServiceAttributesMalformed(_ what: String) -> KeychainError {
+        KeychainError(
+            .invalidParameter,
+            "The item's generic attribute does not hold well-formed Secret Service attributes: \(what). It was written by another program or damaged; rewrite the item's attributes."
+        )
+    }
+
     // MARK: - Storage
 
     /// `.integrityViolation`: The keychain's header or keybag fails its authentication check: it
