@@ -1,0 +1,60 @@
+import Foundation
+
+/// The contents of one GNOME Keyring keyring file (`~/.local/share/keyrings/NAME.keyring`):
+/// its items with their labels, secrets and Secret Service attributes, read by
+/// ``parse(_:password:keyringName:)`` from either format gnome-keyring-daemon writes — the
+/// binary one (AES-128-CBC, for keyrings with a password) or the textual one (an ini-style file,
+/// for keyrings whose password is empty).
+package struct GnomeKeyring: Sendable {
+    /// One item of a keyring.
+    package struct Item: Sendable, Hashable, CustomStringConvertible {
+        /// The item's number in the keyring: the last element of its Secret Service object path
+        /// (`/org/freedesktop/secrets/collection/login/7`), unique within the keyring.
+        package let id: UInt32
+        /// The display name (the Secret Service `Label`); empty when the file has none.
+        package let label: String
+        /// The secret's bytes.
+        package let secret: Data
+        /// Every attribute, as the Secret Service shows it (`uint32` attributes as decimal text).
+        package let attributes: [String: String]
+        /// The legacy item type (0 generic secret, 1 network password, 2 note, …).
+        package let itemType: UInt32
+
+        /// The item's number and label only: never the secret or the attributes.
+        package var description: String { "GnomeKeyring.Item(\(id))" }
+    }
+
+    /// The keyring's display name as recorded in the file (`Login` for `login.keyring`).
+    package let displayName: String
+    /// The items, in the file's order.
+    package let items: [Item]
+    /// Whether the file was the textual (unencrypted) format.
+    package let wasTextual: Bool
+
+    /// The largest keyring file read (16 MiB; real keyrings are kilobytes): a bigger file is
+    /// refused before it is read.
+    package static let maximumFileSize = 16 << 20
+
+    /// The items of the keyring file `contents`. `password` opens a binary (encrypted) file and
+    /// is ignored for a textual one; `keyringName` (the file's name without `.keyring`) is only
+    /// used in messages.
+    ///
+    /// - Throws: `.authFailed` when `password` does not open the file ("wrong password for
+    ///   keyring …"); `.invalidParameter` naming the field when the file is not a keyring file,
+    ///   is cut short, damaged, or crafted (lengths and counts beyond what the file holds, more
+    ///   hash iterations than gnome-keyring ever writes).
+    package static func parse(_ contents: Data, password: Data, keyringName: String) throws(KeychainError)
+        -> GnomeKeyring
+    {
+        guard contents.count <= maximumFileSize else {
+            throw .gnomeKeyringTooLarge(keyring: keyringName, size: contents.count, limit: maximumFileSize)
+        }
+        if contents.starts(with: GnomeKeyringBinaryFormat.magic) {
+            return try GnomeKeyringBinaryFormat.parse(contents, password: password, keyringName: keyringName)
+        }
+        if GnomeKeyringTextualFormat.looksTextual(contents) {
+            return try GnomeKeyringTextualFormat.parse(contents, keyringName: keyringName)
+        }
+        throw .gnomeKeyringDamaged(keyring: keyringName, what: "it is neither the binary nor the textual keyring format")
+    }
+}
