@@ -30,7 +30,8 @@ struct GnomeKeyringMigration {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("keyrings", isDirectory: true)
         }
-        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let home =
+            environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser
         return home.appendingPathComponent(".local/share/keyrings", isDirectory: true)
     }
@@ -113,8 +114,13 @@ struct GnomeKeyringMigration {
             if file.contents.starts(with: Data("GnomeKeyring\n\r\0\n".utf8)) {
                 password = try sharedPassword ?? readPassword(for: file.name, encryptedKeyrings: encrypted)
             }
-            let keyring = try reportingErrors {
-                try GnomeKeyring.parse(file.contents, password: password, keyringName: file.name)
+            let keyring: GnomeKeyring
+            do {
+                keyring = try GnomeKeyring.parse(file.contents, password: password, keyringName: file.name)
+            } catch {
+                // A wrong password is 50, as the keychain's own; a damaged file 65, as a malformed source.
+                printFailure(error)
+                throw ExitCode(error.code == .authFailed ? ExitStatus.authFailed : ExitStatus.dataError)
             }
             sources.append(
                 GnomeKeyringImport.Source(name: file.name, path: file.path, contents: file.contents, keyring: keyring))
@@ -132,10 +138,10 @@ struct GnomeKeyringMigration {
             throw usageFailure("\(path) is not a regular file (a link or a directory); nothing was read.")
         }
         guard Int(info.st_size) <= GnomeKeyring.maximumFileSize else {
-            return try reportingErrors {
-                throw KeychainError.gnomeKeyringTooLarge(
-                    keyring: name, size: Int(info.st_size), limit: GnomeKeyring.maximumFileSize)
-            }
+            printFailure(
+                KeychainError.gnomeKeyringTooLarge(
+                    keyring: name, size: Int(info.st_size), limit: GnomeKeyring.maximumFileSize))
+            throw ExitCode(ExitStatus.dataError)
         }
         guard let handle = FileHandle(forReadingAtPath: path),
             let data = try? handle.read(upToCount: GnomeKeyring.maximumFileSize + 1)

@@ -37,7 +37,7 @@ final class SecretServiceAttributesTests: XCTestCase {
             ("no count", Array(good.prefix(5)), "before the pair count"),
             ("cut short", Array(good.dropLast()), "pair 2 is cut short"),
             ("trailing", good + [0], "bytes follow its last pair"),
-            ("huge count", Array(good.prefix(4)) + [0xFF, 0xFF, 0xFF, 0xFF] + good.dropFirst(8), "pair count exceeds"),
+            ("huge count", Array(good.prefix(4)) + [0xFF, 0xFF, 0xFF, 0xFF] + good.dropFirst(8), "pair count exceeds")
         ]
         var swapped = Array("SSA".utf8) + [1, 0, 0, 0, 2]
         swapped += [0, 0, 0, 1, UInt8(ascii: "b"), 0, 0, 0, 0]
@@ -61,7 +61,9 @@ final class SecretServiceAttributesTests: XCTestCase {
     }
 
     func testSizeBoundIsEnforcedBothWays() throws {
-        let big = SecretServiceAttributes(["k": String(repeating: "x", count: SecretServiceAttributes.maximumEncodedSize)])
+        let big = SecretServiceAttributes([
+            "k": String(repeating: "x", count: SecretServiceAttributes.maximumEncodedSize)
+        ])
         XCTAssertGreaterThan(big.encoded().count, SecretServiceAttributes.maximumEncodedSize)
         XCTAssertThrowsError(try big.encodedWithinBounds()) { error in
             XCTAssertEqual((error as? KeychainError)?.code, .invalidParameter)

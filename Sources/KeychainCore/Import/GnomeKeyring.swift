@@ -15,10 +15,40 @@ package struct GnomeKeyring: Sendable {
         package let label: String
         /// The secret's bytes.
         package let secret: Data
-        /// Every attribute, as the Secret Service shows it (`uint32` attributes as decimal text).
+        /// Every attribute, as gnome-keyring-daemon's Secret Service shows it after loading the
+        /// file: `uint32` attributes as decimal text, and `xdg:schema` from the item type (0
+        /// `org.freedesktop.Secret.Generic`, 1 `org.gnome.keyring.NetworkPassword`, …) when the
+        /// file's attributes have none.
         package let attributes: [String: String]
         /// The legacy item type (0 generic secret, 1 network password, 2 note, …).
         package let itemType: UInt32
+
+        /// An item; `xdg:schema` is added to `attributes` from `itemType` when they lack one, as
+        /// gnome-keyring-daemon does when it loads a keyring (`setup_item_from_info`).
+        init(id: UInt32, label: String, secret: Data, attributes: [String: String], itemType: UInt32) {
+            self.id = id
+            self.label = label
+            self.secret = secret
+            self.itemType = itemType
+            var attributes = attributes
+            if attributes["xdg:schema"] == nil, let schema = Self.schema(ofItemType: itemType) {
+                attributes["xdg:schema"] = schema
+            }
+            self.attributes = attributes
+        }
+
+        /// The schema gnome-keyring gives an item of a legacy type (its low 16 bits), or nil.
+        static func schema(ofItemType type: UInt32) -> String? {
+            switch type & 0xFFFF {
+            case 0: "org.freedesktop.Secret.Generic"
+            case 1: "org.gnome.keyring.NetworkPassword"
+            case 2: "org.gnome.keyring.Note"
+            case 3: "org.gnome.keyring.ChainedKeyring"
+            case 4: "org.gnome.keyring.EncryptionKey"
+            case 0x100: "org.gnome.keyring.PkStorage"
+            default: nil
+            }
+        }
 
         /// The item's number and label only: never the secret or the attributes.
         package var description: String { "GnomeKeyring.Item(\(id))" }
@@ -55,6 +85,7 @@ package struct GnomeKeyring: Sendable {
         if GnomeKeyringTextualFormat.looksTextual(contents) {
             return try GnomeKeyringTextualFormat.parse(contents, keyringName: keyringName)
         }
-        throw .gnomeKeyringDamaged(keyring: keyringName, what: "it is neither the binary nor the textual keyring format")
+        throw .gnomeKeyringDamaged(
+            keyring: keyringName, what: "it is neither the binary nor the textual keyring format")
     }
 }

@@ -156,7 +156,7 @@ enum GnomeKeyringBinaryFormat {
             }
             items.append(
                 GnomeKeyring.Item(
-                    id: entry.id, label: label, secret: secret, attributes: attributes.mapValues(\.text),
+                    id: entry.id, label: label, secret: secret, attributes: servedAttributes(attributes),
                     itemType: entry.type))
         }
         let padding = reader.remaining()
@@ -164,6 +164,18 @@ enum GnomeKeyringBinaryFormat {
             throw .gnomeKeyringDamaged(keyring: keyringName, what: "its decrypted block has bytes after its last item")
         }
         return items
+    }
+
+    /// The attributes as gnome-keyring-daemon serves them: a uint32 attribute as decimal text,
+    /// marked by an empty `gkr:compat:uint32:NAME` (so the daemon writes it back as a uint32).
+    private static func servedAttributes(_ attributes: [String: Value]) -> [String: String] {
+        var served = attributes.mapValues(\.text)
+        for (name, value) in attributes {
+            if case .number = value, served["gkr:compat:uint32:" + name] == nil {
+                served["gkr:compat:uint32:" + name] = ""
+            }
+        }
+        return served
     }
 
     /// The index holds each attribute's name and, for text, its value's MD5 in hex.

@@ -134,7 +134,8 @@ package struct GnomeKeyringImport: Sendable {
                 claimed.insert(Pair(service: service, account: account))
             }
             var entry = PlannedItem(
-                keyring: keyring, itemID: item.id, service: service, account: account, isRenamedDuplicate: account != base,
+                keyring: keyring, itemID: item.id, service: service, account: account,
+                isRenamedDuplicate: account != base,
                 label: item.label, attributes: SecretServiceAttributes(item.attributes), secret: item.secret,
                 action: .importItem)
             _ = try entry.attributes.encodedWithinBounds()

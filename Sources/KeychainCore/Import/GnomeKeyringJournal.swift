@@ -81,7 +81,7 @@ struct GnomeKeyringJournal: Equatable {
         do {
             try keychain.update(Self.query(for: path), with: ItemChanges(data: data))
             return
-        } catch where error.code == .itemNotFound {}
+        } catch  where error.code == .itemNotFound {}
         var item = NewItem(
             .genericPassword,
             attributes: [

@@ -36,7 +36,9 @@ enum GnomeKeyringTextualFormat {
             let trimmed = line.drop { $0 == " " || $0 == "\t" }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             if trimmed.hasPrefix("[") {
-                guard trimmed.hasSuffix("]"), trimmed.count >= 3 else { throw damaged("line \(lineNumber) is not a group") }
+                guard trimmed.hasSuffix("]"), trimmed.count >= 3 else {
+                    throw damaged("line \(lineNumber) is not a group")
+                }
                 let name = String(trimmed.dropFirst().dropLast())
                 guard groups[name] == nil else { throw damaged("line \(lineNumber) repeats the group \(quoted(name))") }
                 groups[name] = Group(line: lineNumber)
@@ -95,6 +97,8 @@ enum GnomeKeyringTextualFormat {
                         throw damaged("the uint32 attribute in [\(quoted(group))] has no decimal value")
                     }
                     value = String(UInt32(truncatingIfNeeded: number))
+                    // As the daemon serves it: the empty marker that makes it a uint32 again.
+                    attributes["gkr:compat:uint32:" + attribute] = attributes["gkr:compat:uint32:" + attribute] ?? ""
                 } else {
                     value = try string(group, "value") ?? ""
                 }
