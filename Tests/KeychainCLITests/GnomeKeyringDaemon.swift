@@ -100,7 +100,8 @@ struct GnomeKeyringDaemon {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["dbus-run-session", "--", "sh", script]
         var environment = ProcessInfo.processInfo.environment
-        for name in ["DBUS_SESSION_BUS_ADDRESS", "GNOME_KEYRING_CONTROL", "SSH_AUTH_SOCK", "DISPLAY", "WAYLAND_DISPLAY"] {
+        for name in ["DBUS_SESSION_BUS_ADDRESS", "GNOME_KEYRING_CONTROL", "SSH_AUTH_SOCK", "DISPLAY", "WAYLAND_DISPLAY"]
+        {
             environment[name] = nil
         }
         environment["HOME"] = directory.appendingPathComponent("home").path

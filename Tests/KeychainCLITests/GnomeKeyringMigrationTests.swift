@@ -57,7 +57,9 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         let result = try keychain("find-generic-password", "-s", service, "-a", account, "-g")
         let line = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.contains("\"gena\"<blob>=0x") })
         let hex = Array(line.split(separator: "=").last!.dropFirst(2).utf8)
-        let bytes = stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+        let bytes = stride(from: 0, to: hex.count, by: 2).map {
+            UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)!
+        }
         XCTAssertEqual(Array(bytes.prefix(4)), Array("SSA".utf8) + [1])
         var offset = 4
         func integer() -> Int {
@@ -96,7 +98,8 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         let dryRun = try migrate(daemon.dataHome, [], input: Self.password + "\n")
         XCTAssertStatus(dryRun, 0)
         XCTAssertTrue(dryRun.stderr.contains("dry run: nothing changed. With --apply: 4 imported"), dryRun.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: home.path + "/data/keychain.db"), "a dry run creates nothing")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: home.path + "/data/keychain.db"), "a dry run creates nothing")
 
         let applied = try migrate(daemon.dataHome, ["--apply"], input: Self.password + "\n")
         XCTAssertStatus(applied, 0)
@@ -104,7 +107,9 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         XCTAssertFalse(applied.stderr.contains("hunter2") || applied.stdout.contains("hunter2"))
 
         XCTAssertEqual(try secret("svc", "alice"), "hunter2\n")
-        XCTAssertEqual(try attributes("svc", "alice"), ["service": "svc", "username": "alice", "xdg:schema": "org.freedesktop.Secret.Generic"])
+        XCTAssertEqual(
+            try attributes("svc", "alice"),
+            ["service": "svc", "username": "alice", "xdg:schema": "org.freedesktop.Secret.Generic"])
         // The second item with the same attributes: suffixed in its account only.
         XCTAssertEqual(try secret("svc", "alice (gnome-keyring login/2)"), "first-dup\n")
         // Created without xdg:schema: gnome-keyring serves the one of its item type (generic).
@@ -115,7 +120,8 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         let odd = try keychain("find-generic-password", "-s", "login", "-a", "", "-g")
         XCTAssertTrue(odd.stderr.contains("password: 0x00FF0102"), odd.stderr)
         XCTAssertTrue(odd.stdout.contains("\"labl\"<blob>=\"Odd ✓\""), odd.stdout)
-        XCTAssertEqual(try attributes("login", ""), ["xdg:schema": "org.example.Odd", "weird key": "välue\nline", "empty": ""])
+        XCTAssertEqual(
+            try attributes("login", ""), ["xdg:schema": "org.example.Odd", "weird key": "välue\nline", "empty": ""])
         XCTAssertEqual(try itemCount, 4)
 
         let again = try migrate(daemon.dataHome, ["--apply", "--json"], input: Self.password + "\n")
@@ -180,7 +186,10 @@ final class GnomeKeyringMigrationTests: CLITestCase {
                 changed { $0.replaceSubrange(iterationsOffset..<iterationsOffset + 4, with: [0xFF, 0xFF, 0xFF, 0xFF]) },
                 Self.password, 65, "hash iteration count 4294967295 is outside"
             ),
-            ("not a keyring", Data((0..<600).map { UInt8($0 % 251) }), Self.password, 65, "neither the binary nor the textual"),
+            (
+                "not a keyring", Data((0..<600).map { UInt8($0 % 251) }), Self.password, 65,
+                "neither the binary nor the textual"
+            )
         ]
         for (name, contents, password, status, message) in cases {
             let dataHome = try dataHome(name.replacingOccurrences(of: " ", with: "-"), contents)
@@ -265,7 +274,8 @@ final class GnomeKeyringMigrationTests: CLITestCase {
                 """)
         XCTAssertEqual(try String(contentsOf: lookup, encoding: .utf8), "plain\nsecret", "the daemon reads the file")
         // What the daemon serves for it: the uint32 attribute as text, xdg:schema from the item type.
-        let served = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: lookup.path + ".json")))
+        let served = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: lookup.path + ".json")))
         XCTAssertEqual(
             served as? [String: String],
             [
@@ -278,7 +288,9 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         XCTAssertStatus(result, 0)
         XCTAssertTrue(result.stderr.contains("6 imported, 0 skipped"), result.stderr)
         XCTAssertEqual(try secret("plain-svc", "carol"), "plain\nsecret\n")
-        XCTAssertEqual(try attributes("plain-svc", "carol"),             [
+        XCTAssertEqual(
+            try attributes("plain-svc", "carol"),
+            [
                 "service": "plain-svc", "username": "carol", "count": "42", "gkr:compat:uint32:count": "",
                 "xdg:schema": "org.freedesktop.Secret.Generic"
             ])
@@ -289,7 +301,8 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         XCTAssertStatus(only, 0)
         XCTAssertTrue(only.stderr.contains("0 imported, 2 skipped"), only.stderr)
 
-        let damaged = try dataHome("plain-damaged", Data(plain.replacingOccurrences(of: "value=42", with: "value=4x2").utf8))
+        let damaged = try dataHome(
+            "plain-damaged", Data(plain.replacingOccurrences(of: "value=42", with: "value=4x2").utf8))
         try FileManager.default.moveItem(
             at: damaged.appendingPathComponent("keyrings/login.keyring"),
             to: damaged.appendingPathComponent("keyrings/plain.keyring"))
@@ -304,14 +317,17 @@ final class GnomeKeyringMigrationTests: CLITestCase {
 
         let result = try migrate(daemon.dataHome, ["--apply"], input: Self.password + "\n")
         XCTAssertStatus(result, 45)
-        XCTAssertTrue(result.stderr.contains("3 imported, 0 skipped (already in the keychain), 1 conflict"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("3 imported, 0 skipped (already in the keychain), 1 conflict"), result.stderr)
         XCTAssertTrue(result.stdout.contains("login/1  → service svc, account alice  [conflict]"), result.stdout)
         XCTAssertEqual(try secret("svc", "alice"), "mine\n", "nothing overwritten")
         XCTAssertEqual(try secret("svc", "alice (gnome-keyring login/2)"), "first-dup\n")
 
         let overwritten = try migrate(daemon.dataHome, ["--apply", "--overwrite"], input: Self.password + "\n")
         XCTAssertStatus(overwritten, 0)
-        XCTAssertTrue(overwritten.stderr.contains("0 imported, 3 skipped (already in the keychain), 0 conflicts, 1 overwritten"), overwritten.stderr)
+        XCTAssertTrue(
+            overwritten.stderr.contains("0 imported, 3 skipped (already in the keychain), 0 conflicts, 1 overwritten"),
+            overwritten.stderr)
         XCTAssertEqual(try secret("svc", "alice"), "hunter2\n")
         XCTAssertEqual(try attributes("svc", "alice")["username"], "alice")
         XCTAssertEqual(try itemCount, 4)
@@ -325,7 +341,9 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<5 {
             let roundHome = scratch.appendingPathComponent("round\(round)")
-            let changes: [String: String?] = ["XDG_DATA_HOME": daemon.dataHome.path, "SECURE_STORAGE_HOME": roundHome.path]
+            let changes: [String: String?] = [
+                "XDG_DATA_HOME": daemon.dataHome.path, "SECURE_STORAGE_HOME": roundHome.path
+            ]
             let arguments = ["migrate", "--from", "gnome-keyring", "--apply", "--password-file", passwordFile.path]
             try runKilled(arguments, after: Double.random(in: 0.02...0.6, using: &generator), changing: changes)
             let finished = try run(arguments, input: Data(), changing: changes)
