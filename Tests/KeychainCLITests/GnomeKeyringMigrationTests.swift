@@ -365,3 +365,26 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         XCTAssertEqual(try itemCount, 0)
     }
 }
+
+/// The Migration article's GNOME Keyring block, run as written on a terminal by a user whose
+/// `~/.local/share/keyrings/login.keyring` the real daemon wrote (no `XDG_DATA_HOME`: the
+/// default directory), answering the password prompt.
+final class GnomeKeyringDocumentedCommandTests: DocumentedCommandCase {
+    func testTheMigrationArticlesGnomeKeyringCommands() throws {
+        let block = try block(
+            "Sources/SecureStorage/SecureStorage.docc/Migration.md",
+            startingWith: "keychain migrate --from gnome-keyring --keyring login")
+        let daemon = try GnomeKeyringDaemon.populate(
+            in: scratch.appendingPathComponent("gnome"), password: Self.secret,
+            shell: "printf 'hunter2' | secret-tool store --label='First' service svc username alice", items: "")
+        let keyrings = userHome.appendingPathComponent(".local/share/keyrings")
+        try FileManager.default.createDirectory(
+            at: keyrings, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.copyItem(at: daemon.loginKeyring, to: keyrings.appendingPathComponent("login.keyring"))
+        let run = try runOnTerminal(block.text)
+        XCTAssertSucceeded(run, block)
+        XCTAssertTrue(run.transcript.contains("login/1  → service svc, account alice  [import]"), run.transcript)
+        XCTAssertTrue(run.transcript.contains("1 imported, 0 skipped"), run.transcript)
+        XCTAssertTrue(run.transcript.hasSuffix("hunter2\r\n") || run.transcript.hasSuffix("hunter2\n"), run.transcript)
+    }
+}

@@ -24,7 +24,8 @@ final class GnomeKeyringImportTests: XCTestCase {
 
     private func source(_ contents: Data) throws -> GnomeKeyringImport.Source {
         let keyring = try GnomeKeyring.parse(contents, password: Data(), keyringName: "login")
-        return GnomeKeyringImport.Source(name: "login", path: "/home/u/.local/share/keyrings/login.keyring", contents: contents, keyring: keyring)
+        return GnomeKeyringImport.Source(
+            name: "login", path: "/home/u/.local/share/keyrings/login.keyring", contents: contents, keyring: keyring)
     }
 
     private let alice = ["service": "svc", "username": "alice"]
@@ -49,7 +50,8 @@ final class GnomeKeyringImportTests: XCTestCase {
             try SecretServiceAttributes.decode(XCTUnwrap(found.attributes[.generic]?.dataValue)).pairs,
             alice.merging(["xdg:schema": "org.freedesktop.Secret.Generic"]) { $1 })
         XCTAssertNil(
-            try test.keychain.findFirst(Query(.genericPassword, [.service: .string(GnomeKeyringImport.journalService)])),
+            try test.keychain.findFirst(
+                Query(.genericPassword, [.service: .string(GnomeKeyringImport.journalService)])),
             "the journal is library-owned: invisible to ordinary queries")
     }
 
@@ -67,20 +69,28 @@ final class GnomeKeyringImportTests: XCTestCase {
     func testMalformedTextualKeyringsGetPreciseErrors() {
         let good = String(decoding: textual([(1, "one", "s1", alice)]), as: UTF8.self)
         let cases: [(String, String, String)] = [
-            ("invalid escape", good.replacingOccurrences(of: "secret=s1", with: "secret=s\\q1"), "invalid escape sequence"),
+            (
+                "invalid escape", good.replacingOccurrences(of: "secret=s1", with: "secret=s\\q1"),
+                "invalid escape sequence"
+            ),
             ("group repeated", good + "[1]\n", "repeats the group 1"),
-            ("key repeated", good.replacingOccurrences(of: "secret=s1", with: "secret=s1\nsecret=s2"), "repeats the key secret"),
+            (
+                "key repeated", good.replacingOccurrences(of: "secret=s1", with: "secret=s1\nsecret=s2"),
+                "repeats the key secret"
+            ),
             ("item not a number", good.replacingOccurrences(of: "[1]", with: "[one]"), "[one] on line"),
             ("bad hex", good.replacingOccurrences(of: "secret=s1", with: "binary-secret=0g"), "not hexadecimal"),
             ("line outside groups", "garbage\n" + good, "neither the binary nor the textual"),
-            ("not a line", good + "no equals sign\n", "neither a group nor a key=value pair"),
+            ("not a line", good + "no equals sign\n", "neither a group nor a key=value pair")
         ]
         for (name, text, fragment) in cases {
-            XCTAssertThrowsError(try GnomeKeyring.parse(Data(text.utf8), password: Data(), keyringName: "login"), name) {
+            XCTAssertThrowsError(try GnomeKeyring.parse(Data(text.utf8), password: Data(), keyringName: "login"), name)
+            {
                 error in
                 let error = error as? KeychainError
                 XCTAssertEqual(error?.code, .invalidParameter, name)
-                XCTAssertTrue(error?.message.contains(fragment) ?? false, "\(name): \(String(describing: error?.message))")
+                XCTAssertTrue(
+                    error?.message.contains(fragment) ?? false, "\(name): \(String(describing: error?.message))")
                 XCTAssertFalse(error?.message.contains("s1") ?? true, name)
             }
         }
