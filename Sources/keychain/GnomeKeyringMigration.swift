@@ -146,6 +146,7 @@ struct GnomeKeyringMigration {
         guard let handle = FileHandle(forReadingAtPath: path),
             let data = try? handle.read(upToCount: GnomeKeyring.maximumFileSize + 1)
         else {
+            printError("keychain: \(path) cannot be read (no permission?); nothing was imported.")
             throw ExitCode(ExitStatus.fileError)
         }
         try? handle.close()

@@ -1404,7 +1404,7 @@ extension KeychainError {
 
     /// `.integrityViolation`: Item `itemID` of keyring `keyring`, read back after it was
     /// written, differs from the keyring's.
-    package static func gnomeKeyringVerificationFailed(keyring: String, itemID: UInt32) -> KeychainError {
+    package static func gnomeKeyringVerificationFailed(keyring: String, itemID: some BinaryInteger) -> KeychainError {
         KeychainError(
             .integrityViolation,
             "Item \(itemID) of keyring '\(keyring)' read back from the keychain differs from the keyring's (another process changed it during the import?). The import stopped there and the keyring file is untouched; run the same command again, which resumes."

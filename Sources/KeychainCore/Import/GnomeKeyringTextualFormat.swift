@@ -11,7 +11,8 @@ enum GnomeKeyringTextualFormat {
     /// Whether `contents` can be a textual keyring: UTF-8 text whose first group is `[keyring]`
     /// (comments and blank lines may come first).
     static func looksTextual(_ contents: Data) -> Bool {
-        guard let text = String(data: contents.prefix(4096), encoding: .utf8) else { return false }
+        // Decoded leniently: the prefix may end inside a character; the parser validates the whole.
+        let text = String(decoding: contents.prefix(4096), as: UTF8.self)
         let first = text.split(separator: "\n", omittingEmptySubsequences: true)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .first { !$0.isEmpty && !$0.hasPrefix("#") }
