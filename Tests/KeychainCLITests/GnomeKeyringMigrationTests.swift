@@ -1,3 +1,4 @@
+import AttackTestSupport
 import Foundation
 import XCTest
 
@@ -164,10 +165,17 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         let blockStart = lengthOffset + 4
         let cases: [(String, Data, String, Int32, String)] = [
             ("wrong password", good, "wrong", 50, "Wrong password for keyring 'login'"),
+            ("empty password", good, "", 50, "Wrong password for keyring 'login'"),
+            ("password in another case", good, "Correct horse ✓", 50, "Wrong password for keyring 'login'"),
             ("truncated", good.dropLast(20), Self.password, 65, "cut short in the encrypted block"),
             (
                 "ciphertext bit flipped",
                 changed { $0[blockStart + 4] ^= 1 }, Self.password, 65, "does not match its checksum"
+            ),
+            (
+                "ciphertext byte changed in the middle",
+                changed { $0[blockStart + (good.count - blockStart) / 2] ^= 0x5A }, Self.password, 65,
+                "decrypts but does not match its checksum"
             ),
             (
                 "index hash changed",
@@ -205,6 +213,46 @@ final class GnomeKeyringMigrationTests: CLITestCase {
                 "\(name): the file is untouched")
         }
         XCTAssertEqual(try Data(contentsOf: daemon.loginKeyring), good)
+    }
+
+    /// Random corruption of a real keyring file (a flipped bit, a changed byte, a cut) never
+    /// crashes or hangs the tool and never imports wrong data: it is refused (50 or 65, with the
+    /// precise message), or — when it hit a field the format does not protect (times, flags,
+    /// reserved) — imported with every secret exactly as the daemon stored it.
+    func testRandomCorruptionIsRefusedOrHarmless() throws {
+        let daemon = try makeLoginKeyring()
+        let good = try Data(contentsOf: daemon.loginKeyring)
+        var generator = SplitMix64(seed: 0x6E6F_6D65)
+        var outcomes: [Int32: Int] = [:]
+        for round in 0..<30 {
+            var bad = good
+            switch round % 3 {
+            case 0:
+                bad[Int.random(in: 16..<bad.count, using: &generator)] ^=
+                    1 << UInt8.random(in: 0..<8, using: &generator)
+            case 1:
+                bad[Int.random(in: 16..<bad.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            default: bad = bad.prefix(Int.random(in: 16..<bad.count, using: &generator))
+            }
+            let dataHome = try dataHome("random-\(round)", bad)
+            let roundHome = scratch.appendingPathComponent("random-home-\(round)").path
+            let result = try run(
+                ["migrate", "--from", "gnome-keyring", "--apply"], input: Data((Self.password + "\n").utf8),
+                changing: ["XDG_DATA_HOME": dataHome.path, "SECURE_STORAGE_HOME": roundHome])
+            outcomes[result.status, default: 0] += 1
+            XCTAssertFalse(result.stderr.contains("hunter2") || result.stderr.contains(Self.password), "round \(round)")
+            switch result.status {
+            case 0:
+                let found = try run(
+                    ["find-generic-password", "-s", "svc", "-a", "alice", "-w"], input: Data(),
+                    changing: ["SECURE_STORAGE_HOME": roundHome])
+                XCTAssertEqual(found.stdout, "hunter2\n", "round \(round): imported, so exactly as stored")
+            case 50: XCTAssertTrue(result.stderr.contains("Wrong password for keyring 'login'"), result.stderr)
+            case 65: XCTAssertTrue(result.stderr.contains("GNOME keyring file of keyring 'login'"), result.stderr)
+            default: XCTFail("round \(round): status \(result.status): \(result.stderr)")
+            }
+        }
+        XCTAssertGreaterThan(outcomes[65, default: 0], 10, "most corruption is detected: \(outcomes)")
     }
 
     /// The textual format (a keyring with an empty password). Headless, the daemon cannot create

@@ -97,8 +97,18 @@ enum GnomeKeyringBinaryFormat {
         do {
             items = try readItems(plaintext.dropFirst(16), index: index, keyringName: keyringName)
         } catch {
-            // Random bytes (a wrong key) almost never parse as the items the index announces.
-            guard checksumMatches else { throw .gnomeKeyringWrongPassword(keyring: keyringName) }
+            // Random bytes (a wrong key) almost never parse as the items the index announces. A
+            // right key on a damaged block garbles only the damaged 16 bytes (and one bit of the
+            // next): the rest still shows the format's runs of zeros (each item's four reserved
+            // integers, the padding), which a wrong key produces with a chance of about 2^-54.
+            guard checksumMatches else {
+                guard Self.hasZeroRun(plaintext.dropFirst(16)) else {
+                    throw .gnomeKeyringWrongPassword(keyring: keyringName)
+                }
+                throw .gnomeKeyringDamaged(
+                    keyring: keyringName,
+                    what: "its encrypted block decrypts but does not match its checksum (modified or damaged)")
+            }
             throw error
         }
         // With no items there is nothing to parse but the checksum: a mismatch is a wrong key.
@@ -109,6 +119,16 @@ enum GnomeKeyringBinaryFormat {
                 keyring: keyringName, what: "its encrypted block does not match its checksum (modified or damaged)")
         }
         return GnomeKeyring(displayName: displayName, items: items, wasTextual: false)
+    }
+
+    /// Whether `bytes` hold 8 zero bytes in a row.
+    private static func hasZeroRun(_ bytes: Data) -> Bool {
+        var run = 0
+        for byte in bytes {
+            run = byte == 0 ? run + 1 : 0
+            if run == 8 { return true }
+        }
+        return false
     }
 
     /// Key and IV: the first and second halves of SHA-256(password ‖ salt) hashed again
