@@ -41,9 +41,12 @@ struct GnomeKeyringMigration {
         let sources = try readKeyrings()
         let migration = GnomeKeyringImport(sources: sources, overwrite: overwrite)
         let items: [GnomeKeyringImport.PlannedItem]
+        var resumed = false
         if apply {
             let target = try keychain.open(.creatingIfMissing)
-            items = try reportingErrors { try migration.run(in: target).items }
+            let report = try reportingErrors { try migration.run(in: target) }
+            items = report.items
+            resumed = report.resumed
         } else {
             // A dry run creates nothing: with no keychain yet, every item would be imported.
             let target = Keychain.exists(at: keychain.choice.location) ? try keychain.open(.reading) : nil
@@ -65,7 +68,9 @@ struct GnomeKeyringMigration {
         let summary =
             "\(count(.importItem)) imported, \(count(.skip)) skipped (already in the keychain), \(conflicts) conflict\(conflicts == 1 ? "" : "s"), \(count(.overwrite)) overwritten"
         if apply {
-            printError("\(summary); every written item was read back and verified. The keyring files were not changed.")
+            printError(
+                "\(summary)\(resumed ? " (finished an interrupted run)" : ""); every written item was read back and verified. The keyring files were not changed."
+            )
         } else {
             printError("dry run: nothing changed. With --apply: \(summary).")
         }

@@ -40,6 +40,10 @@ final class GnomeKeyringImportTests: XCTestCase {
 
         let report = try GnomeKeyringImport(sources: [try source(file)], overwrite: false).run(in: test.keychain)
         XCTAssertEqual(report.items.map(\.action), [.skip, .skip, .importItem])
+        XCTAssertTrue(report.resumed)
+        let again = try GnomeKeyringImport(sources: [try source(file)], overwrite: false).run(in: test.keychain)
+        XCTAssertFalse(again.resumed, "the second run finished the import")
+        XCTAssertEqual(again.items.map(\.action), [.skip, .skip, .skip])
         XCTAssertEqual(report.items.map(\.account), ["alice", "alice (gnome-keyring login/2)", ""])
         let found = try XCTUnwrap(
             try test.keychain.findFirst(
@@ -58,7 +62,12 @@ final class GnomeKeyringImportTests: XCTestCase {
     func testTheJournalKeepsADuplicatesAccountWhenTheKeyringChanges() throws {
         let test = try TestKeychain()
         let first = textual([(1, "one", "s1", alice), (2, "two", "s2", alice)])
-        _ = try GnomeKeyringImport(sources: [try source(first)], overwrite: false).run(in: test.keychain)
+        let report = try GnomeKeyringImport(sources: [try source(first)], overwrite: false).run(in: test.keychain)
+        XCTAssertFalse(report.resumed)
+        XCTAssertFalse("\(report.items)".contains("s1"), "descriptions never show a secret")
+        var dumped = ""
+        dump(report.items, to: &dumped)
+        XCTAssertFalse(dumped.contains("s1") || dumped.contains("s2"), dumped)
         // Item 1 deleted in GNOME Keyring, item 5 added with the same attributes.
         let later = textual([(2, "two", "s2", alice), (5, "five", "s5", alice)])
         let plan = try GnomeKeyringImport(sources: [try source(later)], overwrite: false).plan(in: test.keychain)

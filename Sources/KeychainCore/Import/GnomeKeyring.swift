@@ -7,7 +7,7 @@ import Foundation
 /// for keyrings whose password is empty).
 package struct GnomeKeyring: Sendable {
     /// One item of a keyring.
-    package struct Item: Sendable, Hashable, CustomStringConvertible {
+    package struct Item: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
         /// The item's number in the keyring: the last element of its Secret Service object path
         /// (`/org/freedesktop/secrets/collection/login/7`), unique within the keyring.
         package let id: UInt32
@@ -52,6 +52,9 @@ package struct GnomeKeyring: Sendable {
 
         /// The item's number and label only: never the secret or the attributes.
         package var description: String { "GnomeKeyring.Item(\(id))" }
+
+        /// The description alone, so `dump` and test failures never show the secret.
+        package var customMirror: Mirror { Mirror(self, children: ["description": description]) }
     }
 
     /// The keyring's display name as recorded in the file (`Login` for `login.keyring`).

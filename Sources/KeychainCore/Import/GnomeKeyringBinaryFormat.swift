@@ -71,7 +71,7 @@ enum GnomeKeyringBinaryFormat {
         // Each index entry takes at least 12 bytes.
         let count = try reader.count("the item count", minimumEach: 12)
         var index: [IndexEntry] = []
-        for number in 1...max(count, 1) where number <= count {
+        for number in 1..<count + 1 {
             let id = try reader.integer("item \(number)'s id")
             let type = try reader.integer("item \(number)'s type")
             let attributes = try readAttributes(&reader, of: "item \(number)")
@@ -169,7 +169,7 @@ enum GnomeKeyringBinaryFormat {
             // Access-control entries (kept by gnome-keyring for old clients): read and dropped;
             // each takes at least 16 bytes.
             let entries = try reader.count("\(name)'s access-control count", minimumEach: 16)
-            for number in 1...max(entries, 1) where number <= entries {
+            for number in 1..<entries + 1 {
                 _ = try reader.integer("\(name)'s access-control entry \(number)")
                 _ = try (reader.string("\(name)'s access-control entry \(number)"), reader.string("an ACL path"))
                 _ = try (reader.string("an ACL reserved string"), reader.integer("an ACL reserved field"))
@@ -220,7 +220,7 @@ enum GnomeKeyringBinaryFormat {
         // Each attribute takes at least 12 bytes (name length, kind, value).
         let count = try reader.count("\(item)'s attribute count", minimumEach: 12)
         var attributes: [String: Value] = [:]
-        for number in 1...max(count, 1) where number <= count {
+        for number in 1..<count + 1 {
             let field = "\(item)'s attribute \(number)"
             guard let name = try reader.string("\(field)'s name") else {
                 throw reader.damaged("\(field) has no name")

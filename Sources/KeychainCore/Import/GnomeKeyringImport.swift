@@ -59,7 +59,7 @@ package struct GnomeKeyringImport: Sendable {
     }
 
     /// One item's destination. Its `description` never shows the secret.
-    package struct PlannedItem: Sendable, Hashable, CustomStringConvertible {
+    package struct PlannedItem: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
         /// The keyring it comes from.
         package let keyring: String
         /// Its id in that keyring.
@@ -81,6 +81,9 @@ package struct GnomeKeyringImport: Sendable {
 
         /// Where the item goes, never its secret.
         package var description: String { "\(keyring)/\(itemID) → \(service) / \(account) [\(action.rawValue)]" }
+
+        /// The description alone, so `dump` and test failures never show the secret.
+        package var customMirror: Mirror { Mirror(self, children: ["description": description]) }
     }
 
     /// The service of the migration journal records (the facade's, in the same library-owned namespace).
@@ -203,6 +206,9 @@ package struct GnomeKeyringImport: Sendable {
     package struct Report: Sendable {
         /// Every item with the action taken (a conflict was left as it is).
         package let items: [PlannedItem]
+        /// Whether this run finished one that was interrupted (a journal of an unfinished import
+        /// of the same file contents was found).
+        package let resumed: Bool
         /// How many items took `action`.
         package func count(_ action: Action) -> Int { items.filter { $0.action == action }.count }
     }
@@ -213,8 +219,14 @@ package struct GnomeKeyringImport: Sendable {
     ///   run stops there; run it again); the keychain's errors (locked, full disk).
     package func run(in keychain: Keychain) throws(KeychainError) -> Report {
         let plan = try plan(in: keychain)
+        var resumed = false
         // The accounts are recorded before anything is written, so a resumed run keeps them.
         for source in sources {
+            if let earlier = try GnomeKeyringJournal.load(for: source.path, from: keychain), !earlier.done,
+                earlier.fileHash == source.fileHash
+            {
+                resumed = true
+            }
             let accounts = Dictionary(
                 plan.filter { $0.keyring == source.name }.map { ($0.itemID, $0.account) }, uniquingKeysWith: { $1 })
             try GnomeKeyringJournal(fileHash: source.fileHash, done: false, accounts: accounts)
@@ -250,6 +262,6 @@ package struct GnomeKeyringImport: Sendable {
             journal?.done = true
             try journal?.save(for: source.path, in: keychain)
         }
-        return Report(items: plan)
+        return Report(items: plan, resumed: resumed)
     }
 }

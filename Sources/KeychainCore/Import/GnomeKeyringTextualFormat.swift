@@ -84,7 +84,9 @@ enum GnomeKeyringTextualFormat {
             if let text = try string(name, "secret") {
                 secret = Data(text.utf8)
             } else if let hex = try string(name, "binary-secret") {
-                guard let bytes = hexBytes(hex) else { throw damaged("item \(id)'s binary-secret is not hexadecimal") }
+                guard let bytes = Data(hexadecimal: Substring(hex)) else {
+                    throw damaged("item \(id)'s binary-secret is not hexadecimal")
+                }
                 secret = bytes
             } else {
                 secret = Data()
@@ -144,25 +146,5 @@ enum GnomeKeyringTextualFormat {
             }
         }
         return result
-    }
-
-    private static func hexBytes(_ hex: String) -> Data? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes = Data(capacity: digits.count / 2)
-        for pair in stride(from: 0, to: digits.count, by: 2) {
-            guard let high = hexValue(digits[pair]), let low = hexValue(digits[pair + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
