@@ -255,6 +255,100 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         XCTAssertGreaterThan(outcomes[65, default: 0], 10, "most corruption is detected: \(outcomes)")
     }
 
+    /// The binary format's less common parts — a uint32 attribute, an item without a display
+    /// name, access-control entries, a legacy item type — which the daemon only writes for
+    /// keyrings made by older clients: the test writes such a file (Python, `cryptography`, from
+    /// the format as gnome-keyring's source describes it), has the real daemon unlock and serve
+    /// it, and checks that the import holds exactly the attributes the daemon served.
+    func testBinaryKeyringWithUInt32AttributesTheDaemonReads() throws {
+        let (_, python) = try GnomeKeyringDaemon.requirePrograms()
+        let directory = scratch.appendingPathComponent("gnome")
+        let keyrings = directory.appendingPathComponent("data/keyrings")
+        try FileManager.default.createDirectory(
+            at: keyrings, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let writer = directory.appendingPathComponent("write-keyring.py")
+        try #"""
+        import hashlib, os, struct, sys
+        from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+        def u32(n): return struct.pack('>I', n)
+        def text(x): return u32(0xFFFFFFFF) if x is None else u32(len(x.encode())) + x.encode()
+        def uint32_hash(x): return 0x18273645 ^ x ^ (((x << 16) | (x >> 16)) & 0xFFFFFFFF)
+        def attributes(pairs, hashed):
+            out = u32(len(pairs))
+            for name, value in pairs:
+                out += text(name)
+                if isinstance(value, int):
+                    out += u32(1) + u32(uint32_hash(value) if hashed else value)
+                else:
+                    out += u32(0) + text(hashlib.md5(value.encode()).hexdigest() if hashed else value)
+            return out
+
+        items = [
+            (11, 0, None, b's-eleven', [('service', 'bin-svc'), ('username', 'dave'), ('port', 8443)],
+             [(7, 'app', '/usr/bin/app')]),
+            (12, 2, 'Zwölf', b'\x00\x01binary', [], []),
+        ]
+        password, salt, iterations = sys.argv[2].encode(), os.urandom(8), 1234
+        header = b'GnomeKeyring\n\r\x00\n' + bytes(4) + text('Login') + bytes(16) + u32(0) + u32(0)
+        header += u32(iterations) + salt + bytes(16) + u32(len(items))
+        for ident, kind, label, secret, pairs, acl in items:
+            header += u32(ident) + u32(kind) + attributes(pairs, True)
+        body = b''
+        for ident, kind, label, secret, pairs, acl in items:
+            body += text(label) + u32(len(secret)) + secret + bytes(16) + text(None) + bytes(16)
+            body += attributes(pairs, False) + u32(len(acl))
+            for allowed, name, path in acl:
+                body += u32(allowed) + text(name) + text(path) + text(None) + u32(0)
+        body += bytes(-len(body) % 16)
+        block = hashlib.md5(body).digest() + body
+        digest = hashlib.sha256(password + salt).digest()
+        for _ in range(iterations - 1):
+            digest = hashlib.sha256(digest).digest()
+        encryptor = Cipher(algorithms.AES(digest[:16]), modes.CBC(digest[16:])).encryptor()
+        encrypted = encryptor.update(block) + encryptor.finalize()
+        with open(sys.argv[1], 'wb') as out:
+            out.write(header + u32(len(encrypted)) + encrypted)
+        """#.write(to: writer, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [writer.path, keyrings.appendingPathComponent("login.keyring").path, Self.password]
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "the Python writer failed")
+
+        let served = directory.appendingPathComponent("served.json")
+        let daemon = try GnomeKeyringDaemon.populate(
+            in: directory, password: Self.password, shell: "",
+            items: """
+                import json
+                with open('\(served.path)', 'w') as out:
+                    json.dump({item.item_path.split('/')[-1]: [item.get_label(), item.get_attributes(),
+                               item.get_secret().hex()] for item in collection.get_all_items()}, out)
+                """)
+        let daemonView = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: served)) as? [String: [Any]])
+        XCTAssertEqual(
+            daemonView["11"]?[2] as? String, Data("s-eleven".utf8).map { String(format: "%02x", $0) }.joined())
+        XCTAssertEqual(
+            daemonView["11"]?[1] as? [String: String],
+            [
+                "service": "bin-svc", "username": "dave", "port": "8443", "gkr:compat:uint32:port": "",
+                "xdg:schema": "org.freedesktop.Secret.Generic"
+            ], "the daemon reads the test's file as the test meant it")
+
+        let result = try migrate(daemon.dataHome, ["--apply"], input: Self.password + "\n")
+        XCTAssertStatus(result, 0)
+        XCTAssertTrue(result.stderr.contains("2 imported, 0 skipped"), result.stderr)
+        XCTAssertEqual(try secret("bin-svc", "dave"), "s-eleven\n")
+        XCTAssertEqual(try attributes("bin-svc", "dave"), daemonView["11"]?[1] as? [String: String])
+        XCTAssertEqual(try attributes("login", ""), daemonView["12"]?[1] as? [String: String])
+        XCTAssertEqual(try attributes("login", ""), ["xdg:schema": "org.gnome.keyring.Note"])
+        let note = try keychain("find-generic-password", "-s", "login", "-a", "", "-g")
+        XCTAssertTrue(note.stderr.contains("password: 0x000162696E617279"), note.stderr)
+        XCTAssertTrue(note.stdout.contains("\"labl\"<blob>=\"Zwölf\""), note.stdout)
+    }
+
     /// The textual format (a keyring with an empty password). Headless, the daemon cannot create
     /// one (that needs its GTK prompter), so the test writes it by hand in the daemon's format and
     /// has the real daemon read it back (secret-tool lookup) before importing it.

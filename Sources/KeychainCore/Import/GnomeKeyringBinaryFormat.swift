@@ -198,7 +198,8 @@ enum GnomeKeyringBinaryFormat {
         return served
     }
 
-    /// The index holds each attribute's name and, for text, its value's MD5 in hex.
+    /// The index holds each attribute's name and its value hashed: text as its MD5 in hex, a
+    /// number as gnome-keyring's integer hash.
     private static func checkIndex(
         _ entry: IndexEntry, against attributes: [String: Value], keyringName: String, item: String
     ) throws(KeychainError) {
@@ -206,11 +207,17 @@ enum GnomeKeyringBinaryFormat {
             throw .gnomeKeyringDamaged(keyring: keyringName, what: "\(item)'s attribute names differ from its index")
         }
         for (name, value) in attributes {
-            guard case .text(let text) = value, case .text(let hashed) = entry.attributes[name] else { continue }
-            let hex = Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
-            guard hex == hashed else {
-                throw .gnomeKeyringDamaged(keyring: keyringName, what: "\(item)'s attributes differ from its index")
+            switch (value, entry.attributes[name]) {
+            case (.text(let text), .text(let hashed)?):
+                let hex = Insecure.MD5.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+                if hex == hashed { continue }
+            case (.number(let number), .number(let hashed)?):
+                // gnome-keyring's hash of a uint32 attribute (compat_hash_value_as_uint32).
+                if hashed == 0x1827_3645 ^ number ^ (number << 16 | number >> 16) { continue }
+            default:
+                break
             }
+            throw .gnomeKeyringDamaged(keyring: keyringName, what: "\(item)'s attributes differ from its index")
         }
     }
 
