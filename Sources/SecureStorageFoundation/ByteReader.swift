@@ -16,6 +16,9 @@ package struct ByteReader {
     /// Whether every byte was read.
     package var isAtEnd: Bool { offset == bytes.count }
 
+    /// How many bytes are left to read (to bound a count read from the input before using it).
+    package var remainingCount: Int { bytes.count - offset }
+
     /// The next byte.
     package mutating func readByte() -> UInt8? {
         guard offset < bytes.count else { return nil }

@@ -8,7 +8,7 @@ struct Migrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract:
-            "Move secrets out of UserDefaults plists, SharedPreferences XML, .env or JSON files into the keychain.",
+            "Move secrets out of UserDefaults plists, SharedPreferences XML, .env or JSON files, or GNOME Keyring, into the keychain.",
         discussion: """
             A dry run by default: prints the plan (keys, types, target service/account, protection), \
             never values. --apply runs plan → import → verify (read back and compare) → scrub the \
@@ -19,13 +19,23 @@ struct Migrate: ParsableCommand {
             DATABASE_URL=postgres://app:pa55@db/app, high-entropy values); with them, the detector \
             is off unless --detect adds it.
 
+            --from gnome-keyring imports the items of GNOME Keyring's keyring files \
+            ($XDG_DATA_HOME/keyrings/*.keyring, by default ~/.local/share/keyrings), each keyring's \
+            password prompted for (or read from --password-file, or one line of standard input), as \
+            generic passwords: service from the attribute service (else the network server, else \
+            the keyring's name), account from username/user/account, label from the display name, \
+            every attribute kept in the item's generic attribute. Items already there with the same \
+            secret are skipped; a different secret is a conflict, left alone unless --overwrite. The \
+            keyring files are never changed.
+
             Examples:
               keychain migrate --from Library/Preferences/com.acme.app.plist
               keychain migrate --from .env --key API_TOKEN --match '*_PASSWORD' --apply
               keychain migrate --from auth.xml --service com.acme.app --apply
+              keychain migrate --from gnome-keyring --keyring login --password-file pw.txt --apply
             """)
     @OptionGroup var keychain: KeychainSelection
-    @Option(name: .customLong("from"), help: "The file to migrate from.") var file: String
+    @Option(name: .customLong("from"), help: "The file to migrate from, or gnome-keyring.") var file: String
     @Option(name: .customLong("format"), help: "plist, shared-prefs, env or json (default: detected).") var format:
         SourceFormat?
     @Option(
@@ -53,9 +63,41 @@ struct Migrate: ParsableCommand {
         help:
             "Before scrubbing, copy the source to FILE.pre-migration (0600 from its first byte; a file of another user in the way stops the run)."
     ) var backupCopy = false
+    @Option(
+        name: .customLong("keyring"),
+        help: "With --from gnome-keyring: a keyring to import, by name (repeatable; default: every *.keyring file).")
+    var keyrings: [String] = []
+    @Option(
+        name: .customLong("password-file"),
+        help:
+            "With --from gnome-keyring: read the keyrings' password from this file (yours, mode 0600 or 0400, one trailing newline ignored)."
+    ) var passwordFile: String?
+    @Flag(
+        name: .customLong("overwrite"),
+        help: "With --from gnome-keyring: replace items already in the keychain with another secret.")
+    var overwrite = false
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        if file == GnomeKeyringMigration.sourceName {
+            let fileOnly = [
+                ("--format", format != nil), ("--key", !keys.isEmpty), ("--match", !patterns.isEmpty),
+                ("--detect", detect), ("--service", service != nil), ("--access-group", accessGroup != nil),
+                ("--backup-copy", backupCopy)
+            ]
+            if let (option, _) = fileOnly.first(where: { $0.1 }) {
+                throw usageFailure(
+                    "\(option) applies to file migrations, not to --from gnome-keyring (which imports every item of the chosen keyrings and never changes them)."
+                )
+            }
+            return try GnomeKeyringMigration(
+                keychain: keychain, keyringNames: keyrings, passwordFile: passwordFile, overwrite: overwrite,
+                apply: apply, json: output.json
+            ).run()
+        }
+        if !keyrings.isEmpty || passwordFile != nil || overwrite {
+            throw usageFailure("--keyring, --password-file and --overwrite apply to --from gnome-keyring only.")
+        }
         let migration = SourceMigration(
             file: URL(fileURLWithPath: file), format: format,
             selection: KeySelection(

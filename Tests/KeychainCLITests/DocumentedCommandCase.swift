@@ -20,7 +20,8 @@ class DocumentedCommandCase: CLITestCase {
         ("Current passphrase: ", passphrase), ("Passphrase for ", passphrase),
         ("Backup passphrase: ", backupPassphrase),
         ("New PIN: ", pin), ("Current PIN: ", pin), ("Keychain PIN to ", pin),
-        ("Keychain passphrase: ", passphrase), ("PIN to open the notes: ", pin), ("New PIN for the notes: ", pin)
+        ("Keychain passphrase: ", passphrase), ("PIN to open the notes: ", pin), ("New PIN for the notes: ", pin),
+        ("Password for GNOME keyring ", secret)
     ]
 
     /// The documents' user's home: fresh for each test.

@@ -69,6 +69,10 @@ enum DocumentedCommandCoverage {
             file: "Sources/SecureStorage/SecureStorage.docc/Migration.md", firstLine: "keychain migrate --from .env",
             runBy: "DocumentedCommandTests.testTheMigrationArticlesCommands"),
         Entry(
+            file: "Sources/SecureStorage/SecureStorage.docc/Migration.md",
+            firstLine: "keychain migrate --from gnome-keyring --keyring login",
+            runBy: "GnomeKeyringDocumentedCommandTests.testTheMigrationArticlesGnomeKeyringCommands"),
+        Entry(
             file: "CONTRIBUTING.md", firstLine: "swift build --build-tests --disable-local-rpath",
             runBy:
                 "not run as written: it builds and runs this suite itself; scripts/test runs the same build command, then `swift test` with the same variables"

@@ -1358,6 +1358,75 @@ extension KeychainError {
         KeychainError(.invalidParameter, "The attribute \(key) (\(expectation)) cannot take a \(valueType) value.")
     }
 
+    /// `.invalidParameter`: Secret Service attributes encoded in `size` bytes, more than `limit`.
+    package static func secretServiceAttributesTooLarge(size: Int, limit: Int) -> KeychainError {
+        KeychainError(
+            .invalidParameter,
+            "The Secret Service attributes take \(size) bytes encoded, more than the \(limit) an item's generic attribute may hold. Store fewer or shorter attributes."
+        )
+    }
+
+    /// `.invalidParameter`: An item's generic attribute does not hold well-formed Secret Service
+    /// attributes; `what` says how.
+    package static func secretServiceAttributesMalformed(_ what: String) -> KeychainError {
+        KeychainError(
+            .invalidParameter,
+            "The item's generic attribute does not hold well-formed Secret Service attributes: \(what). It was written by another program or damaged; rewrite the item's attributes."
+        )
+    }
+
+    // MARK: - Import (GNOME Keyring)
+
+    /// `.authFailed`: The password does not open the GNOME keyring `keyring`.
+    package static func gnomeKeyringWrongPassword(keyring: String) -> KeychainError {
+        KeychainError(
+            .authFailed,
+            "Wrong password for keyring '\(keyring)': the decrypted data does not match its checksum. Nothing was imported; give the password the keyring was unlocked with (usually your login password at the time it was created)."
+        )
+    }
+
+    /// `.invalidParameter`: The GNOME keyring file of `keyring` is damaged; `what` says where.
+    package static func gnomeKeyringDamaged(keyring: String, what: String) -> KeychainError {
+        KeychainError(
+            .invalidParameter,
+            "The GNOME keyring file of keyring '\(keyring)' is damaged or not a keyring file: \(what). Nothing was imported from it and it was not changed; restore it from a backup."
+        )
+    }
+
+    /// `.unimplemented`: The GNOME keyring file of `keyring` uses a format version this reader
+    /// does not know.
+    package static func gnomeKeyringUnsupported(keyring: String, what: String) -> KeychainError {
+        KeychainError(
+            .unimplemented,
+            "The GNOME keyring file of keyring '\(keyring)' uses a format this tool does not read (\(what)); only version 0.0 with AES and MD5, and the textual format, are. Nothing was imported."
+        )
+    }
+
+    /// `.integrityViolation`: Item `itemID` of keyring `keyring`, read back after it was
+    /// written, differs from the keyring's.
+    package static func gnomeKeyringVerificationFailed(keyring: String, itemID: some BinaryInteger) -> KeychainError {
+        KeychainError(
+            .integrityViolation,
+            "Item \(itemID) of keyring '\(keyring)' read back from the keychain differs from the keyring's (another process changed it during the import?). The import stopped there and the keyring file is untouched; run the same command again, which resumes."
+        )
+    }
+
+    /// `.integrityViolation`: The import journal of the keyring file `path` cannot be read.
+    package static func gnomeKeyringJournalUnreadable(path: String) -> KeychainError {
+        KeychainError(
+            .integrityViolation,
+            "The keychain's record of the GNOME Keyring import of \(path) cannot be read (damaged). Nothing was imported; restore the keychain from a backup."
+        )
+    }
+
+    /// `.invalidParameter`: The GNOME keyring file of `keyring` is larger than `limit` bytes.
+    package static func gnomeKeyringTooLarge(keyring: String, size: Int, limit: Int) -> KeychainError {
+        KeychainError(
+            .invalidParameter,
+            "The GNOME keyring file of keyring '\(keyring)' is \(size) bytes, more than the \(limit) a keyring file can plausibly be. Nothing was imported; check that it is a keyring file."
+        )
+    }
+
     // MARK: - Storage
 
     /// `.integrityViolation`: The keychain's header or keybag fails its authentication check: it
