@@ -62,12 +62,12 @@ enum TestRunnerKeychain {
     static func removeUnlockTickets(in home: URL) {
         let location = KeychainLocation(directory: home)
         let state = location.deviceKeyURL.deletingLastPathComponent()
-        let store = UnlockTicketStore(location)
+        let store = UnlockTicketStore(local: location)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? [] {
             guard name.hasPrefix("keychain-"), name.hasSuffix(".anchor"),
                 let vaultID = UUID(uuidString: String(name.dropFirst("keychain-".count).dropLast(".anchor".count)))
             else { continue }
-            store.remove(vaultID: vaultID)
+            try? store.remove(vaultID: vaultID)
         }
     }
 }
