@@ -150,7 +150,7 @@ extension Keychain {
     /// The ticket file's path when this environment keeps tickets in a runtime directory;
     /// `nil` when they are kept in the kernel keyring (or by an agent).
     var unlockTicketURL: URL? {
-        UnlockTicketStore(local: location).fileURL(vaultID: vaultID)
+        UnlockTicketStore(location).fileURL(vaultID: vaultID)
     }
 
     /// Checks the directory that holds `directory` (`$XDG_RUNTIME_DIR`): it must be the user's own,

@@ -62,7 +62,7 @@ enum TestRunnerKeychain {
     static func removeUnlockTickets(in home: URL) {
         let location = KeychainLocation(directory: home)
         let state = location.deviceKeyURL.deletingLastPathComponent()
-        let store = UnlockTicketStore(local: location)
+        let store = UnlockTicketStore(location)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: state.path)) ?? [] {
             guard name.hasPrefix("keychain-"), name.hasSuffix(".anchor"),
                 let vaultID = UUID(uuidString: String(name.dropFirst("keychain-".count).dropLast(".anchor".count)))

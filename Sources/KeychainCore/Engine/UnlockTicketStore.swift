@@ -16,9 +16,9 @@ enum UnlockTicketStore {
     case held(AgentTicketHolder)
 
     /// The store for keychain `vaultID` at `location`: this process's memory when it is the
-    /// keychain's agent, else the agent when one answers, else ``init(local:)``'s choice. An
+    /// keychain's agent, else the agent when one answers, else ``init(_:)``'s choice. An
     /// agent that cannot be used (a squatter of another uid, one that does not answer) is
-    /// logged and left alone: the store is then the one used without an agent.
+    /// logged and left alone: the store is then the one used without an agent (``init(_:)``).
     init(_ location: KeychainLocation, vaultID: UUID) {
         if let holder = AgentTicketHolder.hosting(vaultID) {
             self = .held(holder)
@@ -33,11 +33,11 @@ enum UnlockTicketStore {
             LibraryLogging.logger(component: "KeychainCore").warning(
                 "keychain agent not used", metadata: ["reason": "\(error.message)"])
         }
-        self.init(local: location)
+        self.init(location)
     }
 
     /// The store for `location` without an agent: its runtime directory, else the kernel keyring.
-    init(local location: KeychainLocation) {
+    init(_ location: KeychainLocation) {
         self = location.runtimeDirectoryURL.map(UnlockTicketStore.directory) ?? .kernelKeyring
     }
 
