@@ -366,7 +366,8 @@ let package = Package(
         // keychaind and its clients as separate processes (the built keychaind, keychain and
         // secure-storage-sample), attacked by a second user (uid 65534) and seccomp-blocked keyrings.
         .testTarget(
-            name: "KeychainAgentTests", dependencies: ["CPseudoTerminal", "AttackTestSupport", "SecureStorageFoundation"]
+            name: "KeychainAgentTests",
+            dependencies: ["CPseudoTerminal", "AttackTestSupport", "SecureStorageFoundation"]
         ),
         .testTarget(
             name: "SecretServiceTests",

@@ -70,7 +70,8 @@ struct ServiceFiles {
     /// A word quoted for systemd's and dbus's command lines when it needs it.
     private static func quoted(_ word: String) -> String {
         guard word.contains(where: { " \"'\\$%;".contains($0) }) else { return word }
-        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\""
+            + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "%", with: "%%") + "\""
     }
 

@@ -93,7 +93,9 @@ package struct KeychainAgentClient: Sendable {
     {
         let connected = ContinuousClock.now + replyTimeout
         guard let connection = try AgentConnection.connect(to: rendezvous, deadline: connected) else { return nil }
-        guard let peer = connection.peer else { throw KeychainError.agentSocketFailed(step: "SO_PEERCRED", errno: errno) }
+        guard let peer = connection.peer else {
+            throw KeychainError.agentSocketFailed(step: "SO_PEERCRED", errno: errno)
+        }
         guard peer.isSameUser else { throw KeychainError.agentImpersonated(peer, rendezvous: rendezvous) }
         var payload = request.encoded()
         defer { payload.wipe() }

@@ -64,7 +64,12 @@ package final class KeychainAgentServer: Sendable {
 
     /// Stops accepting connections and releases the name (requests being answered finish).
     package func stop() {
-        guard stopped.withLock({ stopped in defer { stopped = true }; return !stopped }) else { return }
+        guard
+            stopped.withLock({ stopped in
+                defer { stopped = true }
+                return !stopped
+            })
+        else { return }
         shutdown(listener, Int32(SHUT_RDWR))  // wakes the accept loop, which closes the socket
     }
 
