@@ -8,8 +8,9 @@ import SecureStorageFoundation
 /// unattended when it can, serves the agent socket (and, when a session bus is present, the
 /// Secret Service) until SIGTERM or SIGINT.
 ///
-/// keychaind never forks: systemd (`Type=simple`), a container's entry point or a shell's `&`
-/// supervise it. Shutdown ends the unlock session the agent kept (its ticket lived only in this
+/// With `--foreground` (as the systemd unit and a container's entry point run it) it serves in
+/// this process and logs to standard error; without, it starts itself detached (``Detaching``)
+/// and returns once the agent serves. Shutdown ends the unlock session the agent kept (its ticket lived only in this
 /// process; the header's session record goes with it) and leaves the keychain and its items as
 /// they are; clients that resumed the session keep their own unlocked state until they exit.
 struct RunAgent: ParsableCommand {
@@ -35,10 +36,24 @@ struct RunAgent: ParsableCommand {
         help: ArgumentHelp("Unlock at start with the passphrase in this file (yours, 0600).", valueName: "file"))
     var passphraseFile: String?
 
-    @Flag(name: .customLong("foreground"), help: "Log what the agent does (no secrets) to standard error.")
+    @Flag(
+        name: .customLong("foreground"),
+        help: "Stay in the foreground and log what the agent does (no secrets) to standard error.")
     var foreground = false
 
+    @Flag(name: .customLong("detached-child"), help: .hidden)
+    var detachedChild = false
+
     func run() throws {
+        guard foreground || detachedChild else {
+            var arguments: [String] = []
+            if let path { arguments += ["--keychain", URL(fileURLWithPath: path).path] }
+            if let passphraseFile { arguments += ["--passphrase-file", URL(fileURLWithPath: passphraseFile).path] }
+            let status = try Detaching.startChild(arguments: arguments)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        if detachedChild { Detaching.leaveSession() }
         let signals = TerminationSignals.block()  // before any thread starts, so sigwait gets them
         let hardening = AgentHardening.apply()
         bootstrapLogging()
@@ -63,6 +78,7 @@ struct RunAgent: ParsableCommand {
                 logger.error("the Secret Service did not start", metadata: ["error": "\(error)"])
             }
         }
+        if detachedChild { Detaching.reportReady() }
         let signal = signals.wait()
         logger.info("stopping", metadata: ["signal": "\(signal)"])
         secretService?.stop()

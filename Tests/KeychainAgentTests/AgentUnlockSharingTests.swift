@@ -85,6 +85,25 @@ final class AgentUnlockSharingTests: AgentTestCase {
             "secret-a\n")
     }
 
+    func testWithoutForegroundTheAgentDetachesOnceItServes() throws {
+        try makeKeychain()
+        let started = try run(Self.keychaind, [])
+        XCTAssertStatus(started, 0)
+        let pid = try XCTUnwrap(
+            (try keychain("status", "--json").json()["agent"] as? [String: Any])?["pid"] as? Int, started.stdout)
+        defer { kill(pid_t(pid), SIGKILL) }
+        XCTAssertTrue(started.stdout.contains("serving (pid \(pid))"), started.stdout)
+        XCTAssertStatus(try keychain("unlock", input: "pass\n"), 0)
+        XCTAssertEqual(
+            try keychain("find-generic-password", "-s", "svc", "-a", "a", "-w", refusingKeyrings: true).stdout,
+            "secret-a\n")
+        // A detached start that fails reports the child's status and message.
+        let second = try run(Self.keychaind, [])
+        XCTAssertStatus(second, 45)
+        XCTAssertTrue(second.stderr.contains("already running for this keychain (pid \(pid))"), second.stderr)
+        XCTAssertEqual(kill(pid_t(pid), SIGTERM), 0)
+    }
+
     func testAKilledAgentLeavesClientsWorkingWithoutIt() throws {
         try makeKeychain()
         let agent = try startAgent()
