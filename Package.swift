@@ -367,7 +367,7 @@ let package = Package(
         // secure-storage-sample), attacked by a second user (uid 65534) and seccomp-blocked keyrings.
         .testTarget(
             name: "KeychainAgentTests",
-            dependencies: ["CPseudoTerminal", "AttackTestSupport", "SecureStorageFoundation"]
+            dependencies: ["KeychainCore", "CPseudoTerminal", "AttackTestSupport", "SecureStorageFoundation"]
         ),
         .testTarget(
             name: "SecretServiceTests",
