@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import AttackTestSupport
 import Foundation
 import XCTest
 
@@ -55,6 +56,36 @@ final class AgentAttackTests: AgentTestCase {
         let connections = peer.log.split(separator: "\n").filter { $0.hasPrefix("received") }
         XCTAssertFalse(connections.isEmpty)
         XCTAssertEqual(Set(connections), ["received 0"], "the fake agent got no byte: \(peer.log)")
+    }
+
+    /// Root is not special: a user's client refuses an "agent" owned by root on its name too.
+    func testAUsersToolSendsARootOwnedAgentNothing() throws {
+        let peer = try SocketPeer.make(in: scratch)
+        let user = try AnotherUser.required()
+        try user.handOver(scratch, mode: 0o755)
+        let userHome = scratch.appendingPathComponent("nobody-home").path
+        func asNobody(_ arguments: [String], input: String = "") throws -> RunResult {
+            try run(
+                URL(fileURLWithPath: "/usr/bin/setpriv"),
+                ["--reuid=65534", "--regid=65534", "--clear-groups", Self.keychain.path] + arguments, input: input,
+                changing: ["SECURE_STORAGE_HOME": userHome, "HOME": scratch.path])
+        }
+        XCTAssertStatus(try asNobody(["create", "--passphrase"], input: "pass\n"), 0)
+        let vault = try XCTUnwrap(try asNobody(["status", "--json"]).json()["vaultID"] as? String)
+        let fake = try peer.start(
+            SocketPeer.listener, name: "secure-storage/agent/65534/\(vault.lowercased())", asRoot: true)
+        defer { fake.terminate() }
+        XCTAssertTrue(peer.waitFor("listening"), peer.log)
+
+        let unlocked = try asNobody(["unlock", "--timeout", "60"], input: "pass\n")
+        XCTAssertStatus(unlocked, 0)  // through the user's kernel keyring, as without an agent
+        XCTAssertTrue(unlocked.stderr.contains("runs as uid 0, pid \(fake.processIdentifier)"), unlocked.stderr)
+        XCTAssertTrue(unlocked.stderr.contains("nothing was sent to it"), unlocked.stderr)
+        XCTAssertStatus(try asNobody(["lock"]), 0)
+        XCTAssertTrue(peer.waitFor("received"), peer.log)
+        usleep(300_000)
+        let connections = peer.log.split(separator: "\n").filter { $0.hasPrefix("received") }
+        XCTAssertEqual(Set(connections), ["received 0"], "the root-owned fake got no byte: \(peer.log)")
     }
 
     func testMalformedAndOversizedFramesAreRefusedAndTheAgentKeepsServing() throws {

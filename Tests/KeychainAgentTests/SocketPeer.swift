@@ -65,14 +65,18 @@ struct SocketPeer {
 
     var log: String { (try? String(contentsOf: directory.appendingPathComponent("log"), encoding: .utf8)) ?? "" }
 
-    /// Runs `script` with `name` as uid 65534, in the background; the caller terminates it.
-    func start(_ script: String, name: String) throws -> Process {
+    /// Runs `script` with `name` as uid 65534 (or, `asRoot`, as this root process's child), in
+    /// the background; the caller terminates it.
+    func start(_ script: String, name: String, asRoot: Bool = false) throws -> Process {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", Self.python!, "-c", script, name,
-            directory.appendingPathComponent("log").path
-        ]
+        let arguments = [Self.python!, "-c", script, name, directory.appendingPathComponent("log").path]
+        if asRoot {
+            process.executableURL = URL(fileURLWithPath: arguments[0])
+            process.arguments = Array(arguments.dropFirst())
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
