@@ -363,6 +363,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SecureStorageDBusTests", dependencies: ["SecureStorageDBus", "AttackTestSupport"]),
+        // keychaind and its clients as separate processes (the built keychaind, keychain and
+        // secure-storage-sample), attacked by a second user (uid 65534) and seccomp-blocked keyrings.
+        .testTarget(
+            name: "KeychainAgentTests",
+            dependencies: ["KeychainCore", "CPseudoTerminal", "AttackTestSupport", "SecureStorageFoundation"]
+        ),
         .testTarget(
             name: "SecretServiceTests",
             dependencies: [

@@ -163,19 +163,14 @@ extension KeychainChoice {
     }
 
     /// The passphrase from `--passphrase-file` or the systemd credential, or `nil` when neither is given.
+    /// (``PassphraseSource/unattended(file:environment:)``, which keychaind shares.)
     func namedPassphrase() throws -> String? {
-        if let passphraseFile {
-            return try reportingErrors { try PassphraseSource.file(URL(fileURLWithPath: passphraseFile)).read() }
-        }
-        guard hasCredential else { return nil }
-        return try reportingErrors { try PassphraseSource.systemdCredential().read() }
+        guard let source = PassphraseSource.unattended(file: passphraseFile) else { return nil }
+        return try reportingErrors { try source.read() }
     }
 
     /// Whether the process has the systemd credential `secure-storage-passphrase`.
-    var hasCredential: Bool {
-        guard let path = try? PassphraseSource.systemdCredential().path() else { return false }
-        return FileManager.default.fileExists(atPath: path)
-    }
+    var hasCredential: Bool { PassphraseSource.hasSystemdCredential() }
 
     /// ``StandardInputUse/keychainPassphrase`` when the passphrase would come from standard
     /// input: it is read (`reading`, by default when `--unlock` is given) and neither

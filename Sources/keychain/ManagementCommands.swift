@@ -74,6 +74,9 @@ struct Status: ParsableCommand {
             } ?? .null
         ]
         info["totalItems"] = .number(Int64(inventory.total))
+        let agent = AgentLookup.of(keychain)
+        agent.reportRefusal()
+        if let agentJSON = Self.agentJSON(agent) { info["agent"] = agentJSON }
         if output.json {
             print(try JSONText.render(info))
             return
@@ -92,6 +95,38 @@ struct Status: ParsableCommand {
             access group:    \(keychain.options.defaultAccessGroup) (default for new items)
             items:           \(inventory.total) (\(ItemClass.storedClasses.map { "\($0.rawValue) \(inventory.byClass[$0] ?? 0)" }.joined(separator: ", ")))
             """)
+        if let line = Self.agentText(agent) { print("agent:           \(line)") }
+    }
+}
+
+extension Status {
+    /// `{"pid", "since", "lockState", "sessionExpires"}` for a serving agent, `{"refused": why}`
+    /// for a refused one, `nil` without one (the key is then absent).
+    static func agentJSON(_ agent: AgentLookup) -> JSONValue? {
+        switch agent {
+        case .none: return nil
+        case .refused(let error): return .object(["refused": .string(error.message)])
+        case .agent(let client):
+            let status = client.status
+            return .object([
+                "pid": .number(Int64(status.pid)),
+                "since": .string(ISO8601DateFormatter().string(from: status.since)),
+                "lockState": .string(status.lockState.rawValue),
+                "sessionExpires": status.sessionExpiry.map { .string(ISO8601DateFormatter().string(from: $0)) } ?? .null
+            ])
+        }
+    }
+
+    /// `keychaind pid N since …, unlocked`, or why an agent was refused; `nil` without one.
+    static func agentText(_ agent: AgentLookup) -> String? {
+        switch agent {
+        case .none: return nil
+        case .refused: return "not used (see the warning above)"
+        case .agent(let client):
+            let status = client.status
+            return
+                "keychaind pid \(status.pid) since \(ISO8601DateFormatter().string(from: status.since)), \(status.lockState.rawValue)"
+        }
     }
 }
 
@@ -139,8 +174,10 @@ struct Lock: ParsableCommand {
 
     func run() throws {
         let keychain = try self.keychain.open()
-        try reportingErrors { try keychain.lock() }
-        printError("locked \(keychain.location.databaseURL.path)")
+        let agent = AgentLookup.of(keychain)
+        agent.reportRefusal()
+        try reportingErrors { try keychain.lock() }  // through the agent when one serves the keychain
+        printError("locked \(keychain.location.databaseURL.path)\(agent.agentName.map { " (and \($0))" } ?? "")")
     }
 }
 
@@ -187,11 +224,17 @@ struct Unlock: ParsableCommand {
             )
             throw ExitCode(ExitStatus.usage)
         }
+        // A keychaind of this user that serves the keychain gets the passphrase and keeps the
+        // session (the engine sends it there); a process of another uid on its name gets nothing.
+        let agent = AgentLookup.of(keychain)
+        agent.reportRefusal()
         try reportingErrors {
             let passphrase = try self.keychain.passphrase(for: keychain)
             try keychain.unlock(passphrase: passphrase, keepingSessionFor: timeout == 0 ? nil : .seconds(timeout))
         }
-        printError("unlocked \(timeout == 0 ? "until `keychain lock` or logout" : "for \(timeout) seconds")")
+        printError(
+            "unlocked \(timeout == 0 ? "until `keychain lock` or logout" : "for \(timeout) seconds")\(agent.agentName.map { " by \($0)" } ?? "")"
+        )
     }
 }
 

@@ -51,11 +51,15 @@ extension Keychain {
         if let duration, duration <= .zero {
             throw KeychainError.unlockSessionDurationNotPositive()
         }
+        let store = UnlockTicketStore(location, vaultID: vaultID)
+        if case .agent(let agent) = store {
+            try unlockThroughAgent(agent, passphrase: passphrase, duration: duration)
+            return
+        }
         let keybag = try read { db in try KeyRing.fetchKeybag(db) }
         let generation = keys.header.keybagGeneration
         // a wrong passphrase is told as such first
         let kek = try keys.verifiedKEK(passphrase: passphrase, keybag: keybag)
-        let store = UnlockTicketStore(location)
         try store.prepare()
         let expiry = duration.map {
             Date().addingTimeInterval(
@@ -93,6 +97,20 @@ extension Keychain {
             metadata: ["expires": "\(expiry.map { "\($0)" } ?? "at lock or logout")", "ticket": "\(store.kind)"])
     }
 
+    /// Has the keychain's agent unlock and keep the session (it holds the ticket), then resumes
+    /// that session here: the passphrase goes to the verified agent only, and this instance ends
+    /// up unlocked exactly as from a ticket of its own.
+    private func unlockThroughAgent(_ agent: KeychainAgentClient, passphrase: String, duration: Duration?)
+        throws(KeychainError)
+    {
+        try agent.unlock(passphrase: passphrase, duration: duration)
+        guard let session = currentSession(from: .agent(agent)) else {
+            throw KeychainError.agentSessionNotResumed(pid: agent.status.pid)
+        }
+        try keys.unlock(userKEK: session.userKEK, keybag: session.keybag)
+        logger.info("keychain unlocked by its agent", metadata: ["agent": "\(agent.status.pid)"])
+    }
+
     /// The current unlock session, if this environment has a valid ticket for it.
     public var unlockSession: UnlockSession? {
         currentSession().map { UnlockSession(expiry: $0.ticket.expiry) }
@@ -102,29 +120,35 @@ extension Keychain {
     /// ``Keychain/init(location:options:)`` calls it when ``KeychainOptions/resumesUnlockSession`` is set.
     @discardableResult
     public func resumeUnlockSession() -> Bool {
-        guard hasPassphrase, let session = currentSession(),
+        guard hasPassphrase else { return false }
+        let store = UnlockTicketStore(location, vaultID: vaultID)
+        guard let session = currentSession(from: store),
             (try? keys.unlock(userKEK: session.userKEK, keybag: session.keybag)) != nil
         else { return false }
         // A keyring ticket without an expiry lives while it is used: its idle timeout starts again.
-        UnlockTicketStore(location).refresh(vaultID: vaultID, holding: session.bytes, expiry: session.ticket.expiry)
+        store.refresh(vaultID: vaultID, holding: session.bytes, expiry: session.ticket.expiry)
         logger.debug("resumed an unlock session")
         return true
     }
 
     /// Ends the unlock session everywhere: removes the session record from the header (every
-    /// copy of the ticket is void from then on) and this environment's ticket.
+    /// copy of the ticket is void from then on) and this environment's ticket. With an agent,
+    /// the agent locks (and ends the session) first; its failure is thrown.
     func endUnlockSession() throws(KeychainError) {
-        removeUnlockTicket()
+        try UnlockTicketStore(location, vaultID: vaultID).remove(vaultID: vaultID)
         if try read({ db in try VaultHeader.fetch(db)?.session }) != nil { try storeSessionRecord(nil) }
     }
 
-    /// Removes this environment's ticket (file or keyring key), if any.
+    /// Removes this environment's ticket (file or keyring key), if any; with an agent, asks it to
+    /// lock (the keys changed, so its session is void anyway), logging when it cannot.
     func removeUnlockTicket() {
-        UnlockTicketStore(location).remove(vaultID: vaultID)
+        do { try UnlockTicketStore(location, vaultID: vaultID).remove(vaultID: vaultID) } catch {
+            logger.warning("the keychain agent could not be locked", metadata: ["reason": "\(error.message)"])
+        }
     }
 
     /// The ticket file's path when this environment keeps tickets in a runtime directory;
-    /// `nil` when they are kept in the kernel keyring.
+    /// `nil` when they are kept in the kernel keyring (or by an agent).
     var unlockTicketURL: URL? {
         UnlockTicketStore(location).fileURL(vaultID: vaultID)
     }
@@ -173,7 +197,14 @@ extension Keychain {
         ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data], record: UnlockSessionRecord,
         bytes: Data
     )? {
-        let store = UnlockTicketStore(location)
+        currentSession(from: UnlockTicketStore(location, vaultID: vaultID))
+    }
+
+    /// ``currentSession()`` from the ticket `store` holds.
+    func currentSession(from store: UnlockTicketStore) -> (
+        ticket: UnlockTicket, userKEK: SymmetricKey, keybag: [KeybagSlot: Data], record: UnlockSessionRecord,
+        bytes: Data
+    )? {
         guard let bytes = store.read(vaultID: vaultID),
             let (header, keybag) = try? read({ db in
                 try HeaderAuthenticator.fetchVerified(db, deviceKey: self.keys.deviceKey, location: self.location)

@@ -67,7 +67,7 @@ enum TestRunnerKeychain {
             guard name.hasPrefix("keychain-"), name.hasSuffix(".anchor"),
                 let vaultID = UUID(uuidString: String(name.dropFirst("keychain-".count).dropLast(".anchor".count)))
             else { continue }
-            store.remove(vaultID: vaultID)
+            try? store.remove(vaultID: vaultID)
         }
     }
 }

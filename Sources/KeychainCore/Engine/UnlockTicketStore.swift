@@ -1,25 +1,53 @@
 import Foundation
 
 /// Where this environment keeps a keychain's unlock ticket (``UnlockTicket``, the sealed bytes):
-/// a file in the user's own memory-backed runtime directory when there is one
+/// the keychain's agent when one answers for it (`keychaind`, verified: ``KeychainAgentClient``),
+/// else a file in the user's own memory-backed runtime directory when there is one
 /// (``KeychainLocation/runtimeDirectoryURL``), else a key in the kernel's keyring
-/// (``KernelKeyring``). Neither reaches a disk, and no other user can create either first.
+/// (``KernelKeyring``). None reaches a disk, and no other user can create any of them first.
 enum UnlockTicketStore {
     /// `<runtime directory>/<vault id>.unlock`.
     case directory(URL)
     /// The "user" key `secure-storage:unlock:<vault id>` in the user's persistent (else user) keyring.
     case kernelKeyring
+    /// The keychain's agent, in another process: it unlocks and locks, and hands out the ticket.
+    case agent(KeychainAgentClient)
+    /// This process is the keychain's agent: the ticket is in its memory.
+    case held(AgentTicketHolder)
 
-    /// The store for `location`: its runtime directory, else the kernel keyring.
+    /// The store for keychain `vaultID` at `location`: this process's memory when it is the
+    /// keychain's agent, else the agent when one answers, else ``init(_:)``'s choice. An
+    /// agent that cannot be used (a squatter of another uid, one that does not answer) is
+    /// logged and left alone: the store is then the one used without an agent (``init(_:)``).
+    init(_ location: KeychainLocation, vaultID: UUID) {
+        if let holder = AgentTicketHolder.hosting(vaultID) {
+            self = .held(holder)
+            return
+        }
+        do {
+            if let agent = try KeychainAgentClient.locate(vaultID: vaultID, databasePath: location.databaseURL.path) {
+                self = .agent(agent)
+                return
+            }
+        } catch {
+            LibraryLogging.logger(component: "KeychainCore").warning(
+                "keychain agent not used", metadata: ["reason": "\(error.message)"])
+        }
+        self.init(location)
+    }
+
+    /// The store for `location` without an agent: its runtime directory, else the kernel keyring.
     init(_ location: KeychainLocation) {
         self = location.runtimeDirectoryURL.map(UnlockTicketStore.directory) ?? .kernelKeyring
     }
 
-    /// `runtime directory` or `kernel keyring`, for logs.
+    /// `runtime directory`, `kernel keyring`, `keychaind (pid N)` or `agent memory`, for logs.
     var kind: String {
         switch self {
         case .directory: "runtime directory"
         case .kernelKeyring: "kernel keyring"
+        case .agent(let agent): "keychaind (pid \(agent.status.pid))"
+        case .held: "agent memory"
         }
     }
 
@@ -46,6 +74,8 @@ enum UnlockTicketStore {
             }
         case .kernelKeyring:
             _ = try KernelKeyring.ring()
+        case .agent, .held:
+            break
         }
     }
 
@@ -56,12 +86,15 @@ enum UnlockTicketStore {
         case file(PrivateFileWriter)
         /// A key in the process's own keyring, not yet linked into the user's.
         case key(KernelKeyring.StagedKey)
+        /// Bytes for the agent's memory.
+        case held(AgentTicketHolder, Data)
 
         /// Puts the new ticket in place of the earlier one.
         func commit() throws(KeychainError) {
             switch self {
             case .file(let writer): try writer.commit(replacingExisting: true)
             case .key(let key): try key.commit()
+            case .held(let holder, let bytes): holder.replace(with: bytes)
             }
         }
 
@@ -70,6 +103,7 @@ enum UnlockTicketStore {
             switch self {
             case .file(let writer): writer.abandon()
             case .key(let key): key.discard()
+            case .held: break
             }
         }
     }
@@ -90,6 +124,11 @@ enum UnlockTicketStore {
         case .kernelKeyring:
             let lifetime = expiry.map { UInt32(clamping: Int64(max(1, $0.timeIntervalSinceNow.rounded(.up)))) }
             return .key(try KernelKeyring.stage(sealed, as: Self.keyDescription(vaultID: vaultID), lifetime: lifetime))
+        case .held(let holder):
+            return .held(holder, sealed)
+        case .agent:
+            // Keychain.unlock(passphrase:keepingSessionFor:) hands the passphrase to the agent instead.
+            throw KeychainError.agentKeepsItsOwnTickets()
         }
     }
 
@@ -116,6 +155,14 @@ enum UnlockTicketStore {
         case .kernelKeyring:
             return KernelKeyring.read(Self.keyDescription(vaultID: vaultID), maximumSize: UnlockTicket.maximumSize)?
                 .payload
+        case .agent(let agent):
+            do { return try agent.ticket() } catch {
+                LibraryLogging.logger(component: "KeychainCore").warning(
+                    "keychain agent gave no ticket", metadata: ["reason": "\(error.message)"])
+                return nil
+            }
+        case .held(let holder):
+            return holder.bytes
         }
     }
 
@@ -131,16 +178,24 @@ enum UnlockTicketStore {
         case .kernelKeyring:
             KernelKeyring.remove(
                 Self.keyDescription(vaultID: vaultID), ifItHolds: bytes, maximumSize: UnlockTicket.maximumSize)
+        case .agent:
+            break  // the agent judges its own ticket
+        case .held(let holder):
+            holder.remove(ifItHolds: bytes)
         }
     }
 
-    /// Removes the ticket, whatever it holds.
-    func remove(vaultID: UUID) {
+    /// Removes the ticket, whatever it holds; through an agent, asks it to lock (its session ends).
+    func remove(vaultID: UUID) throws(KeychainError) {
         switch self {
         case .directory:
             if let path = fileURL(vaultID: vaultID)?.path { PlatformIO.removeFile(path) }
         case .kernelKeyring:
             KernelKeyring.remove(Self.keyDescription(vaultID: vaultID))
+        case .agent(let agent):
+            try agent.lock()
+        case .held(let holder):
+            holder.replace(with: nil)
         }
     }
 }
