@@ -58,13 +58,13 @@ struct GnomeKeyringMigration {
             for item in items {
                 print(
                     PrintableText.sanitized(
-                        "  \(item.keyring)/\(item.itemID)  → service \(item.service), account \(item.account)  [\(item.action.rawValue)]"
+                        "  \(item.keyring)/\(item.itemID)  → service \(item.service), account \(item.account)\(item.viewHint.map { ", view hint \($0)" } ?? "")  [\(item.action.rawValue)]"
                     ))
             }
         }
         func count(_ action: GnomeKeyringImport.Action) -> Int { items.filter { $0.action == action }.count }
         let conflicts = count(.conflict)
-        let renamed = items.filter(\.isRenamedDuplicate).count
+        let duplicates = items.filter(\.isDuplicate).count
         let summary =
             "\(count(.importItem)) imported, \(count(.skip)) skipped (already in the keychain), \(conflicts) conflict\(conflicts == 1 ? "" : "s"), \(count(.overwrite)) overwritten"
         if apply {
@@ -74,9 +74,10 @@ struct GnomeKeyringMigration {
         } else {
             printError("dry run: nothing changed. With --apply: \(summary).")
         }
-        if renamed > 0 {
+        if duplicates > 0 {
+            let one = duplicates == 1
             printError(
-                "note: \(renamed) item\(renamed == 1 ? " has" : "s have") the same service and account as an earlier one; \(renamed == 1 ? "its" : "their") keychain account carries the suffix (gnome-keyring KEYRING/ID), \(renamed == 1 ? "its" : "their") attributes keep the original."
+                "note: \(duplicates) item\(one ? " has" : "s have") the same service and account as an earlier one and \(one ? "keeps" : "keep") them; \(one ? "it is" : "they are") told apart by the view hint (kSecAttrSyncViewHint) \(SecretServiceAttributes.duplicateViewHintPrefix)gnome-keyring.KEYRING.ID, as the keychain's Secret Service does. find-generic-password -s SERVICE -a ACCOUNT finds the first, list shows every one, delete-generic-password -s SERVICE -a ACCOUNT deletes every one."
             )
         }
         if conflicts > 0 {
@@ -177,7 +178,7 @@ struct GnomeKeyringMigration {
                     .object([
                         "keyring": .string($0.keyring), "id": .number(Int64($0.itemID)), "service": .string($0.service),
                         "account": .string($0.account), "action": .string($0.action.rawValue),
-                        "renamedDuplicate": .bool($0.isRenamedDuplicate)
+                        "duplicate": .bool($0.isDuplicate), "viewHint": $0.viewHint.map(JSONValue.string) ?? .null
                     ])
                 })
         ]

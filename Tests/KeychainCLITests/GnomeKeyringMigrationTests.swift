@@ -4,9 +4,10 @@ import XCTest
 
 /// `keychain migrate --from gnome-keyring` on keyring files the real gnome-keyring-daemon wrote
 /// in the test (``GnomeKeyringDaemon``): every item arrives with its secret, label and
-/// attributes; a second run skips them; a wrong password, a damaged or crafted file imports
-/// nothing and changes nothing; a conflict is reported and kept unless --overwrite; a killed
-/// run finishes when run again.
+/// attributes; a second item with equal attributes keeps the service and account and gets a
+/// duplicate view hint; a second run skips them; a wrong password, a damaged or crafted file
+/// imports nothing and changes nothing; a conflict is reported and kept unless --overwrite; a
+/// killed run finishes when run again.
 final class GnomeKeyringMigrationTests: CLITestCase {
     static let password = "correct horse ✓"
 
@@ -52,15 +53,46 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         return result.stdout
     }
 
-    /// The item's kSecAttrGeneric decoded as the documented SecretServiceAttributes layout, by
-    /// the test's own reader: "SSA", 1, a count, then sorted length-prefixed name/value pairs.
+    /// The view hint of item `id` of the login keyring when its service and account equal an
+    /// earlier item's, spelled out (not computed by the code under test).
+    private static func duplicateHint(_ id: Int) -> String {
+        "org.freedesktop.secrets.duplicate.gnome-keyring.login.\(id)"
+    }
+
+    /// The item's kSecAttrGeneric decoded as the documented SecretServiceAttributes layout.
     private func attributes(_ service: String, _ account: String) throws -> [String: String] {
         let result = try keychain("find-generic-password", "-s", service, "-a", account, "-g")
         let line = try XCTUnwrap(result.stdout.split(separator: "\n").first { $0.contains("\"gena\"<blob>=0x") })
         let hex = Array(line.split(separator: "=").last!.dropFirst(2).utf8)
-        let bytes = stride(from: 0, to: hex.count, by: 2).map {
-            UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)!
+        return try decodeAttributes(
+            stride(from: 0, to: hex.count, by: 2).map {
+                UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16)!
+            })
+    }
+
+    /// The one item whose view hint (`vwht`) is `viewHint`, from `dump-keychain -d --json` (no
+    /// tool query names a view hint): its service, account, secret and decoded kSecAttrGeneric.
+    private func item(withViewHint viewHint: String, changing changes: [String: String?] = [:]) throws -> (
+        service: String, account: String, secret: String, attributes: [String: String]
+    ) {
+        let dump = try run(["dump-keychain", "-d", "--json"], input: Data(), changing: changes)
+        XCTAssertStatus(dump, 0)
+        let matches = try XCTUnwrap(try dump.json()["items"] as? [[String: Any]]).filter {
+            ($0["attributes"] as? [String: Any])?["vwht"] as? String == viewHint
         }
+        XCTAssertEqual(matches.count, 1, dump.stdout)
+        let attributes = try XCTUnwrap(matches.first?["attributes"] as? [String: Any])
+        let generic = try XCTUnwrap((attributes["gena"] as? [String: Any])?["base64"] as? String)
+        return (
+            try XCTUnwrap(attributes["svce"] as? String), try XCTUnwrap(attributes["acct"] as? String),
+            try XCTUnwrap(matches.first?["data"] as? String),
+            try decodeAttributes(Array(try XCTUnwrap(Data(base64Encoded: generic))))
+        )
+    }
+
+    /// The documented SecretServiceAttributes layout, by the test's own reader: "SSA", 1, a
+    /// count, then sorted length-prefixed name/value pairs.
+    private func decodeAttributes(_ bytes: [UInt8]) throws -> [String: String] {
         XCTAssertEqual(Array(bytes.prefix(4)), Array("SSA".utf8) + [1])
         var offset = 4
         func integer() -> Int {
@@ -106,16 +138,30 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         XCTAssertStatus(applied, 0)
         XCTAssertTrue(applied.stderr.contains("4 imported, 0 skipped"), applied.stderr)
         XCTAssertFalse(applied.stderr.contains("hunter2") || applied.stdout.contains("hunter2"))
+        XCTAssertTrue(
+            applied.stdout.contains(
+                "login/2  → service svc, account alice, view hint \(Self.duplicateHint(2))  [import]"),
+            applied.stdout)
+        XCTAssertTrue(applied.stdout.contains("login/1  → service svc, account alice  [import]"), applied.stdout)
+        XCTAssertTrue(
+            applied.stderr.contains(
+                "note: 1 item has the same service and account as an earlier one and keeps them; it is told apart by the view hint (kSecAttrSyncViewHint) org.freedesktop.secrets.duplicate.gnome-keyring.KEYRING.ID"
+            ), applied.stderr)
 
+        // A query naming service and account (no view hint) finds the first item of the two.
         XCTAssertEqual(try secret("svc", "alice"), "hunter2\n")
         XCTAssertEqual(
             try attributes("svc", "alice"),
             ["service": "svc", "username": "alice", "xdg:schema": "org.freedesktop.Secret.Generic"])
-        // The second item with the same attributes: suffixed in its account only.
-        XCTAssertEqual(try secret("svc", "alice (gnome-keyring login/2)"), "first-dup\n")
-        // Created without xdg:schema: gnome-keyring serves the one of its item type (generic).
+        // The second item with the same attributes: the same service and account, told apart by
+        // its view hint. Created without xdg:schema: gnome-keyring serves the one of its item
+        // type (generic).
+        let duplicate = try item(withViewHint: Self.duplicateHint(2))
+        XCTAssertEqual(duplicate.service, "svc")
+        XCTAssertEqual(duplicate.account, "alice")
+        XCTAssertEqual(duplicate.secret, "first-dup")
         XCTAssertEqual(
-            try attributes("svc", "alice (gnome-keyring login/2)"),
+            duplicate.attributes,
             ["service": "svc", "username": "alice", "xdg:schema": "org.freedesktop.Secret.Generic"])
         XCTAssertEqual(try secret("imap://mail.example.com:993", "bob"), "pässword ✓\n")
         let odd = try keychain("find-generic-password", "-s", "login", "-a", "", "-g")
@@ -124,14 +170,30 @@ final class GnomeKeyringMigrationTests: CLITestCase {
         XCTAssertEqual(
             try attributes("login", ""), ["xdg:schema": "org.example.Odd", "weird key": "välue\nline", "empty": ""])
         XCTAssertEqual(try itemCount, 4)
+        // `list` shows both items of svc / alice; its JSON has the duplicate's view hint.
+        let listed = try XCTUnwrap(try keychain("list", "--json").json()["items"] as? [[String: Any]])
+        let svcAlice = listed.compactMap { $0["attributes"] as? [String: Any] }.filter {
+            $0["svce"] as? String == "svc" && $0["acct"] as? String == "alice"
+        }
+        XCTAssertEqual(svcAlice.map { $0["vwht"] as? String }, [nil, Self.duplicateHint(2)])
 
         let again = try migrate(daemon.dataHome, ["--apply", "--json"], input: Self.password + "\n")
         XCTAssertStatus(again, 0)
         XCTAssertTrue(again.stderr.contains("0 imported, 4 skipped"), again.stderr)
-        let actions = try XCTUnwrap(try again.json()["items"] as? [[String: Any]]).map { $0["action"] as? String }
-        XCTAssertEqual(actions, ["skip", "skip", "skip", "skip"])
+        let planned = try XCTUnwrap(try again.json()["items"] as? [[String: Any]])
+        XCTAssertEqual(planned.map { $0["action"] as? String }, ["skip", "skip", "skip", "skip"])
+        XCTAssertEqual(planned.map { $0["account"] as? String }, ["alice", "alice", "bob", ""])
+        XCTAssertEqual(planned.map { $0["duplicate"] as? Bool }, [false, true, false, false])
+        XCTAssertEqual(planned.map { $0["viewHint"] as? String }, [nil, Self.duplicateHint(2), nil, nil])
+        XCTAssertTrue(planned.allSatisfy { $0.keys.contains("viewHint") }, "null when there is none")
         XCTAssertEqual(try itemCount, 4)
         XCTAssertEqual(try Data(contentsOf: daemon.loginKeyring), original, "the keyring file is never changed")
+
+        // Deleting by service and account deletes the item and its duplicate.
+        let deleted = try keychain("delete-generic-password", "-s", "svc", "-a", "alice")
+        XCTAssertStatus(deleted, 0)
+        XCTAssertTrue(deleted.stderr.contains("deleted 2 items"), deleted.stderr)
+        XCTAssertEqual(try itemCount, 2)
     }
 
     /// A copy of the login keyring's bytes changed by `change`, alone in a fresh XDG_DATA_HOME.
@@ -463,7 +525,7 @@ final class GnomeKeyringMigrationTests: CLITestCase {
             result.stderr.contains("3 imported, 0 skipped (already in the keychain), 1 conflict"), result.stderr)
         XCTAssertTrue(result.stdout.contains("login/1  → service svc, account alice  [conflict]"), result.stdout)
         XCTAssertEqual(try secret("svc", "alice"), "mine\n", "nothing overwritten")
-        XCTAssertEqual(try secret("svc", "alice (gnome-keyring login/2)"), "first-dup\n")
+        XCTAssertEqual(try item(withViewHint: Self.duplicateHint(2)).secret, "first-dup")
 
         let overwritten = try migrate(daemon.dataHome, ["--apply", "--overwrite"], input: Self.password + "\n")
         XCTAssertStatus(overwritten, 0)
@@ -472,11 +534,12 @@ final class GnomeKeyringMigrationTests: CLITestCase {
             overwritten.stderr)
         XCTAssertEqual(try secret("svc", "alice"), "hunter2\n")
         XCTAssertEqual(try attributes("svc", "alice")["username"], "alice")
+        XCTAssertEqual(try item(withViewHint: Self.duplicateHint(2)).secret, "first-dup", "the duplicate untouched")
         XCTAssertEqual(try itemCount, 4)
     }
 
     /// SIGKILL at random moments of `--apply`, then the same command again: every item ends up
-    /// in the keychain once, with its secret, and duplicates keep their accounts.
+    /// in the keychain once, with its secret, and duplicates keep their view hints.
     func testKilledImportsFinishWhenRunAgain() throws {
         let daemon = try makeLoginKeyring()
         let passwordFile = try passphraseFile(Self.password)
@@ -491,9 +554,10 @@ final class GnomeKeyringMigrationTests: CLITestCase {
             let finished = try run(arguments, input: Data(), changing: changes)
             XCTAssertStatus(finished, 0)
             let found = try run(
-                ["find-generic-password", "-s", "svc", "-a", "alice (gnome-keyring login/2)", "-w"], input: Data(),
-                changing: changes)
-            XCTAssertEqual(found.stdout, "first-dup\n", "round \(round)")
+                ["find-generic-password", "-s", "svc", "-a", "alice", "-w"], input: Data(), changing: changes)
+            XCTAssertEqual(found.stdout, "hunter2\n", "round \(round)")
+            XCTAssertEqual(
+                try item(withViewHint: Self.duplicateHint(2), changing: changes).secret, "first-dup", "round \(round)")
             let listed = try run(["list", "--json"], input: Data(), changing: changes)
             XCTAssertEqual((try listed.json()["items"] as? [Any])?.count, 4, "round \(round): every item once")
         }

@@ -1,11 +1,13 @@
 import Foundation
 import XCTest
+import SecureStorageFoundation
 
 @testable import KeychainCore
 
 /// `GnomeKeyringImport` in process, on textual keyrings the test writes (the CLI suite
 /// `GnomeKeyringMigrationTests` covers files the real daemon wrote): a run stopped after some
-/// items resumes, the journal keeps each duplicate's account, and malformed textual files get
+/// items resumes, a duplicate keeps its service and account and gets a view hint that the
+/// journal keeps, an overwrite replaces only its own item, and malformed textual files get
 /// precise errors.
 final class GnomeKeyringImportTests: XCTestCase {
     private struct Stop: Error {}
@@ -30,6 +32,11 @@ final class GnomeKeyringImportTests: XCTestCase {
 
     private let alice = ["service": "svc", "username": "alice"]
 
+    /// The view hint of item `id` of the login keyring as a duplicate, spelled out.
+    private func duplicateHint(_ id: Int) -> String { "org.freedesktop.secrets.duplicate.gnome-keyring.login.\(id)" }
+
+    private let svcAlice: [AttributeKey: AttributeValue] = [.service: .string("svc"), .account: .string("alice")]
+
     func testAStoppedRunResumesWhereItStopped() throws {
         let test = try TestKeychain()
         let file = textual([(1, "one", "s1", alice), (2, "two", "s2", alice), (3, "three", "s3", ["service": "other"])])
@@ -44,10 +51,12 @@ final class GnomeKeyringImportTests: XCTestCase {
         let again = try GnomeKeyringImport(sources: [try source(file)], overwrite: false).run(in: test.keychain)
         XCTAssertFalse(again.resumed, "the second run finished the import")
         XCTAssertEqual(again.items.map(\.action), [.skip, .skip, .skip])
-        XCTAssertEqual(report.items.map(\.account), ["alice", "alice (gnome-keyring login/2)", ""])
+        XCTAssertEqual(report.items.map(\.account), ["alice", "alice", ""])
+        XCTAssertEqual(report.items.map(\.viewHint), [nil, duplicateHint(2), nil])
+        XCTAssertEqual(report.items.map(\.isDuplicate), [false, true, false])
         let found = try XCTUnwrap(
             try test.keychain.findFirst(
-                Query(.genericPassword, [.service: .string("svc"), .account: .string("alice (gnome-keyring login/2)")]),
+                Query(.genericPassword, svcAlice.merging([.syncViewHint: .string(duplicateHint(2))]) { $1 }),
                 returning: [.data, .attributes]))
         XCTAssertEqual(found.data, Data("s2".utf8))
         XCTAssertEqual(
@@ -59,7 +68,76 @@ final class GnomeKeyringImportTests: XCTestCase {
             "the journal is library-owned: invisible to ordinary queries")
     }
 
-    func testTheJournalKeepsADuplicatesAccountWhenTheKeyringChanges() throws {
+    /// A query that names no view hint matches an item with one (the engine's semantics the
+    /// tool's `-s svc -a alice` relies on): both items, the first one first.
+    func testAQueryWithoutAViewHintFindsTheItemAndItsDuplicate() throws {
+        let test = try TestKeychain()
+        let file = textual([(1, "one", "s1", alice), (2, "two", "s2", alice)])
+        _ = try GnomeKeyringImport(sources: [try source(file)], overwrite: false).run(in: test.keychain)
+        let all = try test.keychain.findAll(Query(.genericPassword, svcAlice), returning: [.attributes, .data])
+        XCTAssertEqual(all.map(\.data), [Data("s1".utf8), Data("s2".utf8)])
+        XCTAssertEqual(all.map { $0.attributes[.syncViewHint]?.stringValue }, [nil, duplicateHint(2)])
+        XCTAssertEqual(
+            try test.keychain.findFirst(Query(.genericPassword, svcAlice, limit: .one), returning: [.data])?.data,
+            Data("s1".utf8))
+        XCTAssertEqual(try test.keychain.delete(Query(.genericPassword, svcAlice)), 2)
+    }
+
+    /// The first item changed in the keyring: a run reports a conflict for it alone, and
+    /// `--overwrite` replaces it and leaves its duplicate (same service and account) as it was.
+    func testOverwritingTheFirstItemLeavesItsDuplicate() throws {
+        let test = try TestKeychain()
+        let first = textual([(1, "one", "s1", alice), (2, "two", "s2", alice)])
+        _ = try GnomeKeyringImport(sources: [try source(first)], overwrite: false).run(in: test.keychain)
+        let changed = textual([(1, "one", "s1-new", alice), (2, "two", "s2", alice)])
+        let plan = try GnomeKeyringImport(sources: [try source(changed)], overwrite: false).plan(in: test.keychain)
+        XCTAssertEqual(plan.map(\.action), [.conflict, .skip])
+        let report = try GnomeKeyringImport(sources: [try source(changed)], overwrite: true).run(in: test.keychain)
+        XCTAssertEqual(report.items.map(\.action), [.overwrite, .skip])
+        let all = try test.keychain.findAll(Query(.genericPassword, svcAlice), returning: [.attributes, .data])
+        XCTAssertEqual(all.map(\.data), [Data("s1-new".utf8), Data("s2".utf8)])
+        XCTAssertEqual(all.map { $0.attributes[.syncViewHint]?.stringValue }, [nil, duplicateHint(2)])
+        // The duplicate changed instead: only it is overwritten.
+        let changedDuplicate = textual([(1, "one", "s1-new", alice), (2, "two", "s2-new", alice)])
+        let again = try GnomeKeyringImport(sources: [try source(changedDuplicate)], overwrite: true)
+            .run(in: test.keychain)
+        XCTAssertEqual(again.items.map(\.action), [.skip, .overwrite])
+        XCTAssertEqual(
+            try test.keychain.findAll(Query(.genericPassword, svcAlice), returning: [.data]).map(\.data),
+            [Data("s1-new".utf8), Data("s2-new".utf8)])
+    }
+
+    /// The duplicate view hint names the keyring and item, with every byte of the name that
+    /// is not a letter, digit, `-` or `_` escaped, so two keyrings never share one.
+    func testTheDuplicateViewHintIsDeterministicAndEscaped() {
+        XCTAssertEqual(GnomeKeyringImport.duplicateViewHint(keyring: "login", itemID: 7), duplicateHint(7))
+        XCTAssertEqual(
+            GnomeKeyringImport.duplicateViewHint(keyring: "my.keys ✓%", itemID: 42),
+            "org.freedesktop.secrets.duplicate.gnome-keyring.my%2Ekeys%20%E2%9C%93%25.42")
+        XCTAssertNotEqual(
+            GnomeKeyringImport.duplicateViewHint(keyring: "a.1", itemID: 2),
+            GnomeKeyringImport.duplicateViewHint(keyring: "a", itemID: 1), "a.1/2 is not a/1 followed by .2")
+        XCTAssertTrue(
+            GnomeKeyringImport.duplicateViewHint(keyring: "Work_2-x", itemID: 0)
+                .hasPrefix(SecretServiceAttributes.duplicateViewHintPrefix + "gnome-keyring.Work_2-x.0"))
+    }
+
+    /// A journal of the first format (item ids with accounts) is not read as view hints.
+    func testAJournalOfTheAccountFormatIsRefused() {
+        var writer = ByteWriter()
+        writer.append(UInt8(1))
+        writer.appendLengthPrefixed(Data(repeating: 7, count: 32))
+        writer.append(UInt8(0))
+        writer.append(bigEndian: UInt32(1))
+        writer.append(bigEndian: UInt32(2))
+        writer.appendLengthPrefixed("alice (gnome-keyring login/2)")
+        XCTAssertNil(GnomeKeyringJournal(encoded: writer.data))
+        let current = GnomeKeyringJournal(
+            fileHash: Data(repeating: 7, count: 32), done: true, viewHints: [2: "x", 1: ""])
+        XCTAssertEqual(GnomeKeyringJournal(encoded: current.encoded), current)
+    }
+
+    func testTheJournalKeepsADuplicatesViewHintWhenTheKeyringChanges() throws {
         let test = try TestKeychain()
         let first = textual([(1, "one", "s1", alice), (2, "two", "s2", alice)])
         let report = try GnomeKeyringImport(sources: [try source(first)], overwrite: false).run(in: test.keychain)
@@ -71,8 +149,11 @@ final class GnomeKeyringImportTests: XCTestCase {
         // Item 1 deleted in GNOME Keyring, item 5 added with the same attributes.
         let later = textual([(2, "two", "s2", alice), (5, "five", "s5", alice)])
         let plan = try GnomeKeyringImport(sources: [try source(later)], overwrite: false).plan(in: test.keychain)
-        XCTAssertEqual(plan.map(\.account), ["alice (gnome-keyring login/2)", "alice"])
-        XCTAssertEqual(plan.map(\.action), [.skip, .conflict], "item 2 kept its account; alice holds item 1's secret")
+        XCTAssertEqual(plan.map(\.account), ["alice", "alice"])
+        XCTAssertEqual(plan.map(\.viewHint), [duplicateHint(2), nil])
+        XCTAssertEqual(
+            plan.map(\.action), [.skip, .conflict], "item 2 kept its view hint; the first slot holds item 1's secret")
+        XCTAssertTrue("\(plan[0])".contains("svc / alice / vwht \(duplicateHint(2)) [skip]"), "\(plan[0])")
     }
 
     func testMalformedTextualKeyringsGetPreciseErrors() {

@@ -75,4 +75,27 @@ final class SecretServiceAttributesTests: XCTestCase {
         let fits = SecretServiceAttributes(["k": String(repeating: "x", count: 65_000)])
         XCTAssertEqual(try SecretServiceAttributes.decode(fits.encodedWithinBounds()), fits)
     }
+
+    /// The duplicate marker both writers use: a generic password with the service and account
+    /// of another is refused as a duplicate unless its view hint differs, and with the prefix and
+    /// a UUID it is kept, while a query naming only service and account (no view hint) finds
+    /// both, the first one first.
+    func testTheDuplicateViewHintTellsApartItemsOfTheSameServiceAndAccount() throws {
+        XCTAssertEqual(SecretServiceAttributes.duplicateViewHintPrefix, "org.freedesktop.secrets.duplicate.")
+        let test = try TestKeychain()
+        let names: [AttributeKey: AttributeValue] = [.service: .string("svc"), .account: .string("alice")]
+        _ = try test.keychain.add(NewItem(.genericPassword, attributes: names, data: Data("first".utf8)))
+        XCTAssertThrowsError(
+            try test.keychain.add(NewItem(.genericPassword, attributes: names, data: Data("second".utf8)))
+        ) { error in XCTAssertEqual((error as? KeychainError)?.code, .duplicateItem) }
+        let hint = SecretServiceAttributes.duplicateViewHintPrefix + UUID().uuidString.lowercased()
+        _ = try test.keychain.add(
+            NewItem(
+                .genericPassword, attributes: names.merging([.syncViewHint: .string(hint)]) { $1 },
+                data: Data("second".utf8)))
+        let found = try test.keychain.findAll(Query(.genericPassword, names), returning: [.attributes, .data])
+        XCTAssertEqual(found.map(\.data), [Data("first".utf8), Data("second".utf8)])
+        XCTAssertEqual(found.map { $0.attributes[.syncViewHint]?.stringValue }, [nil, hint])
+        XCTAssertEqual(found.map { $0.attributes[.account]?.stringValue }, ["alice", "alice"])
+    }
 }

@@ -15,15 +15,21 @@ import SecureStorageFoundation
 /// - label ← the item's display name;
 /// - `generic` (kSecAttrGeneric) ← every attribute of the item, as ``SecretServiceAttributes``
 ///   (the Secret Service provider reads the same encoding), so `username` stays `alice` there
-///   whatever the account below says.
+///   too.
 ///
-/// The Secret Service allows several items with equal attributes; a keychain allows one item per
-/// (service, account). When two items of the import map to the same pair, the one with the
-/// lowest (keyring name, item id) keeps the account and each other one gets the account
-/// `alice (gnome-keyring login/7)` — the keyring and item id it came from — in its primary key
-/// only; its attribute map still says `username` = `alice`. The choice is recorded in the
-/// journal, so a later run gives every item the account it got the first time even when the
-/// keyring changed in between.
+/// The Secret Service allows several items with equal attributes; a keychain allows one generic
+/// password per primary key (service, account, view hint, …). When two items of the import map
+/// to the same (service, account), every one keeps that service and account exactly; the one
+/// with the lowest (keyring name, item id) is imported as it is and each other one also gets the
+/// view hint (`vwht`, kSecAttrSyncViewHint, part of the primary key and meaningless for an item
+/// that does not sync) ``duplicateViewHint(keyring:itemID:)``,
+/// `org.freedesktop.secrets.duplicate.gnome-keyring.login.7`: the way the keychain's Secret
+/// Service keeps such items (``SecretServiceAttributes/duplicateViewHintPrefix``). A query that
+/// names no view hint matches any, so `keychain find-generic-password -s svc -a alice` finds the
+/// first of them, `keychain list` shows every one and `keychain delete-generic-password -s svc
+/// -a alice` deletes every one. Which items got a view hint is recorded in the journal, so a
+/// later run gives every item the view hint it got the first time even when the keyring changed
+/// in between.
 package struct GnomeKeyringImport: Sendable {
     /// One keyring to import: its name (the file name without `.keyring`), its file's path (which
     /// names its journal record) and its parsed contents.
@@ -66,10 +72,12 @@ package struct GnomeKeyringImport: Sendable {
         package let itemID: UInt32
         /// The keychain service it goes to.
         package let service: String
-        /// The keychain account it goes to (suffixed for a duplicate, see ``GnomeKeyringImport``).
+        /// The keychain account it goes to (the item's, a duplicate's too).
         package let account: String
-        /// Whether ``account`` carries the duplicate suffix.
-        package let isRenamedDuplicate: Bool
+        /// The view hint (`vwht`) that tells a duplicate apart from the first item of its service
+        /// and account (``GnomeKeyringImport/duplicateViewHint(keyring:itemID:)``); nil for that
+        /// first item.
+        package let viewHint: String?
         /// The label (the item's display name).
         package let label: String
         /// Every attribute of the item.
@@ -79,8 +87,14 @@ package struct GnomeKeyringImport: Sendable {
         /// What the run does with it, decided against the keychain when planned.
         package var action: Action
 
+        /// Whether the item is the second or a later one of its service and account (it has a ``viewHint``).
+        package var isDuplicate: Bool { viewHint != nil }
+
         /// Where the item goes, never its secret.
-        package var description: String { "\(keyring)/\(itemID) → \(service) / \(account) [\(action.rawValue)]" }
+        package var description: String {
+            let hint = viewHint.map { " / vwht \($0)" } ?? ""
+            return "\(keyring)/\(itemID) → \(service) / \(account)\(hint) [\(action.rawValue)]"
+        }
 
         /// The description alone, so `dump` and test failures never show the secret.
         package var customMirror: Mirror { Mirror(self, children: ["description": description]) }
@@ -109,36 +123,38 @@ package struct GnomeKeyringImport: Sendable {
     /// Where each item goes and what happens to it, checked against `keychain` (`nil`: a keychain
     /// not created yet, where every item is imported). Changes nothing.
     package func plan(in keychain: Keychain?) throws(KeychainError) -> [PlannedItem] {
-        var claimed = Set<Pair>()
+        // The view hints earlier runs gave ("" for none), by keyring and item id.
         var recorded: [String: [UInt32: String]] = [:]
-        for source in sources {
-            guard let keychain else { break }
-            recorded[source.name] = try GnomeKeyringJournal.load(for: source.path, from: keychain)?.accounts ?? [:]
-        }
-        // Accounts recorded by earlier runs are claimed first, so they stay.
-        for source in sources {
-            for item in source.keyring.items {
-                if let account = recorded[source.name]?[item.id] {
-                    claimed.insert(Pair(service: Self.service(for: item, keyring: source.name), account: account))
-                }
+        if let keychain {
+            for source in sources {
+                recorded[source.name] = try GnomeKeyringJournal.load(for: source.path, from: keychain)?.viewHints ?? [:]
             }
         }
-        var planned: [PlannedItem] = []
         let ordered = sources.flatMap { source in source.keyring.items.map { (source.name, $0) } }
             .sorted { ($0.0, $0.1.id) < ($1.0, $1.1.id) }
+        // Recorded view hints are claimed first, so they stay; one whose item's service and
+        // account now equal another recorded item's (the keyring changed) is planned anew.
+        var claimed = Set<Slot>()
+        var kept: [Origin: String] = [:]
+        for (keyring, item) in ordered {
+            guard let hint = recorded[keyring]?[item.id] else { continue }
+            let slot = Slot(service: Self.service(for: item, keyring: keyring), account: Self.account(for: item), hint)
+            if claimed.insert(slot).inserted { kept[Origin(keyring: keyring, itemID: item.id)] = hint }
+        }
+        var planned: [PlannedItem] = []
         for (keyring, item) in ordered {
             let service = Self.service(for: item, keyring: keyring)
-            let base = Self.account(for: item)
-            var account = base
-            if let earlier = recorded[keyring]?[item.id] {
-                account = earlier
-            } else if !claimed.insert(Pair(service: service, account: base)).inserted {
-                account = "\(base) (gnome-keyring \(keyring)/\(item.id))"
-                claimed.insert(Pair(service: service, account: account))
+            let account = Self.account(for: item)
+            var viewHint: String?
+            if let earlier = kept[Origin(keyring: keyring, itemID: item.id)] {
+                viewHint = earlier.isEmpty ? nil : earlier
+            } else if !claimed.insert(Slot(service: service, account: account, "")).inserted {
+                let hint = Self.duplicateViewHint(keyring: keyring, itemID: item.id)
+                claimed.insert(Slot(service: service, account: account, hint))
+                viewHint = hint
             }
             var entry = PlannedItem(
-                keyring: keyring, itemID: item.id, service: service, account: account,
-                isRenamedDuplicate: account != base,
+                keyring: keyring, itemID: item.id, service: service, account: account, viewHint: viewHint,
                 label: item.label, attributes: SecretServiceAttributes(item.attributes), secret: item.secret,
                 action: .importItem)
             _ = try entry.attributes.encodedWithinBounds()
@@ -148,9 +164,42 @@ package struct GnomeKeyringImport: Sendable {
         return planned
     }
 
-    private struct Pair: Hashable {
+    /// A generic password's place in the keychain: service, account and view hint ("" for none).
+    private struct Slot: Hashable {
         let service: String
         let account: String
+        let viewHint: String
+
+        init(service: String, account: String, _ viewHint: String) {
+            self.service = service
+            self.account = account
+            self.viewHint = viewHint
+        }
+    }
+
+    /// An item of a keyring.
+    private struct Origin: Hashable {
+        let keyring: String
+        let itemID: UInt32
+    }
+
+    /// The view hint of a duplicate imported from item `itemID` of keyring `keyring`:
+    /// ``SecretServiceAttributes/duplicateViewHintPrefix``, `gnome-keyring.`, the keyring's name
+    /// with every byte but ASCII letters, digits, `-` and `_` written `%XX` (so `.` separates
+    /// unambiguously), `.` and the item id: `org.freedesktop.secrets.duplicate.gnome-keyring.login.7`.
+    /// The same item always gets the same hint, so a second run finds what the first imported.
+    package static func duplicateViewHint(keyring: String, itemID: UInt32) -> String {
+        var escaped = ""
+        for byte in keyring.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                escaped.append(Character(Unicode.Scalar(byte)))
+            default:
+                escaped += String(format: "%%%02X", byte)
+            }
+        }
+        return SecretServiceAttributes.duplicateViewHintPrefix + "gnome-keyring.\(escaped).\(itemID)"
     }
 
     static func service(for item: GnomeKeyring.Item, keyring: String) -> String {
@@ -179,14 +228,26 @@ package struct GnomeKeyringImport: Sendable {
         return ""
     }
 
-    private func query(_ item: PlannedItem) -> Query {
-        Query(.genericPassword, [.service: .string(item.service), .account: .string(item.account)], limit: .one)
+    /// The keychain item `item` goes to, with its attributes and secret: its service, account and
+    /// exactly its view hint (none for a first item). A query that names no view hint matches an
+    /// item with any, so the first item's is picked from the matches here.
+    private func existing(_ item: PlannedItem, in keychain: Keychain) throws(KeychainError) -> FoundItem? {
+        var attributes: [AttributeKey: AttributeValue] = [
+            .service: .string(item.service), .account: .string(item.account)
+        ]
+        if let viewHint = item.viewHint { attributes[.syncViewHint] = .string(viewHint) }
+        let candidates = try keychain.findAll(Query(.genericPassword, attributes), returning: [.attributes])
+        guard
+            let match = candidates.first(where: {
+                ($0.attributes[.syncViewHint]?.stringValue ?? "") == (item.viewHint ?? "")
+            })
+        else { return nil }
+        return try keychain.findFirst(
+            Query(persistentReference: match.persistentReference), returning: [.attributes, .data])
     }
 
     private func action(for item: PlannedItem, in keychain: Keychain) throws(KeychainError) -> Action {
-        guard let existing = try keychain.findFirst(query(item), returning: [.attributes, .data]) else {
-            return .importItem
-        }
+        guard let existing = try existing(item, in: keychain) else { return .importItem }
         if Self.matches(existing, item) { return .skip }
         return overwrite ? .overwrite : .conflict
     }
@@ -220,16 +281,17 @@ package struct GnomeKeyringImport: Sendable {
     package func run(in keychain: Keychain) throws(KeychainError) -> Report {
         let plan = try plan(in: keychain)
         var resumed = false
-        // The accounts are recorded before anything is written, so a resumed run keeps them.
+        // The view hints are recorded before anything is written, so a resumed run keeps them.
         for source in sources {
             if let earlier = try GnomeKeyringJournal.load(for: source.path, from: keychain), !earlier.done,
                 earlier.fileHash == source.fileHash
             {
                 resumed = true
             }
-            let accounts = Dictionary(
-                plan.filter { $0.keyring == source.name }.map { ($0.itemID, $0.account) }, uniquingKeysWith: { $1 })
-            try GnomeKeyringJournal(fileHash: source.fileHash, done: false, accounts: accounts)
+            let viewHints = Dictionary(
+                plan.filter { $0.keyring == source.name }.map { ($0.itemID, $0.viewHint ?? "") },
+                uniquingKeysWith: { $1 })
+            try GnomeKeyringJournal(fileHash: source.fileHash, done: false, viewHints: viewHints)
                 .save(for: source.path, in: keychain)
         }
         for (index, item) in plan.enumerated() {
@@ -240,10 +302,14 @@ package struct GnomeKeyringImport: Sendable {
                     .generic: .data(item.attributes.encoded())
                 ]
                 if !item.label.isEmpty { attributes[.label] = .string(item.label) }
+                if let viewHint = item.viewHint { attributes[.syncViewHint] = .string(viewHint) }
                 _ = try keychain.add(NewItem(.genericPassword, attributes: attributes, data: item.secret))
             case .overwrite:
+                guard let replaced = try existing(item, in: keychain) else {
+                    throw .gnomeKeyringVerificationFailed(keyring: item.keyring, itemID: item.itemID)
+                }
                 _ = try keychain.update(
-                    query(item),
+                    Query(persistentReference: replaced.persistentReference),
                     with: ItemChanges(
                         attributes: [.label: .string(item.label), .generic: .data(item.attributes.encoded())],
                         data: item.secret))
@@ -251,8 +317,7 @@ package struct GnomeKeyringImport: Sendable {
                 break
             }
             if item.action != .conflict {
-                guard let found = try keychain.findFirst(query(item), returning: [.attributes, .data]),
-                    Self.matches(found, item)
+                guard let found = try existing(item, in: keychain), Self.matches(found, item)
                 else { throw .gnomeKeyringVerificationFailed(keyring: item.keyring, itemID: item.itemID) }
             }
             try afterItem?(index)

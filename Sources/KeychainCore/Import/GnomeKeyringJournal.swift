@@ -5,17 +5,22 @@ import SecureStorageFoundation
 /// The journal record of one keyring file's import, kept in the keychain in the library-owned
 /// namespace of migration journals (service `SecureStorage.migrations`, account
 /// `gnome-keyring:` and the SHA-256 of the file's path), so no app or import can plant one. It
-/// holds the file's hash, whether the import finished, and the keychain account each item went
-/// to (item ids and accounts: names only, never a secret).
+/// holds the file's hash, whether the import finished, and the view hint each item went to
+/// (item ids and view hints: names only, never a secret), which says which items are duplicates
+/// (see ``GnomeKeyringImport``).
 struct GnomeKeyringJournal: Equatable {
     /// SHA-256 of the keyring file when it was last imported.
     var fileHash: Data
     /// Whether every item was written and verified (no conflict left).
     var done: Bool
-    /// The keychain account of each item id.
-    var accounts: [UInt32: String]
+    /// The view hint (`vwht`) of each item id: empty for an item without one (the first of its
+    /// service and account), ``GnomeKeyringImport/duplicateViewHint(keyring:itemID:)`` for a
+    /// duplicate.
+    var viewHints: [UInt32: String]
 
-    private static let version: UInt8 = 1
+    /// 2: item ids with view hints. Version 1 (item ids with accounts, from builds that renamed
+    /// duplicates) is refused as unreadable rather than misread.
+    private static let version: UInt8 = 2
 
     static func account(for path: String) -> String {
         "gnome-keyring:" + SHA256.hash(data: Data(path.utf8)).map { String(format: "%02x", $0) }.joined()
@@ -35,18 +40,18 @@ struct GnomeKeyringJournal: Equatable {
         writer.append(Self.version)
         writer.appendLengthPrefixed(fileHash)
         writer.append(done ? 1 : 0)
-        writer.append(bigEndian: UInt32(accounts.count))
-        for (id, account) in accounts.sorted(by: { $0.key < $1.key }) {
+        writer.append(bigEndian: UInt32(viewHints.count))
+        for (id, viewHint) in viewHints.sorted(by: { $0.key < $1.key }) {
             writer.append(bigEndian: id)
-            writer.appendLengthPrefixed(account)
+            writer.appendLengthPrefixed(viewHint)
         }
         return writer.data
     }
 
-    init(fileHash: Data, done: Bool, accounts: [UInt32: String]) {
+    init(fileHash: Data, done: Bool, viewHints: [UInt32: String]) {
         self.fileHash = fileHash
         self.done = done
-        self.accounts = accounts
+        self.viewHints = viewHints
     }
 
     init?(encoded: Data) {
@@ -55,15 +60,15 @@ struct GnomeKeyringJournal: Equatable {
             let done = reader.readByte(), done <= 1, let count = reader.readBigEndian(UInt32.self),
             Int(count) <= reader.remainingCount / 8
         else { return nil }
-        var accounts: [UInt32: String] = [:]
+        var viewHints: [UInt32: String] = [:]
         for _ in 0..<count {
-            guard let id = reader.readBigEndian(UInt32.self), let account = reader.readLengthPrefixedText() else {
+            guard let id = reader.readBigEndian(UInt32.self), let viewHint = reader.readLengthPrefixedText() else {
                 return nil
             }
-            accounts[id] = account
+            viewHints[id] = viewHint
         }
         guard reader.isAtEnd else { return nil }
-        self.init(fileHash: hash, done: done == 1, accounts: accounts)
+        self.init(fileHash: hash, done: done == 1, viewHints: viewHints)
     }
 
     /// The record of the keyring file at `path`, or nil when none was made.

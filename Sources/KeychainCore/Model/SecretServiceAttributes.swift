@@ -13,6 +13,21 @@ import SecureStorageFoundation
 /// ``decode(_:)`` rejects unsorted or repeated names, invalid UTF-8, trailing bytes, and anything
 /// longer than ``maximumEncodedSize``.
 package struct SecretServiceAttributes: Sendable, Hashable {
+    /// The start of the view hint (`vwht`, kSecAttrSyncViewHint) that marks a generic password
+    /// as the second or a later Secret Service item with the same service and account as
+    /// another: `org.freedesktop.secrets.duplicate.` and what tells it apart (a random lowercase
+    /// UUID for an item a Secret Service client created, `gnome-keyring.KEYRING.ID` for one
+    /// `keychain migrate --from gnome-keyring` imported).
+    ///
+    /// The Secret Service allows several items with equal attributes; a keychain allows one
+    /// generic password per primary key (account, service, access group, synchronizable, view
+    /// hint, …). The view hint is the part of that key that can tell such items apart while the
+    /// service and account stay exactly the client's (so `keychain find-generic-password -s
+    /// SERVICE -a ACCOUNT` finds the first of them and a match-all query every one) and means
+    /// nothing for an item that does not sync. The first item of a (service, account) has no
+    /// view hint.
+    package static let duplicateViewHintPrefix = "org.freedesktop.secrets.duplicate."
+
     /// The largest encoding ``decode(_:)`` accepts and ``encodedWithinBounds()`` produces: 64 KiB.
     package static let maximumEncodedSize = 65_536
 
