@@ -193,7 +193,7 @@ let package = Package(
         .target(
             name: "SecretService",
             dependencies: [
-                "KeychainCore", "SecureStorageDBus", "SecureStorageFoundation", external("Crypto"),
+                "KeychainCore", "SecureStorageDBus", "SecureStorageFoundation", "CSystemLibcrypto", external("Crypto"),
                 external("CryptoExtras"), external("Logging")
             ]
         ),
