@@ -83,7 +83,8 @@ final class CollectionRegistry: Sendable {
     func info(_ id: String, scope: CallerScope) -> Info? {
         ensureLoaded()
         switch id {
-        case "login": return Info(id: id, label: state.withLock { $0.loginLabel }, created: startTime, modified: startTime)
+        case "login":
+            return Info(id: id, label: state.withLock { $0.loginLabel }, created: startTime, modified: startTime)
         case "session": return Info(id: id, label: "Session", created: startTime, modified: startTime)
         default: return scope.isSandboxed ? nil : state.withLock { $0.created[id] }
         }
@@ -148,8 +149,10 @@ final class CollectionRegistry: Sendable {
     func remove(_ id: String) throws(SecretServiceError) {
         do {
             _ = try keychain.delete(
-                Query(.genericPassword, [.service: "collection", .account: .string(id)], accessGroups: [Self.recordsGroup]))
-        } catch where error.code == .itemNotFound {
+                Query(
+                    .genericPassword, [.service: "collection", .account: .string(id)], accessGroups: [Self.recordsGroup]
+                ))
+        } catch  where error.code == .itemNotFound {
         } catch {
             throw .keychain(error)
         }
@@ -161,7 +164,10 @@ final class CollectionRegistry: Sendable {
 
     /// Whether `id` is a collection id this registry could have made.
     static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 64 && id.unicodeScalars.allSatisfy { $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+        !id.isEmpty && id.count <= 64
+            && id.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+            }
     }
 
     /// The id made from a label: its ASCII letters and digits, lowercased, `_` for the rest.

@@ -46,12 +46,14 @@ struct KeychainItemStore: ItemStore {
     func create(_ content: ItemContent, group: String) throws(SecretServiceError) -> StoredItem {
         var attributes = try Self.keychainAttributes(label: content.label, attributes: content.attributes)
         attributes[.accessGroup] = .string(group)
-        if content.contentType != Self.defaultContentType { attributes[.itemDescription] = .string(content.contentType) }
+        if content.contentType != Self.defaultContentType {
+            attributes[.itemDescription] = .string(content.contentType)
+        }
         let found = try run { () throws(KeychainError) -> FoundItem in
             do throws(KeychainError) {
                 return try keychain.add(
                     NewItem(.genericPassword, attributes: attributes, data: content.secret), returning: .attributes)
-            } catch where error.code == .duplicateItem {
+            } catch  where error.code == .duplicateItem {
                 attributes[.syncViewHint] = .string(Self.duplicateMarkerPrefix + UUID().uuidString.lowercased())
                 return try keychain.add(
                     NewItem(.genericPassword, attributes: attributes, data: content.secret), returning: .attributes)
@@ -79,7 +81,7 @@ struct KeychainItemStore: ItemStore {
         let updated = try run { () throws(KeychainError) -> Int in
             do throws(KeychainError) {
                 return try keychain.update(query, with: changes)
-            } catch where error.code == .duplicateItem {
+            } catch  where error.code == .duplicateItem {
                 changes.attributes[.syncViewHint] = .string(
                     Self.duplicateMarkerPrefix + UUID().uuidString.lowercased())
                 return try keychain.update(query, with: changes)
@@ -98,7 +100,7 @@ struct KeychainItemStore: ItemStore {
         try run { () throws(KeychainError) in
             do throws(KeychainError) {
                 _ = try keychain.delete(Query(.genericPassword, synchronizable: .any, accessGroups: [group]))
-            } catch where error.code == .itemNotFound {}
+            } catch  where error.code == .itemNotFound {}
         }
     }
 
@@ -151,7 +153,8 @@ struct KeychainItemStore: ItemStore {
     /// The query for one item by its path element, within its group.
     private static func query(_ id: String, group: String) -> Query? {
         UUID(pathElement: id).map {
-            Query(persistentReference: PersistentReference(itemClass: .genericPassword, uuid: $0), accessGroups: [group])
+            Query(
+                persistentReference: PersistentReference(itemClass: .genericPassword, uuid: $0), accessGroups: [group])
         }
     }
 

@@ -33,7 +33,8 @@ extension SecretServiceObjects {
                 member: member, body: body, signature: "a{sv}" + SecretValue.signature + "b")
             return try await createItem(in: id, arguments, caller)
         default:
-            throw SecretServiceError.unknownMethod(member, interface: SecretServiceNames.collectionInterface, path: path)
+            throw SecretServiceError.unknownMethod(
+                member, interface: SecretServiceNames.collectionInterface, path: path)
         }
     }
 
@@ -43,7 +44,8 @@ extension SecretServiceObjects {
         let canonical = SecretObject.collectionPath(id)
         let properties = arguments.properties(0)
         let label = properties[SecretServiceNames.itemInterface + ".Label"]?.stringValue ?? ""
-        let attributes = try properties[SecretServiceNames.itemInterface + ".Attributes"].map(MethodArguments.attributes)
+        let attributes =
+            try properties[SecretServiceNames.itemInterface + ".Attributes"].map(MethodArguments.attributes)
             ?? [:]
         let secret = try arguments.secret(1)
         var data = try openSecret(secret, caller)
@@ -52,7 +54,9 @@ extension SecretServiceObjects {
         let store = store(id)
         let group = group(id, caller)
         let contentType = secret.contentType.isEmpty ? "text/plain" : String(secret.contentType.prefix(256))
-        if arguments.boolean(2), let existing = try store.items(group: group).first(where: { $0.attributes == attributes }) {
+        if arguments.boolean(2),
+            let existing = try store.items(group: group).first(where: { $0.attributes == attributes })
+        {
             try store.update(existing.id, group: group, label: label, attributes: nil, secret: (data, contentType))
             let path = SecretObject.itemPath(collection: id, id: existing.id)
             await broadcast(canonical, SecretServiceNames.collectionInterface, "ItemChanged", [.objectPath(path)])

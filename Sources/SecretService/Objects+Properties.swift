@@ -22,12 +22,15 @@ extension SecretServiceObjects {
             return [
                 .dictionary(
                     keySignature: "s", valueSignature: "v",
-                    all.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) })
+                    all.sorted { $0.key < $1.key }.map {
+                        DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+                    })
             ]
         case "Set":
             let arguments = try MethodArguments(member: member, body: body, signature: "ssv")
             try checkInterface(arguments.string(0), own)
-            try await setProperty(object, path: path, name: arguments.string(1), value: body[2].unwrappingVariant, caller)
+            try await setProperty(
+                object, path: path, name: arguments.string(1), value: body[2].unwrappingVariant, caller)
             return []
         default:
             throw SecretServiceError.unknownMethod(member, interface: "org.freedesktop.DBus.Properties", path: path)
@@ -46,9 +49,12 @@ extension SecretServiceObjects {
         case .service:
             return ["Collections": .objectPaths(collections.ids(for: caller.scope).map(SecretObject.collectionPath))]
         case .collection(let id):
-            guard let info = collections.info(id, scope: caller.scope) else { throw SecretServiceError.noSuchObject(path) }
+            guard let info = collections.info(id, scope: caller.scope) else {
+                throw SecretServiceError.noSuchObject(path)
+            }
             return [
-                "Items": .objectPaths(try items(of: id, caller).map { SecretObject.itemPath(collection: id, id: $0.id) }),
+                "Items": .objectPaths(
+                    try items(of: id, caller).map { SecretObject.itemPath(collection: id, id: $0.id) }),
                 "Label": .string(info.label), "Locked": .boolean(isLocked(id)), "Created": .uint64(info.created),
                 "Modified": .uint64(info.modified)
             ]
@@ -56,7 +62,8 @@ extension SecretServiceObjects {
             if isLocked(collection) { return ["Locked": .boolean(true)] }
             let item = try existingItem(collection, id, path: path, caller)
             return [
-                "Locked": .boolean(false), "Attributes": .stringDictionary(item.attributes), "Label": .string(item.label),
+                "Locked": .boolean(false), "Attributes": .stringDictionary(item.attributes),
+                "Label": .string(item.label),
                 "Created": .uint64(item.created), "Modified": .uint64(item.modified), "Type": .string("")
             ]
         case .session, .prompt:
@@ -71,7 +78,9 @@ extension SecretServiceObjects {
         case (.collection(let id), "Label"):
             guard case .string(let label) = value else { throw SecretServiceError.invalidArgument("Label is a string") }
             guard !caller.scope.isSandboxed else { throw SecretServiceError.sandboxed("rename collections") }
-            guard id != "session" else { throw SecretServiceError.readOnlyProperty(name, interface: Self.interface(of: object)) }
+            guard id != "session" else {
+                throw SecretServiceError.readOnlyProperty(name, interface: Self.interface(of: object))
+            }
             try collections.setLabel(String(label.prefix(1024)), of: id)
             await propertyChanged(path, SecretServiceNames.collectionInterface, name, value)
         case (.item(let collection, let id), "Label"):
@@ -83,11 +92,14 @@ extension SecretServiceObjects {
         case (.item(let collection, let id), "Attributes"):
             let attributes = try MethodArguments.attributes(value)
             _ = try existingItem(collection, id, path: path, caller)
-            try store(collection).update(id, group: group(collection, caller), label: nil, attributes: attributes, secret: nil)
+            try store(collection).update(
+                id, group: group(collection, caller), label: nil, attributes: attributes, secret: nil)
             await itemChanged(collection, SecretObject.itemPath(collection: collection, id: id))
         default:
             let all = try propertyValues(object, path: path, caller)
-            if all[name] != nil { throw SecretServiceError.readOnlyProperty(name, interface: Self.interface(of: object)) }
+            if all[name] != nil {
+                throw SecretServiceError.readOnlyProperty(name, interface: Self.interface(of: object))
+            }
             throw SecretServiceError.unknownProperty(name, interface: Self.interface(of: object))
         }
     }
@@ -97,7 +109,9 @@ extension SecretServiceObjects {
             path, "org.freedesktop.DBus.Properties", "PropertiesChanged",
             [
                 .string(interface),
-                .dictionary(keySignature: "s", valueSignature: "v", [DBusDictionaryEntry(key: .string(name), value: .variant(value))]),
+                .dictionary(
+                    keySignature: "s", valueSignature: "v",
+                    [DBusDictionaryEntry(key: .string(name), value: .variant(value))]),
                 .array(elementSignature: "s", [])
             ])
     }

@@ -61,7 +61,8 @@ extension SecretServiceObjects {
             return [.variant(.string("")), .objectPath(path)]
         case SessionCipher.dhName:
             guard let clientKey = SecretValue.bytes(input) else {
-                throw SecretServiceError.invalidArgument("the DH algorithm's input must be the client's public key (ay)")
+                throw SecretServiceError.invalidArgument(
+                    "the DH algorithm's input must be the client's public key (ay)")
             }
             let (cipher, publicKey) = try SessionCipher.agree(clientPublicKey: [UInt8](clientKey))
             let path = try sessions.open(owner: caller.uniqueName, cipher: cipher)
@@ -86,7 +87,9 @@ extension SecretServiceObjects {
         let id = try collections.create(label: label)
         if !alias.isEmpty { try collections.setAlias(alias, to: id) }
         let path = SecretObject.collectionPath(id)
-        await broadcast(SecretServiceNames.servicePath, SecretServiceNames.serviceInterface, "CollectionCreated", [.objectPath(path)])
+        await broadcast(
+            SecretServiceNames.servicePath, SecretServiceNames.serviceInterface, "CollectionCreated",
+            [.objectPath(path)])
         return [.objectPath(path), .objectPath(SecretServiceNames.noObject)]
     }
 
@@ -104,7 +107,9 @@ extension SecretServiceObjects {
 
     static func checkAlias(_ name: String) throws {
         guard (1...64).contains(name.count),
-            name.unicodeScalars.allSatisfy({ $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0)) })
+            name.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+            })
         else { throw SecretServiceError.invalidAlias() }
     }
 

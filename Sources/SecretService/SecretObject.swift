@@ -24,7 +24,8 @@ enum SecretObject: Sendable, Hashable {
     /// Parses `path`; `resolveAlias` maps an alias name to a collection id.
     static func parse(_ path: String, resolveAlias: (String) -> String?) -> SecretObject? {
         if path == SecretServiceNames.servicePath { return .service }
-        for prefix in [SecretServiceNames.collectionPrefix, SecretServiceNames.aliasPrefix] where path.hasPrefix(prefix) {
+        for prefix in [SecretServiceNames.collectionPrefix, SecretServiceNames.aliasPrefix] where path.hasPrefix(prefix)
+        {
             let rest = path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
             guard (1...2).contains(rest.count), rest.allSatisfy({ !$0.isEmpty }) else { return nil }
             let name = String(rest[0])
@@ -32,7 +33,8 @@ enum SecretObject: Sendable, Hashable {
             return rest.count == 1 ? .collection(id) : .item(collection: id, id: String(rest[1]))
         }
         for (prefix, make) in [
-            (SecretServiceNames.sessionPrefix, SecretObject.session), (SecretServiceNames.promptPrefix, SecretObject.prompt)
+            (SecretServiceNames.sessionPrefix, SecretObject.session),
+            (SecretServiceNames.promptPrefix, SecretObject.prompt)
         ] where path.hasPrefix(prefix) {
             let rest = path.dropFirst(prefix.count)
             return rest.isEmpty || rest.contains("/") ? nil : make(path)

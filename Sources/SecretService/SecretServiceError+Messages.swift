@@ -47,7 +47,8 @@ extension SecretServiceError {
     static func unsupportedAlgorithm(_ name: String) -> SecretServiceError {
         SecretServiceError(
             .notSupported,
-            "The algorithm \(PrintableName.of(name)) is not supported; use dh-ietf1024-sha256-aes128-cbc-pkcs7 or plain.")
+            "The algorithm \(PrintableName.of(name)) is not supported; use dh-ietf1024-sha256-aes128-cbc-pkcs7 or plain."
+        )
     }
 
     /// The system's libcrypto, which computes the key agreement, could not be loaded.
@@ -165,7 +166,8 @@ extension SecretServiceError {
 enum PrintableName {
     /// `name` with anything outside printable ASCII replaced by `?`, cut at 64 characters.
     static func of(_ name: String) -> String {
-        let cleaned = String(name.unicodeScalars.prefix(64).map { (0x20..<0x7F).contains($0.value) ? Character($0) : "?" })
+        let cleaned = String(
+            name.unicodeScalars.prefix(64).map { (0x20..<0x7F).contains($0.value) ? Character($0) : "?" })
         return "'" + cleaned + (name.unicodeScalars.count > 64 ? "…'" : "'")
     }
 }

@@ -18,8 +18,10 @@ final class SecretServiceObjects: Sendable {
     let prompts = PromptRegistry()
     let signals: any SecretServiceSignalSink
 
-    init(keychain: Keychain, unlocker: any SecretServiceUnlocker, loginGroup: String, signals: any SecretServiceSignalSink)
-    {
+    init(
+        keychain: Keychain, unlocker: any SecretServiceUnlocker, loginGroup: String,
+        signals: any SecretServiceSignalSink
+    ) {
         self.unlocker = unlocker
         self.loginGroup = loginGroup
         self.collections = CollectionRegistry(keychain: keychain)
@@ -48,10 +50,14 @@ final class SecretServiceObjects: Sendable {
         switch interface {
         case "org.freedesktop.DBus.Introspectable":
             _ = try MethodArguments(member: member, body: body, signature: "")
-            guard member == "Introspect" else { throw SecretServiceError.unknownMethod(member, interface: interface, path: path) }
+            guard member == "Introspect" else {
+                throw SecretServiceError.unknownMethod(member, interface: interface, path: path)
+            }
             return [.string(try introspect(path, caller))]
         case "org.freedesktop.DBus.Peer":
-            guard member == "Ping" else { throw SecretServiceError.unknownMethod(member, interface: interface, path: path) }
+            guard member == "Ping" else {
+                throw SecretServiceError.unknownMethod(member, interface: interface, path: path)
+            }
             return []
         default: break
         }
@@ -69,7 +75,8 @@ final class SecretServiceObjects: Sendable {
         switch object {
         case .service: return try await serviceMethod(member, body, caller)
         case .collection(let id): return try await collectionMethod(id, path: path, member, body, caller)
-        case .item(let collection, let id): return try await itemMethod(collection, id, path: path, member, body, caller)
+        case .item(let collection, let id):
+            return try await itemMethod(collection, id, path: path, member, body, caller)
         case .session(let session): return try sessionMethod(session, member, body, caller)
         case .prompt(let prompt): return try promptMethod(prompt, member, body, caller)
         }
@@ -92,7 +99,8 @@ final class SecretServiceObjects: Sendable {
     /// taken to exist when its id is a UUID (its attributes cannot be read to check).
     func object(at path: String, _ caller: SecretServiceCaller) -> SecretObject? {
         guard
-            let object = SecretObject.parse(path, resolveAlias: { self.collections.resolveAlias($0, scope: caller.scope) })
+            let object = SecretObject.parse(
+                path, resolveAlias: { self.collections.resolveAlias($0, scope: caller.scope) })
         else { return nil }
         switch object {
         case .service: return object
@@ -184,7 +192,9 @@ final class SecretServiceObjects: Sendable {
                         [DBusDictionaryEntry(key: .string("Locked"), value: .variant(.boolean(locked)))]),
                     .array(elementSignature: "s", [])
                 ])
-            await broadcast(SecretServiceNames.servicePath, SecretServiceNames.serviceInterface, "CollectionChanged", [.objectPath(path)])
+            await broadcast(
+                SecretServiceNames.servicePath, SecretServiceNames.serviceInterface, "CollectionChanged",
+                [.objectPath(path)])
         }
     }
 }

@@ -26,7 +26,8 @@ enum SessionCipher: Sendable {
     /// gnome-keyring and secretstorage do, so a secret with leading zero bytes derives the same key.
     static func agree(clientPublicKey: [UInt8]) throws(SecretServiceError) -> (SessionCipher, [UInt8]) {
         guard OakleyGroup2.isAvailable else { throw .keyAgreementUnavailable() }
-        guard clientPublicKey.count <= OakleyGroup2.byteCount, OakleyGroup2.isAcceptablePublicKey(clientPublicKey) else {
+        guard clientPublicKey.count <= OakleyGroup2.byteCount, OakleyGroup2.isAcceptablePublicKey(clientPublicKey)
+        else {
             throw .degenerateClientKey()
         }
         var privateKey = [UInt8](repeating: 0, count: 64)
