@@ -365,7 +365,8 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "SecureStorageDBusTests", dependencies: ["SecureStorageDBus", "AttackTestSupport", "DBusTestSupport"]
+            name: "SecureStorageDBusTests",
+            dependencies: ["SecureStorageDBus", "SecureStorageFoundation", "AttackTestSupport", "DBusTestSupport"]
         ),
         .testTarget(
             name: "SecretServiceTests",

@@ -57,7 +57,9 @@ package struct DBusAddress: Sendable, Hashable {
             }
             bytes.append(high << 4 | low)
         }
-        guard let decoded = String(validatingUTF8Bytes: bytes[...]) else { throw DBusConnectionError.addressEscapeMalformed() }
+        guard let decoded = String(validatingUTF8Bytes: bytes[...]) else {
+            throw DBusConnectionError.addressEscapeMalformed()
+        }
         return decoded
     }
 

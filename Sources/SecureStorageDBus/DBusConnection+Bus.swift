@@ -51,7 +51,8 @@ extension DBusConnection {
             case ("UnixUserID", .uint32(let value)): uid = value
             case ("ProcessID", .uint32(let value)): credentials.pid = value
             case ("LinuxSecurityLabel", .array("y", let bytes)):
-                let label = bytes.compactMap { value -> UInt8? in if case .byte(let byte) = value { byte } else { nil } }
+                let label = bytes.compactMap { value -> UInt8? in if case .byte(let byte) = value { byte } else { nil }
+                }
                 credentials.securityLabel = String(decoding: label.prefix { $0 != 0 }, as: UTF8.self)
             case ("ProcessFD", .unixFD(let index)) where Int(index) < descriptors.count:
                 credentials.processFD = descriptors[Int(index)]

@@ -155,7 +155,8 @@ extension DBusConnection {
             reply = DBusMessage(kind: .methodReturn, replySerial: call.serial, destination: call.sender, body: values)
         case .error(let name, let text):
             reply = DBusMessage(
-                kind: .error, errorName: name, replySerial: call.serial, destination: call.sender, body: [.string(text)])
+                kind: .error, errorName: name, replySerial: call.serial, destination: call.sender, body: [.string(text)]
+            )
         }
         do {
             try send(reply)

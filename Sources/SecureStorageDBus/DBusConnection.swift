@@ -65,7 +65,8 @@ package final class DBusConnection: Sendable {
         for entry in entries {
             guard let socketAddress = entry.socketAddress else { continue }
             do {
-                let (socket, outcome) = try await offloaded { () -> Result<(DBusSocket, DBusAuthentication.Outcome), any Error> in
+                let (socket, outcome) = try await offloaded {
+                    () -> Result<(DBusSocket, DBusAuthentication.Outcome), any Error> in
                     Result {
                         let socket = try DBusSocket.connect(to: socketAddress, timeout: connectTimeoutSeconds)
                         do {

@@ -30,7 +30,8 @@ extension DBusConnectionError {
 
     static func addressEntryWithoutTransport() -> DBusConnectionError {
         DBusConnectionError(
-            .invalidAddress, "A bus address entry has no transport (expected `transport:key=value,…`, e.g. unix:path=…).")
+            .invalidAddress,
+            "A bus address entry has no transport (expected `transport:key=value,…`, e.g. unix:path=…).")
     }
 
     static func addressPairMalformed() -> DBusConnectionError {
@@ -54,7 +55,8 @@ extension DBusConnectionError {
 
     static func socketPathTooLong(_ path: String, limit: Int) -> DBusConnectionError {
         DBusConnectionError(
-            .invalidAddress, "The bus socket \(printable(path)) is longer than a Unix socket address allows (\(limit) bytes).")
+            .invalidAddress,
+            "The bus socket \(printable(path)) is longer than a Unix socket address allows (\(limit) bytes).")
     }
 
     static func socketFailed(errno code: Int32) -> DBusConnectionError {
@@ -69,18 +71,21 @@ extension DBusConnectionError {
     }
 
     static func connectTimedOut(_ path: String, seconds: Int) -> DBusConnectionError {
-        DBusConnectionError(.timedOut, "The bus at \(printable(path)) did not accept the connection within \(seconds) s.")
+        DBusConnectionError(
+            .timedOut, "The bus at \(printable(path)) did not accept the connection within \(seconds) s.")
     }
 
     static func authenticationRejected() -> DBusConnectionError {
         DBusConnectionError(
             .authenticationFailed,
-            "The bus rejected EXTERNAL authentication as this user; it accepts only connections of the user it runs for.")
+            "The bus rejected EXTERNAL authentication as this user; it accepts only connections of the user it runs for."
+        )
     }
 
     static func unexpectedAuthenticationReply(_ line: String) -> DBusConnectionError {
         DBusConnectionError(
-            .authenticationFailed, "The bus answered authentication with \"\(printable(line))\"; is this a D-Bus socket?")
+            .authenticationFailed,
+            "The bus answered authentication with \"\(printable(line))\"; is this a D-Bus socket?")
     }
 
     static func authenticationTimedOut() -> DBusConnectionError {
@@ -135,7 +140,8 @@ extension DBusConnectionError {
     }
 
     static func writeFailed(errno code: Int32) -> DBusConnectionError {
-        DBusConnectionError(.transportFailed, "Writing to the bus failed: \(describe(errno: code)); the connection is closed.")
+        DBusConnectionError(
+            .transportFailed, "Writing to the bus failed: \(describe(errno: code)); the connection is closed.")
     }
 
     static func writeTimedOut() -> DBusConnectionError {
@@ -144,7 +150,8 @@ extension DBusConnectionError {
     }
 
     static func tooManyDescriptors(limit: Int) -> DBusConnectionError {
-        DBusConnectionError(.bodyMismatch, "The bus passed more than \(limit) file descriptors at once; the connection is closed.")
+        DBusConnectionError(
+            .bodyMismatch, "The bus passed more than \(limit) file descriptors at once; the connection is closed.")
     }
 
     // MARK: - Values and signatures
@@ -154,7 +161,8 @@ extension DBusConnectionError {
     }
 
     static func signatureEndsEarly(_ signature: String) -> DBusConnectionError {
-        DBusConnectionError(.invalidSignature, "The signature \"\(printable(signature))\" ends inside a container type.")
+        DBusConnectionError(
+            .invalidSignature, "The signature \"\(printable(signature))\" ends inside a container type.")
     }
 
     static func signatureNestsTooDeeply(_ signature: String) -> DBusConnectionError {
@@ -168,7 +176,8 @@ extension DBusConnectionError {
 
     static func dictKeyNotBasic(_ signature: String) -> DBusConnectionError {
         DBusConnectionError(
-            .invalidSignature, "The signature \"\(printable(signature))\" has a dict entry whose key is not a basic type.")
+            .invalidSignature,
+            "The signature \"\(printable(signature))\" has a dict entry whose key is not a basic type.")
     }
 
     static func dictEntryNotTwoTypes(_ signature: String) -> DBusConnectionError {
@@ -186,12 +195,14 @@ extension DBusConnectionError {
     static func notSingleCompleteType(_ signature: String, count: Int) -> DBusConnectionError {
         DBusConnectionError(
             .invalidSignature,
-            "A variant's signature \"\(printable(signature))\" holds \(count) complete types; it must hold exactly one.")
+            "A variant's signature \"\(printable(signature))\" holds \(count) complete types; it must hold exactly one."
+        )
     }
 
     static func valueDoesNotMatchSignature(expected: String) -> DBusConnectionError {
         DBusConnectionError(
-            .invalidValue, "A value does not match its signature \"\(printable(expected))\" (an array element of another type?).")
+            .invalidValue,
+            "A value does not match its signature \"\(printable(expected))\" (an array element of another type?).")
     }
 
     static func valueHoldsNUL() -> DBusConnectionError {
@@ -305,7 +316,8 @@ extension DBusConnectionError {
 
     static func fileDescriptorCountMismatch(announced: Int, received: Int) -> DBusConnectionError {
         DBusConnectionError(
-            .bodyMismatch, "The message announces \(announced) file descriptors (UNIX_FDS) but \(received) came with it.")
+            .bodyMismatch,
+            "The message announces \(announced) file descriptors (UNIX_FDS) but \(received) came with it.")
     }
 
     static func bodyWithoutSignature(_ length: Int) -> DBusConnectionError {

@@ -72,7 +72,8 @@ extension DBusMessage {
         let total = try Self.length(ofMessageStartingWith: bytes[...])
         guard total == bytes.count else {
             throw total > bytes.count
-                ? DBusConnectionError.truncatedValue(at: bytes.count) : DBusConnectionError.trailingBytes(bytes.count - total)
+                ? DBusConnectionError.truncatedValue(at: bytes.count)
+                : DBusConnectionError.trailingBytes(bytes.count - total)
         }
         let bigEndian = bytes[0] == UInt8(ascii: "B")
         guard let kind = Kind(rawValue: bytes[1]) else { throw DBusConnectionError.unknownMessageType(bytes[1]) }

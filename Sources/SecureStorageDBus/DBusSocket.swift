@@ -200,7 +200,8 @@ enum ControlMessage {
             raw.storeBytes(of: header, as: cmsghdr.self)
             for (index, descriptor) in descriptors.enumerated() {
                 raw.storeBytes(
-                    of: descriptor, toByteOffset: aligned(headerLength) + index * MemoryLayout<Int32>.size, as: Int32.self)
+                    of: descriptor, toByteOffset: aligned(headerLength) + index * MemoryLayout<Int32>.size,
+                    as: Int32.self)
             }
         }
         return bytes

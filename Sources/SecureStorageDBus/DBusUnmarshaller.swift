@@ -98,7 +98,9 @@ package struct DBusUnmarshaller {
         case .objectPath:
             let start = offset
             let path = try readString()
-            guard DBusNames.isValidObjectPath(path) else { throw DBusConnectionError.invalidObjectPathOnWire(at: start) }
+            guard DBusNames.isValidObjectPath(path) else {
+                throw DBusConnectionError.invalidObjectPathOnWire(at: start)
+            }
             return .objectPath(path)
         case .signature:
             let signature = try readSignatureText()

@@ -20,7 +20,8 @@ extension XCTestCase {
     /// The path of `program` on PATH or in /usr/bin, or a skip (a failure under `REQUIRE_DBUS`)
     /// naming `package`, the Debian package that installs it.
     public func requireProgram(_ program: String, package: String) throws -> String {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        let directories =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
             + ["/usr/bin", "/bin"]
         if let found = directories.map({ "\($0)/\(program)" }).first(where: FileManager.default.isExecutableFile) {
             return found

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A private `dbus-daemon` for a test: its own session-bus configuration in a new temporary
-/// directory (0700), listening on `unix:path=<directory>/bus` with EXTERNAL authentication, a
+/// directory (0700), listening on `unix:path=<directory>/bus` with EXTERNAL authentication, the
+/// limits of Debian's session bus (`session.conf`: 50 000 pending replies per connection, and so
+/// on; the daemon's built-in defaults are far lower), a
 /// policy that lets every connection own names and send and receive anything, and a service
 /// directory (``serviceDirectory``) where a test drops `.service` files for activation.
 /// ``stop()`` kills the daemon, waits for it and deletes the directory (``deinit`` does too).
@@ -75,7 +77,8 @@ public final class PrivateBus: @unchecked Sendable {
             let reason = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(at: directory)
             throw PrivateBusUnavailable(
-                message: "dbus-daemon exited before listening: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))",
+                message:
+                    "dbus-daemon exited before listening: \(reason.trimmingCharacters(in: .whitespacesAndNewlines))",
                 isMissing: false)
         }
     }
@@ -118,6 +121,21 @@ public final class PrivateBus: @unchecked Sendable {
           <listen>unix:path=\(socketPath)</listen>
           <auth>EXTERNAL</auth>
           <servicedir>\(serviceDirectory)</servicedir>
+          <limit name="max_incoming_bytes">1000000000</limit>
+          <limit name="max_incoming_unix_fds">250000000</limit>
+          <limit name="max_outgoing_bytes">1000000000</limit>
+          <limit name="max_outgoing_unix_fds">250000000</limit>
+          <limit name="max_message_size">1000000000</limit>
+          <limit name="service_start_timeout">120000</limit>
+          <limit name="auth_timeout">240000</limit>
+          <limit name="pending_fd_timeout">150000</limit>
+          <limit name="max_completed_connections">100000</limit>
+          <limit name="max_incomplete_connections">10000</limit>
+          <limit name="max_connections_per_user">100000</limit>
+          <limit name="max_pending_service_starts">10000</limit>
+          <limit name="max_names_per_connection">50000</limit>
+          <limit name="max_match_rules_per_connection">50000</limit>
+          <limit name="max_replies_per_connection">50000</limit>
           <policy context="default">
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
