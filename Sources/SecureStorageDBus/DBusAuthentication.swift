@@ -3,20 +3,20 @@ import SecureStorageFoundation
 /// The client side of D-Bus authentication (D-Bus specification, "Authentication Protocol"):
 /// a NUL byte, `AUTH EXTERNAL` with our uid (its decimal digits, hex-encoded), then
 /// `NEGOTIATE_UNIX_FD` and `BEGIN`. The bus checks the uid against the socket's credentials.
-enum DBusAuthentication {
+package enum DBusAuthentication {
     /// What the bus agreed to.
-    struct Outcome {
+    package struct Outcome {
         /// The server's GUID from its `OK` line.
-        let serverGUID: String
+        package let serverGUID: String
         /// Whether the bus agreed to pass file descriptors.
-        let unixFileDescriptors: Bool
+        package let unixFileDescriptors: Bool
     }
 
     /// The longest line we accept from the server.
     static let maximumLineLength = 16_384
 
     /// Authenticates on `socket` as `uid`; the socket's timeout bounds every wait.
-    static func authenticate(_ socket: DBusSocket, uid: UInt32 = getuid()) throws -> Outcome {
+    package static func authenticate(_ socket: DBusSocket, uid: UInt32 = getuid()) throws -> Outcome {
         let hexUID = String(uid).utf8.map { byte in
             let digits = Array("0123456789abcdef".utf8)
             return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)

@@ -176,7 +176,8 @@ final class DBusCallTests: XCTestCase {
         close(ends[1])
         let reply = try await client.call(
             DBusMessage(
-                kind: .methodCall, path: "/", interface: "org.example.FD", member: "Read", destination: server.uniqueName,
+                kind: .methodCall, path: "/", interface: "org.example.FD", member: "Read",
+                destination: server.uniqueName,
                 body: [.unixFD(0)], unixFileDescriptors: [ends[0]]))
         XCTAssertEqual(reply.body, [.string("through the fd")])
     }

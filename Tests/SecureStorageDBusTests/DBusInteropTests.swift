@@ -27,7 +27,10 @@ final class DBusInteropTests: XCTestCase {
         -> (status: Int32, output: String)
     {
         let result: Result<ProgramResult, any Error> = await offloaded {
-            Result { let (status, output) = try run(program, arguments); return ProgramResult(status: status, output: output) }
+            Result {
+                let (status, output) = try run(program, arguments)
+                return ProgramResult(status: status, output: output)
+            }
         }
         let value = try result.get()
         return (value.status, value.output)
@@ -50,7 +53,7 @@ final class DBusInteropTests: XCTestCase {
                 .string(call.bodySignature), .uint32(UInt32(call.body.count)),
                 .dictionary(
                     keySignature: "s", valueSignature: "v",
-                    [DBusDictionaryEntry(key: .string("answer"), value: .variant(.int32(42)))]),
+                    [DBusDictionaryEntry(key: .string("answer"), value: .variant(.int32(42)))])
             ])
         }
         let code = try await server.requestName("org.example.Interop", flags: 0x4)
@@ -65,7 +68,7 @@ final class DBusInteropTests: XCTestCase {
         let arguments = [
             "--bus=\(bus.address)", "--print-reply", "--dest=org.example.Interop", "/org/example/Interop",
             "org.example.Interop.Describe", "string:héllo", "int32:-5", "array:byte:1,2,3", "dict:string:uint32:a,1",
-            "variant:boolean:true", "objpath:/a/b",
+            "variant:boolean:true", "objpath:/a/b"
         ]
         let result = try await Self.runOffloaded(dbusSend, arguments)
         XCTAssertEqual(result.status, 0, result.output)
@@ -89,7 +92,7 @@ final class DBusInteropTests: XCTestCase {
             gdbus,
             [
                 "call", "--address", bus.address, "--dest", "org.example.Interop", "--object-path",
-                "/org/example/Interop", "--method", "org.example.Interop.Describe", "x", "7", "[1, 2]",
+                "/org/example/Interop", "--method", "org.example.Interop.Describe", "x", "7", "[1, 2]"
             ])
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("('siai', uint32 3,"), result.output)
@@ -98,7 +101,8 @@ final class DBusInteropTests: XCTestCase {
 
     func testOurCallReachesAPythonDBusService() async throws {
         let python = "/usr/bin/python3"
-        let probe = try? Self.run(python, ["-c", "import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib"])
+        let probe = try? Self.run(
+            python, ["-c", "import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib"])
         guard probe?.status == 0 else {
             throw XCTSkip("python3-dbus with python3-gi is not installed at /usr/bin/python3")
         }
@@ -159,9 +163,9 @@ final class DBusInteropTests: XCTestCase {
                     keySignature: "s", valueSignature: "v",
                     [
                         DBusDictionaryEntry(key: .string("b"), value: .variant(.uint64(1))),
-                        DBusDictionaryEntry(key: .string("a"), value: .variant(.string("x"))),
+                        DBusDictionaryEntry(key: .string("a"), value: .variant(.string("x")))
                     ]),
-                .array(elementSignature: "y", [.byte(10), .byte(20), .byte(30)]),
+                .array(elementSignature: "y", [.byte(10), .byte(20), .byte(30)])
             ])
         XCTAssertEqual(reply.count, 3)
         XCTAssertEqual(reply.first, .string("SHOUT"))

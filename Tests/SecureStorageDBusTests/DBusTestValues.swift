@@ -7,7 +7,7 @@ enum DBusTestValues {
         .byte(0), .byte(255), .boolean(true), .boolean(false), .int16(.min), .uint16(.max), .int32(.min),
         .uint32(.max), .int64(.min), .uint64(.max), .double(-1.5e300), .double(0), .string(""),
         .string("héllo wörld ✓ 𝄞"), .objectPath("/"), .objectPath("/org/example/Obj_1"), .signature(""),
-        .signature("a{sv}(iu)"),
+        .signature("a{sv}(iu)")
     ]
 
     /// Containers: empty and full arrays and dictionaries, structures, nested variants.
@@ -22,7 +22,7 @@ enum DBusTestValues {
             [
                 DBusDictionaryEntry(key: .string("a"), value: .variant(.int32(1))),
                 DBusDictionaryEntry(key: .string("b"), value: .variant(.array(elementSignature: "s", [.string("x")]))),
-                DBusDictionaryEntry(key: .string("a"), value: .variant(.string("repeated keys stay"))),
+                DBusDictionaryEntry(key: .string("a"), value: .variant(.string("repeated keys stay")))
             ]),
         .dictionary(
             keySignature: "t", valueSignature: "a{by}",
@@ -37,7 +37,7 @@ enum DBusTestValues {
         .variant(.structure([.objectPath("/a"), .array(elementSignature: "y", []), .string("text/plain")])),
         .variant(.dictionary(keySignature: "s", valueSignature: "s", [])),
         .array(elementSignature: "v", [.variant(.byte(1)), .variant(.string("two")), .variant(.double(3))]),
-        .array(elementSignature: "aa{sv}", [.array(elementSignature: "a{sv}", [])]),
+        .array(elementSignature: "aa{sv}", [.array(elementSignature: "a{sv}", [])])
     ]
 
     /// 32 nested arrays around 32 nested structures: the deepest a signature may nest.
@@ -51,6 +51,15 @@ enum DBusTestValues {
     /// `depth` variants, each inside the next.
     static func nestedVariants(_ depth: Int) -> DBusValue {
         var value = DBusValue.int32(1)
+        for _ in 0..<depth { value = .variant(value) }
+        return value
+    }
+}
+
+extension DBusTestValues {
+    /// `depth` variants around the byte 42.
+    static func nestedVariantsOfByte(_ depth: Int) -> DBusValue {
+        var value = DBusValue.byte(42)
         for _ in 0..<depth { value = .variant(value) }
         return value
     }
