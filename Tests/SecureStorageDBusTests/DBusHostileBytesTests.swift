@@ -101,7 +101,8 @@ final class DBusHostileBytesTests: XCTestCase {
             try DBusRawMessage.call(signature: "u", body: DBusRawMessage.uint32(1) + DBusRawMessage.uint32(2)),
             .bodyMismatch)
         assertRejected(try DBusRawMessage.call(signature: "uu", body: DBusRawMessage.uint32(1)), .bodyMismatch)
-        assertRejected(try DBusRawMessage.call(signature: "", body: DBusRawMessage.uint32(1)).withoutSignature(), .bodyMismatch)
+        assertRejected(
+            try DBusRawMessage.call(signature: "", body: DBusRawMessage.uint32(1)).withoutSignature(), .bodyMismatch)
         assertRejected(
             try DBusRawMessage.littleEndian(fields: [(1, .objectPath("/")), (3, .string("M"))], body: [1, 0, 0, 0]),
             .bodyMismatch)
@@ -122,20 +123,25 @@ final class DBusHostileBytesTests: XCTestCase {
             try DBusRawMessage.littleEndian(serial: 0, fields: [(1, .objectPath("/")), (3, .string("M"))], body: []),
             .invalidHeader)
         // Required fields per type.
-        assertRejected(try DBusRawMessage.littleEndian(type: 1, fields: [(1, .objectPath("/"))], body: []), .invalidHeaderField)
+        assertRejected(
+            try DBusRawMessage.littleEndian(type: 1, fields: [(1, .objectPath("/"))], body: []), .invalidHeaderField)
         assertRejected(try DBusRawMessage.littleEndian(type: 2, fields: [], body: []), .invalidHeaderField)
-        assertRejected(try DBusRawMessage.littleEndian(type: 3, fields: [(5, .uint32(1))], body: []), .invalidHeaderField)
+        assertRejected(
+            try DBusRawMessage.littleEndian(type: 3, fields: [(5, .uint32(1))], body: []), .invalidHeaderField)
         assertRejected(
             try DBusRawMessage.littleEndian(type: 4, fields: [(1, .objectPath("/")), (3, .string("M"))], body: []),
             .invalidHeaderField)
         // A field of the wrong type, a duplicate field, bad names.
         assertRejected(
-            try DBusRawMessage.littleEndian(fields: [(1, .string("/")), (3, .string("M"))], body: []), .invalidHeaderField)
-        assertRejected(
-            try DBusRawMessage.littleEndian(fields: [(1, .objectPath("/")), (3, .string("M")), (3, .string("N"))], body: []),
+            try DBusRawMessage.littleEndian(fields: [(1, .string("/")), (3, .string("M"))], body: []),
             .invalidHeaderField)
         assertRejected(
-            try DBusRawMessage.littleEndian(fields: [(1, .objectPath("/")), (3, .string("1M"))], body: []), .invalidName)
+            try DBusRawMessage.littleEndian(
+                fields: [(1, .objectPath("/")), (3, .string("M")), (3, .string("N"))], body: []),
+            .invalidHeaderField)
+        assertRejected(
+            try DBusRawMessage.littleEndian(fields: [(1, .objectPath("/")), (3, .string("1M"))], body: []), .invalidName
+        )
         assertRejected(
             try DBusRawMessage.littleEndian(
                 fields: [(1, .objectPath("/")), (2, .string("nodots")), (3, .string("M"))], body: []),
@@ -150,7 +156,8 @@ final class DBusHostileBytesTests: XCTestCase {
         XCTAssertEqual(try DBusMessage(decoding: unknown).path, "/")
         // Descriptors announced but not received.
         assertRejected(
-            try DBusRawMessage.littleEndian(fields: [(1, .objectPath("/")), (3, .string("M")), (9, .uint32(1))], body: []),
+            try DBusRawMessage.littleEndian(
+                fields: [(1, .objectPath("/")), (3, .string("M")), (9, .uint32(1))], body: []),
             .bodyMismatch)
     }
 
@@ -173,7 +180,8 @@ final class DBusHostileBytesTests: XCTestCase {
         fields += [3, 1, UInt8(ascii: "s"), 0] + be32(1) + [UInt8(ascii: "M"), 0, 0, 0, 0, 0, 0, 0]
         fields += [8, 1, UInt8(ascii: "g"), 0, 2, UInt8(ascii: "u"), UInt8(ascii: "q"), 0]
         let body = be32(0x0102_0304) + [0x05, 0x06]
-        var bytes: [UInt8] = [UInt8(ascii: "B"), 1, 0, 1] + be32(UInt32(body.count)) + be32(77) + be32(UInt32(fields.count))
+        var bytes: [UInt8] =
+            [UInt8(ascii: "B"), 1, 0, 1] + be32(UInt32(body.count)) + be32(77) + be32(UInt32(fields.count))
         bytes += fields
         while bytes.count % 8 != 0 { bytes.append(0) }
         bytes += body
@@ -196,7 +204,7 @@ final class DBusHostileBytesTests: XCTestCase {
             DBusMessage(kind: .methodReturn, replySerial: 9, body: [DBusTestValues.deepest]).encoded(serial: 3),
             DBusMessage(
                 kind: .error, errorName: "org.example.Error.X", replySerial: 4, body: [.string("no")]
-            ).encoded(serial: 4),
+            ).encoded(serial: 4)
         ]
         var generator = SplitMix64(seed: 0xDB05_2026)
         var decoded = 0
