@@ -16,6 +16,9 @@ package struct DBusSocket: Sendable {
     /// The socket's descriptor.
     package let descriptor: Int32
 
+    /// A socket for `descriptor`, already connected (or accepted).
+    package init(descriptor: Int32) { self.descriptor = descriptor }
+
     /// The most descriptors one read accepts (the bus passes at most 16 per message by default).
     static let maximumDescriptorsPerRead = 253
 

@@ -26,7 +26,8 @@ final class DBusConnectionLifecycleTests: XCTestCase {
 
     func testAddressEntriesAreTriedInOrderAndUnescaped() async throws {
         let bus = try startPrivateBus()
-        let escaped = bus.socketPath.replacingOccurrences(of: "/", with: "%2f").replacingOccurrences(of: "-", with: "%2D")
+        let escaped = bus.socketPath.replacingOccurrences(of: "/", with: "%2f").replacingOccurrences(
+            of: "-", with: "%2D")
         let connection = try await DBusConnection.connect(
             to: "tcp:host=localhost,port=1;unix:path=/tmp/missing-\(getpid())/bus;unix:path=\(escaped),guid=00")
         defer { connection.close() }
@@ -37,8 +38,9 @@ final class DBusConnectionLifecycleTests: XCTestCase {
     }
 
     func testAddressesWithoutAClientTransportAreRefused() async throws {
-        for address in ["", ";", "unix:path", "unix:path=%zz", "unix:path=%c3", "nocolon", ":path=/x", "unix:path=/a,path=/b"]
-        {
+        for address in [
+            "", ";", "unix:path", "unix:path=%zz", "unix:path=%c3", "nocolon", ":path=/x", "unix:path=/a,path=/b"
+        ] {
             do {
                 _ = try await DBusConnection.connect(to: address)
                 XCTFail("connected to \(address)")
