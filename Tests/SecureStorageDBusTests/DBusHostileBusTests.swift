@@ -141,7 +141,7 @@ final class DBusHostileBusTests: XCTestCase {
     func testARejectedOrGarbledHandshakeFailsWithThePreciseError() async throws {
         for (reply, code) in [
             ("REJECTED EXTERNAL", DBusConnectionError.Code.authenticationFailed),
-            ("\u{1b}[31mOK?", .authenticationFailed),
+            ("\u{1b}[31mOK?", .authenticationFailed)
         ] {
             let bus = try FakeBus()
             defer { bus.stop() }
