@@ -159,6 +159,10 @@ package final class DBusConnection: Sendable {
                     return false
                 }
                 guard !closed else { return continuation.resume(throwing: closedError()) }
+                // Cancelled before the call was registered: the cancellation handler found nothing to fail.
+                guard !Task.isCancelled else {
+                    return failPending(serial, with: DBusConnectionError.callCancelled(member))
+                }
                 let timer = Task { [weak self] in
                     try? await Task.sleep(for: timeout)
                     guard !Task.isCancelled else { return }

@@ -9,7 +9,7 @@ import XCTest
 /// Python program (python3-dbus, libdbus underneath).
 final class DBusInteropTests: XCTestCase {
     /// Runs `program` with `arguments`, returning its exit status and standard output.
-    private static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -194,5 +194,52 @@ final class DBusInteropTests: XCTestCase {
             XCTAssertEqual(error.name, "org.example.Py.Error.Refused")
             XCTAssertEqual(error.message, "refused by python")
         }
+    }
+}
+
+extension DBusInteropTests {
+    func testTheBusActivatesAServiceFromTheServiceDirectory() async throws {
+        let python = "/usr/bin/python3"
+        let probe = try? Self.run(
+            python, ["-c", "import dbus, dbus.service, dbus.mainloop.glib; from gi.repository import GLib"])
+        guard probe?.status == 0 else {
+            throw XCTSkip("python3-dbus with python3-gi is not installed at /usr/bin/python3")
+        }
+        let bus = try startPrivateBus()
+        // The activated program connects to DBUS_STARTER_ADDRESS, which the bus sets for it.
+        let program = bus.directory.appendingPathComponent("activated.py")
+        try """
+        import os, dbus, dbus.service, dbus.mainloop.glib
+        from gi.repository import GLib
+        dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+        bus = dbus.bus.BusConnection(os.environ["DBUS_STARTER_ADDRESS"])
+        class Service(dbus.service.Object):
+            @dbus.service.method("org.example.Activated", in_signature="", out_signature="s")
+            def Who(self):
+                return "activated"
+        name = dbus.service.BusName("org.example.Activated", bus)
+        Service(bus, "/org/example/Activated")
+        GLib.MainLoop().run()
+
+        """.write(to: program, atomically: false, encoding: .utf8)
+        try """
+        [D-BUS Service]
+        Name=org.example.Activated
+        Exec=\(python) \(program.path)
+
+        """.write(
+            to: bus.serviceDirectory.appendingPathComponent("org.example.Activated.service"), atomically: false,
+            encoding: .utf8)
+        let client = try await DBusConnection.connect(to: bus.address)
+        defer { client.close() }
+        let reply = try await client.call(
+            destination: "org.example.Activated", path: "/org/example/Activated", interface: "org.example.Activated",
+            member: "Who", timeout: .seconds(20))
+        XCTAssertEqual(reply, [.string("activated")])
+        let owner = try await client.call(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetConnectionUnixProcessID", body: [.string("org.example.Activated")])
+        guard case .uint32(let pid)? = owner.first else { return XCTFail("no pid for the activated service") }
+        kill(pid_t(pid), SIGKILL)
     }
 }

@@ -66,7 +66,7 @@ final class DBusWireInteropTests: XCTestCase {
                 [DBusDictionaryEntry(key: .string("k"), value: .variant(.uint64(9)))]),
             .structure([.int16(-2), .uint16(3), .int64(-4)]),
             .array(elementSignature: "o", [.objectPath("/a"), .objectPath("/b/c")]), .string("ünï"), .double(2.5),
-            .variant(.array(elementSignature: "y", [.byte(0), .byte(1)])),
+            .variant(.array(elementSignature: "y", [.byte(0), .byte(1)]))
         ]
         for blob in blobs {
             let message = try DBusMessage(decoding: Self.bytes(fromHex: blob))
@@ -88,7 +88,7 @@ final class DBusWireInteropTests: XCTestCase {
                 .dictionary(
                     keySignature: "s", valueSignature: "as",
                     [DBusDictionaryEntry(key: .string("list"), value: .array(elementSignature: "s", [.string("a")]))]),
-                .array(elementSignature: "(yt)", []), .signature("a{sv}"), .boolean(false), .uint64(.max),
+                .array(elementSignature: "(yt)", []), .signature("a{sv}"), .boolean(false), .uint64(.max)
             ])
         let hex = try message.encoded(serial: 7).map { String(format: "%02x", $0) }.joined()
         let printed = try runPython(
@@ -105,6 +105,7 @@ final class DBusWireInteropTests: XCTestCase {
         XCTAssertEqual(lines.dropFirst().first, "u(sv)a{sas}a(yt)gbt")
         XCTAssertEqual(
             lines.last,
-            "(uint32 5, ('x', <-1>), {'list': ['a']}, @a(yt) [], signature 'a{sv}', false, uint64 18446744073709551615)")
+            "(uint32 5, ('x', <-1>), {'list': ['a']}, @a(yt) [], signature 'a{sv}', false, uint64 18446744073709551615)"
+        )
     }
 }
