@@ -17,6 +17,8 @@ extension DBusConnection {
         var start = 0
         var descriptors: [Int32] = []
         var reason: DBusConnectionError?
+        // Bytes still to skip of a message longer than maximumIncomingMessageLength.
+        var skipping = 0
         reading: while true {
             do {
                 let (bytes, received) = try socket.receive(capacity: 65_536)
@@ -31,8 +33,21 @@ extension DBusConnection {
                     start = 0
                 }
                 buffer += bytes
-                while buffer.count - start >= DBusMessage.fixedHeaderLength {
+                while buffer.count - start >= (skipping > 0 ? 1 : DBusMessage.fixedHeaderLength) {
+                    if skipping > 0 {
+                        let skipped = min(skipping, buffer.count - start)
+                        start += skipped
+                        skipping -= skipped
+                        continue
+                    }
                     let length = try DBusMessage.length(ofMessageStartingWith: buffer[start..<start + 16])
+                    if length > maximumIncomingMessageLength {
+                        // Too long to hold: skipped unread, with the descriptors that came so far.
+                        for descriptor in descriptors { closeDescriptor(descriptor) }
+                        descriptors = []
+                        skipping = length
+                        continue
+                    }
                     guard buffer.count - start >= length else { break }
                     let frame = Array(buffer[start..<start + length])
                     start += length

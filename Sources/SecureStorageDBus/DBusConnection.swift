@@ -38,9 +38,13 @@ package final class DBusConnection: Sendable {
         var signalHandler: (@Sendable (DBusMessage) -> Void)?
     }
 
-    private init(socket: DBusSocket, unixFileDescriptors: Bool) {
+    /// The longest incoming message this connection reads; longer ones are skipped unread.
+    package let maximumIncomingMessageLength: Int
+
+    private init(socket: DBusSocket, unixFileDescriptors: Bool, maximumIncomingMessageLength: Int) {
         self.socket = socket
         supportsUnixFileDescriptors = unixFileDescriptors
+        self.maximumIncomingMessageLength = maximumIncomingMessageLength
     }
 
     /// The session bus's address: `DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus` when
@@ -59,7 +63,14 @@ package final class DBusConnection: Sendable {
     /// Connects to the bus at `address` (entries separated by `;`, tried in order), authenticates
     /// and registers with `Hello`. Each entry gets ``connectTimeoutSeconds`` to connect and
     /// authenticate, and `Hello` as long.
-    package static func connect(to address: String) async throws -> DBusConnection {
+    ///
+    /// - Parameter maximumIncomingMessageLength: messages longer than this are skipped without
+    ///   being buffered or decoded (their descriptors closed), and the connection goes on. The
+    ///   specification's limit, 128 MiB, is the default; a service that expects small messages
+    ///   lowers it, since a decoded message takes several times its wire size in memory.
+    package static func connect(
+        to address: String, maximumIncomingMessageLength: Int = DBusUnmarshaller.maximumMessageLength
+    ) async throws -> DBusConnection {
         let entries = try DBusAddress.parse(address)
         var lastError: (any Error)?
         for entry in entries {
@@ -79,7 +90,9 @@ package final class DBusConnection: Sendable {
                         }
                     }
                 }.get()
-                let connection = DBusConnection(socket: socket, unixFileDescriptors: outcome.unixFileDescriptors)
+                let connection = DBusConnection(
+                    socket: socket, unixFileDescriptors: outcome.unixFileDescriptors,
+                    maximumIncomingMessageLength: maximumIncomingMessageLength)
                 connection.startReading()
                 do {
                     let reply = try await connection.call(

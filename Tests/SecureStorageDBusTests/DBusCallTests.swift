@@ -182,3 +182,35 @@ final class DBusCallTests: XCTestCase {
         XCTAssertEqual(reply.body, [.string("through the fd")])
     }
 }
+
+extension DBusCallTests {
+    func testAMessageOverTheConnectionsLimitIsSkippedAndTheNextDelivered() async throws {
+        let bus = try startPrivateBus()
+        let server = try await DBusConnection.connect(to: bus.address, maximumIncomingMessageLength: 64 * 1024)
+        let client = try await DBusConnection.connect(to: bus.address)
+        defer {
+            server.close()
+            client.close()
+        }
+        XCTAssertEqual(server.maximumIncomingMessageLength, 64 * 1024)
+        let calls = Locked<[Int]>([])
+        server.setMethodCallHandler { call in
+            calls.withLock { $0.append(call.body.count) }
+            return .reply([.uint32(UInt32(call.body.count))])
+        }
+        let destination = server.uniqueName
+        let big = DBusValue.array(elementSignature: "y", Array(repeating: .byte(0xAB), count: 1 << 20))
+        do {
+            _ = try await client.call(
+                destination: destination, path: "/", interface: "org.example.I", member: "Big", body: [big],
+                timeout: .milliseconds(500))
+            XCTFail("a message over the limit was answered")
+        } catch DBusConnectionError.Code.timedOut {}
+        let small = try await client.call(
+            destination: destination, path: "/", interface: "org.example.I", member: "Small", body: [.byte(1), .byte(2)]
+        )
+        XCTAssertEqual(small, [.uint32(2)])
+        XCTAssertEqual(calls.withLock { $0 }, [2])
+        XCTAssertFalse(server.isClosed)
+    }
+}

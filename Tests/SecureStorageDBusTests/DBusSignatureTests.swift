@@ -8,11 +8,15 @@ final class DBusSignatureTests: XCTestCase {
         XCTAssertEqual(
             try DBusSignature.completeTypes("a{sv}s(oayays)aa{sa{sv}}vh"),
             ["a{sv}", "s", "(oayays)", "aa{sa{sv}}", "v", "h"])
-        XCTAssertEqual(try DBusSignature.parseSingle("a{oa{sv}}"), .dictionary(key: .objectPath, value: .dictionary(key: .string, value: .variant)))
+        XCTAssertEqual(
+            try DBusSignature.parseSingle("a{oa{sv}}"),
+            .dictionary(key: .objectPath, value: .dictionary(key: .string, value: .variant)))
     }
 
     func testInvalidSignaturesAreRefusedWithTheirCode() {
-        let invalid = ["a", "(", ")", "()", "(i", "a{", "a{s", "a{sv", "a{vs}", "a{(i)s}", "{sv}", "a{svs}", "z", "ai)", "a{sv}}"]
+        let invalid = [
+            "a", "(", ")", "()", "(i", "a{", "a{s", "a{sv", "a{vs}", "a{(i)s}", "{sv}", "a{svs}", "z", "ai)", "a{sv}}"
+        ]
         for signature in invalid {
             XCTAssertThrowsError(try DBusSignature.parse(signature), signature) { error in
                 XCTAssertEqual((error as? DBusConnectionError)?.code, .invalidSignature, "\(signature): \(error)")
@@ -84,7 +88,9 @@ final class DBusSignatureTests: XCTestCase {
         XCTAssertEqual(code(.structure([])), .invalidSignature)
         XCTAssertEqual(code(.dictionary(keySignature: "v", valueSignature: "s", [])), .invalidSignature)
         XCTAssertEqual(
-            code(.dictionary(keySignature: "s", valueSignature: "s", [DBusDictionaryEntry(key: .int32(1), value: .string(""))])),
+            code(
+                .dictionary(
+                    keySignature: "s", valueSignature: "s", [DBusDictionaryEntry(key: .int32(1), value: .string(""))])),
             .invalidValue)
         XCTAssertNil(code(.array(elementSignature: "{sv}", [])))
     }
