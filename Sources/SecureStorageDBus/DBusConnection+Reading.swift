@@ -102,7 +102,11 @@ extension DBusConnection {
             }
             return (Array(state.pending.values), state.closeWaiters)
         }
-        writer.withLock { open in
+        // Shut down first, so that a write blocked on a bus that stopped reading fails at once;
+        // then no write starts after this.
+        descriptorOpen.withLock { open in if open { socket.shutDown() } }
+        writer.withLock { $0 = false }
+        descriptorOpen.withLock { open in
             if open {
                 open = false
                 socket.close()

@@ -18,8 +18,11 @@ package final class DBusConnection: Sendable {
     /// Whether the bus agreed to pass file descriptors (`AGREE_UNIX_FD`).
     package let supportsUnixFileDescriptors: Bool
     let state = Locked(State())
-    /// Whether the socket is still open: guarded separately so that writes never wait on `state`.
+    /// Whether writing is still allowed; held for the whole of each write, which serializes them.
     let writer = Locked(true)
+    /// Whether the descriptor is still open: held only briefly, so that ``close()`` can shut the
+    /// socket down (waking a blocked write or read) without waiting for a write to finish.
+    let descriptorOpen = Locked(true)
 
     struct PendingCall {
         let continuation: CheckedContinuation<DBusMessage, any Error>
@@ -125,7 +128,7 @@ package final class DBusConnection: Sendable {
     /// Closes the connection: pending calls fail with `closed`, ``waitUntilClosed()`` returns.
     package func close() {
         state.withLock { $0.closing = true }
-        writer.withLock { open in if open { socket.shutDown() } }
+        descriptorOpen.withLock { open in if open { socket.shutDown() } }
     }
 
     /// Returns once the connection is closed and every pending call has failed.
@@ -254,7 +257,8 @@ package final class DBusConnection: Sendable {
             do {
                 try socket.send(bytes, fileDescriptors: fileDescriptors)
             } catch {
-                socket.shutDown()
+                // A message cut short leaves the stream unreadable: end the connection.
+                descriptorOpen.withLock { open in if open { socket.shutDown() } }
                 throw error
             }
         }

@@ -178,3 +178,47 @@ final class DBusHostileBusTests: XCTestCase {
         XCTAssertEqual(connection.closeReason?.code, .lengthOutOfRange)
     }
 }
+
+extension DBusHostileBusTests {
+    func testCloseIsNotHeldUpByAWriteToABusThatStoppedReading() async throws {
+        let bus = try FakeBus()
+        defer { bus.stop() }
+        let testDone = Locked(false)
+        bus.serve { peer in
+            defer { peer.close() }
+            try FakeBus.acceptAuthentication(peer)
+            try FakeBus.answerHello(peer)
+            // Never read again, until the test ends.
+            for _ in 0..<400 where !testDone.withLock({ $0 }) { usleep(50_000) }
+        }
+        defer { testDone.withLock { $0 = true } }
+        let connection = try await DBusConnection.connect(to: "unix:path=" + bus.path)
+        let payload = DBusValue.array(elementSignature: "y", Array(repeating: .byte(1), count: 256 * 1024))
+        let (blocked, blockedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let writes = Task.detached {
+            // Writes until one blocks on the full socket, which close must end.
+            do {
+                for index in 0..<1_000 {
+                    if index == 0 { blockedContinuation.yield() }
+                    try connection.emitSignal(
+                        path: "/x", interface: "org.example.Fake", member: "Fill", body: [payload])
+                }
+                return DBusConnectionError.Code(rawValue: "noError")
+            } catch let error as DBusConnectionError {
+                return error.code
+            } catch {
+                return DBusConnectionError.Code(rawValue: "other")
+            }
+        }
+        for await _ in blocked { break }
+        // Time for the writes to fill the socket (256 KiB each; the buffer holds less) and block.
+        try await Task.sleep(for: .milliseconds(500))
+        let start = ContinuousClock.now
+        connection.close()
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(1))
+        let code = await writes.value
+        XCTAssertTrue([.transportFailed, .closed].contains(code), "\(code)")
+        await connection.waitUntilClosed()
+        XCTAssertLessThan(ContinuousClock.now - start, .seconds(5))
+    }
+}
