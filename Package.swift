@@ -274,6 +274,8 @@ let package = Package(
         // socket there), for the sync tests. Benchmarks/ links this directory as a target of its own.
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        // A private dbus-daemon per test (its own config, a Unix socket and a service directory in a temp dir).
+        .target(name: "DBusTestSupport", path: "Tests/DBusTestSupport"),
         // Fuzzing (README "Guarantees"): the targets of the libFuzzer executables (the nested package
         // Fuzz/, which scripts/fuzz builds with -sanitize=fuzzer,address), replayed here by FuzzRegressionTests.
         .target(
@@ -362,12 +364,15 @@ let package = Package(
                 external("Crypto"), external("ServiceLifecycleTestKit", condition: whenSync)
             ]
         ),
-        .testTarget(name: "SecureStorageDBusTests", dependencies: ["SecureStorageDBus", "AttackTestSupport"]),
+        .testTarget(
+            name: "SecureStorageDBusTests",
+            dependencies: ["SecureStorageDBus", "SecureStorageFoundation", "AttackTestSupport", "DBusTestSupport"]
+        ),
         .testTarget(
             name: "SecretServiceTests",
             dependencies: [
-                "SecretService", "SecureStorageDBus", "KeychainCore", "AttackTestSupport", external("Crypto"),
-                external("CryptoExtras")
+                "SecretService", "SecureStorageDBus", "KeychainCore", "AttackTestSupport", "DBusTestSupport",
+                external("Crypto"), external("CryptoExtras")
             ]
         ),
         .testTarget(

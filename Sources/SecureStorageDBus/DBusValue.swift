@@ -82,7 +82,9 @@ extension DBusValue {
     package static func stringDictionary(_ dictionary: [String: String]) -> DBusValue {
         .dictionary(
             keySignature: "s", valueSignature: "s",
-            dictionary.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .string($0.value)) })
+            dictionary.sorted { $0.key < $1.key }.map {
+                DBusDictionaryEntry(key: .string($0.key), value: .string($0.value))
+            })
     }
 
     /// `ao` from object paths.
