@@ -47,7 +47,8 @@ extension SecretServiceError {
     static func unsupportedAlgorithm(_ name: String) -> SecretServiceError {
         SecretServiceError(
             .notSupported,
-            "The algorithm \(PrintableName.of(name)) is not supported; use dh-ietf1024-sha256-aes128-cbc-pkcs7 or plain."
+            "The algorithm \(PrintableName.of(name)) is not supported; "
+                + "use dh-ietf1024-sha256-aes128-cbc-pkcs7 or plain."
         )
     }
 

@@ -34,7 +34,8 @@ final class SecretServiceHarness: @unchecked Sendable {
         try Keychain(
             location: KeychainLocation(directory: directory.appendingPathComponent("keychain")),
             options: KeychainOptions(
-                passphraseHardening: .fixed(.insecureForTestingOnly), defaultAccessGroup: ApplicationIdentity.sharedGroup,
+                passphraseHardening: .fixed(.insecureForTestingOnly),
+                defaultAccessGroup: ApplicationIdentity.sharedGroup,
                 resumesUnlockSession: false, tpm: nil))
     }
 
@@ -71,7 +72,11 @@ final class SecretServiceHarness: @unchecked Sendable {
         _ path: String, _ interface: String?, _ member: String, _ body: [DBusValue] = [],
         as caller: SecretServiceCaller = caller()
     ) async -> String? {
-        if case .failure(let error) = await call(path, interface, member, body, as: caller) { error.code.rawValue } else { nil }
+        if case .failure(let error) = await call(path, interface, member, body, as: caller) {
+            error.code.rawValue
+        } else {
+            nil
+        }
     }
 
     /// Opens a `plain` session; returns its path.
@@ -98,7 +103,8 @@ final class SecretServiceHarness: @unchecked Sendable {
         let values = try await reply(
             collection, SecretServiceNames.collectionInterface, "CreateItem",
             [
-                properties, SecretValue(session: session, parameters: Data(), value: secret, contentType: "text/plain")
+                properties,
+                SecretValue(session: session, parameters: Data(), value: secret, contentType: "text/plain")
                     .dbusValue, .boolean(replace)
             ], as: caller)
         return values[0].stringValue ?? ""
@@ -115,7 +121,8 @@ final class SecretServiceHarness: @unchecked Sendable {
 
     /// `GetSecret` of an item through `session`: the value bytes.
     func secret(of item: String, session: String, as caller: SecretServiceCaller = caller()) async throws -> Data {
-        let values = try await reply(item, SecretServiceNames.itemInterface, "GetSecret", [.objectPath(session)], as: caller)
+        let values = try await reply(
+            item, SecretServiceNames.itemInterface, "GetSecret", [.objectPath(session)], as: caller)
         return try SecretValue(values[0]).value
     }
 }

@@ -43,7 +43,8 @@ final class SecretServiceObjectsTests: XCTestCase {
         let serverPublic = try XCTUnwrap(SecretValue.bytes(opened[0].unwrappingVariant))
         let session = try XCTUnwrap(opened[1].stringValue)
         let shared = try XCTUnwrap(OakleyGroup2.power([UInt8](serverPublic), clientPrivate))
-        let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: shared), info: Data(), outputByteCount: 16)
+        let key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: shared), info: Data(), outputByteCount: 16)
 
         let iv = (0..<16).map { _ in UInt8.random(in: 0...255) }
         let plaintext = Data("pa$$word with some length".utf8)
@@ -120,8 +121,10 @@ final class SecretServiceObjectsTests: XCTestCase {
         try await harness.keychain.unlock(passphrase: SecretServiceHarness.passphrase)
         let session = try await harness.plainSession()
         let attributes = ["service": "dup", "username": "carol", "n": "1"]
-        let first = try await harness.createItem(label: "a", attributes: attributes, secret: Data("1".utf8), session: session)
-        let second = try await harness.createItem(label: "b", attributes: attributes, secret: Data("2".utf8), session: session)
+        let first = try await harness.createItem(
+            label: "a", attributes: attributes, secret: Data("1".utf8), session: session)
+        let second = try await harness.createItem(
+            label: "b", attributes: attributes, secret: Data("2".utf8), session: session)
         XCTAssertNotEqual(first, second)
         let value3 = try await harness.search(["service": "dup"])
         XCTAssertEqual(Set(value3), [first, second])
@@ -129,7 +132,8 @@ final class SecretServiceObjectsTests: XCTestCase {
         XCTAssertEqual(value4, Data("1".utf8))
         let value5 = try await harness.secret(of: second, session: session)
         XCTAssertEqual(value5, Data("2".utf8))
-        let duplicates = try await harness.keychain.findAll(Query(.genericPassword, [.service: "dup", .account: "carol"]))
+        let duplicates = try await harness.keychain.findAll(
+            Query(.genericPassword, [.service: "dup", .account: "carol"]))
         XCTAssertEqual(duplicates.count, 2)
         let replaced = try await harness.createItem(
             label: "c", attributes: attributes, secret: Data("3".utf8), session: session, replace: true)
@@ -154,16 +158,19 @@ final class SecretServiceObjectsTests: XCTestCase {
         XCTAssertEqual(value8, [])
         let getSecret = await harness.errorCode(item, nil, "GetSecret", [.objectPath(session)])
         XCTAssertEqual(getSecret, "org.freedesktop.Secret.Error.IsLocked")
-        let locked = try await harness.reply(login, "org.freedesktop.DBus.Properties", "Get", [
-            .string(SecretServiceNames.collectionInterface), .string("Locked")
-        ])
+        let locked = try await harness.reply(
+            login, "org.freedesktop.DBus.Properties", "Get",
+            [
+                .string(SecretServiceNames.collectionInterface), .string("Locked")
+            ])
         XCTAssertEqual(locked, [.variant(.boolean(true))])
         let secrets = try await harness.reply(
             service, SecretServiceNames.serviceInterface, "GetSecrets", [.objectPaths([item]), .objectPath(session)])
         XCTAssertEqual(secrets, [.dictionary(keySignature: "o", valueSignature: "(oayays)", [])])
 
         let start = ContinuousClock.now
-        let unlock = try await harness.reply(service, SecretServiceNames.serviceInterface, "Unlock", [.objectPaths([login])])
+        let unlock = try await harness.reply(
+            service, SecretServiceNames.serviceInterface, "Unlock", [.objectPaths([login])])
         XCTAssertEqual(unlock[0], .objectPaths([]))
         let prompt = try XCTUnwrap(unlock[1].stringValue)
         XCTAssertTrue(prompt.hasPrefix(SecretServiceNames.promptPrefix))
@@ -178,7 +185,8 @@ final class SecretServiceObjectsTests: XCTestCase {
     func testUnlockElsewhereCompletesAPendingPrompt() async throws {
         let harness = try SecretServiceHarness()
         harness.unlocker.setBehaviour(.waitsForUnlockElsewhere)
-        let unlock = try await harness.reply(service, SecretServiceNames.serviceInterface, "Unlock", [.objectPaths([login])])
+        let unlock = try await harness.reply(
+            service, SecretServiceNames.serviceInterface, "Unlock", [.objectPaths([login])])
         let prompt = try XCTUnwrap(unlock[1].stringValue)
         _ = try await harness.reply(prompt, SecretServiceNames.promptInterface, "Prompt", [.string("")])
         try await Task.sleep(for: .milliseconds(100))
@@ -193,7 +201,8 @@ final class SecretServiceObjectsTests: XCTestCase {
     func testPrompterThatGrantsUnlocks() async throws {
         let harness = try SecretServiceHarness()
         harness.unlocker.setBehaviour(.grants)
-        let unlock = try await harness.reply(service, SecretServiceNames.serviceInterface, "Unlock", [.objectPaths([login])])
+        let unlock = try await harness.reply(
+            service, SecretServiceNames.serviceInterface, "Unlock", [.objectPaths([login])])
         let prompt = try XCTUnwrap(unlock[1].stringValue)
         _ = try await harness.reply(prompt, SecretServiceNames.promptInterface, "Prompt", [.string("x11:0")])
         let completed = await harness.signals.wait(for: "Completed", path: prompt)
@@ -217,9 +226,11 @@ final class SecretServiceObjectsTests: XCTestCase {
         XCTAssertEqual(closeOther, "org.freedesktop.DBus.Error.UnknownObject")
 
         try harness.keychain.lock()
-        let unlock = try await harness.reply(service, SecretServiceNames.serviceInterface, "Unlock", [.objectPaths([login])])
+        let unlock = try await harness.reply(
+            service, SecretServiceNames.serviceInterface, "Unlock", [.objectPaths([login])])
         let prompt = try XCTUnwrap(unlock[1].stringValue)
-        let otherPrompt = await harness.errorCode(prompt, SecretServiceNames.promptInterface, "Prompt", [.string("")], as: thief)
+        let otherPrompt = await harness.errorCode(
+            prompt, SecretServiceNames.promptInterface, "Prompt", [.string("")], as: thief)
         XCTAssertEqual(otherPrompt, "org.freedesktop.DBus.Error.UnknownObject")
         harness.objects.clientLeft(":1.10")
         XCTAssertEqual(harness.objects.sessions.count, 0)
@@ -308,7 +319,10 @@ final class SecretServiceObjectsTests: XCTestCase {
         try await harness.keychain.unlock(passphrase: SecretServiceHarness.passphrase)
         let properties = DBusValue.dictionary(
             keySignature: "s", valueSignature: "v",
-            [DBusDictionaryEntry(key: .string("org.freedesktop.Secret.Collection.Label"), value: .variant(.string("My Label")))])
+            [
+                DBusDictionaryEntry(
+                    key: .string("org.freedesktop.Secret.Collection.Label"), value: .variant(.string("My Label")))
+            ])
         let created = try await harness.reply(service, nil, "CreateCollection", [properties, .string("work")])
         let path = try XCTUnwrap(created[0].stringValue)
         XCTAssertEqual(path, "/org/freedesktop/secrets/collection/my_label")
@@ -322,9 +336,11 @@ final class SecretServiceObjectsTests: XCTestCase {
         let item = try await harness.createItem(
             label: "w", attributes: ["k": "v"], secret: Data("w".utf8), session: session, collection: path)
         XCTAssertTrue(item.hasPrefix(path + "/"))
-        _ = try await harness.reply(path, "org.freedesktop.DBus.Properties", "Set", [
-            .string(SecretServiceNames.collectionInterface), .string("Label"), .variant(.string("Renamed"))
-        ])
+        _ = try await harness.reply(
+            path, "org.freedesktop.DBus.Properties", "Set",
+            [
+                .string(SecretServiceNames.collectionInterface), .string("Label"), .variant(.string("Renamed"))
+            ])
         // A new object tree over the same keychain (a restarted agent) still has it.
         let restarted = SecretServiceObjects(
             keychain: harness.keychain, unlocker: harness.unlocker, loginGroup: ApplicationIdentity.sharedGroup,
@@ -365,6 +381,7 @@ final class SecretServiceObjectsTests: XCTestCase {
             FlatpakInfo.applicationName(in: "[Application]\nname=org.example.App\nruntime=x\n"), "org.example.App")
         XCTAssertNil(FlatpakInfo.applicationName(in: "[Instance]\nname=org.example.App\n"))
         XCTAssertNil(FlatpakInfo.applicationName(in: "[Application]\nname=../../etc\n/x"))
-        XCTAssertEqual(ProcessInspector.systemdUnit(cgroup: "0::/user.slice/user-1000.slice/app-foo.scope\n"), "app-foo.scope")
+        XCTAssertEqual(
+            ProcessInspector.systemdUnit(cgroup: "0::/user.slice/user-1000.slice/app-foo.scope\n"), "app-foo.scope")
     }
 }
