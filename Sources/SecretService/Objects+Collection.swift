@@ -59,13 +59,13 @@ extension SecretServiceObjects {
         {
             try store.update(existing.id, group: group, label: label, attributes: nil, secret: (data, contentType))
             let path = SecretObject.itemPath(collection: id, id: existing.id)
-            await broadcast(canonical, SecretServiceNames.collectionInterface, "ItemChanged", [.objectPath(path)])
+            await itemSignal("ItemChanged", id, path, caller)
             return [.objectPath(path), .objectPath(SecretServiceNames.noObject)]
         }
         let item = try store.create(
             ItemContent(label: label, attributes: attributes, secret: data, contentType: contentType), group: group)
         let path = SecretObject.itemPath(collection: id, id: item.id)
-        await broadcast(canonical, SecretServiceNames.collectionInterface, "ItemCreated", [.objectPath(path)])
+        await itemSignal("ItemCreated", id, path, caller)
         return [.objectPath(path), .objectPath(SecretServiceNames.noObject)]
     }
 }

@@ -14,9 +14,7 @@ extension SecretServiceObjects {
             _ = try MethodArguments(member: member, body: body, signature: "")
             _ = try existingItem(collection, id, path: path, caller)
             try store(collection).delete(id, group: group(collection, caller))
-            await broadcast(
-                SecretObject.collectionPath(collection), SecretServiceNames.collectionInterface, "ItemDeleted",
-                [.objectPath(canonical)])
+            await itemSignal("ItemDeleted", collection, canonical, caller)
             return [.objectPath(SecretServiceNames.noObject)]
         case "GetSecret":
             let session = try MethodArguments(member: member, body: body, signature: "o").string(0)
@@ -31,17 +29,21 @@ extension SecretServiceObjects {
             let contentType = secret.contentType.isEmpty ? "text/plain" : String(secret.contentType.prefix(256))
             try store(collection).update(
                 id, group: group(collection, caller), label: nil, attributes: nil, secret: (data, contentType))
-            await itemChanged(collection, canonical)
+            await itemSignal("ItemChanged", collection, canonical, caller)
             return []
         default:
             throw SecretServiceError.unknownMethod(member, interface: SecretServiceNames.itemInterface, path: path)
         }
     }
 
-    /// Tells listeners an item changed.
-    func itemChanged(_ collection: String, _ itemPath: String) async {
-        await broadcast(
-            SecretObject.collectionPath(collection), SecretServiceNames.collectionInterface, "ItemChanged",
-            [.objectPath(itemPath)])
+    /// Emits `ItemCreated`, `ItemDeleted` or `ItemChanged` from the item's collection: to every
+    /// listener for an unsandboxed caller's item (as gnome-keyring does; the body is the item's
+    /// path, a UUID, never an attribute), to the caller alone for a sandboxed app's item, so that
+    /// other apps do not learn that it stores something.
+    func itemSignal(_ member: String, _ collection: String, _ itemPath: String, _ caller: SecretServiceCaller) async {
+        await signals.emit(
+            path: SecretObject.collectionPath(collection), interface: SecretServiceNames.collectionInterface,
+            member: member, body: [.objectPath(itemPath)],
+            destination: caller.scope.isSandboxed ? caller.uniqueName : nil)
     }
 }

@@ -88,13 +88,13 @@ extension SecretServiceObjects {
             _ = try existingItem(collection, id, path: path, caller)
             try store(collection).update(
                 id, group: group(collection, caller), label: String(label.prefix(1024)), attributes: nil, secret: nil)
-            await itemChanged(collection, SecretObject.itemPath(collection: collection, id: id))
+            await itemSignal("ItemChanged", collection, SecretObject.itemPath(collection: collection, id: id), caller)
         case (.item(let collection, let id), "Attributes"):
             let attributes = try MethodArguments.attributes(value)
             _ = try existingItem(collection, id, path: path, caller)
             try store(collection).update(
                 id, group: group(collection, caller), label: nil, attributes: attributes, secret: nil)
-            await itemChanged(collection, SecretObject.itemPath(collection: collection, id: id))
+            await itemSignal("ItemChanged", collection, SecretObject.itemPath(collection: collection, id: id), caller)
         default:
             let all = try propertyValues(object, path: path, caller)
             if all[name] != nil {

@@ -290,6 +290,10 @@ final class SecretServiceObjectsTests: XCTestCase {
         let appSession = try await harness.plainSession(as: app)
         let appItem = try await harness.createItem(
             label: "app", attributes: ["service": "shared"], secret: Data("app".utf8), session: appSession, as: app)
+        let created = harness.signals.all.filter { $0.member == "ItemCreated" }
+        XCTAssertEqual(created.first { $0.body == [.objectPath(appItem)] }?.destination, ":1.21")
+        XCTAssertEqual(created.count, 2)
+        XCTAssertNil(created.first { $0.body == [.objectPath(userItem)] }?.destination)
 
         let value10 = try await harness.search(["service": "shared"], as: app)
         XCTAssertEqual(value10, [appItem])
