@@ -193,7 +193,7 @@ let package = Package(
         .target(
             name: "SecretService",
             dependencies: [
-                "KeychainCore", "SecureStorageDBus", "SecureStorageFoundation", external("Crypto"),
+                "KeychainCore", "SecureStorageDBus", "SecureStorageFoundation", "CSystemLibcrypto", external("Crypto"),
                 external("CryptoExtras"), external("Logging")
             ]
         ),
@@ -274,6 +274,8 @@ let package = Package(
         // socket there), for the sync tests. Benchmarks/ links this directory as a target of its own.
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
         .target(name: "CPseudoTerminal", path: "Tests/CPseudoTerminal"),
+        // A private dbus-daemon per test (its own config, a Unix socket and a service directory in a temp dir).
+        .target(name: "DBusTestSupport", path: "Tests/DBusTestSupport"),
         // Fuzzing (README "Guarantees"): the targets of the libFuzzer executables (the nested package
         // Fuzz/, which scripts/fuzz builds with -sanitize=fuzzer,address), replayed here by FuzzRegressionTests.
         .target(
@@ -362,7 +364,10 @@ let package = Package(
                 external("Crypto"), external("ServiceLifecycleTestKit", condition: whenSync)
             ]
         ),
-        .testTarget(name: "SecureStorageDBusTests", dependencies: ["SecureStorageDBus", "AttackTestSupport"]),
+        .testTarget(
+            name: "SecureStorageDBusTests",
+            dependencies: ["SecureStorageDBus", "SecureStorageFoundation", "AttackTestSupport", "DBusTestSupport"]
+        ),
         // keychaind and its clients as separate processes (the built keychaind, keychain and
         // secure-storage-sample), attacked by a second user (uid 65534) and seccomp-blocked keyrings.
         .testTarget(
@@ -372,8 +377,8 @@ let package = Package(
         .testTarget(
             name: "SecretServiceTests",
             dependencies: [
-                "SecretService", "SecureStorageDBus", "KeychainCore", "AttackTestSupport", external("Crypto"),
-                external("CryptoExtras")
+                "SecretService", "SecureStorageDBus", "KeychainCore", "AttackTestSupport", "DBusTestSupport",
+                external("Crypto"), external("CryptoExtras")
             ]
         ),
         .testTarget(
