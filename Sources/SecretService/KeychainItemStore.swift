@@ -20,7 +20,7 @@ import KeychainCore
 /// While the keychain is locked, an item's attributes are encrypted and cannot be read or matched.
 struct KeychainItemStore: ItemStore {
     /// The `vwht` of an item whose `svce`/`acct` equal another item's.
-    static let duplicateMarkerPrefix = "org.freedesktop.secrets.duplicate."
+    static let duplicateMarkerPrefix = SecretServiceAttributes.duplicateViewHintPrefix
 
     let keychain: Keychain
 

@@ -67,14 +67,13 @@ struct RunAgent: ParsableCommand {
                 "socket": "\(server.rendezvous)", "keychain": "\(agent.keychain.location.databaseURL.path)",
                 "lockState": "\(agent.keychain.lockState)"
             ])
-        // MARK: Secret Service
-        // The provider (module SecretService) starts here when a session bus is present; see
-        // `secretServiceStartup`. Its failure is logged and the socket goes on serving.
+        // The Secret Service starts when a session bus is present; its failure is logged and the
+        // socket goes on serving.
         var secretService: (any RunningSecretService)?
-        if let startup = secretServiceStartup,
-            let bus = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"], !bus.isEmpty
-        {
-            do { secretService = try startup.start(agent: agent, sessionBusAddress: bus) } catch {
+        if let bus = ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"], !bus.isEmpty {
+            do {
+                secretService = try secretServiceStartup(logger: logger).start(agent: agent, sessionBusAddress: bus)
+            } catch {
                 logger.error("the Secret Service did not start", metadata: ["error": "\(error)"])
             }
         }

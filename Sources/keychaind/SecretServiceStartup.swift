@@ -1,4 +1,5 @@
 import KeychainCore
+import Logging
 
 /// What keychaind starts next to its socket when a session bus is present: the freedesktop
 /// Secret Service provider (the `SecretService` module), over the same ``KeychainAgent``, so
@@ -18,6 +19,5 @@ protocol RunningSecretService: Sendable {
     func stop()
 }
 
-/// THE PLACE where the Secret Service provider is plugged in: set this to the `SecretService`
-/// module's startup once it exists. `nil`: keychaind serves its socket only.
-let secretServiceStartup: (any SecretServiceStartup)? = nil
+/// The Secret Service provider keychaind starts when a session bus is present.
+func secretServiceStartup(logger: Logger) -> any SecretServiceStartup { SecretServiceOnSessionBus(logger: logger) }
