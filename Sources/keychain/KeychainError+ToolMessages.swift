@@ -41,3 +41,31 @@ extension KeychainError {
             .itemNotFound, "The specified item could not be found in the keychain (no keychain yet at \(path)).")
     }
 }
+
+// MARK: - Serving unlock prompts
+
+extension KeychainError {
+    /// `.invalidParameter`: `unlock --serve-prompts` without a terminal on standard input.
+    static func promptsNeedATerminal() -> KeychainError {
+        KeychainError(
+            .invalidParameter,
+            "`keychain unlock --serve-prompts` needs a terminal on standard input: its prompts need someone at a terminal to type the passphrase. Run it in a terminal you keep open (a tmux or screen window, say)."
+        )
+    }
+
+    /// `.keychainUnavailable`: `unlock --serve-prompts` and no agent serves the keychain at `path`.
+    static func promptsNeedAnAgent(path: String) -> KeychainError {
+        KeychainError(
+            .keychainUnavailable,
+            "No keychain agent serves \(path), so there is nothing to answer prompts for. Start keychaind (`keychaind`, or `systemctl --user start keychaind`), then run `keychain unlock --serve-prompts` again."
+        )
+    }
+
+    /// `.keychainUnavailable`: the agent went away while prompts were served.
+    static func promptsAgentGone() -> KeychainError {
+        KeychainError(
+            .keychainUnavailable,
+            "The keychain agent closed the connection (keychaind stopped): no more prompts. Start keychaind, then `keychain unlock --serve-prompts` again."
+        )
+    }
+}

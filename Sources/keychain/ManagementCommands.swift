@@ -200,21 +200,37 @@ struct Unlock: ParsableCommand {
             Services unlock without a prompt: from a file (--passphrase-file, which must be yours \
             and unreadable by others), or from the systemd credential secure-storage-passphrase, \
             which is used when $CREDENTIALS_DIRECTORY holds it (LoadCredential=).
+            With --serve-prompts (keychaind must serve the keychain, and standard input must be a \
+            terminal) the terminal answers unlock requests instead: when a program asks the agent \
+            to unlock (a Secret Service client's Unlock, say), it prints who asks and reads the \
+            passphrase (empty or Ctrl-D declines; three wrong ones decline), then waits for the \
+            next request until Ctrl-C. One terminal serves prompts at a time; --timeout sets how \
+            long each unlock lasts. Without it, such requests are refused at once.
             Examples:
               keychain unlock                 # prompts; 15 minutes
               keychain unlock --timeout 0     # until `keychain lock` or logout
               keychain unlock --passphrase-file /etc/acme/keychain-passphrase --timeout 0
+              keychain unlock --serve-prompts --timeout 0   # answer programs' unlock requests here
             """,
         aliases: ["unlock-keychain"])
     @OptionGroup var keychain: KeychainSelection
     @Option(name: .customLong("timeout"), help: "Seconds the unlock lasts; 0 means until `keychain lock` or logout.")
     var timeout: Int = 900
+    @Flag(
+        name: .customLong("serve-prompts"),
+        help: "Stay in this terminal and answer programs' unlock requests through keychaind (Ctrl-C stops).")
+    var servePrompts = false
 
     func validate() throws {
         if timeout < 0 { throw ValidationError("--timeout must be 0 or more seconds.") }
+        if servePrompts, keychain.passphraseFile != nil || keychain.unlock {
+            throw ValidationError(
+                "--serve-prompts reads passphrases at the terminal; drop --passphrase-file and --unlock.")
+        }
     }
 
     func run() throws {
+        if servePrompts { return try runServingPrompts() }
         // The passphrase is read whatever the keychain's state, so standard input is its own.
         try StandardInput.plan([self.keychain.passphraseInput(reading: true)])
         let keychain = try self.keychain.open(unlocking: false)
@@ -235,6 +251,24 @@ struct Unlock: ParsableCommand {
         printError(
             "unlocked \(timeout == 0 ? "until `keychain lock` or logout" : "for \(timeout) seconds")\(agent.agentName.map { " by \($0)" } ?? "")"
         )
+    }
+}
+
+extension Unlock {
+    /// `--serve-prompts`: refuses without a terminal or an agent, then serves (``PromptServing``).
+    func runServingPrompts() throws {
+        guard SecretInput.isInteractive else {
+            try reportingErrors { () throws -> Never in throw KeychainError.promptsNeedATerminal() }
+        }
+        let keychain = try self.keychain.open(unlocking: false)
+        let lookup = AgentLookup.of(keychain)
+        guard case .agent(let agent) = lookup else {
+            lookup.reportRefusal()
+            try reportingErrors { () throws -> Never in
+                throw KeychainError.promptsNeedAnAgent(path: keychain.location.databaseURL.path)
+            }
+        }
+        try PromptServing(keychain: keychain, agent: agent, duration: timeout == 0 ? nil : .seconds(timeout)).run()
     }
 }
 

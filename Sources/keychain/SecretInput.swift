@@ -82,7 +82,7 @@ enum SecretInput {
 
     /// Runs `body` with terminal echo switched off (before the prompt is shown, so nothing typed
     /// after it is echoed), restoring the terminal afterwards — also on Ctrl-C.
-    private static func withEchoOff<T>(_ body: () -> T) -> T {
+    static func withEchoOff<T>(_ body: () -> T) -> T {
         var original = termios()
         guard tcgetattr(STDIN_FILENO, &original) == 0 else { return body() }
         var silent = original

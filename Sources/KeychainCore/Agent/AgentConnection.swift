@@ -103,6 +103,14 @@ final class AgentConnection: Sendable {
         return Data(buffer)
     }
 
+    /// Whether the peer sent something or hung up within `milliseconds` (a frame to read, or the
+    /// end of the connection, which the next ``receive(maximumSize:deadline:)`` reports).
+    func isReadable(within milliseconds: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&entry, 1, milliseconds)
+        return ready > 0 || (ready < 0 && errno != EINTR)
+    }
+
     /// Waits until the socket is ready for `events`, or throws when `deadline` passes first.
     private func wait(for events: Int16, until deadline: ContinuousClock.Instant) throws(KeychainError) {
         while true {

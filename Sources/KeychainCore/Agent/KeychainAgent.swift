@@ -7,7 +7,9 @@ import SecureStorageFoundation
 ///
 /// This is also the in-process API for what `keychaind` hosts next to the socket (the Secret
 /// Service): ``isUnlocked``, ``unlock(passphrase:for:)``, ``lock()`` and
-/// ``waitForUnlock(timeout:)`` answer exactly as the socket's requests do, without a socket.
+/// ``waitForUnlock(timeout:)`` answer exactly as the socket's requests do, without a socket;
+/// ``hasPrompter`` and ``requestUnlock(reason:timeout:)`` ask the user, through the prompter
+/// (``AgentPrompts``: `keychain unlock --serve-prompts` on a terminal), to unlock it.
 ///
 /// An unlock here is an unlock session (``Keychain/unlock(passphrase:keepingSessionFor:)``):
 /// the header gets the session record, the agent's memory the ticket, so every process of the
@@ -19,6 +21,8 @@ package final class KeychainAgent: Sendable {
     /// When the agent started.
     package let since: Date
     private let holder: AgentTicketHolder
+    /// The prompter and the unlock requests waiting for it.
+    let prompts: AgentPrompts
     /// Counts unlocks and locks, so an expiry timer only locks the session it was set for.
     private let generation = Locked<UInt64>(0)
 
@@ -29,6 +33,7 @@ package final class KeychainAgent: Sendable {
         self.keychain = keychain
         self.since = since
         holder = AgentTicketHolder.host(keychain.vaultID)
+        prompts = AgentPrompts(isUnlocked: { keychain.lockState == .unlocked })
     }
 
     /// Whether the keychain is unlocked (always, when it has no passphrase).
@@ -96,7 +101,7 @@ package final class KeychainAgent: Sendable {
 
     /// Answers one client request (the server calls it after the peer check).
     func answer(_ request: AgentRequest) -> AgentReply {
-        do {
+        do throws(KeychainError) {
             switch request {
             case .status: return .status(status)
             case .unlock(let passphrase, let seconds):
@@ -108,6 +113,9 @@ package final class KeychainAgent: Sendable {
             case .ticket: return .ticket(ticket)
             case .waitForUnlock(let milliseconds):
                 return .unlocked(waitForUnlock(timeout: .milliseconds(Int64(milliseconds))))
+            case .promptAnswer, .promptDecline: throw KeychainError.agentPromptAnswerOutsidePrompter()
+            case .servePrompts, .requestUnlock:  // served by the server, which watches their connection
+                throw KeychainError.agentMalformedMessage(what: "request without its connection")
             }
         } catch {
             return .failure(code: error.code.rawValue, message: error.message)

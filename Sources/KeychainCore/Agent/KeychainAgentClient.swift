@@ -75,7 +75,7 @@ package struct KeychainAgentClient: Sendable {
         return unlocked
     }
 
-    private func request(_ request: AgentRequest, timeout: Duration) throws(KeychainError) -> AgentReply {
+    func request(_ request: AgentRequest, timeout: Duration) throws(KeychainError) -> AgentReply {
         guard let reply = try Self.exchange(request, with: rendezvous, timeout: timeout) else {
             throw KeychainError.agentGone(rendezvous)
         }
@@ -92,11 +92,7 @@ package struct KeychainAgentClient: Sendable {
         throws(KeychainError) -> AgentReply?
     {
         let connected = ContinuousClock.now + replyTimeout
-        guard let connection = try AgentConnection.connect(to: rendezvous, deadline: connected) else { return nil }
-        guard let peer = connection.peer else {
-            throw KeychainError.agentSocketFailed(step: "SO_PEERCRED", errno: errno)
-        }
-        guard peer.isSameUser else { throw KeychainError.agentImpersonated(peer, rendezvous: rendezvous) }
+        guard let connection = try connectVerified(to: rendezvous, deadline: connected) else { return nil }
         var payload = request.encoded()
         defer { payload.wipe() }
         try connection.send(payload.data, deadline: connected)
@@ -106,6 +102,19 @@ package struct KeychainAgentClient: Sendable {
             throw KeychainError(KeychainError.Code(rawValue: code), message)
         }
         return reply
+    }
+
+    /// A connection to `rendezvous` whose peer the kernel says runs as this user; `nil` when
+    /// nothing listens.
+    static func connectVerified(to rendezvous: AgentRendezvous, deadline: ContinuousClock.Instant)
+        throws(KeychainError) -> AgentConnection?
+    {
+        guard let connection = try AgentConnection.connect(to: rendezvous, deadline: deadline) else { return nil }
+        guard let peer = connection.peer else {
+            throw KeychainError.agentSocketFailed(step: "SO_PEERCRED", errno: errno)
+        }
+        guard peer.isSameUser else { throw KeychainError.agentImpersonated(peer, rendezvous: rendezvous) }
+        return connection
     }
 
     /// Whether two paths name the same file (symbolic links resolved).

@@ -12,6 +12,10 @@ import SecureStorageFoundation
 /// uid is closed at once, read from and sent nothing. A connection carries one request, read
 /// within ``KeychainAgentClient/replyTimeout``; a malformed or oversized one gets a failure reply
 /// and the agent goes on serving others. At most ``maximumConnections`` are served at once.
+///
+/// Two requests keep their connection: `servePrompts`, which makes the client the prompter for
+/// as long as it stays (``AgentPrompterSession``), and `requestUnlock`, answered when the
+/// prompter has had its say, and withdrawn if the client closes first.
 package final class KeychainAgentServer: Sendable {
     /// The rendezvous it listens on.
     package let rendezvous: AgentRendezvous
@@ -103,7 +107,7 @@ package final class KeychainAgentServer: Sendable {
             }
             guard admitted else { continue }
             Thread.detachNewThread { [self] in
-                serve(connection)
+                serve(connection, peer: peer)
                 active.withLock { $0 -= 1 }
             }
         }
@@ -111,13 +115,23 @@ package final class KeychainAgentServer: Sendable {
     }
 
     /// Reads one request (within the reply timeout), answers it and closes.
-    private func serve(_ connection: AgentConnection) {
+    private func serve(_ connection: AgentConnection, peer: AgentPeer) {
         let reply: AgentReply
         do {
             let payload = try connection.receive(
                 maximumSize: AgentMessage.maximumFrameSize,
                 deadline: ContinuousClock.now + KeychainAgentClient.replyTimeout)
-            reply = agent.answer(try AgentRequest.decode(payload))
+            switch try AgentRequest.decode(payload) {
+            case .servePrompts:
+                AgentPrompterSession(agent: agent, connection: connection).run(pid: peer.pid)
+                return
+            case .requestUnlock(let reason, let milliseconds):
+                let asking = reason.isEmpty ? "a program (pid \(peer.pid))" : reason
+                reply = .unlocked(
+                    agent.requestUnlock(
+                        reason: asking, timeout: .milliseconds(Int64(milliseconds)), watching: connection))
+            case let request: reply = agent.answer(request)
+            }
         } catch {
             logger.notice("refused a request", metadata: ["reason": "\(error.message)"])
             reply = .failure(code: error.code.rawValue, message: error.message)

@@ -109,3 +109,23 @@ extension KeychainError {
         )
     }
 }
+
+// MARK: - Prompts
+
+extension KeychainError {
+    /// `.duplicateKeychain`: a prompter serves already; the agent keeps one at a time.
+    package static func agentPrompterAlreadyServing(pid: pid_t) -> KeychainError {
+        KeychainError(
+            .duplicateKeychain,
+            "Another prompter (pid \(pid)) already answers this keychain's unlock requests; the agent keeps one at a time. Use that terminal, or stop it (Ctrl-C there, or `kill \(pid)`) and start this one again."
+        )
+    }
+
+    /// `.invalidParameter`: a prompt answer came on a connection that is not the prompter's.
+    package static func agentPromptAnswerOutsidePrompter() -> KeychainError {
+        KeychainError(
+            .invalidParameter,
+            "A prompt answer was refused: only the prompter's own connection (`keychain unlock --serve-prompts`) answers prompts."
+        )
+    }
+}
