@@ -1,6 +1,8 @@
 /// One complete D-Bus type, parsed from a signature (D-Bus specification, "Signatures").
 package indirect enum DBusType: Sendable, Hashable {
+    /// The fixed-width basic types: `y b n q i u x t d`.
     case byte, boolean, int16, uint16, int32, uint32, int64, uint64, double
+    /// The string-like basic types `s o g`, the descriptor index `h`, and `v`.
     case string, objectPath, signature, unixFD, variant
     /// `a` + element type (not a dict entry).
     case array(DBusType)

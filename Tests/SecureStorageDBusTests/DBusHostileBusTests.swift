@@ -118,6 +118,8 @@ final class DBusHostileBusTests: XCTestCase {
             }
             try FakeBus.acceptAuthentication(peer)
             try FakeBus.answerHello(peer)
+            // Wait until the client has its signal handler (it says Ready), then send.
+            _ = try FakeBus.readMessage(peer)
             try peer.send(bad + good)
             // Wait for the test to have seen Good, then break the framing.
             _ = try FakeBus.readMessage(peer)
@@ -129,6 +131,7 @@ final class DBusHostileBusTests: XCTestCase {
         XCTAssertEqual(connection.uniqueName, ":1.1")
         let (signals, signalsContinuation) = AsyncStream.makeStream(of: String.self)
         connection.setSignalHandler { message in signalsContinuation.yield(message.member ?? "") }
+        try connection.emitSignal(path: "/x", interface: "org.example.Fake", member: "Ready")
         var iterator = signals.makeAsyncIterator()
         let first = await iterator.next()
         XCTAssertEqual(first, "Good", "the unreadable signal was delivered or the good one lost")
