@@ -369,10 +369,13 @@ let package = Package(
             dependencies: ["SecureStorageDBus", "SecureStorageFoundation", "AttackTestSupport", "DBusTestSupport"]
         ),
         // keychaind and its clients as separate processes (the built keychaind, keychain and
-        // secure-storage-sample), attacked by a second user (uid 65534) and seccomp-blocked keyrings.
+        // secure-storage-sample, and the Secret Service's Python and libsecret clients on a private
+        // bus), attacked by a second user (uid 65534) and seccomp-blocked keyrings.
         .testTarget(
             name: "KeychainAgentTests",
-            dependencies: ["KeychainCore", "CPseudoTerminal", "AttackTestSupport", "SecureStorageFoundation"]
+            dependencies: [
+                "KeychainCore", "CPseudoTerminal", "AttackTestSupport", "SecureStorageFoundation", "DBusTestSupport"
+            ]
         ),
         .testTarget(
             name: "SecretServiceTests",

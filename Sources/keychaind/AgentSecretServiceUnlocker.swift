@@ -43,7 +43,8 @@ extension SecretServiceCaller {
     /// Who asks, as the prompter shows it: `python3 (pid 4242, app-foo.scope)`, or the Flatpak app id.
     /// The prompter escapes it before printing; the executable's name is the caller's to choose.
     var promptReason: String {
-        let program = flatpakAppID ?? executable.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "a program"
+        let program =
+            flatpakAppID ?? executable.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "a program"
         let details = [pid.map { "pid \($0)" }, systemdUnit].compactMap { $0 }
         return details.isEmpty ? program : "\(program) (\(details.joined(separator: ", ")))"
     }

@@ -16,7 +16,8 @@ struct SecretServiceOnSessionBus: SecretServiceStartup {
 
     func start(agent: KeychainAgent, sessionBusAddress: String) throws -> any RunningSecretService {
         let running = RunningProvider()
-        let provider = SecretServiceProvider(keychain: agent.keychain, unlocker: AgentSecretServiceUnlocker(agent: agent))
+        let provider = SecretServiceProvider(
+            keychain: agent.keychain, unlocker: AgentSecretServiceUnlocker(agent: agent))
         let logger = self.logger
         running.serving.withLock {
             $0.task = Task {

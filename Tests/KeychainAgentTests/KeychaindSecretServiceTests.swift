@@ -1,0 +1,200 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import DBusTestSupport
+import Foundation
+import XCTest
+
+/// keychaind's Secret Service end to end: the built `keychaind` on a private session bus, reached
+/// by clients nobody here wrote (Python `secretstorage` with its own test suite, `keyring`,
+/// libsecret's `secret-tool`) and by the `keychain` tool and the facade on the same keychain.
+final class KeychaindSecretServiceTests: AgentTestCase {
+    private var bus: PrivateBus!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        bus = try startPrivateBus()
+    }
+
+    /// The Python of a venv with secretstorage and keyring (`SECURE_STORAGE_PYTHON`; .ci/run makes it).
+    private func requirePython() throws -> URL {
+        guard let python = ProcessInfo.processInfo.environment["SECURE_STORAGE_PYTHON"],
+            FileManager.default.isExecutableFile(atPath: python)
+        else {
+            let message = "SECURE_STORAGE_PYTHON names no Python with secretstorage and keyring (.ci/run makes one)"
+            if ProcessInfo.processInfo.environment["REQUIRE_DBUS"] != nil { XCTFail(message) }
+            throw XCTSkip(message)
+        }
+        return URL(fileURLWithPath: python)
+    }
+
+    /// The session bus and the keyring backend for every client process.
+    private var onBus: [String: String?] {
+        [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address,
+            "PYTHON_KEYRING_BACKEND": "keyring.backends.SecretService.Keyring"
+        ]
+    }
+
+    /// A keychain with passphrase `pass`, and keychaind on the bus, unlocked from a 0600 file.
+    @discardableResult
+    private func startServingAgent() throws -> RunningAgent {
+        let passphraseFile = scratch.appendingPathComponent("passphrase")
+        if !FileManager.default.fileExists(atPath: passphraseFile.path) {
+            try makeKeychain()
+            FileManager.default.createFile(
+                atPath: passphraseFile.path, contents: Data("pass".utf8), attributes: [.posixPermissions: 0o600])
+        }
+        let agent = try startAgent(["--passphrase-file", passphraseFile.path], changing: onBus)
+        XCTAssertTrue(agent.waitFor("serving the Secret Service", timeout: 20), agent.log)
+        return agent
+    }
+
+    private func python(_ script: String, timeout: TimeInterval = 60) throws -> RunResult {
+        try run(try requirePython(), ["-c", script], changing: onBus)
+    }
+
+    private func secretTool(_ arguments: [String], input: String = "") throws -> RunResult {
+        try run(URL(fileURLWithPath: try requireProgram("secret-tool", package: "libsecret-tools")), arguments,
+            input: input, changing: onBus)
+    }
+
+    /// Issue 37: the secretstorage project's own test suite, unchanged, against keychaind.
+    func testSecretStorageProjectSuitePassesAgainstKeychaind() throws {
+        let python = try requirePython()
+        guard let sdist = ProcessInfo.processInfo.environment["SECURE_STORAGE_SECRETSTORAGE_SDIST"],
+            FileManager.default.fileExists(atPath: sdist)
+        else {
+            let message = "SECURE_STORAGE_SECRETSTORAGE_SDIST names no secretstorage source distribution"
+            if ProcessInfo.processInfo.environment["REQUIRE_DBUS"] != nil { XCTFail(message) }
+            throw XCTSkip(message)
+        }
+        try startServingAgent()
+        let unpacked = scratch.appendingPathComponent("secretstorage")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        XCTAssertStatus(
+            try run(URL(fileURLWithPath: "/bin/tar"), ["-xzf", sdist, "-C", unpacked.path, "--strip-components=1"]), 0)
+        let suite = try run(
+            URL(fileURLWithPath: "/bin/sh"),
+            ["-c", "cd \"$1\" && exec \"$2\" -m unittest discover -v -s tests -t .", "sh", unpacked.path, python.path],
+            changing: onBus)
+        XCTAssertStatus(suite, 0)
+        XCTAssertTrue(suite.stderr.contains("\nOK"), suite.stderr)
+        XCTAssertFalse(suite.stderr.contains("FAILED"), suite.stderr)
+    }
+
+    /// Items go both ways between D-Bus clients, the tool and the facade.
+    func testClientsShareItemsWithTheToolAndTheFacade() throws {
+        try startServingAgent()
+        // secret-tool (libsecret, a DH session) → the tool.
+        XCTAssertStatus(
+            try secretTool(["store", "--label=Deploy token", "service", "ci", "username", "deploy"], input: "tok-1"),
+            0)
+        let found = try keychain("find-generic-password", "-s", "ci", "-a", "deploy", "-w")
+        XCTAssertStatus(found, 0)
+        XCTAssertEqual(found.stdout, "tok-1\n")
+        // Python keyring → the tool and the facade.
+        XCTAssertStatus(try python("import keyring; keyring.set_password('com.acme.app', 'db', 'pw-2')"), 0)
+        XCTAssertEqual(try keychain("find-generic-password", "-s", "com.acme.app", "-a", "db", "-w").stdout, "pw-2\n")
+        let facade = try run(Self.sample, ["get", "com.acme.app", "db"])
+        XCTAssertStatus(facade, 0)
+        XCTAssertTrue(facade.stdout.contains("pw-2"), facade.stdout)
+        // The tool → secret-tool and keyring.
+        XCTAssertStatus(try keychain("add-generic-password", "-s", "api", "-a", "alice", "--stdin", input: "k-3"), 0)
+        XCTAssertEqual(try secretTool(["lookup", "service", "api", "username", "alice"]).stdout, "k-3")
+        XCTAssertEqual(try python("import keyring; print(keyring.get_password('api', 'alice'))").stdout, "k-3\n")
+        // secret-tool clear removes the keychain item.
+        XCTAssertStatus(try secretTool(["clear", "service", "ci", "username", "deploy"]), 0)
+        XCTAssertStatus(try keychain("find-generic-password", "-s", "ci", "-a", "deploy"), 44)
+    }
+
+    /// Locked with no prompter: a client's unlock is dismissed within 2 s (keyring raises
+    /// KeyringLocked, no secret); `keychain unlock` from another process then reaches the clients.
+    func testLockedAgentAnswersAtOnceAndAnUnlockElsewhereReachesClients() throws {
+        try startServingAgent()
+        XCTAssertStatus(try python("import keyring; keyring.set_password('svc2', 'bob', 'before-lock')"), 0)
+        XCTAssertStatus(try keychain("lock"), 0)
+        let script = """
+            import time, keyring, keyring.errors
+            start = time.monotonic()
+            try:
+                print('read', keyring.get_password('svc2', 'bob'))
+            except keyring.errors.KeyringLocked:
+                print('locked')
+            print('seconds %.3f' % (time.monotonic() - start))
+            """
+        let locked = try python(script)
+        XCTAssertStatus(locked, 0)
+        XCTAssertTrue(locked.stdout.hasPrefix("locked\n"), locked.stdout + locked.stderr)
+        XCTAssertFalse(locked.stdout.contains("before-lock"))
+        let seconds = try XCTUnwrap(Double(locked.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        XCTAssertLessThan(seconds, 2, "a locked keychain answers within 2 s")
+        XCTAssertStatus(try secretTool(["lookup", "service", "svc2", "username", "bob"]), 1)
+
+        XCTAssertStatus(try keychain("unlock", input: "pass\n"), 0)
+        let unlocked = try python(script)
+        XCTAssertTrue(unlocked.stdout.hasPrefix("read before-lock\n"), unlocked.stdout + unlocked.stderr)
+        XCTAssertEqual(try secretTool(["lookup", "service", "svc2", "username", "bob"]).stdout, "before-lock")
+    }
+
+    /// keychaind killed with SIGKILL while a client writes: every item the client saw acknowledged
+    /// is there after a restart, the client got an error rather than a hang, and a new connection
+    /// of the client works.
+    func testSigkillDuringWritesLosesNoAcknowledgedWrite() throws {
+        let agent = try startServingAgent()
+        let acknowledged = scratch.appendingPathComponent("acknowledged")
+        let writer = try process(
+            try requirePython(),
+            [
+                "-c",
+                """
+                import sys, secretstorage
+                out = open(sys.argv[1], 'w', buffering=1)
+                connection = secretstorage.dbus_init()
+                collection = secretstorage.get_default_collection(connection)
+                try:
+                    for i in range(100000):
+                        collection.create_item('k%d' % i, {'service': 'kill', 'username': 'u%d' % i}, b'secret-%d' % i)
+                        out.write('%d\\n' % i)
+                except Exception as error:
+                    out.write('error %s\\n' % type(error).__name__)
+                """,
+                acknowledged.path
+            ], changing: onBus)
+        writer.standardOutput = FileHandle.nullDevice
+        writer.standardError = FileHandle.nullDevice
+        try writer.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline,
+            ((try? String(contentsOf: acknowledged, encoding: .utf8)) ?? "").split(separator: "\n").count < 40
+        {
+            usleep(20_000)
+        }
+        kill(agent.pid, SIGKILL)
+        agent.process.waitUntilExit()
+        let exited = Date().addingTimeInterval(30)
+        while writer.isRunning, Date() < exited { usleep(20_000) }
+        XCTAssertFalse(writer.isRunning, "the client got an error instead of hanging")
+        if writer.isRunning { writer.terminate() }
+        let lines = try String(contentsOf: acknowledged, encoding: .utf8).split(separator: "\n")
+        XCTAssertTrue(lines.last?.hasPrefix("error ") ?? false, "the client saw the agent go: \(lines.suffix(3))")
+        let written = lines.compactMap { Int($0) }
+        XCTAssertGreaterThanOrEqual(written.count, 40)
+
+        try startServingAgent()
+        let check = try python(
+            """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            collection = secretstorage.get_default_collection(connection)
+            missing = []
+            for i in range(\(written.count)):
+                items = list(collection.search_items({'service': 'kill', 'username': 'u%d' % i}))
+                if len(items) != 1 or items[0].get_secret() != b'secret-%d' % i:
+                    missing.append(i)
+            print('missing', missing)
+            """)
+        XCTAssertStatus(check, 0)
+        XCTAssertEqual(check.stdout, "missing []\n")
+    }
+}
