@@ -328,7 +328,8 @@ let package = Package(
         .testTarget(
             name: "KeychainCLITests",
             dependencies: [
-                "CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", "PostgresTestSupport", external("GRDB")
+                "CPseudoTerminal", "TPMTestSupport", "AttackTestSupport", "PostgresTestSupport", "DBusTestSupport",
+                external("GRDB")
             ]
         ),
         .testTarget(

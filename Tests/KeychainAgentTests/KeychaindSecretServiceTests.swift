@@ -55,7 +55,8 @@ final class KeychaindSecretServiceTests: AgentTestCase {
     }
 
     private func secretTool(_ arguments: [String], input: String = "") throws -> RunResult {
-        try run(URL(fileURLWithPath: try requireProgram("secret-tool", package: "libsecret-tools")), arguments,
+        try run(
+            URL(fileURLWithPath: try requireProgram("secret-tool", package: "libsecret-tools")), arguments,
             input: input, changing: onBus)
     }
 
@@ -127,7 +128,8 @@ final class KeychaindSecretServiceTests: AgentTestCase {
         XCTAssertStatus(locked, 0)
         XCTAssertTrue(locked.stdout.hasPrefix("locked\n"), locked.stdout + locked.stderr)
         XCTAssertFalse(locked.stdout.contains("before-lock"))
-        let seconds = try XCTUnwrap(Double(locked.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
+        let seconds = try XCTUnwrap(
+            Double(locked.stdout.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
         XCTAssertLessThan(seconds, 2, "a locked keychain answers within 2 s")
         XCTAssertStatus(try secretTool(["lookup", "service", "svc2", "username", "bob"]), 1)
 

@@ -73,6 +73,19 @@ enum DocumentedCommandCoverage {
             firstLine: "keychain migrate --from gnome-keyring --keyring login",
             runBy: "GnomeKeyringDocumentedCommandTests.testTheMigrationArticlesGnomeKeyringCommands"),
         Entry(
+            file: "README.md", firstLine: "printf %s \"$TOKEN\" | secret-tool store",
+            runBy: "AnyProgramDocumentedCommandTests.testTheSecretServiceBlocks"),
+        Entry(
+            file: "Sources/SecureStorage/SecureStorage.docc/AnyProgram.md", firstLine: "keychain create --passphrase",
+            runBy: "AnyProgramDocumentedCommandTests.testTheServerBlock"),
+        Entry(
+            file: "Sources/SecureStorage/SecureStorage.docc/AnyProgram.md", firstLine: "keychaind install",
+            runBy: "AnyProgramDocumentedCommandTests.testTheInstallBlock"),
+        Entry(
+            file: "Sources/SecureStorage/SecureStorage.docc/AnyProgram.md",
+            firstLine: "printf %s \"$TOKEN\" | secret-tool store",
+            runBy: "AnyProgramDocumentedCommandTests.testTheSecretServiceBlocks"),
+        Entry(
             file: "CONTRIBUTING.md", firstLine: "swift build --build-tests --disable-local-rpath",
             runBy:
                 "not run as written: it builds and runs this suite itself; scripts/test runs the same build command, then `swift test` with the same variables"
