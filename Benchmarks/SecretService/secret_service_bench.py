@@ -62,6 +62,7 @@ class Provider:
     def __init__(self, name, root):
         self.name = name
         self.root = root
+        os.makedirs(root, mode=0o700)
         self.bus = PrivateBus(root)
         self.home = os.path.join(root, "home")
         os.makedirs(self.home, mode=0o700)
@@ -127,7 +128,7 @@ class Keychaind(Provider):
         subprocess.run([self.keychain, "create", "--passphrase-file", passphrase],
                        env=self.env, check=True, capture_output=True)
         self.process = subprocess.Popen(
-            [self.keychaind, "--passphrase-file", passphrase],
+            [self.keychaind, "--foreground", "--passphrase-file", passphrase],
             env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.wait_for_name()
 

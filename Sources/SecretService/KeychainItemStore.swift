@@ -31,6 +31,21 @@ struct KeychainItemStore: ItemStore {
         }
     }
 
+    /// Narrowed by the keychain's own lookup columns first: an item's service is its attribute
+    /// `service` and its account its `username` (both set from the map on every write, and
+    /// synthesized from them for items the tool made), so a query naming them reads only the items
+    /// of that service and account rather than every item's encrypted attributes.
+    func items(group: String, matching query: [String: String]) throws(SecretServiceError) -> [StoredItem] {
+        var narrowing: [AttributeKey: AttributeValue] = [:]
+        if let service = query["service"] { narrowing[.service] = .string(service) }
+        if let username = query["username"] { narrowing[.account] = .string(username) }
+        let candidates = try run { () throws(KeychainError) in
+            try keychain.findAll(Query(.genericPassword, narrowing, synchronizable: .any, accessGroups: [group]))
+                .compactMap(Self.storedItem)
+        }
+        return candidates.filter { $0.matches(query) }
+    }
+
     func item(_ id: String, group: String) throws(SecretServiceError) -> StoredItem? {
         guard let query = Self.query(id, group: group) else { return nil }
         return try run { () throws(KeychainError) in try keychain.findAll(query).first.flatMap(Self.storedItem) }

@@ -11,6 +11,10 @@ final class MemoryItemStore: ItemStore {
 
     private let entries = Locked([String: Entry]())
 
+    func items(group: String, matching query: [String: String]) -> [StoredItem] {
+        items(group: group).filter { $0.matches(query) }
+    }
+
     func items(group: String) -> [StoredItem] {
         entries.withLock { $0.values.filter { $0.group == group }.map(\.item).sorted { $0.created < $1.created } }
     }

@@ -24,7 +24,7 @@ extension SecretServiceObjects {
             let query = try MethodArguments(member: member, body: body, signature: "a{ss}").attributes(0)
             return [
                 .objectPaths(
-                    try items(of: id, caller).filter { $0.matches(query) }.map {
+                    try items(of: id, caller, matching: query).map {
                         SecretObject.itemPath(collection: id, id: $0.id)
                     })
             ]
@@ -55,7 +55,9 @@ extension SecretServiceObjects {
         let group = group(id, caller)
         let contentType = secret.contentType.isEmpty ? "text/plain" : String(secret.contentType.prefix(256))
         if arguments.boolean(2),
-            let existing = try store.items(group: group).first(where: { $0.attributes == attributes })
+            let existing = try store.items(group: group, matching: attributes).first(where: {
+                $0.attributes == attributes
+            })
         {
             try store.update(existing.id, group: group, label: label, attributes: nil, secret: (data, contentType))
             let path = SecretObject.itemPath(collection: id, id: existing.id)

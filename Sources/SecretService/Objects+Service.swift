@@ -17,7 +17,7 @@ extension SecretServiceObjects {
             let query = try MethodArguments(member: member, body: body, signature: "a{ss}").attributes(0)
             var unlocked: [String] = []
             for id in collections.ids(for: caller.scope) {
-                unlocked += try items(of: id, caller).filter { $0.matches(query) }.map {
+                unlocked += try items(of: id, caller, matching: query).map {
                     SecretObject.itemPath(collection: id, id: $0.id)
                 }
             }

@@ -135,6 +135,14 @@ final class SecretServiceObjects: Sendable {
         return try store(collection).items(group: group(collection, caller))
     }
 
+    /// The items of `collection` visible to `caller` whose attributes include every pair of `query`.
+    func items(of collection: String, _ caller: SecretServiceCaller, matching query: [String: String]) throws
+        -> [StoredItem]
+    {
+        if isLocked(collection) { return [] }
+        return try store(collection).items(group: group(collection, caller), matching: query)
+    }
+
     /// The item `id` of `collection`, or ``SecretServiceError/noSuchObject(_:)``; IsLocked while locked.
     func existingItem(_ collection: String, _ id: String, path: String, _ caller: SecretServiceCaller) throws
         -> StoredItem

@@ -35,6 +35,8 @@ struct ItemContent: Sendable {
 protocol ItemStore: Sendable {
     /// Every item of `group`.
     func items(group: String) throws(SecretServiceError) -> [StoredItem]
+    /// The items of `group` whose attributes include every pair of `query`.
+    func items(group: String, matching query: [String: String]) throws(SecretServiceError) -> [StoredItem]
     /// The item `id` of `group`, or `nil`.
     func item(_ id: String, group: String) throws(SecretServiceError) -> StoredItem?
     /// The secret and content type of item `id` of `group`.
