@@ -37,7 +37,8 @@ struct PromptServing {
             switch asked {
             case .interrupted: break
             case .endOfInput, .line(""): try reportingErrors { try link.decline(id: id) }
-            case .line(let passphrase): try reportingErrors { try link.answer(id: id, passphrase: passphrase, duration: duration) }
+            case .line(let passphrase):
+                try reportingErrors { try link.answer(id: id, passphrase: passphrase, duration: duration) }
             }
             // Until this prompt's outcome: a failure (wrong passphrase, ask again) or its closing.
             while true {
@@ -57,7 +58,9 @@ struct PromptServing {
 
     private func next(_ link: AgentPrompterLink) throws -> AgentPrompterLink.Event? {
         do { return try link.next(timeout: Self.forever) } catch {
-            if error.code == .keychainUnavailable { try reportingErrors { () throws -> Never in throw KeychainError.promptsAgentGone() } }
+            if error.code == .keychainUnavailable {
+                try reportingErrors { () throws -> Never in throw KeychainError.promptsAgentGone() }
+            }
             try reportingErrors { () throws -> Never in throw error }
         }
     }

@@ -35,7 +35,9 @@ extension KeychainAgent {
     /// and withdrawn when the client closes `connection` (or sends anything more) before the answer.
     func requestUnlock(reason: String, timeout: Duration, watching connection: AgentConnection) -> Bool {
         let answer = Locked<Bool?>(nil)
-        guard let id = prompts.request(reason: reason, timeout: timeout, completion: { result in answer.withLock { $0 = result } })
+        guard
+            let id = prompts.request(
+                reason: reason, timeout: timeout, completion: { result in answer.withLock { $0 = result } })
         else { return answer.withLock { $0 } ?? false }
         while true {
             if let result = answer.withLock({ $0 }) { return result }
