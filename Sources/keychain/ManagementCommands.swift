@@ -205,7 +205,7 @@ struct Unlock: ParsableCommand {
             to unlock (a Secret Service client's Unlock, say), it prints who asks and reads the \
             passphrase (empty or Ctrl-D declines; three wrong ones decline), then waits for the \
             next request until Ctrl-C. One terminal serves prompts at a time; --timeout sets how \
-            long each unlock lasts. Without it, such requests are refused at once.
+            long each unlock lasts. While no terminal serves prompts, such requests are refused at once.
             Examples:
               keychain unlock                 # prompts; 15 minutes
               keychain unlock --timeout 0     # until `keychain lock` or logout

@@ -9,7 +9,10 @@ import XCTest
 final class AgentMessageCodecTests: XCTestCase {
     private let requests: [AgentRequest] = [
         .status, .unlock(passphrase: "pässphrase", seconds: 900), .unlock(passphrase: "p", seconds: nil), .lock,
-        .ticket, .waitForUnlock(milliseconds: 1500)
+        .ticket, .waitForUnlock(milliseconds: 1500), .servePrompts,
+        .promptAnswer(id: 7, passphrase: "pässphrase", seconds: 60), .promptAnswer(id: 8, passphrase: "", seconds: nil),
+        .promptDecline(id: .max), .requestUnlock(reason: "python3 (pid 4242)", milliseconds: 30_000),
+        .requestUnlock(reason: "", milliseconds: 0)
     ]
     private let replies: [AgentReply] = [
         .status(
@@ -17,8 +20,29 @@ final class AgentMessageCodecTests: XCTestCase {
                 pid: 42, since: Date(timeIntervalSince1970: 1_700_000_000), lockState: .unlocked,
                 sessionExpiry: Date(timeIntervalSince1970: 1_700_000_900), databasePath: "/home/a/keychain.db")),
         .done, .ticket(Data(repeating: 7, count: 105)), .ticket(nil), .unlocked(true), .unlocked(false),
-        .failure(code: "authFailed", message: "The passphrase is not correct.")
+        .failure(code: "authFailed", message: "The passphrase is not correct."),
+        .prompt(id: 3, reason: "python3 (pid 4242)"), .promptClosed(id: 3, .unlocked),
+        .promptClosed(id: 4, .tooManyAttempts)
     ]
+
+    /// A reason over 256 bytes is cut on a character boundary when sent; one over 256 bytes in a
+    /// frame is refused; a closing byte outside the defined ones is refused.
+    func testReasonsAreBoundedAndUnknownClosingsRefused() throws {
+        let long = String(repeating: "é", count: 200)  // 400 bytes
+        guard
+            case .requestUnlock(let reason, _) = try AgentRequest.decode(
+                AgentRequest.requestUnlock(reason: long, milliseconds: 1).encoded().data)
+        else { return XCTFail("not a requestUnlock") }
+        XCTAssertEqual(reason, String(repeating: "é", count: 128))
+        var oversized = Data([1, 9, 0, 0, 0, 1, 0, 0, 1, 1])
+        oversized.append(Data(repeating: 0x61, count: 257))
+        XCTAssertThrowsError(try AgentRequest.decode(oversized)) { error in
+            XCTAssertTrue("\(error)".contains("requestUnlock request"), "\(error)")
+        }
+        XCTAssertThrowsError(try AgentReply.decode(Data([1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 9]))) { error in
+            XCTAssertTrue("\(error)".contains("promptClosed reply"), "\(error)")
+        }
+    }
 
     func testEveryMessageRoundTrips() throws {
         for request in requests { XCTAssertEqual(try AgentRequest.decode(request.encoded().data), request) }
