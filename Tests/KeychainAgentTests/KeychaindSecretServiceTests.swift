@@ -199,4 +199,41 @@ final class KeychaindSecretServiceTests: AgentTestCase {
         XCTAssertStatus(check, 0)
         XCTAssertEqual(check.stdout, "missing []\n")
     }
+
+    /// Issue 37 item 3: with a terminal serving prompts, a D-Bus client's `Unlock` prompts there;
+    /// the typed passphrase unlocks for every client, and the prompt completes with the unlocked
+    /// collection. The prompter names the caller (python3 and its pid).
+    func testAClientsUnlockPromptsAtTheTerminalPrompter() throws {
+        try startServingAgent()
+        XCTAssertStatus(try python("import keyring; keyring.set_password('svc3', 'carol', 'kept')"), 0)
+        XCTAssertStatus(try keychain("lock"), 0)
+        let prompter = try PrompterTerminal(try process(Self.keychain, ["unlock", "--serve-prompts", "--timeout", "0"]))
+        XCTAssertTrue(prompter.waitFor("answering unlock requests"), prompter.log)
+        let client = try process(
+            try requirePython(),
+            [
+                "-c",
+                """
+                import secretstorage
+                connection = secretstorage.dbus_init()
+                collection = secretstorage.get_default_collection(connection)
+                print('dismissed' if collection.unlock() else 'unlocked', flush=True)
+                item = next(collection.search_items({'service': 'svc3', 'username': 'carol'}))
+                print(item.get_secret().decode(), flush=True)
+                """
+            ], changing: onBus)
+        let output = Pipe()
+        client.standardOutput = output
+        client.standardError = output
+        try client.run()
+        XCTAssertTrue(prompter.waitFor("asks to unlock the keychain."), prompter.log)
+        XCTAssertTrue(prompter.log.contains("python3") || prompter.log.contains("python"), prompter.log)
+        XCTAssertTrue(prompter.waitFor("Passphrase"), prompter.log)
+        prompter.type("pass\n")
+        client.waitUntilExit()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(client.terminationStatus, 0, printed)
+        XCTAssertEqual(printed, "unlocked\nkept\n")
+        XCTAssertEqual(try keychain("status", "--json").json()["lockState"] as? String, "unlocked")
+    }
 }
