@@ -19,7 +19,9 @@ extension SecretServiceObjects {
         case "GetSecret":
             let session = try MethodArguments(member: member, body: body, signature: "o").string(0)
             _ = try sessions.cipher(session, caller: caller.uniqueName)
-            _ = try existingItem(collection, id, path: path, caller)
+            // The item's existence was checked when its path was resolved; reading the secret
+            // checks it again, so only the lock is checked here (one keychain read fewer).
+            guard !isLocked(collection) else { throw SecretServiceError.locked(path) }
             return [try secretValue(collection, id, session: session, caller).dbusValue]
         case "SetSecret":
             let secret = try MethodArguments(member: member, body: body, signature: SecretValue.signature).secret(0)
