@@ -266,7 +266,10 @@ let package = Package(
         ),
         // A second local user (uid 65534 through setpriv) for the file-system attack tests, and the
         // seeded generator of the fuzz and mutation loops.
-        .target(name: "AttackTestSupport", dependencies: ["TPMTestSupport"], path: "Tests/AttackTestSupport"),
+        .target(
+            name: "AttackTestSupport", dependencies: ["TPMTestSupport", "CPseudoTerminal"],
+            path: "Tests/AttackTestSupport"
+        ),
         // A software TPM (swtpm) per test, on a Unix socket in a throw-away directory.
         // Benchmarks/ links this directory as a target of its own.
         .target(name: "TPMTestSupport", path: "Tests/TPMTestSupport"),

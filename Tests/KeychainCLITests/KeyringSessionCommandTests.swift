@@ -196,25 +196,3 @@ final class KeyringSessionCommandTests: CLITestCase {
         return url
     }
 }
-
-/// Starts a process from a thread of its own with the keyring calls refused by seccomp.
-private final class FilteredStart: @unchecked Sendable {
-    private let process: Process
-    private var failure: Error?
-
-    init(_ process: Process) { self.process = process }
-
-    func run() throws {
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { [self] in
-            if keyring_seccomp_refuse_on_this_thread() != 0 {
-                failure = XCTSkip("seccomp filters cannot be installed here")
-            } else {
-                do { try process.run() } catch { failure = error }
-            }
-            done.signal()
-        }
-        done.wait()
-        if let failure { throw failure }
-    }
-}
