@@ -236,4 +236,28 @@ final class KeychaindSecretServiceTests: AgentTestCase {
         XCTAssertEqual(printed, "unlocked\nkept\n")
         XCTAssertEqual(try keychain("status", "--json").json()["lockState"] as? String, "unlocked")
     }
+
+    /// `keychaind install`'s D-Bus activation file, placed in the bus's service directory: the
+    /// first Secret Service client starts keychaind, which serves it.
+    func testTheInstalledActivationFileStartsKeychaindForTheFirstClient() throws {
+        bus.stop()
+        XCTAssertStatus(try keychain("create"), 0)
+        var busEnvironment = environment
+        busEnvironment["HOME"] = scratch.path
+        bus = try startPrivateBus(environment: busEnvironment)
+        XCTAssertStatus(try run(Self.keychaind, ["install"], changing: ["HOME": scratch.path, "XDG_DATA_HOME": nil]), 0)
+        let activation = scratch.appendingPathComponent(".local/share/dbus-1/services/org.freedesktop.secrets.service")
+        try FileManager.default.copyItem(
+            at: activation, to: bus.serviceDirectory.appendingPathComponent("org.freedesktop.secrets.service"))
+        XCTAssertStatus(
+            try keychain("add-generic-password", "-s", "activated", "-a", "dana", "--stdin", input: "on-demand"), 0)
+
+        let lookup = try secretTool(["lookup", "service", "activated", "username", "dana"])
+        let status = try keychain("status", "--json").json()
+        let agentPID = (status["agent"] as? [String: Any])?["pid"] as? Int
+        if let agentPID { addTeardownBlock { kill(pid_t(agentPID), SIGKILL) } }
+        XCTAssertStatus(lookup, 0)
+        XCTAssertEqual(lookup.stdout, "on-demand")
+        XCTAssertNotNil(agentPID, "the activated keychaind serves the agent socket too: \(status)")
+    }
 }
