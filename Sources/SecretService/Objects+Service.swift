@@ -138,6 +138,11 @@ extension SecretServiceObjects {
             default: false
             }
         }
+        // Locking a keychain collection locks the whole keychain for every process of the user:
+        // a sandboxed app may not do that to the user's tools and other apps.
+        if !keychainObjects.isEmpty && caller.scope.isSandboxed {
+            throw SecretServiceError.sandboxed("lock the keychain")
+        }
         if !keychainObjects.isEmpty && !unlocker.isLocked { try await unlocker.lock() }
         return [.objectPaths(unlocker.isLocked ? keychainObjects : []), .objectPath(SecretServiceNames.noObject)]
     }

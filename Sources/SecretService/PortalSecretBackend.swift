@@ -71,24 +71,37 @@ struct PortalSecretBackend: Sendable {
         }
     }
 
+    /// The longest a reader of the caller's descriptor may keep the secret waiting.
+    static let writeDeadline: Duration = .seconds(2)
+
+    /// Writes the secret to the caller's descriptor, non-blocking with a deadline: a descriptor
+    /// that is never read (a full pipe) costs at most ``writeDeadline``, never a thread of the
+    /// provider for good. The descriptor's own flags are left as they were.
     private func send(_ data: Data, to descriptor: Int32) throws {
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0 else { throw SecretServiceError.invalidArgument("the file descriptor is not writable") }
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(descriptor, F_SETFL, flags) }
+        let deadline = ContinuousClock.now + Self.writeDeadline
         var written = 0
         try data.withUnsafeBytes { buffer in
             while written < buffer.count {
                 let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 && errno == EINTR { continue }
-                guard result > 0 else {
-                    throw SecretServiceError.invalidArgument("the file descriptor is not writable")
+                if result > 0 {
+                    written += result
+                    continue
                 }
-                written += result
+                let code = errno
+                if result < 0 && code == EINTR { continue }
+                let left = deadline - ContinuousClock.now
+                guard result < 0, code == EAGAIN || code == EWOULDBLOCK, left > .zero else {
+                    throw SecretServiceError.invalidArgument("the file descriptor is not writable, or not read in time")
+                }
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                let milliseconds = Int32(
+                    max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+                _ = poll(&ready, 1, milliseconds)
             }
         }
-    }
-}
-
-extension FlatpakInfo {
-    /// Whether `name` is a valid Flatpak application id (as ``applicationName(in:)`` accepts).
-    static func isValidApplicationID(_ name: String) -> Bool {
-        applicationName(in: "[Application]\nname=\(name)\n") == name && !name.contains("\n")
     }
 }

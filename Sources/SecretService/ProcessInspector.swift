@@ -25,11 +25,11 @@ package struct ProcessInspector: Sendable {
         let directory = "\(procRoot)/\(pid)"
         let startedBefore = startTime(directory)
         guard processFD != nil || startedBefore != nil else { throw .unidentifiedCaller() }
+        let unit = Self.systemdUnit(cgroup: read(directory + "/cgroup"))
         let caller = SecretServiceCaller(
             uniqueName: uniqueName, uid: uid, pid: pid,
             executable: try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/exe"),
-            systemdUnit: Self.systemdUnit(cgroup: read(directory + "/cgroup")),
-            flatpakAppID: try flatpakAppID(directory))
+            systemdUnit: unit, flatpakAppID: try flatpakAppID(directory, systemdUnit: unit))
         if let processFD {
             guard !Self.hasExited(processFD: processFD) else { throw .unidentifiedCaller() }
         } else {
@@ -41,18 +41,38 @@ package struct ProcessInspector: Sendable {
     /// The app id of `/proc/<pid>/root/.flatpak-info`: `nil` when the file does not exist, an error
     /// when it exists but cannot be read or names no valid id (a sandboxed app must never pass as
     /// an unsandboxed one because its file was odd).
-    private func flatpakAppID(_ directory: String) throws(SecretServiceError) -> String? {
+    ///
+    /// A process that made itself non-dumpable (`SecureStorage.hardenProcess()`, ssh-agent,
+    /// password managers) has a root its own user cannot open: it is then told by its systemd unit,
+    /// which `/proc/<pid>/cgroup` shows to everyone and an app cannot leave. Flatpak runs each app
+    /// in a scope `app-flatpak-<app id>-<n>.scope`; any other unit, or none, is an unsandboxed
+    /// process. (A Flatpak app normally reaches the bus through flatpak's D-Bus proxy, a process
+    /// it does not control; one granted the whole session bus, which Flatpak documents as a hole in
+    /// the sandbox, and run without systemd scopes, would pass as unsandboxed here.)
+    private func flatpakAppID(_ directory: String, systemdUnit: String?) throws(SecretServiceError) -> String? {
         let path = directory + "/root/.flatpak-info"
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            // An unreadable root (another user's process, a process gone) is not "unsandboxed".
-            guard FileManager.default.isReadableFile(atPath: directory + "/root/") else { throw .unidentifiedCaller() }
-            return nil
+            if FileManager.default.isReadableFile(atPath: directory + "/root/") { return nil }
+            return systemdUnit.flatMap(Self.flatpakAppID(scope:))
         }
         guard !isDirectory.boolValue, let text = read(path), let name = FlatpakInfo.applicationName(in: text) else {
             throw .unidentifiedCaller()
         }
         return name
+    }
+
+    /// The app id of a Flatpak scope `app-flatpak-<app id>-<n>.scope`, `nil` for any other unit.
+    static func flatpakAppID(scope unit: String) -> String? {
+        let prefix = "app-flatpak-"
+        let suffix = ".scope"
+        guard unit.hasPrefix(prefix), unit.hasSuffix(suffix) else { return nil }
+        let middle = unit.dropFirst(prefix.count).dropLast(suffix.count)
+        guard let dash = middle.lastIndex(of: "-"), !middle[middle.index(after: dash)...].isEmpty,
+            middle[middle.index(after: dash)...].allSatisfy(\.isNumber)
+        else { return nil }
+        let appID = String(middle[..<dash])
+        return FlatpakInfo.isValidApplicationID(appID) ? appID : nil
     }
 
     /// The file's text, at most 64 KiB of it.
@@ -102,13 +122,18 @@ enum FlatpakInfo {
                 section = String(line.dropFirst().dropLast())
             } else if section == "Application", line.hasPrefix("name=") {
                 let name = String(line.dropFirst(5)).trimmingCharacters(in: .whitespaces)
-                let valid = name.unicodeScalars.allSatisfy {
-                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-                        || "_-.".unicodeScalars.contains($0)
-                }
-                return valid && (1...255).contains(name.count) ? name : nil
+                return isValidApplicationID(name) ? name : nil
             }
         }
         return nil
+    }
+
+    /// Letters, digits, `_`, `-`, `.`; 1 to 255 characters.
+    static func isValidApplicationID(_ name: String) -> Bool {
+        let valid = name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || "_-.".unicodeScalars.contains($0)
+        }
+        return valid && (1...255).contains(name.count)
     }
 }

@@ -84,6 +84,9 @@ package final class SecretServiceProvider: Sendable {
     private func handle(_ message: DBusMessage, objects: SecretServiceObjects, connection: DBusConnection) async
         -> DBusMethodResult
     {
+        // Every path closes the descriptors a call carried, refused calls first of all: a caller
+        // that could make us keep them would run the process out of descriptors.
+        defer { message.closeFileDescriptors() }
         guard let sender = message.sender, let path = message.path, let member = message.member else {
             return .error(
                 name: SecretServiceError.Code.invalidArgs.rawValue, message: "The call has no sender, path or member.")
@@ -98,7 +101,6 @@ package final class SecretServiceProvider: Sendable {
                 name: SecretServiceError.Code.accessDenied.rawValue,
                 message: SecretServiceError.unidentifiedCaller().message)
         }
-        defer { message.closeFileDescriptors() }
         if path == PortalSecretBackend.path && message.interface == PortalSecretBackend.interface {
             do {
                 let portal = PortalSecretBackend(keychain: keychain, unlocker: unlocker)

@@ -34,7 +34,8 @@ struct InstallAgent: ParsableCommand {
             try ServiceFiles.write(
                 ServiceFiles.unit(executable: executable, arguments: arguments, keychainHome: home), to: files.unitURL)
             try ServiceFiles.write(
-                ServiceFiles.activation(executable: executable, arguments: arguments), to: files.activationURL)
+                ServiceFiles.activation(executable: executable, arguments: arguments, keychainHome: home),
+                to: files.activationURL)
         } catch {
             printError(error.message)
             throw ExitCode(AgentExitStatus.of(error.code))

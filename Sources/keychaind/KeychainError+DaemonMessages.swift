@@ -31,4 +31,12 @@ extension KeychainError {
     static func agentFileFailed(path: String, reason: String) -> KeychainError {
         KeychainError(.ioError, "\(path) could not be written or removed: \(reason).")
     }
+
+    /// `keychaind install` was given a path with a control character.
+    static func agentUnprintablePath(_ path: String) -> KeychainError {
+        KeychainError(
+            .invalidParameter,
+            "\(PrintableText.sanitized(path)) contains a control character (a newline, a tab, …), which a unit or activation file cannot hold safely. Use a path without one."
+        )
+    }
 }

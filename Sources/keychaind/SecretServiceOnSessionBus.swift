@@ -5,12 +5,19 @@ import SecureStorageDBus
 import SecureStorageFoundation
 
 /// keychaind's Secret Service: the `SecretService` provider over the agent's keychain and lock
-/// state, on the session bus. It connects and takes `org.freedesktop.secrets` in the background;
-/// a failure (no bus, the name held by gnome-keyring-daemon or another keychaind) is logged and the
-/// agent's socket goes on serving.
+/// state, on the session bus. It connects and takes `org.freedesktop.secrets` in the background,
+/// and connects again when the connection closes (a bus restart, a connection the bus dropped);
+/// when another program holds the name (gnome-keyring-daemon, another keychaind) it logs that and
+/// stops trying. The agent's socket goes on serving throughout.
 struct SecretServiceOnSessionBus: SecretServiceStartup {
     /// The largest message the provider reads: attribute maps and secrets are bounded far below it.
     static let maximumIncomingMessageLength = 4 << 20
+
+    /// The wait before connecting again after the connection closed or a connect failed; it
+    /// doubles up to ``longestPause`` while connects keep failing (the session bus ended, say).
+    static let firstPause: Duration = .seconds(1)
+    /// The longest wait between two connects.
+    static let longestPause: Duration = .seconds(30)
 
     let logger: Logger
 
@@ -21,15 +28,27 @@ struct SecretServiceOnSessionBus: SecretServiceStartup {
         let logger = self.logger
         running.serving.withLock {
             $0.task = Task {
-                do {
-                    let connection = try await DBusConnection.connect(
-                        to: sessionBusAddress, maximumIncomingMessageLength: Self.maximumIncomingMessageLength)
-                    guard running.adopt(connection) else { return }
-                    logger.info("serving the Secret Service", metadata: ["bus": "\(connection.uniqueName)"])
-                    try await provider.serve(on: connection)
-                    if !Task.isCancelled { logger.warning("the session bus closed: the Secret Service stopped") }
-                } catch {
-                    logger.error("the Secret Service did not start", metadata: ["error": "\(error)"])
+                var pause = Self.firstPause
+                while !Task.isCancelled {
+                    do {
+                        let connection = try await DBusConnection.connect(
+                            to: sessionBusAddress, maximumIncomingMessageLength: Self.maximumIncomingMessageLength)
+                        guard running.adopt(connection) else { return }
+                        logger.info("serving the Secret Service", metadata: ["bus": "\(connection.uniqueName)"])
+                        pause = Self.firstPause
+                        try await provider.serve(on: connection)
+                        if Task.isCancelled { return }
+                        logger.warning(
+                            "the connection to the session bus closed; connecting again",
+                            metadata: ["reason": "\(connection.closeReason.map { "\($0)" } ?? "the bus closed it")"])
+                    } catch SecretServiceError.Code.nameTaken {
+                        logger.error("the Secret Service is provided by another program; not taking it over")
+                        return
+                    } catch {
+                        logger.error("the Secret Service is not served", metadata: ["error": "\(error)"])
+                    }
+                    try? await Task.sleep(for: pause)
+                    pause = min(pause * 2, Self.longestPause)
                 }
             }
         }

@@ -33,8 +33,11 @@ struct ServiceFiles {
 
     /// The unit: keychaind in the foreground (it never forks), restarted when it fails, with the
     /// keychain and passphrase file given at install time.
-    static func unit(executable: String, arguments: [String], keychainHome: String?) -> String {
-        let command = ([executable, "run", "--foreground"] + arguments).map(quoted).joined(separator: " ")
+    static func unit(executable: String, arguments: [String], keychainHome: String?) throws(KeychainError) -> String {
+        try requirePrintable([executable, keychainHome ?? ""] + arguments)
+        let command = ([executable, "run", "--foreground"] + arguments).map { quoted($0, for: .systemd) }
+            .joined(separator: " ")
+        let environment = keychainHome.map { "Environment=\(quoted("SECURE_STORAGE_HOME=\($0)", for: .systemd))\n" }
         return """
             \(marker)
             [Unit]
@@ -43,7 +46,7 @@ struct ServiceFiles {
             [Service]
             Type=simple
             ExecStart=\(command)
-            \(keychainHome.map { "Environment=\(quoted("SECURE_STORAGE_HOME=\($0)"))\n" } ?? "")\
+            \(environment ?? "")\
             Restart=on-failure
             # For an unattended unlock at start, uncomment and point it at a 0600 file of yours:
             # LoadCredential=secure-storage-passphrase:%h/.config/secure-storage/passphrase
@@ -54,9 +57,16 @@ struct ServiceFiles {
             """
     }
 
-    /// The D-Bus activation file for `org.freedesktop.secrets`.
-    static func activation(executable: String, arguments: [String]) -> String {
-        let command = ([executable, "run", "--foreground"] + arguments).map(quoted).joined(separator: " ")
+    /// The D-Bus activation file for `org.freedesktop.secrets`. Where systemd runs the session, the
+    /// bus starts the unit (`SystemdService=`); elsewhere it runs `Exec=`, which sets the keychain's
+    /// home itself (through `env`), since an activation file has no `Environment=`.
+    static func activation(executable: String, arguments: [String], keychainHome: String?) throws(KeychainError)
+        -> String
+    {
+        try requirePrintable([executable, keychainHome ?? ""] + arguments)
+        let environment = keychainHome.map { ["/usr/bin/env", "SECURE_STORAGE_HOME=\($0)"] } ?? []
+        let command = (environment + [executable, "run", "--foreground"] + arguments).map { quoted($0, for: .dbus) }
+            .joined(separator: " ")
         return """
             \(marker)
             [D-BUS Service]
@@ -67,12 +77,30 @@ struct ServiceFiles {
             """
     }
 
-    /// A word quoted for systemd's and dbus's command lines when it needs it.
-    private static func quoted(_ word: String) -> String {
-        guard word.contains(where: { " \"'\\$%;".contains($0) }) else { return word }
-        return "\""
-            + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "%", with: "%%") + "\""
+    /// Whose command-line syntax a word is quoted for.
+    enum Syntax {
+        /// systemd's `ExecStart=`/`Environment=`: `%` starts a specifier and `$` a variable, both doubled.
+        case systemd
+        /// dbus-daemon's `Exec=`: shell-like quoting, no specifiers or variables.
+        case dbus
+    }
+
+    /// A word quoted for `syntax` when it needs it: in double quotes, with `\` and `"` escaped.
+    static func quoted(_ word: String, for syntax: Syntax) -> String {
+        var text = word
+        if syntax == .systemd {
+            text = text.replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$")
+        }
+        guard word.isEmpty || word.contains(where: { " \"'\\$%;#`".contains($0) }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            + "\""
+    }
+
+    /// Refuses paths with control characters (a newline would start a directive of its own).
+    private static func requirePrintable(_ words: [String]) throws(KeychainError) {
+        for word in words where word.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            throw KeychainError.agentUnprintablePath(word)
+        }
     }
 
     /// Writes `text` at `url` (0644), creating its directory (0755); refuses a file without ``marker``.

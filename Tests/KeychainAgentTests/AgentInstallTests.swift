@@ -22,7 +22,8 @@ final class AgentInstallTests: AgentTestCase {
         XCTAssertTrue(unitText.contains("Environment=SECURE_STORAGE_HOME=\(home.path)"), unitText)
         let activationText = try String(contentsOf: activation, encoding: .utf8)
         for line in [
-            "[D-BUS Service]", "Name=org.freedesktop.secrets", "Exec=\(keychaind) run --foreground",
+            "[D-BUS Service]", "Name=org.freedesktop.secrets",
+            "Exec=/usr/bin/env SECURE_STORAGE_HOME=\(home.path) \(keychaind) run --foreground",
             "SystemdService=keychaind.service"
         ] {
             XCTAssertTrue(activationText.contains(line + "\n"), activationText)
@@ -49,5 +50,26 @@ final class AgentInstallTests: AgentTestCase {
         XCTAssertEqual(try String(contentsOf: activation, encoding: .utf8), foreign)
         XCTAssertStatus(try run(Self.keychaind, ["uninstall"], changing: changes), 64)
         XCTAssertEqual(try String(contentsOf: activation, encoding: .utf8), foreign)
+    }
+
+    /// Review 37 F6: a path with a newline would have started a directive of its own
+    /// (`ExecStartPre=…`); it is refused, and `$` and `%` reach keychaind as written.
+    func testPathsCannotInjectDirectivesAndAreQuotedForEachSyntax() throws {
+        let injected = "/tmp/nl\nExecStartPre=/bin/touch /tmp/PWNED\nx"
+        let refused = try run(
+            Self.keychaind, ["install"], changing: changes.merging(["SECURE_STORAGE_HOME": injected]) { $1 })
+        XCTAssertStatus(refused, 64)
+        XCTAssertTrue(refused.stderr.contains("contains a control character"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: unit.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: activation.path))
+
+        let odd = scratch.appendingPathComponent("my $HOME 100%").path
+        XCTAssertStatus(
+            try run(Self.keychaind, ["install"], changing: changes.merging(["SECURE_STORAGE_HOME": odd]) { $1 }), 0)
+        let unitText = try String(contentsOf: unit, encoding: .utf8)
+        XCTAssertTrue(
+            unitText.contains("Environment=\"SECURE_STORAGE_HOME=\(scratch.path)/my $$HOME 100%%\"\n"), unitText)
+        let activationText = try String(contentsOf: activation, encoding: .utf8)
+        XCTAssertTrue(activationText.contains("\"SECURE_STORAGE_HOME=\(scratch.path)/my $HOME 100%\""), activationText)
     }
 }
