@@ -93,7 +93,10 @@ final class Review37AttackTests: XCTestCase {
         }
         let properties = DBusValue.dictionary(
             keySignature: "s", valueSignature: "v",
-            [DBusDictionaryEntry(key: .string("org.freedesktop.Secret.Item.Label"), value: .variant(.string("one more")))])
+            [
+                DBusDictionaryEntry(
+                    key: .string("org.freedesktop.Secret.Item.Label"), value: .variant(.string("one more")))
+            ])
         let refused = await harness.errorCode(
             sessionCollection, SecretServiceNames.collectionInterface, "CreateItem",
             [
@@ -149,7 +152,10 @@ final class Review37AttackTests: XCTestCase {
         XCTAssertNil(unsandboxed.flatpakAppID)
         XCTAssertEqual(unsandboxed.systemdUnit, "acme-server.service")
 
-        for unit in ["app-flatpak-.scope", "app-flatpak-org.x-abc.scope", "app-flatpak-bad/id-1.scope", "app-org.x-1.scope"] {
+        let notFlatpak = [
+            "app-flatpak-.scope", "app-flatpak-org.x-abc.scope", "app-flatpak-bad/id-1.scope", "app-org.x-1.scope"
+        ]
+        for unit in notFlatpak {
             XCTAssertNil(ProcessInspector.flatpakAppID(scope: unit), unit)
         }
     }
