@@ -41,7 +41,7 @@ final class SecretServiceClientTests: XCTestCase {
 
         let clear = try await tool("clear", "service", "svc-st", "username", "alice")
         XCTAssertEqual(clear.status, 0, clear.errors)
-        let cleared = try await hosted.keychain.findAll(Query(.genericPassword, [.service: "svc-st"]))
+        let cleared = try hosted.keychain.findAll(Query(.genericPassword, [.service: "svc-st"]))
         XCTAssertEqual(cleared.count, 0)
         let gone = try await tool("lookup", "service", "svc-st", "username", "alice")
         XCTAssertNotEqual(gone.status, 0)
@@ -71,7 +71,7 @@ final class SecretServiceClientTests: XCTestCase {
         )
         XCTAssertEqual(get.status, 0, get.errors)
         XCTAssertEqual(get.output, "from-tool")
-        let deleted = try await hosted.keychain.findAll(Query(.genericPassword, [.service: "svc-py"]))
+        let deleted = try hosted.keychain.findAll(Query(.genericPassword, [.service: "svc-py"]))
         XCTAssertEqual(deleted.count, 0)
     }
 
