@@ -18,6 +18,11 @@ struct PortalSecretBackend: Sendable {
     static let accessGroup = "org.freedesktop.portal.Secret"
     static let service = "org.freedesktop.portal.Secret"
     static let secretLength = 64
+    /// The most portal requests delivering a secret at once; each may wait for its reader up to
+    /// ``writeDeadline`` on a thread of its own.
+    static let concurrentDeliveries = 4
+    /// The requests delivering now.
+    private static let deliveries = Locked(0)
 
     let keychain: Keychain
     let unlocker: any SecretServiceUnlocker
@@ -38,6 +43,13 @@ struct PortalSecretBackend: Sendable {
                 throw SecretServiceError.invalidArgument("the application id is not a valid Flatpak id")
             }
             guard !unlocker.isLocked else { throw SecretServiceError.locked(Self.path) }
+            try Self.deliveries.withLock { count throws(SecretServiceError) in
+                guard count < Self.concurrentDeliveries else {
+                    throw .tooMany("portal requests at once", limit: Self.concurrentDeliveries)
+                }
+                count += 1
+            }
+            defer { Self.deliveries.withLock { $0 -= 1 } }
             var secret = try secret(for: appID)
             defer { _ = SecretWiping.wipe(&secret) }
             try send(secret, to: fileDescriptors[Int(index)])

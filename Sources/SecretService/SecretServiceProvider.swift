@@ -23,7 +23,6 @@ package final class SecretServiceProvider: Sendable {
     private let loginAccessGroup: String
     private let serviceUID: UInt32
     private let inspector: ProcessInspector
-    private let callers = Locked([String: SecretServiceCaller]())
 
     /// A provider of `keychain`, whose lock state `unlocker` holds. The `login` collection is the
     /// generic passwords of `loginAccessGroup` (default: the group the `keychain` tool and
@@ -45,14 +44,20 @@ package final class SecretServiceProvider: Sendable {
     ///
     /// - Throws: ``SecretServiceError/Code/nameTaken`` naming the current owner when another
     ///   connection holds the name (a second keychaind, gnome-keyring-daemon): nothing is taken over.
-    package func serve(on connection: DBusConnection) async throws {
+    /// - Parameter serving: called once the name is this connection's.
+    package func serve(on connection: DBusConnection, serving: @Sendable () -> Void = {}) async throws {
+        // Callers are known by unique name, and a unique name is unique on one bus daemon only: a
+        // restarted bus hands out `:1.1` again. So the cache lives as long as this connection.
+        let callers = Locked([String: SecretServiceCaller]())
         let objects = SecretServiceObjects(
             keychain: keychain, unlocker: unlocker, loginGroup: loginAccessGroup,
             signals: ConnectionSignalSink(connection: connection))
         connection.setMethodCallHandler { [self] message in
-            await self.handle(message, objects: objects, connection: connection)
+            await self.handle(message, objects: objects, connection: connection, callers: callers)
         }
-        connection.setSignalHandler { [self] message in
+        connection.setSignalHandler { message in
+            // A signal may carry descriptors (anyone can send one to us): closed whatever it is.
+            defer { message.closeFileDescriptors() }
             guard message.member == "NameOwnerChanged", message.sender == "org.freedesktop.DBus",
                 message.body.count == 3, case .string(let name) = message.body[0],
                 case .string(let newOwner) = message.body[2], name.hasPrefix(":"), newOwner.isEmpty
@@ -64,7 +69,7 @@ package final class SecretServiceProvider: Sendable {
             "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'")
         let reply = try await connection.requestName(SecretServiceNames.busName, flags: 4)  // DO_NOT_QUEUE
         switch reply {
-        case 1, 4: break  // primary owner, already owner
+        case 1, 4: serving()  // primary owner, already owner
         case 3:
             let owner = try? await connection.call(
                 destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -81,9 +86,10 @@ package final class SecretServiceProvider: Sendable {
         watcher.cancel()
     }
 
-    private func handle(_ message: DBusMessage, objects: SecretServiceObjects, connection: DBusConnection) async
-        -> DBusMethodResult
-    {
+    private func handle(
+        _ message: DBusMessage, objects: SecretServiceObjects, connection: DBusConnection,
+        callers: Locked<[String: SecretServiceCaller]>
+    ) async -> DBusMethodResult {
         // Every path closes the descriptors a call carried, refused calls first of all: a caller
         // that could make us keep them would run the process out of descriptors.
         defer { message.closeFileDescriptors() }
@@ -93,7 +99,7 @@ package final class SecretServiceProvider: Sendable {
         }
         let caller: SecretServiceCaller
         do {
-            caller = try await identify(sender, connection: connection)
+            caller = try await identify(sender, connection: connection, callers: callers)
         } catch let error as SecretServiceError {
             return .error(name: error.code.rawValue, message: error.message)
         } catch {
@@ -102,12 +108,18 @@ package final class SecretServiceProvider: Sendable {
                 message: SecretServiceError.unidentifiedCaller().message)
         }
         if path == PortalSecretBackend.path && message.interface == PortalSecretBackend.interface {
-            do {
-                let portal = PortalSecretBackend(keychain: keychain, unlocker: unlocker)
-                return .reply(
+            // Off the cooperative pool: the write to the caller's descriptor may wait (up to its
+            // deadline) for a reader, and a few such calls must not stall every other client.
+            let portal = PortalSecretBackend(keychain: keychain, unlocker: unlocker)
+            let outcome = await offloaded {
+                Result { () throws -> [DBusValue] in
                     try portal.handle(
                         member: member, body: message.body, fileDescriptors: message.unixFileDescriptors, caller: caller
-                    ))
+                    )
+                }
+            }
+            do {
+                return .reply(try outcome.get())
             } catch let error as SecretServiceError {
                 return .error(name: error.code.rawValue, message: error.message)
             } catch {
@@ -123,8 +135,11 @@ package final class SecretServiceProvider: Sendable {
         }
     }
 
-    /// The caller behind `sender`, resolved once per unique name (unique names are never reused on a bus).
-    private func identify(_ sender: String, connection: DBusConnection) async throws -> SecretServiceCaller {
+    /// The caller behind `sender`, resolved once per unique name on this connection (a bus daemon
+    /// never reuses a unique name; another daemon, after a restart, does).
+    private func identify(
+        _ sender: String, connection: DBusConnection, callers: Locked<[String: SecretServiceCaller]>
+    ) async throws -> SecretServiceCaller {
         if let known = callers.withLock({ $0[sender] }) { return known }
         let credentials = try await connection.peerCredentials(of: sender)
         defer { if let descriptor = credentials.processFD { close(descriptor) } }

@@ -7,8 +7,9 @@ import SecureStorageFoundation
 /// keychaind's Secret Service: the `SecretService` provider over the agent's keychain and lock
 /// state, on the session bus. It connects and takes `org.freedesktop.secrets` in the background,
 /// and connects again when the connection closes (a bus restart, a connection the bus dropped);
-/// when another program holds the name (gnome-keyring-daemon, another keychaind) it logs that and
-/// stops trying. The agent's socket goes on serving throughout.
+/// when another program holds the name (gnome-keyring-daemon, another keychaind) it never takes it
+/// over, logs that once, and asks again every ``longestPause``. The agent's socket goes on serving
+/// throughout.
 struct SecretServiceOnSessionBus: SecretServiceStartup {
     /// The largest message the provider reads: attribute maps and secrets are bounded far below it.
     static let maximumIncomingMessageLength = 4 << 20
@@ -29,24 +30,35 @@ struct SecretServiceOnSessionBus: SecretServiceStartup {
         running.serving.withLock {
             $0.task = Task {
                 var pause = Self.firstPause
+                var toldNameTaken = false
                 while !Task.isCancelled {
+                    var current: DBusConnection?
                     do {
                         let connection = try await DBusConnection.connect(
                             to: sessionBusAddress, maximumIncomingMessageLength: Self.maximumIncomingMessageLength)
+                        current = connection
                         guard running.adopt(connection) else { return }
-                        logger.info("serving the Secret Service", metadata: ["bus": "\(connection.uniqueName)"])
+                        try await provider.serve(on: connection) {
+                            logger.info("serving the Secret Service", metadata: ["bus": "\(connection.uniqueName)"])
+                        }
                         pause = Self.firstPause
-                        try await provider.serve(on: connection)
+                        toldNameTaken = false
                         if Task.isCancelled { return }
                         logger.warning(
                             "the connection to the session bus closed; connecting again",
                             metadata: ["reason": "\(connection.closeReason.map { "\($0)" } ?? "the bus closed it")"])
                     } catch SecretServiceError.Code.nameTaken {
-                        logger.error("the Secret Service is provided by another program; not taking it over")
-                        return
+                        // Never taken over; asked for again now and then, so that a name another
+                        // program took during a reconnect comes back once that program leaves.
+                        if !toldNameTaken {
+                            logger.error("the Secret Service is provided by another program; asking again every 30 s")
+                            toldNameTaken = true
+                        }
+                        pause = Self.longestPause
                     } catch {
                         logger.error("the Secret Service is not served", metadata: ["error": "\(error)"])
                     }
+                    current?.close()
                     try? await Task.sleep(for: pause)
                     pause = min(pause * 2, Self.longestPause)
                 }

@@ -2,6 +2,7 @@ import Foundation
 import KeychainCore
 import SecureStorageDBus
 import SecureStorageFoundation
+import DBusTestSupport
 import XCTest
 
 @testable import SecretService
@@ -158,5 +159,98 @@ final class Review37AttackTests: XCTestCase {
         for unit in notFlatpak {
             XCTAssertNil(ProcessInspector.flatpakAppID(scope: unit), unit)
         }
+    }
+
+    /// Second round, finding 2: a signal sent to the provider with descriptors (anyone on the bus
+    /// may send one) has them closed too.
+    func testDescriptorsOfSignalsSentToTheProviderAreClosed() async throws {
+        let hosted = try await ProviderOnBus.start(in: self)
+        let client = try await DBusConnection.connect(to: hosted.busAddress)
+        defer { client.close() }
+        let before = openDescriptorCount()
+        for _ in 0..<200 {
+            var ends: [Int32] = [0, 0]
+            XCTAssertEqual(pipe(&ends), 0)
+            let signal = DBusMessage(
+                kind: .signal, path: "/a/b", interface: "a.b", member: "Boom", destination: SecretServiceNames.busName,
+                unixFileDescriptors: ends)
+            try client.send(signal)
+            for descriptor in ends { close(descriptor) }
+        }
+        _ = try await client.call(
+            destination: SecretServiceNames.busName, path: SecretServiceNames.servicePath,
+            interface: SecretServiceNames.serviceInterface, member: "ReadAlias", body: [.string("default")])
+        let after = openDescriptorCount()
+        XCTAssertLessThan(after - before, 40, "descriptors leaked: \(before) before, \(after) after")
+    }
+
+    /// Second round, finding 1: unique names are unique on one bus daemon only. The provider
+    /// serving a restarted bus must identify `:1.2` afresh: here the same unique name is first an
+    /// unsandboxed process (on the first bus), then a Flatpak app (on the second), which must not
+    /// inherit the first's view of the login collection.
+    func testARestartedBussUniqueNamesAreIdentifiedAfresh() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("restart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keychain = try SecretServiceHarness.openKeychain(in: directory)
+        _ = try keychain.add(
+            NewItem(.genericPassword, attributes: [.service: "x", .account: "y"], data: Data("login".utf8)))
+        let procRoot = directory.appendingPathComponent("proc")
+        let ourProcess = procRoot.appendingPathComponent("\(getpid())")
+        try FileManager.default.createDirectory(at: procRoot, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: ourProcess.path, withDestinationPath: "/proc/\(getpid())")
+        let provider = SecretServiceProvider(
+            keychain: keychain, unlocker: InMemorySecretServiceUnlocker(keychain: keychain, passphrase: ""),
+            processInspector: ProcessInspector(procRoot: procRoot.path))
+
+        /// Serves `bus`, probes it until the name is taken (one connection, as on both buses), then
+        /// searches everything as a new client: its unique name and what it found.
+        func searchAfterServing(_ bus: PrivateBus) async throws -> (
+            name: String, found: [DBusValue], serving: Task<Void, any Error>
+        ) {
+            let connection = try await DBusConnection.connect(to: bus.address)
+            let serving = Task { try await provider.serve(on: connection) }
+            let probe = try await DBusConnection.connect(to: bus.address)
+            for _ in 0..<250 {
+                let owner = try? await probe.call(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus",
+                    member: "GetNameOwner", body: [.string(SecretServiceNames.busName)])
+                if owner?.first?.stringValue == connection.uniqueName { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let client = try await DBusConnection.connect(to: bus.address)
+            let found = try await client.call(
+                destination: SecretServiceNames.busName, path: SecretServiceNames.servicePath,
+                interface: SecretServiceNames.serviceInterface, member: "SearchItems",
+                body: [.stringDictionary([:])])
+            return (client.uniqueName, found, serving)
+        }
+
+        let first = try startPrivateBus()
+        let before: (name: String, found: [DBusValue], serving: Task<Void, any Error>)
+        do { before = try await searchAfterServing(first) } catch { return XCTFail("first bus: \(error)") }
+        guard case .array(_, let loginItems)? = before.found.first else { return XCTFail("\(before.found)") }
+        XCTAssertEqual(loginItems.count, 1, "an unsandboxed client sees the login item")
+        first.killDaemon()  // the client never leaves: no NameOwnerChanged reaches the provider
+        _ = await before.serving.result
+
+        // The same pid is now a Flatpak app, as a new process with a recycled name would be.
+        try FileManager.default.removeItem(at: ourProcess)
+        try FileManager.default.createDirectory(
+            at: ourProcess.appendingPathComponent("root"), withIntermediateDirectories: true)
+        // procfs files report size 0: read them to their end rather than by their size.
+        let stat = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/\(getpid())/stat")?.readToEnd())
+        try stat.write(to: ourProcess.appendingPathComponent("stat"))
+        try "[Application]\nname=org.evil.App\n".write(
+            to: ourProcess.appendingPathComponent("root/.flatpak-info"), atomically: true, encoding: .utf8)
+
+        let second = try startPrivateBus()
+        let after: (name: String, found: [DBusValue], serving: Task<Void, any Error>)
+        do { after = try await searchAfterServing(second) } catch { return XCTFail("second bus: \(error)") }
+        XCTAssertEqual(after.name, before.name, "the second bus hands out the same unique name")
+        XCTAssertEqual(after.found.first, .objectPaths([]), "the app does not inherit the earlier client's view")
+        second.killDaemon()
+        _ = await after.serving.result
     }
 }
