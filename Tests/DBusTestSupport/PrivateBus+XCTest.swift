@@ -33,4 +33,32 @@ extension XCTestCase {
         }
         throw XCTSkip(message)
     }
+
+    /// The python of `SECURE_STORAGE_PYTHON` (a venv with secretstorage, keyring and jeepney, which
+    /// .ci/run makes in .build-venv), or a skip (a failure under `REQUIRE_DBUS`).
+    public func requireSecretServicePython() throws -> String {
+        try requireEnvironmentPath(
+            "SECURE_STORAGE_PYTHON", "names no python with secretstorage, keyring and jeepney (.ci/run makes one)",
+            executable: true)
+    }
+
+    /// The secretstorage source distribution of `SECURE_STORAGE_SECRETSTORAGE_SDIST` (its `tests/`
+    /// are the project's own suite; .ci/run downloads it), or a skip (a failure under `REQUIRE_DBUS`).
+    public func requireSecretStorageSourceDistribution() throws -> String {
+        try requireEnvironmentPath(
+            "SECURE_STORAGE_SECRETSTORAGE_SDIST", "names no secretstorage source distribution (.ci/run downloads it)",
+            executable: false)
+    }
+
+    private func requireEnvironmentPath(_ variable: String, _ problem: String, executable: Bool) throws -> String {
+        if let path = ProcessInfo.processInfo.environment[variable],
+            executable
+                ? FileManager.default.isExecutableFile(atPath: path) : FileManager.default.fileExists(atPath: path)
+        {
+            return path
+        }
+        let message = "\(variable) \(problem)"
+        if ProcessInfo.processInfo.environment["REQUIRE_DBUS"] != nil { XCTFail(message) }
+        throw XCTSkip(message)
+    }
 }

@@ -16,17 +16,8 @@ final class KeychaindSecretServiceTests: AgentTestCase {
         bus = try startPrivateBus()
     }
 
-    /// The Python of a venv with secretstorage and keyring (`SECURE_STORAGE_PYTHON`; .ci/run makes it).
-    private func requirePython() throws -> URL {
-        guard let python = ProcessInfo.processInfo.environment["SECURE_STORAGE_PYTHON"],
-            FileManager.default.isExecutableFile(atPath: python)
-        else {
-            let message = "SECURE_STORAGE_PYTHON names no Python with secretstorage and keyring (.ci/run makes one)"
-            if ProcessInfo.processInfo.environment["REQUIRE_DBUS"] != nil { XCTFail(message) }
-            throw XCTSkip(message)
-        }
-        return URL(fileURLWithPath: python)
-    }
+    /// The Python of a venv with secretstorage and keyring.
+    private func requirePython() throws -> URL { URL(fileURLWithPath: try requireSecretServicePython()) }
 
     /// The session bus and the keyring backend for every client process.
     private var onBus: [String: String?] {
@@ -63,13 +54,7 @@ final class KeychaindSecretServiceTests: AgentTestCase {
     /// Issue 37: the secretstorage project's own test suite, unchanged, against keychaind.
     func testSecretStorageProjectSuitePassesAgainstKeychaind() throws {
         let python = try requirePython()
-        guard let sdist = ProcessInfo.processInfo.environment["SECURE_STORAGE_SECRETSTORAGE_SDIST"],
-            FileManager.default.fileExists(atPath: sdist)
-        else {
-            let message = "SECURE_STORAGE_SECRETSTORAGE_SDIST names no secretstorage source distribution"
-            if ProcessInfo.processInfo.environment["REQUIRE_DBUS"] != nil { XCTFail(message) }
-            throw XCTSkip(message)
-        }
+        let sdist = try requireSecretStorageSourceDistribution()
         try startServingAgent()
         let unpacked = scratch.appendingPathComponent("secretstorage")
         try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)

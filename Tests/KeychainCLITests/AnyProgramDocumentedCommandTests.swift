@@ -42,13 +42,7 @@ final class AnyProgramDocumentedCommandTests: DocumentedCommandCase {
     }
 
     func testTheSecretServiceBlocks() throws {
-        guard let python = ProcessInfo.processInfo.environment["SECURE_STORAGE_PYTHON"],
-            FileManager.default.isExecutableFile(atPath: python)
-        else {
-            let message = "SECURE_STORAGE_PYTHON names no Python with keyring (.ci/run makes one)"
-            if ProcessInfo.processInfo.environment["REQUIRE_DBUS"] != nil { XCTFail(message) }
-            throw XCTSkip(message)
-        }
+        let python = try requireSecretServicePython()
         _ = try requireProgram("secret-tool", package: "libsecret-tools")
         for file in ["README.md", Self.article] {
             let block = try block(file, startingWith: "printf %s \"$TOKEN\" | secret-tool store")

@@ -54,17 +54,3 @@ struct ExternalCommand {
             errors: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "", timedOut: timedOut)
     }
 }
-
-extension XCTestCase {
-    /// The python of `SECURE_STORAGE_PYTHON` (a venv with secretstorage, keyring and jeepney), or a
-    /// skip (a failure under `REQUIRE_DBUS`).
-    func requirePython() throws -> String {
-        let environment = ProcessInfo.processInfo.environment
-        if let python = environment["SECURE_STORAGE_PYTHON"], FileManager.default.isExecutableFile(atPath: python) {
-            return python
-        }
-        let message = "SECURE_STORAGE_PYTHON does not name a python with secretstorage, keyring and jeepney"
-        if environment["REQUIRE_DBUS"] != nil { XCTFail(message) }
-        throw XCTSkip(message)
-    }
-}

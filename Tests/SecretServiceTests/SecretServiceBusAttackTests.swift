@@ -220,7 +220,7 @@ final class SecretServiceBusAttackTests: XCTestCase, @unchecked Sendable {
     /// sandboxed app: it sees only its own items, and the user's items stay hidden from it.
     func testSimulatedFlatpakAppSeesOnlyItsOwnItems() async throws {
         _ = try AnotherUserOnBus.required()
-        let python = try requirePython()
+        let python = try requireSecretServicePython()
         let unshare = try requireProgram("unshare", package: "util-linux")
         let hosted = try await ProviderOnBus.start(in: self)
         try await hosted.keychain.add(

@@ -49,7 +49,7 @@ final class SecretServiceClientTests: XCTestCase {
     }
 
     func testPythonKeyringRoundTripsBothWays() async throws {
-        let python = try requirePython()
+        let python = try requireSecretServicePython()
         let hosted = try await ProviderOnBus.start(in: self)
         let set = try await hosted.python(
             python,
@@ -77,14 +77,8 @@ final class SecretServiceClientTests: XCTestCase {
 
     /// The secretstorage project's own tests (its sdist's `tests/`), unchanged, against the provider.
     func testSecretStorageProjectSuitePasses() async throws {
-        let python = try requirePython()
-        guard let sdist = ProcessInfo.processInfo.environment["SECURE_STORAGE_SECRETSTORAGE_SDIST"],
-            FileManager.default.fileExists(atPath: sdist)
-        else {
-            let message = "SECURE_STORAGE_SECRETSTORAGE_SDIST does not name secretstorage's source distribution"
-            if ProcessInfo.processInfo.environment["REQUIRE_DBUS"] != nil { XCTFail(message) }
-            throw XCTSkip(message)
-        }
+        let python = try requireSecretServicePython()
+        let sdist = try requireSecretStorageSourceDistribution()
         let hosted = try await ProviderOnBus.start(in: self)
         let unpacked = hosted.keychainDirectory.appendingPathComponent("sdist")
         try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
@@ -107,7 +101,7 @@ final class SecretServiceClientTests: XCTestCase {
 
     /// Issue 37 item 3: locked with no prompter, a real client's unlock is dismissed within 2 s.
     func testLockedKeychainDismissesAClientsUnlockWithinTwoSeconds() async throws {
-        let python = try requirePython()
+        let python = try requireSecretServicePython()
         let hosted = try await ProviderOnBus.start(in: self)
         try await hosted.unlocker.lock()
         let outcome = try await hosted.python(
@@ -130,7 +124,7 @@ final class SecretServiceClientTests: XCTestCase {
 
     /// An unlock by another process reaches a client whose prompt is waiting.
     func testUnlockElsewhereReachesAWaitingClient() async throws {
-        let python = try requirePython()
+        let python = try requireSecretServicePython()
         let hosted = try await ProviderOnBus.start(in: self)
         try await hosted.unlocker.lock()
         hosted.unlocker.setBehaviour(.waitsForUnlockElsewhere)
