@@ -13,14 +13,17 @@ package final class FileLintContext {
     package let isTestFile: Bool
     /// The rules that run.
     package let enabledRules: Set<RuleID>
+    /// What the rules know about the file's module (every file linted with it).
+    package let module: ModuleFacts
     /// What the rules found, in the order they found it.
     package private(set) var findings: [Finding] = []
 
     /// A context for one file.
-    package init(path: String, text: SourceText, enabledRules: Set<RuleID>) {
+    package init(path: String, text: SourceText, enabledRules: Set<RuleID>, module: ModuleFacts = ModuleFacts()) {
         self.path = path
         self.text = text
         self.enabledRules = enabledRules
+        self.module = module
         isTestFile = FileLintContext.looksLikeTestFile(SourceFileFinder.relativeToWorkingDirectory(path))
     }
 

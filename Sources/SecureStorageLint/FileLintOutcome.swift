@@ -6,3 +6,12 @@ package enum FileLintOutcome: Sendable, Hashable, Codable {
     /// The file was not linted.
     case notLinted(NotLintedReason)
 }
+
+/// What the first pass over one file gave: the facts it contributes to its module, or why it
+/// cannot be linted.
+package enum FactsOutcome: Sendable, Hashable, Codable {
+    /// The file was parsed; these are its facts.
+    case collected(ModuleFacts)
+    /// The file cannot be linted.
+    case notLinted(NotLintedReason)
+}

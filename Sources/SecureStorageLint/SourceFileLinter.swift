@@ -17,28 +17,61 @@ package struct SourceFileLinter: Sendable {
     /// Swift that does not parse still gives a tree (with missing and unexpected nodes); the rules
     /// see what could be parsed.
     package func lint(path: String, bytes: [UInt8]) -> [Finding] {
-        lint(path: path, parsed: ParsedSource(bytes: bytes))
+        let parsed = ParsedSource(bytes: bytes)
+        return lint(path: path, parsed: parsed, module: .ofSingleFile(parsed, path: path))
+    }
+
+    /// The findings in several files that form one module, ordered by file and position: the
+    /// facts of every file are collected first, and each file is linted knowing them.
+    package func lint(module files: [(path: String, bytes: [UInt8])]) -> [Finding] {
+        let parsed = files.map { (path: $0.path, source: ParsedSource(bytes: $0.bytes)) }
+        var facts = ModuleFacts()
+        for file in parsed { facts.merge(.collect(from: file.source, path: file.path)) }
+        facts.resolve()
+        return parsed.flatMap { lint(path: $0.path, parsed: $0.source, module: facts) }
+    }
+
+    /// Reads and checks the file at `path` and collects its module facts, or says why it cannot
+    /// be linted (the first of the two passes over a module; see ``lintFile(atPath:module:)``).
+    package func collectFacts(atPath path: String) -> FactsOutcome {
+        switch parse(atPath: path) {
+        case .success(let parsed): .collected(.collect(from: parsed, path: path))
+        case .failure(let reason): .notLinted(reason)
+        }
     }
 
     /// Reads, checks and lints the file at `path`: its findings, or why it was not linted (see
     /// ``InputLimits``; a file the parser gave up on is not linted rather than half linted).
-    package func lintFile(atPath path: String) -> FileLintOutcome {
+    ///
+    /// `module` is what the other files of its module declare; without it, the file is its own
+    /// module.
+    package func lintFile(atPath path: String, module: ModuleFacts? = nil) -> FileLintOutcome {
+        switch parse(atPath: path) {
+        case .success(let parsed):
+            .linted(lint(path: path, parsed: parsed, module: module ?? .ofSingleFile(parsed, path: path)))
+        case .failure(let reason): .notLinted(reason)
+        }
+    }
+
+    /// The file at `path` read, checked against ``InputLimits`` and parsed.
+    private func parse(atPath path: String) -> Result<ParsedSource, NotLintedReason> {
         let bytes: [UInt8]
         switch SourceFileReader.bytes(atPath: path) {
         case .success(let read): bytes = read
-        case .failure(let reason): return .notLinted(reason)
+        case .failure(let reason): return .failure(reason)
         }
-        if let refusal = InputLimits.refusal(of: bytes) { return .notLinted(refusal) }
+        if let refusal = InputLimits.refusal(of: bytes) { return .failure(refusal) }
         let parsed = ParsedSource(bytes: bytes)
-        if parsed.exceedsNestingLimit { return .notLinted(.nestingTooDeep) }
-        return .linted(lint(path: path, parsed: parsed))
+        if parsed.exceedsNestingLimit { return .failure(.nestingTooDeep) }
+        return .success(parsed)
     }
 
-    /// The findings in a file parsed beforehand (the benchmarks time parsing and rules apart).
-    package func lint(path: String, parsed: ParsedSource) -> [Finding] {
+    /// The findings in a file parsed beforehand (the benchmarks time parsing and rules apart),
+    /// knowing what its module declares.
+    package func lint(path: String, parsed: ParsedSource, module: ModuleFacts) -> [Finding] {
         let text = parsed.text
         let tree = parsed.tree
-        let context = FileLintContext(path: path, text: text, enabledRules: enabledRules)
+        let context = FileLintContext(path: path, text: text, enabledRules: enabledRules, module: module)
         let rules = enabledRules
         let mentionsSecItem = text.contains("SecItem")
 

@@ -22,6 +22,33 @@ final class FixtureTests: XCTestCase {
             file: file, line: line)
     }
 
+    /// Lints every `.swift` file under a fixture directory (relative to Fixtures/) as one module,
+    /// so that rules see what the other files declare, and compares each file's findings with
+    /// its `// expect:` comments.
+    func checkModule(_ relativeDirectory: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let directory = Self.fixtures.appendingPathComponent(relativeDirectory)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        XCTAssertFalse(names.isEmpty, "no Swift files in \(relativeDirectory)", file: file, line: line)
+        let files = try names.map { name in
+            (
+                path: "\(relativeDirectory)/\(name)",
+                bytes: Array(try Data(contentsOf: directory.appendingPathComponent(name)))
+            )
+        }
+        let found = SourceFileLinter().lint(module: files)
+        for source in files {
+            let mine = found.filter { $0.file == source.path }
+            XCTAssertEqual(
+                Set(mine.map { "\($0.position.line): \($0.rule.rawValue)" }),
+                Self.expectations(in: String(decoding: source.bytes, as: UTF8.self)),
+                "\(source.path):\n"
+                    + mine.map { "\($0.position.line):\($0.position.column) \($0.rule.rawValue): \($0.message)" }
+                    .joined(separator: "\n"),
+                file: file, line: line)
+        }
+    }
+
     static func expectations(in text: String) -> Set<String> {
         var expected: Set<String> = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

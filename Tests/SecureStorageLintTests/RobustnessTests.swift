@@ -98,7 +98,7 @@ final class RobustnessTests: XCTestCase {
         }
         XCTAssertEqual(run.findings, [])
         let generics = LintAttacks.deepGenerics.map {
-            SourceFileLinter().lint(path: "g.swift", parsed: ParsedSource(bytes: Array($0.utf8)))
+            SourceFileLinter().lint(path: "g.swift", bytes: Array($0.utf8))
         }
         XCTAssertEqual(generics, [[], []])
         XCTAssertLessThan(
