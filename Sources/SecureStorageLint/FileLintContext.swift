@@ -9,7 +9,7 @@ package final class FileLintContext {
     package let path: String
     /// The file's bytes and lines.
     package let text: SourceText
-    /// Whether the file is test code (under a `Tests` directory or named `*Tests.swift`).
+    /// Whether the file is test code (``TestCodePaths``).
     package let isTestFile: Bool
     /// The rules that run.
     package let enabledRules: Set<RuleID>
@@ -24,7 +24,7 @@ package final class FileLintContext {
         self.text = text
         self.enabledRules = enabledRules
         self.module = module
-        isTestFile = FileLintContext.looksLikeTestFile(SourceFileFinder.relativeToWorkingDirectory(path))
+        isTestFile = TestCodePaths.isTestCode(SourceFileFinder.relativeToWorkingDirectory(path))
     }
 
     /// The file's name without directories.
@@ -62,11 +62,4 @@ package final class FileLintContext {
 
     /// Replaces the findings (after suppression).
     package func replaceFindings(_ kept: [Finding]) { findings = kept }
-
-    private static func looksLikeTestFile(_ path: String) -> Bool {
-        let components = path.split(separator: "/")
-        if components.dropLast().contains(where: { $0 == "Tests" || $0.hasSuffix("Tests") }) { return true }
-        guard let name = components.last else { return false }
-        return name.hasSuffix("Tests.swift") || name.hasSuffix("Test.swift")
-    }
 }

@@ -7,6 +7,11 @@ import SecureStorageFoundation  // Locked (the benchmarks compile it into their 
 /// longer than a time limit: the worker linting it is killed (the only way to stop swift-syntax
 /// mid-parse and get the core back), reported as ``NotLintedReason/overTimeLimit(seconds:)``, and
 /// a new worker takes the next file. A worker that crashes costs only its file as well.
+///
+/// A run is two passes over the files (see ``LintWorkerRequest``): the workers first collect
+/// every file's ``ModuleFacts``, which this process merges per module, and then lint every file
+/// knowing its module's facts. A file that cannot be read or parsed in the first pass is not
+/// linted and adds nothing to its module.
 package struct LintWorkerPool: Sendable {
     /// The executable started as a worker (`keychain-lint` itself).
     package var executable: String
@@ -25,46 +30,110 @@ package struct LintWorkerPool: Sendable {
         self.jobs = jobs
     }
 
-    /// Lints `files`; throws when a worker cannot be started at all.
-    package func lint(_ files: [String]) throws(LintWorkerError) -> LintRun {
+    /// Lints `files`, each knowing the facts of the files of the same module (`modules[i]` is
+    /// the module of `files[i]`, see ``ModuleMap``); throws when a worker cannot be started.
+    package func lint(_ files: [String], modules: [Int]) throws(LintWorkerError) -> LintRun {
         // A worker that dies while a request is written must not take this process with it.
         signal(SIGPIPE, SIG_IGN)
-        let outcomes = UnsafeMutableBufferPointer<FileLintOutcome>.allocate(capacity: files.count)
-        outcomes.initialize(repeating: .linted([]))
-        defer { outcomes.deallocate() }
-        nonisolated(unsafe) let shared = outcomes
+        let slots = (0..<max(1, min(jobs, files.count))).map { _ in WorkerSlot() }
+        defer { for slot in slots { slot.worker?.stop() } }
+
+        let collected: [FactsOutcome] = try run(files.count, on: slots, empty: .collected(ModuleFacts())) {
+            slot, index in
+            switch slot.ask(.collect(path: files[index]), as: FactsOutcome.self, pool: self) {
+            case .success(let outcome): outcome
+            case .failure(let reason): .notLinted(reason)
+            }
+        }
+        let moduleFacts = Self.merge(collected, modules: modules)
+        let outcomes: [FileLintOutcome] = try run(files.count, on: slots, empty: .linted([])) { slot, index in
+            if case .notLinted(let reason) = collected[index] { return .notLinted(reason) }
+            let module = modules[index]
+            if slot.module != module {
+                if case .failure(let reason) = slot.ask(.module(moduleFacts[module]), as: Bool.self, pool: self) {
+                    return .notLinted(reason)
+                }
+                slot.module = module
+            }
+            return switch slot.ask(.lint(path: files[index]), as: FileLintOutcome.self, pool: self) {
+            case .success(let outcome): outcome
+            case .failure(let reason): .notLinted(reason)
+            }
+        }
+        return LintRun(files: files, outcomes: outcomes)
+    }
+
+    /// The resolved facts of each module, from the facts of its files.
+    static func merge(_ collected: [FactsOutcome], modules: [Int]) -> [ModuleFacts] {
+        var facts = [ModuleFacts](repeating: ModuleFacts(), count: (modules.max() ?? -1) + 1)
+        for (outcome, module) in zip(collected, modules) {
+            if case .collected(let found) = outcome { facts[module].merge(found) }
+        }
+        for index in facts.indices { facts[index].resolve() }
+        return facts
+    }
+
+    /// Runs `work` for every index, slot `k` taking indices `k`, `k + slots`, … on a thread of
+    /// its own (so each slot keeps the same files, in order, in both passes).
+    private func run<Outcome>(
+        _ count: Int, on slots: [WorkerSlot], empty: Outcome, _ work: @escaping (WorkerSlot, Int) -> Outcome
+    ) throws(LintWorkerError) -> [Outcome] {
+        let results = UnsafeMutableBufferPointer<Outcome>.allocate(capacity: count)
+        results.initialize(repeating: empty)
+        defer { results.deallocate() }
+        nonisolated(unsafe) let shared = results
+        nonisolated(unsafe) let work = work
         let startFailure = Locked<LintWorkerError?>(nil)  // the first worker start-up failure
-        let slots = max(1, min(jobs, files.count))
         let done = DispatchGroup()
-        for slot in 0..<slots {
+        let slotCount = slots.count
+        for (number, slot) in slots.enumerated() {
+            nonisolated(unsafe) let slot = slot
             done.enter()
             Thread.detachNewThread { [self] in
                 defer { done.leave() }
-                var worker: LintWorkerProcess?
-                for index in stride(from: slot, to: files.count, by: slots) {
-                    if worker == nil {
+                for index in stride(from: number, to: count, by: slotCount) {
+                    if slot.worker == nil {
                         do throws(LintWorkerError) {
-                            worker = try LintWorkerProcess(executable: executable, arguments: arguments)
+                            slot.worker = try LintWorkerProcess(executable: executable, arguments: arguments)
+                            slot.module = nil
                         } catch {
                             startFailure.withLock { if $0 == nil { $0 = error } }
                             return
                         }
                     }
-                    switch worker!.lint(files[index], timeLimit: timeLimit) {
-                    case .answered(let outcome):
-                        shared[index] = outcome
-                    case .timedOut:
-                        shared[index] = .notLinted(.overTimeLimit(seconds: timeLimit))
-                        worker = nil
-                    case .failed(let status):
-                        shared[index] = .notLinted(.linterCrashed(status: status))
-                        worker = nil
-                    }
+                    shared[index] = work(slot, index)
                 }
             }
         }
         done.wait()
         if let failure = startFailure.withLock({ $0 }) { throw failure }
-        return LintRun(files: files, outcomes: Array(outcomes))
+        return Array(results)
+    }
+}
+
+/// One worker process of the pool and the module whose facts it was last told; only the
+/// thread of its slot uses it.
+final class WorkerSlot {
+    /// The running worker, or nil after it was killed or crashed.
+    var worker: LintWorkerProcess?
+    /// The module whose facts the worker holds.
+    var module: Int?
+
+    /// Asks the worker and, when it times out or fails, forgets it (it was killed) and says why
+    /// the file is not linted.
+    func ask<Value: Decodable>(
+        _ request: LintWorkerRequest, as: Value.Type, pool: LintWorkerPool
+    ) -> Result<Value, NotLintedReason> {
+        guard let worker else { return .failure(.linterCrashed(status: "no worker")) }
+        switch worker.ask(request, timeLimit: pool.timeLimit) as LintWorkerProcess.Answer<Value> {
+        case .answered(let value):
+            return .success(value)
+        case .timedOut:
+            self.worker = nil
+            return .failure(.overTimeLimit(seconds: pool.timeLimit))
+        case .failed(let status):
+            self.worker = nil
+            return .failure(.linterCrashed(status: status))
+        }
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 /// and a thread left parsing would keep a core busy until the run ends.
 final class LintWorkerProcess {
     /// How one request ended.
-    enum Answer {
+    enum Answer<Value> {
         /// The worker answered in time.
-        case answered(FileLintOutcome)
+        case answered(Value)
         /// The time limit passed; the worker was killed.
         case timedOut
         /// The worker ended or answered garbage; it was killed, and this says how it ended.
@@ -52,22 +52,21 @@ final class LintWorkerProcess {
 
     deinit { stop() }
 
-    /// Sends `path` and waits for the outcome `timeLimit` seconds at most.
-    func lint(_ path: String, timeLimit: Double) -> Answer {
+    /// Sends `request` and waits `timeLimit` seconds at most for an answer of type `Value`.
+    func ask<Value: Decodable>(_ request: LintWorkerRequest, timeLimit: Double) -> Answer<Value> {
         let deadline = Self.deadline(after: timeLimit)
-        let request = Array((JSONText.string(path) + "\n").utf8)
+        // Encoding a value of this shape does not fail.
+        let line = Array(((try? JSONEncoder().encode(request)) ?? Data()) + Data("\n".utf8))
         var sent = 0
-        while sent < request.count {
-            let written = request[sent...].withUnsafeBytes { write(requests, $0.baseAddress!, $0.count) }
+        while sent < line.count {
+            let written = line[sent...].withUnsafeBytes { write(requests, $0.baseAddress!, $0.count) }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { return .failed(stop()) }
             sent += written
         }
         switch answers.nextLine(before: deadline) {
-        case .line(let line):
-            if let outcome = try? JSONDecoder().decode(FileLintOutcome.self, from: Data(line)) {
-                return .answered(outcome)
-            }
+        case .line(let answer):
+            if let value = try? JSONDecoder().decode(Value.self, from: Data(answer)) { return .answered(value) }
             return .failed(stop())
         case .timedOut:
             stop()

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The loop of a `keychain-lint --worker` process: reads one path per line on standard input (a
-/// JSON string), lints that file, and answers with one line on standard output (a
-/// ``FileLintOutcome`` in JSON), until standard input ends.
+/// The loop of a `keychain-lint --worker` process: reads one ``LintWorkerRequest`` per line on
+/// standard input (JSON) and answers each with one line on standard output, until standard
+/// input ends.
 ///
 /// It first writes an empty line, so that the process that started it can tell start-up (loading
 /// the executable) from linting, which alone the time limit measures. It exits as soon as the
@@ -33,16 +33,22 @@ package enum LintWorkerService {
     private static func answer(with linter: SourceFileLinter) {
         let encoder = JSONEncoder()
         let decoder = JSONDecoder()
+        var module: ModuleFacts?
         FileHandle.standardOutput.write(Data("\n".utf8))
         while let line = readLine(strippingNewline: true) {
-            let outcome: FileLintOutcome
-            if let path = try? decoder.decode(String.self, from: Data(line.utf8)) {
-                outcome = linter.lintFile(atPath: path)
-            } else {
-                outcome = .notLinted(.unreadable)
+            // Encoding values of these shapes does not fail; an empty line would read as a crash.
+            let answer: Data
+            switch try? decoder.decode(LintWorkerRequest.self, from: Data(line.utf8)) {
+            case .collect(let path):
+                answer = (try? encoder.encode(linter.collectFacts(atPath: path))) ?? Data()
+            case .module(let facts):
+                module = facts
+                answer = Data("true".utf8)
+            case .lint(let path):
+                answer = (try? encoder.encode(linter.lintFile(atPath: path, module: module))) ?? Data()
+            case nil:
+                answer = (try? encoder.encode(FileLintOutcome.notLinted(.unreadable))) ?? Data()
             }
-            // Encoding a value of this shape does not fail; an empty line would read as a crash.
-            let answer = (try? encoder.encode(outcome)) ?? Data()
             FileHandle.standardOutput.write(answer + Data("\n".utf8))
         }
     }

@@ -3,21 +3,14 @@ import SwiftSyntax
 /// Reports `secitem-on-main-actor`: SecItem calls in code isolated to the main actor: a
 /// `@MainActor` function or type, a type that is main-actor isolated by what it conforms to or
 /// inherits (SwiftUI `View` and `App`, UIKit and AppKit view controllers, views and application
-/// delegates), `DispatchQueue.main.async { … }`, `MainActor.run { … }` and `Task { @MainActor in … }`.
+/// delegates, and the module's own types that inherit from them in any file: ``ActorFacts``),
+/// extensions of such types, `DispatchQueue.main.async { … }`, `MainActor.run { … }` and
+/// `Task { @MainActor in … }`.
 /// `nonisolated` functions, `Task.detached` and other queues leave the main actor.
 final class MainActorVisitor: SyntaxVisitor {
     private let context: FileLintContext
     /// Whether each enclosing declaration or closure runs on the main actor, innermost last.
     private var isolation: [Bool] = [false]
-
-    private static let mainActorSupertypes: Set<String> = [
-        "View", "App", "Scene", "UIViewController", "NSViewController", "UITableViewController",
-        "UICollectionViewController",
-        "UINavigationController", "UITabBarController", "UIView", "NSView", "UIApplicationDelegate",
-        "NSApplicationDelegate",
-        "UIWindowSceneDelegate", "UISceneDelegate", "UIResponder", "NSResponder", "NSWindowController",
-        "UIHostingController"
-    ]
 
     init(context: FileLintContext) {
         self.context = context
@@ -28,39 +21,47 @@ final class MainActorVisitor: SyntaxVisitor {
 
     // MARK: Types
 
+    /// Enters a type declaration or extension: main-actor isolated when it says so, when the
+    /// module knows the type as one (``ActorFacts``: declared, inherited or conformed in any file),
+    /// or when it inherits or conforms to a main-actor type here.
     private func enterType(
-        attributes: AttributeListSyntax, inheritance: InheritanceClauseSyntax?, isActor: Bool = false
+        named name: String, attributes: AttributeListSyntax, inheritance: InheritanceClauseSyntax?,
+        isActor: Bool = false
     ) {
         let inherited =
             inheritance?.inheritedTypes.contains { type in
-                let name = type.type.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
-                return Self.mainActorSupertypes.contains(name)
+                let supertype = type.type.trimmedDescription
+                return ActorFacts.isMainActorSupertype(supertype) || context.module.actors.isMainActor(supertype)
             } ?? false
-        isolation.append(!isActor && (Self.hasMainActor(attributes) || inherited))
+        let known = context.module.actors.isMainActor(name)
+        isolation.append(!isActor && (Self.hasMainActor(attributes) || inherited || known))
     }
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        enterType(attributes: node.attributes, inheritance: node.inheritanceClause)
+        enterType(named: node.name.text, attributes: node.attributes, inheritance: node.inheritanceClause)
         return .visitChildren
     }
     override func visitPost(_ node: ClassDeclSyntax) { isolation.removeLast() }
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
-        enterType(attributes: node.attributes, inheritance: node.inheritanceClause)
+        enterType(named: node.name.text, attributes: node.attributes, inheritance: node.inheritanceClause)
         return .visitChildren
     }
     override func visitPost(_ node: StructDeclSyntax) { isolation.removeLast() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
-        enterType(attributes: node.attributes, inheritance: node.inheritanceClause)
+        enterType(named: node.name.text, attributes: node.attributes, inheritance: node.inheritanceClause)
         return .visitChildren
     }
     override func visitPost(_ node: EnumDeclSyntax) { isolation.removeLast() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        enterType(attributes: node.attributes, inheritance: node.inheritanceClause, isActor: true)
+        enterType(
+            named: node.name.text, attributes: node.attributes, inheritance: node.inheritanceClause, isActor: true)
         return .visitChildren
     }
     override func visitPost(_ node: ActorDeclSyntax) { isolation.removeLast() }
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-        enterType(attributes: node.attributes, inheritance: node.inheritanceClause)
+        enterType(
+            named: node.extendedType.trimmedDescription, attributes: node.attributes,
+            inheritance: node.inheritanceClause)
         return .visitChildren
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { isolation.removeLast() }

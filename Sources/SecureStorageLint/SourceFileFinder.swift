@@ -8,14 +8,30 @@ import Foundation
 package struct SourceFileFinder: Sendable {
     /// Paths or glob patterns (`*`, `?`, `[…]`) to leave out, relative to the current directory.
     package var exclusions: [String]
+    /// Whether test code found in directories is linted (``TestCodePaths``); files named on the
+    /// command line always are.
+    package var includesTests: Bool
 
-    /// A finder leaving out `exclusions`.
-    package init(exclusions: [String] = []) {
+    /// A finder leaving out `exclusions`, and test code found in directories unless `includesTests`.
+    package init(exclusions: [String] = [], includesTests: Bool = true) {
         self.exclusions = exclusions.map(SourceFileFinder.normalized)
+        self.includesTests = includesTests
+    }
+
+    /// The files to lint, and how many test files found in directories were left out.
+    package func search(_ paths: [String]) throws(LintUsageError) -> (files: [String], skippedTestFiles: Int) {
+        var skipped = 0
+        let files = try files(in: paths, skippedTestFiles: &skipped)
+        return (files, skipped)
     }
 
     /// The files to lint, in order, or the path that does not exist.
     package func files(in paths: [String]) throws(LintUsageError) -> [String] {
+        var skipped = 0
+        return try files(in: paths, skippedTestFiles: &skipped)
+    }
+
+    private func files(in paths: [String], skippedTestFiles: inout Int) throws(LintUsageError) -> [String] {
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -28,6 +44,9 @@ package struct SourceFileFinder: Sendable {
                 continue
             }
             guard let enumerator = FileManager.default.enumerator(atPath: path) else { continue }
+            // A test directory named on the command line is linted whole.
+            let skipsTests =
+                !includesTests && !root.split(separator: "/").contains(where: TestCodePaths.isTestDirectory)
             var found: [String] = []
             while let relative = enumerator.nextObject() as? String {
                 let name = (relative as NSString).lastPathComponent
@@ -37,8 +56,11 @@ package struct SourceFileFinder: Sendable {
                     continue
                 }
                 // Regular files only (a directory named `X.swift` is searched, not read).
-                if name.hasSuffix(".swift") && enumerator.fileAttributes?[.type] as? FileAttributeType != .typeDirectory
-                {
+                let isDirectory = enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory
+                guard name.hasSuffix(".swift") && !isDirectory else { continue }
+                if skipsTests && TestCodePaths.isTestCode(relative) {
+                    skippedTestFiles += 1
+                } else {
                     found.append(full)
                 }
             }
@@ -70,8 +92,8 @@ package struct SourceFileFinder: Sendable {
         return String(path.dropFirst(directory.count + 1))
     }
 
-    /// `./Sources/` → `Sources`.
-    static func normalized(_ path: String) -> String {
+    /// `./Sources/` → `Sources` (how the finder writes the paths it is given).
+    package static func normalized(_ path: String) -> String {
         var path = path
         while path.hasPrefix("./") { path.removeFirst(2) }
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }

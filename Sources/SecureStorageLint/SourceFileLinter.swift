@@ -108,10 +108,8 @@ package struct SourceFileLinter: Sendable {
                 context: context, secretReturningFunctions: learning.functionsReturningSecrets, reports: true
             ).walk(tree)
         }
-        if rules.contains(.secItemOnMainActor) && mentionsSecItem
-            && (text.contains("MainActor") || text.contains(".main") || text.contains("View") || text.contains("App")
-                || text.contains("Delegate") || text.contains("Responder"))
-        {
+        // (Any file that calls SecItem: its types may be main-actor isolated by another file.)
+        if rules.contains(.secItemOnMainActor) && mentionsSecItem {
             MainActorVisitor(context: context).walk(tree)
         }
 

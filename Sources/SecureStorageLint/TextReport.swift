@@ -47,11 +47,15 @@ package enum TextReport {
     }
 
     /// `3 findings (1 error, 1 warning, 1 note) in 12 files`, followed by `; 1 file not linted`
-    /// when one was not.
+    /// when one was not, and by `; 40 test files skipped (--include-tests)` when test code was
+    /// left out.
     package static func summary(_ run: LintRun) -> String {
         let counts = run.counts
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-        let notLinted = run.notLinted.isEmpty ? "" : "; \(count(run.notLinted.count, "file")) not linted"
+        let notLinted =
+            (run.notLinted.isEmpty ? "" : "; \(count(run.notLinted.count, "file")) not linted")
+            + (run.skippedTestFiles == 0
+                ? "" : "; \(count(run.skippedTestFiles, "test file")) skipped (--include-tests)")
         if run.findings.isEmpty { return "no findings in \(count(run.fileCount, "file"))" + notLinted }
         return
             "\(count(run.findings.count, "finding")) (\(count(counts[.error] ?? 0, "error")), \(count(counts[.warning] ?? 0, "warning")), \(count(counts[.note] ?? 0, "note"))) in \(count(run.fileCount, "file"))"

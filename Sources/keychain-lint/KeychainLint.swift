@@ -12,6 +12,14 @@ struct KeychainLint: ParsableCommand {
             Parses every .swift file under the given paths (hidden directories and .build are skipped) \
             and reports, for each rule, where a secret can be lost or exposed. `keychain lint` runs this tool.
 
+            Rules reason about a whole module: every file's declarations (query helpers, Security \
+            constant aliases, credential types and constants, main-actor types) are read first, and \
+            each file is then linted knowing those of its module. A module is a package target \
+            (Sources/<Target>, Tests/<Target>) or else the directory given on the command line. Test \
+            code found in directories (test targets, *Tests.swift, *Spec.swift, fixtures and mocks) \
+            writes bad data on purpose and is skipped unless --include-tests is given; a directory or \
+            file named on the command line is always linted.
+
             Each file is read, parsed and linted in a worker process, which is killed when the file \
             takes longer than --time-limit; such a file, and any file that is unreadable, over 16 MiB, \
             nests `[` more than 16 deep or any brackets more than 128 deep, is not linted: the others \
@@ -65,6 +73,11 @@ struct KeychainLint: ParsableCommand {
     @Option(help: "A path or glob to skip, relative to the current directory (repeatable).")
     var exclude: [String] = []
 
+    @Flag(
+        name: .customLong("include-tests"),
+        help: "Also lint test code found in directories (test targets, *Tests.swift, fixtures, mocks).")
+    var includeTests = false
+
     @Option(help: "Files linted at once (default: one per core).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -117,9 +130,9 @@ struct KeychainLint: ParsableCommand {
             )
             return
         }
-        let files: [String]
+        let found: (files: [String], skippedTestFiles: Int)
         do {
-            files = try SourceFileFinder(exclusions: exclude).files(in: paths)
+            found = try SourceFileFinder(exclusions: exclude, includesTests: includeTests).search(paths)
         } catch {
             throw ValidationError(error.description)
         }
@@ -128,9 +141,12 @@ struct KeychainLint: ParsableCommand {
             ["--worker"] + RuleID.allCases.filter { !rules.contains($0) }.flatMap { ["--disable", $0.rawValue] }
         let pool = LintWorkerPool(
             executable: Self.ownExecutable, arguments: workerArguments, timeLimit: timeLimit, jobs: jobs)
-        let run: LintRun
+        var run: LintRun
         do {
-            run = try pool.lint(files)
+            run = try pool.lint(
+                found.files,
+                modules: ModuleMap.moduleIndices(of: found.files, roots: paths.map(SourceFileFinder.normalized)))
+            run.skippedTestFiles = found.skippedTestFiles
         } catch {
             FileHandle.standardError.write(Data("keychain-lint: \(TextReport.visible(error.description))\n".utf8))
             throw ExitCode(LintExitStatus.notLinted)

@@ -6,65 +6,20 @@ import XCTest
 /// linted in a worker process killed at the time limit, every report lists the files not linted,
 /// and the exit status says so even when findings were made elsewhere.
 final class ExecutableRobustnessTests: XCTestCase {
-    /// What one run of keychain-lint gave.
-    struct LintResult {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var elapsed: Duration
-    }
+    typealias LintResult = LintExecutable.Result
 
-    /// keychain-lint, built beside the test bundle.
-    static let executable: URL = {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4
-        where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain-lint").path) {
-            directory.deleteLastPathComponent()
-        }
-        return directory.appendingPathComponent("keychain-lint")
-    }()
-
-    /// Skips the test when keychain-lint is not built, or fails it under REQUIRE_TEST_EXECUTABLES (scripts/test).
-    func requireExecutable() throws {
-        guard FileManager.default.isExecutableFile(atPath: Self.executable.path) else {
-            let message =
-                "keychain-lint is not built at \(Self.executable.path); run `swift build --build-tests` first."
-            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail(message) }
-            throw XCTSkip(message)
-        }
-    }
-
-    func lint(_ arguments: [String]) throws -> LintResult {
-        try requireExecutable()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lint-output-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let stdout = scratch.appendingPathComponent("stdout")
-        let stderr = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: stdout)
-        process.standardError = try FileHandle(forWritingTo: stderr)
-        let clock = ContinuousClock()
-        let started = clock.now
-        try process.run()
-        process.waitUntilExit()
-        return LintResult(
-            status: process.terminationStatus,
-            stdout: try String(contentsOf: stdout, encoding: .utf8),
-            stderr: try String(contentsOf: stderr, encoding: .utf8),
-            elapsed: clock.now - started)
-    }
+    func lint(_ arguments: [String]) throws -> LintResult { try LintExecutable.run(arguments) }
 
     func temporaryDirectory(_ files: [String: String]) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "lint-executable-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for (name, source) in files { try Data(source.utf8).write(to: directory.appendingPathComponent(name)) }
+        for (name, source) in files {
+            let url = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(source.utf8).write(to: url)
+        }
         addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
         return directory
     }
@@ -170,9 +125,9 @@ final class ExecutableRobustnessTests: XCTestCase {
     /// instead of running on for hours as an orphan.
     func testWorkersExitWhenKeychainLintIsKilled() throws {
         let directory = try temporaryDirectory(["Slow.swift": LintAttacks.slow[0].source])
-        try requireExecutable()
+        try LintExecutable.require()
         let parent = Process()
-        parent.executableURL = Self.executable
+        parent.executableURL = LintExecutable.executable
         parent.arguments = ["--time-limit", "600", directory.path]
         parent.standardOutput = FileHandle.nullDevice
         parent.standardError = FileHandle.nullDevice

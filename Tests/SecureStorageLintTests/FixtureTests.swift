@@ -118,5 +118,6 @@ final class FixtureTests: XCTestCase {
     func testSecItemOnMainActor() throws {
         try check("secitem-on-main-actor/positive.swift")
         try check("secitem-on-main-actor/negative.swift")
+        try checkModule("secitem-on-main-actor/module-subclasses")
     }
 }

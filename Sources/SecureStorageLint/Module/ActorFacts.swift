@@ -1,16 +1,138 @@
 import SwiftSyntax
 
-/// Module-wide facts about types isolated to the main actor, by attribute, conformance or inheritance.
+/// Module-wide facts about types isolated to the main actor, by attribute, conformance or
+/// inheritance, so that a SecItem call in `extension LoginViewController` or in a subclass of a
+/// base view controller declared in another file is known to run on the main actor.
+///
+/// A type is main-actor isolated when it is declared `@MainActor`, or inherits or conforms to a
+/// main-actor type: one of the module (transitively), or a UIKit, AppKit or SwiftUI type known
+/// by name or by the shape of its name (``isMainActorSupertype(_:)``: any `…ViewController`, such
+/// as `ASCredentialProviderViewController`, any `UI…View` or `NS…View`). Actors never are.
 package struct ActorFacts: Sendable, Hashable, Codable {
+    /// Types of the module that are main-actor isolated (after ``resolve()``).
+    package private(set) var mainActorTypes: Set<String> = []
+    /// What each type of the module inherits or conforms to, over its declaration and extensions.
+    package private(set) var supertypes: [String: Set<String>] = [:]
+    /// Types declared `actor` (isolated to themselves, whatever they conform to).
+    package private(set) var actors: Set<String> = []
+
     /// No facts.
     package init() {}
 
-    /// Adds what one file declares.
-    package mutating func collect(from tree: SourceFileSyntax, path: String) {}
+    /// Adds the types one file declares or extends.
+    package mutating func collect(from tree: SourceFileSyntax, path: String) {
+        let collector = TypeDeclarationCollector(viewMode: .sourceAccurate)
+        collector.walk(tree)
+        mainActorTypes.formUnion(collector.attributed)
+        actors.formUnion(collector.actors)
+        for (type, names) in collector.supertypes { supertypes[type, default: []].formUnion(names) }
+    }
 
     /// Adds another file's facts.
-    package mutating func merge(_ other: ActorFacts) {}
+    package mutating func merge(_ other: ActorFacts) {
+        mainActorTypes.formUnion(other.mainActorTypes)
+        actors.formUnion(other.actors)
+        for (type, names) in other.supertypes { supertypes[type, default: []].formUnion(names) }
+    }
 
-    /// Closes the merged facts over themselves; called once, after the last merge.
-    package mutating func resolve() {}
+    /// Marks every type that inherits or conforms to a main-actor type, to a fixed point.
+    package mutating func resolve() {
+        var changed = true
+        var rounds = 0
+        // Each round adds at least one type, so the rounds are bounded by the number of types.
+        while changed && rounds <= supertypes.count {
+            changed = false
+            rounds += 1
+            for (type, names) in supertypes where !mainActorTypes.contains(type) && !actors.contains(type) {
+                if names.contains(where: { mainActorTypes.contains($0) || Self.isMainActorSupertype($0) }) {
+                    mainActorTypes.insert(type)
+                    changed = true
+                }
+            }
+        }
+        mainActorTypes.subtract(actors)
+    }
+
+    /// Whether the module's type `name` (its last component: `Login.ViewController` →
+    /// `ViewController`) is main-actor isolated.
+    package func isMainActor(_ name: String) -> Bool {
+        mainActorTypes.contains(Self.lastComponent(of: name))
+    }
+
+    /// Whether a type the module does not declare makes what inherits or conforms to it main-actor
+    /// isolated: SwiftUI's `View`, `App` and `Scene`, UIKit's and AppKit's responders, views,
+    /// view and window controllers and application delegates.
+    package static func isMainActorSupertype(_ name: String) -> Bool {
+        let name = lastComponent(of: name)
+        if knownSupertypes.contains(name) { return true }
+        if name.hasSuffix("ViewController") || name.hasSuffix("WindowController") { return true }
+        let isPlatformType = ["UI", "NS", "WK", "MK", "SK", "AV", "PK", "AS"].contains { name.hasPrefix($0) }
+        return isPlatformType
+            && ["View", "Cell", "Window", "Button", "Label", "Control", "Responder", "Bar", "Field"].contains {
+                name.hasSuffix($0)
+            }
+    }
+
+    private static let knownSupertypes: Set<String> = [
+        "View", "App", "Scene", "UIViewController", "NSViewController", "UIView", "NSView", "UIApplicationDelegate",
+        "NSApplicationDelegate", "UIWindowSceneDelegate", "UISceneDelegate", "UIResponder", "NSResponder",
+        "UIHostingController", "NSHostingController", "UIViewRepresentable", "UIViewControllerRepresentable",
+        "NSViewRepresentable", "NSViewControllerRepresentable", "UINavigationController", "UITabBarController",
+        "UISplitViewController", "UIPageViewController", "UISearchController", "UIAlertController",
+        "UIDocumentPickerDelegate", "UITableViewDataSource", "UITableViewDelegate", "UICollectionViewDataSource",
+        "UICollectionViewDelegate", "UITextFieldDelegate", "UITextViewDelegate"
+    ]
+
+    static func lastComponent(of name: String) -> String {
+        // `Module.Type`, `Base<Item>`: the type's own name.
+        let base = name.split(separator: "<").first.map(String.init) ?? name
+        return base.split(separator: ".").last.map(String.init) ?? base
+    }
+}
+
+/// Collects the types a file declares or extends, their supertypes, and which are `@MainActor`
+/// or actors; function bodies are skipped (types declared in them are local).
+private final class TypeDeclarationCollector: SyntaxVisitor {
+    var attributed: Set<String> = []
+    var actors: Set<String> = []
+    var supertypes: [String: Set<String>] = [:]
+
+    private func record(_ name: String, _ attributes: AttributeListSyntax, _ inheritance: InheritanceClauseSyntax?) {
+        let name = ActorFacts.lastComponent(of: name)
+        if attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor" })
+        {
+            attributed.insert(name)
+        }
+        let inherited = inheritance?.inheritedTypes.map { ActorFacts.lastComponent(of: $0.type.trimmedDescription) }
+        if let inherited, !inherited.isEmpty { supertypes[name, default: []].formUnion(inherited) }
+        if supertypes[name] == nil { supertypes[name] = [] }
+    }
+
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        record(node.name.text, node.attributes, node.inheritanceClause)
+        return .visitChildren
+    }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        record(node.name.text, node.attributes, node.inheritanceClause)
+        return .visitChildren
+    }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        record(node.name.text, node.attributes, node.inheritanceClause)
+        return .visitChildren
+    }
+    override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind {
+        record(node.name.text, node.attributes, node.inheritanceClause)
+        return .skipChildren
+    }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        actors.insert(node.name.text)
+        return .visitChildren
+    }
+    override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
+        record(node.extendedType.trimmedDescription, node.attributes, node.inheritanceClause)
+        return .visitChildren
+    }
+    override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: AccessorBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
+    override func visit(_ node: ClosureExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import XCTest
+
+/// Runs the `keychain-lint` executable built beside the test bundle.
+enum LintExecutable {
+    /// What one run of keychain-lint gave.
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var elapsed: Duration
+    }
+
+    /// keychain-lint, built beside the test bundle.
+    static let executable: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4
+        where !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("keychain-lint").path) {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("keychain-lint")
+    }()
+
+    /// Skips the test when keychain-lint is not built, or fails it under REQUIRE_TEST_EXECUTABLES (scripts/test).
+    static func require() throws {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            let message = "keychain-lint is not built at \(executable.path); run `swift build --build-tests` first."
+            if ProcessInfo.processInfo.environment["REQUIRE_TEST_EXECUTABLES"] != nil { XCTFail(message) }
+            throw XCTSkip(message)
+        }
+    }
+
+    /// Runs keychain-lint with `arguments` in `directory` (the current one by default).
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
+        try require()
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lint-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let stdout = scratch.appendingPathComponent("stdout")
+        let stderr = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: stdout)
+        process.standardError = try FileHandle(forWritingTo: stderr)
+        let clock = ContinuousClock()
+        let started = clock.now
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: stdout, encoding: .utf8),
+            stderr: try String(contentsOf: stderr, encoding: .utf8),
+            elapsed: clock.now - started)
+    }
+}
