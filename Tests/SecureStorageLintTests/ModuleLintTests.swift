@@ -57,7 +57,8 @@ final class ModuleLintTests: XCTestCase {
     func testAnXcodeAppFolderIsOneModule() throws {
         let root = try tree(["MyApp/Base.swift": Self.base, "MyApp/Screens/SettingsScreen.swift": Self.screen])
         let result = try LintExecutable.run(["--json", root.appendingPathComponent("MyApp").path])
-        XCTAssertEqual(try findings(result, under: root), ["MyApp/Screens/SettingsScreen.swift:3 secitem-on-main-actor"])
+        XCTAssertEqual(
+            try findings(result, under: root), ["MyApp/Screens/SettingsScreen.swift:3 secitem-on-main-actor"])
     }
 
     func testAFileThatCannotBeParsedAddsNothingAndIsReported() throws {
@@ -74,7 +75,8 @@ final class ModuleLintTests: XCTestCase {
     }
 
     func testTestCodeFoundInDirectoriesIsSkippedUnlessIncluded() throws {
-        let write = "import Foundation\nfunc keep(_ token: String) { UserDefaults.standard.set(token, forKey: \"authToken\") }\n"
+        let write =
+            "import Foundation\nfunc keep(_ token: String) { UserDefaults.standard.set(token, forKey: \"authToken\") }\n"
         let root = try tree([
             "App/Store.swift": write, "App/LoginTests.swift": write, "AppTests/StoreTests.swift": write,
             "App/Fixtures/Sample.swift": write, "App/MockStore.swift": write
@@ -105,13 +107,16 @@ final class ModuleLintTests: XCTestCase {
 
     func testTestCodePaths() {
         for path in [
-            "AppTests/A.swift", "Tests/X/A.swift", "App/LoginTests.swift", "App/LoginSpec.swift", "WordPressTest/A.swift",
+            "AppTests/A.swift", "Tests/X/A.swift", "App/LoginTests.swift", "App/LoginSpec.swift",
+            "WordPressTest/A.swift",
             "App/Fixtures/A.swift", "App/MockKeychain.swift", "App/KeychainMock.swift", "AppUITests/A.swift",
             "Modules/TestSupport/A.swift"
         ] {
             XCTAssertTrue(TestCodePaths.isTestCode(path), path)
         }
-        for path in ["App/Contest.swift", "App/Attestation.swift", "App/LatestView.swift", "Sources/App/Testimony.swift"] {
+        for path in [
+            "App/Contest.swift", "App/Attestation.swift", "App/LatestView.swift", "Sources/App/Testimony.swift"
+        ] {
             XCTAssertFalse(TestCodePaths.isTestCode(path), path)
         }
     }
@@ -121,7 +126,8 @@ final class ModuleLintTests: XCTestCase {
             "Pkg/Sources/Core/A.swift", "Pkg/Sources/Core/Sub/B.swift", "Pkg/Sources/UI/C.swift", "App/D.swift",
             "App/Screens/E.swift", "Other/F.swift", "G.swift"
         ]
-        XCTAssertEqual(ModuleMap.moduleIndices(of: files, roots: ["Pkg", "App", "Other", "G.swift"]), [0, 0, 1, 2, 2, 3, 4])
+        XCTAssertEqual(
+            ModuleMap.moduleIndices(of: files, roots: ["Pkg", "App", "Other", "G.swift"]), [0, 0, 1, 2, 2, 3, 4])
         XCTAssertEqual(ModuleMap.moduleKey(of: "Sources/App/A.swift", roots: ["."]), "Sources/App")
         // A file directly under Sources belongs to the root, not to a target named after it.
         XCTAssertEqual(ModuleMap.moduleKey(of: "Pkg/Sources/A.swift", roots: ["Pkg"]), "Pkg")
@@ -129,7 +135,9 @@ final class ModuleLintTests: XCTestCase {
 
     func testModuleFactsNeverCarryTheContentOfALiteral() throws {
         // Facts travel between processes as JSON: names only, never what a literal says.
-        let secrets = ["b@nkP@ssword123", "auth_token_value_7f3a", "sk_" + "live_4eC39HqLyjWDarjtT1zdp7dc", "s3cr3t-pin"]
+        let secrets = [
+            "b@nkP@ssword123", "auth_token_value_7f3a", "sk_" + "live_4eC39HqLyjWDarjtT1zdp7dc", "s3cr3t-pin"
+        ]
         let source = """
             import Security
             enum Keys {
@@ -148,5 +156,24 @@ final class ModuleLintTests: XCTestCase {
         let encoded = String(decoding: try JSONEncoder().encode(facts), as: UTF8.self)
         for secret in secrets { XCTAssertFalse(encoded.contains(secret), "the facts carry \(secret): \(encoded)") }
         XCTAssertTrue(facts.actors.isMainActor("LoginViewController"))
+    }
+
+    func testAHostileInheritanceChainCostsLinearTime() throws {
+        // 20,000 classes, each inheriting from the next one declared, the root a view controller:
+        // a fixed point recomputed round by round would take 20,000 rounds over 20,000 types.
+        let count = 20_000
+        var chain = "import UIKit\n"
+        for index in 0..<count { chain += "class C\(index): C\(index + 1) {}\n" }
+        chain += "class C\(count): UIViewController {}\n"
+        let call =
+            "import Security\nextension C0 {\n    func f(_ q: CFDictionary) -> OSStatus { SecItemAdd(q, nil) }\n}\n"
+        let clock = ContinuousClock()
+        let started = clock.now
+        let found = SourceFileLinter().lint(module: [
+            (path: "Chain.swift", bytes: Array(chain.utf8)), (path: "Call.swift", bytes: Array(call.utf8))
+        ])
+        XCTAssertEqual(
+            found.map { "\($0.file):\($0.position.line) \($0.rule.rawValue)" }, ["Call.swift:3 secitem-on-main-actor"])
+        XCTAssertLessThan(clock.now - started, .seconds(60), "the chain took \(clock.now - started)")
     }
 }

@@ -35,22 +35,30 @@ package struct ActorFacts: Sendable, Hashable, Codable {
         for (type, names) in other.supertypes { supertypes[type, default: []].formUnion(names) }
     }
 
-    /// Marks every type that inherits or conforms to a main-actor type, to a fixed point.
+    /// Marks every type that inherits or conforms to a main-actor type, directly or through
+    /// other types of the module: a breadth-first walk from the main-actor types down to what
+    /// inherits from them, linear in the number of inheritance edges (a hostile chain of types
+    /// declared in reverse order costs no more than any other).
     package mutating func resolve() {
-        var changed = true
-        var rounds = 0
-        // Each round adds at least one type, so the rounds are bounded by the number of types.
-        while changed && rounds <= supertypes.count {
-            changed = false
-            rounds += 1
-            for (type, names) in supertypes where !mainActorTypes.contains(type) && !actors.contains(type) {
-                if names.contains(where: { mainActorTypes.contains($0) || Self.isMainActorSupertype($0) }) {
-                    mainActorTypes.insert(type)
-                    changed = true
-                }
+        var subtypes: [String: [String]] = [:]
+        var queue: [String] = Array(mainActorTypes)
+        for (type, names) in supertypes {
+            for name in names {
+                subtypes[name, default: []].append(type)
+                if Self.isMainActorSupertype(name) && !mainActorTypes.contains(name) { queue.append(name) }
             }
         }
-        mainActorTypes.subtract(actors)
+        var reached = Set(queue)
+        var next = 0
+        while next < queue.count {
+            let type = queue[next]
+            next += 1
+            for subtype in subtypes[type] ?? [] where !actors.contains(subtype) && reached.insert(subtype).inserted {
+                queue.append(subtype)
+            }
+        }
+        // The platform's own types reached the walk as starting points; only the module's are kept.
+        mainActorTypes = reached.filter { supertypes[$0] != nil }.union(mainActorTypes).subtracting(actors)
     }
 
     /// Whether the module's type `name` (its last component: `Login.ViewController` →
