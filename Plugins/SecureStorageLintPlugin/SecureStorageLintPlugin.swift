@@ -14,8 +14,11 @@ struct SecureStorageLintPlugin: CommandPlugin {
         let targetNames = extractor.extractOption(named: "target")
         let release = extractor.extractFlag(named: "release") > 0
         let targets = targetNames.isEmpty ? context.package.targets : try context.package.targets(named: targetNames)
-        let files = targets.compactMap { $0 as? SourceModuleTarget }
-            .flatMap { $0.sourceFiles(withSuffix: "swift").map(\.url.path) }
+        // Each target's directory, so that keychain-lint takes each target as one module (its rules
+        // see what the target's other files declare) and lints test targets named this way whole.
+        let sourceTargets = targets.compactMap { $0 as? SourceModuleTarget }
+            .filter { !$0.sourceFiles(withSuffix: "swift").map(\.url).isEmpty }
+        let files = sourceTargets.map(\.directoryURL.path)
         guard !files.isEmpty else {
             Diagnostics.warning("no Swift sources in the selected targets")
             return

@@ -64,7 +64,7 @@ package struct LintWorkerPool: Sendable {
     }
 
     /// The resolved facts of each module, from the facts of its files.
-    static func merge(_ collected: [FactsOutcome], modules: [Int]) -> [ModuleFacts] {
+    package static func merge(_ collected: [FactsOutcome], modules: [Int]) -> [ModuleFacts] {
         var facts = [ModuleFacts](repeating: ModuleFacts(), count: (modules.max() ?? -1) + 1)
         for (outcome, module) in zip(collected, modules) {
             if case .collected(let found) = outcome { facts[module].merge(found) }
