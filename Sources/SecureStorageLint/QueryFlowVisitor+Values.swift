@@ -44,9 +44,11 @@ extension QueryFlowVisitor {
             let arguments = Array(call.arguments)
             var values: [Int: QueryValue] = [:]
             for (parameter, argument) in mapping { values[parameter] = value(of: arguments[argument].expression) }
-            let origin = signature + "(" + arguments.indices.map { index in
-                values.first { mapping[$0.key] == index }?.value.identity ?? "?\(index)@\(call.position.utf8Offset)"
-            }.joined(separator: ", ") + ")"
+            let origin =
+                signature + "("
+                + arguments.indices.map { index in
+                    values.first { mapping[$0.key] == index }?.value.identity ?? "?\(index)@\(call.position.utf8Offset)"
+                }.joined(separator: ", ") + ")"
             return KeychainQuery(builder: builder, arguments: values, origin: origin, facts: facts)
         }
         guard let name = expression.lastName ?? expression.referencedName, let builder = facts.builders[name],
@@ -54,6 +56,17 @@ extension QueryFlowVisitor {
             expression.is(MemberAccessExprSyntax.self) || !isDeclared(name)
         else { return nil }
         return KeychainQuery(builder: builder, arguments: [:], origin: "property " + name, facts: facts)
+    }
+
+    /// A known query passed through a function that returns a query (`query =
+    /// addAccessGroupWhenPresent(query)`): the same item, perhaps with more keys.
+    func queryPassedThrough(_ expression: ExprSyntax) -> KeychainQuery? {
+        guard let call = expression.as(FunctionCallExprSyntax.self), SecItemFunction(call: call) == nil,
+            let known = call.arguments.lazy.compactMap({ $0.expression.referencedName.flatMap(self.lookupQuery) }).first
+        else { return nil }
+        var query = known
+        query.isComplete = false
+        return query
     }
 
     /// Whether an added query names its item by one of a deleting call's arguments: the same

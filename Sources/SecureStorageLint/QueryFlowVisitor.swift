@@ -17,6 +17,9 @@ final class QueryFlowVisitor: SyntaxVisitor {
     /// How many status variables the open scopes hold (reads are only classified when some are).
     private var openStatusVariables = 0
 
+    /// How many calls of deleting and adding functions of one scope are paired.
+    static let maximumHelperCalls = 32
+
     /// What the module declares: aliases, query builders, deleting and adding functions.
     let facts: QueryFacts
     /// Names the module gives Security constants.
@@ -208,6 +211,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
             query = KeychainQuery(literal: literal, origin: origin, aliases: aliases, value: self.value(of:))
         } else if let built = builtQuery(stripped) {
             query = built
+        } else if let passedOn = queryPassedThrough(stripped) {
+            query = passedOn
         } else if let source = stripped.referencedName {
             // A copy: of a known query, or of a parameter or property known only by its name.
             query = lookupQuery(source) ?? KeychainQuery(opaque: stripped.trimmedDescription)
@@ -309,7 +314,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 "SecItemDelete removes the item that SecItemAdd adds again below; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
                 related: (add.node, "the item is added again here"))
         }
-        for (helper, callsBefore) in scope.helperCalls {
+        // Real functions delete a few times; a generated one with thousands of calls is not paired quadratically.
+        for (helper, callsBefore) in scope.helperCalls.prefix(Self.maximumHelperCalls) {
             let deleted = helper.arguments.map { value(of: $0.expression) }
             if let add = scope.calls[callsBefore...].first(where: { call in
                 call.function == .add && call.query.map { addsItem(named: deleted, $0) } == true
@@ -317,10 +323,10 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 helperDeletions.append((helper, add))
             }
         }
-        for (helper, _) in scope.helperCalls {
+        for (helper, _) in scope.helperCalls.prefix(Self.maximumHelperCalls) {
             let deleted = helper.arguments.map { value(of: $0.expression) }
             let helperReceiver = receiver(of: helper)
-            if let add = scope.addingCallsAfterHelpers.first(where: { call in
+            if let add = scope.addingCallsAfterHelpers.prefix(Self.maximumHelperCalls).first(where: { call in
                 call.position > helper.position && receiver(of: call) == helperReceiver
                     && call.arguments.contains { argument in sharesName(deleted, value(of: argument.expression)) }
             }) {

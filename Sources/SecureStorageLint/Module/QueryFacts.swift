@@ -84,6 +84,8 @@ package struct QueryFacts: Sendable, Hashable, Codable {
     /// query rules: `remove(key)` then `set(value, key: key)`).
     package func mentionsDeletingFunction(in text: SourceText) -> Bool {
         guard !deletingFunctions.isEmpty else { return false }
+        // Searching for many names would cost more than the walk it saves.
+        if deletingFunctions.count > 32 { return true }
         var names: Set<Substring> = []
         for signature in deletingFunctions {
             if let open = signature.firstIndex(of: "(") { names.insert(signature[...open]) }

@@ -46,8 +46,13 @@ final class QueryFactsCollector: SyntaxVisitor {
                 value.strippingConversions.is(DictionaryExprSyntax.self),
                 let builder = Self.builder(literalOrCall: value, parameters: [:])
             {
-                builders.append((name, QueryBuilder(parameters: [], entries: builder.entries,
-                                                    isComplete: builder.isComplete, base: builder.base)))
+                builders.append(
+                    (
+                        name,
+                        QueryBuilder(
+                            parameters: [], entries: builder.entries,
+                            isComplete: builder.isComplete, base: builder.base)
+                    ))
             }
         }
         return .skipChildren
@@ -83,7 +88,8 @@ final class QueryFactsCollector: SyntaxVisitor {
         switch block.accessors {
         case .getter(let statements): return onlyValue(statements)
         case .accessors(let accessors):
-            guard accessors.count == 1, let getter = accessors.first, getter.accessorSpecifier.tokenKind == .keyword(.get),
+            guard accessors.count == 1, let getter = accessors.first,
+                getter.accessorSpecifier.tokenKind == .keyword(.get),
                 let statements = getter.body?.statements
             else { return nil }
             return onlyValue(statements)
@@ -200,7 +206,9 @@ extension ExprSyntax {
     /// `Keys.Attr.attrAccount` or `attrAccount`.
     var lastName: String? {
         if let reference = self.as(DeclReferenceExprSyntax.self) { return reference.baseName.text }
-        if let member = self.as(MemberAccessExprSyntax.self), member.base != nil { return member.declName.baseName.text }
+        if let member = self.as(MemberAccessExprSyntax.self), member.base != nil {
+            return member.declName.baseName.text
+        }
         return nil
     }
 }
