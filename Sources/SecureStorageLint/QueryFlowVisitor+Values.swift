@@ -71,10 +71,13 @@ extension QueryFlowVisitor {
 
     /// Whether an added query names its item by one of a deleting call's arguments: the same
     /// expression, or built from the same variable (`delete(key)`, then an account `keyPrefix + key`).
+    ///
+    /// When the added item has an account (server, tag), only that counts: a deleting call given
+    /// the service alone (`deleteAll(service)`) deletes every account of it, on purpose.
     func addsItem(named deleted: [QueryValue], _ query: KeychainQuery) -> Bool {
-        KeychainQuery.identityKeys.contains { key in
-            key != "kSecClass" && query.entries[key].map { sharesName(deleted, $0) } == true
-        }
+        let primary = KeychainQuery.primaryKeys.filter { query.entries[$0] != nil }
+        let keys = primary.isEmpty ? KeychainQuery.identityKeys.filter { $0 != "kSecClass" } : primary
+        return keys.contains { key in query.entries[key].map { sharesName(deleted, $0) } == true }
     }
 
     /// Whether a value is one of the arguments, or built from an argument that is a variable.

@@ -8,6 +8,17 @@ import SwiftSyntax
 /// variable's keys as they are built (`let query = [kSecClass: …]`, `query[kSecValueData] = data`,
 /// `var add = query`), each SecItem call with the query it was given, and each status variable
 /// with the ways it is read. The rules are decided when the scope ends.
+///
+/// What the module declares (``QueryFacts``) is known too: Security constant aliases in key
+/// position (`K.attrAccount`), queries returned by builders (`baseQuery(key)`, `self.baseQuery`)
+/// with their parameters replaced by the call's arguments, and which functions delete or add
+/// (transitively). `delete-then-add` is reported when, in one scope, a delete (SecItemDelete or a
+/// deleting function) is followed by an add of the same item (same class and identity, or an
+/// account built from the deleting call's argument: `delete(key)` then `keyPrefix + key`). It is
+/// not reported for a move (another key), a delete in another function, a delete of every item of
+/// a service followed by an add of one account, an add that runs only when the delete returned
+/// `errSecItemNotFound` (nothing was deleted), or an adding call on another receiver than the
+/// deleting one (`keychain.remove(key)` then `defaults.set(true, forKey: key)`).
 final class QueryFlowVisitor: SyntaxVisitor {
     private let context: FileLintContext
     private var scopes: [FunctionScope]
@@ -109,7 +120,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
 
     override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
         guard let (target, assigned) = node.assignment else { return .visitChildren }
-        let value = assigned ?? ExprSyntax(node)
+        let value = assigned ?? node.assignedExpression ?? ExprSyntax(node)
         if target.is(DiscardAssignmentExprSyntax.self),
             let call = value.strippingConversions.as(FunctionCallExprSyntax.self),
             SecItemFunction(call: call) != nil

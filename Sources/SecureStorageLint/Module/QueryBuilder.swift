@@ -174,3 +174,13 @@ extension FunctionDeclSyntax {
         return name.text + "(" + first.firstName.text
     }
 }
+
+extension SequenceExprSyntax {
+    /// The whole right side of `target = a + b` (``assignment`` gives only short values), as one
+    /// expression; nil when this is no assignment.
+    var assignedExpression: ExprSyntax? {
+        guard let (_, value) = assignment else { return nil }
+        if let value { return value }
+        return ExprSyntax(SequenceExprSyntax(elements: ExprListSyntax(Array(elements.dropFirst(2)))))
+    }
+}

@@ -163,7 +163,8 @@ final class QueryFactsCollector: SyntaxVisitor {
             if let value, value.is(NilLiteralExprSyntax.self) {
                 builder.entries[keyName] = nil
             } else {
-                builder.entries[keyName] = value.flatMap { QueryTemplate.of($0, parameters: parameters) } ?? "?"
+                builder.entries[keyName] =
+                    sequence.assignedExpression.flatMap { QueryTemplate.of($0, parameters: parameters) } ?? "?"
             }
         } else if let call = expression?.as(FunctionCallExprSyntax.self), call.calleeBase?.referencedName == query {
             builder.isComplete = false

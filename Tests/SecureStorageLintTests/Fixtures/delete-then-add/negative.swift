@@ -137,3 +137,27 @@ final class Vault {
         defaults.set(true, forKey: key)
     }
 }
+
+// Sign-out through a helper that deletes every account of a service, then an add of one account.
+func deleteAll(service: String) -> Bool {
+    SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrService: service] as CFDictionary) == errSecSuccess
+}
+func restart(service: String, account: String, token: Data) -> Bool {
+    guard deleteAll(service: service) else { return false }
+    return SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecAttrAccount: account,
+                       kSecValueData: token, kSecAttrAccessible: kSecAttrAccessibleWhenUnlocked] as CFDictionary, nil)
+        == errSecSuccess
+}
+
+// The same key under two literal prefixes: two items (an access and a refresh token).
+func rotate(_ refresh: Data, key: String) -> Bool {
+    var match: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+    match[kSecAttrAccount as String] = "access." + key
+    guard SecItemDelete(match as CFDictionary) == errSecSuccess else { return false }
+    var add: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecValueData as String: refresh,
+        kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+    ]
+    add[kSecAttrAccount as String] = "refresh." + key
+    return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+}

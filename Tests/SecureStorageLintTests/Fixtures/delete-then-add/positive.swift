@@ -141,3 +141,20 @@ final class PropertyStore {
         return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
     }
 }
+
+// The account assigned as `keyPrefix + key` in both queries.
+final class SubscriptStore {
+    let keyPrefix = "s."
+    func save(_ data: Data, key: String) -> Bool {
+        var match: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+        match[kSecAttrAccount as String] = keyPrefix + key
+        let removed = SecItemDelete(match as CFDictionary) // expect: delete-then-add
+        guard removed == errSecSuccess || removed == errSecItemNotFound else { return false }
+        var add: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+        ]
+        add[kSecAttrAccount as String] = self.keyPrefix + key
+        return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+    }
+}
