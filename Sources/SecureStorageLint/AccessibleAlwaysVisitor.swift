@@ -9,11 +9,14 @@ import SwiftSyntax
 /// are not reported.
 final class AccessibleAlwaysVisitor: SyntaxVisitor {
     private let context: FileLintContext
+    /// Names the module gives Security constants (`K.attrAccessible: kSecAttrAccessibleAlways`).
+    private let aliases: SecurityAliases
     private static let constants: Set<String> = ["kSecAttrAccessibleAlways", "kSecAttrAccessibleAlwaysThisDeviceOnly"]
     private static let wrapperOptions: Set<String> = ["always", "alwaysThisDeviceOnly"]
 
     init(context: FileLintContext) {
         self.context = context
+        aliases = SecurityAliases(facts: context.module.queries)
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -63,7 +66,7 @@ final class AccessibleAlwaysVisitor: SyntaxVisitor {
         guard node.segments.count == 1, case .stringSegment(let segment)? = node.segments.first,
             segment.content.text == "dk" || segment.content.text == "dku",
             let element = node.parent?.as(DictionaryElementSyntax.self), element.value.id == node.id,
-            element.key.securityConstantName == "kSecAttrAccessible"
+            aliases.constantName(element.key) == "kSecAttrAccessible"
         else { return .visitChildren }
         context.report(
             .accessibleAlways, at: node,
@@ -103,13 +106,13 @@ final class AccessibleAlwaysVisitor: SyntaxVisitor {
         }
         guard let parent = node.parent else { return nil }
         if let element = parent.as(DictionaryElementSyntax.self), element.value.id == node.id,
-            element.key.securityConstantName == "kSecAttrAccessible"
+            aliases.constantName(element.key) == "kSecAttrAccessible"
         {
             return "the query's kSecAttrAccessible"
         }
         if let sequence = parent.parent?.as(SequenceExprSyntax.self), let (target, value) = sequence.assignment,
             value?.id == node.id || Array(sequence.elements).dropFirst(2).first?.id == node.id,
-            target.as(SubscriptCallExprSyntax.self)?.arguments.first?.expression.securityConstantName
+            target.as(SubscriptCallExprSyntax.self)?.arguments.first.flatMap({ aliases.constantName($0.expression) })
                 == "kSecAttrAccessible"
         {
             return "the query's kSecAttrAccessible"
@@ -120,7 +123,7 @@ final class AccessibleAlwaysVisitor: SyntaxVisitor {
             if call.calleeName == "SecAccessControlCreateWithFlags" { return "the access control's protection" }
             // `query.updateValue(kSecAttrAccessibleAlways, forKey: kSecAttrAccessible as String)`.
             if ["updateValue", "setValue", "setObject"].contains(call.calleeName ?? ""), argument.label == nil,
-                call.argument(labeled: "forKey")?.securityConstantName == "kSecAttrAccessible"
+                call.argument(labeled: "forKey").flatMap(aliases.constantName) == "kSecAttrAccessible"
             {
                 return "the query's kSecAttrAccessible"
             }

@@ -8,28 +8,41 @@ import SwiftSyntax
 /// variable's keys as they are built (`let query = [kSecClass: …]`, `query[kSecValueData] = data`,
 /// `var add = query`), each SecItem call with the query it was given, and each status variable
 /// with the ways it is read. The rules are decided when the scope ends.
+///
+/// What the module declares (``QueryFacts``) is known too: Security constant aliases in key
+/// position (`K.attrAccount`), queries returned by builders (`baseQuery(key)`, `self.baseQuery`)
+/// with their parameters replaced by the call's arguments, and which functions delete or add
+/// (transitively). `delete-then-add` is reported when, in one scope, a delete (SecItemDelete or a
+/// deleting function) is followed by an add of the same item (same class and identity, or an
+/// account built from the deleting call's argument: `delete(key)` then `keyPrefix + key`). It is
+/// not reported for a move (another key), a delete in another function, a delete of every item of
+/// a service followed by an add of one account, an add that runs only when the delete returned
+/// `errSecItemNotFound` (nothing was deleted), or an adding call on another receiver than the
+/// deleting one (`keychain.remove(key)` then `defaults.set(true, forKey: key)`).
 final class QueryFlowVisitor: SyntaxVisitor {
     private let context: FileLintContext
     private var scopes: [FunctionScope]
-    /// Deletions through a helper (`delete(key)` then `SecItemAdd`), decided when the file is
-    /// done: only calls of functions of this file that call `SecItemDelete` count.
+    /// Deletions through one of the module's deleting functions (`delete(key)`) followed by
+    /// `SecItemAdd` of a query built from the same argument, reported when the file is done.
     private var helperDeletions: [(call: FunctionCallExprSyntax, add: RecordedCall)] = []
-    /// Functions of this file that call `SecItemDelete`.
-    private var deletingFunctions: Set<String> = []
     /// How many status variables the open scopes hold (reads are only classified when some are).
     private var openStatusVariables = 0
 
-    /// Names the file gives Security constants.
-    private let aliases: SecurityAliases
-    /// Functions of this file that call `SecItemAdd`.
-    private var addingFunctions: Set<String> = []
-    /// A deleting helper's call followed by a call of this file's function that shares an
-    /// argument with it (`remove(key); set(value, key: key)`), decided when the file is done.
+    /// How many calls of deleting and adding functions of one scope are paired.
+    static let maximumHelperCalls = 32
+
+    /// What the module declares: aliases, query builders, deleting and adding functions.
+    let facts: QueryFacts
+    /// Names the module gives Security constants.
+    let aliases: SecurityAliases
+    /// A deleting function's call followed by an adding function's call on the same receiver
+    /// that shares an argument with it (`remove(key); set(value, key: key)`).
     private var helperReplacements: [(delete: FunctionCallExprSyntax, add: FunctionCallExprSyntax)] = []
 
-    init(context: FileLintContext, aliases: SecurityAliases) {
+    init(context: FileLintContext) {
         self.context = context
-        self.aliases = aliases
+        facts = context.module.queries
+        aliases = SecurityAliases(facts: context.module.queries)
         scopes = [FunctionScope(allowsImplicitReturn: false)]
         super.init(viewMode: .sourceAccurate)
     }
@@ -38,18 +51,13 @@ final class QueryFlowVisitor: SyntaxVisitor {
     func finish() {
         closeScope()
         var reported: Set<SyntaxIdentifier> = []
-        for (delete, add) in helperReplacements
-        where delete.calleeName.map(deletingFunctions.contains) == true
-            && add.calleeName.map(addingFunctions.contains) == true
-            && reported.insert(delete.id).inserted
-        {
+        for (delete, add) in helperReplacements where reported.insert(delete.id).inserted {
             context.report(
                 .deleteThenAdd, at: delete,
                 "\(delete.calleeName ?? "this call") deletes the item before \(add.calleeName ?? "the next call") adds it again; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
                 related: (add, "the item is added again here"))
         }
-        for (call, add) in helperDeletions
-        where call.calleeName.map(deletingFunctions.contains) == true && reported.insert(call.id).inserted {
+        for (call, add) in helperDeletions where reported.insert(call.id).inserted {
             context.report(
                 .deleteThenAdd, at: call,
                 "\(call.calleeName ?? "this call") deletes the item before SecItemAdd adds it again; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
@@ -60,7 +68,12 @@ final class QueryFlowVisitor: SyntaxVisitor {
     // MARK: Scopes
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
-        scopes.append(FunctionScope(allowsImplicitReturn: node.signature.returnClause != nil, name: node.name.text))
+        let scope = FunctionScope(allowsImplicitReturn: node.signature.returnClause != nil, name: node.name.text)
+        // A parameter hides a query property of the same name.
+        for parameter in node.signature.parameterClause.parameters {
+            scope.declared.insert((parameter.secondName ?? parameter.firstName).text)
+        }
+        scopes.append(scope)
         return .visitChildren
     }
     override func visitPost(_ node: FunctionDeclSyntax) { closeScope() }
@@ -98,13 +111,16 @@ final class QueryFlowVisitor: SyntaxVisitor {
         guard let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { return .visitChildren }
         currentScope.declared.insert(name)
         guard let value = node.initializer?.value else { return .visitChildren }
+        if node.parent?.parent?.as(VariableDeclSyntax.self)?.bindingSpecifier.tokenKind == .keyword(.let) {
+            currentScope.constants[name] = value
+        }
         bind(name, to: value, at: node)
         return .visitChildren
     }
 
     override func visit(_ node: SequenceExprSyntax) -> SyntaxVisitorContinueKind {
         guard let (target, assigned) = node.assignment else { return .visitChildren }
-        let value = assigned ?? ExprSyntax(node)
+        let value = assigned ?? node.assignedExpression ?? ExprSyntax(node)
         if target.is(DiscardAssignmentExprSyntax.self),
             let call = value.strippingConversions.as(FunctionCallExprSyntax.self),
             SecItemFunction(call: call) != nil
@@ -119,7 +135,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
                     if value.is(NilLiteralExprSyntax.self) {
                         query.entries[constant] = nil
                     } else {
-                        query.entries[constant] = value
+                        query.entries[constant] = self.value(of: value)
                     }
                 } else {
                     query.isComplete = false
@@ -146,18 +162,12 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 break
             }
         }
-        if node.calleeName.map({
-            ["delete", "remove", "removeItem", "deleteItem", "removeValue", "clear"].contains(where: $0.hasPrefix)
-        }) == true,
-            SecItemFunction(call: node) == nil, !node.arguments.isEmpty
-        {
+        if !node.arguments.isEmpty, facts.isDeleting(node), SecItemFunction(call: node) == nil {
             currentScope.helperCalls.append((node, currentScope.calls.count))
-        } else if !currentScope.helperCalls.isEmpty, SecItemFunction(call: node) == nil, !node.arguments.isEmpty,
-            node.calleeBase == nil
-                || node.calleeBase?.as(DeclReferenceExprSyntax.self)?.baseName.tokenKind == .keyword(.self)
+        } else if !currentScope.helperCalls.isEmpty, !node.arguments.isEmpty, facts.isAdding(node),
+            SecItemFunction(call: node) == nil
         {
-            // A call of the file's own function after a deleting helper: an add, if that function adds.
-            currentScope.ownCallsAfterHelpers.append(node)
+            currentScope.addingCallsAfterHelpers.append(node)
         }
         return .visitChildren
     }
@@ -187,8 +197,6 @@ final class QueryFlowVisitor: SyntaxVisitor {
     private var currentScope: FunctionScope { scopes[scopes.count - 1] }
 
     private func record(_ function: SecItemFunction, _ call: FunctionCallExprSyntax) {
-        if function == .delete, let name = enclosingFunctionName() { deletingFunctions.insert(name) }
-        if function == .add, let name = enclosingFunctionName() { addingFunctions.insert(name) }
         let query = call.arguments.first.map { self.query(of: $0.expression) }
         currentScope.calls.append(RecordedCall(function: function, node: call, query: query))
     }
@@ -211,7 +219,11 @@ final class QueryFlowVisitor: SyntaxVisitor {
         let origin = "\(name)#\(node.position.utf8Offset)"
         let query: KeychainQuery
         if let literal = stripped.as(DictionaryExprSyntax.self) {
-            query = KeychainQuery(literal: literal, origin: origin, aliases: aliases)
+            query = KeychainQuery(literal: literal, origin: origin, aliases: aliases, value: self.value(of:))
+        } else if let built = builtQuery(stripped) {
+            query = built
+        } else if let passedOn = queryPassedThrough(stripped) {
+            query = passedOn
         } else if let source = stripped.referencedName {
             // A copy: of a known query, or of a parameter or property known only by its name.
             query = lookupQuery(source) ?? KeychainQuery(opaque: stripped.trimmedDescription)
@@ -221,7 +233,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 || call.calledExpression.as(DeclReferenceExprSyntax.self)?.baseName.text == "NSMutableDictionary"
         {
             query = KeychainQuery(
-                literal: DictionaryExprSyntax(content: .colon(.colonToken())), origin: origin, aliases: aliases)
+                literal: DictionaryExprSyntax(content: .colon(.colonToken())), origin: origin, aliases: aliases,
+                value: self.value(of:))
         } else {
             // Built elsewhere (`makeQuery(account:)`): nothing known but that it is this binding's,
             // so a reassigned variable names another item than before.
@@ -234,7 +247,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
         scope.queries[name] = query
     }
 
-    private func lookupQuery(_ name: String) -> KeychainQuery? {
+    func lookupQuery(_ name: String) -> KeychainQuery? {
         for scope in scopes.reversed() { if let query = scope.queries[name] { return query } }
         return nil
     }
@@ -247,14 +260,22 @@ final class QueryFlowVisitor: SyntaxVisitor {
     private func query(of expression: ExprSyntax) -> KeychainQuery {
         let stripped = expression.strippingConversions
         if let literal = stripped.as(DictionaryExprSyntax.self) {
-            return KeychainQuery(literal: literal, origin: "literal#\(literal.position.utf8Offset)", aliases: aliases)
+            return KeychainQuery(
+                literal: literal, origin: "literal#\(literal.position.utf8Offset)", aliases: aliases,
+                value: self.value(of:))
         }
         if let name = stripped.referencedName, let known = lookupQuery(name) { return known }
+        if let built = builtQuery(stripped) { return built }
         return KeychainQuery(opaque: stripped.trimmedDescription)
     }
 
-    private func enclosingFunctionName() -> String? {
-        scopes.last { $0.name != nil }?.name
+    /// Whether a name is a variable or parameter of an open scope.
+    func isDeclared(_ name: String) -> Bool { scopes.contains { $0.declared.contains(name) } }
+
+    /// The value of a `let` declared in an open scope.
+    func localConstant(_ name: String) -> ExprSyntax? {
+        for scope in scopes.reversed() { if let value = scope.constants[name] { return value } }
+        return nil
     }
 
     /// Whether the reference is the left side of `=` (a new value, not a read).
@@ -295,7 +316,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
             guard let deleteQuery = delete.query,
                 let add = scope.calls[(index + 1)...].first(where: {
                     $0.function == .add && $0.query.map(deleteQuery.isSameItem) == true
-                })
+                }),
+                !runsOnlyWhenNothingDeleted(add.node, after: delete.node, statuses: scope.statuses)
             else { continue }
             reportedDeletes.insert(delete.node.id)
             context.report(
@@ -303,24 +325,21 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 "SecItemDelete removes the item that SecItemAdd adds again below; if the add fails (a locked device returns errSecInteractionNotAllowed) the value is lost. Add, and on errSecDuplicateItem call SecItemUpdate.",
                 related: (add.node, "the item is added again here"))
         }
-        for (helper, callsBefore) in scope.helperCalls {
-            let argumentTexts = Set(helper.arguments.map { $0.expression.comparableText })
+        // Real functions delete a few times; a generated one with thousands of calls is not paired quadratically.
+        for (helper, callsBefore) in scope.helperCalls.prefix(Self.maximumHelperCalls) {
+            let deleted = helper.arguments.map { value(of: $0.expression) }
             if let add = scope.calls[callsBefore...].first(where: { call in
-                call.function == .add
-                    && call.query.map { query in
-                        KeychainQuery.identityKeys.contains {
-                            query.entries[$0].map { argumentTexts.contains($0.comparableText) } == true
-                        }
-                    } == true
+                call.function == .add && call.query.map { addsItem(named: deleted, $0) } == true
             }) {
                 helperDeletions.append((helper, add))
             }
         }
-        for (helper, _) in scope.helperCalls {
-            let argumentTexts = Set(helper.arguments.map { $0.expression.comparableText })
-            if let add = scope.ownCallsAfterHelpers.first(where: { call in
-                call.position > helper.position
-                    && call.arguments.contains { argumentTexts.contains($0.expression.comparableText) }
+        for (helper, _) in scope.helperCalls.prefix(Self.maximumHelperCalls) {
+            let deleted = helper.arguments.map { value(of: $0.expression) }
+            let helperReceiver = receiver(of: helper)
+            if let add = scope.addingCallsAfterHelpers.prefix(Self.maximumHelperCalls).first(where: { call in
+                call.position > helper.position && receiver(of: call) == helperReceiver
+                    && call.arguments.contains { argument in sharesName(deleted, value(of: argument.expression)) }
             }) {
                 helperReplacements.append((helper, add))
             }
@@ -365,7 +384,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
             guard query.isComplete, query.entries["kSecAttrAccessible"] == nil,
                 query.entries["kSecAttrAccessControl"] == nil
             else { return }
-            let itemClass = query.constant(for: "kSecClass", aliases)
+            let itemClass = query.constant(for: "kSecClass")
             let isPassword =
                 itemClass == "kSecClassGenericPassword" || itemClass == "kSecClassInternetPassword"
                 || (query.entries["kSecClass"] != nil && itemClass == nil && query.entries["kSecValueData"] != nil)
@@ -375,8 +394,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 "this item is added without kSecAttrAccessible, so it is kSecAttrAccessibleWhenUnlocked and unreadable from the background while the device is locked; say which accessibility it needs."
             )
         case .copyMatching:
-            guard query.entries["kSecReturnData"]?.isTrueLiteral == true,
-                query.constant(for: "kSecMatchLimit", aliases) == "kSecMatchLimitAll"
+            guard query.entries["kSecReturnData"]?.isTrue == true,
+                query.constant(for: "kSecMatchLimit") == "kSecMatchLimitAll"
             else { return }
             context.report(
                 .returnDataMatchAll, at: call.node,
@@ -449,9 +468,11 @@ final class FunctionScope {
     var assignedCalls: Set<SyntaxIdentifier> = []
     /// Calls whose status is assigned to `_`.
     var discardedCalls: Set<SyntaxIdentifier> = []
-    /// Calls of this file's functions after such a call (`set(value, key: key)`).
-    var ownCallsAfterHelpers: [FunctionCallExprSyntax] = []
-    /// Calls of functions that may delete (`delete(key)`), with the number of SecItem calls before them.
+    /// Calls of the module's adding functions after such a call (`set(value, key: key)`).
+    var addingCallsAfterHelpers: [FunctionCallExprSyntax] = []
+    /// Values of the `let`s declared here, by name.
+    var constants: [String: ExprSyntax] = [:]
+    /// Calls of the module's deleting functions (`delete(key)`), with the number of SecItem calls before them.
     var helperCalls: [(FunctionCallExprSyntax, Int)] = []
 
     init(allowsImplicitReturn: Bool, name: String? = nil) {

@@ -75,13 +75,12 @@ package struct SourceFileLinter: Sendable {
         let rules = enabledRules
         let mentionsSecItem = text.contains("SecItem")
 
-        if mentionsSecItem
-            && !rules.isDisjoint(with: [.deleteThenAdd, .uncheckedStatus, .implicitAccessibility, .returnDataMatchAll])
+        // A file without SecItem calls can still delete and add through the module's functions.
+        if !rules.isDisjoint(with: [.deleteThenAdd, .uncheckedStatus, .implicitAccessibility, .returnDataMatchAll])
+            && (mentionsSecItem
+                || rules.contains(.deleteThenAdd) && module.queries.mentionsDeletingFunction(in: text))
         {
-            let aliases =
-                text.contains("= String(kSec") || text.contains("= kSec")
-                ? SecurityAliases(tree: tree) : SecurityAliases()
-            let visitor = QueryFlowVisitor(context: context, aliases: aliases)
+            let visitor = QueryFlowVisitor(context: context)
             visitor.walk(tree)
             visitor.finish()
         }

@@ -78,6 +78,21 @@ final class FixtureTests: XCTestCase {
         try check("delete-then-add/negative.swift")
     }
 
+    /// Aliases in one file, a query builder in another, the delete-then-add in a third.
+    func testDeleteThenAddAcrossFilesThroughAliasesAndBuilders() throws {
+        try checkModule("delete-then-add/module-aliases-builders")
+    }
+
+    /// Deleting and adding through the module's functions, the deleting one through another.
+    func testDeleteThenAddThroughModuleFunctions() throws {
+        try checkModule("delete-then-add/module-wrapper")
+    }
+
+    /// KeychainSwift's shape: computed aliases, `delete(key)` then an account `keyWithPrefix(key)`.
+    func testDeleteThenAddWithPrefixedKey() throws {
+        try checkModule("delete-then-add/module-prefixed-key")
+    }
+
     func testUncheckedStatus() throws {
         try check("unchecked-status/positive.swift")
         try check("unchecked-status/negative.swift")

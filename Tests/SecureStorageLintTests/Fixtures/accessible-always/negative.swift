@@ -35,3 +35,9 @@ func store(_ data: Data) -> OSStatus {
 
 func always(_ block: () -> Void) { block() }
 func schedule() { always { } }
+
+// An aliased key that is not the accessibility: a table keyed by labels.
+enum KeychainAttr { static let attrLabel = kSecAttrLabel as String }
+func describe() -> [String: Any] {
+    [KeychainAttr.attrLabel: "kSecAttrAccessibleAlways", "legacy": kSecAttrAccessibleAlwaysThisDeviceOnly as String]
+}

@@ -39,3 +39,9 @@ func mutate(_ query: inout [String: Any]) {
     query.updateValue(kSecAttrAccessibleAlways, forKey: kSecAttrAccessible as String) // expect: accessible-always
     query[kSecAttrAccessible as String] = Security.kSecAttrAccessibleAlwaysThisDeviceOnly // expect: accessible-always
 }
+
+// The key through an alias.
+enum KeychainAttr { static let attrAccessible = kSecAttrAccessible as String }
+func storeAliased(_ data: Data) -> [String: Any] {
+    [KeychainAttr.attrAccessible: kSecAttrAccessibleAlways, kSecValueData as String: data] // expect: accessible-always
+}

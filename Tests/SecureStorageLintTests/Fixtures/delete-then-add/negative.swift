@@ -60,4 +60,104 @@ func move(_ data: Data, from old: String, to new: String) -> Bool {
     query = accountQuery(new)
     return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
 }
-func accountQuery(_ account: String) -> [String: Any] { [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account] }
+func accountQuery(_ account: String) -> [String: Any] {
+    [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account,
+     kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock]
+}
+
+// The same builder for two different keys: a move.
+final class PrefixedStore {
+    let keyPrefix = "app."
+    func query(for key: String) -> [String: Any] {
+        [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: keyPrefix + key]
+    }
+    func move(_ data: Data, from old: String, to new: String) -> Bool {
+        guard SecItemDelete(query(for: old) as CFDictionary) == errSecSuccess else { return false }
+        var add = query(for: new)
+        add[kSecValueData as String] = data
+        add[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+        return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+    }
+    // Add, and update on errSecDuplicateItem, both queries from the builder.
+    func save(_ data: Data, for key: String) -> Bool {
+        var add = query(for: key)
+        add[kSecValueData as String] = data
+        add[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+        let status = SecItemAdd(add as CFDictionary, nil)
+        guard status == errSecDuplicateItem else { return status == errSecSuccess }
+        return SecItemUpdate(query(for: key) as CFDictionary, [kSecValueData as String: data] as CFDictionary)
+            == errSecSuccess
+    }
+    // Deleted here, added in another function.
+    func forget(_ key: String) -> Bool { SecItemDelete(query(for: key) as CFDictionary) == errSecSuccess }
+    func insert(_ data: Data, for key: String) -> Bool {
+        var add = query(for: key)
+        add[kSecValueData as String] = data
+        add[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+        return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+    }
+}
+
+// Sign-out deletes every item of the service, then stores an unrelated flag item.
+func signOut(service: String, flag: Data) -> Bool {
+    let all: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service]
+    guard SecItemDelete(all as CFDictionary) == errSecSuccess else { return false }
+    let add: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+        kSecAttrAccount as String: "signed-out", kSecValueData as String: flag,
+        kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+    ]
+    return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+}
+
+// Added only when the delete found nothing: nothing deleted can be lost.
+func addIfMissing(_ data: Data, account: String) -> Bool {
+    let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: account]
+    let status = SecItemDelete(query as CFDictionary)
+    if status == errSecItemNotFound {
+        var add = query
+        add[kSecValueData as String] = data
+        add[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+        return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+    }
+    return status == errSecSuccess
+}
+
+// A deleting function of the module, then an adding one on another receiver (UserDefaults).
+final class Vault {
+    func remove(_ key: String) -> Bool {
+        SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key] as CFDictionary) == errSecSuccess
+    }
+    func set(_ value: Data, key: String) -> Bool {
+        SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key, kSecValueData: value,
+                    kSecAttrAccessible: kSecAttrAccessibleWhenUnlocked] as CFDictionary, nil) == errSecSuccess
+    }
+    func logOut(_ key: String, defaults: UserDefaults) {
+        guard remove(key) else { return }
+        defaults.set(true, forKey: key)
+    }
+}
+
+// Sign-out through a helper that deletes every account of a service, then an add of one account.
+func deleteAll(service: String) -> Bool {
+    SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrService: service] as CFDictionary) == errSecSuccess
+}
+func restart(service: String, account: String, token: Data) -> Bool {
+    guard deleteAll(service: service) else { return false }
+    return SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrService: service, kSecAttrAccount: account,
+                       kSecValueData: token, kSecAttrAccessible: kSecAttrAccessibleWhenUnlocked] as CFDictionary, nil)
+        == errSecSuccess
+}
+
+// The same key under two literal prefixes: two items (an access and a refresh token).
+func rotate(_ refresh: Data, key: String) -> Bool {
+    var match: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+    match[kSecAttrAccount as String] = "access." + key
+    guard SecItemDelete(match as CFDictionary) == errSecSuccess else { return false }
+    var add: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword, kSecValueData as String: refresh,
+        kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+    ]
+    add[kSecAttrAccount as String] = "refresh." + key
+    return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+}

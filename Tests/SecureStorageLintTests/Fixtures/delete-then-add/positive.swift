@@ -67,7 +67,7 @@ func write(_ data: Data, key: String) -> Bool {
     guard removed == errSecSuccess || removed == errSecItemNotFound else { return false }
     var add = query
     add[kSecValueData as String] = data
-    return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+    return SecItemAdd(add as CFDictionary, nil) == errSecSuccess // expect: implicit-accessibility
 }
 func baseQuery(_ key: String) -> [String: Any] { [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key] }
 
@@ -85,5 +85,76 @@ final class Wrapper {
     func replace(_ value: Data, key: String) throws {
         try remove(key) // expect: delete-then-add
         try store(value, key: key)
+    }
+}
+
+// Query keys through static aliases, a nested type and `String(kSec…)`.
+enum K {
+    static let attrClass = kSecClass as String
+    static let attrAccount = kSecAttrAccount as String
+    enum Value { static let data = String(kSecValueData) }
+}
+func saveAliased(_ data: Data, key: String) -> Bool {
+    let query: [String: Any] = [K.attrClass: kSecClassGenericPassword, K.attrAccount: key]
+    guard SecItemDelete(query as CFDictionary) != errSecInteractionNotAllowed else { return false } // expect: delete-then-add
+    let add: [String: Any] = [
+        K.attrClass: kSecClassGenericPassword, K.attrAccount: key, K.Value.data: data,
+        kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+    ]
+    return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+}
+
+// Both queries from a builder of the same type; the added account is `keyPrefix + key`, as the builder's.
+final class PrefixedStore {
+    let keyPrefix = "app."
+    func query(for key: String) -> [String: Any] {
+        [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: keyPrefix + key]
+    }
+    func set(_ data: Data, for key: String) -> Bool {
+        let status = SecItemDelete(query(for: key) as CFDictionary) // expect: delete-then-add
+        guard status == errSecSuccess || status == errSecItemNotFound else { return false }
+        let add: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: self.keyPrefix + key,
+            kSecValueData as String: data, kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+        ]
+        return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+    }
+}
+
+// A computed query property, completed by the account; a deleting function called through another.
+final class PropertyStore {
+    var baseQuery: [String: Any] { [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: "app"] }
+    func removeNoLock(_ key: String) -> Bool {
+        var query = baseQuery
+        query[kSecAttrAccount as String] = key
+        return SecItemDelete(query as CFDictionary) == errSecSuccess
+    }
+    func remove(_ key: String) -> Bool { removeNoLock(key) }
+    func keyWithPrefix(_ key: String) -> String { "p." + key }
+    func set(_ data: Data, key: String) -> Bool {
+        remove(key) // expect: delete-then-add
+        let prefixedKey = keyWithPrefix(key)
+        var query = self.baseQuery
+        query[kSecAttrAccount as String] = prefixedKey
+        query[kSecValueData as String] = data
+        query[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+        return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
+    }
+}
+
+// The account assigned as `keyPrefix + key` in both queries.
+final class SubscriptStore {
+    let keyPrefix = "s."
+    func save(_ data: Data, key: String) -> Bool {
+        var match: [String: Any] = [kSecClass as String: kSecClassGenericPassword]
+        match[kSecAttrAccount as String] = keyPrefix + key
+        let removed = SecItemDelete(match as CFDictionary) // expect: delete-then-add
+        guard removed == errSecSuccess || removed == errSecItemNotFound else { return false }
+        var add: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecValueData as String: data,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlock,
+        ]
+        add[kSecAttrAccount as String] = self.keyPrefix + key
+        return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
     }
 }

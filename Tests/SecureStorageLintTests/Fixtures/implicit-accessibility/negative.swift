@@ -25,3 +25,30 @@ func storeMerged(_ base: [String: Any], _ data: Data) -> OSStatus {
     query[kSecValueData as String] = data
     return SecItemAdd(query as CFDictionary, nil)
 }
+
+// Aliased keys with the accessibility given, and a builder that gives it.
+enum Attr {
+    static let itemClass = kSecClass as String
+    static let account = kSecAttrAccount as String
+    static let accessible = kSecAttrAccessible as String
+}
+func storeAliased(_ data: Data, account: String) -> Bool {
+    let query: [String: Any] = [
+        Attr.itemClass: kSecClassGenericPassword, Attr.account: account, kSecValueData as String: data,
+        Attr.accessible: kSecAttrAccessibleAfterFirstUnlock,
+    ]
+    return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
+}
+func passwordQuery(_ account: String) -> [String: Any] {
+    [Attr.itemClass: kSecClassGenericPassword, Attr.account: account, Attr.accessible: kSecAttrAccessibleWhenUnlocked]
+}
+func storeBuilt(_ data: Data, account: String) -> Bool {
+    var query = passwordQuery(account)
+    query[kSecValueData as String] = data
+    return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
+}
+// A key the lint cannot name (a parameter): the query may hold the accessibility.
+func storeUnknownKey(_ data: Data, account: String, key: String) -> Bool {
+    let query: [String: Any] = [Attr.itemClass: kSecClassGenericPassword, Attr.account: account, key: data]
+    return SecItemAdd(query as CFDictionary, nil) == errSecSuccess
+}

@@ -31,3 +31,15 @@ func allItems(_ base: [String: Any]) -> OSStatus {
     var result: AnyObject?
     return SecItemCopyMatching(query as CFDictionary, &result) // expect: return-data-match-all
 }
+
+// Keys through a nested alias type.
+enum Q {
+    enum Match { static let limit = kSecMatchLimit as String; static let all = kSecMatchLimitAll as String }
+    static let returnData = kSecReturnData as String
+}
+func everyItemAliased() -> CFTypeRef? {
+    var result: CFTypeRef?
+    let query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, Q.returnData: true, Q.Match.limit: Q.Match.all]
+    guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else { return nil } // expect: return-data-match-all
+    return result
+}
