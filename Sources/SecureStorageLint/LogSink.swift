@@ -10,6 +10,9 @@ import SwiftSyntax
 ///   it says `{private}` or `{sensitive}`.
 /// - `Logger`/`os_log` with an interpolated message: each interpolation is redacted unless it says
 ///   `privacy: .public` (the default, `.auto`, redacts everything but numbers and booleans).
+///
+/// (Arguments are filtered as an `Array`: `filter` on a syntax collection builds a new, detached
+/// collection, which costs a copy of the whole tree and loses the nodes' parents.)
 struct LogSink {
     /// What the rule calls the sink in its message (`print`, `logger.debug`, `os_log`).
     let name: String
@@ -43,7 +46,7 @@ struct LogSink {
             guard Self.printers.contains(callee), call.argument(labeled: "to") == nil else { return nil }
             self.init(
                 name: callee,
-                exposed: call.arguments.filter { $0.label.map { !Self.optionLabels.contains($0.text) } ?? true }
+                exposed: Array(call.arguments).filter { $0.label.map { !Self.optionLabels.contains($0.text) } ?? true }
                     .map(\.expression),
                 isUnifiedLogging: false)
             return
@@ -51,14 +54,15 @@ struct LogSink {
         guard Self.loggerMethods.contains(callee), let base, let receiver = Self.loggerName(base) else { return nil }
         // Apple's `Logger`: `Logger(subsystem:category:)`, or a logger in a file that imports os, or
         // a message whose interpolations say `privacy:`.
-        let constructedLogger = base.as(FunctionCallExprSyntax.self)?.calledExpression.as(DeclReferenceExprSyntax.self)
+        let constructedLogger =
+            base.as(FunctionCallExprSyntax.self)?.calledExpression.as(DeclReferenceExprSyntax.self)
             .map { $0.baseName.text == "Logger" } ?? false
         let unified = constructedLogger || unifiedLoggingImported || call.arguments.contains { Self.saysPrivacy($0) }
         self.init(
             name: "\(receiver).\(callee)",
             exposed: unified
                 ? call.arguments.flatMap { Self.publicInterpolations(in: $0.expression) }
-                : call.arguments.filter { $0.label?.text != "level" }.map(\.expression),
+                : Array(call.arguments).filter { $0.label?.text != "level" }.map(\.expression),
             isUnifiedLogging: unified)
     }
 
@@ -76,7 +80,8 @@ struct LogSink {
             let format = arguments[formatIndex].expression.as(StringLiteralExprSyntax.self)
         else { return LogSink(name: "os_log", exposed: [], isUnifiedLogging: true) }
         if format.segments.contains(where: { $0.is(ExpressionSegmentSyntax.self) }) {
-            return LogSink(name: "os_log", exposed: publicInterpolations(in: ExprSyntax(format)), isUnifiedLogging: true)
+            return LogSink(
+                name: "os_log", exposed: publicInterpolations(in: ExprSyntax(format)), isUnifiedLogging: true)
         }
         let values = arguments[(formatIndex + 1)...].filter { $0.label == nil }.map(\.expression)
         let text = format.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined()

@@ -32,7 +32,9 @@ final class LoggedCredentialProbe: SyntaxVisitor {
     /// Credential words too often something else to report alone in a log.
     private static let weakWords: Set<String> = ["session", "auth", "authorization"]
     /// Operators whose result is not the operand: comparisons and logic.
-    private static let neutralOperators: Set<String> = ["==", "!=", "===", "!==", "<", ">", "<=", ">=", "&&", "||", "~="]
+    private static let neutralOperators: Set<String> = [
+        "==", "!=", "===", "!==", "<", ">", "<=", ">=", "&&", "||", "~="
+    ]
 
     init(evidence: CredentialEvidence) {
         self.evidence = evidence
@@ -92,8 +94,9 @@ final class LoggedCredentialProbe: SyntaxVisitor {
 
     override func visit(_ node: SubscriptCallExprSyntax) -> SyntaxVisitorContinueKind {
         // `params["password"]`: a value kept under a credential's name.
-        if found == nil, node.arguments.count == 1, let key = node.arguments.first?.expression.as(
-            StringLiteralExprSyntax.self),
+        if found == nil, node.arguments.count == 1,
+            let key = node.arguments.first?.expression.as(
+                StringLiteralExprSyntax.self),
             let text = HardcodedSecretVisitor.constantText(of: key), CredentialNames.isCredential(text),
             Self.isLoggable(text)
         {

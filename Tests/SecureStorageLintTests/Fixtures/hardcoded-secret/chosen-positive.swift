@@ -27,6 +27,7 @@ final class LoginController {
         self.password = "letmein99" // expect: hardcoded-secret
         keychain["password"] = "qwerty123" // expect: hardcoded-secret
         request.setValue("Bearer letmein-42", forHTTPHeaderField: "Authorization") // expect: hardcoded-secret
+        keychain.set("Adm1n!2024", forKey: "password") // expect: hardcoded-secret
     }
 
     func connect(password: String = "default99") {} // expect: hardcoded-secret
@@ -35,7 +36,12 @@ final class LoginController {
 
 protocol KeychainLike: AnyObject {
     subscript(key: String) -> String? { get set }
+    func set(_ value: String, forKey key: String)
 }
+
+// Secret formats stay reported next to the public keys of the same providers.
+let awsSecretAccessKey = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY" // expect: hardcoded-secret
+let stripeSecretKey = "sk_live_4eC39HqLyjWDarjtT1zdp7dc" // expect: hardcoded-secret
 
 // A PEM private key with its body, on one line with `\n` escapes.
 let key = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7" // expect: hardcoded-secret

@@ -34,6 +34,8 @@ func thirdPartyLogger(log: AppLog, refreshToken: String) {
     log.debug("refreshing with \(refreshToken)") // expect: logged-secret
     DDLogInfo("refresh token \(refreshToken)") // expect: logged-secret
     Current.Log.error("Unable to encrypt the payload, secret: \(refreshToken)") // expect: logged-secret
+    log.debug("token \(refreshToken.hash) was revoked")
+    log.debug("refreshing the token")
 }
 
 // A form's text fields named for the credential they hold (OWASP iGoat's device-log exercise).
