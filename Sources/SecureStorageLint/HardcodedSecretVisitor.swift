@@ -22,7 +22,8 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
         if let format = CredentialLiteral.knownFormat(in: text) {
             context.report(
                 .hardcodedSecret, at: node,
-                "this literal contains \(format); revoke it and load the credential at run time (the Keychain, the environment, a server)."
+                "this literal contains \(format); revoke it and load the credential at run time "
+                    + "(the Keychain, the environment, a server)."
             )
             return .skipChildren
         }
@@ -32,7 +33,8 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
         if text.utf8.count >= 16, CredentialLiteral.looksRandom(Self.droppingScheme(text)) {
             context.report(
                 .hardcodedSecret, at: node,
-                "a random-looking literal is \(evidence.description); if it is a real credential, revoke it and load it at run time (the Keychain, the environment, a server)."
+                "a random-looking literal is \(evidence.description); if it is a real credential, revoke it "
+                    + "and load it at run time (the Keychain, the environment, a server)."
             )
         } else if !context.isTestFile, !evidence.isKeyName, !evidence.isWeak || Self.droppingScheme(text) != text,
             !(evidence.isArgument && text.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A }),
@@ -42,7 +44,8 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
             // `passphrase: "benchmark"`, is a stand-in far more often than a password.)
             context.report(
                 .hardcodedSecret, at: node,
-                "a literal is \(evidence.description), so the credential ships in the app; change it, and load it at run time (the Keychain, the user, a server)."
+                "a literal is \(evidence.description), so the credential ships in the app; change it, and load "
+                    + "it at run time (the Keychain, the user, a server)."
             )
         }
         return .skipChildren

@@ -165,8 +165,10 @@ final class LoggedSecretVisitor: SyntaxVisitor {
     private func report(_ sink: LogSink, at call: FunctionCallExprSyntax) {
         let consequence =
             sink.isUnifiedLogging
-            ? "\(sink.name) with public privacy, which keeps it unredacted in the unified log; drop `public` or log its length instead."
-            : "\(sink.name), which keeps it in logs or on standard output; log that it was found, or its length, instead."
+            ? "\(sink.name) with public privacy, which keeps it unredacted in the unified log; drop `public` "
+                + "or log its length instead."
+            : "\(sink.name), which keeps it in logs or on standard output; log that it was found, or its length, "
+                + "instead."
         for exposed in sink.exposed {
             if let secret = secretExpression(in: exposed) {
                 context.report(
