@@ -40,6 +40,12 @@ let secretToken = "https://example.com/oauth/token"
 let credentials = "credentials.json"
 let passwordFormat = "%@:%@"
 let pinPath = "/var/mobile/pin"
+enum Files {
+    static let token = "token.json"
+    static let password = "key.fill"
+    static let secret = "login_secret_title"
+}
+let query = ["grant_type": "password", "token_type": "Bearer"]
 
 // UI text set on views named for a credential.
 final class LoginView {
