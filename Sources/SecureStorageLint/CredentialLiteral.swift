@@ -118,7 +118,7 @@ package enum CredentialLiteral {
         switch bytes[start] {
         case UInt8(ascii: "A"):
             if (has("AKIA") || has("ASIA")) && run(from: 4, upperOrDigit) == 16 { return "an AWS access key id" }
-            if has("AIza") && run(from: 4, tokenByte) == 35 { return "a Google API key" }
+        // `AIza…` Google API keys are left out: see ``publicKeyProvider(in:)``.
         case UInt8(ascii: "g"):
             for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"] where has(prefix) && run(from: 4, alphanumeric) >= 36
             { return "a GitHub token" }
@@ -151,14 +151,69 @@ package enum CredentialLiteral {
                 if run(from: payloadStart + payload + 1, tokenByte) >= 16 { return "a JSON Web Token" }
             }
         case UInt8(ascii: "-"):
+            // A PEM private key with its body: a bare `-----BEGIN PRIVATE KEY-----` is a marker a
+            // parser looks for, not a key.
             if has("-----BEGIN "),
                 let end = firstOffset(of: Array("-----".utf8), in: bytes, from: start + 11, before: start + 80),
-                String(decoding: bytes[(start + 11)..<end], as: UTF8.self).hasSuffix("PRIVATE KEY")
+                String(decoding: bytes[(start + 11)..<end], as: UTF8.self).hasSuffix("PRIVATE KEY"),
+                base64BodyFollows(in: bytes, from: end + 5)
             {
                 return "a PEM private key"
             }
         default:
             break
+        }
+        return nil
+    }
+
+    /// Whether at least 16 base64 characters follow `offset`, after line breaks (real or written
+    /// as `\\n` escapes) and spaces.
+    private static func base64BodyFollows(in bytes: [UInt8], from offset: Int) -> Bool {
+        var index = offset
+        let limit = min(bytes.count, offset + 600)
+        while index < limit {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+                || byte == UInt8(ascii: "\t")
+            {
+                index += 1
+            } else if byte == UInt8(ascii: "\\"), index + 1 < limit,
+                bytes[index + 1] == UInt8(ascii: "n") || bytes[index + 1] == UInt8(ascii: "r")
+            {
+                index += 2
+            } else {
+                break
+            }
+        }
+        var body = 0
+        while index < limit, body < 16 {
+            let byte = bytes[index]
+            let isBase64 =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+            guard isBase64 else { break }
+            body += 1
+            index += 1
+        }
+        return body >= 16
+    }
+
+    /// The provider of a key that is public by design, which the literal starts with or contains
+    /// at a token start: PostHog project keys (`phc_…`), Stripe publishable keys (`pk_live_…`,
+    /// `pk_test_…`), RevenueCat public SDK keys (`appl_…`, `goog_…`), and Google API keys
+    /// (`AIza…`), which Google documents as identifiers for Firebase and the Maps SDK, restricted
+    /// by bundle identifier, not as secrets.
+    package static func publicKeyProvider(in text: String) -> String? {
+        let prefixes: [(String, String)] = [
+            ("phc_", "PostHog"), ("pk_live_", "Stripe"), ("pk_test_", "Stripe"), ("appl_", "RevenueCat"),
+            ("goog_", "RevenueCat"), ("AIza", "Google")
+        ]
+        let bytes = Array(text.utf8.prefix(1024))
+        for start in bytes.indices {
+            if start > 0 && isTokenByte(bytes[start - 1]) { continue }
+            for (prefix, provider) in prefixes where bytes.count - start > prefix.utf8.count + 8 {
+                if bytes[start..<(start + prefix.utf8.count)].elementsEqual(prefix.utf8) { return provider }
+            }
         }
         return nil
     }

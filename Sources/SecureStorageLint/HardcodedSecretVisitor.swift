@@ -1,8 +1,12 @@
 import SwiftSyntax
 
 /// Reports `hardcoded-secret`: string literals in a well-known credential format anywhere, and
-/// long random-looking literals whose name says credential (`let apiKey = "…"`,
-/// `["client_secret": "…"]`, `Config(token: "…")`).
+/// literals given a credential's name (`let apiKey = "…"`, `["password": "…"]`,
+/// `login(password: "…")`, `Config(secret: "…")`) that look random or chosen by a person
+/// (``ChosenCredential``).
+///
+/// Keys that are public by design (``CredentialLiteral/publicKeyProvider(in:)``) and literals
+/// given to analytics and crash-reporting SDKs are not reported.
 final class HardcodedSecretVisitor: SyntaxVisitor {
     private let context: FileLintContext
 
@@ -12,16 +16,36 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
     }
 
     override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let text = Self.constantText(of: node), text.utf8.count >= 16 else { return .skipChildren }
+        guard let text = Self.constantText(of: node), text.utf8.count >= ChosenCredential.minimumLength else {
+            return .skipChildren
+        }
         if let format = CredentialLiteral.knownFormat(in: text) {
             context.report(
                 .hardcodedSecret, at: node,
-                "this literal contains \(format); revoke it and load the credential at run time (the Keychain, the environment, a server)."
+                "this literal contains \(format); revoke it and load the credential at run time "
+                    + "(the Keychain, the environment, a server)."
             )
-        } else if CredentialLiteral.looksRandom(Self.droppingScheme(text)), let name = credentialContext(of: node) {
+            return .skipChildren
+        }
+        guard let evidence = credentialContext(of: node), CredentialLiteral.publicKeyProvider(in: text) == nil,
+            !Self.isInPreview(node)
+        else { return .skipChildren }
+        if text.utf8.count >= 16, CredentialLiteral.looksRandom(Self.droppingScheme(text)) {
             context.report(
                 .hardcodedSecret, at: node,
-                "a random-looking literal is used as `\(name)`; if it is a real credential, revoke it and load it at run time (the Keychain, the environment, a server)."
+                "a random-looking literal is \(evidence.description); if it is a real credential, revoke it "
+                    + "and load it at run time (the Keychain, the environment, a server)."
+            )
+        } else if !context.isTestFile, !evidence.isKeyName, !evidence.isWeak || Self.droppingScheme(text) != text,
+            !(evidence.isArgument && text.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A }),
+            ChosenCredential.looksChosen(Self.droppingScheme(text), name: evidence.name)
+        {
+            // (Test code chooses passwords on purpose; a plain lower-case word passed to a function,
+            // `passphrase: "benchmark"`, is a stand-in far more often than a password.)
+            context.report(
+                .hardcodedSecret, at: node,
+                "a literal is \(evidence.description), so the credential ships in the app; change it, and load "
+                    + "it at run time (the Keychain, the user, a server)."
             )
         }
         return .skipChildren
@@ -48,18 +72,26 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
         return text
     }
 
-    /// The credential-like name the literal is given to: a variable, parameter, argument label,
-    /// dictionary key, assignment target or the `forKey:` of the same call.
-    private func credentialContext(of literal: StringLiteralExprSyntax) -> String? {
+    /// The credential-like name the literal is given to, and how: a variable, parameter,
+    /// argument label, dictionary key, assignment target or the `forKey:` of the same call; nil
+    /// inside a call to an analytics or crash-reporting SDK.
+    private func credentialContext(of literal: StringLiteralExprSyntax) -> CredentialContext? {
         var node = Syntax(literal)
-        while let parent = node.parent {
+        for _ in 0..<16 {
+            guard let parent = node.parent else { return nil }
             if let argument = parent.as(LabeledExprSyntax.self) {
-                if let label = argument.label?.text, CredentialNames.isCredential(label) { return label }
-                if let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self) {
+                let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
+                if Self.isInAnalyticsCall(argument) { return nil }
+                // The key itself (`forKey: "token"`), not a value.
+                if let label = argument.label?.text, Self.keyLabels.contains(label) { return nil }
+                if let label = argument.label?.text, CredentialNames.isCredential(label) {
+                    return CredentialContext(name: label, description: "passed as `\(label):`", isArgument: true)
+                }
+                if let call {
                     if let key = call.argument(labeled: "forKey") ?? call.argument(labeled: "forHTTPHeaderField"),
                         let name = Self.credentialWord(in: key)
                     {
-                        return name
+                        return CredentialContext(name: name, description: "stored under `\(name)`")
                     }
                     // `String("…")`, `Data("…".utf8)`: look through the conversion.
                     if call.calledExpression.as(DeclReferenceExprSyntax.self).map({
@@ -72,24 +104,28 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
                 return nil
             }
             if let element = parent.as(DictionaryElementSyntax.self) {
-                guard element.value.id == node.id else { return nil }
-                return Self.credentialWord(in: element.key)
+                guard element.value.id == node.id, let name = Self.credentialWord(in: element.key) else { return nil }
+                return CredentialContext(name: name, description: "stored under the key `\(name)`")
             }
             if let initializer = parent.as(InitializerClauseSyntax.self) {
-                if let binding = initializer.parent?.as(PatternBindingSyntax.self) {
-                    let name = binding.pattern.trimmedDescription
-                    return CredentialNames.isCredential(name) ? name : nil
+                if let binding = initializer.parent?.as(PatternBindingSyntax.self),
+                    let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+                {
+                    return CredentialNames.isCredential(name)
+                        ? CredentialContext(name: name, description: "assigned to `\(name)`") : nil
                 }
                 if let parameter = initializer.parent?.as(FunctionParameterSyntax.self) {
                     let name = (parameter.secondName ?? parameter.firstName).text
-                    return CredentialNames.isCredential(name) ? name : nil
+                    return CredentialNames.isCredential(name)
+                        ? CredentialContext(name: name, description: "the default of `\(name)`") : nil
                 }
                 return nil
             }
             if let list = parent.as(ExprListSyntax.self) {
-                guard let (target, value) = list.parent?.as(SequenceExprSyntax.self)?.assignment, value?.id == node.id
+                guard let (target, value) = list.parent?.as(SequenceExprSyntax.self)?.assignment, value?.id == node.id,
+                    let name = Self.assignedName(target)
                 else { return nil }
-                return Self.credentialWord(in: target)
+                return CredentialContext(name: name, description: "assigned to `\(name)`")
             }
             if parent.is(ExprSyntax.self) || parent.is(LabeledExprListSyntax.self)
                 || parent.is(MemberAccessExprSyntax.self)
@@ -100,6 +136,74 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
             return nil
         }
         return nil
+    }
+
+    /// Labels of arguments that name a key rather than hold a value.
+    private static let keyLabels: Set<String> = ["forKey", "forHTTPHeaderField", "key", "named", "service", "account"]
+
+    /// The credential name an assignment's target ends with: `password` in `self.password = …`
+    /// and `user.password = …`, the key of `keychain["password"] = …`; not `passwordLabel.text`.
+    private static func assignedName(_ target: ExprSyntax) -> String? {
+        if let reference = target.as(DeclReferenceExprSyntax.self) {
+            let name = reference.baseName.text
+            return CredentialNames.isCredential(name) ? name : nil
+        }
+        if let member = target.as(MemberAccessExprSyntax.self) {
+            let name = member.declName.baseName.text
+            return CredentialNames.isCredential(name) ? name : nil
+        }
+        if let subscriptCall = target.as(SubscriptCallExprSyntax.self) {
+            return credentialWord(in: subscriptCall.arguments)
+        }
+        return nil
+    }
+
+    /// Whether an argument goes to an analytics or crash-reporting SDK, whose keys identify a project
+    /// and are public by design (Mixpanel and Amplitude project tokens, Segment write keys,
+    /// Sentry DSNs, PostHog project keys, Firebase options).
+    /// (The argument's call and up to three calls around it: `Amplitude(configuration:
+    /// Configuration(apiKey: "…"))`.)
+    private static func isInAnalyticsCall(_ argument: LabeledExprSyntax) -> Bool {
+        var node: Syntax? = argument.parent
+        var calls = 0
+        var depth = 0
+        while let current = node, calls < 4, depth < 24 {
+            if let call = current.as(FunctionCallExprSyntax.self) {
+                calls += 1
+                for token in call.calledExpression.tokens(viewMode: .sourceAccurate).prefix(16)
+                where token.tokenKind.isIdentifier {
+                    let words = CredentialNames.words(of: token.text)
+                    if words.contains(where: { analyticsWords.contains($0) }) { return true }
+                }
+            }
+            node = current.parent
+            depth += 1
+        }
+        return false
+    }
+    private static let analyticsWords: Set<String> = [
+        "mixpanel", "amplitude", "segment", "analytics", "posthog", "sentry", "firebase", "crashlytics", "bugsnag",
+        "datadog", "appcenter", "onesignal", "braze", "appsflyer", "adjust", "heap", "telemetrydeck", "purchases",
+        "revenuecat", "gms", "places", "flurry"
+    ]
+
+    /// Whether the literal is in a SwiftUI preview (`#Preview { … }`, a `PreviewProvider`), whose
+    /// values are made up to show a view.
+    private static func isInPreview(_ literal: StringLiteralExprSyntax) -> Bool {
+        var node = literal.parent
+        var depth = 0
+        while let current = node, depth < 64 {
+            if let macro = current.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Preview" { return true }
+            if let macro = current.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Preview" { return true }
+            if let type = current.as(StructDeclSyntax.self) {
+                return type.inheritanceClause?.inheritedTypes.contains {
+                    $0.type.trimmedDescription == "PreviewProvider"
+                } ?? false
+            }
+            node = current.parent
+            depth += 1
+        }
+        return false
     }
 
     /// The first credential-like identifier or string in an expression.
@@ -113,5 +217,43 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
             }
         }
         return nil
+    }
+}
+
+/// The name a literal is given and how (`assigned to `password``), for the message.
+private struct CredentialContext {
+    let name: String
+    let description: String
+    /// Whether the literal is an argument of a call (`login(password: "…")`).
+    var isArgument = false
+
+    /// Whether the name's credential word is one that more often names something else
+    /// (`accuracyAuthorization`, `Sections.authorization`, `sessionName`), or a push token
+    /// (`apnsToken`): only a literal with an authorization scheme (`"Basic …"`) or a random one
+    /// is then reported.
+    var isWeak: Bool {
+        var words = CredentialNames.words(of: name)
+        if LoggedCredentialProbe.isPushToken(words) { return true }
+        while words.count > 1, let last = words.last, ["value", "string", "data", "header"].contains(last) {
+            words.removeLast()
+        }
+        return words.last.map { ["authorization", "auth", "session"].contains($0) } ?? false
+    }
+
+    /// Whether the name is that of a key under which a credential is kept (`passwordKey`,
+    /// `tokenId`), not of the credential (`apiKey`, `secretKey`): its value is a key name.
+    var isKeyName: Bool {
+        let words = CredentialNames.words(of: name)
+        guard words.count >= 2, let last = words.last,
+            ["key", "keys", "id", "ids", "name", "identifier", "field", "ref"].contains(last)
+        else { return false }
+        let previous = words[words.count - 2]
+        if last == "id" && previous == "session" { return false }
+        if last == "key" || last == "keys" {
+            // `secretKey`, `authKey`: pairs that are a credential; `passwordKey`: the key of one.
+            if ["secret", "auth"].contains(previous) { return false }
+            return CredentialNames.isCredential(words.dropLast().joined(separator: "_"))
+        }
+        return true
     }
 }

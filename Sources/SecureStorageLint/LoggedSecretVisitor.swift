@@ -1,14 +1,17 @@
 import SwiftSyntax
 
-/// Reports `logged-secret`: a value read from the keychain reaching `print`, `debugPrint`, `dump`,
-/// `NSLog`, `os_log`, `fatalError` or a logger's methods.
+/// Reports `logged-secret`: a value read from the keychain, or a credential known by its name or
+/// origin (``CredentialEvidence``), reaching a log unredacted (``LogSink``): `print`,
+/// `debugPrint`, `dump`, `NSLog`, `fatalError`, a logger's methods, and in Apple's unified logging
+/// (`os_log`, `Logger`) only values marked public.
 ///
 /// Values read from the keychain are the `&result` of `SecItemCopyMatching`, what a keychain
 /// wrapper's getter returns (`keychain.get("token")`, `KeychainWrapper.standard.string(forKey:)`,
 /// `keychain["token"]`), what a function of the same file returns when it returns one of those,
 /// and every name bound from them (`let data = result as? Data`, `String(data: data, …)`).
 /// Their `count`, `isEmpty` and comparisons with `nil` are not secret, nor is an interpolation
-/// marked `privacy: .private` or `.sensitive`.
+/// marked `privacy: .private`, `.sensitive` or `.auto`. Credentials by name are judged by
+/// ``LoggedCredentialProbe``.
 final class LoggedSecretVisitor: SyntaxVisitor {
     private let context: FileLintContext
     /// Functions of this file that return a keychain value (found by the first pass).
@@ -22,14 +25,10 @@ final class LoggedSecretVisitor: SyntaxVisitor {
     /// Query dictionaries written as literals, by variable name (to tell attribute-only reads).
     private var queryLiterals: [String: DictionaryExprSyntax] = [:]
     private var functionNames: [String] = []
+    /// Whether the file imports `os` or `OSLog` (so that `logger.debug` is Apple's `Logger`).
+    private var importsUnifiedLogging = false
+    private let evidence: CredentialEvidence
 
-    private static let printers: Set<String> = [
-        "print", "debugPrint", "dump", "NSLog", "NSLogv", "os_log", "fatalError", "preconditionFailure",
-        "assertionFailure"
-    ]
-    private static let loggerMethods: Set<String> = [
-        "trace", "debug", "info", "notice", "warning", "error", "critical", "fault", "log"
-    ]
     private static let getterPrefixes = [
         "get", "string", "data", "retrieve", "read", "load", "password", "find", "value", "object", "fetch", "token",
         "secret"
@@ -39,10 +38,16 @@ final class LoggedSecretVisitor: SyntaxVisitor {
         self.context = context
         self.secretReturningFunctions = secretReturningFunctions
         self.reports = reports
+        self.evidence = CredentialEvidence(context: context)
         super.init(viewMode: .sourceAccurate)
     }
 
     // MARK: Scopes
+
+    override func visit(_ node: ImportDeclSyntax) -> SyntaxVisitorContinueKind {
+        if let module = node.path.first?.name.text, module == "os" || module == "OSLog" { importsUnifiedLogging = true }
+        return .skipChildren
+    }
 
     override func visit(_ node: FunctionDeclSyntax) -> SyntaxVisitorContinueKind {
         scopes.append(TaintScope())
@@ -73,16 +78,8 @@ final class LoggedSecretVisitor: SyntaxVisitor {
         {
             taint(name)
         }
-        if reports, let sink = sinkName(of: node) {
-            for argument in node.arguments {
-                if let secret = secretExpression(in: argument.expression) {
-                    context.report(
-                        .loggedSecret, at: node,
-                        "\(secret) comes from the keychain and is passed to \(sink), which keeps it in logs or on standard output; log that it was found, or its length, instead."
-                    )
-                    break
-                }
-            }
+        if reports, let sink = LogSink(call: node, unifiedLoggingImported: importsUnifiedLogging) {
+            report(sink, at: node)
         }
         return .visitChildren
     }
@@ -162,6 +159,31 @@ final class LoggedSecretVisitor: SyntaxVisitor {
         functionsReturningSecrets.insert(function)
     }
 
+    // MARK: Reporting
+
+    /// Reports the first exposed part of a sink's call that is a keychain value or a credential.
+    private func report(_ sink: LogSink, at call: FunctionCallExprSyntax) {
+        let consequence =
+            sink.isUnifiedLogging
+            ? "\(sink.name) with public privacy, which keeps it unredacted in the unified log; drop `public` "
+                + "or log its length instead."
+            : "\(sink.name), which keeps it in logs or on standard output; log that it was found, or its length, "
+                + "instead."
+        for exposed in sink.exposed {
+            if let secret = secretExpression(in: exposed) {
+                context.report(
+                    .loggedSecret, at: call, "\(secret) comes from the keychain and is passed to \(consequence)")
+                return
+            }
+        }
+        for exposed in sink.exposed {
+            if let credential = LoggedCredentialProbe.credential(in: exposed, evidence: evidence) {
+                context.report(.loggedSecret, at: call, "a credential (\(credential)) is passed to \(consequence)")
+                return
+            }
+        }
+    }
+
     // MARK: Judging
 
     private func taint(_ name: String) {
@@ -210,31 +232,6 @@ final class LoggedSecretVisitor: SyntaxVisitor {
             }
         }
         return false
-    }
-
-    private func sinkName(of call: FunctionCallExprSyntax) -> String? {
-        guard let callee = call.calleeName else { return nil }
-        // `print(x, to: &string)`, `dump(x, to: &output)`: a stream of the program's own, not a log.
-        let base = call.calleeBase
-        if base == nil || base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Swift"
-            || base?.as(DeclReferenceExprSyntax.self)?.baseName.text == "Foundation"
-        {
-            return Self.printers.contains(callee) && call.argument(labeled: "to") == nil ? callee : nil
-        }
-        // `Logger(subsystem: …, category: …).debug(…)`.
-        if Self.loggerMethods.contains(callee),
-            let type = base?.as(FunctionCallExprSyntax.self)?.calledExpression.as(DeclReferenceExprSyntax.self)?
-                .baseName.text,
-            type == "Logger" || type == "OSLog"
-        {
-            return "\(type).\(callee)"
-        }
-        guard Self.loggerMethods.contains(callee), let base,
-            let last = base.tokens(viewMode: .sourceAccurate).reversed().first(where: { $0.tokenKind.isIdentifier })?
-                .text
-        else { return nil }
-        let lowered = last.lowercased()
-        return lowered.contains("log") ? "\(last).\(callee)" : nil
     }
 }
 
@@ -286,10 +283,9 @@ private final class SecretProbe: SyntaxVisitor {
     }
 
     override func visit(_ node: ExpressionSegmentSyntax) -> SyntaxVisitorContinueKind {
-        // `"\(token, privacy: .private)"`: os.Logger redacts it.
+        // `"\(token, privacy: .private)"`, `.sensitive`, `.auto`: os.Logger redacts it.
         let redacted = node.expressions.contains { argument in
-            argument.label?.text == "privacy"
-                && ["private", "sensitive"].contains { argument.expression.trimmedDescription.contains($0) }
+            argument.label?.text == "privacy" && LogSink.privacyLevel(argument.expression) != "public"
         }
         return redacted ? .skipChildren : .visitChildren
     }

@@ -94,27 +94,55 @@ package enum RuleCatalog {
             id: .hardcodedSecret, name: "HardcodedSecret", severity: .error,
             summary: "A credential is written in the source code.",
             explanation: """
-                A key or token in a string literal ships in every copy of the binary, where `strings` finds \
-                it, and stays in the repository's history after it is removed. The rule recognises the \
-                formats of well-known providers (AWS access keys, GitHub, GitLab, Slack and Stripe tokens, \
-                Google API keys, OpenAI keys, JSON Web Tokens, PEM private keys) anywhere, and long random \
-                literals (hex or base64) where the name around them says credential. Revoke the credential, \
-                then load it at run time from the Keychain, from the environment or from a server.
+                A password, key or token in a string literal ships in every copy of the binary, where \
+                `strings` finds it, and stays in the repository's history after it is removed. The rule \
+                recognises the formats of well-known secrets anywhere (AWS access keys, GitHub, GitLab, Slack \
+                and Stripe live secret keys, OpenAI and Anthropic keys, JSON Web Tokens, and PEM private keys \
+                whose base64 body follows the header in the same literal), and, where a credential's name is \
+                given to a literal (a binding, a parameter default, an argument label, a dictionary key, an \
+                assignment target, the forKey: or forHTTPHeaderField: of the same call), long random \
+                literals and literals of six characters or more that read as a chosen password \
+                ("b@nkP@ssword123"). It stays silent on what such names are also given: UI text and prose \
+                (anything with a space), placeholders ("YOUR_API_KEY", "••••"), key names ("refresh_token", \
+                the forKey: argument itself, a value equal to its name, names like passwordKey), identifiers, \
+                file names, paths, URLs, localization keys and format strings, enum raw values, and SwiftUI \
+                previews; so a real password that looks like a key name ("user_token") or contains a space is \
+                missed. Keys that are public by design are not reported: Google API keys (AIza…, which Google \
+                documents for Firebase and the Maps SDK as project identifiers restricted by bundle \
+                identifier, not secrets; a Gemini or server key of the same format is missed), PostHog project \
+                keys (phc_…, while personal phx_ keys stay secret), Stripe publishable keys (pk_…), RevenueCat \
+                public SDK keys (appl_…), and any key passed to an analytics or crash-reporting SDK (Mixpanel \
+                and Amplitude project tokens, Segment write keys, Sentry DSNs, whose public key only \
+                identifies the project). A bare PEM marker ("-----BEGIN PRIVATE KEY-----", as a parser uses \
+                it) is not a key. Revoke or change the credential, then load it at run time from the \
+                Keychain, from the user, from the environment or from a server.
                 """,
-            example: #"let apiKey = "sk_live_…""#,
-            fix: #"let apiKey = try secureStorage.string(for: "apiKey")"#
+            example: #"let password = "b@nkP@ssword123""#,
+            fix: #"let password = try secureStorage.string(for: "password")"#
         ),
         RuleDescriptor(
             id: .loggedSecret, name: "LoggedSecret", severity: .warning,
-            summary: "A value read from the keychain is printed or logged.",
+            summary: "A credential, by its name or because it was read from the keychain, is printed or logged.",
             explanation: """
-                print and debugPrint write to standard output, which ends up in device logs, crash reports \
-                and CI output; NSLog and os_log persist in the unified log, where sysdiagnoses collect them. \
-                A secret read from the keychain must not reach any of them. Log that it was found, or its \
-                length, or mark the interpolation private: Logger's "\\(value, privacy: .private)".
+                print, debugPrint and dump write to standard output, which ends up in device logs, crash \
+                reports and CI output; NSLog writes to the unified log unredacted, where sysdiagnoses collect \
+                it; fatalError's message lands in crash reports; third-party loggers write what they are \
+                given. The rule reports a value read from the keychain, or a value that is a credential by \
+                its name or origin (password, authToken, user.password, credentials, params["password"], the \
+                text of pinTextField), reaching any of them. Apple's unified logging redacts by default: \
+                os_log keeps dynamic strings and objects (%@, %s) private unless the specifier says \
+                %{public}, and Logger (and os_log with an interpolated message) redacts interpolated strings \
+                and objects unless they say privacy: .public (.auto, the default, shows only numbers and \
+                Booleans; .private and .sensitive always redact), so only those public values are reported \
+                there. Not reported: a credential's count or emptiness, comparisons (token == nil), other \
+                properties (token.expiresAt), what a function computes from it, names of settings (hasToken) \
+                and of views (passwordField), and session, auth or authorization alone. A logger method \
+                counts as Apple's Logger in a file that imports os or OSLog; a credential under an \
+                unremarkable name (a user object's description) is missed. Log that it was found, or its \
+                length, or leave the interpolation private.
                 """,
-            example: #"print("token: \(String(data: result as! Data, encoding: .utf8)!)")"#,
-            fix: #"logger.debug("token found (\(data.count) bytes)")"#
+            example: #"print("signing in with \(password)")"#,
+            fix: #"logger.debug("signing in (\(password.count) characters)")"#
         ),
         RuleDescriptor(
             id: .secItemOnMainActor, name: "SecItemOnMainActor", severity: .warning,

@@ -96,16 +96,23 @@ package struct SourceFileLinter: Sendable {
         if rules.contains(.hardcodedSecret) {
             HardcodedSecretVisitor(context: context).walk(tree)
         }
+        // Any file that prints or logs: credentials are known by their names as well as by the keychain.
         if rules.contains(.loggedSecret)
-            && (text.contains("print") || text.contains("og") || text.contains("dump") || text.contains("fatalError"))
-            && (mentionsSecItem || text.contains("eychain") || text.contains("alet") || text.contains("ault")
-                || text.contains("ecureStorage"))
+            && (text.contains("print") || text.contains("og") || text.contains("dump") || text.contains("fatalError")
+                || text.contains("Failure"))
         {
-            let learning = LoggedSecretVisitor(context: context, secretReturningFunctions: [], reports: false)
-            learning.walk(tree)
-            LoggedSecretVisitor(
-                context: context, secretReturningFunctions: learning.functionsReturningSecrets, reports: true
-            ).walk(tree)
+            // The first pass learns which functions return keychain values; without the keychain
+            // in the file there are none.
+            var secretReturningFunctions: Set<String> = []
+            if mentionsSecItem || text.contains("eychain") || text.contains("alet") || text.contains("ault")
+                || text.contains("ecureStorage")
+            {
+                let learning = LoggedSecretVisitor(context: context, secretReturningFunctions: [], reports: false)
+                learning.walk(tree)
+                secretReturningFunctions = learning.functionsReturningSecrets
+            }
+            LoggedSecretVisitor(context: context, secretReturningFunctions: secretReturningFunctions, reports: true)
+                .walk(tree)
         }
         // (Any file that calls SecItem: its types may be main-actor isolated by another file.)
         if rules.contains(.secItemOnMainActor) && mentionsSecItem {

@@ -123,11 +123,17 @@ final class FixtureTests: XCTestCase {
     func testHardcodedSecret() throws {
         try check("hardcoded-secret/positive.swift")
         try check("hardcoded-secret/negative.swift")
+        try check("hardcoded-secret/chosen-positive.swift")
+        try check("hardcoded-secret/chosen-negative.swift")
+        try check("hardcoded-secret/public-keys-negative.swift")
+        try check("hardcoded-secret/LoginTests/LoginTests.swift")
     }
 
     func testLoggedSecret() throws {
         try check("logged-secret/positive.swift")
         try check("logged-secret/negative.swift")
+        try check("logged-secret/by-name-positive.swift")
+        try check("logged-secret/by-name-negative.swift")
     }
 
     func testSecItemOnMainActor() throws {

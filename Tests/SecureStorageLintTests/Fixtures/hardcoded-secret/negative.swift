@@ -6,11 +6,8 @@ let identifier = "123e4567-e89b-12d3-a456-426614174000"
 let bundle = "com.example.secure-storage.keychain"
 let url = "https://example.com/api/v1/items?page=2"
 
-// Named like credentials, but not random: placeholders, short test values, words.
+// Named like credentials, but placeholders, prose and interpolations.
 let apiKey = "YOUR_API_KEY_HERE"
-let password = "mysecretpassword"
-let token = "sk-123"
-let sessionToken = "tok-456"
 let passphrase = "correct horse battery staple"
 let secret = String(repeating: "a", count: 40)
 let authHeader = "Bearer \(token)"

@@ -6,7 +6,6 @@ let githubToken = "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" // expect: hardcode
 let headers = ["Authorization": "Bearer glpat-xxxxxxxxxxxxxxxxxxxx"] // expect: hardcoded-secret
 let slack = "xoxb-1234567890-abcdefghij" // expect: hardcoded-secret
 let stripe = "sk_live_4eC39HqLyjWDarjtT1zdp7dc" // expect: hardcoded-secret
-let google = "https://maps.example.com/api?key=AIzaSyA1234567890abcdefghijklmnopqrstuv" // expect: hardcoded-secret
 let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U" // expect: hardcoded-secret
 // expect-next-line: hardcoded-secret
 let pem = """

@@ -13,6 +13,8 @@ func readToken(_ query: CFDictionary, logger: Logger) -> Data? {
     print("token found, \(data.count) bytes")
     print("has token: \(result != nil)")
     logger.debug("token \(String(decoding: data, as: UTF8.self), privacy: .private)")
+    // Apple's Logger redacts interpolated strings unless they say `.public` (`.auto` is the default).
+    logger.debug("token \(String(decoding: data, as: UTF8.self))")
     return data
 }
 

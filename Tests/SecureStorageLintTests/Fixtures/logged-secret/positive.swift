@@ -14,7 +14,7 @@ func readToken(_ query: CFDictionary) -> String? {
 
 func useWrapper(keychain: KeychainWrapperLike, logger: Logger) {
     if let password = keychain.string(forKey: "password") {
-        logger.debug("password \(password)") // expect: logged-secret
+        logger.debug("password \(password, privacy: .public)") // expect: logged-secret
     }
     print(keychain["apiKey"] ?? "") // expect: logged-secret
 }
@@ -44,5 +44,5 @@ func qualified(_ query: CFDictionary) {
     var result: AnyObject?
     guard SecItemCopyMatching(query, &result) == errSecSuccess, let token = result as? Data else { return }
     Swift.print(token) // expect: logged-secret
-    Logger(subsystem: "app", category: "auth").debug("\(String(decoding: token, as: UTF8.self))") // expect: logged-secret
+    Logger(subsystem: "app", category: "auth").debug("\(String(decoding: token, as: UTF8.self), privacy: .public)") // expect: logged-secret
 }
