@@ -55,6 +55,12 @@ enum DocumentedCommandCoverage {
             firstLine: "keychain add-generic-password -s api.example.com",
             runBy: "DocumentedCommandTests.testTheToolArticlesTour"),
         Entry(
+            file: "Sources/SecureStorage/SecureStorage.docc/Lint.md",
+            firstLine: "swift build -c release --disable-local-rpath --product keychain-lint",
+            runBy:
+                "DocumentedCommandTests.testTheLintArticlesCIRecipe (its lint line as written; the release build is not run: swift-syntax optimised takes many minutes on CI's two cores, so the test puts the debug keychain-lint at .build/release)"
+        ),
+        Entry(
             file: "Sources/SecureStorage/SecureStorage.docc/Servers.md",
             firstLine: "export SECURE_STORAGE_HOME=/var/lib/acme/keychain",
             runBy: "DocumentedCommandTests.testTheServersFirstStep"),

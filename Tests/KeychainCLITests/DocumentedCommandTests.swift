@@ -65,10 +65,41 @@ final class DocumentedCommandTests: DocumentedCommandCase {
             environmentFile.contains("db-456"), "the database password moved out of .env:\n\(environmentFile)")
     }
 
-    /// The lint example of the tool's article: its Swift file linted by the transcript's own
+    /// The lint article's CI recipe: its lint command as written, on the example's file, writes a
+    /// SARIF log of the findings and exits 1. Its `swift build -c release` line is not run (a
+    /// release build of swift-syntax takes many minutes on CI's two cores): the test puts the
+    /// debug `keychain-lint` where that line would.
+    func testTheLintArticlesCIRecipe() throws {
+        let block = try block(
+            "Sources/SecureStorage/SecureStorage.docc/Lint.md",
+            startingWith: "swift build -c release --disable-local-rpath")
+        let lines = block.text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, "the recipe is a build and a lint:\n\(block.text)")
+        let release = workingDirectory.appendingPathComponent(".build/release")
+        try FileManager.default.createDirectory(at: release, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: release.appendingPathComponent("keychain-lint"),
+            withDestinationURL: Self.executable.deletingLastPathComponent().appendingPathComponent("keychain-lint"))
+        let sources = workingDirectory.appendingPathComponent("Sources/App")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        try Data(
+            "import Foundation\nfunc keep(_ token: String) { UserDefaults.standard.set(token, forKey: \"authToken\") }\n"
+                .utf8
+        )
+        .write(to: sources.appendingPathComponent("Store.swift"))
+        let run = try runWithoutTerminal(lines[1])
+        XCTAssertEqual(run.status, 1, "a finding exits 1:\n\(run.transcript)")
+        let log =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: workingDirectory.appendingPathComponent("lint.sarif"))) as? [String: Any]
+        let results = ((log?["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(results.map { $0["ruleId"] as? String }, ["insecure-secret-storage"], "\(log ?? [:])")
+    }
+
+    /// The lint example of the lint article: its Swift file linted by the transcript's own
     /// commands gives exactly the transcript (positions included).
     func testTheLintExample() throws {
-        let article = "Sources/SecureStorage/SecureStorage.docc/KeychainTool.md"
+        let article = "Sources/SecureStorage/SecureStorage.docc/Lint.md"
         let text = try String(
             contentsOf: DocumentedBlock.repositoryRoot.appendingPathComponent(article), encoding: .utf8)
         let fences = text.components(separatedBy: "```")
