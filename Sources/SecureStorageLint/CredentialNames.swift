@@ -4,18 +4,27 @@
 /// The name is split into words at case changes, digits and separators (`_ - . / :` and spaces)
 /// and matched word by word, so `spinner`, `pinned`, `authorName`, `mapping` and `tokenizer` are
 /// not credentials.
+///
+/// A push token (`pushToken`, `deviceToken`, `apnsToken`, `fcmToken`, `voipToken`) is not a
+/// credential: it is the address Apple's or Firebase's push service delivers to, which the app
+/// sends to its own server in the clear and which grants nothing to whoever reads it.
 package enum CredentialNames {
     /// Words that denote a credential on their own.
     private static let credentialWords: Set<String> = [
         "token", "tokens", "password", "passwords", "passwd", "passcode", "pwd", "secret", "secrets",
         "apikey", "apikeys", "auth", "authorization", "cookie", "cookies", "pin", "privatekey",
         "credential", "credentials", "bearer", "otp", "jwt", "sessionid", "sessiontoken", "accesskey",
-        "session", "passphrase", "signingkey"
+        "session", "passphrase", "signingkey", "cvv", "cvc"
     ]
     /// Two-word credentials: `api key`, `private key`, `access key`, `secret key`, `signing key`.
     private static let credentialPairs: Set<String> = [
         "api key", "private key", "access key", "signing key", "encryption key", "master key", "session id",
         "client secret", "refresh token", "access token", "id token", "hmac key", "secret key", "auth key", "app secret"
+    ]
+
+    /// Words before `token` that make it a push-notification address, not a credential.
+    private static let pushAddressWords: Set<String> = [
+        "push", "device", "apns", "apn", "fcm", "gcm", "voip", "notification", "notifications", "registration"
     ]
 
     /// First words of names of settings and flags.
@@ -50,6 +59,7 @@ package enum CredentialNames {
         }
         guard let last = words.last else { return false }
         let previous = words.count >= 2 ? words[words.count - 2] : ""
+        if (last == "token" || last == "tokens") && pushAddressWords.contains(previous) { return false }
         if credentialWords.contains(last) {
             // `URLSession`: the networking type, not a session secret.
             return !(last == "session" && previous == "url")

@@ -32,4 +32,20 @@ final class CredentialNamesTests: XCTestCase {
             XCTAssertFalse(CredentialNames.isCredential(name), name)
         }
     }
+
+    func testPushTokensAreAddressesNotCredentials() {
+        for name in ["pushToken", "deviceToken", "fcmToken", "apnsToken", "APNSToken", "voip_token", "push_tokens"] {
+            XCTAssertFalse(CredentialNames.isCredential(name), name)
+        }
+        for name in ["authToken", "idToken", "sessionToken", "firebaseAuthToken"] {
+            XCTAssertTrue(CredentialNames.isCredential(name), name)
+        }
+    }
+
+    func testSessionSettingsAndCountsAreNot() {
+        for name in ["sessionExpired", "isSessionActive", "sessionCount", "hasSession", "sessionDuration"] {
+            XCTAssertFalse(CredentialNames.isCredential(name), name)
+        }
+        XCTAssertTrue(CredentialNames.isCredential("sessionID"))
+    }
 }

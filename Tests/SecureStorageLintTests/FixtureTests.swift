@@ -105,6 +105,22 @@ final class FixtureTests: XCTestCase {
         try check("insecure-secret-storage/file-name/AuthManagerTests/AuthManagerTests.swift")
     }
 
+    func testInsecureSecretStorageKnowsTheModulesCredentialTypesAndKeys() throws {
+        try checkModule("insecure-secret-storage/module-credentials")
+    }
+
+    func testUnencryptedDatabase() throws {
+        try check("unencrypted-database/positive.swift")
+        try check("unencrypted-database/negative.swift")
+        try check("unencrypted-database/encrypted/EncryptedRealm.swift")
+        try check("unencrypted-database/encrypted/SQLCipherStore.swift")
+    }
+
+    func testExposedSecret() throws {
+        try check("exposed-secret/positive.swift")
+        try check("exposed-secret/negative.swift")
+    }
+
     func testHardcodedSecret() throws {
         try check("hardcoded-secret/positive.swift")
         try check("hardcoded-secret/negative.swift")
