@@ -114,8 +114,10 @@ extension CredentialEvidence {
         return nil
     }
 
-    /// `dict["password"] = value`, `dict.setValue(token, forKey: "t")`, `dict.setObject(…)`.
-    private func credentialEntry(givenTo name: String, in item: CodeBlockItemSyntax, budget: LookBackBudget) -> String? {
+    /// `dict["password"] = value`, `dict.setValue(token, forKey: "t")`, `dict.setObject(…)`,
+    /// `user.password = value`.
+    private func credentialEntry(givenTo name: String, in item: CodeBlockItemSyntax, budget: LookBackBudget) -> String?
+    {
         guard budget.spend(), let expression = item.item.as(ExprSyntax.self) else { return nil }
         let statement = Self.unwrapped(expression)
         if let sequence = statement.as(SequenceExprSyntax.self), let (target, value) = sequence.assignment,
@@ -125,6 +127,14 @@ extension CredentialEvidence {
             if let value, isFlagOrNumber(value) { return nil }
             if let keyName = keyName(key) { return "the `\(keyName)` entry" }
             return value.flatMap { reason(for: $0) }
+        }
+        // `user.password = field.text`: the value now holds a credential.
+        if let sequence = statement.as(SequenceExprSyntax.self), let (target, value) = sequence.assignment,
+            let member = target.as(MemberAccessExprSyntax.self), member.base?.referencedName == name,
+            CredentialNames.isCredential(member.declName.baseName.text)
+        {
+            if let value, isFlagOrNumber(value) { return nil }
+            return "`\(member.declName.baseName.text)`"
         }
         if let call = statement.as(FunctionCallExprSyntax.self), call.calleeBase?.referencedName == name,
             ["setValue", "setObject", "updateValue"].contains(call.calleeName ?? ""),
@@ -141,7 +151,8 @@ extension CredentialEvidence {
 
     /// The declaration of `name` in a `let`/`var`, if it binds it.
     private static func binding(of name: String, in variable: VariableDeclSyntax) -> LocalDeclaration? {
-        for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name {
+        for binding in variable.bindings where binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == name
+        {
             return LocalDeclaration(
                 type: binding.typeAnnotation.map { CredentialDeclarationCollector.simpleTypeName($0.type) },
                 initializer: binding.initializer?.value)

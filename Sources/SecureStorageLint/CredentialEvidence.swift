@@ -50,11 +50,28 @@ package struct CredentialEvidence {
             return true
         }
         if let last = words.last, words.count > 1, Self.numberWords.contains(last) { return true }
+        if name == "newValue", let type = Self.typeOfPropertyBeingSet(around: Syntax(value)) {
+            return CredentialDeclarationCollector.flagOrNumberTypes.contains(type)
+        }
         let budget = LookBackBudget()
         guard let declaration = declaration(of: name, at: Syntax(value), budget: budget) else { return false }
         if let type = declaration.type, CredentialDeclarationCollector.flagOrNumberTypes.contains(type) { return true }
         if let initial = declaration.initializer { return InsecureStorageVisitor.isFlagOrCount(initial) }
         return false
+    }
+
+    /// The declared type of the property whose `set` accessor encloses `node` (`newValue`'s type).
+    private static func typeOfPropertyBeingSet(around node: Syntax) -> String? {
+        var current = node.parent
+        for _ in 0..<32 {
+            guard let ancestor = current else { return nil }
+            if let binding = ancestor.as(PatternBindingSyntax.self) {
+                return binding.typeAnnotation.map { CredentialDeclarationCollector.simpleTypeName($0.type) }
+            }
+            if ancestor.is(SubscriptDeclSyntax.self) || ancestor.is(FunctionDeclSyntax.self) { return nil }
+            current = ancestor.parent
+        }
+        return nil
     }
 
     /// Last words of names of counts and moments.

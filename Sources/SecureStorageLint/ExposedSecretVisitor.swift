@@ -42,7 +42,8 @@ final class ExposedSecretVisitor: SyntaxVisitor {
             let reason = evidence.reason(for: value)
         {
             reportPasteboard(node, reason)
-        } else if callee == "HTTPCookie", node.calleeBase == nil, let properties = node.argument(labeled: "properties") {
+        } else if callee == "HTTPCookie", node.calleeBase == nil, let properties = node.argument(labeled: "properties")
+        {
             checkCookie(node, properties: properties)
         } else if callee == "storeCachedResponse", let cached = node.arguments.first?.expression,
             let reason = evidence.reason(for: cached)

@@ -30,11 +30,13 @@ enum FileContent {
         if let call = stripped.as(FunctionCallExprSyntax.self), let callee = call.calleeName {
             return call.calleeBase == nil ? contentTypes.contains(callee) : contentFunctions.contains(callee)
         }
-        guard let name = stripped.as(DeclReferenceExprSyntax.self)?.baseName.text ?? stripped.referencedName
-            ?? stripped.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+        guard
+            let name = stripped.as(DeclReferenceExprSyntax.self)?.baseName.text ?? stripped.referencedName
+                ?? stripped.as(MemberAccessExprSyntax.self)?.declName.baseName.text
         else { return false }
         if let last = CredentialNames.words(of: name).last, contentWords.contains(last) { return true }
-        guard depth < 3, let declaration = evidence.declaration(of: name, at: Syntax(stripped), budget: LookBackBudget())
+        guard depth < 3,
+            let declaration = evidence.declaration(of: name, at: Syntax(stripped), budget: LookBackBudget())
         else { return false }
         if let type = declaration.type { return contentTypes.contains(type) }
         if let initial = declaration.initializer { return isFileContent(initial, evidence: evidence, depth: depth + 1) }
@@ -53,8 +55,9 @@ enum FileContent {
             case .identifier(let name):
                 if markers.contains(name) { return true }
                 lookups += 1
-                if depth < 2, lookups <= 4, let initial = evidence.declaration(
-                    of: name, at: Syntax(destination), budget: LookBackBudget())?.initializer,
+                if depth < 2, lookups <= 4,
+                    let initial = evidence.declaration(
+                        of: name, at: Syntax(destination), budget: LookBackBudget())?.initializer,
                     isBackedUpLocation(initial, evidence: evidence, depth: depth + 1)
                 {
                     return true

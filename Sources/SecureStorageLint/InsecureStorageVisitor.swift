@@ -194,8 +194,29 @@ final class InsecureStorageVisitor: SyntaxVisitor {
             return "a credential (`\(name)`)"
         }
         if let value, let reason = evidence.reason(for: value) { return "a credential (\(reason))" }
-        if isCredentialFile { return "a value in \(context.fileName), a file that handles credentials," }
+        if isCredentialFile && !Self.namesASetting(key) {
+            return "a value in \(context.fileName), a file that handles credentials,"
+        }
         return nil
+    }
+
+    /// Whether a key is named like a setting or flag (`Keys.didMigrateAuthenticationsKey`, `"isLoggedIn"`).
+    private static func namesASetting(_ key: ExprSyntax) -> Bool {
+        let stripped = CredentialEvidence.unwrapped(key)
+        let name: String
+        if let literal = stripped.as(StringLiteralExprSyntax.self) {
+            guard let text = CredentialDeclarationCollector.plainText(literal) else { return false }
+            name = text
+        } else if let member = stripped.as(MemberAccessExprSyntax.self) {
+            name = member.declName.baseName.text
+        } else if let reference = stripped.as(DeclReferenceExprSyntax.self) {
+            name = reference.baseName.text
+        } else {
+            return false
+        }
+        let words = CredentialNames.words(of: name)
+        guard let first = words.first, words.count > 1 else { return false }
+        return ["is", "has", "did", "should", "was", "can", "use", "enable", "show"].contains(first)
     }
 
     /// Why a file write is a credential's: the value holds one, or the destination is named like

@@ -25,7 +25,7 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
     /// from an `.xcdatamodeld` the lint cannot read.
     private let makesManagedObjects: Bool
     private let mentionsCouchbase: Bool
-    /// Where Core Data findings were reported (one per save).
+    /// Where Core Data findings were reported: one per save, and one per block without a save.
     private var reportedSaves: Set<SyntaxIdentifier> = []
     /// Depth of `realm.write { … }` closures around the walk.
     private var realmWriteDepth = 0
@@ -42,7 +42,9 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
     // MARK: SwiftData
 
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
-        guard node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Model" })
+        guard
+            node.attributes.contains(where: { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Model" }
+            )
         else { return .visitChildren }
         for member in node.memberBlock.members {
             guard let variable = member.decl.as(VariableDeclSyntax.self),
@@ -66,7 +68,8 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
 
     private func isFlagOrNumber(_ binding: PatternBindingSyntax) -> Bool {
         if let type = binding.typeAnnotation?.type,
-            CredentialDeclarationCollector.flagOrNumberTypes.contains(CredentialDeclarationCollector.simpleTypeName(type))
+            CredentialDeclarationCollector.flagOrNumberTypes.contains(
+                CredentialDeclarationCollector.simpleTypeName(type))
         {
             return true
         }
@@ -84,7 +87,9 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
             }
         case "putProperties" where mentionsCouchbase:
             if let value = node.arguments.first?.expression, let reason = evidence.reason(for: value) {
-                report(node, "a credential (\(reason)) is put in a Couchbase Lite document, and the database is not encrypted")
+                report(
+                    node,
+                    "a credential (\(reason)) is put in a Couchbase Lite document, and the database is not encrypted")
             }
         case "setString", "setValue", "setData", "setBlob", "setDictionary":
             if mentionsCouchbase, node.argument(labeled: "forKey") != nil, !isDefaultsLike(node.calleeBase),
@@ -147,7 +152,7 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
         if realmWriteDepth > 0, CredentialNames.isCredential(name) {
             report(target, "a credential (`\(name)`) is written to a Realm that is not encrypted")
         } else if importsCoreData && context.module.credentials.managedCredentialProperties.contains(name)
-            || makesManagedObjects && CredentialNames.isCredential(name)
+            || makesManagedObjects && CredentialNames.isCredential(name), !isPlainObject(base)
         {
             reportCoreDataAttribute(name, assignment: node)
         }
@@ -172,17 +177,32 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
             report(assignment, what)
             return
         }
+        guard !reportedSaves.contains(list.id) else { return }
         for later in list.drop(while: { $0.id != item.id }).dropFirst().prefix(20) {
             for token in later.tokens(viewMode: .sourceAccurate).prefix(400)
             where token.text == "save" || token.text == "saveContext" {
-                guard let call = token.parent?.parent?.as(FunctionCallExprSyntax.self)
-                    ?? token.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
+                guard
+                    let call = token.parent?.parent?.as(FunctionCallExprSyntax.self)
+                        ?? token.parent?.parent?.parent?.as(FunctionCallExprSyntax.self)
                 else { continue }
                 if reportedSaves.insert(call.id).inserted { report(call, what) }
                 return
             }
         }
+        reportedSaves.insert(list.id)
         report(assignment, what)
+    }
+
+    /// Whether `base` names a local made by a plain initializer (`let user = RealmUser()`), which
+    /// a Core Data object is not (`insertNewObject`, `Entity(context:)`).
+    private func isPlainObject(_ base: ExprSyntax) -> Bool {
+        let stripped = CredentialEvidence.unwrapped(base)
+        guard let name = stripped.as(DeclReferenceExprSyntax.self)?.baseName.text,
+            let initial = evidence.declaration(of: name, at: Syntax(stripped), budget: LookBackBudget())?.initializer,
+            let call = CredentialEvidence.unwrapped(initial).as(FunctionCallExprSyntax.self), call.calleeBase == nil,
+            let callee = call.calleeName, callee.first?.isUppercase == true
+        else { return false }
+        return !call.arguments.contains { ["context", "entity", "insertInto"].contains($0.label?.text ?? "") }
     }
 
     // MARK: Judging
@@ -208,12 +228,14 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
         for argument in call.arguments.prefix(3) {
             var expression = CredentialEvidence.unwrapped(argument.expression)
             if let name = expression.as(DeclReferenceExprSyntax.self)?.baseName.text,
-                let initial = evidence.declaration(of: name, at: Syntax(expression), budget: LookBackBudget())?.initializer
+                let initial = evidence.declaration(of: name, at: Syntax(expression), budget: LookBackBudget())?
+                    .initializer
             {
                 expression = CredentialEvidence.unwrapped(initial)
             }
             guard let literal = expression.as(StringLiteralExprSyntax.self) else { continue }
-            let text = literal.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined(separator: " ")
+            let text = literal.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined(
+                separator: " ")
             if let column = SQLColumns.credentialColumn(inWriteStatement: text) { return column }
         }
         return nil
@@ -247,14 +269,16 @@ enum SQLColumns {
         } else if let update = sql.range(of: "UPDATE", options: .caseInsensitive),
             let set = sql.range(of: " SET ", options: .caseInsensitive, range: update.upperBound..<sql.endIndex)
         {
-            let end = sql.range(of: " WHERE ", options: .caseInsensitive, range: set.upperBound..<sql.endIndex)?
+            let end =
+                sql.range(of: " WHERE ", options: .caseInsensitive, range: set.upperBound..<sql.endIndex)?
                 .lowerBound ?? sql.endIndex
             columnText = sql[set.upperBound..<end]
         } else {
             return nil
         }
         for part in columnText.split(separator: ",").prefix(64) {
-            let column = part.split(separator: "=").first?.trimmingCharacters(in: CharacterSet(charactersIn: " \"'`[]\n\t"))
+            let column = part.split(separator: "=").first?.trimmingCharacters(
+                in: CharacterSet(charactersIn: " \"'`[]\n\t"))
             if let column, !column.isEmpty, CredentialNames.isCredential(column) { return column }
         }
         return nil

@@ -54,3 +54,13 @@ func other(transaction: YapDatabaseReadWriteTransaction, title: String) {
     let document = MutableDocument(id: "note")
     document.setString(title, forKey: "title")
 }
+
+// A Realm object given only harmless members.
+func realmUser(realm: Realm, field: UITextField) throws {
+    let user = OtherFileUser()
+    user.name = field.text
+    user.hasPassword = true
+    try realm.write {
+        realm.add(user)
+    }
+}

@@ -62,3 +62,22 @@ func documents(database: CBLDatabase, transaction: YapDatabaseReadWriteTransacti
     try database.saveDocument(document)
     transaction.setObject(token, forKey: "k", inCollection: "auth") // expect: unencrypted-database
 }
+
+// A Realm object of a type declared elsewhere, given a credential before it is added.
+func realmUser(realm: Realm, field: UITextField) throws {
+    let user = OtherFileUser()
+    user.password = field.text
+    try realm.write {
+        realm.add(user) // expect: unencrypted-database
+    }
+}
+
+// Several credential attributes set in one block without a save: one finding.
+extension Account {
+    static func make(in context: NSManagedObjectContext, token: String, secret: String) -> Account {
+        let account = Account(context: context)
+        account.accessToken = token // expect: unencrypted-database
+        account.clientSecret = secret
+        return account
+    }
+}
