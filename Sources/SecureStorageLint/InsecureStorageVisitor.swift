@@ -120,6 +120,14 @@ final class InsecureStorageVisitor: SyntaxVisitor {
                     "\(reason) is archived to a file\(backupNote(path)) without data protection; store it in the Keychain."
                 )
             }
+        } else if callee == "copyItem" || callee == "moveItem", !context.isTestFile,
+            let destination = node.argument(labeled: "toPath") ?? node.argument(labeled: "to"),
+            let name = destinationCredentialName(destination)
+        {
+            context.report(
+                .insecureSecretStorage, at: node,
+                "a credential file (`\(name)`) is copied\(backupNote(destination)) without data protection; keep its contents in the Keychain."
+            )
         } else if callee == "createFile", !context.isTestFile, let path = node.argument(labeled: "atPath"),
             !mentionsProtection(node.arguments)
         {
@@ -226,9 +234,19 @@ final class InsecureStorageVisitor: SyntaxVisitor {
         if evidence.isFlagOrNumber(value) { return nil }
         if let reason = evidence.reason(for: value) { return "a credential (\(reason))" }
         guard valueIsWritable || FileContent.isFileContent(value, evidence: evidence) else { return nil }
-        if let name = credentialName(in: destination) { return "a credential (file `\(name)`)" }
+        if let name = destinationCredentialName(destination) { return "a credential (file `\(name)`)" }
         if isCredentialFile { return "a value in \(context.fileName), a file that handles credentials," }
         return nil
+    }
+
+    /// The credential a destination path names, directly (`"token.json"`) or through the local or
+    /// property it names (`let plistPath = documents + "/Credentials.plist"`).
+    private func destinationCredentialName(_ destination: ExprSyntax) -> String? {
+        if let name = credentialName(in: destination) { return name }
+        guard let name = CredentialEvidence.unwrapped(destination).referencedName,
+            let initial = evidence.declaration(of: name, at: Syntax(destination), budget: LookBackBudget())?.initializer
+        else { return nil }
+        return credentialName(in: initial)
     }
 
     /// `` in Documents, which is backed up,`` when the destination is under Documents or Library.

@@ -90,7 +90,8 @@ package struct SourceFileLinter: Sendable {
         }
         if rules.contains(.insecureSecretStorage)
             && (text.contains("efaults") || text.contains("Storage") || text.contains("write(")
-                || text.contains("createFile") || text.contains("archiveRootObject"))
+                || text.contains("createFile") || text.contains("archiveRootObject") || text.contains("copyItem")
+                || text.contains("moveItem"))
         {
             InsecureStorageVisitor(context: context).walk(tree)
         }

@@ -116,3 +116,11 @@ func writeCredentialFiles(password: String, token: String, login: LoginInfo, url
     let documents = FileManager.default.urls(for: .documentDirectory, in: .userDomainMask)[0]
     try Data(token.utf8).write(to: documents.appendingPathComponent("t")) // expect: insecure-secret-storage
 }
+
+// A bundled credentials file copied into Documents.
+final class PlistInstaller {
+    let plistPath = NSHomeDirectory() + "/Documents/Credentials.plist"
+    func install(from bundlePath: String) throws {
+        try FileManager.default.copyItem(atPath: bundlePath, toPath: plistPath) // expect: insecure-secret-storage
+    }
+}
