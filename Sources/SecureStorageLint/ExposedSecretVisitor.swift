@@ -57,10 +57,40 @@ final class ExposedSecretVisitor: SyntaxVisitor {
     }
 
     private func reportPasteboard(_ node: some SyntaxProtocol, _ reason: String) {
+        guard !Self.isUserCopyAction(Syntax(node)) else { return }
         context.report(
             .exposedSecret, at: node,
             "a credential (\(reason)) is put on the general pasteboard, which every app and nearby device can read; do not copy it, or use setItems with .localOnly and an .expirationDate."
         )
+    }
+
+    /// Whether `node` is in a copy action the user asked for: a function named like one
+    /// (`copyToPasteboard`, `didTapCopyPassword`), or a block that also confirms the copy
+    /// (`presentCopyConfirmation(…)`, `showToast(.copied)`). A password manager's "Copy password"
+    /// button is its feature, not a leak.
+    private static func isUserCopyAction(_ node: Syntax) -> Bool {
+        var current = node.parent
+        var checkedBlock = false
+        for _ in 0..<48 {
+            guard let ancestor = current else { return false }
+            if !checkedBlock, let block = ancestor.as(CodeBlockItemListSyntax.self) {
+                checkedBlock = true
+                for token in block.tokens(viewMode: .sourceAccurate).prefix(400) where token.tokenKind.isIdentifier {
+                    if token.text.range(of: "cop", options: .caseInsensitive) != nil,
+                        Self.isCopyWord(token.text)
+                    {
+                        return true
+                    }
+                }
+            }
+            if let function = ancestor.as(FunctionDeclSyntax.self) { return isCopyWord(function.name.text) }
+            current = ancestor.parent
+        }
+        return false
+    }
+
+    private static func isCopyWord(_ name: String) -> Bool {
+        CredentialNames.words(of: name).contains { $0 == "copy" || $0 == "copied" }
     }
 
     /// `UIPasteboard.general`, `NSPasteboard.general`, or a name bound to one.

@@ -20,3 +20,13 @@ func cookies(sessionToken: String, theme: String) {
 func cache(response: URLResponse, request: URLRequest, image: Data) {
     URLCache.shared.storeCachedResponse(CachedURLResponse(response: response, data: image), for: request)
 }
+
+// A copy the user asked for: a copy action, or a button that confirms the copy.
+func copyPassword(_ password: String) {
+    UIPasteboard.general.string = password
+}
+func passwordButtonTapped(generatedPassword: String) {
+    UIPasteboard.general.string = generatedPassword
+    presentCopyConfirmation()
+}
+func presentCopyConfirmation() {}

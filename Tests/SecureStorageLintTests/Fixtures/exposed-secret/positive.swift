@@ -2,7 +2,7 @@ import Foundation
 import UIKit
 
 // The general pasteboard.
-func copyToPasteboard(password: String, token: String, otp: String) {
+func prefillOtherApp(password: String, token: String, otp: String) {
     UIPasteboard.general.string = password // expect: exposed-secret
     UIPasteboard.general.setValue(token, forPasteboardType: "public.plain-text") // expect: exposed-secret
     UIPasteboard.general.items = [["public.plain-text": otp]] // expect: exposed-secret
