@@ -93,7 +93,7 @@ extension CredentialEvidence {
     private func declaration(
         of name: String, inStatements items: CodeBlockItemListSyntax, before child: Syntax, budget: LookBackBudget
     ) -> LocalDeclaration? {
-        let earlier = Array(items.prefix { $0.id != child.id }.suffix(200))
+        let earlier = Array(statementIndex.statements(in: items, before: child, limit: 200))
         for (index, item) in earlier.enumerated().reversed() {
             if let variable = item.item.as(VariableDeclSyntax.self), var found = Self.binding(of: name, in: variable) {
                 for later in earlier[(index + 1)...] where found.credentialEntry == nil {

@@ -24,6 +24,8 @@ import SwiftSyntax
 package struct CredentialEvidence {
     /// The file and its module.
     package let context: FileLintContext
+    /// The statements of the file's blocks, indexed as they are first looked through.
+    let statementIndex = StatementIndex()
 
     /// Evidence about expressions of `context`'s file.
     package init(context: FileLintContext) {

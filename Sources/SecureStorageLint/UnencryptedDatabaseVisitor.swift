@@ -178,7 +178,7 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
             return
         }
         guard !reportedSaves.contains(list.id) else { return }
-        for later in list.drop(while: { $0.id != item.id }).dropFirst().prefix(20) {
+        for later in evidence.statementIndex.statements(in: list, after: Syntax(item), limit: 20) {
             for token in later.tokens(viewMode: .sourceAccurate).prefix(400)
             where token.text == "save" || token.text == "saveContext" {
                 guard
