@@ -27,6 +27,14 @@ package enum CredentialNames {
         "push", "device", "apns", "apn", "fcm", "gcm", "voip", "notification", "notifications", "registration"
     ]
 
+    /// Words before `session` that make it a framework's session object (`URLSession`,
+    /// `AVAudioSession`, `AVCaptureSession`, `WCSession`, `ARSession`, `NFCReaderSession`).
+    private static let frameworkSessionWords: Set<String> = [
+        "url", "audio", "av", "capture", "wc", "ar", "nfc", "reader", "workout", "extended", "runtime", "mc",
+        "game", "network", "upload", "download", "background", "web", "socket", "playback", "recording",
+        "tracking", "sharing", "sync", "training", "practice", "chat", "voice", "call"
+    ]
+
     /// First words of names of settings and flags.
     private static let settingVerbs: Set<String> = [
         "use", "uses", "require", "requires", "remember", "enable", "enabled", "disable", "disabled", "is", "has",
@@ -61,8 +69,8 @@ package enum CredentialNames {
         let previous = words.count >= 2 ? words[words.count - 2] : ""
         if (last == "token" || last == "tokens") && pushAddressWords.contains(previous) { return false }
         if credentialWords.contains(last) {
-            // `URLSession`: the networking type, not a session secret.
-            return !(last == "session" && previous == "url")
+            // `URLSession`, `AVAudioSession`, `WCSession`: a framework's session object, not a secret.
+            return !(last == "session" && frameworkSessionWords.contains(previous))
         }
         return credentialPairs.contains(previous + " " + last)
     }

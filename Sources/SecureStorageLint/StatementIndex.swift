@@ -11,14 +11,17 @@ final class StatementIndex {
     private var blocks: [SyntaxIdentifier: Block] = [:]
 
     /// Up to `limit` statements of `list` before `item`, nearest last.
-    func statements(in list: CodeBlockItemListSyntax, before item: Syntax, limit: Int) -> ArraySlice<CodeBlockItemSyntax> {
+    func statements(in list: CodeBlockItemListSyntax, before item: Syntax, limit: Int) -> ArraySlice<
+        CodeBlockItemSyntax
+    > {
         let block = indexed(list)
         guard let offset = block.offsets[item.id] else { return [] }
         return block.items[max(0, offset - limit)..<offset]
     }
 
     /// Up to `limit` statements of `list` after `item`, nearest first.
-    func statements(in list: CodeBlockItemListSyntax, after item: Syntax, limit: Int) -> ArraySlice<CodeBlockItemSyntax> {
+    func statements(in list: CodeBlockItemListSyntax, after item: Syntax, limit: Int) -> ArraySlice<CodeBlockItemSyntax>
+    {
         let block = indexed(list)
         guard let offset = block.offsets[item.id] else { return [] }
         return block.items[(offset + 1)..<min(block.items.count, offset + 1 + limit)]

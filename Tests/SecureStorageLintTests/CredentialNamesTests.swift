@@ -43,7 +43,10 @@ final class CredentialNamesTests: XCTestCase {
     }
 
     func testSessionSettingsAndCountsAreNot() {
-        for name in ["sessionExpired", "isSessionActive", "sessionCount", "hasSession", "sessionDuration"] {
+        for name in [
+            "sessionExpired", "isSessionActive", "sessionCount", "hasSession", "sessionDuration",
+            "ttsActivateAudioSession", "AVCaptureSession", "wcSession", "backgroundSession"
+        ] {
             XCTAssertFalse(CredentialNames.isCredential(name), name)
         }
         XCTAssertTrue(CredentialNames.isCredential("sessionID"))

@@ -51,6 +51,7 @@ func sessionSettings(isSessionActive: Bool, sessionCount: Int, pushToken: String
     UserDefaults.standard.set(isSessionActive, forKey: "session")
     UserDefaults.standard.set(sessionCount, forKey: "sessionCount")
     UserDefaults.standard.set(sessionCount, forKey: "session")
+    UserDefaults.standard.set(isSessionActive, forKey: "recorderManagesAudioSession")
     UserDefaults.standard.set(pushToken, forKey: "pushToken")
     UserDefaults.standard.set(deviceToken, forKey: "deviceToken")
     UserDefaults.standard.set(fcmToken, forKey: "fcmToken")
