@@ -35,6 +35,12 @@ package enum CredentialNames {
         "tracking", "sharing", "sync", "training", "practice", "chat", "voice", "call"
     ]
 
+    /// Words that say a credential is protected rather than held in the clear:
+    /// `encryptedPassword`, `wrappedSecretKey`, `hashedPin`, `sealedToken`.
+    private static let protectionWords: Set<String> = [
+        "encrypted", "wrapped", "sealed", "hashed", "salted", "obfuscated", "masked", "redacted", "ciphered"
+    ]
+
     /// First words of names of settings and flags.
     private static let settingVerbs: Set<String> = [
         "use", "uses", "require", "requires", "remember", "enable", "enabled", "disable", "disabled", "is", "has",
@@ -60,6 +66,7 @@ package enum CredentialNames {
         // Settings about a credential, not the credential: `useBiometricAuth`, `requirePasscode`,
         // `rememberPassword`, `isLoggedIn`, `hasToken`.
         if let first = words.first, words.count > 1, settingVerbs.contains(first) { return false }
+        if words.contains(where: protectionWords.contains) { return false }
         while words.count > 1, let last = words.last, containerWords.contains(last) {
             // `apiKey`, `privateKey`: `key` is part of the name, not a container, after these.
             if last == "key", words.count >= 2, credentialPairs.contains(words[words.count - 2] + " key") { break }

@@ -225,6 +225,15 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
     /// The credential-named column of an `INSERT` or `UPDATE` statement given to the call, as a
     /// literal or a local name bound to one.
     private func credentialColumn(in call: FunctionCallExprSyntax) -> String? {
+        // With its values given beside it (GRDB's `arguments:`, FMDB's `withArgumentsIn:`), the
+        // statement writes a credential only if one of them holds one (not `wrappedSecretKey`).
+        let valueLabels: Set<String> = ["arguments", "withArgumentsIn", "withArgumentsInArray", "values"]
+        if let values = call.arguments.first(where: { valueLabels.contains($0.label?.text ?? "") })?.expression,
+            let array = CredentialEvidence.unwrapped(values).as(ArrayExprSyntax.self),
+            !array.elements.contains(where: { evidence.reason(for: $0.expression) != nil })
+        {
+            return nil
+        }
         for argument in call.arguments.prefix(3) {
             var expression = CredentialEvidence.unwrapped(argument.expression)
             if let name = expression.as(DeclReferenceExprSyntax.self)?.baseName.text,

@@ -27,7 +27,8 @@ final class CredentialNamesTests: XCTestCase {
             "spinner", "pinned", "authorName", "mapping", "tokenizer", "key", "theme", "URLSession",
             "sessionConfiguration",
             "passage", "secretary", "keychainService", "author", "isPinnedToTop",
-            "lastTokenRefreshCheck", "passwordHint", "tokenExpiry", "key.der", "passcode,biometry=approve"
+            "lastTokenRefreshCheck", "passwordHint", "tokenExpiry", "key.der", "passcode,biometry=approve",
+            "encryptedPassword", "wrappedSecretKey", "hashedPin", "passwordHash"
         ] {
             XCTAssertFalse(CredentialNames.isCredential(name), name)
         }

@@ -64,3 +64,9 @@ func realmUser(realm: Realm, field: UITextField) throws {
         realm.add(user)
     }
 }
+
+// Statements whose bound values are protected or not credentials, whatever the column is called.
+func grdb(db: Database, wrappedSecretKey: Data, session: Session?, id: Int64) throws {
+    try db.execute(sql: "UPDATE items SET secret_key = ? WHERE id = ?", arguments: [wrappedSecretKey, id])
+    try db.execute(sql: "UPDATE vault SET session_id = ?", arguments: [session?.id])
+}
