@@ -114,6 +114,7 @@ final class FixtureTests: XCTestCase {
         try check("unencrypted-database/negative.swift")
         try check("unencrypted-database/encrypted/EncryptedRealm.swift")
         try check("unencrypted-database/encrypted/SQLCipherStore.swift")
+        try check("unencrypted-database/system-sqlite/PragmaKeyIgnored.swift")
     }
 
     func testExposedSecret() throws {

@@ -80,8 +80,12 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
     }
 
     /// Whether any token of `tree` sets up an encrypted database: `encryptionKey` (Realm, Couchbase
-    /// Lite), `sqlite3_key`, SQLCipher, a `PRAGMA key` statement.
+    /// Lite), `sqlite3_key`, SQLCipher, a `PRAGMA key` statement — except `PRAGMA key` in a file that
+    /// imports Apple's `SQLite3`, which has no codec and ignores it.
     static func configuresEncryption(_ tree: SourceFileSyntax) -> Bool {
+        let usesSystemSQLite = tree.statements.contains {
+            $0.item.as(ImportDeclSyntax.self)?.path.trimmedDescription == "SQLite3"
+        }
         for token in tree.tokens(viewMode: .sourceAccurate) {
             switch token.tokenKind {
             case .identifier(let name):
@@ -89,7 +93,7 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
                     return true
                 }
             case .stringSegment(let text):
-                if text.range(of: "PRAGMA key", options: .caseInsensitive) != nil { return true }
+                if !usesSystemSQLite, text.range(of: "PRAGMA key", options: .caseInsensitive) != nil { return true }
             default:
                 continue
             }

@@ -1,4 +1,4 @@
-import SQLite3
+import SQLCipher
 
 // A database keyed with SQLCipher's PRAGMA key.
 func openKeyed(db: OpaquePointer?, password: String, statement: OpaquePointer?) {
