@@ -138,16 +138,18 @@ package struct CredentialEvidence {
     /// The credential a key names: a string literal (`"auth_token"`), a constant whose value names
     /// one (`Keys.token`), or a name that does (`Keys.password`, `tokenKey`).
     package func keyName(_ key: ExprSyntax) -> String? {
-        let stripped = Self.unwrapped(key)
+        var stripped = Self.unwrapped(key)
+        // `Keys.token.rawValue` names what `Keys.token` names (eight levels at most).
+        for _ in 0..<8 {
+            guard let member = stripped.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue",
+                let base = member.base
+            else { break }
+            stripped = Self.unwrapped(base)
+        }
         if let literal = stripped.as(StringLiteralExprSyntax.self) {
             guard let text = CredentialDeclarationCollector.plainText(literal), CredentialNames.isCredential(text)
             else { return nil }
             return text
-        }
-        if let member = stripped.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "rawValue",
-            let base = member.base
-        {
-            return keyName(base)
         }
         let name: String
         if let reference = stripped.as(DeclReferenceExprSyntax.self) {

@@ -92,3 +92,9 @@ final class ThemeInstaller {
         try FileManager.default.copyItem(atPath: bundlePath, toPath: themePath)
     }
 }
+
+// A key from an enum case whose raw value is harmless.
+enum PreferenceKey: String { case current = "current_theme" }
+func rememberRaw(value: String) {
+    UserDefaults.standard.set(value, forKey: PreferenceKey.current.rawValue)
+}

@@ -124,3 +124,9 @@ final class PlistInstaller {
         try FileManager.default.copyItem(atPath: bundlePath, toPath: plistPath) // expect: insecure-secret-storage
     }
 }
+
+// A key from an enum case whose raw value names a credential.
+enum DefaultsKey: String { case current = "auth_token" }
+func rememberRaw(value: String) {
+    UserDefaults.standard.set(value, forKey: DefaultsKey.current.rawValue) // expect: insecure-secret-storage
+}
