@@ -96,7 +96,6 @@ package struct SourceFileLinter: Sendable {
             InsecureStorageVisitor(context: context).walk(tree)
         }
         if rules.contains(.unencryptedDatabase) && !context.isTestFile
-            && !module.credentials.configuresDatabaseEncryption
             && (text.contains("sqlite3_") || text.contains("INSERT") || text.contains("insert")
                 || text.contains("UPDATE") || text.contains("update") || text.contains("ealm")
                 || text.contains("CoreData") || text.contains("@Model") || text.contains("MutableDocument")
@@ -106,7 +105,8 @@ package struct SourceFileLinter: Sendable {
             UnencryptedDatabaseVisitor(
                 context: context, importsCoreData: text.contains("import CoreData"),
                 makesManagedObjects: text.contains("insertNewObject") || text.contains("NSManagedObject"),
-                mentionsCouchbase: text.contains("MutableDocument") || text.contains("CBLDatabase")
+                mentionsCouchbase: text.contains("MutableDocument") || text.contains("CBLDatabase"),
+                databaseIsEncrypted: module.credentials.configuresDatabaseEncryption
             ).walk(tree)
         }
         if rules.contains(.exposedSecret) && !context.isTestFile

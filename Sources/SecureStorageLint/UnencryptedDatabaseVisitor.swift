@@ -14,8 +14,10 @@ import SwiftSyntax
 /// - Couchbase Lite: `document.setString(password, forKey: …)` on a `MutableDocument`;
 /// - YapDatabase: `transaction.setObject(password, forKey:inCollection:)`.
 ///
-/// Silent in a module that configures encryption (`encryptionKey`, SQLCipher, `PRAGMA key`), and
-/// in test files.
+/// SQLite, Realm, Couchbase Lite and YapDatabase findings are silent in a module that configures
+/// encryption (`Realm.Configuration(encryptionKey:)`, SQLCipher, `PRAGMA key` outside Apple's
+/// `SQLite3`, YapDatabase's `cipherKeyBlock`); Core Data and SwiftData stores have no such key and
+/// are reported regardless. Test files are not checked.
 final class UnencryptedDatabaseVisitor: SyntaxVisitor {
     private let context: FileLintContext
     private let evidence: CredentialEvidence
@@ -25,12 +27,18 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
     /// from an `.xcdatamodeld` the lint cannot read.
     private let makesManagedObjects: Bool
     private let mentionsCouchbase: Bool
+    /// Whether the module configures an encryption key for SQLite, Realm, Couchbase or Yap.
+    private let databaseIsEncrypted: Bool
     /// Where Core Data findings were reported: one per save, and one per block without a save.
     private var reportedSaves: Set<SyntaxIdentifier> = []
     /// Depth of `realm.write { … }` closures around the walk.
     private var realmWriteDepth = 0
 
-    init(context: FileLintContext, importsCoreData: Bool, makesManagedObjects: Bool, mentionsCouchbase: Bool) {
+    init(
+        context: FileLintContext, importsCoreData: Bool, makesManagedObjects: Bool, mentionsCouchbase: Bool,
+        databaseIsEncrypted: Bool
+    ) {
+        self.databaseIsEncrypted = databaseIsEncrypted
         self.context = context
         evidence = CredentialEvidence(context: context)
         self.importsCoreData = importsCoreData
@@ -80,11 +88,14 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
 
     override func visit(_ node: FunctionCallExprSyntax) -> SyntaxVisitorContinueKind {
         guard let callee = node.calleeName else { return .visitChildren }
-        switch callee {
-        case "setValue" where importsCoreData && node.argument(labeled: "forKey") != nil:
+        if callee == "setValue", importsCoreData, node.argument(labeled: "forKey") != nil {
             if !isDefaultsLike(node.calleeBase), let reason = keyOrValueReason(node) {
                 report(node, "\(reason) is set on a Core Data object, and the store is not encrypted")
             }
+            return .visitChildren
+        }
+        guard !databaseIsEncrypted else { return .visitChildren }
+        switch callee {
         case "putProperties" where mentionsCouchbase:
             if let value = node.arguments.first?.expression, let reason = evidence.reason(for: value) {
                 report(
@@ -149,7 +160,7 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
         else { return .visitChildren }
         let name = member.declName.baseName.text
         if let value, evidence.isFlagOrNumber(value) { return .visitChildren }
-        if realmWriteDepth > 0, CredentialNames.isCredential(name) {
+        if realmWriteDepth > 0, !databaseIsEncrypted, CredentialNames.isCredential(name) {
             report(target, "a credential (`\(name)`) is written to a Realm that is not encrypted")
         } else if importsCoreData && context.module.credentials.managedCredentialProperties.contains(name)
             || makesManagedObjects && CredentialNames.isCredential(name), !isPlainObject(base)

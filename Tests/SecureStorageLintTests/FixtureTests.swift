@@ -115,6 +115,8 @@ final class FixtureTests: XCTestCase {
         try check("unencrypted-database/encrypted/EncryptedRealm.swift")
         try check("unencrypted-database/encrypted/SQLCipherStore.swift")
         try check("unencrypted-database/system-sqlite/PragmaKeyIgnored.swift")
+        try check("unencrypted-database/encrypted/UnrelatedKeyName.swift")
+        try check("unencrypted-database/encrypted/RealmKeyAndCoreData.swift")
     }
 
     func testExposedSecret() throws {

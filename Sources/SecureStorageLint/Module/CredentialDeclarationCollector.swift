@@ -89,7 +89,14 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
         for token in tree.tokens(viewMode: .sourceAccurate) {
             switch token.tokenKind {
             case .identifier(let name):
-                if ["encryptionKey", "sqlite3_key", "sqlite3_key_v2", "SQLCipher", "cipherKey"].contains(name) {
+                if ["sqlite3_key", "sqlite3_key_v2", "SQLCipher", "cipherKeyBlock"].contains(name) { return true }
+                // `Realm.Configuration(encryptionKey: key)`, `config.encryptionKey = key`; not a variable
+                // of the app's own crypto named `encryptionKey`.
+                if name == "encryptionKey",
+                    token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period
+                        || token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .colon
+                            && token.parent?.is(LabeledExprSyntax.self) == true
+                {
                     return true
                 }
             case .stringSegment(let text):
