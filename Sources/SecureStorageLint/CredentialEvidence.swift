@@ -167,6 +167,29 @@ package struct CredentialEvidence {
         if context.module.credentials.isCredentialKeyConstant(name) || CredentialNames.isCredential(name) {
             return name
         }
+        // A constant of the enclosing type used without its type name (`forKey: defaultsKey`).
+        if stripped.is(DeclReferenceExprSyntax.self), let type = Self.enclosingTypeName(of: Syntax(stripped)),
+            context.module.credentials.isCredentialKeyConstant("\(type).\(name)")
+        {
+            return "\(type).\(name)"
+        }
+        return nil
+    }
+
+    /// The name of the type or extension `node` is in (32 ancestors at most).
+    private static func enclosingTypeName(of node: Syntax) -> String? {
+        var current = node.parent
+        for _ in 0..<32 {
+            guard let ancestor = current else { return nil }
+            if let type = ancestor.as(StructDeclSyntax.self) { return type.name.text }
+            if let type = ancestor.as(ClassDeclSyntax.self) { return type.name.text }
+            if let type = ancestor.as(EnumDeclSyntax.self) { return type.name.text }
+            if let type = ancestor.as(ActorDeclSyntax.self) { return type.name.text }
+            if let type = ancestor.as(ExtensionDeclSyntax.self) {
+                return type.extendedType.trimmedDescription.split(separator: ".").last.map(String.init)
+            }
+            current = ancestor.parent
+        }
         return nil
     }
 

@@ -63,8 +63,8 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
             if let literal = binding.initializer?.value.as(StringLiteralExprSyntax.self),
                 let text = Self.plainText(literal), CredentialNames.isCredential(text)
             {
-                keyConstants.insert(name)
-                if let type = typeNames.last { keyConstants.insert("\(type).\(name)") }
+                // A type's constant by `Type.name` only: another type's `defaultsKey` is another key.
+                keyConstants.insert(typeNames.last.map { "\($0).\(name)" } ?? name)
             }
             guard !isStatic, let type = typeNames.last, Self.isStored(binding) else { continue }
             let declaredType = binding.typeAnnotation.map { Self.simpleTypeName($0.type) }
@@ -90,15 +90,9 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
             switch token.tokenKind {
             case .identifier(let name):
                 if ["sqlite3_key", "sqlite3_key_v2", "SQLCipher", "cipherKeyBlock"].contains(name) { return true }
-                // `Realm.Configuration(encryptionKey: key)`, `config.encryptionKey = key`; not a variable
-                // of the app's own crypto named `encryptionKey`.
-                if name == "encryptionKey",
-                    token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period
-                        || token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .colon
-                            && token.parent?.is(LabeledExprSyntax.self) == true
-                {
-                    return true
-                }
+                // `Realm.Configuration(encryptionKey: key)`, `configuration.encryptionKey = key`; not a
+                // variable of the app's own crypto named `encryptionKey` (`self.encryptionKey`).
+                if name == "encryptionKey", isDatabaseKeySetting(token) { return true }
             case .stringSegment(let text):
                 if !usesSystemSQLite, text.range(of: "PRAGMA key", options: .caseInsensitive) != nil { return true }
             default:
@@ -106,6 +100,16 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
             }
         }
         return false
+    }
+
+    /// `encryptionKey:` as an argument label, or `….encryptionKey =` on a name containing `config`.
+    private static func isDatabaseKeySetting(_ token: TokenSyntax) -> Bool {
+        if token.parent?.is(LabeledExprSyntax.self) == true { return true }
+        guard token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period,
+            let base = token.previousToken(viewMode: .sourceAccurate)?.previousToken(viewMode: .sourceAccurate),
+            base.text.range(of: "config", options: .caseInsensitive) != nil
+        else { return false }
+        return token.nextToken(viewMode: .sourceAccurate)?.tokenKind == .equal
     }
 
     /// A stored property: no accessors, or only observers.

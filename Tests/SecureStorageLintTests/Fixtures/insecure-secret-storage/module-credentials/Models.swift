@@ -20,3 +20,10 @@ enum DefaultsKeys {
     static let current = "auth_token"
     static let theme = "theme"
 }
+
+struct StoredCredentials {
+    static let defaultsKey = "serverCredentials"
+    static func write(_ data: Data, to defaults: UserDefaults) {
+        defaults.set(data, forKey: defaultsKey) // expect: insecure-secret-storage
+    }
+}
