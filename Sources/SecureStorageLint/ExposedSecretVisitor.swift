@@ -50,7 +50,9 @@ final class ExposedSecretVisitor: SyntaxVisitor {
         {
             context.report(
                 .exposedSecret, at: node,
-                "a response holding a credential (\(reason)) is stored in the URL cache, an unencrypted database in Library/Caches; do not cache responses that carry credentials."
+                "a response holding a credential (\(reason)) is stored in the URL cache, "
+                    + "an unencrypted database in Library/Caches; "
+                    + "do not cache responses that carry credentials."
             )
         }
         return .visitChildren
@@ -60,7 +62,8 @@ final class ExposedSecretVisitor: SyntaxVisitor {
         guard !Self.isUserCopyAction(Syntax(node)) else { return }
         context.report(
             .exposedSecret, at: node,
-            "a credential (\(reason)) is put on the general pasteboard, which every app and nearby device can read; do not copy it, or use setItems with .localOnly and an .expirationDate."
+            "a credential (\(reason)) is put on the general pasteboard, which every app and nearby device can read; "
+                + "do not copy it, or use setItems with .localOnly and an .expirationDate."
         )
     }
 
@@ -144,7 +147,8 @@ final class ExposedSecretVisitor: SyntaxVisitor {
         guard let reason else { return }
         context.report(
             .exposedSecret, at: call,
-            "a cookie \(reason) is made without the Secure attribute, so it is also sent over plain HTTP; add .secure: \"TRUE\" (and HTTPOnly)."
+            "a cookie \(reason) is made without the Secure attribute, so it is also sent over plain HTTP; "
+                + "add .secure: \"TRUE\" (and HTTPOnly)."
         )
     }
 

@@ -107,7 +107,8 @@ final class InsecureStorageVisitor: SyntaxVisitor {
             if !context.isTestFile, let reason = fileWriteReason(destination: first.expression, value: receiver) {
                 context.report(
                     .insecureSecretStorage, at: node,
-                    "\(reason) is written to a file\(backupNote(first.expression)) without data protection (no .completeFileProtection option); store it in the Keychain, or write it with .completeFileProtection at least."
+                    "\(reason) is written to a file\(backupNote(first.expression)) without data protection (no .completeFileProtection option); "
+                        + "store it in the Keychain, or write it with .completeFileProtection at least."
                 )
             }
         } else if callee == "archiveRootObject", !context.isTestFile,
@@ -117,7 +118,8 @@ final class InsecureStorageVisitor: SyntaxVisitor {
             if let reason = fileWriteReason(destination: path, value: object, valueIsWritable: true) {
                 context.report(
                     .insecureSecretStorage, at: node,
-                    "\(reason) is archived to a file\(backupNote(path)) without data protection; store it in the Keychain."
+                    "\(reason) is archived to a file\(backupNote(path)) without data protection; "
+                        + "store it in the Keychain."
                 )
             }
         } else if callee == "copyItem" || callee == "moveItem", !context.isTestFile,
@@ -126,7 +128,8 @@ final class InsecureStorageVisitor: SyntaxVisitor {
         {
             context.report(
                 .insecureSecretStorage, at: node,
-                "a credential file (`\(name)`) is copied\(backupNote(destination)) without data protection; keep its contents in the Keychain."
+                "a credential file (`\(name)`) is copied\(backupNote(destination)) without data protection; "
+                    + "keep its contents in the Keychain."
             )
         } else if callee == "createFile", !context.isTestFile, let path = node.argument(labeled: "atPath"),
             !mentionsProtection(node.arguments)

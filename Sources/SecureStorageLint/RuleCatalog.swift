@@ -163,7 +163,8 @@ package enum RuleCatalog {
                 """,
             example: "UIPasteboard.general.string = password",
             fix:
-                #"UIPasteboard.general.setItems([[UTType.plainText.identifier: password]], options: [.localOnly: true, .expirationDate: Date().addingTimeInterval(60)])"#
+                #"UIPasteboard.general.setItems([[UTType.plainText.identifier: password]], "#
+                + #"options: [.localOnly: true, .expirationDate: Date().addingTimeInterval(60)])"#
         ),
         RuleDescriptor(
             id: .unknownSuppression, name: "UnknownSuppression", severity: .warning,

@@ -67,7 +67,9 @@ final class UnencryptedDatabaseVisitor: SyntaxVisitor {
                 else { continue }
                 context.report(
                     .unencryptedDatabase, at: binding,
-                    "`\(name)` is a stored property of the SwiftData model `\(node.name.text)`, so the credential is saved in the clear in its SQLite store; keep it in the Keychain and store only a reference."
+                    "`\(name)` is a stored property of the SwiftData model `\(node.name.text)`, "
+                        + "so the credential is saved in the clear in its SQLite store; "
+                        + "keep it in the Keychain and store only a reference."
                 )
             }
         }
