@@ -107,7 +107,8 @@ final class InsecureStorageVisitor: SyntaxVisitor {
             if !context.isTestFile, let reason = fileWriteReason(destination: first.expression, value: receiver) {
                 context.report(
                     .insecureSecretStorage, at: node,
-                    "\(reason) is written to a file\(backupNote(first.expression)) without data protection (no .completeFileProtection option); "
+                    "\(reason) is written to a file\(backupNote(first.expression)) without data protection "
+                        + "(no .completeFileProtection option); "
                         + "store it in the Keychain, or write it with .completeFileProtection at least."
                 )
             }
