@@ -4,18 +4,41 @@
 /// The name is split into words at case changes, digits and separators (`_ - . / :` and spaces)
 /// and matched word by word, so `spinner`, `pinned`, `authorName`, `mapping` and `tokenizer` are
 /// not credentials.
+///
+/// A push token (`pushToken`, `deviceToken`, `apnsToken`, `fcmToken`, `voipToken`) is not a
+/// credential: it is the address Apple's or Firebase's push service delivers to, which the app
+/// sends to its own server in the clear and which grants nothing to whoever reads it.
 package enum CredentialNames {
     /// Words that denote a credential on their own.
     private static let credentialWords: Set<String> = [
         "token", "tokens", "password", "passwords", "passwd", "passcode", "pwd", "secret", "secrets",
         "apikey", "apikeys", "auth", "authorization", "cookie", "cookies", "pin", "privatekey",
         "credential", "credentials", "bearer", "otp", "jwt", "sessionid", "sessiontoken", "accesskey",
-        "session", "passphrase", "signingkey"
+        "session", "passphrase", "signingkey", "cvv", "cvc"
     ]
     /// Two-word credentials: `api key`, `private key`, `access key`, `secret key`, `signing key`.
     private static let credentialPairs: Set<String> = [
         "api key", "private key", "access key", "signing key", "encryption key", "master key", "session id",
         "client secret", "refresh token", "access token", "id token", "hmac key", "secret key", "auth key", "app secret"
+    ]
+
+    /// Words before `token` that make it a push-notification address, not a credential.
+    private static let pushAddressWords: Set<String> = [
+        "push", "device", "apns", "apn", "fcm", "gcm", "voip", "notification", "notifications", "registration"
+    ]
+
+    /// Words before `session` that make it a framework's session object (`URLSession`,
+    /// `AVAudioSession`, `AVCaptureSession`, `WCSession`, `ARSession`, `NFCReaderSession`).
+    private static let frameworkSessionWords: Set<String> = [
+        "url", "audio", "av", "capture", "wc", "ar", "nfc", "reader", "workout", "extended", "runtime", "mc",
+        "game", "network", "upload", "download", "background", "web", "socket", "playback", "recording",
+        "tracking", "sharing", "sync", "training", "practice", "chat", "voice", "call"
+    ]
+
+    /// Words that say a credential is protected rather than held in the clear:
+    /// `encryptedPassword`, `wrappedSecretKey`, `hashedPin`, `sealedToken`.
+    private static let protectionWords: Set<String> = [
+        "encrypted", "wrapped", "sealed", "hashed", "salted", "obfuscated", "masked", "redacted", "ciphered"
     ]
 
     /// First words of names of settings and flags.
@@ -43,6 +66,7 @@ package enum CredentialNames {
         // Settings about a credential, not the credential: `useBiometricAuth`, `requirePasscode`,
         // `rememberPassword`, `isLoggedIn`, `hasToken`.
         if let first = words.first, words.count > 1, settingVerbs.contains(first) { return false }
+        if words.contains(where: protectionWords.contains) { return false }
         while words.count > 1, let last = words.last, containerWords.contains(last) {
             // `apiKey`, `privateKey`: `key` is part of the name, not a container, after these.
             if last == "key", words.count >= 2, credentialPairs.contains(words[words.count - 2] + " key") { break }
@@ -50,9 +74,10 @@ package enum CredentialNames {
         }
         guard let last = words.last else { return false }
         let previous = words.count >= 2 ? words[words.count - 2] : ""
+        if (last == "token" || last == "tokens") && pushAddressWords.contains(previous) { return false }
         if credentialWords.contains(last) {
-            // `URLSession`: the networking type, not a session secret.
-            return !(last == "session" && previous == "url")
+            // `URLSession`, `AVAudioSession`, `WCSession`: a framework's session object, not a secret.
+            return !(last == "session" && frameworkSessionWords.contains(previous))
         }
         return credentialPairs.contains(previous + " " + last)
     }

@@ -1,15 +1,21 @@
 import SwiftSyntax
 
 /// Reports `insecure-secret-storage`: a credential written to `UserDefaults` (`set…(_:forKey:)`,
-/// subscripts, `@AppStorage`, `@SceneStorage`), `NSUbiquitousKeyValueStore`, or a file written
-/// without a data-protection option (`write(to:)`, `write(toFile:)`, `FileManager.createFile`).
+/// also through optional chaining, subscripts, `@AppStorage`, `@SceneStorage`),
+/// `NSUbiquitousKeyValueStore`, or a file written without a data-protection option (`write(to:)`,
+/// `write(toFile:)` of `Data`, `String` and `NSDictionary` values, `FileManager.createFile`,
+/// `NSKeyedArchiver.archiveRootObject(_:toFile:)`).
 ///
 /// A write is a credential's when the key, the property, the value or the destination is named
-/// like one (`authToken`, `"api_key"`, `for key in ["user_password", …]`), and every write is one
-/// in a source file named like `*Auth*`, `*Secret*` or `*Credential*` (test files excepted:
-/// they write bad data on purpose).
+/// like one (`authToken`, `"api_key"`, `Keys.token` whose value is `"auth_token"`, `for key in
+/// ["user_password", …]`), when ``CredentialEvidence`` traces the value to one (`let data =
+/// Data(password.utf8)`, `JSONEncoder().encode(credentials)`), and every write is one in a source
+/// file named like `*Auth*`, `*Secret*` or `*Credential*` (test files excepted: they write bad data
+/// on purpose). Flags and counts are never credentials (`set(isSessionActive, forKey: "session")`).
 final class InsecureStorageVisitor: SyntaxVisitor {
     private let context: FileLintContext
+    /// Where values come from.
+    private let evidence: CredentialEvidence
     /// Whether the file's name says it handles credentials.
     private let isCredentialFile: Bool
     /// Names bound to `UserDefaults.standard`, `UserDefaults(suiteName:)` and the like.
@@ -18,7 +24,7 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     private var credentialLoopVariables: [Set<String>] = []
 
     private static let defaultsSetters: Set<String> = [
-        "set", "setValue", "setObject", "setString", "setData", "setBool", "setInteger"
+        "set", "setValue", "setObject", "setString", "setData", "setBool", "setInteger", "setDictionary", "setArray"
     ]
     private static let protectionOptions = [
         "completeFileProtection", "protectionKey", "FileProtectionType", "protectionComplete"
@@ -26,6 +32,7 @@ final class InsecureStorageVisitor: SyntaxVisitor {
 
     init(context: FileLintContext) {
         self.context = context
+        evidence = CredentialEvidence(context: context)
         isCredentialFile = !context.isTestFile && InsecureStorageVisitor.isCredentialFileName(context.fileName)
         super.init(viewMode: .sourceAccurate)
     }
@@ -54,13 +61,12 @@ final class InsecureStorageVisitor: SyntaxVisitor {
         }
     }
 
-    override func visit(_ node: PatternBindingSyntax) -> SyntaxVisitorContinueKind {
-        if let name = node.pattern.as(IdentifierPatternSyntax.self)?.identifier.text,
-            let value = node.initializer?.value,
-            isDefaultsStore(value)
-        {
-            defaultsNames.insert(name)
-        }
+    override func visit(_ node: SourceFileSyntax) -> SyntaxVisitorContinueKind {
+        // Properties bound to a store may be declared after the methods that use them.
+        let collector = StoreBindingCollector(viewMode: .sourceAccurate)
+        collector.walk(node)
+        for (name, type) in collector.typedBindings where isDefaultsType(type) { defaultsNames.insert(name) }
+        for (name, value) in collector.bindings where isDefaultsStore(value) { defaultsNames.insert(name) }
         return .visitChildren
     }
 
@@ -85,27 +91,53 @@ final class InsecureStorageVisitor: SyntaxVisitor {
         {
             let base = node.calleeBase ?? ExprSyntax(DeclReferenceExprSyntax(baseName: .identifier("UserDefaults")))
             let value = node.arguments.first?.expression
-            if let reason = credentialReason(key: key, value: value) {
+            if node.arguments.first?.label == nil, let reason = credentialReason(key: key, value: value) {
                 context.report(
                     .insecureSecretStorage, at: node,
                     "\(reason) is written to \(storeName(base)), which is a plain property list that backups and other processes can read; store it in the Keychain."
                 )
             }
-        } else if callee == "write", let destination = node.argument(labeled: "to") ?? node.argument(labeled: "toFile"),
-            !destination.is(InOutExprSyntax.self), !mentionsProtection(node.arguments)
+        } else if callee == "write", let first = node.arguments.first, ["to", "toFile"].contains(first.label?.text),
+            !first.expression.is(InOutExprSyntax.self), !mentionsProtection(node.arguments),
+            let receiver = node.calleeBase
         {
-            // (`write(to: &stream)` is TextOutputStreamable's, not a file.)
+            // (`write(to: &stream)` is TextOutputStreamable's, not a file; `logger.write(entry, to: stream)`
+            // is a project's own method.)
             // Tests write fixtures (keys, PINs, corrupt files) to temporary files on purpose.
-            if !context.isTestFile, let reason = credentialReason(key: destination, value: node.calleeBase) {
+            if !context.isTestFile, let reason = fileWriteReason(destination: first.expression, value: receiver) {
                 context.report(
                     .insecureSecretStorage, at: node,
-                    "\(reason) is written to a file without data protection (no .completeFileProtection option); store it in the Keychain, or write it with .completeFileProtection at least."
+                    "\(reason) is written to a file\(backupNote(first.expression)) without data protection "
+                        + "(no .completeFileProtection option); "
+                        + "store it in the Keychain, or write it with .completeFileProtection at least."
                 )
             }
+        } else if callee == "archiveRootObject", !context.isTestFile,
+            node.calleeBase?.trimmedDescription.hasSuffix("NSKeyedArchiver") == true,
+            let path = node.argument(labeled: "toFile"), let object = node.arguments.first?.expression
+        {
+            if let reason = fileWriteReason(destination: path, value: object, valueIsWritable: true) {
+                context.report(
+                    .insecureSecretStorage, at: node,
+                    "\(reason) is archived to a file\(backupNote(path)) without data protection; "
+                        + "store it in the Keychain."
+                )
+            }
+        } else if callee == "copyItem" || callee == "moveItem", !context.isTestFile,
+            let destination = node.argument(labeled: "toPath") ?? node.argument(labeled: "to"),
+            let name = destinationCredentialName(destination)
+        {
+            context.report(
+                .insecureSecretStorage, at: node,
+                "a credential file (`\(name)`) is copied\(backupNote(destination)) without data protection; "
+                    + "keep its contents in the Keychain."
+            )
         } else if callee == "createFile", !context.isTestFile, let path = node.argument(labeled: "atPath"),
             !mentionsProtection(node.arguments)
         {
-            if let reason = credentialReason(key: path, value: node.argument(labeled: "contents")) {
+            if let contents = node.argument(labeled: "contents"),
+                let reason = fileWriteReason(destination: path, value: contents, valueIsWritable: true)
+            {
                 context.report(
                     .insecureSecretStorage, at: node,
                     "\(reason) is written to a file created without a FileProtectionType; store it in the Keychain.")
@@ -166,16 +198,65 @@ final class InsecureStorageVisitor: SyntaxVisitor {
 
     /// Why a write is a credential's (`the value of authToken`), or nil.
     private func credentialReason(key: ExprSyntax, value: ExprSyntax?) -> String? {
-        // A flag or a count is not a credential, whatever it is about (`authToken != nil`, `true`).
-        if let value, Self.isFlagOrCount(value) { return nil }
-        if let name = credentialName(in: key) { return "a credential (key `\(name)`)" }
-        if let value, let name = Self.valueName(value),
-            CredentialNames.isCredential(name) || credentialLoopVariables.contains(where: { $0.contains(name) })
-        {
+        // A flag or a count is not a credential, whatever it is about (`authToken != nil`, `true`,
+        // `isSessionActive`, a `Bool` parameter).
+        if let value, evidence.isFlagOrNumber(value) { return nil }
+        if let name = evidence.keyName(key) ?? credentialName(in: key) { return "a credential (key `\(name)`)" }
+        if let value, let name = Self.valueName(value), credentialLoopVariables.contains(where: { $0.contains(name) }) {
             return "a credential (`\(name)`)"
         }
+        if let value, let reason = evidence.reason(for: value) { return "a credential (\(reason))" }
+        if isCredentialFile && !Self.namesASetting(key) {
+            return "a value in \(context.fileName), a file that handles credentials,"
+        }
+        return nil
+    }
+
+    /// Whether a key is named like a setting or flag (`Keys.didMigrateAuthenticationsKey`, `"isLoggedIn"`).
+    private static func namesASetting(_ key: ExprSyntax) -> Bool {
+        let stripped = CredentialEvidence.unwrapped(key)
+        let name: String
+        if let literal = stripped.as(StringLiteralExprSyntax.self) {
+            guard let text = CredentialDeclarationCollector.plainText(literal) else { return false }
+            name = text
+        } else if let member = stripped.as(MemberAccessExprSyntax.self) {
+            name = member.declName.baseName.text
+        } else if let reference = stripped.as(DeclReferenceExprSyntax.self) {
+            name = reference.baseName.text
+        } else {
+            return false
+        }
+        let words = CredentialNames.words(of: name)
+        guard let first = words.first, words.count > 1 else { return false }
+        return ["is", "has", "did", "should", "was", "can", "use", "enable", "show"].contains(first)
+    }
+
+    /// Why a file write is a credential's: the value holds one, or the destination is named like
+    /// one (or the file handles credentials) and the value is file content (`Data`, a `String`,
+    /// an `NSDictionary`, encoded data; not a project's own type with a `write(to:)` method).
+    private func fileWriteReason(destination: ExprSyntax, value: ExprSyntax, valueIsWritable: Bool = false) -> String? {
+        if evidence.isFlagOrNumber(value) { return nil }
+        if let reason = evidence.reason(for: value) { return "a credential (\(reason))" }
+        guard valueIsWritable || FileContent.isFileContent(value, evidence: evidence) else { return nil }
+        if let name = destinationCredentialName(destination) { return "a credential (file `\(name)`)" }
         if isCredentialFile { return "a value in \(context.fileName), a file that handles credentials," }
         return nil
+    }
+
+    /// The credential a destination path names, directly (`"token.json"`) or through the local or
+    /// property it names (`let plistPath = documents + "/Credentials.plist"`).
+    private func destinationCredentialName(_ destination: ExprSyntax) -> String? {
+        if let name = credentialName(in: destination) { return name }
+        guard let name = CredentialEvidence.unwrapped(destination).referencedName,
+            let initial = evidence.declaration(of: name, at: Syntax(destination), budget: LookBackBudget())?.initializer
+        else { return nil }
+        return credentialName(in: initial)
+    }
+
+    /// `` in Documents, which is backed up,`` when the destination is under Documents or Library.
+    private func backupNote(_ destination: ExprSyntax) -> String {
+        FileContent.isBackedUpLocation(destination, evidence: evidence)
+            ? " in Documents or Library, which is backed up," : ""
     }
 
     /// The first credential-like identifier, string or loop variable in an expression.
@@ -249,7 +330,7 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     /// Whether an expression is a defaults store: `UserDefaults.standard`, `UserDefaults(suiteName:)`,
     /// `NSUbiquitousKeyValueStore.default`, or a name bound to one or named `defaults`.
     private func isDefaultsStore(_ expression: ExprSyntax) -> Bool {
-        let stripped = expression.strippingConversions
+        let stripped = CredentialEvidence.unwrapped(expression)
         if let name = stripped.referencedName {
             if defaultsNames.contains(name) { return true }
             let words = CredentialNames.words(of: name)
@@ -274,7 +355,8 @@ final class InsecureStorageVisitor: SyntaxVisitor {
     }
 
     private func isDefaultsType(_ expression: ExprSyntax) -> Bool {
-        guard let name = expression.as(DeclReferenceExprSyntax.self)?.baseName.text else { return false }
+        guard let name = CredentialEvidence.unwrapped(expression).as(DeclReferenceExprSyntax.self)?.baseName.text
+        else { return false }
         return name == "UserDefaults" || name == "NSUbiquitousKeyValueStore" || name == "NSUserDefaults"
     }
 

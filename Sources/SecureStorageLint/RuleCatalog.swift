@@ -158,6 +158,43 @@ package enum RuleCatalog {
             fix: "nonisolated func load() async -> Data? { … SecItemCopyMatching … }"
         ),
         RuleDescriptor(
+            id: .unencryptedDatabase, name: "UnencryptedDatabase", severity: .error,
+            summary: "A credential is stored in a database that is not encrypted.",
+            explanation: """
+                Core Data and SwiftData stores, SQLite files (sqlite3, GRDB, FMDB), Realm, Couchbase Lite and \
+                YapDatabase databases are ordinary files in the app's container: they are copied into backups, \
+                readable by anyone with the device's file system or a backup, and protected at most by the \
+                default data-protection class, which leaves them readable whenever the device has been \
+                unlocked once. A password, token or key stored in a column, attribute or document there is \
+                stored in the clear. Keep the credential in the Keychain and store only a reference to it \
+                (the account name) in the database; if the database itself must hold secrets, encrypt it \
+                (SQLCipher with PRAGMA key, Realm.Configuration(encryptionKey:) with a key kept in the \
+                Keychain, Couchbase Lite's encryptionKey). The rule fires when a credential-named value, \
+                attribute, column or property is written, and stays silent in a module that configures an \
+                encryption key.
+                """,
+            example: #"user.setValue(password, forKey: "password"); try context.save()"#,
+            fix: #"try secureStorage.set(password, for: user.email)   // the database keeps only the account name"#
+        ),
+        RuleDescriptor(
+            id: .exposedSecret, name: "ExposedSecret", severity: .warning,
+            summary: "A credential is put on the pasteboard, in a cookie without Secure, or in the URL cache.",
+            explanation: """
+                UIPasteboard.general is readable by every app the user switches to (and by other devices \
+                through Universal Clipboard); a cookie made without the Secure attribute is sent over plain \
+                HTTP, and cookies kept in HTTPCookieStorage are written to the app's Library/Cookies file; \
+                URLCache.shared writes cached responses, tokens in them included, to an unencrypted database \
+                in Library/Caches. Do not copy credentials to the general pasteboard (use a named pasteboard, \
+                or setItems with .localOnly and an .expirationDate); make credential cookies with \
+                .secure: "TRUE" (and HTTPOnly); and do not cache responses that carry credentials (a \
+                URLSessionConfiguration with urlCache = nil, or Cache-Control: no-store).
+                """,
+            example: "UIPasteboard.general.string = password",
+            fix:
+                #"UIPasteboard.general.setItems([[UTType.plainText.identifier: password]], "#
+                + #"options: [.localOnly: true, .expirationDate: Date().addingTimeInterval(60)])"#
+        ),
+        RuleDescriptor(
             id: .unknownSuppression, name: "UnknownSuppression", severity: .warning,
             summary: "A keychain-lint suppression comment names a rule that does not exist.",
             explanation: """

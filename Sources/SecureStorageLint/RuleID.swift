@@ -18,6 +18,12 @@ package enum RuleID: String, Sendable, CaseIterable, Codable, Hashable {
     case loggedSecret = "logged-secret"
     /// A SecItem call made on the main actor.
     case secItemOnMainActor = "secitem-on-main-actor"
+    /// A credential stored in a database that is not encrypted (Core Data, SwiftData, SQLite, Realm,
+    /// Couchbase Lite, YapDatabase).
+    case unencryptedDatabase = "unencrypted-database"
+    /// A credential put where other apps, web pages or caches can read it: the general pasteboard,
+    /// a cookie without `Secure`, the URL cache.
+    case exposedSecret = "exposed-secret"
     /// A suppression comment naming a rule that does not exist.
     case unknownSuppression = "unknown-suppression"
 }

@@ -89,9 +89,29 @@ package struct SourceFileLinter: Sendable {
         }
         if rules.contains(.insecureSecretStorage)
             && (text.contains("efaults") || text.contains("Storage") || text.contains("write(")
-                || text.contains("createFile"))
+                || text.contains("createFile") || text.contains("archiveRootObject") || text.contains("copyItem")
+                || text.contains("moveItem"))
         {
             InsecureStorageVisitor(context: context).walk(tree)
+        }
+        if rules.contains(.unencryptedDatabase) && !context.isTestFile
+            && (text.contains("sqlite3_") || text.contains("INSERT") || text.contains("insert")
+                || text.contains("UPDATE") || text.contains("update") || text.contains("ealm")
+                || text.contains("CoreData") || text.contains("@Model") || text.contains("MutableDocument")
+                || text.contains("CBLDatabase")
+                || text.contains("inCollection") || !module.credentials.managedCredentialProperties.isEmpty)
+        {
+            UnencryptedDatabaseVisitor(
+                context: context, importsCoreData: text.contains("import CoreData"),
+                makesManagedObjects: text.contains("insertNewObject") || text.contains("NSManagedObject"),
+                mentionsCouchbase: text.contains("MutableDocument") || text.contains("CBLDatabase"),
+                databaseIsEncrypted: module.credentials.configuresDatabaseEncryption
+            ).walk(tree)
+        }
+        if rules.contains(.exposedSecret) && !context.isTestFile
+            && (text.contains("Pasteboard") || text.contains("HTTPCookie") || text.contains("storeCachedResponse"))
+        {
+            ExposedSecretVisitor(context: context).walk(tree)
         }
         if rules.contains(.hardcodedSecret) {
             HardcodedSecretVisitor(context: context).walk(tree)

@@ -27,9 +27,29 @@ final class CredentialNamesTests: XCTestCase {
             "spinner", "pinned", "authorName", "mapping", "tokenizer", "key", "theme", "URLSession",
             "sessionConfiguration",
             "passage", "secretary", "keychainService", "author", "isPinnedToTop",
-            "lastTokenRefreshCheck", "passwordHint", "tokenExpiry", "key.der", "passcode,biometry=approve"
+            "lastTokenRefreshCheck", "passwordHint", "tokenExpiry", "key.der", "passcode,biometry=approve",
+            "encryptedPassword", "wrappedSecretKey", "hashedPin", "passwordHash"
         ] {
             XCTAssertFalse(CredentialNames.isCredential(name), name)
         }
+    }
+
+    func testPushTokensAreAddressesNotCredentials() {
+        for name in ["pushToken", "deviceToken", "fcmToken", "apnsToken", "APNSToken", "voip_token", "push_tokens"] {
+            XCTAssertFalse(CredentialNames.isCredential(name), name)
+        }
+        for name in ["authToken", "idToken", "sessionToken", "firebaseAuthToken"] {
+            XCTAssertTrue(CredentialNames.isCredential(name), name)
+        }
+    }
+
+    func testSessionSettingsAndCountsAreNot() {
+        for name in [
+            "sessionExpired", "isSessionActive", "sessionCount", "hasSession", "sessionDuration",
+            "ttsActivateAudioSession", "AVCaptureSession", "wcSession", "backgroundSession"
+        ] {
+            XCTAssertFalse(CredentialNames.isCredential(name), name)
+        }
+        XCTAssertTrue(CredentialNames.isCredential("sessionID"))
     }
 }

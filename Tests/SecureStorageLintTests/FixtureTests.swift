@@ -120,6 +120,25 @@ final class FixtureTests: XCTestCase {
         try check("insecure-secret-storage/file-name/AuthManagerTests/AuthManagerTests.swift")
     }
 
+    func testInsecureSecretStorageKnowsTheModulesCredentialTypesAndKeys() throws {
+        try checkModule("insecure-secret-storage/module-credentials")
+    }
+
+    func testUnencryptedDatabase() throws {
+        try check("unencrypted-database/positive.swift")
+        try check("unencrypted-database/negative.swift")
+        try check("unencrypted-database/encrypted/EncryptedRealm.swift")
+        try check("unencrypted-database/encrypted/SQLCipherStore.swift")
+        try check("unencrypted-database/system-sqlite/PragmaKeyIgnored.swift")
+        try check("unencrypted-database/encrypted/UnrelatedKeyName.swift")
+        try check("unencrypted-database/encrypted/RealmKeyAndCoreData.swift")
+    }
+
+    func testExposedSecret() throws {
+        try check("exposed-secret/positive.swift")
+        try check("exposed-secret/negative.swift")
+    }
+
     func testHardcodedSecret() throws {
         try check("hardcoded-secret/positive.swift")
         try check("hardcoded-secret/negative.swift")

@@ -8,3 +8,12 @@ final class AuthManager {
         _ = UserDefaults.standard.string(forKey: "v1")
     }
 }
+
+// Flags kept by the same file: a `Bool` property's setter, a key named like a setting.
+extension UserDefaults {
+    @objc dynamic var didMigrateAuthentications: Bool {
+        get { bool(forKey: "didMigrateAuthentications") }
+        set { set(newValue, forKey: "didMigrateAuthentications") }
+    }
+    func markSignedIn(_ value: Any) { set(value, forKey: "isSignedIn") }
+}
