@@ -10,24 +10,10 @@ final class ExecutableRobustnessTests: XCTestCase {
 
     func lint(_ arguments: [String]) throws -> LintResult { try LintExecutable.run(arguments) }
 
-    func temporaryDirectory(_ files: [String: String]) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "lint-executable-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        for (name, source) in files {
-            let url = directory.appendingPathComponent(name)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(source.utf8).write(to: url)
-        }
-        addTeardownBlock { try? FileManager.default.removeItem(at: directory) }
-        return directory
-    }
-
     func testAFileOverTheTimeLimitIsAbandonedAndTheOthersLinted() throws {
         var files = Dictionary(uniqueKeysWithValues: LintAttacks.slow.map { ($0.name, $0.source) })
         files["Ordinary.swift"] = LintAttacks.ordinary
-        let directory = try temporaryDirectory(files)
+        let directory = try sourceTree(files)
         // One worker: each slow file kills it, and the next file needs a new one.
         let result = try lint(["--json", "--jobs", "1", "--time-limit", "1", directory.path])
         XCTAssertLessThan(result.elapsed, .seconds(10), "keychain-lint took \(result.elapsed)")
@@ -53,7 +39,7 @@ final class ExecutableRobustnessTests: XCTestCase {
         var files = Dictionary(uniqueKeysWithValues: LintAttacks.all.map { ($0.name, $0.source) })
         files["Slow.swift"] = LintAttacks.slow[0].source
         files["Ordinary.swift"] = LintAttacks.ordinary
-        let directory = try temporaryDirectory(files)
+        let directory = try sourceTree(files)
         let expected = (LintAttacks.all.map { ($0.name, $0.reason.code) } + [("Slow.swift", "time-limit")]).sorted {
             $0.0 < $1.0
         }
@@ -102,7 +88,7 @@ final class ExecutableRobustnessTests: XCTestCase {
     }
 
     func testExitStatusesTellFindingsFromFilesNotLinted() throws {
-        let directory = try temporaryDirectory([
+        let directory = try sourceTree([
             "Ordinary.swift": LintAttacks.ordinary, "Deep.swift": LintAttacks.all[0].source,
             "Clean.swift": "let x = 1\n"
         ])
@@ -124,7 +110,7 @@ final class ExecutableRobustnessTests: XCTestCase {
     /// A worker whose keychain-lint is killed (a cancelled CI job) stops its parse at once
     /// instead of running on for hours as an orphan.
     func testWorkersExitWhenKeychainLintIsKilled() throws {
-        let directory = try temporaryDirectory(["Slow.swift": LintAttacks.slow[0].source])
+        let directory = try sourceTree(["Slow.swift": LintAttacks.slow[0].source])
         try LintExecutable.require()
         let parent = Process()
         parent.executableURL = LintExecutable.executable

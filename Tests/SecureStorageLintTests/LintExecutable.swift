@@ -58,3 +58,20 @@ enum LintExecutable {
             elapsed: clock.now - started)
     }
 }
+
+extension XCTestCase {
+    /// A new directory holding `files` (relative paths, directories created as needed → source),
+    /// removed after the test.
+    func sourceTree(_ files: [String: String]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lint-tree-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        for (path, source) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(source.utf8).write(to: url)
+        }
+        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
+        return root
+    }
+}

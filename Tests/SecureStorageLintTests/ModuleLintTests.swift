@@ -6,19 +6,6 @@ import XCTest
 /// merges them per module, and lints each file knowing them; test code is left out unless asked
 /// for; and the facts that cross between processes never carry a string literal's content.
 final class ModuleLintTests: XCTestCase {
-    /// A directory of files (relative paths → source), removed after the test.
-    func tree(_ files: [String: String]) throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lint-module-\(UUID().uuidString)")
-        for (path, source) in files {
-            let url = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(source.utf8).write(to: url)
-        }
-        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
-        return root
-    }
-
     static let base = "import UIKit\nclass AppScreenBase: UIViewController {}\n"
     static let screen = """
         import Security
@@ -40,7 +27,7 @@ final class ModuleLintTests: XCTestCase {
     func testTheExecutableLintsEachFileKnowingTheOtherFilesOfItsModule() throws {
         // The base class is declared in one file of the target, the SecItem call in another; a
         // second target with the same subclass name does not see the first one's base class.
-        let root = try tree([
+        let root = try sourceTree([
             "Sources/App/Base.swift": Self.base,
             "Sources/App/SettingsScreen.swift": Self.screen,
             "Sources/Widget/SettingsScreen.swift": Self.screen.replacingOccurrences(
@@ -55,7 +42,7 @@ final class ModuleLintTests: XCTestCase {
     }
 
     func testAnXcodeAppFolderIsOneModule() throws {
-        let root = try tree(["MyApp/Base.swift": Self.base, "MyApp/Screens/SettingsScreen.swift": Self.screen])
+        let root = try sourceTree(["MyApp/Base.swift": Self.base, "MyApp/Screens/SettingsScreen.swift": Self.screen])
         let result = try LintExecutable.run(["--json", root.appendingPathComponent("MyApp").path])
         XCTAssertEqual(
             try findings(result, under: root), ["MyApp/Screens/SettingsScreen.swift:3 secitem-on-main-actor"])
@@ -65,7 +52,7 @@ final class ModuleLintTests: XCTestCase {
         // The base class hides behind brackets nested too deep to parse: its file is not linted
         // (status 74, listed), and its facts do not reach the other file.
         let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
-        let root = try tree([
+        let root = try sourceTree([
             "App/Base.swift": Self.base + "let x = \(deep)\n", "App/SettingsScreen.swift": Self.screen
         ])
         let result = try LintExecutable.run(["--json", root.appendingPathComponent("App").path])
@@ -77,7 +64,7 @@ final class ModuleLintTests: XCTestCase {
     func testTestCodeFoundInDirectoriesIsSkippedUnlessIncluded() throws {
         let write =
             "import Foundation\nfunc keep(_ token: String) { UserDefaults.standard.set(token, forKey: \"authToken\") }\n"
-        let root = try tree([
+        let root = try sourceTree([
             "App/Store.swift": write, "App/LoginTests.swift": write, "AppTests/StoreTests.swift": write,
             "App/Fixtures/Sample.swift": write, "App/MockStore.swift": write
         ])
