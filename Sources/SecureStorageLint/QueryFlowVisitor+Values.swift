@@ -134,4 +134,39 @@ extension QueryFlowVisitor {
         guard let name = stripped.as(DeclReferenceExprSyntax.self)?.baseName.text else { return false }
         return statuses[name]?.call.id == delete.id
     }
+
+    /// Whether the path that deletes ends before `add` can run: the delete is part of a `return`
+    /// or `throw` (`return SecItemDelete(q) == errSecSuccess`), or sits in a block that leaves
+    /// (a `guard`'s `else`, an `if` body ending in `return`, `throw`, `break` or `continue`) and
+    /// the add is outside that block. Such a function deletes or adds, never both.
+    func deletePathEnds(_ delete: FunctionCallExprSyntax, before add: FunctionCallExprSyntax) -> Bool {
+        var node = Syntax(delete)
+        for _ in 0..<16 {
+            guard let parent = node.parent, !parent.is(FunctionDeclSyntax.self), !parent.is(ClosureExprSyntax.self),
+                !parent.is(AccessorDeclSyntax.self), !parent.is(InitializerDeclSyntax.self)
+            else { return false }
+            if parent.is(ReturnStmtSyntax.self) || parent.is(ThrowStmtSyntax.self) { return true }
+            if let block = parent.as(CodeBlockSyntax.self), !add.isDescendant(of: block) {
+                if block.parent?.is(GuardStmtSyntax.self) == true { return true }
+                if let last = block.statements.last?.item, Self.leavesBlock(last) { return true }
+            }
+            node = parent
+        }
+        return false
+    }
+
+    /// `return`, `throw`, `break` or `continue`.
+    private static func leavesBlock(_ item: CodeBlockItemSyntax.Item) -> Bool {
+        guard case .stmt(let statement) = item else { return false }
+        return statement.is(ReturnStmtSyntax.self) || statement.is(ThrowStmtSyntax.self)
+            || statement.is(BreakStmtSyntax.self) || statement.is(ContinueStmtSyntax.self)
+    }
+}
+
+extension SyntaxProtocol {
+    /// Whether this node lies inside `ancestor`.
+    func isDescendant(of ancestor: some SyntaxProtocol) -> Bool {
+        let range = ancestor.position.utf8Offset..<ancestor.endPosition.utf8Offset
+        return range.contains(position.utf8Offset)
+    }
 }

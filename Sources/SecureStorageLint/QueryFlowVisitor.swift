@@ -317,7 +317,8 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 let add = scope.calls[(index + 1)...].first(where: {
                     $0.function == .add && $0.query.map(deleteQuery.isSameItem) == true
                 }),
-                !runsOnlyWhenNothingDeleted(add.node, after: delete.node, statuses: scope.statuses)
+                !runsOnlyWhenNothingDeleted(add.node, after: delete.node, statuses: scope.statuses),
+                !deletePathEnds(delete.node, before: add.node)
             else { continue }
             reportedDeletes.insert(delete.node.id)
             context.report(
@@ -330,7 +331,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
             let deleted = helper.arguments.map { value(of: $0.expression) }
             if let add = scope.calls[callsBefore...].first(where: { call in
                 call.function == .add && call.query.map { addsItem(named: deleted, $0) } == true
-            }) {
+            }), !deletePathEnds(helper, before: add.node) {
                 helperDeletions.append((helper, add))
             }
         }
@@ -340,7 +341,7 @@ final class QueryFlowVisitor: SyntaxVisitor {
             if let add = scope.addingCallsAfterHelpers.prefix(Self.maximumHelperCalls).first(where: { call in
                 call.position > helper.position && receiver(of: call) == helperReceiver
                     && call.arguments.contains { argument in sharesName(deleted, value(of: argument.expression)) }
-            }) {
+            }), !deletePathEnds(helper, before: add) {
                 helperReplacements.append((helper, add))
             }
         }

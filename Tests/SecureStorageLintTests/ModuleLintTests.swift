@@ -116,6 +116,18 @@ final class ModuleLintTests: XCTestCase {
         XCTAssertEqual(
             ModuleMap.moduleIndices(of: files, roots: ["Pkg", "App", "Other", "G.swift"]), [0, 0, 1, 2, 2, 3, 4])
         XCTAssertEqual(ModuleMap.moduleKey(of: "Sources/App/A.swift", roots: ["."]), "Sources/App")
+        // Vendored code: each dependency is a module of its own, the app another.
+        XCTAssertEqual(ModuleMap.moduleKey(of: "App/Pods/Realm/Sources/R.swift", roots: ["App"]), "App/Pods/Realm")
+        XCTAssertEqual(ModuleMap.moduleKey(of: "App/Pods/Realm/RealmSwift/R.swift", roots: ["App"]), "App/Pods/Realm")
+        XCTAssertEqual(
+            ModuleMap.moduleKey(of: "App/Carthage/Checkouts/Yap/Y/Y.swift", roots: ["App"]),
+            "App/Carthage/Checkouts/Yap")
+        XCTAssertEqual(ModuleMap.moduleKey(of: "App/Vendor/Obfuscator.swift", roots: ["App"]), "App/Vendor")
+        XCTAssertEqual(ModuleMap.moduleKey(of: "App/Screens/Login.swift", roots: ["App"]), "App")
+        // A package target that vendors code keeps it inside the target's own module only when
+        // the vendored directory is above the target.
+        XCTAssertEqual(
+            ModuleMap.moduleKey(of: "Vendor/Lib/Sources/Lib/A.swift", roots: ["."]), "Vendor/Lib/Sources/Lib")
         // A file directly under Sources belongs to the root, not to a target named after it.
         XCTAssertEqual(ModuleMap.moduleKey(of: "Pkg/Sources/A.swift", roots: ["Pkg"]), "Pkg")
     }
@@ -162,5 +174,34 @@ final class ModuleLintTests: XCTestCase {
         XCTAssertEqual(
             found.map { "\($0.file):\($0.position.line) \($0.rule.rawValue)" }, ["Call.swift:3 secitem-on-main-actor"])
         XCTAssertLessThan(clock.now - started, .seconds(60), "the chain took \(clock.now - started)")
+    }
+
+    func testAVendoredDatabaseLibrarysEncryptionOptionsDoNotSilenceTheApp() throws {
+        // The app stores a password in Realm without an encryption key; the vendored Realm
+        // source mentions `encryptionKey:` as any database library does.
+        let root = try sourceTree([
+            "App/Pods/RealmSwift/Realm.swift": """
+            public struct Configuration {
+                public init(encryptionKey: Data? = nil) {}
+                static func defaultConfiguration() -> Configuration { Configuration(encryptionKey: nil) }
+            }
+            """,
+            "App/Login/RealmStore.swift": """
+            import RealmSwift
+            final class Account: Object { @objc dynamic var password = "" }
+            func save(password: String) throws {
+                let realm = try Realm()
+                let account = Account()
+                account.password = password
+                try realm.write { realm.add(account) }
+            }
+            """
+        ])
+        let result = try LintExecutable.run(["--json", root.appendingPathComponent("App").path])
+        XCTAssertTrue(
+            try findings(result, under: root).contains {
+                $0.hasPrefix("App/Login/RealmStore.swift:") && $0.hasSuffix(" unencrypted-database")
+            },
+            result.stdout)
     }
 }

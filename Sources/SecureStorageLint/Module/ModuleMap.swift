@@ -1,9 +1,13 @@
 /// Which files form one module, whose facts every one of them is linted with.
 ///
 /// A file under `Sources/<Target>/` or `Tests/<Target>/` (a Swift package's target, also inside
-/// an app's `Packages/` or `Modules/`) belongs to that target; any other file belongs to the
-/// directory it was found under on the command line (an Xcode app's folder is one module). Two
-/// targets never share facts: a helper named `delete` in one says nothing about another.
+/// an app's `Packages/` or `Modules/`) belongs to that target; a file of vendored code
+/// (`Pods/<Pod>/`, `Carthage/Checkouts/<Name>/`, `SourcePackages/checkouts/<Name>/`,
+/// `Vendor/<Name>/`, `ThirdParty/<Name>/`, …) belongs to that dependency; any other file belongs
+/// to the directory it was found under on the command line (an Xcode app's folder is one
+/// module). Two modules never share facts: a helper named `delete` in one says nothing about
+/// another, and a database library's own encryption options do not make the app's database
+/// encrypted.
 package enum ModuleMap {
     /// The module of each file, as indices into the list of distinct modules, in file order.
     package static func moduleIndices(of files: [String], roots: [String]) -> [Int] {
@@ -20,10 +24,25 @@ package enum ModuleMap {
     package static func moduleKey(of file: String, roots: [String]) -> String {
         let components = file.split(separator: "/", omittingEmptySubsequences: false)
         // The last `Sources`/`Tests` component followed by a directory (not the file itself).
-        if let index = components.dropLast(2).lastIndex(where: { $0 == "Sources" || $0 == "Tests" }) {
+        let target = components.dropLast(2).lastIndex { $0 == "Sources" || $0 == "Tests" }
+        // The first directory of vendored code, and the dependency's own directory under it.
+        if let vendor = components.dropLast().firstIndex(where: { vendorDirectories.contains($0) }),
+            target.map({ $0 < vendor }) ?? true
+        {
+            let checkouts = vendor + 1 < components.count - 1 && components[vendor + 1].lowercased() == "checkouts"
+            let name = checkouts ? vendor + 2 : vendor + 1
+            return components[...min(name, components.count - 2)].joined(separator: "/")
+        }
+        if let index = target {
             return components[...(index + 1)].joined(separator: "/")
         }
         let root = roots.filter { $0 == "." || file == $0 || file.hasPrefix($0 + "/") }.max { $0.count < $1.count }
         return root ?? ""
     }
+
+    /// Directories that hold other projects' code, each dependency under them a module of its own.
+    private static let vendorDirectories: Set<Substring> = [
+        "Pods", "Carthage", "SourcePackages", "Vendor", "vendor", "Vendored", "ThirdParty", "Third Party",
+        "third_party", "third-party", "External", "Externals", "Submodules", "Dependencies"
+    ]
 }

@@ -161,3 +161,26 @@ func rotate(_ refresh: Data, key: String) -> Bool {
     add[kSecAttrAccount as String] = "refresh." + key
     return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
 }
+
+// A nil value deletes and returns; only a value adds: the function deletes or adds, never both.
+func store(_ value: String?, query: [String: Any]) -> Bool {
+    guard let value else {
+        return SecItemDelete(query as CFDictionary) == errSecSuccess
+    }
+    var item = query
+    item[kSecValueData as String] = Data(value.utf8)
+    item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+    return SecItemAdd(item as CFDictionary, nil) == errSecSuccess
+}
+
+// The same with an `if` body that returns.
+func storeOrClear(_ value: String?, query: [String: Any]) -> OSStatus {
+    if value == nil {
+        let status = SecItemDelete(query as CFDictionary)
+        return status
+    }
+    var item = query
+    item[kSecValueData as String] = Data((value ?? "").utf8)
+    item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+    return SecItemAdd(item as CFDictionary, nil)
+}

@@ -158,3 +158,16 @@ final class SubscriptStore {
         return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
     }
 }
+
+// On a duplicate, delete and add again: a failed add loses the value.
+func replaceOnDuplicate(_ value: Data, query: [String: Any]) -> OSStatus {
+    var item = query
+    item[kSecValueData as String] = value
+    item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+    var status = SecItemAdd(item as CFDictionary, nil)
+    if status == errSecDuplicateItem {
+        _ = SecItemDelete(query as CFDictionary) // expect: delete-then-add
+        status = SecItemAdd(item as CFDictionary, nil)
+    }
+    return status
+}
