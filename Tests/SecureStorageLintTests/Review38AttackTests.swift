@@ -134,6 +134,36 @@ final class Review38AttackTests: XCTestCase {
 
     // MARK: 2. Reports
 
+    /// Held: a file parsed in time in the first pass but over the time limit in the second (3,000
+    /// deletes then 3,000 adds in one function: the pre-existing delete/add pairing is quadratic)
+    /// is listed as not linted in every format with status 74, and the next file of the same
+    /// module, linted by a new worker told the module's facts again, keeps its finding.
+    func testAFileOverTheLimitInTheSecondPassIsReportedAndTheNextKeepsItsFindings() throws {
+        let count = 3000
+        let slow =
+            "import Security\nfunc wipe(_ q: [CFDictionary], _ p: [CFDictionary]) {\n"
+            + (0..<count).map { "    _ = SecItemDelete(q[\($0)])\n" }.joined()
+            + (0..<count).map { "    _ = SecItemAdd(p[\($0)], nil)\n" }.joined() + "}\n"
+        let root = try tree([
+            "App/Slow.swift": slow,
+            "App/Store.swift": "import Security\nfunc save(_ q: CFDictionary) { SecItemDelete(q); SecItemAdd(q, nil) }\n"
+        ])
+        let app = root.appendingPathComponent("App").path
+        let common = ["--jobs", "1", "--time-limit", "2", "--only", "delete-then-add", app]
+        let json = try LintExecutable.run(["--json"] + common)
+        XCTAssertEqual(json.status, 74, json.stderr)
+        XCTAssertEqual(try findings(json, under: root), ["App/Store.swift:2 delete-then-add"])
+        XCTAssertTrue(json.stdout.contains("App/Slow.swift\",\"reason\":\"time-limit\""), json.stdout)
+        let text = try LintExecutable.run(common)
+        XCTAssertEqual(text.status, 74)
+        XCTAssertTrue(text.stdout.contains("App/Slow.swift: error: not linted:"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("App/Store.swift:2:"), text.stdout)
+        let sarif = try LintExecutable.run(["--sarif"] + common)
+        XCTAssertEqual(sarif.status, 74)
+        XCTAssertTrue(sarif.stdout.contains("\"executionSuccessful\":false"), sarif.stdout)
+        XCTAssertTrue(sarif.stdout.contains("Slow.swift"), sarif.stdout)
+    }
+
     /// Finding (low): the text and JSON reports say how many test files were skipped; SARIF
     /// (what GitHub code scanning shows a reviewer) says nothing, so a pull request that moves
     /// production code into a `Fixtures` directory or renames it `…Stub.swift` leaves no trace in
