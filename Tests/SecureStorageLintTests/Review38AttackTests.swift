@@ -91,7 +91,8 @@ final class Review38AttackTests: XCTestCase {
     func testAFileIsNotRefusedBecauseItsModulesFactsAreTooLargeToSend() throws {
         let root = try tree([
             "App/Builders.swift": Self.multiplyingBuilders(4),
-            "App/Store.swift": "import Security\nfunc save(_ q: CFDictionary) { SecItemDelete(q); SecItemAdd(q, nil) }\n"
+            "App/Store.swift":
+                "import Security\nfunc save(_ q: CFDictionary) { SecItemDelete(q); SecItemAdd(q, nil) }\n"
         ])
         let result = try LintExecutable.run([
             "--json", "--jobs", "1", "--time-limit", "1", "--only", "delete-then-add",
@@ -146,7 +147,8 @@ final class Review38AttackTests: XCTestCase {
             + (0..<count).map { "    _ = SecItemAdd(p[\($0)], nil)\n" }.joined() + "}\n"
         let root = try tree([
             "App/Slow.swift": slow,
-            "App/Store.swift": "import Security\nfunc save(_ q: CFDictionary) { SecItemDelete(q); SecItemAdd(q, nil) }\n"
+            "App/Store.swift":
+                "import Security\nfunc save(_ q: CFDictionary) { SecItemDelete(q); SecItemAdd(q, nil) }\n"
         ])
         let app = root.appendingPathComponent("App").path
         let common = ["--jobs", "1", "--time-limit", "2", "--only", "delete-then-add", app]
@@ -172,8 +174,10 @@ final class Review38AttackTests: XCTestCase {
     /// Expected: SARIF carries the count (e.g. the invocation's `properties.skippedTestFiles`, or a
     /// note-level tool execution notification).
     func testSARIFSaysHowManyTestFilesWereSkipped() throws {
-        let write = "import Foundation\nfunc keep(_ token: String) { UserDefaults.standard.set(token, forKey: \"authToken\") }\n"
-        let root = try tree(["App/Store.swift": write, "App/Fixtures/Sample.swift": write, "App/MockStore.swift": write])
+        let write =
+            "import Foundation\nfunc keep(_ token: String) { UserDefaults.standard.set(token, forKey: \"authToken\") }\n"
+        let root = try tree(["App/Store.swift": write, "App/Fixtures/Sample.swift": write, "App/MockStore.swift": write]
+        )
         let result = try LintExecutable.run(["--sarif", root.appendingPathComponent("App").path])
         XCTAssertTrue(result.stdout.contains("skippedTestFiles"), result.stdout)
     }
@@ -343,6 +347,37 @@ final class Review38AttackTests: XCTestCase {
         XCTAssertEqual(found.map { "\($0.file):\($0.position.line) \($0.rule.rawValue)" }, [])
     }
 
+    /// Finding (low, hiding; fixed here in one line): a file without `SecItem` is walked for
+    /// delete-then-add only when its text contains a deleting function's name followed by `(`,
+    /// so `keychain.remove (key)` (valid Swift) hid the finding that `keychain.remove(key)` gives.
+    /// The gate now searches the name alone.
+    func testASpaceBeforeTheArgumentsDoesNotHideADeletingCall() throws {
+        let keychain = """
+            import Security
+            final class Keychain {
+                func remove(_ key: String) -> OSStatus { SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key] as CFDictionary) }
+                func set(_ value: Data, key: String) -> OSStatus { SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key, kSecValueData: value] as CFDictionary, nil) }
+            }
+
+            """
+        for call in ["keychain.remove(key)", "keychain.remove (key)", "keychain.remove /* */(key)"] {
+            let login = """
+                final class Login {
+                    let keychain = Keychain()
+                    func store(_ token: Data, key: String) {
+                        _ = \(call)
+                        _ = keychain.set(token, key: key)
+                    }
+                }
+
+                """
+            let found = SourceFileLinter(enabledRules: [.deleteThenAdd]).lint(module: [
+                (path: "Keychain.swift", bytes: Array(keychain.utf8)), (path: "Login.swift", bytes: Array(login.utf8))
+            ])
+            XCTAssertEqual(found.map { "\($0.file):\($0.position.line)" }, ["Login.swift:4"], call)
+        }
+    }
+
     // MARK: 5. Literals in facts
 
     /// Facts travel between processes as JSON and must never hold what a literal says, including
@@ -369,7 +404,8 @@ final class Review38AttackTests: XCTestCase {
     /// order (a root module's files between two package targets' files, so workers switch
     /// modules), repeated.
     func testFindingsDoNotDependOnJobsOrModuleInterleaving() throws {
-        let store = Self.keychainWrapper.replacingOccurrences(of: "final class Keychain", with: "final class Store")
+        let store =
+            Self.keychainWrapper.replacingOccurrences(of: "final class Keychain", with: "final class Store")
             .replacingOccurrences(of: "Keychain.query", with: "Store.query")
             + "func save(_ k: Keychain, _ key: String) -> OSStatus { _ = k.remove(key); return SecItemAdd(Keychain.query(key) as CFDictionary, nil) }\n"
         let root = try tree([
