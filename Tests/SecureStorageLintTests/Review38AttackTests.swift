@@ -280,6 +280,53 @@ final class Review38AttackTests: XCTestCase {
         XCTAssertEqual(found.map { "\($0.file):\($0.position.line) \($0.rule.rawValue)" }, [])
     }
 
+    /// Finding (high, precision): the same keying, on the most common shape there is. A Keychain
+    /// wrapper whose API mirrors UserDefaults (SwiftKeychainWrapper's `removeObject(forKey:)` and
+    /// `set(_:forKey:)`, often copied into an app, whose folder is one module) makes every
+    /// `UserDefaults.standard.removeObject(forKey: key)` followed by
+    /// `UserDefaults.standard.set(value, forKey: key)` in the module a delete-then-add warning
+    /// (the receivers are equal, so the receiver check passes).
+    ///
+    /// Expected: no finding: a call whose receiver is evidently another type (`UserDefaults`,
+    /// `NSUbiquitousKeyValueStore`, a collection, a property or variable of another declared
+    /// type) is not the wrapper's function; facts should carry the declaring type.
+    func testUserDefaultsIsNotAKeychainWrapperWithTheSameMethodNames() throws {
+        let wrapper = """
+            import Security
+            open class KeychainWrapper {
+                public static let standard = KeychainWrapper()
+                private func query(forKey key: String) -> [String: Any] {
+                    [kSecClass as String: kSecClassGenericPassword, kSecAttrAccount as String: key]
+                }
+                @discardableResult open func removeObject(forKey key: String) -> Bool {
+                    SecItemDelete(query(forKey: key) as CFDictionary) == errSecSuccess
+                }
+                @discardableResult open func set(_ value: Data, forKey key: String) -> Bool {
+                    var add = query(forKey: key)
+                    add[kSecValueData as String] = value
+                    add[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlock
+                    return SecItemAdd(add as CFDictionary, nil) == errSecSuccess
+                }
+            }
+
+            """
+        let settings = """
+            import Foundation
+            final class Settings {
+                func resetTheme(_ theme: String, key: String) {
+                    UserDefaults.standard.removeObject(forKey: key)
+                    UserDefaults.standard.set(theme, forKey: key)
+                }
+            }
+
+            """
+        let found = SourceFileLinter(enabledRules: [.deleteThenAdd]).lint(module: [
+            (path: "KeychainWrapper.swift", bytes: Array(wrapper.utf8)),
+            (path: "Settings.swift", bytes: Array(settings.utf8))
+        ])
+        XCTAssertEqual(found.map { "\($0.file):\($0.position.line) \($0.rule.rawValue)" }, [])
+    }
+
     /// Finding (medium, hiding): the same short-signature keying lets any file of the module
     /// silence a real delete-then-add elsewhere: an unrelated `SessionCache.remove(_ index: Int)`
     /// that adds an item makes every `remove(_` a replacement rather than a deletion, and the
