@@ -425,6 +425,47 @@ final class Review38AttackTests: XCTestCase {
         }
     }
 
+    /// Finding (medium, recall): files named on the command line are each a module of their own
+    /// (``ModuleMap`` takes each as its own root), so the way pre-commit hooks and "lint the
+    /// changed files" CI steps call the lint (`keychain-lint App/Keychain.swift App/Login.swift`)
+    /// loses every cross-file fact: the delete-then-add that `keychain-lint App` reports
+    /// disappears.
+    ///
+    /// Expected: the same findings: files named together from one directory (outside any
+    /// `Sources/<Target>`) form one module, as when the directory is named (or the facts of the
+    /// named files' directory are collected while only the named files are linted).
+    func testFilesNamedTogetherShareTheirDirectorysModule() throws {
+        let keychain = """
+            import Security
+            final class Keychain {
+                func remove(_ key: String) -> OSStatus { SecItemDelete([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key] as CFDictionary) }
+                func set(_ value: Data, key: String) -> OSStatus { SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: key, kSecValueData: value] as CFDictionary, nil) }
+            }
+
+            """
+        let login = """
+            final class Login {
+                let keychain = Keychain()
+                func store(_ token: Data, key: String) {
+                    _ = keychain.remove(key)
+                    _ = keychain.set(token, key: key)
+                }
+            }
+
+            """
+        let root = try tree(["App/Keychain.swift": keychain, "App/Login.swift": login])
+        let app = root.appendingPathComponent("App")
+        let directory = try findings(
+            LintExecutable.run(["--json", "--only", "delete-then-add", app.path]), under: root)
+        XCTAssertEqual(directory, ["App/Login.swift:4 delete-then-add"])
+        let named = try findings(
+            LintExecutable.run([
+                "--json", "--only", "delete-then-add", app.appendingPathComponent("Keychain.swift").path,
+                app.appendingPathComponent("Login.swift").path
+            ]), under: root)
+        XCTAssertEqual(named, directory)
+    }
+
     // MARK: 5. Literals in facts
 
     /// Facts travel between processes as JSON and must never hold what a literal says, including
