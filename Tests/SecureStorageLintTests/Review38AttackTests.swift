@@ -466,6 +466,40 @@ final class Review38AttackTests: XCTestCase {
         XCTAssertEqual(named, directory)
     }
 
+    /// Finding (medium, precision): ``ActorFacts`` merges the conformances of extensions, from any
+    /// file, into the type's supertypes, so `extension TokenCache: UITextFieldDelegate {}` in
+    /// another file makes a SecItem call in `TokenCache`'s own declaration a
+    /// `secitem-on-main-actor` warning. Swift infers a type's global actor only from conformances
+    /// in its primary declaration (swiftlang/swift #36644, "conforms to a protocol in its original
+    /// definition"; #75122: "conforming to the protocol in an extension" opts out); only the
+    /// members of that extension are isolated.
+    ///
+    /// Expected: no finding in the primary declaration (the extension's own members may be).
+    func testAConformanceInAnotherFilesExtensionDoesNotIsolateTheType() throws {
+        let cache = """
+            import Security
+            final class TokenCache {
+                func load(_ query: CFDictionary) -> OSStatus {
+                    var item: CFTypeRef?
+                    return SecItemCopyMatching(query, &item)
+                }
+            }
+
+            """
+        let delegate = """
+            import UIKit
+            extension TokenCache: UITextFieldDelegate {
+                func textFieldDidEndEditing(_ textField: UITextField) {}
+            }
+
+            """
+        let found = SourceFileLinter(enabledRules: [.secItemOnMainActor]).lint(module: [
+            (path: "TokenCache.swift", bytes: Array(cache.utf8)),
+            (path: "TokenCache+TextField.swift", bytes: Array(delegate.utf8))
+        ])
+        XCTAssertEqual(found.map { "\($0.file):\($0.position.line) \($0.rule.rawValue)" }, [])
+    }
+
     // MARK: 5. Literals in facts
 
     /// Facts travel between processes as JSON and must never hold what a literal says, including
