@@ -52,7 +52,9 @@ package struct KeychainQuery {
                 continue
             }
             var roots: Set<String> = []
-            for (index, argument) in arguments where template.contains("$\(index)") { roots.formUnion(argument.roots) }
+            // Whole tokens: `$1` is not inside `$10`.
+            let tokens = template.split(separator: " ")
+            for (index, argument) in arguments where tokens.contains("$\(index)") { roots.formUnion(argument.roots) }
             let isName = !identity.contains(" ") || identity.split(separator: " ").dropLast().last == "."
             let constant =
                 isName ? identity.split(separator: " ").last.flatMap { facts.constant(named: String($0)) } : nil

@@ -111,7 +111,9 @@ private final class TypeDeclarationCollector: SyntaxVisitor {
         {
             attributed.insert(name)
         }
+        // A name only: a type the parser read around a literal (`class A: ("…")`) must not carry its text.
         let inherited = inheritance?.inheritedTypes.map { ActorFacts.lastComponent(of: $0.type.trimmedDescription) }
+            .filter { $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "`" } }
         if let inherited, !inherited.isEmpty { supertypes[name, default: []].formUnion(inherited) }
         if supertypes[name] == nil { supertypes[name] = [] }
     }

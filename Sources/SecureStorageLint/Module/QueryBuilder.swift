@@ -104,7 +104,7 @@ enum QueryTemplate {
                 skipPeriod = false
                 previousWasPeriod = true
                 continue
-            case .stringSegment(let text):
+            case .stringSegment(let text), .regexLiteralPattern(let text):
                 parts.append("#" + String(hash(text), radix: 36))
             case .identifier(let name) where !previousWasPeriod:
                 if let index = parameters[name] { parts.append("$\(index)") } else { parts.append(name) }

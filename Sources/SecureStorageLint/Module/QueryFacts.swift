@@ -88,7 +88,8 @@ package struct QueryFacts: Sendable, Hashable, Codable {
         if deletingFunctions.count > 32 { return true }
         var names: Set<Substring> = []
         for signature in deletingFunctions {
-            if let open = signature.firstIndex(of: "(") { names.insert(signature[...open]) }
+            // The name alone: `remove (key)` and `remove /* … */(key)` are calls too.
+            if let open = signature.firstIndex(of: "(") { names.insert(signature[..<open]) }
         }
         return names.contains { text.bytes.containsSequence(Array($0.utf8)) }
     }
