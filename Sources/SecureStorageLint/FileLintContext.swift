@@ -19,12 +19,17 @@ package final class FileLintContext {
     package private(set) var findings: [Finding] = []
 
     /// A context for one file.
-    package init(path: String, text: SourceText, enabledRules: Set<RuleID>, module: ModuleFacts = ModuleFacts()) {
+    /// `isTestFile` overrides what the path says (the process that found the file knows the
+    /// directory it was found under, ``TestCodePaths/isTestCode(_:roots:)``).
+    package init(
+        path: String, text: SourceText, enabledRules: Set<RuleID>, module: ModuleFacts = ModuleFacts(),
+        isTestFile: Bool? = nil
+    ) {
         self.path = path
         self.text = text
         self.enabledRules = enabledRules
         self.module = module
-        isTestFile = TestCodePaths.isTestCode(SourceFileFinder.relativeToWorkingDirectory(path))
+        self.isTestFile = isTestFile ?? TestCodePaths.isTestCode(SourceFileFinder.relativeToWorkingDirectory(path))
     }
 
     /// The file's name without directories.

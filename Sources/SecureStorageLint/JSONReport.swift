@@ -5,12 +5,12 @@
 ///   "utf16Column":9,"rule":"delete-then-add","severity":"warning","message":"…",
 ///   "related":{"line":17,"column":22,"message":"the item is added again here"}}],
 ///  "notLinted":[{"file":"Sources/Deep.swift","reason":"too-deep","message":"nests brackets 22 deep …"}],
-///  "skippedTestFiles":40,
+///  "skippedTestFiles":1,"skippedTestFilePaths":["Sources/AppTests/LoginTests.swift"],
 ///  "summary":{"errors":0,"warnings":1,"notes":0,"notLinted":1}}
 /// ```
 ///
 /// `reason` is one of ``NotLintedReason/code``'s names; `skippedTestFiles` counts the test files
-/// found in directories and left out (``TestCodePaths``; `--include-tests` lints them).
+/// found in directories and left out, listed in `skippedTestFilePaths` (``TestCodePaths``; `--include-tests` lints them).
 package enum JSONReport {
     /// The report of a run, one JSON object ending in a newline.
     package static func render(_ run: LintRun) -> String {
@@ -31,6 +31,8 @@ package enum JSONReport {
         }
         return "{\"version\":1,\"files\":\(run.fileCount),\"findings\":[" + findings.joined(separator: ",")
             + "],\"notLinted\":[" + notLinted.joined(separator: ",")
-            + "],\"skippedTestFiles\":\(run.skippedTestFiles),\"summary\":{\"errors\":\(counts[.error] ?? 0),\"warnings\":\(counts[.warning] ?? 0),\"notes\":\(counts[.note] ?? 0),\"notLinted\":\(run.notLinted.count)}}\n"
+            + "],\"skippedTestFiles\":\(run.skippedTestFiles.count),\"skippedTestFilePaths\":["
+            + run.skippedTestFiles.map(JSONText.string).joined(separator: ",")
+            + "],\"summary\":{\"errors\":\(counts[.error] ?? 0),\"warnings\":\(counts[.warning] ?? 0),\"notes\":\(counts[.note] ?? 0),\"notLinted\":\(run.notLinted.count)}}\n"
     }
 }

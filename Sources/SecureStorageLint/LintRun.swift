@@ -10,7 +10,7 @@ package struct LintRun: Sendable {
     /// Files that were not linted, with why, in the order given.
     package var notLinted: [NotLintedFile]
     /// Test files found in directories and left out (`--include-tests` lints them).
-    package var skippedTestFiles = 0
+    package var skippedTestFiles: [String] = []
 
     /// A run over `fileCount` files.
     package init(fileCount: Int, findings: [Finding], notLinted: [NotLintedFile] = []) {
@@ -46,7 +46,9 @@ package struct LintRun: Sendable {
         let facts = LintWorkerPool.merge(collected, modules: modules)
         let outcomes = onThreads(files.count, jobs: jobs, empty: FileLintOutcome.linted([])) { index in
             if case .notLinted(let reason) = collected[index] { return .notLinted(reason) }
-            return linter.lintFile(atPath: files[index], module: facts[modules[index]])
+            return linter.lintFile(
+                atPath: files[index], module: facts[modules[index]],
+                isTestCode: TestCodePaths.isTestCode(files[index], roots: roots))
         }
         return LintRun(files: files, outcomes: outcomes)
     }

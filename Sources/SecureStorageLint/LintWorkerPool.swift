@@ -31,8 +31,9 @@ package struct LintWorkerPool: Sendable {
     }
 
     /// Lints `files`, each knowing the facts of the files of the same module (`modules[i]` is
-    /// the module of `files[i]`, see ``ModuleMap``); throws when a worker cannot be started.
-    package func lint(_ files: [String], modules: [Int]) throws(LintWorkerError) -> LintRun {
+    /// the module of `files[i]`, see ``ModuleMap``; `roots` are the paths they were found under);
+    /// throws when a worker cannot be started.
+    package func lint(_ files: [String], modules: [Int], roots: [String]) throws(LintWorkerError) -> LintRun {
         // A worker that dies while a request is written must not take this process with it.
         signal(SIGPIPE, SIG_IGN)
         let slots = (0..<max(1, min(jobs, files.count))).map { _ in WorkerSlot() }
@@ -49,19 +50,31 @@ package struct LintWorkerPool: Sendable {
         let outcomes: [FileLintOutcome] = try run(files.count, on: slots, empty: .linted([])) { slot, index in
             if case .notLinted(let reason) = collected[index] { return .notLinted(reason) }
             let module = modules[index]
-            if slot.module != module {
-                if case .failure(let reason) = slot.ask(.module(moduleFacts[module]), as: Bool.self, pool: self) {
-                    return .notLinted(reason)
+            if slot.module != module && !slot.unsendableModules.contains(module) {
+                let sent = slot.ask(
+                    .module(moduleFacts[module]), as: Bool.self, pool: self, timeLimit: Self.moduleTimeLimit)
+                if case .success = sent {
+                    slot.module = module
+                } else {
+                    // The facts could not be handed over (too large to decode in time): the file is
+                    // not to blame, so a new worker lints it knowing only its own facts.
+                    slot.unsendableModules.insert(module)
+                    slot.module = nil
+                    slot.worker = try? LintWorkerProcess(executable: executable, arguments: arguments)
                 }
-                slot.module = module
             }
-            return switch slot.ask(.lint(path: files[index]), as: FileLintOutcome.self, pool: self) {
+            let request = LintWorkerRequest.lint(
+                path: files[index], isTestCode: TestCodePaths.isTestCode(files[index], roots: roots))
+            return switch slot.ask(request, as: FileLintOutcome.self, pool: self) {
             case .success(let outcome): outcome
             case .failure(let reason): .notLinted(reason)
             }
         }
         return LintRun(files: files, outcomes: outcomes)
     }
+
+    /// The seconds a worker may take to take in a module's facts (decoding them, not linting).
+    static let moduleTimeLimit: Double = 60
 
     /// The resolved facts of each module, from the facts of its files.
     package static func merge(_ collected: [FactsOutcome], modules: [Int]) -> [ModuleFacts] {
@@ -118,19 +131,22 @@ final class WorkerSlot {
     var worker: LintWorkerProcess?
     /// The module whose facts the worker holds.
     var module: Int?
+    /// Modules whose facts a worker of this slot could not take in; their files are linted
+    /// knowing only their own facts.
+    var unsendableModules: Set<Int> = []
 
     /// Asks the worker and, when it times out or fails, forgets it (it was killed) and says why
     /// the file is not linted.
     func ask<Value: Decodable>(
-        _ request: LintWorkerRequest, as: Value.Type, pool: LintWorkerPool
+        _ request: LintWorkerRequest, as: Value.Type, pool: LintWorkerPool, timeLimit: Double? = nil
     ) -> Result<Value, NotLintedReason> {
         guard let worker else { return .failure(.linterCrashed(status: "no worker")) }
-        switch worker.ask(request, timeLimit: pool.timeLimit) as LintWorkerProcess.Answer<Value> {
+        switch worker.ask(request, timeLimit: timeLimit ?? pool.timeLimit) as LintWorkerProcess.Answer<Value> {
         case .answered(let value):
             return .success(value)
         case .timedOut:
             self.worker = nil
-            return .failure(.overTimeLimit(seconds: pool.timeLimit))
+            return .failure(.overTimeLimit(seconds: timeLimit ?? pool.timeLimit))
         case .failed(let status):
             self.worker = nil
             return .failure(.linterCrashed(status: status))

@@ -8,6 +8,8 @@ package enum LintWorkerRequest: Sendable, Hashable, Codable {
     case collect(path: String)
     /// The facts of the module whose files come next; answered with `true`.
     case module(ModuleFacts)
-    /// Lint the file knowing the last module's facts, and answer a ``FileLintOutcome``.
-    case lint(path: String)
+    /// Lint the file knowing the last module's facts, and answer a ``FileLintOutcome``;
+    /// `isTestCode` is decided by the path below the directory it was found under
+    /// (``TestCodePaths/isTestCode(_:roots:)``).
+    case lint(path: String, isTestCode: Bool)
 }

@@ -44,8 +44,9 @@ package enum LintWorkerService {
             case .module(let facts):
                 module = facts
                 answer = Data("true".utf8)
-            case .lint(let path):
-                answer = (try? encoder.encode(linter.lintFile(atPath: path, module: module))) ?? Data()
+            case .lint(let path, let isTestCode):
+                let outcome = linter.lintFile(atPath: path, module: module, isTestCode: isTestCode)
+                answer = (try? encoder.encode(outcome)) ?? Data()
             case nil:
                 answer = (try? encoder.encode(FileLintOutcome.notLinted(.unreadable))) ?? Data()
             }

@@ -90,6 +90,44 @@ extension QueryFlowVisitor {
         }
     }
 
+    /// Whether a call on `base` can be the module's keychain function of that name: a call on
+    /// nothing, `self` or a type of the module (`KeychainWrapper.standard.removeObject(forKey:)`),
+    /// or on a value named like a keychain store (`keychain`, `tokenStore`, `secureStorage`).
+    /// `UserDefaults.standard.removeObject(forKey:)` and `pendingKeys.remove(key)` are another
+    /// type's methods with the same name; without types, the rule stays silent on them.
+    static func mayBeKeychainReceiver(_ base: ExprSyntax?) -> Bool {
+        guard var expression = base?.strippingConversions else { return true }
+        var names: [String] = []
+        while let member = expression.as(MemberAccessExprSyntax.self), let next = member.base {
+            names.append(member.declName.baseName.text)
+            expression = next.strippingConversions
+        }
+        if let call = expression.as(FunctionCallExprSyntax.self) { expression = call.calledExpression }
+        guard let root = expression.as(DeclReferenceExprSyntax.self) else { return false }
+        if root.baseName.tokenKind == .keyword(.self) || root.baseName.tokenKind == .keyword(.Self) {
+            guard let first = names.last else { return true }
+            return isStoreName(first)
+        }
+        let name = root.baseName.text
+        if name.first?.isUppercase == true { return !platformTypes.contains(name) }
+        return isStoreName(name)
+    }
+
+    private static func isStoreName(_ name: String) -> Bool {
+        CredentialNames.words(of: name).contains { storeWords.contains($0) }
+    }
+
+    private static let storeWords: Set<String> = [
+        "keychain", "keychains", "vault", "secure", "secret", "secrets", "credential", "credentials", "token",
+        "tokens", "password", "passwords", "wrapper", "storage", "store", "locksmith", "valet", "auth", "item", "items"
+    ]
+
+    private static let platformTypes: Set<String> = [
+        "UserDefaults", "NSUbiquitousKeyValueStore", "FileManager", "NotificationCenter", "URLCache",
+        "HTTPCookieStorage",
+        "NSCache", "Set", "Array", "Dictionary", "UIPasteboard", "NSPasteboard"
+    ]
+
     /// The receiver a call is made on, as text (`""` for none or `self`).
     func receiver(of call: FunctionCallExprSyntax) -> String {
         guard let base = call.calleeBase else { return "" }

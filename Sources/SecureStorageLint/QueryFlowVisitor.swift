@@ -162,7 +162,9 @@ final class QueryFlowVisitor: SyntaxVisitor {
                 break
             }
         }
-        if !node.arguments.isEmpty, facts.isDeleting(node), SecItemFunction(call: node) == nil {
+        if !node.arguments.isEmpty, facts.isDeleting(node), SecItemFunction(call: node) == nil,
+            Self.mayBeKeychainReceiver(node.calleeBase)
+        {
             currentScope.helperCalls.append((node, currentScope.calls.count))
         } else if !currentScope.helperCalls.isEmpty, !node.arguments.isEmpty, facts.isAdding(node),
             SecItemFunction(call: node) == nil

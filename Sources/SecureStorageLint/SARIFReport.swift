@@ -51,8 +51,16 @@ package enum SARIFReport {
                 + "\"message\":{\"text\":\(JSONText.string("not linted: " + file.reason.message))},"
                 + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(artifactLocation(file.path))}}]}"
         }
+        // Test files left out are not findings and not failures, but a reviewer of the log must
+        // see them: a note naming each, and their count among the invocation's properties.
+        let skipped = run.skippedTestFiles.map { path in
+            "{\"level\":\"note\",\"descriptor\":{\"id\":\"skipped-test-file\"},"
+                + "\"message\":{\"text\":\"test code, not linted (--include-tests lints it)\"},"
+                + "\"locations\":[{\"physicalLocation\":{\"artifactLocation\":\(artifactLocation(path))}}]}"
+        }
         return
-            "{\"executionSuccessful\":\(run.notLinted.isEmpty),\"toolExecutionNotifications\":[\(notifications.joined(separator: ","))]}"
+            "{\"executionSuccessful\":\(run.notLinted.isEmpty),\"toolExecutionNotifications\":[\((notifications + skipped).joined(separator: ","))],"
+            + "\"properties\":{\"skippedTestFiles\":\(run.skippedTestFiles.count)}}"
     }
 
     private static func result(_ finding: Finding) -> String {

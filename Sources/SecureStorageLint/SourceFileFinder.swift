@@ -18,20 +18,20 @@ package struct SourceFileFinder: Sendable {
         self.includesTests = includesTests
     }
 
-    /// The files to lint, and how many test files found in directories were left out.
-    package func search(_ paths: [String]) throws(LintUsageError) -> (files: [String], skippedTestFiles: Int) {
-        var skipped = 0
+    /// The files to lint, and the test files found in directories and left out.
+    package func search(_ paths: [String]) throws(LintUsageError) -> (files: [String], skippedTestFiles: [String]) {
+        var skipped: [String] = []
         let files = try files(in: paths, skippedTestFiles: &skipped)
         return (files, skipped)
     }
 
     /// The files to lint, in order, or the path that does not exist.
     package func files(in paths: [String]) throws(LintUsageError) -> [String] {
-        var skipped = 0
+        var skipped: [String] = []
         return try files(in: paths, skippedTestFiles: &skipped)
     }
 
-    private func files(in paths: [String], skippedTestFiles: inout Int) throws(LintUsageError) -> [String] {
+    private func files(in paths: [String], skippedTestFiles: inout [String]) throws(LintUsageError) -> [String] {
         var files: [String] = []
         for path in paths {
             var isDirectory: ObjCBool = false
@@ -46,7 +46,7 @@ package struct SourceFileFinder: Sendable {
             guard let enumerator = FileManager.default.enumerator(atPath: path) else { continue }
             // A test directory named on the command line is linted whole.
             let skipsTests =
-                !includesTests && !root.split(separator: "/").contains(where: TestCodePaths.isTestDirectory)
+                !includesTests && root.split(separator: "/").last.map(TestCodePaths.isTestDirectory) != true
             var found: [String] = []
             while let relative = enumerator.nextObject() as? String {
                 let name = (relative as NSString).lastPathComponent
@@ -59,7 +59,7 @@ package struct SourceFileFinder: Sendable {
                 let isDirectory = enumerator.fileAttributes?[.type] as? FileAttributeType == .typeDirectory
                 guard name.hasSuffix(".swift") && !isDirectory else { continue }
                 if skipsTests && TestCodePaths.isTestCode(relative) {
-                    skippedTestFiles += 1
+                    skippedTestFiles.append(full)
                 } else {
                     found.append(full)
                 }

@@ -45,10 +45,14 @@ package struct SourceFileLinter: Sendable {
     ///
     /// `module` is what the other files of its module declare; without it, the file is its own
     /// module.
-    package func lintFile(atPath path: String, module: ModuleFacts? = nil) -> FileLintOutcome {
+    /// `isTestCode` overrides what the path alone says (``TestCodePaths``).
+    package func lintFile(atPath path: String, module: ModuleFacts? = nil, isTestCode: Bool? = nil) -> FileLintOutcome {
         switch parse(atPath: path) {
         case .success(let parsed):
-            .linted(lint(path: path, parsed: parsed, module: module ?? .ofSingleFile(parsed, path: path)))
+            .linted(
+                lint(
+                    path: path, parsed: parsed, module: module ?? .ofSingleFile(parsed, path: path),
+                    isTestCode: isTestCode))
         case .failure(let reason): .notLinted(reason)
         }
     }
@@ -68,10 +72,11 @@ package struct SourceFileLinter: Sendable {
 
     /// The findings in a file parsed beforehand (the benchmarks time parsing and rules apart),
     /// knowing what its module declares.
-    package func lint(path: String, parsed: ParsedSource, module: ModuleFacts) -> [Finding] {
+    package func lint(path: String, parsed: ParsedSource, module: ModuleFacts, isTestCode: Bool? = nil) -> [Finding] {
         let text = parsed.text
         let tree = parsed.tree
-        let context = FileLintContext(path: path, text: text, enabledRules: enabledRules, module: module)
+        let context = FileLintContext(
+            path: path, text: text, enabledRules: enabledRules, module: module, isTestFile: isTestCode)
         let rules = enabledRules
         let mentionsSecItem = text.contains("SecItem")
 

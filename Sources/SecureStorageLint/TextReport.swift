@@ -54,8 +54,8 @@ package enum TextReport {
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         let notLinted =
             (run.notLinted.isEmpty ? "" : "; \(count(run.notLinted.count, "file")) not linted")
-            + (run.skippedTestFiles == 0
-                ? "" : "; \(count(run.skippedTestFiles, "test file")) skipped (--include-tests)")
+            + (run.skippedTestFiles.isEmpty
+                ? "" : "; \(count(run.skippedTestFiles.count, "test file")) skipped (--include-tests)")
         if run.findings.isEmpty { return "no findings in \(count(run.fileCount, "file"))" + notLinted }
         return
             "\(count(run.findings.count, "finding")) (\(count(counts[.error] ?? 0, "error")), \(count(counts[.warning] ?? 0, "warning")), \(count(counts[.note] ?? 0, "note"))) in \(count(run.fileCount, "file"))"

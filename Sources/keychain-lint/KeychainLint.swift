@@ -130,7 +130,7 @@ struct KeychainLint: ParsableCommand {
             )
             return
         }
-        let found: (files: [String], skippedTestFiles: Int)
+        let found: (files: [String], skippedTestFiles: [String])
         do {
             found = try SourceFileFinder(exclusions: exclude, includesTests: includeTests).search(paths)
         } catch {
@@ -143,9 +143,9 @@ struct KeychainLint: ParsableCommand {
             executable: Self.ownExecutable, arguments: workerArguments, timeLimit: timeLimit, jobs: jobs)
         var run: LintRun
         do {
+            let roots = paths.map(SourceFileFinder.normalized)
             run = try pool.lint(
-                found.files,
-                modules: ModuleMap.moduleIndices(of: found.files, roots: paths.map(SourceFileFinder.normalized)))
+                found.files, modules: ModuleMap.moduleIndices(of: found.files, roots: roots), roots: roots)
             run.skippedTestFiles = found.skippedTestFiles
         } catch {
             FileHandle.standardError.write(Data("keychain-lint: \(TextReport.visible(error.description))\n".utf8))

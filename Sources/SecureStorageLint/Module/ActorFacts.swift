@@ -139,7 +139,11 @@ private final class TypeDeclarationCollector: SyntaxVisitor {
         return .visitChildren
     }
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-        record(node.extendedType.trimmedDescription, node.attributes, node.inheritanceClause)
+        // Swift infers a type's isolation from its primary declaration only: a conformance or
+        // `@MainActor` on an extension isolates that extension's members (MainActorVisitor reads
+        // those where they are written), not the type.
+        let name = ActorFacts.lastComponent(of: node.extendedType.trimmedDescription)
+        if supertypes[name] == nil { supertypes[name] = [] }
         return .visitChildren
     }
     override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }

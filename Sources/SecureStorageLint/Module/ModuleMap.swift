@@ -36,8 +36,11 @@ package enum ModuleMap {
         if let index = target {
             return components[...(index + 1)].joined(separator: "/")
         }
-        let root = roots.filter { $0 == "." || file == $0 || file.hasPrefix($0 + "/") }.max { $0.count < $1.count }
-        return root ?? ""
+        // A file named on the command line shares its directory's module with its neighbours.
+        guard let root = root(of: file, roots: roots), root != file else {
+            return components.dropLast().joined(separator: "/")
+        }
+        return root
     }
 
     /// Directories that hold other projects' code, each dependency under them a module of its own.
@@ -45,4 +48,19 @@ package enum ModuleMap {
         "Pods", "Carthage", "SourcePackages", "Vendor", "vendor", "Vendored", "ThirdParty", "Third Party",
         "third_party", "third-party", "External", "Externals", "Submodules", "Dependencies"
     ]
+
+    /// The longest of `roots` that `file` was found under (the file itself when it was named).
+    package static func root(of file: String, roots: [String]) -> String? {
+        roots.filter { $0 == "." || file == $0 || file.hasPrefix($0 + "/") }.max { $0.count < $1.count }
+    }
+
+    /// `file` from its root's own name down (`/ci/Test/App/Login.swift` found under
+    /// `/ci/Test/App` → `App/Login.swift`; a file named on the command line → its name).
+    package static func pathBelowRoot(of file: String, roots: [String]) -> String {
+        guard let root = root(of: file, roots: roots) else { return file }
+        if root == file { return String(file.split(separator: "/").last ?? Substring(file)) }
+        if root == "." { return file }
+        let rootName = root.split(separator: "/").last.map(String.init) ?? root
+        return rootName + file.dropFirst(root.count)
+    }
 }

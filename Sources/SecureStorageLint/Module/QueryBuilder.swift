@@ -34,15 +34,40 @@ package struct QueryBuilder: Sendable, Hashable, Codable {
     /// The builder this one starts from, until resolved.
     package var base: BaseCall?
 
+    /// The most keys a resolved builder keeps: real queries name a dozen or so; beyond this the
+    /// builder keeps the keys the rules read and is no longer complete (so a generated file of
+    /// thousands of builders, each inheriting thousands of keys, stays linear).
+    static let maximumEntries = 32
+
+    /// The keys kept first when a builder has more than ``maximumEntries``.
+    private static let keysTheRulesRead: Set<String> = [
+        "kSecClass", "kSecAttrService", "kSecAttrAccount", "kSecAttrServer", "kSecAttrApplicationTag",
+        "kSecAttrApplicationLabel", "kSecAttrLabel", "kSecAttrAccessGroup", "kSecAttrAccessible",
+        "kSecAttrAccessControl", "kSecReturnData", "kSecMatchLimit", "kSecValueData"
+    ]
+
     /// This builder with its keys named by constants and its base builder's entries included
-    /// (keys that name no known constant make it incomplete).
-    func resolved(aliases: [String: String], builders: [String: QueryBuilder], depth: Int) -> QueryBuilder {
+    /// (keys that name no known constant make it incomplete). A chain of at most
+    /// `remainingBases` base builders is followed; `memo` holds each builder resolved with each
+    /// remaining depth once, so that builders sharing bases cost one resolution each.
+    func resolved(
+        aliases: [String: String], builders: [String: QueryBuilder], remainingBases: Int,
+        memo: inout [String: QueryBuilder]
+    ) -> QueryBuilder {
         var result = QueryBuilder(parameters: parameters, entries: [:], isComplete: isComplete, base: nil)
         if let base {
-            if depth < 4, let called = builders[base.signature],
+            if remainingBases > 0, let called = builders[base.signature],
                 let mapping = Self.match(labels: base.labels, to: called.parameters)
             {
-                let resolvedBase = called.resolved(aliases: aliases, builders: builders, depth: depth + 1)
+                let memoKey = "\(remainingBases - 1) \(base.signature)"
+                let resolvedBase: QueryBuilder
+                if let known = memo[memoKey] {
+                    resolvedBase = known
+                } else {
+                    resolvedBase = called.resolved(
+                        aliases: aliases, builders: builders, remainingBases: remainingBases - 1, memo: &memo)
+                    memo[memoKey] = resolvedBase
+                }
                 var arguments: [Int: String] = [:]
                 for (parameter, argument) in mapping { arguments[parameter] = base.arguments[argument] }
                 for (key, template) in resolvedBase.entries {
@@ -60,6 +85,10 @@ package struct QueryBuilder: Sendable, Hashable, Codable {
                 continue
             }
             result.entries[constant] = template
+        }
+        if result.entries.count > Self.maximumEntries {
+            result.entries = result.entries.filter { Self.keysTheRulesRead.contains($0.key) }
+            result.isComplete = false
         }
         return result
     }
@@ -118,17 +147,20 @@ enum QueryTemplate {
     }
 
     /// A template with its parameters replaced by argument templates; nil when it uses a
-    /// parameter that has no argument (a default value).
+    /// parameter that has no argument (a default value), or when the result would be longer
+    /// than ``maximumTokens`` (a chain of builders repeating their parameter must not grow
+    /// templates geometrically).
     static func substitute(_ template: String, _ arguments: [Int: String]) -> String? {
         guard template.contains("$") else { return template }
         var parts: [Substring] = []
         for part in template.split(separator: " ") {
             if part.first == "$", let index = Int(part.dropFirst()) {
                 guard let argument = arguments[index] else { return nil }
-                parts.append(Substring(argument))
+                parts.append(contentsOf: argument.split(separator: " "))
             } else {
                 parts.append(part)
             }
+            if parts.count > maximumTokens { return nil }
         }
         return parts.joined(separator: " ")
     }

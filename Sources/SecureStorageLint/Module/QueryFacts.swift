@@ -53,14 +53,20 @@ package struct QueryFacts: Sendable, Hashable, Codable {
     /// Call once, after the last merge.
     package mutating func resolve() {
         let unresolved = builders
+        var memo: [String: QueryBuilder] = [:]
         for (name, builder) in unresolved {
-            let resolved = builder.resolved(aliases: aliases, builders: unresolved, depth: 0)
+            let resolved = builder.resolved(aliases: aliases, builders: unresolved, remainingBases: 4, memo: &memo)
             // A dictionary of other keys (`["name": name]`, `[CodingKeys.id: id]`) is no query.
             builders[name] = resolved.entries.isEmpty ? nil : resolved
         }
         let deleting = closure(of: { $0.deletes })
         addingFunctions = closure(of: { $0.adds })
-        deletingFunctions = deleting.subtracting(addingFunctions)
+        // A signature some declaration of which only deletes stays deleting, whatever another
+        // type's method of the same name does (`SessionCache.remove(_:)` adding an item must not
+        // hide `Keychain.remove(_:)`).
+        deletingFunctions = deleting.filter {
+            !addingFunctions.contains($0) || functions[$0]?.someDeclarationOnlyDeletes == true
+        }
         functions = [:]
     }
 
@@ -137,11 +143,18 @@ package struct FunctionEffects: Sendable, Hashable, Codable {
     /// Short signatures of the functions it calls.
     package var calls: Set<String> = []
 
+    /// Whether one declaration of this signature calls `SecItemDelete` and not `SecItemAdd`
+    /// (set when declarations are merged; a single declaration's is `deletes && !adds`).
+    package var someDeclarationOnlyDeletes = false
+
     /// Adds another declaration's effects (overloads and same-named methods share a signature).
     mutating func formUnion(_ other: FunctionEffects) {
+        let mineOnlyDeletes = someDeclarationOnlyDeletes || (deletes && !adds)
+        let theirsOnlyDeletes = other.someDeclarationOnlyDeletes || (other.deletes && !other.adds)
         deletes = deletes || other.deletes
         adds = adds || other.adds
         calls.formUnion(other.calls)
+        someDeclarationOnlyDeletes = mineOnlyDeletes || theirsOnlyDeletes
     }
 }
 
