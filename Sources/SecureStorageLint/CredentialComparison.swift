@@ -57,7 +57,8 @@ enum CredentialComparison {
             if valueMembers.contains(member.declName.baseName.text), let base = member.base {
                 // The text of a field (`passwordTextField.text`); not of anything else (a lexer's `token.text`).
                 let inner = CredentialEvidence.unwrapped(base)
-                name = inner.as(DeclReferenceExprSyntax.self)?.baseName.text
+                name =
+                    inner.as(DeclReferenceExprSyntax.self)?.baseName.text
                     ?? inner.as(MemberAccessExprSyntax.self)?.declName.baseName.text
                 guard let last = name.flatMap({ CredentialNames.words(of: $0).last }), fieldWords.contains(last)
                 else { return nil }

@@ -51,13 +51,34 @@ enum LoggedCredentialLabel {
     private static func label(
         of interpolation: ExpressionSegmentSyntax, after text: StringSegmentSyntax, evidence: CredentialEvidence
     ) -> String? {
-        guard let name = credentialLabel(endingText: text.content.text),
-            let value = interpolation.expressions.first?.expression, interpolation.expressions.count == 1
-                || interpolation.expressions.dropFirst().allSatisfy({ $0.label?.text == "privacy"
-                    && LogSink.privacyLevel($0.expression) == "public" })
+        // "Firebase registration token refreshed, new token: …": a push token, an address.
+        let words = CredentialNames.words(of: text.content.text)
+        guard !words.contains(where: pushWords.contains), let name = credentialLabel(endingText: text.content.text),
+            let value = interpolation.expressions.first?.expression,
+            interpolation.expressions.count == 1
+                || interpolation.expressions.dropFirst().allSatisfy({
+                    $0.label?.text == "privacy"
+                        && LogSink.privacyLevel($0.expression) == "public"
+                })
         else { return nil }
-        return mayBeTheCredential(value, evidence: evidence) ? name : nil
+        guard mayBeTheCredential(value, evidence: evidence) else { return nil }
+        // `let loggable = fcmToken ?? "(null)"`: what a local name was bound to counts too.
+        if let local = CredentialEvidence.unwrapped(value).as(DeclReferenceExprSyntax.self),
+            let initial = evidence.declaration(
+                of: local.baseName.text, at: Syntax(local), budget: LookBackBudget()
+            )?.initializer,
+            !mayBeTheCredential(initial, evidence: evidence, allowingLiterals: true)
+        {
+            return nil
+        }
+        return name
     }
+
+    /// Words that make a message's token a push token (`"APNs device token: …"`).
+    private static let pushWords: Set<String> = [
+        "push", "device", "apns", "apn", "fcm", "gcm", "voip", "registration", "firebase", "notification",
+        "notifications"
+    ]
 
     /// The credential a message's text ends by naming, before `:`, `=`, ` is` or a space.
     static func credentialLabel(endingText text: String) -> String? {
@@ -88,15 +109,19 @@ enum LoggedCredentialLabel {
 
     /// Whether a logged value may be the credential its label names: not a flag, count, error, status,
     /// literal or text built in place.
-    private static func mayBeTheCredential(_ value: ExprSyntax, evidence: CredentialEvidence) -> Bool {
+    private static func mayBeTheCredential(
+        _ value: ExprSyntax, evidence: CredentialEvidence, allowingLiterals: Bool = false
+    ) -> Bool {
         if evidence.isFlagOrNumber(value) { return false }
         var tokens = 0
         for token in value.tokens(viewMode: .sourceAccurate) {
             tokens += 1
             if tokens > 64 { return false }
             switch token.tokenKind {
-            case .stringQuote, .multilineStringQuote, .leftBrace, .integerLiteral, .floatLiteral, .keyword(.nil),
-                .keyword(.true), .keyword(.false), .binaryOperator, .infixQuestionMark:
+            case .stringQuote, .multilineStringQuote, .binaryOperator:
+                if !allowingLiterals { return false }
+            case .leftBrace, .integerLiteral, .floatLiteral, .keyword(.nil), .keyword(.true), .keyword(.false),
+                .infixQuestionMark:
                 return false
             case .identifier(let name):
                 if CredentialNames.words(of: name).contains(where: describingWords.contains) { return false }

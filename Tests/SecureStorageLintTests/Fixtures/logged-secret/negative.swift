@@ -48,6 +48,13 @@ func logAboutCredentials(error: Error, password: String, isValid: Bool, value: S
     logger.info("token: \(value)")
 }
 
+// Push tokens: named so by the message, or by what the logged name was bound to.
+func logPushToken(fcmToken: String?) {
+    let loggableNew = fcmToken ?? "(null)"
+    print("Firebase registration token refreshed, new token: \(loggableNew)")
+    print("new token: \(loggableNew)")
+}
+
 // A type whose own description leaves its secrets out: the whole value is not a leak.
 struct RedactedAccount: CustomStringConvertible {
     let userID: String
