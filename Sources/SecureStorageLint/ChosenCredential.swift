@@ -47,6 +47,37 @@ enum ChosenCredential {
         return true
     }
 
+    /// The characters a literal's source text stands for (`\u{1A}`, `\n`, `\\` decoded), or nil when one
+    /// of them is a control character (`"\u{001A}"`, a delimiter or a sentinel, not a password) or
+    /// an escape is not understood. `raw`: a `#"…"#` literal, whose backslashes are characters.
+    static func decodedCharacters(_ source: String, raw: Bool) -> String? {
+        var scalars: [Unicode.Scalar] = []
+        var iterator = source.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "\\" && !raw else {
+                scalars.append(scalar)
+                continue
+            }
+            switch iterator.next() {
+            case "n"?, "t"?, "r"?, "0"?: return nil
+            case "\\"?: scalars.append("\\")
+            case "\""?: scalars.append("\"")
+            case "'"?: scalars.append("'")
+            case "u"?:
+                guard iterator.next() == "{" else { return nil }
+                var hex = ""
+                while let digit = iterator.next(), digit != "}", hex.count <= 8 { hex.unicodeScalars.append(digit) }
+                guard let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) else { return nil }
+                scalars.append(decoded)
+            default: return nil
+            }
+        }
+        guard !scalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return nil }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars)
+        return text
+    }
+
     /// Lower-case letters and digits only: `"api_key"` and `"apiKey"` compare equal.
     private static func normalized(_ text: String) -> String {
         String(

@@ -27,9 +27,21 @@ package struct CredentialEvidence {
     /// The statements of the file's blocks, indexed as they are first looked through.
     let statementIndex = StatementIndex()
 
-    /// Evidence about expressions of `context`'s file.
-    package init(context: FileLintContext) {
+    /// Whether the question is what a log shows: a whole value of a type that declares its own
+    /// `description` shows that description, not the credential the type holds.
+    let judgesLoggedText: Bool
+
+    /// Evidence about expressions of `context`'s file; `judgesLoggedText` for what a log shows of them.
+    package init(context: FileLintContext, judgesLoggedText: Bool = false) {
         self.context = context
+        self.judgesLoggedText = judgesLoggedText
+    }
+
+    /// What makes a whole value of module type `type` hold a credential, unless a log shows only
+    /// the type's own `description` of it.
+    private func credentialHolder(ofType type: String) -> String? {
+        if judgesLoggedText && context.module.credentials.describesItself(type) { return nil }
+        return context.module.credentials.credentialProperty(ofType: type)
     }
 
     /// Why `expression` holds a credential (`` `authToken` ``, `` `password`, a parameter ``), or
@@ -201,7 +213,7 @@ package struct CredentialEvidence {
         if let label = declaration.label, CredentialNames.isCredential(label) {
             return "`\(name)`, a parameter labelled `\(label)`"
         }
-        if let type = declaration.type, let holder = context.module.credentials.credentialProperty(ofType: type) {
+        if let type = declaration.type, let holder = credentialHolder(ofType: type) {
             return "`\(name)`, a `\(type)` that holds \(holder)"
         }
         if let initial = declaration.initializer, depth < 8,
@@ -217,7 +229,7 @@ package struct CredentialEvidence {
     private func typeReason(forValueNamed name: String) -> String? {
         guard let first = name.first, first.isLowercase else { return nil }
         let type = first.uppercased() + name.dropFirst()
-        guard let holder = context.module.credentials.credentialProperty(ofType: type) else { return nil }
+        guard let holder = credentialHolder(ofType: type) else { return nil }
         return "`\(name)`, a `\(type)` that holds \(holder)"
     }
 
@@ -273,7 +285,7 @@ package struct CredentialEvidence {
         if call.arguments.isEmpty, call.trailingClosure == nil, CredentialNames.isCredential(callee) {
             return "`\(callee)()`"
         }
-        if let holder = context.module.credentials.credentialProperty(ofType: callee) {
+        if let holder = credentialHolder(ofType: callee) {
             return "a `\(callee)` that holds \(holder)"
         }
         // `Data(password.utf8)`, `String(data: token, encoding: .utf8)`, `NSDictionary(dictionary: d)`.

@@ -82,6 +82,15 @@ package enum CredentialNames {
         return credentialPairs.contains(previous + " " + last)
     }
 
+    /// Whether `name` denotes a push-notification address (`pushToken`, `"SJPushToken"`,
+    /// `deviceTokenData`, `fcmToken`): a key under which the value stored is an address, not a credential.
+    package static func isPushAddress(_ name: String) -> Bool {
+        var words = words(of: name)
+        while words.count > 1, let last = words.last, containerWords.contains(last) { words.removeLast() }
+        guard words.count >= 2, let last = words.last, last == "token" || last == "tokens" else { return false }
+        return pushAddressWords.contains(words[words.count - 2])
+    }
+
     /// The lower-cased words of an identifier or phrase.
     package static func words(of name: String) -> [String] {
         var words: [String] = []

@@ -16,10 +16,8 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
     }
 
     override func visit(_ node: StringLiteralExprSyntax) -> SyntaxVisitorContinueKind {
-        guard let text = Self.constantText(of: node), text.utf8.count >= ChosenCredential.minimumLength else {
-            return .skipChildren
-        }
-        if let format = CredentialLiteral.knownFormat(in: text) {
+        guard let text = Self.constantText(of: node) else { return .skipChildren }
+        if text.utf8.count >= ChosenCredential.minimumLength, let format = CredentialLiteral.knownFormat(in: text) {
             context.report(
                 .hardcodedSecret, at: node,
                 "this literal contains \(format); revoke it and load the credential at run time "
@@ -27,8 +25,19 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
             )
             return .skipChildren
         }
-        guard let evidence = credentialContext(of: node), CredentialLiteral.publicKeyProvider(in: text) == nil,
-            !Self.isInPreview(node)
+        if !context.isTestFile, let name = CredentialComparison.comparedCredential(with: node, text: text) {
+            context.report(
+                .hardcodedSecret, at: node,
+                "`\(name)` is compared with a literal, so the credential ships in the app for anyone to read; "
+                    + "check it on a server, or against a salted hash kept in the Keychain."
+            )
+            return .skipChildren
+        }
+        guard text.utf8.count >= ChosenCredential.minimumLength, let evidence = credentialContext(of: node),
+            CredentialLiteral.publicKeyProvider(in: text) == nil, !Self.isInPreview(node),
+            !evidence.isDigitPlaceholder(text),
+            // Judged on the characters it stands for: `"\u{001A}"` is one control character, no credential.
+            let decoded = ChosenCredential.decodedCharacters(text, raw: node.openingPounds != nil)
         else { return .skipChildren }
         if text.utf8.count >= 16, CredentialLiteral.looksRandom(Self.droppingScheme(text)) {
             context.report(
@@ -38,7 +47,7 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
             )
         } else if !context.isTestFile, !evidence.isKeyName, !evidence.isWeak || Self.droppingScheme(text) != text,
             !(evidence.isArgument && text.utf8.allSatisfy { $0 >= 0x61 && $0 <= 0x7A }),
-            ChosenCredential.looksChosen(Self.droppingScheme(text), name: evidence.name)
+            ChosenCredential.looksChosen(Self.droppingScheme(decoded), name: evidence.name)
         {
             // (Test code chooses passwords on purpose; a plain lower-case word passed to a function,
             // `passphrase: "benchmark"`, is a stand-in far more often than a password.)
@@ -187,18 +196,20 @@ final class HardcodedSecretVisitor: SyntaxVisitor {
         "revenuecat", "gms", "places", "flurry"
     ]
 
-    /// Whether the literal is in a SwiftUI preview (`#Preview { … }`, a `PreviewProvider`), whose
-    /// values are made up to show a view.
+    /// Whether the literal is in a SwiftUI preview (`#Preview { … }`, a `PreviewProvider`, or a type
+    /// nested in one at any depth), whose values are made up to show a view.
     private static func isInPreview(_ literal: StringLiteralExprSyntax) -> Bool {
         var node = literal.parent
         var depth = 0
         while let current = node, depth < 64 {
             if let macro = current.as(MacroExpansionExprSyntax.self), macro.macroName.text == "Preview" { return true }
             if let macro = current.as(MacroExpansionDeclSyntax.self), macro.macroName.text == "Preview" { return true }
-            if let type = current.as(StructDeclSyntax.self) {
-                return type.inheritanceClause?.inheritedTypes.contains {
-                    $0.type.trimmedDescription == "PreviewProvider"
-                } ?? false
+            if let clause = current.asProtocol(DeclGroupSyntax.self)?.inheritanceClause,
+                clause.inheritedTypes.contains(where: {
+                    ["PreviewProvider", "SwiftUI.PreviewProvider"].contains($0.type.trimmedDescription)
+                })
+            {
+                return true
             }
             node = current.parent
             depth += 1
@@ -238,6 +249,16 @@ private struct CredentialContext {
             words.removeLast()
         }
         return words.last.map { ["authorization", "auth", "session"].contains($0) } ?? false
+    }
+
+    /// Whether `text` is all digits given a key's, token's or secret's name (`apiKey = "1234567"`): a
+    /// placeholder. All-digit passwords, PINs and passcodes (`pin = "482913"`) are still chosen.
+    func isDigitPlaceholder(_ text: String) -> Bool {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        let numericCredentials: Set<String> = [
+            "password", "passwords", "passwd", "pwd", "pin", "passcode", "otp", "cvv", "cvc", "code"
+        ]
+        return !CredentialNames.words(of: name).contains(where: numericCredentials.contains)
     }
 
     /// Whether the name is that of a key under which a credential is kept (`passwordKey`,

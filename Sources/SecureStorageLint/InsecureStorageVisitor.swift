@@ -201,6 +201,9 @@ final class InsecureStorageVisitor: SyntaxVisitor {
         // A flag or a count is not a credential, whatever it is about (`authToken != nil`, `true`,
         // `isSessionActive`, a `Bool` parameter).
         if let value, evidence.isFlagOrNumber(value) { return nil }
+        // A push token's key (`forKey: "pushToken"`, `Keys.deviceToken`): the value is an address, whatever
+        // it is called (`set(token, forKey: "pushToken")`).
+        if let name = Self.keyText(key), CredentialNames.isPushAddress(name) { return nil }
         if let name = evidence.keyName(key) ?? credentialName(in: key) { return "a credential (key `\(name)`)" }
         if let value, let name = Self.valueName(value), credentialLoopVariables.contains(where: { $0.contains(name) }) {
             return "a credential (`\(name)`)"
@@ -214,21 +217,23 @@ final class InsecureStorageVisitor: SyntaxVisitor {
 
     /// Whether a key is named like a setting or flag (`Keys.didMigrateAuthenticationsKey`, `"isLoggedIn"`).
     private static func namesASetting(_ key: ExprSyntax) -> Bool {
-        let stripped = CredentialEvidence.unwrapped(key)
-        let name: String
-        if let literal = stripped.as(StringLiteralExprSyntax.self) {
-            guard let text = CredentialDeclarationCollector.plainText(literal) else { return false }
-            name = text
-        } else if let member = stripped.as(MemberAccessExprSyntax.self) {
-            name = member.declName.baseName.text
-        } else if let reference = stripped.as(DeclReferenceExprSyntax.self) {
-            name = reference.baseName.text
-        } else {
-            return false
-        }
+        guard let name = keyText(key) else { return false }
         let words = CredentialNames.words(of: name)
         guard let first = words.first, words.count > 1 else { return false }
         return ["is", "has", "did", "should", "was", "can", "use", "enable", "show"].contains(first)
+    }
+
+    /// The text a key names: a literal's content, or a constant's name (`Keys.pushToken` → `pushToken`).
+    private static func keyText(_ key: ExprSyntax) -> String? {
+        let stripped = CredentialEvidence.unwrapped(key)
+        if let literal = stripped.as(StringLiteralExprSyntax.self) {
+            return CredentialDeclarationCollector.plainText(literal)
+        } else if let member = stripped.as(MemberAccessExprSyntax.self) {
+            return member.declName.baseName.text
+        } else if let reference = stripped.as(DeclReferenceExprSyntax.self) {
+            return reference.baseName.text
+        }
+        return nil
     }
 
     /// Why a file write is a credential's: the value holds one, or the destination is named like

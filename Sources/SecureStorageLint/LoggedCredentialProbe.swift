@@ -50,9 +50,14 @@ final class LoggedCredentialProbe: SyntaxVisitor {
 
     override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
         let name = node.baseName.text
-        if found == nil, let first = name.utf8.first, !(first >= 0x41 && first <= 0x5A), Self.isLoggable(name) {
-            found = evidence.reason(for: ExprSyntax(node))
+        guard found == nil, let first = name.utf8.first, Self.isLoggable(name) else { return .skipChildren }
+        // A capitalised name is a type (`Token.self`) unless it is bound in the function (`let JWT = …`).
+        if first >= 0x41 && first <= 0x5A,
+            evidence.declaration(of: name, at: Syntax(node), budget: LookBackBudget()) == nil
+        {
+            return .skipChildren
         }
+        found = evidence.reason(for: ExprSyntax(node))
         return .skipChildren
     }
 
@@ -135,7 +140,7 @@ final class LoggedCredentialProbe: SyntaxVisitor {
     override func visit(_ node: IsExprSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
 
     /// Whether a name may be reported in a log: not a view, not a push token, not a weak word alone.
-    private static func isLoggable(_ name: String) -> Bool {
+    static func isLoggable(_ name: String) -> Bool {
         var words = CredentialNames.words(of: name)
         guard let last = words.last, !viewWords.contains(last), !isPushToken(words) else { return false }
         while words.count > 1, let tail = words.last, ["data", "string", "value", "id"].contains(tail) {

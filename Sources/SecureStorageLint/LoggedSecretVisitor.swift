@@ -38,7 +38,7 @@ final class LoggedSecretVisitor: SyntaxVisitor {
         self.context = context
         self.secretReturningFunctions = secretReturningFunctions
         self.reports = reports
-        self.evidence = CredentialEvidence(context: context)
+        self.evidence = CredentialEvidence(context: context, judgesLoggedText: true)
         super.init(viewMode: .sourceAccurate)
     }
 
@@ -179,6 +179,13 @@ final class LoggedSecretVisitor: SyntaxVisitor {
         for exposed in sink.exposed {
             if let credential = LoggedCredentialProbe.credential(in: exposed, evidence: evidence) {
                 context.report(.loggedSecret, at: call, "a credential (\(credential)) is passed to \(consequence)")
+                return
+            }
+        }
+        for exposed in sink.exposed {
+            if let label = LoggedCredentialLabel.label(in: exposed, evidence: evidence) {
+                context.report(
+                    .loggedSecret, at: call, "a value the message labels `\(label)` is passed to \(consequence)")
                 return
             }
         }

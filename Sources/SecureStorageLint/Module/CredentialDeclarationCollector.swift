@@ -13,6 +13,8 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
     private(set) var keyConstants: Set<String> = []
     /// `@NSManaged` properties named like a credential.
     private(set) var managedProperties: Set<String> = []
+    /// Types that declare their own `description` or `debugDescription` (in the type or an extension).
+    private(set) var selfDescribingTypes: Set<String> = []
     /// Enclosing type and extension names, innermost last.
     private var typeNames: [String] = []
 
@@ -60,6 +62,9 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
         }
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
+            if !isStatic, name == "description" || name == "debugDescription", let type = typeNames.last {
+                selfDescribingTypes.insert(type)
+            }
             if let literal = binding.initializer?.value.as(StringLiteralExprSyntax.self),
                 let text = Self.plainText(literal), CredentialNames.isCredential(text)
             {

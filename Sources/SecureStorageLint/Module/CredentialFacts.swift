@@ -8,6 +8,7 @@ import SwiftSyntax
 /// - string constants whose literal names a credential (`static let tokenKey = "auth_token"`), by their
 ///   name and by `Type.name`, so that a key written `Keys.tokenKey` is known to name a credential;
 /// - Core Data `@NSManaged` properties named like a credential;
+/// - types that declare their own `description` or `debugDescription` (which decides what a log shows of them);
 /// - whether any file of the module sets up an encrypted database (`encryptionKey`, SQLCipher, `PRAGMA key`).
 package struct CredentialFacts: Sendable, Hashable, Codable {
     /// Types that hold a credential, each with what holds it (`` `password` ``, `` a `LoginInfo` ``).
@@ -18,6 +19,8 @@ package struct CredentialFacts: Sendable, Hashable, Codable {
     package private(set) var credentialKeyConstants: Set<String> = []
     /// Names of `@NSManaged` properties named like a credential.
     package private(set) var managedCredentialProperties: Set<String> = []
+    /// Names of types that declare their own `description` or `debugDescription`, in the type or an extension.
+    package private(set) var selfDescribingTypes: Set<String> = []
     /// Whether a file of the module configures database encryption.
     package private(set) var configuresDatabaseEncryption = false
 
@@ -27,6 +30,12 @@ package struct CredentialFacts: Sendable, Hashable, Codable {
     /// What makes `type` hold a credential (`` `password` ``, `` a `LoginInfo` ``), if it does.
     package func credentialProperty(ofType type: String) -> String? {
         credentialTypes[type]
+    }
+
+    /// Whether `type` declares its own `description` or `debugDescription`, so that logging a whole
+    /// value shows what the type chooses (usually without its secrets), not its stored properties.
+    package func describesItself(_ type: String) -> Bool {
+        selfDescribingTypes.contains(type)
     }
 
     /// Whether `name` (`tokenKey`, `Keys.tokenKey`) is a string constant whose value names a credential.
@@ -44,6 +53,7 @@ package struct CredentialFacts: Sendable, Hashable, Codable {
         propertyTypes.merge(collector.propertyTypes) { $0.union($1) }
         credentialKeyConstants.formUnion(collector.keyConstants)
         managedCredentialProperties.formUnion(collector.managedProperties)
+        selfDescribingTypes.formUnion(collector.selfDescribingTypes)
         configuresDatabaseEncryption =
             configuresDatabaseEncryption || CredentialDeclarationCollector.configuresEncryption(tree)
     }
@@ -54,6 +64,7 @@ package struct CredentialFacts: Sendable, Hashable, Codable {
         propertyTypes.merge(other.propertyTypes) { $0.union($1) }
         credentialKeyConstants.formUnion(other.credentialKeyConstants)
         managedCredentialProperties.formUnion(other.managedCredentialProperties)
+        selfDescribingTypes.formUnion(other.selfDescribingTypes)
         configuresDatabaseEncryption = configuresDatabaseEncryption || other.configuresDatabaseEncryption
     }
 

@@ -29,3 +29,16 @@ func sign(_ request: inout URLRequest) {
     request.setValue("Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi", forHTTPHeaderField: "X-API-Key") // expect: hardcoded-secret
 }
 let hmacKey = "4f1b9a2c7d3e8f60a5b1c2d3e4f5a6b7c8d9e0f1" // expect: hardcoded-secret
+
+// Chosen passwords are judged on their decoded characters: escapes of printable characters still count.
+let adminPassword = "S\u{40}grm\u{40}th8848" // expect: hardcoded-secret
+// All-digit literals are still chosen for a password's, PIN's or passcode's name.
+let defaultPasscode = "4829137" // expect: hardcoded-secret
+
+// Hard-coded credential checks: a credential compared with a literal.
+func checkLogin(username: String, password: String, passwordTextField: UITextField) -> Bool {
+    if password == "root" { return true } // expect: hardcoded-secret
+    if passwordTextField.text == "S@g@rm@7h@8848" { return true } // expect: hardcoded-secret
+    if username == "Admin" && password == "This!sA5Ecret" { return true } // expect: hardcoded-secret
+    return "1234" != password // expect: hardcoded-secret
+}

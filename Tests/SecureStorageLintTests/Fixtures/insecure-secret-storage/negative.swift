@@ -61,6 +61,14 @@ func sessionSettings(isSessionActive: Bool, sessionCount: Int, pushToken: String
     NSUbiquitousKeyValueStore.default.set(sessionCount, forKey: "sessionCount")
 }
 
+// A push token stored under a push-token key, whatever the value is called (an address, not a credential).
+enum PushDefaultsKeys { static let pushToken = "SJPushToken" }
+func setPushToken(token: String) {
+    UserDefaults.standard.set(token, forKey: "pushToken")
+    UserDefaults.standard.set(token, forKey: PushDefaultsKeys.pushToken)
+    UserDefaults.standard.set(token, forKey: "voipTokenData")
+}
+
 // A project's own `write(_:to:)`, and `write(to:)` on values that are not file content.
 struct LogEntry {}
 final class Logger { func write(_ entry: LogEntry, to stream: OutputStream) {} }

@@ -130,3 +130,8 @@ enum DefaultsKey: String { case current = "auth_token" }
 func rememberRaw(value: String) {
     UserDefaults.standard.set(value, forKey: DefaultsKey.current.rawValue) // expect: insecure-secret-storage
 }
+
+// A value named like a push token's is still a credential under a credential's key.
+func setSessionToken(token: String) {
+    UserDefaults.standard.set(token, forKey: "authToken") // expect: insecure-secret-storage
+}

@@ -36,3 +36,35 @@ func accounts() {
     guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess else { return }
     print(result ?? "none")
 }
+
+// Labels of errors, statuses, counts and flags, failures, and redacted interpolations.
+func logAboutCredentials(error: Error, password: String, isValid: Bool, value: String, logger: Logger) {
+    print("Invalid password: \(error)")
+    print("token refresh failed: \(error)")
+    print("password length: \(password.count)")
+    print("token: \(isValid)")
+    print("token status: \(value)")
+    logger.info("token: \(value, privacy: .private)")
+    logger.info("token: \(value)")
+}
+
+// Push tokens: named so by the message, or by what the logged name was bound to.
+func logPushToken(fcmToken: String?) {
+    let loggableNew = fcmToken ?? "(null)"
+    print("Firebase registration token refreshed, new token: \(loggableNew)")
+    print("new token: \(loggableNew)")
+}
+
+// A type whose own description leaves its secrets out: the whole value is not a leak.
+struct RedactedAccount: CustomStringConvertible {
+    let userID: String
+    let accessToken: String
+    var description: String { "RedactedAccount(userID: \(userID))" }
+}
+func checkRedacted(_ account: RedactedAccount) {
+    print("Checking account: \(account)")
+}
+
+// Type names stay types (`Token.self`).
+struct Token {}
+func describeType() { print(Token.self) }

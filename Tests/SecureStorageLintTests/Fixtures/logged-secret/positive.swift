@@ -46,3 +46,35 @@ func qualified(_ query: CFDictionary) {
     Swift.print(token) // expect: logged-secret
     Logger(subsystem: "app", category: "auth").debug("\(String(decoding: token, as: UTF8.self), privacy: .public)") // expect: logged-secret
 }
+
+// A message that labels an interpolated value as a credential, whatever the value is called.
+func logLabelled(aVendor: String, value: String, p: String) {
+    print("encryption key is \(aVendor)") // expect: logged-secret
+    NSLog("token: \(value)") // expect: logged-secret
+    print("password=\(p)") // expect: logged-secret
+}
+
+// Capitalised local names are judged like lower-case ones.
+func authorize(with stored: NSDictionary) {
+    let JWT = stored.object(forKey: "token") as? String
+    let Bearer = "Bearer " + JWT!
+    print("RESULT", Bearer) // expect: logged-secret
+}
+
+// A type without its own description prints its stored properties, the token among them.
+struct PlainAccount {
+    let userID: String
+    let accessToken: String
+}
+func checkPlain(_ account: PlainAccount) {
+    print("Checking account: \(account)") // expect: logged-secret
+}
+
+// A member of a self-describing type is still the credential.
+struct DescribedAccount: CustomStringConvertible {
+    let accessToken: String
+    var description: String { "DescribedAccount" }
+}
+func logMember(_ account: DescribedAccount) {
+    print("Token for account: \(account.accessToken)") // expect: logged-secret
+}
