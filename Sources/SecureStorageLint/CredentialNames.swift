@@ -45,7 +45,9 @@ package enum CredentialNames {
     private static let settingVerbs: Set<String> = [
         "use", "uses", "require", "requires", "remember", "enable", "enabled", "disable", "disabled", "is", "has",
         "should",
-        "show", "allow", "allows", "needs", "did", "prefer", "ask", "can", "last", "supports", "wants", "save", "saves"
+        "show", "allow", "allows", "needs", "did", "prefer", "ask", "can", "last", "supports", "wants", "save", "saves",
+        // The state of credentials, not one: `availableSecrets`, `missingToken`, `requiredPasswords`.
+        "available", "missing", "required", "supported"
     ]
 
     /// Words that say how a credential is held rather than what it is: `tokenData`, `pinCode`,

@@ -62,6 +62,14 @@ enum LoggedCredentialLabel {
                 })
         else { return nil }
         guard mayBeTheCredential(value, evidence: evidence) else { return nil }
+        // `"secrets: \(availableSecrets)"`, `"token: \(tokenExpiry)"`: a name that speaks of the
+        // credential without being it says more about the value than the label does.
+        if let name = CredentialEvidence.unwrapped(value).as(DeclReferenceExprSyntax.self)?.baseName.text,
+            !CredentialNames.isCredential(name),
+            CredentialNames.words(of: name).contains(where: CredentialNames.isCredential)
+        {
+            return nil
+        }
         // `let loggable = fcmToken ?? "(null)"`: what a local name was bound to counts too.
         if let local = CredentialEvidence.unwrapped(value).as(DeclReferenceExprSyntax.self),
             let initial = evidence.declaration(

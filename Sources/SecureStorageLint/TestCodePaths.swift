@@ -28,12 +28,22 @@ package enum TestCodePaths {
             || (first == "mock" && words.count >= 2)
     }
 
+    /// Whether a file of this name inside a package target is a mock (`MockLoginState.swift`,
+    /// `KeychainMock.swift`): targets hold previews' mocks, but a `…Tests`, `…Spec` or `…Stub`
+    /// file there is production code named oddly.
+    static func isMockFileName(_ name: Substring) -> Bool {
+        let stem = name.hasSuffix(".swift") ? name.dropLast(6) : name
+        let words = CredentialNames.words(of: String(stem))
+        guard words.count >= 2, let first = words.first, let last = words.last else { return false }
+        return first == "mock" || last == "mock" || last == "mocks"
+    }
+
     /// Whether a path (as found, relative or absolute) is test code by any of its directories or
-    /// its name; inside a package target (`Sources/<Target>/`) only directories count.
+    /// its name; inside a package target (`Sources/<Target>/`) only directories and mocks count.
     package static func isTestCode(_ path: String) -> Bool {
         let components = path.split(separator: "/")
         if components.dropLast().contains(where: isTestDirectory) { return true }
-        if components.dropLast().contains("Sources") { return false }
+        if components.dropLast().contains("Sources") { return components.last.map(isMockFileName) ?? false }
         return components.last.map(isTestFileName) ?? false
     }
 

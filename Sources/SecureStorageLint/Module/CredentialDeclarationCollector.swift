@@ -26,9 +26,16 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
 
     override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text) }
     override func visitPost(_ node: StructDeclSyntax) { typeNames.removeLast() }
-    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text) }
+    override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
+        // `print(object)` of a class without its own description shows the type's name only.
+        selfDescribingTypes.insert(node.name.text)
+        return enter(node.name.text)
+    }
     override func visitPost(_ node: ClassDeclSyntax) { typeNames.removeLast() }
-    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text) }
+    override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
+        selfDescribingTypes.insert(node.name.text)
+        return enter(node.name.text)
+    }
     override func visitPost(_ node: ActorDeclSyntax) { typeNames.removeLast() }
     override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text) }
     override func visitPost(_ node: EnumDeclSyntax) { typeNames.removeLast() }

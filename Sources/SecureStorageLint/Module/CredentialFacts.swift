@@ -32,8 +32,10 @@ package struct CredentialFacts: Sendable, Hashable, Codable {
         credentialTypes[type]
     }
 
-    /// Whether `type` declares its own `description` or `debugDescription`, so that logging a whole
-    /// value shows what the type chooses (usually without its secrets), not its stored properties.
+    /// Whether `type` declares its own `description` or `debugDescription`, or is a class or an
+    /// actor (printed as its type's name), so that logging a whole value shows what the type
+    /// chooses (usually without its secrets), not its stored properties. (`dump` shows a class's
+    /// properties all the same; the rule does not tell it apart.)
     package func describesItself(_ type: String) -> Bool {
         selfDescribingTypes.contains(type)
     }

@@ -57,3 +57,22 @@ struct Credentials {
 }
 
 func isStrong(_ text: String) -> Bool { text.count > 12 }
+
+// The state of the secrets, not a secret: an enum named after what it describes.
+enum AvailableSecrets { case complete, requiresBackup, unavailable }
+func reportSecrets(_ lookup: () -> AvailableSecrets) {
+    let availableSecrets = lookup()
+    print("Available secrets: \(availableSecrets)")
+}
+func reportSecretsLabelled(_ lookup: () -> AvailableSecrets) {
+    let availableSecrets = lookup()
+    print("Classic app secrets: \(availableSecrets)")
+}
+
+// A class prints as its type's name: logging a whole response object shows no field.
+final class WebhookResponse {
+    var secret = ""
+}
+func logResponse(_ response: WebhookResponse) {
+    print("registered: \(response)")
+}
