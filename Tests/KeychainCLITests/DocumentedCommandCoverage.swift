@@ -61,6 +61,12 @@ enum DocumentedCommandCoverage {
                 "DocumentedCommandTests.testTheLintArticlesCIRecipe (its lint line as written; the release build is not run: swift-syntax optimised takes many minutes on CI's two cores, so the test puts the debug keychain-lint at .build/release)"
         ),
         Entry(
+            file: "Sources/SecureStorage/SecureStorage.docc/Lint.md",
+            firstLine: "scripts/bench-lint-corpus --corpus /work/corpus",
+            runBy:
+                "not run: a benchmark of 11 apps fetched from GitHub at pinned commits and of mobsfscan from PyPI, minutes on CI's two cores; run by hand for the Lint article's table (LintCorpusDataTests checks its ground truth)"
+        ),
+        Entry(
             file: "Sources/SecureStorage/SecureStorage.docc/Servers.md",
             firstLine: "export SECURE_STORAGE_HOME=/var/lib/acme/keychain",
             runBy: "DocumentedCommandTests.testTheServersFirstStep"),
