@@ -30,6 +30,16 @@ enum LintExecutable {
         }
     }
 
+    /// The findings of a `--json` run as `file:line rule`, paths relative to `root`, sorted.
+    static func findings(_ result: Result, under root: URL) throws -> [String] {
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let findings = try XCTUnwrap(report?["findings"] as? [[String: Any]], result.stdout + result.stderr)
+        return findings.map { finding in
+            let file = (finding["file"] as? String ?? "").replacingOccurrences(of: root.path + "/", with: "")
+            return "\(file):\(finding["line"] ?? "?") \(finding["rule"] ?? "?")"
+        }.sorted()
+    }
+
     /// Runs keychain-lint with `arguments` in `directory` (the current one by default).
     static func run(_ arguments: [String], in directory: URL? = nil) throws -> Result {
         try require()
@@ -61,12 +71,13 @@ enum LintExecutable {
 
 extension XCTestCase {
     /// A new directory holding `files` (relative paths, directories created as needed → source),
-    /// removed after the test.
-    func sourceTree(_ files: [String: String]) throws -> URL {
+    /// under a subdirectory `name` when one is given; the new directory, removed after the test.
+    func sourceTree(_ files: [String: String], under name: String = "") throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lint-tree-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let base = name.isEmpty ? root : root.appendingPathComponent(name)
         for (path, source) in files {
-            let url = root.appendingPathComponent(path)
+            let url = base.appendingPathComponent(path)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(source.utf8).write(to: url)

@@ -14,16 +14,6 @@ final class ModuleLintTests: XCTestCase {
         }
         """
 
-    /// Findings as `path:line rule`, paths relative to `root`.
-    func findings(_ result: LintExecutable.Result, under root: URL) throws -> [String] {
-        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let findings = try XCTUnwrap(report?["findings"] as? [[String: Any]], result.stdout + result.stderr)
-        return findings.map { finding in
-            let file = (finding["file"] as? String ?? "").replacingOccurrences(of: root.path + "/", with: "")
-            return "\(file):\(finding["line"] ?? "?") \(finding["rule"] ?? "?")"
-        }.sorted()
-    }
-
     func testTheExecutableLintsEachFileKnowingTheOtherFilesOfItsModule() throws {
         // The base class is declared in one file of the target, the SecItem call in another; a
         // second target with the same subclass name does not see the first one's base class.
@@ -37,7 +27,8 @@ final class ModuleLintTests: XCTestCase {
             let result = try LintExecutable.run(["--json", "--jobs", jobs, root.path])
             XCTAssertEqual(result.status, 1, result.stderr)
             XCTAssertEqual(
-                try findings(result, under: root), ["Sources/App/SettingsScreen.swift:3 secitem-on-main-actor"])
+                try LintExecutable.findings(result, under: root),
+                ["Sources/App/SettingsScreen.swift:3 secitem-on-main-actor"])
         }
     }
 
@@ -45,7 +36,8 @@ final class ModuleLintTests: XCTestCase {
         let root = try sourceTree(["MyApp/Base.swift": Self.base, "MyApp/Screens/SettingsScreen.swift": Self.screen])
         let result = try LintExecutable.run(["--json", root.appendingPathComponent("MyApp").path])
         XCTAssertEqual(
-            try findings(result, under: root), ["MyApp/Screens/SettingsScreen.swift:3 secitem-on-main-actor"])
+            try LintExecutable.findings(result, under: root),
+            ["MyApp/Screens/SettingsScreen.swift:3 secitem-on-main-actor"])
     }
 
     func testAFileThatCannotBeParsedAddsNothingAndIsReported() throws {
@@ -57,7 +49,7 @@ final class ModuleLintTests: XCTestCase {
         ])
         let result = try LintExecutable.run(["--json", root.appendingPathComponent("App").path])
         XCTAssertEqual(result.status, 74)
-        XCTAssertEqual(try findings(result, under: root), [])
+        XCTAssertEqual(try LintExecutable.findings(result, under: root), [])
         XCTAssertTrue(result.stdout.contains("\"reason\":\"too-deep\""), result.stdout)
     }
 
@@ -81,15 +73,16 @@ final class ModuleLintTests: XCTestCase {
 
         let json = try LintExecutable.run(["--json", app])
         XCTAssertTrue(json.stdout.contains("\"skippedTestFiles\":3"), json.stdout)
-        XCTAssertEqual(try findings(json, under: root), ["App/Store.swift:2 insecure-secret-storage"])
+        XCTAssertEqual(try LintExecutable.findings(json, under: root), ["App/Store.swift:2 insecure-secret-storage"])
 
         let included = try LintExecutable.run(["--json", "--include-tests", app])
         XCTAssertTrue(included.stdout.contains("\"skippedTestFiles\":0"), included.stdout)
-        XCTAssertEqual(try findings(included, under: root).count, 4, included.stdout)
+        XCTAssertEqual(try LintExecutable.findings(included, under: root).count, 4, included.stdout)
 
         // A test file named on the command line is linted.
         let named = try LintExecutable.run(["--json", root.appendingPathComponent("App/LoginTests.swift").path])
-        XCTAssertEqual(try findings(named, under: root), ["App/LoginTests.swift:2 insecure-secret-storage"])
+        XCTAssertEqual(
+            try LintExecutable.findings(named, under: root), ["App/LoginTests.swift:2 insecure-secret-storage"])
     }
 
     func testTestCodePaths() {
@@ -200,7 +193,7 @@ final class ModuleLintTests: XCTestCase {
         ])
         let result = try LintExecutable.run(["--json", root.appendingPathComponent("App").path])
         XCTAssertTrue(
-            try findings(result, under: root).contains {
+            try LintExecutable.findings(result, under: root).contains {
                 $0.hasPrefix("App/Login/RealmStore.swift:") && $0.hasSuffix(" unencrypted-database")
             },
             result.stdout)

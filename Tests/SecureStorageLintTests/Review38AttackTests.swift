@@ -9,30 +9,6 @@ import XCTest
 ///
 /// Each test states the behaviour a user relies on; those that fail show a finding of the review.
 final class Review38AttackTests: XCTestCase {
-    /// A directory of files (relative paths → source), removed after the test.
-    private func tree(_ files: [String: String], under name: String = "") throws -> URL {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("lint-attack-\(UUID().uuidString)")
-        addTeardownBlock { try? FileManager.default.removeItem(at: root) }
-        let base = name.isEmpty ? root : root.appendingPathComponent(name)
-        for (path, source) in files {
-            let url = base.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(source.utf8).write(to: url)
-        }
-        return root
-    }
-
-    /// Findings as `file:line rule`, paths relative to `root`.
-    private func findings(_ result: LintExecutable.Result, under root: URL) throws -> [String] {
-        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let findings = try XCTUnwrap(report?["findings"] as? [[String: Any]], result.stdout + result.stderr)
-        return findings.map { finding in
-            let file = (finding["file"] as? String ?? "").replacingOccurrences(of: root.path + "/", with: "")
-            return "\(file):\(finding["line"] ?? "?") \(finding["rule"] ?? "?")"
-        }.sorted()
-    }
-
     /// `b0` returns a query whose account repeats its parameter 24 times (47 tokens, under
     /// ``QueryTemplate/maximumTokens``); each `bK` calls `bK-1` with 24 copies of its own
     /// parameter, and `count` builders call `b3` the same way: resolving `topN` substitutes
@@ -90,7 +66,7 @@ final class Review38AttackTests: XCTestCase {
     /// own parse time), ideally by linting the file on its own facts instead. (With a 1 s limit
     /// the send sometimes fits on an idle machine; 0.5 s reproduces every time.)
     func testAFileIsNotRefusedBecauseItsModulesFactsAreTooLargeToSend() throws {
-        let root = try tree([
+        let root = try sourceTree([
             "App/Builders.swift": Self.multiplyingBuilders(4),
             "App/Store.swift":
                 "import Security\nfunc save(_ q: CFDictionary) { SecItemDelete(q); SecItemAdd(q, nil) }\n"
@@ -100,7 +76,8 @@ final class Review38AttackTests: XCTestCase {
             root.appendingPathComponent("App").path
         ])
         XCTAssertFalse(result.stdout.contains("App/Store.swift\",\"reason\":\"time-limit\""), result.stdout)
-        XCTAssertEqual(try findings(result, under: root), ["App/Store.swift:2 delete-then-add"], result.stdout)
+        XCTAssertEqual(
+            try LintExecutable.findings(result, under: root), ["App/Store.swift:2 delete-then-add"], result.stdout)
         XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
     }
 
@@ -146,7 +123,7 @@ final class Review38AttackTests: XCTestCase {
             "import Security\nfunc wipe(_ q: [CFDictionary], _ p: [CFDictionary]) {\n"
             + (0..<count).map { "    _ = SecItemDelete(q[\($0)])\n" }.joined()
             + (0..<count).map { "    _ = SecItemAdd(p[\($0)], nil)\n" }.joined() + "}\n"
-        let root = try tree([
+        let root = try sourceTree([
             "App/Slow.swift": slow,
             "App/Store.swift":
                 "import Security\nfunc save(_ q: CFDictionary) { SecItemDelete(q); SecItemAdd(q, nil) }\n"
@@ -155,7 +132,7 @@ final class Review38AttackTests: XCTestCase {
         let common = ["--jobs", "1", "--time-limit", "2", "--only", "delete-then-add", app]
         let json = try LintExecutable.run(["--json"] + common)
         XCTAssertEqual(json.status, 74, json.stderr)
-        XCTAssertEqual(try findings(json, under: root), ["App/Store.swift:2 delete-then-add"])
+        XCTAssertEqual(try LintExecutable.findings(json, under: root), ["App/Store.swift:2 delete-then-add"])
         XCTAssertTrue(json.stdout.contains("App/Slow.swift\",\"reason\":\"time-limit\""), json.stdout)
         let text = try LintExecutable.run(common)
         XCTAssertEqual(text.status, 74)
@@ -177,7 +154,9 @@ final class Review38AttackTests: XCTestCase {
     func testSARIFSaysHowManyTestFilesWereSkipped() throws {
         let write =
             "import Foundation\nfunc keep(_ token: String) { UserDefaults.standard.set(token, forKey: \"authToken\") }\n"
-        let root = try tree(["App/Store.swift": write, "App/Fixtures/Sample.swift": write, "App/MockStore.swift": write]
+        let root = try sourceTree([
+            "App/Store.swift": write, "App/Fixtures/Sample.swift": write, "App/MockStore.swift": write
+        ]
         )
         let result = try LintExecutable.run(["--sarif", root.appendingPathComponent("App").path])
         XCTAssertTrue(result.stdout.contains("skippedTestFiles"), result.stdout)
@@ -202,13 +181,13 @@ final class Review38AttackTests: XCTestCase {
             }
 
             """
-        let plain = try tree(["App/Store.swift": source], under: "CI")
-        let testLike = try tree(["App/Store.swift": source], under: "CITest")
+        let plain = try sourceTree(["App/Store.swift": source], under: "CI")
+        let testLike = try sourceTree(["App/Store.swift": source], under: "CITest")
         let outside = URL(fileURLWithPath: "/")
-        let expected = try findings(
+        let expected = try LintExecutable.findings(
             LintExecutable.run(["--json", plain.appendingPathComponent("CI/App").path], in: outside), under: plain)
         XCTAssertFalse(expected.isEmpty, "the rule no longer reports a password written to a file")
-        let found = try findings(
+        let found = try LintExecutable.findings(
             LintExecutable.run(["--json", testLike.appendingPathComponent("CITest/App").path], in: outside),
             under: testLike)
         XCTAssertEqual(
@@ -454,12 +433,12 @@ final class Review38AttackTests: XCTestCase {
             }
 
             """
-        let root = try tree(["App/Keychain.swift": keychain, "App/Login.swift": login])
+        let root = try sourceTree(["App/Keychain.swift": keychain, "App/Login.swift": login])
         let app = root.appendingPathComponent("App")
-        let directory = try findings(
+        let directory = try LintExecutable.findings(
             LintExecutable.run(["--json", "--only", "delete-then-add", app.path]), under: root)
         XCTAssertEqual(directory, ["App/Login.swift:4 delete-then-add"])
-        let named = try findings(
+        let named = try LintExecutable.findings(
             LintExecutable.run([
                 "--json", "--only", "delete-then-add", app.appendingPathComponent("Keychain.swift").path,
                 app.appendingPathComponent("Login.swift").path
@@ -531,7 +510,7 @@ final class Review38AttackTests: XCTestCase {
             Self.keychainWrapper.replacingOccurrences(of: "final class Keychain", with: "final class Store")
             .replacingOccurrences(of: "Keychain.query", with: "Store.query")
             + "func save(_ k: Keychain, _ key: String) -> OSStatus { _ = k.remove(key); return SecItemAdd(Keychain.query(key) as CFDictionary, nil) }\n"
-        let root = try tree([
+        let root = try sourceTree([
             "Repo/a.swift": Self.keychainWrapper, "Repo/b/Sources/T/s.swift": store,
             "Repo/c.swift": store.replacingOccurrences(of: "class Store", with: "class Store2")
                 .replacingOccurrences(of: "Store.query", with: "Store2.query"),
@@ -540,7 +519,7 @@ final class Review38AttackTests: XCTestCase {
         let path = root.appendingPathComponent("Repo").path
         var seen: Set<[String]> = []
         for jobs in ["1", "2", "3", "1"] {
-            seen.insert(try findings(LintExecutable.run(["--json", "--jobs", jobs, path]), under: root))
+            seen.insert(try LintExecutable.findings(LintExecutable.run(["--json", "--jobs", jobs, path]), under: root))
         }
         XCTAssertEqual(seen.count, 1, "\(seen)")
     }
