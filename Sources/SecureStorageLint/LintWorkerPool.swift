@@ -47,7 +47,12 @@ package struct LintWorkerPool: Sendable {
             }
         }
         let moduleFacts = Self.merge(collected, modules: modules)
-        let outcomes: [FileLintOutcome] = try run(files.count, on: slots, empty: .linted([])) { slot, index in
+        // The second pass takes the files module by module, so that each worker is told a
+        // module's facts once, however the paths interleave modules (`App/x.swift` sorts between
+        // `App/Sources/A/…` and `App/Sources/B/…`).
+        let byModule = files.indices.sorted { (modules[$0], $0) < (modules[$1], $1) }
+        let outcomes: [FileLintOutcome] = try run(files.count, on: slots, empty: .linted([]), order: byModule) {
+            slot, index in
             if case .notLinted(let reason) = collected[index] { return .notLinted(reason) }
             let module = modules[index]
             if slot.module != module && !slot.unsendableModules.contains(module) {
@@ -86,10 +91,11 @@ package struct LintWorkerPool: Sendable {
         return facts
     }
 
-    /// Runs `work` for every index, slot `k` taking indices `k`, `k + slots`, … on a thread of
-    /// its own (so each slot keeps the same files, in order, in both passes).
+    /// Runs `work` for every index, slot `k` taking the `k`-th, `k + slots`-th, … index of
+    /// `order` (all indices in order by default) on a thread of its own.
     private func run<Outcome>(
-        _ count: Int, on slots: [WorkerSlot], empty: Outcome, _ work: @escaping (WorkerSlot, Int) -> Outcome
+        _ count: Int, on slots: [WorkerSlot], empty: Outcome, order: [Int]? = nil,
+        _ work: @escaping (WorkerSlot, Int) -> Outcome
     ) throws(LintWorkerError) -> [Outcome] {
         let results = UnsafeMutableBufferPointer<Outcome>.allocate(capacity: count)
         results.initialize(repeating: empty)
@@ -104,7 +110,8 @@ package struct LintWorkerPool: Sendable {
             done.enter()
             Thread.detachNewThread { [self] in
                 defer { done.leave() }
-                for index in stride(from: number, to: count, by: slotCount) {
+                for position in stride(from: number, to: count, by: slotCount) {
+                    let index = order?[position] ?? position
                     if slot.worker == nil {
                         do throws(LintWorkerError) {
                             slot.worker = try LintWorkerProcess(executable: executable, arguments: arguments)

@@ -523,4 +523,78 @@ final class Review38AttackTests: XCTestCase {
         }
         XCTAssertEqual(seen.count, 1, "\(seen)")
     }
+
+    // MARK: Second round
+
+    /// Second round (medium): a class of the same name declared anywhere in the module made a
+    /// struct holding a password print as "its type's name only", hiding the leak.
+    func testAClassOfTheSameNameElsewhereDoesNotHideALoggedStruct() throws {
+        let login = """
+            struct Credentials { var username: String; var password: String }
+            func signIn(_ credentials: Credentials) { print(credentials) }
+
+            """
+        let found = SourceFileLinter().lint(module: [
+            (path: "Login.swift", bytes: Array(login.utf8)),
+            (path: "Other.swift", bytes: Array("enum Legacy { final class Credentials {} }\n".utf8))
+        ])
+        XCTAssertEqual(
+            found.map { "\($0.file):\($0.position.line) \($0.rule.rawValue)" }, ["Login.swift:2 logged-secret"])
+    }
+
+    /// Second round (medium): any `encryptionKey:` label or the words "PRAGMA key" anywhere in the
+    /// module silenced every unencrypted Realm or SQLite finding.
+    func testAnUnrelatedEncryptionKeyLabelDoesNotMakeTheDatabaseEncrypted() throws {
+        let store = """
+            import RealmSwift
+            final class Account: Object { @Persisted var password = "" }
+            func save(password: String) throws {
+                let account = Account()
+                account.password = password
+                let realm = try Realm()
+                try realm.write { realm.add(account) }
+            }
+
+            """
+        let unrelated = """
+            func track(_ event: String, encryptionKey: String?) {}
+            func start() { track("start", encryptionKey: nil) }
+            let help = "Run PRAGMA key to unlock a SQLCipher file"
+
+            """
+        let found = SourceFileLinter().lint(module: [
+            (path: "Store.swift", bytes: Array(store.utf8)), (path: "Analytics.swift", bytes: Array(unrelated.utf8))
+        ])
+        XCTAssertTrue(found.contains { $0.file == "Store.swift" && $0.rule == .unencryptedDatabase }, "\(found)")
+        // A real key in the module's Realm configuration still counts.
+        let configured = "import RealmSwift\nlet config = Realm.Configuration(encryptionKey: loadKey())\n"
+        let silent = SourceFileLinter().lint(module: [
+            (path: "Store.swift", bytes: Array(store.utf8)), (path: "Config.swift", bytes: Array(configured.utf8))
+        ])
+        XCTAssertFalse(silent.contains { $0.rule == .unencryptedDatabase }, "\(silent)")
+    }
+
+    /// Second round (low–medium): the app's own `Dependencies/` folder (a TCA convention) was taken
+    /// for vendored code and lost the module's facts.
+    func testAnAppsOwnDependenciesFolderIsPartOfTheApp() {
+        XCTAssertEqual(ModuleMap.moduleKey(of: "App/Dependencies/Models.swift", roots: ["App"]), "App")
+        XCTAssertEqual(ModuleMap.moduleKey(of: "App/External/Client.swift", roots: ["App"]), "App")
+    }
+
+    /// Second round (low–medium): a literal written where a type goes (the parser accepts
+    /// `var c: (String, "…")`) reached the facts and a finding's message.
+    func testNoLiteralReachesTheFactsThroughTypeAnnotationsOrExtensions() throws {
+        let secret = "sk_" + "live_TUPLE_4242"
+        let source = """
+            struct Holder { var c: (String, "\(secret)"); var d: [String: "\(secret)"] }
+            extension (String, "\(secret)") { var password: String { "" } }
+            func show(_ h: Holder) { print(h) }
+
+            """
+        let parsed = ParsedSource(bytes: Array(source.utf8))
+        let facts = ModuleFacts.ofSingleFile(parsed, path: "A.swift")
+        XCTAssertFalse(String(decoding: try JSONEncoder().encode(facts), as: UTF8.self).contains(secret))
+        let found = SourceFileLinter().lint(path: "A.swift", bytes: Array(source.utf8))
+        XCTAssertFalse(found.contains { $0.message.contains(secret) }, "\(found)")
+    }
 }

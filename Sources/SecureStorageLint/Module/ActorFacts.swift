@@ -142,8 +142,11 @@ private final class TypeDeclarationCollector: SyntaxVisitor {
         // Swift infers a type's isolation from its primary declaration only: a conformance or
         // `@MainActor` on an extension isolates that extension's members (MainActorVisitor reads
         // those where they are written), not the type.
-        let name = ActorFacts.lastComponent(of: node.extendedType.trimmedDescription)
-        if supertypes[name] == nil { supertypes[name] = [] }
+        // Only a named type (`Login.Screen`); never the text of whatever else the parser accepted.
+        let named =
+            node.extendedType.as(IdentifierTypeSyntax.self)?.name.text
+            ?? node.extendedType.as(MemberTypeSyntax.self)?.name.text
+        if let name = named, supertypes[name] == nil { supertypes[name] = [] }
         return .visitChildren
     }
     override func visit(_ node: CodeBlockSyntax) -> SyntaxVisitorContinueKind { .skipChildren }

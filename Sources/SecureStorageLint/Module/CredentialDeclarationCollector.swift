@@ -15,6 +15,10 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
     private(set) var managedProperties: Set<String> = []
     /// Types that declare their own `description` or `debugDescription` (in the type or an extension).
     private(set) var selfDescribingTypes: Set<String> = []
+    /// Classes and actors declared (printed as their type's name).
+    private(set) var referenceTypes: Set<String> = []
+    /// Structs and enums declared (printed with their stored properties).
+    private(set) var valueTypes: Set<String> = []
     /// Enclosing type and extension names, innermost last.
     private var typeNames: [String] = []
 
@@ -24,23 +28,29 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
         "URL", "UUID"
     ]
 
-    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text) }
+    override func visit(_ node: StructDeclSyntax) -> SyntaxVisitorContinueKind {
+        valueTypes.insert(node.name.text)
+        return enter(node.name.text)
+    }
     override func visitPost(_ node: StructDeclSyntax) { typeNames.removeLast() }
     override func visit(_ node: ClassDeclSyntax) -> SyntaxVisitorContinueKind {
         // `print(object)` of a class without its own description shows the type's name only.
-        selfDescribingTypes.insert(node.name.text)
+        referenceTypes.insert(node.name.text)
         return enter(node.name.text)
     }
     override func visitPost(_ node: ClassDeclSyntax) { typeNames.removeLast() }
     override func visit(_ node: ActorDeclSyntax) -> SyntaxVisitorContinueKind {
-        selfDescribingTypes.insert(node.name.text)
+        referenceTypes.insert(node.name.text)
         return enter(node.name.text)
     }
     override func visitPost(_ node: ActorDeclSyntax) { typeNames.removeLast() }
-    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind { enter(node.name.text) }
+    override func visit(_ node: EnumDeclSyntax) -> SyntaxVisitorContinueKind {
+        valueTypes.insert(node.name.text)
+        return enter(node.name.text)
+    }
     override func visitPost(_ node: EnumDeclSyntax) { typeNames.removeLast() }
     override func visit(_ node: ExtensionDeclSyntax) -> SyntaxVisitorContinueKind {
-        enter(node.extendedType.trimmedDescription.split(separator: ".").last.map(String.init) ?? "")
+        enter(Self.simpleTypeName(node.extendedType))
     }
     override func visitPost(_ node: ExtensionDeclSyntax) { typeNames.removeLast() }
     override func visit(_ node: ProtocolDeclSyntax) -> SyntaxVisitorContinueKind { .skipChildren }
@@ -69,7 +79,8 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
         }
         for binding in node.bindings {
             guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else { continue }
-            if !isStatic, name == "description" || name == "debugDescription", let type = typeNames.last {
+            if !isStatic, name == "description" || name == "debugDescription", let type = typeNames.last, !type.isEmpty
+            {
                 selfDescribingTypes.insert(type)
             }
             if let literal = binding.initializer?.value.as(StringLiteralExprSyntax.self),
@@ -80,7 +91,9 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
             }
             guard !isStatic, let type = typeNames.last, Self.isStored(binding) else { continue }
             let declaredType = binding.typeAnnotation.map { Self.simpleTypeName($0.type) }
-            if let declaredType { propertyTypes[type, default: []].insert(declaredType) }
+            if let declaredType, !declaredType.isEmpty, !type.isEmpty {
+                propertyTypes[type, default: []].insert(declaredType)
+            }
             if let declaredType, Self.flagOrNumberTypes.contains(declaredType) { continue }
             if let initial = binding.initializer?.value, InsecureStorageVisitor.isFlagOrCount(initial) { continue }
             if CredentialNames.isCredential(name) {
@@ -106,7 +119,13 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
                 // variable of the app's own crypto named `encryptionKey` (`self.encryptionKey`).
                 if name == "encryptionKey", isDatabaseKeySetting(token) { return true }
             case .stringSegment(let text):
-                if !usesSystemSQLite, text.range(of: "PRAGMA key", options: .caseInsensitive) != nil { return true }
+                // `db.execute("PRAGMA key = …")`: a statement given to a call, not help text.
+                if !usesSystemSQLite, text.range(of: "PRAGMA key", options: .caseInsensitive) != nil,
+                    token.nearestAncestor(LabeledExprSyntax.self)?.parent?.parent?.is(FunctionCallExprSyntax.self)
+                        == true
+                {
+                    return true
+                }
             default:
                 continue
             }
@@ -114,9 +133,16 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
         return false
     }
 
-    /// `encryptionKey:` as an argument label, or `….encryptionKey =` on a name containing `config`.
+    /// `encryptionKey:` labelling a non-nil argument of a configuration's initializer
+    /// (`Realm.Configuration(encryptionKey: key)`, `DatabaseConfiguration(encryptionKey: …)`), or
+    /// `….encryptionKey =` on a name containing `config`.
     private static func isDatabaseKeySetting(_ token: TokenSyntax) -> Bool {
-        if token.parent?.is(LabeledExprSyntax.self) == true { return true }
+        if let argument = token.parent?.as(LabeledExprSyntax.self) {
+            guard !argument.expression.is(NilLiteralExprSyntax.self),
+                let call = argument.parent?.parent?.as(FunctionCallExprSyntax.self)
+            else { return false }
+            return call.calledExpression.trimmedDescription.range(of: "Configuration", options: .caseInsensitive) != nil
+        }
         guard token.previousToken(viewMode: .sourceAccurate)?.tokenKind == .period,
             let base = token.previousToken(viewMode: .sourceAccurate)?.previousToken(viewMode: .sourceAccurate),
             base.text.range(of: "config", options: .caseInsensitive) != nil
@@ -140,7 +166,9 @@ final class CredentialDeclarationCollector: SyntaxVisitor {
         if let array = type.as(ArrayTypeSyntax.self) { return simpleTypeName(array.element) }
         if let member = type.as(MemberTypeSyntax.self) { return member.name.text }
         if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text }
-        return type.trimmedDescription
+        // Tuples, dictionaries, function types: no type name of the module (and never the text of
+        // whatever the parser accepted there, literals included).
+        return ""
     }
 
     /// The text of a literal without interpolations, or nil.

@@ -21,6 +21,11 @@ package struct CredentialFacts: Sendable, Hashable, Codable {
     package private(set) var managedCredentialProperties: Set<String> = []
     /// Names of types that declare their own `description` or `debugDescription`, in the type or an extension.
     package private(set) var selfDescribingTypes: Set<String> = []
+    /// Classes and actors of the module, printed as their type's name unless a struct or enum of
+    /// the same name exists somewhere in the module (then nothing is assumed).
+    package private(set) var referenceTypes: Set<String> = []
+    /// Structs and enums of the module.
+    package private(set) var valueTypes: Set<String> = []
     /// Whether a file of the module configures database encryption.
     package private(set) var configuresDatabaseEncryption = false
 
@@ -37,7 +42,7 @@ package struct CredentialFacts: Sendable, Hashable, Codable {
     /// chooses (usually without its secrets), not its stored properties. (`dump` shows a class's
     /// properties all the same; the rule does not tell it apart.)
     package func describesItself(_ type: String) -> Bool {
-        selfDescribingTypes.contains(type)
+        selfDescribingTypes.contains(type) || (referenceTypes.contains(type) && !valueTypes.contains(type))
     }
 
     /// Whether `name` (`tokenKey`, `Keys.tokenKey`) is a string constant whose value names a credential.
@@ -56,6 +61,8 @@ package struct CredentialFacts: Sendable, Hashable, Codable {
         credentialKeyConstants.formUnion(collector.keyConstants)
         managedCredentialProperties.formUnion(collector.managedProperties)
         selfDescribingTypes.formUnion(collector.selfDescribingTypes)
+        referenceTypes.formUnion(collector.referenceTypes)
+        valueTypes.formUnion(collector.valueTypes)
         configuresDatabaseEncryption =
             configuresDatabaseEncryption || CredentialDeclarationCollector.configuresEncryption(tree)
     }
@@ -67,6 +74,8 @@ package struct CredentialFacts: Sendable, Hashable, Codable {
         credentialKeyConstants.formUnion(other.credentialKeyConstants)
         managedCredentialProperties.formUnion(other.managedCredentialProperties)
         selfDescribingTypes.formUnion(other.selfDescribingTypes)
+        referenceTypes.formUnion(other.referenceTypes)
+        valueTypes.formUnion(other.valueTypes)
         configuresDatabaseEncryption = configuresDatabaseEncryption || other.configuresDatabaseEncryption
     }
 

@@ -46,7 +46,7 @@ package enum ModuleMap {
     /// Directories that hold other projects' code, each dependency under them a module of its own.
     private static let vendorDirectories: Set<Substring> = [
         "Pods", "Carthage", "SourcePackages", "Vendor", "vendor", "Vendored", "ThirdParty", "Third Party",
-        "third_party", "third-party", "External", "Externals", "Submodules", "Dependencies"
+        "third_party", "third-party"
     ]
 
     /// The longest of `roots` that `file` was found under (the file itself when it was named).
