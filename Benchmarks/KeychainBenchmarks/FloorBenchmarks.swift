@@ -9,13 +9,22 @@ import GRDB
 enum FloorBenchmarks {
     /// The raw floor: ``RawSQLiteFloor`` holding `size` rows, then `samples` durable inserts
     /// (one commit each) and point reads by (service, account) spread over the rows.
-    static func rawSQLite(size: Int, samples: Int, in directory: URL) throws -> (insert: Measurement, read: Measurement)
-    {
+    /// What ``rawSQLite(size:samples:in:)`` measures.
+    struct RawMeasurements {
+        var insert: Measurement
+        var read: Measurement
+        var update: Measurement
+        var delete: Measurement
+    }
+
+    static func rawSQLite(size: Int, samples: Int, in directory: URL) throws -> RawMeasurements {
         let floor = try RawSQLiteFloor(
             path: directory.appendingPathComponent("raw-floor-\(size).sqlite").path, size: size)
         let payload = Data(repeating: 0x5A, count: 64)
         var insert = Measurement("floor: raw SQLite insert (durable commit)")
         var read = Measurement("floor: raw SQLite point read (prepared statement)")
+        var update = Measurement("floor: raw SQLite update data (durable commit)")
+        var delete = Measurement("floor: raw SQLite delete one (durable commit)")
         for sample in 0..<samples {
             try insert.time {
                 try floor.insert(service: Data("service-x".utf8), account: Data("sample-\(sample)".utf8), data: payload)
@@ -30,7 +39,20 @@ enum FloorBenchmarks {
                 throw BenchmarkFailure("the raw SQLite floor lost row \(index)")
             }
         }
-        return (insert, read)
+        let changed = Data(repeating: 0xA5, count: 64)
+        for index in SampleKeys.spread(samples, over: size) {
+            try update.time {
+                try floor.update(
+                    service: Data(SampleKeys.service(index).utf8), account: Data(SampleKeys.account(index).utf8),
+                    data: changed)
+            }
+        }
+        for sample in 0..<samples {
+            try delete.time {
+                try floor.delete(service: Data("service-x".utf8), account: Data("sample-\(sample)".utf8))
+            }
+        }
+        return RawMeasurements(insert: insert, read: read, update: update, delete: delete)
     }
 
     /// The same table through GRDB (`DatabasePool.write` and `read` blocks, cached statements),

@@ -17,7 +17,8 @@ import KeychainServices
 enum InstructionBenchmarks {
     /// The operations, by the name `--instructions` takes.
     static let operations: [String] = [
-        "find", "secitem-find", "add", "batch", "update", "delete", "raw-read", "raw-insert", "grdb-read",
+        "find", "secitem-find", "add", "batch", "update", "delete", "raw-read", "raw-insert", "raw-update",
+        "raw-delete", "grdb-read",
         "hmac", "gcm-open", "kw-unwrap"
     ]
 
@@ -210,6 +211,31 @@ enum InstructionBenchmarks {
                     }
                 }
                 return Body(count: calls, warmUp: { try run(warmKeys) }, measured: { try run(measuredKeys) })
+            case "raw-update":
+                func keys(_ rows: [Int]) -> [(Data, Data)] {
+                    rows.map { (Data(SampleKeys.service($0).utf8), Data(SampleKeys.account($0).utf8)) }
+                }
+                let (warmKeys, measuredKeys) = (keys(warmRows), keys(rows))
+                // New bytes on every call: SQLite writes nothing for a row whose bytes stay the same.
+                var round: UInt8 = 0
+                let run: ([(Data, Data)]) throws -> Void = { keys in
+                    round &+= 1
+                    let data = Data(repeating: round, count: self.secret.count)
+                    for (service, account) in keys {
+                        try self.raw.update(service: service, account: account, data: data)
+                    }
+                }
+                return Body(count: calls, warmUp: { try run(warmKeys) }, measured: { try run(measuredKeys) })
+            case "raw-delete":
+                let accounts = newAccounts(warm + calls).map { Data($0.utf8) }
+                let service = Data("deleted".utf8)
+                try raw.insertAll(service: service, accounts: accounts, data: secret)
+                let run: (ArraySlice<Data>) throws -> Void = { accounts in
+                    for account in accounts { try self.raw.delete(service: service, account: account) }
+                }
+                return Body(
+                    count: calls, warmUp: { try run(accounts.prefix(warm)) },
+                    measured: { try run(accounts.dropFirst(warm)) })
             case "grdb-read":
                 func keys(_ rows: [Int]) -> [StatementArguments] {
                     rows.map { [Data(SampleKeys.service($0).utf8), Data(SampleKeys.account($0).utf8)] }

@@ -16,6 +16,8 @@ final class RawSQLiteFloor {
     private let insertStatement: OpaquePointer
     private let beginStatement: OpaquePointer
     private let commitStatement: OpaquePointer
+    private let updateStatement: OpaquePointer
+    private let deleteStatement: OpaquePointer
 
     /// Creates (or replaces) the floor database at `path` holding `size` rows.
     init(path: String, size: Int) throws {
@@ -42,6 +44,8 @@ final class RawSQLiteFloor {
         commitStatement = try Self.prepare("COMMIT", on: handle)
         insertStatement = try Self.prepare("INSERT INTO items (service, account, data) VALUES (?, ?, ?)", on: handle)
         selectStatement = try Self.prepare("SELECT data FROM items WHERE service = ? AND account = ?", on: handle)
+        updateStatement = try Self.prepare("UPDATE items SET data = ? WHERE service = ? AND account = ?", on: handle)
+        deleteStatement = try Self.prepare("DELETE FROM items WHERE service = ? AND account = ?", on: handle)
         let payload = Data(repeating: 0x5A, count: 64)
         for start in stride(from: 0, to: size, by: 10_000) {
             try step(beginStatement)
@@ -55,7 +59,9 @@ final class RawSQLiteFloor {
     }
 
     deinit {
-        for statement in [selectStatement, insertStatement, beginStatement, commitStatement] {
+        for statement in [
+            selectStatement, insertStatement, beginStatement, commitStatement, updateStatement, deleteStatement
+        ] {
             sqlite3_finalize(statement)
         }
         sqlite3_close(connection)
@@ -86,6 +92,39 @@ final class RawSQLiteFloor {
         try step(beginStatement)
         do {
             try insertRow(service: service, account: account, data: data)
+        } catch {
+            sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+        try step(commitStatement)
+    }
+
+    /// Inserts rows `(service, accounts[i], data)` in one transaction (set-up, not measured).
+    func insertAll(service: Data, accounts: [Data], data: Data) throws {
+        try step(beginStatement)
+        for account in accounts { try insertRow(service: service, account: account, data: data) }
+        try step(commitStatement)
+    }
+
+    /// One durable update of the row `(service, account)`'s data: its own transaction.
+    func update(service: Data, account: Data, data: Data) throws {
+        try changeOneRow(updateStatement, binding: [data, service, account])
+    }
+
+    /// One durable delete of the row `(service, account)`: its own transaction (freed space
+    /// zeroed, `secure_delete`, as the keychain's; no checkpoint).
+    func delete(service: Data, account: Data) throws {
+        try changeOneRow(deleteStatement, binding: [service, account])
+    }
+
+    /// `BEGIN IMMEDIATE`, `statement` with `values` bound, `COMMIT`; fails unless one row changed.
+    private func changeOneRow(_ statement: OpaquePointer, binding values: [Data]) throws {
+        try step(beginStatement)
+        do {
+            defer { sqlite3_clear_bindings(statement) }
+            for (index, value) in values.enumerated() { try bind(value, at: Int32(index + 1), to: statement) }
+            try step(statement)
+            guard sqlite3_changes(connection) == 1 else { throw BenchmarkFailure("the SQLite floor lost a row") }
         } catch {
             sqlite3_exec(connection, "ROLLBACK", nil, nil, nil)
             throw error

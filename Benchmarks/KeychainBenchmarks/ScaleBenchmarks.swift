@@ -17,6 +17,10 @@ enum ScaleBenchmarks {
         /// durable insert, `Keychain.findFirst` and `SecItemCopyMatching` over a point read.
         var addRatio: Double
         var readRatio: Double
+        /// An update of one item's data and a delete (which truncates the log) over the raw
+        /// floor's durable update and delete.
+        var updateRatio: Double
+        var deleteRatio: Double
         /// Nil when the SecItem API is Apple's (not measured over this engine).
         var secItemReadRatio: Double?
         var batchItemsPerSecond: Double
@@ -117,11 +121,13 @@ enum ScaleBenchmarks {
 
         let raw = try FloorBenchmarks.rawSQLite(size: size, samples: samples, in: directory)
         let grdb = try FloorBenchmarks.sqlite(size: size, samples: samples, in: directory)
-        measurements += [raw.insert, raw.read, grdb.bulk, grdb.insert, grdb.read]
+        measurements += [raw.insert, raw.read, raw.update, raw.delete, grdb.bulk, grdb.insert, grdb.read]
         let rawRead = max(raw.read.median, 1e-9)
         return Result(
             size: size, measurements: measurements,
             addRatio: add.median / max(raw.insert.median, 1e-9), readRatio: read.median / rawRead,
+            updateRatio: update.median / max(raw.update.median, 1e-9),
+            deleteRatio: delete.median / max(raw.delete.median, 1e-9),
             secItemReadRatio: secItemReadMedian.map { $0 / rawRead },
             batchItemsPerSecond: batchRate, diskBytes: disk, peakMemoryBytes: pointMemory)
     }

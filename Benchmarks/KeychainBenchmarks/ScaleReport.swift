@@ -16,6 +16,7 @@ enum ScaleReport {
                 "sizes": results.map { result -> [String: Any] in
                     [
                         "size": result.size, "addOverFloor": result.addRatio, "readOverFloor": result.readRatio,
+                        "updateOverFloor": result.updateRatio, "deleteOverFloor": result.deleteRatio,
                         "secItemReadOverFloor": result.secItemReadRatio ?? NSNull(),
                         "batchItemsPerSecond": result.batchItemsPerSecond, "diskBytes": result.diskBytes,
                         "peakMemoryBytes": result.peakMemoryBytes, "results": result.measurements.map(\.json)
@@ -36,14 +37,16 @@ enum ScaleReport {
         for result in results { result.measurements.forEach { print($0.markdownRow) } }
         crypto.forEach { print($0.markdownRow) }
         print(
-            "\n| N | add / raw insert | find / raw read | SecItemCopyMatching / raw read | batch add items/s | on disk | peak memory |\n|---|---|---|---|---|---|---|"
+            "\n| N | add / raw insert | find / raw read | SecItemCopyMatching / raw read | update / raw update | delete / raw delete | batch add items/s | on disk | peak memory |\n|---|---|---|---|---|---|---|---|---|"
         )
         for result in results {
             let secItem = result.secItemReadRatio.map { String(format: "%.2f×", $0) } ?? "–"
             print(
                 String(format: "| %d | %.2f× | %.2f× | ", result.size, result.addRatio, result.readRatio) + secItem
                     + String(
-                        format: " | %.0f | %.1f MiB | %.0f MiB |", result.batchItemsPerSecond,
+                        format: " | %.2f× | %.2f× | %.0f | %.1f MiB | %.0f MiB |", result.updateRatio,
+                        result.deleteRatio,
+                        result.batchItemsPerSecond,
                         Double(result.diskBytes) / 1_048_576, Double(result.peakMemoryBytes) / 1_048_576))
         }
         print(

@@ -18,14 +18,13 @@ extension Keychain {
         var resolved = try ResolvedQuery(query)
         resolved.limit = .all
         try adoptItemsWrittenBeforeOwnership(resolved)
-        let count = try write { db -> Int in
+        let count = try writeThenScrub { db -> Int in
             let ids = try self.rowsToChange(resolved, proof: .seal, db).compactMap(\.row.rowID)
             if ids.isEmpty { throw KeychainError.itemNotFound() }
             try self.recordRemoval(of: ids, db)
             try ItemTable.delete(in: db, ids: ids)
             return ids.count
         }
-        checkpoint()
         logger.debug("deleted items", metadata: ["class": "\(resolved.itemClass.rawValue)", "count": "\(count)"])
         return count
     }

@@ -428,7 +428,7 @@ public final class Keychain: Sendable {
         }
     }
 
-    private func requireExactSchema(_ db: Database) throws {
+    func requireExactSchema(_ db: Database) throws {
         let version = try ConnectionSettings.schemaVersion(in: db)
         guard checkedSchemaVersion.withLock({ $0 }) != version else { return }
         guard

@@ -140,6 +140,15 @@ enum PlatformIO {
         close(fd)
     }
 
+    /// Makes a file's data durable (`fdatasync` through a descriptor of its own: the sync is the
+    /// file's, whichever descriptor wrote it).
+    static func syncData(of path: String) throws(KeychainError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw posixError("open \(path)") }
+        defer { close(fd) }
+        guard fdatasync(fd) == 0 else { throw posixError("fdatasync \(path)") }
+    }
+
     static func posixError(_ what: String) -> KeychainError {
         let code = errno
         let reason = String(cString: strerror(code))
