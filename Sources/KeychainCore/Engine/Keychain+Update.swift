@@ -212,7 +212,10 @@ extension Keychain {
                 from: keys.classKeys(for: item.row.accessibility), to: classKeys)
         }
         let before = try keys.stateDigest.fingerprint(rowID: row.rowID ?? -1, db)
-        try row.update(seal: keys.rowSealer.seal(row, rowID: row.rowID ?? -1, tags: row.indexes.tags), db)
+        let previousTags = try item.row.rowID.map { try RowSealer.tags(of: $0, db) } ?? []
+        try row.update(
+            seal: keys.rowSealer.seal(row, rowID: row.rowID ?? -1, tags: row.indexes.tags), replacing: item.row,
+            previousTags: previousTags, db)
         try keys.stateDigest.record(removing: [before], adding: [fingerprint(ofWritten: row, db)], db)
     }
 }

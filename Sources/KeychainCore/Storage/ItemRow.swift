@@ -114,19 +114,47 @@ struct ItemRow: Sendable {
         try Self.insertTags(indexes.tags, rowID: rowID, db)
     }
 
-    /// Rewrites the row in place (keeping its row id, so insertion order is stable), its tags and its seal.
-    func update(seal: Data, _ db: Database) throws {
+    /// Rewrites the row in place (keeping its row id, so insertion order is stable), its tags and
+    /// its seal. `previous` is the row as stored (read in the same transaction) and
+    /// `previousTags` its tags: when the row's lookup columns and tags are unchanged (an update of
+    /// its data or of attributes without a lookup column of their own), only the columns that
+    /// can change are written, so SQLite rewrites none of the row's index entries or tag rows.
+    func update(seal: Data, replacing previous: ItemRow, previousTags: Set<Data>, _ db: Database) throws {
         guard let rowID else { return }
-        try db.cachedStatement(
-            sql: """
-                UPDATE items SET item_id = ?, item_class = ?, accessibility = ?, synchronizable = ?, group_index = ?,
-                  service_index = ?, account_index = ?, server_index = ?, link_index = ?, primary_key_index = ?,
-                  row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ?, row_seal = ? WHERE id = ?
-                """
-        ).execute(binding: columnValues + [seal.databaseValue, rowID.databaseValue])
+        if hasTheLookupColumns(of: previous) {
+            try db.cachedStatement(
+                sql: """
+                    UPDATE items SET accessibility = ?, synchronizable = ?, row_version = ?, metadata_key = ?,
+                      metadata = ?, secret_key = ?, secret = ?, row_seal = ? WHERE id = ?
+                    """
+            ).execute(binding: [
+                accessibility.rawValue.databaseValue, synchronizable.databaseValue, rowVersion.databaseValue,
+                sealed.wrappedMetadataKey.databaseValue, sealed.metadata.databaseValue,
+                sealed.wrappedSecretKey.databaseValue, sealed.secret.databaseValue, seal.databaseValue,
+                rowID.databaseValue
+            ])
+        } else {
+            try db.cachedStatement(
+                sql: """
+                    UPDATE items SET item_id = ?, item_class = ?, accessibility = ?, synchronizable = ?, group_index = ?,
+                      service_index = ?, account_index = ?, server_index = ?, link_index = ?, primary_key_index = ?,
+                      row_version = ?, metadata_key = ?, metadata = ?, secret_key = ?, secret = ?, row_seal = ? WHERE id = ?
+                    """
+            ).execute(binding: columnValues + [seal.databaseValue, rowID.databaseValue])
+        }
+        guard indexes.tags != previousTags else { return }
         try db.cachedStatement(sql: "DELETE FROM item_tags WHERE item_rowid = ?").execute(binding: [rowID.databaseValue]
         )
         try Self.insertTags(indexes.tags, rowID: rowID, db)
+    }
+
+    /// Whether this row and `previous` agree on every column an index of `items` covers.
+    private func hasTheLookupColumns(of previous: ItemRow) -> Bool {
+        rowID == previous.rowID && itemID == previous.itemID && itemClass == previous.itemClass
+            && indexes.group == previous.indexes.group && indexes.service == previous.indexes.service
+            && indexes.account == previous.indexes.account && indexes.server == previous.indexes.server
+            && indexes.identityLink == previous.indexes.identityLink
+            && indexes.primaryKey == previous.indexes.primaryKey
     }
 
     private static func insertTags(_ tags: Set<Data>, rowID: Int64, _ db: Database) throws {
