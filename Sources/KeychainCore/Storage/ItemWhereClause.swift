@@ -4,7 +4,7 @@ import GRDB
 /// The WHERE clause of a query over `items`: conditions on the rows of one table name or alias,
 /// joined with AND, and their arguments in order. ``ItemFilter`` builds it from a query;
 /// ``ItemTable`` runs it.
-struct ItemWhereClause {
+struct ItemWhereClause: Sendable {
     /// The name under which a statement selects `items` rows.
     enum Source: String {
         /// The `items` table itself (``ItemTable/rows(in:where:limit:)``).
@@ -18,7 +18,7 @@ struct ItemWhereClause {
     /// The table or alias every condition names.
     let source: Source
     private var conditions: [String] = []
-    private var arguments: [(any DatabaseValueConvertible)?] = []
+    private var arguments: [DatabaseValue] = []
 
     /// A clause with no conditions yet (it selects every row).
     init(_ source: Source) {
@@ -31,6 +31,9 @@ struct ItemWhereClause {
     /// The arguments of ``sql``, in order.
     var statementArguments: StatementArguments { StatementArguments(arguments) }
 
+    /// The arguments of ``sql``, in order, as SQLite stores them (bound without GRDB's conversion).
+    var values: [DatabaseValue] { arguments }
+
     /// Rows of this class.
     mutating func itemClass(is itemClass: ItemClass) {
         add("\(source.rawValue).item_class = ?", itemClass.rawValue)
@@ -40,7 +43,7 @@ struct ItemWhereClause {
     mutating func groupIndex(in indexes: [Data]) {
         let marks = Array(repeating: "?", count: indexes.count).joined(separator: ", ")
         conditions.append("\(source.rawValue).group_index IN (\(marks))")
-        arguments += indexes
+        arguments += indexes.map(\.databaseValue)
     }
 
     /// Rows with this synchronizable flag, written into the statement (the query's synchronizable filter).
@@ -85,6 +88,6 @@ struct ItemWhereClause {
 
     private mutating func add(_ condition: String, _ argument: (any DatabaseValueConvertible)?) {
         conditions.append(condition)
-        arguments.append(argument)
+        arguments.append(argument?.databaseValue ?? .null)
     }
 }
