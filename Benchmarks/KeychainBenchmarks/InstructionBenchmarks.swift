@@ -17,10 +17,14 @@ import KeychainServices
 enum InstructionBenchmarks {
     /// The operations, by the name `--instructions` takes.
     static let operations: [String] = [
-        "find", "secitem-find", "add", "batch", "update", "delete", "raw-read", "raw-insert", "raw-update",
-        "raw-delete", "grdb-read",
-        "hmac", "gcm-open", "kw-unwrap"
+        "find", "secitem-find", "list", "secitem-list", "raw-list", "add", "batch", "update", "delete", "raw-read",
+        "raw-insert", "raw-update", "raw-delete", "grdb-read", "hmac", "gcm-open", "kw-unwrap"
     ]
+
+    /// How many whole listings a `list` operation of `calls` calls runs: one per 100 calls (at
+    /// least one), each of every item; `count` is then the number of items listed, and what
+    /// `scripts/instructions` divides by (so list operations are counted per item).
+    static func listings(calls: Int) -> Int { max(1, calls / 100) }
 
     static func run(operations requested: [String], items: Int, calls: Int, in directory: URL) throws {
         let unknown = requested.filter { !operations.contains($0) }
@@ -144,6 +148,8 @@ enum InstructionBenchmarks {
                     "secitem-find measures the SecItem API over this engine: on Apple platforms build with SECURE_STORAGE_FORCE_PORTABLE=1"
                 )
                 #endif
+            case "list", "secitem-list", "raw-list":
+                return try listing(operation, calls: calls)
             case "add":
                 func newItems(_ count: Int) -> [NewItem] {
                     newAccounts(count).map {
@@ -280,6 +286,49 @@ enum InstructionBenchmarks {
             default:
                 throw BenchmarkFailure("unknown operation \(operation)")
             }
+        }
+
+        /// Whole listings of every item with its attributes (``listings(calls:)`` of them),
+        /// counted per item: `Keychain.find` with limit all, `SecItemCopyMatching` with
+        /// `kSecMatchLimitAll`, or the raw SQLite floor's listing of the same rows.
+        private func listing(_ operation: String, calls: Int) throws -> Body {
+            let listings = InstructionBenchmarks.listings(calls: calls)
+            let listOnce: () throws -> Int
+            switch operation {
+            case "list":
+                let query = Query(.genericPassword, limit: .all)
+                listOnce = { try self.keychain.find(query, returning: .attributes).count }
+            case "secitem-list":
+                #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+                let query =
+                    [
+                        kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll,
+                        kSecReturnAttributes as String: true
+                    ] as CFDictionary
+                listOnce = {
+                    var result: CFTypeRef?
+                    let status = SecItemCopyMatching(query, &result)
+                    guard status == errSecSuccess, let listed = result as? NSArray else {
+                        throw BenchmarkFailure("SecItemCopyMatching answered \(status)")
+                    }
+                    return listed.count
+                }
+                #else
+                throw BenchmarkFailure(
+                    "secitem-list measures the SecItem API over this engine: on Apple platforms build with SECURE_STORAGE_FORCE_PORTABLE=1"
+                )
+                #endif
+            default:
+                listOnce = { try self.raw.listAll().count }
+            }
+            // Every listing must return what the first one did (whatever earlier operations added).
+            let perListing = try listOnce()
+            guard perListing >= items else { throw BenchmarkFailure("\(operation) listed \(perListing) of \(items)") }
+            let listAll = {
+                guard try listOnce() == perListing else { throw BenchmarkFailure("\(operation) lost items") }
+            }
+            return Body(
+                count: listings * perListing, warmUp: listAll, measured: { for _ in 0..<listings { try listAll() } })
         }
     }
 }

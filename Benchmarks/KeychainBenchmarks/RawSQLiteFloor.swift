@@ -13,6 +13,7 @@ import Foundation
 final class RawSQLiteFloor {
     private var connection: OpaquePointer?
     private let selectStatement: OpaquePointer
+    private let listStatement: OpaquePointer
     private let insertStatement: OpaquePointer
     private let beginStatement: OpaquePointer
     private let commitStatement: OpaquePointer
@@ -46,6 +47,7 @@ final class RawSQLiteFloor {
         selectStatement = try Self.prepare("SELECT data FROM items WHERE service = ? AND account = ?", on: handle)
         updateStatement = try Self.prepare("UPDATE items SET data = ? WHERE service = ? AND account = ?", on: handle)
         deleteStatement = try Self.prepare("DELETE FROM items WHERE service = ? AND account = ?", on: handle)
+        listStatement = try Self.prepare("SELECT id, service, account FROM items ORDER BY id", on: handle)
         let payload = Data(repeating: 0x5A, count: 64)
         for start in stride(from: 0, to: size, by: 10_000) {
             try step(beginStatement)
@@ -60,7 +62,8 @@ final class RawSQLiteFloor {
 
     deinit {
         for statement in [
-            selectStatement, insertStatement, beginStatement, commitStatement, updateStatement, deleteStatement
+            selectStatement, listStatement, insertStatement, beginStatement, commitStatement, updateStatement,
+            deleteStatement
         ] {
             sqlite3_finalize(statement)
         }
@@ -84,6 +87,25 @@ final class RawSQLiteFloor {
             return nil
         default:
             throw BenchmarkFailure("SQLite floor read failed: \(String(cString: sqlite3_errmsg(connection)))")
+        }
+    }
+
+    /// Every row's id, service and account, service and account copied out of SQLite, in id
+    /// order in one read transaction: the floor of listing every item with its attributes.
+    func listAll() throws -> [(id: Int64, service: Data, account: Data)] {
+        defer { sqlite3_reset(listStatement) }
+        var rows: [(id: Int64, service: Data, account: Data)] = []
+        func blob(_ column: Int32) -> Data {
+            guard let bytes = sqlite3_column_blob(listStatement, column) else { return Data() }
+            return Data(bytes: bytes, count: Int(sqlite3_column_bytes(listStatement, column)))
+        }
+        while true {
+            switch sqlite3_step(listStatement) {
+            case SQLITE_ROW: rows.append((sqlite3_column_int64(listStatement, 0), blob(1), blob(2)))
+            case SQLITE_DONE: return rows
+            default:
+                throw BenchmarkFailure("SQLite floor listing failed: \(String(cString: sqlite3_errmsg(connection)))")
+            }
         }
     }
 

@@ -29,6 +29,8 @@ enum ScaleBenchmarks {
         /// Peak resident memory of the process after filling and point operations at this size,
         /// before listing all its items (runs at smaller sizes, their lists included, came first).
         var peakMemoryBytes: Int64
+        /// Listing every item with its attributes beside the raw SQLite listing of the same rows.
+        var listing: ScaleListing.Result
     }
 
     static func run(size: Int, samples: Int, in directory: URL) throws -> Result {
@@ -88,19 +90,18 @@ enum ScaleBenchmarks {
         let disk = fileSize(location.databaseURL.path) + fileSize(location.databaseURL.path + "-wal")
         let pointMemory = peakResidentBytes()
         var measurements = [open, reopen, batch, add, read, update, delete]
-        if size <= 100_000 {
-            var list = Measurement("N=\(size): list all attributes")
-            _ = try list.time { try keychain.findAll(Query(.genericPassword), returning: .attributes) }
-            measurements.append(list)
-        }
+        let listFloor = try RawSQLiteFloor(
+            path: directory.appendingPathComponent("raw-list-\(size).sqlite").path, size: size)
 
         // The layers above the engine, at the same size (on Apple platforms the SecItem API is
         // Apple's, so only a SECURE_STORAGE_FORCE_PORTABLE build measures them over this engine).
         var secItemReadMedian: Double?
+        let listing: ScaleListing.Result
         #if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
         SecItemEnvironment.useKeychain(keychain)
         SecItemEnvironment.applicationIdentity = ApplicationIdentity(applicationIdentifier: "bench")
         defer { SecItemEnvironment.reset() }
+        listing = try ScaleListing.run(keychain: keychain, size: size, floor: listFloor, measuresSecItem: true)
         var secItemRead = Measurement("N=\(size): SecItemCopyMatching, return data")
         for index in SampleKeys.spread(samples, over: size) {
             let query: [String: Any] = [
@@ -117,7 +118,10 @@ enum ScaleBenchmarks {
         for sample in 0..<samples { _ = try facadeRead.time { try storage.string(for: "k\(sample)") } }
         measurements += [secItemRead, facadeRead]
         secItemReadMedian = secItemRead.median
+        #else
+        listing = try ScaleListing.run(keychain: keychain, size: size, floor: listFloor, measuresSecItem: false)
         #endif
+        measurements += listing.measurements
 
         let raw = try FloorBenchmarks.rawSQLite(size: size, samples: samples, in: directory)
         let grdb = try FloorBenchmarks.sqlite(size: size, samples: samples, in: directory)
@@ -129,7 +133,7 @@ enum ScaleBenchmarks {
             updateRatio: update.median / max(raw.update.median, 1e-9),
             deleteRatio: delete.median / max(raw.delete.median, 1e-9),
             secItemReadRatio: secItemReadMedian.map { $0 / rawRead },
-            batchItemsPerSecond: batchRate, diskBytes: disk, peakMemoryBytes: pointMemory)
+            batchItemsPerSecond: batchRate, diskBytes: disk, peakMemoryBytes: pointMemory, listing: listing)
     }
 
     private static func fileSize(_ path: String) -> Int64 {

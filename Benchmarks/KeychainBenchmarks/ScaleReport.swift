@@ -19,7 +19,12 @@ enum ScaleReport {
                         "updateOverFloor": result.updateRatio, "deleteOverFloor": result.deleteRatio,
                         "secItemReadOverFloor": result.secItemReadRatio ?? NSNull(),
                         "batchItemsPerSecond": result.batchItemsPerSecond, "diskBytes": result.diskBytes,
-                        "peakMemoryBytes": result.peakMemoryBytes, "results": result.measurements.map(\.json)
+                        "peakMemoryBytes": result.peakMemoryBytes, "results": result.measurements.map(\.json),
+                        "listMicrosecondsPerItem": [
+                            "find": result.listing.findPerItem,
+                            "secItemCopyMatching": result.listing.secItemPerItem ?? NSNull(),
+                            "rawSQLite": result.listing.rawPerItem
+                        ]
                     ]
                 },
                 "crypto": crypto.map(\.json)
@@ -49,9 +54,16 @@ enum ScaleReport {
                         result.batchItemsPerSecond,
                         Double(result.diskBytes) / 1_048_576, Double(result.peakMemoryBytes) / 1_048_576))
         }
+        printListing(results)
         print(
             "\n(Ratios are p50 over p50 in this run; the raw floor is SQLite's C API with prepared statements, no encryption.)"
         )
+        if let first = results.first, let last = results.last, first.size != last.size {
+            print(
+                String(
+                    format: "Listing per item at N=%d is %.2f× its cost at N=%d.", last.size,
+                    last.listing.findPerItem / max(first.listing.findPerItem, 1e-9), first.size))
+        }
         if let first = results.first, let last = results.last, first.size != last.size,
             let small = first.measurements.first(where: { $0.name.hasSuffix("find one by service+account, data") }),
             let large = last.measurements.first(where: { $0.name.hasSuffix("find one by service+account, data") })
@@ -60,6 +72,24 @@ enum ScaleReport {
                 String(
                     format: "\nPoint read p50 at N=%d is %.2f× its p50 at N=%d.", last.size,
                     large.median / max(small.median, 1e-9), first.size))
+        }
+    }
+
+    /// Listing every item with its attributes: µs per item (p50 over N) of ours and of the raw
+    /// SQLite listing of the same rows, and their ratio.
+    private static func printListing(_ results: [ScaleBenchmarks.Result]) {
+        print(
+            "\n| N | list all with attributes: `Keychain.find` µs/item | `SecItemCopyMatching` µs/item | raw SQLite listing µs/item | find / raw | SecItem / raw |\n|---|---|---|---|---|---|"
+        )
+        for result in results {
+            let listing = result.listing
+            let raw = max(listing.rawPerItem, 1e-9)
+            let secItem = listing.secItemPerItem.map { String(format: "%.2f", $0) } ?? "–"
+            let secItemRatio = listing.secItemPerItem.map { String(format: "%.1f×", $0 / raw) } ?? "–"
+            print(
+                String(format: "| %d | %.2f | ", result.size, listing.findPerItem) + secItem
+                    + String(format: " | %.3f | %.1f× | ", listing.rawPerItem, listing.findPerItem / raw)
+                    + secItemRatio + " |")
         }
     }
 }

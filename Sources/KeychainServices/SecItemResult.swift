@@ -11,24 +11,46 @@ enum SecItemResult {
     static func value(_ item: FoundItem, _ request: SecItemDictionary, keychain: Keychain) throws(KeychainError)
         -> AnyObject?
     {
-        let reference = try self.reference(item, request, keychain: keychain)
-        switch request.returnKeyCount {
+        value(item, Shape(request), reference: try self.reference(item, request, keychain: keychain))
+    }
+
+    /// Which `kSecReturn…` keys a request gave: all a result needs besides a key's reference.
+    struct Shape: Sendable {
+        let returnData: Bool
+        let returnAttributes: Bool
+        let returnRef: Bool
+        let returnPersistentRef: Bool
+
+        init(_ request: SecItemDictionary) {
+            returnData = request.returnData
+            returnAttributes = request.returnAttributes
+            returnRef = request.returnRef
+            returnPersistentRef = request.returnPersistentRef
+        }
+
+        /// How many `kSecReturn…` keys are true (one gives a bare value, several a dictionary).
+        var returnKeyCount: Int { [returnData, returnAttributes, returnRef, returnPersistentRef].filter { $0 }.count }
+    }
+
+    /// The result for one item whose reference object, if one was asked for, is made.
+    private static func value(_ item: FoundItem, _ shape: Shape, reference: SecKey?) -> AnyObject? {
+        switch shape.returnKeyCount {
         case 0:
             return nil
         case 1:
-            if request.returnData { return NSData(data: item.data ?? Data()) }
-            if request.returnAttributes {
+            if shape.returnData { return NSData(data: item.data ?? Data()) }
+            if shape.returnAttributes {
                 return attributeDictionary(item, includingClass: false, includingDataDigest: false)
             }
-            if request.returnPersistentRef { return NSData(data: item.persistentReference.data) }
+            if shape.returnPersistentRef { return NSData(data: item.persistentReference.data) }
             return reference
         default:
             let dictionary =
-                request.returnAttributes || request.returnRef
-                ? attributeDictionary(item, includingClass: request.returnRef, includingDataDigest: request.returnData)
+                shape.returnAttributes || shape.returnRef
+                ? attributeDictionary(item, includingClass: shape.returnRef, includingDataDigest: shape.returnData)
                 : NSMutableDictionary()
-            if request.returnData { dictionary[NSString(string: "v_Data")] = NSData(data: item.data ?? Data()) }
-            if request.returnPersistentRef {
+            if shape.returnData { dictionary[NSString(string: "v_Data")] = NSData(data: item.data ?? Data()) }
+            if shape.returnPersistentRef {
                 dictionary[NSString(string: "v_PersistentRef")] = NSData(data: item.persistentReference.data)
             }
             if let reference { dictionary[NSString(string: "v_Ref")] = reference }
@@ -37,16 +59,31 @@ enum SecItemResult {
     }
 
     /// The result for several items (limit above one): an array, empty when nothing is returned,
-    /// without the `nil` entries of password references.
+    /// without the `nil` entries of password references. Without references (whose ``SecKey``s
+    /// read the keychain), the items' values are built on every core, in order.
     static func array(_ items: [FoundItem], _ request: SecItemDictionary, keychain: Keychain) throws(KeychainError)
         -> NSArray
     {
         guard request.returnsAnything else { return NSArray() }
+        guard request.returnRef else {
+            let shape = Shape(request)
+            let values = ConcurrentMap.map(items.count) { index in
+                BuiltValue(value(items[index], shape, reference: nil))
+            }
+            return NSArray(array: values.compactMap(\.object))
+        }
         var values: [AnyObject] = []
         for item in items {
             if let value = try value(item, request, keychain: keychain) { values.append(value) }
         }
         return NSArray(array: values)
+    }
+
+    /// One item's value built on a worker thread and handed back once every worker is done
+    /// (``ConcurrentMap`` returns after them): no thread touches it while another builds it.
+    private struct BuiltValue: @unchecked Sendable {
+        let object: AnyObject?
+        init(_ object: AnyObject?) { self.object = object }
     }
 
     /// The reference object of a key item when `kSecReturnRef` asks for one: a ``SecKey`` that

@@ -30,7 +30,15 @@ extension Keychain {
             }
         }
         var found: [FoundItem] = []
-        for case (var item, let key) in candidates {
+        if !options.contains(.data) {
+            // Nothing to authenticate or decrypt: the results are built on every core, in order.
+            found = ConcurrentMap.map(candidates.count) { index in
+                let (item, key) = candidates[index]
+                return key.map { self.identityResult(certificate: item, key: $0, returning: options) }
+                    ?? self.result(item, returning: options)
+            }
+        }
+        for case (var item, let key) in candidates where options.contains(.data) {
             if options.contains(.data) {
                 guard try revealData(of: &item, authentication: resolved.authentication) else { continue }
             }

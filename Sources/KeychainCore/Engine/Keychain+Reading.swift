@@ -66,8 +66,11 @@ extension Keychain {
         // Rows are proved one at a time and the scan stops at the limit. A row that must be
         // decrypted and whose class is locked cannot be ruled out, so the call fails as a find
         // over a locked item does (interactionNotAllowed), even for a delete.
-        var matches: [MatchedItem] = []
         let cursor = try ItemTable.rows(in: db, where: filter.clause, limit: sqlLimit)
+        if limit == nil, proof == .attributes, query.persistentReference == nil {
+            return try proveAll(cursor, filter, hidingLegacyLibraryItems: requiringTag == nil, db)
+        }
+        var matches: [MatchedItem] = []
         while matches.count < limit ?? .max, let row = try cursor.next() {
             if let match = try prove(
                 row, filter, reference: query.persistentReference, proof: proof,
@@ -109,17 +112,100 @@ extension Keychain {
             }
             return MatchedItem(row: row, opened: nil)
         }
-        let opened = try open(row, includingData: false)
-        // Refused before any comparison, so a right and a wrong guess look the same.
+        return try finishProof(
+            proveDecrypted(row, filter), filter, hidingLegacyLibraryItems: hidingLegacyLibraryItems, db)
+    }
+
+    /// Rows a scan decrypts and checks together on every core (``proveAll(_:_:hidingLegacyLibraryItems:_:)``):
+    /// enough to keep the cores busy, few enough that a huge keychain's rows are never all in memory at once.
+    static let proofBatch = 1024
+
+    /// Proves every row the cursor selects, as ``prove(_:_:reference:proof:hidingLegacyLibraryItems:_:)``
+    /// proves each by its decrypted attributes: rows are read from the snapshot ``proofBatch`` at
+    /// a time, decrypted and checked on every core (``proveDecrypted(_:_:)``), then finished in
+    /// order on this connection. The result and the error are a sequential scan's: the first
+    /// row in order that fails (its decryption, its check, or reading it) decides the error.
+    private func proveAll(
+        _ cursor: ItemRowCursor, _ filter: ItemFilter, hidingLegacyLibraryItems: Bool, _ db: Database
+    ) throws -> [MatchedItem] {
+        var matches: [MatchedItem] = []
+        let scanKeys = ScanKeys(keys)
+        var finished = false
+        while !finished {
+            var rows: [ItemRow] = []
+            rows.reserveCapacity(Self.proofBatch)
+            // A row that cannot be read is reported after the rows before it, as a sequential scan would.
+            var readFailure: (any Error)?
+            do {
+                while rows.count < Self.proofBatch {
+                    guard let row = try cursor.next() else {
+                        finished = true
+                        break
+                    }
+                    rows.append(row)
+                }
+            } catch {
+                readFailure = error
+                finished = true
+            }
+            let batch = rows
+            let proofs = ConcurrentMap.map(batch.count) { index in
+                Result { () throws(KeychainError) in try self.proveDecrypted(batch[index], filter, scanKeys: scanKeys) }
+            }
+            for proof in proofs {
+                if let match = try finishProof(
+                    proof.get(), filter, hidingLegacyLibraryItems: hidingLegacyLibraryItems, db)
+                {
+                    matches.append(match)
+                }
+            }
+            if let readFailure { throw readFailure }
+        }
+        return matches
+    }
+
+    /// What checking a row by its decrypted attributes found before the checks that need the
+    /// database: pure, so it runs for many rows at once on every core.
+    enum DecryptedProof: Sendable {
+        /// The query's residual filters rule the row out.
+        case ruledOut
+        /// The row opened; `satisfiesQuery` says whether its attributes are what the query asked for.
+        case opened(OpenedItem, satisfiesQuery: Bool)
+    }
+
+    /// Decrypts a row's attributes and checks them against the query (``ItemFilter/isSatisfied(byDecrypted:)``);
+    /// a query on values derived from secret data is refused for an item whose data needs
+    /// authentication before any comparison, so a right and a wrong guess look the same.
+    /// - Throws: what ``open(_:includingData:presenceKey:)`` throws (a locked class, an edited
+    ///   row); `.authFailed` for a query on values derived from a protected item's data.
+    func proveDecrypted(_ row: ItemRow, _ filter: ItemFilter, scanKeys: ScanKeys? = nil) throws(KeychainError)
+        -> DecryptedProof
+    {
+        let opened: OpenedItem
+        if let scanKeys {
+            opened = try openAttributes(
+                row, classKeys: scanKeys.classKeys(for: row.accessibility), vaultID: scanKeys.vaultID)
+        } else {
+            opened = try open(row, includingData: false)
+        }
         if filter.filtersOnSecretDerivedValues, opened.isTokenKey || opened.accessPolicy?.guardsData == true {
             throw KeychainError.queryOnProtectedDerivedValues()
         }
-        guard filter.residualMatches(opened.attributes) else { return nil }
+        guard filter.residualMatches(opened.attributes) else { return .ruledOut }
+        return .opened(opened, satisfiesQuery: filter.isSatisfied(byDecrypted: opened))
+    }
+
+    /// Finishes a row's proof in order on the connection: an item the library wrote before
+    /// format 6 is skipped by an app's query; one whose attributes are not what the query asked
+    /// for means its lookup values were edited.
+    /// - Throws: `.integrityViolation` for edited lookup values; the database's errors.
+    private func finishProof(
+        _ proof: DecryptedProof, _ filter: ItemFilter, hidingLegacyLibraryItems: Bool, _ db: Database
+    ) throws -> MatchedItem? {
+        guard case .opened(let opened, let satisfiesQuery) = proof else { return nil }
         if hidingLegacyLibraryItems && filter.owner == nil, try isLegacyLibraryItem(opened, db) { return nil }
-        guard filter.isSatisfied(byDecrypted: opened) else {
-            throw KeychainError.tamperedLookupValues()
-        }
-        return MatchedItem(row: row, opened: opened)
+        guard satisfiesQuery else { throw KeychainError.tamperedLookupValues() }
+        return MatchedItem(row: opened.row, opened: opened)
     }
 
     /// The (certificate, private key) pairs of the identities a query matches, each half proved
@@ -180,8 +266,16 @@ extension Keychain {
     func open(_ row: ItemRow, includingData: Bool, presenceKey: PresencePrivateKey? = nil) throws(KeychainError)
         -> OpenedItem
     {
-        let classKeys = try keys.classKeys(for: row.accessibility)
-        let binding = row.binding(vaultID: keys.header.vaultID)
+        var item = try openAttributes(
+            row, classKeys: keys.classKeys(for: row.accessibility), vaultID: keys.header.vaultID)
+        if includingData { try openData(of: &item, presenceKey: presenceKey) }
+        return item
+    }
+
+    /// Decrypts a row's attributes with its class's keys (which also verifies the row).
+    /// - Throws: `.integrityViolation` when the row was tampered with.
+    func openAttributes(_ row: ItemRow, classKeys: ClassKeys, vaultID: UUID) throws(KeychainError) -> OpenedItem {
+        let binding = row.binding(vaultID: vaultID)
         let metadata = try ItemCipher.openMetadata(row.sealed, binding: binding, keys: classKeys)
         guard let attributes = AttributeCodec.decode(metadata),
             attributes[.accessible]?.stringValue == row.accessibility.rawValue,
@@ -189,9 +283,33 @@ extension Keychain {
         else {
             throw KeychainError.tamperedAttributesDisagree(itemClass: row.itemClass.rawValue)
         }
-        var item = OpenedItem(row: row, attributes: attributes, data: nil)
-        if includingData { try openData(of: &item, presenceKey: presenceKey) }
-        return item
+        return OpenedItem(row: row, attributes: attributes, data: nil)
+    }
+
+    /// The keys a scan opens its rows with, looked up once for the scan instead of under the
+    /// key ring's lock for every row: the vault id, and each class's keys or the error a row of
+    /// that class gets (locked, not yet unlocked, no passcode). They live as long as the scan,
+    /// as the keys a row-by-row scan copies out do.
+    struct ScanKeys: Sendable {
+        let vaultID: UUID
+        private let classKeys: [Accessibility: Result<ClassKeys, KeychainError>]
+        private let ring: KeyRing
+
+        init(_ ring: KeyRing) {
+            self.ring = ring
+            vaultID = ring.header.vaultID
+            var classKeys: [Accessibility: Result<ClassKeys, KeychainError>] = [:]
+            for accessibility in Accessibility.allCases {
+                classKeys[accessibility] = Result { () throws(KeychainError) in try ring.classKeys(for: accessibility) }
+            }
+            self.classKeys = classKeys
+        }
+
+        /// The keys of one accessibility, or the error ``KeyRing/classKeys(for:)`` gave for it.
+        func classKeys(for accessibility: Accessibility) throws(KeychainError) -> ClassKeys {
+            guard let keys = classKeys[accessibility] else { return try ring.classKeys(for: accessibility) }
+            return try keys.get()
+        }
     }
 
     /// Decrypts the data of an item whose attributes were opened without it; a protected item's
@@ -240,11 +358,17 @@ extension Keychain {
         -> [AttributeKey: AttributeValue]
     {
         guard options.contains(.attributes) else { return [:] }
-        var visible = attributes.filter { !ItemIndexes.internalAttributes.contains($0.key) }
+        // Removed in place, by name: most items hold one or two of these (an item's digest), and
+        // filtering would build the whole dictionary again, twice.
+        var visible = attributes
+        for key in ItemIndexes.internalAttributes where visible[key] != nil { visible[key] = nil }
         if let storage = TokenKeys.storage(of: attributes) {
             // Token keys generated before TPM support carry no label: they are software keys.
             visible[TokenKeys.storageAttribute] = .string(storage.rawValue)
         }
-        return options.contains(.data) ? visible : visible.filter { !secretDerivedAttributes.contains($0.key) }
+        if !options.contains(.data) {
+            for key in secretDerivedAttributes where visible[key] != nil { visible[key] = nil }
+        }
+        return visible
     }
 }

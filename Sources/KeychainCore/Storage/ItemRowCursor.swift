@@ -13,12 +13,12 @@ final class ItemRowCursor {
     private let statement: Statement
     private var finished = false
 
-    init(statement: Statement, arguments: StatementArguments) {
+    /// Binds `arguments` to `statement` (reset first: a statement whose last step failed reports
+    /// that failure again on its next reset).
+    /// - Throws: the `DatabaseError` SQLite reports for a binding it refuses.
+    init(statement: Statement, arguments: [DatabaseValue]) throws {
         self.statement = statement
-        // A statement whose last step failed reports that failure again on its next reset,
-        // which GRDB's `setUncheckedArguments` would trap on: reset it here first.
-        sqlite3_reset(statement.sqliteStatement)
-        statement.setUncheckedArguments(arguments)
+        try statement.bind(arguments)
     }
 
     deinit { sqlite3_reset(statement.sqliteStatement) }

@@ -16,7 +16,7 @@ extension ItemTable {
     static func rows(in db: Database, where clause: ItemWhereClause, limit: Int?) throws -> ItemRowCursor {
         var sql = "SELECT \(ItemRow.columns) FROM items WHERE \(clause.sql) ORDER BY id"
         if let limit { sql += " LIMIT \(limit)" }
-        return ItemRowCursor(statement: try db.cachedStatement(sql: sql), arguments: clause.statementArguments)
+        return try ItemRowCursor(statement: try db.cachedStatement(sql: sql), arguments: clause.values)
     }
 
     /// The (certificate, key) row ids of the identities a certificate clause and a key clause

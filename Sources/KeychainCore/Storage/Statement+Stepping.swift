@@ -28,12 +28,22 @@ extension Statement {
     /// - Throws: the `DatabaseError` SQLite reports (a constraint, busy, full disk, I/O).
     func execute(binding values: [DatabaseValue]) throws {
         let handle = sqliteStatement
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         defer {
             sqlite3_reset(handle)
             sqlite3_clear_bindings(handle)
         }
+        try bind(values)
+        let status = sqlite3_step(handle)
+        guard status == SQLITE_DONE else { throw failure(status) }
+    }
+
+    /// Resets this statement and binds `values` to its parameters in order (blobs and text
+    /// copied by SQLite), without GRDB's generic argument conversion.
+    /// - Throws: the `DatabaseError` SQLite reports for a binding it refuses.
+    func bind(_ values: [DatabaseValue]) throws {
+        let handle = sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32
@@ -56,8 +66,6 @@ extension Statement {
             }
             guard status == SQLITE_OK else { throw failure(status) }
         }
-        let status = sqlite3_step(handle)
-        guard status == SQLITE_DONE else { throw failure(status) }
     }
 
     /// The error SQLite reports for `status` on this statement, as GRDB would report it.

@@ -3,14 +3,17 @@ import SecureStorageFoundation
 
 /// Maps `0..<count` on every core, in chunks, when there are enough elements to be worth it.
 ///
-/// For pure computations over many items (a batch's attribute defaults and sealing): results
+/// For pure computations over many items (a batch's attribute defaults and sealing, a listing's
+/// proofs and results): results
 /// come back in index order, and when elements fail, the error of the first failing index is
 /// thrown, as a sequential loop would throw it.
-enum ConcurrentMap {
+package enum ConcurrentMap {
     /// Elements per task: enough that scheduling costs nothing next to them.
-    static let chunk = 128
+    package static let chunk = 128
 
-    static func map<T: Sendable, Failure: Error>(_ count: Int, _ transform: @Sendable (Int) throws(Failure) -> T)
+    package static func map<T: Sendable, Failure: Error>(
+        _ count: Int, _ transform: @Sendable (Int) throws(Failure) -> T
+    )
         throws(Failure) -> [T]
     {
         let cores = ProcessInfo.processInfo.activeProcessorCount
