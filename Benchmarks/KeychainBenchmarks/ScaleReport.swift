@@ -17,12 +17,12 @@ enum ScaleReport {
                     [
                         "size": result.size, "addOverFloor": result.addRatio, "readOverFloor": result.readRatio,
                         "updateOverFloor": result.updateRatio, "deleteOverFloor": result.deleteRatio,
-                        "secItemReadOverFloor": result.secItemReadRatio ?? NSNull(),
+                        "secItemReadOverFloor": result.secItemReadRatio as Any? ?? NSNull(),
                         "batchItemsPerSecond": result.batchItemsPerSecond, "diskBytes": result.diskBytes,
                         "peakMemoryBytes": result.peakMemoryBytes, "results": result.measurements.map(\.json),
                         "listMicrosecondsPerItem": [
-                            "find": result.listing.findPerItem,
-                            "secItemCopyMatching": result.listing.secItemPerItem ?? NSNull(),
+                            "find": result.listing.findPerItem as Any,
+                            "secItemCopyMatching": result.listing.secItemPerItem as Any? ?? NSNull(),
                             "rawSQLite": result.listing.rawPerItem
                         ]
                     ]
