@@ -161,10 +161,26 @@ struct SealedTable {
     /// The key of `values` that names `column` (whatever its case); `nil` when there is none,
     /// which is an error when `required`.
     func column(_ column: String, in values: [String: DatabaseValue], required: Bool) throws -> String? {
-        let matches = values.keys.filter { $0.caseInsensitiveCompare(column) == .orderedSame }
+        let matches = values.keys.filter { Self.sameName($0, column) }
         guard matches.count <= 1 else { throw SealedDatabaseError.tamperedValue(table: name, column: column) }
         if matches.isEmpty && required { throw SealedDatabaseError.missingValue(table: name, column: column) }
         return matches.first
+    }
+
+    /// Whether two column names are the same without regard to case, as Foundation's
+    /// `caseInsensitiveCompare` says; ASCII names (the usual ones) are compared byte by byte
+    /// without Foundation, with the same result.
+    static func sameName(_ name: String, _ other: String) -> Bool {
+        let (bytes, otherBytes) = (name.utf8, other.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }), otherBytes.allSatisfy({ $0 < 0x80 }) else {
+            return name.caseInsensitiveCompare(other) == .orderedSame
+        }
+        return bytes.count == otherBytes.count
+            && zip(bytes, otherBytes).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// The primary key values of a row's `values`, in the key's column order.

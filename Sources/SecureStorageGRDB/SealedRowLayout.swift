@@ -63,7 +63,7 @@ struct SealedRowLayout {
     /// The index of the selected column named `column` whatever its case; `nil` when none is.
     /// - Throws: `tamperedValue` when several are.
     private func find(_ column: String, table: String) throws(SealedDatabaseError) -> Int? {
-        let matches = columnNames.indices.filter { columnNames[$0].caseInsensitiveCompare(column) == .orderedSame }
+        let matches = columnNames.indices.filter { SealedTable.sameName(columnNames[$0], column) }
         guard matches.count <= 1 else { throw SealedDatabaseError.tamperedValue(table: table, column: column) }
         return matches.first
     }

@@ -105,6 +105,21 @@ final class SealedColumnLargeFetchTests: SealedDatabaseTestCase {
         XCTAssertNil(cache, "the column keys outlive their sealer")
     }
 
+    /// Column names match as Foundation's `caseInsensitiveCompare` says, also on the ASCII fast
+    /// path: every pair of printable ASCII characters, and names beyond ASCII.
+    func testColumnNamesMatchAsCaseInsensitiveCompareSays() {
+        let ascii = (0x20...0x7E).map { String(UnicodeScalar(UInt8($0))) }
+        for first in ascii {
+            for second in ascii {
+                let (a, b) = ("col" + first, "COL" + second)
+                XCTAssertEqual(SealedTable.sameName(a, b), a.caseInsensitiveCompare(b) == .orderedSame, "\(a) \(b)")
+            }
+        }
+        for (a, b) in [("émail", "ÉMAIL"), ("straße", "STRASSE"), ("email", "emai"), ("ıd", "ID"), ("id", "id ")] {
+            XCTAssertEqual(SealedTable.sameName(a, b), a.caseInsensitiveCompare(b) == .orderedSame, "\(a) \(b)")
+        }
+    }
+
     /// The rowid an insert reports is trusted for the stored key's type only when the insert
     /// wrote a row: a trigger that ignores the insert still fails as before.
     func testAnInsertATriggerIgnoresStillFails() throws {
