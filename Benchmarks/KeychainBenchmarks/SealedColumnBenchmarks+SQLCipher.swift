@@ -73,11 +73,24 @@ enum SQLCipherPeer {
                 description: "SQLCipher is not installed: apt-get install libsqlcipher-dev (or libsqlcipher0)")
         }
         defer { dlclose(handle) }
-        var info = Dl_info()
-        guard let symbol = dlsym(handle, "sqlite3_key"), dladdr(symbol, &info) != 0, let name = info.dli_fname else {
+        guard dlsym(handle, "sqlite3_key") != nil else {
             throw Failure(description: "libsqlcipher.so.0 has no sqlite3_key: it is not SQLCipher")
         }
-        return String(cString: name)
+        // Where the loader mapped it: the path to preload in the child.
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        guard
+            let path = maps.split(separator: "\n").compactMap({ $0.split(separator: " ").last }).first(where: {
+                $0.hasPrefix("/") && $0.contains("libsqlcipher.so")
+            })
+        else {
+            // Under valgrind, /proc/self/maps is valgrind's: Debian's path then.
+            let debian = "/usr/lib/x86_64-linux-gnu/libsqlcipher.so.0"
+            guard FileManager.default.fileExists(atPath: debian) else {
+                throw Failure(description: "libsqlcipher.so.0 loaded but not found in /proc/self/maps")
+            }
+            return debian
+        }
+        return String(path)
     }
 
     /// In the child: measures the four operations on SQLCipher, writes the samples and exits.

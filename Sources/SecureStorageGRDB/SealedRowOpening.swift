@@ -9,15 +9,17 @@ enum SealedRowOpening {
     /// Below this many rows, one thread opens them (spreading them costs more than it saves).
     static let parallelThreshold = 256
 
+    /// The cores to spread over, read once (`activeProcessorCount` costs a sysfs read).
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     /// Each row of `rows` opened with `layout`, in order.
     static func open(_ rows: [[DatabaseValue]], with layout: SealedRowLayout) -> [Result<
         [DatabaseValue], SealedDatabaseError
     >] {
-        let cores = ProcessInfo.processInfo.activeProcessorCount
-        guard rows.count >= parallelThreshold, cores > 1 else {
+        guard rows.count >= parallelThreshold, Self.cores > 1 else {
             return rows.map { values in Result { () throws(SealedDatabaseError) in try layout.open(values) } }
         }
-        let chunks = min(cores * 4, rows.count)
+        let chunks = min(Self.cores * 4, rows.count)
         var outcomes = [Result<[DatabaseValue], SealedDatabaseError>](repeating: .success([]), count: rows.count)
         outcomes.withUnsafeMutableBufferPointer { buffer in
             // Each chunk writes only its own slots.
