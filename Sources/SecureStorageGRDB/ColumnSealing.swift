@@ -68,7 +68,7 @@ struct ColumnSealing: Sendable {
         }
         var mac = indexMAC
         mac.update(data: SealedValueCodec.encode(normalized))
-        return Data(mac.finalize().prefix(16)).databaseValue
+        return mac.finalize().withUnsafeBytes { Data($0.prefix(16)) }.databaseValue
     }
 }
 
