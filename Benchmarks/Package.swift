@@ -10,6 +10,12 @@ import PackageDescription
 let package = Package(
     name: "SecureStorageBenchmarks",
     platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "KeychainBenchmarks", targets: ["KeychainBenchmarks"]),
+        // Preloaded into the sealed benchmark's SQLCipher child process only (SQLCipherShim/sqlcipher_shim.c):
+        // `swift build --package-path Benchmarks -c release --product SQLCipherShim`.
+        .library(name: "SQLCipherShim", type: .dynamic, targets: ["SQLCipherShim"])
+    ],
     dependencies: [
         // The libraries and KeychainSync (trait Sync): not the tools' or the linter's packages.
         .package(name: "SecureStorage", path: "..", traits: ["Sync"]),
@@ -34,6 +40,8 @@ let package = Package(
             ],
             path: "KeychainBenchmarks"
         ),
+        // GRDB on Debian's SQLCipher 3.4 (SQLite 3.15): the one missing function, for the sealed benchmark's peer.
+        .target(name: "SQLCipherShim", path: "SQLCipherShim"),
         // Callgrind's client requests (count the instructions of one region), no-ops without valgrind.
         .target(name: "CCallgrind", path: "CCallgrind"),
         // The linter's sources (Sources/SecureStorageLint), for `--lint`, as a module of another name:

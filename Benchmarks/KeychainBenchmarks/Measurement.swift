@@ -7,6 +7,12 @@ struct Measurement {
 
     init(_ name: String) { self.name = name }
 
+    /// A measurement taken elsewhere (another process), from its samples.
+    init(_ name: String, samples: [Duration]) {
+        self.name = name
+        self.samples = samples
+    }
+
     /// Times `body` once and records it.
     mutating func time<T>(_ body: () throws -> T) rethrows -> T {
         let clock = ContinuousClock()

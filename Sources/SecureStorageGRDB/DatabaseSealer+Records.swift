@@ -22,7 +22,9 @@ extension DatabaseSealer {
         }
         var row = SealedRow<Record>(values: try sealed(values, table))
         try row.insert(db)
-        try table.requireStoredIdentity(try table.identity(values), db)
+        // A trigger's RAISE(IGNORE) writes nothing and leaves the previous insert's rowid.
+        try table.requireStoredIdentity(
+            try table.identity(values), writtenRowID: db.changesCount > 0 ? row.insertion?.rowID : nil, db)
         if let insertion = row.insertion { record.didInsert(insertion) }
     }
 
@@ -33,7 +35,8 @@ extension DatabaseSealer {
         try UnsealedWriteGuard.install(for: table, db)
         let values = try record.databaseDictionary
         try SealedRow<Record>(values: try sealed(values, table)).update(db)
-        try table.requireStoredIdentity(try table.identity(values), db)
+        let identity = try table.identity(values)
+        try table.requireStoredIdentity(identity, writtenRowID: identity.first.flatMap(Int64.fromDatabaseValue), db)
     }
 
     /// Every record `request` selects, with sealed columns opened and blind indexes checked.
@@ -43,15 +46,37 @@ extension DatabaseSealer {
         -> [Record]
     {
         let table = try SealedTable(Record.self, db)
-        return try Row.fetchAll(db, request).map { row in
-            let opened = try opened(row, table)
-            do {
-                return try Record(row: opened)
-            } catch {
-                // GRDB's decoding errors print the row: never the opened values.
-                throw SealedDatabaseError.undecodableRecord(table: table.name)
+        let cursor = try Row.fetchCursor(db, request)
+        var layout: SealedRowLayout?
+        var rows: [[DatabaseValue]] = []
+        // A failure of SQLite after some rows comes after those rows' own errors, as when each
+        // row was opened as it came.
+        var fetchError: (any Error)?
+        do {
+            while let row = try cursor.next() {
+                if layout == nil {
+                    layout = SealedRowLayout(columnNames: Array(row.columnNames), table: table, sealer: self)
+                }
+                rows.append(Array(row.databaseValues))
+            }
+        } catch {
+            fetchError = error
+        }
+        var records: [Record] = []
+        if let layout {
+            records.reserveCapacity(rows.count)
+            for opened in SealedRowOpening.open(rows, with: layout) {
+                let row = layout.row(try opened.get())
+                do {
+                    records.append(try Record(row: row))
+                } catch {
+                    // GRDB's decoding errors print the row: never the opened values.
+                    throw SealedDatabaseError.undecodableRecord(table: table.name)
+                }
             }
         }
+        if let fetchError { throw fetchError }
+        return records
     }
 
     /// The first record `request` selects, with sealed columns opened.
@@ -102,30 +127,6 @@ extension DatabaseSealer {
         }
         return values
     }
-
-    private func opened(_ row: Row, _ table: SealedTable) throws -> Row {
-        var values: [String: DatabaseValue] = [:]
-        for (column, value) in row {
-            // Two selected columns named alike (an alias in another case) are ambiguous.
-            guard values.updateValue(value, forKey: column) == nil else {
-                throw SealedDatabaseError.tamperedValue(table: table.name, column: column)
-            }
-        }
-        let identity = try table.identity(values)
-        for column in table.sealedColumns {
-            // not selected
-            guard let key = try table.column(column.name, in: values, required: false) else { continue }
-            let value = try open(values[key]!, table: table.name, column: column.name, identity: identity)
-            values[key] = value
-            if let index = column.blindIndex, let indexKey = try table.column(index, in: values, required: false),
-                values[indexKey]
-                    != blindIndex(value, table: table.name, column: column.name, normalization: column.normalization)
-            {
-                throw SealedDatabaseError.tamperedValue(table: table.name, column: index)
-            }
-        }
-        return Row(values)
-    }
 }
 
 /// What sealing needs to know about a record's table: its name as declared, its primary key,
@@ -134,8 +135,9 @@ struct SealedTable {
     let name: String
     let primaryKey: PrimaryKeyInfo
     let sealedColumns: [SealedColumn]
-    let usesAutoincrement: Bool
 
+    /// The table of `Record`: its primary key comes from GRDB's schema cache, so this runs no
+    /// query once GRDB knows the table.
     init<Record: SealedRecord>(_: Record.Type, _ db: Database) throws {
         name = Record.databaseTableName
         sealedColumns = Record.sealedColumns
@@ -143,8 +145,12 @@ struct SealedTable {
         guard !(primaryKey.isRowID && primaryKey.rowIDColumn == nil) else {
             throw SealedDatabaseError.unsupportedTable(name)
         }
-        usesAutoincrement =
-            try db.tableExists("sqlite_sequence")
+    }
+
+    /// Whether the table was declared with `AUTOINCREMENT` (SQLite then keeps its largest rowid
+    /// ever used in `sqlite_sequence`).
+    func usesAutoincrement(_ db: Database) throws -> Bool {
+        try db.tableExists("sqlite_sequence")
             && (try Bool.fetchOne(
                 db,
                 sql:
@@ -155,10 +161,26 @@ struct SealedTable {
     /// The key of `values` that names `column` (whatever its case); `nil` when there is none,
     /// which is an error when `required`.
     func column(_ column: String, in values: [String: DatabaseValue], required: Bool) throws -> String? {
-        let matches = values.keys.filter { $0.caseInsensitiveCompare(column) == .orderedSame }
+        let matches = values.keys.filter { Self.sameName($0, column) }
         guard matches.count <= 1 else { throw SealedDatabaseError.tamperedValue(table: name, column: column) }
         if matches.isEmpty && required { throw SealedDatabaseError.missingValue(table: name, column: column) }
         return matches.first
+    }
+
+    /// Whether two column names are the same without regard to case, as Foundation's
+    /// `caseInsensitiveCompare` says; ASCII names (the usual ones) are compared byte by byte
+    /// without Foundation, with the same result.
+    static func sameName(_ name: String, _ other: String) -> Bool {
+        let (bytes, otherBytes) = (name.utf8, other.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }), otherBytes.allSatisfy({ $0 < 0x80 }) else {
+            return name.caseInsensitiveCompare(other) == .orderedSame
+        }
+        return bytes.count == otherBytes.count
+            && zip(bytes, otherBytes).allSatisfy { asciiLowercase($0) == asciiLowercase($1) }
+    }
+
+    private static func asciiLowercase(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// The primary key values of a row's `values`, in the key's column order.
@@ -178,7 +200,7 @@ struct SealedTable {
         let largest =
             try Int64.fetchOne(db, sql: "SELECT coalesce(max(rowid), 0) FROM \(name.quotedDatabaseIdentifier)") ?? 0
         let used =
-            usesAutoincrement
+            try usesAutoincrement(db)
             ? try Int64.fetchOne(
                 db, sql: "SELECT coalesce(max(seq), 0) FROM sqlite_sequence WHERE name = ? COLLATE NOCASE",
                 arguments: [name]) ?? 0
@@ -189,7 +211,16 @@ struct SealedTable {
     /// Checks that the primary key is stored with the types it was sealed with: SQLite converts
     /// values to a column's affinity (an integer into a TEXT key becomes text), and the sealed
     /// values would then never open.
-    func requireStoredIdentity(_ identity: [DatabaseValue], _ db: Database) throws {
+    ///
+    /// An integer written to an `INTEGER PRIMARY KEY` (the rowid) is stored as that integer: no
+    /// query then, when `writtenRowID` (the rowid SQLite reports for an insert; for an update,
+    /// which GRDB confirmed changed the row of that key, the key itself) is that integer.
+    func requireStoredIdentity(_ identity: [DatabaseValue], writtenRowID: Int64?, _ db: Database) throws {
+        if primaryKey.rowIDColumn != nil, identity.count == 1, case .int64(let key) = identity[0].storage,
+            writtenRowID == key
+        {
+            return
+        }
         let condition = primaryKey.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: " AND ")
         let selection = primaryKey.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")
         guard

@@ -34,8 +34,9 @@ public final class DatabaseSealer: Sendable {
     public let keyID: Data
     private let sealingKey: SymmetricKey
     private let indexRoot: SymmetricKey
-    /// The blind-index key of each table and column used so far.
-    private let indexKeys = Locked<[String: SymmetricKey]>([:])
+    /// The sealing of each table and column used so far (see ``ColumnSealing``): released with
+    /// the sealer.
+    let columnSealings = ColumnSealingCache()
 
     /// A sealer using `key` (256 bits). Prefer ``load(from:key:sensitivity:requireUserPresence:)``,
     /// which keeps the key in the keychain.
@@ -159,15 +160,23 @@ public final class DatabaseSealer: Sendable {
 
     // MARK: - Values
 
+    /// The sealing of `column` of `table`, derived the first time and cached.
+    func sealing(table: String, column: String) -> ColumnSealing {
+        columnSealings.sealing(table: table, column: column) {
+            let names = SealedValueCodec.lengthPrefixed([Data(table.utf8), Data(column.utf8)])
+            let indexKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: indexRoot, info: names, outputByteCount: 32)
+            return ColumnSealing(
+                table: table, column: column, authenticatedDataPrefix: Data("SSG1".utf8) + keyID + names,
+                indexMAC: HMAC<SHA256>(key: indexKey), sealingKey: sealingKey)
+        }
+    }
+
     /// The sealed form of `value` in `column` of `table`, in the row whose primary key is
     /// `identity`. NULL is sealed too, so a sealed column never shows which values are NULL.
     public func seal(_ value: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws
         -> DatabaseValue
     {
-        let box = try AES.GCM.seal(
-            SealedValueCodec.encode(value), using: sealingKey,
-            authenticating: authenticatedData(table: table, column: column, identity: identity))
-        return (Data([SealedValueCodec.formatByte]) + box.nonce + box.ciphertext + box.tag).databaseValue
+        try sealing(table: table, column: column).seal(value, identity: identity)
     }
 
     /// The value sealed in `column` of `table` in the row `identity`.
@@ -175,26 +184,7 @@ public final class DatabaseSealer: Sendable {
     public func open(_ sealed: DatabaseValue, table: String, column: String, identity: [DatabaseValue]) throws
         -> DatabaseValue
     {
-        guard let bytes = Data.fromDatabaseValue(sealed), bytes.count >= 1 + 12 + 16,
-            bytes.first == SealedValueCodec.formatByte
-        else {
-            throw SealedDatabaseError.tamperedValue(table: table, column: column)
-        }
-        let body = Data(bytes.dropFirst())
-        do {
-            let box = try AES.GCM.SealedBox(
-                nonce: AES.GCM.Nonce(data: body.prefix(12)), ciphertext: body.dropFirst(12).dropLast(16),
-                tag: body.suffix(16))
-            let opened = try AES.GCM.open(
-                box, using: sealingKey,
-                authenticating: authenticatedData(table: table, column: column, identity: identity))
-            guard let value = SealedValueCodec.decode(opened) else {
-                throw SealedDatabaseError.tamperedValue(table: table, column: column)
-            }
-            return value
-        } catch {
-            throw SealedDatabaseError.tamperedValue(table: table, column: column)
-        }
+        try sealing(table: table, column: column).open(sealed, identity: identity)
     }
 
     /// The blind index of `value` for `column` of `table`: 16 bytes of HMAC-SHA256 under a key
@@ -205,27 +195,6 @@ public final class DatabaseSealer: Sendable {
         _ value: DatabaseValue, table: String, column: String,
         normalization: SealedColumn.Normalization = .exact
     ) -> DatabaseValue {
-        var normalized = value
-        if normalization == .caseInsensitive, let text = String.fromDatabaseValue(value) {
-            normalized = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased().databaseValue
-        }
-        let info = SealedValueCodec.lengthPrefixed([Data(table.utf8), Data(column.utf8)])
-        let cacheKey = info.base64EncodedString()
-        let columnKey = indexKeys.withLock { keys in
-            if let key = keys[cacheKey] { return key }
-            let key = HKDF<SHA256>.deriveKey(inputKeyMaterial: indexRoot, info: info, outputByteCount: 32)
-            keys[cacheKey] = key
-            return key
-        }
-        return Data(
-            HMAC<SHA256>.authenticationCode(for: SealedValueCodec.encode(normalized), using: columnKey).prefix(16)
-        ).databaseValue
-    }
-
-    private func authenticatedData(table: String, column: String, identity: [DatabaseValue]) -> Data {
-        Data("SSG1".utf8) + keyID
-            + SealedValueCodec.lengthPrefixed(
-                [Data(table.utf8), Data(column.utf8)]
-                    + identity.map(SealedValueCodec.encode))
+        sealing(table: table, column: column).blindIndex(value, normalization: normalization)
     }
 }

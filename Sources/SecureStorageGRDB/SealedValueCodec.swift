@@ -9,19 +9,34 @@ enum SealedValueCodec {
     static let formatByte: UInt8 = 1
 
     static func encode(_ value: DatabaseValue) -> Data {
+        var data: Data
         switch value.storage {
-        case .null: Data([0])
-        case .int64(let integer): Data([1]) + withUnsafeBytes(of: integer.bigEndian) { Data($0) }
-        case .double(let double): Data([2]) + withUnsafeBytes(of: double.bitPattern.bigEndian) { Data($0) }
-        case .string(let text): Data([3]) + Data(text.utf8)
-        case .blob(let blob): Data([4]) + blob
+        case .null:
+            data = Data([0])
+        case .int64(let integer):
+            data = Data(capacity: 9)
+            data.append(1)
+            withUnsafeBytes(of: integer.bigEndian) { data.append(contentsOf: $0) }
+        case .double(let double):
+            data = Data(capacity: 9)
+            data.append(2)
+            withUnsafeBytes(of: double.bitPattern.bigEndian) { data.append(contentsOf: $0) }
+        case .string(let text):
+            data = Data(capacity: 1 + text.utf8.count)
+            data.append(3)
+            data.append(contentsOf: text.utf8)
+        case .blob(let blob):
+            data = Data(capacity: 1 + blob.count)
+            data.append(4)
+            data.append(blob)
         }
+        return data
     }
 
     /// The value of ``encode(_:)``'s bytes; `nil` for bytes it never produces.
     static func decode(_ bytes: Data) -> DatabaseValue? {
         guard let type = bytes.first else { return nil }
-        let body = Data(bytes.dropFirst())
+        let body = bytes.dropFirst()
         switch type {
         case 0 where body.isEmpty: return .null
         case 1 where body.count == 8:
@@ -30,7 +45,7 @@ enum SealedValueCodec {
             return Double(bitPattern: UInt64(bigEndian: body.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }))
                 .databaseValue
         case 3: return String(data: body, encoding: .utf8)?.databaseValue
-        case 4: return body.databaseValue
+        case 4: return Data(body).databaseValue  // a value of its own, indexed from 0
         default: return nil
         }
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import SecureStorageFoundation
 
 /// Triggers that make SQLite refuse a value that is not sealed in a sealed column, whoever
 /// writes it: GRDB's batch `updateAll`, a `Record` subclass's own `insert`/`update` (whose
@@ -35,17 +36,18 @@ enum UnsealedWriteGuard {
         let columns = table.sealedColumns.map { $0.name.lowercased() }.sorted()
         let isTemporary =
             try Bool.fetchOne(
-                db, sql: "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ? COLLATE NOCASE",
+                db.cachedStatement(
+                    sql: "SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND name = ? COLLATE NOCASE"),
                 arguments: [table.name]) ?? false
         let schema = isTemporary ? "sqlite_temp_master" : "sqlite_master"
         let existing = try Set(
             String.fetchAll(
-                db,
-                sql: """
-                    SELECT name FROM \(schema) WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE AND substr(name, 1, \(namePrefix.count)) = ?
-                    """, arguments: [table.name, namePrefix]))
+                db.cachedStatement(
+                    sql: """
+                        SELECT name FROM \(schema) WHERE type = 'trigger' AND tbl_name = ? COLLATE NOCASE AND substr(name, 1, \(namePrefix.count)) = ?
+                        """), arguments: [table.name, namePrefix]))
         for event in ["insert", "update"] {
-            let base = name(table: table.name, event: event, columns: columns)
+            let base = cachedName(table: table.name, event: event, columns: columns)
             guard !existing.contains(where: { $0 == base || $0.hasPrefix(base + "_") }) else { continue }
             // A trigger of this name on another table: the one this table had before it was
             // renamed. It keeps guarding that table; this one gets a name of its own.
@@ -69,6 +71,21 @@ enum UnsealedWriteGuard {
                     WHEN \(refused)
                     BEGIN SELECT RAISE(ABORT, '\(message)'); END
                     """)
+        }
+    }
+
+    /// The names ``name(table:event:columns:)`` made so far, by their table, event and columns
+    /// (names of the schema, nothing secret).
+    private static let names = Locked<[[String]: String]>([:])
+
+    /// ``name(table:event:columns:)``, computed once per table, event and columns.
+    private static func cachedName(table: String, event: String, columns: [String]) -> String {
+        let parts = [table, event] + columns
+        return names.withLock { names in
+            if let known = names[parts] { return known }
+            let made = name(table: table, event: event, columns: columns)
+            names[parts] = made
+            return made
         }
     }
 
