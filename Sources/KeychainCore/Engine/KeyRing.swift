@@ -27,6 +27,8 @@ final class KeyRing: @unchecked Sendable {
     }
 
     let indexer: BlindIndexer
+    /// Told when this instance drops its locked-class keys or replaces them.
+    let lockEvents = KeychainLockEvents()
     /// Where the keychain's files are (the format anchor lives beside the device key).
     let location: KeychainLocation
     private let state: Locked<State>
@@ -136,10 +138,11 @@ final class KeyRing: @unchecked Sendable {
                 throw KeychainError.tamperedDeviceClassKey()
             }
         }
-        state.withLock { state in
+        let dropped = state.withLock { state in
             state.header = header
             state.presence = presence
-            if state.userClassSlots != userClassSlots {
+            let dropped = state.userClassSlots != userClassSlots
+            if dropped {
                 state.classKeys = [:]
                 state.lockState = .beforeFirstUnlock
                 state.userClassSlots = userClassSlots
@@ -150,7 +153,9 @@ final class KeyRing: @unchecked Sendable {
                 state.classKeys[.whenPasscodeSetThisDeviceOnly] = nil
                 state.lockState = .unlocked
             }
+            return dropped
         }
+        if dropped { lockEvents.signal() }
     }
 
     // MARK: - Transitions
@@ -198,6 +203,7 @@ final class KeyRing: @unchecked Sendable {
             }
             if state.lockState == .unlocked { state.lockState = .locked }
         }
+        lockEvents.signal()
     }
 
     /// KEK_user for a passphrase: scrypt, then HKDF with the device key.
@@ -230,6 +236,7 @@ final class KeyRing: @unchecked Sendable {
             state.classKeys.merge(userKeys) { _, new in new }
             state.lockState = .unlocked
         }
+        lockEvents.signal()
     }
 
     /// Takes the device secret this instance just rotated to, with the header and keybag it

@@ -42,24 +42,36 @@ extension SecureStorageError {
     }
 }
 
-/// The file or directory a protected-file error is about, for its message.
+/// The file or directory a protected-file error is about, for its message. Its wording is made
+/// only when an error needs it: every open and create makes one, and most never fail.
 struct FileSubject {
+    /// The file's name as given; `nil` for the directory.
+    private let rawName: String?
+    private let directory: URL
+
     /// `the protected file <path>` or `the protected files' directory <path>`, safe to print.
-    let text: String
+    var text: String {
+        guard let rawName else {
+            return "the protected files' directory \(FacadeWording.printable(directory.path))"
+        }
+        let path =
+            ProtectedFiles.isValidName(rawName)
+            ? directory.appendingPathComponent(rawName).path
+            : "\(directory.path)/\(FacadeWording.printable(rawName))"
+        return "the protected file \(FacadeWording.printable(path))"
+    }
+
     /// The file's name as given, safe to print; `nil` for a directory.
-    let name: String?
+    var name: String? { rawName.map(FacadeWording.printable) }
 
     /// The file `name` of the store in `directory`.
     static func file(_ name: String, in directory: URL) -> FileSubject {
-        let safe = FacadeWording.printable(name)
-        let path =
-            ProtectedFiles.isValidName(name) ? directory.appendingPathComponent(name).path : "\(directory.path)/\(safe)"
-        return FileSubject(text: "the protected file \(FacadeWording.printable(path))", name: safe)
+        FileSubject(rawName: name, directory: directory)
     }
 
     /// The store's directory.
     static func directory(_ directory: URL) -> FileSubject {
-        FileSubject(text: "the protected files' directory \(FacadeWording.printable(directory.path))", name: nil)
+        FileSubject(rawName: nil, directory: directory)
     }
 }
 

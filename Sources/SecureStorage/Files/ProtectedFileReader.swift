@@ -37,9 +37,7 @@ public final class ProtectedFileReader: Sendable {
 
     /// The rest of the file.
     public func readToEnd() throws(SecureStorageError) -> Data {
-        var data = Data()
-        while let piece = try read(upToCount: 1 << 20) { data.append(piece) }
-        return data
+        do { return try source.readToEnd() } catch { throw error.about(subject) }
     }
 
     /// Closes the file and forgets its key. Reading afterwards fails.

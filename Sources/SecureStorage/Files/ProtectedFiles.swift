@@ -34,7 +34,7 @@ public struct ProtectedFiles: Sendable, CustomStringConvertible {
     /// The name of the store's keys in the keychain (on Linux). Two stores with the same
     /// identifier share keys, so give each directory its own.
     public let identifier: String
-    private let backend: any ProtectedFilesBackend
+    let backend: any ProtectedFilesBackend
 
     /// Opens the store in `directory`, creating the directory (mode 0700) when it is missing.
     ///

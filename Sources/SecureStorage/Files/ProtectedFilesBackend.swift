@@ -47,5 +47,16 @@ protocol ProtectedFileSource: Sendable {
     var count: Int { get }
     /// The next bytes, at most `count`; `nil` at the end.
     func read(upToCount count: Int) throws(SecureStorageError) -> Data?
+    /// The rest of the content.
+    func readToEnd() throws(SecureStorageError) -> Data
     func close()
+}
+
+extension ProtectedFileSource {
+    /// The rest of the content, in pieces of 1 MiB.
+    func readToEnd() throws(SecureStorageError) -> Data {
+        var data = Data()
+        while let piece = try read(upToCount: 1 << 20) { data.append(piece) }
+        return data
+    }
 }

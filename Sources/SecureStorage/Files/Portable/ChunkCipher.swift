@@ -35,24 +35,43 @@ struct ChunkCipher: Sendable {
     /// Bytes a sealed full chunk takes in the file.
     var sealedChunkSize: Int { chunkSize + Self.tagSize }
 
-    /// Seals chunk `index` (`isLast` for the final one).
-    func seal(_ plaintext: Data, index: UInt32, isLast: Bool) throws(SecureStorageError) -> Data {
+    /// Seals chunk `index` (`isLast` for the final one): its ciphertext and tag, as the file
+    /// holds them (a slice of the sealed box's own storage, not a copy).
+    func seal<Plaintext: DataProtocol>(_ plaintext: Plaintext, index: UInt32, isLast: Bool)
+        throws(SecureStorageError) -> Data
+    {
+        let combined: Data?
         do {
-            let box = try AES.GCM.seal(plaintext, using: key, nonce: nonce(index, isLast), authenticating: headerDigest)
-            return box.ciphertext + box.tag
+            combined = try AES.GCM.seal(
+                plaintext, using: key, nonce: nonce(index, isLast), authenticating: headerDigest
+            )
+            .combined
         } catch {
             throw .underlying(errSecInternalComponent)
         }
+        // nonce, ciphertext, tag: the nonce is not stored (it follows from the chunk's place)
+        guard let combined else { throw .underlying(errSecInternalComponent) }
+        return combined.dropFirst(Self.nonceSize)
     }
 
-    /// Opens chunk `index`; `integrityViolation` when it is not exactly what was sealed there.
-    func open(_ sealed: Data, index: UInt32, isLast: Bool) throws(SecureStorageError) -> Data {
-        guard sealed.count >= Self.tagSize, sealed.count <= sealedChunkSize else { throw .integrityViolation }
+    /// Bytes of the nonce in a sealed box's combined form.
+    private static let nonceSize = 12
+
+    /// Opens chunk `index` from `sealed` into `output`, which holds exactly its plaintext
+    /// (`sealed.count - tagSize` bytes); `integrityViolation` when it is not exactly what was
+    /// sealed there (nothing of it is then in `output`'s place worth reading).
+    func open(
+        _ sealed: UnsafeRawBufferPointer, index: UInt32, isLast: Bool, into output: UnsafeMutableRawBufferPointer
+    ) throws(SecureStorageError) {
+        guard sealed.count >= Self.tagSize, sealed.count <= sealedChunkSize,
+            output.count == sealed.count - Self.tagSize
+        else { throw .integrityViolation }
         do {
             let box = try AES.GCM.SealedBox(
-                nonce: nonce(index, isLast), ciphertext: sealed.dropLast(Self.tagSize), tag: sealed.suffix(Self.tagSize)
-            )
-            return try AES.GCM.open(box, using: key, authenticating: headerDigest)
+                nonce: nonce(index, isLast), ciphertext: UnsafeRawBufferPointer(rebasing: sealed[..<output.count]),
+                tag: UnsafeRawBufferPointer(rebasing: sealed[output.count...]))
+            let plaintext = try AES.GCM.open(box, using: key, authenticating: headerDigest)
+            plaintext.withUnsafeBytes { output.copyMemory(from: $0) }
         } catch {
             throw .integrityViolation
         }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import KeychainCore
 import KeychainServices
+import SecureStorageFoundation
 
 /// The keys of one store of protected files, kept as generic-password items of the service
 /// `SecureStorage.files/<store identifier>` in the keychain's library-owned namespace (no app,
@@ -54,6 +55,8 @@ struct FileKeySet: Sendable {
     let deviceBound: Bool
     /// 16 bytes naming the store inside every file's authenticated data.
     let storeID: Data
+    /// The keys taken from the keychain while it is unlocked (shared by copies of the store).
+    let cache = FileKeyCache()
     private let storage: SecureStorage
 
     init(identifier: String, accessGroup: String?, deviceBound: Bool) {
@@ -161,11 +164,24 @@ struct FileKeySet: Sendable {
 
     /// The store's name key (class D, never replaced: renaming and listing work in every state).
     func namesKey() throws(SecureStorageError) -> SymmetricKey {
-        SymmetricKey(data: try deviceKey("names"))
+        let cached = try cache.key(.names) { () throws(SecureStorageError) -> FileKeyCache.Key in
+            var bytes = try deviceKey("names")
+            return .symmetric(Self.symmetricKey(wiping: &bytes))
+        }
+        guard case .symmetric(let key) = cached else { throw .integrityViolation }
+        return key
+    }
+
+    /// A key made of raw bytes taken from the keychain; the bytes are then zeroed where they are
+    /// (they are this code's alone: the key holds its own copy).
+    static func symmetricKey(wiping bytes: inout Data) -> SymmetricKey {
+        defer { SecretWiping.wipe(&bytes) }
+        return SymmetricKey(data: bytes)
     }
 
     /// Deletes the keys of every generation but `current`.
     func removeGenerations(except current: UInt32) throws(SecureStorageError) {
+        cache.clear()
         for account in try storage.allKeys() where account.hasPrefix("g") && !account.hasPrefix("g\(current)/") {
             try storage.removeValue(for: account)
         }
@@ -174,6 +190,7 @@ struct FileKeySet: Sendable {
     /// Deletes every key of the store in one transaction (also while locked): its files can
     /// never be opened again.
     func removeAll() throws(SecureStorageError) {
+        cache.clear()
         try storage.removeAll()
     }
 

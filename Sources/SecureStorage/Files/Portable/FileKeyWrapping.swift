@@ -2,6 +2,7 @@
 import Crypto
 import Foundation
 import KeychainServices
+import SecureStorageFoundation
 
 /// Seals a file's own key into its header under the store's key for the file's class, and
 /// opens it again.
@@ -35,8 +36,7 @@ enum FileKeyWrapping {
                 ephemeral, publicKey: classPublicKey, ephemeralPublicKey: ephemeralPublicKey,
                 classPublicKey: classPublicKey, fileID: fileID)
         } else {
-            wrappingKey = derivedKey(
-                try classKey(protection, generation: generation, keys: keys, creating: true), protection: protection)
+            wrappingKey = try classWrappingKey(protection, generation: generation, keys: keys, creating: true)
         }
         let nonce = AES.GCM.Nonce()
         var header = ProtectedFileHeader(
@@ -62,21 +62,14 @@ enum FileKeyWrapping {
     static func fileKey(of header: ProtectedFileHeader, keys: FileKeySet) throws(SecureStorageError) -> SymmetricKey {
         let wrappingKey: SymmetricKey
         if header.protection == .completeUnlessOpen {
-            let privateKeyBytes = try keys.key(.unlessOpenPrivate, generation: header.generation, creating: false)
-            let privateKey: Curve25519.KeyAgreement.PrivateKey
-            do {
-                privateKey = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: privateKeyBytes)
-            } catch {
-                throw .integrityViolation
-            }
+            let (privateKey, classPublicKey) = try unlessOpenPrivateKey(generation: header.generation, keys: keys)
             wrappingKey = try agreementKey(
                 privateKey, publicKey: header.ephemeralPublicKey, ephemeralPublicKey: header.ephemeralPublicKey,
-                classPublicKey: privateKey.publicKey.rawRepresentation, fileID: header.fileID)
+                classPublicKey: classPublicKey, fileID: header.fileID)
         } else {
             guard header.ephemeralPublicKey.allSatisfy({ $0 == 0 }) else { throw .integrityViolation }
-            wrappingKey = derivedKey(
-                try classKey(header.protection, generation: header.generation, keys: keys, creating: false),
-                protection: header.protection)
+            wrappingKey = try classWrappingKey(
+                header.protection, generation: header.generation, keys: keys, creating: false)
         }
         do {
             let box = try AES.GCM.SealedBox(
@@ -91,6 +84,40 @@ enum FileKeyWrapping {
     }
 
     // MARK: - Derivations
+
+    /// The key wrapping the file keys of a complete, untilFirstUserAuthentication or none file
+    /// of `generation`, from the store's key cache while the keychain is unlocked.
+    private static func classWrappingKey(
+        _ protection: FileProtection, generation: UInt32, keys: FileKeySet, creating: Bool
+    ) throws(SecureStorageError) -> SymmetricKey {
+        let cached = try keys.cache.key(.wrapping(protection: protection.code, generation: generation)) {
+            () throws(SecureStorageError) -> FileKeyCache.Key in
+            var bytes = try classKey(protection, generation: generation, keys: keys, creating: creating)
+            return .symmetric(derivedKey(FileKeySet.symmetricKey(wiping: &bytes), protection: protection))
+        }
+        guard case .symmetric(let key) = cached else { throw .integrityViolation }
+        return key
+    }
+
+    /// The `completeUnlessOpen` private key of `generation` and its public key, from the
+    /// store's key cache while the keychain is unlocked.
+    private static func unlessOpenPrivateKey(generation: UInt32, keys: FileKeySet) throws(SecureStorageError) -> (
+        Curve25519.KeyAgreement.PrivateKey, Data
+    ) {
+        let cached = try keys.cache.key(.unlessOpenPrivate(generation: generation)) {
+            () throws(SecureStorageError) -> FileKeyCache.Key in
+            var bytes = try keys.key(.unlessOpenPrivate, generation: generation, creating: false)
+            defer { SecretWiping.wipe(&bytes) }
+            do {
+                let privateKey = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: bytes)
+                return .agreement(privateKey, publicKey: privateKey.publicKey.rawRepresentation)
+            } catch {
+                throw .integrityViolation
+            }
+        }
+        guard case .agreement(let privateKey, let publicKey) = cached else { throw .integrityViolation }
+        return (privateKey, publicKey)
+    }
 
     /// The class key of a complete, untilFirstUserAuthentication or none file.
     private static func classKey(
@@ -110,9 +137,9 @@ enum FileKeyWrapping {
         }
     }
 
-    private static func derivedKey(_ classKey: Data, protection: FileProtection) -> SymmetricKey {
+    private static func derivedKey(_ classKey: SymmetricKey, protection: FileProtection) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(
-            inputKeyMaterial: SymmetricKey(data: classKey),
+            inputKeyMaterial: classKey,
             info: Data("ssf1/wrap/".utf8) + [protection.code], outputByteCount: 32)
     }
 

@@ -3,8 +3,9 @@ import Foundation
 import KeychainServices
 import SecureStorageFoundation
 
-/// Writes a sealed file into a private temporary file, one chunk as soon as it is full, and
-/// renames it over the file's name on commit. Plaintext is held only for the chunk being filled.
+/// Writes a sealed file into a private temporary file, each chunk at its place as soon as more
+/// data follows it (runs of full chunks sealed on every core, ``ChunkWork``), and renames it over
+/// the file's name on commit. Plaintext is held only for the chunk being filled.
 final class SealedFileSink: ProtectedFileSink {
     private struct State {
         var descriptor: Int32?
@@ -42,22 +43,61 @@ final class SealedFileSink: ProtectedFileSink {
             guard let fd = state.descriptor else { throw .underlying(errSecParam) }
             // Checked before taking the data: a write refused while locked can be repeated.
             let cipher = try state.key.current()
-            state.pending.append(data)
-            let chunkSize = state.key.header.chunkSize
+            let chunkSize = cipher.chunkSize
+            var input = data[...]
             // A chunk is sealed once more data follows it: only the last one carries the flag.
-            var start = state.pending.startIndex
-            while state.pending.endIndex - start > chunkSize {
-                let sealed = try cipher.seal(
-                    state.pending[start..<(start + chunkSize)], index: state.nextIndex, isLast: false)
-                try Self.failing(into: &state, directory, temporary) { () throws(SecureStorageError) in
-                    try StoreDirectory.writeAll(sealed, to: fd)
+            if !state.pending.isEmpty {
+                let room = chunkSize - state.pending.count
+                guard input.count > room else {
+                    state.pending.append(input)
+                    return
                 }
-                start += chunkSize
-                state.nextIndex += 1
+                state.pending.append(input.prefix(room))
+                input = input.dropFirst(room)
+                try seal(state.pending, chunks: 1, into: &state, fd: fd, cipher: cipher)
+                state.pending = Data()
             }
-            // One copy of the rest, rather than one per chunk sealed.
-            if start != state.pending.startIndex { state.pending = Data(state.pending[start...]) }
+            guard !input.isEmpty else { return }
+            let full = (input.count - 1) / chunkSize
+            var start = input.startIndex
+            while start < input.startIndex + full * chunkSize {
+                let chunks = min(ChunkWork.batchChunks, (input.startIndex + full * chunkSize - start) / chunkSize)
+                try seal(
+                    input[start..<(start + chunks * chunkSize)], chunks: chunks, into: &state, fd: fd, cipher: cipher)
+                start += chunks * chunkSize
+            }
+            // A copy of the rest (at most one chunk), so the caller's buffer is not kept.
+            state.pending = Data(input[start...])
         }
+    }
+
+    /// Seals `chunks` full chunks of `plaintext` on every core, each written at its place
+    /// in the file by its own worker.
+    private func seal(
+        _ plaintext: Data, chunks: Int, into state: inout State, fd: Int32, cipher: ChunkCipher
+    ) throws(SecureStorageError) {
+        let first = state.nextIndex
+        let failure = plaintext.withUnsafeBytes { buffer in
+            let shared = SharedChunkBuffer(bytes: buffer)
+            return ChunkWork.run(chunks) { (offset: Int) throws(SecureStorageError) in
+                let bytes = shared.bytes
+                let index = first + UInt32(offset)
+                let range = (offset * cipher.chunkSize)..<((offset + 1) * cipher.chunkSize)
+                let sealed = try cipher.seal(
+                    UnsafeRawBufferPointer(rebasing: bytes[range]), index: index, isLast: false)
+                try StoreDirectory.writeAll(sealed, to: fd, at: Self.offset(of: index, cipher))
+            }
+        }
+        if let failure {
+            try Self.failing(into: &state, directory, temporary) { () throws(SecureStorageError) in throw failure.error
+            }
+        }
+        state.nextIndex += UInt32(chunks)
+    }
+
+    /// Where chunk `index` starts in the file.
+    private static func offset(of index: UInt32, _ cipher: ChunkCipher) -> Int {
+        ProtectedFileHeader.size + Int(index) * cipher.sealedChunkSize
     }
 
     func commit() throws(SecureStorageError) {
@@ -65,8 +105,9 @@ final class SealedFileSink: ProtectedFileSink {
             guard let fd = state.descriptor else { throw .underlying(errSecParam) }
             let cipher = try state.key.current()
             let sealed = try cipher.seal(state.pending, index: state.nextIndex, isLast: true)
+            let offset = Self.offset(of: state.nextIndex, cipher)
             try Self.failing(into: &state, directory, temporary) { () throws(SecureStorageError) in
-                try StoreDirectory.writeAll(sealed, to: fd)
+                try StoreDirectory.writeAll(sealed, to: fd, at: offset)
                 try directory.commit(fd, temporary: temporary, as: name)
             }
             StoreDirectory.closeDescriptor(fd)

@@ -149,4 +149,9 @@ struct SealedFileStore: ProtectedFilesBackend {
         return message
     }
 }
+
+extension ProtectedFiles {
+    /// The cache of the store's keys (``FileKeyCache``); `nil` where the system keeps them.
+    var keyCache: FileKeyCache? { (backend as? SealedFileStore)?.keys.cache }
+}
 #endif

@@ -94,6 +94,23 @@ final class StoreDirectory: Sendable {
 
     // MARK: - Writing
 
+    /// Writes all of `data` at `offset`, retrying short and interrupted writes.
+    static func writeAll(_ data: Data, to fd: Int32, at offset: Int) throws(SecureStorageError) {
+        let code = data.withUnsafeBytes { buffer -> Int32 in
+            var done = 0
+            while done < buffer.count {
+                let result = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                done += result
+            }
+            return 0
+        }
+        guard code == 0 else { throw .fileSystem(errno: code) }
+    }
+
     /// Creates a new temporary file for `name`, exclusively and private, locked against the
     /// sweep of abandoned temporaries while it is being written.
     func createTemporary(for name: String) throws(SecureStorageError) -> (fd: Int32, name: String) {

@@ -1,0 +1,107 @@
+#if !canImport(Security) || SECURE_STORAGE_FORCE_PORTABLE
+import Crypto
+import Foundation
+import KeychainCore
+import KeychainServices
+import SecureStorageFoundation
+
+/// The store's keys as last taken from the keychain — the name key, the wrapping keys derived
+/// from the class keys, the `completeUnlessOpen` private keys — so that opening a file costs no
+/// keychain read. Kept only while the keychain is unlocked, and only as `SymmetricKey` and
+/// `Curve25519` key values, whose storage swift-crypto zeroes when the last reference goes.
+///
+/// A key is used from here only while all of these hold, else the cache is emptied and the key
+/// read from the keychain again (with every check it had):
+/// - the keychain in use is the instance the key came from, and it is unlocked;
+/// - the instance has dropped no keys since ( ``KeychainLockEvents``): not locked, no passphrase
+///   set, changed or removed here, none noticed from another process;
+/// - the key was taken less than ``lifetime`` ago, so that what another process did to the
+///   keychain (its passphrase change, its deletion of the store's keys) reaches the cache within
+///   that time even when this process makes no other keychain call.
+///
+/// The cache is emptied at once when the keychain locks (an observer of its lock events), by
+/// ``ProtectedFiles/destroy()`` and ``ProtectedFiles/rekey()``, and when the last copy of the
+/// ``ProtectedFiles`` value goes.
+final class FileKeyCache: Sendable {
+    /// How long a key is used without reading it again from the keychain.
+    static let lifetime: Duration = .seconds(1)
+
+    /// What is cached: which key.
+    enum Name: Hashable {
+        /// The store's name key (``FileKeySet/namesKey()``).
+        case names
+        /// The wrapping key of a class and generation (complete, untilFirstAuth, none).
+        case wrapping(protection: UInt8, generation: UInt32)
+        /// The `completeUnlessOpen` private key of a generation.
+        case unlessOpenPrivate(generation: UInt32)
+    }
+
+    /// A cached key.
+    enum Key: Sendable {
+        case symmetric(SymmetricKey)
+        /// A private key with its public key's raw bytes (computing them is a scalar multiplication).
+        case agreement(Curve25519.KeyAgreement.PrivateKey, publicKey: Data)
+    }
+
+    private struct State {
+        /// The keychain instance the keys came from.
+        var keychain: ObjectIdentifier?
+        /// Its lock-event version when the first key was taken.
+        var version: UInt64 = 0
+        /// When the keys stop being used.
+        var expiry: ContinuousClock.Instant = .now
+        var keys: [Name: Key] = [:]
+        /// Empties the cache when the keychain locks.
+        var observation: KeychainLockObservation?
+    }
+
+    private let state = Locked(State())
+
+    init() {}
+
+    /// The key `name`: from the cache when it is still valid, else from `load`, which is then
+    /// kept while the keychain stays unlocked.
+    func key(_ name: Name, load: () throws(SecureStorageError) -> Key) throws(SecureStorageError) -> Key {
+        guard let keychain = try? SecItemEnvironment.keychain(), keychain.lockState == .unlocked else {
+            clear()
+            return try load()
+        }
+        let identity = ObjectIdentifier(keychain)
+        let events = keychain.lockEvents
+        let version = events.version
+        let now = ContinuousClock.now
+        let hit = state.withLock { state -> Key? in
+            guard state.keychain == identity, state.version == version, now < state.expiry else { return nil }
+            return state.keys[name]
+        }
+        if let hit { return hit }
+        let loaded = try load()
+        state.withLock { state in
+            if state.keychain != identity || state.version != version || now >= state.expiry {
+                state.keys = [:]
+                state.keychain = identity
+                state.version = version
+                state.expiry = now + Self.lifetime
+                state.observation = events.observe { [weak self] in self?.clear() }
+            }
+            // Kept only when no key was dropped while it loaded; a lock from now on empties
+            // the cache through the observer.
+            guard events.version == version, keychain.lockState == .unlocked else { return }
+            state.keys[name] = loaded
+        }
+        return loaded
+    }
+
+    /// The number of keys held (for tests).
+    var count: Int { state.withLock { $0.keys.count } }
+
+    /// Forgets every key.
+    func clear() {
+        state.withLock { state in
+            state.keys = [:]
+            state.keychain = nil
+            state.observation = nil
+        }
+    }
+}
+#endif
