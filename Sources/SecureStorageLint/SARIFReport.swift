@@ -8,7 +8,7 @@
 /// false, which code scanning shows as the tool's errors rather than as alerts.
 package enum SARIFReport {
     /// The linter's version, reported as the SARIF driver's version (the package's).
-    package static let toolVersion = "0.12.0"
+    package static let toolVersion = "0.13.0"
 
     /// The log of a run; `workingDirectory` is the absolute directory relative paths start from.
     package static func render(_ run: LintRun, workingDirectory: String) -> String {

@@ -7,7 +7,7 @@ final class SecurityParityTests: CLITestCase {
     func testVersion() throws {
         let version = try keychain("--version")
         XCTAssertStatus(version, 0)
-        XCTAssertTrue(version.stdout.hasPrefix("keychain (SecureStorage) 0.12.0, keychain format "), version.stdout)
+        XCTAssertTrue(version.stdout.hasPrefix("keychain (SecureStorage) 0.13.0, keychain format "), version.stdout)
     }
 
     func testAFreshMachineHasAnEmptyKeychain() throws {

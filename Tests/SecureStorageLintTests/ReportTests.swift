@@ -173,6 +173,6 @@ final class ReportTests: XCTestCase {
     }
 
     func testReportedVersionIsThePackageVersion() {
-        XCTAssertEqual(SARIFReport.toolVersion, "0.12.0")
+        XCTAssertEqual(SARIFReport.toolVersion, "0.13.0")
     }
 }
