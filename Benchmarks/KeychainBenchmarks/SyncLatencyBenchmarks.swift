@@ -1,5 +1,5 @@
 import Foundation
-import KeychainCore
+@_spi(Testing) import KeychainCore
 import KeychainSync
 
 /// How long one device's sync takes when little or nothing changed, with N synchronizable items:
@@ -68,9 +68,11 @@ enum SyncLatencyBenchmarks {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0,
-            let milliseconds = Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+            let milliseconds = Double(
+                String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else {
-            throw SyncError(.serverUnreachable, "the fresh-process sync failed: \(String(decoding: data, as: UTF8.self))")
+            throw SyncError(
+                .serverUnreachable, "the fresh-process sync failed: \(String(decoding: data, as: UTF8.self))")
         }
         return milliseconds
     }
@@ -80,7 +82,8 @@ enum SyncLatencyBenchmarks {
     static func child(directory: String) throws {
         let options = KeychainOptions(
             passphraseHardening: .fixed(.insecureForTestingOnly), resumesUnlockSession: false, tpm: nil)
-        let keychain = try Keychain(location: KeychainLocation(directory: URL(fileURLWithPath: directory)), options: options)
+        let keychain = try Keychain(
+            location: KeychainLocation(directory: URL(fileURLWithPath: directory)), options: options)
         let synchronizer = KeychainSynchronizer(keychain: keychain)
         let start = Date()
         try synchronizer.syncNow()

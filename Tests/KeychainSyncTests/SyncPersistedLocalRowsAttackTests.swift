@@ -128,7 +128,8 @@ final class SyncPersistedLocalRowsAttackTests: SyncTestCase {
         XCTAssertEqual(try freshLaptop().syncNow().itemsRead, 21, "every item read again")
         try laptop.add(password("two", "more", "items"))
         XCTAssertEqual(try freshLaptop().syncNow().itemsRead, 1, "the rows were written again")
-        try assertConverged(laptop, server, synchronizers, expected: expected(["one/more": "item", "two/more": "items"]))
+        try assertConverged(
+            laptop, server, synchronizers, expected: expected(["one/more": "item", "two/more": "items"]))
     }
 
     func testAnEditedRowsShardMakesTheNextSyncReadEverything() throws {
@@ -225,6 +226,7 @@ final class SyncPersistedLocalRowsAttackTests: SyncTestCase {
         XCTAssertTrue(try XCTUnwrap(SyncStateStore.loadHeader(from: laptop)).layout.isSharded)
         try laptop.add(password("two", "more", "items"))
         XCTAssertEqual(try freshLaptop().syncNow().itemsRead, 1)
-        try assertConverged(laptop, server, synchronizers, expected: expected(["one/more": "item", "two/more": "items"]))
+        try assertConverged(
+            laptop, server, synchronizers, expected: expected(["one/more": "item", "two/more": "items"]))
     }
 }
