@@ -365,7 +365,7 @@ let package = Package(
             name: "KeychainSyncTests",
             dependencies: [
                 "KeychainSync", "KeychainCore", "PostgresTestSupport", "AttackTestSupport", "CLibPQ",
-                external("Crypto"), external("ServiceLifecycleTestKit", condition: whenSync)
+                external("Crypto"), external("GRDB"), external("ServiceLifecycleTestKit", condition: whenSync)
             ]
         ),
         .testTarget(

@@ -41,35 +41,61 @@ enum SyncBenchmarks {
         }
         var results: [String: Any] = [:]
 
-        // 1. Initial sync of a new device.
-        for size in sizes {
+        // 1. Initial sync of a new device, and the founder's syncs with little or nothing new.
+        var floor: SyncLatencyBenchmarks.Numbers?
+        for size in [100] + sizes {
+            let directoryOfSource = directory.appendingPathComponent("device-\(counter + 1)")
             let source = try keychain()
+            let fillStart = Date()
             for start in stride(from: 0, to: size, by: 5000) {
                 _ = try source.add(
                     contentsOf: (start..<min(size, start + 5000)).map { item($0, "secret-value-\($0)-0123456789") })
             }
+            let fillSeconds = Date().timeIntervalSince(fillStart)
             let founder = KeychainSynchronizer(keychain: source)
             let pushStart = Date()
             let code = try founder.createCircle(server: postgres.connectionString, deviceName: "source")
             let pushSeconds = Date().timeIntervalSince(pushStart)
-            let (_, pullSeconds) = try join(founder, code: code, try keychain())
-            // A sync with nothing new (the steady state of an idle device), median of 5.
-            var idle: [Double] = []
-            for _ in 0..<5 {
-                let start = Date()
-                try founder.syncNow()
-                idle.append(Date().timeIntervalSince(start))
+            var nextIndex = size
+            let numbers = try SyncLatencyBenchmarks.measure(
+                founder: founder, source: source, directory: directoryOfSource, nextIndex: &nextIndex, item: item)
+            guard let floorNumbers = floor else {
+                floor = numbers
+                try postgres.psql(
+                    "TRUNCATE keychain_sync_records, keychain_sync_manifests, keychain_sync_roster, keychain_sync_key_wraps, keychain_sync_requests, keychain_sync_acknowledgements, keychain_sync_deleted_values"
+                )
+                continue
             }
-            let idleSeconds = idle.sorted()[2]
-            // A sync after one local write (the device reads its items to find the change), median of 5.
-            var afterWrite: [Double] = []
-            for round in 0..<5 {
-                try source.add(item(size + round, "written-\(round)"))
-                let start = Date()
-                try founder.syncNow()
-                afterWrite.append(Date().timeIntervalSince(start))
+            // A new device's first sync (skipped above 200,000 items: it takes minutes).
+            let pullSeconds = size <= 200_000 ? try join(founder, code: code, try keychain()).1 : .nan
+            let idleSeconds = numbers.idleWarm / 1000
+            let afterWriteSeconds = (numbers.afterWritesWarm[1] ?? .nan) / 1000
+            if !json {
+                func row(_ name: String, _ value: Double, _ floorValue: Double) {
+                    print(
+                        String(
+                            format: "  %@, %d items: %.1f ms (%.1f × the same sync with 100 items, %.1f ms)", name,
+                            size,
+                            value, value / floorValue, floorValue))
+                }
+                print(String(format: "fill, %d items: %.1f s", size, fillSeconds))
+                row("idle sync, warm process", numbers.idleWarm, floorNumbers.idleWarm)
+                row("idle sync, fresh process", numbers.idleFresh, floorNumbers.idleFresh)
+                for writes in SyncLatencyBenchmarks.writeCounts {
+                    row(
+                        "sync after \(writes) writes, warm process", numbers.afterWritesWarm[writes] ?? .nan,
+                        floorNumbers.afterWritesWarm[writes] ?? .nan)
+                    row(
+                        "sync after \(writes) writes, fresh process", numbers.afterWritesFresh[writes] ?? .nan,
+                        floorNumbers.afterWritesFresh[writes] ?? .nan)
+                }
             }
-            let afterWriteSeconds = afterWrite.sorted()[2]
+            results["latency-\(size)"] = [
+                "fillSeconds": fillSeconds, "idleWarmMilliseconds": numbers.idleWarm,
+                "idleFreshMilliseconds": numbers.idleFresh,
+                "afterWritesWarmMilliseconds": numbers.afterWritesWarm.map { ["writes": $0.key, "ms": $0.value] },
+                "afterWritesFreshMilliseconds": numbers.afterWritesFresh.map { ["writes": $0.key, "ms": $0.value] }
+            ]
             let circle = try founder.status()
             let bytes =
                 Int(

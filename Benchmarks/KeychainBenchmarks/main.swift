@@ -10,7 +10,7 @@ import Foundation
 //     pinned to one core on this repository and fetched Keychain wrappers)
 //   swift run --package-path Benchmarks -c release KeychainBenchmarks --sync 10000,100000 [--devices 50] [--samples 200] [--json]
 //     (sync through a throw-away PostgreSQL cluster: a new device's first sync, propagation
-//     latency between two devices, a circle of many devices, server bytes per record)
+//     latency between two devices, a circle of many devices, server bytes per record, idle and after-k-writes syncs in a warm and a fresh process)
 // Each run uses fresh temporary keychains on the file system of $TMPDIR.
 
 let arguments = CommandLine.arguments
@@ -38,6 +38,10 @@ do {
         try LintBenchmarks.run(
             paths: paths.split(separator: ",").map(String.init), rounds: value("--rounds").flatMap(Int.init) ?? 5,
             json: json)
+        finish(0)
+    }
+    if let child = value("--sync-child") {
+        try SyncLatencyBenchmarks.child(directory: child)
         finish(0)
     }
     if let sizes = value("--sync") {

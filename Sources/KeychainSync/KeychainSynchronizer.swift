@@ -366,8 +366,21 @@ public struct KeychainSynchronizer: Sendable {
     @discardableResult
     public func syncNow(verifyingEverything: Bool = false) throws(SyncError) -> SyncReport {
         try serialised { () throws(SyncError) in
-            let state = try memberState()
-            let connection = try SyncServer.connect(state.server, circleID: state.circleID)
+            // The header alone tells whether anything happened since the last sync; the entries
+            // and local rows are read only when something did.
+            guard let header = try SyncStateStore.loadHeader(from: keychain), header.isMember else {
+                throw SyncError.notInACircle
+            }
+            let connection = try SyncServer.connect(header.server, circleID: header.circleID)
+            if !verifyingEverything {
+                var probe = SyncRound(keychain: keychain, server: connection, state: header)
+                if try probe.isIdle() {
+                    var report = SyncReport()
+                    report.counter = header.verifiedCounter
+                    return report
+                }
+            }
+            let state = header.isHeaderOnly ? try memberState() : header
             var round = SyncRound(keychain: keychain, server: connection, state: state)
             round.pullsEverything = verifyingEverything
             return try round.run()

@@ -1,18 +1,22 @@
 import Foundation
 import KeychainCore
-import SecureStorageFoundation
 
-/// What this process remembers of the synchronizable items its syncs read, by keychain row, so
-/// that a sync after a write reads only the rows that changed (``Keychain/synchronizableItems(skipping:)``)
-/// instead of opening every item.
+/// What the syncs remember of the synchronizable items they read, by keychain row, so that a
+/// sync after a write reads only the rows that changed (``Keychain/synchronizableItems(skipping:)``)
+/// instead of opening every item, in this process or any later one.
 ///
 /// It holds no secret: per row, the stamp it was read at, the item's record id, value digest
-/// and modification date, and it is kept per keychain file and circle key generation (record ids
-/// depend on the key). A row whose stamp moved (any process wrote it) is read again; the facts
-/// stay true whatever a round does afterwards, so a failed round leaves the cache valid.
+/// and modification date. It is kept in the device's sync state (``SyncState/localRows``, in
+/// the keychain's own sealed items, ``SyncStateStore``) for one circle key generation (record
+/// ids depend on the key). Every fact in it stays true for as long as the row keeps its stamp,
+/// whatever a round does afterwards and whichever copy of the state it comes from: the stamp
+/// names the row's ciphertexts (their GCM tags), so a row whose stamp is unchanged holds the
+/// item that was read. A row whose stamp moved (any process wrote it) is read again; a cache
+/// that is missing, edited or does not match its state's header is dropped, and the sync reads
+/// every item.
 enum LocalItemCache {
     /// One row as last read.
-    struct Row: Sendable {
+    struct Row: Sendable, Hashable {
         /// The row's stamp when it was read.
         var stamp: Keychain.SynchronizedRowStamp
         /// The item's record id under the generation's key.
@@ -21,32 +25,5 @@ enum LocalItemCache {
         var digest: Data
         /// The item's modification date.
         var modificationDate: Date
-    }
-
-    /// Which keychain and key generation a cache is for.
-    struct Scope: Hashable, Sendable {
-        var database: String
-        var circleID: UUID
-        var generation: UInt32
-    }
-
-    private static let rows = Locked<[Scope: [Int64: Row]]>([:])
-
-    /// The rows remembered for `scope`.
-    static func rows(for scope: Scope) -> [Int64: Row] {
-        rows.withLock { $0[scope] ?? [:] }
-    }
-
-    /// Replaces what is remembered for `scope` (and forgets other generations of its keychain).
-    static func remember(_ remembered: [Int64: Row], for scope: Scope) {
-        rows.withLock { all in
-            all = all.filter { $0.key.database != scope.database }
-            all[scope] = remembered
-        }
-    }
-
-    /// Forgets `scope`: the next sync reads every item.
-    static func forget(_ scope: Scope) {
-        _ = rows.withLock { $0.removeValue(forKey: scope) }
     }
 }

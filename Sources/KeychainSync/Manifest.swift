@@ -47,6 +47,9 @@ struct Manifest: Sendable, Hashable {
         return body
     }
 
+    /// The SHA-256 of the sealed manifest: equal for two manifests exactly when every field is.
+    func fingerprint(key: CircleKey) -> Data { Data(SHA256.hash(data: sealed(key: key))) }
+
     /// Opens a manifest body whose counter column says `counter`.
     /// - Throws: ``SyncError/Code/tampered`` when it fails authentication or its counter
     ///   disagrees with the column.

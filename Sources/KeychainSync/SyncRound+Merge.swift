@@ -77,10 +77,13 @@ extension SyncRound {
         }
         try removeRevokedCopies(merged, decided: Set(pulled.map(\.record.recordID)), round: &round, key: key)
         merged.verifiedCounter = manifest.counter
+        // Known only when every record up to the manifest is merged (the idle check relies on it).
+        merged.verifiedManifestHash = Data()
         if round.deferred.isEmpty {
             let highest = pulled.map(\.record.sequence).max() ?? 0
             merged.pulledSequence = result.wasFull ? highest : max(state.pulledSequence, highest)
             merged.mergedCounter = manifest.counter
+            merged.verifiedManifestHash = manifest.fingerprint(key: key)
         }
         return merged
     }

@@ -58,11 +58,50 @@ extension SyncRound {
         let (manifest, key) = try openManifest(row)
         try checkRoster(snapshot.rosterTail, key: key)
         try forgetCompactedDeletions(manifest: manifest, deletedValuesBody: snapshot.deletedValuesBody, key: key)
+        if since > 0 && snapshot.records.isEmpty && isVerified(manifest, key: key) {
+            // Exactly the manifest this device verified with every record merged, and nothing
+            // after it: the records add up as they did then (no need to sum every entry again).
+            return PullResult(manifest: manifest, key: key, pulled: [], wasFull: false)
+        }
         let (pulled, current, seen) = try openRecords(snapshot.records, after: since, manifest: manifest, key: key)
         let compactedAway = since == 0 ? try dropAgreedRecordsMissingFrom(seen) : [:]
         guard addsUp(current, to: manifest, key: key) else { return nil }
         report.received += pulled.filter { state.entries[$0.record.recordID]?.version != $0.record.version }.count
         return PullResult(manifest: manifest, key: key, pulled: pulled, wasFull: full, compactedAway: compactedAway)
+    }
+
+    /// Whether `manifest` is the one this device last verified with every record merged
+    /// (``SyncState/verifiedManifestHash``).
+    func isVerified(_ manifest: Manifest, key: CircleKey) -> Bool {
+        manifest.counter == state.verifiedCounter && !state.verifiedManifestHash.isEmpty
+            && manifest.fingerprint(key: key) == state.verifiedManifestHash
+    }
+
+    /// Whether nothing happened since the state was saved, told from its header alone
+    /// (``SyncStateStore/loadHeader(from:)``): nothing wrote to the keychain (its change marker is
+    /// the one saved), and the server shows exactly the manifest this device verified with
+    /// every record merged, no record after the last pull and the roster event it verified.
+    /// A manifest or roster that fails verification throws, as a full round's would.
+    mutating func isIdle() throws(SyncError) -> Bool {
+        guard !pullsEverything, state.localMarker >= 0, !state.verifiedManifestHash.isEmpty,
+            state.pulledSequence > 0, (try? keychain.changeMarker()) == state.localMarker
+        else {
+            return false
+        }
+        let snapshot = try readServer(recordsAfter: state.pulledSequence)
+        guard snapshot.records.isEmpty, let row = snapshot.manifest, row.counter == state.verifiedCounter,
+            Manifest.claimedGeneration(of: row.body) == state.entriesGeneration
+        else {
+            return false
+        }
+        let (manifest, key) = try openManifest(row)
+        guard isVerified(manifest, key: key), manifest.compactedThrough == state.compactedThrough,
+            manifest.deletedValuesHash == state.deletedValuesHash
+        else {
+            return false
+        }
+        try checkRoster(snapshot.rosterTail, key: key)
+        return !rosterMoved
     }
 
     /// Reads the manifest, the records after `since`, the roster's tail and (when the manifest

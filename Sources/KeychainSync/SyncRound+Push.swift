@@ -115,9 +115,11 @@ extension SyncRound {
                 updated.verifiedCounter = next.counter
                 // Pushes are serialised by the manifest lock and nobody pushed since the pull, so every
                 // record up to these sequence numbers is known here (unless some wait for a locked class).
+                updated.verifiedManifestHash = Data()
                 if advancesSequence {
                     updated.pulledSequence = max(state.pulledSequence, highestSequence)
                     updated.mergedCounter = next.counter
+                    updated.verifiedManifestHash = next.fingerprint(key: key)
                 }
                 return .pushed(updated)
             }

@@ -21,7 +21,7 @@ extension SyncRound {
     ) throws(SyncError) {
         let previous = state
         var final = saved
-        let outcomes = try SyncStateStore.save(
+        let (outcomes, layout) = try SyncStateStore.save(
             applying: changes, in: keychain, sawEverything: sawEverything, seenMarker: seenMarker
         ) { outcomes in
             var adjusted = saved
@@ -34,6 +34,7 @@ extension SyncRound {
             if reverted {
                 adjusted.pulledSequence = previous.pulledSequence
                 adjusted.mergedCounter = previous.mergedCounter
+                adjusted.verifiedManifestHash = Data()
             }
             final = adjusted
             return adjusted
@@ -43,5 +44,9 @@ extension SyncRound {
             report.applied -= 1
         }
         state = final
+        // What is stored now, for the next save of this round to rewrite only what it changes.
+        state.layout = layout
+        state.loadedEntries = state.entries
+        state.loadedRows = state.localRows
     }
 }

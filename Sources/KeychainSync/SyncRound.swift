@@ -18,7 +18,7 @@ struct SyncRound {
     /// state must then be saved, even when nothing else changed).
     var rosterMoved = false
     /// Whether this round reads every item rather than only the rows changed since the last
-    /// sync in this process (``LocalItemCache``).
+    /// sync (``LocalItemCache``).
     private(set) var readsEveryItem = false
 
     /// How many times a push starts over when other devices keep pushing first.
@@ -101,12 +101,10 @@ struct SyncRound {
     }
 
     /// Reads this device's synchronizable items for the merge: only the rows that changed since
-    /// this process last read them, unless they hold something other than what this device
-    /// agreed with.
+    /// a sync last read them (``SyncState/localRows``), unless they hold something other than
+    /// what this device agreed with. What it read is remembered in the state the round saves.
     private mutating func readLocalItems(key: CircleKey) throws(SyncError) -> Merge {
-        let scope = LocalItemCache.Scope(
-            database: keychain.location.databaseURL.path, circleID: state.circleID, generation: key.generation)
-        let cached = readsEveryItem ? [:] : LocalItemCache.rows(for: scope)
+        let cached = readsEveryItem || state.localRowsGeneration != key.generation ? [:] : state.localRows
         var known: [Int64: Keychain.SynchronizedRowStamp] = [:]
         for (rowID, row) in cached {
             if let agreed = state.entries[row.recordID], agreed.version > 0, !agreed.isTombstone,
@@ -120,7 +118,8 @@ struct SyncRound {
         report.protectedItemsNotSynced = snapshot.protectedItems
         report.itemsRead = snapshot.items.count + snapshot.keptItems.count
         let round = Merge(snapshot: snapshot, cached: cached, key: key)
-        LocalItemCache.remember(round.rows, for: scope)
+        state.localRows = round.rows
+        state.localRowsGeneration = key.generation
         return round
     }
 }

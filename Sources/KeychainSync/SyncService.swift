@@ -184,7 +184,7 @@ public struct SyncService: Service {
     ) async -> Result<SyncNotificationListener?, SyncError> {
         let keychain = synchronizer.keychain
         let outcome = await Self.blocking { () throws(SyncError) -> SyncNotificationListener? in
-            guard let state = try SyncStateStore.load(from: keychain), state.isMember else { return nil }
+            guard let state = try SyncStateStore.loadHeader(from: keychain), state.isMember else { return nil }
             return try SyncNotificationListener(server: state.server, circleID: state.circleID, onWakeUp: onWakeUp)
         }
         if case .failure(let error) = outcome {

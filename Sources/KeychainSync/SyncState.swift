@@ -79,6 +79,25 @@ struct SyncState: Sendable {
     var deletedValues = DeletedValues()
     /// See ``deletedValues``.
     var deletedValuesHash = DeletedValues.noHash
+    /// ``Manifest/fingerprint`` of the manifest at ``verifiedCounter``, as this device verified or
+    /// wrote it; empty when not known. While the server still shows exactly that manifest and
+    /// no record after ``pulledSequence``, nothing arrived (``SyncRound``'s idle check).
+    var verifiedManifestHash = Data()
+    /// What the syncs read of this keychain's synchronizable rows, by row id (see
+    /// ``LocalItemCache``): a sync reads again only the rows whose stamp moved.
+    var localRows: [Int64: LocalItemCache.Row] = [:]
+    /// The key generation ``localRows`` holds record ids under; `nil` when there are none.
+    var localRowsGeneration: UInt32?
+    /// How the state was stored when it was loaded (``SyncStateStore``), with the hash of every
+    /// shard that failed to load zeroed; not part of the state.
+    var layout = SyncStateLayout()
+    /// The entries and local rows as loaded, to tell which shards a save must rewrite; not part of the state.
+    var loadedEntries: [Data: Entry] = [:]
+    /// See ``loadedEntries``.
+    var loadedRows: [Int64: LocalItemCache.Row] = [:]
+    /// Whether only the header was loaded (``SyncStateStore/loadHeader(from:)``, no entries nor
+    /// local rows): such a state is never saved.
+    var isHeaderOnly = false
 
     /// The newest circle key held.
     var currentKey: CircleKey? { keys.values.max { $0.generation < $1.generation } }
@@ -91,12 +110,24 @@ struct SyncState: Sendable {
     /// ``deletedValuesHash`` and ``deletedValues`` at the end.
     private static let formatVersion: UInt8 = 2
     private static let formatVersionWithDeletedValues: UInt8 = 3
+    /// The header of a state kept in several items (``SyncStateStore``): the fields of format 3
+    /// without the entries, then ``verifiedManifestHash``, ``localRowsGeneration`` and the
+    /// ``SyncStateLayout`` naming the shard items holding the entries and the local rows.
+    static let formatVersionSharded: UInt8 = 4
 
-    /// The binary encoding stored in the keychain.
-    var encoded: Data {
-        let remembersDeletions = !deletedValues.isEmpty || deletedValuesHash != DeletedValues.noHash
+    /// The single-item encoding earlier versions stored in the keychain (format 2 or 3, entries
+    /// included); read still, so a keychain from before format 4 keeps its state.
+    var encoded: Data { encoded(format: nil) }
+
+    /// The format 4 header for `layout` (entries and local rows go to the shards it names).
+    func encodedHeader(layout: SyncStateLayout) -> Data { encoded(format: Self.formatVersionSharded, layout: layout) }
+
+    private func encoded(format sharded: UInt8?, layout: SyncStateLayout = SyncStateLayout()) -> Data {
+        let remembersDeletions =
+            sharded != nil || !deletedValues.isEmpty || deletedValuesHash != DeletedValues.noHash
         var out = ByteWriter()
-        out.append(bigEndian: remembersDeletions ? Self.formatVersionWithDeletedValues : Self.formatVersion)
+        out.append(
+            bigEndian: sharded ?? (remembersDeletions ? Self.formatVersionWithDeletedValues : Self.formatVersion))
         out.append(circleID.bytes)
         out.append(deviceID.bytes)
         out.appendLengthPrefixed(Data(deviceName.utf8))
@@ -119,22 +150,51 @@ struct SyncState: Sendable {
         out.append(bigEndian: UInt64(bitPattern: mergedCounter))
         out.append(bigEndian: UInt64(bitPattern: compactedThrough))
         out.appendLengthPrefixed(circleCodePin)
-        out.append(bigEndian: UInt32(entries.count))
-        // In the dictionary's order: decoding builds a dictionary again, and sorting 100,000
-        // keys took most of a save.
-        for (recordID, entry) in entries {
-            out.appendLengthPrefixed(recordID)
-            out.append(bigEndian: UInt64(bitPattern: entry.version))
-            out.appendLengthPrefixed(entry.digest)
-            out.appendLengthPrefixed(Data(entry.accessibility.rawValue.utf8))
-            out.append(bigEndian: UInt8(entry.isTombstone ? 1 : 0))
-            out.append(bigEndian: UInt64(bitPattern: entry.writtenAt))
+        if sharded != nil {
+            out.append(bigEndian: UInt32(0))
+        } else {
+            out.append(bigEndian: UInt32(entries.count))
+            // In the dictionary's order: decoding builds a dictionary again, and sorting 100,000
+            // keys took most of a save.
+            for (recordID, entry) in entries { Self.append(entry, recordID: recordID, to: &out) }
         }
         if remembersDeletions {
             out.appendLengthPrefixed(deletedValuesHash)
             out.appendLengthPrefixed(deletedValues.encoded)
         }
+        if sharded != nil {
+            out.appendLengthPrefixed(verifiedManifestHash)
+            out.append(bigEndian: UInt8(localRowsGeneration == nil ? 0 : 1))
+            out.append(bigEndian: localRowsGeneration ?? 0)
+            layout.append(to: &out)
+        }
         return out.data
+    }
+
+    /// Appends one entry's encoding.
+    static func append(_ entry: Entry, recordID: Data, to out: inout ByteWriter) {
+        out.appendLengthPrefixed(recordID)
+        out.append(bigEndian: UInt64(bitPattern: entry.version))
+        out.appendLengthPrefixed(entry.digest)
+        out.appendLengthPrefixed(Data(entry.accessibility.rawValue.utf8))
+        out.append(bigEndian: UInt8(entry.isTombstone ? 1 : 0))
+        out.append(bigEndian: UInt64(bitPattern: entry.writtenAt))
+    }
+
+    /// Reads one entry's encoding; `nil` for anything else.
+    static func readEntry(from input: inout ByteReader) -> (recordID: Data, entry: Entry)? {
+        guard let recordID = input.readLengthPrefixed(), let version = input.readBigEndian(UInt64.self),
+            let digest = input.readLengthPrefixed(),
+            let accessibility = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }).flatMap(
+                Accessibility.init(rawValue:)),
+            let tombstone = input.readByte(), tombstone <= 1, let writtenAt = input.readBigEndian(UInt64.self)
+        else { return nil }
+        return (
+            recordID,
+            Entry(
+                version: Int64(bitPattern: version), digest: digest, accessibility: accessibility,
+                isTombstone: tombstone == 1, writtenAt: Int64(bitPattern: writtenAt))
+        )
     }
 
     /// Decodes ``encoded``; `nil` for anything else.
@@ -142,7 +202,9 @@ struct SyncState: Sendable {
         var input = ByteReader(encoded)
         defer { input.wipe() }  // its copy held the device's private keys and the circle keys
         let format = input.readByte()
-        guard format == Self.formatVersion || format == Self.formatVersionWithDeletedValues,
+        guard
+            format == Self.formatVersion || format == Self.formatVersionWithDeletedValues
+                || format == Self.formatVersionSharded,
             let circleID = input.readBytes(16).flatMap(UUID.init(bytes:)),
             let deviceID = input.readBytes(16).flatMap(UUID.init(bytes:)),
             let name = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }),
@@ -167,29 +229,32 @@ struct SyncState: Sendable {
             let marker = input.readBigEndian(UInt64.self),
             let mergedCounter = input.readBigEndian(UInt64.self),
             let compactedThrough = input.readBigEndian(UInt64.self), let circleCodePin = input.readLengthPrefixed(),
-            let entryCount = input.readBigEndian(UInt32.self)
+            let entryCount = input.readBigEndian(UInt32.self), format != Self.formatVersionSharded || entryCount == 0
         else { return nil }
         var entries: [Data: Entry] = [:]
         entries.reserveCapacity(Int(min(entryCount, 1_000_000)))
         for _ in 0..<entryCount {
-            guard let recordID = input.readLengthPrefixed(), let version = input.readBigEndian(UInt64.self),
-                let digest = input.readLengthPrefixed(),
-                let accessibility = input.readLengthPrefixed().flatMap({ String(data: $0, encoding: .utf8) }).flatMap(
-                    Accessibility.init(rawValue:)),
-                let tombstone = input.readByte(), tombstone <= 1, let writtenAt = input.readBigEndian(UInt64.self)
-            else { return nil }
-            entries[recordID] = Entry(
-                version: Int64(bitPattern: version), digest: digest, accessibility: accessibility,
-                isTombstone: tombstone == 1,
-                writtenAt: Int64(bitPattern: writtenAt))
+            guard let (recordID, entry) = Self.readEntry(from: &input) else { return nil }
+            entries[recordID] = entry
         }
         var deletedValues = DeletedValues()
         var deletedValuesHash = DeletedValues.noHash
-        if format == Self.formatVersionWithDeletedValues {
+        if format != Self.formatVersion {
             guard let hash = input.readLengthPrefixed(), hash.count == 32,
                 let values = input.readLengthPrefixed().flatMap(DeletedValues.init(encoded:))
             else { return nil }
             (deletedValues, deletedValuesHash) = (values, Data(hash))
+        }
+        var verifiedManifestHash = Data()
+        var localRowsGeneration: UInt32?
+        var layout = SyncStateLayout()
+        if format == Self.formatVersionSharded {
+            guard let hash = input.readLengthPrefixed(), hash.isEmpty || hash.count == 32,
+                let hasRows = input.readByte(), hasRows <= 1, let rowsGeneration = input.readBigEndian(UInt32.self),
+                let stored = SyncStateLayout(from: &input)
+            else { return nil }
+            (verifiedManifestHash, layout) = (hash, stored)
+            localRowsGeneration = hasRows == 1 ? rowsGeneration : nil
         }
         guard input.isAtEnd else { return nil }
         self.init(
@@ -203,6 +268,9 @@ struct SyncState: Sendable {
         self.circleCodePin = circleCodePin
         self.deletedValues = deletedValues
         self.deletedValuesHash = deletedValuesHash
+        self.verifiedManifestHash = verifiedManifestHash
+        self.localRowsGeneration = localRowsGeneration
+        self.layout = layout
         localMarker = Int64(bitPattern: marker)
         rosterPin = Roster.Pin(count: Int64(bitPattern: rosterCount), head: rosterHead)
     }

@@ -32,13 +32,30 @@ extension Keychain {
     }
 
     /// What tells one version of a synchronizable row from another without opening it: the
-    /// item's id (new for every item added) and the row version (moved by every update). A row
-    /// whose stamp is unchanged holds the same item as when it was read.
+    /// item's id (new for every item added), the row version (moved by every update) and the
+    /// AES-GCM tags of its two ciphertexts (new, with a new random nonce, whenever either is
+    /// sealed again). A row whose stamp is unchanged holds the same item as when it was read,
+    /// even across an older copy of the file: two histories of one row that reach the same row
+    /// version still differ in their tags.
     package struct SynchronizedRowStamp: Sendable, Hashable {
         /// The item's id.
         package var itemID: UUID
         /// The row's version.
         package var rowVersion: Int64
+        /// The last 16 bytes (the GCM tag) of the metadata ciphertext, then of the secret's.
+        package var sealTags: Data
+
+        /// A stamp with these parts.
+        package init(itemID: UUID, rowVersion: Int64, sealTags: Data) {
+            (self.itemID, self.rowVersion, self.sealTags) = (itemID, rowVersion, sealTags)
+        }
+
+        /// The stamp of `row`.
+        init(_ row: ItemRow) {
+            self.init(
+                itemID: row.itemID, rowVersion: row.rowVersion,
+                sealTags: Data(row.sealed.metadata.suffix(16)) + Data(row.sealed.secret.suffix(16)))
+        }
     }
 
     /// Reads every item that may sync: `kSecAttrSynchronizable` true, not `…ThisDeviceOnly`, not
@@ -65,11 +82,11 @@ extension Keychain {
             var changed: [Int64] = []
             while let stamp = try stamps.next() {
                 guard let id = stamp[0] as Int64?, let itemID = (stamp[1] as Data?).flatMap(UUID.init(bytes:)),
-                    let version = stamp[2] as Int64?
+                    let version = stamp[2] as Int64?, let tags = stamp[3] as Data?
                 else {
                     throw KeychainError.synchronizableRowIncomplete()
                 }
-                let rowStamp = SynchronizedRowStamp(itemID: itemID, rowVersion: version)
+                let rowStamp = SynchronizedRowStamp(itemID: itemID, rowVersion: version, sealTags: tags)
                 if known[id] == rowStamp {
                     snapshot.stamps[id] = rowStamp
                     snapshot.unchangedRows.append(id)
@@ -89,7 +106,7 @@ extension Keychain {
     /// or an accessibility whose class is locked.
     private func take(_ row: ItemRow, into snapshot: inout SynchronizableSnapshot) throws {
         guard row.synchronizable, let rowID = row.rowID else { return }
-        snapshot.stamps[rowID] = SynchronizedRowStamp(itemID: row.itemID, rowVersion: row.rowVersion)
+        snapshot.stamps[rowID] = SynchronizedRowStamp(row)
         do {
             var item = try open(row, includingData: false)
             let kept = SynchronizedItem(
@@ -184,6 +201,20 @@ extension Keychain {
         _ changes: [SynchronizedChange], seenMarker: Int64? = nil,
         stateAfter makeState: ([SynchronizedOutcome], Int64?) -> NewItem?
     ) throws(KeychainError) -> [SynchronizedOutcome] {
+        try applySynchronized(changes, seenMarker: seenMarker) { outcomes, marker in
+            makeState(outcomes, marker).map { [$0] } ?? []
+        }
+    }
+
+    /// ``applySynchronized(_:seenMarker:stateAfter:)`` with a state kept in several items (each
+    /// replaced by its primary key; items of the state not returned are left as they are). The
+    /// closure is called twice, with the same outcomes: first for the items' primary keys (marker
+    /// `nil`), then for the items stored; both calls must name the same items in the same order.
+    @discardableResult
+    package func applySynchronized(
+        _ changes: [SynchronizedChange], seenMarker: Int64? = nil,
+        stateItemsAfter makeState: ([SynchronizedOutcome], Int64?) -> [NewItem]
+    ) throws(KeychainError) -> [SynchronizedOutcome] {
         let now = Date()
         var prepared: [(change: SynchronizedChange, attributes: [AttributeKey: AttributeValue])] = []
         prepared.reserveCapacity(changes.count)
@@ -200,36 +231,44 @@ extension Keychain {
             for (change, attributes) in prepared {
                 outcomes.append(try apply(change, attributes: attributes, fingerprints: &added, db))
             }
-            if let draft = makeState(outcomes, nil) {
+            let drafts = makeState(outcomes, nil)
+            if !drafts.isEmpty {
                 // The old state goes first; the one final fold below then moves the change counter
                 // by exactly one, so the state can carry the counter this transaction ends with.
-                let draftAttributes = try ItemAttributes.forNewItem(
-                    draft, defaultAccessGroup: options.defaultAccessGroup, now: now)
-                let primaryKey = ItemIndexes(
-                    itemClass: draft.itemClass, attributes: draftAttributes, indexer: keys.indexer
-                ).primaryKey
-                if let existing = try existingRow(primaryKey, db) {
-                    try recordRemoval(of: [existing], db)
-                    try ItemTable.delete(in: db, id: existing)
+                var primaryKeys: [Data] = []
+                for draft in drafts {
+                    let draftAttributes = try ItemAttributes.forNewItem(
+                        draft, defaultAccessGroup: options.defaultAccessGroup, now: now)
+                    let primaryKey = ItemIndexes(
+                        itemClass: draft.itemClass, attributes: draftAttributes, indexer: keys.indexer
+                    ).primaryKey
+                    if let existing = try existingRow(primaryKey, db) {
+                        try recordRemoval(of: [existing], db)
+                        try ItemTable.delete(in: db, id: existing)
+                    }
+                    primaryKeys.append(primaryKey)
                 }
                 let marker =
                     unchangedSinceSnapshot
                     ? try keys.stateDigest.recorded(db).flatMap { $0.authentic ? $0.counter + 1 : nil } : nil
-                guard let state = makeState(outcomes, marker) else { return outcomes }
-                let stateAttributes = try ItemAttributes.forNewItem(
-                    state, defaultAccessGroup: options.defaultAccessGroup, now: now)
-                guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly,
-                    stateAttributes[.synchronizable]?.numberValue == 0,
-                    state.owner != nil,
-                    ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer)
-                        .primaryKey == primaryKey
-                else {
-                    throw KeychainError.syncStateItemInvalid()
+                let states = makeState(outcomes, marker)
+                guard states.count == primaryKeys.count else { throw KeychainError.syncStateItemInvalid() }
+                for (state, primaryKey) in zip(states, primaryKeys) {
+                    let stateAttributes = try ItemAttributes.forNewItem(
+                        state, defaultAccessGroup: options.defaultAccessGroup, now: now)
+                    guard ItemAttributes.accessibility(of: stateAttributes).isThisDeviceOnly,
+                        stateAttributes[.synchronizable]?.numberValue == 0,
+                        state.owner != nil,
+                        ItemIndexes(itemClass: state.itemClass, attributes: stateAttributes, indexer: keys.indexer)
+                            .primaryKey == primaryKey
+                    else {
+                        throw KeychainError.syncStateItemInvalid()
+                    }
+                    let outcome = try replace(
+                        state.itemClass, attributes: stateAttributes, data: state.data ?? Data(), existing: nil,
+                        fingerprints: &added, db)
+                    if outcome == .locked { throw KeychainError.syncStateWhileSealed() }
                 }
-                let outcome = try replace(
-                    state.itemClass, attributes: stateAttributes, data: state.data ?? Data(), existing: nil,
-                    fingerprints: &added, db)
-                if outcome == .locked { throw KeychainError.syncStateWhileSealed() }
             }
             try keys.stateDigest.record(adding: added, db)
             return outcomes

@@ -76,7 +76,11 @@ extension ItemTable {
     /// A cursor over the clear columns `id`, `item_id` and `row_version` of the synchronizable
     /// rows, in id order (no decryption: what synchronization compares before reading a row).
     static func synchronizableStamps(in db: Database) throws -> RowCursor {
-        try Row.fetchCursor(db, sql: "SELECT id, item_id, row_version FROM items WHERE synchronizable = 1 ORDER BY id")
+        try Row.fetchCursor(
+            db,
+            sql:
+                "SELECT id, item_id, row_version, substr(metadata, -16) || substr(secret, -16) FROM items WHERE synchronizable = 1 ORDER BY id"
+        )
     }
 }
 
