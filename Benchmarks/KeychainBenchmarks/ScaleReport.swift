@@ -21,9 +21,9 @@ enum ScaleReport {
                         "peakMemoryBytes": result.peakMemoryBytes, "results": result.measurements.map(\.json),
                         "listMicrosecondsPerItem": [
                             "find": result.listing.findPerItem,
-                            "secItemCopyMatching": result.listing.secItemPerItem ?? NSNull(),
+                            "secItemCopyMatching": result.listing.secItemPerItem.map { $0 as Any } ?? NSNull(),
                             "rawSQLite": result.listing.rawPerItem
-                        ]
+                        ] as [String: Any]
                     ]
                 },
                 "crypto": crypto.map(\.json)
