@@ -21,10 +21,10 @@ enum ScaleReport {
                         "batchItemsPerSecond": result.batchItemsPerSecond, "diskBytes": result.diskBytes,
                         "peakMemoryBytes": result.peakMemoryBytes, "results": result.measurements.map(\.json),
                         "listMicrosecondsPerItem": [
-                            "find": result.listing.findPerItem as Any,
-                            "secItemCopyMatching": result.listing.secItemPerItem as Any? ?? NSNull(),
+                            "find": result.listing.findPerItem,
+                            "secItemCopyMatching": result.listing.secItemPerItem.map { $0 as Any } ?? NSNull(),
                             "rawSQLite": result.listing.rawPerItem
-                        ]
+                        ] as [String: Any]
                     ]
                 },
                 "crypto": crypto.map(\.json)
