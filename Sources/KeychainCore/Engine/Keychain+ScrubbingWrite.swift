@@ -23,6 +23,11 @@ extension Keychain {
         try requireWritable()
         return try Self.perform(path: databasePath) {
             try database.writeWithoutTransaction { db in
+                // SQLite's automatic checkpoint runs inside a commit with the connection's sync
+                // flags: at OFF it would copy the log into the file unsynced, and the checkpoint
+                // below would find nothing left to copy, sync nothing and empty the log.
+                sqlite3_wal_autocheckpoint(db.sqliteConnection, 0)
+                defer { sqlite3_wal_autocheckpoint(db.sqliteConnection, 1000) }
                 try db.cachedStatement(sql: "PRAGMA synchronous = OFF").execute()
                 let result: T
                 do {
