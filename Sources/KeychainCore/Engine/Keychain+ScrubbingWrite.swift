@@ -18,7 +18,8 @@ extension Keychain {
     /// checkpoints, as before.
     ///
     /// Checked by `ScrubbingWriteTests` (the deleted ciphertext is in neither file after a
-    /// delete; the delete survives reopening; a reader in the way still leaves it durable).
+    /// delete; the delete survives reopening; a reader in the way still leaves it durable) and
+    /// `Review39ScrubbingWriteAttackTests` (no automatic checkpoint runs while at `OFF`).
     func writeThenScrub<T>(_ body: (Database) throws -> T) throws(KeychainError) -> T {
         try requireWritable()
         return try Self.perform(path: databasePath) {
