@@ -80,9 +80,15 @@ struct ItemWhereClause: Sendable {
         add("id IN (SELECT item_rowid FROM item_tags WHERE tag = ?)", index)
     }
 
-    /// Rows that do not have this lookup tag in `item_tags`.
+    /// Rows that do not have this lookup tag in `item_tags`: one probe of the tags' primary key
+    /// per candidate row (`NOT IN` over the subquery built a temporary table of every tagged row
+    /// on each statement run, a fifth of a point read's SQLite work).
     mutating func notTagged(_ index: Data) {
-        add("id NOT IN (SELECT item_rowid FROM item_tags WHERE tag = ?)", index)
+        startCondition(naming: false)
+        conditions += "NOT EXISTS (SELECT 1 FROM item_tags WHERE item_tags.tag = ? AND item_tags.item_rowid = "
+        conditions += source.rawValue
+        conditions += ".id)"
+        arguments.append(index.databaseValue)
     }
 
     /// The row with this item id (its UUID's bytes).
@@ -102,13 +108,14 @@ struct ItemWhereClause: Sendable {
         arguments.append(argument?.databaseValue ?? .null)
     }
 
-    /// Appends ` AND ` (after the first condition), then the source's name and a dot.
-    private mutating func startCondition() {
+    /// Appends ` AND ` (after the first condition), then, when `naming`, the source's name and a dot.
+    private mutating func startCondition(naming: Bool = true) {
         if conditions.isEmpty {
             conditions.reserveCapacity(256)
         } else {
             conditions += " AND "
         }
+        guard naming else { return }
         conditions += source.rawValue
         conditions += "."
     }

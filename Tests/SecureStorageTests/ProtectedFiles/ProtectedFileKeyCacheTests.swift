@@ -36,14 +36,30 @@ final class ProtectedFileKeyCacheTests: ProtectedFilesTestCase {
     /// Hygiene: the cache goes with the last copy of the store, and with it the only references to
     /// its keys (swift-crypto zeroes a key's storage when it is freed).
     func testHygieneTheCacheGoesWithTheStore() throws {
-        try fillCache()
-        weak var released = try cache()
-        var copy: ProtectedFiles? = files
-        files = nil
+        // A store of its own: every value of a store in the process shares its cache, and other
+        // tests' values of the default store stay alive until the suite ends.
+        var own: ProtectedFiles? = try ProtectedFiles(
+            directory: filesDirectory.appendingPathComponent("own"), identifier: "hygiene-\(UUID().uuidString)")
+        try own!.write(Data("x".utf8), to: "f", protection: .complete)
+        XCTAssertEqual(try own!.read("f"), Data("x".utf8))
+        weak var released = try XCTUnwrap(own!.keyCache)
+        XCTAssertGreaterThan(released?.count ?? 0, 0)
+        var copy: ProtectedFiles? = own
+        own = nil
         XCTAssertNotNil(released, "a copy of the store shares the cache")
         copy = nil
         XCTAssertNil(copy)
         XCTAssertNil(released)
+    }
+
+    /// One cache per store in the process: a value made later (as `SecureStorage.files()` makes
+    /// one on every call) shares it, so a destroy through either empties it for both.
+    func testEveryValueOfAStoreSharesItsCache() throws {
+        try fillCache()
+        let other = try ProtectedFiles(directory: filesDirectory)
+        XCTAssertTrue(try XCTUnwrap(other.keyCache) === cache())
+        try other.destroy()
+        XCTAssertEqual(try cache().count, 0)
     }
 
     /// Hygiene: key bytes read from the keychain are zeroed where they are once the key is made.

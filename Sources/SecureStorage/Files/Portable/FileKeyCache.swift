@@ -20,8 +20,8 @@ import SecureStorageFoundation
 ///   that time even when this process makes no other keychain call.
 ///
 /// The cache is emptied at once when the keychain locks (an observer of its lock events), by
-/// ``ProtectedFiles/destroy()`` and ``ProtectedFiles/rekey()``, and when the last copy of the
-/// ``ProtectedFiles`` value goes.
+/// ``ProtectedFiles/destroy()`` and ``ProtectedFiles/rekey()`` through any value of the store, and
+/// when the last ``ProtectedFiles`` value of the store goes. Writes never take a key from it.
 final class FileKeyCache: Sendable {
     /// How long a key is used without reading it again from the keychain.
     static let lifetime: Duration = .seconds(1)
@@ -44,8 +44,9 @@ final class FileKeyCache: Sendable {
     }
 
     private struct State {
-        /// The keychain instance the keys came from.
-        var keychain: ObjectIdentifier?
+        /// The lock events of the keychain instance the keys came from, held so that no other
+        /// instance's can be allocated at the same address while the keys are kept.
+        var events: KeychainLockEvents?
         /// Its lock-event version when the first key was taken.
         var version: UInt64 = 0
         /// When the keys stop being used.
@@ -59,27 +60,50 @@ final class FileKeyCache: Sendable {
 
     init() {}
 
-    /// The key `name`: from the cache when it is still valid, else from `load`, which is then
-    /// kept while the keychain stays unlocked.
-    func key(_ name: Name, load: () throws(SecureStorageError) -> Key) throws(SecureStorageError) -> Key {
+    /// The cache of the store whose keys live under `store` (its keychain service and access
+    /// group): one per store in the process, shared by every ``ProtectedFiles`` value of it, so
+    /// that ``ProtectedFiles/destroy()`` or ``ProtectedFiles/rekey()`` through any of them empties
+    /// it for all.
+    static func shared(for store: String) -> FileKeyCache {
+        registry.withLock { caches in
+            if let cache = caches[store]?.cache { return cache }
+            caches = caches.filter { $0.value.cache != nil }
+            let cache = FileKeyCache()
+            caches[store] = WeakCache(cache: cache)
+            return cache
+        }
+    }
+
+    private struct WeakCache: @unchecked Sendable {
+        weak var cache: FileKeyCache?
+    }
+
+    private static let registry = Locked<[String: WeakCache]>([:])
+
+    /// The key `name`: from the cache when it is still valid and `forWriting` is false, else from
+    /// `load`, which is then kept while the keychain stays unlocked. A write always reads its keys
+    /// from the keychain: a key the store no longer has (deleted by another process within
+    /// ``lifetime``) must never seal a new file, which could not be opened again.
+    func key(_ name: Name, forWriting: Bool = false, load: () throws(SecureStorageError) -> Key)
+        throws(SecureStorageError) -> Key
+    {
         guard let keychain = try? SecItemEnvironment.keychain(), keychain.lockState == .unlocked else {
             clear()
             return try load()
         }
-        let identity = ObjectIdentifier(keychain)
         let events = keychain.lockEvents
         let version = events.version
         let now = ContinuousClock.now
         let hit = state.withLock { state -> Key? in
-            guard state.keychain == identity, state.version == version, now < state.expiry else { return nil }
+            guard !forWriting, state.events === events, state.version == version, now < state.expiry else { return nil }
             return state.keys[name]
         }
         if let hit { return hit }
         let loaded = try load()
         state.withLock { state in
-            if state.keychain != identity || state.version != version || now >= state.expiry {
+            if state.events !== events || state.version != version || now >= state.expiry {
                 state.keys = [:]
-                state.keychain = identity
+                state.events = events
                 state.version = version
                 state.expiry = now + Self.lifetime
                 state.observation = events.observe { [weak self] in self?.clear() }
@@ -99,7 +123,7 @@ final class FileKeyCache: Sendable {
     func clear() {
         state.withLock { state in
             state.keys = [:]
-            state.keychain = nil
+            state.events = nil
             state.observation = nil
         }
     }

@@ -55,8 +55,9 @@ struct FileKeySet: Sendable {
     let deviceBound: Bool
     /// 16 bytes naming the store inside every file's authenticated data.
     let storeID: Data
-    /// The keys taken from the keychain while it is unlocked (shared by copies of the store).
-    let cache = FileKeyCache()
+    /// The keys taken from the keychain while it is unlocked (shared by every value of the store
+    /// in the process).
+    let cache: FileKeyCache
     private let storage: SecureStorage
 
     init(identifier: String, accessGroup: String?, deviceBound: Bool) {
@@ -65,6 +66,7 @@ struct FileKeySet: Sendable {
         storage = SecureStorage(service: ProtectedFiles.keyService(for: identifier), accessGroup: accessGroup)
             .libraryOwned(by: .protectedFiles)
         storeID = Data(SHA256.hash(data: Data("ssf1/store".utf8) + Data(identifier.utf8)).prefix(16))
+        cache = FileKeyCache.shared(for: "\(accessGroup ?? "")\u{0}\(ProtectedFiles.keyService(for: identifier))")
     }
 
     // MARK: - Generations
@@ -162,9 +164,11 @@ struct FileKeySet: Sendable {
         try deviceKey("none")
     }
 
-    /// The store's name key (class D, never replaced: renaming and listing work in every state).
-    func namesKey() throws(SecureStorageError) -> SymmetricKey {
-        let cached = try cache.key(.names) { () throws(SecureStorageError) -> FileKeyCache.Key in
+    /// The store's name key (class D, never replaced: renaming and listing work in every state);
+    /// `forWriting` reads it from the keychain whatever the cache holds.
+    func namesKey(forWriting: Bool = false) throws(SecureStorageError) -> SymmetricKey {
+        let cached = try cache.key(.names, forWriting: forWriting) {
+            () throws(SecureStorageError) -> FileKeyCache.Key in
             var bytes = try deviceKey("names")
             return .symmetric(Self.symmetricKey(wiping: &bytes))
         }

@@ -90,7 +90,9 @@ enum FileKeyWrapping {
     private static func classWrappingKey(
         _ protection: FileProtection, generation: UInt32, keys: FileKeySet, creating: Bool
     ) throws(SecureStorageError) -> SymmetricKey {
-        let cached = try keys.cache.key(.wrapping(protection: protection.code, generation: generation)) {
+        let cached = try keys.cache.key(
+            .wrapping(protection: protection.code, generation: generation), forWriting: creating
+        ) {
             () throws(SecureStorageError) -> FileKeyCache.Key in
             var bytes = try classKey(protection, generation: generation, keys: keys, creating: creating)
             return .symmetric(derivedKey(FileKeySet.symmetricKey(wiping: &bytes), protection: protection))

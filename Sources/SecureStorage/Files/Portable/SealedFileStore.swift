@@ -16,7 +16,7 @@ struct SealedFileStore: ProtectedFilesBackend {
     }
 
     func create(_ name: String, protection: FileProtection) throws(SecureStorageError) -> any ProtectedFileSink {
-        let namesKey = try keys.namesKey()
+        let namesKey = try keys.namesKey(forWriting: true)
         var (header, fileKey) = try FileKeyWrapping.newHeader(protection: protection, keys: keys)
         header.nameMAC = nameMAC(header, name: name, key: namesKey)
         let cipher = ChunkCipher(fileKey: fileKey, header: header)
@@ -54,7 +54,7 @@ struct SealedFileStore: ProtectedFilesBackend {
         let (fd, oldHeader) = try openVerifiedHeader(name)
         defer { StoreDirectory.closeDescriptor(fd) }
         var header = oldHeader
-        header.nameMAC = nameMAC(header, name: newName, key: try keys.namesKey())
+        header.nameMAC = nameMAC(header, name: newName, key: try keys.namesKey(forWriting: true))
         let size = try StoreDirectory.size(of: fd)
         let (output, temporary) = try directory.createTemporary(for: newName)
         do throws(SecureStorageError) {
