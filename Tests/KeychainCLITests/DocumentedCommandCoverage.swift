@@ -43,6 +43,12 @@ enum DocumentedCommandCoverage {
             firstLine: "swift run --package-path Benchmarks -c release KeychainBenchmarks --only files",
             runBy: "not run: a release build of the benchmarks (see the entry above)"),
         Entry(
+            file: "Sources/KeychainCore/KeychainCore.docc/Performance.md",
+            firstLine: "swift run --package-path Benchmarks -c release KeychainBenchmarks --sync",
+            runBy:
+                "not run: a release build of the benchmarks and a PostgreSQL cluster of its own (see the entries above)"
+        ),
+        Entry(
             file: "Sources/KeychainSync/KeychainSync.docc/Sync.md", firstLine: "keychain sync create --server",
             runBy: "DocumentedCommandTests.testTheSyncArticlesCommands"),
         Entry(
