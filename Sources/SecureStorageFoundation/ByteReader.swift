@@ -57,17 +57,21 @@ package struct ByteReader {
     package mutating func readLengthPrefixedText() -> String? {
         guard let length = readBigEndian(UInt32.self), bytes.count - offset >= Int(length) else { return nil }
         defer { offset += Int(length) }
-        let field = bytes[offset..<offset + Int(length)]
-        // Validated with the standard library's decoder (`String(validating:as:)` needs macOS 15,
-        // and this target builds for the facade on macOS 13).
-        var decoder = UTF8()
-        var input = field.makeIterator()
-        while true {
-            switch decoder.decode(&input) {
-            case .scalarValue: continue
-            case .emptyInput: return String(decoding: field, as: UTF8.self)
-            case .error: return nil
-            }
+        return validatedUTF8(bytes[offset..<offset + Int(length)])
+    }
+}
+
+/// `bytes` as text when they are valid UTF-8, else nil. Validated with the standard library's
+/// decoder (`String(validating:as:)` needs macOS 15, and this target builds for the facade on
+/// macOS 13).
+package func validatedUTF8<Bytes: Collection>(_ bytes: Bytes) -> String? where Bytes.Element == UInt8 {
+    var decoder = UTF8()
+    var input = bytes.makeIterator()
+    while true {
+        switch decoder.decode(&input) {
+        case .scalarValue: continue
+        case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+        case .error: return nil
         }
     }
 }

@@ -112,15 +112,6 @@ private struct AttributeFieldReader {
     mutating func text() -> String? {
         guard let field = field() else { return nil }
         if !field.contains(where: { $0 >= 0x80 }) { return String(decoding: field, as: UTF8.self) }
-        // Validated with the standard library's decoder (`String(validating:as:)` needs macOS 15).
-        var decoder = UTF8()
-        var input = field.makeIterator()
-        while true {
-            switch decoder.decode(&input) {
-            case .scalarValue: continue
-            case .emptyInput: return String(decoding: field, as: UTF8.self)
-            case .error: return nil
-            }
-        }
+        return validatedUTF8(field)
     }
 }
