@@ -24,25 +24,25 @@ extension Keychain {
         try requireWritable()
         return try Self.perform(path: databasePath) {
             try database.writeWithoutTransaction { db in
+                try restoreFullSynchronousIfNeeded(db)
                 // SQLite's automatic checkpoint runs inside a commit with the connection's sync
                 // flags: at OFF it would copy the log into the file unsynced, and the checkpoint
                 // below would find nothing left to copy, sync nothing and empty the log.
                 sqlite3_wal_autocheckpoint(db.sqliteConnection, 0)
-                defer { sqlite3_wal_autocheckpoint(db.sqliteConnection, 1000) }
-                try db.cachedStatement(sql: "PRAGMA synchronous = OFF").execute()
                 let result: T
                 do {
+                    try db.cachedStatement(sql: "PRAGMA synchronous = OFF").execute()
                     result = try CachedTransaction.run(.immediate, in: db) {
                         try requireExactSchema(db)
                         try keys.refresh(db)
                         return try body(db)
                     }
                 } catch {
-                    try? ConnectionSettings.setFullSynchronous(in: db)
+                    _ = leaveScrubbingMode(db)
                     throw error
                 }
                 // The commit is made durable here in every case, by the checkpoint or directly.
-                let restored = (try? ConnectionSettings.setFullSynchronous(in: db)) != nil
+                let restored = leaveScrubbingMode(db)
                 var logFrames: Int32 = -1
                 var copiedFrames: Int32 = -1
                 let status =
@@ -55,9 +55,29 @@ extension Keychain {
                 if status != SQLITE_OK || logFrames != 0 {
                     try PlatformIO.syncData(of: databasePath + "-wal")
                 }
-                if !restored { try ConnectionSettings.setFullSynchronous(in: db) }
                 return result
             }
         }
+    }
+
+    /// Puts the writer back at `synchronous = FULL` with automatic checkpoints; when SQLite
+    /// refuses (out of memory, an I/O error), every later write tries again first and fails
+    /// rather than commit at `OFF` (``restoreFullSynchronousIfNeeded(_:)``).
+    private func leaveScrubbingMode(_ db: Database) -> Bool {
+        guard (try? ConnectionSettings.setFullSynchronous(in: db)) != nil else {
+            synchronousToRestore.withLock { $0 = true }
+            return false
+        }
+        sqlite3_wal_autocheckpoint(db.sqliteConnection, 1000)
+        return true
+    }
+
+    /// Finishes a ``leaveScrubbingMode(_:)`` SQLite refused, before a write; throws while it
+    /// still refuses.
+    func restoreFullSynchronousIfNeeded(_ db: Database) throws {
+        guard synchronousToRestore.withLock({ $0 }) else { return }
+        try ConnectionSettings.setFullSynchronous(in: db)
+        sqlite3_wal_autocheckpoint(db.sqliteConnection, 1000)
+        synchronousToRestore.withLock { $0 = false }
     }
 }

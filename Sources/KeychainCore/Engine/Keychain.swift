@@ -38,6 +38,9 @@ public final class Keychain: Sendable {
     let databasePath: String
     /// The `PRAGMA schema_version` at which the schema was last found exact.
     let checkedSchemaVersion = Locked<Int64?>(nil)
+    /// Set when a delete could not put the writer back at `synchronous = FULL`
+    /// (``writeThenScrub(_:)``): the next write does it first.
+    let synchronousToRestore = Locked(false)
     /// Where the engine logs: the application's logger (``LibraryLogging``), else nowhere.
     var logger: Logger { LibraryLogging.logger(component: "KeychainCore") }
 
@@ -391,7 +394,8 @@ public final class Keychain: Sendable {
         try requireWritable()
         return try Self.perform(path: databasePath) {
             try database.writeWithoutTransaction { db in
-                try CachedTransaction.run(.immediate, in: db) {
+                try restoreFullSynchronousIfNeeded(db)
+                return try CachedTransaction.run(.immediate, in: db) {
                     try requireExactSchema(db)
                     try keys.refresh(db)
                     return try body(db)

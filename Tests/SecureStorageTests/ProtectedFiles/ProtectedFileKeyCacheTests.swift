@@ -52,6 +52,18 @@ final class ProtectedFileKeyCacheTests: ProtectedFilesTestCase {
         XCTAssertNil(released)
     }
 
+    /// A store opened without an access group reads and deletes its keys in every group the app
+    /// has: its destroy empties the cache of the same store opened with an explicit group too
+    /// (second attack round of issue 39).
+    func testADestroyWithoutAGroupEmptiesTheCacheOfTheStoreOpenedWithOne() throws {
+        let grouped = try ProtectedFiles(directory: filesDirectory, accessGroup: "TEAM.com.acme.app")
+        try grouped.write(Data("g".utf8), to: "g", protection: .complete)
+        XCTAssertEqual(try grouped.read("g"), Data("g".utf8))
+        XCTAssertGreaterThan(try XCTUnwrap(grouped.keyCache).count, 0)
+        try files.destroy()
+        XCTAssertEqual(try XCTUnwrap(grouped.keyCache).count, 0)
+    }
+
     /// One cache per store in the process: a value made later (as `SecureStorage.files()` makes
     /// one on every call) shares it, so a destroy through either empties it for both.
     func testEveryValueOfAStoreSharesItsCache() throws {

@@ -52,6 +52,8 @@ final class FileKeyCache: Sendable {
         /// When the keys stop being used.
         var expiry: ContinuousClock.Instant = .now
         var keys: [Name: Key] = [:]
+        /// How many times the cache was emptied: a key loaded across an emptying is not kept.
+        var clears: UInt64 = 0
         /// Empties the cache when the keychain locks.
         var observation: KeychainLockObservation?
     }
@@ -64,7 +66,7 @@ final class FileKeyCache: Sendable {
     /// group): one per store in the process, shared by every ``ProtectedFiles`` value of it, so
     /// that ``ProtectedFiles/destroy()`` or ``ProtectedFiles/rekey()`` through any of them empties
     /// it for all.
-    static func shared(for store: String) -> FileKeyCache {
+    static func shared(for store: Store) -> FileKeyCache {
         registry.withLock { caches in
             if let cache = caches[store]?.cache { return cache }
             caches = caches.filter { $0.value.cache != nil }
@@ -74,11 +76,26 @@ final class FileKeyCache: Sendable {
         }
     }
 
+    /// Empties the cache of every store whose keys live under `service`, whatever its access
+    /// group: a store opened without one reads and deletes the keys of every group it may use,
+    /// so its `destroy()` reaches a value of the same store opened with an explicit group.
+    static func clearAll(service: String) {
+        let caches = registry.withLock { caches in caches.filter { $0.key.service == service }.compactMap(\.value.cache)
+        }
+        for cache in caches { cache.clear() }
+    }
+
+    /// Where a store's keys live: their keychain service and access group.
+    struct Store: Hashable, Sendable {
+        var service: String
+        var accessGroup: String?
+    }
+
     private struct WeakCache: @unchecked Sendable {
         weak var cache: FileKeyCache?
     }
 
-    private static let registry = Locked<[String: WeakCache]>([:])
+    private static let registry = Locked<[Store: WeakCache]>([:])
 
     /// The key `name`: from the cache when it is still valid and `forWriting` is false, else from
     /// `load`, which is then kept while the keychain stays unlocked. A write always reads its keys
@@ -94,13 +111,17 @@ final class FileKeyCache: Sendable {
         let events = keychain.lockEvents
         let version = events.version
         let now = ContinuousClock.now
-        let hit = state.withLock { state -> Key? in
-            guard !forWriting, state.events === events, state.version == version, now < state.expiry else { return nil }
-            return state.keys[name]
+        let (hit, clears) = state.withLock { state -> (Key?, UInt64) in
+            guard !forWriting, state.events === events, state.version == version, now < state.expiry else {
+                return (nil, state.clears)
+            }
+            return (state.keys[name], state.clears)
         }
         if let hit { return hit }
         let loaded = try load()
         state.withLock { state in
+            // Emptied while the key loaded (a destroy or rekey deleting keys): not kept.
+            guard state.clears == clears else { return }
             if state.events !== events || state.version != version || now >= state.expiry {
                 state.keys = [:]
                 state.events = events
@@ -122,6 +143,7 @@ final class FileKeyCache: Sendable {
     /// Forgets every key.
     func clear() {
         state.withLock { state in
+            state.clears &+= 1
             state.keys = [:]
             state.events = nil
             state.observation = nil

@@ -66,7 +66,8 @@ struct FileKeySet: Sendable {
         storage = SecureStorage(service: ProtectedFiles.keyService(for: identifier), accessGroup: accessGroup)
             .libraryOwned(by: .protectedFiles)
         storeID = Data(SHA256.hash(data: Data("ssf1/store".utf8) + Data(identifier.utf8)).prefix(16))
-        cache = FileKeyCache.shared(for: "\(accessGroup ?? "")\u{0}\(ProtectedFiles.keyService(for: identifier))")
+        cache = FileKeyCache.shared(
+            for: .init(service: ProtectedFiles.keyService(for: identifier), accessGroup: accessGroup))
     }
 
     // MARK: - Generations
@@ -185,7 +186,8 @@ struct FileKeySet: Sendable {
 
     /// Deletes the keys of every generation but `current`.
     func removeGenerations(except current: UInt32) throws(SecureStorageError) {
-        cache.clear()
+        clearCaches()
+        defer { clearCaches() }
         for account in try storage.allKeys() where account.hasPrefix("g") && !account.hasPrefix("g\(current)/") {
             try storage.removeValue(for: account)
         }
@@ -194,8 +196,15 @@ struct FileKeySet: Sendable {
     /// Deletes every key of the store in one transaction (also while locked): its files can
     /// never be opened again.
     func removeAll() throws(SecureStorageError) {
-        cache.clear()
+        clearCaches()
+        defer { clearCaches() }
         try storage.removeAll()
+    }
+
+    /// Empties the key caches of this store in the process, before and after its keys are
+    /// deleted (a read loading a key meanwhile does not keep it).
+    private func clearCaches() {
+        FileKeyCache.clearAll(service: ProtectedFiles.keyService(for: identifier))
     }
 
     /// The X25519 public key of a private key's raw bytes.
